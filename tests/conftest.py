@@ -1,0 +1,69 @@
+"""Shared test fixtures: the in-process CLI harness and the golden-file switch."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "tests" / "fixtures"
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--update-goldens",
+        action="store_true",
+        default=False,
+        help="rewrite golden files from what the code produces now",
+    )
+
+
+@pytest.fixture
+def update_goldens(request) -> bool:
+    return bool(request.config.getoption("--update-goldens"))
+
+
+@dataclass
+class Result:
+    stdout: str
+    stderr: str
+    exit_code: int
+
+
+def run_cli(*args: str, stdin: str = "", cwd: Path | None = None) -> Result:
+    """Run `wrapgen ARGS...` in-process and capture what it prints."""
+    from wrapgen.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    old_stdin, old_cwd = sys.stdin, os.getcwd()
+    sys.stdin = io.StringIO(stdin)
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        sys.stdin = old_stdin
+        os.chdir(old_cwd)
+    return Result(out.getvalue(), err.getvalue(), code)
+
+
+@pytest.fixture
+def cli():
+    """The in-process harness: cli("exec", "git", "log") -> Result(stdout, stderr, exit_code)."""
+    return run_cli
+
+
+def require_tool(name: str) -> str:
+    """The path of a real tool, or skip the test where it is absent (.ci/run installs them all)."""
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} is not installed")
+    return path

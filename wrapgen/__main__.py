@@ -1,0 +1,5 @@
+import sys
+
+from wrapgen.cli import main
+
+sys.exit(main())

@@ -1,0 +1,98 @@
+"""The exception tree and the Diagnostic value.
+
+Diagnostics are values (parsers and ``check`` return lists of them); only what
+stops the work raises a ``WrapgenError``. ``wrapgen.cli.main`` is the one place
+that turns an exception into ``Error: ...`` plus the hint and an exit status.
+
+Standard library only: the runtime imports this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "Diagnostic",
+    "WrapgenError",
+    "UsageError",
+    "ToolNotFoundError",
+    "HelpUnreadableError",
+    "ManifestError",
+    "RecipeError",
+    "ExecutionError",
+]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding: ``PATH:LINE: CODE severity message``."""
+
+    level: str  # "error" | "warning" | "info"
+    code: str  # e.g. "M026", "W101"
+    message: str
+    hint: str = ""
+    path: str = ""  # file the finding is about ("" when none)
+    line: int = 0  # 1-based line in that file, 0 when unknown
+    field: str = ""  # dotted field path inside the file: "verbs.find.title.live[1]"
+
+    def format(self) -> str:
+        where = f"{self.path or '-'}:{self.line or 1}"
+        text = f"{where}: {self.code} {self.level} "
+        if self.field:
+            text += f"{self.field}: "
+        text += self.message
+        if self.hint:
+            text += f" ({self.hint})"
+        return text
+
+    def to_dict(self) -> dict:
+        return {
+            "level": self.level,
+            "code": self.code,
+            "message": self.message,
+            "hint": self.hint,
+            "path": self.path,
+            "line": self.line,
+            "field": self.field,
+        }
+
+
+class WrapgenError(Exception):
+    """A failure a person can act on: ``message`` says what, ``hint`` what to do next."""
+
+    exit_status = 1
+
+    def __init__(self, message: str, *, hint: str = "", diagnostics: tuple[Diagnostic, ...] = ()):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.diagnostics = tuple(diagnostics)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UsageError(WrapgenError):
+    """The command line itself is wrong (exit 2)."""
+
+    exit_status = 2
+
+
+class ToolNotFoundError(WrapgenError):
+    """The tool to discover or run is not installed, or not executable."""
+
+
+class HelpUnreadableError(WrapgenError):
+    """Discovery could not read any help from the tool."""
+
+
+class ManifestError(WrapgenError):
+    """A pack.yaml (or a pack directory) is malformed; ``diagnostics`` lists each problem."""
+
+
+class RecipeError(WrapgenError):
+    """A recipe file is malformed or names something that does not exist."""
+
+
+class ExecutionError(WrapgenError):
+    """A command could not be executed (used by the CLI; the runtime returns envelopes)."""

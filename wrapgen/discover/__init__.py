@@ -1,0 +1,1 @@
+"""Discovery: read a real tool's help, recursively, into a ``Tool`` model."""

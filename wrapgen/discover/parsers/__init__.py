@@ -1,0 +1,1 @@
+"""Help-text parsers, one module per style, behind a registry."""

@@ -1,0 +1,133 @@
+"""run_process / run_in_pty: no shell, own process group, timeouts and caps that kill the group."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import pytest
+
+from wrapgen.runtime import ProcessResult, run_in_pty, run_process
+
+PY = sys.executable
+
+
+def _dead(pid: int, *, within: float = 3.0) -> bool:
+    """True once ``pid`` is gone or a zombie (killed; only its reaper is left to act)."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                state = handle.read().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state in ("Z", "X"):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_captures_stdout_stderr_and_exit_code():
+    """stdout, stderr and the exit status come back separately, as bytes."""
+    result = run_process([PY, "-c", "import sys; print('out'); print('err', file=sys.stderr); sys.exit(3)"], timeout_s=10)
+    assert isinstance(result, ProcessResult)
+    assert (result.stdout, result.stderr, result.exit_code) == (b"out\n", b"err\n", 3)
+    assert not result.timed_out and not result.output_capped and result.signal is None
+
+
+def test_no_shell_between():
+    """Shell syntax in an argument reaches the tool verbatim: nothing interprets it."""
+    result = run_process(["echo", "$(id) ; rm -rf / | cat > x"], timeout_s=10)
+    assert result.stdout == b"$(id) ; rm -rf / | cat > x\n"
+
+
+def test_stdin_is_empty_by_default():
+    """The tool reads /dev/null, so a tool waiting for input ends at once."""
+    result = run_process(["cat"], timeout_s=5)
+    assert result.exit_code == 0 and result.stdout == b"" and not result.timed_out
+
+
+def test_stdin_bytes_are_fed():
+    """Given stdin, a large payload is fed concurrently with reading (no pipe deadlock)."""
+    payload = b"x" * 300_000
+    result = run_process(["cat"], timeout_s=10, stdin=payload)
+    assert result.stdout == payload
+
+
+def test_own_process_group():
+    """The tool leads its own session and process group, apart from ours."""
+    result = run_process([PY, "-c", "import os; print(os.getpgid(0) == os.getpid(), os.getsid(0) == os.getpid())"], timeout_s=10)
+    assert result.stdout == b"True True\n"
+
+
+def test_timeout_kills_the_whole_group():
+    """A tool that forks a sleeping child and waits: the timeout kills both, and is reported."""
+    started = time.monotonic()
+    result = run_process(["sh", "-c", "sleep 60 & echo $!; wait"], timeout_s=1)
+    assert time.monotonic() - started < 5
+    assert result.timed_out and result.exit_code is None
+    child = int(result.stdout.split()[0])
+    assert _dead(child), f"child {child} survived the timeout"
+
+
+def test_background_child_left_behind_is_killed():
+    """A tool that exits leaving a child holding its stdout: it returns promptly and the child dies."""
+    started = time.monotonic()
+    result = run_process(["sh", "-c", "sleep 60 & echo $!"], timeout_s=30)
+    assert time.monotonic() - started < 5
+    assert result.exit_code == 0 and not result.timed_out
+    assert _dead(int(result.stdout.split()[0]))
+
+
+def test_waits_for_a_tool_that_closed_its_pipes():
+    """Closing stdout/stderr early does not count as finishing: the exit status is awaited."""
+    result = run_process(["sh", "-c", "exec >&- 2>&-; sleep 0.3; exit 4"], timeout_s=10)
+    assert result.exit_code == 4 and not result.timed_out
+
+
+def test_output_cap_kills_and_holds_no_more_than_the_cap():
+    """Endless output stops at the cap: the group is killed and at most cap bytes are kept."""
+    result = run_process(["yes"], timeout_s=20, output_cap=1_000_000)
+    assert result.output_capped and not result.timed_out
+    assert len(result.stdout) + len(result.stderr) <= 1_000_000
+
+
+def test_killed_by_signal_is_reported():
+    """A tool killed by a signal reports the signal number, not an exit code."""
+    result = run_process(["sh", "-c", "kill -9 $$"], timeout_s=10)
+    assert result.signal == 9 and result.exit_code is None
+
+
+@pytest.mark.parametrize(
+    ("argv", "reason"),
+    [(["wrapgen-no-such-tool-xyz"], "not found"), (["/etc/hostname"], "not executable")],
+)
+def test_cannot_run(argv, reason):
+    """A missing or non-executable bin gives a reason and runs nothing."""
+    result = run_process(argv, timeout_s=5)
+    assert result.not_found == reason and result.exit_code is None
+
+
+def test_nul_byte_is_refused_before_spawning():
+    """An argument with NUL never reaches exec."""
+    assert run_process(["echo", "a\0b"], timeout_s=5).not_found == "argument contains a NUL byte"
+
+
+def test_env_and_cwd_are_passed(tmp_path):
+    """The given environment and working directory are the tool's."""
+    result = run_process([PY, "-c", "import os; print(os.getcwd(), os.environ['WG_X'])"], timeout_s=10, cwd=tmp_path, env={"WG_X": "1", "PATH": os.environ["PATH"]})
+    assert result.stdout.decode().split() == [str(tmp_path), "1"]
+
+
+def test_pty_makes_the_tool_see_a_terminal():
+    """run_in_pty gives the tool a terminal, with LF line ends and a fixed width."""
+    result = run_in_pty([PY, "-c", "import os, sys; print(sys.stdout.isatty(), os.get_terminal_size().columns)"], timeout_s=10)
+    assert result.stdout == b"True 100\n" and result.exit_code == 0
+
+
+def test_pty_timeout_kills_the_group():
+    """A tool waiting on its terminal is killed at the timeout, children included."""
+    result = run_in_pty(["sh", "-c", "sleep 60 & echo $!; read x"], timeout_s=1)
+    assert result.timed_out
+    assert _dead(int(result.stdout.split()[0]))

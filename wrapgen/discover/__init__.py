@@ -1,1 +1,64 @@
-"""Discovery: read a real tool's help, recursively, into a ``Tool`` model."""
+"""Discovery: read a real tool's help, recursively, into a ``Tool`` model.
+
+``discover("gh", depth=2)`` resolves the tool, answers from the on-disk cache when the binary is
+unchanged, and otherwise crawls its help (``crawl.py``) through the probe (``probe.py``, the only
+place that runs the tool) and the help parsers (``parsers/``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from wrapgen.errors import HelpUnreadableError, UsageError
+from wrapgen.model import Tool
+
+__all__ = ["discover"]
+
+
+def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | None = None,
+             cache: bool = True, progress=None, style: str | None = None,
+             timeout_s: float | None = None) -> Tool:
+    """The tool's command tree as read from its own help (and man page where help is thin).
+
+    Raises ToolNotFoundError when the tool cannot be found or run, HelpUnreadableError when not
+    even its top-level help could be read; a subcommand that fails only adds to ``Tool.warnings``.
+    """
+    from wrapgen.discover import cache as disk
+    from wrapgen.discover.crawl import crawl
+    from wrapgen.discover.probe import DEFAULT_TIMEOUT_S, Prober, resolve_tool
+
+    if depth < 0:
+        raise UsageError(f"depth must be 0 or more, not {depth}", hint="pass --depth 0 for the top level only")
+    if max_nodes < 1:
+        raise UsageError(f"max_nodes must be at least 1, not {max_nodes}", hint="pass --max-nodes 500")
+    timeout = DEFAULT_TIMEOUT_S if timeout_s is None else float(timeout_s)
+    path = resolve_tool(tool)
+    by_path = os.sep in tool
+    name = os.path.basename(path) if by_path else tool
+    options = {"depth": depth, "max_nodes": max_nodes, "style": style, "name": tool}
+    key = disk.cache_key(path, options=options) if cache else None
+    if key is not None:
+        cached = disk.load(key)
+        if cached is not None:
+            return cached
+    parse = _parser()
+    # A man page is looked up by name, so only for a tool found by name on PATH.
+    with Prober(path, name=name, timeout_s=timeout, use_man=not by_path) as prober:
+        result = crawl(prober, parse, depth=depth, max_nodes=max_nodes, jobs=jobs, style=style, progress=progress)
+    if result.root is None:
+        reasons = "; ".join(result.warnings) or "it printed nothing"
+        raise HelpUnreadableError(
+            f"could not read any help from {tool}: {reasons}",
+            hint="check that it is a command-line program; pass --style to force a parser, "
+                 "or --timeout to wait longer",
+        )
+    found = Tool(name=tool, root=result.root, path=path, version=result.version, warnings=result.warnings)
+    if key is not None and not result.transient:
+        disk.store(key, found)
+    return found
+
+
+def _parser():
+    from wrapgen.discover.parsers import parse_help
+
+    return parse_help

@@ -1,0 +1,266 @@
+"""The crawl: read the root's help, then every subcommand's, in parallel, into one tree.
+
+Each node is read by one task (its probes tried in order until one parses into something with
+content); a finished node submits its stub subcommands as new tasks, so the pool never waits for a
+whole level. The tree is assembled at the end from the per-path results, in the order the help
+listed the subcommands, so the outcome does not depend on which probe finished first.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from wrapgen.model import Command, Flag
+
+__all__ = ["CrawlResult", "NodeRead", "crawl", "read_node", "default_jobs", "SKIP_RECURSION", "has_content"]
+
+# Subcommands that describe the tool instead of doing something; probing them adds nothing.
+SKIP_RECURSION = frozenset({"help", "completion", "completions", "__complete", "__completeNoDesc"})
+
+# git's --help lists only the common commands and points at `git help -a` for the rest.
+_HELP_ALL = re.compile(r"\bhelp\s+-a\b")
+
+Progress = Callable[[int, int, tuple], None]
+ParseFn = Callable[..., Command]
+
+
+@dataclass(frozen=True)
+class NodeRead:
+    """One node's outcome: the command read (None when no probe worked) and what went wrong."""
+
+    path: tuple[str, ...]
+    command: Command | None
+    text: str = ""
+    problems: tuple[str, ...] = ()
+    transient: bool = False  # a probe timed out: the result should not be cached
+
+
+@dataclass(frozen=True)
+class CrawlResult:
+    root: Command | None
+    version: str = ""
+    warnings: tuple[str, ...] = ()
+    transient: bool = False
+    nodes: int = 0  # nodes probed
+
+
+def default_jobs() -> int:
+    """Help probes mostly wait on process start-up, so twice the CPUs keeps every core busy."""
+    return max(2, (os.cpu_count() or 1) * 2)
+
+
+def has_content(command: Command) -> bool:
+    """Whether a parse found anything a proposal could use."""
+    return bool(command.flags or command.global_flags or command.subcommands or command.positionals)
+
+
+def _candidates(path: tuple[str, ...], *, git_style: bool) -> list[tuple[str, ...]]:
+    if not path:
+        return [("--help",), ("-h",), ("help",)]
+    if git_style:
+        # `git CMD --help` renders the whole man page; `git CMD -h` prints the option list fast.
+        return [(*path, "-h"), (*path, "--help")]
+    return [(*path, "--help"), ("help", *path), (*path, "-h")]
+
+
+def _safe_parse(parse: ParseFn, text: str, *, prog: tuple[str, ...], style: str | None) -> tuple[Command | None, str]:
+    try:
+        return parse(text, prog=prog, style=style), ""
+    except Exception as error:  # a parser bug on one node must not lose the rest of the tree
+        return None, f"{type(error).__name__}: {error}"
+
+
+def _normalise(command: Command, path: tuple[str, ...], probe: tuple[str, ...], parser: str) -> Command:
+    """The parsed command placed at ``path``, its subcommands as stubs under it, duplicates dropped."""
+    seen: set[str] = set()
+    stubs = []
+    for sub in command.subcommands:
+        if not sub.name and not sub.path:
+            continue
+        name = sub.path[-1] if sub.path else sub.name
+        if not name or name in seen or name.startswith("-"):
+            continue
+        seen.add(name)
+        stubs.append(replace(sub, path=(*path, name), stub=True, subcommands=()))
+    return replace(
+        command,
+        path=path,
+        subcommands=tuple(stubs),
+        probe=probe,
+        parser=command.parser or parser,
+        stub=False,
+    )
+
+
+def _merge_man_flags(command: Command, man: Command) -> Command:
+    """Add the man page's flags that the help did not list (help wins where both have a flag)."""
+    known = {s for f in (*command.flags, *command.global_flags) for s in f.spellings}
+    extra: list[Flag] = [f for f in man.flags if not (set(f.spellings) & known)]
+    if not extra:
+        return command
+    return replace(command, flags=command.flags + tuple(extra))
+
+
+def read_node(prober, parse: ParseFn, path: tuple[str, ...], *, style: str | None = None,
+              git_style: bool = False, echo: frozenset[str] = frozenset(), use_man: bool = True) -> NodeRead:
+    """Probe one node: the first candidate that parses into content wins (exit 0 preferred)."""
+    problems: list[str] = []
+    transient = False
+    fallback: tuple[Command, str] | None = None
+    chosen: tuple[Command, str] | None = None
+    for args in _candidates(path, git_style=git_style):
+        result = prober.run(args)
+        if not result.usable:
+            problems.append(result.problem)
+            transient = transient or "did not finish" in result.problem
+            continue
+        if result.text.strip() in echo:
+            # The tool ignored the subcommand and printed its parent's help again.
+            problems.append(f"`{prober.name} {' '.join(args)}` printed the same help as its parent")
+            continue
+        parsed, error = _safe_parse(parse, result.text, prog=(prober.name, *path), style=style)
+        if parsed is None:
+            problems.append(f"could not parse `{prober.name} {' '.join(args)}`: {error}")
+            continue
+        if not has_content(parsed) and not parsed.usage:
+            problems.append(f"`{prober.name} {' '.join(args)}` printed no usage, options or commands")
+            continue
+        node = _normalise(parsed, path, args, parsed.parser)
+        if result.exit_code in (0, None) or (git_style and result.exit_code == 129):
+            chosen = (node, result.text)
+            break
+        if fallback is None:
+            fallback = (node, result.text)
+    chosen = chosen or fallback
+    if use_man and (chosen is None or not (chosen[0].flags or chosen[0].subcommands)):
+        man = _read_man(prober, parse, path)
+        if man is not None:
+            if chosen is None:
+                chosen = (man, "")
+            else:
+                chosen = (_merge_man_flags(chosen[0], man), chosen[1])
+    if chosen is None:
+        return NodeRead(path, None, problems=tuple(p for p in problems if p), transient=transient)
+    return NodeRead(path, chosen[0], chosen[1], tuple(problems), transient)
+
+
+def _read_man(prober, parse: ParseFn, path: tuple[str, ...]) -> Command | None:
+    source, page = prober.man_source(path)
+    if not source.strip():
+        return None
+    parsed, _ = _safe_parse(parse, source, prog=(prober.name, *path), style="man")
+    if parsed is None or not parsed.flags:
+        return None
+    return _normalise(replace(parsed, subcommands=()), path, (f"man:{page}",), "man")
+
+
+def _carry_stub(read: Command, stub: Command) -> Command:
+    """What the parent's listing knew (summary, group, aliases) kept on the probed command."""
+    aliases = tuple(dict.fromkeys((*stub.aliases, *read.aliases)))
+    return replace(
+        read,
+        summary=stub.summary or read.summary,
+        group=stub.group or read.group,
+        aliases=aliases,
+        hidden=read.hidden or stub.hidden,
+        deprecated=read.deprecated or stub.deprecated,
+    )
+
+
+def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs: int | None = None,
+          style: str | None = None, progress: Progress | None = None) -> CrawlResult:
+    """Discover the tree under ``prober``'s tool; whatever was read is returned with warnings."""
+    jobs = jobs or default_jobs()
+    warnings: list[str] = []
+    reads: dict[tuple[str, ...], NodeRead] = {}
+    transient = False
+    with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="wrapgen-probe") as pool:
+        version_future = pool.submit(prober.version)
+        root = read_node(prober, parse, (), style=style)
+        transient = root.transient
+        if root.command is None:
+            return CrawlResult(None, version_future.result(), tuple(root.problems), transient, 1)
+        root_cmd = root.command
+        git_style = bool(_HELP_ALL.search(root.text))
+        if git_style:
+            root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
+        reads[()] = replace(root, command=root_cmd)
+        echo = frozenset({root.text.strip()})
+        pending: dict[Future, tuple[str, ...]] = {}
+        probed = 1
+        skipped = 0
+        queue: list[Command] = list(root_cmd.subcommands) if depth > 0 else []
+        done = 0
+
+        def submit_children(children) -> None:
+            nonlocal probed, skipped
+            for stub in children:
+                if stub.name in SKIP_RECURSION or len(stub.path) > depth:
+                    continue
+                if probed >= max_nodes:
+                    skipped += 1
+                    continue
+                probed += 1
+                parent_text = reads.get(stub.path[:-1])
+                local_echo = echo | ({parent_text.text.strip()} if parent_text and parent_text.text else set())
+                future = pool.submit(read_node, prober, parse, stub.path, style=style,
+                                     git_style=git_style, echo=frozenset(local_echo))
+                pending[future] = stub.path
+
+        submit_children(queue)
+        while pending:
+            finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+            for future in sorted(finished, key=lambda f: pending[f]):
+                path = pending.pop(future)
+                node = future.result()
+                reads[path] = node
+                done += 1
+                transient = transient or node.transient
+                if progress is not None:
+                    progress(done, done + len(pending), path)
+                if node.command is not None and len(path) < depth:
+                    submit_children(node.command.subcommands)
+        version = version_future.result()
+    for path in sorted(reads):
+        node = reads[path]
+        if node.command is None and path:
+            reason = node.problems[0] if node.problems else "no probe gave help"
+            warnings.append(f"could not read `{prober.name} {' '.join(path)}`: {reason}; kept it as a stub")
+    if skipped:
+        warnings.append(f"stopped after {max_nodes} commands: {skipped} more were left unread "
+                        "(raise --max-nodes to read them)")
+    tree = _assemble(reads[()].command, reads)
+    return CrawlResult(tree, version, tuple(warnings), transient, probed)
+
+
+def _git_all_commands(prober, parse: ParseFn, root: Command, warnings: list[str]) -> Command:
+    """Replace git's short list of common commands with the full one from `TOOL help -a`."""
+    result = prober.run(("help", "-a"))
+    if not result.usable:
+        warnings.append(f"`{prober.name} --help` lists only common commands and `help -a` failed: {result.problem}")
+        return root
+    parsed, error = _safe_parse(parse, result.text, prog=(prober.name,), style="git")
+    if parsed is None or not parsed.subcommands:
+        parsed, error = _safe_parse(parse, result.text, prog=(prober.name,), style=None)
+    if parsed is None or not parsed.subcommands:
+        warnings.append(f"could not read the command list of `{prober.name} help -a`{': ' + error if error else ''}")
+        return root
+    listed = _normalise(parsed, (), ("help", "-a"), parsed.parser)
+    known = {s.name: s for s in root.subcommands}
+    merged = [replace(s, group=s.group or known.get(s.name, s).group) for s in listed.subcommands]
+    return replace(root, subcommands=tuple(merged))
+
+
+def _assemble(command: Command, reads: dict[tuple[str, ...], NodeRead]) -> Command:
+    children = []
+    for stub in command.subcommands:
+        node = reads.get(stub.path)
+        if node is None or node.command is None:
+            children.append(stub)
+            continue
+        children.append(_carry_stub(_assemble(node.command, reads), stub))
+    return replace(command, subcommands=tuple(children))

@@ -1,0 +1,266 @@
+"""The probe: the only place discovery runs the tool.
+
+Every call goes through the runtime's spawn discipline (``run_process`` / ``run_in_pty``: no shell,
+own process group, the group killed on timeout or output cap), with stdin closed, a fixed locale,
+width and pager environment, and a temporary empty working directory that is removed afterwards,
+so a tool that "runs its action" when asked for help writes nowhere that matters.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from wrapgen.errors import ToolNotFoundError
+from wrapgen.runtime.process import ProcessResult, run_in_pty, run_process
+
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "DEFAULT_OUTPUT_CAP",
+    "PROBE_ENV",
+    "ProbeResult",
+    "Prober",
+    "resolve_tool",
+    "probe_env",
+    "clean_text",
+]
+
+DEFAULT_TIMEOUT_S = 5.0
+DEFAULT_OUTPUT_CAP = 2 * 1024 * 1024
+COLUMNS = 100
+
+# Fixed so that the same tool prints the same help every run, in plain text, without a pager.
+PROBE_ENV = {
+    "PAGER": "cat",
+    "MANPAGER": "cat",
+    "GIT_PAGER": "cat",
+    "GH_PAGER": "cat",
+    "TERM": "dumb",
+    "NO_COLOR": "1",
+    "LC_ALL": "C.UTF-8",
+    "LANG": "C.UTF-8",
+    "LANGUAGE": "",
+    "COLUMNS": str(COLUMNS),
+    "LINES": "50",
+    "MANWIDTH": str(COLUMNS),
+    "MAN_KEEP_FORMATTING": "",
+    "GIT_TERMINAL_PROMPT": "0",
+    "GH_PROMPT_DISABLED": "1",
+    "GH_NO_UPDATE_NOTIFIER": "1",
+    "CLICOLOR": "0",
+}
+
+_ANSI = re.compile(
+    r"""
+    \x1b\[[0-?]*[ -/]*[@-~]      # CSI: colours, cursor moves
+  | \x1b\][^\x07\x1b]*(?:\x07|\x1b\\)  # OSC: titles, hyperlinks
+  | \x1b[@-Z\\-_]                # other two-byte escapes
+    """,
+    re.VERBOSE,
+)
+_OVERSTRIKE = re.compile(r".\x08")  # nroff bold/underline: "X\bX", "_\bX"
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """What one probe call gave: the text read (ANSI stripped) or, when unusable, why not."""
+
+    args: tuple[str, ...]  # argv after the bin: ("pr", "list", "--help")
+    text: str = ""
+    exit_code: int | None = None
+    problem: str = ""  # "" when text is usable; else words a person can act on
+    via_pty: bool = False
+
+    @property
+    def usable(self) -> bool:
+        return not self.problem and bool(self.text.strip())
+
+
+def probe_env(base: dict | None = None) -> dict:
+    """The caller's environment (HOME left alone) with the fixed probe variables set."""
+    env = dict(os.environ if base is None else base)
+    env.update(PROBE_ENV)
+    for noisy in ("CLICOLOR_FORCE", "FORCE_COLOR", "LESS", "MANOPT"):
+        env.pop(noisy, None)
+    return env
+
+
+def resolve_tool(tool: str) -> str:
+    """The absolute path of ``tool`` (a name on PATH, or a path); ToolNotFoundError otherwise."""
+    if not tool or "\0" in tool:
+        raise ToolNotFoundError("no tool given", hint="pass a program name such as `git`, or a path")
+    if os.sep in tool or (os.altsep and os.altsep in tool):
+        path = Path(tool).expanduser()
+        if not path.exists():
+            raise ToolNotFoundError(f"{tool}: no such file", hint="check the path, or give a name found on PATH")
+        if path.is_dir():
+            raise ToolNotFoundError(f"{tool} is a directory", hint="give the program inside it")
+        if not os.access(path, os.X_OK):
+            raise ToolNotFoundError(f"{tool} is not executable", hint=f"run `chmod +x {tool}` if it is a program")
+        return str(path.resolve())
+    found = shutil.which(tool)
+    if found is None:
+        raise ToolNotFoundError(
+            f"{tool}: not found on PATH",
+            hint=f"install {tool}, add its directory to PATH, or give its path (./{tool})",
+        )
+    return str(Path(found).resolve()) if not Path(found).is_absolute() else found
+
+
+def clean_text(data: bytes) -> tuple[str, str]:
+    """(text, problem): bytes decoded as UTF-8, ANSI and overstrikes removed; binary is a problem."""
+    if not data:
+        return "", ""
+    sample = data[:65536]
+    if sample.count(b"\0") > 0:
+        return "", "printed binary data, not help text"
+    text = data.decode("utf-8", errors="replace")
+    text = _ANSI.sub("", text)
+    text = _OVERSTRIKE.sub("", text)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    controls = sum(1 for ch in text[:65536] if (ord(ch) < 32 and ch not in "\n\t") or ch == "\ufffd")
+    if controls > max(8, len(text[:65536]) // 50):
+        return "", "printed binary data, not help text"
+    return text, ""
+
+
+class Prober:
+    """Runs one tool's help probes in a private empty directory; a context manager.
+
+    Thread-safe: the crawl calls ``run`` from many threads. ``calls`` counts every process spawned,
+    so tests can assert a cached discovery spawned none.
+    """
+
+    def __init__(self, path: str, *, name: str = "", timeout_s: float = DEFAULT_TIMEOUT_S,
+                 output_cap: int = DEFAULT_OUTPUT_CAP, env: dict | None = None, use_man: bool = True):
+        self.path = os.path.abspath(path)  # probes run in another directory
+        self.use_man = use_man
+        self.name = name or os.path.basename(path)
+        self.timeout_s = float(timeout_s)
+        self.output_cap = int(output_cap)
+        self.env = probe_env(env)
+        self.calls = 0
+        self._lock = threading.Lock()
+        self._dir: str | None = None
+
+    def __enter__(self) -> "Prober":
+        self._dir = tempfile.mkdtemp(prefix="wrapgen-probe-")
+        self.env["PWD"] = self._dir
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self._dir = None
+
+    @property
+    def workdir(self) -> str:
+        if self._dir is None:
+            raise RuntimeError("Prober used outside its `with` block")
+        return self._dir
+
+    def _spawn(self, argv: list[str], *, pty: bool) -> ProcessResult:
+        with self._lock:
+            self.calls += 1
+        runner = run_in_pty if pty else run_process
+        return runner(argv, timeout_s=self.timeout_s, output_cap=self.output_cap, cwd=self.workdir, env=self.env)
+
+    def run(self, args: tuple[str, ...] | list[str], *, pty_fallback: bool = True) -> ProbeResult:
+        """Run ``TOOL ARGS...``; when it prints nothing to a pipe, read it through a terminal."""
+        args = tuple(args)
+        result = self._spawn([self.path, *args], pty=False)
+        problem = self._problem(result, args)
+        if problem:
+            return ProbeResult(args, exit_code=result.exit_code, problem=problem)
+        stdout, out_problem = clean_text(result.stdout)
+        stderr, err_problem = clean_text(result.stderr)
+        # Help goes to stdout by convention; usage errors and some `-h` go to stderr.
+        text = stdout if stdout.strip() else stderr
+        bad = out_problem or (err_problem if not stdout.strip() else "")
+        if bad:
+            return ProbeResult(args, exit_code=result.exit_code, problem=f"`{self._show(args)}` {bad}")
+        if text.strip() or not pty_fallback:
+            return ProbeResult(args, text=text, exit_code=result.exit_code,
+                               problem="" if text.strip() else f"`{self._show(args)}` printed nothing")
+        tty = self._spawn([self.path, *args], pty=True)
+        problem = self._problem(tty, args)
+        if problem:
+            return ProbeResult(args, exit_code=tty.exit_code, problem=problem, via_pty=True)
+        text, bad = clean_text(tty.stdout)
+        if bad:
+            return ProbeResult(args, exit_code=tty.exit_code, problem=f"`{self._show(args)}` {bad}", via_pty=True)
+        if not text.strip():
+            return ProbeResult(args, exit_code=tty.exit_code, via_pty=True,
+                               problem=f"`{self._show(args)}` printed nothing, on a pipe or a terminal")
+        return ProbeResult(args, text=text, exit_code=tty.exit_code, via_pty=True)
+
+    def version(self) -> str:
+        """The first line of ``TOOL --version``, or "" when it gave none."""
+        result = self.run(("--version",), pty_fallback=False)
+        if not result.usable:
+            return ""
+        for line in result.text.splitlines():
+            if line.strip():
+                return line.strip()[:200]
+        return ""
+
+    def man_source(self, path: tuple[str, ...]) -> tuple[str, str]:
+        """(roff source, page name) of the man page for ``TOOL PATH...`` (``git-log``), or ("", "")."""
+        man = shutil.which("man") if self.use_man else None
+        if man is None:
+            return "", ""
+        page = "-".join((self.name, *path))
+        with self._lock:
+            self.calls += 1
+        env = dict(self.env)
+        result = run_process([man, "-w", page], timeout_s=self.timeout_s, output_cap=65536,
+                             cwd=self.workdir, env=env)
+        if result.exit_code != 0 or result.timed_out:
+            return "", ""
+        location = result.stdout.decode("utf-8", "replace").strip().splitlines()
+        if not location:
+            return "", ""
+        return _read_roff(location[0], self.output_cap), page
+
+    def _problem(self, result: ProcessResult, args: tuple[str, ...]) -> str:
+        shown = self._show(args)
+        if result.not_found:
+            return f"could not run `{shown}`: {result.not_found}"
+        if result.timed_out:
+            return (f"`{shown}` did not finish within {self.timeout_s:g} s and was killed "
+                    "(it may wait for input or run its real action; raise --timeout if it is just slow)")
+        if result.output_capped:
+            return f"`{shown}` printed more than {self.output_cap // (1024 * 1024) or 1} MiB and was stopped"
+        if result.signal is not None:
+            return f"`{shown}` was killed by signal {result.signal}"
+        return ""
+
+    def _show(self, args: tuple[str, ...]) -> str:
+        return " ".join((self.name, *args))
+
+
+def _read_roff(location: str, cap: int) -> str:
+    """The text of a man page file (gzip or plain), capped; "" when it cannot be read."""
+    try:
+        with open(location, "rb") as handle:
+            raw = handle.read(cap)
+        if raw[:2] == b"\x1f\x8b":
+            with gzip.open(location, "rb") as handle:
+                raw = handle.read(cap)
+    except OSError:
+        return ""
+    text = raw.decode("utf-8", errors="replace")
+    # A ".so man1/other.1" page only points at another page.
+    match = re.match(r"\.so\s+(\S+)", text)
+    if match:
+        base = Path(location).parent.parent / match.group(1)
+        for candidate in (base, base.with_name(base.name + ".gz")):
+            if candidate.exists():
+                return _read_roff(str(candidate), cap)
+    return text

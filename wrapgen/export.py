@@ -1,0 +1,287 @@
+"""A pack's binding as tool definitions for agent hosts: MCP tools and OpenAI function tools.
+
+Pure: every function takes loaded ``binding.json`` dicts and returns plain data. The MCP
+server (``serve.py``) lists exactly what ``mcp_tools`` returns, so ``wrapgen export --format
+mcp`` shows what a host will see. This module must not import ``mcp``: export works on the
+core install.
+
+Tool names (one mapping, reversible, tested both ways):
+
+- one pack served or exported: the verb name itself (``log``, ``pr.view``); MCP names allow
+  ``[A-Za-z0-9_.-]``, and verb names (``[a-z][a-z0-9-]*`` segments joined by ``.``) fit.
+- several packs: ``PACK.VERB`` (``git.log``, ``gh.pr.view``). A pack id never holds a dot, so
+  the first dot splits the name back.
+- OpenAI function names (``^[a-zA-Z0-9_-]{1,64}$``, no dots): every ``.`` becomes ``__``
+  (``gh__pr__view``). Neither pack ids nor verb names contain ``_``, so ``__`` always meant a dot.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+from wrapgen.errors import ManifestError, UsageError
+
+__all__ = [
+    "FORMATS",
+    "OPENAI_NAME_RE",
+    "ToolRef",
+    "tool_name",
+    "parse_tool_name",
+    "openai_name",
+    "parse_openai_name",
+    "tool_refs",
+    "input_schema",
+    "plain_title",
+    "tool_description",
+    "tool_annotations",
+    "mcp_tool",
+    "mcp_tools",
+    "openai_tools",
+    "export_text",
+    "load_packs",
+]
+
+FORMATS = ("mcp", "openai", "hcp")
+OPENAI_NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+_PLACEHOLDER_RE = re.compile(r"\{\{.*?\}\}")
+
+_EFFECT_SENTENCES = {
+    "read": "Effect: read-only.",
+    "write": "Effect: write (changes state).",
+    "destructive": "Effect: destructive (may delete or overwrite data).",
+}
+
+
+@dataclass(frozen=True)
+class ToolRef:
+    """One served tool: its public name and the pack verb it runs."""
+
+    name: str
+    pack_id: str
+    verb_key: str
+    binding_index: int  # which of the bindings passed in holds the verb
+
+
+def tool_name(pack_id: str, verb_key: str, *, prefix: bool) -> str:
+    """The MCP tool name of a verb: ``log``, or ``git.log`` when packs share one server."""
+    return f"{pack_id}.{verb_key}" if prefix else verb_key
+
+
+def parse_tool_name(name: str, *, prefix: bool) -> tuple[str | None, str]:
+    """The inverse of ``tool_name``: ``(pack_id or None, verb_key)``; raises UsageError when malformed."""
+    if not prefix:
+        return None, name
+    pack_id, dot, verb_key = name.partition(".")
+    if not dot or not pack_id or not verb_key:
+        raise UsageError(
+            f"tool name {name!r} has no pack prefix",
+            hint="with several packs, tool names are PACK.VERB, e.g. git.log",
+        )
+    return pack_id, verb_key
+
+
+def openai_name(mcp_name: str) -> str:
+    """An MCP tool name as an OpenAI function name: dots become ``__``; raises when too long."""
+    name = mcp_name.replace(".", "__")
+    if not OPENAI_NAME_RE.fullmatch(name):
+        raise ManifestError(
+            f"tool {mcp_name!r} has no valid OpenAI function name ({name!r} is over 64 characters"
+            " or holds a character OpenAI refuses)",
+            hint="shorten the verb name or the pack id in pack.yaml, then run `wrapgen build`",
+        )
+    return name
+
+
+def parse_openai_name(name: str) -> str:
+    """The inverse of ``openai_name``: ``gh__pr__view`` -> ``gh.pr.view``."""
+    return name.replace("__", ".")
+
+
+def tool_refs(bindings: Iterable[Mapping], *, prefix: bool | None = None) -> list[ToolRef]:
+    """Every verb of every binding as a ToolRef, in pack order then verb-name order.
+
+    ``prefix=None`` prefixes only when there are several packs. Two packs with one pack id are
+    refused: their tool names would collide.
+    """
+    bindings = list(bindings)
+    if prefix is None:
+        prefix = len(bindings) > 1
+    seen: dict[str, int] = {}
+    refs: list[ToolRef] = []
+    for index, binding in enumerate(bindings):
+        pack_id = binding["pack_id"]
+        if pack_id in seen:
+            raise UsageError(
+                f"pack {pack_id!r} is given twice",
+                hint="name each pack once; tool names are PACK.VERB and would collide",
+            )
+        seen[pack_id] = index
+        for verb_key in sorted(binding["verbs"]):
+            refs.append(ToolRef(tool_name(pack_id, verb_key, prefix=prefix), pack_id, verb_key, index))
+    return refs
+
+
+def _confirm_gated(verb: Mapping) -> bool:
+    return bool(verb.get("policy", {}).get("confirm", False))
+
+
+def _effect(verb: Mapping) -> str | None:
+    """The declared effect, or None when the manifest declared no policy."""
+    policy = verb.get("policy") or {}
+    if not policy.get("declared", True):
+        return None
+    return policy.get("effect")
+
+
+def input_schema(verb: Mapping) -> dict:
+    """The verb's args schema, plus a ``confirm`` boolean when the verb is confirm-gated.
+
+    The runtime always accepts ``confirm``; listing it tells the model the switch exists and
+    what it does, so a host's own argument check does not drop it either.
+    """
+    schema = copy.deepcopy(dict(verb.get("args") or {}))
+    schema.setdefault("type", "object")
+    properties = dict(schema.get("properties") or {})
+    if _confirm_gated(verb) and "confirm" not in properties:
+        effect = _effect(verb) or "write"
+        properties["confirm"] = {
+            "type": "boolean",
+            "description": (
+                f"Set to true to really run this {effect} command. Without it the call is refused"
+                " and nothing runs; ask the user first."
+            ),
+        }
+    schema["properties"] = properties
+    return schema
+
+
+def plain_title(verb: Mapping) -> str | None:
+    """The declared live title's plain fallback: its first template without placeholders.
+
+    A tool list is shown before any call, so only a title with no ``{{...}}`` slot fits; the done
+    form is used when no live form is declared.
+    """
+    title = verb.get("title") or {}
+    for form in ("live", "done"):
+        templates = title.get(form)
+        if isinstance(templates, str):
+            templates = [templates]
+        for template in templates or ():
+            if isinstance(template, str) and template.strip() and not _PLACEHOLDER_RE.search(template):
+                return template.strip()
+    return None
+
+
+def tool_description(verb: Mapping) -> str:
+    """The verb's description followed by its policy, so the model reads the gate before calling."""
+    text = str(verb.get("description", "")).strip()
+    effect = _effect(verb)
+    if effect is None:
+        policy = "Effect: not declared (run as read-only)."
+    else:
+        policy = _EFFECT_SENTENCES.get(effect, f"Effect: {effect}.")
+    if _confirm_gated(verb):
+        policy += " Confirm-gated: runs only with confirm=true; otherwise it is refused and nothing runs."
+    return f"{text}\n\n{policy}" if text else policy
+
+
+def tool_annotations(verb: Mapping) -> dict:
+    """MCP annotations: title, readOnlyHint, destructiveHint.
+
+    A verb with no declared policy gets no hints: hosts may auto-approve a read-only tool, and we
+    do not know that it is one. ``idempotentHint`` and ``openWorldHint`` are left out: wrapgen
+    cannot tell whether a tool reaches outside systems (``gh`` does, ``git log`` does not), and
+    the protocol's defaults (not idempotent, open world) are the cautious reading.
+    """
+    annotations: dict = {}
+    title = plain_title(verb)
+    if title:
+        annotations["title"] = title
+    effect = _effect(verb)
+    if effect == "read":
+        annotations["readOnlyHint"] = True
+    elif effect in ("write", "destructive"):
+        annotations["readOnlyHint"] = False
+        annotations["destructiveHint"] = effect == "destructive"
+    return annotations
+
+
+def mcp_tool(name: str, verb: Mapping) -> dict:
+    """One MCP tool definition: ``{name, title?, description, inputSchema, annotations}``."""
+    tool: dict = {"name": name}
+    title = plain_title(verb)
+    if title:
+        tool["title"] = title
+    tool["description"] = tool_description(verb)
+    tool["inputSchema"] = input_schema(verb)
+    tool["annotations"] = tool_annotations(verb)
+    return tool
+
+
+def mcp_tools(bindings: Iterable[Mapping], *, prefix: bool | None = None) -> list[dict]:
+    """The MCP tool list for these packs (what ``wrapgen serve`` lists)."""
+    bindings = list(bindings)
+    return [
+        mcp_tool(ref.name, bindings[ref.binding_index]["verbs"][ref.verb_key])
+        for ref in tool_refs(bindings, prefix=prefix)
+    ]
+
+
+def openai_tools(bindings: Iterable[Mapping], *, prefix: bool | None = None) -> list[dict]:
+    """OpenAI function-tool definitions: ``{"type": "function", "function": {...}}``.
+
+    ``strict`` is left out (false): strict mode needs every property required, and pack args
+    are mostly optional.
+    """
+    out = []
+    for tool in mcp_tools(bindings, prefix=prefix):
+        out.append(
+            {
+                "type": "function",
+                "function": {
+                    "name": openai_name(tool["name"]),
+                    "description": tool["description"],
+                    "parameters": tool["inputSchema"],
+                },
+            }
+        )
+    return out
+
+
+def export_text(bindings: Iterable[Mapping], *, format: str, prefix: bool | None = None) -> str:
+    """The text ``wrapgen export`` prints: deterministic JSON with a final newline."""
+    bindings = list(bindings)
+    if format == "mcp":
+        data: object = mcp_tools(bindings, prefix=prefix)
+    elif format == "openai":
+        data = openai_tools(bindings, prefix=prefix)
+    elif format == "hcp":
+        if len(bindings) != 1:
+            raise UsageError(
+                "--format hcp prints one pack's binding",
+                hint="run `wrapgen export PACK --format hcp` once per pack",
+            )
+        return json.dumps(bindings[0], indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    else:
+        raise UsageError(f"unknown format {format!r}", hint=f"use one of: {', '.join(FORMATS)}")
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def load_packs(packs: Sequence[str], *, cwd: Path | None = None) -> list[tuple[Path, dict]]:
+    """Resolve each PACK (a directory or a pack id) and load its binding: ``[(pack_dir, binding)]``.
+
+    The runtime does both, so serve and export refuse exactly the packs ``wrapgen exec`` refuses
+    (a missing or stale ``binding.json`` says to run ``wrapgen build``).
+    """
+    from wrapgen import runtime
+
+    loaded = []
+    for pack in packs:
+        pack_dir = Path(runtime.resolve_pack(pack, cwd=cwd))
+        loaded.append((pack_dir, runtime.load_binding(pack_dir)))
+    return loaded

@@ -1,0 +1,84 @@
+"""The discovery cache: where it lives, what its key depends on, and that bad entries are ignored."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from wrapgen.discover import cache
+from wrapgen.model import Command, Flag, Tool
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def _tool() -> Tool:
+    root = Command(flags=(Flag(long="--all", short="-a", description="all"),),
+                   subcommands=(Command(path=("list",), summary="List things", stub=True),))
+    return Tool(name="demo", root=root, path="/bin/demo", version="demo 1.0", warnings=("w",))
+
+
+def test_cache_dir_prefers_the_explicit_variable(tmp_path, monkeypatch):
+    """WRAPGEN_CACHE_DIR wins, then XDG_CACHE_HOME/wrapgen, then ~/.cache/wrapgen."""
+    assert cache.cache_dir() == tmp_path / "cache"
+    monkeypatch.delenv("WRAPGEN_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache.cache_dir() == tmp_path / "xdg" / "wrapgen"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache.cache_dir() == tmp_path / "home" / ".cache" / "wrapgen"
+
+
+def test_key_changes_with_the_binary_and_the_options(tmp_path):
+    """The key depends on size, mtime and options; the same file and options give the same key."""
+    binary = tmp_path / "tool"
+    binary.write_text("#!/bin/sh\n")
+    first = cache.cache_key(str(binary), options={"depth": 3})
+    assert first == cache.cache_key(str(binary), options={"depth": 3})
+    assert first != cache.cache_key(str(binary), options={"depth": 2})
+    os.utime(binary, ns=(1, 1_000_000_000))
+    touched = cache.cache_key(str(binary), options={"depth": 3})
+    assert touched != first
+    binary.write_text("#!/bin/sh\n# longer\n")
+    os.utime(binary, ns=(1, 1_000_000_000))
+    assert cache.cache_key(str(binary), options={"depth": 3}) != touched
+    assert cache.cache_key(str(tmp_path / "missing"), options={}) is None
+
+
+def test_store_then_load_gives_the_same_tool(tmp_path):
+    """A stored Tool loads back equal, from a file inside the cache directory."""
+    tool = _tool()
+    assert cache.store("k1", tool)
+    assert (tmp_path / "cache" / "k1.json").is_file()
+    assert cache.load("k1") == tool
+    assert cache.load("other") is None
+
+
+@pytest.mark.parametrize("content", ["", "{not json", "[]", '{"key": "k1"}', '{"key": "k1", "tool": {"model_version": 999}}',
+                                     '{"key": "k1", "tool": {"model_version": 1, "name": "x", "root": {"flags": [{"bogus": 1}]}}}'])
+def test_a_corrupt_entry_is_ignored(tmp_path, content):
+    """Garbage, a wrong shape or another model version in an entry reads as a miss, never an error."""
+    directory = tmp_path / "cache"
+    directory.mkdir()
+    (directory / "k1.json").write_text(content)
+    assert cache.load("k1") is None
+
+
+def test_an_entry_written_under_another_key_is_ignored(tmp_path):
+    """A file renamed to another key's name is not trusted."""
+    cache.store("k1", _tool())
+    shutil.copy(tmp_path / "cache" / "k1.json", tmp_path / "cache" / "k2.json")
+    assert cache.load("k2") is None
+
+
+def test_an_unwritable_cache_is_not_an_error(tmp_path, monkeypatch):
+    """When the cache directory cannot be created, store says False and nothing raises."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(blocker / "sub"))
+    assert cache.store("k1", _tool()) is False
+    assert cache.load("k1") is None

@@ -33,6 +33,12 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
         raise UsageError(f"max_nodes must be at least 1, not {max_nodes}", hint="pass --max-nodes 500")
     timeout = DEFAULT_TIMEOUT_S if timeout_s is None else float(timeout_s)
     path = resolve_tool(tool)
+    if style in (None, "script"):
+        from wrapgen.discover.script import discover_script, is_shell_script
+
+        # A shell script is read, never run: `SUB --help` of a script that ignores --help would run SUB.
+        if style == "script" or is_shell_script(path):
+            return discover_script(path, name=tool)
     by_path = os.sep in tool
     name = os.path.basename(path) if by_path else tool
     options = {"depth": depth, "max_nodes": max_nodes, "style": style, "name": tool}

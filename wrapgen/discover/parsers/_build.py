@@ -1,0 +1,257 @@
+"""Sections -> ``Command``: the assembly every style shares, tuned by ``Rules``.
+
+A style module says which headings hold global flags, subcommand listings,
+operands and examples; the assembly reads usage lines, option tables (wherever
+they are: ``ls`` and ``curl`` print them without a heading), listings as stubs,
+operands from usage lines, and the summary and description from the prose.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from wrapgen.model import Command, Flag
+
+from ..sections import Section, indent_of, split_sections
+from ..usage import split_example, usage_positionals
+from ._listing import parse_listing
+from ._options import merge_flags, parse_options
+
+__all__ = ["Rules", "Parts", "assemble", "read_parts", "classify", "split_usage_section"]
+
+_MAX_EXAMPLES = 40
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What headings mean for a style; each is a regex over the folded heading."""
+
+    usage: str = r"^usage$|^synopsis$"
+    globals: str = r"global|inherited"
+    listing: str = r"commands?\b|subcommands|^available"
+    operands: str = r"^(?:positional arguments|arguments|args)$"
+    examples: str = r"examples?\b"
+    description: str = r"^description$|^about$"
+    aliases: str = r"^aliases$"
+    skip: str = r"^(?:environment( variables)?|learn more|see also|exit status|feedback|json fields)$"
+
+
+@dataclass
+class Parts:
+    """What the sections yielded, before it becomes a ``Command``."""
+
+    usage: list[str] = field(default_factory=list)
+    flags: list[Flag] = field(default_factory=list)
+    global_flags: list[Flag] = field(default_factory=list)
+    subcommands: list[Command] = field(default_factory=list)
+    operand_docs: dict[str, str] = field(default_factory=dict)
+    examples: list[str] = field(default_factory=list)
+    prose: list[str] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+
+
+def classify(section: Section, rules: Rules) -> str:
+    """The role of a section: usage, globals, options, listing, operands, examples, ..."""
+    key = section.key.rstrip(":")
+    if not key:
+        return "preamble"
+    if re.search(rules.usage, key):
+        return "usage"
+    if re.search(rules.examples, key):
+        return "examples"
+    if re.search(rules.aliases, key):
+        return "aliases"
+    if re.search(rules.description, key):
+        return "description"
+    if re.search(rules.skip, key):
+        return "skip"
+    if re.search(rules.globals, key) and re.search(r"flags?|options?|arguments", key):
+        return "globals"
+    if re.search(r"\b(?:flags?|options?)\b", key):
+        return "options"
+    if re.search(rules.operands, key):
+        return "operands"
+    if re.search(rules.listing, key):
+        return "listing"
+    return "other"
+
+
+def split_usage_section(section: Section) -> tuple[list[str], list[str]]:
+    """(usage lines, the lines after them): wrapped lines joined, git's ``or:`` unwrapped."""
+    usage = [section.inline] if section.inline else []
+    body = list(section.lines)
+    first_indent: int | None = None
+    i = 0
+    while i < len(body):
+        line = body[i]
+        text = line.strip()
+        if not text:
+            if usage:
+                break
+            i += 1
+            continue
+        ind = indent_of(line)
+        if ind == 0 or (text.startswith("-") and usage):
+            break  # prose (tar) or the option table (curl) follows the usage line
+        text = re.sub(r"^or:\s+", "", text)
+        head = usage[0].split()[0] if usage and usage[0].split() else ""
+        starts_new = (
+            not usage
+            or text.split()[0] == head
+            or (first_indent is not None and ind == first_indent and not section.inline)
+        )
+        if starts_new:
+            usage.append(text)
+        else:
+            usage[-1] += " " + text
+        if first_indent is None:
+            first_indent = ind
+        i += 1
+    return [" ".join(u.split()) for u in usage if u.strip()][:20], body[i:]
+
+
+def _operand_docs(lines) -> dict[str, str]:
+    docs: dict[str, str] = {}
+    name = None
+    for line in lines:
+        text = line.strip()
+        if not text:
+            continue
+        match = re.match(r"^([<\[]?[\w.-]+[>\]]?(?:\.\.\.)?)(?:\s{2,}(.*))?$", text)
+        if match and indent_of(line) <= 6:
+            name = match[1].strip("<>[].")
+            docs[name.lower()] = (match[2] or "").strip()
+        elif name is not None and not docs[name.lower()]:
+            docs[name.lower()] = text
+    return docs
+
+
+def _examples(lines, prog: tuple[str, ...]) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        text = line.strip()
+        if text.startswith("$ "):
+            text = text[2:].strip()
+        elif not prog or not text.startswith(prog[0] + " ") and text != prog[0]:
+            continue
+        if split_example(text, prog=prog[0] if prog else "") is None:
+            continue
+        out.append(text)
+        if len(out) >= _MAX_EXAMPLES:
+            break
+    return out
+
+
+def _prose_before_options(lines) -> str:
+    """The section's text up to its first option entry."""
+    kept: list[str] = []
+    for line in lines:
+        if line.strip().startswith("-") and indent_of(line) <= 8 and len(line.strip()) > 1:
+            break
+        kept.append(line.strip())
+    return "\n".join(kept).strip()
+
+
+def _aliases(section: Section, prog: tuple[str, ...]) -> list[str]:
+    """cobra's ``Aliases:`` body: ``list, ls`` or ``docker container ls, docker ps``."""
+    body = " ".join([section.inline] + [line.strip() for line in section.lines])
+    out: list[str] = []
+    for item in body.split(","):
+        words = item.split()
+        if words and re.fullmatch(r"[\w.-]+", words[-1]) and words[-1] != (prog[-1] if prog else ""):
+            out.append(words[-1])
+    return list(dict.fromkeys(out))
+
+
+def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
+    """Walk the sections once and sort what they hold into ``Parts``."""
+    parts = Parts(sections=split_sections(text))
+    seen: set[str] = set()
+    for section in parts.sections:
+        role = classify(section, rules)
+        lines = list(section.lines)
+        if role == "usage":
+            usage, lines = split_usage_section(section)
+            parts.usage.extend(usage)
+            role = "after-usage"
+        if role == "globals" and len(prog) <= 1 and re.search(r"general", section.key):
+            role = "options"  # pip's "General Options" belong to the root itself
+        if role == "listing":
+            parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=section.title))
+        elif role == "globals":
+            parts.global_flags.extend(merge_flags(parse_options(lines), seen=seen))
+        elif role == "options":
+            parts.flags.extend(merge_flags(parse_options(lines), seen=seen))
+        elif role == "operands":
+            parts.operand_docs.update(_operand_docs(lines))
+        elif role == "examples":
+            parts.examples.extend(_examples(lines, prog))
+        elif role == "aliases":
+            parts.aliases.extend(a for a in _aliases(section, prog) if a not in parts.aliases)
+        elif role in ("preamble", "description", "other", "after-usage"):
+            if role != "description":
+                parts.flags.extend(merge_flags(parse_options(lines, max_first_indent=8), seen=seen))
+            if role != "other" or not parts.prose:
+                prose = _prose_before_options(lines)
+                if prose:
+                    parts.prose.append(prose)
+    return parts
+
+
+_NOT_SUMMARY = re.compile(
+    r"""
+    ^\S+\s+v?\d+(?:\.\d+)+\b     # "ripgrep 13.0.0": a version banner
+  | <[^>]+@[^>]+>              # "Andrew Gallant <jamslam@gmail.com>"
+  | ^error:                    # flask without an app still prints help
+  | ^usage:
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+def _summary_and_description(prose: list[str]) -> tuple[str, str]:
+    paragraphs: list[str] = []
+    for block in prose:
+        for para in re.split(r"\n\s*\n", block):
+            para = para.strip()
+            if para:
+                paragraphs.append(para)
+    kept = [p for p in paragraphs if not _NOT_SUMMARY.search(p.split("\n", 1)[0])]
+    description = "\n\n".join(kept)[:2000]
+    summary = ""
+    if kept:
+        first = " ".join(kept[0].split())
+        summary = re.split(r"(?<=\.)\s", first, maxsplit=1)[0][:200]
+    return summary, description
+
+
+def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
+    """The ``Command`` for these parts: stubs, operands with their docs, own and global flags."""
+    summary, description = _summary_and_description(parts.prose)
+    positionals = list(usage_positionals(parts.usage, prog=prog))
+    docs = parts.operand_docs
+    positionals = [replace(p, description=docs.get(p.name.lower(), "")[:300]) for p in positionals]
+    seen_paths: set[tuple[str, ...]] = set()
+    subcommands = []
+    for sub in parts.subcommands:
+        if sub.path not in seen_paths:
+            seen_paths.add(sub.path)
+            subcommands.append(sub)
+    global_spellings = {s for f in parts.global_flags for s in f.spellings}
+    flags = [f for f in parts.flags if not set(f.spellings) & global_spellings]
+    return Command(
+        path=tuple(prog[1:]),
+        summary=summary,
+        description=description,
+        usage=tuple(parts.usage),
+        flags=tuple(flags),
+        global_flags=tuple(parts.global_flags),
+        positionals=tuple(positionals),
+        subcommands=tuple(subcommands),
+        aliases=tuple(parts.aliases),
+        examples=tuple(dict.fromkeys(parts.examples)),
+        parser=style,
+    )
+

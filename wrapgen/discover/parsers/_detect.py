@@ -1,0 +1,80 @@
+"""Which style a help text is written in: each style scores its tell-tale marks, best wins."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["detect_style", "scores"]
+
+# Only the head of a long help is scored: the marks sit near the top or in headings.
+_HEAD = 60_000
+
+# (style, weight, pattern): every pattern is searched once (re.M), the weights add up.
+_MARKS: tuple[tuple[str, int, re.Pattern], ...] = tuple(
+    (style, weight, re.compile(pattern, re.MULTILINE))
+    for style, weight, pattern in (
+        # roff source or a rendered man page
+        ("man", 10, r"^\.(?:TH|SH|Dd|Sh)\b"),
+        ("man", 4, r"^NAME$"),
+        ("man", 4, r"^SYNOPSIS$"),
+        ("man", 2, r"^DESCRIPTION$"),
+        # git's parse-options and git help -a
+        ("git", 6, r"^usage: git\b"),
+        ("git", 4, r"^ {3,}or: "),
+        ("git", 6, r"^See 'git help <command>'"),
+        ("git", 3, r"^ {4}-[A-Za-z], --[\w-]+"),
+        # argparse
+        ("argparse", 5, r"^(?:options|optional arguments|positional arguments):$"),
+        ("argparse", 2, r"^usage: "),
+        ("argparse", 3, r"show this help message and exit"),
+        # cobra and its custom templates (gh, kubectl, docker)
+        ("cobra", 5, r"^(?:Available Commands|Global Flags|Flags):$"),
+        ("cobra", 5, r"^(?:FLAGS|INHERITED FLAGS|CORE COMMANDS)$"),
+        ("cobra", 4, r"\[command\] --help\" for more information|COMMAND --help' for more information"),
+        ("cobra", 3, r"^Use \"[\w-]+ <command> --help\""),
+        ("cobra", 1, r"^ +(?:-\w, )?--[\w-]+ (?:string|int|strings|stringArray|duration|uint|float64|list)  "),
+        ("cobra", 4, r"^ {4}(?:-\w, )?--[\w-]+=(?:false|true|''|\[\]|-?\d+):$"),
+        ("cobra", 2, r"^Aliases:$"),
+        # clap 2/3 and 4
+        ("clap", 6, r"\[possible values: "),
+        ("clap", 4, r"^(?:USAGE|FLAGS|OPTIONS|ARGS|SUBCOMMANDS):$"),
+        ("clap", 3, r"^Arguments:$"),
+        ("clap", 3, r"Print (?:help|version)(?: information)?(?: \(see more with '--help'\))?$"),
+        ("clap", 2, r"^ +-\w, --[\w-]+ <[A-Z_]+>"),
+        ("clap", 1, r"^ +(?:-\w, )?--[\w-]+\.\.\."),
+        # click
+        ("click", 6, r"Show this message and exit\.$"),
+        ("click", 2, r"^Usage: \S+.*\[OPTIONS\]"),
+        ("click", 2, r"--[\w-]+ / --[\w-]+"),
+        # docopt
+        ("docopt", 4, r"^ +\S+ \(-h \| --help\)$"),
+        ("docopt", 3, r"^ +-\w --[\w-]+ {2,}"),
+        ("docopt", 2, r"^Usage:$"),
+        # GNU getopt
+        ("gnu", 4, r"\[OPTION\]\.\.\.|\[OPTION\.\.\.\]"),
+        ("gnu", 4, r"^Mandatory arguments to long options"),
+        ("gnu", 3, r"display this help and exit"),
+        ("gnu", 2, r"^Report bugs to"),
+        ("gnu", 2, r"^ +-\w, --[\w-]+\[=[A-Z]+\]"),
+    )
+)
+
+# On a tie the earlier style wins: the more specific ones come first.
+_ORDER = ("man", "git", "cobra", "clap", "click", "argparse", "docopt", "gnu")
+
+
+def scores(text: str) -> dict[str, int]:
+    """Each style's score for this (cleaned) text."""
+    head = text[:_HEAD]
+    out = dict.fromkeys(_ORDER, 0)
+    for style, weight, pattern in _MARKS:
+        if pattern.search(head):
+            out[style] += weight
+    return out
+
+
+def detect_style(text: str) -> str:
+    """The best-scoring style; ``gnu`` when no style scores at least 3."""
+    points = scores(text)
+    best = max(_ORDER, key=lambda s: (points[s], -_ORDER.index(s)))
+    return best if points[best] >= 3 else "gnu"

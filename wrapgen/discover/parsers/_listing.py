@@ -1,0 +1,72 @@
+"""Subcommand listings: ``  name[, alias][:]   summary`` lines under a heading, as stubs."""
+
+from __future__ import annotations
+
+import re
+
+from wrapgen.model import Command
+
+from ..sections import indent_of
+
+__all__ = ["parse_listing", "stub"]
+
+# The most subcommands read from one listing: git help -a lists ~170, kubectl ~50.
+MAX_STUBS = 2_000
+
+_ENTRY = re.compile(
+    r"""
+    ^(?P<names>
+        [A-Za-z0-9][\w.+-]*\*?              # the name; docker marks plugins "buildx*"
+        (?:,[ ]?[A-Za-z0-9][\w.+-]*)*       # cargo: "build, b"
+    )
+    (?: :[ ]+                               # gh: "auth:    Authenticate ..."
+      | [ ]{2,}                             # the usual gap
+      | :?$                                 # name alone; the summary may follow below
+    )
+    (?P<summary>.*)$
+    """,
+    re.VERBOSE,
+)
+
+
+def stub(path: tuple[str, ...], *, summary: str = "", group: str = "", aliases=()) -> Command:
+    """A subcommand known only from its parent's listing."""
+    return Command(path=path, summary=summary, group=group, aliases=tuple(aliases), stub=True)
+
+
+def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent: int = 12) -> list[Command]:
+    """Stubs for the entries of one listing section, in order."""
+    stubs: list[Command] = []
+    base: int | None = None
+    names: list[str] = []
+    summary: list[str] = []
+    summary_col = 10_000
+
+    def flush():
+        if names:
+            stubs.append(stub(parent + (names[0],), summary=" ".join(summary).strip()[:300],
+                              group=group, aliases=names[1:]))
+
+    for line in lines:
+        text = line.strip()
+        if not text:
+            continue
+        ind = indent_of(line)
+        if names and ind > (base or 0) and (ind >= summary_col or base is not None and ind > base + 1):
+            summary.append(text)  # a wrapped summary
+            continue
+        match = _ENTRY.match(text)
+        if match is None or ind > max_indent or ind == 0 or text.startswith("-") or (base is not None and abs(ind - base) > 2):
+            flush()
+            names, summary = [], []
+            continue
+        flush()
+        if len(stubs) >= MAX_STUBS:
+            names = []
+            break
+        base = ind if base is None else base
+        names = [n.strip().rstrip("*") for n in match["names"].split(",")]
+        summary = [match["summary"].strip()] if match["summary"].strip() else []
+        summary_col = ind + text.index(match["summary"]) if summary else 10_000
+    flush()
+    return [s for s in stubs if s.name not in ("...",)]

@@ -1,0 +1,403 @@
+"""Option tables: the lines under ``Options:`` (or anywhere) turned into ``Flag``s.
+
+Shared by every style, because the table grammar is nearly universal: an entry
+starts with a dash, its spellings and value come first (``-o, --output FILE``,
+``--color[=WHEN]``, ``--limit int``, ``-w, --watch=false:``), its description
+follows after a gap or on the next, deeper-indented lines.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from wrapgen.model import Flag
+
+from ..sections import indent_of
+
+__all__ = ["OptionEntry", "parse_options", "option_entries", "guess_type", "split_choices"]
+
+# The most entries read from one help text: far above any real tool (curl has ~250).
+MAX_ENTRIES = 3_000
+
+_ENTRY_START = re.compile(
+    r"""
+    ^(?: --?\[no-\]\w                  # git: --[no-]status
+       | --?[A-Za-z0-9?#@]             # -a, --all, -1, -#, -?
+    )
+    """,
+    re.VERBOSE,
+)
+
+_SPELLING = re.compile(
+    r"""
+    (?P<spell>
+        --?\[no-\][A-Za-z0-9][\w.-]*          # git: --[no-]status
+      | --?[A-Za-z0-9?#@](?:[\w.?#@+-]*[\w?#@])? # -a, --all, -all, --dry-run (no trailing dash)
+    )
+    (?P<attached>                               # a value glued to the spelling
+        \[=?<[^>]*>\]                           #   -S[<keyid>], --gpg-sign[=<key-id>]
+      | \[=?[^\]\s]*\]                          #   --color[=WHEN], --decorate[=...]
+      | =<[^>]*>\S*                             #   --author=<author>
+      | =\S+                                    #   --block-size=SIZE, --all-namespaces=false:
+      | <[^>]*>                                 #   -u<mode>
+    )?
+    (?P<dots>\.\.\.)?                           # clap: -v, --verbose...
+    (?=[\s,/|]|$)                               # the spelling ends here
+    """,
+    re.VERBOSE,
+)
+
+_VALUE = re.compile(
+    r"""
+    (?: <[^<>]*>                   # <NUM>, <file name>, <provider1[:provider2]>
+      | \[[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*\]  # [<SPEC>], [HOST/], [json|yaml] (one nesting level)
+      | \{[^{}]*\}                 # argparse choices {a,b,c}
+      | \([^()]*\)                 # (a|b)
+      | [^\s,]+                    # FILE, string, KEY=VALUE
+    )+
+    (?:\.\.\.)?                    # repeated value
+    ,?
+    """,
+    re.VERBOSE,
+)
+_CAPS_VALUE = re.compile(r"^[A-Z][A-Z0-9_.:=/+-]*(?:\.\.\.)?,?$")  # FILE, KEY=VALUE, MAJOR.MINOR
+_REPEAT_TAIL = re.compile(r"^\[[^\]\s]+ \.\.\.\]$|^\.\.\.$")  # argparse "X [X ...]"
+
+_DEFAULT = re.compile(
+    r"""
+    \[default:\s*(?P<a>[^\]]*)\]            # clap, click, docopt: [default: auto]
+  | \(default:\s*(?P<b>[^()]*?)\)           # argparse, git: (default: 8000), (Default: all)
+  | \(default\s+"(?P<c>[^"]*)"\)            # cobra: (default "open")
+  | \(default\s+(?P<d>[^\s()"]+)\)          # cobra: (default 30), (default -1)
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_CHOICES = re.compile(
+    r"""
+    \[possible\ values:\s*(?P<a>[^\]]*)\]             # clap
+  | \{(?P<b>[\w.+-]+(?:\|[\w.+-]+)+)\}                # gh: {open|closed|merged|all}
+  | \bone\ of:?\s*\((?P<c>[^()]*)\)                   # kubectl: One of: (json, yaml, ...)
+  | \bone\ of:\s*(?P<d>[^.;()\[\]]+)                  # "one of: a, b, c."
+  | \[(?:choices|values):\s*(?P<e>[^\]]*)\]           # click-like annotations
+  | \((?P<f>"[^"]+"(?:,\s*"[^"]+")+)\)                # docker: ("debug", "info", "warn")
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_REPEATABLE = re.compile(
+    r"""
+    (?:can|may)\s+be\s+
+    (?: repeated                                         # "may be repeated"
+      | (?:specified|used|given|passed|provided|supplied)\s+
+        (?:multiple|several|many|more\s+than\s+once|up\s+to\s+\d+)  # "can be used multiple times"
+    )
+  | \bis\s+additive\b                                    # pip: "Option is additive"
+  | \(repeatable\)
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_DEPRECATED = re.compile(
+    r"""
+    ^\W*deprecated\b          # "DEPRECATED. Use --engine instead."
+  | [(\[]deprecated[)\]:]     # "(deprecated)", "[deprecated]"
+  | \bdeprecated:             # "Deprecated: use --x"
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_HIDDEN = re.compile(r"[(\[]hidden[)\]]", re.IGNORECASE)
+_REQUIRED = re.compile(r"[(\[]required[)\]]|^required[.:]", re.IGNORECASE)
+
+_INT_NAMES = {
+    "n", "num", "number", "count", "int", "int8", "int16", "int32", "int64", "uint", "uint8",
+    "uint16", "uint32", "uint64", "integer", "lines", "depth", "limit", "port", "jobs", "level",
+    "max", "min", "seconds", "secs", "ms", "millis", "bytes-count", "columns", "cols", "width",
+    "integer range", "number of seconds", "size_in_bytes",
+}
+_NUMBER_NAMES = {"float", "float32", "float64", "double", "fractional seconds", "decimal", "ratio", "float range"}
+_BOOL_NAMES = {"bool", "boolean"}
+_PATH_NAMES = {
+    "file", "path", "dir", "directory", "filename", "file name", "files", "paths", "dirs", "folder",
+    "filepath", "file path", "dirname", "pathspec",
+}
+# cobra prints a flag's Go type as its value name; these take several values.
+_COBRA_LIST_TYPES = re.compile(r"^(?:strings|stringArray|stringSlice|ints|int32Slice|int64Slice|uints|"
+                               r"floats|float64Slice|durationSlice|boolSlice|list|filter|ipSlice|"
+                               r"stringToString|stringToInt\w*)$")
+
+
+@dataclass
+class OptionEntry:
+    """One option-table entry before it becomes a ``Flag``: spec and description text."""
+
+    indent: int
+    spec: str
+    desc: list[str] = field(default_factory=list)
+    desc_col: int = 10_000  # the column descriptions start at; deeper dash lines belong to them
+
+
+def guess_type(value_name: str | None, choices: tuple[str, ...] = ()) -> str:
+    """The type a value name suggests: N -> integer, FILE -> path, {a,b} -> enum."""
+    if choices:
+        return "enum"
+    if not value_name:
+        return "string"
+    name = value_name.strip("<>[]=(){}. ").lower().replace("-", "_")
+    spaced = name.replace("_", " ")
+    if name in _INT_NAMES or spaced in _INT_NAMES or re.fullmatch(r"(?:num|max|min)_?\w*|\w*_(?:num|count|n)", name):
+        return "integer"
+    if name in _NUMBER_NAMES or spaced in _NUMBER_NAMES:
+        return "number"
+    if name in _BOOL_NAMES:
+        return "boolean"
+    last = re.split(r"[\s_/|]+", spaced)[-1] if spaced else ""
+    if name in _PATH_NAMES or spaced in _PATH_NAMES or last in _PATH_NAMES or re.search(r"(?:file|path|dir)$", name):
+        return "path"
+    return "string"
+
+
+def split_choices(text: str) -> tuple[str, ...]:
+    """Words of a choice list ("a, b", "a|b", '"a", "b"'); () when any item is not one word."""
+    parts = [p.strip().strip("\"'`") for p in re.split(r"[,|]|\bor\b", text)]
+    parts = [p for p in parts if p]
+    if len(parts) < 2 or any(not re.fullmatch(r"[\w.+:/-]+", p) for p in parts):
+        return ()
+    return tuple(dict.fromkeys(parts))
+
+
+def option_entries(lines, *, max_first_indent: int = 16) -> list[OptionEntry]:
+    """Group lines into entries: a dash line starts one, deeper lines continue it."""
+    entries: list[OptionEntry] = []
+    cur: OptionEntry | None = None
+    base: int | None = None
+    for line in lines:
+        text = line.strip()
+        if not text:
+            if cur is not None:
+                cur.desc.append("")
+            continue
+        ind = indent_of(line)
+        starts = bool(_ENTRY_START.match(text)) and not text.startswith("-- ") and text != "--"
+        if starts:
+            limit = max_first_indent if base is None else base + 6
+            if ind <= limit and (cur is None or ind < cur.desc_col):
+                if len(entries) >= MAX_ENTRIES:
+                    break
+                spec, desc = _split_first_line(text)
+                cur = OptionEntry(ind, spec, [desc] if desc else [])
+                if desc:
+                    cur.desc_col = ind + text.index(desc) if desc in text else ind + len(spec) + 2
+                entries.append(cur)
+                base = ind if base is None else min(base, ind)
+                continue
+        if cur is not None and ind > cur.indent:
+            if cur.desc_col == 10_000:
+                cur.desc_col = ind
+            cur.desc.append(text)
+            continue
+        cur = None  # prose at the entry's own depth ends the entry
+    return entries
+
+
+def _split_first_line(text: str) -> tuple[str, str]:
+    """(spec, description) of an entry's first line: the gap of two spaces separates them."""
+    match = re.search(r"\s{2,}", text)
+    if match:
+        return text[: match.start()], text[match.end():].strip()
+    return text, ""
+
+
+def _scan_spec(spec: str, gap_after: bool):
+    """Spellings and values of a spec; what is left over is description (curl's single space)."""
+    spellings: list[re.Match] = []
+    values: list[str] = []
+    pos, n = 0, len(spec)
+    current_has_value = False
+    while pos < n:
+        while pos < n and spec[pos] in " ,":
+            pos += 1
+        if spec.startswith("/ ", pos) or spec.startswith("| ", pos):  # click: --debug / --no-debug
+            pos += 2
+            continue
+        if pos >= n:
+            break
+        match = _SPELLING.match(spec, pos)
+        if match and (pos == 0 or spec[pos - 1] in " ,/|"):
+            spellings.append(match)
+            current_has_value = bool(match["attached"])
+            pos = match.end()
+            continue
+        if not spellings:
+            break
+        match = _VALUE.match(spec, pos)
+        if not match:
+            break
+        token = match.group(0)
+        rest = spec[match.end():].strip()
+        explicit = token[0] in "<[{(" or bool(_CAPS_VALUE.match(token))
+        if current_has_value:
+            if values and _REPEAT_TAIL.match(token.rstrip(",")):
+                values[-1] += " " + token.rstrip(",")
+                pos = match.end()
+                continue
+            break
+        # A bare word (cobra's "string", jq's "a v") counts only when a gap follows the spec:
+        # otherwise it is the first word of a description set off by one space (curl).
+        if explicit or (gap_after and not rest.startswith("-")) or (not rest and not gap_after and token.islower() and len(token) < 20):
+            values.append(token)
+            current_has_value = not (gap_after and not explicit)
+            pos = match.end()
+            continue
+        break
+    return spellings, values, spec[pos:].strip()
+
+
+def _strip_quotes(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def entry_to_flag(entry: OptionEntry) -> Flag | None:
+    """The ``Flag`` an entry describes, or None when its spec holds no spelling."""
+    gap_after = bool(entry.desc) and bool(entry.desc[0]) and entry.desc_col != 10_000
+    kubectl = entry.spec.endswith(":") and "=" in entry.spec
+    spec = entry.spec[:-1] if kubectl else entry.spec
+    spellings, values, leftover = _scan_spec(spec, gap_after)
+    if not spellings:
+        return None
+    desc_lines = ([leftover] if leftover else []) + entry.desc
+    full = " ".join(line for line in desc_lines if line)
+    first_para: list[str] = []
+    for line in desc_lines:
+        if not line:
+            if first_para:
+                break
+            continue
+        first_para.append(line)
+    description = " ".join(first_para)[:400]
+
+    longs: list[str] = []
+    shorts: list[str] = []
+    others: list[str] = []
+    takes_value = optional = repeatable = False
+    value_name: str | None = None
+    choices: tuple[str, ...] = ()
+    default: str | None = None
+    type_hint: str | None = None
+    for match in spellings:
+        spell, attached = match["spell"], match["attached"] or ""
+        if match["dots"]:
+            repeatable = True
+        if spell.startswith(("--[no-]", "-[no-]")):
+            stem = spell.split("]", 1)[1]
+            longs.extend(["--" + stem, "--no-" + stem])
+        elif spell.startswith("--"):
+            longs.append(spell)
+        elif len(spell) == 2:
+            shorts.append(spell)
+        else:
+            others.append(spell)
+        if attached and kubectl:
+            raw = _strip_quotes(attached[1:])
+            if raw in ("true", "false"):
+                default = raw if raw == "true" else None
+            else:
+                takes_value = True
+                if raw == "[]":
+                    repeatable = True
+                elif raw:
+                    default = raw
+                    if re.fullmatch(r"-?\d+", raw):
+                        type_hint = "integer"
+                    elif re.fullmatch(r"-?\d+\.\d+", raw):
+                        type_hint = "number"
+        elif attached:
+            takes_value = True
+            if attached.startswith("["):
+                optional = True
+                value_name = value_name or attached.strip("[]=") or None
+            else:
+                value_name = value_name or attached.lstrip("=") or None
+    for token in values:
+        token = token.rstrip(",")
+        takes_value = True
+        if token.endswith("...") or " [" in token:
+            repeatable = True
+            token = token.split(" [")[0].removesuffix("...")
+        if token.startswith("{") and token.endswith("}"):
+            choices = split_choices(token[1:-1])
+        elif token.startswith("[") and token.endswith("]") and "|" in token and "<" not in token:
+            choices = split_choices(token[1:-1])  # click: [json|yaml]
+        elif token.startswith("(") and token.endswith(")"):
+            choices = split_choices(token[1:-1])
+        elif token.startswith("[") and token.endswith("]"):
+            optional = True
+        if _COBRA_LIST_TYPES.match(token):
+            repeatable = True
+        value_name = value_name or token
+    if value_name:
+        value_name = value_name.strip()
+        if value_name.startswith("[") and value_name.endswith("]") and "|" not in value_name:
+            value_name = value_name[1:-1]
+        if value_name.startswith("<") and value_name.endswith(">"):
+            value_name = value_name[1:-1]
+        value_name = value_name.lstrip("=") or None
+
+    if not choices:
+        match = _CHOICES.search(full)
+        if match:
+            choices = split_choices(next(g for g in match.groups() if g is not None))
+    match = _DEFAULT.search(full)
+    if match and default is None:
+        default = _strip_quotes(next(g for g in match.groups() if g is not None)) or None
+    if _REPEATABLE.search(full):
+        repeatable = True
+
+    if takes_value:
+        kind = type_hint or guess_type(value_name, choices)
+    else:
+        kind = "boolean"
+        choices = ()
+    long = longs[0] if longs else None
+    short = shorts[0] if shorts else None
+    aliases = tuple(dict.fromkeys(longs[1:] + shorts[1:] + others))
+    return Flag(
+        long=long,
+        short=short,
+        aliases=aliases,
+        takes_value=takes_value,
+        value_optional=optional and takes_value,
+        value_name=value_name if takes_value else None,
+        type=kind,
+        choices=choices,
+        default=default,
+        repeatable=repeatable,
+        required=bool(_REQUIRED.search(full)),
+        deprecated=bool(_DEPRECATED.search(full)),
+        hidden=bool(_HIDDEN.search(full)),
+        description=description,
+    )
+
+
+def parse_options(lines, *, max_first_indent: int = 16) -> list[Flag]:
+    """Every flag described in these lines, in order, first spelling wins on duplicates."""
+    flags: list[Flag] = []
+    for entry in option_entries(lines, max_first_indent=max_first_indent):
+        flag = entry_to_flag(entry)
+        if flag is not None:
+            flags.append(flag)
+    return merge_flags(flags)
+
+
+def merge_flags(flags, *, seen: set[str] | None = None) -> list[Flag]:
+    """Drop flags whose spellings were already listed (help often repeats ``-h, --help``)."""
+    seen = set() if seen is None else seen
+    out: list[Flag] = []
+    for flag in flags:
+        spellings = set(flag.spellings)
+        if spellings & seen:
+            continue
+        seen |= spellings
+        out.append(flag)
+    return out

@@ -1,0 +1,28 @@
+"""docopt help: the usage lines are the grammar; ``Options:`` adds values and defaults."""
+
+from __future__ import annotations
+
+from wrapgen.model import Command
+
+from ..usage import usage_flags, usage_literals
+from ._build import Rules, assemble, read_parts
+from ._listing import stub
+from ._options import merge_flags
+from ._registry import register_parser
+
+__all__ = ["parse_docopt"]
+
+RULES = Rules()
+
+
+@register_parser("docopt")
+def parse_docopt(text: str, *, prog: tuple[str, ...]) -> Command:
+    """Flags from ``Options:`` plus any only spelled on usage lines; literal words as subcommands."""
+    parts = read_parts(text, prog=prog, rules=RULES)
+    seen = {s for f in parts.flags + parts.global_flags for s in f.spellings}
+    parts.flags.extend(merge_flags(usage_flags(parts.usage, prog=prog), seen=seen))
+    known = {s.name for s in parts.subcommands}
+    for word in usage_literals(parts.usage, prog=prog):
+        if word not in known:
+            parts.subcommands.append(stub(tuple(prog[1:]) + (word,)))
+    return assemble(parts, prog=prog, style="docopt")

@@ -1,0 +1,30 @@
+"""git help: ``git help -a`` command sections and ``git CMD -h`` parse-options usage."""
+
+from __future__ import annotations
+
+import re
+
+from wrapgen.model import Command
+
+from ._build import Rules, assemble, read_parts
+from ._listing import parse_listing
+from ._registry import register_parser
+
+__all__ = ["parse_git"]
+
+RULES = Rules()
+# git help -a also lists guides ("User-facing ... interfaces"): those are not commands.
+_NOT_COMMANDS = re.compile(r"interfaces|guides|file formats|protocols", re.IGNORECASE)
+
+
+@register_parser("git")
+def parse_git(text: str, *, prog: tuple[str, ...]) -> Command:
+    """Every titled section of ``git help -a`` is a listing; ``-h`` output is an option table."""
+    parts = read_parts(text, prog=prog, rules=RULES)
+    if re.search(r"^See 'git help <command>'", text, re.MULTILINE) or re.search(r"^Main Porcelain Commands$", text, re.MULTILINE):
+        parts.subcommands = []
+        for section in parts.sections:
+            if section.title and not _NOT_COMMANDS.search(section.title):
+                parts.subcommands.extend(parse_listing(section.lines, parent=tuple(prog[1:]), group=section.title))
+        parts.prose = []
+    return assemble(parts, prog=prog, style="git")

@@ -1,0 +1,146 @@
+"""Clean help text and cut it into titled sections.
+
+Every style parser starts here: ``split_sections(clean_text(raw))`` gives the
+preamble (title ``""``) and one ``Section`` per heading such as ``Options:``,
+``CORE COMMANDS``, `` Main operation mode:`` or git's ``Commit message options``.
+The work is linear in the size of the text and capped (``MAX_CHARS``), so
+megabytes of output or binary junk cost little and never loop.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "MAX_CHARS",
+    "MAX_LINE",
+    "Section",
+    "clean_text",
+    "indent_of",
+    "split_sections",
+]
+
+# Help longer than this is cut: no real tool's help for one command is this long,
+# and the cap keeps parsing time bounded whatever a tool prints.
+MAX_CHARS = 400_000
+# Longer lines are cut: option tables never need them, regexes stay cheap.
+MAX_LINE = 1_000
+
+_ANSI = re.compile(
+    r"""
+    \x1b\[[0-?]*[ -/]*[@-~]              # CSI: colours, cursor movement
+  | \x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?   # OSC: hyperlinks, window titles
+  | \x1b[ -/]*[0-~]                      # other escapes: charset switches, keypad modes
+    """,
+    re.VERBOSE,
+)
+# "b\bb" (bold) and "_\bx" (underline) as nroff renders man pages for a terminal.
+_OVERSTRIKE = re.compile(r"[^\n]\x08")
+# Control characters other than tab and newline, and the odd C1 control.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
+
+_HEADING_COLON = re.compile(
+    r"""
+    ^(?P<indent>[ ]?)                       # at most one space: tar's " Main operation mode:"
+    (?P<title>[A-Za-z][\w ()/,.'&+-]{0,60}?) # a short title
+    [ ]*:[ ]*$                              # ending in a colon, nothing after it
+    """,
+    re.VERBOSE,
+)
+_HEADING_INLINE = re.compile(
+    r"""
+    ^(?P<title>usage|Usage|USAGE)           # usage headings often carry the first line
+    [ ]*:[ ]*
+    (?P<inline>\S.*)$                       # e.g. "Usage:  docker ps [OPTIONS]"
+    """,
+    re.VERBOSE,
+)
+_HEADING_CAPS = re.compile(
+    r"""
+    ^(?P<title>[A-Z][A-Z0-9 &/()'-]{1,50})$ # gh's "CORE COMMANDS", man's "SYNOPSIS"
+    """,
+    re.VERBOSE,
+)
+_HEADING_BARE = re.compile(
+    r"""
+    ^(?P<title>[A-Za-z][\w ()/,'&+-]{2,60})$  # git's "Commit message options": no colon, no full stop
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading and the lines under it (indentation kept, trailing blanks kept)."""
+
+    title: str  # as printed, without the colon: "Global Flags", "" for the preamble
+    lines: tuple[str, ...] = ()
+    inline: str = ""  # text on the heading line after the colon ("Usage: ls [OPTION]...")
+    line: int = 0  # 0-based line number of the heading in the cleaned text
+
+    @property
+    def key(self) -> str:
+        """The title folded for matching: lower case, single spaces."""
+        return " ".join(self.title.lower().split())
+
+
+def clean_text(text: str | bytes) -> str:
+    """Help text as plain lines: decoded, capped, no ANSI, no overstrike, tabs expanded."""
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text[: MAX_CHARS * 4]).decode("utf-8", errors="replace")
+    text = text[:MAX_CHARS]
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _ANSI.sub("", text)
+    if "\x08" in text:
+        text = _OVERSTRIKE.sub("", text)
+    text = _CONTROL.sub("", text)
+    lines = [line[:MAX_LINE].expandtabs(8).rstrip() for line in text.split("\n")]
+    return "\n".join(lines)
+
+
+def indent_of(line: str) -> int:
+    """How many spaces a line starts with."""
+    return len(line) - len(line.lstrip(" "))
+
+
+def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
+    """(title, inline text) when line ``i`` is a heading, else None."""
+    line = lines[i]
+    if not line or len(line) > 80:
+        return None
+    match = _HEADING_INLINE.match(line)
+    if match:
+        return match["title"], match["inline"].strip()
+    match = _HEADING_COLON.match(line)
+    if match and len(match["title"].split()) <= 8:
+        return match["title"].strip(), ""
+    if line[0] == " ":
+        return None
+    match = _HEADING_CAPS.match(line)
+    if match and any(c.isalpha() for c in match["title"]) and len(match["title"].strip()) >= 2:
+        return match["title"].strip(), ""
+    match = _HEADING_BARE.match(line)
+    if match and len(match["title"].split()) <= 8:
+        before = lines[i - 1] if i > 0 else ""
+        after = lines[i + 1] if i + 1 < len(lines) else ""
+        # A bare title stands alone: blank line before, indented entries right after.
+        if not before.strip() and after.strip() and indent_of(after) >= 2:
+            return match["title"].strip(), ""
+    return None
+
+
+def split_sections(text: str) -> list[Section]:
+    """Cut cleaned help text into sections; the first one is the preamble (title "")."""
+    lines = text.split("\n")
+    sections: list[Section] = []
+    title, inline, start, body = "", "", 0, []
+    for i in range(len(lines)):
+        found = _heading(lines, i)
+        if found is None:
+            body.append(lines[i])
+            continue
+        sections.append(Section(title, tuple(body), inline, start))
+        (title, inline), start, body = found, i, []
+    sections.append(Section(title, tuple(body), inline, start))
+    return [s for s in sections if s.title or any(line.strip() for line in s.lines)]

@@ -1,0 +1,225 @@
+"""Usage lines and example lines, split into argv with bashlex.
+
+Usage lines are not shell (``<file>`` is a placeholder, not a redirection), so
+their metacharacters are escaped before bashlex splits them into words; the
+words are then read with a small grammar: ``[...]`` optional, ``...`` variadic,
+``<name>`` or ``NAME`` an operand. Example lines *are* shell: bashlex parses them
+as written and we keep the commands that run the tool.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import bashlex
+
+from wrapgen.model import Flag, Positional
+
+from .parsers._options import guess_type
+
+__all__ = [
+    "split_usage",
+    "split_example",
+    "usage_positionals",
+    "usage_flags",
+    "usage_literals",
+]
+
+# bashlex is a full shell parser: keep its input short so a hostile line costs little.
+MAX_LINE = 600
+_SHELL_META = re.compile(r"([<>|&;()$`!{}\\\"'#*?~])")
+# Placeholders that stand for "the subcommand and its args" or "all the options": not operands.
+_NOT_OPERANDS = re.compile(
+    r"""^(?:
+        options?|flags?|opts|option\.\.\.|
+        global[ _-]?options?|global[ _-]?flags?|
+        command|commands|subcommand|sub-command|cmd|
+        args|arguments|command[ _-]args|command[ _-]arguments
+    )$""",
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+def _words(node) -> list[str]:
+    out: list[str] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if item.kind == "word":
+            out.append(item.word)
+            continue
+        stack.extend(reversed(getattr(item, "parts", None) or []))
+    return out
+
+
+def split_usage(line: str) -> list[str]:
+    """The words of a usage line (``gh <command> [flags]`` -> ``["gh", "<command>", "[flags]"]``)."""
+    line = line.strip()[:MAX_LINE]
+    if not line:
+        return []
+    try:
+        trees = bashlex.parse(_SHELL_META.sub(r"\\\1", line))
+        words = [w for tree in trees for w in _words(tree)]
+    except Exception:  # noqa: BLE001 - bashlex raises many types; whitespace is a fine fallback
+        words = line.split()
+    return words or line.split()
+
+
+def split_example(line: str, *, prog: str = "") -> list[str] | None:
+    """The argv of an example command line; with ``prog``, the first command running it."""
+    line = line.strip()
+    if line.startswith("$ "):
+        line = line[2:].strip()
+    line = line[:MAX_LINE]
+    if not line or line.startswith("#"):
+        return None
+    commands: list[list[str]] = []
+    try:
+        for tree in bashlex.parse(line):
+            stack = [tree]
+            while stack:
+                node = stack.pop()
+                if node.kind == "command":
+                    words = [p.word for p in node.parts if p.kind == "word"]
+                    if words:
+                        commands.append(words)
+                    continue
+                stack.extend(reversed(getattr(node, "parts", None) or []))
+    except Exception:  # noqa: BLE001 - not shell after all (prose, a half line): try shlex
+        try:
+            commands = [shlex.split(line)]
+        except ValueError:
+            return None
+    if not prog:
+        return commands[0] if commands else None
+    base = prog.rsplit("/", 1)[-1]
+    for words in commands:
+        if words and words[0].rsplit("/", 1)[-1] == base:
+            return words
+    return None
+
+
+def _skip_prog(words: list[str], prog: tuple[str, ...]) -> list[str]:
+    """Words after the program and subcommand path (``git commit ...`` -> ``...``)."""
+    if not words:
+        return words
+    i = 1  # the first word is the program as the help spells it ("server.py", "python -m ...")
+    if len(words) > 2 and words[1] == "-m":  # "python -m json.tool"
+        i = 3
+    for part in prog[1:]:
+        if i < len(words) and words[i] == part:
+            i += 1
+    return words[i:]
+
+
+def _operand_name(word: str) -> tuple[str, bool, bool] | None:
+    """(name, optional, variadic) of a usage word that is an operand, else None."""
+    optional = False
+    variadic = word.endswith("...") or word.endswith("...]")
+    text = word.replace("...", "")
+    while text.startswith("[") and text.endswith("]"):
+        optional = True
+        text = text[1:-1].strip()
+    text = text.rstrip(".")
+    if not text or text.startswith("-") or "|" in text or "=" in text:
+        return None
+    if text.startswith("<") and text.endswith(">"):
+        name = text[1:-1]
+    elif re.fullmatch(r"[A-Z][A-Z0-9_-]*", text):
+        name = text
+    elif re.fullmatch(r"[a-z][a-z0-9_-]*", text) and optional:
+        name = text  # argparse: "[port]", clap: "[pattern]"
+    else:
+        return None
+    if not re.fullmatch(r"[\w .:/-]+", name) or _NOT_OPERANDS.match(name.strip()):
+        return None
+    return name.strip(), optional, variadic
+
+
+def usage_positionals(lines, *, prog: tuple[str, ...]) -> tuple[Positional, ...]:
+    """Operands named on the usage lines, first line wins, with required and variadic."""
+    found: dict[str, Positional] = {}
+    for line in list(lines)[:20]:
+        words = _skip_prog(split_usage(line), prog)
+        depth = 0
+        after_command = False
+        for word in words:
+            opened = word.count("[") + word.count("(")
+            closed = word.count("]") + word.count(")")
+            inner_depth = depth
+            depth = max(0, depth + opened - closed)
+            if word.strip("[]()").startswith("-"):
+                continue
+            if word in ("|", "--", "[--]"):
+                continue
+            parsed = _operand_name(word)
+            if parsed is None:
+                bare = word.strip("[]<>.").lower()
+                if bare in ("command", "subcommand", "cmd"):
+                    after_command = True
+                continue
+            if after_command:
+                continue  # "COMMAND [ARGS]...": the subcommand's operands, not ours
+            name, optional, variadic = parsed
+            optional = optional or inner_depth > 0
+            key = name.lower()
+            if key in found:
+                continue
+            found[key] = Positional(
+                name=name,
+                required=not optional,
+                variadic=variadic,
+                type=guess_type(name) if guess_type(name) in ("path", "integer") else "string",
+            )
+    return tuple(found.values())
+
+
+_USAGE_FLAG = re.compile(
+    r"""
+    (?P<spell>--?[A-Za-z0-9][\w-]*)        # -v, --speed
+    (?:=(?P<eq>[<\w>-]+)                   # --speed=<kn>
+      |\[=(?P<opt>[^\]]+)\])?              # --color[=<when>]
+    """,
+    re.VERBOSE,
+)
+
+
+def usage_flags(lines, *, prog: tuple[str, ...]) -> list[Flag]:
+    """Flags spelled out on usage lines (docopt's ``[--speed=<kn>]``), short and long apart."""
+    out: dict[str, Flag] = {}
+    for line in list(lines)[:40]:
+        words = _skip_prog(split_usage(line), prog)
+        for i, word in enumerate(words):
+            for match in _USAGE_FLAG.finditer(word):
+                if match.start() and word[match.start() - 1] not in "[(|":
+                    continue
+                spell = match["spell"]
+                if spell in out or spell == "--":
+                    continue
+                value = match["eq"] or match["opt"]
+                nxt = words[i + 1] if i + 1 < len(words) else ""
+                if not value and word.endswith(spell) and re.fullmatch(r"<[\w-]+>\]?\)?", nxt):
+                    value = nxt.rstrip("])")
+                is_long = spell.startswith("--")
+                out[spell] = Flag(
+                    long=spell if is_long else None,
+                    short=spell if not is_long and len(spell) == 2 else None,
+                    aliases=() if is_long or len(spell) == 2 else (spell,),
+                    takes_value=bool(value),
+                    value_optional=bool(match["opt"]),
+                    value_name=value.strip("<>") if value else None,
+                    type=guess_type(value) if value else "boolean",
+                )
+    return list(out.values())
+
+
+def usage_literals(lines, *, prog: tuple[str, ...]) -> list[str]:
+    """Literal subcommand words of docopt usage lines: ``naval_fate ship new <name>`` -> ship."""
+    out: list[str] = []
+    for line in list(lines)[:40]:
+        words = _skip_prog(split_usage(line), prog)
+        if words and re.fullmatch(r"[a-z][a-z0-9_-]*", words[0]) and not _NOT_OPERANDS.match(words[0]):
+            if words[0] not in out:
+                out.append(words[0])
+    return out

@@ -71,6 +71,11 @@ def _dispatch(argv: list[str]) -> int:
         raise UsageError(f"unknown command {name!r}", hint=hint)
     module_name, summary = COMMANDS[name]
     module = importlib.import_module(module_name)
+    raw_main = getattr(module, "main", None)
+    if raw_main is not None:
+        # a command whose grammar argparse cannot express (`PACK VERB [--json] -- k=v ...`)
+        # parses its own argv; `main(argv) -> int`, raising WrapgenError like `run`
+        return int(raw_main(argv[1:]) or 0)
     parser = _Parser(prog=f"wrapgen {name}", description=summary)
     module.add_arguments(parser)
     namespace = parser.parse_args(argv[1:])

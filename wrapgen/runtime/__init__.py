@@ -2,15 +2,56 @@
 
 Every generated ``adapter.py`` imports this package on every call, so it and everything it
 imports are standard library only (plus ``wrapgen.errors`` / ``wrapgen.names``, which are too).
+
+Modules: ``process`` (spawning), ``render`` (cli[] -> argv), ``schema`` (arg checks, k=v),
+``binding`` (finding and loading a pack), ``execute`` (envelopes), ``main`` (the exec command line).
 """
 
 from __future__ import annotations
 
+from wrapgen.runtime.binding import BINDING_VERSION, BindingError, PackNotFoundError, load_binding, pack_sha256, resolve_pack
+from wrapgen.runtime.execute import (
+    DEFAULT_TIMEOUT_S,
+    TOOL_ENV,
+    envelope_from_process,
+    execute,
+    execute_envelope,
+    prepare,
+    strip_ansi,
+)
+from wrapgen.runtime.main import exec_main, parse_exec_argv
 from wrapgen.runtime.process import DEFAULT_OUTPUT_CAP, ProcessResult, run_in_pty, run_process
+from wrapgen.runtime.render import PLACEHOLDER_RE, RenderError, expand_argv_template, find_nul, placeholders, render_argv
+from wrapgen.runtime.schema import GATE_ARGS, apply_defaults, coerce_kv, validate_args
 
 __all__ = [
+    "BINDING_VERSION",
+    "BindingError",
     "DEFAULT_OUTPUT_CAP",
+    "DEFAULT_TIMEOUT_S",
+    "GATE_ARGS",
+    "PLACEHOLDER_RE",
+    "PackNotFoundError",
     "ProcessResult",
+    "RenderError",
+    "TOOL_ENV",
+    "apply_defaults",
+    "coerce_kv",
+    "envelope_from_process",
+    "exec_main",
+    "execute",
+    "execute_envelope",
+    "expand_argv_template",
+    "find_nul",
+    "load_binding",
+    "pack_sha256",
+    "parse_exec_argv",
+    "placeholders",
+    "prepare",
+    "render_argv",
+    "resolve_pack",
     "run_in_pty",
     "run_process",
+    "strip_ansi",
+    "validate_args",
 ]

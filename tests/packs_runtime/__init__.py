@@ -1,0 +1,1 @@
+"""Hand-written packs for the runtime tests, with the binding.json that build would write."""

@@ -1,0 +1,60 @@
+"""Write a pack directory (pack.yaml + binding.json) for runtime tests, without wrapgen build.
+
+The binding has the shape docs/architecture.md gives; pack.yaml is a readable stand-in whose
+sha256 the binding records, so the runtime's staleness check runs for real.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+__all__ = ["verb", "binding_dict", "write_pack"]
+
+_EMPTY_ARGS = {"type": "object", "properties": {}, "additionalProperties": False}
+
+
+def verb(argv, *, args=None, json_sel=None, effect="read", confirm=None, timeout_s=60, title=None, description="A verb."):
+    """One binding verb; ``json_sel`` None means the default ["--json"], [] means none."""
+    data = {
+        "description": description,
+        "argv": list(argv),
+        "argv_from": "cli",
+        "json": ["--json"] if json_sel is None else list(json_sel),
+        "args": args or dict(_EMPTY_ARGS),
+        "policy": {"effect": effect, "confirm": (effect != "read") if confirm is None else confirm, "declared": True},
+        "timeout_s": timeout_s,
+    }
+    if title is not None:
+        data["title"] = title
+    return data
+
+
+def _yaml_text(pack_id: str, bin: str, verbs: dict) -> str:
+    # A faithful-enough pack.yaml: JSON is valid YAML, and only its bytes matter to the runtime.
+    return json.dumps({"pack_id": pack_id, "description": "test pack", "bin": bin, "verbs": verbs}, indent=2, sort_keys=True) + "\n"
+
+
+def binding_dict(pack_id: str, bin: str, verbs: dict, *, yaml_text: str | None = None) -> dict:
+    text = yaml_text if yaml_text is not None else _yaml_text(pack_id, bin, verbs)
+    return {
+        "binding_version": 1,
+        "pack_id": pack_id,
+        "description": "test pack",
+        "bin": bin,
+        "pack_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        "wrapgen_version": "0.1.0",
+        "verbs": verbs,
+    }
+
+
+def write_pack(root: Path, pack_id: str, bin: str, verbs: dict) -> Path:
+    """Write ``root/pack_id/{pack.yaml,binding.json}`` and return the pack directory."""
+    directory = Path(root) / pack_id
+    directory.mkdir(parents=True, exist_ok=True)
+    text = _yaml_text(pack_id, bin, verbs)
+    (directory / "pack.yaml").write_text(text, encoding="utf-8")
+    binding = binding_dict(pack_id, bin, verbs, yaml_text=text)
+    (directory / "binding.json").write_text(json.dumps(binding, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    return directory

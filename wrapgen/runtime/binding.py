@@ -1,0 +1,78 @@
+"""Finding a pack directory and loading its ``binding.json`` (SPEC 2). Stdlib only.
+
+The binding is trusted only while it matches pack.yaml: hashing pack.yaml's bytes is cheap,
+parsing YAML is what the hot path avoids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from wrapgen.errors import ManifestError, UsageError
+from wrapgen.names import is_pack_id
+
+__all__ = ["BINDING_VERSION", "BindingError", "PackNotFoundError", "load_binding", "resolve_pack", "pack_sha256"]
+
+BINDING_VERSION = 1
+
+
+class BindingError(ManifestError):
+    """binding.json is missing, stale, or unreadable: the fix is ``wrapgen build DIR``."""
+
+
+class PackNotFoundError(UsageError):
+    """PACK names no pack directory and no pack_id on the search path."""
+
+
+def pack_sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def load_binding(pack_dir) -> dict:
+    """The binding of the pack in ``pack_dir``; ``BindingError`` when missing or not from this pack.yaml."""
+    pack_dir = Path(pack_dir)
+    stale = f"binding.json is out of date: run wrapgen build {pack_dir}"
+    hint = f"`wrapgen build {pack_dir}` regenerates binding.json and adapter.py from pack.yaml"
+    try:
+        manifest = (pack_dir / "pack.yaml").read_bytes()
+    except FileNotFoundError:
+        raise BindingError(f"no pack.yaml in {pack_dir}", hint="a pack directory holds pack.yaml; run `wrapgen wrap TOOL` to make one") from None
+    except OSError as error:
+        raise BindingError(f"cannot read {pack_dir / 'pack.yaml'}: {error.strerror}", hint="check the file's permissions") from None
+    try:
+        binding = json.loads((pack_dir / "binding.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise BindingError(stale, hint=hint) from None
+    if not isinstance(binding, dict) or binding.get("pack_sha256") != pack_sha256(manifest):
+        raise BindingError(stale, hint=hint)
+    if binding.get("binding_version") != BINDING_VERSION or not isinstance(binding.get("verbs"), dict):
+        raise BindingError(stale, hint=f"this wrapgen reads binding_version {BINDING_VERSION}; {hint}")
+    return binding
+
+
+def _search_path(cwd) -> list[Path]:
+    base = Path(cwd) if cwd is not None else Path.cwd()
+    dirs = [base / "adapters"]
+    dirs += [Path(entry) for entry in os.environ.get("WRAPGEN_PATH", "").split(os.pathsep) if entry]
+    return dirs
+
+
+def resolve_pack(pack, *, cwd=None) -> Path:
+    """A pack directory: ``pack`` itself when it is one, else the pack_id in ./adapters, then WRAPGEN_PATH."""
+    text = os.fspath(pack)
+    given = Path(text) if cwd is None or os.path.isabs(text) else Path(cwd) / text
+    if given.is_dir():
+        return given
+    if is_pack_id(text):
+        for directory in _search_path(cwd):
+            candidate = directory / text
+            if (candidate / "pack.yaml").is_file() or (candidate / "binding.json").is_file():
+                return candidate
+    searched = ", ".join(str(d) for d in _search_path(cwd))
+    raise PackNotFoundError(
+        f"no pack {text!r}: not a directory, and no pack of that id in {searched}",
+        hint="pass a pack directory, or add the directory holding it to WRAPGEN_PATH",
+    )

@@ -1,0 +1,203 @@
+"""Executing one verb: binding -> checked args -> argv -> process -> envelope (SPEC 8, 9).
+
+``execute`` never raises for anything a caller, a pack or a tool can do wrong: every outcome is
+an envelope, ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": "..."}``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal as _signal
+from pathlib import Path
+
+from wrapgen.errors import WrapgenError
+from wrapgen.runtime.binding import load_binding, resolve_pack
+from wrapgen.runtime.process import DEFAULT_OUTPUT_CAP, ProcessResult, run_process
+from wrapgen.runtime.render import render_argv
+from wrapgen.runtime.schema import apply_defaults, validate_args
+
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "TOOL_ENV",
+    "ERROR_TAIL",
+    "failure",
+    "success",
+    "strip_ansi",
+    "envelope_from_process",
+    "prepare",
+    "execute",
+    "execute_envelope",
+]
+
+DEFAULT_TIMEOUT_S = 60
+TOOL_ENV = {"NO_COLOR": "1", "PAGER": "cat", "GIT_PAGER": "cat", "TERM": "dumb"}
+ERROR_TAIL = 4000
+
+_ANSI_RE = re.compile(
+    r"""
+    \x1b\[ [0-?]* [ -/]* [@-~]          # CSI: colours, cursor moves
+  | \x1b\] .*? (?:\x07|\x1b\\)          # OSC: titles, hyperlinks (ended by BEL or ST)
+  | \x1b [@-Z\\-_]                      # other two-byte escapes
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+def failure(message: str) -> dict:
+    return {"ok": False, "error": message}
+
+
+def success(result) -> dict:
+    return {"ok": True, "result": result}
+
+
+def strip_ansi(text: str) -> str:
+    return _ANSI_RE.sub("", text)
+
+
+def _error_text(error: WrapgenError) -> str:
+    return f"{error.message}; {error.hint}" if error.hint else error.message
+
+
+def _size(n: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size and n % size == 0:
+            return f"{n // size} {unit}"
+    return f"{n} bytes"
+
+
+def _seconds(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _parse_json(text: str):
+    """One JSON document, or a stream of them (JSON lines, jq-style) as a list; ValueError otherwise."""
+    stripped = text.strip()
+    if not stripped:
+        return None
+    try:
+        return json.loads(stripped)
+    except ValueError:
+        pass
+    decoder = json.JSONDecoder()
+    values, at = [], 0
+    while at < len(stripped):
+        value, at = decoder.raw_decode(stripped, at)
+        values.append(value)
+        while at < len(stripped) and stripped[at].isspace():
+            at += 1
+    return values
+
+
+def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout_s: float, output_cap: int = DEFAULT_OUTPUT_CAP) -> dict:
+    """The envelope for what happened when the tool ran (SPEC 8)."""
+    if result.not_found:
+        name = result.argv[0] if result.argv else "the tool"
+        return failure(f"cannot run {name}: {result.not_found}")
+    if result.output_capped:
+        return failure(f"output exceeded {_size(output_cap)}")
+    if result.timed_out:
+        return failure(f"timed out after {_seconds(timeout_s)} s")
+    if result.signal is not None:
+        try:
+            name = _signal.Signals(result.signal).name
+        except ValueError:
+            name = "unknown"
+        return failure(f"killed by signal {result.signal} ({name})")
+    if result.exit_code != 0:
+        text = strip_ansi(result.stderr.decode("utf-8", errors="replace")).strip()
+        return failure(text[-ERROR_TAIL:].strip() if text else f"exit {result.exit_code}")
+    stdout = result.stdout.decode("utf-8", errors="replace")
+    if not json_selected:
+        return success(stdout)
+    try:
+        return success(_parse_json(stdout))
+    except ValueError:
+        head = strip_ansi(stdout.strip())[:200]
+        return failure(f"output is not JSON: {head}")
+
+
+def _verb_names(binding: dict) -> str:
+    return ", ".join(sorted(binding.get("verbs") or {})) or "none"
+
+
+def prepare(binding: dict, verb_key: str, args) -> tuple[list[str], dict, dict]:
+    """(argv, verb, args with defaults) for one call, or a ``WrapgenError`` saying what to fix."""
+    verbs = binding.get("verbs") or {}
+    pack_id = binding.get("pack_id", "?")
+    if not isinstance(verb_key, str) or verb_key not in verbs:
+        import difflib
+
+        close = difflib.get_close_matches(str(verb_key), list(verbs), n=1)
+        hint = f"did you mean {close[0]!r}?" if close else f"valid verbs: {_verb_names(binding)}"
+        raise WrapgenError(f"unknown verb {verb_key!r} in pack {pack_id!r}", hint=hint)
+    verb = verbs[verb_key]
+    if args is None:
+        args = {}
+    schema = verb.get("args") or {}
+    problems = validate_args(schema, args)
+    if problems:
+        raise WrapgenError(
+            f"invalid args for {pack_id} {verb_key}: " + "; ".join(problems),
+            hint="fix the args named above (the verb's schema: wrapgen export or binding.json)",
+        )
+    args = apply_defaults(schema, args)
+    policy = verb.get("policy") or {}
+    if policy.get("confirm") and not (args.get("confirm") is True or args.get("apply") is True):
+        raise WrapgenError("confirmation required: pass confirm=true")
+    argv = render_argv(verb.get("argv") or [], args, json_selection=verb.get("json") or ())
+    return argv, verb, args
+
+
+def _tool_env(env) -> dict:
+    base = dict(os.environ if env is None else env)
+    base.update(TOOL_ENV)
+    return base
+
+
+def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = DEFAULT_OUTPUT_CAP) -> dict:
+    """Run one verb of a pack and return its envelope; never raises.
+
+    ``pack`` is a pack directory, a pack_id (./adapters, then WRAPGEN_PATH), or a loaded binding dict.
+    ``env`` replaces the caller's environment (NO_COLOR, PAGER, GIT_PAGER, TERM are always set).
+    """
+    try:
+        if isinstance(pack, dict):
+            binding = pack
+        else:
+            binding = load_binding(resolve_pack(pack))
+        argv, verb, _ = prepare(binding, verb_key, args)
+    except WrapgenError as error:
+        return failure(_error_text(error))
+    except Exception as error:  # a broken binding must not crash the host
+        return failure(f"cannot execute {verb_key!r}: {type(error).__name__}: {error}; run wrapgen build on the pack")
+    timeout_s = verb.get("timeout_s") or DEFAULT_TIMEOUT_S
+    result = run_process(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=_tool_env(env))
+    return envelope_from_process(result, json_selected=bool(verb.get("json")), timeout_s=timeout_s, output_cap=output_cap)
+
+
+def execute_envelope(envelope, *, pack_dir=None, cwd=None, env=None, output_cap: int = DEFAULT_OUTPUT_CAP) -> dict:
+    """Run ``{"pack_id", "verb_key", "args"}``; with ``pack_dir``, the envelope must name that pack."""
+    if not isinstance(envelope, dict):
+        return failure('an envelope is a JSON object: {"pack_id": ..., "verb_key": ..., "args": {...}}')
+    unknown = sorted(set(envelope) - {"pack_id", "verb_key", "args"})
+    if unknown:
+        return failure(f"unknown envelope field(s): {', '.join(unknown)}; an envelope has pack_id, verb_key and args")
+    pack_id, verb_key, args = envelope.get("pack_id"), envelope.get("verb_key"), envelope.get("args", {})
+    if not isinstance(verb_key, str) or not verb_key:
+        return failure("the envelope has no verb_key; add the verb to run")
+    if args is not None and not isinstance(args, dict):
+        return failure("envelope args must be a JSON object")
+    if pack_dir is not None:
+        try:
+            binding = load_binding(Path(pack_dir))
+        except WrapgenError as error:
+            return failure(_error_text(error))
+        if pack_id is not None and pack_id != binding.get("pack_id"):
+            return failure(f"this adapter serves pack {binding.get('pack_id')!r}, not {pack_id!r}")
+        return execute(binding, verb_key, args, cwd=cwd, env=env, output_cap=output_cap)
+    if not isinstance(pack_id, str) or not pack_id:
+        return failure("the envelope has no pack_id; add the pack to run")
+    return execute(pack_id, verb_key, args, cwd=cwd, env=env, output_cap=output_cap)

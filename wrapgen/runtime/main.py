@@ -1,0 +1,170 @@
+"""``wrapgen exec`` and every generated ``adapter.py``: the command line of the JSON face (SPEC 10, 14).
+
+Parsed by hand rather than with argparse: ``VERB [--json] -- k=v ...`` is not a grammar argparse
+expresses, and every adapter call pays for the import.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+
+from wrapgen.errors import UsageError, WrapgenError
+from wrapgen.runtime.binding import load_binding, resolve_pack
+from wrapgen.runtime.execute import execute, execute_envelope, failure
+from wrapgen.runtime.schema import coerce_kv
+
+__all__ = ["EXEC_USAGE", "ADAPTER_USAGE", "exec_main", "parse_exec_argv", "ExecCall", "print_envelope"]
+
+EXEC_USAGE = """\
+usage: wrapgen exec PACK VERB [--json] [-- k=v ...]
+       wrapgen exec --envelope FILE|- [--json]
+
+Run one command of a pack and print its envelope ({"ok": ..., "result"|"error": ...}).
+PACK is a pack directory, or a pack_id found in ./adapters/ or a directory of WRAPGEN_PATH.
+Each k=v after -- is an argument, typed by the verb's schema; repeat a key for a list.
+confirm=true (or apply=true) lets a confirm-gated verb run.
+
+  --json           print the envelope as one line (default: indented)
+  --envelope FILE  read a whole envelope {"pack_id", "verb_key", "args"} from FILE, or - for stdin
+                   (printed as one line)
+exit status: 0 when ok, 1 when not, 2 for a usage error"""
+
+ADAPTER_USAGE = """\
+usage: adapter.py VERB [--json] [-- k=v ...]
+       adapter.py [--envelope FILE|-]      (no arguments: one envelope on stdin)
+
+Run one command of this pack and print its envelope; exit 0 when ok, 1 when not, 2 for a usage error."""
+
+
+@dataclass(frozen=True)
+class ExecCall:
+    """One parsed exec command line."""
+
+    pack: str | None = None
+    verb: str | None = None
+    pairs: tuple[str, ...] = ()
+    envelope: str | None = None  # FILE or "-"
+    one_line: bool = False
+    help: bool = False
+
+
+def parse_exec_argv(argv, *, pack_given: bool) -> ExecCall:
+    """Split ``[PACK] VERB [--json] [-- k=v ...]`` / ``--envelope FILE``; raises UsageError."""
+    argv = list(argv)
+    usage_hint = "run `adapter.py --help`" if pack_given else "run `wrapgen exec --help`"
+    if "--" in argv:
+        cut = argv.index("--")
+        head, pairs = argv[:cut], tuple(argv[cut + 1 :])
+    else:
+        head, pairs = argv, ()
+    positionals: list[str] = []
+    envelope = None
+    one_line = False
+    index = 0
+    while index < len(head):
+        token = head[index]
+        if token in ("-h", "--help"):
+            return ExecCall(help=True)
+        if token == "--json":
+            one_line = True
+        elif token == "--envelope" or token.startswith("--envelope="):
+            if "=" in token:
+                envelope = token.split("=", 1)[1]
+            elif index + 1 < len(head):
+                index += 1
+                envelope = head[index]
+            else:
+                raise UsageError("--envelope needs a file, or - for stdin", hint=usage_hint)
+        elif token.startswith("-") and token != "-":
+            raise UsageError(f"unknown option {token!r}", hint=f"{usage_hint}; k=v arguments go after --")
+        elif "=" in token and len(positionals) >= (1 if pack_given else 2):
+            raise UsageError(f"{token!r} must come after --", hint="write: VERB -- " + token)
+        else:
+            positionals.append(token)
+        index += 1
+    wanted = 1 if pack_given else 2
+    if envelope is not None:
+        if positionals or pairs:
+            raise UsageError("--envelope takes the whole call; give no PACK, VERB or k=v with it", hint=usage_hint)
+        return ExecCall(envelope=envelope, one_line=True)
+    if pack_given and not positionals:
+        if pairs:
+            raise UsageError("k=v arguments need a VERB before --", hint=usage_hint)
+        return ExecCall(envelope="-", one_line=True)
+    if len(positionals) != wanted:
+        what = "VERB" if pack_given else "PACK VERB"
+        raise UsageError(f"expected {what}, got {' '.join(positionals) or 'nothing'}", hint=usage_hint)
+    if pack_given:
+        return ExecCall(verb=positionals[0], pairs=pairs, one_line=one_line)
+    return ExecCall(pack=positionals[0], verb=positionals[1], pairs=pairs, one_line=one_line)
+
+
+def print_envelope(envelope: dict, *, one_line: bool, stream=None) -> None:
+    stream = stream or sys.stdout
+    if one_line:
+        text = json.dumps(envelope, ensure_ascii=False)
+    else:
+        text = json.dumps(envelope, ensure_ascii=False, indent=2)
+    stream.write(text + "\n")
+    stream.flush()
+
+
+def _read_envelope(source: str):
+    """The parsed envelope, or a failure envelope when it is not JSON; OSError -> UsageError."""
+    try:
+        if source == "-":
+            text = sys.stdin.read()
+        else:
+            with open(source, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise UsageError(f"cannot read envelope {source}: {error.strerror}", hint="pass an existing file, or - for stdin") from None
+    except UnicodeDecodeError:
+        return None, failure("the envelope is not UTF-8 text")
+    try:
+        return json.loads(text), None
+    except ValueError as error:
+        return None, failure(f"the envelope is not JSON: {error}")
+
+
+def _run(argv, pack_dir) -> int:
+    call = parse_exec_argv(argv, pack_given=pack_dir is not None)
+    if call.help:
+        print(ADAPTER_USAGE if pack_dir is not None else EXEC_USAGE)
+        return 0
+    if call.envelope is not None:
+        envelope, bad = _read_envelope(call.envelope)
+        result = bad or execute_envelope(envelope, pack_dir=pack_dir)
+    else:
+        directory = pack_dir if pack_dir is not None else resolve_pack(call.pack)
+        try:
+            binding = load_binding(directory)
+        except WrapgenError as error:
+            result = failure(f"{error.message}; {error.hint}" if error.hint else error.message)
+        else:
+            verb = (binding.get("verbs") or {}).get(call.verb)
+            # an unknown verb is an envelope (SPEC 8); the args of a known one are typed first
+            args = coerce_kv(call.pairs, verb.get("args") or {}) if isinstance(verb, dict) else {}
+            result = execute(binding, call.verb, args)
+    print_envelope(result, one_line=call.one_line)
+    return 0 if result.get("ok") else 1
+
+
+def exec_main(argv, *, pack_dir=None) -> int:
+    """``wrapgen exec ARGS`` (``pack_dir`` None) or ``adapter.py ARGS``; returns the exit status.
+
+    Usage errors print ``Error: ...`` and a hint on stderr and return 2; everything else prints an
+    envelope on stdout and returns 0 when it is ok, 1 when not.
+    """
+    try:
+        return _run(list(argv), pack_dir)
+    except WrapgenError as error:
+        sys.stdout.flush()
+        print(f"Error: {error.message}", file=sys.stderr)
+        if error.hint:
+            print(f"  hint: {error.hint}", file=sys.stderr)
+        return error.exit_status
+    except BrokenPipeError:
+        return 1

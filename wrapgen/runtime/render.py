@@ -1,0 +1,240 @@
+"""Rendering a verb's argv template with its args (SPEC 5, 6, 7). Pure functions, stdlib only.
+
+The safety property this module keeps: every option in the rendered argv was written in the
+template. A value can become a token of its own, or part of a token, but never an option: a token
+that starts with ``-`` although its template token did not is refused unless it stands after a
+literal ``--``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from wrapgen.errors import WrapgenError
+from wrapgen.names import segment
+
+__all__ = [
+    "RenderError",
+    "PLACEHOLDER_RE",
+    "placeholders",
+    "render_argv",
+    "expand_argv_template",
+    "find_nul",
+]
+
+# {{ name }} with an optional dotted path ({{result.a.b}} in titles)
+PLACEHOLDER_RE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*)\s*\}\}")
+
+
+class RenderError(WrapgenError):
+    """Args that cannot become a safe argv; ``arg`` names the culprit. The runtime turns it into an envelope."""
+
+    def __init__(self, message: str, *, hint: str = "", arg: str = ""):
+        super().__init__(message, hint=hint)
+        self.arg = arg
+
+
+def placeholders(token: str) -> list[str]:
+    """The names of the placeholders in one template token, in order."""
+    return PLACEHOLDER_RE.findall(token)
+
+
+def find_nul(value, path: str = "") -> str | None:
+    """The path of the first string (key or value) holding a NUL byte inside ``value``, else None."""
+    if isinstance(value, str):
+        return path if "\0" in value else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            if "\0" in str(key):
+                return where
+            found = find_nul(item, where)
+            if found is not None:
+                return found
+    if isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            found = find_nul(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _is_flag(token: str) -> bool:
+    return token.startswith("-") and token != "--" and not PLACEHOLDER_RE.search(token)
+
+
+def _is_empty(value) -> bool:
+    return value is None or value == "" or value is False or (isinstance(value, (list, tuple)) and not value)
+
+
+def _scalar_text(name: str, value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return json.dumps(value)  # JSON form: 3, 1.5, 1e+20
+    raise RenderError(
+        f"arg {name!r}: a {type(value).__name__} value cannot be rendered as an argument",
+        hint="pass a string, a number, a boolean or a list of those",
+        arg=name,
+    )
+
+
+def _list_items(name: str, value) -> list[str]:
+    items = []
+    for item in value:
+        if item is None or item == "":
+            continue
+        if isinstance(item, (list, tuple, dict)):
+            raise RenderError(
+                f"arg {name!r}: a list of lists or objects cannot be rendered as arguments",
+                hint="pass a flat list of strings or numbers",
+                arg=name,
+            )
+        items.append(_scalar_text(name, item))
+    return items
+
+
+def _refuse_option(name: str, token: str) -> RenderError:
+    shown = token if len(token) <= 40 else token[:40] + "…"
+    return RenderError(
+        f"option injection refused: arg {name!r} renders as {shown!r}, which the tool would read as an option",
+        hint=f"give {name} a value that does not start with '-' (a pack that needs such values "
+        "puts the slot after a literal '--' or writes it as --flag={{" + name + "}})",
+        arg=name,
+    )
+
+
+def _substitute_text(token: str, args: dict) -> str | None:
+    """A token with placeholders among other text; None when any placeholder has no value."""
+    pieces = []
+    last = 0
+    for match in PLACEHOLDER_RE.finditer(token):
+        name = match.group(1)
+        value = args.get(name)
+        if value is None or value == "" or (isinstance(value, (list, tuple)) and not value):
+            return None
+        if isinstance(value, (list, tuple)):
+            text = ",".join(_list_items(name, value))
+        else:
+            text = _scalar_text(name, value)
+        pieces.append(token[last : match.start()])
+        pieces.append(text)
+        last = match.end()
+    pieces.append(token[last:])
+    return "".join(pieces)
+
+
+def _has_run(tokens, run) -> bool:
+    run = list(run)
+    return any(list(tokens[i : i + len(run)]) == run for i in range(len(tokens) - len(run) + 1))
+
+
+def render_argv(template, args, *, json_selection=()) -> list[str]:
+    """Render ``template`` (a ``cli[]`` list) with ``args`` into an argv list (SPEC 5).
+
+    Raises ``RenderError`` for option injection, a NUL byte, or a value that is not renderable.
+    """
+    template = list(template)
+    args = dict(args or {})
+    if not template:
+        raise RenderError("the verb's argv template is empty", hint="run wrapgen build on the pack")
+    culprit = find_nul(args)
+    if culprit is not None:
+        raise RenderError(
+            f"arg {culprit!r}: value contains a NUL byte",
+            hint=f"remove the NUL character from {culprit}",
+            arg=culprit.split(".")[0].split("[")[0],
+        )
+    out: list[str] = [template[0]]
+    after_ddash = False
+    # index in ``out`` of the literal flag written for the previous template token, if any
+    flag_at: int | None = None
+    for token in template[1:]:
+        names = placeholders(token)
+        if not names:
+            out.append(token)
+            flag_at = len(out) - 1 if _is_flag(token) else None
+            after_ddash = after_ddash or token == "--"
+            continue
+        exact = PLACEHOLDER_RE.fullmatch(token) is not None
+        preceding_flag, flag_at = flag_at, None
+        if exact:
+            name = names[0]
+            value = args.get(name)
+            if value is True:
+                continue
+            if _is_empty(value) or (isinstance(value, (list, tuple)) and not _list_items(name, value)):
+                if preceding_flag is not None:
+                    del out[preceding_flag]
+                continue
+            if isinstance(value, (list, tuple)):
+                rendered = _list_items(name, value)
+                for index, item in enumerate(rendered):
+                    if not after_ddash and item.startswith("-"):
+                        raise _refuse_option(name, item)
+                    if index and preceding_flag is not None:
+                        out.append(out[preceding_flag])
+                    out.append(item)
+                continue
+            text = _scalar_text(name, value)
+            if not after_ddash and text.startswith("-"):
+                raise _refuse_option(name, text)
+            out.append(text)
+            continue
+        text = _substitute_text(token, args)
+        if text is None:
+            if preceding_flag is not None:
+                del out[preceding_flag]
+            continue
+        if not after_ddash and text.startswith("-") and not token.startswith("-"):
+            raise _refuse_option(names[0], text)
+        out.append(text)
+    selection = [str(part) for part in (json_selection or ())]
+    if selection and not _has_run([t for t in template if not placeholders(t)], selection):
+        if "--" in out and "--" in template:
+            at = out.index("--")
+            out[at:at] = selection
+        else:
+            out.extend(selection)
+    return out
+
+
+def _tail(verb: str, bin: str) -> list[str]:
+    parts = [part for part in verb.split(".") if part]
+    if parts and parts[0] == segment(os.path.basename(bin)):
+        parts = parts[1:]
+    return parts
+
+
+def expand_argv_template(template, *, verb: str, bin: str, properties) -> list[str]:
+    """Expand ``{{verb}}`` and ``{{flags}}`` of a pack's ``wrap.argv_template`` (SPEC 6).
+
+    The result is a ``cli[]``-like template for ``render_argv``: ``{{verb}}`` becomes the command
+    tail, ``{{flags}}`` becomes ``--name {{name}}`` for every property no other placeholder uses.
+    """
+    template = list(template)
+    properties = dict(properties or {})
+    consumed = {
+        name
+        for token in template
+        if token not in ("{{verb}}", "{{flags}}")
+        for name in placeholders(token)
+    }
+    out: list[str] = []
+    for token in template:
+        stripped = PLACEHOLDER_RE.fullmatch(token)
+        key = stripped.group(1) if stripped else None
+        if key == "verb":
+            out.extend(_tail(verb, bin))
+        elif key == "flags":
+            for name in properties:
+                if name in consumed:
+                    continue
+                out.extend(["--" + name.replace("_", "-"), "{{" + name + "}}"])
+        else:
+            out.append(token)
+    return out

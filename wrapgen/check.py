@@ -338,12 +338,12 @@ def _derived(ctx: PackContext):
     for name in sorted(expected):
         stored = ctx.derived.get(name)
         if stored is None:
-            yield ctx.diagnostic("W012", "(top)", f"{name} is missing", hint="run wrapgen build on this directory")
+            yield ctx.diagnostic("W012", "", f"{name} is missing", hint="run wrapgen build on this directory")
         elif stored[0] != expected[name].encode("utf-8"):
-            yield ctx.diagnostic("W012", "(top)", f"{name} is out of date with pack.yaml",
+            yield ctx.diagnostic("W012", "", f"{name} is out of date with pack.yaml",
                                  hint="run wrapgen build on this directory")
         elif stored[1] != file_mode(name):
-            yield ctx.diagnostic("W012", "(top)", f"{name} has mode {stored[1]:04o}, expected {file_mode(name):04o}",
+            yield ctx.diagnostic("W012", "", f"{name} has mode {stored[1]:04o}, expected {file_mode(name):04o}",
                                  hint="run wrapgen build on this directory")
 
 
@@ -363,7 +363,7 @@ def _titles(ctx: PackContext):
     for verb in ctx.verbs:
         if verb.title is None:
             continue
-        for field_path, message in title_findings(verb.title, sorted(verb.arg_names())):
+        for field_path, message in title_findings(verb.title, sorted(verb.properties)):
             field_path = str(field_path or "")
             if not field_path:
                 full = f"{verb.field}.title"
@@ -402,7 +402,7 @@ def _verb_views(data: Mapping[str, Any]) -> tuple[VerbView, ...]:
             effect=resolved["policy"]["effect"],
             confirm=resolved["policy"]["confirm"],
             policy_declared=resolved["policy"]["declared"],
-            title=resolved.get("title"),
+            title=data["verbs"][name].get("title"),  # as written, so M026 field paths match the lines
             aliases=resolved["aliases"],
         ))
     return tuple(views)

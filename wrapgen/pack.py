@@ -119,6 +119,29 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
+_MAX_NODES = 100_000  # after alias expansion: a few kB of manifest is a few hundred nodes
+
+
+def _shape_problem(root) -> str:
+    """A reason the node graph cannot be a JSON value: a cycle of aliases, or alias blow-up."""
+    count = 0
+    stack = [(root, frozenset())]
+    while stack:
+        node, ancestors = stack.pop()
+        count += 1
+        if count > _MAX_NODES:
+            return f"more than {_MAX_NODES} values once aliases are expanded"
+        if id(node) in ancestors:
+            return "an alias refers to a value that contains it (a cycle)"
+        if isinstance(node, yaml.MappingNode):
+            inner = ancestors | {id(node)}
+            stack.extend((child, inner) for pair in node.value for child in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            inner = ancestors | {id(node)}
+            stack.extend((child, inner) for child in node.value)
+    return ""
+
+
 def _line_map(node, parts=(), out=None) -> dict[str, int]:
     """Field path -> 1-based line, walking the composed YAML node tree."""
     out = {} if out is None else out
@@ -184,10 +207,26 @@ def _schema_message(error) -> str:
     return error.message
 
 
+def _flatten(errors):
+    """Replace a oneOf failure by the errors inside the branch that matched the value's shape.
+
+    ``live: [ok, 3]`` fails oneOf(string, list of strings); the useful report is the one at
+    ``live[1]``, found deeper in the error's context.
+    """
+    for error in errors:
+        if error.validator in ("oneOf", "anyOf") and error.context:
+            depth = len(error.absolute_path)
+            deeper = [sub for sub in error.context if len(sub.absolute_path) > depth]
+            if deeper:
+                yield from _flatten(deeper)
+                continue
+        yield error
+
+
 def _schema_diagnostics(data, lines: Mapping[str, int], path: str) -> list[Diagnostic]:
     manifest = Manifest(data=data, raw=b"", lines=lines, path=path)
     out: list[Diagnostic] = []
-    errors = sorted(_validator().iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    errors = sorted(_flatten(_validator().iter_errors(data)), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     for error in errors:
         parts = tuple(error.absolute_path)
         code = SCHEMA_CODE
@@ -215,8 +254,8 @@ def _schema_diagnostics(data, lines: Mapping[str, int], path: str) -> list[Diagn
                 ))
             continue
         field_path = format_field(parts)
-        out.append(manifest.diagnostic(code, "error", field_path or "(top)", _schema_message(error), hint=hint))
-    return out
+        out.append(manifest.diagnostic(code, "error", field_path, _schema_message(error), hint=hint))
+    return sorted(out, key=lambda d: (d.line, d.field, d.message))
 
 
 def parse_manifest(raw: bytes, *, path: str = MANIFEST_NAME) -> tuple[Manifest | None, list[Diagnostic]]:
@@ -239,7 +278,9 @@ def parse_manifest(raw: bytes, *, path: str = MANIFEST_NAME) -> tuple[Manifest |
         return fail(f"not UTF-8 text (byte {error.start})", hint="save pack.yaml as UTF-8")
     try:
         node = yaml.compose(text, Loader=_Loader)
-        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+        shape = _shape_problem(node) if node is not None else ""
+        # A cyclic or exploding alias graph must not reach the constructor or the walkers below.
+        data = None if shape else yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         line = mark.line + 1 if mark is not None else 1
@@ -247,6 +288,8 @@ def parse_manifest(raw: bytes, *, path: str = MANIFEST_NAME) -> tuple[Manifest |
         return fail(f"YAML syntax error: {problem}", line, hint="fix the YAML at this line")
     except RecursionError:
         return fail("YAML nested too deeply", hint="a manifest is a few levels deep")
+    if shape:
+        return fail(f"YAML structure not allowed: {shape}", hint="write the values out instead of aliasing")
     if node is None or data is None:
         return fail("empty file: expected a mapping with pack_id, description, bin and verbs")
     if not isinstance(data, dict):
@@ -261,7 +304,7 @@ def parse_manifest(raw: bytes, *, path: str = MANIFEST_NAME) -> tuple[Manifest |
     ]
     manifest = Manifest(data=data, raw=raw, lines=MappingProxyType(lines), path=path)
     for field_path, message in _not_json(data):
-        diagnostics.append(manifest.diagnostic(SCHEMA_CODE, "error", field_path or "(top)", message))
+        diagnostics.append(manifest.diagnostic(SCHEMA_CODE, "error", field_path, message))
     if not diagnostics:
         try:
             diagnostics += _schema_diagnostics(data, lines, path)

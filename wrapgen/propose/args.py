@@ -1,0 +1,337 @@
+"""Flags and positionals -> the verb's args schema and its ``cli[]`` tokens.
+
+A person uses a handful of a command's flags; this module picks them (required ones, the
+positionals, then the flags a user reaches for first), leaves out noise (color, pager, verbosity,
+the output format the pack itself controls, browser and editor switches) and every flag in the
+dangerous catalogue, and writes each as a JSON Schema property with its type, enum, default,
+array-ness and description. ``cli[]`` follows SPEC 5's option safety: ``--flag={{x}}`` where the
+tool accepts ``=``, and ``--`` before positionals where the tool honours it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from wrapgen.model import Command, Flag, Positional
+from wrapgen.propose.dangerous import dangerous_reason
+
+__all__ = ["ArgPlan", "plan_args", "arg_name", "positional_arg_name", "MAX_ARGS", "NOISE_FLAG"]
+
+MAX_ARGS = 8
+
+# Flags whose job the pack or the runtime owns, or that only change how output looks.
+NOISE_FLAG = re.compile(
+    r"""^(?:no-)?(?:
+        colou?rs?|colou?r-\w+|pager|paging|verbose|verbosity|quiet|silent|debug|trace(?:-\w+)?
+      | help|help-all|version|progress(?:-\w+)?|no-progress-meter|interactive|web|browser|editor|edit
+      | template|jq|format|output|output-format|json|log-\w+|logtostderr|alsologtostderr
+      | stderrthreshold|vmodule|v|vv|q|h|profile|profile-output|heading|line-buffered
+      | block-buffered|mmap|threads|j|stats|hyperlink-format|unicode|emoji|ansi|pretty|p|tab
+      | indent|ascii-output|null|print0|null-data|show-error|progress-bar|column|columns|width
+      | term|no-messages|messages|line-number|n|with-filename|filename|vimgrep|byte-offset
+      | raw-output|join-output|compact-output|monochrome-output|color-output|sort-keys|seq|stream
+      | exit-status|arg|args|argjson|slurpfile|rawfile|jsonargs|rawfile|run-tests|show-progress
+      | write-out|libcurl|styled-output|no-styled-output|show-headers|include|trace-time|dry-run
+      | match-path|absolute-path|path-separator|strip-cwd-prefix|list-details|one-file-system
+      | max-columns(?:-preview)?|no-ignore-messages|no-filename|no-line-number|include-zero|stats
+      | show-all|request-timeout|cache-dir|insecure-skip-tls-verify|match-server-version|warnings-as-errors
+      | tls-server-name|certificate-authority|client-certificate|client-key|token|username|password
+      | as|as-group|as-uid|cluster|server|namespace-all
+    )$""",
+    re.VERBOSE,
+)
+# Words in a flag's help that mark it as interactive or as something the pack controls.
+_NOISE_WORDS = re.compile(
+    r"\b(?:web browser|in (?:the|your) browser|open .* editor|text editor|interactive|prompt for"
+    r"|colou?ri[sz]e|syntax highlight|pager)\b",
+    re.IGNORECASE,
+)
+# Flag names a person reaches for first; a hit raises the flag in the ranking.
+_PREFERRED: dict[str, float] = {
+    **{name: 4.0 for name in """
+        limit max-count state author label assignee search query namespace all-namespaces selector
+        all since until glob type ignore-case smart-case hidden max-depth extension branch base
+        fixed-strings word-regexp stat oneline name-only name-status staged cached short tail
+        previous container workflow status kind follow max-results exclude type-not regexp
+        invert-match changed-within level sort-by sort owner repo language event commit since-time
+        grep no-ignore long
+    """.split()},
+    **{name: 2.0 for name in """
+        context after-context before-context count filter after before head depth size user
+        latest last max-filesize full-path tail-lines min-depth case-sensitive unrestricted
+        show-labels quiet-labels pretty reverse merges no-merges first-parent
+    """.split()},
+}
+_STYLES_WITH_EQUALS = {"gnu", "argparse", "click", "cobra", "clap", "git", "docopt", ""}
+
+_SCHEMA_TYPES = {"integer": "integer", "number": "number", "boolean": "boolean"}
+
+
+@dataclass(frozen=True)
+class ArgPlan:
+    properties: dict  # name -> JSON Schema
+    required: tuple[str, ...]
+    cli_tail: tuple[str, ...]  # tokens after the subcommand path
+    left_out: tuple[tuple[str, str], ...]  # (flag spelling, why)
+    primary: str  # the arg a title should name ("" when none)
+
+
+def arg_name(flag: Flag) -> str:
+    """``--max-count`` -> ``max_count``; ``-n`` alone -> ``n``."""
+    name = re.sub(r"[^a-z0-9]+", "_", flag.name.lower()).strip("_")
+    if not name or not name[0].isalpha():
+        name = "x_" + name
+    return name
+
+
+def positional_arg_name(pos: Positional) -> str:
+    """``<revision-range>`` -> ``revision_range``; ``[PATH...]`` variadic -> ``paths``."""
+    text = pos.name.split("|")[0]
+    text = re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower() or "value"
+    if not text[0].isalpha():
+        text = "x_" + text
+    if pos.variadic and not text.endswith("s"):
+        text += "s"
+    return text
+
+
+def _clean_description(text: str) -> str:
+    text = re.sub(r"\s+", " ", text or "").strip()
+    text = re.sub(r"\s*\((?:default|defaults to)[^)]*\)", "", text, flags=re.I)
+    first = re.split(r"(?<=[.!?])\s+(?=[A-Z])", text)[0]
+    if len(first) > 160:
+        first = first[:159].rstrip() + "…"
+    return first.rstrip(".")
+
+
+def _typed_default(value: str | None, typ: str, choices: Sequence[str]) -> Any:
+    if value is None:
+        return None
+    text = value.strip().strip("'\"")
+    if text in ("", "[]", "none", "None", "null", "<none>"):
+        return None
+    if typ == "integer":
+        return int(text) if re.fullmatch(r"-?\d+", text) else None
+    if typ == "number":
+        return float(text) if re.fullmatch(r"-?\d+(?:\.\d+)?", text) else None
+    if choices and text not in choices:
+        return None
+    return text if typ in ("string", "path", "enum") else None
+
+
+def _schema_for(typ: str, choices: Sequence[str], default: str | None, description: str,
+                repeatable: bool, *, boolean: bool) -> dict:
+    base = "boolean" if boolean else _SCHEMA_TYPES.get(typ, "string")
+    schema: dict[str, Any] = {"type": base}
+    if choices and base == "string":
+        schema["enum"] = list(choices)
+    if not boolean:
+        dflt = _typed_default(default, typ, choices)
+        if dflt is not None and not repeatable:
+            schema["default"] = dflt
+    if repeatable and not boolean:
+        schema = {"type": "array", "items": schema}
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def flag_noise(flag: Flag) -> str | None:
+    """Why a flag is noise for a pack, or None."""
+    if flag.hidden:
+        return "hidden"
+    if flag.deprecated or re.search(r"\bdeprecated\b", flag.description, re.I):
+        return "deprecated"
+    if re.search(r"\b(?:experimental|alpha)\b", flag.description, re.I):
+        return "experimental"
+    names = [s.lstrip("-") for s in flag.spellings]
+    long_names = [s.lstrip("-") for s in flag.spellings if s.startswith("--")]
+    if any(NOISE_FLAG.match(n) for n in (long_names or names)):
+        return "noise: output, color, verbosity or connection the pack controls"
+    if _NOISE_WORDS.search(flag.description):
+        return "interactive or presentation only"
+    return None
+
+
+def _score(flag: Flag, index: int) -> float:
+    score = max((_PREFERRED.get(s.lstrip("-"), 0.0) for s in flag.spellings if s.startswith("--")),
+                default=0.0)
+    if flag.short:
+        score += 1.0
+    if flag.choices:
+        score += 0.5
+    if flag.required:
+        score += 10.0
+    if (flag.long or "").startswith("--no-"):
+        score -= 2.0
+    return score - index * 0.01
+
+
+def _flag_tokens(flag: Flag, name: str, *, style: str) -> list[str]:
+    spelling = flag.long or flag.short or flag.spellings[0]
+    if not flag.takes_value:
+        return [spelling, "{{%s}}" % name]
+    if flag.repeatable:
+        return [spelling, "{{%s}}" % name]
+    if flag.long and style in _STYLES_WITH_EQUALS:
+        return [f"{flag.long}={{{{{name}}}}}"]
+    return [spelling, "{{%s}}" % name]
+
+
+def _with_usage_variadics(command: Command) -> list[Positional]:
+    """Positionals, marked variadic where a usage line repeats them (``[PATH ...]``)."""
+    from dataclasses import replace
+
+    usage = command.usage[0] if command.usage else ""
+    out = []
+    for pos in command.positionals:
+        bare = re.escape(pos.name.strip("<>[]. "))
+        if not pos.variadic and bare and re.search(bare + r"[>\]]*\s?\.\.\.", usage):
+            pos = replace(pos, variadic=True)
+        out.append(pos)
+    return out
+
+
+def _usage_split(command: Command) -> int | None:
+    """How many positionals stand before a ``[--]`` in the usage (git log), or None."""
+    for line in command.usage:
+        if "[--]" in line or " -- " in line:
+            head = re.split(r"\[--\]| -- ", line, maxsplit=1)[0]
+            return sum(1 for p in command.positionals if p.name.split("|")[0] in head)
+    return None
+
+
+def plan_args(
+    command: Command,
+    *,
+    tool: str,
+    effect: str,
+    style: str = "",
+    include: Sequence[str] | None = None,
+    exclude: Sequence[str] = (),
+    positional_order: Sequence[str] | None = None,
+    fixed: Sequence[str] = (),
+    json_flag: str = "",
+    honours_double_dash: bool = True,
+) -> ArgPlan:
+    """Choose and render the args of ``command``; ``fixed`` are literal mode tokens (``--files``)."""
+    norm = lambda s: s.lower().replace("-", "_").lstrip("_")  # noqa: E731
+    excluded = {norm(x) for x in exclude}
+    left_out: list[tuple[str, str]] = []
+
+    positionals = [(positional_arg_name(p), p) for p in _with_usage_variadics(command)]
+    all_flags = [f for f in command.flags if f.spellings]
+    by_name = {arg_name(f): f for f in all_flags}
+    for f in command.global_flags:
+        by_name.setdefault(arg_name(f), f)
+    for f in all_flags:
+        for s in f.spellings:
+            by_name.setdefault(norm(s), f)
+
+    def usable(flag: Flag, *, asked: bool) -> str | None:
+        if set(flag.spellings) & set(fixed) or (json_flag and json_flag in flag.spellings):
+            return "set by the command itself"
+        danger = dangerous_reason(flag, tool=tool)
+        if danger and (effect == "read" or not asked):
+            return f"dangerous: {danger}"
+        if not asked:
+            return flag_noise(flag)
+        return None
+
+    chosen_flags: list[tuple[str, Flag]] = []
+    chosen_pos: list[tuple[str, Positional]] = []
+    if include is not None:
+        for wanted in include:
+            key = norm(wanted)
+            pos = next(((n, p) for n, p in positionals if norm(n) == key or norm(p.name) == key), None)
+            if pos:
+                chosen_pos.append(pos)
+                continue
+            flag = by_name.get(key)
+            if flag is None:
+                left_out.append((wanted, "not a flag or positional of this command"))
+                continue
+            why = usable(flag, asked=True)
+            if why:
+                left_out.append((flag.spellings[0], why))
+                continue
+            chosen_flags.append((arg_name(flag), flag))
+        for n, p in positionals:
+            if p.required and (n, p) not in chosen_pos:
+                chosen_pos.append((n, p))
+        chosen_pos.sort(key=lambda np: positionals.index(np))
+    else:
+        for n, p in positionals:
+            if norm(n) in excluded or re.search(r"\b(?:command|cmd|argv|args|rest)\b", n):
+                left_out.append((n, "excluded" if norm(n) in excluded else "forwards a command line"))
+                continue
+            chosen_pos.append((n, p))
+        ranked: list[tuple[float, int, Flag]] = []
+        for i, flag in enumerate(all_flags):
+            name = arg_name(flag)
+            if name in excluded or any(norm(s) in excluded for s in flag.spellings):
+                left_out.append((flag.spellings[0], "excluded by the recipe"))
+                continue
+            why = usable(flag, asked=False)
+            if why:
+                left_out.append((flag.spellings[0], why))
+                continue
+            ranked.append((_score(flag, i), i, flag))
+        ranked.sort(key=lambda t: (-t[0], t[1]))
+        room = max(0, MAX_ARGS - len(chosen_pos))
+        keep = sorted(ranked[:room], key=lambda t: t[1])
+        for _, _, flag in ranked[room:]:
+            left_out.append((flag.spellings[0], f"beyond the {MAX_ARGS} args a person would use"))
+        chosen_flags = [(arg_name(f), f) for _, _, f in keep]
+
+    if positional_order:
+        order = [norm(x) for x in positional_order]
+        chosen_pos.sort(key=lambda np: order.index(norm(np[0])) if norm(np[0]) in order else len(order))
+
+    properties: dict[str, dict] = {}
+    required: list[str] = []
+    tail: list[str] = list(fixed)
+    seen: set[str] = set()
+    for name, flag in chosen_flags:
+        if name in seen:
+            continue
+        seen.add(name)
+        properties[name] = _schema_for(
+            flag.type, flag.choices, flag.default, _clean_description(flag.description),
+            flag.repeatable, boolean=not flag.takes_value,
+        )
+        if flag.required:
+            required.append(name)
+        tail += _flag_tokens(flag, name, style=style)
+    split = _usage_split(command)
+    before = [np for np in chosen_pos if split is not None and positionals.index(np) < split]
+    after = [np for np in chosen_pos if np not in before]
+    pos_props: dict[str, dict] = {}
+    for name, pos in before + after:
+        if name in seen:
+            name = name + "_arg"
+        seen.add(name)
+        pos_props[name] = _schema_for(
+            pos.type, pos.choices, None, _clean_description(pos.description) or pos.name.strip("<>[].").lower(),
+            pos.variadic, boolean=False,
+        )
+        if pos.required:
+            required.append(name)
+    names_before = list(pos_props)[: len(before)]
+    names_after = list(pos_props)[len(before):]
+    tail += ["{{%s}}" % n for n in names_before]
+    if names_after:
+        if honours_double_dash:
+            tail.append("--")
+        tail += ["{{%s}}" % n for n in names_after]
+    # positionals first in the schema: they are what the command works on
+    ordered = {**pos_props, **properties}
+    primary = next(iter(pos_props), "")
+    if not primary:
+        primary = next((n for n in properties if n in _PRIMARY_FLAGS), "")
+    return ArgPlan(ordered, tuple(required), tuple(tail), tuple(left_out), primary)
+
+
+_PRIMARY_FLAGS = ("search", "query", "repo", "namespace", "selector", "author", "label", "name", "state")

@@ -1,0 +1,283 @@
+"""``propose(tool, recipe=None) -> Proposal``: a discovered tool in, a pack manifest out.
+
+Pure: nothing here runs the tool or touches a file. The manifest is a plain dict in the order
+``wrapgen.pack.dump_manifest`` writes; ``decisions`` says for every candidate command whether it
+was chosen and why, in words, so ``wrapgen wrap`` can print what it left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from wrapgen.model import Command, Tool
+from wrapgen.names import segment, unique_names, verb_name
+from wrapgen.propose.args import plan_args
+from wrapgen.propose.jsonsel import JsonChoice, select_json
+from wrapgen.propose.modes import root_candidates
+from wrapgen.propose.policy import classify
+from wrapgen.propose.select import Candidate, exclusion_reason, pick, rank_score
+from wrapgen.propose.titles import propose_title
+
+__all__ = ["Decision", "Proposal", "propose"]
+
+_NO_DOUBLE_DASH = {"man"}  # help styles whose tools are not known to honour "--"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One candidate command: chosen or not, and why, in words."""
+
+    path: str  # "pr list", "--files" for a mode, "" for the tool itself
+    name: str  # the verb name ("" when not chosen)
+    chosen: bool
+    effect: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Proposal:
+    manifest: dict
+    decisions: tuple[Decision, ...]
+    warnings: tuple[str, ...] = ()
+    json_note: str = ""  # how the pack selects JSON, or that it has none
+
+    @property
+    def chosen(self) -> tuple[Decision, ...]:
+        return tuple(d for d in self.decisions if d.chosen)
+
+
+def _first_sentence(text: str) -> str:
+    text = re.sub(r"\s+", " ", text or "").strip()
+    text = re.split(r"(?<=[.!?])\s+(?=[A-Z])", text)[0]
+    return text
+
+
+def _sentence(text: str) -> str:
+    text = _first_sentence(text).rstrip(" .:")
+    if not text:
+        return ""
+    return text[0].upper() + text[1:] + "."
+
+
+def _tree_candidates(root: Command) -> list[Candidate]:
+    out: list[Candidate] = []
+
+    def walk(node: Command, groups: tuple[str, ...]) -> None:
+        for sub in node.subcommands:
+            chain = groups + ((sub.group,) if sub.group else ())
+            if sub.subcommands:
+                walk(sub, chain)
+            else:
+                out.append(Candidate(path=sub.path, command=sub, group=" / ".join(chain), index=len(out)))
+
+    walk(root, ())
+    return out
+
+
+def _excluded_by_recipe(path: tuple[str, ...], exclude: Sequence[tuple[str, ...]]) -> bool:
+    return any(path[: len(e)] == tuple(e) for e in exclude if e)
+
+
+def _json_tokens(value) -> Any:
+    if value is False or value is None:
+        return value
+    return list(value)
+
+
+def _spec_for(recipe, name: str, path: tuple[str, ...]):
+    spec = None
+    if recipe is not None and recipe.commands is not None:
+        spec = next((c for c in recipe.commands if tuple(c.path) == path), None)
+    override = recipe.overrides.get(name) if recipe is not None else None
+    return spec, override
+
+
+def _get(attr: str, *specs):
+    for spec in specs:
+        if spec is not None and getattr(spec, attr) is not None:
+            return getattr(spec, attr)
+    return None
+
+
+def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Sequence[str]] | None = None) -> Proposal:
+    """Choose 5 to 12 commands of ``tool`` and write them as a pack manifest.
+
+    ``json_fields`` gives, per subcommand path, the fields a ``--json FIELDS`` flag accepts when
+    the help does not list them (``wrapgen wrap`` asks the tool; tests pass captured lists).
+    """
+    json_fields = json_fields or {}
+    bin_name = tool.name
+    root = tool.root
+    warnings: list[str] = list(tool.warnings)
+    decisions: list[Decision] = []
+    mode_skips: list[tuple[str, str]] = []
+    if root.subcommands:
+        candidates = _tree_candidates(root)
+    else:
+        candidates, mode_skips = root_candidates(root, bin=bin_name)
+    min_depth = min((len(c.path) for c in candidates), default=0)
+
+    exclude = tuple(recipe.exclude) if recipe is not None else ()
+    listed = recipe.commands if recipe is not None else None
+    ranked: list[tuple[float, Candidate, str]] = []
+    policy_reason: dict[int, str] = {}
+    seen_summaries: dict[str, str] = {}
+    chosen_pairs: list[tuple[Candidate, str]] = []
+
+    if listed is not None:
+        by_path = {c.path: c for c in candidates if not c.fixed and not c.name}
+        modes = [c for c in candidates if c.name]
+        for spec in listed:
+            cand = by_path.get(tuple(spec.path))
+            if cand is None and tuple(spec.path) == () and modes:
+                cand = modes[0]
+            if cand is None:
+                node = root.find(spec.path)
+                if node is None:
+                    warnings.append(f"recipe names '{spec.path_text}', which the help does not list")
+                    decisions.append(Decision(spec.path_text, "", False, "", "not found in the tool's help"))
+                    continue
+                cand = Candidate(path=node.path, command=node, index=len(candidates))
+            guess = classify(cand.command)
+            why = exclusion_reason(cand)
+            if why and why.startswith("a mega-command"):
+                warnings.append(f"'{cand.text}' is {why}; left out although the recipe lists it")
+                decisions.append(Decision(cand.text, "", False, guess.effect, why))
+                continue
+            chosen_pairs.append((cand, guess.effect))
+            policy_reason[id(cand)] = f"listed in the recipe; {guess.reason}"
+        listed_paths = {c.path for c, _ in chosen_pairs}
+        for cand in candidates:
+            if cand.path not in listed_paths and not cand.name:
+                decisions.append(Decision(cand.text, "", False, "", "not listed in the recipe"))
+    else:
+        for cand in candidates:
+            if _excluded_by_recipe(cand.path, exclude) and not cand.name:
+                decisions.append(Decision(cand.text, "", False, "", "excluded by the recipe"))
+                continue
+            why = exclusion_reason(cand)
+            guess = classify(cand.command) if not cand.name else classify(
+                Command(path=(cand.name.split(".")[0],), summary=cand.effective_summary)
+            )
+            if why:
+                decisions.append(Decision(cand.text, "", False, guess.effect, f"left out: {why}"))
+                continue
+            summary_key = _first_sentence(cand.command.summary).lower()
+            if summary_key and not cand.name and summary_key in seen_summaries:
+                decisions.append(Decision(cand.text, "", False, guess.effect,
+                                          f"same as '{seen_summaries[summary_key]}' ({summary_key})"))
+                continue
+            if summary_key and not cand.name:
+                seen_summaries[summary_key] = cand.text
+            ranked.append((rank_score(cand, guess.effect, min_depth=min_depth), cand, guess.effect))
+            policy_reason[id(cand)] = guess.reason
+        ranked.sort(key=lambda t: (-t[0], t[1].index))
+        chosen_pairs, not_chosen = pick(ranked)
+        for i, (_, cand, effect) in enumerate(ranked):
+            if i in not_chosen:
+                decisions.append(Decision(cand.text, "", False, effect, f"not chosen: {not_chosen[i]}"))
+    for flag, why in mode_skips:
+        decisions.append(Decision(flag, "", False, "read", f"not chosen: {why}"))
+
+    # names: from the recipe, the mode, or the path; clashes resolved in pack order
+    raw_names = []
+    for cand, _ in chosen_pairs:
+        spec, _ = _spec_for(recipe, "", cand.path)
+        raw_names.append((spec.name if spec is not None and spec.name else None)
+                         or cand.name or verb_name(cand.path, bin=bin_name))
+    names = unique_names(raw_names)
+    for raw, final in zip(raw_names, names):
+        if raw != final:
+            warnings.append(f"two commands are both named '{raw}'; the second is '{final}'")
+
+    pack_json_override = recipe.json if recipe is not None else None
+    verbs: dict[str, dict] = {}
+    verb_json: dict[str, Any] = {}
+    json_notes: list[str] = []
+    mode_flags = tuple(t for c, _ in chosen_pairs for t in c.fixed)
+    for (cand, effect), name in zip(chosen_pairs, names):
+        spec, override = _spec_for(recipe, name, cand.path)
+        specs = (override, spec)
+        final_name = _get("name", override) or name
+        choice: JsonChoice = cand.json if isinstance(cand.json, JsonChoice) else select_json(
+            cand.command, fields=json_fields.get(cand.path, ())
+        )
+        json_value = _get("json", *specs)
+        if json_value is None:
+            json_value = pack_json_override if pack_json_override is not None else choice.selection
+        policy = dict(_get("policy", *specs) or {})
+        final_effect = policy.get("effect", effect)
+        plan = plan_args(
+            cand.command,
+            tool=bin_name,
+            effect=final_effect,
+            style=cand.command.parser,
+            include=_get("include_args", *specs),
+            exclude=tuple(_get("exclude_args", *specs) or ()) + tuple(
+                m.lstrip("-") for m in mode_flags if m not in cand.fixed),
+            positional_order=_get("positional_order", *specs),
+            fixed=cand.fixed,
+            json_flag=choice.flag,
+            honours_double_dash=cand.command.parser not in _NO_DOUBLE_DASH,
+        )
+        description = _get("description", *specs) or _sentence(cand.effective_summary) or f"Run {cand.text}."
+        title = propose_title(name=final_name, summary=cand.effective_summary,
+                              display=" ".join((bin_name,) + cand.path + cand.fixed),
+                              primary=plan.primary, args=list(plan.properties))
+        title_override = _get("title", *specs)
+        if title_override:
+            title.update({k: list(v) for k, v in title_override.items()})
+        verb: dict[str, Any] = {
+            "description": description,
+            "cli": [bin_name, *cand.path, *plan.cli_tail],
+            "args": {"type": "object", "properties": plan.properties, "additionalProperties": False},
+            "title": title,
+            "policy": {"effect": final_effect, "confirm": policy.get("confirm", final_effect != "read")},
+        }
+        if plan.required:
+            verb["args"]["required"] = list(plan.required)
+        timeout = _get("timeout_s", *specs)
+        if timeout is not None:
+            verb["timeout_s"] = timeout
+        why = policy_reason.get(id(cand), "")
+        if policy.get("effect") and policy["effect"] != effect:
+            why = f"{policy['effect']}: set by the recipe (proposal said {effect})"
+        verb["x-why"] = (f"{cand.note}; " if cand.note else "") + why
+        verbs[final_name] = verb
+        verb_json[final_name] = json_value
+        json_notes.append(f"{final_name}: {choice.reason}" if json_value == choice.selection
+                          else f"{final_name}: set by the recipe")
+        decisions.append(Decision(cand.text, final_name, True, final_effect, why))
+
+    # the pack's JSON selection is the one most verbs use; the others say their own
+    counts = Counter(repr(_json_tokens(v)) for v in verb_json.values())
+    if pack_json_override is not None:
+        pack_json = _json_tokens(pack_json_override)
+    elif counts:
+        top = counts.most_common(1)[0][0]
+        pack_json = next(_json_tokens(v) for v in verb_json.values() if repr(_json_tokens(v)) == top)
+    else:
+        pack_json = False
+    for name, value in verb_json.items():
+        if repr(_json_tokens(value)) != repr(pack_json):
+            verbs[name]["json"] = _json_tokens(value)
+
+    pack_id = recipe.resolved_pack_id if recipe is not None else segment(bin_name.rsplit("/", 1)[-1])
+    description = (recipe.description if recipe is not None and recipe.description else None) or _sentence(
+        root.summary or root.description
+    ) or f"Named commands of {bin_name}."
+    manifest = {
+        "pack_id": pack_id,
+        "description": description,
+        "bin": bin_name,
+        "json": pack_json,
+        "verbs": verbs,
+    }
+    json_note = "; ".join(json_notes) if pack_json is not False or any("json" in v for v in verbs.values()) \
+        else "no JSON output found in the help: results are text"
+    order = {d.name: i for i, d in enumerate(decisions) if d.chosen}
+    decisions.sort(key=lambda d: (not d.chosen, order.get(d.name, 0)))
+    return Proposal(manifest, tuple(decisions), tuple(warnings), json_note)

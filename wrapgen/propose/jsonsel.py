@@ -1,0 +1,92 @@
+"""How a command selects JSON output: ``--json``, ``--json FIELDS``, ``-o json``, ``--format json``.
+
+The result is the argv tokens the runtime appends (SPEC 7), or ``False`` when the tool has no JSON
+output, and the reason in words. ``--json FIELDS`` (gh) must name its fields: they come from the
+help's "JSON FIELDS" list, or from the list the tool printed when asked for ``--json`` alone
+(``wrapgen wrap`` asks; the proposal itself runs nothing), and a sensible few are chosen.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from wrapgen.model import Command, Flag
+
+__all__ = ["JsonChoice", "select_json", "pick_fields", "fields_from_text", "FIELD_PREFERENCE"]
+
+# Fields a person wants first in a listing, most useful first.
+FIELD_PREFERENCE = (
+    "number", "id", "databaseId", "name", "nameWithOwner", "title", "displayTitle", "state", "status",
+    "conclusion", "workflowName", "headBranch", "headRefName", "baseRefName", "tagName", "author",
+    "createdAt", "updatedAt", "publishedAt", "isDraft", "visibility", "description", "labels", "url",
+)
+MAX_FIELDS = 8
+
+_JSON_WORD = re.compile(r"(?<![\w-])json(?![\w-])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class JsonChoice:
+    selection: tuple[str, ...] | bool  # argv tokens, or False for text output
+    flag: str  # the flag spelling it came from ("" when none)
+    reason: str
+    fields: tuple[str, ...] = ()  # the fields named, for --json FIELDS
+
+
+def fields_from_text(text: str) -> tuple[str, ...]:
+    """Field names from a "JSON FIELDS" block or the list printed for a bare ``--json``."""
+    match = re.search(r"(?:JSON FIELDS|fields for `?--json`?:?)\s*\n(?P<body>(?:[ \t]+\S.*\n?)+)", text)
+    if not match:
+        return ()
+    words = re.findall(r"[A-Za-z][A-Za-z0-9_]*", match.group("body"))
+    return tuple(dict.fromkeys(words))
+
+
+def pick_fields(available: Sequence[str]) -> tuple[str, ...]:
+    """At most 8 fields: the preferred ones present, in the tool's own order, else the first few."""
+    chosen = [f for f in available if f in FIELD_PREFERENCE]
+    chosen.sort(key=FIELD_PREFERENCE.index)
+    if not chosen:
+        chosen = list(available[:6])
+    return tuple(chosen[:MAX_FIELDS])
+
+
+def _mentions_json(flag: Flag) -> bool:
+    return any(c.lower() == "json" for c in flag.choices) or bool(_JSON_WORD.search(flag.description))
+
+
+def select_json(command: Command, *, fields: Sequence[str] = ()) -> JsonChoice:
+    """The JSON selection of ``command`` (its own flags first, then global ones)."""
+    flags = list(command.flags) + list(command.global_flags)
+    for flag in flags:
+        if flag.long == "--json" or "--json" in flag.aliases:
+            if not flag.takes_value or flag.value_optional:
+                return JsonChoice(("--json",), "--json", "the help lists --json")
+            available = tuple(fields) or fields_from_text(command.description)
+            chosen = pick_fields(available)
+            if not chosen:
+                return JsonChoice(False, "--json", "--json needs field names and the help lists none; text output")
+            return JsonChoice(
+                ("--json", ",".join(chosen)), "--json",
+                f"--json takes fields; chose {', '.join(chosen)} from {len(available)}", chosen,
+            )
+    for names in (("output", "o"), ("format",), ("output-format", "out-format")):
+        for flag in flags:
+            if flag.takes_value and flag.name in names and _mentions_json(flag):
+                spelling = flag.short or flag.long or ""
+                return JsonChoice((spelling, "json"), spelling, f"{spelling} offers json")
+    if _PRINTS_JSON.search(f"{command.summary} {command.description}"):
+        for flag in flags:
+            if flag.name in ("compact-output", "c") and not flag.takes_value and "compact" in (
+                (flag.long or "") + flag.description
+            ):
+                spelling = flag.long or flag.short or ""
+                return JsonChoice((spelling,), spelling,
+                                  f"the tool prints JSON; {spelling} makes several results JSON lines")
+    return JsonChoice(False, "", "no JSON output in the help; results are text")
+
+
+# "producing the filter's results as JSON on standard output" (jq)
+_PRINTS_JSON = re.compile(r"as JSON|JSON (?:text|output)s? on standard output", re.IGNORECASE)

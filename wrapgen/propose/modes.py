@@ -1,0 +1,147 @@
+"""Named commands for a tool without subcommands (rg, jq, fd, curl): its main mode and its modes.
+
+The main mode is the tool itself, named by the verb its help opens with ("ripgrep recursively
+searches ..." -> ``search``). A *mode flag* is a switch that changes what the tool does rather
+than how it filters: its help says it prints or lists something *instead of* the normal output
+(``rg --files``, ``rg --type-list``, ``rg --count``). A tool whose JSON output is a switch of its
+own (``rg --json``) also gets the main mode with JSON as ``<main>.json``, so the plain mode keeps
+its readable text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wrapgen.model import Command, Flag
+from wrapgen.propose.args import flag_noise
+from wrapgen.propose.dangerous import dangerous_reason
+from wrapgen.propose.jsonsel import JsonChoice, select_json
+from wrapgen.propose.select import Candidate
+from wrapgen.propose.verbs import KNOWN_VERBS
+
+__all__ = ["root_candidates", "main_verb", "is_mode_flag", "MAX_MODES"]
+
+MAX_MODES = 5
+
+# The verb a tool's description opens with -> the name of its main mode.
+_MAIN_NAMES = {
+    "search": "search", "find": "find", "grep": "search", "match": "search", "locate": "find",
+    "process": "query", "filter": "query", "query": "query", "transform": "query",
+    "transfer": "fetch", "download": "fetch", "fetch": "fetch", "request": "fetch",
+    "list": "list", "show": "show", "print": "show", "display": "show", "count": "count",
+    "convert": "convert", "format": "format", "check": "check", "lint": "check", "compare": "compare",
+}
+_VERB_FORMS = re.compile(r"\b([a-z]+?)(?:es|s|ing|e?d)?\b")
+# A mode flag's help opens with what it prints instead of the normal output.
+_MODE_HELP = re.compile(
+    r"""^\s*(?:
+        (?:only\s+)?(?:print|show|list|display)s?\b        # "Print each file ...", "Show all supported"
+      | this\s+flag\s+suppresses\s+normal\s+output      # rg --count
+    )""",
+    re.VERBOSE | re.IGNORECASE,
+)
+# Words that make a mode clearly a mode of its own, not an output tweak.
+_STRONG_MODE = re.compile(
+    r"without\s+actually|suppress(?:es)?\s+normal\s+output|all\s+supported|instead\s+of", re.IGNORECASE
+)
+
+
+def _mode_rank(flag: Flag) -> float:
+    score = 2.0 if _STRONG_MODE.search(flag.description) else 0.0
+    score += 1.0 if flag.short else 0.0
+    score += 1.0 if re.search(r"\b(?:files|paths)\b", flag.name + " " + flag.description[:60], re.I) else 0.0
+    return score
+
+
+def _stem(word: str) -> str | None:
+    """``searches`` -> ``search``, ``processing`` -> ``process``, ``find`` -> ``find``."""
+    word = word.lower()
+    candidates = [word]
+    for suffix in ("es", "s", "ing", "ed", "d"):
+        if word.endswith(suffix):
+            candidates.append(word[: -len(suffix)])
+            if suffix == "ing":
+                candidates.append(word[:-3] + "e")
+    for c in candidates:
+        if c in _MAIN_NAMES:
+            return c
+    return None
+
+
+def main_verb(root: Command, *, bin: str) -> tuple[str, str]:
+    """(verb name, summary) for the tool's main mode: ``("search", "Search ... for a regex pattern")``."""
+    text = " ".join(filter(None, [root.summary, root.description]))
+    for match in re.finditer(r"[A-Za-z]+", text[:400]):
+        stem = _stem(match.group(0))
+        if stem:
+            rest = text[match.end():].strip()
+            rest = re.split(r"(?<=[.;])\s|\n\n|,\s+(?:applying|and)\b", rest, maxsplit=1)[0].rstrip(".;, ")
+            words = rest.split()
+            if len(words) > 10:
+                rest = " ".join(words[:10])
+            verb = stem if stem in KNOWN_VERBS else _MAIN_NAMES[stem]
+            return _MAIN_NAMES[stem], f"{verb.capitalize()} {rest}".strip()
+    name = re.sub(r"[^a-z0-9-]", "-", bin.rsplit("/", 1)[-1].lower()).strip("-") or "main"
+    return name, root.summary or f"Run {bin}"
+
+
+def _mode_name(flag: Flag) -> str:
+    return re.sub(r"[^a-z0-9-]", "-", flag.name.lower()).strip("-")
+
+
+def is_mode_flag(flag: Flag, *, bin: str) -> bool:
+    """A switch that changes what the tool prints, not how it filters."""
+    if flag.takes_value or flag.long is None:
+        return False
+    if flag.long in ("--json",) or dangerous_reason(flag, tool=bin) or flag_noise(flag):
+        return False
+    text = flag.description or ""
+    if not _MODE_HELP.search(text):
+        return False
+    if re.match(r"\s*only\b", text, re.I):
+        # "Only show matches surrounded by word boundaries" filters; "Only print the paths" is a mode
+        return bool(_STRONG_MODE.search(text) or re.search(r"\b(?:paths|files|names|count)\b", text, re.I))
+    return True
+
+
+def _mode_command(root: Command, flag: str) -> Command:
+    """The root as the mode sees it: only the positionals its own usage line shows."""
+    for line in root.usage:
+        if re.search(re.escape(flag) + r"(?![\w-])", line):
+            kept = tuple(p for p in root.positionals if p.name.strip("<>[]. ") in line)
+            return root.with_changes(positionals=kept)
+    return root
+
+
+def _mode_summary(flag: Flag) -> str:
+    text = re.sub(r"\s+", " ", flag.description).strip()
+    text = re.sub(r"^This flag suppresses normal output and shows", "Show", text)
+    text = re.sub(r"^Only print", "Print only", text)
+    return re.split(r"(?<=[.!?])\s", text)[0].rstrip(".")
+
+
+def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[tuple[str, str]]]:
+    """The modes of a tool without subcommands, and the flags considered but not taken (why)."""
+    name, summary = main_verb(root, bin=bin)
+    json_choice = select_json(root)
+    out = [Candidate(path=(), command=root, index=0, name=name, summary=summary,
+                     json=JsonChoice(False, "", "text output; the JSON variant is a separate command")
+                     if json_choice.selection and json_choice.flag == "--json" else None,
+                     note="the tool's main mode")]
+    skipped: list[tuple[str, str]] = []
+    modes = [f for f in root.flags if is_mode_flag(f, bin=bin)]
+    ranked = sorted(range(len(modes)), key=lambda i: (-_mode_rank(modes[i]), i))
+    keep = set(ranked[:MAX_MODES])
+    for i, flag in enumerate(modes):
+        if i not in keep:
+            skipped.append((flag.long or "", f"{MAX_MODES} other mode flags rank higher"))
+            continue
+        out.append(Candidate(path=(), command=_mode_command(root, flag.long), index=i + 1, fixed=(flag.long,),
+                             name=_mode_name(flag),
+                             summary=_mode_summary(flag), json=JsonChoice(False, "", "a mode flag's output is text"),
+                             note=f"mode flag {flag.long}"))
+    if json_choice.selection and json_choice.flag == "--json":
+        out.append(Candidate(path=(), command=root, index=len(out), name=f"{name}.json",
+                             summary=f"{summary} (JSON lines)", json=json_choice,
+                             note="the main mode with --json"))
+    return out, skipped

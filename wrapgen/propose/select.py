@@ -1,0 +1,190 @@
+"""Which commands of a tool to propose: candidates, what rules them out, and how they rank.
+
+Every subcommand is a candidate (a tool without subcommands gets its modes from ``modes.py``).
+A candidate is left out, with the reason in words, when it is help, completion, version, a plugin
+manager, alpha/experimental, deprecated, hidden, interactive (editors, prompts, TUIs, login flows),
+long-running (proxies, servers), or a mega-command (SPEC 13). The rest rank by: read before write,
+the help's core/common groups before the rest, shallow before deep, the help's own order last;
+the pick keeps families balanced (at most 3 from ``pr``) and caps writes, so a pack of 5 to 12
+reads the way a person who knows the tool would have chosen.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from wrapgen.model import Command
+
+__all__ = ["Candidate", "exclusion_reason", "rank_score", "pick", "MAX_VERBS", "MAX_READS", "MAX_WRITES"]
+
+MAX_VERBS = 10
+MAX_READS = 8
+MAX_WRITES = 4
+MAX_DESTRUCTIVE = 1
+FAMILY_CAP = 3
+MIN_VERBS = 5
+
+_NEVER = {
+    "help": "help", "completion": "shell completion", "completions": "shell completion",
+    "version": "version", "__complete": "shell completion", "__completenodesc": "shell completion",
+    "plugin": "plugin manager", "plugins": "plugin manager", "extension": "plugin manager",
+    "extensions": "plugin manager", "alpha": "alpha", "beta": "beta", "experimental": "experimental",
+    "options": "help", "kustomize": "a separate tool", "alias": "shortcut manager",
+    "edit": "interactive: opens an editor", "login": "interactive: a login flow",
+    "logout": "interactive: a login flow", "shell": "interactive shell", "console": "interactive",
+    "attach": "interactive: attaches a terminal", "tui": "interactive", "wizard": "interactive",
+    "browse": "interactive: opens a web browser", "codespace": "interactive: remote dev environments",
+    "proxy": "long-running: a proxy server", "port-forward": "long-running: forwards ports",
+    "serve": "long-running: a server", "daemon": "long-running: a server",
+    "api": "a raw API passthrough, not a named command", "debug": "interactive: a debugging session",
+    "gui": "interactive", "instaweb": "long-running: a web server", "citool": "interactive",
+    "gitk": "interactive", "mergetool": "interactive", "difftool": "interactive",
+    "credential": "credential helper plumbing", "watch": "long-running: watches until stopped", "daemon-reload": "long-running",
+}
+_MEGA_NAMES = {"run", "exec", "sh", "eval", "x", "xargs", "env", "nohup", "sudo"}
+_MEGA_POSITIONAL = re.compile(r"^\W*(?:command|cmd|argv|args?|rest|arguments)\b", re.I)
+_SUMMARY_OUT = (
+    (re.compile(r"\bdeprecated\b", re.I), "deprecated"),
+    (re.compile(r"\b(?:experimental|alpha|preview feature)\b", re.I), "experimental"),
+    (re.compile(r"\binteractive(?:ly)?\b|\bin (?:the|a|your) (?:web )?browser\b|\btext editor\b|\bprompt",
+                re.I), "interactive"),
+    (re.compile(r"\b(?:run|execute)s? (?:a |an |any )?(?:command|program|shell)\b", re.I),
+     "a mega-command: runs an arbitrary command"),
+)
+_GROUP_WEIGHTS = (
+    (re.compile(r"core|common|basic commands \(beginner\)|main porcelain|getting started|start a working"
+                r"|examine|work on the current|grow, mark|collaborate|general|targeted", re.I), 3.0),
+    (re.compile(r"basic|intermediate|troubleshoot|interrogator|actions", re.I), 1.5),
+    (re.compile(r"plumbing|low-level|internal|ancillary|deprecated|advanced|swarm|other|additional"
+                r"|settings|cluster management|synching|manipulator|helper", re.I), -1.5),
+)
+_COMMON_READS = {
+    "list": 1.5, "ls": 1.5, "get": 1.5, "view": 1.5, "status": 1.5, "log": 1.5, "logs": 1.5,
+    "diff": 1.5, "show": 1.5, "describe": 1.5, "ps": 1.5, "images": 1.0, "search": 1.0,
+    "inspect": 1.0, "grep": 1.0, "top": 0.5, "events": 0.5, "explain": 0.5, "checks": 0.5,
+    "blame": 0.5, "branch": 0.5, "tag": 0.3, "history": 0.3,
+}
+_COMMON_WRITES = {
+    "add": 1.0, "commit": 1.0, "create": 1.0, "apply": 1.0, "push": 0.8, "pull": 0.8,
+    "switch": 0.6, "fetch": 0.8, "merge": 0.5, "comment": 0.5, "checkout": 0.6, "scale": 0.5,
+    "delete": 0.5, "rm": 0.3, "build": 0.5, "restart": 0.4, "close": 0.3,
+}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A command a pack could offer: a subcommand, or a mode of a tool without subcommands."""
+
+    path: tuple[str, ...]
+    command: Command
+    group: str = ""  # the help's group heading, its own or its family's
+    index: int = 0  # position in the help's listings (walk order)
+    fixed: tuple[str, ...] = ()  # literal mode tokens after the path (``--files``)
+    name: str = ""  # a name chosen up front (modes); "" -> from the path
+    summary: str = ""  # overrides command.summary (modes)
+    json: object = None  # a JsonChoice forced for this candidate (modes), else detected
+    note: str = ""  # why this candidate exists (modes)
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.path + self.fixed)
+
+    @property
+    def effective_summary(self) -> str:
+        return self.summary or self.command.summary
+
+
+def exclusion_reason(candidate: Candidate) -> str | None:
+    """Why this candidate is never proposed, or None."""
+    command = candidate.command
+    if candidate.fixed or candidate.name:
+        return None
+    for word in candidate.path:
+        key = word.lower()
+        if key in _NEVER:
+            return _NEVER[key]
+    if command.hidden:
+        return "hidden"
+    if command.deprecated:
+        return "deprecated"
+    if candidate.path and candidate.path[-1].lower() in _MEGA_NAMES:
+        return "a mega-command: forwards an arbitrary command line (SPEC 13)"
+    if any(p.variadic and _MEGA_POSITIONAL.match(p.name) for p in command.positionals):
+        return "a mega-command: forwards an arbitrary command line (SPEC 13)"
+    if any(re.search(r"\bCOMMAND \[ARG", line) for line in command.usage):
+        return "a mega-command: forwards an arbitrary command line (SPEC 13)"
+    text = f"{command.summary} {candidate.group}"
+    for pattern, why in _SUMMARY_OUT:
+        if pattern.search(text):
+            return why
+    return None
+
+
+def _group_weight(group: str) -> float:
+    for pattern, weight in _GROUP_WEIGHTS:
+        if pattern.search(group or ""):
+            return weight
+    return 0.0
+
+
+def rank_score(candidate: Candidate, effect: str, *, min_depth: int) -> float:
+    """Higher is proposed first."""
+    name = candidate.path[-1].lower() if candidate.path else ""
+    score = {"read": 4.0, "write": 0.0, "destructive": -2.0}[effect]
+    score += _group_weight(candidate.group)
+    score += (_COMMON_READS if effect == "read" else _COMMON_WRITES).get(name, 0.0)
+    score -= 1.0 * max(0, len(candidate.path) - min_depth)
+    score -= 0.02 * candidate.index
+    return score
+
+
+def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candidate, str]], dict[int, str]]:
+    """Choose from (score, candidate, effect) best first: caps on writes, families and total.
+
+    Returns the chosen (candidate, effect) in pack order (reads first) and, for each index in
+    ``ranked`` not chosen, why.
+    """
+    chosen: list[int] = []
+    why: dict[int, str] = {}
+    counts = {"read": 0, "write": 0, "destructive": 0}
+    families: dict[str, int] = {}
+
+    def family(c: Candidate) -> str:
+        return c.path[0] if len(c.path) > 1 else ""
+
+    def allowed(i: int, *, relaxed: bool) -> str | None:
+        score, c, effect = ranked[i]
+        if len(chosen) >= MAX_VERBS:
+            return f"the pack already has {MAX_VERBS} commands that rank higher"
+        if effect == "read" and counts["read"] >= MAX_READS and not relaxed:
+            return f"{MAX_READS} read commands rank higher"
+        if effect != "read" and counts["write"] + counts["destructive"] >= MAX_WRITES:
+            return f"{MAX_WRITES} write commands rank higher"
+        if effect == "destructive" and counts["destructive"] >= MAX_DESTRUCTIVE:
+            return "destructive; one destructive command is enough for a first pack"
+        fam = family(c)
+        if fam and families.get(fam, 0) >= FAMILY_CAP and not relaxed:
+            return f"{FAMILY_CAP} commands of the '{fam}' family rank higher"
+        return None
+
+    for relaxed in (False, True):
+        for i in range(len(ranked)):
+            if i in chosen:
+                continue
+            if relaxed and len(chosen) >= MIN_VERBS:
+                break
+            reason = allowed(i, relaxed=relaxed)
+            if reason:
+                why.setdefault(i, reason)
+                continue
+            _, c, effect = ranked[i]
+            chosen.append(i)
+            why.pop(i, None)
+            counts[effect] += 1
+            fam = family(c)
+            if fam:
+                families[fam] = families.get(fam, 0) + 1
+    order = {"read": 0, "write": 1, "destructive": 2}
+    chosen.sort(key=lambda i: (order[ranked[i][2]], i))
+    return [(ranked[i][1], ranked[i][2]) for i in chosen], why

@@ -1,0 +1,105 @@
+"""Titles for proposed commands: "Listing pull requests in {{repo}}", then a plain fallback.
+
+The verb comes from the summary's first word when it is a verb ("List pull requests" -> Listing /
+Listed), else from the command's name, else a plain "Running git status" / "Ran git status". The
+object is the rest of the summary's first clause. A template names the primary arg (what the
+command works on) with a preposition that fits it; the last template of each form has no
+placeholder, so every title passes M026.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from wrapgen.propose.verbs import KNOWN_VERBS, ing, past
+
+__all__ = ["propose_title"]
+
+_MAX_OBJECT_WORDS = 7
+_SEARCH_ARGS = ("pattern", "patterns", "query", "q", "search", "regex", "regexp", "filter", "expression", "grep")
+_PLACE_ARGS = ("path", "paths", "file", "files", "dir", "directory", "repo", "namespace", "revision_range")
+_NAME_VERBS = {
+    "ls": "list", "ps": "list", "logs": "show", "log": "show", "diff": "show", "status": "show",
+    "images": "list", "cat": "show", "info": "show", "top": "show", "rm": "remove", "mv": "move",
+    "cp": "copy", "rmi": "remove", "files": "list", "grep": "search", "blame": "show",
+}
+_CLAUSE = re.compile(r"\s+(?:in|from|of|for|to|on|with|by|using|into|that|which|between|matching)\s+|[,;:(.]")
+
+
+def _split_summary(summary: str) -> tuple[str, str]:
+    """("List", "pull requests in a repository") from "List pull requests in a repository."."""
+    words = summary.strip().split(None, 1)
+    if not words:
+        return "", ""
+    verb = words[0].strip(",.:").lower()
+    if verb not in KNOWN_VERBS:
+        return "", ""
+    rest = words[1] if len(words) > 1 else ""
+    # "List, create, or delete branches": the object follows the whole run of verbs
+    parts = rest.split()
+    while parts and (parts[0].strip(",").lower() in KNOWN_VERBS | {"or", "and"}) and (
+        words[0].endswith(",") or parts[0].endswith(",") or parts[0].lower() in ("or", "and")
+        or (len(parts) > 1 and parts[1].lower() in ("or", "and"))
+    ):
+        parts = parts[1:]
+    rest = " ".join(parts)
+    return verb, rest.rstrip(". ")
+
+
+def _first_clause(text: str) -> str:
+    head = _CLAUSE.split(" " + text, maxsplit=1)[0].strip()
+    of = re.match(r"(?P<q>number|list|names|paths|count|details|contents|status|state|logs?|history) of (?P<x>.*)",
+                  text)
+    if of and head == of.group("q"):
+        # "the number of lines that match": the quantity alone says nothing
+        head = f"{head} of " + _CLAUSE.split(" " + of.group("x"), maxsplit=1)[0].strip()
+    return head
+
+
+def _object(rest: str) -> tuple[str, str]:
+    """The first clause of the object and the full (shortened) object."""
+    rest = re.sub(r"\s+", " ", rest).strip()
+    rest = re.sub(r"^(?:a|an|the|one or many|one or more|all|various types of|various)\s+", "", rest, flags=re.I)
+    head = _first_clause(rest)
+    head = re.sub(r"^(?:a|an|the|one or many|one or more|all|various types of)\s+", "", head, flags=re.I)
+    full = rest if len(rest.split()) <= _MAX_OBJECT_WORDS else head
+    return head, full
+
+
+def _slot(primary: str) -> str:
+    if primary in _SEARCH_ARGS:
+        return " for “{{%s}}”" % primary
+    if primary in _PLACE_ARGS:
+        return " in {{%s}}" % primary
+    if primary == "url":
+        return " from {{url}}"
+    return ": {{%s}}" % primary
+
+
+def propose_title(*, name: str, summary: str, display: str, primary: str = "",
+                  args: Sequence[str] = ()) -> dict:
+    """``{"live": [...], "done": [...]}`` for one verb; ``display`` is the plain command ("git status")."""
+    verb, rest = _split_summary(summary)
+    head, full = _object(rest) if verb else ("", "")
+    if not verb:
+        word = name.split(".")[-1].split("-")[0]
+        word = _NAME_VERBS.get(word, word)
+        if word in KNOWN_VERBS:
+            verb, head, full = word, display, display
+    if not verb or not head or head.lower() in ("from", "and", "to"):
+        live_plain, done_plain = f"Running {display}", f"Ran {display}"
+        live_stem, done_stem = live_plain, done_plain
+    else:
+        live_plain = f"{ing(verb).capitalize()} {full}".strip()
+        done_plain = f"{past(verb).capitalize()} {full}".strip()
+        live_stem = f"{ing(verb).capitalize()} {head}".strip()
+        done_stem = f"{past(verb).capitalize()} {head}".strip()
+    live: list[str] = []
+    done: list[str] = []
+    if primary and primary in args:
+        live.append(live_stem + _slot(primary))
+        done.append(done_stem + _slot(primary))
+    live.append(live_plain)
+    done.append(done_plain)
+    return {"live": live, "done": done}

@@ -1,0 +1,410 @@
+"""wrapgen serve: a real MCP client (the mcp SDK's stdio client) against `python -m wrapgen serve`."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mcp")
+
+import anyio  # noqa: E402  (the mcp SDK brings anyio)
+from anyio.from_thread import start_blocking_portal  # noqa: E402
+from mcp.client.session import ClientSession  # noqa: E402
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+
+from tests.conftest import require_tool  # noqa: E402
+from wrapgen.build import render_pack_files  # noqa: E402
+from wrapgen.emit import write_files  # noqa: E402
+from wrapgen.serve import ARGS_LIMIT, kill_child_groups, tool_result  # noqa: E402
+
+CALL_TIMEOUT_S = 15  # a hung server fails the test instead of hanging it
+
+GIT_PACK = """\
+pack_id: git
+description: Inspect a git repository.
+bin: git
+json: false
+verbs:
+  log:
+    description: Show recent commits, one subject per line.
+    # --format before --max-count: a literal flag right before a dropped slot is dropped too (SPEC 5)
+    cli: [git, log, '--format=%s', '--max-count={{limit}}', '{{rev}}']
+    args:
+      type: object
+      properties:
+        limit: {type: integer, minimum: 1, default: 20, description: How many commits}
+        rev: {type: string, description: Where to start}
+      additionalProperties: false
+    policy: {effect: read}
+    title: {live: ['Reading the history of {{rev}}', Reading the history], done: Read the history}
+  status:
+    description: Show the changed files.
+    cli: [git, status, --porcelain=v1]
+    policy: {effect: read}
+  tag:
+    description: Tag the current commit.
+    cli: [git, tag, --, '{{name}}']
+    args:
+      type: object
+      properties:
+        name: {type: string, description: The tag name}
+      required: [name]
+      additionalProperties: false
+    policy: {effect: write}
+"""
+
+JQ_PACK = """\
+pack_id: jq
+description: Evaluate jq programs.
+bin: jq
+json: [-c]
+verbs:
+  eval:
+    description: Evaluate a jq program with no input.
+    cli: [jq, -n, '{{program}}']
+    args:
+      type: object
+      properties:
+        program: {type: string}
+      required: [program]
+      additionalProperties: false
+    policy: {effect: read}
+"""
+
+SLOW_PACK = """\
+pack_id: slow
+description: Takes its time.
+bin: sleep
+json: false
+verbs:
+  nap:
+    description: Sleep for some seconds.
+    cli: [sleep, '{{seconds}}']
+    args:
+      type: object
+      properties:
+        seconds: {type: string}
+      required: [seconds]
+      additionalProperties: false
+    policy: {effect: read}
+    timeout_s: 60
+"""
+
+
+def make_pack(directory: Path, manifest: str) -> Path:
+    """A built pack directory: pack.yaml plus the derived files `wrapgen build` writes."""
+    directory.mkdir(parents=True)
+    (directory / "pack.yaml").write_text(manifest, encoding="utf-8")
+    write_files(directory, render_pack_files(manifest.encode("utf-8")))
+    return directory
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-c", "user.name=T", "-c", "user.email=t@example.com", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(repo)},
+    ).stdout
+
+
+def _server_env(home: Path) -> dict:
+    env = {"HOME": str(home), "GIT_CONFIG_NOSYSTEM": "1"}
+    if os.environ.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return env
+
+
+@contextlib.asynccontextmanager
+async def connect(packs, *, cwd: Path, errlog):
+    """An initialized ClientSession over a real `python -m wrapgen serve PACK...` subprocess."""
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "wrapgen", "serve", *map(str, packs)],
+        cwd=str(cwd),
+        env=_server_env(cwd),
+    )
+    async with stdio_client(params, errlog=errlog) as (read, write):
+        async with ClientSession(read, write) as session:
+            with anyio.fail_after(CALL_TIMEOUT_S):
+                await session.initialize()
+            yield session
+
+
+class Client:
+    """Synchronous calls into one long-lived session, run by a blocking portal's event loop."""
+
+    def __init__(self, portal, session):
+        self.portal, self.session = portal, session
+
+    def _run(self, method, *args):
+        async def bounded():
+            with anyio.fail_after(CALL_TIMEOUT_S):
+                return await method(*args)
+
+        return self.portal.call(bounded)
+
+    def tools(self) -> dict:
+        return {tool.name: tool for tool in self._run(self.session.list_tools).tools}
+
+    def call(self, name: str, arguments: dict | None = None):
+        return self._run(self.session.call_tool, name, arguments)
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> Path:
+    require_tool("git")
+    repo = tmp_path_factory.mktemp("repo")
+    _git(repo, "init", "-q", "-b", "main")
+    for subject in ("first commit", "second commit"):
+        (repo / "file.txt").write_text(subject)
+        _git(repo, "add", "file.txt")
+        _git(repo, "commit", "-q", "-m", subject)
+    return repo
+
+
+@pytest.fixture(scope="module")
+def client(repo, tmp_path_factory):
+    """One server for the module (starting one costs the SDK's import time): packs git and jq."""
+    require_tool("jq")
+    packs = tmp_path_factory.mktemp("packs")
+    git_dir = make_pack(packs / "git", GIT_PACK)
+    jq_dir = make_pack(packs / "jq", JQ_PACK)
+    with open(packs / "server.err", "w") as errlog, start_blocking_portal() as portal:
+        with portal.wrap_async_context_manager(connect([git_dir, jq_dir], cwd=repo, errlog=errlog)) as session:
+            yield Client(portal, session)
+    assert "Traceback" not in (packs / "server.err").read_text()
+
+
+def _text(result) -> str:
+    return "".join(block.text for block in result.content if block.type == "text")
+
+
+def test_lists_one_tool_per_verb_with_prefixed_names(client):
+    """Two packs: one tool per verb named PACK.VERB, with the args schema, title and policy hints."""
+    tools = client.tools()
+    assert sorted(tools) == ["git.log", "git.status", "git.tag", "jq.eval"]
+    log = tools["git.log"]
+    assert log.input_schema["properties"]["limit"]["type"] == "integer"
+    assert log.input_schema["additionalProperties"] is False
+    assert log.annotations.title == "Reading the history" and log.title == "Reading the history"
+    assert log.annotations.read_only_hint is True
+    tag = tools["git.tag"]
+    assert tag.annotations.read_only_hint is False and tag.annotations.destructive_hint is False
+    assert tag.input_schema["properties"]["confirm"]["type"] == "boolean"
+    assert "confirm=true" in tag.description
+
+
+def test_read_tool_returns_git_output(client):
+    """Calling git.log runs git in the server's directory and returns its output as text."""
+    result = client.call("git.log", {"limit": 5})
+    assert result.is_error is False
+    assert _text(result).splitlines() == ["second commit", "first commit"]
+    one = client.call("git.log", {"limit": 1})
+    assert _text(one).splitlines() == ["second commit"]
+
+
+def test_json_object_result_is_structured_content(client):
+    """A JSON object result comes back as its JSON text and as structuredContent."""
+    result = client.call("jq.eval", {"program": '{"a": 1, "b": [1, 2]}'})
+    assert result.is_error is False
+    assert result.structured_content == {"a": 1, "b": [1, 2]}
+    assert json.loads(_text(result)) == {"a": 1, "b": [1, 2]}
+
+
+def test_confirm_gate_holds(client, repo):
+    """A write tool without confirm=true is an isError result and nothing runs; with it, it runs."""
+    refused = client.call("git.tag", {"name": "v1"})
+    assert refused.is_error is True
+    assert "confirmation required" in _text(refused)
+    assert _git(repo, "tag", "--list") == ""
+    done = client.call("git.tag", {"name": "v1", "confirm": True})
+    assert done.is_error is False, _text(done)
+    assert _git(repo, "tag", "--list").split() == ["v1"]
+
+
+@pytest.mark.parametrize(
+    "arguments, words",
+    [
+        ({"limit": "five"}, ["limit"]),
+        ({"limit": 0}, ["limit"]),
+        ({"colour": "red"}, ["colour"]),
+        ({"rev": "-x"}, ["-x"]),
+        ({"rev": "--output=/tmp/pwned"}, ["--output"]),
+    ],
+    ids=["wrong-type", "below-minimum", "unknown-key", "option-injection", "long-option-injection"],
+)
+def test_bad_arguments_are_clear_errors(client, arguments, words):
+    """Wrong types, unknown keys and option injection give isError naming the culprit; the server answers on."""
+    result = client.call("git.log", arguments)
+    assert result.is_error is True
+    text = _text(result)
+    assert all(word in text for word in words), text
+    assert client.call("git.status").is_error is False
+
+
+def test_unknown_tool_is_an_error_result(client):
+    """An unknown tool name gives isError listing the tools there are; the server answers on."""
+    result = client.call("git.push", {})
+    assert result.is_error is True
+    assert "unknown tool 'git.push'" in _text(result) and "git.log" in _text(result)
+    assert "git.log" in client.tools()
+
+
+def test_huge_arguments_are_refused(client):
+    """Arguments over the size cap are refused before the runtime; the server answers on."""
+    result = client.call("git.log", {"rev": "a" * (ARGS_LIMIT + 10)})
+    assert result.is_error is True
+    assert "too large" in _text(result)
+    assert client.call("git.log", {"limit": 1}).is_error is False
+
+
+def test_tool_result_mapping():
+    """Envelopes map to results: text as is, JSON as text (+ structured for objects), errors as isError."""
+    assert tool_result({"ok": True, "result": "hi\n"}) == {"content": [{"type": "text", "text": "hi\n"}], "isError": False}
+    listed = tool_result({"ok": True, "result": [1, 2]})
+    assert listed["content"][0]["text"] == "[1, 2]" and "structuredContent" not in listed
+    assert tool_result({"ok": True, "result": {"a": 1}})["structuredContent"] == {"a": 1}
+    assert tool_result({"ok": True, "result": None})["content"][0]["text"] == "null"
+    failed = tool_result({"ok": False, "error": "exit 3"})
+    assert failed == {"content": [{"type": "text", "text": "exit 3"}], "isError": True}
+
+
+# --- shutdown: never a hung server, never a leftover child ------------------------------------
+
+
+def _dead(pid: int) -> bool:
+    """The process is gone, or a zombie nobody has reaped yet (it runs no more)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return True
+    return stat[stat.rfind(b")") + 2 :].split()[0] in (b"Z", b"X")
+
+
+def _find_process(marker: str) -> tuple[int, int] | None:
+    """(pid, ppid) of the live process whose argv holds ``marker``."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            argv = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+            stat = Path(f"/proc/{entry}/stat").read_bytes()
+        except OSError:
+            continue
+        if marker.encode() in argv and not _dead(int(entry)):
+            return int(entry), int(stat[stat.rfind(b")") + 2 :].split()[1])
+    return None
+
+
+async def _wait_for_process(marker: str) -> tuple[int, int]:
+    with anyio.fail_after(CALL_TIMEOUT_S):
+        while (found := _find_process(marker)) is None:
+            await anyio.sleep(0.02)
+    return found
+
+
+@pytest.fixture
+def slow_pack(tmp_path) -> Path:
+    require_tool("sleep")
+    if not os.path.isdir("/proc"):
+        pytest.skip("these tests find processes through /proc")
+    return make_pack(tmp_path / "slow", SLOW_PACK)
+
+
+def test_client_disconnect_mid_call_stops_server_and_tool(slow_pack, tmp_path):
+    """Closing the client during a 60 s call: the server exits on its own at once and kills the tool."""
+    marker = f"{50 + random.random():.6f}"
+
+    async def scenario():
+        with open(tmp_path / "server.err", "w") as errlog:
+            async with connect([slow_pack], cwd=tmp_path, errlog=errlog) as session:
+                assert [tool.name for tool in (await session.list_tools()).tools] == ["nap"]
+                async with anyio.create_task_group() as group:
+                    group.start_soon(session.call_tool, "nap", {"seconds": marker})
+                    sleep_pid, server_pid = await _wait_for_process(marker)
+                    with anyio.fail_after(2):  # the loop answers while the tool runs in a thread
+                        await session.list_tools()
+                    group.cancel_scope.cancel()
+                started = time.monotonic()
+            # leaving stdio_client closed the server's stdin; it escalates to SIGTERM only after 2 s
+            return sleep_pid, server_pid, time.monotonic() - started
+
+    sleep_pid, server_pid, elapsed = anyio.run(scenario)
+    assert elapsed < 1.8, f"the server took {elapsed:.2f} s to exit after stdin closed"
+    assert _dead(server_pid)
+    assert _dead(sleep_pid), "the tool outlived the server"
+    assert "Traceback" not in (tmp_path / "server.err").read_text()
+
+
+def _rpc(process, message: dict) -> None:
+    process.stdin.write((json.dumps(message) + "\n").encode())
+    process.stdin.flush()
+
+
+def test_sigterm_mid_call_stops_server_and_tool(slow_pack, tmp_path):
+    """SIGTERM during a call: the server exits promptly and the tool's process group is killed."""
+    marker = f"{50 + random.random():.6f}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "wrapgen", "serve", str(slow_pack)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    )
+    try:
+        _rpc(process, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}})
+        assert json.loads(process.stdout.readline())["id"] == 1
+        _rpc(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        _rpc(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                       "params": {"name": "nap", "arguments": {"seconds": marker}}})
+        sleep_pid, parent = anyio.run(_wait_for_process, marker)
+        assert parent == process.pid
+        started = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=5)
+        assert time.monotonic() - started < 3
+        deadline = time.monotonic() + 2
+        while not _dead(sleep_pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert _dead(sleep_pid), "the tool outlived the server"
+        assert b"Traceback" not in process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_kill_child_groups_kills_only_own_children(tmp_path):
+    """kill_child_groups kills a child in its own group (and its grandchild), and nothing else."""
+    script = "import subprocess, time; subprocess.Popen(['sleep', '30']); time.sleep(30)"
+    child = subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
+    try:
+        assert kill_child_groups() >= 1
+        assert child.wait(timeout=5) == -signal.SIGKILL
+    finally:
+        if child.poll() is None:
+            child.kill()
+
+
+def test_serve_without_mcp_says_what_to_install(cli, monkeypatch, slow_pack):
+    """Without the mcp SDK, wrapgen serve names the extra to install; no traceback."""
+    for name in ("mcp", "mcp.server", "mcp.server.lowlevel", "mcp.server.stdio"):
+        monkeypatch.setitem(sys.modules, name, None)
+    result = cli("serve", str(slow_pack))
+    assert result.exit_code == 2
+    assert "pip install 'wrapgen[mcp]'" in result.stderr
+    assert "Traceback" not in result.stderr

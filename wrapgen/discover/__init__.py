@@ -31,6 +31,8 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
         raise UsageError(f"depth must be 0 or more, not {depth}", hint="pass --depth 0 for the top level only")
     if max_nodes < 1:
         raise UsageError(f"max_nodes must be at least 1, not {max_nodes}", hint="pass --max-nodes 500")
+    if style not in (None, "script"):
+        _check_style(style)
     timeout = DEFAULT_TIMEOUT_S if timeout_s is None else float(timeout_s)
     path = resolve_tool(tool)
     if style in (None, "script"):
@@ -40,7 +42,7 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
         if style == "script" or is_shell_script(path):
             return discover_script(path, name=tool)
     by_path = os.sep in tool
-    name = os.path.basename(path) if by_path else tool
+    name = os.path.basename(tool.rstrip(os.sep)) if by_path else tool
     options = {"depth": depth, "max_nodes": max_nodes, "style": style, "name": tool}
     key = disk.cache_key(path, options=options) if cache else None
     if key is not None:
@@ -62,6 +64,13 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
     if key is not None and not result.transient:
         disk.store(key, found)
     return found
+
+
+def _check_style(style: str | None) -> None:
+    from wrapgen.discover.parsers import styles
+
+    if style is not None and style not in styles():
+        raise UsageError(f"unknown help style {style!r}", hint=f"use one of: script, {', '.join(styles())}")
 
 
 def _parser():

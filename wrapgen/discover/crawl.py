@@ -116,7 +116,11 @@ def read_node(prober, parse: ParseFn, path: tuple[str, ...], *, style: str | Non
         result = prober.run(args)
         if not result.usable:
             problems.append(result.problem)
-            transient = transient or "did not finish" in result.problem
+            if "did not finish" in result.problem:
+                transient = True
+                if path:
+                    # Each further try would wait the whole timeout again; the parent's listing stays.
+                    break
             continue
         if result.text.strip() in echo:
             # The tool ignored the subcommand and printed its parent's help again.

@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""How well discovery reads real tools, measured against each tool's own machinery.
+
+For each tool, a reference tree (command paths, and per path the set of flag spellings) comes
+from the tool itself, never from its help text:
+
+- cobra (gh, kubectl, docker): ``TOOL __complete PATH... ''`` lists subcommands and
+  ``TOOL __complete PATH... -`` / ``--`` the flags (local and inherited) of a path;
+- clap (rg 13, fd 8.6): the bash completion script (``fdfind --gen-completions bash``; for rg 13,
+  which cannot print one, the script the Debian package ships);
+- git: ``git --list-cmds=main,nohelpers`` for the commands, ``git CMD --git-completion-helper``
+  (run in a scratch repository) for each command's long options;
+- argparse (jsonschema's CLI) and click (python-dotenv, flask): the parser objects imported
+  in-process.
+
+Discovery runs with the cache off. Flags are compared per command path as sets of spellings
+(``--all``, ``-a``); where the reference only knows long options (git), short ones are left out of
+both sides. A reference path that discovery left unread counts all its flags as missed.
+
+Usage: python bench/discover_accuracy.py [TOOL...] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from wrapgen.discover import discover  # noqa: E402
+
+Path = tuple  # a command path: ("pr", "list")
+
+
+@dataclass
+class Reference:
+    flags: dict = field(default_factory=dict)  # path -> set of spellings
+    paths: set = field(default_factory=set)  # every command path (root excluded)
+    long_only: bool = False
+    source: str = ""
+
+
+def _run(argv: list[str], *, cwd: str | None = None) -> str:
+    env = dict(os.environ, NO_COLOR="1", LC_ALL="C.UTF-8", PAGER="cat", GIT_PAGER="cat")
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=cwd, env=env, timeout=30,
+                          stdin=subprocess.DEVNULL)
+    return done.stdout
+
+
+# -- cobra ---------------------------------------------------------------------------------------
+
+def _cobra_list(tool: str, path: Path, word: str) -> list[str]:
+    out = _run([tool, "__complete", *path, word])
+    items = []
+    for line in out.splitlines():
+        if line.startswith(":") or not line.strip():
+            continue
+        items.append(line.split("\t", 1)[0])
+    return items
+
+
+def cobra_reference(tool: str, depth: int) -> Reference:
+    ref = Reference(source=f"{tool} __complete")
+    frontier = [()]
+    with ThreadPoolExecutor(8) as pool:
+        while frontier:
+            subs = list(pool.map(lambda p: _cobra_list(tool, p, ""), frontier))
+            flags = list(pool.map(lambda p: set(_cobra_list(tool, p, "-")) | set(_cobra_list(tool, p, "--")),
+                                  frontier))
+            nxt = []
+            for path, children, spellings in zip(frontier, subs, flags):
+                ref.flags[path] = {s for s in spellings if s.startswith("-")}
+                if len(path) >= depth:
+                    continue
+                for child in children:
+                    if child.startswith("-"):
+                        continue
+                    ref.paths.add((*path, child))
+                    if child not in ("help", "completion", "__complete"):
+                        nxt.append((*path, child))
+            frontier = nxt
+    # Probed-only paths: leaf lists at the depth limit are paths too, but have no flags read.
+    return ref
+
+
+# -- clap via bash completion scripts ------------------------------------------------------------
+
+def clap_bash_reference(script: str, source: str) -> Reference:
+    """The root's flags from a clap bash completion script (the `opts="..."` of the root case)."""
+    ref = Reference(source=source)
+    match = re.search(r'opts="([^"]*)"', script.split("case \"${cmd}\" in", 1)[-1])
+    words = match.group(1).split() if match else []
+    ref.flags[()] = {w for w in words if w.startswith("-")}
+    return ref
+
+
+def rg_reference() -> Reference:
+    path = "/usr/share/bash-completion/completions/rg"
+    with open(path, encoding="utf-8") as handle:
+        return clap_bash_reference(handle.read(), path)
+
+
+def fd_reference() -> Reference:
+    return clap_bash_reference(_run(["fdfind", "--gen-completions", "bash"]), "fdfind --gen-completions bash")
+
+
+# -- git -----------------------------------------------------------------------------------------
+
+def git_reference() -> Reference:
+    ref = Reference(long_only=True, source="git --list-cmds, git CMD --git-completion-helper")
+    commands = _run(["git", "--list-cmds=main,nohelpers"]).split()
+    ref.paths = {(c,) for c in commands}
+    with tempfile.TemporaryDirectory() as repo:
+        _run(["git", "init", "-q", repo])
+
+        def helper(command: str):
+            out = _run(["git", command, "--git-completion-helper"], cwd=repo)
+            words = out.split(" -- ")[0].split()
+            if not words or not all(w.startswith("--") for w in words):
+                return command, None  # not a parse-options command: no machine reference
+            return command, {w.rstrip("=") for w in words if w != "--"}
+
+        with ThreadPoolExecutor(8) as pool:
+            for command, spellings in pool.map(helper, commands):
+                if spellings is not None:
+                    ref.flags[(command,)] = spellings
+    return ref
+
+
+# -- Python parsers, introspected ----------------------------------------------------------------
+
+def argparse_reference(parser, source: str) -> Reference:
+    ref = Reference(source=source)
+
+    def visit(p, path):
+        spellings = set()
+        for action in p._actions:
+            if action.help == argparse.SUPPRESS:
+                continue
+            spellings.update(action.option_strings)
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    ref.paths.add((*path, name))
+                    visit(sub, (*path, name))
+        ref.flags[path] = spellings
+
+    visit(parser, ())
+    return ref
+
+
+def click_reference(command, name: str, source: str) -> Reference:
+    import click
+
+    ref = Reference(source=source)
+
+    def visit(cmd, path, parent_ctx):
+        ctx = click.Context(cmd, info_name=path[-1] if path else name, parent=parent_ctx)
+        spellings = set()
+        for param in cmd.get_params(ctx):
+            if isinstance(param, click.Option) and not param.hidden:
+                spellings.update(param.opts)
+                spellings.update(param.secondary_opts)
+        ref.flags[path] = spellings
+        if isinstance(cmd, click.Group):
+            for sub_name in cmd.list_commands(ctx):
+                sub = cmd.get_command(ctx, sub_name)
+                if sub is None or sub.hidden:
+                    continue
+                ref.paths.add((*path, sub_name))
+                visit(sub, (*path, sub_name), ctx)
+
+    visit(command, (), None)
+    return ref
+
+
+def jsonschema_reference() -> Reference:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from jsonschema.cli import parser
+    return argparse_reference(parser, "jsonschema.cli.parser (argparse)")
+
+
+def dotenv_reference() -> Reference:
+    from dotenv.cli import cli
+
+    return click_reference(cli, "dotenv", "dotenv.cli.cli (click)")
+
+
+def flask_reference() -> Reference:
+    from flask.cli import cli
+
+    return click_reference(cli, "flask", "flask.cli.cli (click)")
+
+
+# tool -> (style, discovery depth, reference builder)
+TOOLS = {
+    "gh": ("cobra", 2, lambda: cobra_reference("gh", 2)),
+    "kubectl": ("cobra", 2, lambda: cobra_reference("kubectl", 2)),
+    "docker": ("cobra", 2, lambda: cobra_reference("docker", 2)),
+    "git": ("git", 1, git_reference),
+    "rg": ("clap 2", 0, rg_reference),
+    "fdfind": ("clap 4", 0, fd_reference),
+    "jsonschema": ("argparse", 1, jsonschema_reference),
+    "dotenv": ("click", 1, dotenv_reference),
+    "flask": ("click", 1, flask_reference),
+}
+
+
+def _discovered(tool, *, long_only: bool) -> tuple[dict, set]:
+    flags, paths = {}, set()
+    for node in tool.root.walk():
+        if node.path:
+            paths.add(node.path)
+            for alias in node.aliases:
+                paths.add((*node.path[:-1], alias))
+        if node.stub:
+            continue
+        spellings = {s for f in (*node.flags, *node.global_flags) for s in f.spellings}
+        if long_only:
+            spellings = {s for s in spellings if s.startswith("--")}
+        flags[node.path] = spellings
+    return flags, paths
+
+
+def score(ref: Reference, tool) -> dict:
+    found_flags, found_paths = _discovered(tool, long_only=ref.long_only)
+    tp = fp = fn = 0
+    missed, extra = [], []
+    for path, expected in ref.flags.items():
+        got = found_flags.get(path, set())
+        if ref.long_only:
+            expected = {s for s in expected if s.startswith("--")}
+        tp += len(expected & got)
+        fp += len(got - expected)
+        fn += len(expected - got)
+        missed += [" ".join((*path, s)) for s in sorted(expected - got)]
+        extra += [" ".join((*path, s)) for s in sorted(got - expected)]
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    path_hits = len(ref.paths & found_paths)
+    return {
+        "tp": tp, "fp": fp, "fn": fn,
+        "precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
+        "paths": len(ref.paths), "paths_found": path_hits,
+        "path_recall": round(path_hits / len(ref.paths), 4) if ref.paths else 1.0,
+        "missed_paths": sorted(" ".join(p) for p in ref.paths - found_paths)[:20],
+        "missed_flags": missed[:25], "extra_flags": extra[:25],
+        "warnings": len(tool.warnings),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("tools", nargs="*", help=f"default: {' '.join(TOOLS)}")
+    parser.add_argument("--json", action="store_true", help="print the full report as JSON")
+    args = parser.parse_args(argv)
+    names = args.tools or list(TOOLS)
+    report, totals = {}, {"tp": 0, "fp": 0, "fn": 0, "paths": 0, "paths_found": 0}
+    for name in names:
+        style, depth, build = TOOLS[name]
+        if shutil.which(name) is None:
+            print(f"{name}: not installed, skipped", file=sys.stderr)
+            continue
+        ref = build()
+        started = time.monotonic()
+        tool = discover(name, depth=depth, cache=False)
+        row = score(ref, tool)
+        row.update(style=style, depth=depth, reference=ref.source, seconds=round(time.monotonic() - started, 2))
+        report[name] = row
+        for key in totals:
+            totals[key] += row[key]
+    tp, fp, fn = totals["tp"], totals["fp"], totals["fn"]
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    overall = {
+        "precision": round(precision, 4), "recall": round(recall, 4),
+        "f1": round(2 * precision * recall / (precision + recall), 4) if precision + recall else 0.0,
+        "path_recall": round(totals["paths_found"] / totals["paths"], 4) if totals["paths"] else 1.0,
+        **totals,
+    }
+    if args.json:
+        print(json.dumps({"tools": report, "overall": overall}, indent=2, sort_keys=True))
+        return 0
+    print(f"{'tool':<11} {'style':<9} {'depth':>5} {'flag P':>7} {'flag R':>7} {'flag F1':>7} "
+          f"{'paths':>11} {'path R':>7} {'secs':>6}")
+    for name, row in report.items():
+        print(f"{name:<11} {row['style']:<9} {row['depth']:>5} {row['precision']:>7.3f} {row['recall']:>7.3f} "
+              f"{row['f1']:>7.3f} {row['paths_found']:>5}/{row['paths']:<5} {row['path_recall']:>7.3f} "
+              f"{row['seconds']:>6.1f}")
+    print(f"{'overall':<11} {'':<9} {'':>5} {overall['precision']:>7.3f} {overall['recall']:>7.3f} "
+          f"{overall['f1']:>7.3f} {overall['paths_found']:>5}/{overall['paths']:<5} {overall['path_recall']:>7.3f}")
+    for name, row in report.items():
+        if row["missed_paths"] or row["missed_flags"] or row["extra_flags"]:
+            print(f"\n{name}: missed paths {row['missed_paths'][:8]}")
+            print(f"{name}: missed flags {row['missed_flags'][:12]}")
+            print(f"{name}: extra flags  {row['extra_flags'][:12]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

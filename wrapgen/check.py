@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from wrapgen.build import ADAPTER_NAME, BINDING_NAME, render_pack_files, resolve_verb
 from wrapgen.emit import file_mode
-from wrapgen.errors import Diagnostic
+from wrapgen.errors import Diagnostic, ManifestError
 from wrapgen.pack import MANIFEST_NAME, NAME_CODE, SCHEMA_CODE, Manifest, read_manifest
 
 __all__ = [
@@ -334,7 +334,10 @@ def _no_policy(ctx: PackContext):
 
 @rule("W012", severity="error", summary="binding.json or adapter.py missing or out of date (drift from pack.yaml)", derived=True)
 def _derived(ctx: PackContext):
-    expected = render_pack_files(ctx.manifest.raw, path=ctx.manifest.path)
+    try:
+        expected = render_pack_files(ctx.manifest.raw, path=ctx.manifest.path)
+    except ManifestError:
+        return  # not buildable: W001/W002 already say why
     for name in sorted(expected):
         stored = ctx.derived.get(name)
         if stored is None:

@@ -176,13 +176,15 @@ def repo(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def client(repo, tmp_path_factory):
-    """One server for the module (starting one costs the SDK's import time): packs git and jq."""
+    """One server for the module (starting one costs the SDK's import time): packs git, jq, slow."""
     require_tool("jq")
+    require_tool("sleep")
     packs = tmp_path_factory.mktemp("packs")
     git_dir = make_pack(packs / "git", GIT_PACK)
     jq_dir = make_pack(packs / "jq", JQ_PACK)
+    slow_dir = make_pack(packs / "slow", SLOW_PACK)
     with open(packs / "server.err", "w") as errlog, start_blocking_portal() as portal:
-        with portal.wrap_async_context_manager(connect([git_dir, jq_dir], cwd=repo, errlog=errlog)) as session:
+        with portal.wrap_async_context_manager(connect([git_dir, jq_dir, slow_dir], cwd=repo, errlog=errlog)) as session:
             yield Client(portal, session)
     assert "Traceback" not in (packs / "server.err").read_text()
 
@@ -194,7 +196,7 @@ def _text(result) -> str:
 def test_lists_one_tool_per_verb_with_prefixed_names(client):
     """Two packs: one tool per verb named PACK.VERB, with the args schema, title and policy hints."""
     tools = client.tools()
-    assert sorted(tools) == ["git.log", "git.status", "git.tag", "jq.eval"]
+    assert list(tools) == ["git.log", "git.status", "git.tag", "jq.eval", "slow.nap"]
     log = tools["git.log"]
     assert log.input_schema["properties"]["limit"]["type"] == "integer"
     assert log.input_schema["additionalProperties"] is False
@@ -347,6 +349,37 @@ def test_client_disconnect_mid_call_stops_server_and_tool(slow_pack, tmp_path):
     assert _dead(server_pid)
     assert _dead(sleep_pid), "the tool outlived the server"
     assert "Traceback" not in (tmp_path / "server.err").read_text()
+
+
+def test_cancelled_call_kills_its_tool_and_server_answers_on(client):
+    """A call the client cancels has its tool killed at once; other calls and the session go on."""
+    cancelled, survivor = f"{50 + random.random():.6f}", f"{50 + random.random():.6f}"
+    session = client.session
+
+    async def scenario():
+        async with anyio.create_task_group() as outer:
+            outer.start_soon(session.call_tool, "slow.nap", {"seconds": survivor})
+            survivor_pid, _ = await _wait_for_process(survivor)
+            async with anyio.create_task_group() as group:
+                group.start_soon(session.call_tool, "slow.nap", {"seconds": cancelled})
+                cancelled_pid, _ = await _wait_for_process(cancelled)
+                group.cancel_scope.cancel()  # the SDK sends notifications/cancelled
+            with anyio.fail_after(3):
+                while not _dead(cancelled_pid):
+                    await anyio.sleep(0.02)
+            survivor_alive = not _dead(survivor_pid)
+            with anyio.fail_after(3):
+                answer = await session.call_tool("slow.nap", {"seconds": "0"})
+            outer.cancel_scope.cancel()
+        return survivor_alive, answer, survivor_pid
+
+    survivor_alive, answer, survivor_pid = client.portal.call(scenario)
+    assert survivor_alive, "cancelling one call killed another call's tool"
+    assert answer.is_error is False
+    deadline = time.monotonic() + 3
+    while not _dead(survivor_pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _dead(survivor_pid), "the second cancelled call's tool survived"
 
 
 def _rpc(process, message: dict) -> None:

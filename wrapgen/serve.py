@@ -15,6 +15,7 @@ not reach them).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -40,9 +41,11 @@ __all__ = [
     "require_mcp",
     "serve",
     "kill_child_groups",
+    "CALL_MARK_VAR",
 ]
 
 ARGS_LIMIT = 1024 * 1024  # bytes of JSON arguments per call; a tool's args are short
+CALL_MARK_VAR = "WRAPGEN_MCP_CALL"  # set in each tool's environment: which call spawned it
 TRANSPORTS = ("stdio",)
 _SHUTDOWN_GRACE_S = 2.0  # how long exit waits for worker threads after killing their tools
 
@@ -109,14 +112,31 @@ def _check_arguments(arguments: Any) -> str | None:
     return None
 
 
-def _execute(binding: Mapping, verb_key: str, args: dict) -> dict:
-    """``runtime.execute``, with the promise that nothing raises into the server enforced here too."""
+def _execute(binding: Mapping, verb_key: str, args: dict, call_mark: str, finished: threading.Event) -> dict:
+    """``runtime.execute``, with the promise that nothing raises into the server enforced here too.
+
+    The tool's environment carries ``call_mark`` so that a cancelled call's process can be found
+    among our children and killed (``_reap_call``); the runtime gives no handle on it otherwise.
+    """
     from wrapgen import runtime
 
     try:
-        return runtime.execute(binding, verb_key, args)
+        env = dict(os.environ)
+        env[CALL_MARK_VAR] = call_mark
+        return runtime.execute(binding, verb_key, args, env=env)
     except Exception as error:  # the runtime promises not to raise; a bug there must not kill the server
         return {"ok": False, "error": f"internal error in wrapgen: {type(error).__name__}: {error}"}
+    finally:
+        finished.set()
+
+
+def _reap_call(call_mark: str, finished: threading.Event) -> None:
+    """Kill the cancelled call's tool until its worker thread is done (it may not have spawned yet)."""
+    while True:
+        kill_child_groups(call_mark=call_mark)
+        if finished.wait(0.05):
+            kill_child_groups(call_mark=call_mark)
+            return
 
 
 def require_mcp() -> None:
@@ -164,11 +184,25 @@ def _child_pids() -> list[int]:
     return found
 
 
-def kill_child_groups() -> int:
-    """SIGKILL the process group of every child that leads its own group; returns how many."""
+def _has_mark(pid: int, call_mark: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as handle:
+            return f"{CALL_MARK_VAR}={call_mark}".encode() in handle.read().split(b"\0")
+    except OSError:
+        return False
+
+
+def kill_child_groups(*, call_mark: str | None = None) -> int:
+    """SIGKILL the process group of every child (only the one run for ``call_mark``, if given).
+
+    A child that does not lead its own group is killed alone: killing its group would kill us.
+    Returns how many were signalled.
+    """
     own_group = os.getpgrp()
     killed = 0
     for pid in _child_pids():
+        if call_mark is not None and not _has_mark(pid, call_mark):
+            continue
         try:
             group = os.getpgid(pid)
             if group == pid and group != own_group:
@@ -205,6 +239,7 @@ async def _run_stdio(table: ToolTable) -> None:
     from mcp.server.lowlevel import Server
     from mcp.server.stdio import stdio_server
 
+    call_numbers = itertools.count(1)
     listed = types.ListToolsResult(tools=[types.Tool.model_validate(tool) for tool in table.tools])
 
     async def on_list_tools(ctx, params):
@@ -219,9 +254,17 @@ async def _run_stdio(table: ToolTable) -> None:
             outcome = error_result(problem)
         else:
             binding, verb_key = route
-            envelope = await anyio.to_thread.run_sync(
-                _execute, binding, verb_key, dict(params.arguments or {}), abandon_on_cancel=True
-            )
+            call_mark = f"{os.getpid()}-{next(call_numbers)}"
+            finished = threading.Event()
+            try:
+                envelope = await anyio.to_thread.run_sync(
+                    _execute, binding, verb_key, dict(params.arguments or {}), call_mark, finished,
+                    abandon_on_cancel=True,
+                )
+            except anyio.get_cancelled_exc_class():
+                # the client cancelled this call (or went away): its tool must not run on
+                threading.Thread(target=_reap_call, args=(call_mark, finished), daemon=True).start()
+                raise
             outcome = tool_result(envelope)
         return types.CallToolResult.model_validate(outcome)
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 from wrapgen.export import load_packs
 
 __all__ = ["add_arguments", "run"]
@@ -9,7 +12,9 @@ __all__ = ["add_arguments", "run"]
 
 def add_arguments(parser) -> None:
     parser.add_argument("packs", nargs="+", metavar="PACK", help="a pack directory, or a pack id")
-    parser.add_argument("--transport", choices=("stdio",), default="stdio", help="how the host talks to us (default: stdio)")
+    parser.add_argument(
+        "--transport", choices=("stdio",), default="stdio", help="how the host talks to us (default: stdio)"
+    )
     parser.add_argument(
         "--prefix",
         action="store_true",
@@ -23,4 +28,13 @@ def run(ns) -> int:
 
     require_mcp()
     packs = load_packs(ns.packs)
-    return serve(packs, transport=ns.transport, prefix=ns.prefix or None)
+    status = serve(packs, transport=ns.transport, prefix=ns.prefix or None)
+    # The session is over and every tool is dead. Tearing down the SDK's interpreter state takes
+    # a second or more on a busy machine, past the grace a host gives before it sends SIGTERM;
+    # there is nothing left to finalize, so leave now.
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""What the runtime costs on top of spawning the tool (issue 2's speed goals).
+
+In one run, interleaved, it times the same call of a real tool:
+
+  direct      subprocess.run(argv, capture_output=True)       the baseline
+  in-process  wrapgen.runtime.execute(binding, verb, args)     goal: <= 1.10x direct
+  adapter.py  python3 adapter.py VERB --json                    goal: <= direct + 25 ms
+
+and prints medians in ms and the ratios. `python3 bench/exec_overhead.py [--runs N] [--tool jq|true|git]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ADAPTER = '''#!/usr/bin/env python3
+"""Adapter for this pack: serves its JSON face through wrapgen's runtime."""
+import sys
+from pathlib import Path
+
+from wrapgen.runtime import exec_main
+
+if __name__ == "__main__":
+    sys.exit(exec_main(sys.argv[1:], pack_dir=Path(__file__).resolve().parent))
+'''
+
+TOOLS = {
+    # name -> (argv the pack's cli[] holds, JSON selection); the direct run adds the selection itself
+    "jq": (["jq", "-n", "-c", "{a: 1}"], ["-c"]),
+    "true": (["true"], []),
+    "git": (["git", "--version"], []),
+}
+
+
+def _write_pack(root: Path, argv: list[str], selection: list[str]) -> Path:
+    pack = root / "bench"
+    pack.mkdir()
+    text = "pack_id: bench\ndescription: bench\nbin: %s\nverbs: {}\n" % argv[0]
+    (pack / "pack.yaml").write_text(text)
+    binding = {
+        "binding_version": 1,
+        "pack_id": "bench",
+        "description": "bench",
+        "bin": argv[0],
+        "pack_sha256": hashlib.sha256(text.encode()).hexdigest(),
+        "wrapgen_version": "0.1.0",
+        "verbs": {
+            "run": {
+                "description": "bench",
+                "argv": argv,
+                "argv_from": "cli",
+                "json": selection,
+                "args": {"type": "object", "properties": {}, "additionalProperties": False},
+                "policy": {"effect": "read", "confirm": False, "declared": True},
+                "timeout_s": 60,
+            }
+        },
+    }
+    (pack / "binding.json").write_text(json.dumps(binding, indent=2, sort_keys=True) + "\n")
+    (pack / "adapter.py").write_text(ADAPTER)
+    return pack
+
+
+def _time(fn) -> float:
+    started = time.perf_counter()
+    fn()
+    return (time.perf_counter() - started) * 1000
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--tool", choices=sorted(TOOLS), default="jq" if shutil.which("jq") else "true")
+    options = parser.parse_args()
+
+    from wrapgen.runtime import execute, load_binding
+
+    argv, selection = TOOLS[options.tool]
+    with tempfile.TemporaryDirectory() as tmp:
+        pack = _write_pack(Path(tmp), argv, selection)
+        binding = load_binding(pack)
+        adapter = [sys.executable, str(pack / "adapter.py"), "run", "--json"]
+        direct_argv = argv + [s for s in selection if s not in argv]
+
+        def direct():
+            subprocess.run(direct_argv, capture_output=True, stdin=subprocess.DEVNULL, check=True)
+
+        def in_process():
+            assert execute(binding, "run", {})["ok"]
+
+        def in_process_dir():
+            assert execute(pack, "run", {})["ok"]
+
+        def via_adapter():
+            done = subprocess.run(adapter, capture_output=True, stdin=subprocess.DEVNULL)
+            assert done.returncode == 0, done.stderr
+
+        def python_startup():
+            subprocess.run([sys.executable, "-c", "pass"], check=True)
+
+        cases = {
+            "direct": direct,
+            "in-process": in_process,
+            "in-process (pack dir)": in_process_dir,
+            "adapter.py": via_adapter,
+            "python -c pass": python_startup,
+        }
+        for fn in cases.values():  # warm caches (pyc, page cache)
+            fn()
+        samples = {name: [] for name in cases}
+        for _ in range(options.runs):
+            for name, fn in cases.items():  # interleaved, so load changes hit every case alike
+                samples[name].append(_time(fn))
+
+    med = {name: statistics.median(values) for name, values in samples.items()}
+    base = med["direct"]
+    print(f"tool: {' '.join(direct_argv)}   runs: {options.runs}   (median ms)")
+    for name, value in med.items():
+        print(f"  {name:<22} {value:8.2f} ms   {value / base:5.2f}x direct")
+    ratio = med["in-process"] / base
+    added = med["adapter.py"] - base
+    print(f"in-process / direct: {ratio:.2f}x (goal <= 1.10x)  {'OK' if ratio <= 1.10 else 'MISSED'}")
+    print(f"adapter.py adds:     {added:.1f} ms (goal <= 25 ms)  {'OK' if added <= 25 else 'MISSED'}"
+          f"   of which python startup alone: {med['python -c pass']:.1f} ms,"
+          f" wrapgen's own share: {added - med['python -c pass']:.1f} ms")
+    print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores (absolute ms scale with it)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -30,7 +30,7 @@ NOISE_FLAG = re.compile(
       | stderrthreshold|vmodule|v|vv|q|h|profile|profile-output|heading|line-buffered
       | block-buffered|mmap|threads|j|stats|hyperlink-format|unicode|emoji|ansi|pretty|p|tab
       | indent|ascii-output|null|print0|null-data|show-error|progress-bar|column|columns|width
-      | term|no-messages|messages|line-number|n|with-filename|filename|vimgrep|byte-offset
+      | term|no-messages|messages|line-number|n|with-filename|vimgrep|byte-offset
       | raw-output|join-output|compact-output|monochrome-output|color-output|sort-keys|seq|stream
       | exit-status|arg|args|argjson|slurpfile|rawfile|jsonargs|rawfile|run-tests|show-progress
       | write-out|libcurl|styled-output|no-styled-output|show-headers|include|trace-time|dry-run
@@ -38,14 +38,17 @@ NOISE_FLAG = re.compile(
       | max-columns(?:-preview)?|no-ignore-messages|no-filename|no-line-number|include-zero|stats
       | show-all|request-timeout|cache-dir|insecure-skip-tls-verify|match-server-version|warnings-as-errors
       | tls-server-name|certificate-authority|client-certificate|client-key|token|username|password
-      | as|as-group|as-uid|cluster|server|namespace-all
+      | as|as-group|as-uid|cluster|server|namespace-all|allow-missing-template-keys|show-managed-fields
+      | chunk-size|watch|watch-only|output-watch-events|server-print|raw|subresource|field-manager
+      | save-config|record|insecure-skip-tls-verify-backend|openapi-patch|validate|show-kind
+      | no-headers|label-columns|pod-running-timeout|max-log-requests|template-file|go-template
     )$""",
     re.VERBOSE,
 )
 # Words in a flag's help that mark it as interactive or as something the pack controls.
 _NOISE_WORDS = re.compile(
-    r"\b(?:web browser|in (?:the|your) browser|open .* editor|text editor|interactive|prompt for"
-    r"|colou?ri[sz]e|syntax highlight|pager)\b",
+    r"\b(?:web browser|in (?:the|your) browser|open .* editor|text editor|interactive(?:ly)?|prompt for"
+    r"|colou?ri[sz]e|syntax highlight|pager|(?:follow|stream) (?:the )?log output|keep streaming|watch for changes)\b",
     re.IGNORECASE,
 )
 # Flag names a person reaches for first; a hit raises the flag in the ranking.
@@ -158,8 +161,8 @@ def flag_noise(flag: Flag) -> str | None:
 def _score(flag: Flag, index: int) -> float:
     score = max((_PREFERRED.get(s.lstrip("-"), 0.0) for s in flag.spellings if s.startswith("--")),
                 default=0.0)
-    if flag.short:
-        score += 1.0
+    if flag.short and flag.long:
+        score += 1.0  # a long flag that also got a short letter is one people type often
     if flag.choices:
         score += 0.5
     if flag.required:
@@ -180,17 +183,72 @@ def _flag_tokens(flag: Flag, name: str, *, style: str) -> list[str]:
     return [spelling, "{{%s}}" % name]
 
 
+_ALTERNATIVES = re.compile(r"(?P<open>[\[{])\s*(?P<body><[\w-]+>(?:\s*\|\s*<[\w-]+>)+)\s*[\]}]")
+
+
 def _with_usage_variadics(command: Command) -> list[Positional]:
-    """Positionals, marked variadic where a usage line repeats them (``[PATH ...]``)."""
+    """Positionals as a person would pass them.
+
+    Marked variadic where the first usage line repeats them (``[PATH ...]``); alternatives
+    (``{<number> | <url>}``) become one positional named after the first, required when braced,
+    also when the parser did not list them.
+    """
     from dataclasses import replace
 
     usage = command.usage[0] if command.usage else ""
+    positionals = list(command.positionals) or _usage_positionals(command)
+    for match in _ALTERNATIVES.finditer(usage):
+        names = re.findall(r"<([\w-]+)>", match.group("body"))
+        first = next((p for p in positionals if p.name.strip("<>") == names[0]), None)
+        merged = Positional(
+            name=names[0], required=match.group("open") == "{",
+            description=" or ".join(names).replace("-", " "),
+        )
+        positionals = [p for p in positionals if p.name.strip("<>") not in names]
+        index = command.positionals.index(first) if first in command.positionals else len(positionals)
+        positionals.insert(min(index, len(positionals)), merged)
     out = []
-    for pos in command.positionals:
+    for pos in positionals:
         bare = re.escape(pos.name.strip("<>[]. "))
         if not pos.variadic and bare and re.search(bare + r"[>\]]*\s?\.\.\.", usage):
             pos = replace(pos, variadic=True)
         out.append(pos)
+    return out
+
+
+_UPPER_OPERAND = re.compile(r"(?<![.\w/=-])([A-Z][A-Z0-9_]{1,})(?![\w\]]*[=])")
+
+
+def _usage_positionals(command: Command) -> list[Positional]:
+    """Operands from an upper-case usage line when the parser found none.
+
+    ``kubectl logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]`` -> ``POD`` (required);
+    flag values (``-c CONTAINER``), alternatives after ``|`` and ``[.VERSION]`` parts are skipped.
+    """
+    if not command.usage:
+        return []
+    line = command.usage[0]
+    words = line.split()
+    start = 0
+    for i, word in enumerate(words):
+        if command.path and word == command.path[-1]:
+            start = i + 1
+            break
+    line = " ".join(words[start:])
+    line = re.sub(r"\[(?:flags|options|OPTIONS|FLAGS)\]", " ", line)
+    line = re.sub(r"--?[\w-]+(?:[ =])[A-Z_][A-Z0-9_]*", " ", line)  # flag values
+    line = re.sub(r"\|\s*[^\s\])]+", " ", line)  # alternatives
+    out: list[Positional] = []
+    seen: set[str] = set()
+    for match in _UPPER_OPERAND.finditer(line):
+        name = match.group(1)
+        if name in seen or name in ("OPTIONS", "FLAGS", "ARGS", "COMMAND"):
+            continue
+        seen.add(name)
+        before = line[: match.start()]
+        depth = before.count("[") - before.count("]")
+        variadic = line[match.end(): match.end() + 6].lstrip("]").lstrip().startswith("...")
+        out.append(Positional(name=name, required=depth <= 0, variadic=variadic))
     return out
 
 
@@ -278,7 +336,11 @@ def plan_args(
             if why:
                 left_out.append((flag.spellings[0], why))
                 continue
-            ranked.append((_score(flag, i), i, flag))
+            score = _score(flag, i)
+            if score < 0.9:
+                left_out.append((flag.spellings[0], "not a flag people reach for first"))
+                continue
+            ranked.append((score, i, flag))
         ranked.sort(key=lambda t: (-t[0], t[1]))
         room = max(0, MAX_ARGS - len(chosen_pos))
         keep = sorted(ranked[:room], key=lambda t: t[1])

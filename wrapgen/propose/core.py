@@ -69,6 +69,9 @@ def _tree_candidates(root: Command) -> list[Candidate]:
         for sub in node.subcommands:
             chain = groups + ((sub.group,) if sub.group else ())
             if sub.subcommands:
+                if sub.flags and not sub.stub:
+                    # a group that acts on its own too (kubectl apply, kubectl create -f)
+                    out.append(Candidate(path=sub.path, command=sub, group=" / ".join(chain), index=len(out)))
                 walk(sub, chain)
             else:
                 out.append(Candidate(path=sub.path, command=sub, group=" / ".join(chain), index=len(out)))
@@ -119,6 +122,10 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
     else:
         candidates, mode_skips = root_candidates(root, bin=bin_name)
     min_depth = min((len(c.path) for c in candidates), default=0)
+    # families the tool's own examples show ("gh pr checkout 321") are the ones people use
+    featured = frozenset(
+        words[1] for words in (e.split() for e in root.examples) if len(words) > 1 and not words[1].startswith("-")
+    )
 
     exclude = tuple(recipe.exclude) if recipe is not None else ()
     listed = recipe.commands if recipe is not None else None
@@ -154,7 +161,8 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
             if cand.path not in listed_paths and not cand.name:
                 decisions.append(Decision(cand.text, "", False, "", "not listed in the recipe"))
     else:
-        for cand in candidates:
+        # shallow first, so that a duplicate (docker container logs = docker logs) loses to the short form
+        for cand in sorted(candidates, key=lambda c: (len(c.path), c.index)):
             if _excluded_by_recipe(cand.path, exclude) and not cand.name:
                 decisions.append(Decision(cand.text, "", False, "", "excluded by the recipe"))
                 continue
@@ -172,7 +180,7 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
                 continue
             if summary_key and not cand.name:
                 seen_summaries[summary_key] = cand.text
-            ranked.append((rank_score(cand, guess.effect, min_depth=min_depth), cand, guess.effect))
+            ranked.append((rank_score(cand, guess.effect, min_depth=min_depth, featured=featured), cand, guess.effect))
             policy_reason[id(cand)] = guess.reason
         ranked.sort(key=lambda t: (-t[0], t[1].index))
         chosen_pairs, not_chosen = pick(ranked)
@@ -210,12 +218,15 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
             json_value = pack_json_override if pack_json_override is not None else choice.selection
         policy = dict(_get("policy", *specs) or {})
         final_effect = policy.get("effect", effect)
+        include = _get("include_args", *specs)
+        if include is None and cand.fixed and not cand.command.positionals:
+            include = ()  # a mode that takes no operand (rg --type-list) takes no filters either
         plan = plan_args(
             cand.command,
             tool=bin_name,
             effect=final_effect,
             style=cand.command.parser,
-            include=_get("include_args", *specs),
+            include=include,
             exclude=tuple(_get("exclude_args", *specs) or ()) + tuple(
                 m.lstrip("-") for m in mode_flags if m not in cand.fixed),
             positional_order=_get("positional_order", *specs),
@@ -248,9 +259,8 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
         verb["x-why"] = (f"{cand.note}; " if cand.note else "") + why
         verbs[final_name] = verb
         verb_json[final_name] = json_value
-        json_notes.append(f"{final_name}: {choice.reason}" if json_value == choice.selection
-                          else f"{final_name}: set by the recipe")
-        decisions.append(Decision(cand.text, final_name, True, final_effect, why))
+        json_notes.append(choice.reason if json_value == choice.selection else "set by the recipe")
+        decisions.append(Decision(cand.text, final_name, True, final_effect, verb["x-why"]))
 
     # the pack's JSON selection is the one most verbs use; the others say their own
     counts = Counter(repr(_json_tokens(v)) for v in verb_json.values())
@@ -276,8 +286,11 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
         "json": pack_json,
         "verbs": verbs,
     }
-    json_note = "; ".join(json_notes) if pack_json is not False or any("json" in v for v in verbs.values()) \
-        else "no JSON output found in the help: results are text"
+    if pack_json is False and not any("json" in v for v in verbs.values()):
+        json_note = "none: no JSON output found in the help, so every command returns text"
+    else:
+        shown = Counter(json_notes)
+        json_note = "; ".join(f"{note} ({n} command{'s' * (n != 1)})" for note, n in shown.items())
     order = {d.name: i for i, d in enumerate(decisions) if d.chosen}
     decisions.sort(key=lambda d: (not d.chosen, order.get(d.name, 0)))
     return Proposal(manifest, tuple(decisions), tuple(warnings), json_note)

@@ -18,10 +18,13 @@ __all__ = ["JsonChoice", "select_json", "pick_fields", "fields_from_text", "FIEL
 
 # Fields a person wants first in a listing, most useful first.
 FIELD_PREFERENCE = (
-    "number", "id", "databaseId", "name", "nameWithOwner", "title", "displayTitle", "state", "status",
-    "conclusion", "workflowName", "headBranch", "headRefName", "baseRefName", "tagName", "author",
-    "createdAt", "updatedAt", "publishedAt", "isDraft", "visibility", "description", "labels", "url",
+    "number", "databaseId", "nameWithOwner", "name", "tagName", "id", "title", "displayTitle", "state",
+    "status", "conclusion", "workflowName", "headRefName", "headBranch", "author", "labels", "createdAt",
+    "updatedAt", "publishedAt", "url", "isDraft", "visibility", "description", "baseRefName",
 )
+# Fields that say the same as one chosen before them.
+_REDUNDANT = {"id": ("number", "databaseId", "name", "nameWithOwner"), "name": ("nameWithOwner",),
+              "databaseId": ("number",), "displayTitle": ("title",), "headBranch": ("headRefName",)}
 MAX_FIELDS = 8
 
 _JSON_WORD = re.compile(r"(?<![\w-])json(?![\w-])", re.IGNORECASE)
@@ -48,6 +51,7 @@ def pick_fields(available: Sequence[str]) -> tuple[str, ...]:
     """At most 8 fields: the preferred ones present, in the tool's own order, else the first few."""
     chosen = [f for f in available if f in FIELD_PREFERENCE]
     chosen.sort(key=FIELD_PREFERENCE.index)
+    chosen = [f for f in chosen if not any(o in chosen for o in _REDUNDANT.get(f, ()))]
     if not chosen:
         chosen = list(available[:6])
     return tuple(chosen[:MAX_FIELDS])
@@ -75,7 +79,8 @@ def select_json(command: Command, *, fields: Sequence[str] = ()) -> JsonChoice:
     for names in (("output", "o"), ("format",), ("output-format", "out-format")):
         for flag in flags:
             if flag.takes_value and flag.name in names and _mentions_json(flag):
-                spelling = flag.short or flag.long or ""
+                # -o json is how kubectl users write it; --format json (docker) reads better long
+                spelling = (flag.short if names[0] == "output" else None) or flag.long or flag.short or ""
                 return JsonChoice((spelling, "json"), spelling, f"{spelling} offers json")
     if _PRINTS_JSON.search(f"{command.summary} {command.description}"):
         for flag in flags:

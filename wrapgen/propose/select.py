@@ -18,11 +18,12 @@ from wrapgen.model import Command
 
 __all__ = ["Candidate", "exclusion_reason", "rank_score", "pick", "MAX_VERBS", "MAX_READS", "MAX_WRITES"]
 
-MAX_VERBS = 10
+MAX_VERBS = 12
 MAX_READS = 8
 MAX_WRITES = 4
 MAX_DESTRUCTIVE = 1
 FAMILY_CAP = 3
+FAMILY_WRITE_CAP = 1
 MIN_VERBS = 5
 
 _NEVER = {
@@ -52,23 +53,24 @@ _SUMMARY_OUT = (
     (re.compile(r"\b(?:run|execute)s? (?:a |an |any )?(?:command|program|shell)\b", re.I),
      "a mega-command: runs an arbitrary command"),
 )
+# Checked in this order: a "Low-level Commands / Interrogators" group is low-level first.
 _GROUP_WEIGHTS = (
-    (re.compile(r"core|common|basic commands \(beginner\)|main porcelain|getting started|start a working"
-                r"|examine|work on the current|grow, mark|collaborate|general|targeted", re.I), 3.0),
-    (re.compile(r"basic|intermediate|troubleshoot|interrogator|actions", re.I), 1.5),
     (re.compile(r"plumbing|low-level|internal|ancillary|deprecated|advanced|swarm|other|additional"
-                r"|settings|cluster management|synching|manipulator|helper", re.I), -1.5),
+                r"|settings|cluster management|synching|syncing|manipulator|helper|external", re.I), -1.0),
+    (re.compile(r"core|common|basic commands \(beginner\)|main porcelain|getting started|start a working"
+                r"|examine|work on the current|grow, mark|collaborate|general|targeted", re.I), 2.0),
+    (re.compile(r"basic|intermediate|troubleshoot|interrogator|actions", re.I), 1.0),
 )
 _COMMON_READS = {
-    "list": 1.5, "ls": 1.5, "get": 1.5, "view": 1.5, "status": 1.5, "log": 1.5, "logs": 1.5,
-    "diff": 1.5, "show": 1.5, "describe": 1.5, "ps": 1.5, "images": 1.0, "search": 1.0,
+    "list": 2.0, "ls": 1.5, "get": 2.0, "view": 2.0, "status": 1.5, "log": 2.0, "logs": 2.0,
+    "diff": 1.5, "show": 1.5, "describe": 1.0, "ps": 2.0, "images": 1.5, "search": 1.0,
     "inspect": 1.0, "grep": 1.0, "top": 0.5, "events": 0.5, "explain": 0.5, "checks": 0.5,
     "blame": 0.5, "branch": 0.5, "tag": 0.3, "history": 0.3,
 }
 _COMMON_WRITES = {
-    "add": 1.0, "commit": 1.0, "create": 1.0, "apply": 1.0, "push": 0.8, "pull": 0.8,
-    "switch": 0.6, "fetch": 0.8, "merge": 0.5, "comment": 0.5, "checkout": 0.6, "scale": 0.5,
-    "delete": 0.5, "rm": 0.3, "build": 0.5, "restart": 0.4, "close": 0.3,
+    "add": 1.0, "commit": 1.0, "create": 1.0, "apply": 3.5, "scale": 1.5, "restart": 1.0, "push": 0.8, "pull": 0.8,
+    "switch": 0.6, "fetch": 0.8, "merge": 0.5, "comment": 0.5, "checkout": 0.6,
+    "delete": 2.0, "rm": 1.0, "build": 0.5, "close": 0.3, "pull-request": 0.3,
 }
 
 
@@ -128,13 +130,30 @@ def _group_weight(group: str) -> float:
     return 0.0
 
 
-def rank_score(candidate: Candidate, effect: str, *, min_depth: int) -> float:
-    """Higher is proposed first."""
+# Families that set up the tool rather than use it: a person wraps them last.
+_SETUP_FAMILIES = {
+    "auth", "config", "alias", "gpg-key", "ssh-key", "secret", "secrets", "variable", "cache",
+    "credential", "credentials", "context", "contexts", "plugin", "plugins", "extension", "completion",
+    "certificate", "trust", "manifest", "buildx", "builder", "system", "swarm", "node", "plugin",
+    "gist", "maintenance", "sparse-checkout", "worktree", "submodule", "notes", "scalar",
+    "checkpoint", "service", "stack", "volume", "network",
+}
+
+
+def rank_score(candidate: Candidate, effect: str, *, min_depth: int,
+               featured: frozenset[str] = frozenset()) -> float:
+    """Higher is proposed first; ``featured`` are families the tool's own examples use."""
     name = candidate.path[-1].lower() if candidate.path else ""
-    score = {"read": 4.0, "write": 0.0, "destructive": -2.0}[effect]
+    family = candidate.path[0].lower() if len(candidate.path) > 1 else ""
+    score = 0.0
+    if family in featured:
+        score += 1.5
+    if family in _SETUP_FAMILIES or name in _SETUP_FAMILIES:
+        score -= 3.0
+    score += {"read": 4.0, "write": 0.0, "destructive": -2.0}[effect]
     score += _group_weight(candidate.group)
     score += (_COMMON_READS if effect == "read" else _COMMON_WRITES).get(name, 0.0)
-    score -= 1.0 * max(0, len(candidate.path) - min_depth)
+    score -= 2.0 * max(0, len(candidate.path) - min_depth)
     score -= 0.02 * candidate.index
     return score
 
@@ -148,7 +167,7 @@ def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candida
     chosen: list[int] = []
     why: dict[int, str] = {}
     counts = {"read": 0, "write": 0, "destructive": 0}
-    families: dict[str, int] = {}
+    families: dict[tuple[str, bool], int] = {}  # (family, is_read) -> count
 
     def family(c: Candidate) -> str:
         return c.path[0] if len(c.path) > 1 else ""
@@ -164,8 +183,10 @@ def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candida
         if effect == "destructive" and counts["destructive"] >= MAX_DESTRUCTIVE:
             return "destructive; one destructive command is enough for a first pack"
         fam = family(c)
-        if fam and families.get(fam, 0) >= FAMILY_CAP and not relaxed:
-            return f"{FAMILY_CAP} commands of the '{fam}' family rank higher"
+        cap = FAMILY_CAP if effect == "read" else FAMILY_WRITE_CAP
+        if fam and families.get((fam, effect == "read"), 0) >= cap and not relaxed:
+            kind = "read" if effect == "read" else "write"
+            return f"{cap} {kind} commands of the '{fam}' family rank higher"
         return None
 
     for relaxed in (False, True):
@@ -184,7 +205,8 @@ def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candida
             counts[effect] += 1
             fam = family(c)
             if fam:
-                families[fam] = families.get(fam, 0) + 1
+                key = (fam, effect == "read")
+                families[key] = families.get(key, 0) + 1
     order = {"read": 0, "write": 1, "destructive": 2}
     chosen.sort(key=lambda i: (order[ranked[i][2]], i))
     return [(ranked[i][1], ranked[i][2]) for i in chosen], why

@@ -74,6 +74,12 @@ def _slot(primary: str) -> str:
         return " in {{%s}}" % primary
     if primary == "url":
         return " from {{url}}"
+    if primary in ("author", "user", "owner"):
+        return " by {{%s}}" % primary
+    if primary in ("selector", "label"):
+        return " matching {{%s}}" % primary
+    if primary in ("state", "status"):
+        return " ({{%s}})" % primary
     return ": {{%s}}" % primary
 
 

@@ -1,0 +1,192 @@
+"""The crawl: recursion, limits, probe choice and fallbacks, warnings, determinism (real processes)."""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+from wrapgen.discover.crawl import _merge_man_flags, crawl, default_jobs, has_content
+from wrapgen.discover.parsers import parse_help
+from wrapgen.discover.probe import Prober
+from wrapgen.model import Command, Flag
+
+COBRA = str(FIXTURES / "tools" / "wg-cobra")
+
+
+def _crawl(tool: str, log: Path | None = None, *, hang: bool = False, **options):
+    env = dict(os.environ, WG_SLEEP=str(random.randint(500000, 599999)))
+    if hang:
+        env["WG_HANG"] = "1"
+    if log is not None:
+        env["WG_LOG"] = str(log)
+    with Prober(tool, name=os.path.basename(tool), timeout_s=options.pop("timeout_s", 10), env=env,
+                use_man=False) as prober:
+        return crawl(prober, parse_help, **options)
+
+
+def _script(tmp_path: Path, name: str, body: str) -> str:
+    path = tmp_path / name
+    path.write_text(f"#!{sys.executable} -IS\nimport sys\nargs = sys.argv[1:]\n" + textwrap.dedent(body))
+    path.chmod(0o755)
+    return str(path)
+
+
+ROOT_HELP = '''Usage:
+  {name} <command> [flags]
+
+Available Commands:
+  alpha       Do the alpha thing
+  beta        Do the beta thing
+
+Flags:
+  -h, --help   help for {name}
+'''
+
+SUB_HELP = '''Usage:
+  {name} {sub} [flags]
+
+Flags:
+  -h, --help        help for {sub}
+      --{sub}-only  a flag only {sub} has
+'''
+
+
+def test_crawl_reads_the_whole_tree_of_a_cobra_tool(tmp_path):
+    """Every listed subcommand is probed with `SUB --help` and read by the cobra parser."""
+    result = _crawl(COBRA, tmp_path / "log", depth=3)
+    root = result.root
+    assert result.version == "wg-cobra version 1.2.3"
+    assert [c.name for c in root.subcommands] == ["broken", "completion", "help", "pr", "repo"]
+    listing = root.find(("pr", "list"))
+    assert listing is not None and not listing.stub
+    assert listing.probe == ("pr", "list", "--help")
+    assert listing.parser == "cobra"
+    assert listing.summary == "List pull requests"  # from the parent's listing
+    assert "ls" in listing.aliases
+    assert {f.long for f in listing.flags} >= {"--limit", "--state"}
+    assert "--verbose" in {f.long for f in listing.global_flags}
+    assert "--verbose" not in {f.long for f in listing.flags}
+    assert root.find(("repo", "clone")).flags
+
+
+def test_help_and_completion_are_kept_as_stubs_and_never_probed(tmp_path):
+    """`help` and `completion` stay in the tree as stubs; no probe is spent on them."""
+    log = tmp_path / "log"
+    result = _crawl(COBRA, log, depth=3)
+    assert result.root.find(("help",)).stub and result.root.find(("completion",)).stub
+    calls = log.read_text().splitlines()
+    assert not any(c.startswith(("help --help", "completion")) for c in calls)
+    assert "help help" not in calls
+
+
+def test_a_hanging_subcommand_keeps_its_stub_and_warns(tmp_path):
+    """A subcommand whose help hangs is killed, kept as a stub, and named in a warning; the rest is read."""
+    result = _crawl(COBRA, tmp_path / "log", hang=True, depth=3, timeout_s=2)
+    broken = result.root.find(("broken",))
+    assert broken.stub and broken.summary == "Hangs when asked for help"
+    (warning,) = [w for w in result.warnings if "broken" in w]
+    assert "did not finish within 2 s" in warning and "kept it as a stub" in warning
+    assert result.transient  # a timeout: the result is not to be cached
+    assert not result.root.find(("pr", "view")).stub
+
+
+def test_depth_limits_the_recursion(tmp_path):
+    """With depth 1 the first level is probed and its subcommands stay stubs, unprobed."""
+    log = tmp_path / "log"
+    result = _crawl(COBRA, log, depth=1)
+    assert not result.root.find(("pr",)).stub
+    assert result.root.find(("pr", "list")).stub
+    assert not any(line.startswith("pr list") for line in log.read_text().splitlines())
+    depth0 = _crawl(COBRA, None, depth=0)
+    assert all(sub.stub for sub in depth0.root.subcommands)
+
+
+def test_max_nodes_stops_the_crawl_and_says_so(tmp_path):
+    """Past max_nodes no more commands are probed, and a warning says how many were left."""
+    result = _crawl(COBRA, tmp_path / "log", depth=3, max_nodes=3)
+    assert result.nodes == 3
+    assert any("stopped after 3 commands: 3 more" in w and "--max-nodes" in w for w in result.warnings)
+    probed = [c.path for c in result.root.walk() if c.path and not c.stub]
+    assert probed == [("pr",)]  # the root, then `broken` (which fails) and `pr`, in listing order
+
+
+def test_the_tree_does_not_depend_on_parallelism():
+    """One worker or many, the same tree comes out, in the listing's order."""
+    one = _crawl(COBRA, None, depth=3, jobs=1)
+    many = _crawl(COBRA, None, depth=3, jobs=8)
+    assert one.root == many.root
+    assert one.warnings == many.warnings
+
+
+def test_a_tool_that_echoes_its_root_help_for_every_subcommand(tmp_path):
+    """When `SUB --help` prints the parent's help again, the stub is kept and the warning says why."""
+    tool = _script(tmp_path, "echoer", f"print({ROOT_HELP.format(name='echoer')!r})\n")
+    result = _crawl(tool, None, depth=2)
+    assert [c.name for c in result.root.subcommands] == ["alpha", "beta"]
+    assert all(c.stub for c in result.root.subcommands)
+    assert any("alpha" in w and "same help as its parent" in w for w in result.warnings)
+
+
+def test_falls_back_to_help_sub_when_sub_help_fails(tmp_path):
+    """A tool whose `SUB --help` is an error is read through `TOOL help SUB`."""
+    body = f'''
+    root = {ROOT_HELP.format(name="fallback")!r}
+    sub = {SUB_HELP!r}
+    if args in (["--help"], ["-h"]):
+        print(root)
+    elif args[:1] == ["help"] and len(args) == 2:
+        print(sub.format(name="fallback", sub=args[1]))
+    else:
+        print("Error: unknown flag: --help", file=sys.stderr)
+        sys.exit(1)
+    '''
+    tool = _script(tmp_path, "fallback", body)
+    result = _crawl(tool, None, depth=1)
+    alpha = result.root.find(("alpha",))
+    assert not alpha.stub
+    assert alpha.probe == ("help", "alpha")
+    assert "--alpha-only" in {f.long for f in alpha.flags}
+
+
+def test_a_help_printed_with_a_failing_exit_status_is_still_used(tmp_path):
+    """When no probe exits 0, the first one that parsed into content is kept."""
+    body = f'''
+    print({ROOT_HELP.format(name="grumpy")!r} if len(args) == 1 else
+          {SUB_HELP!r}.format(name="grumpy", sub=args[0]), file=sys.stderr)
+    sys.exit(2)
+    '''
+    tool = _script(tmp_path, "grumpy", body)
+    result = _crawl(tool, None, depth=1)
+    assert result.root.probe == ("--help",)
+    assert result.root.find(("beta",)).probe == ("beta", "--help")
+    assert "--beta-only" in {f.long for f in result.root.find(("beta",)).flags}
+
+
+def test_unreadable_root_returns_no_tree_and_the_reasons(tmp_path):
+    """A tool with no readable help gives no root, and a problem per probe tried."""
+    result = _crawl(str(FIXTURES / "tools" / "wg-binary"), None, depth=1)
+    assert result.root is None
+    assert len(result.warnings) == 3
+    assert all("binary data" in w for w in result.warnings)
+
+
+def test_man_flags_fill_in_only_what_help_lacks():
+    """Merging a man page adds its unknown flags and never replaces a flag the help described."""
+    helped = Command(flags=(Flag(long="--all", short="-a", description="from help"),))
+    man = Command(flags=(Flag(long="--all", description="from man"), Flag(long="--bare", description="man only")))
+    merged = _merge_man_flags(helped, man)
+    assert [f.long for f in merged.flags] == ["--all", "--bare"]
+    assert merged.flags[0].description == "from help"
+
+
+def test_content_and_jobs_defaults():
+    """A node with only prose has no content; the default pool is at least two workers."""
+    assert not has_content(Command(summary="text"))
+    assert has_content(Command(positionals=()) .with_changes(flags=(Flag(long="--x"),)))
+    assert default_jobs() >= 2

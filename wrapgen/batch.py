@@ -1,0 +1,325 @@
+"""Batch conversion: many recipes -> many packs, in parallel, with ``--check`` for drift.
+
+Each recipe goes through exactly the code path of ``wrapgen wrap --recipe`` (``wrapgen.wrap``),
+so ``wrapgen batch recipes/ -o adapters/`` and ``wrapgen wrap --recipe`` produce the same bytes.
+Nothing here prints: ``run_batch`` returns a ``BatchResult`` and the command module renders it.
+
+Decisions:
+- a directory argument is searched recursively for ``*.yaml`` / ``*.yml``, skipping hidden
+  directories and any subdirectory named ``examples`` (example tools are not on PATH and are not
+  shipped packs); name ``recipes/examples`` itself to convert those;
+- recipes run in worker *processes* (``--jobs``): discovery waits on subprocesses, but the
+  proposal, YAML and schema work is CPU-bound Python that threads would serialise on the GIL;
+- two recipes with the same pack id are both reported and neither is written;
+- a broken recipe is reported and the rest of the batch goes on; the exit status is 1.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Mapping, Sequence
+
+from wrapgen.errors import RecipeError, UsageError, WrapgenError
+from wrapgen.recipes import Recipe
+
+__all__ = [
+    "Outcome",
+    "BatchResult",
+    "find_recipes",
+    "convert_recipe",
+    "run_batch",
+    "override_warnings",
+    "summary_table",
+]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one recipe produced: the pack files, or the error that stopped it."""
+
+    source: str
+    pack_id: str = ""
+    files: Mapping[str, str] = field(default_factory=dict)  # relpath -> text, pack.yaml included
+    verbs: int = 0
+    warnings: tuple[str, ...] = ()  # about the recipe and the proposal: printed
+    discovery_warnings: int = 0  # what discovery could not read: counted (`wrapgen discover` shows them)
+    error: str = ""
+    hint: str = ""
+    seconds: float = 0.0
+    diffs: tuple[str, ...] = ()  # filled by run_batch: what a write changes / --check found
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    outcomes: tuple[Outcome, ...]
+    out_dir: str
+    check: bool
+    orphans: tuple[str, ...] = ()  # pack dirs under out_dir that no recipe produces
+    seconds: float = 0.0
+
+    @property
+    def failed(self) -> tuple[Outcome, ...]:
+        return tuple(o for o in self.outcomes if not o.ok)
+
+    @property
+    def drifted(self) -> tuple[Outcome, ...]:
+        return tuple(o for o in self.outcomes if o.ok and o.diffs)
+
+    @property
+    def exit_status(self) -> int:
+        return 1 if self.failed or (self.check and self.drifted) else 0
+
+
+# -- finding recipes -----------------------------------------------------------------------------
+
+_SKIP_DIRS = {"examples"}
+
+
+def find_recipes(paths: Sequence[str | os.PathLike]) -> list[Path]:
+    """Recipe files in the order given, directories expanded (sorted, recursive); no duplicates."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for dirpath, dirnames, filenames in os.walk(path):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
+                found += [Path(dirpath) / f for f in sorted(filenames) if f.endswith((".yaml", ".yml"))]
+        elif path.exists():
+            found.append(path)
+        else:
+            raise UsageError(f"{raw} does not exist", hint="pass recipe files or directories holding *.yaml recipes")
+    unique: list[Path] = []
+    seen: set[Path] = set()
+    for path in found:
+        key = path.resolve()
+        if key not in seen:
+            seen.add(key)
+            unique.append(path)
+    return unique
+
+
+# -- override warnings -----------------------------------------------------------------------------
+
+def _closest(word: str, options: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.5)
+    return f" (closest: {close[0]})" if close else ""
+
+
+def override_warnings(recipe: Recipe, tool, manifest: Mapping, *, decisions: Sequence = ()) -> list[str]:
+    """What a recipe names that the tool (or the proposal) no longer has, with the closest existing name.
+
+    ``decisions`` are the proposal's (path text and final name of each chosen command): an override
+    is keyed by the name before its own ``name:`` renamed it.
+    """
+    from wrapgen.propose.args import arg_name, positional_arg_name
+
+    warnings: list[str] = []
+    if tool is None:
+        return warnings
+    root = tool.root
+    path_texts = [" ".join(c.path) for c in root.walk() if c.path]
+
+    def check_path(path: tuple[str, ...], where: str) -> bool:
+        if path and root.find(path) is None:
+            warnings.append(f"{where} `{' '.join(path)}` is not a subcommand of {recipe.tool} any more"
+                            f"{_closest(' '.join(path), path_texts)}")
+            return False
+        return True
+
+    def check_args(spec, command, where: str) -> None:
+        if command is None:
+            return
+        flags = tuple(command.flags) + tuple(command.global_flags)
+        names = {arg_name(f) for f in flags} | {positional_arg_name(p) for p in command.positionals}
+        norm = lambda s: s.lower().replace("-", "_").lstrip("_")  # noqa: E731 - as propose.args matches
+        known = {norm(n) for n in names} | {norm(s) for f in flags for s in f.spellings}
+        known |= {norm(p.name) for p in command.positionals}
+        for key, values in (("args.include", spec.include_args), ("args.exclude", spec.exclude_args),
+                            ("positional_order", spec.positional_order)):
+            for value in values or ():
+                if norm(value) not in known:
+                    warnings.append(f"{where} {key} names `{value}`, which `{' '.join(command.path) or recipe.tool}` "
+                                    f"does not have (any more){_closest(value, sorted(names))}")
+
+    for i, spec in enumerate(recipe.commands or ()):
+        if check_path(spec.path, f"commands[{i}]"):
+            check_args(spec, root.find(spec.path), f"commands[{i}] `{spec.path_text}`:")
+    for path in recipe.exclude:
+        check_path(path, "exclude:")
+    verbs = set(manifest.get("verbs") or {})
+    path_of = {d.name: d.path for d in decisions if getattr(d, "chosen", False)}
+    for name, spec in recipe.overrides.items():
+        final = spec.name or name
+        if final not in verbs:
+            warnings.append(f"override `{name}` names no proposed command{_closest(name, sorted(verbs))}; "
+                            f"it was not applied")
+            continue
+        words = tuple(w for w in path_of.get(final, "").split() if not w.startswith("-"))
+        check_args(spec, root.find(words) if words else root, f"override `{name}`:")
+    return warnings
+
+
+# -- converting ------------------------------------------------------------------------------------
+
+class _Capture:
+    """A ``discover`` for ``wrap()`` that keeps the Tool it returns (override warnings need it)."""
+
+    def __init__(self, tool=None):
+        self.tool = tool
+
+    def __call__(self, *args, **kwargs):
+        if self.tool is None:
+            from wrapgen.discover import discover
+
+            self.tool = discover(*args, **kwargs)
+        return self.tool
+
+
+def convert_recipe(path: str | os.PathLike, *, out_dir: str | os.PathLike = "adapters") -> Outcome:
+    """One recipe -> its pack files through ``wrapgen.wrap.wrap`` (what ``wrap --recipe`` runs). Never raises.
+
+    ``wrap`` runs with ``check=True`` so that the worker writes nothing: the batch decides what to
+    write once every recipe is in (duplicate pack ids are written by neither).
+    """
+    start = time.perf_counter()
+    source = str(path)
+    pack_id = ""
+    try:
+        from wrapgen.recipes import load_recipe
+        from wrapgen.wrap import wrap
+
+        recipe = load_recipe(path)
+        pack_id = recipe.resolved_pack_id
+        capture = _Capture()
+        result = wrap(recipe=recipe, out_dir=out_dir, check=True, discover=capture)
+        manifest = result.proposal.manifest
+        discovery = set(capture.tool.warnings) if capture.tool is not None else set()
+        warnings = override_warnings(recipe, capture.tool, manifest, decisions=result.proposal.decisions)
+        warnings += [w for w in result.proposal.warnings if w not in discovery]
+        warnings += [d.format() for d in result.findings if d.level == "warning"]
+        errors = [d.format() for d in result.findings if d.level == "error"]
+        if errors:
+            return Outcome(source=source, pack_id=result.pack_id, verbs=len(manifest["verbs"]),
+                           error="the pack fails wrapgen check:" + "".join(f"\n    {e}" for e in errors),
+                           hint="fix the recipe (overrides) so that the pack passes check",
+                           seconds=time.perf_counter() - start)
+        return Outcome(
+            source=source,
+            pack_id=result.pack_id,
+            files=dict(result.files),
+            verbs=len(manifest["verbs"]),
+            warnings=tuple(dict.fromkeys(warnings)),
+            discovery_warnings=len(discovery),
+            seconds=time.perf_counter() - start,
+        )
+    except WrapgenError as error:
+        details = [d.format() for d in error.diagnostics]
+        message = error.message + "".join(f"\n    {d}" for d in details)
+        return Outcome(source=source, pack_id=pack_id, error=message, hint=error.hint,
+                       seconds=time.perf_counter() - start)
+    except Exception as error:  # a bug in one recipe's conversion must not sink the batch
+        return Outcome(source=source, pack_id=pack_id, error=f"internal error: {type(error).__name__}: {error}",
+                       hint="this is a bug in wrapgen; please report it with the recipe",
+                       seconds=time.perf_counter() - start)
+
+
+def _duplicates(outcomes: Sequence[Outcome]) -> list[Outcome]:
+    by_id: dict[str, list[int]] = {}
+    for i, outcome in enumerate(outcomes):
+        if outcome.ok:
+            by_id.setdefault(outcome.pack_id, []).append(i)
+    out = list(outcomes)
+    for pack_id, indexes in by_id.items():
+        if len(indexes) < 2:
+            continue
+        sources = [outcomes[i].source for i in indexes]
+        for i in indexes:
+            others = ", ".join(s for s in sources if s != outcomes[i].source)
+            out[i] = Outcome(source=outcomes[i].source, pack_id=pack_id, seconds=outcomes[i].seconds,
+                             error=f"pack id {pack_id!r} is also produced by {others}; neither was written",
+                             hint="give each recipe its own `pack_id:`")
+    return out
+
+
+def _orphans(out_dir: Path, produced: set[str]) -> tuple[str, ...]:
+    if not out_dir.is_dir():
+        return ()
+    return tuple(sorted(d.name for d in out_dir.iterdir()
+                        if d.is_dir() and (d / "pack.yaml").is_file() and d.name not in produced))
+
+
+Progress = Callable[[int, int, Outcome], None]
+
+
+def run_batch(paths: Sequence[str | os.PathLike], *, out_dir: str | os.PathLike = "adapters",
+              jobs: int | None = None, check: bool = False, progress: Progress | None = None) -> BatchResult:
+    """Convert every recipe; write (or, with ``check``, diff) the packs under ``out_dir``."""
+    from wrapgen.emit import write_files
+
+    start = time.perf_counter()
+    recipes = find_recipes(paths)
+    if not recipes:
+        raise RecipeError(f"no recipes (*.yaml) found in {', '.join(str(p) for p in paths)}",
+                          hint="pass recipe files, or a directory that holds them")
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(recipes)))
+    results: dict[int, Outcome] = {}
+    if jobs == 1:
+        for i, path in enumerate(recipes):
+            results[i] = convert_recipe(path, out_dir=out_dir)
+            if progress:
+                progress(len(results), len(recipes), results[i])
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(convert_recipe, path, out_dir=out_dir): i for i, path in enumerate(recipes)}
+            for future in as_completed(futures):
+                i = futures[future]
+                results[i] = future.result()
+                if progress:
+                    progress(len(results), len(recipes), results[i])
+    outcomes = _duplicates([results[i] for i in range(len(recipes))])
+    out = Path(out_dir)
+    final: list[Outcome] = []
+    for outcome in outcomes:
+        if not outcome.ok:
+            final.append(outcome)
+            continue
+        try:
+            diffs = write_files(out / outcome.pack_id, outcome.files, check=check)
+        except WrapgenError as error:
+            final.append(Outcome(source=outcome.source, pack_id=outcome.pack_id, error=error.message,
+                                 hint=error.hint, seconds=outcome.seconds))
+            continue
+        final.append(Outcome(**{**outcome.__dict__, "diffs": tuple(diffs)}))
+    produced = {o.pack_id for o in outcomes if o.pack_id}
+    return BatchResult(outcomes=tuple(final), out_dir=str(out), check=check,
+                       orphans=_orphans(out, produced), seconds=time.perf_counter() - start)
+
+
+# -- rendering (pure: the command module prints) ----------------------------------------------------
+
+def summary_table(result: BatchResult) -> str:
+    """pack | verbs | warnings | time | status, one row per recipe, in recipe order."""
+    rows = [("pack", "verbs", "warnings", "time", "status")]
+    for o in result.outcomes:
+        if not o.ok:
+            status = "FAILED"
+        elif result.check:
+            status = "differs" if o.diffs else "up to date"
+        else:
+            status = "written" if o.diffs else "unchanged"
+        rows.append((o.pack_id or Path(o.source).stem, str(o.verbs) if o.ok else "-",
+                     str(len(o.warnings)), f"{o.seconds:.1f}s", status))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(w) if i in (0, 4) else cell.rjust(w) for i, (cell, w) in
+                       enumerate(zip(row, widths))).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from dataclasses import replace
 
 import bashlex
 
@@ -32,8 +33,7 @@ _SHELL_META = re.compile(r"([<>|&;()$`!{}\\\"'#*?~])")
 # Placeholders that stand for "the subcommand and its args" or "all the options": not operands.
 _NOT_OPERANDS = re.compile(
     r"""^(?:
-        options?|flags?|opts|option\.\.\.|
-        global[ _-]?options?|global[ _-]?flags?|
+        .*options?|.*flags?|opts|option\.\.\.|
         command|commands|subcommand|sub-command|cmd|
         args|arguments|command[ _-]args|command[ _-]arguments
     )$""",
@@ -58,12 +58,14 @@ def split_usage(line: str) -> list[str]:
     line = line.strip()[:MAX_LINE]
     if not line:
         return []
+    # "<jq filter>" is one placeholder: keep its space out of the word splitting.
+    protected = re.sub(r"<[^<>]*>", lambda m: m[0].replace(" ", "\x01"), line)
     try:
-        trees = bashlex.parse(_SHELL_META.sub(r"\\\1", line))
+        trees = bashlex.parse(_SHELL_META.sub(r"\\\1", protected))
         words = [w for tree in trees for w in _words(tree)]
     except Exception:  # noqa: BLE001 - bashlex raises many types; whitespace is a fine fallback
-        words = line.split()
-    return words or line.split()
+        words = protected.split()
+    return [w.replace("\x01", " ") for w in (words or protected.split())]
 
 
 def split_example(line: str, *, prog: str = "") -> list[str] | None:
@@ -115,13 +117,10 @@ def _skip_prog(words: list[str], prog: tuple[str, ...]) -> list[str]:
 
 def _operand_name(word: str) -> tuple[str, bool, bool] | None:
     """(name, optional, variadic) of a usage word that is an operand, else None."""
-    optional = False
-    variadic = word.endswith("...") or word.endswith("...]")
+    variadic = "..." in word
     text = word.replace("...", "")
-    while text.startswith("[") and text.endswith("]"):
-        optional = True
-        text = text[1:-1].strip()
-    text = text.rstrip(".")
+    optional = text.startswith("[")
+    text = text.lstrip("[(").rstrip("])").strip().rstrip(".")
     if not text or text.startswith("-") or "|" in text or "=" in text:
         return None
     if text.startswith("<") and text.endswith(">"):
@@ -137,23 +136,63 @@ def _operand_name(word: str) -> tuple[str, bool, bool] | None:
     return name.strip(), optional, variadic
 
 
-def usage_positionals(lines, *, prog: tuple[str, ...]) -> tuple[Positional, ...]:
-    """Operands named on the usage lines, first line wins, with required and variadic."""
+def _is_flag_word(word: str) -> bool:
+    bare = word.strip("[]()|")
+    return bare.startswith("-") and bare != "--" and len(bare) > 1
+
+
+def _groups(words: list[str]) -> list[tuple[int, ...]]:
+    """For each word, the ids of the bracket groups around it, outermost first."""
+    stack: list[int] = []
+    out: list[tuple[int, ...]] = []
+    next_id = 0
+    for word in words:
+        core = word.replace("[--]", "")
+        opened = len(core) - len(core.lstrip("[("))
+        for _ in range(opened):
+            stack.append(next_id)
+            next_id += 1
+        out.append(tuple(stack))
+        closed = len(core.rstrip(".")) - len(core.rstrip(".").rstrip("])"))
+        for _ in range(min(closed, len(stack))):
+            stack.pop()
+    return out
+
+
+def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> tuple[Positional, ...]:
+    """Operands named on the usage lines, first line wins, with required and variadic.
+
+    A word inside a bracket group that holds a flag is that flag's value
+    (``[-F <file> | -m <msg>]``), and so is a word right after a flag
+    (``-e PATTERN``) unless ``switches`` says that flag takes no value: neither is an operand.
+    """
     found: dict[str, Positional] = {}
+    required_in: dict[str, int] = {}
+    counted = 0
     for line in list(lines)[:20]:
-        words = _skip_prog(split_usage(line), prog)
-        depth = 0
+        all_words = split_usage(line)
+        if len(prog) > 1 and prog[1] not in all_words[1:4]:
+            continue  # git log -h also prints "or: git show ...": another command's usage
+        words = _skip_prog(all_words, prog)
+        counted += 1
+        groups = _groups(words)
+        flagged = {g for word, gs in zip(words, groups) if _is_flag_word(word) for g in gs}
         after_command = False
-        for word in words:
-            opened = word.count("[") + word.count("(")
-            closed = word.count("]") + word.count(")")
-            inner_depth = depth
-            depth = max(0, depth + opened - closed)
-            if word.strip("[]()").startswith("-"):
+        last: str | None = None
+        for i, word in enumerate(words):
+            if word.rstrip("])") == "..." and last is not None:
+                found[last] = replace(found[last], variadic=True)  # "[PATH ...]" split in two
                 continue
-            if word in ("|", "--", "[--]"):
+            last = None
+            if _is_flag_word(word) or word.replace("[--]", "").strip("[]()") in ("|", "--", ""):
                 continue
-            parsed = _operand_name(word)
+            if flagged & set(groups[i]):
+                continue
+            prev = words[i - 1] if i else ""
+            if (_is_flag_word(prev) and prev not in switches and not prev.endswith(("]", ")"))
+                    and "=" not in prev and not word.startswith("[")):
+                continue  # "-e PATTERN": the flag's value
+            parsed = _operand_name(word.replace("[--]", ""))
             if parsed is None:
                 bare = word.strip("[]<>.").lower()
                 if bare in ("command", "subcommand", "cmd"):
@@ -162,17 +201,21 @@ def usage_positionals(lines, *, prog: tuple[str, ...]) -> tuple[Positional, ...]
             if after_command:
                 continue  # "COMMAND [ARGS]...": the subcommand's operands, not ours
             name, optional, variadic = parsed
-            optional = optional or inner_depth > 0
+            optional = optional or bool(groups[i])
             key = name.lower()
+            last = key
+            if not optional:
+                required_in[key] = required_in.get(key, 0) + 1
             if key in found:
                 continue
+            kind = guess_type(name)
             found[key] = Positional(
                 name=name,
-                required=not optional,
                 variadic=variadic,
-                type=guess_type(name) if guess_type(name) in ("path", "integer") else "string",
+                type=kind if kind in ("path", "integer") else "string",
             )
-    return tuple(found.values())
+    # Required only when every usage form requires it: "rg --files" needs no PATTERN.
+    return tuple(replace(p, required=required_in.get(k, 0) >= counted) for k, p in found.items())
 
 
 _USAGE_FLAG = re.compile(

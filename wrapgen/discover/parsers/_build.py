@@ -50,6 +50,7 @@ class Parts:
     prose: list[str] = field(default_factory=list)
     aliases: list[str] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
+    operand_usage: list[str] | None = None  # usage lines to read operands from, when not all
 
 
 def classify(section: Section, rules: Rules) -> str:
@@ -136,6 +137,7 @@ def _examples(lines, prog: tuple[str, ...]) -> list[str]:
             text = text[2:].strip()
         elif not prog or not text.startswith(prog[0] + " ") and text != prog[0]:
             continue
+        text = re.sub(r"\s{2,}#.*$", "", text)  # tar: "tar -xf a.tar    # Extract all files"
         if split_example(text, prog=prog[0] if prog else "") is None:
             continue
         out.append(text)
@@ -191,8 +193,7 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
         elif role == "aliases":
             parts.aliases.extend(a for a in _aliases(section, prog) if a not in parts.aliases)
         elif role in ("preamble", "description", "other", "after-usage"):
-            if role != "description":
-                parts.flags.extend(merge_flags(parse_options(lines, max_first_indent=8), seen=seen))
+            parts.flags.extend(merge_flags(parse_options(lines, max_first_indent=8), seen=seen))
             if role != "other" or not parts.prose:
                 prose = _prose_before_options(lines)
                 if prose:
@@ -206,6 +207,8 @@ _NOT_SUMMARY = re.compile(
   | <[^>]+@[^>]+>              # "Andrew Gallant <jamslam@gmail.com>"
   | ^error:                    # flask without an app still prints help
   | ^usage:
+  | ^(?:use|run|see)\s+["'`]    # 'Use "kubectl <command> --help" for more information'
+  | ^[A-Z][\w-]*\(\d\w*\)\s   # a man page's running header: "RG(1)   RG(1)"
     """,
     re.VERBOSE | re.IGNORECASE,
 )
@@ -218,7 +221,7 @@ def _summary_and_description(prose: list[str]) -> tuple[str, str]:
             para = para.strip()
             if para:
                 paragraphs.append(para)
-    kept = [p for p in paragraphs if not _NOT_SUMMARY.search(p.split("\n", 1)[0])]
+    kept = [p for p in paragraphs if not _NOT_SUMMARY.search(p.split("\n", 1)[0].strip())]
     description = "\n\n".join(kept)[:2000]
     summary = ""
     if kept:
@@ -230,7 +233,9 @@ def _summary_and_description(prose: list[str]) -> tuple[str, str]:
 def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
     """The ``Command`` for these parts: stubs, operands with their docs, own and global flags."""
     summary, description = _summary_and_description(parts.prose)
-    positionals = list(usage_positionals(parts.usage, prog=prog))
+    usage_for_operands = parts.usage if parts.operand_usage is None else parts.operand_usage
+    switches = frozenset(s for f in parts.flags + parts.global_flags if not f.takes_value for s in f.spellings)
+    positionals = list(usage_positionals(usage_for_operands, prog=prog, switches=switches))
     docs = parts.operand_docs
     positionals = [replace(p, description=docs.get(p.name.lower(), "")[:300]) for p in positionals]
     seen_paths: set[tuple[str, ...]] = set()

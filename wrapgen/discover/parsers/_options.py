@@ -23,7 +23,7 @@ MAX_ENTRIES = 3_000
 _ENTRY_START = re.compile(
     r"""
     ^(?: --?\[no-\]\w                  # git: --[no-]status
-       | --?[A-Za-z0-9?#@]             # -a, --all, -1, -#, -?
+       | --?[A-Za-z0-9?#@:]            # -a, --all, -1, -#, -?, curl's -:
     )
     """,
     re.VERBOSE,
@@ -33,6 +33,7 @@ _SPELLING = re.compile(
     r"""
     (?P<spell>
         --?\[no-\][A-Za-z0-9][\w.-]*          # git: --[no-]status
+      | -[:#?@]                                 # curl's "-:, --next", "-#"
       | --?[A-Za-z0-9?#@](?:[\w.?#@+-]*[\w?#@])? # -a, --all, -all, --dry-run (no trailing dash)
     )
     (?P<attached>                               # a value glued to the spelling
@@ -111,7 +112,7 @@ _INT_NAMES = {
     "n", "num", "number", "count", "int", "int8", "int16", "int32", "int64", "uint", "uint8",
     "uint16", "uint32", "uint64", "integer", "lines", "depth", "limit", "port", "jobs", "level",
     "max", "min", "seconds", "secs", "ms", "millis", "bytes-count", "columns", "cols", "width",
-    "integer range", "number of seconds", "size_in_bytes",
+    "integer range", "number of seconds", "size_in_bytes", "retries", "times", "threads",
 }
 _NUMBER_NAMES = {"float", "float32", "float64", "double", "fractional seconds", "decimal", "ratio", "float range"}
 _BOOL_NAMES = {"bool", "boolean"}
@@ -133,14 +134,15 @@ class OptionEntry:
     spec: str
     desc: list[str] = field(default_factory=list)
     desc_col: int = 10_000  # the column descriptions start at; deeper dash lines belong to them
+    gap: bool = False  # the first line had a gap of 2+ spaces after the spec
 
 
 def guess_type(value_name: str | None, choices: tuple[str, ...] = ()) -> str:
     """The type a value name suggests: N -> integer, FILE -> path, {a,b} -> enum."""
     if choices:
         return "enum"
-    if not value_name:
-        return "string"
+    if not value_name or "|" in value_name:
+        return "string"  # "KEY=VALUE|PATH": one of several shapes, so no narrower guess
     name = value_name.strip("<>[]=(){}. ").lower().replace("-", "_")
     spaced = name.replace("_", " ")
     if name in _INT_NAMES or spaced in _INT_NAMES or re.fullmatch(r"(?:num|max|min)_?\w*|\w*_(?:num|count|n)", name):
@@ -149,6 +151,8 @@ def guess_type(value_name: str | None, choices: tuple[str, ...] = ()) -> str:
         return "number"
     if name in _BOOL_NAMES:
         return "boolean"
+    if ":" in name:
+        return "string"  # "range:file", "user:password": structured, not a path
     last = re.split(r"[\s_/|]+", spaced)[-1] if spaced else ""
     if name in _PATH_NAMES or spaced in _PATH_NAMES or last in _PATH_NAMES or re.search(r"(?:file|path|dir)$", name):
         return "path"
@@ -183,7 +187,7 @@ def option_entries(lines, *, max_first_indent: int = 16) -> list[OptionEntry]:
                 if len(entries) >= MAX_ENTRIES:
                     break
                 spec, desc = _split_first_line(text)
-                cur = OptionEntry(ind, spec, [desc] if desc else [])
+                cur = OptionEntry(ind, spec, [desc] if desc else [], gap=bool(desc))
                 if desc:
                     cur.desc_col = ind + text.index(desc) if desc in text else ind + len(spec) + 2
                 entries.append(cur)
@@ -251,6 +255,22 @@ def _scan_spec(spec: str, gap_after: bool):
     return spellings, values, spec[pos:].strip()
 
 
+def _listed_values(lines: list[str]) -> tuple[str, ...]:
+    """clap's long help: "Possible values:" then one "- name: what it does" line each."""
+    out: list[str] = []
+    inside = False
+    for line in lines:
+        if re.match(r"^possible values:$", line, re.IGNORECASE):
+            inside = True
+            continue
+        if inside:
+            match = re.match(r"^[-*]\s+([\w.+-]+)(?::|\s{2,}|$)", line)
+            if not match:
+                break
+            out.append(match[1])
+    return tuple(out) if len(out) >= 2 else ()
+
+
 def _strip_quotes(value: str) -> str:
     value = value.strip()
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
@@ -260,7 +280,7 @@ def _strip_quotes(value: str) -> str:
 
 def entry_to_flag(entry: OptionEntry) -> Flag | None:
     """The ``Flag`` an entry describes, or None when its spec holds no spelling."""
-    gap_after = bool(entry.desc) and bool(entry.desc[0]) and entry.desc_col != 10_000
+    gap_after = entry.gap
     kubectl = entry.spec.endswith(":") and "=" in entry.spec
     spec = entry.spec[:-1] if kubectl else entry.spec
     spellings, values, leftover = _scan_spec(spec, gap_after)
@@ -319,6 +339,8 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
                 value_name = value_name or attached.strip("[]=") or None
             else:
                 value_name = value_name or attached.lstrip("=") or None
+    if len(values) > 1 and not any(v[0] in "<[{(" for v in values):
+        values = [" ".join(v.rstrip(",") for v in values)]  # jq: "--arg a v" takes two values
     for token in values:
         token = token.rstrip(",")
         takes_value = True
@@ -345,12 +367,16 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
         value_name = value_name.lstrip("=") or None
 
     if not choices:
+        choices = _listed_values(desc_lines)
+    if not choices:
         match = _CHOICES.search(full)
         if match:
             choices = split_choices(next(g for g in match.groups() if g is not None))
     match = _DEFAULT.search(full)
-    if match and default is None:
-        default = _strip_quotes(next(g for g in match.groups() if g is not None)) or None
+    if match and default is None and takes_value:
+        said = _strip_quotes(next(g for g in match.groups() if g is not None))
+        # "(default: number of available CPU cores)" is prose, not a value to pass.
+        default = said if said and len(said.split()) <= 3 else None
     if _REPEATABLE.search(full):
         repeatable = True
 
@@ -397,7 +423,17 @@ def merge_flags(flags, *, seen: set[str] | None = None) -> list[Flag]:
     for flag in flags:
         spellings = set(flag.spellings)
         if spellings & seen:
-            continue
+            rest = [s for s in flag.spellings if s not in seen]
+            if not rest:
+                continue
+            # ls: "-p, --indicator-style=slash": -p is its own switch meaning one preset value.
+            flag = Flag(
+                long=next((s for s in rest if s.startswith("--")), None),
+                short=next((s for s in rest if len(s) == 2), None),
+                aliases=tuple(s for s in rest if not s.startswith("--") and len(s) != 2),
+                description=flag.description,
+            )
+            spellings = set(flag.spellings)
         seen |= spellings
         out.append(flag)
     return out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from wrapgen.model import Command
 
 from ._build import Rules, assemble, read_parts
@@ -20,7 +22,14 @@ RULES = Rules(
 )
 
 
+_GLOBAL_LIST = re.compile(r"^The following options can be passed to any command", re.MULTILINE)
+
+
 @register_parser("cobra")
 def parse_cobra(text: str, *, prog: tuple[str, ...]) -> Command:
     """Own flags, inherited flags apart, grouped subcommands; kubectl's ``--x=default:`` tables too."""
-    return assemble(read_parts(text, prog=prog, rules=RULES), prog=prog, style="cobra")
+    parts = read_parts(text, prog=prog, rules=RULES)
+    if _GLOBAL_LIST.search(text[:500]):
+        # `kubectl options` lists the flags every command inherits: they are global by nature.
+        parts.global_flags, parts.flags = parts.global_flags + parts.flags, []
+    return assemble(parts, prog=prog, style="cobra")

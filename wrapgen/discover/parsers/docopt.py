@@ -22,7 +22,13 @@ def parse_docopt(text: str, *, prog: tuple[str, ...]) -> Command:
     seen = {s for f in parts.flags + parts.global_flags for s in f.spellings}
     parts.flags.extend(merge_flags(usage_flags(parts.usage, prog=prog), seen=seen))
     known = {s.name for s in parts.subcommands}
-    for word in usage_literals(parts.usage, prog=prog):
+    literals = usage_literals(parts.usage, prog=prog)
+    for word in literals:
         if word not in known:
             parts.subcommands.append(stub(tuple(prog[1:]) + (word,)))
+    # Operands of "prog ship <name> move" belong to "ship", not to the root.
+    parts.operand_usage = [
+        line for line in parts.usage
+        if not usage_literals([line], prog=prog)
+    ]
     return assemble(parts, prog=prog, style="docopt")

@@ -10,20 +10,22 @@ import re
 
 from wrapgen.model import Command
 
-from ._build import Rules, assemble, read_parts
+from ._build import Rules, _prose_before_options, assemble, read_parts
 from ._registry import register_parser
 
 __all__ = ["parse_man", "roff_to_text"]
 
-RULES = Rules(usage=r"^synopsis$", description=r"^description$", examples=r"^examples?$",
-              skip=r"^(?:name|see also|author|authors|reporting bugs|copyright|bugs|history|exit status|files|environment)$")
+# SYNOPSIS is read here, not by the shared usage splitter: its paragraphs are whole usage lines.
+RULES = Rules(usage=r"^$never", description=r"^description$", examples=r"^examples?$",
+              skip=r"^(?:name|synopsis|see also|authors?|reporting bugs|copyright|bugs|history|"
+                   r"exit status|files|environment|version|homepage)$")
 
 _ROFF_ESCAPES = re.compile(
     r"""
     \\f(?:\[[^\]]*\]|\(..|.)     # font changes: \fB \fI \fR \fP \f(CW \f[B]
   | \\s[+-]?\d                  # size changes
   | \\\*(?:\[[^\]]*\]|\(..|.)   # predefined strings
-  | \\[&%|^c]                   # zero-width marks
+  | \\[&%|^c,/]                 # zero-width marks and italic corrections
   | \\"[^\n]*                   # comment to end of line
     """,
     re.VERBOSE,
@@ -55,7 +57,8 @@ def roff_to_text(source: str) -> str:
     out: list[str] = []
     indent = 7
     pending_tag = False
-    tagged: list[str] = []
+    fill = True  # roff joins the lines of a paragraph unless .nf says otherwise
+    joinable = False  # the last output line is running paragraph text
     for raw in source.split("\n")[:50_000]:
         line = raw.rstrip()
         if line.startswith(('.\\"', "'\\\"", '\\"')) or line in (".", "'"):
@@ -64,6 +67,11 @@ def roff_to_text(source: str) -> str:
             parts = line[1:].split(None, 1)
             macro = "." + (parts[0] if parts else "")
             rest = parts[1] if len(parts) > 1 else ""
+            joinable = joinable and macro in _FONT_MACROS
+            if macro in (".nf", ".EX"):
+                fill = False
+            elif macro in (".fi", ".EE"):
+                fill = True
             if macro in (".SH", ".SS", ".Sh", ".Ss"):
                 title = " ".join(_inline(a) for a in _macro_args(rest)).strip()
                 out.extend(["", title + (":" if macro in (".SS", ".Ss") else ""), ""])
@@ -94,15 +102,39 @@ def roff_to_text(source: str) -> str:
                 continue  # .TH, .RS, .RE, .nf, .fi, .br, .in, .ad ... change layout only
         else:
             text = _inline(line)
+        text = text[:-1] if text.endswith("\\") else text  # an escaped newline joins lines
         if pending_tag:
             out.append(" " * 7 + text.strip())
             pending_tag = False
             indent = 14
+            joinable = False
             continue
-        if text.strip():
+        if not text.strip():
+            out.append("")
+            joinable = False
+        elif joinable and fill:
+            out[-1] += " " + text.strip()
+        else:
             out.append(" " * indent + text.strip())
-    del tagged
+            joinable = fill
     return "\n".join(out)
+
+
+def _synopsis(sections) -> list[str]:
+    """Usage lines: the paragraphs of SYNOPSIS and its subsections ("Traditional usage:")."""
+    lines: list[str] = []
+    inside = False
+    for section in sections:
+        if section.key == "synopsis":
+            inside = True
+        elif inside and not section.title.endswith(":") and section.title.isupper():
+            break  # the next .SH
+        elif not inside:
+            continue
+        for para in "\n".join(section.lines).split("\n\n"):
+            if para.strip():
+                lines.append(" ".join(para.split()))
+    return lines[:20]
 
 
 def _is_roff(text: str) -> bool:
@@ -120,6 +152,10 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     if match:
         name_line = " ".join(match[1].split())
         summary = re.split(r"\s+\\?-+\s+", name_line, maxsplit=1)[-1]
+    parts.usage = _synopsis(parts.sections)
+    described = [sec for sec in parts.sections if sec.key == "description"]
+    if described:
+        parts.prose = [_prose_before_options(described[0].lines)]
     command = assemble(parts, prog=prog, style="man")
     if summary:
         command = command.with_changes(summary=summary[:200])

@@ -246,3 +246,14 @@ def test_write_files_refuses_paths_outside_the_directory(tmp_path, relpath):
     with pytest.raises(WrapgenError):
         write_files(tmp_path / "pack", {relpath: "x"})
     assert not (tmp_path / "escape.txt").exists()
+
+
+def test_build_pack_is_the_python_face_of_build(tmp_path):
+    """wrapgen.build_pack writes the derived files once; again it reports no change."""
+    import wrapgen
+
+    pack = _copy_pack("jq", tmp_path)
+    assert len(wrapgen.build_pack(pack, check=True)) == 2 and not (pack / "adapter.py").exists()
+    assert len(wrapgen.build_pack(pack)) == 2
+    assert wrapgen.build_pack(pack) == []
+    assert wrapgen.load_pack(pack).data["pack_id"] == "jq"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from wrapgen.build import render_pack_files
-from wrapgen.check import RULES, check_pack, check_packs, rule
+from wrapgen.check import RULES, all_rules, check_pack, check_packs, rule
 from wrapgen.emit import write_files
 
 PACKS = Path(__file__).resolve().parent / "packs"
@@ -323,8 +323,9 @@ def test_a_missing_directory_is_a_finding(tmp_path, cli):
 def test_every_code_is_registered_once_with_severity():
     """The registry holds each code the README promises, each with a severity and summary."""
     expected = {f"W{n:03d}" for n in range(1, 14)} | {"M026"}
-    assert set(RULES) == expected
-    assert all(r.severity in ("error", "warning") and r.summary for r in RULES.values())
+    rules = all_rules()
+    assert expected <= set(rules)
+    assert all(r.severity in ("error", "warning") and r.summary for r in rules.values())
     with pytest.raises(ValueError):
         rule("W001", severity="error", summary="again")(lambda ctx: [])
 
@@ -333,7 +334,7 @@ def test_readme_documents_every_code_with_its_severity():
     """The README's pack section has a table row per code, with the registry's severity."""
     text = README.read_text()
     section = text[text.index("<!-- section:pack -->"): text.index("<!-- /section:pack -->")]
-    for code, registered in RULES.items():
+    for code, registered in all_rules().items():
         match = re.search(rf"^\| `{code}` \| (\w+) \|", section, re.M)
         assert match, f"{code} missing from README"
         assert match.group(1) == registered.severity, code

@@ -24,6 +24,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_S",
     "DERIVED_FILES",
     "binding_data",
+    "build_pack",
     "render_binding",
     "render_adapter",
     "render_pack_files",
@@ -164,3 +165,19 @@ def render_pack_files(pack_yaml_bytes: bytes, *, path: str = "pack.yaml") -> dic
             diagnostics=errors,
         )
     return {BINDING_NAME: render_binding(manifest), ADAPTER_NAME: render_adapter(manifest)}
+
+
+def build_pack(directory, *, check: bool = False) -> list[str]:
+    """Render a pack directory's derived files and write them (``emit.write_files``); the diffs.
+
+    No lint: ``wrapgen build`` lints first. Raises ``ManifestError`` for an invalid pack.yaml.
+    """
+    from pathlib import Path
+
+    from wrapgen.emit import write_files
+    from wrapgen.pack import MANIFEST_NAME, load_manifest
+
+    manifest = load_manifest(directory)
+    path = Path(directory)
+    pack_dir = path.parent if path.name == MANIFEST_NAME and path.is_file() else path
+    return write_files(pack_dir, render_pack_files(manifest.raw, path=manifest.path), check=check)

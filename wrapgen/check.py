@@ -39,6 +39,7 @@ from wrapgen.pack import MANIFEST_NAME, NAME_CODE, SCHEMA_CODE, Manifest, read_m
 __all__ = [
     "Rule",
     "RULES",
+    "all_rules",
     "rule",
     "VerbView",
     "PackContext",
@@ -178,7 +179,9 @@ def _verb_count(ctx: PackContext):
                              hint="more than 12 is usually two packs")
 
 
-@rule("W004", severity="error", summary="name drift between projections: manifest, binding.json, adapter, aliases", derived=True)
+# Not derived=True: the alias half must stop a build; the binding half is silent when build
+# passes no derived files (it is about to rewrite them).
+@rule("W004", severity="error", summary="name drift between projections: manifest, binding.json, adapter, aliases")
 def _drift(ctx: PackContext):
     names = [verb.name for verb in ctx.verbs]
     for verb in ctx.verbs:
@@ -391,6 +394,12 @@ def _load_plugins() -> None:
         return
     for info in pkgutil.iter_modules(package.__path__):
         importlib.import_module(f"wrapgen.lint.{info.name}")
+
+
+def all_rules() -> dict[str, Rule]:
+    """Every registered rule, including those in ``wrapgen/lint/``, by code."""
+    _load_plugins()
+    return dict(sorted(RULES.items()))
 
 
 def _verb_views(data: Mapping[str, Any]) -> tuple[VerbView, ...]:

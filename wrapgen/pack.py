@@ -31,6 +31,7 @@ __all__ = [
     "parse_manifest",
     "read_manifest",
     "load_manifest",
+    "load_pack",
     "dump_manifest",
     "format_field",
 ]
@@ -364,6 +365,9 @@ def load_manifest(path_or_dir) -> Manifest:
             diagnostics=errors,
         )
     return manifest
+
+
+load_pack = load_manifest  # the name wrapgen's public API exports
 
 
 # --- dumping -----------------------------------------------------------------------------------

@@ -12,12 +12,19 @@ def add_arguments(parser) -> None:
                         help="pack directories (or pack.yaml files); a directory of packs checks each one")
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="text: one PATH:LINE: CODE severity message per line; json: one object")
+    parser.add_argument("--probe", action="store_true",
+                        help="also render every verb with sample args and ask the real tool's help "
+                             "whether it lists every flag used (SPEC 12)")
 
 
 def run(ns) -> int:
     from wrapgen.check import check_packs, expand_pack_dirs
 
     findings = check_packs(ns.dirs)
+    if getattr(ns, "probe", False):
+        from wrapgen.probe_check import probe_packs
+
+        findings = findings + probe_packs(ns.dirs)
     errors = sum(1 for d in findings if d.level == "error")
     warnings = sum(1 for d in findings if d.level == "warning")
     packs = len(expand_pack_dirs(ns.dirs))

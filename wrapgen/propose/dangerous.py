@@ -4,8 +4,8 @@ Such a flag is never exposed on a read verb: a "read" command that can be told t
 ``~/.bashrc`` (``git log --output``) or to run a program (``rg --pre``, ``find -exec``) is not a read.
 Two layers decide: a catalogue of known spellings (per tool, and for every tool), and the words in
 a flag's help that mark one (``execute``, ``write the output to FILE``, ``configuration file``).
-``wrapgen check`` runs the same test over every token of a verb's ``cli[]`` (rule W410 in
-``wrapgen/propose/check_rule.py``). The README lists this catalogue.
+``wrapgen check`` runs the same test over every token of a verb's ``cli[]`` (rule W030 in
+``wrapgen/lint/dangerous_flags.py``). The README lists this catalogue.
 """
 
 from __future__ import annotations

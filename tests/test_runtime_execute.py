@@ -312,3 +312,12 @@ def test_jq_with_a_file_argument(tmp_path):
     assert execute(binding, "query", {"filter": ".items[].name", "file": str(data)}) == {"ok": True, "result": ["a", "b"]}
     bad = execute(binding, "query", {"filter": ".items[", "file": str(data)})
     assert bad["ok"] is False and "jq: error" in bad["error"]
+
+
+def test_cancelled_call_is_an_envelope():
+    """execute(cancel=event) answers "cancelled" once the event is set."""
+    import threading
+
+    cancel = threading.Event()
+    cancel.set()
+    assert execute(_pack({"v": _py("import time; time.sleep(30)")}), "v", {}, cancel=cancel) == {"ok": False, "error": "cancelled"}

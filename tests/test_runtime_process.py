@@ -131,3 +131,16 @@ def test_pty_timeout_kills_the_group():
     result = run_in_pty(["sh", "-c", "sleep 60 & echo $!; read x"], timeout_s=1)
     assert result.timed_out
     assert _dead(int(result.stdout.split()[0]))
+
+
+def test_cancel_kills_the_group():
+    """Setting the cancel event ends the call at once and kills the tool's children."""
+    import threading
+
+    cancel = threading.Event()
+    threading.Timer(0.5, cancel.set).start()
+    started = time.monotonic()
+    result = run_process(["sh", "-c", "sleep 60 & echo $!; wait"], timeout_s=30, cancel=cancel)
+    assert time.monotonic() - started < 5
+    assert result.cancelled and not result.timed_out and result.signal is None
+    assert _dead(int(result.stdout.split()[0]))

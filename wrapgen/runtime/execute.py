@@ -96,6 +96,8 @@ def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout
     if result.not_found:
         name = result.argv[0] if result.argv else "the tool"
         return failure(f"cannot run {name}: {result.not_found}")
+    if result.cancelled:
+        return failure("cancelled")
     if result.output_capped:
         return failure(f"output exceeded {_size(output_cap)}")
     if result.timed_out:
@@ -157,11 +159,12 @@ def _tool_env(env) -> dict:
     return base
 
 
-def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = DEFAULT_OUTPUT_CAP) -> dict:
+def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = DEFAULT_OUTPUT_CAP, cancel=None) -> dict:
     """Run one verb of a pack and return its envelope; never raises.
 
     ``pack`` is a pack directory, a pack_id (./adapters, then WRAPGEN_PATH), or a loaded binding dict.
-    ``env`` replaces the caller's environment (NO_COLOR, PAGER, GIT_PAGER, TERM are always set).
+    ``env`` replaces the caller's environment (NO_COLOR, PAGER, GIT_PAGER, TERM are always set);
+    setting ``cancel`` (e.g. a ``threading.Event``) kills the tool's group and gives ``"cancelled"``.
     """
     try:
         if isinstance(pack, dict):
@@ -174,7 +177,7 @@ def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = 
     except Exception as error:  # a broken binding must not crash the host
         return failure(f"cannot execute {verb_key!r}: {type(error).__name__}: {error}; run wrapgen build on the pack")
     timeout_s = verb.get("timeout_s") or DEFAULT_TIMEOUT_S
-    result = run_process(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=_tool_env(env))
+    result = run_process(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=_tool_env(env), cancel=cancel)
     return envelope_from_process(result, json_selected=bool(verb.get("json")), timeout_s=timeout_s, output_cap=output_cap)
 
 

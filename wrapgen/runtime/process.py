@@ -39,10 +39,11 @@ class ProcessResult:
     timed_out: bool = False
     output_capped: bool = False
     not_found: str | None = None
+    cancelled: bool = False  # the caller's cancel event was set; the group was killed
 
     @property
     def ok(self) -> bool:
-        return self.exit_code == 0 and not (self.timed_out or self.output_capped or self.not_found)
+        return self.exit_code == 0 and not (self.timed_out or self.output_capped or self.not_found or self.cancelled)
 
 
 def _spawn_failure(argv: list[str], error: OSError) -> ProcessResult:
@@ -105,11 +106,11 @@ class _ExitWatch:
             self.fd = None
 
 
-def _pump(proc: subprocess.Popen, streams: dict, *, timeout_s: float, output_cap: int, stdin_data: bytes | None):
-    """Read the named fds until EOF (or the deadline / cap); returns (buffers, timed_out, capped)."""
+def _pump(proc: subprocess.Popen, streams: dict, *, timeout_s: float, output_cap: int, stdin_data: bytes | None, cancel=None):
+    """Read the named fds until EOF (or the deadline / cap / cancel); returns (buffers, timed_out, capped, cancelled)."""
     buffers = {name: bytearray() for name in streams.values()}
     total = 0
-    timed_out = capped = False
+    timed_out = capped = cancelled = False
     deadline = time.monotonic() + max(0.0, float(timeout_s))
     selector = selectors.DefaultSelector()
     for fd, name in streams.items():
@@ -139,9 +140,12 @@ def _pump(proc: subprocess.Popen, streams: dict, *, timeout_s: float, output_cap
             if now >= deadline:
                 timed_out = True
                 break
+            if cancel is not None and cancel.is_set():
+                cancelled = True
+                break
             limit = min(deadline, linger_until or deadline) - now
             # without a pidfd, wake up now and then to notice the exit
-            wait = limit if watch.fd is not None else min(limit, 0.05)
+            wait = limit if watch.fd is not None and cancel is None else min(limit, 0.05)
             for key, _ in selector.select(wait):
                 tag = key.data
                 if tag == "exit":
@@ -185,16 +189,16 @@ def _pump(proc: subprocess.Popen, streams: dict, *, timeout_s: float, output_cap
                 proc.stdin.close()
             except OSError:
                 pass
-    return buffers, timed_out, capped
+    return buffers, timed_out, capped, cancelled
 
 
-def _finish(proc: subprocess.Popen, argv, buffers, *, timed_out: bool, capped: bool, stdout="stdout", stderr="stderr"):
+def _finish(proc: subprocess.Popen, argv, buffers, *, timed_out: bool, capped: bool, cancelled: bool = False, stdout="stdout", stderr="stderr"):
     # The leader is still unreaped here, so its pid (the group id) cannot have been reused.
     _kill_group(proc.pid)
     returncode = proc.wait()
     exit_code = returncode if returncode >= 0 else None
     sig = -returncode if returncode < 0 else None
-    if timed_out or capped:
+    if timed_out or capped or cancelled:
         # The kill was ours; report the reason, not the signal.
         sig = None if sig == signal.SIGKILL else sig
     return ProcessResult(
@@ -205,6 +209,7 @@ def _finish(proc: subprocess.Popen, argv, buffers, *, timed_out: bool, capped: b
         stderr=bytes(buffers.get(stderr, b"")),
         timed_out=timed_out,
         output_capped=capped,
+        cancelled=cancelled,
     )
 
 
@@ -216,11 +221,13 @@ def run_process(
     cwd=None,
     env=None,
     stdin: bytes | str | None = None,
+    cancel=None,
 ) -> ProcessResult:
     """Run ``argv`` with no shell, in its own process group; never raises for a tool's behaviour.
 
     ``output_cap`` bounds stdout and stderr together; past it, or past ``timeout_s``, the whole
     process group is killed. ``stdin`` (bytes or str) is fed to the tool; by default it reads /dev/null.
+    ``cancel`` (anything with ``is_set()``, e.g. a ``threading.Event``) kills the group once set.
     """
     argv = [os.fspath(token) if not isinstance(token, str) else token for token in argv]
     reason = _precheck(argv, cwd)
@@ -242,8 +249,8 @@ def run_process(
         return _spawn_failure(argv, error)
     try:
         streams = {proc.stdout.fileno(): "stdout", proc.stderr.fileno(): "stderr"}
-        buffers, timed_out, capped = _pump(
-            proc, streams, timeout_s=timeout_s, output_cap=output_cap, stdin_data=stdin_data
+        buffers, timed_out, capped, cancelled = _pump(
+            proc, streams, timeout_s=timeout_s, output_cap=output_cap, stdin_data=stdin_data, cancel=cancel
         )
     except BaseException:
         _kill_group(proc.pid)
@@ -252,7 +259,7 @@ def run_process(
     finally:
         proc.stdout.close()
         proc.stderr.close()
-    return _finish(proc, argv, buffers, timed_out=timed_out, capped=capped)
+    return _finish(proc, argv, buffers, timed_out=timed_out, capped=capped, cancelled=cancelled)
 
 
 def _raw_tty(fd: int, *, rows: int, columns: int) -> None:
@@ -276,6 +283,7 @@ def run_in_pty(
     env=None,
     rows: int = 50,
     columns: int = 100,
+    cancel=None,
 ) -> ProcessResult:
     """Like ``run_process``, but stdin/stdout/stderr are a pseudo-terminal (for tools that print
     help only to a terminal). Everything the tool wrote is in ``stdout``; ``stderr`` is empty."""
@@ -305,8 +313,8 @@ def run_in_pty(
         finally:
             os.close(slave)
         try:
-            buffers, timed_out, capped = _pump(
-                proc, {master: "stdout"}, timeout_s=timeout_s, output_cap=output_cap, stdin_data=None
+            buffers, timed_out, capped, cancelled = _pump(
+                proc, {master: "stdout"}, timeout_s=timeout_s, output_cap=output_cap, stdin_data=None, cancel=cancel
             )
         except BaseException:
             _kill_group(proc.pid)
@@ -314,4 +322,4 @@ def run_in_pty(
             raise
     finally:
         os.close(master)
-    return _finish(proc, argv, buffers, timed_out=timed_out, capped=capped)
+    return _finish(proc, argv, buffers, timed_out=timed_out, capped=capped, cancelled=cancelled)

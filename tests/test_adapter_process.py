@@ -180,3 +180,12 @@ def test_a_stale_binding_is_refused(tmp_path, cli, bare_env, repo):
                           env=bare_env, cwd=repo, timeout=60)
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "binding.json is out of date: run wrapgen build" in done.stdout + done.stderr
+
+
+def test_adapter_without_the_wrapgen_package_says_so(tmp_path, cli, bare_env):
+    """Run by a Python that cannot import wrapgen (-S: no site-packages), adapter.py explains, exit 2."""
+    pack = _built("jq", tmp_path, cli)
+    done = subprocess.run([sys.executable, "-S", str(pack / "adapter.py"), "keys"], capture_output=True,
+                          text=True, env=bare_env, cwd=tmp_path, timeout=60)
+    assert done.returncode == 2
+    assert "wrapgen package is not installed" in done.stderr and "Traceback" not in done.stderr

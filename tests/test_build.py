@@ -257,3 +257,15 @@ def test_build_pack_is_the_python_face_of_build(tmp_path):
     assert len(wrapgen.build_pack(pack)) == 2
     assert wrapgen.build_pack(pack) == []
     assert wrapgen.load_pack(pack).data["pack_id"] == "jq"
+
+
+def test_one_broken_pack_does_not_stop_the_others(tmp_path, cli):
+    """`wrapgen build A B` with A malformed: A's problem is printed, B is still built, exit 1."""
+    broken = tmp_path / "packs" / "broken"
+    broken.mkdir(parents=True)
+    (broken / "pack.yaml").write_text("pack_id: [\n")
+    good = _copy_pack("jq", tmp_path / "packs")
+    result = cli("build", str(tmp_path / "packs"))
+    assert result.exit_code == 1
+    assert "W001 error YAML syntax error" in result.stderr and "Traceback" not in result.stderr
+    assert (good / "binding.json").exists()

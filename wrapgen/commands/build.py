@@ -22,11 +22,23 @@ def run(ns) -> int:
     from wrapgen.build import render_pack_files
     from wrapgen.check import expand_pack_dirs, lint_manifest
     from wrapgen.emit import write_files
+    from wrapgen.errors import ManifestError
     from wrapgen.pack import load_manifest
 
     status = 0
-    for directory in expand_pack_dirs(ns.dirs):
-        manifest = load_manifest(directory)
+    dirs = expand_pack_dirs(ns.dirs)
+    for directory in dirs:
+        try:
+            manifest = load_manifest(directory)
+        except ManifestError as error:
+            if len(dirs) == 1:
+                raise  # cli.main prints it as for any other command
+            # One broken pack must not hide the state of the others in a batch build.
+            print(f"Error: {error.message}", file=sys.stderr)
+            for diagnostic in error.diagnostics:
+                print(f"  {diagnostic.format()}", file=sys.stderr)
+            status = 1
+            continue
         findings = lint_manifest(manifest, directory=directory, derived=False)
         for diagnostic in findings:
             print(diagnostic.format(), file=sys.stderr)

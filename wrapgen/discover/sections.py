@@ -113,7 +113,9 @@ def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
     if match:
         return match["title"], match["inline"].strip()
     match = _HEADING_COLON.match(line)
-    if match and len(match["title"].split()) <= 8:
+    after = lines[i + 1] if i + 1 < len(lines) else ""
+    # A heading's body is indented (or set off by a blank line); prose runs on flush left.
+    if match and len(match["title"].split()) <= 8 and (not after.strip() or after[0] == " "):
         return match["title"].strip(), ""
     if line[0] == " ":
         return None
@@ -123,7 +125,6 @@ def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
     match = _HEADING_BARE.match(line)
     if match and len(match["title"].split()) <= 8:
         before = lines[i - 1] if i > 0 else ""
-        after = lines[i + 1] if i + 1 < len(lines) else ""
         # A bare title stands alone: blank line before, indented entries right after.
         if not before.strip() and after.strip() and indent_of(after) >= 2:
             return match["title"].strip(), ""

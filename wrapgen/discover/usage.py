@@ -17,7 +17,6 @@ import bashlex
 
 from wrapgen.model import Flag, Positional
 
-from .parsers._options import guess_type
 
 __all__ = [
     "split_usage",
@@ -113,6 +112,13 @@ def _skip_prog(words: list[str], prog: tuple[str, ...]) -> list[str]:
         if i < len(words) and words[i] == part:
             i += 1
     return words[i:]
+
+
+def guess_type(name: str | None) -> str:
+    # Imported late: the parsers package imports this module while it initialises.
+    from .parsers._options import guess_type as guess
+
+    return guess(name)
 
 
 def _operand_name(word: str) -> tuple[str, bool, bool] | None:

@@ -178,8 +178,8 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
             usage, lines = split_usage_section(section)
             parts.usage.extend(usage)
             role = "after-usage"
-        if role == "globals" and len(prog) <= 1 and re.search(r"general", section.key):
-            role = "options"  # pip's "General Options" belong to the root itself
+        if role == "options" and len(prog) > 1 and re.search(r"^general options$", section.key):
+            role = "globals"  # pip install's "General Options" are the root's, inherited
         if role == "listing":
             parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=section.title))
         elif role == "globals":

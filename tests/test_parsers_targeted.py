@@ -1,0 +1,275 @@
+"""Targeted facts about real help texts, and parsers checked against argparse's and click's own view."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from wrapgen.discover.parsers import detect_style, parse_help, styles
+from wrapgen.errors import UsageError, WrapgenError
+
+HELP = Path(__file__).resolve().parent / "fixtures" / "help"
+
+
+def parse_fixture(name: str, *, style: str | None = None):
+    path = HELP / f"{name}.txt"
+    return parse_help(path.read_text(encoding="utf-8"), prog=tuple(path.stem.split("_")), style=style)
+
+
+def flag(command, spelling: str):
+    found = [f for f in command.flags + command.global_flags if spelling in f.spellings]
+    assert found, f"{spelling} not found among {[f.spellings for f in command.flags]}"
+    return found[0]
+
+
+def test_gh_pr_list_state_and_limit():
+    """gh pr list: --state has its four choices and default, --limit is an integer defaulting to 30."""
+    command = parse_fixture("cobra/gh_pr_list")
+    state = flag(command, "--state")
+    assert state.choices == ("open", "closed", "merged", "all")
+    assert (state.type, state.default, state.short) == ("enum", "open", "-s")
+    limit = flag(command, "--limit")
+    assert (limit.type, limit.default, limit.takes_value) == ("integer", "30", True)
+    assert flag(command, "--label").repeatable  # cobra "strings"
+    assert not flag(command, "--web").takes_value
+
+
+def test_gh_inherited_flags_kept_apart():
+    """gh's INHERITED FLAGS land in global_flags, never among the command's own."""
+    command = parse_fixture("cobra/gh_pr_list")
+    assert [f.long for f in command.global_flags] == ["--help", "--repo"]
+    assert "--repo" not in {f.long for f in command.flags}
+    assert command.path == ("pr", "list")
+    assert "gh pr list --author \"@me\"" in command.examples
+
+
+def test_gh_grouped_subcommands():
+    """gh's CORE COMMANDS-style headings become each stub's group; help topics are not commands."""
+    command = parse_fixture("cobra/gh")
+    by_name = {s.name: s for s in command.subcommands}
+    assert by_name["pr"].group == "CORE COMMANDS" and by_name["pr"].stub
+    assert by_name["run"].group == "GITHUB ACTIONS COMMANDS"
+    assert "environment" not in by_name and "reference" not in by_name
+    assert by_name["pr"].summary == "Manage pull requests"
+
+
+def test_kubectl_globals_and_groups():
+    """kubectl options are global flags; kubectl's root groups its commands; get's --x=default: table reads."""
+    options = parse_fixture("cobra/kubectl_options")
+    assert not options.flags and len(options.global_flags) >= 20
+    assert flag(options, "--namespace").short == "-n"
+    root = parse_fixture("cobra/kubectl")
+    get = next(s for s in root.subcommands if s.name == "get")
+    assert get.group == "Basic Commands (Intermediate)"
+    command = parse_fixture("cobra/kubectl_get")
+    watch = flag(command, "--watch")
+    assert (watch.short, watch.takes_value) == ("-w", False)
+    chunk = flag(command, "--chunk-size")
+    assert (chunk.type, chunk.default) == ("integer", "500")
+    assert flag(command, "--filename").repeatable  # "=[]"
+    output = flag(command, "--output")
+    assert "json" in output.choices and "wide" in output.choices
+
+
+def test_docker_global_options_and_choices():
+    """docker's Global Options are global; a quoted list in the description gives choices."""
+    command = parse_fixture("cobra/docker")
+    assert not command.flags
+    level = flag(command, "--log-level")
+    assert level.choices == ("debug", "info", "warn", "error", "fatal") and level.default == "info"
+    assert flag(command, "--host").repeatable  # docker's "list" type
+
+
+def test_rg_type_repeatable_and_deprecated():
+    """rg (old clap): --type is repeatable, --auto-hybrid-regex deprecated, -A takes an integer."""
+    command = parse_fixture("clap/rg")
+    assert flag(command, "--type").repeatable
+    assert flag(command, "--auto-hybrid-regex").deprecated
+    after = flag(command, "-A")
+    assert (after.long, after.type, after.value_name) == ("--after-context", "integer", "NUM")
+    assert [p.name for p in command.positionals] == ["PATTERN", "PATH"]
+    assert command.positionals[1].variadic
+
+
+def test_fd_and_cargo_clap_values():
+    """fd / cargo (new clap): listed possible values, [possible values: ...], optional values, aliases."""
+    fd = parse_fixture("clap/fdfind")
+    color = flag(fd, "--color")
+    assert color.choices == ("auto", "always", "never") and color.default == "auto"
+    assert flag(fd, "--unrestricted").repeatable
+    cargo = parse_fixture("clap/cargo_build")
+    assert flag(cargo, "--message-format").choices[:3] == ("human", "short", "json")
+    package = flag(cargo, "--package")
+    assert package.value_optional and package.value_name == "SPEC"
+    assert flag(cargo, "--all").deprecated
+    root = parse_fixture("clap/cargo")
+    build = next(s for s in root.subcommands if s.name == "build")
+    assert build.aliases == ("b",)
+
+
+def test_ls_color_value_optional():
+    """ls: --color[=WHEN] takes an optional value; -p stays a switch of its own."""
+    command = parse_fixture("gnu/ls")
+    color = flag(command, "--color")
+    assert color.takes_value and color.value_optional and color.value_name == "WHEN"
+    assert flag(command, "--tabsize").type == "integer"
+    assert not flag(command, "-p").takes_value
+    assert command.positionals[0].name == "FILE" and command.positionals[0].variadic
+
+
+def test_tar_aliases_and_examples():
+    """tar: extra long spellings are aliases; example lines lose their trailing comments."""
+    command = parse_fixture("gnu/tar")
+    catenate = flag(command, "-A")
+    assert (catenate.long, catenate.aliases) == ("--catenate", ("--concatenate",))
+    assert "tar -cf archive.tar foo bar" in command.examples
+    assert flag(command, "--occurrence").value_optional
+
+
+def test_curl_single_space_descriptions():
+    """curl: a description one space after '<value>' is not part of the value."""
+    command = parse_fixture("gnu/curl")
+    ciphers = flag(command, "--ciphers")
+    assert ciphers.value_name == "list of ciphers"
+    assert ciphers.description.startswith("SSL ciphers")
+    assert flag(command, "--connect-timeout").type == "number"
+    assert flag(command, "-:").long == "--next"
+    assert len(command.flags) >= 240
+
+
+def test_pip_general_options_and_repeatable():
+    """pip: root's General Options are its own; -v is additive; install's are global there."""
+    root = parse_fixture("gnu/pip")
+    assert flag(root, "-v").repeatable and not root.global_flags
+    install = parse_fixture("gnu/pip_install")
+    assert flag(install, "--requirement").repeatable
+    assert "--isolated" in {f.long for f in install.global_flags}
+
+
+def test_git_styles():
+    """git: help -a lists commands (not guides); commit -h reads --[no-]x and optional values."""
+    root = parse_fixture("git/git")
+    names = {s.name for s in root.subcommands}
+    assert {"commit", "log", "rev-parse", "cat-file"} <= names
+    assert "attributes" not in names and "format-bundle" not in names
+    commit = parse_fixture("git/git_commit")
+    untracked = flag(commit, "-u")
+    assert untracked.value_optional and untracked.default == "all"
+    assert flag(commit, "-m").value_name == "message"
+    log = parse_fixture("git/git_log")
+    assert [p.name for p in log.positionals] == ["revision-range", "path"]
+
+
+def test_man_roff_and_rendered():
+    """man: roff source and rendered text give the same flags as the tool's own --help."""
+    roff = parse_fixture("man/ls")
+    text = parse_fixture("gnu/ls")
+    assert {f.long for f in roff.flags} == {f.long for f in text.flags}
+    assert roff.summary == "list directory contents"
+    rendered = parse_fixture("man/rg")
+    clap = parse_fixture("clap/rg")
+    missing = {f.long for f in clap.flags} - {f.long for f in rendered.flags}
+    assert missing == {"--help", "--version"}  # rg's man page does not list them
+    tar = parse_fixture("man/tar")
+    assert flag(tar, "--listed-incremental").type == "path"
+    assert any(u.startswith("tar -c [-f ARCHIVE]") for u in tar.usage)
+
+
+def test_click_flask():
+    """click: --x / --no-x pairs, types as value names, the listing of commands."""
+    run = parse_fixture("click/flask_run")
+    debug = flag(run, "--debug")
+    assert debug.aliases == ("--no-debug",) and not debug.takes_value
+    assert flag(run, "--port").type == "integer"
+    assert flag(run, "--cert").type == "path"
+    root = parse_fixture("click/flask")
+    assert [s.name for s in root.subcommands] == ["routes", "run", "shell"]
+
+
+def test_docopt_naval_fate():
+    """docopt: defaults from [default: x], literal words of usage lines as subcommands."""
+    command = parse_fixture("docopt/naval-fate")
+    assert flag(command, "--speed").default == "10"
+    assert [s.name for s in command.subcommands] == ["ship", "mine"]
+    assert flag(command, "-h").long == "--help"
+
+
+def test_argparse_against_its_own_parser():
+    """A real argparse parser: every option it knows is found, with values, choices and subparsers."""
+    parser = argparse.ArgumentParser(prog="tool", description="Do things.")
+    parser.add_argument("-v", "--verbose", action="count", help="more output")
+    parser.add_argument("--level", type=int, default=3, help="how deep (default: %(default)s)")
+    parser.add_argument("--mode", choices=["fast", "slow"], help="speed")
+    parser.add_argument("-o", "--output", metavar="FILE", help="where to write")
+    parser.add_argument("--tag", action="append", metavar="TAG", help="a tag; may be repeated")
+    sub = parser.add_subparsers(dest="cmd")
+    sub.add_parser("serve", help="serve the thing")
+    sub.add_parser("build", help="build the thing")
+    text = parser.format_help()
+    assert detect_style(text) == "argparse"
+    command = parse_help(text, prog=("tool",))
+    want = {s for a in parser._actions for s in a.option_strings}
+    got = {s for f in command.flags for s in f.spellings}
+    assert got == want
+    assert flag(command, "--mode").choices == ("fast", "slow")
+    assert flag(command, "--level").default == "3"
+    assert flag(command, "--tag").repeatable
+    assert flag(command, "-o").type == "path"
+    assert [(s.name, s.summary) for s in command.subcommands] == [("serve", "serve the thing"), ("build", "build the thing")]
+
+
+def test_click_against_its_own_command():
+    """A real click group: options, [required], [default: x], Choice and subcommands as click prints them."""
+    click = pytest.importorskip("click")
+    from click.testing import CliRunner
+
+    @click.group(help="Manage widgets.")
+    @click.option("--name", required=True, help="Widget name.")
+    @click.option("--count", type=int, default=2, show_default=True, help="How many.")
+    @click.option("--format", "fmt", type=click.Choice(["json", "yaml"]), help="Output format.")
+    @click.option("--dry-run/--no-dry-run", default=False, help="Only show.")
+    def cli(name, count, fmt, dry_run):
+        """Manage widgets."""
+
+    @cli.command(help="Make one.")
+    def make():
+        pass
+
+    text = CliRunner().invoke(cli, ["--help"], prog_name="widget").output
+    command = parse_help(text, prog=("widget",))
+    assert command.parser == "click"
+    want = {s for p in cli.params for s in p.opts + p.secondary_opts} | {"--help"}
+    assert {s for f in command.flags for s in f.spellings} == want
+    assert flag(command, "--name").required
+    count = flag(command, "--count")
+    assert (count.type, count.default) == ("integer", "2")
+    assert flag(command, "--format").choices == ("json", "yaml")
+    assert [s.name for s in command.subcommands] == ["make"]
+
+
+def test_unknown_style_lists_valid_ones():
+    """An unknown style name is a WrapgenError whose hint lists every registered style."""
+    with pytest.raises(UsageError) as caught:
+        parse_help("Usage: x", prog=("x",), style="nope")
+    assert isinstance(caught.value, WrapgenError)
+    for name in styles():
+        assert name in caught.value.hint
+
+
+def test_registered_styles():
+    """All eight styles of the contract are registered."""
+    assert set(styles()) == {"gnu", "argparse", "click", "cobra", "clap", "git", "man", "docopt"}
+
+
+def test_empty_and_junk_input():
+    """Empty, binary and ANSI-coloured help never raise and still give a Command for the path."""
+    assert parse_help("", prog=("x", "y")).path == ("y",)
+    junk = parse_help(b"\x00\xff\xfe\x1b[31m--bad\x1b[0m \x08\x08", prog=("x",))
+    assert junk.path == ()
+    coloured = parse_help("Usage: x [OPTIONS]\n\nOptions:\n  \x1b[1m-a\x1b[0m, \x1b[1m--all\x1b[0m  everything\n", prog=("x",))
+    assert flag(coloured, "--all").short == "-a"
+    bold = "".join(c + "\b" + c for c in "--all")
+    overstruck = parse_help(f"Options:\n  {bold}  everything\n", prog=("x",))
+    assert flag(overstruck, "--all")

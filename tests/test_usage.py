@@ -1,0 +1,66 @@
+"""Usage and example lines: split with bashlex, read into operands, flags and literal words."""
+
+from __future__ import annotations
+
+from wrapgen.discover.usage import split_example, split_usage, usage_flags, usage_literals, usage_positionals
+
+
+def test_split_usage_keeps_placeholders():
+    """<placeholders>, | and ( ) are words of a usage line, not shell syntax."""
+    assert split_usage("gh <command> <subcommand> [flags]") == ["gh", "<command>", "<subcommand>", "[flags]"]
+    assert split_usage("jq [options] <jq filter> [file...]") == ["jq", "[options]", "<jq filter>", "[file...]"]
+    assert split_usage("x (a|b) [-v | -q]") == ["x", "(a|b)", "[-v", "|", "-q]"]
+
+
+def test_split_example_is_shell():
+    """Example lines are parsed as shell: quotes removed, the tool's command found in a pipeline."""
+    assert split_example('$ gh pr list --label "priority 1"', prog="gh") == ["gh", "pr", "list", "--label", "priority 1"]
+    assert split_example("echo '{\"a\": 1}' | jq .", prog="jq") == ["jq", "."]
+    assert split_example("# just a comment", prog="jq") is None
+    assert split_example("echo hi", prog="jq") is None
+
+
+def test_operands_required_optional_variadic():
+    """<x> is required, [x] optional, x... variadic; options placeholders and COMMAND are skipped."""
+    got = usage_positionals(["ls [OPTION]... [FILE]..."], prog=("ls",))
+    assert [(p.name, p.required, p.variadic) for p in got] == [("FILE", False, True)]
+    got = usage_positionals(["curl [options...] <url>"], prog=("curl",))
+    assert [(p.name, p.required) for p in got] == [("url", True)]
+    assert usage_positionals(["flask [OPTIONS] COMMAND [ARGS]..."], prog=("flask",)) == ()
+
+
+def test_flag_values_are_not_operands():
+    """Words inside a bracket group with a flag, or right after a flag, are that flag's value."""
+    lines = ["git commit [-F <file> | -m <msg>] [(-c | -C) <commit>] [--] [<pathspec>...]"]
+    got = usage_positionals(lines, prog=("git", "commit"))
+    assert [(p.name, p.required, p.variadic) for p in got] == [("pathspec", False, True)]
+    got = usage_positionals(["rg [OPTIONS] -e PATTERN ... [PATH ...]"], prog=("rg",))
+    assert [(p.name, p.variadic) for p in got] == [("PATH", True)]
+    got = usage_positionals(["jq --args <jq filter>"], prog=("jq",), switches=frozenset({"--args"}))
+    assert [p.name for p in got] == ["jq filter"]
+
+
+def test_required_only_when_every_form_requires_it():
+    """An operand missing from one usage form is optional; another command's usage line is ignored."""
+    got = usage_positionals(["rg [OPTIONS] PATTERN [PATH ...]", "rg [OPTIONS] --files [PATH ...]"], prog=("rg",))
+    assert [(p.name, p.required) for p in got] == [("PATTERN", False), ("PATH", False)]
+    got = usage_positionals(["git log [<options>] [<revision-range>]", "git show [<options>] <object>..."],
+                            prog=("git", "log"))
+    assert [p.name for p in got] == ["revision-range"]
+
+
+def test_docopt_flags_and_literals():
+    """docopt usage lines spell flags (with =<value>) and literal subcommand words."""
+    lines = ["naval-fate ship <name> move <x> <y> [--speed=<kn>]", "naval-fate mine (set|remove) <x> <y>",
+             "naval-fate (-h | --help)"]
+    flags = {f.long or f.short: f for f in usage_flags(lines, prog=("naval-fate",))}
+    assert flags["--speed"].takes_value and flags["--speed"].value_name == "kn"
+    assert not flags["--help"].takes_value and "-h" in flags
+    assert usage_literals(lines, prog=("naval-fate",)) == ["ship", "mine"]
+
+
+def test_hostile_lines_do_not_raise():
+    """Unbalanced quotes, brackets and very long lines fall back to plain splitting."""
+    assert split_usage('x "unterminated [<a') == ["x", '"unterminated', "[<a"]
+    assert len(split_usage("x " + "[a] " * 5000)) <= 600
+    assert split_example("x 'unterminated", prog="x") is None

@@ -4,11 +4,13 @@
 For each tool, a reference tree (command paths, and per path the set of flag spellings) comes
 from the tool itself, never from its help text:
 
-- cobra (gh, kubectl, docker): ``TOOL __complete PATH... ''`` lists subcommands and
-  ``TOOL __complete PATH... -`` / ``--`` the flags (local and inherited) of a path;
+- cobra (gh, kubectl, docker): ``TOOL __complete PATH... ''`` lists subcommands (cobra's own
+  ``help`` and ``completion`` left out) and ``TOOL __complete PATH... -`` / ``--`` the flags (local
+  and inherited) of a path, asked again with required flags set, since cobra offers only those until
+  they are;
 - clap (rg 13, fd 8.6): the bash completion script (``fdfind --gen-completions bash``; for rg 13,
   which cannot print one, the script the Debian package ships);
-- git: ``git --list-cmds=main,nohelpers`` for the commands, ``git CMD --git-completion-helper``
+- git: ``git --list-cmds=list-<category>,...,others`` (its command list, guides left out) for the commands, ``git CMD --git-completion-helper``
   (run in a scratch repository) for each command's long options;
 - argparse (jsonschema's CLI) and click (python-dotenv, flask): the parser objects imported
   in-process.
@@ -58,37 +60,54 @@ def _run(argv: list[str], *, cwd: str | None = None) -> str:
 
 # -- cobra ---------------------------------------------------------------------------------------
 
-def _cobra_list(tool: str, path: Path, word: str) -> list[str]:
-    out = _run([tool, "__complete", *path, word])
+def _cobra_items(tool: str, args: list[str]) -> list[tuple[str, str]]:
+    out = _run([tool, "__complete", *args])
     items = []
     for line in out.splitlines():
         if line.startswith(":") or not line.strip():
             continue
-        items.append(line.split("\t", 1)[0])
+        name, _, description = line.partition("\t")
+        items.append((name, description))
     return items
 
 
+def _cobra_subcommands(tool: str, path: Path) -> list[str]:
+    # A subcommand always comes with its one-line description; argument completions (kubectl's
+    # "pods/") do not. Configured aliases ("Alias for pr checkout") are the user's, not the tool's.
+    return [name for name, text in _cobra_items(tool, [*path, ""])
+            if text and not name.startswith("-") and not text.startswith("Alias for")]
+
+
+def _cobra_flags(tool: str, path: Path) -> set[str]:
+    items = _cobra_items(tool, [*path, "-"]) + _cobra_items(tool, [*path, "--"])
+    required = [name for name, text in items if name.startswith("--") and "Required" in text]
+    if required:
+        # While a required flag is unset, cobra offers only the required ones: set them and ask again.
+        filled = [token for name in required for token in (name, "x")]
+        items += _cobra_items(tool, [*path, *filled, "-"]) + _cobra_items(tool, [*path, *filled, "--"])
+    return {name for name, _ in items if name.startswith("-")}
+
+
 def cobra_reference(tool: str, depth: int) -> Reference:
+    """Paths and flags from cobra's hidden completion command; its auto-added `help` and
+    `completion` commands are left out (they describe the wrapper, not the tool)."""
     ref = Reference(source=f"{tool} __complete")
     frontier = [()]
     with ThreadPoolExecutor(8) as pool:
         while frontier:
-            subs = list(pool.map(lambda p: _cobra_list(tool, p, ""), frontier))
-            flags = list(pool.map(lambda p: set(_cobra_list(tool, p, "-")) | set(_cobra_list(tool, p, "--")),
-                                  frontier))
+            subs = list(pool.map(lambda p: _cobra_subcommands(tool, p), frontier))
+            flags = list(pool.map(lambda p: _cobra_flags(tool, p), frontier))
             nxt = []
             for path, children, spellings in zip(frontier, subs, flags):
-                ref.flags[path] = {s for s in spellings if s.startswith("-")}
+                ref.flags[path] = spellings
                 if len(path) >= depth:
                     continue
                 for child in children:
-                    if child.startswith("-"):
+                    if child in ("help", "completion", "__complete"):
                         continue
                     ref.paths.add((*path, child))
-                    if child not in ("help", "completion", "__complete"):
-                        nxt.append((*path, child))
+                    nxt.append((*path, child))
             frontier = nxt
-    # Probed-only paths: leaf lists at the depth limit are paths too, but have no flags read.
     return ref
 
 
@@ -115,9 +134,17 @@ def fd_reference() -> Reference:
 
 # -- git -----------------------------------------------------------------------------------------
 
+# Every category of git's command list (command-list.txt) except the guides, plus `others`
+# (git-* programs on PATH): the commands git itself knows it has.
+GIT_CATEGORIES = ",".join(
+    ["list-" + c for c in ("mainporcelain", "ancillarymanipulators", "ancillaryinterrogators",
+                            "foreignscminterface", "plumbingmanipulators", "plumbinginterrogators",
+                            "synchingrepositories", "synchelpers", "purehelpers")] + ["others"])
+
+
 def git_reference() -> Reference:
-    ref = Reference(long_only=True, source="git --list-cmds, git CMD --git-completion-helper")
-    commands = _run(["git", "--list-cmds=main,nohelpers"]).split()
+    ref = Reference(long_only=True, source="git --list-cmds=<command-list categories>, git CMD --git-completion-helper")
+    commands = sorted(set(_run(["git", "--list-cmds=" + GIT_CATEGORIES]).split()))
     ref.paths = {(c,) for c in commands}
     with tempfile.TemporaryDirectory() as repo:
         _run(["git", "init", "-q", repo])

@@ -82,3 +82,25 @@ def test_an_unwritable_cache_is_not_an_error(tmp_path, monkeypatch):
     monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(blocker / "sub"))
     assert cache.store("k1", _tool()) is False
     assert cache.load("k1") is None
+
+
+def test_a_second_discovery_of_an_unchanged_tool_runs_no_probe(tmp_path, monkeypatch):
+    """discover() twice: the second answers from the cache (no process runs); touching the tool re-probes."""
+    from conftest import FIXTURES
+    from wrapgen.discover import discover
+
+    tool = tmp_path / "wg-cobra"
+    shutil.copy(FIXTURES / "tools" / "wg-cobra", tool)
+    log = tmp_path / "calls.log"
+    monkeypatch.setenv("WG_LOG", str(log))
+    first = discover(str(tool), depth=2)
+    calls = log.read_text().count("\n")
+    assert calls >= 6
+    again = discover(str(tool), depth=2)
+    assert again == first
+    assert log.read_text().count("\n") == calls, "the cached discovery ran the tool"
+    discover(str(tool), depth=2, cache=False)
+    assert log.read_text().count("\n") == 2 * calls
+    os.utime(tool, ns=(1, 1_000_000_000))
+    discover(str(tool), depth=2)
+    assert log.read_text().count("\n") == 3 * calls

@@ -23,6 +23,10 @@ SKIP_RECURSION = frozenset({"help", "completion", "completions", "__complete", "
 
 # git's --help lists only the common commands and points at `git help -a` for the rest.
 _HELP_ALL = re.compile(r"\bhelp\s+-a\b")
+# kubectl keeps its global flags out of every help and points at `kubectl options` instead.
+_OPTIONS_HINT = re.compile(r"""["'`](?P<tool>\S+)\s+options["'`]\s+for\s+a\s+list\s+of\s+global""", re.I)
+# `git help -a` also lists guides and file-format pages, which are not commands.
+_GUIDE_GROUP = re.compile(r"interfaces|file formats|guides", re.I)
 
 Progress = Callable[[int, int, tuple], None]
 ParseFn = Callable[..., Command]
@@ -131,7 +135,9 @@ def read_node(prober, parse: ParseFn, path: tuple[str, ...], *, style: str | Non
             problems.append(f"could not parse `{prober.name} {' '.join(args)}`: {error}")
             continue
         if not has_content(parsed) and not parsed.usage:
-            problems.append(f"`{prober.name} {' '.join(args)}` printed no usage, options or commands")
+            said = next((line.strip() for line in result.text.splitlines() if line.strip()), "")[:80]
+            problems.append(f"`{prober.name} {' '.join(args)}` printed no usage, options or commands "
+                            f"(it said: {said!r})")
             continue
         node = _normalise(parsed, path, args, parsed.parser)
         if result.exit_code in (0, None) or (git_style and result.exit_code == 129):
@@ -140,7 +146,10 @@ def read_node(prober, parse: ParseFn, path: tuple[str, ...], *, style: str | Non
         if fallback is None:
             fallback = (node, result.text)
     chosen = chosen or fallback
-    if use_man and (chosen is None or not (chosen[0].flags or chosen[0].subcommands)):
+    # Help is thin when it shows no flags; git's `CMD -h` is a deliberately brief usage, so its man
+    # page (which lists the revision and diff options `-h` leaves out) is read too.
+    thin = chosen is None or not (chosen[0].flags or chosen[0].subcommands) or git_style
+    if use_man and thin:
         man = _read_man(prober, parse, path)
         if man is not None:
             if chosen is None:
@@ -192,6 +201,9 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
         git_style = bool(_HELP_ALL.search(root.text))
         if git_style:
             root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
+        shared = _global_options(prober, parse, root.text, warnings)
+        if shared:
+            root_cmd = _with_globals(root_cmd, shared)
         reads[()] = replace(root, command=root_cmd)
         echo = frozenset({root.text.strip()})
         pending: dict[Future, tuple[str, ...]] = {}
@@ -237,7 +249,7 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
     if skipped:
         warnings.append(f"stopped after {max_nodes} commands: {skipped} more were left unread "
                         "(raise --max-nodes to read them)")
-    tree = _assemble(reads[()].command, reads)
+    tree = _assemble(reads[()].command, reads, shared)
     return CrawlResult(tree, version, tuple(warnings), transient, probed)
 
 
@@ -255,16 +267,41 @@ def _git_all_commands(prober, parse: ParseFn, root: Command, warnings: list[str]
         return root
     listed = _normalise(parsed, (), ("help", "-a"), parsed.parser)
     known = {s.name: s for s in root.subcommands}
-    merged = [replace(s, group=s.group or known.get(s.name, s).group) for s in listed.subcommands]
+    merged = [replace(s, group=s.group or known.get(s.name, s).group) for s in listed.subcommands
+              if not _GUIDE_GROUP.search(s.group or "")]
     return replace(root, subcommands=tuple(merged))
 
 
-def _assemble(command: Command, reads: dict[tuple[str, ...], NodeRead]) -> Command:
+def _assemble(command: Command, reads: dict[tuple[str, ...], NodeRead], shared: tuple[Flag, ...] = ()) -> Command:
     children = []
     for stub in command.subcommands:
         node = reads.get(stub.path)
         if node is None or node.command is None:
             children.append(stub)
             continue
-        children.append(_carry_stub(_assemble(node.command, reads), stub))
+        child = _with_globals(node.command, shared) if shared else node.command
+        children.append(_carry_stub(_assemble(child, reads, shared), stub))
     return replace(command, subcommands=tuple(children))
+
+
+def _global_options(prober, parse: ParseFn, root_text: str, warnings: list[str]) -> tuple[Flag, ...]:
+    """The flags `TOOL options` lists, when the root's help says that is where the global ones are."""
+    match = _OPTIONS_HINT.search(root_text)
+    if not match:
+        return ()
+    result = prober.run(("options",))
+    if not result.usable:
+        warnings.append(f"could not read the global flags from `{prober.name} options`: {result.problem}")
+        return ()
+    parsed, _ = _safe_parse(parse, result.text, prog=(prober.name,), style=None)
+    flags = (*parsed.global_flags, *parsed.flags) if parsed is not None else ()
+    if not flags:
+        warnings.append(f"`{prober.name} options` listed no flags that could be read")
+    return tuple(flags)
+
+
+def _with_globals(command: Command, shared: tuple[Flag, ...]) -> Command:
+    """``shared`` added to the command's global flags, skipping spellings it already has."""
+    known = {s for f in (*command.flags, *command.global_flags) for s in f.spellings}
+    extra = tuple(f for f in shared if not (set(f.spellings) & known))
+    return replace(command, global_flags=command.global_flags + extra) if extra else command

@@ -16,6 +16,7 @@ import argparse
 import hashlib
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -72,10 +73,17 @@ def _write_pack(root: Path, argv: list[str], selection: list[str]) -> Path:
     return pack
 
 
-def _time(fn) -> float:
-    started = time.perf_counter()
+def _cpu() -> float:
+    """CPU seconds used by this process and its reaped children: far less load-sensitive than wall time."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _time(fn) -> tuple[float, float]:
+    """(wall ms, CPU ms) of one call."""
+    cpu, started = _cpu(), time.perf_counter()
     fn()
-    return (time.perf_counter() - started) * 1000
+    return (time.perf_counter() - started) * 1000, (_cpu() - cpu) * 1000
 
 
 def main() -> int:
@@ -123,17 +131,21 @@ def main() -> int:
             for name, fn in cases.items():  # interleaved, so load changes hit every case alike
                 samples[name].append(_time(fn))
 
-    med = {name: statistics.median(values) for name, values in samples.items()}
+    med = {name: statistics.median(w for w, _ in values) for name, values in samples.items()}
+    cpu = {name: statistics.median(c for _, c in values) for name, values in samples.items()}
     base = med["direct"]
-    print(f"tool: {' '.join(direct_argv)}   runs: {options.runs}   (median ms)")
+    print(f"tool: {' '.join(direct_argv)}   runs: {options.runs}   (medians; CPU = this process + children)")
     for name, value in med.items():
-        print(f"  {name:<22} {value:8.2f} ms   {value / base:5.2f}x direct")
+        print(f"  {name:<22} wall {value:8.2f} ms  {value / base:5.2f}x direct   CPU {cpu[name]:7.2f} ms  {cpu[name] / cpu['direct']:5.2f}x")
     ratio = med["in-process"] / base
     added = med["adapter.py"] - base
     print(f"in-process / direct: {ratio:.2f}x (goal <= 1.10x)  {'OK' if ratio <= 1.10 else 'MISSED'}")
     print(f"adapter.py adds:     {added:.1f} ms (goal <= 25 ms)  {'OK' if added <= 25 else 'MISSED'}"
           f"   of which python startup alone: {med['python -c pass']:.1f} ms,"
           f" wrapgen's own share: {added - med['python -c pass']:.1f} ms")
+    print(f"CPU view: in-process / direct {cpu['in-process'] / cpu['direct']:.2f}x;"
+          f" adapter.py adds {cpu['adapter.py'] - cpu['direct']:.1f} ms CPU, of which python startup"
+          f" {cpu['python -c pass']:.1f} ms and wrapgen {cpu['adapter.py'] - cpu['direct'] - cpu['python -c pass']:.1f} ms")
     print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores (absolute ms scale with it)")
     return 0
 

@@ -321,3 +321,13 @@ def test_cancelled_call_is_an_envelope():
     cancel = threading.Event()
     cancel.set()
     assert execute(_pack({"v": _py("import time; time.sleep(30)")}), "v", {}, cancel=cancel) == {"ok": False, "error": "cancelled"}
+
+
+def test_pack_sha256_matches_hashlib():
+    """The builtin sha256 the runtime uses gives hashlib's digest (what build records)."""
+    import hashlib
+
+    from wrapgen.runtime import pack_sha256
+
+    for data in (b"", b"pack_id: x\n", bytes(range(256)) * 100):
+        assert pack_sha256(data) == hashlib.sha256(data).hexdigest()

@@ -6,7 +6,6 @@ parsing YAML is what the hot path avoids.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -27,8 +26,16 @@ class PackNotFoundError(UsageError):
     """PACK names no pack directory and no pack_id on the search path."""
 
 
+try:
+    # the builtin module: hashlib would load OpenSSL, a visible share of every adapter call's startup
+    from _sha256 import sha256 as _sha256
+except ImportError:  # other Pythons (3.12 renamed it _sha2)
+    from hashlib import sha256 as _sha256
+
+
 def pack_sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    """sha256 hex of pack.yaml's bytes, as binding.json records it."""
+    return _sha256(data).hexdigest()
 
 
 def load_binding(pack_dir) -> dict:

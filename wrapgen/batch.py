@@ -170,6 +170,10 @@ def override_warnings(recipe: Recipe, tool, manifest: Mapping, *, decisions: Seq
 
 # -- converting ------------------------------------------------------------------------------------
 
+def _root_lacks(tool, path: tuple[str, ...]) -> bool:
+    return tool is not None and bool(path) and tool.root.find(path) is None
+
+
 class _Capture:
     """A ``discover`` for ``wrap()`` that keeps the Tool it returns (override warnings need it)."""
 
@@ -204,7 +208,10 @@ def convert_recipe(path: str | os.PathLike, *, out_dir: str | os.PathLike = "ada
         manifest = result.proposal.manifest
         discovery = set(capture.tool.warnings) if capture.tool is not None else set()
         warnings = override_warnings(recipe, capture.tool, manifest, decisions=result.proposal.decisions)
-        warnings += [w for w in result.proposal.warnings if w not in discovery]
+        # propose() also notes a listed path it cannot find; the warning above says it with the closest name.
+        said = {f"'{spec.path_text}'" for spec in recipe.commands or () if _root_lacks(capture.tool, spec.path)}
+        warnings += [w for w in result.proposal.warnings
+                     if w not in discovery and not (w.startswith("recipe names ") and any(s in w for s in said))]
         warnings += [d.format() for d in result.findings if d.level == "warning"]
         errors = [d.format() for d in result.findings if d.level == "error"]
         if errors:

@@ -41,6 +41,8 @@ __all__ = [
     "split_by_family",
     "verb_paths",
     "promotion_report",
+    "PromoteOutcome",
+    "promote",
 ]
 
 MAX_VERBS = 12
@@ -325,6 +327,10 @@ def promotion_report(plan: Plan, tool: Tool, manifests: Mapping[str, Mapping[str
             reach = f"{len(below)} subcommands beneath it ({', '.join(' '.join(p[len(allowed):]) for p in below[:8])}" \
                     f"{', …' if len(below) > 8 else ''}), each with any flag; " + reach
         lines.append(f"| `{text}` | {_md(reach)} |")
+    global_flags = sorted({f.long or f.short for c in root.walk() for f in c.global_flags if f.long or f.short}
+                          | {f.long or f.short for f in root.flags if f.long or f.short})
+    if global_flags:
+        lines += ["", f"and, under each, the tool's {len(global_flags)} global flags ({_flag_list(global_flags, 10)})."]
     lines += ["", "## After: named commands", ""]
     all_flags_used: dict[tuple[str, ...], set[str]] = {}
     for pack_id, manifest in manifests.items():
@@ -349,7 +355,7 @@ def promotion_report(plan: Plan, tool: Tool, manifests: Mapping[str, Mapping[str
               "| subcommand | flags no longer reachable | kept |", "|---|---|---|"]
     for path in plan.commands:
         node = root.find(path)
-        flags = [f for f in (node.flags if node else ()) if not f.hidden]
+        flags = [f for f in (tuple(node.flags) + tuple(node.global_flags) if node else ()) if not f.hidden]
         used = all_flags_used.get(path)
         if used is None:
             lines.append(f"| `{' '.join(path)}` | all (no command was written for it) | none |")
@@ -362,3 +368,48 @@ def promotion_report(plan: Plan, tool: Tool, manifests: Mapping[str, Mapping[str
         lines += [f"- {_md(w)}" for w in plan.warnings]
         lines += [f"- `{' '.join(p)}` not promoted: {why}" for p, why in plan.skipped]
     return "\n".join(lines) + "\n"
+
+
+# -- the whole promotion ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PromoteOutcome:
+    plan: Plan
+    packs: Mapping[str, Mapping[str, str]]  # pack_id -> {relpath: text}
+    report: str
+    report_name: str
+    findings: tuple = ()  # wrapgen check on each pack
+
+
+def promote(path: str | Path, *, out_dir: str | Path = "adapters", discover=None) -> PromoteOutcome:
+    """Read the PATH wrap, discover its tool, and produce the packs and the report (writes nothing)."""
+    from wrapgen.errors import RecipeError as _RecipeError
+    from wrapgen.recipes import discover_tool
+    from wrapgen.wrap import wrap as wrap_tool
+
+    pathwrap = load_path_wrap(path)
+    read = discover or discover_tool
+    # Read only as deep as the allowlist goes; one level more only when an allowed entry turns
+    # out to have subcommands of its own (kubectl's full tree costs seconds per level).
+    depth = max(len(p) for p in pathwrap.allowed)
+    tool = read(Recipe(tool=pathwrap.bin, discover_options={"depth": depth}, source_path=pathwrap.source_path))
+    nodes = [tool.root.find(p) for p in pathwrap.allowed]
+    if depth < 3 and any(n is not None and any(c.stub for c in n.subcommands) for n in nodes):
+        depth += 1
+        tool = read(Recipe(tool=pathwrap.bin, discover_options={"depth": depth}, source_path=pathwrap.source_path))
+    plan = plan_promotion(pathwrap, tool)
+    if not plan.commands:
+        lines = "; ".join(plan.warnings) or "nothing to promote"
+        raise _RecipeError(f"none of the allowed subcommands of {pathwrap.source_path or pathwrap.pack_id} "
+                           f"can be promoted: {lines}",
+                           hint=f"fix wrap.allowedSubcommands (see `wrapgen discover {pathwrap.bin}`)")
+    packs: dict[str, dict[str, str]] = {}
+    manifests: dict[str, dict] = {}
+    findings: list = []
+    for recipe in plan.recipes(discover_options={"depth": depth}):
+        result = wrap_tool(recipe=recipe, out_dir=out_dir, check=True, discover=lambda *a, **k: tool)
+        packs[result.pack_id] = dict(result.files)
+        manifests[result.pack_id] = result.proposal.manifest
+        findings += list(result.findings)
+    report = promotion_report(plan, tool, manifests)
+    return PromoteOutcome(plan, packs, report, f"PROMOTION-{pathwrap.pack_id}.md", tuple(findings))

@@ -46,6 +46,7 @@ __all__ = [
     "parse_recipe",
     "recipe_schema",
     "resolve_tool",
+    "discover_tool",
     "default_pack_id",
 ]
 
@@ -414,3 +415,11 @@ def resolve_tool(recipe: Recipe) -> str:
         f"(looked in {', '.join(looked)})",
         hint="install it, or add the directory that holds it to `search_paths:` in the recipe",
     )
+
+
+def discover_tool(recipe: Recipe, *, progress=None):
+    """The recipe's tool as ``wrapgen wrap --recipe`` reads it: resolved, with the recipe's discover options."""
+    from wrapgen.discover import discover
+
+    options = {k: v for k, v in dict(recipe.discover_options).items() if v is not None}
+    return discover(resolve_tool(recipe), progress=progress, **options)

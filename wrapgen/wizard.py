@@ -372,14 +372,13 @@ def write_pack_atomically(out_dir: str | os.PathLike, pack_id: str, files: Mappi
 
 def discover_for(tool_arg: str, recipe: Recipe | None, *, progress=None):
     """Read the tool the way ``wrapgen wrap`` does (by name, or through the recipe)."""
-    from wrapgen.discover import discover
-
     if recipe is None:
-        return discover(tool_arg, progress=progress)
-    from wrapgen.recipes import resolve_tool
+        from wrapgen.discover import discover
 
-    options = {k: v for k, v in dict(recipe.discover_options).items() if v is not None}
-    return discover(resolve_tool(recipe), progress=progress, **options)
+        return discover(tool_arg, progress=progress)
+    from wrapgen.recipes import discover_tool
+
+    return discover_tool(recipe, progress=progress)
 
 
 @dataclass(frozen=True)

@@ -144,3 +144,13 @@ def test_cancel_kills_the_group():
     assert time.monotonic() - started < 5
     assert result.cancelled and not result.timed_out and result.signal is None
     assert _dead(int(result.stdout.split()[0]))
+
+
+def test_without_pidfd_the_polling_path_behaves_the_same(monkeypatch):
+    """Where os.pidfd_open is missing (non-Linux), exit, leftovers and timeouts still work."""
+    monkeypatch.delattr(os, "pidfd_open")
+    assert run_process(["sh", "-c", "echo hi; exit 5"], timeout_s=10).stdout == b"hi\n"
+    assert run_process(["sh", "-c", "exec >&- 2>&-; sleep 0.2; exit 4"], timeout_s=10).exit_code == 4
+    left = run_process(["sh", "-c", "sleep 60 & echo $!"], timeout_s=30)
+    assert left.exit_code == 0 and _dead(int(left.stdout.split()[0]))
+    assert run_process(["sleep", "60"], timeout_s=0.5).timed_out

@@ -144,8 +144,12 @@ def _pump(proc: subprocess.Popen, streams: dict, *, timeout_s: float, output_cap
                 cancelled = True
                 break
             limit = min(deadline, linger_until or deadline) - now
-            # without a pidfd, wake up now and then to notice the exit
-            wait = limit if watch.fd is not None and cancel is None else min(limit, 0.05)
+            # without a pidfd (or with a cancel event to watch) the loop has to poll
+            if watch.fd is not None and cancel is None:
+                wait = limit
+            else:
+                # polling: soon when only the exit is awaited, otherwise now and then
+                wait = min(limit, 0.005 if not open_reads else 0.05)
             for key, _ in selector.select(wait):
                 tag = key.data
                 if tag == "exit":

@@ -236,3 +236,8 @@ def test_property_nul_always_refused(before, after, slot):
     """A value holding NUL is refused wherever its slot is, even when the slot is unused."""
     with pytest.raises(RenderError):
         render_argv(["t", "--", slot], {"v": before + "\0" + after})
+
+
+def test_lone_dash_is_not_a_flag():
+    """A literal "-" (stdin) before an empty slot stays: it is an operand, not a flag."""
+    assert render_argv(["cat", "-", "{{more}}"], {}) == ["cat", "-"]

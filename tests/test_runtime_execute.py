@@ -331,3 +331,12 @@ def test_pack_sha256_matches_hashlib():
 
     for data in (b"", b"pack_id: x\n", bytes(range(256)) * 100):
         assert pack_sha256(data) == hashlib.sha256(data).hexdigest()
+
+
+def test_bare_pack_id_skips_a_non_pack_directory(tmp_path, monkeypatch):
+    """A directory named like the pack in cwd, without pack files, does not hide ./adapters/<id>."""
+    write_pack(tmp_path / "adapters", "t", PY, {"v": _py("print(3)")})
+    (tmp_path / "t").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("WRAPGEN_PATH", raising=False)
+    assert execute("t", "v", {}) == {"ok": True, "result": 3}

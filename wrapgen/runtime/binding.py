@@ -67,17 +67,24 @@ def _search_path(cwd) -> list[Path]:
     return dirs
 
 
+def _is_pack_dir(path: Path) -> bool:
+    return (path / "pack.yaml").is_file() or (path / "binding.json").is_file()
+
+
 def resolve_pack(pack, *, cwd=None) -> Path:
     """A pack directory: ``pack`` itself when it is one, else the pack_id in ./adapters, then WRAPGEN_PATH."""
     text = os.fspath(pack)
     given = Path(text) if cwd is None or os.path.isabs(text) else Path(cwd) / text
-    if given.is_dir():
+    # a bare id names a pack even when a directory of that name (not a pack) sits in cwd
+    if given.is_dir() and (not is_pack_id(text) or _is_pack_dir(given)):
         return given
     if is_pack_id(text):
         for directory in _search_path(cwd):
             candidate = directory / text
-            if (candidate / "pack.yaml").is_file() or (candidate / "binding.json").is_file():
+            if _is_pack_dir(candidate):
                 return candidate
+    if given.is_dir():
+        return given  # load_binding then says what is missing in it
     searched = ", ".join(str(d) for d in _search_path(cwd))
     raise PackNotFoundError(
         f"no pack {text!r}: not a directory, and no pack of that id in {searched}",

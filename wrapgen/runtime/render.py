@@ -62,7 +62,8 @@ def find_nul(value, path: str = "") -> str | None:
 
 
 def _is_flag(token: str) -> bool:
-    return token.startswith("-") and token != "--" and not PLACEHOLDER_RE.search(token)
+    # "-" alone (stdin) and "--" (end of options) are operands, not flags that own the next slot
+    return token.startswith("-") and token not in ("-", "--") and not PLACEHOLDER_RE.search(token)
 
 
 def _is_empty(value) -> bool:

@@ -10,6 +10,7 @@ def test_split_usage_keeps_placeholders():
     assert split_usage("gh <command> <subcommand> [flags]") == ["gh", "<command>", "<subcommand>", "[flags]"]
     assert split_usage("jq [options] <jq filter> [file...]") == ["jq", "[options]", "<jq filter>", "[file...]"]
     assert split_usage("x (a|b) [-v | -q]") == ["x", "(a|b)", "[-v", "|", "-q]"]
+    assert split_usage('x --sep "a b" [<y>]') == ["x", "--sep", "a b", "[<y>]"]  # quotes honoured
 
 
 def test_split_example_is_shell():

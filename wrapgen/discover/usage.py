@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import replace
+from functools import lru_cache
 
 import bashlex
 
@@ -28,7 +29,12 @@ __all__ = [
 
 # bashlex is a full shell parser: keep its input short so a hostile line costs little.
 MAX_LINE = 600
-_SHELL_META = re.compile(r"([<>|&;()$`!{}\\\"'#*?~])")
+# Escaped in usage lines so bashlex reads them as text; quotes are left alone so that
+# bashlex honours them ('--sep "a b"' is two words).
+_USAGE_META = re.compile(r"([<>|&;()$`!{}#*?~])")
+# Any of these in an example line means real shell syntax: bashlex must read it.
+_SHELL_META = re.compile(r"[<>|&;()$`!{}\\\"'#*?~]")
+_QUOTING = re.compile(r"[\\\"']")
 # Placeholders that stand for "the subcommand and its args" or "all the options": not operands.
 _NOT_OPERANDS = re.compile(
     r"""^(?:
@@ -54,27 +60,58 @@ def _words(node) -> list[str]:
 
 def split_usage(line: str) -> list[str]:
     """The words of a usage line (``gh <command> [flags]`` -> ``["gh", "<command>", "[flags]"]``)."""
-    line = line.strip()[:MAX_LINE]
-    if not line:
-        return []
+    return list(_split_usage(line.strip()[:MAX_LINE]))
+
+
+@lru_cache(maxsize=512)
+def _split_usage(line: str) -> tuple[str, ...]:
     # "<jq filter>" is one placeholder: keep its space out of the word splitting.
     protected = re.sub(r"<[^<>]*>", lambda m: m[0].replace(" ", "\x01"), line)
-    try:
-        trees = bashlex.parse(_SHELL_META.sub(r"\\\1", protected))
-        words = [w for tree in trees for w in _words(tree)]
-    except Exception:  # noqa: BLE001 - bashlex raises many types; whitespace is a fine fallback
+    if not _QUOTING.search(protected):
+        # Every other metacharacter is escaped before bashlex sees it, so without quotes or
+        # backslashes bashlex would only split on blanks; skipping it saves milliseconds a line.
         words = protected.split()
-    return [w.replace("\x01", " ") for w in (words or protected.split())]
+    else:
+        try:
+            trees = bashlex.parse(_USAGE_META.sub(r"\\\1", protected))
+            words = [w for tree in trees for w in _words(tree)] or protected.split()
+        except Exception:  # noqa: BLE001 - bashlex raises many types; whitespace is a fine fallback
+            words = protected.split()
+    return tuple(w.replace("\x01", " ") for w in words)
 
 
 def split_example(line: str, *, prog: str = "") -> list[str] | None:
     """The argv of an example command line; with ``prog``, the first command running it."""
+    found = _split_example(line, prog)
+    return list(found) if found is not None else None
+
+
+@lru_cache(maxsize=512)
+def _split_example(line: str, prog: str) -> tuple[str, ...] | None:
     line = line.strip()
     if line.startswith("$ "):
         line = line[2:].strip()
     line = line[:MAX_LINE]
     if not line or line.startswith("#"):
         return None
+    commands: list[list[str]] = []
+    if not _SHELL_META.search(line):
+        commands = [line.split()]  # plain words: what bashlex would give, without its cost
+    else:
+        commands = _shell_commands(line)
+        if commands is None:
+            return None
+    if not prog:
+        return tuple(commands[0]) if commands else None
+    base = prog.rsplit("/", 1)[-1]
+    for words in commands:
+        if words and words[0].rsplit("/", 1)[-1] == base:
+            return tuple(words)
+    return None
+
+
+def _shell_commands(line: str) -> list[list[str]] | None:
+    """The simple commands of a shell line (a pipeline gives several), via bashlex."""
     commands: list[list[str]] = []
     try:
         for tree in bashlex.parse(line):
@@ -89,16 +126,10 @@ def split_example(line: str, *, prog: str = "") -> list[str] | None:
                 stack.extend(reversed(getattr(node, "parts", None) or []))
     except Exception:  # noqa: BLE001 - not shell after all (prose, a half line): try shlex
         try:
-            commands = [shlex.split(line)]
+            return [shlex.split(line)]
         except ValueError:
             return None
-    if not prog:
-        return commands[0] if commands else None
-    base = prog.rsplit("/", 1)[-1]
-    for words in commands:
-        if words and words[0].rsplit("/", 1)[-1] == base:
-            return words
-    return None
+    return commands
 
 
 def _skip_prog(words: list[str], prog: tuple[str, ...]) -> list[str]:

@@ -63,9 +63,17 @@ _MARKS: tuple[tuple[str, int, re.Pattern], ...] = tuple(
 _ORDER = ("man", "git", "cobra", "clap", "click", "argparse", "docopt", "gnu")
 
 
+def _marked_lines(text: str) -> str:
+    """The head of the text plus every shallow line: marks live in headings and entry lines,
+    so long indented descriptions (rg's run to 60 KB) need not be searched."""
+    head, rest = text[:8_000], text[8_000:_HEAD]
+    shallow = [line for line in rest.split("\n") if line[:9].strip() or "Print help" in line]
+    return head + "\n" + "\n".join(shallow)
+
+
 def scores(text: str) -> dict[str, int]:
     """Each style's score for this (cleaned) text."""
-    head = text[:_HEAD]
+    head = _marked_lines(text)
     out = dict.fromkeys(_ORDER, 0)
     for style, weight, pattern in _MARKS:
         if pattern.search(head):

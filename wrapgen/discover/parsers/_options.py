@@ -366,19 +366,24 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
             value_name = value_name[1:-1]
         value_name = value_name.lstrip("=") or None
 
-    if not choices:
+    # Cheap substring tests first: the regexes below cost real time on rg's long descriptions.
+    low = full.lower()
+    if not choices and "possible values:" in low:
         choices = _listed_values(desc_lines)
-    if not choices:
+    if not choices and any(k in low for k in ("possible values", "{", "one of", "choices", "values:", '("')):
         match = _CHOICES.search(full)
         if match:
             choices = split_choices(next(g for g in match.groups() if g is not None))
-    match = _DEFAULT.search(full)
-    if match and default is None and takes_value:
-        said = _strip_quotes(next(g for g in match.groups() if g is not None))
+    if default is None and takes_value and "default" in low:
+        match = _DEFAULT.search(full)
+        said = _strip_quotes(next(g for g in match.groups() if g is not None)) if match else ""
         # "(default: number of available CPU cores)" is prose, not a value to pass.
         default = said if said and len(said.split()) <= 3 else None
-    if _REPEATABLE.search(full):
+    if any(k in low for k in (" be ", "additive", "repeatable")) and _REPEATABLE.search(full):
         repeatable = True
+    required = "required" in low and bool(_REQUIRED.search(full))
+    deprecated = "deprecated" in low and bool(_DEPRECATED.search(full))
+    hidden = "hidden" in low and bool(_HIDDEN.search(full))
 
     if takes_value:
         kind = type_hint or guess_type(value_name, choices)
@@ -399,9 +404,9 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
         choices=choices,
         default=default,
         repeatable=repeatable,
-        required=bool(_REQUIRED.search(full)),
-        deprecated=bool(_DEPRECATED.search(full)),
-        hidden=bool(_HIDDEN.search(full)),
+        required=required,
+        deprecated=deprecated,
+        hidden=hidden,
         description=description,
     )
 

@@ -143,7 +143,7 @@ def prepare(binding: dict, verb_key: str, args) -> tuple[list[str], dict, dict]:
     if problems:
         raise WrapgenError(
             f"invalid args for {pack_id} {verb_key}: " + "; ".join(problems),
-            hint="fix the args named above (the verb's schema: wrapgen export or binding.json)",
+            hint=f"fix these args; `wrapgen export {pack_id}` shows every verb's schema",
         )
     args = apply_defaults(schema, args)
     policy = verb.get("policy") or {}

@@ -101,12 +101,29 @@ def _normalise(command: Command, path: tuple[str, ...], probe: tuple[str, ...], 
 
 
 def _merge_man_flags(command: Command, man: Command) -> Command:
-    """Add the man page's flags that the help did not list (help wins where both have a flag)."""
-    known = {s for f in (*command.flags, *command.global_flags) for s in f.spellings}
-    extra: list[Flag] = [f for f in man.flags if not (set(f.spellings) & known)]
-    if not extra:
-        return command
-    return replace(command, flags=command.flags + tuple(extra))
+    """The man page's flags merged in: help wins where both describe a flag, and only fills gaps
+    (jq's help lists ``-r`` where its man page says ``-r, --raw-output``); unknown flags are added."""
+    flags = list(command.flags)
+    known = {s for f in command.global_flags for s in f.spellings}
+    extra: list[Flag] = []
+    for flag in man.flags:
+        spellings = set(flag.spellings)
+        if spellings & known:
+            continue
+        index = next((i for i, f in enumerate(flags) if spellings & set(f.spellings)), None)
+        if index is None:
+            extra.append(flag)
+            known |= spellings
+            continue
+        mine = flags[index]
+        flags[index] = replace(
+            mine,
+            long=mine.long or flag.long,
+            short=mine.short or flag.short,
+            description=mine.description or flag.description,
+        )
+        known |= set(flags[index].spellings)
+    return replace(command, flags=tuple(flags) + tuple(extra))
 
 
 def read_node(prober, parse: ParseFn, path: tuple[str, ...], *, style: str | None = None,
@@ -148,7 +165,10 @@ def read_node(prober, parse: ParseFn, path: tuple[str, ...], *, style: str | Non
     chosen = chosen or fallback
     # Help is thin when it shows no flags; git's `CMD -h` is a deliberately brief usage, so its man
     # page (which lists the revision and diff options `-h` leaves out) is read too.
-    thin = chosen is None or not (chosen[0].flags or chosen[0].subcommands) or git_style
+    # A tool without subcommands has one man page about exactly its flags, and its help is often a
+    # digest ("Some of the options include:"), so its man page is merged too.
+    thin = (chosen is None or not (chosen[0].flags or chosen[0].subcommands) or git_style
+            or (not path and not chosen[0].subcommands))
     if use_man and thin:
         man = _read_man(prober, parse, path)
         if man is not None:

@@ -241,3 +241,8 @@ def test_property_nul_always_refused(before, after, slot):
 def test_lone_dash_is_not_a_flag():
     """A literal "-" (stdin) before an empty slot stays: it is an operand, not a flag."""
     assert render_argv(["cat", "-", "{{more}}"], {}) == ["cat", "-"]
+
+
+def test_mixed_token_list_of_empties_is_no_value():
+    """A list holding only null/"" counts as no value in a mixed token too."""
+    assert render_argv(["t", "-x", "--l={{l}}"], {"l": [None, ""]}) == ["t"]

@@ -119,7 +119,10 @@ def _substitute_text(token: str, args: dict) -> str | None:
         if value is None or value == "" or (isinstance(value, (list, tuple)) and not value):
             return None
         if isinstance(value, (list, tuple)):
-            text = ",".join(_list_items(name, value))
+            items = _list_items(name, value)
+            if not items:
+                return None
+            text = ",".join(items)
         else:
             text = _scalar_text(name, value)
         pieces.append(token[last : match.start()])

@@ -119,8 +119,8 @@ def wrap(
         tool_arg = tool_arg or recipe.tool
     else:
         resolved = shutil.which(tool_arg) or tool_arg
-    tool = discover(resolved if recipe is not None else tool_arg, **options)
     bin_name = _bin_for(recipe, tool_arg, resolved)
+    tool = discover(bin_name, **options)
     tool = replace(tool, name=bin_name)
     root = tool.root
     if not (root.subcommands or root.flags or root.positionals):

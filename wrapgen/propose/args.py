@@ -303,11 +303,12 @@ def plan_args(
     if include is not None:
         for wanted in include:
             key = norm(wanted)
+            flag = by_name.get(key)
             pos = next(((n, p) for n, p in positionals if norm(n) == key or norm(p.name) == key), None)
-            if pos:
+            # a flag wins over an operand of the same name: "-f FILENAME" is often read as both
+            if pos and flag is None:
                 chosen_pos.append(pos)
                 continue
-            flag = by_name.get(key)
             if flag is None:
                 left_out.append((wanted, "not a flag or positional of this command"))
                 continue
@@ -316,9 +317,7 @@ def plan_args(
                 left_out.append((flag.spellings[0], why))
                 continue
             chosen_flags.append((arg_name(flag), flag))
-        for n, p in positionals:
-            if p.required and (n, p) not in chosen_pos:
-                chosen_pos.append((n, p))
+        # the person listed what they want: a positional left out is left out on purpose
         chosen_pos.sort(key=lambda np: positionals.index(np))
     else:
         for n, p in positionals:

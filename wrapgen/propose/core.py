@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from wrapgen.model import Command, Tool
@@ -69,7 +69,9 @@ def _tree_candidates(root: Command) -> list[Candidate]:
         for sub in node.subcommands:
             chain = groups + ((sub.group,) if sub.group else ())
             if sub.subcommands:
-                if sub.flags and not sub.stub:
+                if sub.flags and not sub.stub and not any(
+                    re.search(r"<command>|\[command\]|\bCOMMAND\b|<subcommand>", u, re.I) for u in sub.usage
+                ):
                     # a group that acts on its own too (kubectl apply, kubectl create -f)
                     out.append(Candidate(path=sub.path, command=sub, group=" / ".join(chain), index=len(out)))
                 walk(sub, chain)
@@ -173,6 +175,13 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
             if why:
                 decisions.append(Decision(cand.text, "", False, guess.effect, f"left out: {why}"))
                 continue
+            if guess.effect == "read" and re.search(r"manipulator", cand.group, re.I):
+                guess = replace(guess, effect="write",
+                                reason=f"write: listed under '{cand.group}' ({guess.reason})")
+            override = recipe.overrides.get(cand.name or verb_name(cand.path, bin=bin_name)) if recipe else None
+            if override is not None and override.policy and override.policy.get("effect"):
+                guess = replace(guess, effect=override.policy["effect"],
+                                reason=f"{override.policy['effect']}: set by the recipe")
             summary_key = _first_sentence(cand.command.summary).lower()
             if summary_key and not cand.name and summary_key in seen_summaries:
                 decisions.append(Decision(cand.text, "", False, guess.effect,

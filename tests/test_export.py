@@ -80,12 +80,14 @@ def test_same_pack_twice_is_refused():
     assert "twice" in info.value.message and info.value.hint
 
 
-@given(
-    pack_id=st.from_regex(PACK_ID_RE, fullmatch=True).filter(lambda s: len(s) <= 20),
-    verb=st.from_regex(VERB_NAME_RE, fullmatch=True).filter(lambda s: len(s) <= 40),
-)
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_SEGMENT = st.builds(lambda first, rest: first + rest, st.sampled_from(_LOWER), st.text(_LOWER + "0123456789-", max_size=8))
+
+
+@given(pack_id=_SEGMENT, verb=st.lists(_SEGMENT, min_size=1, max_size=3).map(".".join))
 def test_name_mappings_are_reversible(pack_id, verb):
     """tool_name/parse_tool_name and openai_name/parse_openai_name are inverses for every valid name."""
+    assert PACK_ID_RE.fullmatch(pack_id) and VERB_NAME_RE.fullmatch(verb)
     for prefix in (False, True):
         name = export.tool_name(pack_id, verb, prefix=prefix)
         assert export.parse_tool_name(name, prefix=prefix) == ((pack_id if prefix else None), verb)
@@ -194,3 +196,86 @@ def test_export_does_not_import_mcp():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+PACK_YAML = """\
+pack_id: demo
+description: A demo pack over git.
+bin: git
+json: false
+verbs:
+  log:
+    description: Show commits.
+    cli: [git, log, '--max-count={{limit}}']
+    args:
+      type: object
+      properties:
+        limit: {type: integer, minimum: 1}
+      additionalProperties: false
+    policy: {effect: read}
+    title: {live: ['Reading {{limit}} commits', Reading commits]}
+  tag.create:
+    description: Create a tag.
+    cli: [git, tag, --, '{{name}}']
+    args:
+      type: object
+      properties:
+        name: {type: string}
+      required: [name]
+      additionalProperties: false
+    policy: {effect: write}
+"""
+
+
+@pytest.fixture
+def built_pack(tmp_path):
+    """A pack directory made the way `wrapgen build` makes one."""
+    from wrapgen.build import render_pack_files
+    from wrapgen.emit import write_files
+
+    pack = tmp_path / "demo"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(PACK_YAML, encoding="utf-8")
+    write_files(pack, render_pack_files(PACK_YAML.encode("utf-8")))
+    return pack
+
+
+def test_cli_export_formats(cli, built_pack):
+    """`wrapgen export` prints MCP tools, OpenAI tools, or the binding, byte-identical on rerun."""
+    mcp = cli("export", str(built_pack))
+    assert mcp.exit_code == 0, mcp.stderr
+    tools = json.loads(mcp.stdout)
+    assert [t["name"] for t in tools] == ["log", "tag.create"]
+    assert tools[0]["annotations"] == {"title": "Reading commits", "readOnlyHint": True}
+    assert cli("export", str(built_pack)).stdout == mcp.stdout
+    openai = json.loads(cli("export", str(built_pack), "--format", "openai").stdout)
+    assert [t["function"]["name"] for t in openai] == ["log", "tag__create"]
+    prefixed = json.loads(cli("export", str(built_pack), "--prefix").stdout)
+    assert [t["name"] for t in prefixed] == ["demo.log", "demo.tag.create"]
+    hcp = cli("export", str(built_pack), "--format", "hcp")
+    assert hcp.stdout == (built_pack / "binding.json").read_text(encoding="utf-8")
+
+
+def test_cli_export_by_pack_id(cli, built_pack):
+    """A pack id is looked up in ./adapters, like `wrapgen exec`."""
+    adapters = built_pack.parent / "adapters"
+    adapters.mkdir()
+    built_pack.rename(adapters / "demo")
+    result = cli("export", "demo", cwd=built_pack.parent)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)[0]["name"] == "log"
+
+
+def test_cli_export_stale_pack_says_build(cli, built_pack):
+    """An edited pack.yaml (stale binding) is refused with the build hint, no traceback."""
+    (built_pack / "pack.yaml").write_text(PACK_YAML + "\n", encoding="utf-8")
+    result = cli("export", str(built_pack))
+    assert result.exit_code != 0
+    assert "wrapgen build" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_cli_export_missing_pack(cli, tmp_path):
+    """A pack that does not exist is a clear error with a hint."""
+    result = cli("export", "nosuchpack", cwd=tmp_path)
+    assert result.exit_code == 2
+    assert "no pack 'nosuchpack'" in result.stderr and "hint:" in result.stderr

@@ -275,6 +275,9 @@ async def _run_stdio(table: ToolTable) -> None:
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )
+    # The SDK wraps every request in an OpenTelemetry span (a no-op unless an exporter is set
+    # up, which wrapgen never does); dropping it saves a few tenths of a ms on each call.
+    server.middleware = []
 
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())

@@ -51,6 +51,8 @@ class Parts:
     aliases: list[str] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
     operand_usage: list[str] | None = None  # usage lines to read operands from, when not all
+    companions: list[Flag] = field(default_factory=list)  # "can be disabled with --no-x" switches
+    global_companions: list[Flag] = field(default_factory=list)
 
 
 def classify(section: Section, rules: Rules) -> str:
@@ -183,9 +185,9 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
         if role == "listing":
             parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=section.title))
         elif role == "globals":
-            parts.global_flags.extend(merge_flags(parse_options(lines), seen=seen))
+            parts.global_flags.extend(merge_flags(parse_options(lines, companions=parts.global_companions), seen=seen))
         elif role == "options":
-            parts.flags.extend(merge_flags(parse_options(lines), seen=seen))
+            parts.flags.extend(merge_flags(parse_options(lines, companions=parts.companions), seen=seen))
         elif role == "operands":
             parts.operand_docs.update(_operand_docs(lines))
         elif role == "examples":
@@ -193,7 +195,7 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
         elif role == "aliases":
             parts.aliases.extend(a for a in _aliases(section, prog) if a not in parts.aliases)
         elif role in ("preamble", "description", "other", "after-usage"):
-            parts.flags.extend(merge_flags(parse_options(lines, max_first_indent=8), seen=seen))
+            parts.flags.extend(merge_flags(parse_options(lines, max_first_indent=8, companions=parts.companions), seen=seen))
             if role != "other" or not parts.prose:
                 prose = _prose_before_options(lines)
                 if prose:
@@ -246,13 +248,16 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
             subcommands.append(sub)
     global_spellings = {s for f in parts.global_flags for s in f.spellings}
     flags = [f for f in parts.flags if not set(f.spellings) & global_spellings]
+    seen = {s for f in flags + list(parts.global_flags) for s in f.spellings}
+    flags += merge_flags(parts.companions, seen=seen)
+    global_flags = list(parts.global_flags) + merge_flags(parts.global_companions, seen=seen)
     return Command(
         path=tuple(prog[1:]),
         summary=summary,
         description=description,
         usage=tuple(parts.usage),
         flags=tuple(flags),
-        global_flags=tuple(parts.global_flags),
+        global_flags=tuple(global_flags),
         positionals=tuple(positionals),
         subcommands=tuple(subcommands),
         aliases=tuple(parts.aliases),

@@ -24,6 +24,7 @@ _ENTRY_START = re.compile(
     r"""
     ^(?: --?\[no-\]\w                  # git: --[no-]status
        | --?[A-Za-z0-9?#@:]            # -a, --all, -1, -#, -?, curl's -:
+       | -\.,                          # rg's "-., --hidden"
     )
     """,
     re.VERBOSE,
@@ -33,7 +34,7 @@ _SPELLING = re.compile(
     r"""
     (?P<spell>
         --?\[no-\][A-Za-z0-9][\w.-]*          # git: --[no-]status
-      | -[:#?@]                                 # curl's "-:, --next", "-#"
+      | -[:#?@.]                                # curl's "-:, --next", "-#"; rg's "-."
       | --?[A-Za-z0-9?#@](?:[\w.?#@+-]*[\w?#@])? # -a, --all, -all, --dry-run (no trailing dash)
     )
     (?P<attached>                               # a value glued to the spelling
@@ -102,6 +103,24 @@ _DEPRECATED = re.compile(
     ^\W*deprecated\b          # "DEPRECATED. Use --engine instead."
   | [(\[]deprecated[)\]:]     # "(deprecated)", "[deprecated]"
   | \bdeprecated:             # "Deprecated: use --x"
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+# "This flag can be disabled with --no-hidden.", "The flag can be overridden with --ignore."
+_COMPANION = re.compile(
+    r"""
+    \b(?:disabled|overridden|negated|reversed|turned\ off)  # what the other flag does to this one
+    \s+(?:with|by)\s+(?:the\s+)?[`'"]?                     # "with the '--x' flag"
+    (?P<spell>--[A-Za-z0-9][\w-]*[A-Za-z0-9])              # the other spelling
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+# fd: "'--change-newer-than', '--newer', or '--changed-after' can be used as aliases."
+_ALIAS_LIST = re.compile(
+    r"""
+    (?P<list>(?:[`'"]?--[\w-]+[`'"]?,?\s+(?:or\s+)?)+)   # quoted spellings, comma / "or" separated
+    can\s+be\s+used\s+as\s+(?:an\s+)?alias(?:es)?       # what the sentence says about them
+  | \[(?:short\ )?aliases?:\s*(?P<clap>[^\]]*)\]       # clap: [aliases: newer, changed-after]
     """,
     re.VERBOSE | re.IGNORECASE,
 )
@@ -381,6 +400,15 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
         default = said if said and len(said.split()) <= 3 else None
     if any(k in low for k in (" be ", "additive", "repeatable")) and _REPEATABLE.search(full):
         repeatable = True
+    if "alias" in low:
+        for match in _ALIAS_LIST.finditer(full):
+            if match["list"]:
+                others.extend(re.findall(r"--[\w-]+", match["list"]))
+            else:
+                for name in re.split(r"[,\s]+", match["clap"]):
+                    name = name.strip()
+                    if name:
+                        others.append(name if name.startswith("-") else ("--" if len(name) > 1 else "-") + name)
     required = "required" in low and bool(_REQUIRED.search(full))
     deprecated = "deprecated" in low and bool(_DEPRECATED.search(full))
     hidden = "hidden" in low and bool(_HIDDEN.search(full))
@@ -392,7 +420,8 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
         choices = ()
     long = longs[0] if longs else None
     short = shorts[0] if shorts else None
-    aliases = tuple(dict.fromkeys(longs[1:] + shorts[1:] + others))
+    own = {long, short}
+    aliases = tuple(a for a in dict.fromkeys(longs[1:] + shorts[1:] + others) if a not in own)
     return Flag(
         long=long,
         short=short,
@@ -411,13 +440,23 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
     )
 
 
-def parse_options(lines, *, max_first_indent: int = 16) -> list[Flag]:
-    """Every flag described in these lines, in order, first spelling wins on duplicates."""
+def parse_options(lines, *, max_first_indent: int = 16, companions: list[Flag] | None = None) -> list[Flag]:
+    """Every flag described in these lines, in order, first spelling wins on duplicates.
+
+    Switches that exist only as a mention in another flag's description ("can be disabled
+    with --no-hidden") go to ``companions`` when given: they count only if no entry lists them.
+    """
     flags: list[Flag] = []
     for entry in option_entries(lines, max_first_indent=max_first_indent):
         flag = entry_to_flag(entry)
-        if flag is not None:
-            flags.append(flag)
+        if flag is None:
+            continue
+        flags.append(flag)
+        if companions is not None:
+            text = " ".join(line for line in entry.desc if line)
+            match = _COMPANION.search(text) if "--" in text else None
+            if match and match["spell"] not in flag.spellings:
+                companions.append(Flag(long=match["spell"], description=f"Turns {flag.long or flag.name} off again."))
     return merge_flags(flags)
 
 

@@ -21,6 +21,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--style", default=None,
                         help="force one help parser (gnu, argparse, click, cobra, clap, git, man, docopt)")
     parser.add_argument("--no-cache", action="store_true", help="probe again even when the tool is unchanged")
+    parser.add_argument("--no-man", action="store_true", help="read --help only, never the man pages")
 
 
 def run(ns) -> int:
@@ -28,8 +29,8 @@ def run(ns) -> int:
 
     progress = _Progress(ns.tool) if sys.stderr.isatty() else None
     try:
-        tool = discover(ns.tool, depth=ns.depth, max_nodes=ns.max_nodes, jobs=ns.jobs,
-                        cache=not ns.no_cache, progress=progress, style=ns.style, timeout_s=ns.timeout)
+        tool = discover(ns.tool, depth=ns.depth, max_nodes=ns.max_nodes, jobs=ns.jobs, cache=not ns.no_cache,
+                        progress=progress, style=ns.style, timeout_s=ns.timeout, man=not ns.no_man)
     finally:
         if progress is not None:
             progress.clear()

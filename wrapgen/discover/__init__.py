@@ -17,8 +17,11 @@ __all__ = ["discover"]
 
 def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | None = None,
              cache: bool = True, progress=None, style: str | None = None,
-             timeout_s: float | None = None) -> Tool:
+             timeout_s: float | None = None, man: bool = True) -> Tool:
     """The tool's command tree as read from its own help (and man page where help is thin).
+
+    ``man=False`` reads help only; ``timeout_s`` bounds each probe (default 5 s); ``style`` forces
+    one help parser (``script`` reads a shell script without running it).
 
     Raises ToolNotFoundError when the tool cannot be found or run, HelpUnreadableError when not
     even its top-level help could be read; a subcommand that fails only adds to ``Tool.warnings``.
@@ -43,7 +46,7 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
             return discover_script(path, name=tool)
     by_path = os.sep in tool
     name = os.path.basename(tool.rstrip(os.sep)) if by_path else tool
-    options = {"depth": depth, "max_nodes": max_nodes, "style": style, "name": tool}
+    options = {"depth": depth, "max_nodes": max_nodes, "style": style, "name": tool, "man": man}
     key = disk.cache_key(path, options=options) if cache else None
     if key is not None:
         cached = disk.load(key)
@@ -51,7 +54,7 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
             return cached
     parse = _parser()
     # A man page is looked up by name, so only for a tool found by name on PATH.
-    with Prober(path, name=name, timeout_s=timeout, use_man=not by_path) as prober:
+    with Prober(path, name=name, timeout_s=timeout, use_man=man and not by_path) as prober:
         result = crawl(prober, parse, depth=depth, max_nodes=max_nodes, jobs=jobs, style=style, progress=progress)
     if result.root is None:
         reasons = "; ".join(result.warnings) or "it printed nothing"

@@ -100,6 +100,16 @@ def _normalise(command: Command, path: tuple[str, ...], probe: tuple[str, ...], 
     )
 
 
+def _with_help_flag(command: Command) -> Command:
+    """`--help` just worked, so the command has it even where its help leaves it unlisted (kubectl);
+    cobra registers `-h, --help` on every command."""
+    if any("--help" in f.spellings for f in (*command.flags, *command.global_flags)):
+        return command
+    short = "-h" if command.parser == "cobra" and not any(
+        "-h" in f.spellings for f in (*command.flags, *command.global_flags)) else None
+    return replace(command, flags=command.flags + (Flag(long="--help", short=short, description="show help"),))
+
+
 def _merge_man_flags(command: Command, man: Command) -> Command:
     """The man page's flags merged in: help wins where both describe a flag, and only fills gaps
     (jq's help lists ``-r`` where its man page says ``-r, --raw-output``); unknown flags are added."""
@@ -157,6 +167,8 @@ def read_node(prober, parse: ParseFn, path: tuple[str, ...], *, style: str | Non
                             f"(it said: {said!r})")
             continue
         node = _normalise(parsed, path, args, parsed.parser)
+        if result.exit_code == 0 and args[-1] == "--help":
+            node = _with_help_flag(node)
         if result.exit_code in (0, None) or (git_style and result.exit_code == 129):
             chosen = (node, result.text)
             break

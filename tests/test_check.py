@@ -9,6 +9,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from wrapgen.build import render_pack_files
 from wrapgen.check import RULES, all_rules, check_pack, check_packs, rule
@@ -364,3 +366,30 @@ def test_check_packs_concatenates_in_order(tmp_path):
     second = _pack(tmp_path / "other", BASE.replace("{effect: destructive}", "{effect: destructive, confirm: false}"))
     codes = [(Path(d.path).parent, d.code) for d in check_packs([first, second])]
     assert codes == [(first, "W011"), (second, "W010")]
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(["", "x", "-v", "{{q}}", "read", "write", "object", "array", "|", "--"]),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(
+        st.sampled_from(["type", "properties", "q", "items", "effect", "confirm", "live", "done", "de", "x"]), children, max_size=4),
+    max_leaves=12,
+)
+_verb = st.fixed_dictionaries(
+    {"description": st.sampled_from(["Do it.", ""])},
+    optional={"cli": st.lists(st.sampled_from(["mail", "sh", "-c", "--", "{{q}}", "{{nope}}", "{{result.x}}", "|", "--x={{q}}"]), max_size=6),
+              "args": _json, "policy": _json, "title": _json, "json": _json, "timeout_s": _json, "aliases": _json},
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(verbs=st.dictionaries(st.sampled_from(["list", "run", "a.b", "Bad", "exec"]), _verb, max_size=4), wrap=_json)
+def test_check_never_raises_on_arbitrary_manifests(tmp_path, verbs, wrap):
+    """Any manifest shape gives diagnostics (each with a code and a line), never an exception."""
+    import yaml
+
+    data = {"pack_id": "mail", "description": "Mail.", "bin": "mail", "verbs": verbs, "wrap": wrap}
+    pack = tmp_path / "mail"
+    pack.mkdir(exist_ok=True)
+    (pack / "pack.yaml").write_text(yaml.safe_dump(data))
+    for finding in check_pack(pack):
+        assert finding.code in all_rules() and finding.line >= 1

@@ -28,6 +28,7 @@ __all__ = [
     "render_binding",
     "render_adapter",
     "render_pack_files",
+    "render_manifest_files",
     "resolve_verb",
 ]
 
@@ -164,6 +165,11 @@ def render_pack_files(pack_yaml_bytes: bytes, *, path: str = "pack.yaml") -> dic
             hint="fix the fields listed above, then run wrapgen build again",
             diagnostics=errors,
         )
+    return render_manifest_files(manifest)
+
+
+def render_manifest_files(manifest: Manifest) -> dict[str, str]:
+    """The derived files of an already parsed, valid manifest (no second YAML parse)."""
     return {BINDING_NAME: render_binding(manifest), ADAPTER_NAME: render_adapter(manifest)}
 
 

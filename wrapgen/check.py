@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from wrapgen.build import ADAPTER_NAME, BINDING_NAME, render_pack_files, resolve_verb
+from wrapgen.build import ADAPTER_NAME, BINDING_NAME, render_manifest_files, resolve_verb
 from wrapgen.emit import file_mode
-from wrapgen.errors import Diagnostic, ManifestError
+from wrapgen.errors import Diagnostic
 from wrapgen.pack import MANIFEST_NAME, NAME_CODE, SCHEMA_CODE, Manifest, read_manifest
 
 __all__ = [
@@ -337,10 +337,9 @@ def _no_policy(ctx: PackContext):
 
 @rule("W012", severity="error", summary="binding.json or adapter.py missing or out of date (drift from pack.yaml)", derived=True)
 def _derived(ctx: PackContext):
-    try:
-        expected = render_pack_files(ctx.manifest.raw, path=ctx.manifest.path)
-    except ManifestError:
+    if any(d.level == "error" for d in ctx.load_diagnostics):
         return  # not buildable: W001/W002 already say why
+    expected = render_manifest_files(ctx.manifest)
     for name in sorted(expected):
         stored = ctx.derived.get(name)
         if stored is None:

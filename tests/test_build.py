@@ -269,3 +269,12 @@ def test_one_broken_pack_does_not_stop_the_others(tmp_path, cli):
     assert result.exit_code == 1
     assert "W001 error YAML syntax error" in result.stderr and "Traceback" not in result.stderr
     assert (good / "binding.json").exists()
+
+
+def test_build_accepts_the_pack_yaml_path_itself(tmp_path, cli):
+    """`wrapgen build DIR/pack.yaml` builds DIR, like `wrapgen build DIR`."""
+    pack = _copy_pack("jq", tmp_path)
+    result = cli("build", str(pack / "pack.yaml"))
+    assert result.exit_code == 0, result.stderr
+    assert (pack / "adapter.py").exists()
+    assert cli("check", str(pack / "pack.yaml")).exit_code == 0

@@ -465,9 +465,13 @@ def check_pack(directory) -> list[Diagnostic]:
 
 
 def expand_pack_dirs(paths: Iterable) -> list[Path]:
-    """Each path as given, except a directory holding packs but no pack.yaml: its packs, sorted."""
+    """Pack directories: a pack.yaml file stands for its directory, and a directory holding
+    packs but no pack.yaml for its packs, sorted; anything else is kept as given."""
     out: list[Path] = []
     for path in map(Path, paths):
+        if path.name == MANIFEST_NAME and path.is_file():
+            out.append(path.parent)
+            continue
         if path.is_dir() and not (path / MANIFEST_NAME).exists():
             children = sorted(p.parent for p in path.glob(f"*/{MANIFEST_NAME}"))
             if children:

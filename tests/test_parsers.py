@@ -56,3 +56,20 @@ def test_every_style_has_a_fixture():
 
     assert {p.parent.name for p in CASES} == set(styles())
     assert len({p.stem.split("_")[0] for p in CASES}) >= 15
+
+
+@pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
+def test_model_invariants(path: Path):
+    """Every flag read is well-formed: a spelling, values only when it takes one, enums with choices."""
+    command = parse_help(path.read_text(encoding="utf-8", errors="replace"), prog=prog_of(path))
+    for flag in command.flags + command.global_flags:
+        assert flag.spellings and all(s.startswith(("-", "+")) for s in flag.spellings), flag
+        if flag.takes_value:
+            assert flag.value_name is None or len(set(flag.value_name.split())) == len(flag.value_name.split()), flag
+        else:
+            assert flag.value_name is None and flag.type == "boolean" and not flag.choices, flag
+        assert (flag.type == "enum") == bool(flag.choices), flag
+    assert len({s for f in command.flags + command.global_flags for s in f.spellings}) == sum(
+        len(f.spellings) for f in command.flags + command.global_flags
+    ), "a spelling is listed twice"
+    assert all(sub.stub and sub.path[:-1] == command.path for sub in command.subcommands)

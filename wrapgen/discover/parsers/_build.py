@@ -184,6 +184,8 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
             role = "globals"  # pip install's "General Options" are the root's, inherited
         if role == "listing":
             parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=section.title))
+            # dpkg and gpg list their "commands" as options: -i|--install, --clear-sign.
+            parts.flags.extend(merge_flags(parse_options(lines, max_first_indent=8), seen=seen))
         elif role == "globals":
             parts.global_flags.extend(merge_flags(parse_options(lines, companions=parts.global_companions), seen=seen))
         elif role == "options":

@@ -22,7 +22,7 @@ _MARKS: tuple[tuple[str, int, re.Pattern], ...] = tuple(
         ("git", 6, r"^usage: git\b"),
         ("git", 4, r"^ {3,}or: "),
         ("git", 6, r"^See 'git help <command>'"),
-        ("git", 3, r"^ {4}-[A-Za-z], --[\w-]+"),
+        ("git", 1, r"^ {4}-[A-Za-z], --[\w-]+"),
         # argparse
         ("argparse", 5, r"^(?:options|optional arguments|positional arguments):$"),
         ("argparse", 2, r"^usage: "),

@@ -19,6 +19,7 @@ _ENTRY = re.compile(
         [A-Za-z0-9][\w.+-]*\*?              # the name; docker marks plugins "buildx*"
         (?:,[ ]?[A-Za-z0-9][\w.+-]*)*       # cargo: "build, b"
     )
+    (?:[ ](?:[\[<({A-Z]\S*|\.\.\.))*        # systemctl: "list-units [PATTERN...]": operands
     (?: :[ ]+                               # gh: "auth:    Authenticate ..."
       | [ ]{2,}                             # the usual gap
       | :?$                                 # name alone; the summary may follow below

@@ -25,6 +25,7 @@ _ENTRY_START = re.compile(
     ^(?: --?\[no-\]\w                  # git: --[no-]status
        | --?[A-Za-z0-9?#@:]            # -a, --all, -1, -#, -?, curl's -:
        | -\.,                          # rg's "-., --hidden"
+       | -<[\w-]+>,\s+-                # kill's "-<signal>, -s, --signal <signal>"
     )
     """,
     re.VERBOSE,
@@ -38,8 +39,9 @@ _SPELLING = re.compile(
       | --?[A-Za-z0-9?#@](?:[\w.?#@+-]*[\w?#@])? # -a, --all, -all, --dry-run (no trailing dash)
     )
     (?P<attached>                               # a value glued to the spelling
-        \[=?<[^>]*>\]                           #   -S[<keyid>], --gpg-sign[=<key-id>]
-      | \[=?[^\]\s]*\]                          #   --color[=WHEN], --decorate[=...]
+        (?: \[=?<[^>]*>\]                        #   -S[<keyid>], --gpg-sign[=<key-id>]
+          | \[=?[^\]\[\s]*(?:\[[^\]\s]*\][^\]\[\s]*)*\]  #   --color[=WHEN], --inspect[=[host:]port]
+        )+                                      #   perl: -d[t][:MOD]
       | =<[^>]*>\S*                             #   --author=<author>
       | =\S+                                    #   --block-size=SIZE, --all-namespaces=false:
       | <[^>]*>                                 #   -u<mode>
@@ -187,6 +189,9 @@ def split_choices(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(parts))
 
 
+_LONE_SHORT = re.compile(r"-[A-Za-z0-9?#@](?:\s|$)")
+
+
 def option_entries(lines, *, max_first_indent: int = 16) -> list[OptionEntry]:
     """Group lines into entries: a dash line starts one, deeper lines continue it."""
     entries: list[OptionEntry] = []
@@ -222,10 +227,20 @@ def option_entries(lines, *, max_first_indent: int = 16) -> list[OptionEntry]:
 
 
 def _split_first_line(text: str) -> tuple[str, str]:
-    """(spec, description) of an entry's first line: the gap of two spaces separates them."""
-    match = re.search(r"\s{2,}", text)
-    if match:
-        return text[: match.start()], text[match.end():].strip()
+    """(spec, description) of an entry's first line: the gap of two spaces separates them.
+
+    A gap right after "-V," (wget) or a lone "-c" (stat's "-c  --format=FORMAT") still
+    belongs to the spec when another spelling follows it.
+    """
+    start = 0
+    for match in re.finditer(r"\s{2,}", text):
+        spec, rest = text[: match.start()], text[match.end():]
+        if rest.startswith("...."):
+            continue  # less: "-e  -E  ....  --quit-at-eof"
+        if rest.startswith("-") and (spec.endswith((",", "|", "....")) or len(spec.split()) <= 2
+                                     and _LONE_SHORT.match(spec) and re.match(r"--?[A-Za-z]", rest)):
+            continue  # patch: "-p NUM  --strip=NUM  Strip ..."
+        return spec, rest.strip()
     return text, ""
 
 
@@ -233,11 +248,15 @@ def _scan_spec(spec: str, gap_after: bool):
     """Spellings and values of a spec; what is left over is description (curl's single space)."""
     spellings: list[re.Match] = []
     values: list[str] = []
+    owner: list[int] = []  # for each value, how many spellings preceded it
     pos, n = 0, len(spec)
     current_has_value = False
     while pos < n:
-        while pos < n and spec[pos] in " ,":
-            pos += 1
+        while pos < n and (spec[pos] in " ," or (spec[pos] == "|" and spec.startswith("-", pos + 1))):
+            pos += 1  # separators: "-a, --all", dpkg's "-i|--install"
+        if spec.startswith("....", pos):
+            pos += 4  # less: "-e  -E  ....  --quit-at-eof"
+            continue
         if spec.startswith("/ ", pos) or spec.startswith("| ", pos):  # click: --debug / --no-debug
             pos += 2
             continue
@@ -265,8 +284,14 @@ def _scan_spec(spec: str, gap_after: bool):
             break
         # A bare word (cobra's "string", jq's "a v") counts only when a gap follows the spec:
         # otherwise it is the first word of a description set off by one space (curl).
-        if explicit or (gap_after and not rest.startswith("-")) or (not rest and not gap_after and token.islower() and len(token) < 20):
-            values.append(token)
+        # sed: "-e script, --expression=script": a word and a comma before the next spelling.
+        listed = token.endswith(",") and rest.startswith("-")
+        if explicit or listed or (gap_after and not rest.startswith("-")) or (not rest and not gap_after and token.islower() and len(token) < 20):
+            if values and owner and owner[-1] == len(spellings) and not explicit and not values[-1].endswith(","):
+                values[-1] += " " + token  # jq: "--arg a v" takes two values
+            else:
+                values.append(token)
+                owner.append(len(spellings))
             current_has_value = not (gap_after and not explicit)
             pos = match.end()
             continue
@@ -302,6 +327,7 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
     gap_after = entry.gap
     kubectl = entry.spec.endswith(":") and "=" in entry.spec
     spec = entry.spec[:-1] if kubectl else entry.spec
+    spec = re.sub(r"^-<[^>]*>,\s*", "", spec)  # kill: "-<signal>, -s, --signal <signal>"
     spellings, values, leftover = _scan_spec(spec, gap_after)
     if not spellings:
         return None
@@ -355,11 +381,9 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
             takes_value = True
             if attached.startswith("["):
                 optional = True
-                value_name = value_name or attached.strip("[]=") or None
+                value_name = value_name or re.sub(r"^\[=?|\]$", "", attached).replace("][", "") or None
             else:
                 value_name = value_name or attached.lstrip("=") or None
-    if len(values) > 1 and not any(v[0] in "<[{(" for v in values):
-        values = [" ".join(v.rstrip(",") for v in values)]  # jq: "--arg a v" takes two values
     for token in values:
         token = token.rstrip(",")
         takes_value = True

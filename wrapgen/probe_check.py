@@ -3,7 +3,8 @@
 Each verb is rendered with sample args for every property, exactly as the runtime renders it
 (``wrapgen.runtime.render_argv`` with the verb's resolved JSON selection), and every flag in the
 rendered argv must appear in the help of that subcommand (``TOOL SUB... --help``, and ``-h``; both
-are read, since ``git log -h`` lists less than ``git log --help``). The tool runs only to print
+are read, since ``git log -h`` lists less than ``git log --help``; where a flag is not there, the
+fuller help the short one points to, ``--help all``, and the man page are read too). The tool runs only to print
 help, in a temporary directory with the runtime's environment.
 """
 
@@ -85,6 +86,32 @@ def _help_text(bin_name: str, path: list[str], cache: dict) -> str:
     return text
 
 
+def _more_help(bin_name: str, path: list[str], first: str, cache: dict) -> str:
+    """The fuller help a short one points to: ``--help all`` (curl) and the man page (git-log, curl)."""
+    from wrapgen.runtime import TOOL_ENV, run_process
+
+    key = ("more", bin_name, tuple(path))
+    if key in cache:
+        return cache[key]
+    env = {**os.environ, **TOOL_ENV, "MANPAGER": "cat", "MANWIDTH": "200", "COLUMNS": "200"}
+    asks = []
+    if "--help all" in first:
+        asks.append([bin_name, *path, "--help", "all"])
+    if re.search(r'"[^"]*\boptions" for a list of global', first):
+        asks.append([bin_name, "options"])  # kubectl: global flags live in `kubectl options`
+    page = "-".join([os.path.basename(bin_name), *path])
+    asks.append(["man", "-P", "cat", page])
+    texts = []
+    with tempfile.TemporaryDirectory(prefix="wrapgen-probe-") as cwd:
+        for argv in asks:
+            result = run_process(argv, timeout_s=_HELP_TIMEOUT_S, output_cap=8 << 20, cwd=cwd, env=env)
+            if result.exit_code == 0:
+                texts.append(result.stdout.decode("utf-8", "replace"))
+    text = re.sub(r".\x08", "", "\n".join(texts))
+    cache[key] = text
+    return text
+
+
 def _listed(flag: str, help_text: str) -> bool:
     return re.search(r"(?<![\w-])" + re.escape(flag) + r"(?![\w-])", help_text) is not None
 
@@ -119,7 +146,7 @@ def probe_pack(directory, *, cache: dict | None = None) -> list[Diagnostic]:
                                            hint="check that the tool is installed and prints help"))
             continue
         for flag in rendered_flags(argv):
-            if not _listed(flag, help_text):
+            if not _listed(flag, help_text) and not _listed(flag, _more_help(data["bin"], path, help_text, cache)):
                 out.append(manifest.diagnostic(
                     PROBE_CODE, "error", field,
                     f"renders {flag}, which `{' '.join([data['bin'], *path])} --help` does not list",

@@ -33,8 +33,8 @@ NOISE_FLAG = re.compile(
       | term|no-messages|messages|line-number|n|with-filename|vimgrep|byte-offset
       | raw-output|join-output|compact-output|monochrome-output|color-output|sort-keys|seq|stream
       | exit-status|arg|args|argjson|slurpfile|rawfile|jsonargs|rawfile|run-tests|show-progress
-      | write-out|libcurl|styled-output|no-styled-output|show-headers|include|trace-time|dry-run
-      | match-path|absolute-path|path-separator|strip-cwd-prefix|list-details|one-file-system
+      | write-out|libcurl|styled-output|no-styled-output|show-headers|trace-time|dry-run
+      | match-path|absolute-path|path-separator|strip-cwd-prefix|one-file-system
       | max-columns(?:-preview)?|no-ignore-messages|no-filename|no-line-number|include-zero|stats
       | show-all|request-timeout|cache-dir|insecure-skip-tls-verify|match-server-version|warnings-as-errors
       | tls-server-name|certificate-authority|client-certificate|client-key|token|username|password
@@ -64,7 +64,8 @@ _PREFERRED: dict[str, float] = {
     **{name: 2.0 for name in """
         context after-context before-context count filter after before head depth size user
         latest last max-filesize full-path tail-lines min-depth case-sensitive unrestricted
-        show-labels quiet-labels pretty reverse merges no-merges first-parent
+        show-labels quiet-labels pretty reverse merges no-merges first-parent location max-time
+        header compressed fail connect-timeout retry
     """.split()},
 }
 _STYLES_WITH_EQUALS = {"gnu", "argparse", "click", "cobra", "clap", "git", "docopt", ""}
@@ -207,6 +208,15 @@ def _with_usage_variadics(command: Command) -> list[Positional]:
         positionals = [p for p in positionals if p.name.strip("<>") not in names]
         index = command.positionals.index(first) if first in command.positionals else len(positionals)
         positionals.insert(min(index, len(positionals)), merged)
+    if len(command.usage) > 1:
+        # an operand shown only in a usage line of another mode (jq --args <filter> [strings...],
+        # git diff --no-index <path> <path>) belongs to that mode, not to this command
+        def in_plain_line(pos: Positional) -> bool:
+            name = pos.name.strip("<>[]. ")
+            lines = [u for u in command.usage if name and name in u]
+            return not lines or any(not re.search(r"\s--?[a-z][\w-]*(?=[\s\]])", u) for u in lines)
+
+        positionals = [p for p in positionals if in_plain_line(p)] or positionals
     out = []
     for pos in positionals:
         bare = re.escape(pos.name.strip("<>[]. "))
@@ -305,8 +315,11 @@ def plan_args(
             key = norm(wanted)
             flag = by_name.get(key)
             pos = next(((n, p) for n, p in positionals if norm(n) == key or norm(p.name) == key), None)
-            # a flag wins over an operand of the same name: "-f FILENAME" is often read as both
-            if pos and flag is None:
+            # "-f FILENAME" is sometimes read as an operand too: there the flag is what the usage means
+            value_of_flag = pos is not None and any(
+                re.search(r"-[\w-]+[ =]\(?" + re.escape(pos[1].name), u) for u in command.usage
+            )
+            if pos and (flag is None or not value_of_flag):
                 chosen_pos.append(pos)
                 continue
             if flag is None:
@@ -367,6 +380,9 @@ def plan_args(
             required.append(name)
         tail += _flag_tokens(flag, name, style=style)
     split = _usage_split(command)
+    quirk = _DASH_DASH_AFTER.get(tool.rsplit("/", 1)[-1])
+    if quirk is not None and split is None:
+        split = quirk
     before = [np for np in chosen_pos if split is not None and positionals.index(np) < split]
     after = [np for np in chosen_pos if np not in before]
     pos_props: dict[str, dict] = {}
@@ -394,5 +410,9 @@ def plan_args(
         primary = next((n for n in properties if n in _PRIMARY_FLAGS), "")
     return ArgPlan(ordered, tuple(required), tuple(tail), tuple(left_out), primary)
 
+
+# Tools known to read a literal "--" as an operand when it stands before their first operand:
+# jq 1.6 takes "jq -- ." as the filter "--". The value is how many operands go before "--".
+_DASH_DASH_AFTER = {"jq": 1}
 
 _PRIMARY_FLAGS = ("search", "query", "repo", "namespace", "selector", "author", "label", "name", "state")

@@ -163,6 +163,7 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
             if cand.path not in listed_paths and not cand.name:
                 decisions.append(Decision(cand.text, "", False, "", "not listed in the recipe"))
     else:
+        main_effect: tuple[str, str] | None = None
         # shallow first, so that a duplicate (docker container logs = docker logs) loses to the short form
         for cand in sorted(candidates, key=lambda c: (len(c.path), c.index)):
             if _excluded_by_recipe(cand.path, exclude) and not cand.name:
@@ -175,6 +176,11 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
             if why:
                 decisions.append(Decision(cand.text, "", False, guess.effect, f"left out: {why}"))
                 continue
+            if cand.fixed and not guess.words and main_effect is not None:
+                guess = replace(guess, effect=main_effect[0],
+                                reason=f"{main_effect[0]}: a mode of the main command ({main_effect[1]})")
+            if not cand.fixed and cand.name and main_effect is None:
+                main_effect = (guess.effect, guess.reason)
             if guess.effect == "read" and re.search(r"manipulator", cand.group, re.I):
                 guess = replace(guess, effect="write",
                                 reason=f"write: listed under '{cand.group}' ({guess.reason})")

@@ -94,4 +94,4 @@ def select_json(command: Command, *, fields: Sequence[str] = ()) -> JsonChoice:
 
 
 # "producing the filter's results as JSON on standard output" (jq)
-_PRINTS_JSON = re.compile(r"as JSON|JSON (?:text|output)s? on standard output", re.IGNORECASE)
+_PRINTS_JSON = re.compile(r"\bas JSON\b|\bJSON (?:text|output)s? on standard output\b", re.IGNORECASE)

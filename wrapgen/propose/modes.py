@@ -35,7 +35,11 @@ _VERB_FORMS = re.compile(r"\b([a-z]+?)(?:es|s|ing|e?d)?\b")
 # A mode flag's help opens with what it prints instead of the normal output.
 _MODE_HELP = re.compile(
     r"""^\s*(?:
-        (?:only\s+)?(?:print|show|list|display)s?\b        # "Print each file ...", "Show all supported"
+        (?:only\s+)?(?:print|list|display)s?\b              # "Print each file ...", "Only print the paths"
+      | show\s+(?:all|the\s+number|document\s+info)\b    # "Show all supported file types"
+      | use\s+a\s+(?:detailed|long)\s+listing\b         # fd -l: "Use a detailed listing format"
+      | fetch\s+the\s+headers\s+only                    # curl -I
+      | include\s+(?:the\s+)?(?:protocol\s+)?(?:response\s+)?headers\s+in\s+the\s+output  # curl -i
       | this\s+flag\s+suppresses\s+normal\s+output      # rg --count
     )""",
     re.VERBOSE | re.IGNORECASE,
@@ -81,21 +85,48 @@ def main_verb(root: Command, *, bin: str) -> tuple[str, str]:
                 rest = " ".join(words[:10])
             verb = stem if stem in KNOWN_VERBS else _MAIN_NAMES[stem]
             return _MAIN_NAMES[stem], f"{verb.capitalize()} {rest}".strip()
+    if any(p.name.strip("<>[]. ").lower() in ("url", "urls") for p in root.positionals):
+        # the tool's operand is a URL (curl, wget): its main mode fetches it
+        return "get", "Fetch a URL and return the response body"
     name = re.sub(r"[^a-z0-9-]", "-", bin.rsplit("/", 1)[-1].lower()).strip("-") or "main"
     return name, root.summary or f"Run {bin}"
 
 
 def _mode_name(flag: Flag) -> str:
+    if not flag.long:
+        # a short-only switch is named from its help: "(slurp)", "output raw strings" -> raw
+        text = flag.description or ""
+        paren = re.search(r"\((\w+)\)", text)
+        if paren:
+            return paren.group(1).lower()
+        words = [w for w in re.findall(r"[a-z]+", text.lower()) if w not in ("output", "read", "use", "as", "the")]
+        if words:
+            low = text.lower().lstrip()
+            suffix = "-input" if low.startswith(("use", "read")) else "-output" if low.startswith("output") else ""
+            return words[0] + suffix
     return re.sub(r"[^a-z0-9-]", "-", flag.name.lower()).strip("-")
+
+
+# Input/output modes of a filter tool (jq -r, -s, -n): their help names what is read or written.
+_IO_MODE = re.compile(
+    r"^\s*(?:output\s+raw\b|read\s+\(\w+\)|read\s+raw\b|use\s+`?null`?\s+as)", re.IGNORECASE
+)
+
+
+def is_io_mode_flag(flag: Flag) -> bool:
+    """``-s  read (slurp) all inputs into an array``: a switch that changes what the filter sees or prints."""
+    return not flag.takes_value and bool(_IO_MODE.search(flag.description or ""))
 
 
 def is_mode_flag(flag: Flag, *, bin: str) -> bool:
     """A switch that changes what the tool prints, not how it filters."""
+    if is_io_mode_flag(flag):
+        return True
     if flag.takes_value or flag.long is None:
         return False
     if flag.long in ("--json",) or dangerous_reason(flag, tool=bin) or flag_noise(flag):
         return False
-    text = flag.description or ""
+    text = re.sub(r"^\s*\([A-Z ]+\)\s*", "", flag.description or "")  # curl's "(HTTP FTP) " prefix
     if not _MODE_HELP.search(text):
         return False
     if re.match(r"\s*only\b", text, re.I):
@@ -114,7 +145,9 @@ def _mode_command(root: Command, flag: str) -> Command:
 
 
 def _mode_summary(flag: Flag) -> str:
-    text = re.sub(r"\s+", " ", flag.description).strip()
+    text = re.sub(r"\s+", " ", flag.description).strip().rstrip(";")
+    text = re.sub(r"^\([A-Z ]+\)\s*", "", text)
+    text = text[:1].upper() + text[1:]
     text = re.sub(r"^This flag suppresses normal output and shows", "Show", text)
     text = re.sub(r"^Only print", "Print only", text)
     return re.split(r"(?<=[.!?])\s", text)[0].rstrip(".")
@@ -134,12 +167,15 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
     keep = set(ranked[:MAX_MODES])
     for i, flag in enumerate(modes):
         if i not in keep:
-            skipped.append((flag.long or "", f"{MAX_MODES} other mode flags rank higher"))
+            skipped.append((flag.long or flag.short or "", f"{MAX_MODES} other mode flags rank higher"))
             continue
-        out.append(Candidate(path=(), command=_mode_command(root, flag.long), index=i + 1, fixed=(flag.long,),
-                             name=_mode_name(flag),
-                             summary=_mode_summary(flag), json=JsonChoice(False, "", "a mode flag's output is text"),
-                             note=f"mode flag {flag.long}"))
+        spelling = flag.long or flag.short or ""
+        text_out = (json_choice.selection and json_choice.flag == "--json") or re.search(
+            r"\braw\s+strings?\b|\bnot\s+JSON\b", flag.description, re.I) and flag.description.lower().startswith("output")
+        out.append(Candidate(path=(), command=_mode_command(root, spelling), index=i + 1, fixed=(spelling,),
+                             name=_mode_name(flag), summary=_mode_summary(flag),
+                             json=JsonChoice(False, "", "a mode flag's output is text") if text_out else None,
+                             note=f"mode flag {spelling}"))
     if json_choice.selection and json_choice.flag == "--json":
         out.append(Candidate(path=(), command=root, index=len(out), name=f"{name}.json",
                              summary=f"{summary} (JSON lines)", json=json_choice,

@@ -56,7 +56,7 @@ SUMMARY_EFFECTS: dict[str, str] = {
         clone pull patch replace scale label annotate mark approve close reopen lock unlock comment
         fork checkout switch build login logout enable disable sync import save load copy expose
         join reapply integrate tag stash revert change modify manage configure transfer cancel
-        pause unpause resume retry rerun deploy attach detach use generate make
+        pause unpause resume retry rerun deploy attach detach generate make
     """.split()},
     **{w: "destructive" for w in """
         delete remove destroy drop purge prune kill reset wipe erase uninstall clean terminate revoke

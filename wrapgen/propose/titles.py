@@ -59,7 +59,7 @@ def _first_clause(text: str) -> str:
 
 def _object(rest: str) -> tuple[str, str]:
     """The first clause of the object and the full (shortened) object."""
-    rest = re.sub(r"\s+", " ", rest).strip()
+    rest = re.sub(r"\s+", " ", re.sub(r"\([^)]*\)", " ", rest)).strip()
     rest = re.sub(r"^(?:a|an|the|one or many|one or more|all|various types of|various)\s+", "", rest, flags=re.I)
     head = _first_clause(rest)
     head = re.sub(r"^(?:a|an|the|one or many|one or more|all|various types of)\s+", "", head, flags=re.I)

@@ -78,6 +78,8 @@ _IRREGULAR: dict[str, tuple[str, str]] = {
     "rewrite": ("rewriting", "rewrote"),
     "overwrite": ("overwriting", "overwrote"),
     "print": ("printing", "printed"),
+    "output": ("outputting", "output"),
+    "input": ("inputting", "input"),
     "forget": ("forgetting", "forgot"),
     "shut": ("shutting", "shut"),
     "hide": ("hiding", "hid"),

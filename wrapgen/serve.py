@@ -5,17 +5,17 @@ One MCP tool per verb, listed exactly as ``wrapgen export --format mcp`` prints 
 ``wrapgen exec``, in a worker thread so the event loop keeps answering while a tool runs; the
 confirm gate, option safety, timeouts and output caps are the runtime's and hold here too.
 
-Shutdown never waits for a tool: when the client goes away (stdin closes) or a SIGTERM/SIGINT/
-SIGHUP arrives, in-flight calls are abandoned and every child process group this server started
-is killed (the runtime puts each tool in its own group, so the client's kill of our group would
-not reach them).
+A call the client cancels sets the runtime's cancel event, which kills that tool's process
+group. Shutdown never waits for a tool: when the client goes away (stdin closes) or a SIGTERM/
+SIGINT/SIGHUP arrives, in-flight calls are abandoned and every child process group this server
+started is killed (the runtime puts each tool in its own group, so the client's kill of our
+group would not reach them).
 
 ``mcp`` is imported only here; ``wrapgen export`` works without it.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import signal
@@ -38,14 +38,13 @@ __all__ = [
     "build_table",
     "tool_result",
     "error_result",
+    "check_arguments",
     "require_mcp",
     "serve",
     "kill_child_groups",
-    "CALL_MARK_VAR",
 ]
 
 ARGS_LIMIT = 1024 * 1024  # bytes of JSON arguments per call; a tool's args are short
-CALL_MARK_VAR = "WRAPGEN_MCP_CALL"  # set in each tool's environment: which call spawned it
 TRANSPORTS = ("stdio",)
 _SHUTDOWN_GRACE_S = 2.0  # how long exit waits for worker threads after killing their tools
 
@@ -97,14 +96,16 @@ def error_result(message: str) -> dict:
     return {"content": [{"type": "text", "text": message}], "isError": True}
 
 
-def _check_arguments(arguments: Any) -> str | None:
+def check_arguments(arguments: Any) -> str | None:
     """Why these arguments are refused before the runtime sees them, or None."""
     if arguments is None:
         return None
     if not isinstance(arguments, dict):
         return "arguments must be a JSON object"
     try:
-        size = len(json.dumps(arguments, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+        size = len(json.dumps(arguments, ensure_ascii=False).encode("utf-8"))
+    except UnicodeEncodeError:
+        return "arguments hold a lone UTF-16 surrogate (\\ud800-\\udfff), which no tool can be given"
     except (TypeError, ValueError) as error:
         return f"arguments are not JSON: {error}"
     if size > ARGS_LIMIT:
@@ -112,31 +113,17 @@ def _check_arguments(arguments: Any) -> str | None:
     return None
 
 
-def _execute(binding: Mapping, verb_key: str, args: dict, call_mark: str, finished: threading.Event) -> dict:
+def _execute(binding: Mapping, verb_key: str, args: dict, cancel: threading.Event) -> dict:
     """``runtime.execute``, with the promise that nothing raises into the server enforced here too.
 
-    The tool's environment carries ``call_mark`` so that a cancelled call's process can be found
-    among our children and killed (``_reap_call``); the runtime gives no handle on it otherwise.
+    Setting ``cancel`` makes the runtime kill the tool's process group and return.
     """
     from wrapgen import runtime
 
     try:
-        env = dict(os.environ)
-        env[CALL_MARK_VAR] = call_mark
-        return runtime.execute(binding, verb_key, args, env=env)
+        return runtime.execute(binding, verb_key, args, cancel=cancel)
     except Exception as error:  # the runtime promises not to raise; a bug there must not kill the server
         return {"ok": False, "error": f"internal error in wrapgen: {type(error).__name__}: {error}"}
-    finally:
-        finished.set()
-
-
-def _reap_call(call_mark: str, finished: threading.Event) -> None:
-    """Kill the cancelled call's tool until its worker thread is done (it may not have spawned yet)."""
-    while True:
-        kill_child_groups(call_mark=call_mark)
-        if finished.wait(0.05):
-            kill_child_groups(call_mark=call_mark)
-            return
 
 
 def require_mcp() -> None:
@@ -184,16 +171,8 @@ def _child_pids() -> list[int]:
     return found
 
 
-def _has_mark(pid: int, call_mark: str) -> bool:
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as handle:
-            return f"{CALL_MARK_VAR}={call_mark}".encode() in handle.read().split(b"\0")
-    except OSError:
-        return False
-
-
-def kill_child_groups(*, call_mark: str | None = None) -> int:
-    """SIGKILL the process group of every child (only the one run for ``call_mark``, if given).
+def kill_child_groups() -> int:
+    """SIGKILL the process group of every child; the safety net of shutdown.
 
     A child that does not lead its own group is killed alone: killing its group would kill us.
     Returns how many were signalled.
@@ -201,8 +180,6 @@ def kill_child_groups(*, call_mark: str | None = None) -> int:
     own_group = os.getpgrp()
     killed = 0
     for pid in _child_pids():
-        if call_mark is not None and not _has_mark(pid, call_mark):
-            continue
         try:
             group = os.getpgid(pid)
             if group == pid and group != own_group:
@@ -239,7 +216,6 @@ async def _run_stdio(table: ToolTable) -> None:
     from mcp.server.lowlevel import Server
     from mcp.server.stdio import stdio_server
 
-    call_numbers = itertools.count(1)
     listed = types.ListToolsResult(tools=[types.Tool.model_validate(tool) for tool in table.tools])
 
     async def on_list_tools(ctx, params):
@@ -250,20 +226,18 @@ async def _run_stdio(table: ToolTable) -> None:
         if route is None:
             known = ", ".join(table.routes) or "none"
             outcome = error_result(f"unknown tool {params.name!r}; this server has: {known}")
-        elif (problem := _check_arguments(params.arguments)) is not None:
+        elif (problem := check_arguments(params.arguments)) is not None:
             outcome = error_result(problem)
         else:
             binding, verb_key = route
-            call_mark = f"{os.getpid()}-{next(call_numbers)}"
-            finished = threading.Event()
+            cancel = threading.Event()
             try:
                 envelope = await anyio.to_thread.run_sync(
-                    _execute, binding, verb_key, dict(params.arguments or {}), call_mark, finished,
-                    abandon_on_cancel=True,
+                    _execute, binding, verb_key, dict(params.arguments or {}), cancel, abandon_on_cancel=True
                 )
             except anyio.get_cancelled_exc_class():
-                # the client cancelled this call (or went away): its tool must not run on
-                threading.Thread(target=_reap_call, args=(call_mark, finished), daemon=True).start()
+                # the client cancelled this call (or went away): the runtime kills the tool's group
+                cancel.set()
                 raise
             outcome = tool_result(envelope)
         return types.CallToolResult.model_validate(outcome)
@@ -295,7 +269,7 @@ def _stop_now(signum, frame) -> None:
             stream.flush()
         except (OSError, ValueError):
             pass
-    os._exit(0)
+    os._exit(128 + signum)  # the shell's convention for "ended by this signal"
 
 
 def serve(packs: Sequence[tuple[Path, Mapping]], *, transport: str = "stdio", prefix: bool | None = None) -> int:

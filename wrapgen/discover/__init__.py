@@ -34,24 +34,25 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
         raise UsageError(f"depth must be 0 or more, not {depth}", hint="pass --depth 0 for the top level only")
     if max_nodes < 1:
         raise UsageError(f"max_nodes must be at least 1, not {max_nodes}", hint="pass --max-nodes 500")
-    if style not in (None, "script"):
-        _check_style(style)
     timeout = DEFAULT_TIMEOUT_S if timeout_s is None else float(timeout_s)
     path = resolve_tool(tool)
+    by_path = os.sep in tool
+    name = os.path.basename(tool.rstrip(os.sep)) if by_path else tool
+    options = {"depth": depth, "max_nodes": max_nodes, "style": style, "name": tool, "man": man}
+    key = disk.cache_key(path, options=options) if cache else None
+    if key is not None:
+        # Before any parser is imported: a cached rediscovery costs a stat and one JSON read.
+        cached = disk.load(key)
+        if cached is not None:
+            return cached
     if style in (None, "script"):
         from wrapgen.discover.script import discover_script, is_shell_script
 
         # A shell script is read, never run: `SUB --help` of a script that ignores --help would run SUB.
         if style == "script" or is_shell_script(path):
             return discover_script(path, name=tool)
-    by_path = os.sep in tool
-    name = os.path.basename(tool.rstrip(os.sep)) if by_path else tool
-    options = {"depth": depth, "max_nodes": max_nodes, "style": style, "name": tool, "man": man}
-    key = disk.cache_key(path, options=options) if cache else None
-    if key is not None:
-        cached = disk.load(key)
-        if cached is not None:
-            return cached
+    else:
+        _check_style(style)
     parse = _parser()
     # A man page is looked up by name, so only for a tool found by name on PATH.
     with Prober(path, name=name, timeout_s=timeout, use_man=man and not by_path) as prober:

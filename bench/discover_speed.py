@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""How much time discovery adds on top of the tool's own processes, as ratios from one run.
+
+1. Own CPU: wrapgen's CPU time (this process: parsing, model, crawl bookkeeping) against the CPU
+   time of the processes it spawned (the tool, and `man -w`), over a full crawl with the cache off.
+   Importing the parsers is a fixed cost, reported apart and included in the ratio.
+2. Crawl vs xargs: the wall time of the crawl against running the very same probe command lines
+   by hand, all at once, with `xargs -P JOBS` (same environment, same parallelism). The crawl must
+   read a level before it knows the next one, so this is the honest floor.
+3. Cached rediscovery: `discover()` again with the cache warm, in this process, and the whole
+   `wrapgen discover TOOL --format json` command as a new process.
+
+Rounds alternate crawl and xargs, and the median of each is reported, since the machine may be
+shared. Usage: python bench/discover_speed.py [--tool gh] [--depth 2] [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _recording_probes():
+    """Every argv the probe runs, recorded (the tool's own and `man -w`)."""
+    from wrapgen.discover import probe
+
+    seen: list[list[str]] = []
+    original = probe.run_process
+
+    def recording(argv, **options):
+        seen.append(list(argv))
+        return original(argv, **options)
+
+    probe.run_process = recording
+    return seen, lambda: setattr(probe, "run_process", original)
+
+
+def crawl_once(tool: str, depth: int, jobs: int) -> dict:
+    from wrapgen.discover import discover
+
+    seen, restore = _recording_probes()
+    self_before, kids_before = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    try:
+        found = discover(tool, depth=depth, jobs=jobs, cache=False)
+    finally:
+        restore()
+    wall = time.perf_counter() - started
+    return {
+        "wall": wall,
+        "own_cpu": _cpu(resource.RUSAGE_SELF) - self_before,
+        "tool_cpu": _cpu(resource.RUSAGE_CHILDREN) - kids_before,
+        "argvs": seen,
+        "nodes": sum(1 for node in found.root.walk() if not node.stub),
+    }
+
+
+def xargs_once(argvs: list[list[str]], jobs: int) -> float:
+    """Wall time of running every argv with `xargs -P jobs`, in the probe's environment."""
+    from wrapgen.discover.probe import probe_env
+
+    with tempfile.TemporaryDirectory() as scratch:
+        listing = os.path.join(scratch, "probes")
+        with open(listing, "w", encoding="utf-8") as out:
+            for argv in argvs:
+                out.write(" ".join(argv) + "\n")  # help probes have no spaces or quotes in them
+        started = time.perf_counter()
+        with open(listing, "rb") as source:
+            subprocess.run(["xargs", "-P", str(jobs), "-L", "1", "env"], stdin=source, cwd=scratch,
+                           env=probe_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.perf_counter() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tool", default="gh")
+    parser.add_argument("--depth", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args(argv)
+    if shutil.which(args.tool) is None:
+        print(f"{args.tool} is not installed", file=sys.stderr)
+        return 1
+    os.environ["WRAPGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="wrapgen-bench-cache-")
+
+    before = _cpu(resource.RUSAGE_SELF)
+    import wrapgen.discover.parsers  # noqa: F401  (the fixed import cost, measured apart)
+    import wrapgen.discover.crawl  # noqa: F401
+    import_cpu = _cpu(resource.RUSAGE_SELF) - before
+
+    from wrapgen.discover.crawl import default_jobs
+
+    jobs = default_jobs()
+    crawls, floors = [], []
+    for _ in range(args.rounds):
+        crawls.append(crawl_once(args.tool, args.depth, jobs))
+        floors.append(xargs_once(crawls[-1]["argvs"], jobs))
+    last = crawls[-1]
+    own = statistics.median(c["own_cpu"] for c in crawls)
+    tool_cpu = statistics.median(c["tool_cpu"] for c in crawls)
+    crawl_wall = statistics.median(c["wall"] for c in crawls)
+    floor_wall = statistics.median(floors)
+
+    from wrapgen.discover import discover
+
+    discover(args.tool, depth=args.depth, jobs=jobs)  # fill the cache
+    started = time.perf_counter()
+    discover(args.tool, depth=args.depth, jobs=jobs)
+    cached_in_process = time.perf_counter() - started
+    wrapgen = [sys.executable, "-m", "wrapgen", "discover", args.tool, "--depth", str(args.depth), "--format", "json"]
+    started = time.perf_counter()
+    subprocess.run(wrapgen, stdout=subprocess.DEVNULL, check=True)
+    cached_process = time.perf_counter() - started
+
+    print(f"tool: {args.tool} depth {args.depth}: {last['nodes']} commands read, {len(last['argvs'])} processes, "
+          f"jobs {jobs}, {args.rounds} rounds (medians)")
+    print(f"own CPU      {own:7.2f} s   (+ {import_cpu:.2f} s importing the parsers, once)")
+    print(f"tool CPU     {tool_cpu:7.2f} s")
+    print(f"ratio        {(own + import_cpu) / tool_cpu:7.3f}   own/tool, goal <= 0.10 "
+          f"({own / tool_cpu:.3f} without the import)")
+    print(f"crawl wall   {crawl_wall:7.2f} s")
+    print(f"xargs -P{jobs:<3} {floor_wall:7.2f} s   the same {len(last['argvs'])} command lines")
+    print(f"ratio        {crawl_wall / floor_wall:7.3f}   crawl/xargs, goal <= 1.2")
+    print(f"cached       {cached_in_process:7.3f} s   discover() in process, goal <= 0.2")
+    print(f"cached CLI   {cached_process:7.3f} s   `wrapgen discover {args.tool} --format json` as a new process")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

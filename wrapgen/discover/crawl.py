@@ -101,13 +101,10 @@ def _normalise(command: Command, path: tuple[str, ...], probe: tuple[str, ...], 
 
 
 def _with_help_flag(command: Command) -> Command:
-    """`--help` just worked, so the command has it even where its help leaves it unlisted (kubectl);
-    cobra registers `-h, --help` on every command."""
+    """`--help` just worked, so the command has it even where its help leaves it unlisted (kubectl)."""
     if any("--help" in f.spellings for f in (*command.flags, *command.global_flags)):
         return command
-    short = "-h" if command.parser == "cobra" and not any(
-        "-h" in f.spellings for f in (*command.flags, *command.global_flags)) else None
-    return replace(command, flags=command.flags + (Flag(long="--help", short=short, description="show help"),))
+    return replace(command, flags=command.flags + (Flag(long="--help", description="show help"),))
 
 
 def _merge_man_flags(command: Command, man: Command) -> Command:

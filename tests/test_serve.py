@@ -426,16 +426,36 @@ def test_server_stops_mid_call_and_kills_tool(slow_pack, tmp_path, how):
             process.wait()
 
 
-def test_kill_child_groups_kills_only_own_children(tmp_path):
-    """kill_child_groups kills a child in its own group (and its grandchild), and nothing else."""
-    script = "import subprocess, time; subprocess.Popen(['sleep', '30']); time.sleep(30)"
-    child = subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
-    try:
-        assert kill_child_groups() >= 1
-        assert child.wait(timeout=5) == -signal.SIGKILL
-    finally:
-        if child.poll() is None:
-            child.kill()
+_KILL_SCRIPT = """
+import os, subprocess, sys, time
+from wrapgen.serve import kill_child_groups
+leader = subprocess.Popen([sys.executable, "-c",
+    "import subprocess, time; subprocess.Popen(['sleep', '30']); time.sleep(30)"], start_new_session=True)
+same_group = subprocess.Popen(["sleep", "30"])
+time.sleep(0.5)
+grandchild = int(subprocess.run(["pgrep", "-g", str(leader.pid), "-x", "sleep"],
+    capture_output=True, text=True).stdout.split()[0])
+print(kill_child_groups())
+print(leader.wait(timeout=5), same_group.wait(timeout=5))
+time.sleep(0.2)
+try:  # a zombie (state Z) nobody reaped yet runs no more
+    state = open(f"/proc/{grandchild}/stat").read().rsplit(")", 1)[1].split()[0]
+except OSError:
+    state = "gone"
+print(state not in ("gone", "Z", "X"), flush=True)
+"""
+
+
+def test_kill_child_groups_kills_groups_of_children(tmp_path):
+    """kill_child_groups kills each child's group (grandchild too), a child in our group alone, not us."""
+    require_tool("pgrep")
+    # run in a fresh process: in pytest's own, it would also kill the module's server
+    out = subprocess.run([sys.executable, "-c", _KILL_SCRIPT], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    count, statuses, grandchild_alive = out.stdout.splitlines()
+    assert int(count) == 2
+    assert statuses == f"{-signal.SIGKILL} {-signal.SIGKILL}"
+    assert grandchild_alive == "False"
 
 
 def test_serve_without_mcp_says_what_to_install(cli, monkeypatch, slow_pack):

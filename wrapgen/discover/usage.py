@@ -152,7 +152,7 @@ def guess_type(name: str | None) -> str:
     return guess(name)
 
 
-def _operand_name(word: str) -> tuple[str, bool, bool] | None:
+def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool] | None:
     """(name, optional, variadic) of a usage word that is an operand, else None."""
     variadic = "..." in word
     text = word.replace("...", "")
@@ -164,8 +164,8 @@ def _operand_name(word: str) -> tuple[str, bool, bool] | None:
         name = text[1:-1]
     elif re.fullmatch(r"[A-Z][A-Z0-9_-]*", text):
         name = text
-    elif re.fullmatch(r"[a-z][a-z0-9_-]*", text) and optional:
-        name = text  # argparse: "[port]", clap: "[pattern]"
+    elif re.fullmatch(r"[a-z][a-z0-9_-]*", text) and (optional or bare_ok):
+        name = text  # argparse: "[port]", clap: "[pattern]", BSD: "ssh [-46] destination"
     else:
         return None
     if not re.fullmatch(r"[\w .:/-]+", name) or _NOT_OPERANDS.match(name.strip()):
@@ -229,7 +229,9 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
             if (_is_flag_word(prev) and prev not in switches and not prev.endswith(("]", ")"))
                     and "=" not in prev and not word.startswith("[")):
                 continue  # "-e PATTERN": the flag's value
-            parsed = _operand_name(word.replace("[--]", ""))
+            # A bare lowercase word is an operand only after the options began: before them it
+            # is a subcommand word ("naval-fate ship new <name>").
+            parsed = _operand_name(word.replace("[--]", ""), bare_ok=any(w.startswith(("[", "-")) for w in words[:i]))
             if parsed is None:
                 bare = word.strip("[]<>.").lower()
                 if bare in ("command", "subcommand", "cmd"):
@@ -266,11 +268,20 @@ _USAGE_FLAG = re.compile(
 
 
 def usage_flags(lines, *, prog: tuple[str, ...]) -> list[Flag]:
-    """Flags spelled out on usage lines (docopt's ``[--speed=<kn>]``), short and long apart."""
+    """Flags spelled out on usage lines, short and long apart.
+
+    docopt's ``[--speed=<kn>]``, BSD's clusters of switches ``[-46AaC]`` (one flag per
+    letter) and ``[-B bind_interface]`` (a flag and its value alone in a bracket).
+    """
     out: dict[str, Flag] = {}
     for line in list(lines)[:40]:
         words = _skip_prog(split_usage(line), prog)
         for i, word in enumerate(words):
+            cluster = re.fullmatch(r"\[-([A-Za-z0-9]{2,})\]", word)
+            if cluster:
+                for letter in cluster[1]:
+                    out.setdefault("-" + letter, Flag(short="-" + letter))
+                continue
             for match in _USAGE_FLAG.finditer(word):
                 if match.start() and word[match.start() - 1] not in "[(|":
                     continue
@@ -279,8 +290,11 @@ def usage_flags(lines, *, prog: tuple[str, ...]) -> list[Flag]:
                     continue
                 value = match["eq"] or match["opt"]
                 nxt = words[i + 1] if i + 1 < len(words) else ""
-                if not value and word.endswith(spell) and re.fullmatch(r"<[\w-]+>\]?\)?", nxt):
-                    value = nxt.rstrip("])")
+                if not value and word.endswith(spell):
+                    if re.fullmatch(r"<[\w -]+>\]?\)?", nxt):
+                        value = nxt.rstrip("])")
+                    elif word.startswith("[") and re.fullmatch(r"[\w@:./\[\]-]+\]", nxt) and nxt.count("[") < nxt.count("]"):
+                        value = nxt[:-1]  # ssh: "[-B bind_interface]"
                 is_long = spell.startswith("--")
                 out[spell] = Flag(
                     long=spell if is_long else None,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from wrapgen.model import Command, Flag
 
 from ..sections import Section, indent_of, split_sections
-from ..usage import split_example, usage_positionals
+from ..usage import split_example, usage_flags, usage_positionals
 from ._listing import parse_listing
 from ._options import merge_flags, parse_options
 
@@ -211,6 +211,7 @@ _NOT_SUMMARY = re.compile(
   | <[^>]+@[^>]+>              # "Andrew Gallant <jamslam@gmail.com>"
   | ^error:                    # flask without an app still prints help
   | ^usage:
+  | ^(?:unknown|illegal|invalid|unrecognized)\ option   # ssh --help: "unknown option -- -"
   | ^(?:use|run|see)\s+["'`]    # 'Use "kubectl <command> --help" for more information'
   | ^[A-Z][\w-]*\(\d\w*\)\s   # a man page's running header: "RG(1)   RG(1)"
     """,
@@ -236,6 +237,12 @@ def _summary_and_description(prose: list[str]) -> tuple[str, str]:
 
 def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
     """The ``Command`` for these parts: stubs, operands with their docs, own and global flags."""
+    if not parts.usage and parts.prose and prog and prog[0]:
+        # systemctl prints its usage line first, with no "Usage:" label.
+        first, _, rest = parts.prose[0].partition("\n")
+        if first.startswith(prog[0] + " ") and re.search(r"[\[<]|\.\.\.", first):
+            parts.usage = [first.strip()]
+            parts.prose[0] = rest.strip()
     summary, description = _summary_and_description(parts.prose)
     usage_for_operands = parts.usage if parts.operand_usage is None else parts.operand_usage
     switches = frozenset(s for f in parts.flags + parts.global_flags if not f.takes_value for s in f.spellings)
@@ -248,6 +255,10 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
         if sub.path not in seen_paths:
             seen_paths.add(sub.path)
             subcommands.append(sub)
+    if not parts.flags and not parts.global_flags and parts.usage:
+        # No option table at all (ssh, scp, tmux print only a BSD usage synopsis):
+        # the usage lines are the only place the flags are named.
+        parts.flags = usage_flags(parts.usage, prog=prog)
     global_spellings = {s for f in parts.global_flags for s in f.spellings}
     flags = [f for f in parts.flags if not set(f.spellings) & global_spellings]
     seen = {s for f in flags + list(parts.global_flags) for s in f.spellings}

@@ -48,8 +48,9 @@ _MARKS: tuple[tuple[str, int, re.Pattern], ...] = tuple(
         ("click", 2, r"--[\w-]+ / --[\w-]+"),
         # docopt
         ("docopt", 4, r"^ +\S+ \(-h \| --help\)$"),
-        ("docopt", 3, r"^ +-\w --[\w-]+ {2,}"),
+        ("docopt", 1, r"^ +-\w --[\w-]+ {2,}"),  # systemd prints "-h --help" too
         ("docopt", 2, r"^Usage:$"),
+        ("docopt", 1, r"\[default: [^\]]+\]\.?$"),
         # GNU getopt
         ("gnu", 4, r"\[OPTION\]\.\.\.|\[OPTION\.\.\.\]"),
         ("gnu", 4, r"^Mandatory arguments to long options"),

@@ -19,10 +19,12 @@ _ENTRY = re.compile(
         [A-Za-z0-9][\w.+-]*\*?              # the name; docker marks plugins "buildx*"
         (?:,[ ]?[A-Za-z0-9][\w.+-]*)*       # cargo: "build, b"
     )
-    (?:[ ](?:[\[<({A-Z]\S*|\.\.\.))*        # systemctl: "list-units [PATTERN...]": operands
+    (?P<operands>(?:[ ](?:[\[<({]\S*|[A-Z][A-Z0-9_=.|\[\]-]*\S*|\.\.\.))*)  # systemctl: "start UNIT..."
     (?: :[ ]+                               # gh: "auth:    Authenticate ..."
+      | [ ]+-[ ]+                           # apt: "list - list packages based on ..."
       | [ ]{2,}                             # the usual gap
       | :?$                                 # name alone; the summary may follow below
+      | (?P<tight>[ ])(?=[A-Z][a-z])        # systemctl: operands so long one space is left
     )
     (?P<summary>.*)$
     """,
@@ -57,6 +59,8 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
             summary.append(text)  # a wrapped summary
             continue
         match = _ENTRY.match(text)
+        if match is not None and match["tight"] and not match["operands"]:
+            match = None  # "name Word" with one space is prose, unless operands filled the column
         if match is None or ind > max_indent or ind == 0 or text.startswith("-") or (base is not None and abs(ind - base) > 2):
             flush()
             names, summary = [], []

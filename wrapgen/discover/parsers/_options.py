@@ -44,6 +44,7 @@ _SPELLING = re.compile(
         )+                                      #   perl: -d[t][:MOD]
       | =<[^>]*>\S*                             #   --author=<author>
       | =\S+                                    #   --block-size=SIZE, --all-namespaces=false:
+      | =(?=\s|$)                               #   systemctl: "--preset-mode=": a value, unnamed
       | <[^>]*>                                 #   -u<mode>
     )?
     (?P<dots>\.\.\.)?                           # clap: -v, --verbose...

@@ -157,3 +157,18 @@ def test_batch_matches_wrap_recipe_and_parallel_matches_serial(examples, tmp_pat
             assert (one / pack / name).read_bytes() == (two / pack / name).read_bytes()
     for name in ("pack.yaml", "binding.json", "adapter.py"):
         assert (one / "notes" / name).read_bytes() == (single / "notes" / name).read_bytes()
+
+
+def test_memo_skips_unchanged_recipes_and_notices_edits(examples, tmp_path, monkeypatch):
+    """A rerun of an unchanged recipe is memoized with the same files; an edited recipe converts again."""
+    from wrapgen.batch import run_batch
+
+    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
+    recipe = examples / "deployctl.yaml"
+    first = run_batch([recipe], out_dir=tmp_path / "out", jobs=1).outcomes[0]
+    second = run_batch([recipe], out_dir=tmp_path / "out", jobs=1, check=True).outcomes[0]
+    assert not first.memoized and second.memoized and second.files == first.files and not second.diffs
+    assert not run_batch([recipe], out_dir=tmp_path / "out", jobs=1, memo=False).outcomes[0].memoized
+    recipe.write_text(recipe.read_text().replace("Deploy services to", "Ship services to"))
+    third = run_batch([recipe], out_dir=tmp_path / "out", jobs=1, check=True).outcomes[0]
+    assert not third.memoized and third.diffs and "Ship services to" in third.files["pack.yaml"]

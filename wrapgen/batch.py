@@ -19,8 +19,8 @@ from __future__ import annotations
 import difflib
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
@@ -52,6 +52,8 @@ class Outcome:
     hint: str = ""
     seconds: float = 0.0
     diffs: tuple[str, ...] = ()  # filled by run_batch: what a write changes / --check found
+    cacheable: bool = False  # discovery read everything (no probe timed out): the result may be memoized
+    memoized: bool = False  # taken from the conversion memo, not converted again
 
     @property
     def ok(self) -> bool:
@@ -227,6 +229,8 @@ def convert_recipe(path: str | os.PathLike, *, out_dir: str | os.PathLike = "ada
             warnings=tuple(dict.fromkeys(warnings)),
             discovery_warnings=len(discovery),
             seconds=time.perf_counter() - start,
+            # A probe that timed out may answer next time: such a result is not worth keeping.
+            cacheable=not any("did not finish" in w for w in discovery),
         )
     except WrapgenError as error:
         details = [d.format() for d in error.diagnostics]
@@ -264,34 +268,152 @@ def _orphans(out_dir: Path, produced: set[str]) -> tuple[str, ...]:
                         if d.is_dir() and (d / "pack.yaml").is_file() and d.name not in produced))
 
 
+
+# -- the conversion memo -------------------------------------------------------------------------------
+#
+# Converting a recipe is a pure function of the recipe's bytes, the tool binary, wrapgen's own code
+# and where the tool is found on PATH. The memo keys a finished conversion by exactly those, so an
+# unchanged batch (``--check`` in CI, or a rerun) does not propose again. Any edit to the recipe,
+# a reinstalled tool, or a change to any file of wrapgen gives a new key. ``--no-cache`` bypasses it.
+
+_MEMO_FORMAT = 1
+
+
+@lru_cache(maxsize=1)
+def _source_fingerprint() -> str:
+    """sha256 over wrapgen's own files (path, size, mtime): a code change invalidates every memo."""
+    import hashlib
+
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+            stat = path.stat()
+            digest.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def _memo_key(path: Path, out_dir: str | os.PathLike) -> str | None:
+    import hashlib
+    import json
+    import shutil
+
+    import yaml
+
+    from wrapgen.recipes import resolve_tool
+
+    try:
+        raw = path.read_bytes()
+        data = yaml.safe_load(raw)
+        recipe = Recipe(tool=data["tool"], search_paths=tuple(
+            str((path.resolve().parent / p).resolve()) for p in data.get("search_paths") or ()),
+            source_path=str(path))
+        tool = resolve_tool(recipe)
+        stat = os.stat(tool)
+    except Exception:  # anything odd: no memo, the real conversion reports it properly
+        return None
+    identity = {
+        "format": _MEMO_FORMAT,
+        "code": _source_fingerprint(),
+        "recipe": str(path.resolve()),
+        "bytes": hashlib.sha256(raw).hexdigest(),
+        "tool": [tool, stat.st_size, stat.st_mtime_ns],
+        "on_path": shutil.which(str(data["tool"])),
+        "out": str(Path(out_dir).resolve()),
+    }
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
+
+
+def _memo_path(key: str) -> Path:
+    from wrapgen.discover.cache import cache_dir
+
+    return cache_dir() / "batch" / f"{key}.json"
+
+
+def _memo_load(key: str | None, source: str) -> Outcome | None:
+    import json
+
+    if key is None:
+        return None
+    try:
+        data = json.loads(_memo_path(key).read_text(encoding="utf-8"))
+        return Outcome(source=source, pack_id=data["pack_id"], files=data["files"], verbs=data["verbs"],
+                       warnings=tuple(data["warnings"]), discovery_warnings=data["discovery_warnings"],
+                       memoized=True)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _memo_store(key: str | None, outcome: Outcome) -> None:
+    import json
+    import tempfile
+
+    if key is None or not outcome.ok or not outcome.cacheable:
+        return
+    data = {"pack_id": outcome.pack_id, "files": dict(outcome.files), "verbs": outcome.verbs,
+            "warnings": list(outcome.warnings), "discovery_warnings": outcome.discovery_warnings}
+    target = _memo_path(key)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=".memo-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle)
+        os.replace(temp, target)
+    except OSError:
+        pass  # a read-only cache only costs speed
+
+
 Progress = Callable[[int, int, Outcome], None]
 
 
 def run_batch(paths: Sequence[str | os.PathLike], *, out_dir: str | os.PathLike = "adapters",
-              jobs: int | None = None, check: bool = False, progress: Progress | None = None) -> BatchResult:
-    """Convert every recipe; write (or, with ``check``, diff) the packs under ``out_dir``."""
+              jobs: int | None = None, check: bool = False, progress: Progress | None = None,
+              executor: str | None = None, memo: bool = True) -> BatchResult:
+    """Convert every recipe; write (or, with ``check``, diff) the packs under ``out_dir``.
+
+    ``executor`` is ``process`` (the default) or ``thread``; ``WRAPGEN_BATCH_EXECUTOR`` sets it too,
+    so that ``bench/batch_speed.py`` can measure both.
+    """
     from wrapgen.emit import write_files
+
+    executor = executor or os.environ.get("WRAPGEN_BATCH_EXECUTOR") or "process"
+    if executor not in ("process", "thread"):
+        raise UsageError(f"unknown batch executor {executor!r}", hint="use process or thread")
 
     start = time.perf_counter()
     recipes = find_recipes(paths)
     if not recipes:
         raise RecipeError(f"no recipes (*.yaml) found in {', '.join(str(p) for p in paths)}",
                           hint="pass recipe files, or a directory that holds them")
-    jobs = max(1, min(jobs or os.cpu_count() or 1, len(recipes)))
     results: dict[int, Outcome] = {}
+    keys = {i: _memo_key(path, out_dir) if memo else None for i, path in enumerate(recipes)}
+    for i, path in enumerate(recipes):
+        hit = _memo_load(keys[i], str(path))
+        if hit is not None:
+            results[i] = hit
+            if progress:
+                progress(len(results), len(recipes), hit)
+    todo = [i for i in range(len(recipes)) if i not in results]
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(todo) or 1))
     if jobs == 1:
-        for i, path in enumerate(recipes):
-            results[i] = convert_recipe(path, out_dir=out_dir)
+        for i in todo:
+            results[i] = convert_recipe(recipes[i], out_dir=out_dir)
             if progress:
                 progress(len(results), len(recipes), results[i])
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(convert_recipe, path, out_dir=out_dir): i for i, path in enumerate(recipes)}
+        # Imported here: an unchanged batch (every recipe memoized) never starts a pool.
+        from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+
+        pool_class = ProcessPoolExecutor if executor == "process" else ThreadPoolExecutor
+        with pool_class(max_workers=jobs) as pool:
+            futures = {pool.submit(convert_recipe, recipes[i], out_dir=out_dir): i for i in todo}
             for future in as_completed(futures):
                 i = futures[future]
                 results[i] = future.result()
                 if progress:
                     progress(len(results), len(recipes), results[i])
+    for i in todo:
+        _memo_store(keys[i], results[i])
     outcomes = _duplicates([results[i] for i in range(len(recipes))])
     out = Path(out_dir)
     final: list[Outcome] = []
@@ -324,7 +446,7 @@ def summary_table(result: BatchResult) -> str:
         else:
             status = "written" if o.diffs else "unchanged"
         rows.append((o.pack_id or Path(o.source).stem, str(o.verbs) if o.ok else "-",
-                     str(len(o.warnings)), f"{o.seconds:.1f}s", status))
+                     str(len(o.warnings)), "cached" if o.memoized else f"{o.seconds:.1f}s", status))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(w) if i in (0, 4) else cell.rjust(w) for i, (cell, w) in
                        enumerate(zip(row, widths))).rstrip() for row in rows]

@@ -17,6 +17,9 @@ def add_arguments(parser) -> None:
                         help="recipes converted at once, in worker processes (default: the number of CPUs)")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; print unified diffs and fail when any pack under DIR differs")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="convert every recipe again, even when the recipe, the tool and wrapgen are "
+                             "unchanged since the last conversion")
 
 
 def _progress(stream):
@@ -37,7 +40,8 @@ def run(ns) -> int:
     if ns.jobs is not None and ns.jobs < 1:
         raise UsageError(f"--jobs must be 1 or more, not {ns.jobs}", hint="pass --jobs 2")
     progress = _progress(sys.stderr) if sys.stderr.isatty() else None
-    result = run_batch(ns.recipes, out_dir=ns.out, jobs=ns.jobs, check=ns.check, progress=progress)
+    result = run_batch(ns.recipes, out_dir=ns.out, jobs=ns.jobs, check=ns.check, progress=progress,
+                       memo=not ns.no_cache)
     print(summary_table(result))
     warned = [o for o in result.outcomes if o.ok and o.warnings]
     if warned:

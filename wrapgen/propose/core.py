@@ -70,7 +70,7 @@ def _tree_candidates(root: Command) -> list[Candidate]:
             chain = groups + ((sub.group,) if sub.group else ())
             if sub.subcommands:
                 if sub.flags and not sub.stub and not any(
-                    re.search(r"<command>|\[command\]|\bCOMMAND\b|<subcommand>", u, re.I) for u in sub.usage
+                    re.search(r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COMMAND\b", u, re.I) for u in sub.usage
                 ):
                     # a group that acts on its own too (kubectl apply, kubectl create -f)
                     out.append(Candidate(path=sub.path, command=sub, group=" / ".join(chain), index=len(out)))

@@ -35,7 +35,9 @@ _VERB_FORMS = re.compile(r"\b([a-z]+?)(?:es|s|ing|e?d)?\b")
 # A mode flag's help opens with what it prints instead of the normal output.
 _MODE_HELP = re.compile(
     r"""^\s*(?:
-        (?:only\s+)?(?:print|list|display)s?\b              # "Print each file ...", "Only print the paths"
+        (?:only\s+)?lists?\b                              # "List directories themselves"
+      | (?:only\s+)?(?:print|display)s?\b(?=.*(?:without\s+actually|suppress|all\s+supported))  # rg --files
+      | only\s+(?:print|display)s?\s+(?:the\s+)?(?:paths|names|files|count)  # rg --files-with-matches
       | show\s+(?:all|the\s+number|document\s+info)\b    # "Show all supported file types"
       | use\s+a\s+(?:detailed|long)\s+listing\b         # fd -l: "Use a detailed listing format"
       | fetch\s+the\s+headers\s+only                    # curl -I
@@ -45,9 +47,7 @@ _MODE_HELP = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 # Words that make a mode clearly a mode of its own, not an output tweak.
-_STRONG_MODE = re.compile(
-    r"without\s+actually|suppress(?:es)?\s+normal\s+output|all\s+supported|instead\s+of", re.IGNORECASE
-)
+_STRONG_MODE = re.compile(r"without\s+actually|suppress(?:es)?\b|all\s+supported", re.IGNORECASE)
 
 
 def _mode_rank(flag: Flag) -> float:
@@ -163,7 +163,13 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
                      note="the tool's main mode")]
     skipped: list[tuple[str, str]] = []
     modes = [f for f in root.flags if is_mode_flag(f, bin=bin)]
-    ranked = sorted(range(len(modes)), key=lambda i: (-_mode_rank(modes[i]), i))
+
+    def rank(flag: Flag) -> float:
+        # a mode with a usage line of its own and no operand (rg --type-list) does something else entirely
+        own = _mode_command(root, flag.long or flag.short or "")
+        return _mode_rank(flag) + (2.0 if own is not root and not own.positionals else 0.0)
+
+    ranked = sorted(range(len(modes)), key=lambda i: (-rank(modes[i]), i))
     keep = set(ranked[:MAX_MODES])
     for i, flag in enumerate(modes):
         if i not in keep:

@@ -55,8 +55,9 @@ _SUMMARY_OUT = (
 )
 # Checked in this order: a "Low-level Commands / Interrogators" group is low-level first.
 _GROUP_WEIGHTS = (
-    (re.compile(r"plumbing|low-level|internal|ancillary|deprecated|advanced|swarm|other|additional"
-                r"|settings|cluster management|synching|syncing|manipulator|helper|external", re.I), -1.0),
+    (re.compile(r"plumbing|low-level|internal|helper|deprecated", re.I), -3.0),
+    (re.compile(r"ancillary|advanced|swarm|other|additional|settings|cluster management|synching|syncing"
+                r"|manipulator|external", re.I), -1.0),
     (re.compile(r"core|common|basic commands \(beginner\)|main porcelain|getting started|start a working"
                 r"|examine|work on the current|grow, mark|collaborate|general|targeted", re.I), 2.0),
     (re.compile(r"basic|intermediate|troubleshoot|interrogator|actions", re.I), 1.0),

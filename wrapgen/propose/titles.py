@@ -92,7 +92,13 @@ def propose_title(*, name: str, summary: str, display: str, primary: str = "",
         word = name.split(".")[-1].split("-")[0]
         word = _NAME_VERBS.get(word, word)
         if word in KNOWN_VERBS:
-            verb, head, full = word, display, display
+            # "Compile the current package" under the name build: Building the current package
+            words = summary.strip().rstrip(".").split(None, 1)
+            if len(words) == 2:
+                head, full = _object(words[1])
+                verb = word
+            else:
+                verb, head, full = word, display, display
     if not verb or not head or head.lower() in ("from", "and", "to"):
         live_plain, done_plain = f"Running {display}", f"Ran {display}"
         live_stem, done_stem = live_plain, done_plain

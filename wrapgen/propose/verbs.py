@@ -106,7 +106,7 @@ KNOWN_VERBS = frozenset(
         "mark", "attach", "detach", "expose", "scale", "drain", "cordon", "uncordon", "annotate",
         "label", "manage", "modify", "configure", "transfer", "process", "convert", "format",
         "validate", "test", "generate", "render", "extract", "summarize", "track", "join", "reapply",
-        "use", "integrate", "post", "publish", "release", "destroy", "purge", "wipe", "erase",
+        "use", "integrate", "analyze", "compile", "benchmark", "remove", "post", "publish", "release", "destroy", "purge", "wipe", "erase",
         "terminate", "revoke", "truncate", "change", "cancel", "retry", "pause", "unpause", "resume",
         "evaluate", "output", "report", "match", "locate", "resolve", "parse", "tail", "sort",
         "cherry-pick", "revert", "bisect", "stash", "initialize", "init", "reinitialize", "register",

@@ -65,6 +65,7 @@ _ANSI = re.compile(
     re.VERBOSE,
 )
 _OVERSTRIKE = re.compile(r".\x08")  # nroff bold/underline: "X\bX", "_\bX"
+_MAN_SECTIONS = ("1", "8", "6")  # user commands, administration, games
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,7 @@ class Prober:
         self.calls = 0
         self._lock = threading.Lock()
         self._dir: str | None = None
+        self._manpath: tuple[str, ...] | None = None
 
     def __enter__(self) -> "Prober":
         self._dir = tempfile.mkdtemp(prefix="wrapgen-probe-")
@@ -212,21 +214,34 @@ class Prober:
 
     def man_source(self, path: tuple[str, ...]) -> tuple[str, str]:
         """(roff source, page name) of the man page for ``TOOL PATH...`` (``git-log``), or ("", "")."""
-        man = shutil.which("man") if self.use_man else None
-        if man is None:
+        if not self.use_man:
             return "", ""
         page = "-".join((self.name, *path))
+        for directory in self._man_dirs():
+            for section in _MAN_SECTIONS:
+                folder = Path(directory) / f"man{section}"
+                for suffix in ("", ".gz"):
+                    candidate = folder / f"{page}.{section}{suffix}"
+                    if candidate.is_file():
+                        return _read_roff(str(candidate), self.output_cap), page
+        return "", ""
+
+    def _man_dirs(self) -> tuple[str, ...]:
+        """The man path, asked of `manpath` once: looking pages up by file name then costs no
+        process per command (`man -w` costs more than most tools' `--help`)."""
         with self._lock:
+            if self._manpath is not None:
+                return self._manpath
+            self._manpath = ()
+            program = shutil.which("manpath")
+            if program is None:
+                return self._manpath
             self.calls += 1
-        env = dict(self.env)
-        result = run_process([man, "-w", page], timeout_s=self.timeout_s, output_cap=65536,
-                             cwd=self.workdir, env=env)
-        if result.exit_code != 0 or result.timed_out:
-            return "", ""
-        location = result.stdout.decode("utf-8", "replace").strip().splitlines()
-        if not location:
-            return "", ""
-        return _read_roff(location[0], self.output_cap), page
+        result = run_process([program], timeout_s=self.timeout_s, output_cap=65536, cwd=self.workdir, env=self.env)
+        dirs = result.stdout.decode("utf-8", "replace").strip().split(":") if result.exit_code == 0 else []
+        with self._lock:
+            self._manpath = tuple(d for d in dirs if d and os.path.isdir(d))
+            return self._manpath
 
     def _problem(self, result: ProcessResult, args: tuple[str, ...]) -> str:
         shown = self._show(args)

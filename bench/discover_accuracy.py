@@ -10,8 +10,9 @@ from the tool itself, never from its help text:
   they are;
 - clap (rg 13, fd 8.6): the bash completion script (``fdfind --gen-completions bash``; for rg 13,
   which cannot print one, the script the Debian package ships);
-- git: ``git --list-cmds=list-<category>,...,others`` (its command list, guides left out) for the commands, ``git CMD --git-completion-helper``
-  (run in a scratch repository) for each command's long options;
+- git: ``git --list-cmds=list-<category>,...,others`` (its command list, guides left out) for the
+  commands, ``git CMD --git-completion-helper`` (run in a scratch repository) for each command's long
+  options (the ``--no-X`` forms it lists after ``--`` count as valid, not as expected);
 - argparse (jsonschema's CLI) and click (python-dotenv, flask): the parser objects imported
   in-process.
 
@@ -47,7 +48,8 @@ Path = tuple  # a command path: ("pr", "list")
 
 @dataclass
 class Reference:
-    flags: dict = field(default_factory=dict)  # path -> set of spellings
+    flags: dict = field(default_factory=dict)  # path -> set of spellings the tool advertises
+    valid: dict = field(default_factory=dict)  # path -> more spellings it accepts but does not advertise
     paths: set = field(default_factory=set)  # every command path (root excluded)
     long_only: bool = False
     source: str = ""
@@ -155,15 +157,19 @@ def git_reference() -> Reference:
 
         def helper(command: str):
             out = _run(["git", command, "--git-completion-helper"], cwd=repo)
-            words = out.split(" -- ")[0].split()
+            advertised, _, negations = out.partition(" -- ")
+            words = advertised.split()
             if not words or not all(w.startswith("--") for w in words):
-                return command, None  # not a parse-options command: no machine reference
-            return command, {w.rstrip("=") for w in words if w != "--"}
+                return command, None, None  # not a parse-options command: no machine reference
+            return command, {w.rstrip("=") for w in words}, {w.rstrip("=") for w in negations.split()}
 
         with ThreadPoolExecutor(8) as pool:
-            for command, spellings in pool.map(helper, commands):
+            for command, spellings, negations in pool.map(helper, commands):
                 if spellings is not None:
                     ref.flags[(command,)] = spellings
+                    # The `--no-X` forms git completes only once `--no-` is typed: real flags, so a
+                    # help or man page that shows one is right, but not listing them all is no miss.
+                    ref.valid[(command,)] = negations
     return ref
 
 
@@ -283,11 +289,12 @@ def score(ref: Reference, tool) -> dict:
         got = found_flags.get(path, set()) - HELP_FLAGS
         if ref.long_only:
             expected = {s for s in expected if s.startswith("--")}
+        accepted = expected | ref.valid.get(path, set())
         tp += len(expected & got)
-        fp += len(got - expected)
+        fp += len(got - accepted)
         fn += len(expected - got)
         missed += [" ".join((*path, s)) for s in sorted(expected - got)]
-        extra += [" ".join((*path, s)) for s in sorted(got - expected)]
+        extra += [" ".join((*path, s)) for s in sorted(got - accepted)]
     precision = tp / (tp + fp) if tp + fp else 1.0
     recall = tp / (tp + fn) if tp + fn else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0

@@ -63,6 +63,7 @@ def test_kubectl_globals_and_groups():
     root = parse_fixture("cobra/kubectl")
     get = next(s for s in root.subcommands if s.name == "get")
     assert get.group == "Basic Commands (Intermediate)"
+    assert root.subcommands[-1].name == "options"  # named only in 'Use "kubectl options" for ...'
     command = parse_fixture("cobra/kubectl_get")
     watch = flag(command, "--watch")
     assert (watch.short, watch.takes_value) == ("-w", False)

@@ -7,6 +7,7 @@ import re
 from wrapgen.model import Command
 
 from ._build import Rules, assemble, read_parts
+from ._listing import stub
 from ._registry import register_parser
 
 __all__ = ["parse_cobra"]
@@ -23,6 +24,8 @@ RULES = Rules(
 
 
 _GLOBAL_LIST = re.compile(r"^The following options can be passed to any command", re.MULTILINE)
+# kubectl lists its global flags under a command it names only in a hint line.
+_GLOBAL_HINT = re.compile(r"""^Use "(?P<cmd>[\w -]+)" for a list of (?P<what>global [^(\n]*?options)""", re.MULTILINE)
 
 
 @register_parser("cobra")
@@ -32,4 +35,9 @@ def parse_cobra(text: str, *, prog: tuple[str, ...]) -> Command:
     if _GLOBAL_LIST.search(text[:500]):
         # `kubectl options` lists the flags every command inherits: they are global by nature.
         parts.global_flags, parts.flags = parts.global_flags + parts.flags, []
+    hint = _GLOBAL_HINT.search(text)
+    words = tuple(hint["cmd"].split()) if hint else ()
+    # Only where the hint names a child of this very command: every kubectl page repeats it.
+    if len(words) == len(prog) + 1 and words[:-1] == tuple(prog) and words[-1] not in {s.name for s in parts.subcommands}:
+        parts.subcommands.append(stub(tuple(prog[1:]) + (words[-1],), summary=f"List the {hint['what']}"))
     return assemble(parts, prog=prog, style="cobra")

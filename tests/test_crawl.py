@@ -8,8 +8,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
-
 from conftest import FIXTURES
 from wrapgen.discover.crawl import _merge_man_flags, crawl, default_jobs, has_content
 from wrapgen.discover.parsers import parse_help
@@ -190,3 +188,13 @@ def test_content_and_jobs_defaults():
     assert not has_content(Command(summary="text"))
     assert has_content(Command(positionals=()) .with_changes(flags=(Flag(long="--x"),)))
     assert default_jobs() >= 2
+
+
+def test_progress_reports_each_command_read():
+    """The progress callback sees every probed subcommand once, with a running count."""
+    seen = []
+    result = _crawl(COBRA, None, depth=3, progress=lambda done, total, path: seen.append((done, total, path)))
+    assert [done for done, _, _ in seen] == list(range(1, len(seen) + 1))
+    assert len(seen) == result.nodes - 1  # the root is read before the first report
+    assert {path for _, _, path in seen} == {("broken",), ("pr",), ("repo",), ("pr", "list"), ("pr", "view"), ("repo", "clone")}
+    assert all(done <= total for done, total, _ in seen)

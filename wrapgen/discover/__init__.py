@@ -20,7 +20,8 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
              timeout_s: float | None = None, man: bool = True) -> Tool:
     """The tool's command tree as read from its own help (and man page where help is thin).
 
-    ``man=False`` reads help only; ``timeout_s`` bounds each probe (default 5 s); ``style`` forces
+    ``progress(done, total, path)`` is called after each command is read (``total`` grows as the
+    crawl finds more). ``man=False`` reads help only; ``timeout_s`` bounds each probe (default 5 s); ``style`` forces
     one help parser (``script`` reads a shell script without running it).
 
     Raises ToolNotFoundError when the tool cannot be found or run, HelpUnreadableError when not

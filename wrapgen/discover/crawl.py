@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from wrapgen.model import Command, Flag
@@ -133,7 +133,7 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
     return replace(command, flags=tuple(flags) + tuple(extra))
 
 
-def read_node(prober, parse: ParseFn, path: tuple[str, ...], *, style: str | None = None,
+def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | None = None,
               git_style: bool = False, echo: frozenset[str] = frozenset(), use_man: bool = True) -> NodeRead:
     """Probe one node: the first candidate that parses into content wins (exit 0 preferred)."""
     problems: list[str] = []
@@ -222,7 +222,7 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
     transient = False
     with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="wrapgen-probe") as pool:
         version_future = pool.submit(prober.version)
-        root = read_node(prober, parse, (), style=style)
+        root = read_node(prober, parse, path=(), style=style)
         transient = root.transient
         if root.command is None:
             return CrawlResult(None, version_future.result(), tuple(root.problems), transient, 1)
@@ -252,7 +252,7 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
                 probed += 1
                 parent_text = reads.get(stub.path[:-1])
                 local_echo = echo | ({parent_text.text.strip()} if parent_text and parent_text.text else set())
-                future = pool.submit(read_node, prober, parse, stub.path, style=style,
+                future = pool.submit(read_node, prober, parse, path=stub.path, style=style,
                                      git_style=git_style, echo=frozenset(local_echo))
                 pending[future] = stub.path
 
@@ -261,7 +261,10 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
             finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
             for future in sorted(finished, key=lambda f: pending[f]):
                 path = pending.pop(future)
-                node = future.result()
+                try:
+                    node = future.result()
+                except Exception as error:  # e.g. out of file descriptors: lose this node, not the tree
+                    node = NodeRead(path, None, problems=(f"the probe failed: {type(error).__name__}: {error}",))
                 reads[path] = node
                 done += 1
                 transient = transient or node.transient

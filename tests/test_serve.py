@@ -25,7 +25,15 @@ from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 from tests.conftest import require_tool  # noqa: E402
 from wrapgen.build import render_pack_files  # noqa: E402
 from wrapgen.emit import write_files  # noqa: E402
-from wrapgen.serve import ARGS_LIMIT, build_table, check_arguments, kill_child_groups, tool_result  # noqa: E402
+from wrapgen.serve import (  # noqa: E402
+    ARGS_LIMIT,
+    LINE_LIMIT,
+    PipeLines,
+    build_table,
+    check_arguments,
+    kill_child_groups,
+    tool_result,
+)
 
 CALL_TIMEOUT_S = 15  # a hung server fails the test instead of hanging it
 START_TIMEOUT_S = 60  # importing the SDK takes seconds, many more on a loaded machine
@@ -272,6 +280,36 @@ def test_huge_arguments_are_refused(client):
     assert result.is_error is True
     assert "too large" in _text(result)
     assert client.call("git.log", {"limit": 1}).is_error is False
+
+
+def test_oversized_message_gets_an_error_answer(client):
+    """A message over the line cap is dropped unread, answered with an error; the server answers on."""
+    result = client.call("git.log", {"rev": "a" * (LINE_LIMIT + 10)})
+    assert result.is_error is True
+    assert "request too large" in _text(result)
+    assert client.call("git.log", {"limit": 1}).is_error is False
+
+
+def test_pipe_lines_splits_lines_and_stands_in_for_oversized():
+    """PipeLines yields each line, replaces an oversized one by a stand-in with its id, keeps a tail."""
+    big = b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"id":9,"x":"' + b"y" * 5000 + b'"}}\n'
+    data = b'{"a":1}\n' + big + b'{"b":2}\n' + b"tail"
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(read_fd, False)
+    os.write(write_fd, data)
+    os.close(write_fd)
+
+    async def collect():
+        return [line async for line in PipeLines(read_fd, limit=1000)]
+
+    try:
+        lines = anyio.run(collect)
+    finally:
+        os.close(read_fd)
+    assert lines[0] == '{"a":1}\n' and lines[2] == '{"b":2}\n' and lines[3] == "tail"
+    stand_in = json.loads(lines[1])
+    assert stand_in["id"] == 7 and stand_in["method"] == "tools/call"
+    assert stand_in["params"]["name"].startswith("\0")
 
 
 def test_tool_result_mapping():

@@ -16,9 +16,12 @@ group would not reach them).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -33,6 +36,9 @@ from wrapgen.export import mcp_tools, tool_refs
 
 __all__ = [
     "ARGS_LIMIT",
+    "LINE_LIMIT",
+    "PipeLines",
+    "PipeWriter",
     "TRANSPORTS",
     "ToolTable",
     "build_table",
@@ -46,6 +52,7 @@ __all__ = [
 
 ARGS_LIMIT = 1024 * 1024  # bytes of JSON arguments per call; a tool's args are short
 TRANSPORTS = ("stdio",)
+LINE_LIMIT = 16 * 1024 * 1024  # bytes of one JSON-RPC message; past it the message is dropped
 _SHUTDOWN_GRACE_S = 2.0  # how long exit waits for worker threads after killing their tools
 
 
@@ -209,6 +216,138 @@ def _settle_workers() -> None:
             worker.join(timeout=0.05)
 
 
+# A tool name no client can send (MCP names hold no NUL): the stand-in for a dropped message.
+_OVERSIZED = "\0oversized"
+_ID_RE = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
+
+
+class PipeLines:
+    """Lines from a pipe, read with the event loop rather than a thread per line.
+
+    The SDK's own stdin reader blocks a worker thread on each line; on a pipe, waiting for
+    readability costs less and leaves nothing blocked at shutdown. A line over ``limit`` bytes
+    is dropped without being held: in its place comes a tools/call of a name no client can use,
+    with the dropped request's id when it was readable, so the client gets an error answer.
+    """
+
+    def __init__(self, fd: int, *, limit: int = LINE_LIMIT):
+        self.fd, self.limit = fd, limit
+        self.buffer = bytearray()
+        self.eof = False
+        self.dropping = False  # inside an oversized line: discard up to its newline
+        self.dropped_head = b""
+
+    def __aiter__(self):
+        return self
+
+    def _stand_in(self) -> str:
+        head = self.dropped_head.split(b'"params"', 1)[0]
+        match = _ID_RE.search(head)
+        request_id = json.loads(match.group(1)) if match else None
+        return json.dumps(
+            {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": _OVERSIZED}}
+        ) + "\n"
+
+    async def __anext__(self) -> str:
+        import anyio
+
+        while True:
+            newline = self.buffer.find(b"\n")
+            if newline >= 0:
+                if not self.dropping and newline >= self.limit:
+                    self.dropping, self.dropped_head = True, bytes(self.buffer[:65536])
+                line = bytes(self.buffer[: newline + 1])
+                del self.buffer[: newline + 1]
+                if self.dropping:
+                    self.dropping = False
+                    return self._stand_in()
+                return line.decode("utf-8", "replace")
+            if self.dropping:
+                self.buffer.clear()
+            elif len(self.buffer) > self.limit:
+                self.dropping, self.dropped_head = True, bytes(self.buffer[:65536])
+                self.buffer.clear()
+            if self.eof:
+                if self.buffer and not self.dropping:
+                    line = bytes(self.buffer)
+                    self.buffer.clear()
+                    return line.decode("utf-8", "replace")
+                raise StopAsyncIteration
+            try:
+                data = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                await anyio.wait_readable(self.fd)
+                continue
+            if data:
+                self.buffer += data
+            else:
+                self.eof = True
+
+
+class PipeWriter:
+    """The writing half: ``write`` collects, ``flush`` writes it out as the pipe takes it."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.pending = bytearray()
+
+    async def write(self, text: str) -> None:
+        self.pending += text.encode("utf-8")
+
+    async def flush(self) -> None:
+        import anyio
+
+        view = memoryview(self.pending)
+        try:
+            while view:
+                try:
+                    view = view[os.write(self.fd, view) :]
+                except BlockingIOError:
+                    await anyio.wait_writable(self.fd)
+        finally:
+            view.release()
+            self.pending = bytearray()
+
+
+@contextlib.contextmanager
+def _pipe_stdio():
+    """(reader, writer) over private copies of fds 0 and 1 when both are pipes or sockets, else None.
+
+    Like the SDK, fd 0 then reads /dev/null and fd 1 goes to stderr while serving, so a stray
+    print cannot corrupt the protocol stream; both are put back afterwards.
+    """
+    def is_pipe(fd: int) -> bool:
+        try:
+            mode = os.fstat(fd).st_mode
+        except OSError:
+            return False
+        return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+    if not (is_pipe(0) and is_pipe(1)):
+        yield None
+        return
+    sys.stdout.flush()
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    saved_in, saved_out = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)
+    os.close(devnull)
+    blocking = (os.get_blocking(wire_in), os.get_blocking(wire_out))
+    os.set_blocking(wire_in, False)
+    os.set_blocking(wire_out, False)
+    try:
+        yield PipeLines(wire_in), PipeWriter(wire_out)
+    finally:
+        os.set_blocking(wire_in, blocking[0])
+        os.set_blocking(wire_out, blocking[1])
+        sys.stdout.flush()
+        os.dup2(saved_in, 0)
+        os.dup2(saved_out, 1)
+        for fd in (wire_in, wire_out, saved_in, saved_out):
+            os.close(fd)
+
+
 async def _run_stdio(table: ToolTable) -> None:
     import anyio
     import anyio.to_thread
@@ -223,7 +362,11 @@ async def _run_stdio(table: ToolTable) -> None:
 
     async def on_call_tool(ctx, params):
         route = table.routes.get(params.name)
-        if route is None:
+        if params.name == _OVERSIZED:
+            outcome = error_result(
+                f"request too large: over {LINE_LIMIT // (1024 * 1024)} MiB of JSON; it was dropped unread"
+            )
+        elif route is None:
             known = ", ".join(table.routes) or "none"
             outcome = error_result(f"unknown tool {params.name!r}; this server has: {known}")
         elif (problem := check_arguments(params.arguments)) is not None:
@@ -253,15 +396,17 @@ async def _run_stdio(table: ToolTable) -> None:
     # up, which wrapgen never does); dropping it saves a few tenths of a ms on each call.
     server.middleware = []
 
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    with _pipe_stdio() as pipes:
+        streams = {} if pipes is None else {"stdin": pipes[0], "stdout": pipes[1]}
+        async with stdio_server(**streams) as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
 def _stop_now(signum, frame) -> None:
     """SIGTERM, SIGINT, SIGHUP: kill our tools and leave at once.
 
-    A graceful unwind cannot be had here: the SDK's stdin reader sits in a thread on a blocking
-    read that only a closed stdin ends, so cancelling the event loop would wait for the host.
+    Not a graceful unwind: with the SDK's own stdin reader (used when stdin is not a pipe) a
+    thread sits in a blocking read that only a closed stdin ends, and the host asked us to stop.
     """
     kill_child_groups()
     for stream in (sys.stdout, sys.stderr):

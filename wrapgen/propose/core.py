@@ -195,7 +195,8 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
                 continue
             if summary_key and not cand.name:
                 seen_summaries[summary_key] = cand.text
-            ranked.append((rank_score(cand, guess.effect, min_depth=min_depth, featured=featured), cand, guess.effect))
+            ranked.append((rank_score(cand, guess.effect, min_depth=min_depth, featured=featured,
+                                     total=len(candidates)), cand, guess.effect))
             policy_reason[id(cand)] = guess.reason
         ranked.sort(key=lambda t: (-t[0], t[1].index))
         chosen_pairs, not_chosen = pick(ranked)

@@ -25,6 +25,7 @@ MAX_DESTRUCTIVE = 1
 FAMILY_CAP = 3
 FAMILY_WRITE_CAP = 1
 MIN_VERBS = 5
+MIN_QUALITY = -1.5  # rank before the read/write bonus; below it a candidate only fills a pack up to 5
 
 _NEVER = {
     "help": "help", "completion": "shell completion", "completions": "shell completion",
@@ -124,6 +125,9 @@ def exclusion_reason(candidate: Candidate) -> str | None:
     return None
 
 
+_EFFECT_BASE = {"read": 4.0, "write": 0.0, "destructive": -2.0}
+
+
 def _group_weight(group: str) -> float:
     for pattern, weight in _GROUP_WEIGHTS:
         if pattern.search(group or ""):
@@ -142,7 +146,7 @@ _SETUP_FAMILIES = {
 
 
 def rank_score(candidate: Candidate, effect: str, *, min_depth: int,
-               featured: frozenset[str] = frozenset()) -> float:
+               featured: frozenset[str] = frozenset(), total: int = 50) -> float:
     """Higher is proposed first; ``featured`` are families the tool's own examples use."""
     name = candidate.path[-1].lower() if candidate.path else ""
     family = candidate.path[0].lower() if len(candidate.path) > 1 else ""
@@ -151,11 +155,11 @@ def rank_score(candidate: Candidate, effect: str, *, min_depth: int,
         score += 1.5
     if family in _SETUP_FAMILIES or name in _SETUP_FAMILIES:
         score -= 3.0
-    score += {"read": 4.0, "write": 0.0, "destructive": -2.0}[effect]
+    score += _EFFECT_BASE[effect]
     score += _group_weight(candidate.group)
     score += (_COMMON_READS if effect == "read" else _COMMON_WRITES).get(name, 0.0)
     score -= 2.0 * max(0, len(candidate.path) - min_depth)
-    score -= 0.02 * candidate.index
+    score -= candidate.index / max(total, 1)  # the help's own order breaks ties, never more than 1 point
     return score
 
 
@@ -177,6 +181,8 @@ def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candida
         score, c, effect = ranked[i]
         if len(chosen) >= MAX_VERBS:
             return f"the pack already has {MAX_VERBS} commands that rank higher"
+        if score - _EFFECT_BASE[effect] < MIN_QUALITY and not relaxed:
+            return "ranks low: plumbing, setup or rarely used, and the pack has enough commands"
         if effect == "read" and counts["read"] >= MAX_READS and not relaxed:
             return f"{MAX_READS} read commands rank higher"
         if effect != "read" and counts["write"] + counts["destructive"] >= MAX_WRITES:

@@ -89,7 +89,7 @@ def test_check_passes_unchanged_and_fails_on_drift_writing_nothing(examples, tmp
     pack_yaml.write_text(edited)
     drift = cli("batch", str(examples / "deployctl.yaml"), "-o", str(out), "--check", "-j", "1")
     assert drift.exit_code == 1
-    assert f"--- a/{out}/deployctl/pack.yaml" in drift.stdout and "-description: Hand edited." in drift.stdout
+    assert f"--- a/{str(out).lstrip('/')}/deployctl/pack.yaml" in drift.stdout and "-description: Hand edited." in drift.stdout
     assert "differs" in drift.stdout
     assert pack_yaml.read_text() == edited
 

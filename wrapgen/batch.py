@@ -137,14 +137,18 @@ def override_warnings(recipe: Recipe, tool, manifest: Mapping, *, decisions: Seq
             return False
         return True
 
-    def check_args(spec, command, where: str) -> None:
+    def check_args(spec, command, where: str, produced=()) -> None:
         if command is None:
             return
+        from wrapgen.propose import args as propose_args
+
+        # The proposal also reads operands from usage lines when the parser listed none (kubectl's TYPE).
+        operands = getattr(propose_args, "_with_usage_variadics", lambda c: list(c.positionals))(command)
         flags = tuple(command.flags) + tuple(command.global_flags)
-        names = {arg_name(f) for f in flags} | {positional_arg_name(p) for p in command.positionals}
+        names = {arg_name(f) for f in flags} | {positional_arg_name(p) for p in operands} | set(produced)
         norm = lambda s: s.lower().replace("-", "_").lstrip("_")  # noqa: E731 - as propose.args matches
         known = {norm(n) for n in names} | {norm(s) for f in flags for s in f.spellings}
-        known |= {norm(p.name) for p in command.positionals}
+        known |= {norm(p.name) for p in operands}
         for key, values in (("args.include", spec.include_args), ("args.exclude", spec.exclude_args),
                             ("positional_order", spec.positional_order)):
             for value in values or ():
@@ -166,7 +170,8 @@ def override_warnings(recipe: Recipe, tool, manifest: Mapping, *, decisions: Seq
                             f"it was not applied")
             continue
         words = tuple(w for w in path_of.get(final, "").split() if not w.startswith("-"))
-        check_args(spec, root.find(words) if words else root, f"override `{name}`:")
+        produced = (((manifest["verbs"][final].get("args") or {}).get("properties")) or {})
+        check_args(spec, root.find(words) if words else root, f"override `{name}`:", produced)
     return warnings
 
 

@@ -81,6 +81,6 @@ def _prefix(diff: str, prefix: str) -> str:
     lines = []
     for line in diff.splitlines(keepends=True):
         if line.startswith(("--- a/", "+++ b/")):
-            line = line[:6] + prefix + line[6:]
+            line = line[:6] + prefix.lstrip("/") + line[6:]
         lines.append(line)
     return "".join(lines)

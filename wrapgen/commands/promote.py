@@ -51,5 +51,5 @@ def run(ns) -> int:
 
 
 def _prefix(diff: str, prefix: str) -> str:
-    return "".join(line[:6] + prefix + line[6:] if line.startswith(("--- a/", "+++ b/")) else line
+    return "".join(line[:6] + prefix.lstrip("/") + line[6:] if line.startswith(("--- a/", "+++ b/")) else line
                    for line in diff.splitlines(keepends=True))

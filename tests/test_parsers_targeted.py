@@ -274,3 +274,45 @@ def test_empty_and_junk_input():
     bold = "".join(c + "\b" + c for c in "--all")
     overstruck = parse_help(f"Options:\n  {bold}  everything\n", prog=("x",))
     assert flag(overstruck, "--all")
+
+
+def test_go_flag_package_style():
+    """Go's flag package: single-dash long names, a type word as value, description on the next line."""
+    text = (
+        "Usage of server:\n"
+        "  -addr string\n"
+        "    \tlisten address (default \":8080\")\n"
+        "  -n int\n"
+        "    \tworkers (default 4)\n"
+        "  -v\tverbose logging\n"
+    )
+    command = parse_help(text, prog=("server",))
+    addr = flag(command, "-addr")
+    assert (addr.takes_value, addr.value_name, addr.default) == (True, "string", ":8080")
+    assert flag(command, "-n").type == "integer"
+    assert not flag(command, "-v").takes_value
+
+
+def test_yargs_and_commander_styles():
+    """Node CLIs: yargs type tags and prefixed command lines, commander's listings with operands."""
+    yargs = (
+        "tool <cmd> [args]\n\nCommands:\n  tool serve [port]  start the server\n  tool build         build it\n\n"
+        "Options:\n  --version   Show version number                     [boolean]\n"
+        "  -p, --port  port to bind on           [number] [default: 5000]\n"
+        "  --tag       tags to add                               [array]\n"
+        "  --mode      how                  [choices: \"fast\", \"slow\"]\n"
+    )
+    command = parse_help(yargs, prog=("tool",))
+    assert [s.name for s in command.subcommands] == ["serve", "build"]
+    port = flag(command, "--port")
+    assert (port.takes_value, port.type, port.default) == (True, "number", "5000")
+    assert flag(command, "--tag").repeatable and not flag(command, "--version").takes_value
+    assert flag(command, "--mode").choices == ("fast", "slow")
+    commander = (
+        "Usage: app [options] [command]\n\nOptions:\n  -V, --version          output the version number\n"
+        "  -h, --help             display help for command\n\nCommands:\n"
+        "  serve [options] <dir>  start a server\n  help [command]         display help for command\n"
+    )
+    command = parse_help(commander, prog=("app",))
+    assert [(s.name, s.summary) for s in command.subcommands] == [("serve", "start a server"),
+                                                                 ("help", "display help for command")]

@@ -183,7 +183,7 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
         if role == "options" and len(prog) > 1 and re.search(r"^general options$", section.key):
             role = "globals"  # pip install's "General Options" are the root's, inherited
         if role == "listing":
-            parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=section.title))
+            parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=section.title, prog=prog))
             # dpkg and gpg list their "commands" as options: -i|--install, --clear-sign.
             parts.flags.extend(merge_flags(parse_options(lines, max_first_indent=8), seen=seen))
         elif role == "globals":

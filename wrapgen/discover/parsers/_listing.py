@@ -37,8 +37,14 @@ def stub(path: tuple[str, ...], *, summary: str = "", group: str = "", aliases=(
     return Command(path=path, summary=summary, group=group, aliases=tuple(aliases), stub=True)
 
 
-def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent: int = 12) -> list[Command]:
-    """Stubs for the entries of one listing section, in order."""
+def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent: int = 12,
+                  prog: tuple[str, ...] = ()) -> list[Command]:
+    """Stubs for the entries of one listing section, in order.
+
+    With ``prog``, entries spelled as whole command lines (yargs: ``tool serve [port]``)
+    lose that prefix.
+    """
+    prefix = " ".join(prog) + " " if prog and prog[0] else ""
     stubs: list[Command] = []
     base: int | None = None
     names: list[str] = []
@@ -58,6 +64,8 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
         if names and ind > (base or 0) and (ind >= summary_col or base is not None and ind > base + 1):
             summary.append(text)  # a wrapped summary
             continue
+        if prefix and text.startswith(prefix):
+            text = text[len(prefix):]
         match = _ENTRY.match(text)
         if match is not None and match["tight"] and not match["operands"]:
             match = None  # "name Word" with one space is prose, unless operands filled the column

@@ -127,6 +127,7 @@ _ALIAS_LIST = re.compile(
     """,
     re.VERBOSE | re.IGNORECASE,
 )
+_YARGS_TYPE = re.compile(r"\[(boolean|number|string|array|count)\](?=\s*(?:\[|$))")
 _HIDDEN = re.compile(r"[(\[]hidden[)\]]", re.IGNORECASE)
 _REQUIRED = re.compile(r"[(\[]required[)\]]|^required[.:]", re.IGNORECASE)
 
@@ -410,6 +411,18 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
             value_name = value_name[1:-1]
         value_name = value_name.lstrip("=") or None
 
+    # yargs prints no value name but a type tag: "-p, --port  port to bind  [number] [default: 5000]"
+    tag = _YARGS_TYPE.search(full) if "]" in full else None
+    if not takes_value and "[choices:" in full:
+        takes_value = True  # yargs: a choice list means a value
+    if tag and not takes_value:
+        kind_tag = tag[1].lower()
+        if kind_tag == "count":
+            repeatable = True
+        elif kind_tag != "boolean":
+            takes_value = True
+            type_hint = {"number": "number", "array": "string", "string": "string"}[kind_tag]
+            repeatable = repeatable or kind_tag == "array"
     # Cheap substring tests first: the regexes below cost real time on rg's long descriptions.
     low = full.lower()
     if not choices and "possible values:" in low:

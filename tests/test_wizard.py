@@ -10,7 +10,6 @@ import pytest
 import yaml
 
 from conftest import REPO, require_tool
-from wrapgen.model import Command, Flag, Tool
 from wrapgen.wizard import Edits, write_pack_atomically
 
 REVIEW = r"\[Enter\] accept[^\n]*: "

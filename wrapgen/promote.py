@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -33,6 +33,7 @@ __all__ = [
     "MAX_VERBS",
     "MIN_VERBS",
     "PathWrap",
+    "PathWrapError",
     "Missing",
     "Plan",
     "load_path_wrap",

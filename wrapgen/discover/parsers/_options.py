@@ -86,6 +86,8 @@ _CHOICES = re.compile(
   | \bone\ of:\s*(?P<d>[^.;()\[\]]+)                  # "one of: a, b, c."
   | \[(?:choices|values):\s*(?P<e>[^\]]*)\]           # click-like annotations
   | \((?P<f>"[^"]+"(?:,\s*"[^"]+")+)\)                # docker: ("debug", "info", "warn")
+  | \bone\ of\s+(?P<g>[\w.+-]+(?:\|[\w.+-]+)+)        # pytest: "one of fd|sys|no|tee-sys"
+  | \((?P<h>[\w.+-]+(?:/[\w.+-]+){2,})\)              # pytest: "(auto/long/short/line/native/no)"
     """,
     re.VERBOSE | re.IGNORECASE,
 )
@@ -386,6 +388,9 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
                 value_name = value_name or re.sub(r"^\[=?|\]$", "", attached).replace("][", "") or None
             else:
                 value_name = value_name or attached.lstrip("=") or None
+                braces = re.fullmatch(r"=\{([^{}]*)\}", attached)
+                if braces:
+                    choices = split_choices(braces[1])  # argparse: --show-capture={no,stdout}
     for token in values:
         token = token.rstrip(",")
         takes_value = True
@@ -427,10 +432,11 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
     low = full.lower()
     if not choices and "possible values:" in low:
         choices = _listed_values(desc_lines)
-    if not choices and any(k in low for k in ("possible values", "{", "one of", "choices", "values:", '("')):
+    if not choices and any(k in low for k in ("possible values", "{", "one of", "choices", "values:", '("', "/")):
         match = _CHOICES.search(full)
         if match:
-            choices = split_choices(next(g for g in match.groups() if g is not None))
+            said = next(g for g in match.groups() if g is not None)
+            choices = split_choices(said.replace("/", ",") if match["h"] else said)
     if default is None and takes_value and "default" in low:
         match = _DEFAULT.search(full)
         said = _strip_quotes(next(g for g in match.groups() if g is not None)) if match else ""

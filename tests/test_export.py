@@ -110,6 +110,14 @@ def test_openai_name_too_long_is_a_manifest_error():
     assert "64" in info.value.message and "shorten" in info.value.hint
 
 
+def test_mcp_name_too_long_is_a_manifest_error():
+    """A tool name over MCP's 128 characters is refused when the tool list is made."""
+    long_verb = ".".join(["a" * 30] * 5)
+    with pytest.raises(ManifestError) as info:
+        export.mcp_tools([_binding(verbs={long_verb: _verb("Long.")})])
+    assert "128" in info.value.message
+
+
 def test_parse_prefixed_name_without_prefix_is_refused():
     """A prefixed name without a dot cannot be routed to a pack."""
     with pytest.raises(UsageError):

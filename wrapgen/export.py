@@ -8,7 +8,8 @@ core install.
 Tool names (one mapping, reversible, tested both ways):
 
 - one pack served or exported: the verb name itself (``log``, ``pr.view``); MCP names allow
-  ``[A-Za-z0-9_.-]``, and verb names (``[a-z][a-z0-9-]*`` segments joined by ``.``) fit.
+  1 to 128 of ``[A-Za-z0-9_.-]`` (spec 2025-11-25, SEP-986, which the SDK checks), and verb
+  names (``[a-z][a-z0-9-]*`` segments joined by ``.``) fit.
 - several packs: ``PACK.VERB`` (``git.log``, ``gh.pr.view``). A pack id never holds a dot, so
   the first dot splits the name back.
 - OpenAI function names (``^[a-zA-Z0-9_-]{1,64}$``, no dots): every ``.`` becomes ``__``
@@ -29,6 +30,7 @@ from wrapgen.errors import ManifestError, UsageError
 __all__ = [
     "FORMATS",
     "OPENAI_NAME_RE",
+    "MCP_NAME_RE",
     "ToolRef",
     "tool_name",
     "parse_tool_name",
@@ -48,6 +50,7 @@ __all__ = [
 
 FORMATS = ("mcp", "openai", "hcp")
 OPENAI_NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+MCP_NAME_RE = re.compile(r"[A-Za-z0-9_.-]{1,128}")  # MCP 2025-11-25 (SEP-986), as the SDK checks
 _PLACEHOLDER_RE = re.compile(r"\{\{.*?\}\}")
 
 _EFFECT_SENTENCES = {
@@ -122,7 +125,13 @@ def tool_refs(bindings: Iterable[Mapping], *, prefix: bool | None = None) -> lis
             )
         seen[pack_id] = index
         for verb_key in sorted(binding["verbs"]):
-            refs.append(ToolRef(tool_name(pack_id, verb_key, prefix=prefix), pack_id, verb_key, index))
+            name = tool_name(pack_id, verb_key, prefix=prefix)
+            if not MCP_NAME_RE.fullmatch(name):
+                raise ManifestError(
+                    f"tool {name!r} is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ . -)",
+                    hint="shorten the verb name or the pack id in pack.yaml, then run `wrapgen build`",
+                )
+            refs.append(ToolRef(name, pack_id, verb_key, index))
     return refs
 
 

@@ -198,3 +198,20 @@ def test_progress_reports_each_command_read():
     assert len(seen) == result.nodes - 1  # the root is read before the first report
     assert {path for _, _, path in seen} == {("broken",), ("pr",), ("repo",), ("pr", "list"), ("pr", "view"), ("repo", "clone")}
     assert all(done <= total for done, total, _ in seen)
+
+
+def test_a_tool_that_lists_all_commands_with_list(tmp_path):
+    """When the help says `See all commands with --list` (cargo), the commands it lists are added, aliases not."""
+    body = '''
+    if args == ["--list"]:
+        print("Installed Commands:\\n    build                Compile a package\\n"
+              "    b                    alias: build\\n    vendor               Vendor all dependencies\\n")
+    elif args == ["--help"]:
+        print("Usage: lister [OPTIONS] [COMMAND]\\n\\nOptions:\\n  -v, --verbose  Use verbose output\\n\\n"
+              "Commands:\\n    build       Compile a package\\n    ...         See all commands with --list\\n")
+    else:
+        sys.exit(1)
+    '''
+    tool = _script(tmp_path, "lister", body)
+    result = _crawl(tool, None, depth=0)
+    assert [c.name for c in result.root.subcommands] == ["build", "vendor"]

@@ -23,6 +23,8 @@ SKIP_RECURSION = frozenset({"help", "completion", "completions", "__complete", "
 
 # git's --help lists only the common commands and points at `git help -a` for the rest.
 _HELP_ALL = re.compile(r"\bhelp\s+-a\b")
+# cargo's --help lists the common commands and ends with "...  See all commands with --list".
+_LIST_ALL = re.compile(r"all\s+commands\s+with\s+['`\"]?--list\b|--list\s+List\s+(?:all|installed)\s+commands", re.I)
 # kubectl keeps its global flags out of every help and points at `kubectl options` instead.
 _OPTIONS_HINT = re.compile(r"""["'`](?P<tool>\S+)\s+options["'`]\s+for\s+a\s+list\s+of\s+global""", re.I)
 # `git help -a` also lists guides and file-format pages, which are not commands.
@@ -230,6 +232,8 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
         git_style = bool(_HELP_ALL.search(root.text))
         if git_style:
             root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
+        elif _LIST_ALL.search(root.text):
+            root_cmd = _listed_commands(prober, parse, root_cmd, warnings)
         shared = _global_options(prober, parse, root.text, warnings)
         if shared:
             root_cmd = _with_globals(root_cmd, shared)
@@ -302,6 +306,20 @@ def _git_all_commands(prober, parse: ParseFn, root: Command, warnings: list[str]
     merged = [replace(s, group=s.group or known.get(s.name, s).group) for s in listed.subcommands
               if not _GUIDE_GROUP.search(s.group or "")]
     return replace(root, subcommands=tuple(merged))
+
+
+def _listed_commands(prober, parse: ParseFn, root: Command, warnings: list[str]) -> Command:
+    """Add the commands `TOOL --list` shows beyond the common ones (cargo); aliases are left out."""
+    result = prober.run(("--list",))
+    parsed = _safe_parse(parse, result.text, prog=(prober.name,), style=None)[0] if result.usable else None
+    if parsed is None or not parsed.subcommands:
+        warnings.append(f"`{prober.name} --help` points at `--list` for all commands, but it gave none that "
+                        f"could be read{': ' + result.problem if result.problem else ''}")
+        return root
+    known = {s.name for s in root.subcommands}
+    extra = [s for s in _normalise(parsed, (), ("--list",), parsed.parser).subcommands
+             if s.name not in known and s.name != "..." and not s.summary.lower().startswith("alias:")]
+    return replace(root, subcommands=root.subcommands + tuple(extra))
 
 
 def _assemble(command: Command, reads: dict[tuple[str, ...], NodeRead], shared: tuple[Flag, ...] = ()) -> Command:

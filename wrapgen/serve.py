@@ -58,7 +58,7 @@ _SHUTDOWN_GRACE_S = 2.0  # how long exit waits for worker threads after killing 
 
 @dataclass(frozen=True)
 class ToolTable:
-    """What the server lists and how each name maps back to a pack directory and verb."""
+    """What the server lists, and for each tool name the binding and verb a call runs."""
 
     tools: tuple[dict, ...]  # MCP tool definitions, in list order
     routes: Mapping[str, tuple[Mapping, str]]  # tool name -> (binding, verb_key)

@@ -22,7 +22,7 @@ from anyio.from_thread import start_blocking_portal  # noqa: E402
 from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
-from tests.conftest import require_tool  # noqa: E402
+from conftest import require_tool  # noqa: E402
 from wrapgen.build import render_pack_files  # noqa: E402
 from wrapgen.emit import write_files  # noqa: E402
 from wrapgen.serve import (  # noqa: E402

@@ -316,3 +316,15 @@ def test_yargs_and_commander_styles():
     command = parse_help(commander, prog=("app",))
     assert [(s.name, s.summary) for s in command.subcommands] == [("serve", "start a server"),
                                                                  ("help", "display help for command")]
+
+
+def test_git_subcommands_from_usage_lines():
+    """git stash -h / git remote -h: one 'or:' usage line per subcommand gives the stubs."""
+    stash = parse_fixture("git/git_stash")
+    assert [s.name for s in stash.subcommands][:3] == ["list", "show", "drop"]
+    assert "push" in {s.name for s in stash.subcommands}  # "git stash [push [-p ...]]"
+    remote = parse_fixture("git/git_remote")
+    names = [s.name for s in remote.subcommands]
+    assert names[:2] == ["add", "rename"] and "show" in names  # "git remote [-v] show <name>"
+    assert all(s.path[:1] == ("remote",) for s in remote.subcommands)
+    assert not remote.positionals  # the operands belong to the subcommands

@@ -56,8 +56,19 @@ def test_docopt_flags_and_literals():
              "naval-fate (-h | --help)"]
     flags = {f.long or f.short: f for f in usage_flags(lines, prog=("naval-fate",))}
     assert flags["--speed"].takes_value and flags["--speed"].value_name == "kn"
-    assert not flags["--help"].takes_value and "-h" in flags
+    assert not flags["--help"].takes_value and flags["--help"].short == "-h"  # "(-h | --help)" pairs them
     assert usage_literals(lines, prog=("naval-fate",)) == ["ship", "mine"]
+
+
+def test_usage_flag_forms():
+    """BSD clusters, '[-B value]', git's '(-m | --message) <msg>' and '--[no-]x' are read from usage lines."""
+    flags = {f.long or f.short: f for f in usage_flags(
+        ["ssh [-46A] [-B bind_interface] destination", "git stash [(-m | --message) <message>] [-k | --[no-]keep-index]"],
+        prog=("x",))}
+    assert {"-4", "-6", "-A"} <= set(flags)
+    assert flags["-B"].value_name == "bind_interface"
+    assert (flags["--message"].short, flags["--message"].value_name) == ("-m", "message")
+    assert flags["--keep-index"].aliases == ("--no-keep-index",) and flags["--keep-index"].short == "-k"
 
 
 def test_hostile_lines_do_not_raise():

@@ -107,11 +107,13 @@ def indent_of(line: str) -> int:
 def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
     """(title, inline text) when line ``i`` is a heading, else None."""
     line = lines[i]
-    if not line or len(line) > 80:
+    if not line:
         return None
     match = _HEADING_INLINE.match(line)
     if match:
-        return match["title"], match["inline"].strip()
+        return match["title"], match["inline"].strip()  # usage lines may be long
+    if len(line) > 80:
+        return None
     match = _HEADING_COLON.match(line)
     after = lines[i + 1] if i + 1 < len(lines) else ""
     # A heading's body is indented (or set off by a blank line); prose runs on flush left.

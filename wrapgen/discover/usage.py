@@ -25,6 +25,7 @@ __all__ = [
     "usage_positionals",
     "usage_flags",
     "usage_literals",
+    "usage_subcommands",
 ]
 
 # bashlex is a full shell parser: keep its input short so a hostile line costs little.
@@ -259,7 +260,8 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
 
 _USAGE_FLAG = re.compile(
     r"""
-    (?P<spell>--?[A-Za-z0-9][\w-]*)        # -v, --speed
+    (?P<spell>--\[no-\][A-Za-z0-9][\w-]*   # git: --[no-]keep-index
+      |--?[A-Za-z0-9][\w-]*)               # -v, --speed
     (?:=(?P<eq>[<\w>-]+)                   # --speed=<kn>
       |\[=(?P<opt>[^\]]+)\])?              # --color[=<when>]
     """,
@@ -268,44 +270,73 @@ _USAGE_FLAG = re.compile(
 
 
 def usage_flags(lines, *, prog: tuple[str, ...]) -> list[Flag]:
-    """Flags spelled out on usage lines, short and long apart.
+    """Flags spelled out on usage lines, short and long apart unless the line pairs them.
 
     docopt's ``[--speed=<kn>]``, BSD's clusters of switches ``[-46AaC]`` (one flag per
-    letter) and ``[-B bind_interface]`` (a flag and its value alone in a bracket).
+    letter), ``[-B bind_interface]`` (a flag and its value alone in a bracket), git's
+    ``(-m | --message) <message>`` and ``--[no-]keep-index``; ``-q | --quiet`` is one flag.
     """
-    out: dict[str, Flag] = {}
+    found: dict[str, dict] = {}
+    pairs: list[tuple[str, str]] = []
     for line in list(lines)[:40]:
         words = _skip_prog(split_usage(line), prog)
+        previous_short = ""
         for i, word in enumerate(words):
             cluster = re.fullmatch(r"\[-([A-Za-z0-9]{2,})\]", word)
             if cluster:
                 for letter in cluster[1]:
-                    out.setdefault("-" + letter, Flag(short="-" + letter))
+                    found.setdefault("-" + letter, {})
                 continue
+            if word != "|" and not word.startswith(("|", "-", "[-", "(-", "[(-")):
+                previous_short = ""
             for match in _USAGE_FLAG.finditer(word):
                 if match.start() and word[match.start() - 1] not in "[(|":
                     continue
                 spell = match["spell"]
-                if spell in out or spell == "--":
+                negated = spell.startswith("--[no-]")
+                if negated:
+                    spell = "--" + spell[len("--[no-]"):]
+                if spell == "--":
                     continue
                 value = match["eq"] or match["opt"]
                 nxt = words[i + 1] if i + 1 < len(words) else ""
-                if not value and word.endswith(spell):
+                tail = word[match.end():]
+                if not value and tail.strip(")]") == "" and not tail.startswith("]"):
                     if re.fullmatch(r"<[\w -]+>\]?\)?", nxt):
-                        value = nxt.rstrip("])")
+                        value = nxt.rstrip("])")  # "-F <file>", "(-m | --message) <message>"
                     elif word.startswith("[") and re.fullmatch(r"[\w@:./\[\]-]+\]", nxt) and nxt.count("[") < nxt.count("]"):
                         value = nxt[:-1]  # ssh: "[-B bind_interface]"
-                is_long = spell.startswith("--")
-                out[spell] = Flag(
-                    long=spell if is_long else None,
-                    short=spell if not is_long and len(spell) == 2 else None,
-                    aliases=() if is_long or len(spell) == 2 else (spell,),
-                    takes_value=bool(value),
-                    value_optional=bool(match["opt"]),
-                    value_name=value.strip("<>") if value else None,
-                    type=guess_type(value) if value else "boolean",
-                )
-    return list(out.values())
+                entry = found.setdefault(spell, {})
+                if value and "value" not in entry:
+                    entry.update(value=value, optional=bool(match["opt"]))
+                if negated:
+                    entry["negation"] = "--no-" + spell[2:]
+                if len(spell) == 2 and tail.rstrip(")]") == "":
+                    previous_short = spell
+                elif spell.startswith("--") and previous_short and spell[2:3].lower() == previous_short[1].lower():
+                    pairs.append((previous_short, spell))  # "-q | --quiet": one flag
+                    previous_short = ""
+    shorts_of = {long: short for short, long in pairs if short in found and long in found}
+    paired = set(shorts_of.values())
+    out: list[Flag] = []
+    for spell, entry in found.items():
+        if spell in paired:
+            continue
+        value = entry.get("value")
+        short = shorts_of.get(spell)
+        if value is None and short is not None:
+            value = found[short].get("value")  # "(-m | --message) <message>"
+        is_long = spell.startswith("--")
+        out.append(Flag(
+            long=spell if is_long else None,
+            short=short if is_long else (spell if len(spell) == 2 else None),
+            aliases=((entry["negation"],) if "negation" in entry else ()) + (() if is_long or len(spell) == 2 else (spell,)),
+            takes_value=bool(value),
+            value_optional=bool(entry.get("optional")),
+            value_name=value.strip("<>") if value else None,
+            type=guess_type(value) if value else "boolean",
+        ))
+    return out
 
 
 def usage_literals(lines, *, prog: tuple[str, ...]) -> list[str]:
@@ -316,4 +347,30 @@ def usage_literals(lines, *, prog: tuple[str, ...]) -> list[str]:
         if words and re.fullmatch(r"[a-z][a-z0-9_-]*", words[0]) and not _NOT_OPERANDS.match(words[0]):
             if words[0] not in out:
                 out.append(words[0])
+    return out
+
+
+def usage_subcommands(lines, *, prog: tuple[str, ...]) -> dict[str, str]:
+    """Subcommand words of parse-options usage lines, each with its line.
+
+    ``git remote [-v | --verbose] show [-n] <name>`` -> ``{"show": line}``; groups holding
+    flags are stepped over, and ``git stash [push [-p] ...]`` counts too. Lines of other
+    commands (git log -h also shows ``git show``) are left out.
+    """
+    out: dict[str, str] = {}
+    for line in list(lines)[:60]:
+        words = split_usage(line)
+        if len(words) <= len(prog) or tuple(words[: len(prog)]) != tuple(prog):
+            continue
+        rest = words[len(prog):]
+        groups = _groups(rest)
+        flagged = {g for word, gs in zip(rest, groups) if _is_flag_word(word) for g in gs}
+        for i, word in enumerate(rest):
+            bare = word.lstrip("[(")
+            opens_group = word[:1] in "[(" and re.fullmatch(r"[a-z][a-z0-9-]*", bare)
+            if flagged & set(groups[i]) and not opens_group:
+                continue
+            if re.fullmatch(r"[a-z][a-z0-9-]*", bare) and not _NOT_OPERANDS.match(bare):
+                out.setdefault(bare, line)
+            break  # only the first word that is not an option group can name a subcommand
     return out

@@ -7,7 +7,8 @@ import re
 from wrapgen.model import Command
 
 from ._build import Rules, assemble, read_parts
-from ._listing import parse_listing
+from ..usage import usage_subcommands
+from ._listing import parse_listing, stub
 from ._registry import register_parser
 
 __all__ = ["parse_git"]
@@ -27,4 +28,11 @@ def parse_git(text: str, *, prog: tuple[str, ...]) -> Command:
             if section.title and not _NOT_COMMANDS.search(section.title):
                 parts.subcommands.extend(parse_listing(section.lines, parent=tuple(prog[1:]), group=section.title))
         parts.prose = []
+    elif len(prog) > 1:
+        # git stash -h, git remote -h: one usage line per subcommand ("or: git remote add ...").
+        found = usage_subcommands(parts.usage, prog=prog)
+        if len(found) >= 2:
+            listed = {s.name for s in parts.subcommands}
+            parts.subcommands.extend(stub(tuple(prog[1:]) + (w,)) for w in found if w not in listed)
+            parts.operand_usage = [u for u in parts.usage if not usage_subcommands([u], prog=prog)]
     return assemble(parts, prog=prog, style="git")

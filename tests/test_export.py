@@ -197,9 +197,9 @@ def test_export_text_is_deterministic_json():
 
 
 def test_export_does_not_import_mcp():
-    """wrapgen.export and the export command load without the mcp SDK."""
+    """wrapgen.export, wrapgen.serve and both commands load without importing the mcp SDK."""
     code = (
-        "import sys, wrapgen.export, wrapgen.commands.export, wrapgen.commands.serve;"
+        "import sys, wrapgen.export, wrapgen.serve, wrapgen.commands.export, wrapgen.commands.serve;"
         "print(any(m == 'mcp' or m.startswith('mcp.') for m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -70,6 +70,9 @@ _HEADING_BARE = re.compile(
 )
 
 
+_COLUMNS = re.compile(r"^[\w.+-]+(?: {2,}[\w.+-]+){2,} *$")  # "asn1parse   ca   ciphers   cmp"
+
+
 @dataclass(frozen=True)
 class Section:
     """A heading and the lines under it (indentation kept, trailing blanks kept)."""
@@ -127,8 +130,9 @@ def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
     match = _HEADING_BARE.match(line)
     if match and len(match["title"].split()) <= 8:
         before = lines[i - 1] if i > 0 else ""
-        # A bare title stands alone: blank line before, indented entries right after.
-        if not before.strip() and after.strip() and indent_of(after) >= 2:
+        # A bare title stands alone: blank line before, indented entries right after,
+        # or columns of names (openssl's "Standard commands").
+        if not before.strip() and after.strip() and (indent_of(after) >= 2 or _COLUMNS.match(after)):
             return match["title"].strip(), ""
     return None
 

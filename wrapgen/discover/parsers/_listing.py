@@ -32,6 +32,9 @@ _ENTRY = re.compile(
 )
 
 
+_COLUMNS = re.compile(r"^ {0,4}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*){2,} *$")
+
+
 def stub(path: tuple[str, ...], *, summary: str = "", group: str = "", aliases=()) -> Command:
     """A subcommand known only from its parent's listing."""
     return Command(path=path, summary=summary, group=group, aliases=tuple(aliases), stub=True)
@@ -64,6 +67,12 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
         if names and ind > (base or 0) and (ind >= summary_col or base is not None and ind > base + 1):
             summary.append(text)  # a wrapped summary
             continue
+        columns = _COLUMNS.match(line)
+        if columns and (ind == 0 or len(text.split()) >= 3):
+            flush()
+            names, summary = [], []
+            stubs.extend(stub(parent + (name,), group=group) for name in text.split())
+            continue  # openssl: names in columns, no summaries
         if prefix and text.startswith(prefix):
             text = text[len(prefix):]
         match = _ENTRY.match(text)

@@ -281,8 +281,8 @@ def _scan_spec(spec: str, gap_after: bool):
         rest = spec[match.end():].strip()
         explicit = token[0] in "<[{(" or bool(_CAPS_VALUE.match(token))
         if current_has_value:
-            if values and _REPEAT_TAIL.match(token.rstrip(",")):
-                values[-1] += " " + token.rstrip(",")
+            if values and (_REPEAT_TAIL.match(token.rstrip(",")) or (token.startswith("<") and values[-1].endswith(">"))):
+                values[-1] += " " + token.rstrip(",")  # "X [X ...]"; zipfile's "-e <zipfile> <output_dir>"
                 pos = match.end()
                 continue
             break
@@ -413,7 +413,7 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
         if value_name.startswith("[") and value_name.endswith("]") and "|" not in value_name:
             value_name = value_name[1:-1]
         if value_name.startswith("<") and value_name.endswith(">"):
-            value_name = value_name[1:-1]
+            value_name = re.sub(r"<([^<>]*)>", r"\1", value_name)  # "<zipfile> <output_dir>" too
         value_name = value_name.lstrip("=") or None
 
     # yargs prints no value name but a type tag: "-p, --port  port to bind  [number] [default: 5000]"

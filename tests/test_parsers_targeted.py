@@ -328,3 +328,13 @@ def test_git_subcommands_from_usage_lines():
     assert names[:2] == ["add", "rename"] and "show" in names  # "git remote [-v] show <name>"
     assert all(s.path[:1] == ("remote",) for s in remote.subcommands)
     assert not remote.positionals  # the operands belong to the subcommands
+
+
+def test_openssl_columns_and_zipfile_values():
+    """openssl help lists command names in columns; zipfile's -e takes two <values>."""
+    openssl = parse_fixture("gnu/openssl")
+    names = [s.name for s in openssl.subcommands]
+    assert names[:4] == ["asn1parse", "ca", "ciphers", "cmp"] and "x509" in names
+    zipfile = parse_fixture("argparse/zipfile")
+    extract = flag(zipfile, "--extract")
+    assert (extract.short, extract.value_name) == ("-e", "zipfile output_dir")

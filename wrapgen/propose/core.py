@@ -62,6 +62,15 @@ def _sentence(text: str) -> str:
     return text[0].upper() + text[1:] + "."
 
 
+def _fallback_description(root: Command, cand: Candidate, bin_name: str) -> str:
+    """For a subcommand whose help has no summary: its command line, and what its family does."""
+    parent = root.find(cand.path[:-1]) if len(cand.path) > 1 else None
+    line = " ".join((bin_name,) + cand.path + cand.fixed)
+    if parent is not None and parent.summary:
+        return f"{line}: part of '{' '.join(cand.path[:-1])}' ({_first_sentence(parent.summary).rstrip('.')})."
+    return f"Run {line}."
+
+
 def _tree_candidates(root: Command) -> list[Candidate]:
     out: list[Candidate] = []
 
@@ -250,7 +259,8 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
             json_flag=choice.flag,
             honours_double_dash=cand.command.parser not in _NO_DOUBLE_DASH,
         )
-        description = _get("description", *specs) or _sentence(cand.effective_summary) or f"Run {cand.text}."
+        description = _get("description", *specs) or _sentence(cand.effective_summary) or _fallback_description(
+            root, cand, bin_name)
         title = propose_title(name=final_name, summary=cand.effective_summary,
                               display=" ".join((bin_name,) + cand.path + cand.fixed),
                               primary=plan.primary, args=list(plan.properties))

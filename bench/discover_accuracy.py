@@ -12,7 +12,8 @@ from the tool itself, never from its help text:
   which cannot print one, the script the Debian package ships);
 - git: ``git --list-cmds=list-<category>,...,others`` (its command list, guides left out) for the
   commands, ``git CMD --git-completion-helper`` (run in a scratch repository) for each command's long
-  options (the ``--no-X`` forms it lists after ``--`` count as valid, not as expected);
+  options (the ``--no-X`` forms it lists after ``--``, and the options git's bash completion script
+  offers for the command, count as valid but not as expected);
 - argparse (jsonschema's CLI) and click (python-dotenv, flask): the parser objects imported
   in-process.
 
@@ -148,6 +149,27 @@ GIT_CATEGORIES = ",".join(
                             "synchingrepositories", "synchelpers", "purehelpers")] + ["others"])
 
 
+GIT_COMPLETION = "/usr/share/bash-completion/completions/git"
+
+
+def _git_completion_options() -> dict[str, set[str]]:
+    """command -> the long options git's own bash completion script offers for it: the `--x` words
+    in its `_git_CMD ()` function and in the `$__git_*` option lists that function uses. The
+    script adds by hand what --git-completion-helper cannot list (log's revision and diff options)."""
+    try:
+        with open(GIT_COMPLETION, encoding="utf-8") as handle:
+            script = handle.read()
+    except OSError:
+        return {}
+    variables = {m.group(1): m.group(2) for m in re.finditer(r'^(__git_\w+)="(.*?)"', script, re.S | re.M)}
+    options = {}
+    for match in re.finditer(r"^_git_([\w]+) \(\)\n\{\n(.*?)^\}", script, re.S | re.M):
+        body = match.group(2)
+        text = body + " ".join(variables.get(v, "") for v in re.findall(r"\$(__git_\w+)", body))
+        options[match.group(1).replace("_", "-")] = {w.rstrip("=") for w in re.findall(r"--[a-z][\w-]*=?", text)}
+    return options
+
+
 def git_reference() -> Reference:
     ref = Reference(long_only=True, source="git --list-cmds=<command-list categories>, git CMD --git-completion-helper")
     commands = sorted(set(_run(["git", "--list-cmds=" + GIT_CATEGORIES]).split()))
@@ -163,13 +185,15 @@ def git_reference() -> Reference:
                 return command, None, None  # not a parse-options command: no machine reference
             return command, {w.rstrip("=") for w in words}, {w.rstrip("=") for w in negations.split()}
 
+        completion = _git_completion_options()
         with ThreadPoolExecutor(8) as pool:
             for command, spellings, negations in pool.map(helper, commands):
                 if spellings is not None:
                     ref.flags[(command,)] = spellings
-                    # The `--no-X` forms git completes only once `--no-` is typed: real flags, so a
-                    # help or man page that shows one is right, but not listing them all is no miss.
-                    ref.valid[(command,)] = negations
+                    # The `--no-X` forms git completes only once `--no-` is typed, and the options its
+                    # completion script adds by hand: real flags, so finding one is right, but they are
+                    # not what --git-completion-helper advertises, so not finding them is no miss.
+                    ref.valid[(command,)] = negations | completion.get(command, set())
     return ref
 
 

@@ -33,6 +33,7 @@ _ENTRY = re.compile(
 
 
 _COLUMNS = re.compile(r"^ {0,4}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*){2,} *$")
+_COLUMN_TAIL = re.compile(r"^ {0,4}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*)* *$")
 
 
 def stub(path: tuple[str, ...], *, summary: str = "", group: str = "", aliases=()) -> Command:
@@ -53,6 +54,7 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
     names: list[str] = []
     summary: list[str] = []
     summary_col = 10_000
+    in_columns = False
 
     def flush():
         if names:
@@ -62,17 +64,19 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
     for line in lines:
         text = line.strip()
         if not text:
+            in_columns = False
             continue
         ind = indent_of(line)
         if names and ind > (base or 0) and (ind >= summary_col or base is not None and ind > base + 1):
             summary.append(text)  # a wrapped summary
             continue
-        columns = _COLUMNS.match(line)
-        if columns and (ind == 0 or len(text.split()) >= 3):
+        columns = _COLUMNS.match(line) or (in_columns and _COLUMN_TAIL.match(line))
+        in_columns = bool(columns)
+        if columns and (ind == 0 or len(text.split()) >= 3 or in_columns):
             flush()
             names, summary = [], []
             stubs.extend(stub(parent + (name,), group=group) for name in text.split())
-            continue  # openssl: names in columns, no summaries
+            continue  # openssl: names in columns, no summaries; the last row may hold one
         if prefix and text.startswith(prefix):
             text = text[len(prefix):]
         match = _ENTRY.match(text)

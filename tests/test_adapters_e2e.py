@@ -165,3 +165,11 @@ def test_no_server_or_login_gives_a_clean_envelope(pack, verb, args, tmp_path):
     assert set(envelope) >= {"ok", "error"}
     assert isinstance(envelope["error"], str) and envelope["error"].strip()
     assert "Traceback" not in envelope["error"]
+
+
+def test_git_grep_takes_a_dashed_pattern_safely(repo):
+    """git grep's pattern goes in -e form: a pattern starting with '-' is searched, not read as an option."""
+    (repo / "notes.txt").write_text("-v is not an option here\n")
+    subprocess.run(["git", "add", "notes.txt"], cwd=repo, check=True)
+    result = _ok(execute(ADAPTERS / "git", "grep", {"pattern": "-v is"}, cwd=repo))
+    assert "notes.txt:-v is not an option here" in result

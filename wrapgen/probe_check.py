@@ -145,7 +145,11 @@ def probe_pack(directory, *, cache: dict | None = None) -> list[Diagnostic]:
                                            f"`{' '.join([data['bin'], *path])} --help` printed nothing; not probed",
                                            hint="check that the tool is installed and prints help"))
             continue
+        # "-e{{pattern}}" renders stuck to its value ("-esample"): the flag is the template's "-e"
+        stuck = {t[: t.index("{{")] for t in verb["argv"] if t.startswith("-") and not t.startswith("--")
+                 and "{{" in t and t.index("{{") > 1}
         for flag in rendered_flags(argv):
+            flag = next((p for p in stuck if flag.startswith(p)), flag)
             if not _listed(flag, help_text) and not _listed(flag, _more_help(data["bin"], path, help_text, cache)):
                 out.append(manifest.diagnostic(
                     PROBE_CODE, "error", field,

@@ -398,7 +398,15 @@ def plan_args(
             required.append(name)
     names_before = list(pos_props)[: len(before)]
     names_after = list(pos_props)[len(before):]
-    tail += ["{{%s}}" % n for n in names_before]
+    pattern_flag = next((f for f in all_flags if f.takes_value and (f.short == "-e" or f.long == "--regexp")), None)
+    for n in names_before:
+        if pattern_flag is not None and n in ("pattern", "patterns", "regexp") and not pos_props[n].get(
+                "type") == "array":
+            # an operand that must stand before "--" (git grep's pattern) goes in option form, which takes
+            # a dashed value safely: --regexp=-foo, or -e-foo stuck to its short flag
+            tail.append(f"{pattern_flag.long}={{{{{n}}}}}" if pattern_flag.long else f"-e{{{{{n}}}}}")
+        else:
+            tail.append("{{%s}}" % n)
     if names_after:
         if honours_double_dash:
             tail.append("--")

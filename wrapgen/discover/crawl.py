@@ -146,7 +146,7 @@ def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | Non
         result = prober.run(args)
         if not result.usable:
             problems.append(result.problem)
-            if "did not finish" in result.problem:
+            if result.timed_out:
                 transient = True
                 if path:
                     # Each further try would wait the whole timeout again; the parent's listing stays.

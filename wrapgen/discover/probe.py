@@ -77,6 +77,7 @@ class ProbeResult:
     exit_code: int | None = None
     problem: str = ""  # "" when text is usable; else words a person can act on
     via_pty: bool = False
+    timed_out: bool = False
 
     @property
     def usable(self) -> bool:
@@ -179,7 +180,7 @@ class Prober:
         result = self._spawn([self.path, *args], pty=False)
         problem = self._problem(result, args)
         if problem:
-            return ProbeResult(args, exit_code=result.exit_code, problem=problem)
+            return ProbeResult(args, exit_code=result.exit_code, problem=problem, timed_out=result.timed_out)
         stdout, out_problem = clean_text(result.stdout)
         stderr, err_problem = clean_text(result.stderr)
         # Help goes to stdout by convention; usage errors and some `-h` go to stderr.
@@ -193,7 +194,7 @@ class Prober:
         tty = self._spawn([self.path, *args], pty=True)
         problem = self._problem(tty, args)
         if problem:
-            return ProbeResult(args, exit_code=tty.exit_code, problem=problem, via_pty=True)
+            return ProbeResult(args, exit_code=tty.exit_code, problem=problem, via_pty=True, timed_out=tty.timed_out)
         text, bad = clean_text(tty.stdout)
         if bad:
             return ProbeResult(args, exit_code=tty.exit_code, problem=f"`{self._show(args)}` {bad}", via_pty=True)

@@ -423,9 +423,10 @@ def _rpc(process, message: dict) -> None:
     process.stdin.flush()
 
 
-@pytest.mark.parametrize("how", ["close-stdin", "sigterm"])
+@pytest.mark.parametrize("how", ["close-stdin", "stop-reading", "sigterm"])
 def test_server_stops_mid_call_and_kills_tool(slow_pack, tmp_path, how):
-    """Stdin closed (exit 0, nobody signals it) or SIGTERM (exit 143) mid-call: prompt exit, tool killed."""
+    """Mid-call, stdin closed or the client no longer reading (exit 0, nobody signals it) or
+    SIGTERM (exit 143): the server exits promptly, with no traceback, and the tool is killed."""
     marker = f"{50 + random.random():.6f}"
     process = subprocess.Popen(
         [sys.executable, "-m", "wrapgen", "serve", str(slow_pack)],
@@ -448,6 +449,9 @@ def test_server_stops_mid_call_and_kills_tool(slow_pack, tmp_path, how):
         started = time.monotonic()
         if how == "sigterm":
             process.send_signal(signal.SIGTERM)
+        elif how == "stop-reading":
+            process.stdout.close()
+            _rpc(process, {"jsonrpc": "2.0", "id": 3, "method": "tools/list"})  # its answer hits EPIPE
         else:
             process.stdin.close()
         status = process.wait(timeout=10)

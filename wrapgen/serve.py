@@ -284,12 +284,25 @@ class PipeLines:
                 self.eof = True
 
 
-class PipeWriter:
-    """The writing half: ``write`` collects, ``flush`` writes it out as the pipe takes it."""
+    def hang_up(self) -> None:
+        """The client stopped reading us: end the input too, so the session ends as on EOF."""
+        import anyio
 
-    def __init__(self, fd: int):
-        self.fd = fd
+        self.eof, self.dropping = True, False
+        self.buffer.clear()
+        anyio.notify_closing(self.fd)  # wakes a read waiting on the pipe with ClosedResourceError
+
+
+class PipeWriter:
+    """The writing half: ``write`` collects, ``flush`` writes it out as the pipe takes it.
+
+    A client that closed its end gets the session ended (``reader.hang_up``), not a traceback.
+    """
+
+    def __init__(self, fd: int, *, reader: PipeLines | None = None):
+        self.fd, self.reader = fd, reader
         self.pending = bytearray()
+        self.broken = False
 
     async def write(self, text: str) -> None:
         self.pending += text.encode("utf-8")
@@ -297,6 +310,8 @@ class PipeWriter:
     async def flush(self) -> None:
         import anyio
 
+        if self.broken:
+            raise anyio.ClosedResourceError
         view = memoryview(self.pending)
         try:
             while view:
@@ -304,6 +319,11 @@ class PipeWriter:
                     view = view[os.write(self.fd, view) :]
                 except BlockingIOError:
                     await anyio.wait_writable(self.fd)
+        except OSError:  # EPIPE, ECONNRESET: nobody reads our answers any more
+            self.broken = True
+            if self.reader is not None:
+                self.reader.hang_up()
+            raise anyio.ClosedResourceError from None
         finally:
             view.release()
             self.pending = bytearray()
@@ -337,7 +357,8 @@ def _pipe_stdio():
     os.set_blocking(wire_in, False)
     os.set_blocking(wire_out, False)
     try:
-        yield PipeLines(wire_in), PipeWriter(wire_out)
+        reader = PipeLines(wire_in)
+        yield reader, PipeWriter(wire_out, reader=reader)
     finally:
         os.set_blocking(wire_in, blocking[0])
         os.set_blocking(wire_out, blocking[1])

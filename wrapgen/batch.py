@@ -391,9 +391,10 @@ def run_batch(paths: Sequence[str | os.PathLike], *, out_dir: str | os.PathLike 
         raise RecipeError(f"no recipes (*.yaml) found in {', '.join(str(p) for p in paths)}",
                           hint="pass recipe files, or a directory that holds them")
     results: dict[int, Outcome] = {}
-    keys = {i: _memo_key(path, out_dir) if memo else None for i, path in enumerate(recipes)}
+    # Without ``memo`` every recipe converts again, and the fresh results still refresh the memo.
+    keys = {i: _memo_key(path, out_dir) for i, path in enumerate(recipes)}
     for i, path in enumerate(recipes):
-        hit = _memo_load(keys[i], str(path))
+        hit = _memo_load(keys[i], str(path)) if memo else None
         if hit is not None:
             results[i] = hit
             if progress:

@@ -19,7 +19,7 @@ def add_arguments(parser) -> None:
                         help="write nothing; print unified diffs and fail when any pack under DIR differs")
     parser.add_argument("--no-cache", action="store_true",
                         help="convert every recipe again, even when the recipe, the tool and wrapgen are "
-                             "unchanged since the last conversion")
+                             "unchanged since the last conversion (the memo is refreshed)")
 
 
 def _progress(stream):

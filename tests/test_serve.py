@@ -31,7 +31,6 @@ from wrapgen.serve import (  # noqa: E402
     PipeLines,
     build_table,
     check_arguments,
-    kill_child_groups,
     tool_result,
 )
 

@@ -66,6 +66,7 @@ def test_model_invariants(path: Path):
         assert flag.spellings and all(s.startswith(("-", "+")) for s in flag.spellings), flag
         if flag.takes_value:
             assert flag.value_name is None or len(set(flag.value_name.split())) == len(flag.value_name.split()), flag
+            assert flag.value_name is None or not flag.value_name.endswith((",", "=")), flag
         else:
             assert flag.value_name is None and flag.type == "boolean" and not flag.choices, flag
         assert (flag.type == "enum") == bool(flag.choices), flag

@@ -338,3 +338,18 @@ def test_openssl_columns_and_zipfile_values():
     zipfile = parse_fixture("argparse/zipfile")
     extract = flag(zipfile, "--extract")
     assert (extract.short, extract.value_name) == ("-e", "zipfile output_dir")
+
+
+def test_man_mdoc_and_docbook():
+    """mdoc (ssh.1: .It Fl B Ar x, .It Fl D Xo ... .Xc) and docbook (.PP tag, .RS description) pages read."""
+    ssh = parse_fixture("man/ssh")
+    usage_flags = parse_fixture("gnu/ssh")
+    assert {f.short for f in ssh.flags} == {f.short for f in usage_flags.flags}  # man == usage synopsis
+    assert flag(ssh, "-D").value_name == "[bind_address:]port"
+    assert ssh.summary == "OpenSSH remote login client"
+    assert [p.name for p in ssh.positionals] == ["destination"]
+    log = parse_fixture("man/git_log")
+    decorate = flag(log, "--decorate")
+    assert decorate.aliases == ("--no-decorate",) and decorate.value_optional
+    assert flag(log, "--follow").description.startswith("Continue listing the history")
+    assert flag(log, "-n").long == "--max-count"

@@ -180,20 +180,27 @@ def _is_flag_word(word: str) -> bool:
 
 
 def _groups(words: list[str]) -> list[tuple[int, ...]]:
-    """For each word, the ids of the bracket groups around it, outermost first."""
+    """For each word, the ids of the bracket groups around it, outermost first.
+
+    Every bracket in a word counts, so ``[bind_address:]port]`` opens and closes its own
+    group and then closes the one around it.
+    """
     stack: list[int] = []
     out: list[tuple[int, ...]] = []
     next_id = 0
     for word in words:
         core = word.replace("[--]", "")
-        opened = len(core) - len(core.lstrip("[("))
-        for _ in range(opened):
+        lead = len(core) - len(core.lstrip("[("))
+        for _ in range(lead):
             stack.append(next_id)
             next_id += 1
         out.append(tuple(stack))
-        closed = len(core.rstrip(".")) - len(core.rstrip(".").rstrip("])"))
-        for _ in range(min(closed, len(stack))):
-            stack.pop()
+        for char in core[lead:]:
+            if char in "[(":
+                stack.append(next_id)
+                next_id += 1
+            elif char in "])" and stack:
+                stack.pop()
     return out
 
 

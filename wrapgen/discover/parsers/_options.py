@@ -387,7 +387,7 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
                 optional = True
                 value_name = value_name or re.sub(r"^\[=?|\]$", "", attached).replace("][", "") or None
             else:
-                value_name = value_name or attached.lstrip("=") or None
+                value_name = value_name or attached.lstrip("=").rstrip(",") or None
                 braces = re.fullmatch(r"=\{([^{}]*)\}", attached)
                 if braces:
                     choices = split_choices(braces[1])  # argparse: --show-capture={no,stdout}
@@ -462,6 +462,9 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
     else:
         kind = "boolean"
         choices = ()
+    # git: "--no-decorate, --decorate[=short|full|auto|no]": the positive spelling leads.
+    present = set(longs)  # (a list being sorted looks empty to its own key function)
+    longs.sort(key=lambda spelling: spelling.startswith("--no-") and "--" + spelling[5:] in present)
     long = longs[0] if longs else None
     short = shorts[0] if shorts else None
     own = {long, short}

@@ -47,6 +47,68 @@ def _inline(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
 
+# mdoc (BSD man pages: ssh, scp, tmux): macros that only style the words after them.
+_MDOC_TEXT = {"Ar", "Cm", "Li", "Ic", "Pa", "Ev", "Va", "Em", "Sy", "No", "Dv", "Ql", "Ad", "Fn",
+              "Fa", "Ft", "Er", "An", "Lk", "Mt", "Tn", "Ms", "Sx", "Xr", "At", "Bx", "Nx", "Ox", "Fx"}
+_MDOC_LAYOUT = {".Bl", ".El", ".Sm", ".Xo", ".Xc", ".Bd", ".Ed", ".Dd", ".Dt", ".Os", ".Ek", ".Bk",
+                ".Ft", ".Fd", ".In", ".Rs", ".Re", ".%A", ".%T", ".%D", ".%N", ".%J", ".%R", ".%O"}
+_MDOC_WRAP = {"Op": ("[", "]"), "Pq": ("(", ")"), "Dq": ('"', '"'), "Qq": ('"', '"'), "Sq": ("'", "'"),
+              "Aq": ("<", ">"), "Bq": ("[", "]"), "Brq": ("{", "}")}
+
+
+def _mdoc(words: list[str], name: str) -> str:
+    """One mdoc macro line as text: ``Op Fl B Ar bind_interface`` -> ``[-B bind_interface]``."""
+    out: list[str] = []
+    closers: list[str] = []
+    glue = False
+    i = 0
+    while i < len(words):
+        word = words[i]
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        piece = None
+        if word == "Fl":
+            if nxt is not None and not (nxt in _MDOC_TEXT or nxt in _MDOC_WRAP or nxt in ("Fl", "Ns", "Oc", "Nm")):
+                piece, i = "-" + nxt, i + 1
+            else:
+                piece = "-"
+        elif word == "Nm":
+            if nxt is not None and nxt[:1].islower():
+                piece, i = nxt, i + 1
+            else:
+                piece = name
+        elif word in _MDOC_WRAP:
+            opener, closer = _MDOC_WRAP[word]
+            out.append(opener)
+            closers.append(closer)
+            glue = True
+        elif word == "Oo":
+            out.append("[")
+            glue = True
+        elif word in ("Oc", "Pc", "Dc", "Qc", "Ac", "Bc"):
+            out.append({"Oc": "]", "Pc": ")", "Ac": ">", "Bc": "]"}.get(word, '"'))
+        elif word == "Ns":
+            glue = True
+        elif word == "Ux":
+            piece = "UNIX"
+        elif word in _MDOC_TEXT:
+            pass
+        else:
+            piece = word
+        if piece is not None:
+            if out and (glue or re.fullmatch(r"[,.;:)\]]+", piece)):
+                out[-1] += piece
+            else:
+                out.append(piece)
+            glue = False
+        elif out and out[-1] in ("[", "(", '"', "<", "{"):
+            glue = True
+        i += 1
+    text = " ".join(out)
+    text = re.sub(r"([\[(<{]) ", r"\1", text)
+    text = re.sub(r" ([\])>}])", r"\1", text)
+    return text + "".join(reversed(closers))
+
+
 def _macro_args(rest: str) -> list[str]:
     args = re.findall(r'"((?:[^"]|"")*)"|(\S+)', rest)
     return [a or b for a, b in args]
@@ -58,6 +120,10 @@ def roff_to_text(source: str) -> str:
     indent = 7
     pending_tag = False
     fill = True  # roff joins the lines of a paragraph unless .nf says otherwise
+    name = ""  # mdoc's .Nm with no argument repeats the first name given
+    xo: list[str] | None = None  # mdoc: the pieces of an ".It ... Xo" tag until ".Xc"
+    spaced = True  # mdoc's .Sm off joins words without spaces
+    depth = 0  # .RS nesting: each level indents by 7
     joinable = False  # the last output line is running paragraph text
     for raw in source.split("\n")[:50_000]:
         line = raw.rstrip()
@@ -67,7 +133,10 @@ def roff_to_text(source: str) -> str:
             parts = line[1:].split(None, 1)
             macro = "." + (parts[0] if parts else "")
             rest = parts[1] if len(parts) > 1 else ""
-            joinable = joinable and macro in _FONT_MACROS
+            inline_macro = macro in _FONT_MACROS or (
+                len(macro) == 3 and macro[1].isupper() and macro[2].islower()
+                and macro not in _MDOC_LAYOUT and macro not in (".Sh", ".Ss", ".It", ".Pp", ".Nd", ".Xc", ".Sm"))
+            joinable = joinable and inline_macro
             if macro in (".nf", ".EX"):
                 fill = False
             elif macro in (".fi", ".EE"):
@@ -75,7 +144,7 @@ def roff_to_text(source: str) -> str:
             if macro in (".SH", ".SS", ".Sh", ".Ss"):
                 title = " ".join(_inline(a) for a in _macro_args(rest)).strip()
                 out.extend(["", title + (":" if macro in (".SS", ".Ss") else ""), ""])
-                indent, pending_tag = 7, False
+                indent, pending_tag, depth = 7, False, 0
                 continue
             if macro in (".TP", ".TQ"):
                 pending_tag = True
@@ -84,20 +153,64 @@ def roff_to_text(source: str) -> str:
             if macro in (".IP", ".It"):
                 args = _macro_args(rest)
                 out.append("")
-                if args and args[0] not in ("\\(bu", "\\[bu]", "-", "*"):
+                if macro == ".It" and args and args[-1] == "Xo":
+                    xo = [_mdoc(args[:-1], name)]  # the tag goes on until .Xc
+                    continue
+                if macro == ".It" and args and args[0] in ("Fl", "Cm", "Ar", "Op", "Nm", "Ic", "Li", "Pa", "Ev"):
+                    out.append(" " * 7 + _inline(_mdoc(args, name)))  # mdoc: ".It Fl B Ar bind_interface"
+                    indent = 14
+                elif args and args[0] not in ("\\(bu", "\\[bu]", "-", "*", "Bullet", "Dash", "Enum"):
                     out.append(" " * 7 + _inline(args[0]))
                     indent = 14
+                joinable = False
+                continue
+            if macro == ".Sm":
+                spaced = rest.strip() != "off"
+                if xo is not None and not spaced:
+                    xo.append("")  # what follows is a new word, glued together from here on
+                continue
+            if macro == ".Xc" and xo is not None:
+                out.append(" " * 7 + _inline(" ".join(p for p in xo if p)))
+                xo, indent, joinable = None, 14, False
+                continue
+            if xo is not None:
+                piece = _mdoc([macro[1:]] + _macro_args(rest), name)
+                if piece:
+                    if spaced or not xo:
+                        xo.append(piece)
+                    else:
+                        xo[-1] += piece  # .Sm off: "[bind_address:]port"
+                continue
+            if macro in _MDOC_LAYOUT:
+                continue
+            if macro == ".Nm" and not name and rest.split():
+                name = rest.split()[0]
+            if macro == ".Nd":
+                if out and out[-1].strip():
+                    out[-1] += " - " + _inline(rest)
+                else:
+                    out.append(" " * indent + "- " + _inline(rest))
+                continue
+            if macro == ".RS":  # docbook pages: ".PP" tag, then ".RS 4" description ".RE"
+                depth += 1
+                indent = 7 + 7 * depth
+                joinable = False
+                continue
+            if macro == ".RE":
+                depth = max(0, depth - 1)
+                indent = 7 + 7 * depth
+                joinable = False
                 continue
             if macro in (".PP", ".LP", ".P", ".sp", ".Pp"):
                 out.append("")
-                indent = 7
+                indent = 7 + 7 * depth
                 continue
             if macro in _FONT_MACROS:
                 args = _macro_args(rest)
                 joiner = " " if macro in (".B", ".I", ".SM", ".SB") else ""
                 text = _inline(joiner.join(args))
-            elif macro == ".Fl":  # mdoc: .It Fl a Ar file
-                text = "-" + _inline(rest)
+            elif len(macro) == 3 and macro[1].isupper() and macro[2].islower():
+                text = _inline(_mdoc([macro[1:]] + _macro_args(rest), name))  # mdoc: ".Ar destination ,"
             else:
                 continue  # .TH, .RS, .RE, .nf, .fi, .br, .in, .ad ... change layout only
         else:
@@ -118,6 +231,23 @@ def roff_to_text(source: str) -> str:
             out.append(" " * indent + text.strip())
             joinable = fill
     return "\n".join(out)
+
+
+# Top-level sections that describe the command line; others (tmux's COMMANDS, KEY BINDINGS,
+# FORMATS) quote flags of other things and would read as noise.
+_KEEP = re.compile(r"NAME|SYNOPSIS|DESCRIPTION|OPTION|FLAG|EXAMPLE|USAGE|COMMAND.LINE|ARGUMENTS|SUBCOMMANDS?$")
+
+
+def _option_sections(text: str) -> str:
+    """The text without the top-level sections that do not describe this command's options."""
+    kept: list[str] = []
+    keep = True
+    for line in text.split("\n"):
+        if line[:1].isalpha() and line.isupper() and len(line) < 60:  # a .SH heading
+            keep = bool(_KEEP.search(line))
+        if keep:
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def _synopsis(sections) -> list[str]:
@@ -146,6 +276,7 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     """Flags from every section's tagged paragraphs; summary from NAME; usage from SYNOPSIS."""
     if _is_roff(text):
         text = roff_to_text(text)
+    text = _option_sections(text)
     parts = read_parts(text, prog=prog, rules=RULES)
     summary = ""
     match = re.search(r"^NAME:?\n\s*\n?\s*(.+?)(?:\n\s*\n|\Z)", text, re.MULTILINE | re.DOTALL)

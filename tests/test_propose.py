@@ -223,3 +223,20 @@ def test_tool_without_json_says_so():
     proposal = propose(_tool([_cmd("list", "List things")]))
     assert proposal.manifest["json"] is False
     assert "text" in proposal.json_note
+
+
+def test_find_expression_is_never_exposed():
+    """find's expression operand could carry -exec or -delete: it is left out as a command line."""
+    root = Command(path=(), summary="Print files matching an expression",
+                   usage=("find [-H] [-L] [-P] [path...] [expression]",),
+                   positionals=(Positional("path", required=False, variadic=True),
+                                Positional("expression", required=False, variadic=True)))
+    verbs = propose(Tool(name="find", root=root)).manifest["verbs"]
+    (verb,) = verbs.values()
+    assert "expression" not in verb["args"]["properties"]
+    assert "{{expressions}}" not in verb["cli"] and "{{expression}}" not in verb["cli"]
+
+
+def test_printing_to_standard_output_is_a_read():
+    """'Write sorted concatenation of all FILE(s) to standard output' (sort) reads."""
+    assert classify(_cmd("sort", "Write sorted concatenation of all FILE(s) to standard output.")).effect == "read"

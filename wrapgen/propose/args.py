@@ -97,7 +97,7 @@ def positional_arg_name(pos: Positional) -> str:
     if not text[0].isalpha():
         text = "x_" + text
     if pos.variadic and not text.endswith("s"):
-        text += "s"
+        text = text[:-1] + "ies" if re.search(r"[^aeiou]y$", text) else text + "s"
     return text
 
 
@@ -334,7 +334,7 @@ def plan_args(
         chosen_pos.sort(key=lambda np: positionals.index(np))
     else:
         for n, p in positionals:
-            if norm(n) in excluded or re.search(r"\b(?:command|cmd|argv|args|rest)\b", n):
+            if norm(n) in excluded or re.search(r"(?:^|_)(?:command|cmd|argv|args|rest|expression|expr)(?:s|_|$)", n):
                 left_out.append((n, "excluded" if norm(n) in excluded else "forwards a command line"))
                 continue
             chosen_pos.append((n, p))

@@ -117,6 +117,10 @@ def classify(command: Command, *, extra_words: tuple[str, ...] = ()) -> PolicyGu
         effect = NAME_EFFECTS.get(name.split("-")[0])
         if effect:
             found.append((effect, f"name '{name}'"))
+    if re.match(r"\s*(?:write|print|output)s?\b.*\bto (?:the )?standard output\b", command.summary or "", re.I):
+        # "Write sorted concatenation of all FILE(s) to standard output" prints; it does not write
+        found.append(("read", "help 'to standard output'"))
+        return PolicyGuess("read", tuple(e for _, e in found), f"read: {', '.join(e for _, e in found)}")
     for verb in _summary_verbs(command.summary):
         found.append((SUMMARY_EFFECTS[verb.lower()], f"help '{verb}'"))
     if not found:

@@ -82,8 +82,13 @@ def scores(text: str) -> dict[str, int]:
     return out
 
 
+_ROFF = re.compile(r"^\.(?:TH|SH|Dd|Sh|Dt)\b", re.MULTILINE)
+
+
 def detect_style(text: str) -> str:
     """The best-scoring style; ``gnu`` when no style scores at least 3."""
+    if _ROFF.search(text[:4_000]):
+        return "man"  # roff source says so in its first lines; no need to score it
     points = scores(text)
     best = max(_ORDER, key=lambda s: (points[s], -_ORDER.index(s)))
     return best if points[best] >= 3 else "gnu"

@@ -38,13 +38,20 @@ _NAMED = {
 _FONT_MACROS = {".B", ".I", ".BR", ".BI", ".IB", ".IR", ".RB", ".RI", ".SM", ".SB"}
 
 
+_NAMED_2 = re.compile(r"\\\((..)")
+_NAMED_LONG = re.compile(r"\\\[([^\]]*)\]")
+_ESCAPED = re.compile(r"\\(.)")
+
+
 def _inline(text: str) -> str:
+    if "\\" not in text:
+        return text
     text = _ROFF_ESCAPES.sub("", text)
-    text = re.sub(r"\\\((..)", lambda m: _NAMED.get(m[1], ""), text)
-    text = re.sub(r"\\\[([^\]]*)\]", lambda m: _NAMED.get(m[1], ""), text)
+    text = _NAMED_2.sub(lambda m: _NAMED.get(m[1], ""), text)
+    text = _NAMED_LONG.sub(lambda m: _NAMED.get(m[1], ""), text)
     text = text.replace("\\-", "-").replace("\\ ", " ").replace("\\e", "\\").replace("\\\\", "\\")
     text = text.replace("\\~", " ").replace("\\0", " ").replace("\\'", "'").replace("\\`", "`")
-    return re.sub(r"\\(.)", r"\1", text)
+    return _ESCAPED.sub(r"\1", text)
 
 
 # mdoc (BSD man pages: ssh, scp, tmux): macros that only style the words after them.

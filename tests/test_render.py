@@ -122,6 +122,25 @@ def test_nul_refused_everywhere():
     assert "NUL" in caught.value.message and caught.value.arg == "q"
 
 
+def test_lone_surrogate_refused_not_raised_by_spawn():
+    """A lone surrogate (valid JSON, no UTF-8 bytes) is refused at render, before exec() could fail on it."""
+    with pytest.raises(RenderError) as caught:
+        render_argv(["t", "--", "{{p}}"], {"p": ["ok", "x\ud800"]})
+    assert caught.value.arg == "p"
+
+
+def test_lone_surrogate_is_an_envelope_from_execute(tmp_path):
+    """execute() answers a lone surrogate with ok: false instead of raising from Popen."""
+    from wrapgen.runtime import execute
+
+    binding = {"pack_id": "t", "bin": "echo", "verbs": {"say": {
+        "description": "say", "argv": ["echo", "{{w}}"], "json": [], "args": {
+            "type": "object", "properties": {"w": {"type": "string"}}, "additionalProperties": False},
+        "policy": {"effect": "read", "confirm": False, "declared": True}, "timeout_s": 5}}}
+    envelope = execute(binding, "say", {"w": "\udfff"})
+    assert envelope["ok"] is False and "'w'" in envelope["error"]
+
+
 def test_object_value_refused():
     """An object cannot become an argument."""
     with pytest.raises(RenderError):

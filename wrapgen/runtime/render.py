@@ -41,14 +41,26 @@ def placeholders(token: str) -> list[str]:
     return PLACEHOLDER_RE.findall(token)
 
 
+def _unspawnable(text: str) -> bool:
+    # an argv element can hold neither NUL nor a lone surrogate ("\ud800"): exec() would fail on both
+    if "\0" in text:
+        return True
+    try:
+        text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def find_nul(value, path: str = "") -> str | None:
-    """The path of the first string (key or value) holding a NUL byte inside ``value``, else None."""
+    """The path of the first string (key or value) inside ``value`` that no argv element can hold
+    (a NUL byte, or a lone surrogate that has no bytes), else None."""
     if isinstance(value, str):
-        return path if "\0" in value else None
+        return path if _unspawnable(value) else None
     if isinstance(value, dict):
         for key, item in value.items():
             where = f"{path}.{key}" if path else str(key)
-            if "\0" in str(key):
+            if _unspawnable(str(key)):
                 return where
             found = find_nul(item, where)
             if found is not None:
@@ -149,8 +161,8 @@ def render_argv(template, args, *, json_selection=()) -> list[str]:
     culprit = find_nul(args)
     if culprit is not None:
         raise RenderError(
-            f"arg {culprit!r}: value contains a NUL byte",
-            hint=f"remove the NUL character from {culprit}",
+            f"arg {culprit!r}: value contains a NUL byte or a character with no UTF-8 form",
+            hint=f"remove the NUL (or lone surrogate) character from {culprit}",
             arg=culprit.split(".")[0].split("[")[0],
         )
     out: list[str] = [template[0]]

@@ -148,7 +148,7 @@ def _skip_prog(words: list[str], prog: tuple[str, ...]) -> list[str]:
 
 def guess_type(name: str | None) -> str:
     # Imported late: the parsers package imports this module while it initialises.
-    from .parsers._options import guess_type as guess
+    from .parsers._facts import guess_type as guess
 
     return guess(name)
 

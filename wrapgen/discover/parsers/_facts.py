@@ -1,0 +1,220 @@
+"""What an option's description says about it: choices, default, repeatable, aliases, state.
+
+Help texts put facts about a flag in its prose: ``[possible values: a, b]``,
+``(default "open")``, ``can be used multiple times``, ``DEPRECATED``, yargs's
+``[number]``. ``read_description`` collects them; ``guess_type`` turns a value
+name into a type guess.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["DescriptionFacts", "read_description", "guess_type", "split_choices", "strip_quotes"]
+
+_DEFAULT = re.compile(
+    r"""
+    \[default:\s*(?P<a>[^\]]*)\]            # clap, click, docopt: [default: auto]
+  | \(default:\s*(?P<b>[^()]*?)\)           # argparse, git: (default: 8000), (Default: all)
+  | \(default\s+"(?P<c>[^"]*)"\)            # cobra: (default "open")
+  | \(default\s+(?P<d>[^\s()"]+)\)          # cobra: (default 30), (default -1)
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_CHOICES = re.compile(
+    r"""
+    \[possible\ values:\s*(?P<a>[^\]]*)\]             # clap
+  | \{(?P<b>[\w.+-]+(?:\|[\w.+-]+)+)\}                # gh: {open|closed|merged|all}
+  | \bone\ of:?\s*\((?P<c>[^()]*)\)                   # kubectl: One of: (json, yaml, ...)
+  | \bone\ of:\s*(?P<d>[^.;()\[\]]+)                  # "one of: a, b, c."
+  | \[(?:choices|values):\s*(?P<e>[^\]]*)\]           # click-like annotations
+  | \((?P<f>"[^"]+"(?:,\s*"[^"]+")+)\)                # docker: ("debug", "info", "warn")
+  | \bone\ of\s+(?P<g>[\w.+-]+(?:\|[\w.+-]+)+)        # pytest: "one of fd|sys|no|tee-sys"
+  | \((?P<h>[\w.+-]+(?:/[\w.+-]+){2,})\)              # pytest: "(auto/long/short/line/native/no)"
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_REPEATABLE = re.compile(
+    r"""
+    (?:can|may)\s+be\s+
+    (?: repeated                                         # "may be repeated"
+      | (?:specified|used|given|passed|provided|supplied)\s+
+        (?:multiple|several|many|more\s+than\s+once|up\s+to\s+\d+)  # "can be used multiple times"
+    )
+  | \bis\s+additive\b                                    # pip: "Option is additive"
+  | \(repeatable\)
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_DEPRECATED = re.compile(
+    r"""
+    ^\W*deprecated\b          # "DEPRECATED. Use --engine instead."
+  | [(\[]deprecated[)\]:]     # "(deprecated)", "[deprecated]"
+  | \bdeprecated:             # "Deprecated: use --x"
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+# "This flag can be disabled with --no-hidden.", "The flag can be overridden with --ignore."
+_COMPANION = re.compile(
+    r"""
+    \b(?:disabled|overridden|negated|reversed|turned\ off)  # what the other flag does to this one
+    \s+(?:with|by)\s+(?:the\s+)?[`'"]?                     # "with the '--x' flag"
+    (?P<spell>--[A-Za-z0-9][\w-]*[A-Za-z0-9])              # the other spelling
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+# fd: "'--change-newer-than', '--newer', or '--changed-after' can be used as aliases."
+_ALIAS_LIST = re.compile(
+    r"""
+    (?P<list>(?:[`'"]?--[\w-]+[`'"]?,?\s+(?:or\s+)?)+)   # quoted spellings, comma / "or" separated
+    can\s+be\s+used\s+as\s+(?:an\s+)?alias(?:es)?       # what the sentence says about them
+  | \[(?:short\ )?aliases?:\s*(?P<clap>[^\]]*)\]       # clap: [aliases: newer, changed-after]
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_YARGS_TYPE = re.compile(r"\[(boolean|number|string|array|count)\](?=\s*(?:\[|$))")
+_HIDDEN = re.compile(r"[(\[]hidden[)\]]", re.IGNORECASE)
+_REQUIRED = re.compile(r"[(\[]required[)\]]|^required[.:]", re.IGNORECASE)
+
+_INT_NAMES = {
+    "n", "num", "number", "count", "int", "int8", "int16", "int32", "int64", "uint", "uint8",
+    "uint16", "uint32", "uint64", "integer", "lines", "depth", "limit", "port", "jobs", "level",
+    "max", "min", "seconds", "secs", "ms", "millis", "bytes-count", "columns", "cols", "width",
+    "integer range", "number of seconds", "size_in_bytes", "retries", "times", "threads",
+}
+_NUMBER_NAMES = {"float", "float32", "float64", "double", "fractional seconds", "decimal", "ratio", "float range"}
+_BOOL_NAMES = {"bool", "boolean"}
+_PATH_NAMES = {
+    "file", "path", "dir", "directory", "filename", "file name", "files", "paths", "dirs", "folder",
+    "filepath", "file path", "dirname", "pathspec",
+}
+
+@dataclass(frozen=True)
+class DescriptionFacts:
+    """The facts found in one option's description."""
+
+    takes_value: bool = False  # as given, or forced by a yargs type tag or choice list
+    type_hint: str | None = None
+    choices: tuple[str, ...] = ()
+    default: str | None = None
+    repeatable: bool = False
+    aliases: tuple[str, ...] = ()
+    required: bool = False
+    deprecated: bool = False
+    hidden: bool = False
+
+
+def guess_type(value_name: str | None, choices: tuple[str, ...] = ()) -> str:
+    """The type a value name suggests: N -> integer, FILE -> path, {a,b} -> enum."""
+    if choices:
+        return "enum"
+    if not value_name or "|" in value_name:
+        return "string"  # "KEY=VALUE|PATH": one of several shapes, so no narrower guess
+    name = value_name.strip("<>[]=(){}. ").lower().replace("-", "_")
+    spaced = name.replace("_", " ")
+    if name in _INT_NAMES or spaced in _INT_NAMES or re.fullmatch(r"(?:num|max|min)_?\w*|\w*_(?:num|count|n)", name):
+        return "integer"
+    if name in _NUMBER_NAMES or spaced in _NUMBER_NAMES:
+        return "number"
+    if name in _BOOL_NAMES:
+        return "boolean"
+    if ":" in name:
+        return "string"  # "range:file", "user:password": structured, not a path
+    last = re.split(r"[\s_/|]+", spaced)[-1] if spaced else ""
+    if name in _PATH_NAMES or spaced in _PATH_NAMES or last in _PATH_NAMES or re.search(r"(?:file|path|dir)$", name):
+        return "path"
+    return "string"
+
+
+def split_choices(text: str) -> tuple[str, ...]:
+    """Words of a choice list ("a, b", "a|b", '"a", "b"'); () when any item is not one word."""
+    parts = [p.strip().strip("\"'`") for p in re.split(r"[,|]|\bor\b", text)]
+    parts = [p for p in parts if p]
+    if len(parts) < 2 or any(not re.fullmatch(r"[\w.+:/-]+", p) for p in parts):
+        return ()
+    return tuple(dict.fromkeys(parts))
+
+
+def _listed_values(lines: list[str]) -> tuple[str, ...]:
+    """clap's long help: "Possible values:" then one "- name: what it does" line each."""
+    out: list[str] = []
+    inside = False
+    for line in lines:
+        if re.match(r"^possible values:$", line, re.IGNORECASE):
+            inside = True
+            continue
+        if inside:
+            match = re.match(r"^[-*]\s+([\w.+-]+)(?::|\s{2,}|$)", line)
+            if not match:
+                break
+            out.append(match[1])
+    return tuple(out) if len(out) >= 2 else ()
+
+
+def strip_quotes(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def read_description(full: str, desc_lines: list[str], *, takes_value: bool) -> DescriptionFacts:
+    """The facts of a description (``full`` is its lines joined with spaces)."""
+    type_hint: str | None = None
+    repeatable = False
+    choices: tuple[str, ...] = ()
+    default: str | None = None
+    others: list[str] = []
+    # yargs prints no value name but a type tag: "-p, --port  port to bind  [number] [default: 5000]"
+    tag = _YARGS_TYPE.search(full) if "]" in full else None
+    if not takes_value and "[choices:" in full:
+        takes_value = True  # yargs: a choice list means a value
+    if tag and not takes_value:
+        kind_tag = tag[1].lower()
+        if kind_tag == "count":
+            repeatable = True
+        elif kind_tag != "boolean":
+            takes_value = True
+            type_hint = {"number": "number", "array": "string", "string": "string"}[kind_tag]
+            repeatable = repeatable or kind_tag == "array"
+    # Cheap substring tests first: the regexes below cost real time on rg's long descriptions.
+    low = full.lower()
+    if not choices and "possible values:" in low:
+        choices = _listed_values(desc_lines)
+    if not choices and any(k in low for k in ("possible values", "{", "one of", "choices", "values:", '("', "/")):
+        match = _CHOICES.search(full)
+        if match:
+            said = next(g for g in match.groups() if g is not None)
+            choices = split_choices(said.replace("/", ",") if match["h"] else said)
+    if default is None and takes_value and "default" in low:
+        match = _DEFAULT.search(full)
+        said = strip_quotes(next(g for g in match.groups() if g is not None)) if match else ""
+        # "(default: number of available CPU cores)" is prose, not a value to pass.
+        default = said if said and len(said.split()) <= 3 else None
+    if any(k in low for k in (" be ", "additive", "repeatable")) and _REPEATABLE.search(full):
+        repeatable = True
+    if "alias" in low:
+        for match in _ALIAS_LIST.finditer(full):
+            if match["list"]:
+                others.extend(re.findall(r"--[\w-]+", match["list"]))
+            else:
+                for name in re.split(r"[,\s]+", match["clap"]):
+                    name = name.strip()
+                    if name:
+                        others.append(name if name.startswith("-") else ("--" if len(name) > 1 else "-") + name)
+    required = "required" in low and bool(_REQUIRED.search(full))
+    deprecated = "deprecated" in low and bool(_DEPRECATED.search(full))
+    hidden = "hidden" in low and bool(_HIDDEN.search(full))
+
+    return DescriptionFacts(
+        takes_value=takes_value,
+        type_hint=type_hint,
+        choices=choices,
+        default=default,
+        repeatable=repeatable,
+        aliases=tuple(others),
+        required=required,
+        deprecated=deprecated,
+        hidden=hidden,
+    )

@@ -8,8 +8,10 @@ Decisions:
 - a directory argument is searched recursively for ``*.yaml`` / ``*.yml``, skipping hidden
   directories and any subdirectory named ``examples`` (example tools are not on PATH and are not
   shipped packs); name ``recipes/examples`` itself to convert those;
-- recipes run in worker *processes* (``--jobs``): discovery waits on subprocesses, but the
-  proposal, YAML and schema work is CPU-bound Python that threads would serialise on the GIL;
+- recipes run in worker *threads* (``--jobs``). Processes were measured too
+  (``bench/batch_speed.py``): on 2 CPUs each worker process pays wrapgen's imports and schema
+  set-up again, and much of a conversion waits on the tool's subprocesses (probes, gh's JSON
+  field lists), which threads overlap as well; threads were faster in every run;
 - two recipes with the same pack id are both reported and neither is written;
 - a broken recipe is reported and the rest of the batch goes on; the exit status is 1.
 """
@@ -376,12 +378,12 @@ def run_batch(paths: Sequence[str | os.PathLike], *, out_dir: str | os.PathLike 
               executor: str | None = None, memo: bool = True) -> BatchResult:
     """Convert every recipe; write (or, with ``check``, diff) the packs under ``out_dir``.
 
-    ``executor`` is ``process`` (the default) or ``thread``; ``WRAPGEN_BATCH_EXECUTOR`` sets it too,
+    ``executor`` is ``thread`` (the default) or ``process``; ``WRAPGEN_BATCH_EXECUTOR`` sets it too,
     so that ``bench/batch_speed.py`` can measure both.
     """
     from wrapgen.emit import write_files
 
-    executor = executor or os.environ.get("WRAPGEN_BATCH_EXECUTOR") or "process"
+    executor = executor or os.environ.get("WRAPGEN_BATCH_EXECUTOR") or "thread"
     if executor not in ("process", "thread"):
         raise UsageError(f"unknown batch executor {executor!r}", hint="use process or thread")
 

@@ -226,7 +226,8 @@ def _with_usage_variadics(command: Command) -> list[Positional]:
     return out
 
 
-_UPPER_OPERAND = re.compile(r"(?<![.\w/=-])([A-Z][A-Z0-9_]{1,})(?![\w\]]*[=])")
+# An upper-case operand: not a flag's value (--x=VAL), not part of TYPE/NAME or [.VERSION].
+_UPPER_OPERAND = re.compile(r"(?<![.\w/=-])([A-Z][A-Z0-9_]{1,})(?![\w\]]*[=/])")
 
 
 def _usage_positionals(command: Command) -> list[Positional]:
@@ -247,7 +248,6 @@ def _usage_positionals(command: Command) -> list[Positional]:
     line = " ".join(words[start:])
     line = re.sub(r"\[(?:flags|options|OPTIONS|FLAGS)\]", " ", line)
     line = re.sub(r"--?[\w-]+(?:[ =])[A-Z_][A-Z0-9_]*", " ", line)  # flag values
-    line = re.sub(r"\|\s*[^\s\])]+", " ", line)  # alternatives
     out: list[Positional] = []
     seen: set[str] = set()
     for match in _UPPER_OPERAND.finditer(line):
@@ -257,6 +257,11 @@ def _usage_positionals(command: Command) -> list[Positional]:
         seen.add(name)
         before = line[: match.start()]
         depth = before.count("[") - before.count("]")
+        group = before.rfind("(") > before.rfind(")")
+        if group:
+            # inside "(A | B)" an operand is one of several ways: optional on its own
+            close = line.find(")", match.end())
+            depth += 1 if "|" in line[before.rfind("("): close if close >= 0 else None] else 0
         variadic = line[match.end(): match.end() + 6].lstrip("]").lstrip().startswith("...")
         out.append(Positional(name=name, required=depth <= 0, variadic=variadic))
     return out

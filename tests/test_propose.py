@@ -240,3 +240,14 @@ def test_find_expression_is_never_exposed():
 def test_printing_to_standard_output_is_a_read():
     """'Write sorted concatenation of all FILE(s) to standard output' (sort) reads."""
     assert classify(_cmd("sort", "Write sorted concatenation of all FILE(s) to standard output.")).effect == "read"
+
+
+def test_hyphenated_names_take_their_strongest_part():
+    """apt-get's dselect-upgrade is a write (from 'upgrade'), not a read from its 'Follow ...' help."""
+    assert classify(_cmd("dselect-upgrade", "Follow dselect selections")).effect == "write"
+
+
+def test_config_file_flags_are_dangerous():
+    """man -C/--config-file loads a configuration: never on a read verb."""
+    flag = Flag(long="--config-file", short="-C", takes_value=True, description="use this user configuration file")
+    assert dangerous_reason(flag, tool="man")

@@ -110,7 +110,10 @@ def dangerous_reason(flag: Flag, *, tool: str) -> str | None:
         _FILE_VALUE.match(flag.value_name or "") or re.search(r"\bfile\b", flag.description, re.I)
     ) and not re.search(r"\bformat\b", flag.description, re.I):
         return f"{flag.spellings[0]} writes the output to a file"
-    if flag.name in ("config", "c") and flag.takes_value and re.search(r"config", flag.description, re.I):
+    if flag.takes_value and (
+        flag.name in ("config-file", "configfile", "rcfile", "init-file", "init-script")
+        or flag.name in ("config", "c") and re.search(r"config", flag.description, re.I)
+    ):
         return f"{flag.spellings[0]} loads a configuration file"
     match = DANGER_WORDS.search(flag.description or "")
     if match:

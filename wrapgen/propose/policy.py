@@ -30,10 +30,11 @@ cordon uncordon approve close reopen lock unlock comment fork checkout switch bu
 enable disable sync import save load copy cp expose rollout tag stash cherry-pick revert bisect
 review ready transfer archive unarchive pin unpin transfer mark deploy attach detach pause unpause
 resume cancel rerun retry config configure autoscale certificate taint cordon debug
+upgrade downgrade reinstall dist-upgrade full-upgrade dselect-upgrade
 """.split()
 _DESTRUCTIVE_NAMES = """
 delete rm remove destroy drop purge prune kill reset wipe erase uninstall clean terminate revoke
-truncate rmi drain restore
+truncate rmi drain restore autoremove autopurge
 """.split()
 
 NAME_EFFECTS: dict[str, str] = {
@@ -113,10 +114,10 @@ def classify(command: Command, *, extra_words: tuple[str, ...] = ()) -> PolicyGu
             found.append((effect, f"name '{word}'"))
             break
     if not found and "-" in name:
-        # "ls-files", "cherry-pick": the first part speaks for the whole
-        effect = NAME_EFFECTS.get(name.split("-")[0])
-        if effect:
-            found.append((effect, f"name '{name}'"))
+        # "ls-files", "dselect-upgrade": the strongest part speaks for the whole
+        effects = [NAME_EFFECTS[part] for part in name.split("-") if part in NAME_EFFECTS]
+        if effects:
+            found.append((max(effects, key=_RANK.__getitem__), f"name '{name}'"))
     if re.match(r"\s*(?:write|print|output)s?\b.*\bto (?:the )?standard output\b", command.summary or "", re.I):
         # "Write sorted concatenation of all FILE(s) to standard output" prints; it does not write
         found.append(("read", "help 'to standard output'"))

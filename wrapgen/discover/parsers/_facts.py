@@ -61,6 +61,10 @@ _COMPANION = re.compile(
     \b(?:disabled|overridden|negated|reversed|turned\ off)  # what the other flag does to this one
     \s+(?:with|by)\s+(?:the\s+)?[`'"]?                     # "with the '--x' flag"
     (?P<spell>--[A-Za-z0-9][\w-]*[A-Za-z0-9])              # the other spelling
+  | \bdisable\b[^.]{0,80}?\buse\s+(?:the\s+)?[`'"]?       # rg: "To completely disable context
+    (?P<use>--[A-Za-z0-9][\w-]*[A-Za-z0-9])                #  separators, use the --no-context-separator flag"
+  | (?P<alias>--[A-Za-z0-9][\w-]*[A-Za-z0-9])              # rg: "--pcre2-unicode is an alias for --unicode"
+    [`'"]?\s+is\s+an\s+alias\s+(?:for|of)\b
     """,
     re.VERBOSE | re.IGNORECASE,
 )

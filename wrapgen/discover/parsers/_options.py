@@ -342,9 +342,13 @@ def parse_options(lines, *, max_first_indent: int = 16, companions: list[Flag] |
         flags.append(flag)
         if companions is not None:
             text = " ".join(line for line in entry.desc if line)
-            match = _COMPANION.search(text) if "--" in text else None
-            if match and match["spell"] not in flag.spellings:
-                companions.append(Flag(long=match["spell"], description=f"Turns {flag.long or flag.name} off again."))
+            for match in _COMPANION.finditer(text) if "--" in text else ():
+                other = match["spell"] or match["use"]
+                if other and other not in flag.spellings:
+                    companions.append(Flag(long=other, description=f"Turns {flag.long or flag.name} off again."))
+                elif match["alias"] and match["alias"] not in flag.spellings:
+                    target = text[match.end():].split()[:1]
+                    companions.append(Flag(long=match["alias"], description=f"An alias for {' '.join(target).rstrip('.')}."))
     return merge_flags(flags)
 
 

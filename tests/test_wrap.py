@@ -93,7 +93,7 @@ def test_pick_takes_exactly_the_paths_given(cli, notes, tmp_path):
     verbs = yaml.safe_load((out / "notes" / "pack.yaml").read_text())["verbs"]
     assert list(verbs) == ["list", "delete"]
     assert verbs["delete"]["policy"] == {"effect": "destructive", "confirm": True}
-    assert "not listed" in result.stdout
+    assert "not picked" in result.stdout
 
 
 def test_recipe_overrides_apply(cli, notes, tmp_path):

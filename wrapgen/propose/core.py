@@ -166,11 +166,11 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
                 decisions.append(Decision(cand.text, "", False, guess.effect, why))
                 continue
             chosen_pairs.append((cand, guess.effect))
-            policy_reason[id(cand)] = f"listed in the recipe; {guess.reason}"
+            policy_reason[id(cand)] = f"picked by hand (recipe or --pick); {guess.reason}"
         listed_paths = {c.path for c, _ in chosen_pairs}
         for cand in candidates:
             if cand.path not in listed_paths and not cand.name:
-                decisions.append(Decision(cand.text, "", False, "", "not listed in the recipe"))
+                decisions.append(Decision(cand.text, "", False, "", "not picked (the recipe or --pick lists the commands)"))
     else:
         main_effect: tuple[str, str] | None = None
         # shallow first, so that a duplicate (docker container logs = docker logs) loses to the short form

@@ -83,6 +83,12 @@ def test_docker_global_options_and_choices():
     assert flag(command, "--host").repeatable  # docker's "list" type
 
 
+def test_docker_aliases_are_siblings_only():
+    """docker's Aliases: lines name whole commands: only siblings of this command are its aliases."""
+    assert parse_fixture("cobra/docker_ps").aliases == ()
+    assert parse_fixture("cobra/docker_container_ls").aliases == ("list", "ps")
+
+
 def test_rg_type_repeatable_and_deprecated():
     """rg (old clap): --type is repeatable, --auto-hybrid-regex deprecated, -A takes an integer."""
     command = parse_fixture("clap/rg")

@@ -159,13 +159,20 @@ def _prose_before_options(lines) -> str:
 
 
 def _aliases(section: Section, prog: tuple[str, ...]) -> list[str]:
-    """cobra's ``Aliases:`` body: ``list, ls`` or ``docker container ls, docker ps``."""
+    """cobra's ``Aliases:`` body: ``list, ls``, or docker's whole command lines.
+
+    docker ps says ``docker container ls, docker container list, docker ps``: only a
+    line that differs from this command in its last word names an alias of it here.
+    """
     body = " ".join([section.inline] + [line.strip() for line in section.lines])
     out: list[str] = []
     for item in body.split(","):
         words = item.split()
-        if words and re.fullmatch(r"[\w.-]+", words[-1]) and words[-1] != (prog[-1] if prog else ""):
-            out.append(words[-1])
+        if not words or not re.fullmatch(r"[\w.-]+", words[-1]) or words[-1] == (prog[-1] if prog else ""):
+            continue
+        if len(words) > 1 and tuple(words[:-1]) != tuple(prog[:-1]):
+            continue  # another command's path ("docker container ls")
+        out.append(words[-1])
     return list(dict.fromkeys(out))
 
 

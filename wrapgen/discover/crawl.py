@@ -140,6 +140,7 @@ def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | Non
     """Probe one node: the first candidate that parses into content wins (exit 0 preferred)."""
     problems: list[str] = []
     transient = False
+    timeouts = 0
     fallback: tuple[Command, str] | None = None
     chosen: tuple[Command, str] | None = None
     for args in _candidates(path, git_style=git_style):
@@ -147,9 +148,11 @@ def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | Non
         if not result.usable:
             problems.append(result.problem)
             if result.timed_out:
+                # Each further try would wait the whole timeout again: a subcommand keeps its
+                # parent's listing after one, the root gives up after two (`--help` and `-h`).
+                timeouts += 1
                 transient = True
-                if path:
-                    # Each further try would wait the whole timeout again; the parent's listing stays.
+                if path or timeouts == 2:
                     break
             continue
         if result.text.strip() in echo:

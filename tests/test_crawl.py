@@ -215,3 +215,18 @@ def test_a_tool_that_lists_all_commands_with_list(tmp_path):
     tool = _script(tmp_path, "lister", body)
     result = _crawl(tool, None, depth=0)
     assert [c.name for c in result.root.subcommands] == ["build", "vendor"]
+
+
+def test_listed_subcommands_become_clean_stubs_under_their_parent():
+    """A parser's listing is placed under the node's path; duplicates, dashed and empty names are dropped."""
+    from wrapgen.discover.crawl import _normalise
+
+    parsed = Command(path=("ignored",), parser="gnu", subcommands=(
+        Command(path=("list",), summary="List"), Command(path=("list",), summary="again"),
+        Command(path=("--all",)), Command(path=()), Command(path=("show",), subcommands=(Command(path=("x",)),)),
+    ))
+    node = _normalise(parsed, ("pr",), ("pr", "--help"), "gnu")
+    assert node.path == ("pr",) and node.probe == ("pr", "--help") and not node.stub
+    assert [(s.path, s.summary, s.stub) for s in node.subcommands] == [
+        (("pr", "list"), "List", True), (("pr", "show"), "", True)]
+    assert node.subcommands[1].subcommands == ()

@@ -149,3 +149,18 @@ def test_wrap_needs_a_tool_or_recipe(cli):
     """No TOOL and no --recipe is a usage error (exit 2)."""
     result = cli("wrap")
     assert result.exit_code == 2 and "TOOL" in result.stderr
+
+
+def test_gh_json_fields_are_asked_from_the_tool(cli, tmp_path):
+    """gh's --json needs field names: wrap asks `gh pr list --json` for the list and names a few."""
+    require_tool("gh")
+    result = cli("wrap", "gh", "-o", str(tmp_path), "--pick", "pr list")
+    assert result.exit_code == 0, result.stderr
+    import yaml
+
+    data = yaml.safe_load((tmp_path / "gh" / "pack.yaml").read_text())
+    selection = data["verbs"]["pr.list"].get("json", data["json"])
+    assert selection[0] == "--json"
+    fields = selection[1].split(",")
+    assert fields[:2] == ["number", "title"] and len(fields) <= 8
+    assert "--json takes fields" in result.stdout

@@ -359,3 +359,37 @@ def test_man_mdoc_and_docbook():
     assert decorate.aliases == ("--no-decorate",) and decorate.value_optional
     assert flag(log, "--follow").description.startswith("Continue listing the history")
     assert flag(log, "-n").long == "--max-count"
+
+
+def test_urfave_picocli_dotnet_styles():
+    """urfave/cli, picocli and System.CommandLine help read with the shared grammar."""
+    urfave = (
+        "NAME:\n   greet - fight the loneliness!\n\nUSAGE:\n   greet [global options] command [command options]\n\n"
+        "COMMANDS:\n   help, h  Shows a list of commands\n\nGLOBAL OPTIONS:\n"
+        "   --lang value, -l value  language for the greeting (default: \"english\")\n"
+        "   --help, -h              show help (default: false)\n"
+    )
+    command = parse_help(urfave, prog=("greet",))
+    assert command.summary == "fight the loneliness!"
+    lang = flag(command, "--lang")
+    assert (lang.short, lang.value_name, lang.default) == ("-l", "value", "english")
+    assert flag(command, "--help").default is None  # a switch has no default value to pass
+    assert [(s.name, s.aliases) for s in command.subcommands] == [("help", ("h",))]
+    picocli = (
+        "Usage: checksum [-hV] [-a=<algorithm>] <file>\nPrints the checksum of a file.\n"
+        "      <file>      The file whose checksum to calculate.\n"
+        "  -a, --algorithm=<algorithm>\n                  MD5, SHA-1, SHA-256, ...\n"
+        "  -h, --help      Show this help message and exit.\n"
+    )
+    command = parse_help(picocli, prog=("checksum",))
+    assert flag(command, "-a").value_name == "algorithm"
+    assert [(p.name, p.required) for p in command.positionals] == [("file", True)]
+    dotnet = (
+        "Usage:\n  dotnet build [<PROJECT | SOLUTION>...] [options]\n\nOptions:\n"
+        "  --ucr, --use-current-runtime  Use current runtime as the target runtime.\n"
+        "  -?, -h, --help                Show command line help.\n"
+    )
+    command = parse_help(dotnet, prog=("dotnet", "build"))
+    assert flag(command, "--ucr").long == "--use-current-runtime"
+    assert flag(command, "-h").long == "--help"
+    assert [(p.name, p.variadic) for p in command.positionals] == [("PROJECT | SOLUTION", True)]

@@ -159,8 +159,8 @@ def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool]
     text = word.replace("...", "")
     optional = text.startswith("[")
     text = text.lstrip("[(").rstrip("])").strip().rstrip(".")
-    if not text or text.startswith("-") or "|" in text or "=" in text:
-        return None
+    if not text or text.startswith("-") or "=" in text or "|" in re.sub(r"<[^<>]*>", "", text):
+        return None  # "a|b" is a choice of literals; "<PROJECT | SOLUTION>" is one operand
     if text.startswith("<") and text.endswith(">"):
         name = text[1:-1]
     elif re.fullmatch(r"[A-Z][A-Z0-9_-]*", text):
@@ -169,7 +169,7 @@ def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool]
         name = text  # argparse: "[port]", clap: "[pattern]", BSD: "ssh [-46] destination"
     else:
         return None
-    if not re.fullmatch(r"[\w .:/-]+", name) or _NOT_OPERANDS.match(name.strip()):
+    if not re.fullmatch(r"[\w .:/|-]+", name) or _NOT_OPERANDS.match(name.strip()):
         return None
     return name.strip(), optional, variadic
 

@@ -251,6 +251,9 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
             parts.usage = [first.strip()]
             parts.prose[0] = rest.strip()
     summary, description = _summary_and_description(parts.prose)
+    if prog and prog[0]:
+        # "greet - fight the loneliness!", "jq - commandline JSON processor": the name is not the summary.
+        summary = re.sub(rf"^{re.escape(prog[0])}\s+[-\u2013\u2014]+\s+", "", summary)
     usage_for_operands = parts.usage if parts.operand_usage is None else parts.operand_usage
     switches = frozenset(s for f in parts.flags + parts.global_flags if not f.takes_value for s in f.spellings)
     positionals = list(usage_positionals(usage_for_operands, prog=prog, switches=switches))

@@ -306,6 +306,9 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
     # git: "--no-decorate, --decorate[=short|full|auto|no]": the positive spelling leads.
     present = set(longs)  # (a list being sorted looks empty to its own key function)
     longs.sort(key=lambda spelling: spelling.startswith("--no-") and "--" + spelling[5:] in present)
+    # .NET: "--ucr, --use-current-runtime": a clipped first spelling is the alias.
+    if len(longs) > 1 and len(longs[0]) <= 5 and len(longs[1]) > len(longs[0]) + 3:
+        longs.insert(0, longs.pop(1))
     long = longs[0] if longs else None
     short = shorts[0] if shorts else None
     own = {long, short}

@@ -393,3 +393,12 @@ def test_urfave_picocli_dotnet_styles():
     assert flag(command, "--ucr").long == "--use-current-runtime"
     assert flag(command, "-h").long == "--help"
     assert [(p.name, p.variadic) for p in command.positionals] == [("PROJECT | SOLUTION", True)]
+
+
+def test_deprecated_commands():
+    """A listing entry or a help that says it is deprecated marks the command deprecated."""
+    listing = "Commands:\n  old    (deprecated) use new instead\n  new    the new way\n"
+    command = parse_help(listing, prog=("tool",))
+    assert [(s.name, s.deprecated) for s in command.subcommands] == [("old", True), ("new", False)]
+    text = 'Command "old" is deprecated, use "new" instead\n\nUsage:\n  tool old [flags]\n'
+    assert parse_help(text, prog=("tool", "old")).deprecated

@@ -274,8 +274,11 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
     seen = {s for f in flags + list(parts.global_flags) for s in f.spellings}
     flags += merge_flags(parts.companions, seen=seen)
     global_flags = list(parts.global_flags) + merge_flags(parts.global_companions, seen=seen)
+    # cobra prints 'Command "x" is deprecated, use y instead' atop a deprecated command's help.
+    deprecated = bool(re.match(r"(?:Command \"[\w-]+\" is deprecated|\W*deprecated\b)", description, re.IGNORECASE))
     return Command(
         path=tuple(prog[1:]),
+        deprecated=deprecated,
         summary=summary,
         description=description,
         usage=tuple(parts.usage),

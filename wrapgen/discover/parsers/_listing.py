@@ -36,6 +36,10 @@ _COLUMNS = re.compile(r"^ {0,4}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*){2,} *$")
 _COLUMN_TAIL = re.compile(r"^ {0,4}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*)* *$")
 
 
+# "(deprecated) Use x instead", "DEPRECATED: ...", "[deprecated]" at the start of a summary.
+_DEPRECATED = re.compile(r"^\W*deprecated\b|[(\[]deprecated[)\]]", re.IGNORECASE)
+
+
 def stub(path: tuple[str, ...], *, summary: str = "", group: str = "", aliases=()) -> Command:
     """A subcommand known only from its parent's listing."""
     return Command(path=path, summary=summary, group=group, aliases=tuple(aliases), stub=True)
@@ -58,8 +62,11 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
 
     def flush():
         if names:
-            stubs.append(stub(parent + (names[0],), summary=" ".join(summary).strip()[:300],
-                              group=group, aliases=names[1:]))
+            text = " ".join(summary).strip()[:300]
+            found = stub(parent + (names[0],), summary=text, group=group, aliases=names[1:])
+            if _DEPRECATED.search(text):
+                found = found.with_changes(deprecated=True)
+            stubs.append(found)
 
     for line in lines:
         text = line.strip()

@@ -79,7 +79,13 @@ _ALIAS_LIST = re.compile(
 )
 _YARGS_TYPE = re.compile(r"\[(boolean|number|string|array|count)\](?=\s*(?:\[|$))")
 _HIDDEN = re.compile(r"[(\[]hidden[)\]]", re.IGNORECASE)
-_REQUIRED = re.compile(r"[(\[]required[)\]]|^required[.:]", re.IGNORECASE)
+_REQUIRED = re.compile(
+    r"""
+    [(\[]required[)\]]     # click: "[required]", "(required)"
+  | ^required[.:]         # "Required. The name of ..."
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
 
 _INT_NAMES = {
     "n", "num", "number", "count", "int", "int8", "int16", "int32", "int64", "uint", "uint8",

@@ -37,7 +37,13 @@ _COLUMN_TAIL = re.compile(r"^ {0,4}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*)* *$")
 
 
 # "(deprecated) Use x instead", "DEPRECATED: ...", "[deprecated]" at the start of a summary.
-_DEPRECATED = re.compile(r"^\W*deprecated\b|[(\[]deprecated[)\]]", re.IGNORECASE)
+_DEPRECATED = re.compile(
+    r"""
+    ^\W*deprecated\b          # "(deprecated) use x instead", "DEPRECATED: ..."
+  | [(\[]deprecated[)\]]      # "... [deprecated]"
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
 
 
 def stub(path: tuple[str, ...], *, summary: str = "", group: str = "", aliases=()) -> Command:

@@ -68,7 +68,13 @@ _VALUE = re.compile(
     re.VERBOSE,
 )
 _CAPS_VALUE = re.compile(r"^[A-Z][A-Z0-9_.:=/+-]*(?:\.\.\.)?,?$")  # FILE, KEY=VALUE, MAJOR.MINOR
-_REPEAT_TAIL = re.compile(r"^\[[^\]\s]+ \.\.\.\]$|^\.\.\.$")  # argparse "X [X ...]"
+_REPEAT_TAIL = re.compile(
+    r"""
+    ^\[[^\]\s]+\ \.\.\.\]$   # argparse: the "[X ...]" of "X [X ...]"
+  | ^\.\.\.$                # a lone "..." after the value
+    """,
+    re.VERBOSE,
+)
 
 # cobra prints a flag's Go type as its value name; these take several values.
 _COBRA_LIST_TYPES = re.compile(r"^(?:strings|stringArray|stringSlice|ints|int32Slice|int64Slice|uints|"

@@ -15,7 +15,15 @@ __all__ = ["parse_git"]
 
 RULES = Rules()
 # git help -a also lists guides ("User-facing ... interfaces"): those are not commands.
-_NOT_COMMANDS = re.compile(r"interfaces|guides|file formats|protocols", re.IGNORECASE)
+_NOT_COMMANDS = re.compile(
+    r"""
+    interfaces       # "User-facing repository, command and file interfaces"
+  | guides           # "Guides" in other git versions
+  | file\ formats    # "Developer-facing file formats, protocols and other interfaces"
+  | protocols
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
 
 
 @register_parser("git")

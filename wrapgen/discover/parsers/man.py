@@ -242,7 +242,15 @@ def roff_to_text(source: str) -> str:
 
 # Top-level sections that describe the command line; others (tmux's COMMANDS, KEY BINDINGS,
 # FORMATS) quote flags of other things and would read as noise.
-_KEEP = re.compile(r"NAME|SYNOPSIS|DESCRIPTION|OPTION|FLAG|EXAMPLE|USAGE|COMMAND.LINE|ARGUMENTS|SUBCOMMANDS?$")
+_KEEP = re.compile(
+    r"""
+    NAME|SYNOPSIS|DESCRIPTION      # summary, usage and (often) the options themselves
+  | OPTION|FLAG|ARGUMENTS          # "OPTIONS", "GLOBAL OPTIONS", "FLAGS"
+  | EXAMPLE|USAGE|COMMAND.LINE     # "EXAMPLES", "COMMAND LINE OPTIONS"
+  | SUBCOMMANDS?$                  # a listing of this command's own subcommands
+    """,
+    re.VERBOSE,
+)
 
 
 def _option_sections(text: str) -> str:

@@ -23,7 +23,9 @@ from wrapgen.propose.titles import propose_title
 
 __all__ = ["Decision", "Proposal", "propose"]
 
-_NO_DOUBLE_DASH = {"man"}  # help styles whose tools are not known to honour "--"
+_NO_DOUBLE_DASH = {"man"}
+# A "summary" that is really a section heading of the help ("Options (and corresponding ...):").
+_HEADING = re.compile(r"\s*(?:usage|options|flags|commands|arguments)\b", re.IGNORECASE)  # help styles whose tools are not known to honour "--"
 
 
 @dataclass(frozen=True)
@@ -302,9 +304,9 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
             verbs[name]["json"] = _json_tokens(value)
 
     pack_id = recipe.resolved_pack_id if recipe is not None else segment(bin_name.rsplit("/", 1)[-1])
+    about = next((t for t in (root.summary, root.description) if t and not _HEADING.match(t)), "")
     description = (recipe.description if recipe is not None and recipe.description else None) or _sentence(
-        root.summary or root.description
-    ) or f"Named commands of {bin_name}."
+        about) or f"Named commands of {bin_name}."
     manifest = {
         "pack_id": pack_id,
         "description": description,

@@ -80,8 +80,9 @@ def xargs_once(argvs: list[list[str]], jobs: int) -> float:
                 out.write(" ".join(argv) + "\n")  # help probes have no spaces or quotes in them
         started = time.perf_counter()
         with open(listing, "rb") as source:
+            # Output goes to a pipe, as in the crawl (some tools behave differently on /dev/null).
             subprocess.run(["xargs", "-P", str(jobs), "-L", "1", "env"], stdin=source, cwd=scratch,
-                           env=probe_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                           env=probe_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         return time.perf_counter() - started
 
 

@@ -74,6 +74,15 @@ def test_kubectl_globals_and_groups():
     assert "json" in output.choices and "wide" in output.choices
 
 
+def test_prose_mentions_give_way_to_the_option_table():
+    """Flags shown in a help's prose are read from its option table when it has one (descriptions kept)."""
+    command = parse_fixture("cobra/kubectl_config_set-credentials")
+    cert = flag(command, "--client-certificate")
+    assert cert.aliases == () and cert.description.startswith("Path to client-certificate file")
+    assert flag(command, "--client-key").long == "--client-key"
+    assert all(f.description for f in command.flags)
+
+
 def test_docker_global_options_and_choices():
     """docker's Global Options are global; a quoted list in the description gives choices."""
     command = parse_fixture("cobra/docker")

@@ -179,7 +179,10 @@ def _aliases(section: Section, prog: tuple[str, ...]) -> list[str]:
 def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
     """Walk the sections once and sort what they hold into ``Parts``."""
     parts = Parts(sections=split_sections(text))
-    seen: set[str] = set()
+    # (flag, strong, global): flags from prose sections are weak, and give way to an option
+    # table that lists the same spelling (kubectl config set-credentials shows
+    # "--client-certificate=certfile --client-key=keyfile" in its prose, then each in Options).
+    found: list[tuple[Flag, bool, bool]] = []
     for section in parts.sections:
         role = classify(section, rules)
         lines = list(section.lines)
@@ -192,11 +195,11 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
         if role == "listing":
             parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=section.title, prog=prog))
             # dpkg and gpg list their "commands" as options: -i|--install, --clear-sign.
-            parts.flags.extend(merge_flags(parse_options(lines, max_first_indent=8), seen=seen))
+            found.extend((f, True, False) for f in parse_options(lines, max_first_indent=8))
         elif role == "globals":
-            parts.global_flags.extend(merge_flags(parse_options(lines, companions=parts.global_companions), seen=seen))
+            found.extend((f, True, True) for f in parse_options(lines, companions=parts.global_companions))
         elif role == "options":
-            parts.flags.extend(merge_flags(parse_options(lines, companions=parts.companions), seen=seen))
+            found.extend((f, True, False) for f in parse_options(lines, companions=parts.companions))
         elif role == "operands":
             parts.operand_docs.update(_operand_docs(lines))
         elif role == "examples":
@@ -204,11 +207,19 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
         elif role == "aliases":
             parts.aliases.extend(a for a in _aliases(section, prog) if a not in parts.aliases)
         elif role in ("preamble", "description", "other", "after-usage"):
-            parts.flags.extend(merge_flags(parse_options(lines, max_first_indent=8, companions=parts.companions), seen=seen))
+            strong = role == "other"  # tar's " Main operation mode:" is a table under a heading
+            found.extend((f, strong, False)
+                         for f in parse_options(lines, max_first_indent=8, companions=parts.companions))
             if role != "other" or not parts.prose:
                 prose = _prose_before_options(lines)
                 if prose:
                     parts.prose.append(prose)
+    tabled = {s for flag, strong, _ in found if strong for s in flag.spellings}
+    kept = [(flag, is_global) for flag, strong, is_global in found if strong or not set(flag.spellings) & tabled]
+    seen: set[str] = set()
+    for flag, is_global in kept:
+        for merged in merge_flags([flag], seen=seen):
+            (parts.global_flags if is_global else parts.flags).append(merged)
     return parts
 
 

@@ -220,6 +220,7 @@ def test_argparse_against_its_own_parser():
     parser.add_argument("--mode", choices=["fast", "slow"], help="speed")
     parser.add_argument("-o", "--output", metavar="FILE", help="where to write")
     parser.add_argument("--tag", action="append", metavar="TAG", help="a tag; may be repeated")
+    parser.add_argument("--name", required=True, help="who")
     sub = parser.add_subparsers(dest="cmd")
     sub.add_parser("serve", help="serve the thing")
     sub.add_parser("build", help="build the thing")
@@ -233,6 +234,7 @@ def test_argparse_against_its_own_parser():
     assert flag(command, "--level").default == "3"
     assert flag(command, "--tag").repeatable
     assert flag(command, "-o").type == "path"
+    assert flag(command, "--name").required and not flag(command, "--mode").required
     assert [(s.name, s.summary) for s in command.subcommands] == [("serve", "serve the thing"), ("build", "build the thing")]
 
 

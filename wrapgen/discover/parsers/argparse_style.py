@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from wrapgen.model import Command
 
 from ..sections import indent_of
+from ..usage import split_usage
 from ._build import Rules, assemble, read_parts
 from ._listing import parse_listing, stub
 from ._registry import register_parser
@@ -45,4 +47,23 @@ def parse_argparse(text: str, *, prog: tuple[str, ...]) -> Command:
     parts = read_parts(text, prog=prog, rules=RULES)
     parts.subcommands.extend(_subparsers(parts, prog))
     parts.operand_docs = {k: v for k, v in parts.operand_docs.items() if not k.startswith("{")}
-    return assemble(parts, prog=prog, style="argparse")
+    command = assemble(parts, prog=prog, style="argparse")
+    required = _required_spellings(command.usage)
+    if not required:
+        return command
+    flags = tuple(replace(f, required=True) if set(f.spellings) & required else f for f in command.flags)
+    return command.with_changes(flags=flags)
+
+
+def _required_spellings(usage) -> set[str]:
+    """argparse prints a required option bare on its usage line: ``prog [-h] --name NAME``."""
+    if len(usage) != 1:
+        return set()
+    words = split_usage(usage[0])
+    depth = 0
+    out: set[str] = set()
+    for word in words[1:]:
+        if depth == 0 and re.fullmatch(r"--?[A-Za-z0-9][\w-]*", word):
+            out.add(word)
+        depth = max(0, depth + word.count("[") + word.count("(") - word.count("]") - word.count(")"))
+    return out

@@ -251,3 +251,20 @@ def test_config_file_flags_are_dangerous():
     """man -C/--config-file loads a configuration: never on a read verb."""
     flag = Flag(long="--config-file", short="-C", takes_value=True, description="use this user configuration file")
     assert dangerous_reason(flag, tool="man")
+
+
+def test_open_in_a_browser_is_interactive():
+    """'Open the documentation for the current toolchain' (rustup doc) is left out as interactive."""
+    proposal = propose(_tool([_cmd("doc", "Open the documentation for the current toolchain"),
+                              _cmd("list", "List toolchains")]))
+    reasons = {d.path: d.reason for d in proposal.decisions if not d.chosen}
+    assert "interactive" in reasons["doc"]
+
+
+def test_global_options_in_usage_are_not_operands():
+    """'terraform [global options] plan [options]' gives plan no operands named global or plan."""
+    plan = _cmd("plan", "Show changes required by the current configuration",
+                usage=("terraform [global options] plan [options]",),
+                positionals=(Positional("global", required=False), Positional("plan")))
+    verb = propose(_tool([plan])).manifest["verbs"]["plan"]
+    assert verb["cli"] == ["tool", "plan"] and verb["args"]["properties"] == {}

@@ -19,6 +19,8 @@ __all__ = ["operands", "usage_operands", "usage_split", "DASH_DASH_AFTER"]
 DASH_DASH_AFTER = {"jq": 1}
 
 
+_NOT_OPERANDS = {"global", "options", "option", "global options", "flags", "flag", "opts"}
+
 _ALTERNATIVES = re.compile(r"(?P<open>[\[{])\s*(?P<body><[\w-]+>(?:\s*\|\s*<[\w-]+>)+)\s*[\]}]")
 
 
@@ -32,7 +34,10 @@ def operands(command: Command) -> list[Positional]:
     from dataclasses import replace
 
     usage = command.usage[0] if command.usage else ""
-    positionals = list(command.positionals) or usage_operands(command)
+    # "terraform [global options] plan [options]" read as operands "global" and "plan": not operands
+    words = {w.lower() for w in command.path}
+    positionals = [p for p in command.positionals
+                   if p.name.strip("<>[]. ").lower() not in words | _NOT_OPERANDS] or usage_operands(command)
     for match in _ALTERNATIVES.finditer(usage):
         names = re.findall(r"<([\w-]+)>", match.group("body"))
         first = next((p for p in positionals if p.name.strip("<>") == names[0]), None)

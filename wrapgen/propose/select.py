@@ -51,6 +51,7 @@ _SUMMARY_OUT = (
     (re.compile(r"\b(?:experimental|alpha|preview feature)\b", re.I), "experimental"),
     (re.compile(r"\binteractive(?:ly)?\b|\bin (?:the|a|your) (?:web )?browser\b|\btext editor\b|\bprompt",
                 re.I), "interactive"),
+    (re.compile(r"^\s*open\b|\bopens? (?:it |them )?in (?:a|the|your)\b", re.I), "interactive: opens a viewer or browser"),
     (re.compile(r"\b(?:run|execute)s? (?:a |an |any )?(?:command|program|shell)\b", re.I),
      "a mega-command: runs an arbitrary command"),
 )

@@ -76,6 +76,13 @@ def test_batch_writes_example_packs_and_they_run(examples, tmp_path, cli):
         {"next_id": 2, "notes": [{"id": 1, "title": "Hello", "body": "x", "tags": ["ops"]}]}))
     assert _exec(cli, notes, "tags") == {"ok": True, "result": ["ops"]}
     assert _exec(cli, notes, "list")["result"][0]["title"] == "Hello"
+    added = _exec(cli, notes, "add", "title=Deploy day", "body=web 1.0", "tag=web", "confirm=true")
+    assert added["ok"] and added["result"]["id"] == 2 and added["result"]["tags"] == ["web"]
+    assert [n["title"] for n in _exec(cli, notes, "list", "tag=web")["result"]] == ["Deploy day"]
+    assert _exec(cli, notes, "show", "id=2")["result"]["body"] == "web 1.0"
+    assert _exec(cli, notes, "delete", "id=2")["error"] == "confirmation required: pass confirm=true"
+    title = cli("title", str(notes), "add", "--", "title=Deploy day")
+    assert title.stdout.strip() == "Adding the note “Deploy day”"
 
 
 def test_check_passes_unchanged_and_fails_on_drift_writing_nothing(examples, tmp_path, cli):

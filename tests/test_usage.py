@@ -41,6 +41,17 @@ def test_flag_values_are_not_operands():
     assert [p.name for p in got] == ["jq filter"]
 
 
+def test_alternatives_and_brace_groups():
+    """'[<number> | <url>]' is one optional operand; '{<a> | <b>}' one required; '-- <gitflags>' kept."""
+    got = usage_positionals(["gh pr view [<number> | <url> | <branch>] [flags]"], prog=("gh", "pr", "view"))
+    assert [(p.name, p.required) for p in got] == [("number|url|branch", False)]
+    got = usage_positionals(["gh issue view {<number> | <url>} [flags]"], prog=("gh", "issue", "view"))
+    assert [(p.name, p.required) for p in got] == [("number|url", True)]
+    got = usage_positionals(["gh repo clone <repository> [<directory>] [-- <gitflags>...]"], prog=("gh", "repo", "clone"))
+    assert [(p.name, p.required, p.variadic) for p in got] == [
+        ("repository", True, False), ("directory", False, False), ("gitflags", False, True)]
+
+
 def test_required_only_when_every_form_requires_it():
     """An operand missing from one usage form is optional; another command's usage line is ignored."""
     got = usage_positionals(["rg [OPTIONS] PATTERN [PATH ...]", "rg [OPTIONS] --files [PATH ...]"], prog=("rg",))

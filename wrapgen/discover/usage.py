@@ -39,7 +39,7 @@ _QUOTING = re.compile(r"[\\\"']")
 # Placeholders that stand for "the subcommand and its args" or "all the options": not operands.
 _NOT_OPERANDS = re.compile(
     r"""^(?:
-        .*options?|.*flags?|opts|option\.\.\.|
+        (?:.*[_ -])?options?|(?:.*[_ -])?flags?|opts|option\.\.\.|   # "[options]", "[package-index-options]"
         command|commands|subcommand|sub-command|cmd|
         args|arguments|command[ _-]args|command[ _-]arguments
     )$""",
@@ -158,7 +158,7 @@ def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool]
     variadic = "..." in word
     text = word.replace("...", "")
     optional = text.startswith("[")
-    text = text.lstrip("[(").rstrip("])").strip().rstrip(".")
+    text = text.lstrip("[({").rstrip("])}").strip().rstrip(".")
     if not text or text.startswith("-") or "=" in text or "|" in re.sub(r"<[^<>]*>", "", text):
         return None  # "a|b" is a choice of literals; "<PROJECT | SOLUTION>" is one operand
     if text.startswith("<") and text.endswith(">"):
@@ -179,27 +179,31 @@ def _is_flag_word(word: str) -> bool:
     return bare.startswith("-") and bare != "--" and len(bare) > 1
 
 
-def _groups(words: list[str]) -> list[tuple[int, ...]]:
+def _groups(words: list[str], kinds: dict[int, str] | None = None) -> list[tuple[int, ...]]:
     """For each word, the ids of the bracket groups around it, outermost first.
 
     Every bracket in a word counts, so ``[bind_address:]port]`` opens and closes its own
-    group and then closes the one around it.
+    group and then closes the one around it. ``kinds`` (when given) learns each group's
+    opening bracket: ``[`` is optional, ``(`` and ``{`` only group alternatives.
     """
+    kinds = {} if kinds is None else kinds
     stack: list[int] = []
     out: list[tuple[int, ...]] = []
     next_id = 0
     for word in words:
         core = word.replace("[--]", "")
-        lead = len(core) - len(core.lstrip("[("))
-        for _ in range(lead):
+        lead = len(core) - len(core.lstrip("[({"))
+        for char in core[:lead]:
+            kinds[next_id] = char
             stack.append(next_id)
             next_id += 1
         out.append(tuple(stack))
         for char in core[lead:]:
-            if char in "[(":
+            if char in "[({":
+                kinds[next_id] = char
                 stack.append(next_id)
                 next_id += 1
-            elif char in "])" and stack:
+            elif char in "])}" and stack:
                 stack.pop()
     return out
 
@@ -220,14 +224,19 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
             continue  # git log -h also prints "or: git show ...": another command's usage
         words = _skip_prog(all_words, prog)
         counted += 1
-        groups = _groups(words)
+        kinds: dict[int, str] = {}
+        groups = _groups(words, kinds)
         flagged = {g for word, gs in zip(words, groups) if _is_flag_word(word) for g in gs}
         after_command = False
         last: str | None = None
+        last_group: tuple[int, ...] | None = None
         for i, word in enumerate(words):
             if word.rstrip("])") == "..." and last is not None:
                 found[last] = replace(found[last], variadic=True)  # "[PATH ...]" split in two
                 continue
+            if word == "|" and last is not None:
+                continue  # keep `last`: the next operand may be an alternative to it
+            alternative_to = last if i and words[i - 1] == "|" else None
             last = None
             if _is_flag_word(word) or word.replace("[--]", "").strip("[]()") in ("|", "--", ""):
                 continue
@@ -248,14 +257,20 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
             if after_command:
                 continue  # "COMMAND [ARGS]...": the subcommand's operands, not ours
             name, optional, variadic = parsed
-            optional = optional or bool(groups[i])
+            optional = optional or any(kinds.get(g) == "[" for g in groups[i])
+            if alternative_to is not None and groups[i] and groups[i] == last_group:
+                # "[<number> | <url> | <branch>]": one operand given one of several ways.
+                merged = found.pop(alternative_to)
+                required_in.pop(alternative_to, None)
+                name = f"{merged.name}|{name}"
+                variadic = variadic or merged.variadic
             key = name.lower()
-            last = key
+            last, last_group = key, groups[i]
             if not optional:
                 required_in[key] = required_in.get(key, 0) + 1
             if key in found:
                 continue
-            kind = guess_type(name)
+            kind = guess_type(name) if "|" not in name else "string"
             found[key] = Positional(
                 name=name,
                 variadic=variadic,

@@ -132,3 +132,37 @@ def test_session_with_scripted_answers_previews_and_refuses_to_run_writes(tmp_pa
     assert "policy: write (confirm-gated)" in text
     assert "live: Changing {{pattern}} | Changing" in text
     assert list(tmp_path.iterdir()) == []
+
+
+def test_add_and_drop_args_through_overrides(tmp_path):
+    """`-` drops an arg and `+` adds one of the command's other flags; the written pack has exactly that."""
+    import re
+
+    from wrapgen.wizard import run_wizard
+
+    require_tool("rg")
+    said: list[str] = []
+    steps = iter(["-", "+"])
+    chosen: dict[str, str] = {}
+
+    def listed() -> list[str]:
+        return re.findall(r"\d+\. (\S+)", said[-2])  # the numbered list printed before the prompt
+
+    def ask(prompt: str) -> str:
+        said.append(prompt)
+        if prompt.strip().startswith("drop which"):
+            chosen["dropped"] = listed()[-1]
+            return chosen["dropped"]
+        if prompt.strip().startswith("add which"):
+            chosen["added"] = listed()[0]
+            return "1"
+        if "accept" in prompt:
+            return next(steps, "")
+        return ""
+
+    result = run_wizard("rg", out_dir=tmp_path, ask=ask, say=said.append)
+    assert result.pack_dir is not None and result.errors == 0
+    first = next(iter(yaml.safe_load((result.pack_dir / "pack.yaml").read_text())["verbs"].values()))
+    props = first["args"]["properties"]
+    assert chosen["dropped"] not in props and chosen["added"] in props
+    assert "--" + chosen["added"].replace("_", "-") in " ".join(first["cli"])

@@ -9,7 +9,7 @@ Standard library only: the runtime imports this module.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 __all__ = [
     "Diagnostic",
@@ -23,17 +23,24 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Diagnostic:
-    """One finding: ``PATH:LINE: CODE severity message``."""
+_DiagnosticFields = namedtuple(
+    "_DiagnosticFields",
+    ["level", "code", "message", "hint", "path", "line", "field"],
+    defaults=("", "", 0, ""),
+)
 
-    level: str  # "error" | "warning" | "info"
-    code: str  # e.g. "M026", "W101"
-    message: str
-    hint: str = ""
-    path: str = ""  # file the finding is about ("" when none)
-    line: int = 0  # 1-based line in that file, 0 when unknown
-    field: str = ""  # dotted field path inside the file: "verbs.find.title.live[1]"
+
+# A frozen value like the model's dataclasses, but built on namedtuple: ``dataclasses`` imports
+# ``inspect``, which every adapter call would pay for at start-up.
+class Diagnostic(_DiagnosticFields):
+    """One finding: ``PATH:LINE: CODE severity message``.
+
+    Fields: ``level`` ("error" | "warning" | "info"), ``code`` ("M026", "W001"), ``message``,
+    ``hint``, ``path`` (file the finding is about), ``line`` (1-based, 0 when unknown), ``field``
+    (dotted field path inside the file: "verbs.find.title.live[1]").
+    """
+
+    __slots__ = ()
 
     def format(self) -> str:
         where = f"{self.path or '-'}:{self.line or 1}"

@@ -6,7 +6,7 @@ Standard library only: the runtime and ``check`` both use these patterns.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 __all__ = [
     "PACK_ID_RE",

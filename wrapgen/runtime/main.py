@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
+from collections import namedtuple
 
 from wrapgen.errors import UsageError, WrapgenError
 from wrapgen.runtime.binding import load_binding, resolve_pack
@@ -38,16 +38,13 @@ usage: adapter.py VERB [--json] [-- k=v ...]
 Run one command of this pack and print its envelope; exit 0 when ok, 1 when not, 2 for a usage error."""
 
 
-@dataclass(frozen=True)
-class ExecCall:
-    """One parsed exec command line."""
-
-    pack: str | None = None
-    verb: str | None = None
-    pairs: tuple[str, ...] = ()
-    envelope: str | None = None  # FILE or "-"
-    one_line: bool = False
-    help: bool = False
+# namedtuple rather than a dataclass: ``dataclasses`` imports ``inspect`` (start-up time of every call).
+ExecCall = namedtuple(
+    "ExecCall",
+    ["pack", "verb", "pairs", "envelope", "one_line", "help"],
+    defaults=(None, None, (), None, False, False),
+)
+ExecCall.__doc__ = "One parsed exec command line (envelope is FILE or '-')."
 
 
 def parse_exec_argv(argv, *, pack_given: bool) -> ExecCall:

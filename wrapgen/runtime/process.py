@@ -17,7 +17,7 @@ import selectors
 import signal
 import subprocess
 import time
-from dataclasses import dataclass
+from collections import namedtuple
 
 __all__ = ["ProcessResult", "run_process", "run_in_pty", "DEFAULT_OUTPUT_CAP"]
 
@@ -27,19 +27,24 @@ _CHUNK = 65536
 _LINGER_S = 0.25
 
 
-@dataclass(frozen=True)
-class ProcessResult:
-    """What happened when a tool ran; ``not_found`` is set (and nothing ran) when it could not start."""
+_ProcessResultFields = namedtuple(
+    "_ProcessResultFields",
+    ["argv", "exit_code", "signal", "stdout", "stderr", "timed_out", "output_capped", "not_found", "cancelled"],
+    defaults=(None, None, b"", b"", False, False, None, False),
+)
 
-    argv: tuple[str, ...]
-    exit_code: int | None = None
-    signal: int | None = None
-    stdout: bytes = b""
-    stderr: bytes = b""
-    timed_out: bool = False
-    output_capped: bool = False
-    not_found: str | None = None
-    cancelled: bool = False  # the caller's cancel event was set; the group was killed
+
+# namedtuple rather than a dataclass: ``dataclasses`` imports ``inspect``, which every adapter call
+# would pay for at start-up.
+class ProcessResult(_ProcessResultFields):
+    """What happened when a tool ran; ``not_found`` is set (and nothing ran) when it could not start.
+
+    Fields: ``argv`` (tuple), ``exit_code`` (int | None), ``signal`` (int | None), ``stdout`` and
+    ``stderr`` (bytes), ``timed_out``, ``output_capped``, ``not_found`` (the reason it could not
+    start, or None), ``cancelled`` (the caller's cancel event was set; the group was killed).
+    """
+
+    __slots__ = ()
 
     @property
     def ok(self) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import time
 from pathlib import Path
 
@@ -31,11 +33,32 @@ LINES = st.lists(
 FAST = settings(max_examples=60, deadline=3000, suppress_health_check=[HealthCheck.too_slow])
 
 
+class Looped(Exception):
+    """A parser ran past its time limit: it loops or its work is not linear."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float):
+    """Fail (rather than hang the suite) when the body runs longer than ``seconds``."""
+
+    def stop(signum, frame):
+        raise Looped(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def check(text, style=None) -> Command:
     started = time.perf_counter()
-    command = parse_help(text, prog=("tool", "sub"), style=style)
+    with time_limit(10):
+        command = parse_help(text, prog=("tool", "sub"), style=style)
+        assert detect_style(text) in styles()
     assert isinstance(command, Command) and command.path == ("sub",)
-    assert detect_style(text) in styles()
     assert time.perf_counter() - started < 3
     command.to_dict()  # the model must serialise whatever was read
     return command
@@ -80,6 +103,30 @@ def test_megabytes_finish_quickly():
     """Megabytes of help-like text (options, listings, one endless line) finish within seconds."""
     big = ("  -a, --all   every thing [default: x]\n  run   Run it\n" * 60_000) + ("x" * 2_000_000)
     started = time.perf_counter()
-    command = parse_help(big, prog=("tool",))
+    with time_limit(20):
+        command = parse_help(big, prog=("tool",))
     assert time.perf_counter() - started < 10
     assert command.flags  # still read what fits under the cap
+
+
+USAGE_WORDS = st.sampled_from([
+    "[a", "b]", "[global", "options]", "<x>", "<y z>", "|", "(", ")", "{", "}", "...", "...]", "-f", "--long",
+    "[--]", "--", "[-46A]", "[-B", "value]", "FILE", "[FILE]...", "cmd", "[command", "[args]", "x=1", "'q",
+    '"a b"', "\\", "]]", "[[", "(-m", "--message)", "--[no-]x", "[=<v>]",
+])
+
+
+@FAST
+@given(st.lists(st.lists(USAGE_WORDS, max_size=25).map(" ".join), min_size=1, max_size=4))
+def test_usage_readers_terminate(lines):
+    """Usage readers (operands, flags, literals, subcommands) never raise or loop on odd bracket soup."""
+    from wrapgen.discover.usage import usage_flags, usage_literals, usage_positionals, usage_subcommands
+
+    started = time.perf_counter()
+    with time_limit(10):
+        for prog in (("x",), ("x", "cmd")):
+            usage_positionals(["x " + line for line in lines], prog=prog)
+            usage_flags(["x " + line for line in lines], prog=prog)
+            usage_literals(["x " + line for line in lines], prog=prog)
+            usage_subcommands(["x cmd " + line for line in lines], prog=prog)
+    assert time.perf_counter() - started < 3

@@ -413,3 +413,22 @@ def test_deprecated_commands():
     assert [(s.name, s.deprecated) for s in command.subcommands] == [("old", True), ("new", False)]
     text = 'Command "old" is deprecated, use "new" instead\n\nUsage:\n  tool old [flags]\n'
     assert parse_help(text, prog=("tool", "old")).deprecated
+
+
+def test_terraform_and_go_styles():
+    """terraform (single-dash global options, '[global options]') and go help ('The commands are:')."""
+    terraform = (
+        "Usage: terraform [global options] <subcommand> [args]\n\nMain commands:\n"
+        "  init          Prepare your working directory\n\n"
+        "Global options (use these before the subcommand, if any):\n"
+        "  -chdir=DIR    Switch to a different working directory\n  -help         Show this help output\n"
+    )
+    command = parse_help(terraform, prog=("terraform",))
+    assert command.positionals == ()  # "[global options]" is a placeholder, "<subcommand>" the command
+    chdir = flag(command, "-chdir")
+    assert chdir in command.global_flags and chdir.value_name == "DIR"
+    assert [(s.name, s.group) for s in command.subcommands] == [("init", "Main commands")]
+    go = "Usage:\n\n\tgo <command> [arguments]\n\nThe commands are:\n\n\tbug         start a bug report\n"
+    command = parse_help(go, prog=("go",))
+    assert command.usage == ("go <command> [arguments]",)
+    assert [(s.name, s.summary) for s in command.subcommands] == [("bug", "start a bug report")]

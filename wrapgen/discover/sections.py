@@ -120,7 +120,7 @@ def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
     match = _HEADING_COLON.match(line)
     after = lines[i + 1] if i + 1 < len(lines) else ""
     # A heading's body is indented (or set off by a blank line); prose runs on flush left.
-    if match and len(match["title"].split()) <= 8 and (not after.strip() or after[0] == " "):
+    if match and len(match["title"].split()) <= 10 and (not after.strip() or after[0] == " "):
         return match["title"].strip(), ""
     if line[0] == " ":
         return None

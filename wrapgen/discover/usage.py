@@ -208,6 +208,28 @@ def _groups(words: list[str], kinds: dict[int, str] | None = None) -> list[tuple
     return out
 
 
+def _join_phrases(words: list[str]) -> list[str]:
+    """``[global options]`` as one word (``[global_options]``), so it reads as a placeholder."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        end = None
+        if re.fullmatch(r"\[[a-z]+", words[i]):
+            for j in range(i + 1, min(i + 4, len(words))):
+                if not re.fullmatch(r"[a-z]+(?:\.\.\.)?\]?", words[j]):
+                    break
+                if words[j].endswith("]"):
+                    end = j
+                    break
+        if end is None:
+            out.append(words[i])
+            i += 1
+        else:
+            out.append("_".join(words[i:end + 1]))
+            i = end + 1
+    return out
+
+
 def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> tuple[Positional, ...]:
     """Operands named on the usage lines, first line wins, with required and variadic.
 
@@ -222,7 +244,7 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
         all_words = split_usage(line)
         if len(prog) > 1 and prog[1] not in all_words[1:4]:
             continue  # git log -h also prints "or: git show ...": another command's usage
-        words = _skip_prog(all_words, prog)
+        words = _join_phrases(_skip_prog(all_words, prog))
         counted += 1
         kinds: dict[int, str] = {}
         groups = _groups(words, kinds)

@@ -260,7 +260,8 @@ def plan_args(
             if name in excluded or any(norm(s) in excluded for s in flag.spellings):
                 left_out.append((flag.spellings[0], "excluded by the recipe"))
                 continue
-            why = usable(flag, asked=False)
+            # a required flag is the command's point (a mode's --data): asked for, so never noise
+            why = usable(flag, asked=flag.required)
             if why:
                 left_out.append((flag.spellings[0], why))
                 continue

@@ -232,7 +232,8 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
     verbs: dict[str, dict] = {}
     verb_json: dict[str, Any] = {}
     json_notes: list[str] = []
-    mode_flags = tuple(t for c, _ in chosen_pairs for t in c.fixed)
+    # the flags that make a mode (--files, --type, --data) stay off the other commands
+    mode_flags = tuple(t for c, _ in chosen_pairs for t in c.fixed + c.owns if t.startswith("-"))
     for (cand, effect), name in zip(chosen_pairs, names):
         spec, override = _spec_for(recipe, name, cand.path)
         specs = (override, spec)
@@ -255,7 +256,7 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
             style=cand.command.parser,
             include=include,
             exclude=tuple(_get("exclude_args", *specs) or ()) + tuple(
-                m.lstrip("-") for m in mode_flags if m not in cand.fixed),
+                m.lstrip("-") for m in mode_flags if m not in cand.fixed + cand.owns),
             positional_order=_get("positional_order", *specs),
             fixed=cand.fixed,
             json_flag=choice.flag,

@@ -17,6 +17,7 @@ from wrapgen.propose.args import flag_noise
 from wrapgen.propose.dangerous import dangerous_reason
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.select import Candidate
+from wrapgen.propose.valuemodes import value_modes
 from wrapgen.propose.verbs import KNOWN_VERBS
 
 __all__ = ["root_candidates", "main_verb", "is_mode_flag", "MAX_MODES"]
@@ -182,6 +183,17 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
                              name=_mode_name(flag), summary=_mode_summary(flag),
                              json=JsonChoice(False, "", "a mode flag's output is text") if text_out else None,
                              note=f"mode flag {spelling}"))
+    fetches_url = any(p.name.strip("<>[]. ").lower() in ("url", "urls") for p in root.positionals)
+    taken = {c.name for c in out}
+    for mode in value_modes(root, bin=bin, main_name=name, main_verb=(summary.split() or [name])[0],
+                            fetches_url=fetches_url):
+        if mode.name in taken:
+            skipped.append((" ".join(mode.fixed or mode.owns[:1]), f"a switch mode is already named '{mode.name}'"))
+            continue
+        out.append(Candidate(path=(), command=mode.command, index=len(out), fixed=mode.fixed, owns=mode.owns,
+                             name=mode.name, summary=mode.summary, note=mode.note,
+                             json=JsonChoice(False, "", "a mode's output is text")
+                             if json_choice.flag in ("--json",) + mode.owns else None))
     if json_choice.selection and json_choice.flag == "--json":
         out.append(Candidate(path=(), command=root, index=len(out), name=f"{name}.json",
                              summary=f"{summary} (JSON lines)", json=json_choice,

@@ -90,10 +90,12 @@ class Candidate:
     summary: str = ""  # overrides command.summary (modes)
     json: object = None  # a JsonChoice forced for this candidate (modes), else detected
     note: str = ""  # why this candidate exists (modes)
+    owns: tuple[str, ...] = ()  # flags a value mode requires (``--data``): kept off the other commands
+
 
     @property
     def text(self) -> str:
-        return " ".join(self.path + self.fixed)
+        return " ".join(self.path + (self.fixed or self.owns[:1]))
 
     @property
     def effective_summary(self) -> str:

@@ -67,7 +67,16 @@ def _object(rest: str) -> tuple[str, str]:
     return head, full
 
 
-def _slot(primary: str) -> str:
+# Verbs whose URL is where something goes, and verbs whose pattern is what the results match.
+_TO_VERBS = frozenset({"send", "post", "upload", "submit", "put"})
+_MATCH_VERBS = frozenset({"find", "list", "locate"})
+
+
+def _slot(primary: str, verb: str = "") -> str:
+    if primary in _SEARCH_ARGS and verb in _MATCH_VERBS:
+        return " matching “{{%s}}”" % primary
+    if primary == "url" and verb in _TO_VERBS:
+        return " to {{url}}"
     if primary in _SEARCH_ARGS:
         return " for “{{%s}}”" % primary
     if primary in _PLACE_ARGS:
@@ -110,8 +119,8 @@ def propose_title(*, name: str, summary: str, display: str, primary: str = "",
     live: list[str] = []
     done: list[str] = []
     if primary and primary in args:
-        live.append(live_stem + _slot(primary))
-        done.append(done_stem + _slot(primary))
+        live.append(live_stem + _slot(primary, verb))
+        done.append(done_stem + _slot(primary, verb))
     live.append(live_plain)
     done.append(done_plain)
     return {"live": live, "done": done}

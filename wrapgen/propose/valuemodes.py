@@ -1,0 +1,134 @@
+"""Modes a tool without subcommands expresses through a flag that takes a value (fd, curl).
+
+Switch modes (``rg --files``) are in ``modes.py``. Some tools' main modes are a value flag instead,
+and a person who knows the tool names them as commands of their own:
+
+- a *kind* filter whose help lists the kinds (``fd --type``: ``'f' or 'file': regular files``):
+  its first two kinds, fixed as literals, give ``files`` and ``dirs``;
+- a *recent* filter on modification time (``fd --changed-within``): ``recent``, the time required;
+- a flag that *sends data in a POST request* (``curl --data``, ``curl --json``): ``post`` and
+  ``post.json``, the data required; these write, so they are confirm-gated;
+- a flag that *writes the fetched document to a file* for a tool whose operand is a URL
+  (``curl --output``, ``wget --output-document``): ``download``, the file required; a write.
+
+Each is found from the flag's help words, never from the tool's name; a tool whose help says none
+of these gets none of them. The flag a mode requires is returned marked ``required`` in the mode's
+command, so the args planner always offers it (and other commands leave it out).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from wrapgen.model import Command, Flag
+from wrapgen.propose.args import flag_noise
+from wrapgen.propose.dangerous import dangerous_reason
+
+__all__ = ["ValueMode", "value_modes", "kind_choices", "MAX_KINDS"]
+
+MAX_KINDS = 2  # the help lists the common kinds first (files, directories); the rest are rare
+
+# "'f' or 'file':   regular files" -> (f, file, regular files)
+_KIND_PAIR = re.compile(r"'(?P<short>[\w-]+)'\s+or\s+'(?P<long>[\w-]+)'\s*:\s*(?P<what>[A-Za-z][A-Za-z ]*?)\s*(?=\s'|[(.,;]|$)")
+_KIND_FLAG = re.compile(r"^\s*filter\s+(?:the\s+)?(?:search|results?|entries|output)\s+by\s+(?:file\s*)?type\b", re.I)
+_RECENT = re.compile(r"\bmodification\s+times?\s+greater\s+than\b|\bmodified\s+(?:within|after|since)\b", re.I)
+_RECENT_NAME = re.compile(r"(?:within|newer|after|since)", re.I)
+_SEND = re.compile(r"\bPOST\b")  # the HTTP method, in capitals, in the flag's first sentence
+_SAVE = re.compile(r"^\s*write\s+(?:output\s+|documents?\s+)?to\s+(?:<?file>?|a\s+file)\b(?!\s+named)", re.I)
+_RAW = re.compile(r"\bwithout\s+the\s+special\s+interpretation\s+of\s+the\s+@", re.I)
+# Short forms a person types for a kind ("dirs"); any other kind is pluralized.
+_KIND_NAMES = {"directory": "dirs", "symlink": "links", "file": "files", "executable": "executables"}
+
+
+@dataclass(frozen=True)
+class ValueMode:
+    """One mode: its name, summary, the literal tokens it fixes, and the command it sees."""
+
+    name: str
+    summary: str
+    fixed: tuple[str, ...]  # literal tokens (``--type``, ``f``)
+    owns: tuple[str, ...]  # the flag spellings this mode sets or requires (kept off the other commands)
+    command: Command
+    note: str
+
+
+def _first_sentence(text: str) -> str:
+    text = re.sub(r"^\s*\([A-Z/ ]+\)\s*", "", re.sub(r"\s+", " ", text or ""))
+    return re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+
+
+def kind_choices(flag: Flag) -> tuple[tuple[str, str, str], ...]:
+    """(short value, long value, what it selects) for each kind a ``--type`` style flag's help lists."""
+    return tuple((m.group("short"), m.group("long"), m.group("what").strip())
+                 for m in _KIND_PAIR.finditer(re.sub(r"\s+", " ", flag.description or "")))
+
+
+def _plural(word: str) -> str:
+    if word in _KIND_NAMES:
+        return _KIND_NAMES[word]
+    return word[:-1] + "ies" if re.search(r"[^aeiou]y$", word) else word if word.endswith("s") else word + "s"
+
+
+def _requiring(root: Command, flag: Flag) -> Command:
+    """The root with ``flag`` required once: the mode is that flag, so the planner must offer it."""
+    one = replace(flag, required=True, repeatable=False)
+    return root.with_changes(flags=tuple(one if f is flag else f for f in root.flags))
+
+
+def _usable(flag: Flag) -> bool:
+    return bool(flag.long) and not flag.hidden and not flag.deprecated and not re.search(
+        r"\bdeprecated\b", flag.description or "", re.I)
+
+
+def value_modes(root: Command, *, bin: str, main_name: str, main_verb: str, fetches_url: bool) -> list[ValueMode]:
+    """The value-flag modes of ``root`` in the order a person would list them: reads, then writes."""
+    verb = main_verb.capitalize()
+    reads: list[ValueMode] = []
+    writes: list[ValueMode] = []
+    kind_done = recent_done = save_done = False
+    send: list[Flag] = []
+    for flag in root.flags:
+        if not flag.takes_value or not _usable(flag):
+            continue
+        text = flag.description or ""
+        safe = not dangerous_reason(flag, tool=bin) and not flag_noise(flag)
+        if not kind_done and safe and _KIND_FLAG.search(text) and len(kind_choices(flag)) >= 3:
+            kind_done = True
+            for short, long, what in kind_choices(flag)[:MAX_KINDS]:
+                reads.append(ValueMode(
+                    name=_plural(long), summary=f"{verb} {what} by name", fixed=(flag.long, short),
+                    owns=(), command=root, note=f"kind filter {flag.long} {short} ({what})"))
+        elif not recent_done and safe and _RECENT.search(text) and _RECENT_NAME.search(flag.long or ""):
+            recent_done = True
+            reads.append(ValueMode(
+                name="recent", summary=f"{verb} entries modified recently (within a duration or since a date)",
+                fixed=(), owns=flag.spellings, command=_requiring(root, flag),
+                note=f"time filter {flag.long} (modification time)"))
+        elif _SEND.search(_first_sentence(text)) and re.search(r"\bdata\b", _first_sentence(text), re.I):
+            send.append(flag)
+        elif (not save_done and fetches_url and _SAVE.search(text)
+              and (flag.type == "path" or re.search(r"file", flag.value_name or "", re.I))):
+            save_done = True
+            writes.append(ValueMode(
+                name="download", summary="Download a file from a URL to a local path",
+                fixed=(), owns=flag.spellings, command=_requiring(root, flag),
+                note=f"save flag {flag.long} (writes a local file)"))
+    plain = next((f for f in send if not re.search(r"\bJSON\b", f.description)), None)
+    if plain is not None:
+        # "--data-raw: like --data but without the special interpretation of the @ character": the
+        # variant that never reads "@file" from disk is the one to hand an agent
+        plain = next((f for f in root.flags if f.takes_value and f.long and _usable(f) and _RAW.search(
+            f.description or "") and plain.long in f.description), plain)
+    as_json = next((f for f in send if re.search(r"\bJSON\b", _first_sentence(f.description))), None)
+    sends: list[ValueMode] = []
+    for flag, name, what in ((plain, "post", "data"), (as_json, "post.json", "JSON data")):
+        if flag is not None:
+            sends.append(ValueMode(
+                name=name if name == "post" or plain is not None else "post",
+                summary=f"Send {what} to a URL in an HTTP POST request and return the response",
+                fixed=(), owns=flag.spellings, command=_requiring(root, flag),
+                note=f"send flag {flag.long} (an HTTP POST)"))
+    if main_name in {m.name for m in reads + sends + writes}:
+        return []  # the main mode already has the name: a tool this reading does not fit
+    return reads + sends + writes

@@ -146,6 +146,79 @@ def test_curl_get_and_headers(http_server):
     assert missing["ok"] is False
 
 
+def test_fd_files_dirs_recent(tree):
+    """fd: files leaves directories out, dirs leaves files out, recent finds only what changed lately."""
+    require_tool("fdfind")
+    pack = ADAPTERS / "fd"
+    (tree / "src" / "old.py").write_text("OLD = 1\n")
+    os.utime(tree / "src" / "old.py", (time.time() - 3 * 86400, time.time() - 3 * 86400))
+    files = _ok(execute(pack, "files", {}, cwd=tree)).split()
+    assert "src/main.py" in files and "src/old.py" in files and not any(f.rstrip("/") == "src" for f in files)
+    assert [d.rstrip("/") for d in _ok(execute(pack, "dirs", {}, cwd=tree)).split()] == ["src"]
+    recent = _ok(execute(pack, "recent", {"changed_within": "1d", "extension": "py"}, cwd=tree)).split()
+    assert sorted(recent) == ["src/main.py", "src/util.py"]
+    assert execute(pack, "recent", {}, cwd=tree)["ok"] is False  # the time is required
+
+
+@pytest.fixture
+def post_server():
+    """A tiny 127.0.0.1 server that answers a POST with its method, content type and body."""
+    import http.server
+    import threading
+
+    class Echo(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            reply = json.dumps({"method": "POST", "type": self.headers.get("Content-Type"),
+                                "body": body.decode()}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(reply)))
+            self.end_headers()
+            self.wfile.write(reply)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Echo)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_curl_with_headers_and_download(http_server, tmp_path):
+    """curl: get.with-headers returns status line then body; download writes the body to a file, only with confirm."""
+    require_tool("curl")
+    pack = ADAPTERS / "curl"
+    both = _ok(execute(pack, "get.with-headers", {"url": http_server}))
+    assert both.startswith("HTTP/1.0 200") and both.rstrip().endswith("hello from the test server")
+    target = tmp_path / "saved.html"
+    refused = execute(pack, "download", {"url": http_server, "output": str(target)})
+    assert refused["ok"] is False and "confirm" in refused["error"] and not target.exists()
+    _ok(execute(pack, "download", {"url": http_server, "output": str(target), "confirm": True}))
+    assert target.read_text() == "hello from the test server\n"
+
+
+def test_curl_post_and_post_json(post_server, http_server, tmp_path):
+    """curl: post sends form data as given ('@' reads no file), post.json sends JSON; http.server's 501 is a clean failure."""
+    require_tool("curl")
+    pack = ADAPTERS / "curl"
+    secret = tmp_path / "secret.txt"
+    secret.write_text("do not send me")
+    sent = json.loads(_ok(execute(pack, "post", {"url": post_server, "data_raw": "@" + str(secret),
+                                                  "confirm": True})))
+    assert sent["method"] == "POST" and sent["body"] == "@" + str(secret)
+    assert sent["type"] == "application/x-www-form-urlencoded"
+    sent = json.loads(_ok(execute(pack, "post.json", {"url": post_server, "json": '{"a": 1}', "confirm": True})))
+    assert sent["type"] == "application/json" and json.loads(sent["body"]) == {"a": 1}
+    refused = execute(pack, "post", {"url": http_server, "data_raw": "x=1", "fail": True, "confirm": True})
+    assert refused["ok"] is False and isinstance(refused["error"], str) and "Traceback" not in refused["error"]
+
+
 @pytest.mark.parametrize("pack,verb,args", [
     ("gh", "pr.list", {"repo": "cli/cli", "limit": 1}),
     ("gh", "issue.list", {"repo": "cli/cli", "limit": 1}),

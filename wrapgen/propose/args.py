@@ -20,7 +20,8 @@ from wrapgen.propose.operands import DASH_DASH_AFTER, operands, usage_split
 
 _with_usage_variadics = operands  # the name wrapgen.batch looks up
 
-__all__ = ["ArgPlan", "plan_args", "arg_name", "positional_arg_name", "flag_noise", "MAX_ARGS", "NOISE_FLAG"]
+__all__ = ["ArgPlan", "plan_args", "arg_name", "positional_arg_name", "flag_noise", "MAX_ARGS", "NOISE_FLAG",
+           "NO_EQUALS"]
 
 MAX_ARGS = 8
 
@@ -71,6 +72,9 @@ _PREFERRED: dict[str, float] = {
         header compressed fail connect-timeout retry
     """.split()},
 }
+# Tools whose own option parser (not getopt_long) reads "--max-time=5" as one unknown option: their
+# values go in the next argument, which such a parser takes verbatim, so a dashed value stays a value.
+NO_EQUALS = frozenset({"curl"})
 _STYLES_WITH_EQUALS = {"gnu", "argparse", "click", "cobra", "clap", "git", "docopt", ""}
 
 _SCHEMA_TYPES = {"integer": "integer", "number": "number", "boolean": "boolean"}
@@ -176,13 +180,13 @@ def _score(flag: Flag, index: int) -> float:
     return score - index * 0.01
 
 
-def _flag_tokens(flag: Flag, name: str, *, style: str) -> list[str]:
+def _flag_tokens(flag: Flag, name: str, *, style: str, tool: str = "") -> list[str]:
     spelling = flag.long or flag.short or flag.spellings[0]
     if not flag.takes_value:
         return [spelling, "{{%s}}" % name]
     if flag.repeatable:
         return [spelling, "{{%s}}" % name]
-    if flag.long and style in _STYLES_WITH_EQUALS:
+    if flag.long and style in _STYLES_WITH_EQUALS and tool.rsplit("/", 1)[-1] not in NO_EQUALS:
         return [f"{flag.long}={{{{{name}}}}}"]
     return [spelling, "{{%s}}" % name]
 
@@ -295,7 +299,7 @@ def plan_args(
         )
         if flag.required:
             required.append(name)
-        tail += _flag_tokens(flag, name, style=style)
+        tail += _flag_tokens(flag, name, style=style, tool=tool)
     split = usage_split(command)
     quirk = DASH_DASH_AFTER.get(tool.rsplit("/", 1)[-1])
     if quirk is not None and split is None:

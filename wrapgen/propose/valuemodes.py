@@ -70,10 +70,11 @@ def _plural(word: str) -> str:
     return word[:-1] + "ies" if re.search(r"[^aeiou]y$", word) else word if word.endswith("s") else word + "s"
 
 
-def _requiring(root: Command, flag: Flag) -> Command:
-    """The root with ``flag`` required once: the mode is that flag, so the planner must offer it."""
+def _requiring(root: Command, flag: Flag, *, drop: tuple[Flag, ...] = ()) -> Command:
+    """The root with ``flag`` required once (the mode is that flag) and its rival spellings ``drop``ped."""
     one = replace(flag, required=True, repeatable=False)
-    return root.with_changes(flags=tuple(one if f is flag else f for f in root.flags))
+    return root.with_changes(flags=tuple(one if f is flag else f for f in root.flags
+                                         if f is flag or all(f is not d for d in drop)))
 
 
 def _usable(flag: Flag) -> bool:
@@ -127,7 +128,7 @@ def value_modes(root: Command, *, bin: str, main_name: str, main_verb: str, fetc
             sends.append(ValueMode(
                 name=name if name == "post" or plain is not None else "post",
                 summary=f"Send {what} to a URL in an HTTP POST request and return the response",
-                fixed=(), owns=flag.spellings, command=_requiring(root, flag),
+                fixed=(), owns=flag.spellings, command=_requiring(root, flag, drop=tuple(send) + (plain,)),
                 note=f"send flag {flag.long} (an HTTP POST)"))
     if main_name in {m.name for m in reads + sends + writes}:
         return []  # the main mode already has the name: a tool this reading does not fit

@@ -8,10 +8,10 @@ Decisions:
 - a directory argument is searched recursively for ``*.yaml`` / ``*.yml``, skipping hidden
   directories and any subdirectory named ``examples`` (example tools are not on PATH and are not
   shipped packs); name ``recipes/examples`` itself to convert those;
-- recipes run in worker *threads* (``--jobs``). Processes were measured too
-  (``bench/batch_speed.py``): on 2 CPUs each worker process pays wrapgen's imports and schema
-  set-up again, and much of a conversion waits on the tool's subprocesses (probes, gh's JSON
-  field lists), which threads overlap as well; threads were faster in every run;
+- recipes run in worker *processes* (``--jobs``), forked after the conversion's modules and the
+  pack schema validator are loaded, so a worker starts warm. Proposing, dumping and validating is
+  CPU-bound Python that threads serialise on the GIL; ``bench/batch_speed.py`` measures both
+  (``WRAPGEN_BATCH_EXECUTOR=thread`` selects threads);
 - two recipes with the same pack id are both reported and neither is written;
 - a broken recipe is reported and the rest of the batch goes on; the exit status is 1.
 """
@@ -370,6 +370,17 @@ def _memo_store(key: str | None, outcome: Outcome) -> None:
         pass  # a read-only cache only costs speed
 
 
+def _preload() -> None:
+    """Import the conversion's modules before forking, so worker processes start with them loaded."""
+    import wrapgen.check  # noqa: F401
+    import wrapgen.discover  # noqa: F401
+    import wrapgen.wrap  # noqa: F401
+    from wrapgen import pack
+
+    # The schema validator is built once per process (an lru_cache); build it before the fork too.
+    getattr(pack, "_validator", pack.pack_schema)()
+
+
 Progress = Callable[[int, int, Outcome], None]
 
 
@@ -378,12 +389,12 @@ def run_batch(paths: Sequence[str | os.PathLike], *, out_dir: str | os.PathLike 
               executor: str | None = None, memo: bool = True) -> BatchResult:
     """Convert every recipe; write (or, with ``check``, diff) the packs under ``out_dir``.
 
-    ``executor`` is ``thread`` (the default) or ``process``; ``WRAPGEN_BATCH_EXECUTOR`` sets it too,
+    ``executor`` is ``process`` (the default) or ``thread``; ``WRAPGEN_BATCH_EXECUTOR`` sets it too,
     so that ``bench/batch_speed.py`` can measure both.
     """
     from wrapgen.emit import write_files
 
-    executor = executor or os.environ.get("WRAPGEN_BATCH_EXECUTOR") or "thread"
+    executor = executor or os.environ.get("WRAPGEN_BATCH_EXECUTOR") or "process"
     if executor not in ("process", "thread"):
         raise UsageError(f"unknown batch executor {executor!r}", hint="use process or thread")
 
@@ -413,6 +424,8 @@ def run_batch(paths: Sequence[str | os.PathLike], *, out_dir: str | os.PathLike 
         from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 
         pool_class = ProcessPoolExecutor if executor == "process" else ThreadPoolExecutor
+        if executor == "process":
+            _preload()
         with pool_class(max_workers=jobs) as pool:
             futures = {pool.submit(convert_recipe, recipes[i], out_dir=out_dir): i for i in todo}
             for future in as_completed(futures):

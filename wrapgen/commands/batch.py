@@ -14,7 +14,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("-o", "--out", default="adapters", metavar="DIR",
                         help="write each pack to DIR/PACK_ID (default: adapters)")
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
-                        help="recipes converted at once, in worker threads (default: the number of CPUs)")
+                        help="recipes converted at once, in worker processes (default: the number of CPUs)")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; print unified diffs and fail when any pack under DIR differs")
     parser.add_argument("--no-cache", action="store_true",

@@ -52,6 +52,17 @@ def test_alternatives_and_brace_groups():
         ("repository", True, False), ("directory", False, False), ("gitflags", False, True)]
 
 
+def test_alternatives_on_a_later_line_do_not_swallow_earlier_operands():
+    """git fetch's third form `[(<repository> | <group>)...]` keeps repository, refspec, group apart."""
+    lines = [
+        "git fetch [<options>] [<repository> [<refspec>...]]",
+        "git fetch [<options>] <group>",
+        "git fetch --multiple [<options>] [(<repository> | <group>)...]",
+    ]
+    names = [p.name for p in usage_positionals(lines, prog=("git", "fetch"))]
+    assert names == ["repository", "refspec", "group"]
+
+
 def test_required_only_when_every_form_requires_it():
     """An operand missing from one usage form is optional; another command's usage line is ignored."""
     got = usage_positionals(["rg [OPTIONS] PATTERN [PATH ...]", "rg [OPTIONS] --files [PATH ...]"], prog=("rg",))

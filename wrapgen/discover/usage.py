@@ -252,6 +252,7 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
         after_command = False
         last: str | None = None
         last_group: tuple[int, ...] | None = None
+        new_on_line: set[str] = set()  # alternatives merge only operands this line introduced
         for i, word in enumerate(words):
             if word.rstrip("])") == "..." and last is not None:
                 found[last] = replace(found[last], variadic=True)  # "[PATH ...]" split in two
@@ -280,7 +281,8 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
                 continue  # "COMMAND [ARGS]...": the subcommand's operands, not ours
             name, optional, variadic = parsed
             optional = optional or any(kinds.get(g) == "[" for g in groups[i])
-            if alternative_to is not None and groups[i] and groups[i] == last_group:
+            if (alternative_to is not None and alternative_to in new_on_line
+                    and groups[i] and groups[i] == last_group):
                 # "[<number> | <url> | <branch>]": one operand given one of several ways.
                 merged = found.pop(alternative_to)
                 required_in.pop(alternative_to, None)
@@ -292,6 +294,7 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
                 required_in[key] = required_in.get(key, 0) + 1
             if key in found:
                 continue
+            new_on_line.add(key)
             kind = guess_type(name) if "|" not in name else "string"
             found[key] = Positional(
                 name=name,

@@ -49,6 +49,23 @@ def test_key_changes_with_the_binary_and_the_options(tmp_path):
     assert cache.cache_key(str(tmp_path / "missing"), options={}) is None
 
 
+def test_key_changes_with_discoverys_own_code(tmp_path, monkeypatch):
+    """A change to discovery's source files (their fingerprint) gives a new key: no stale parse is reused."""
+    binary = tmp_path / "tool"
+    binary.write_text("#!/bin/sh\n")
+    before = cache.cache_key(str(binary), options={})
+    monkeypatch.setattr(cache, "source_fingerprint", lambda *parts: "another-code-version")
+    assert cache.cache_key(str(binary), options={}) != before
+
+
+def test_fingerprint_follows_the_files_it_covers():
+    """source_fingerprint("discover") differs from the whole package's and is stable between calls."""
+    from wrapgen.fingerprint import source_fingerprint
+
+    assert source_fingerprint("discover") == source_fingerprint("discover")
+    assert source_fingerprint("discover") != source_fingerprint()
+
+
 def test_store_then_load_gives_the_same_tool(tmp_path):
     """A stored Tool loads back equal, from a file inside the cache directory."""
     tool = _tool()

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
 from wrapgen.errors import RecipeError, UsageError, WrapgenError
+from wrapgen.fingerprint import source_fingerprint
 from wrapgen.recipes import Recipe
 
 __all__ = [
@@ -250,6 +251,26 @@ def convert_recipe(path: str | os.PathLike, *, out_dir: str | os.PathLike = "ada
                        seconds=time.perf_counter() - start)
 
 
+def _convert_group(paths: Sequence[Path], out_dir: str | os.PathLike) -> list[Outcome]:
+    return [convert_recipe(path, out_dir=out_dir) for path in paths]
+
+
+def _tool_identity(path: Path) -> str | None:
+    """The resolved tool a recipe names (None when it cannot be read: its conversion will say why)."""
+    import yaml
+
+    from wrapgen.recipes import resolve_tool
+
+    try:
+        data = yaml.safe_load(path.read_bytes())
+        recipe = Recipe(tool=data["tool"], search_paths=tuple(
+            str((path.resolve().parent / p).resolve()) for p in data.get("search_paths") or ()),
+            source_path=str(path))
+        return resolve_tool(recipe)
+    except Exception:
+        return None
+
+
 def _duplicates(outcomes: Sequence[Outcome]) -> list[Outcome]:
     by_id: dict[str, list[int]] = {}
     for i, outcome in enumerate(outcomes):
@@ -286,20 +307,6 @@ def _orphans(out_dir: Path, produced: set[str]) -> tuple[str, ...]:
 _MEMO_FORMAT = 1
 
 
-@lru_cache(maxsize=1)
-def _source_fingerprint() -> str:
-    """sha256 over wrapgen's own files (path, size, mtime): a code change invalidates every memo."""
-    import hashlib
-
-    root = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*")):
-        if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
-            stat = path.stat()
-            digest.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
-    return digest.hexdigest()
-
-
 def _memo_key(path: Path, out_dir: str | os.PathLike) -> str | None:
     import hashlib
     import json
@@ -307,21 +314,16 @@ def _memo_key(path: Path, out_dir: str | os.PathLike) -> str | None:
 
     import yaml
 
-    from wrapgen.recipes import resolve_tool
-
+    tool = _tool_identity(path)
     try:
         raw = path.read_bytes()
         data = yaml.safe_load(raw)
-        recipe = Recipe(tool=data["tool"], search_paths=tuple(
-            str((path.resolve().parent / p).resolve()) for p in data.get("search_paths") or ()),
-            source_path=str(path))
-        tool = resolve_tool(recipe)
         stat = os.stat(tool)
     except Exception:  # anything odd: no memo, the real conversion reports it properly
         return None
     identity = {
         "format": _MEMO_FORMAT,
-        "code": _source_fingerprint(),
+        "code": source_fingerprint(),
         "recipe": str(path.resolve()),
         "bytes": hashlib.sha256(raw).hexdigest(),
         "tool": [tool, stat.st_size, stat.st_mtime_ns],
@@ -426,13 +428,19 @@ def run_batch(paths: Sequence[str | os.PathLike], *, out_dir: str | os.PathLike 
         pool_class = ProcessPoolExecutor if executor == "process" else ThreadPoolExecutor
         if executor == "process":
             _preload()
+        # Recipes of one tool run one after another in the same task: the first fills the
+        # discovery cache and the others read it, instead of two workers crawling the same tool.
+        groups: dict[str, list[int]] = {}
+        for i in todo:
+            groups.setdefault(_tool_identity(recipes[i]) or f"#{i}", []).append(i)
         with pool_class(max_workers=jobs) as pool:
-            futures = {pool.submit(convert_recipe, recipes[i], out_dir=out_dir): i for i in todo}
+            futures = {pool.submit(_convert_group, [recipes[i] for i in group], out_dir): group
+                       for group in sorted(groups.values(), key=len, reverse=True)}
             for future in as_completed(futures):
-                i = futures[future]
-                results[i] = future.result()
-                if progress:
-                    progress(len(results), len(recipes), results[i])
+                for i, outcome in zip(futures[future], future.result()):
+                    results[i] = outcome
+                    if progress:
+                        progress(len(results), len(recipes), outcome)
     for i in todo:
         _memo_store(keys[i], results[i])
     outcomes = _duplicates([results[i] for i in range(len(recipes))])

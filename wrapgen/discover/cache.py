@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from wrapgen import __version__
+from wrapgen.fingerprint import source_fingerprint
 from wrapgen.model import MODEL_VERSION, Tool
 
 __all__ = ["cache_dir", "cache_key", "load", "store", "CACHE_FORMAT"]
@@ -41,6 +42,8 @@ def cache_key(tool_path: str, *, options: dict) -> str | None:
     identity = {
         "cache_format": CACHE_FORMAT,
         "wrapgen": __version__,
+        # a change to discovery's own code must not be answered from an old entry
+        "code": source_fingerprint("discover", "model.py"),
         "model": MODEL_VERSION,
         "path": tool_path,
         "size": stat.st_size,

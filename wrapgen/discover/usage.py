@@ -153,22 +153,49 @@ def guess_type(name: str | None) -> str:
     return guess(name)
 
 
+# A group stuck to an operand's end that refines the same argv element: NAME[:TAG|@DIGEST],
+# [REPOSITORY[:TAG]], <image>[:<tag>]. It starts with a separator, so "[bind_address:]port" is not one.
+_SUFFIX_GROUP = re.compile(r"(?<=[\w>])\[[:@.,=/#][^\[\]]*\]")
+# An upper-case placeholder, possibly several joined into one argv element: TYPE/NAME, CONTAINER:SRC_PATH.
+_UPPER = re.compile(r"[A-Z][A-Z0-9_-]*(?:[/:][A-Z][A-Z0-9_-]*)*")
+
+
+def _placeholder(text: str, *, bare_ok: bool) -> str | None:
+    """The name of one placeholder alternative (``<file>``, ``NAME``, ``TYPE/NAME``), else None."""
+    if text.startswith("<") and text.endswith(">") and text.count("<") == 1:
+        return text[1:-1]
+    if _UPPER.fullmatch(text):
+        return text
+    if re.fullmatch(r"[a-z][a-z0-9_-]*", text) and bare_ok:
+        return text  # argparse: "[port]", clap: "[pattern]", BSD: "ssh [-46] destination"
+    return None
+
+
 def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool] | None:
-    """(name, optional, variadic) of a usage word that is an operand, else None."""
+    """(name, optional, variadic) of a usage word that is an operand, else None.
+
+    ``NAME|ID`` and ``<number>|<url>`` are one operand given one of several ways (named
+    ``NAME|ID``); a ``-`` alternative (``DEST_PATH|-``, stdin or stdout) names nothing;
+    ``a|b`` of lower-case words is a choice of literals, not an operand.
+    """
     variadic = "..." in word
     text = word.replace("...", "")
     optional = text.startswith("[")
+    text = _SUFFIX_GROUP.sub("", text)
     text = text.lstrip("[({").rstrip("])}").strip().rstrip(".")
-    if not text or text.startswith("-") or "=" in text or "|" in re.sub(r"<[^<>]*>", "", text):
-        return None  # "a|b" is a choice of literals; "<PROJECT | SOLUTION>" is one operand
-    if text.startswith("<") and text.endswith(">"):
-        name = text[1:-1]
-    elif re.fullmatch(r"[A-Z][A-Z0-9_-]*", text):
-        name = text
-    elif re.fullmatch(r"[a-z][a-z0-9_-]*", text) and (optional or bare_ok):
-        name = text  # argparse: "[port]", clap: "[pattern]", BSD: "ssh [-46] destination"
-    else:
+    if not text or text.startswith("-") or "=" in text:
         return None
+    if "|" in re.sub(r"<[^<>]*>", "", text):
+        parts = [p for p in (q.strip() for q in text.split("|")) if p != "-"]
+        names = [_placeholder(p, bare_ok=False) for p in parts]
+        if not parts or None in names:
+            return None  # "a|b" is a choice of literals
+        name = "|".join(names)
+    else:
+        # "<PROJECT | SOLUTION>" is one operand whose name holds the bar
+        name = _placeholder(text, bare_ok=optional or bare_ok)
+        if name is None:
+            return None
     if not re.fullmatch(r"[\w .:/|-]+", name) or _NOT_OPERANDS.match(name.strip()):
         return None
     return name.strip(), optional, variadic
@@ -240,6 +267,8 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
     found: dict[str, Positional] = {}
     required_in: dict[str, int] = {}
     counted = 0
+    first_keys: list[str] | None = None
+    alias: dict[str, str] = {}  # an operand merged into the first form's (docker cp's SRC_PATH)
     for line in list(lines)[:20]:
         all_words = split_usage(line)
         if len(prog) > 1 and prog[1] not in all_words[1:4]:
@@ -253,6 +282,8 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
         last: str | None = None
         last_group: tuple[int, ...] | None = None
         new_on_line: set[str] = set()  # alternatives merge only operands this line introduced
+        line_keys: list[str] = []  # the operands of this line, in order
+        required_here: set[str] = set()
         for i, word in enumerate(words):
             if word.rstrip("])") == "..." and last is not None:
                 found[last] = replace(found[last], variadic=True)  # "[PATH ...]" split in two
@@ -288,11 +319,16 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
                 required_in.pop(alternative_to, None)
                 name = f"{merged.name}|{name}"
                 variadic = variadic or merged.variadic
-            key = name.lower()
+            key = alias.get(name.lower(), name.lower())
             last, last_group = key, groups[i]
-            if not optional:
+            if key not in line_keys:
+                line_keys.append(key)
+            if not optional and key not in required_here:
+                required_here.add(key)
                 required_in[key] = required_in.get(key, 0) + 1
             if key in found:
+                if variadic and key in new_on_line:
+                    found[key] = replace(found[key], variadic=True)  # "NAME|ID [NAME|ID...]"
                 continue
             new_on_line.add(key)
             kind = guess_type(name) if "|" not in name else "string"
@@ -301,8 +337,30 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
                 variadic=variadic,
                 type=kind if kind in ("path", "integer") else "string",
             )
+        if first_keys is None:
+            first_keys = line_keys
+        elif len(line_keys) >= 2 and len(line_keys) == len(first_keys) and set(line_keys) == new_on_line:
+            # one operand per form is too little shape to say two forms mean the same operands
+            _merge_forms(found, required_in, first_keys, line_keys)
+            alias.update((b, a) for a, b in zip(first_keys, line_keys) if a != b)
     # Required only when every usage form requires it: "rg --files" needs no PATTERN.
     return tuple(replace(p, required=required_in.get(k, 0) >= counted) for k, p in found.items())
+
+
+def _merge_forms(found: dict[str, Positional], required_in: dict[str, int],
+                 first: list[str], other: list[str]) -> None:
+    """A later form with as many operands, all new, spells the same operands another way.
+
+    ``docker cp CONTAINER:SRC_PATH DEST_PATH|-`` and ``docker cp SRC_PATH|- CONTAINER:DEST_PATH``
+    take a source and a destination each: two operands, ``CONTAINER:SRC_PATH|SRC_PATH`` first.
+    """
+    for a, b in zip(first, other):
+        if a not in found or b not in found or a == b:
+            continue
+        extra = found.pop(b)
+        found[a] = replace(found[a], name=f"{found[a].name}|{extra.name}",
+                           variadic=found[a].variadic or extra.variadic, type="string")
+        required_in[a] = required_in.get(a, 0) + required_in.pop(b, 0)
 
 
 _USAGE_FLAG = re.compile(

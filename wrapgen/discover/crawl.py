@@ -215,6 +215,7 @@ def _carry_stub(read: Command, stub: Command) -> Command:
         aliases=aliases,
         hidden=read.hidden or stub.hidden,
         deprecated=read.deprecated or stub.deprecated,
+        common=read.common or stub.common,
     )
 
 
@@ -234,7 +235,7 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
         root_cmd = root.command
         git_style = bool(_HELP_ALL.search(root.text))
         if git_style:
-            root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
+            root_cmd = _git_all_commands(prober, parse, root_cmd, warnings, root_text=root.text)
         elif _LIST_ALL.search(root.text):
             root_cmd = _listed_commands(prober, parse, root_cmd, warnings)
         shared = _global_options(prober, parse, root.text, warnings)
@@ -292,8 +293,13 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
     return CrawlResult(tree, version, tuple(warnings), transient, probed)
 
 
-def _git_all_commands(prober, parse: ParseFn, root: Command, warnings: list[str]) -> Command:
-    """Replace git's short list of common commands with the full one from `TOOL help -a`."""
+def _git_all_commands(prober, parse: ParseFn, root: Command, warnings: list[str], *, root_text: str = "") -> Command:
+    """Replace git's short list of common commands with the full one from `TOOL help -a`.
+
+    The short list is the tool's own choice of what people use first, so a command it lists keeps
+    its heading there ("examine the history and state") and is marked ``common``; the rest keep the
+    group `help -a` gives them ("Ancillary Commands / Interrogators").
+    """
     result = prober.run(("help", "-a"))
     if not result.usable:
         warnings.append(f"`{prober.name} --help` lists only common commands and `help -a` failed: {result.problem}")
@@ -306,9 +312,41 @@ def _git_all_commands(prober, parse: ParseFn, root: Command, warnings: list[str]
         return root
     listed = _normalise(parsed, (), ("help", "-a"), parsed.parser)
     known = {s.name: s for s in root.subcommands}
-    merged = [replace(s, group=s.group or known.get(s.name, s).group) for s in listed.subcommands
+    for name, heading in _listing_rows(root_text).items():
+        # rows the parser lost (git's lower-case headings end its listing early) still count, and
+        # the heading right above a row says more than the listing's introduction
+        short = known.get(name) or Command(path=(name,), stub=True)
+        known[name] = replace(short, group=heading or short.group)
+    merged = [_as_common(s, known[s.name]) if s.name in known else s for s in listed.subcommands
               if not _GUIDE_GROUP.search(s.group or "")]
+    # a common command `help -a` happens not to list is still a command
+    listed_names = {s.name for s in merged}
+    merged += [_as_common(s, s) for s in root.subcommands if s.name not in listed_names]
     return replace(root, subcommands=tuple(merged))
+
+
+_ROW = re.compile(r"^[ \t]{2,}(?P<name>[a-z][\w.-]*)[ \t]{2,}\S")
+_HEADING_LINE = re.compile(r"^\S.*\S$")
+
+
+def _listing_rows(text: str) -> dict[str, str]:
+    """Each ``  name   summary`` row of a help text, with the unindented line above it as its heading."""
+    rows: dict[str, str] = {}
+    heading = ""
+    for line in text.splitlines():
+        if _HEADING_LINE.match(line):
+            heading = line.strip().rstrip(":")
+            heading = re.sub(r"\s*\(see also:.*\)$", "", heading)
+            continue
+        match = _ROW.match(line)
+        if match:
+            rows.setdefault(match.group("name"), heading)
+    return rows
+
+
+def _as_common(full: Command, short: Command) -> Command:
+    """``full`` (from the complete listing) marked as one the root's short help lists, under its heading there."""
+    return replace(full, group=short.group or full.group, summary=full.summary or short.summary, common=True)
 
 
 def _listed_commands(prober, parse: ParseFn, root: Command, warnings: list[str]) -> Command:
@@ -322,7 +360,11 @@ def _listed_commands(prober, parse: ParseFn, root: Command, warnings: list[str])
     known = {s.name for s in root.subcommands}
     extra = [s for s in _normalise(parsed, (), ("--list",), parsed.parser).subcommands
              if s.name not in known and s.name != "..." and not s.summary.lower().startswith("alias:")]
-    return replace(root, subcommands=root.subcommands + tuple(extra))
+    if not extra:
+        return root
+    # `--list` adds commands: the ones `--help` showed are the tool's own pick of common ones
+    common = tuple(replace(s, common=True) for s in root.subcommands)
+    return replace(root, subcommands=common + tuple(extra))
 
 
 def _assemble(command: Command, reads: dict[tuple[str, ...], NodeRead], shared: tuple[Flag, ...] = ()) -> Command:

@@ -18,7 +18,7 @@ from wrapgen.propose.args import plan_args
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.modes import root_candidates
 from wrapgen.propose.policy import classify
-from wrapgen.propose.select import Candidate, exclusion_reason, pick, rank_score
+from wrapgen.propose.select import Candidate, exclusion_reason, pick, rank_reason, rank_score
 from wrapgen.propose.titles import propose_title
 
 __all__ = ["Decision", "Proposal", "propose"]
@@ -76,20 +76,23 @@ def _fallback_description(root: Command, cand: Candidate, bin_name: str) -> str:
 def _tree_candidates(root: Command) -> list[Candidate]:
     out: list[Candidate] = []
 
-    def walk(node: Command, groups: tuple[str, ...]) -> None:
+    def walk(node: Command, groups: tuple[str, ...], common: bool) -> None:
         for sub in node.subcommands:
             chain = groups + ((sub.group,) if sub.group else ())
+            listed = common or sub.common  # a family the short help lists lends it to its members
             if sub.subcommands:
                 if sub.flags and not sub.stub and not any(
                     re.search(r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COMMAND\b", u, re.I) for u in sub.usage
                 ):
                     # a group that acts on its own too (kubectl apply, kubectl create -f)
-                    out.append(Candidate(path=sub.path, command=sub, group=" / ".join(chain), index=len(out)))
-                walk(sub, chain)
+                    out.append(Candidate(path=sub.path, command=sub, group=" / ".join(chain), index=len(out),
+                                         common=listed))
+                walk(sub, chain, listed)
             else:
-                out.append(Candidate(path=sub.path, command=sub, group=" / ".join(chain), index=len(out)))
+                out.append(Candidate(path=sub.path, command=sub, group=" / ".join(chain), index=len(out),
+                                     common=listed))
 
-    walk(root, ())
+    walk(root, (), False)
     return out
 
 
@@ -208,7 +211,8 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
                 seen_summaries[summary_key] = cand.text
             ranked.append((rank_score(cand, guess.effect, min_depth=min_depth, featured=featured,
                                      total=len(candidates)), cand, guess.effect))
-            policy_reason[id(cand)] = guess.reason
+            helped = rank_reason(cand)
+            policy_reason[id(cand)] = f"{guess.reason}; {helped}" if helped else guess.reason
         ranked.sort(key=lambda t: (-t[0], t[1].index))
         chosen_pairs, not_chosen = pick(ranked)
         for i, (_, cand, effect) in enumerate(ranked):

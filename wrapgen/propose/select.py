@@ -4,7 +4,8 @@ Every subcommand is a candidate (a tool without subcommands gets its modes from 
 A candidate is left out, with the reason in words, when it is help, completion, version, a plugin
 manager, alpha/experimental, deprecated, hidden, interactive (editors, prompts, TUIs, login flows),
 long-running (proxies, servers), or a mega-command (SPEC 13). The rest rank by: read before write,
-the help's core/common groups before the rest, shallow before deep, the help's own order last;
+the commands the tool's own short help lists (``common``: `git --help` beside `git help -a`) before
+the rest, the help's core/common groups before other groups, shallow before deep, the help's own order last;
 the pick keeps families balanced (at most 3 from ``pr``) and caps writes, so a pack of 5 to 12
 reads the way a person who knows the tool would have chosen.
 """
@@ -16,7 +17,8 @@ from dataclasses import dataclass
 
 from wrapgen.model import Command
 
-__all__ = ["Candidate", "exclusion_reason", "rank_score", "pick", "MAX_VERBS", "MAX_READS", "MAX_WRITES"]
+__all__ = ["Candidate", "exclusion_reason", "rank_score", "rank_reason", "pick", "MAX_VERBS", "MAX_READS",
+           "MAX_WRITES", "COMMON_BONUS"]
 
 MAX_VERBS = 12
 MAX_READS = 8
@@ -25,6 +27,9 @@ MAX_DESTRUCTIVE = 1
 FAMILY_CAP = 3
 FAMILY_WRITE_CAP = 1
 MIN_VERBS = 5
+# More than the widest spread of group and name weights (2 + 2): a command the tool's own short help
+# lists ranks before every unlisted one of the same effect.
+COMMON_BONUS = 4.5
 MIN_QUALITY = -1.5  # rank before the read/write bonus; below it a candidate only fills a pack up to 5
 
 _NEVER = {
@@ -60,8 +65,8 @@ _GROUP_WEIGHTS = (
     (re.compile(r"plumbing|low-level|internal|helper|deprecated", re.I), -3.0),
     (re.compile(r"ancillary|advanced|swarm|other|additional|settings|cluster management|synching|syncing"
                 r"|manipulator|external", re.I), -1.0),
-    (re.compile(r"core|common|basic commands \(beginner\)|main porcelain|getting started|start a working"
-                r"|examine|work on the current|grow, mark|collaborate|general|targeted", re.I), 2.0),
+    (re.compile(r"core|common|basic commands \(beginner\)|main porcelain|getting started|general|targeted",
+                re.I), 2.0),
     (re.compile(r"basic|intermediate|troubleshoot|interrogator|actions", re.I), 1.0),
 )
 _COMMON_READS = {
@@ -91,7 +96,7 @@ class Candidate:
     json: object = None  # a JsonChoice forced for this candidate (modes), else detected
     note: str = ""  # why this candidate exists (modes)
     owns: tuple[str, ...] = ()  # flags a value mode requires (``--data``): kept off the other commands
-
+    common: bool = False  # the root's short help lists it or its family (``Command.common``)
 
     @property
     def text(self) -> str:
@@ -159,11 +164,23 @@ def rank_score(candidate: Candidate, effect: str, *, min_depth: int,
     if family in _SETUP_FAMILIES or name in _SETUP_FAMILIES:
         score -= 3.0
     score += _EFFECT_BASE[effect]
-    score += _group_weight(candidate.group)
+    # the short help's own headings ("grow, mark and tweak your common history") only sort its
+    # common list, so they weigh nothing beside the bonus for being on it
+    score += COMMON_BONUS if candidate.common else _group_weight(candidate.group)
     score += (_COMMON_READS if effect == "read" else _COMMON_WRITES).get(name, 0.0)
     score -= 2.0 * max(0, len(candidate.path) - min_depth)
     score -= candidate.index / max(total, 1)  # the help's own order breaks ties, never more than 1 point
     return score
+
+
+def rank_reason(candidate: Candidate) -> str:
+    """Why the help itself recommends this candidate, in words ("" when it does not)."""
+    if candidate.common:
+        return "the tool's own --help lists it among its common commands"
+    heading = candidate.group.split(" / ")[0] if candidate.group else ""
+    if heading and _group_weight(heading) >= 2.0:
+        return f"the help lists it under '{heading}'"
+    return ""
 
 
 def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candidate, str]], dict[int, str]]:

@@ -18,7 +18,7 @@ from wrapgen.propose.args import plan_args
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.modes import root_candidates
 from wrapgen.propose.policy import classify
-from wrapgen.propose.select import Candidate, exclusion_reason, pick, rank_reason, rank_score
+from wrapgen.propose.select import Candidate, exclusion_reason, listing_mode, pick, rank_reason, rank_score
 from wrapgen.propose.titles import propose_title
 
 __all__ = ["Decision", "Proposal", "propose"]
@@ -178,14 +178,23 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
                 decisions.append(Decision(cand.text, "", False, "", "not picked (the recipe or --pick lists the commands)"))
     else:
         main_effect: tuple[str, str] | None = None
+        pending_listing: list[Candidate] = []
+
+        def _with_listing_modes(queue: list[Candidate]):
+            # a listing form found on the way is ranked right after the command it comes from
+            for cand in queue:
+                yield cand
+                while pending_listing:
+                    yield pending_listing.pop(0)
         # shallow first, so that a duplicate (docker container logs = docker logs) loses to the short form
-        for cand in sorted(candidates, key=lambda c: (len(c.path), c.index)):
+        queue = sorted(candidates, key=lambda c: (len(c.path), c.index))
+        for cand in _with_listing_modes(queue):
             if _excluded_by_recipe(cand.path, exclude) and not cand.name:
                 decisions.append(Decision(cand.text, "", False, "", "excluded by the recipe"))
                 continue
             why = exclusion_reason(cand)
             guess = classify(cand.command) if not cand.name else classify(
-                Command(path=(cand.name.split(".")[0],), summary=cand.effective_summary)
+                Command(path=(cand.name.split(".")[-1 if cand.listing else 0],), summary=cand.effective_summary)
             )
             if why:
                 decisions.append(Decision(cand.text, "", False, guess.effect, f"left out: {why}"))
@@ -211,6 +220,9 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
                 seen_summaries[summary_key] = cand.text
             ranked.append((rank_score(cand, guess.effect, min_depth=min_depth, featured=featured,
                                      total=len(candidates)), cand, guess.effect))
+            listing = listing_mode(cand, guess.effect)
+            if listing is not None:
+                pending_listing.append(listing)
             helped = rank_reason(cand)
             policy_reason[id(cand)] = f"{guess.reason}; {helped}" if helped else guess.reason
         ranked.sort(key=lambda t: (-t[0], t[1].index))

@@ -13,12 +13,13 @@ reads the way a person who knows the tool would have chosen.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from wrapgen.model import Command
+from wrapgen.model import Command, Flag
+from wrapgen.propose.policy import NAME_EFFECTS, SUMMARY_EFFECTS
 
 __all__ = ["Candidate", "exclusion_reason", "rank_score", "rank_reason", "pick", "MAX_VERBS", "MAX_READS",
-           "MAX_WRITES", "COMMON_BONUS"]
+           "MAX_WRITES", "COMMON_BONUS", "listing_mode"]
 
 MAX_VERBS = 12
 MAX_READS = 8
@@ -97,6 +98,7 @@ class Candidate:
     note: str = ""  # why this candidate exists (modes)
     owns: tuple[str, ...] = ()  # flags a value mode requires (``--data``): kept off the other commands
     common: bool = False  # the root's short help lists it or its family (``Command.common``)
+    listing: bool = False  # the --list form of a mixed command: read by construction
 
     @property
     def text(self) -> str:
@@ -181,6 +183,55 @@ def rank_reason(candidate: Candidate) -> str:
     if heading and _group_weight(heading) >= 2.0:
         return f"the help lists it under '{heading}'"
     return ""
+
+
+_LISTS = re.compile(r"\blists?\b", re.I)
+_WORD = re.compile(r"[a-z]+")
+
+
+def _writes(flag: Flag) -> bool:
+    """Whether a flag's help speaks of changing something ("delete fully merged branch", "unset ...")."""
+    for word in _WORD.findall(flag.description.lower()):
+        for key in (word, word[2:] if word.startswith("un") else word):
+            if SUMMARY_EFFECTS.get(key, NAME_EFFECTS.get(key, "read")) != "read":
+                return True
+    return False
+
+
+def listing_mode(candidate: Candidate, effect: str) -> Candidate | None:
+    """The read-only listing form of a mixed command, or None.
+
+    "List, create, or delete branches" classifies as destructive, yet `git branch --list` only
+    lists: when the summary names listing and the command has a ``--list`` switch, that switch is a
+    read command of its own. It keeps only what its usage line for the switch shows (``[<pattern>...]``,
+    the flags named there, or with ``[<options>]`` every flag whose help does not speak of changing).
+    """
+    command = candidate.command
+    if effect == "read" or candidate.fixed or candidate.name or not candidate.path:
+        return None
+    if not _LISTS.search(command.summary):
+        return None
+    switch = next((f for f in command.flags if f.long == "--list" and not f.takes_value), None)
+    if switch is None:
+        return None
+    spelled = "|".join(re.escape(s) for s in switch.spellings)
+    lines = tuple(u for u in command.usage if re.search(rf"(?<![\w-])(?:{spelled})(?![\w-])", u))
+    flags = tuple(f for f in command.flags if f is switch or not _writes(f))
+    positionals = command.positionals
+    if lines:
+        text = " ".join(lines)
+        if not re.search(r"\[<?options?>?\]", text, re.I):
+            flags = tuple(f for f in flags if f is switch or any(
+                re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", text) for s in f.spellings))
+        operands = re.sub(r"-[\w-]+(?:\[?=|\s+)?\[?<[^>]*>", " ", text)  # a flag's value is no operand
+        positionals = tuple(p for p in positionals if any(
+            re.search(rf"<{re.escape(part)}>", operands) for part in p.name.split("|")))
+    listed = replace(command, usage=lines or command.usage, flags=flags, positionals=positionals)
+    what = switch.description.strip().rstrip(".") or f"list {candidate.path[-1]}"
+    return Candidate(path=candidate.path, command=listed, group=candidate.group, index=candidate.index,
+                     fixed=("--list",), name=".".join((*candidate.path, "list")),
+                     summary=what[0].upper() + what[1:] + ".", common=candidate.common, listing=True,
+                     note=f"the listing form of '{' '.join(candidate.path)}' (--list)")
 
 
 def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candidate, str]], dict[int, str]]:

@@ -98,3 +98,66 @@ def test_hostile_lines_do_not_raise():
     assert split_usage('x "unterminated [<a') == ["x", '"unterminated', "[<a"]
     assert len(split_usage("x " + "[a] " * 5000)) <= 600
     assert split_example("x 'unterminated", prog="x") is None
+
+
+def _fixture_usage(name: str) -> list[str]:
+    """The usage lines of a captured help text under tests/fixtures/help/ (as the parser reads them)."""
+    from pathlib import Path
+
+    from wrapgen.discover.parsers import parse_help
+
+    path = next((Path(__file__).parent / "fixtures" / "help").glob(f"*/{name}.txt"))
+    command = parse_help(path.read_text(encoding="utf-8"), prog=tuple(name.split("_")), style=path.parent.name)
+    return list(command.usage)
+
+
+def _read(name: str) -> list[tuple[str, bool, bool]]:
+    got = usage_positionals(_fixture_usage(name), prog=tuple(name.split("_")))
+    return [(p.name, p.required, p.variadic) for p in got]
+
+
+def test_docker_suffix_groups_stay_with_their_operand():
+    """docker's NAME[:TAG|@DIGEST] and [REPOSITORY[:TAG]] are one operand each, not name, tag, digest."""
+    assert _fixture_usage("docker_pull") == ["docker pull [OPTIONS] NAME[:TAG|@DIGEST]"]
+    assert _read("docker_pull") == [("NAME", True, False)]
+    assert _read("docker_images") == [("REPOSITORY", False, False)]
+    got = usage_positionals(["docker tag SOURCE_IMAGE[:TAG] TARGET_IMAGE[:TAG]"], prog=("docker", "tag"))
+    assert [(p.name, p.required) for p in got] == [("SOURCE_IMAGE", True), ("TARGET_IMAGE", True)]
+
+
+def test_upper_case_alternatives_are_one_operand():
+    """NAME|ID [NAME|ID...] is one required variadic operand; kubectl's (POD | TYPE/NAME) one required operand."""
+    assert _read("docker_inspect") == [("NAME|ID", True, True)]
+    assert _read("kubectl_logs") == [("POD|TYPE/NAME", True, False)]
+    # the flag's value (-c CONTAINER) and [options] are still not operands
+    assert _fixture_usage("kubectl_logs") == ["kubectl logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER] [options]"]
+    assert _read("gh_issue_view") == [("number|url", True, False)]
+
+
+def test_docker_cp_forms_merge_position_wise():
+    """docker cp's two forms name a source and a destination: two required operands, '-' is no name."""
+    assert len(_fixture_usage("docker_cp")) == 2
+    assert _read("docker_cp") == [
+        ("CONTAINER:SRC_PATH|SRC_PATH", True, False), ("DEST_PATH|CONTAINER:DEST_PATH", True, False)]
+
+
+def test_lower_case_words_stay_literals_and_subcommands():
+    """'a|b' of lower-case words is a choice of literals, a bare word before the options a subcommand word."""
+    assert usage_positionals(["naval-fate mine (set|remove) <x> <y>"], prog=("naval-fate",))[0].name == "x"
+    got = usage_positionals(["naval-fate ship new <name>...", "naval-fate ship <name> move <x> <y>"],
+                            prog=("naval-fate",))
+    assert [p.name for p in got] == ["name", "x", "y"]
+    # a later form that shares an operand with the first is not merged position-wise
+    got = usage_positionals(["cp [OPTION]... SOURCE DEST", "cp [OPTION]... SOURCE... DIRECTORY"], prog=("cp",))
+    assert [(p.name, p.required) for p in got] == [("SOURCE", True), ("DEST", False), ("DIRECTORY", False)]
+
+
+def test_a_flag_claims_only_its_own_branch():
+    """In kubectl's '(-f FILENAME | TYPE [NAME | -l label])' TYPE and NAME are operands, optional beside -f."""
+    assert _read("kubectl_get") == [("TYPE", True, False), ("NAME", False, False)]
+    got = usage_positionals(["kubectl describe (-f FILENAME | TYPE [NAME_PREFIX | -l label] | TYPE/NAME) [options]"],
+                            prog=("kubectl", "describe"))
+    assert [(p.name, p.required) for p in got] == [("TYPE", False), ("NAME_PREFIX", False)]
+    got = usage_positionals(["kubectl delete ([-f FILENAME] | [-k DIRECTORY] | TYPE [(NAME | -l label | --all)])"],
+                            prog=("kubectl", "delete"))
+    assert [p.name for p in got] == ["TYPE", "NAME"]

@@ -155,7 +155,7 @@ def guess_type(name: str | None) -> str:
 
 # A group stuck to an operand's end that refines the same argv element: NAME[:TAG|@DIGEST],
 # [REPOSITORY[:TAG]], <image>[:<tag>]. It starts with a separator, so "[bind_address:]port" is not one.
-_SUFFIX_GROUP = re.compile(r"(?<=[\w>])\[[:@.,=/#][^\[\]]*\]")
+_SUFFIX_GROUP = re.compile(r"(?<=[\w>\]])\[[:@.,=/#][^\[\]]*\]")  # also kubectl's TYPE[.VERSION][.GROUP]
 # An upper-case placeholder, possibly several joined into one argv element: TYPE/NAME, CONTAINER:SRC_PATH.
 _UPPER = re.compile(r"[A-Z][A-Z0-9_-]*(?:[/:][A-Z][A-Z0-9_-]*)*")
 
@@ -257,6 +257,71 @@ def _join_phrases(words: list[str]) -> list[str]:
     return out
 
 
+def _branches(words: list[str]) -> tuple[list[tuple[tuple[int, int], ...]], dict[int, int], dict[int, int]]:
+    """For each word, the (group, branch) pairs around it, outermost first; each group's parent and branch count.
+
+    A bare ``|`` starts the next branch of the group it stands in: in
+    ``(-f FILENAME | TYPE [NAME | -l label])`` TYPE and FILENAME are in different branches.
+    """
+    stack: list[int] = []
+    branch: dict[int, int] = {}
+    parent: dict[int, int] = {}
+    out: list[tuple[tuple[int, int], ...]] = []
+    next_id = 0
+
+    def open_group() -> None:
+        nonlocal next_id
+        parent[next_id] = stack[-1] if stack else -1
+        branch[next_id] = 0
+        stack.append(next_id)
+        next_id += 1
+
+    for word in words:
+        core = word.replace("[--]", "")
+        if core == "|":
+            if stack:
+                branch[stack[-1]] += 1
+            out.append(tuple((g, branch[g]) for g in stack))
+            continue
+        lead = len(core) - len(core.lstrip("[({"))
+        for _ in core[:lead]:
+            open_group()
+        out.append(tuple((g, branch[g]) for g in stack))
+        for char in core[lead:]:
+            if char in "[({":
+                open_group()
+            elif char in "])}" and stack:
+                stack.pop()
+    return out, parent, {g: b + 1 for g, b in branch.items()}
+
+
+def _flag_words(words: list[str], places, parent: dict[int, int], counts: dict[int, int]) -> set[int]:
+    """Indices of the words that are flags or a flag's value by grouping.
+
+    A flag claims its own branch (``[-F <file> | -m <msg>]``: <file> goes with -F); a group all
+    of whose branches are claimed acts as a flag in the branch around it (``[(-c | -C) <commit>]``),
+    but ``[NAME | -l label]`` leaves NAME an operand and TYPE before it too.
+    """
+    claimed: set[tuple[int, int]] = set()
+    for i, word in enumerate(words):
+        if _is_flag_word(word) and places[i]:
+            claimed.add(places[i][-1])
+    changed = True
+    while changed:
+        changed = False
+        for g, n in counts.items():
+            p = parent[g]
+            if p < 0 or not all((g, b) in claimed for b in range(n)):
+                continue
+            # the branch of the parent this group sits in
+            where = next((pl[pl.index(next(x for x in pl if x[0] == g)) - 1] for pl in places
+                          if any(x[0] == g for x in pl)), None)
+            if where is not None and where not in claimed:
+                claimed.add(where)
+                changed = True
+    return {i for i, pl in enumerate(places) if set(pl) & claimed}
+
+
 def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> tuple[Positional, ...]:
     """Operands named on the usage lines, first line wins, with required and variadic.
 
@@ -277,7 +342,16 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
         counted += 1
         kinds: dict[int, str] = {}
         groups = _groups(words, kinds)
-        flagged = {g for word, gs in zip(words, groups) if _is_flag_word(word) for g in gs}
+        places, parent, counts = _branches(words)
+        flagged = _flag_words(words, places, parent, counts)
+        # In "(A | B)" an operand is required only when every branch names one: kubectl describe's
+        # "(-f FILENAME | TYPE ...)" needs no TYPE, kubectl logs' "(POD | TYPE/NAME)" needs POD or TYPE/NAME.
+        with_operand: dict[int, set[int]] = {}
+        for i, word in enumerate(words):
+            if i not in flagged and not _is_flag_word(word) and _operand_name(word.replace("[--]", ""), bare_ok=True):
+                for g, b in places[i]:
+                    with_operand.setdefault(g, set()).add(b)
+        partial = {g for g, n in counts.items() if n > 1 and len(with_operand.get(g, ())) < n}
         after_command = False
         last: str | None = None
         last_group: tuple[int, ...] | None = None
@@ -294,7 +368,7 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
             last = None
             if _is_flag_word(word) or word.replace("[--]", "").strip("[]()") in ("|", "--", ""):
                 continue
-            if flagged & set(groups[i]):
+            if i in flagged:
                 continue
             prev = words[i - 1] if i else ""
             if (_is_flag_word(prev) and prev not in switches and not prev.endswith(("]", ")"))
@@ -311,7 +385,9 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
             if after_command:
                 continue  # "COMMAND [ARGS]...": the subcommand's operands, not ours
             name, optional, variadic = parsed
-            optional = optional or any(kinds.get(g) == "[" for g in groups[i])
+            optional = optional or any(kinds.get(g) == "[" or g in partial for g in groups[i])
+            if "/" in name and "|" not in name and name.split("/")[0].lower() in line_keys:
+                continue  # "TYPE [NAME] | TYPE/NAME": the same operands written as one word
             if (alternative_to is not None and alternative_to in new_on_line
                     and groups[i] and groups[i] == last_group):
                 # "[<number> | <url> | <branch>]": one operand given one of several ways.

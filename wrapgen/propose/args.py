@@ -234,7 +234,9 @@ def plan_args(
         for wanted in include:
             key = norm(wanted)
             flag = by_name.get(key)
-            pos = next(((n, p) for n, p in positionals if norm(n) == key or norm(p.name) == key), None)
+            # an operand given one of several ways (NAME|ID) answers to each of its names
+            pos = next(((n, p) for n, p in positionals if norm(n) == key or norm(p.name) == key
+                        or key in {norm(alt.strip("<> ")) for alt in p.name.split("|")}), None)
             # "-f FILENAME" is sometimes read as an operand too: there the flag is what the usage means
             value_of_flag = pos is not None and any(
                 re.search(r"-[\w-]+[ =]\(?" + re.escape(pos[1].name), u) for u in command.usage

@@ -230,3 +230,30 @@ def test_listed_subcommands_become_clean_stubs_under_their_parent():
     assert [(s.path, s.summary, s.stub) for s in node.subcommands] == [
         (("pr", "list"), "List", True), (("pr", "show"), "", True)]
     assert node.subcommands[1].subcommands == ()
+
+
+def test_commands_the_short_help_shows_beside_a_fuller_list_are_marked_common(tmp_path):
+    """With `--list` adding commands (cargo), the ones `--help` showed are marked common; the added ones are not."""
+    body = '''
+    if args == ["--list"]:
+        print("Installed Commands:\\n    build                Compile a package\\n"
+              "    vendor               Vendor all dependencies\\n")
+    elif args == ["--help"]:
+        print("Usage: lister [OPTIONS] [COMMAND]\\n\\nOptions:\\n  -v, --verbose  Use verbose output\\n\\n"
+              "Commands:\\n    build       Compile a package\\n    ...         See all commands with --list\\n")
+    else:
+        sys.exit(1)
+    '''
+    tool = _script(tmp_path, "lister", body)
+    result = _crawl(tool, None, depth=0)
+    assert [(c.name, c.common) for c in result.root.subcommands] == [("build", True), ("vendor", False)]
+
+
+def test_a_probed_command_keeps_the_common_mark_of_its_listing():
+    """The parent's listing said the command is common: reading the command's own help does not lose that."""
+    from wrapgen.discover.crawl import _carry_stub
+
+    stub = Command(path=("log",), summary="Show commit logs", group="examine", common=True, stub=True)
+    read = Command(path=("log",), flags=(Flag(long="--oneline"),))
+    carried = _carry_stub(read, stub)
+    assert carried.common and carried.group == "examine" and carried.flags == read.flags

@@ -190,12 +190,14 @@ _WORD = re.compile(r"[a-z]+")
 
 
 def _writes(flag: Flag) -> bool:
-    """Whether a flag's help speaks of changing something ("delete fully merged branch", "unset ...")."""
-    for word in _WORD.findall(flag.description.lower()):
-        for key in (word, word[2:] if word.startswith("un") else word):
-            if SUMMARY_EFFECTS.get(key, NAME_EFFECTS.get(key, "read")) != "read":
-                return True
-    return False
+    """Whether a flag's help starts with a verb that changes something ("delete fully merged branch",
+    "unset the upstream"); only the leading verb counts, "print only tags that contain the commit" reads."""
+    words = _WORD.findall(flag.description.lower())
+    if not words:
+        return False
+    word = words[0]
+    return any(SUMMARY_EFFECTS.get(key, NAME_EFFECTS.get(key, "read")) != "read"
+               for key in (word, word[2:] if word.startswith("un") else word))
 
 
 def listing_mode(candidate: Candidate, effect: str) -> Candidate | None:

@@ -41,7 +41,7 @@ def operands(command: Command) -> list[Positional]:
         # an operand shown only in a usage line of another mode (jq --args <filter> [strings...],
         # git diff --no-index <path> <path>) belongs to that mode, not to this command
         def in_plain_line(pos: Positional) -> bool:
-            name = pos.name.split("|")[0].strip("<>[]. ")
+            name = pos.name.strip("<>[]. ")
             lines = [u for u in command.usage if name and name in u]
             return not lines or any(not re.search(r"\s--?[a-z][\w-]*(?=[\s\]])", u) for u in lines)
 
@@ -60,7 +60,7 @@ def operands(command: Command) -> list[Positional]:
 def _spelling(name: str, usage: str) -> str:
     """How the usage spells an operand, when that says more than its name: ``name[:tag|@digest]``."""
     first = name.split("|")[0]
-    suffix = re.search(rf"(?<![\w<]){re.escape(first)}>?(\[[:@.,=/#][^\[\]]*\])", usage)
+    suffix = re.search(rf"(?<![\w<]){re.escape(first)}>?((?:\[[:@.,=/#][^\[\]]*\])+)", usage)
     if suffix:
         return (first + suffix.group(1)).lower()
     parts = [p.strip("<> ") for p in name.split("|")]

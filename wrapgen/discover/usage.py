@@ -257,21 +257,23 @@ def _join_phrases(words: list[str]) -> list[str]:
     return out
 
 
-def _branches(words: list[str]) -> tuple[list[tuple[tuple[int, int], ...]], dict[int, int], dict[int, int]]:
-    """For each word, the (group, branch) pairs around it, outermost first; each group's parent and branch count.
+def _branches(words: list[str]) -> tuple[list[tuple[tuple[int, int], ...]], dict[int, tuple[int, int] | None],
+                                         dict[int, int]]:
+    """For each word, the (group, branch) pairs around it, outermost first; where each group sits
+    (its parent's group and branch) and how many branches each group has.
 
     A bare ``|`` starts the next branch of the group it stands in: in
     ``(-f FILENAME | TYPE [NAME | -l label])`` TYPE and FILENAME are in different branches.
     """
     stack: list[int] = []
     branch: dict[int, int] = {}
-    parent: dict[int, int] = {}
+    parent: dict[int, tuple[int, int] | None] = {}
     out: list[tuple[tuple[int, int], ...]] = []
     next_id = 0
 
     def open_group() -> None:
         nonlocal next_id
-        parent[next_id] = stack[-1] if stack else -1
+        parent[next_id] = (stack[-1], branch[stack[-1]]) if stack else None
         branch[next_id] = 0
         stack.append(next_id)
         next_id += 1
@@ -295,7 +297,8 @@ def _branches(words: list[str]) -> tuple[list[tuple[tuple[int, int], ...]], dict
     return out, parent, {g: b + 1 for g, b in branch.items()}
 
 
-def _flag_words(words: list[str], places, parent: dict[int, int], counts: dict[int, int]) -> set[int]:
+def _flag_words(words: list[str], places, parent: dict[int, tuple[int, int] | None],
+                counts: dict[int, int]) -> set[int]:
     """Indices of the words that are flags or a flag's value by grouping.
 
     A flag claims its own branch (``[-F <file> | -m <msg>]``: <file> goes with -F); a group all
@@ -306,19 +309,11 @@ def _flag_words(words: list[str], places, parent: dict[int, int], counts: dict[i
     for i, word in enumerate(words):
         if _is_flag_word(word) and places[i]:
             claimed.add(places[i][-1])
-    changed = True
-    while changed:
-        changed = False
-        for g, n in counts.items():
-            p = parent[g]
-            if p < 0 or not all((g, b) in claimed for b in range(n)):
-                continue
-            # the branch of the parent this group sits in
-            where = next((pl[pl.index(next(x for x in pl if x[0] == g)) - 1] for pl in places
-                          if any(x[0] == g for x in pl)), None)
-            if where is not None and where not in claimed:
-                claimed.add(where)
-                changed = True
+    # A child group opens after its parent, so one pass from the last group up settles nesting.
+    for g in sorted(counts, reverse=True):
+        where = parent[g]
+        if where is not None and all((g, b) in claimed for b in range(counts[g])):
+            claimed.add(where)
     return {i for i, pl in enumerate(places) if set(pl) & claimed}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 
 from conftest import require_tool
-from wrapgen.discover.crawl import _listing_rows, crawl
+from wrapgen.discover.crawl import crawl
 from wrapgen.discover.parsers import parse_help
 from wrapgen.discover.probe import Prober
 from wrapgen.model import Command, Flag, Positional, Tool
@@ -41,9 +41,9 @@ def _chosen(proposal):
     return [d.name for d in proposal.chosen]
 
 
-def test_listing_rows_keep_the_heading_above_each_row():
-    """Every `  name   summary` row of a short help is read with the heading right above it, "(see also)" cut."""
-    rows = _listing_rows(GIT_SHORT_HELP)
+def test_git_short_help_is_read_with_the_heading_above_each_row():
+    """The git parser reads every row of a short help under the heading right above it, "(see also)" cut."""
+    rows = {s.name: s.group for s in parse_help(GIT_SHORT_HELP, prog=("git",)).subcommands}
     assert rows == {"clone": "start a working area", "log": "examine the history and state",
                     "status": "examine the history and state", "branch": "grow, mark and tweak your common history"}
 
@@ -54,7 +54,7 @@ def test_live_git_crawl_marks_the_commands_git_help_lists_as_common():
         result = crawl(prober, parse_help, depth=0)
     subs = {s.name: s for s in result.root.subcommands}
     assert subs["log"].common and subs["log"].group == "examine the history and state"
-    # git's parser stops at "grow, mark and ...": the rows below it still count
+    # the rows under "grow, mark and ..." and "collaborate" count too
     assert subs["commit"].common and subs["push"].common and subs["branch"].common
     assert not subs["range-diff"].common and subs["range-diff"].group == "Main Porcelain Commands"
     assert not subs["blame"].common

@@ -235,7 +235,7 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
         root_cmd = root.command
         git_style = bool(_HELP_ALL.search(root.text))
         if git_style:
-            root_cmd = _git_all_commands(prober, parse, root_cmd, warnings, root_text=root.text)
+            root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
         elif _LIST_ALL.search(root.text):
             root_cmd = _listed_commands(prober, parse, root_cmd, warnings)
         shared = _global_options(prober, parse, root.text, warnings)
@@ -293,7 +293,7 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
     return CrawlResult(tree, version, tuple(warnings), transient, probed)
 
 
-def _git_all_commands(prober, parse: ParseFn, root: Command, warnings: list[str], *, root_text: str = "") -> Command:
+def _git_all_commands(prober, parse: ParseFn, root: Command, warnings: list[str]) -> Command:
     """Replace git's short list of common commands with the full one from `TOOL help -a`.
 
     The short list is the tool's own choice of what people use first, so a command it lists keeps
@@ -312,36 +312,12 @@ def _git_all_commands(prober, parse: ParseFn, root: Command, warnings: list[str]
         return root
     listed = _normalise(parsed, (), ("help", "-a"), parsed.parser)
     known = {s.name: s for s in root.subcommands}
-    for name, heading in _listing_rows(root_text).items():
-        # rows the parser lost (git's lower-case headings end its listing early) still count, and
-        # the heading right above a row says more than the listing's introduction
-        short = known.get(name) or Command(path=(name,), stub=True)
-        known[name] = replace(short, group=heading or short.group)
     merged = [_as_common(s, known[s.name]) if s.name in known else s for s in listed.subcommands
               if not _GUIDE_GROUP.search(s.group or "")]
     # a common command `help -a` happens not to list is still a command
     listed_names = {s.name for s in merged}
     merged += [_as_common(s, s) for s in root.subcommands if s.name not in listed_names]
     return replace(root, subcommands=tuple(merged))
-
-
-_ROW = re.compile(r"^[ \t]{2,}(?P<name>[a-z][\w.-]*)[ \t]{2,}\S")
-_HEADING_LINE = re.compile(r"^\S.*\S$")
-
-
-def _listing_rows(text: str) -> dict[str, str]:
-    """Each ``  name   summary`` row of a help text, with the unindented line above it as its heading."""
-    rows: dict[str, str] = {}
-    heading = ""
-    for line in text.splitlines():
-        if _HEADING_LINE.match(line):
-            heading = line.strip().rstrip(":")
-            heading = re.sub(r"\s*\(see also:.*\)$", "", heading)
-            continue
-        match = _ROW.match(line)
-        if match:
-            rows.setdefault(match.group("name"), heading)
-    return rows
 
 
 def _as_common(full: Command, short: Command) -> Command:

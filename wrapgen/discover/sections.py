@@ -64,7 +64,9 @@ _HEADING_CAPS = re.compile(
 )
 _HEADING_BARE = re.compile(
     r"""
-    ^(?P<title>[A-Za-z][\w ()/,'&+-]{2,60})$  # git's "Commit message options": no colon, no full stop
+    ^(?P<title>[A-Za-z][\w ()/,'&+-]{2,60}  # git's "Commit message options": no colon, no full stop
+      (?:\(see\ also:[^)]*\))?             # git --help's "collaborate (see also: git help workflows)"
+    )$
     """,
     re.VERBOSE,
 )
@@ -128,11 +130,13 @@ def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
     if match and any(c.isalpha() for c in match["title"]) and len(match["title"].strip()) >= 2:
         return match["title"].strip(), ""
     match = _HEADING_BARE.match(line)
-    if match and len(match["title"].split()) <= 8:
+    if match and len(match["title"].split("(see also:")[0].split()) <= 8:
         before = lines[i - 1] if i > 0 else ""
-        # A bare title stands alone: blank line before, indented entries right after,
-        # or columns of names (openssl's "Standard commands").
-        if not before.strip() and after.strip() and (indent_of(after) >= 2 or _COLUMNS.match(after)):
+        # A bare title stands alone: blank line (or the colon heading it belongs under, as in
+        # git --help) before, indented entries right after, or columns of names (openssl's
+        # "Standard commands").
+        stands_alone = not before.strip() or (before[0] != " " and before.rstrip().endswith(":"))
+        if stands_alone and after.strip() and (indent_of(after) >= 2 or _COLUMNS.match(after)):
             return match["title"].strip(), ""
     return None
 

@@ -183,9 +183,18 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
     # table that lists the same spelling (kubectl config set-credentials shows
     # "--client-certificate=certfile --client-key=keyfile" in its prose, then each in Options).
     found: list[tuple[Flag, bool, bool]] = []
+    # git --help: "These are common Git commands ...:" has no rows of its own; the titled groups
+    # under it ("examine the history and state") are listings too.
+    under_empty_listing = False
     for section in parts.sections:
         role = classify(section, rules)
         lines = list(section.lines)
+        if role == "listing":
+            under_empty_listing = not any(line.strip() for line in lines)
+        elif role == "other" and under_empty_listing:
+            role = "listing"
+        else:
+            under_empty_listing = False
         if role == "usage":
             usage, lines = split_usage_section(section)
             parts.usage.extend(usage)
@@ -193,7 +202,9 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
         if role == "options" and len(prog) > 1 and re.search(r"^general options$", section.key):
             role = "globals"  # pip install's "General Options" are the root's, inherited
         if role == "listing":
-            parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=section.title, prog=prog))
+            # "examine the history and state (see also: git help revisions)": the pointer is no group name
+            group = re.sub(r"\s*\(see also:[^)]*\)$", "", section.title)
+            parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=group, prog=prog))
             # dpkg and gpg list their "commands" as options: -i|--install, --clear-sign.
             found.extend((f, True, False) for f in parse_options(lines, max_first_indent=8))
         elif role == "globals":

@@ -224,7 +224,8 @@ def test_property_no_new_options(template, args):
                 assert token.startswith("--k=")
 
 
-_no_nul = st.text(alphabet=st.characters(blacklist_characters="\0"), min_size=1)
+# lone surrogates (category Cs) have no bytes for exec(): refused like NUL, tested on their own
+_no_nul = st.text(alphabet=st.characters(blacklist_characters="\0", blacklist_categories=("Cs",)), min_size=1)
 
 
 @settings(max_examples=150, deadline=None)

@@ -10,6 +10,7 @@ import sys
 from dataclasses import dataclass
 
 from wrapgen.errors import UsageError
+from wrapgen.runtime.main import split_call_line
 
 __all__ = ["USAGE", "TitleCall", "parse_title_argv", "main", "add_arguments", "run"]
 
@@ -35,29 +36,10 @@ class TitleCall:
 
 def parse_title_argv(argv) -> TitleCall:
     """Split the command line; raises UsageError."""
-    argv = list(argv)
-    head, pairs = (argv[: argv.index("--")], tuple(argv[argv.index("--") + 1 :])) if "--" in argv else (argv, ())
-    positionals: list[str] = []
-    done, result, index = False, None, 0
-    while index < len(head):
-        token = head[index]
-        if token in ("-h", "--help"):
-            return TitleCall(help=True)
-        if token == "--done":
-            done = True
-        elif token == "--result" or token.startswith("--result="):
-            if "=" in token:
-                result = token.split("=", 1)[1]
-            elif index + 1 < len(head):
-                index += 1
-                result = head[index]
-            else:
-                raise UsageError("--result needs a file, or - for stdin", hint=_HINT)
-        elif token.startswith("-") and token != "-":
-            raise UsageError(f"unknown option {token!r}", hint=f"{_HINT}; k=v arguments go after --")
-        else:
-            positionals.append(token)
-        index += 1
+    line = split_call_line(argv, switch="--done", value_option="--result", hint=_HINT, max_positionals=2)
+    if line.help:
+        return TitleCall(help=True)
+    positionals, done, result, pairs = line.positionals, line.switched, line.value, line.pairs
     if len(positionals) != 2:
         raise UsageError(f"expected PACK VERB, got {' '.join(positionals) or 'nothing'}", hint=_HINT)
     return TitleCall(pack=positionals[0], verb=positionals[1], pairs=pairs, done=done, result=result)

@@ -15,7 +15,9 @@ from wrapgen.runtime.binding import load_binding, resolve_pack
 from wrapgen.runtime.execute import execute, execute_envelope, failure
 from wrapgen.runtime.schema import coerce_kv
 
-__all__ = ["EXEC_USAGE", "ADAPTER_USAGE", "exec_main", "parse_exec_argv", "ExecCall", "print_envelope"]
+__all__ = [
+    "EXEC_USAGE", "ADAPTER_USAGE", "exec_main", "parse_exec_argv", "split_call_line", "CallLine", "ExecCall",
+    "print_envelope"]
 
 EXEC_USAGE = """\
 usage: wrapgen exec PACK VERB [--json] [-- k=v ...]
@@ -47,40 +49,58 @@ ExecCall = namedtuple(
 ExecCall.__doc__ = "One parsed exec command line (envelope is FILE or '-')."
 
 
-def parse_exec_argv(argv, *, pack_given: bool) -> ExecCall:
-    """Split ``[PACK] VERB [--json] [-- k=v ...]`` / ``--envelope FILE``; raises UsageError."""
+CallLine = namedtuple("CallLine", ["positionals", "switched", "value", "pairs", "help"])
+CallLine.__doc__ = "A `PACK VERB [--SWITCH] [--OPTION VALUE] -- k=v ...` command line, split."
+
+
+def split_call_line(argv, *, switch: str, value_option: str, hint: str, max_positionals: int) -> CallLine:
+    """Split the command lines of `wrapgen exec` and `wrapgen title` (and adapter.py) alike.
+
+    ``switch`` is their one flag (``--json``, ``--done``), ``value_option`` their one option with a
+    value (``--envelope FILE``, ``--result FILE``); k=v pairs come after ``--``. Raises UsageError.
+    """
     argv = list(argv)
-    usage_hint = "run `adapter.py --help`" if pack_given else "run `wrapgen exec --help`"
     if "--" in argv:
         cut = argv.index("--")
         head, pairs = argv[:cut], tuple(argv[cut + 1 :])
     else:
         head, pairs = argv, ()
     positionals: list[str] = []
-    envelope = None
-    one_line = False
+    value = None
+    switched = False
     index = 0
     while index < len(head):
         token = head[index]
         if token in ("-h", "--help"):
-            return ExecCall(help=True)
-        if token == "--json":
-            one_line = True
-        elif token == "--envelope" or token.startswith("--envelope="):
+            return CallLine((), False, None, (), True)
+        if token == switch:
+            switched = True
+        elif token == value_option or token.startswith(value_option + "="):
             if "=" in token:
-                envelope = token.split("=", 1)[1]
+                value = token.split("=", 1)[1]
             elif index + 1 < len(head):
                 index += 1
-                envelope = head[index]
+                value = head[index]
             else:
-                raise UsageError("--envelope needs a file, or - for stdin", hint=usage_hint)
+                raise UsageError(f"{value_option} needs a file, or - for stdin", hint=hint)
         elif token.startswith("-") and token != "-":
-            raise UsageError(f"unknown option {token!r}", hint=f"{usage_hint}; k=v arguments go after --")
-        elif "=" in token and len(positionals) >= (1 if pack_given else 2):
+            raise UsageError(f"unknown option {token!r}", hint=f"{hint}; k=v arguments go after --")
+        elif "=" in token and len(positionals) >= max_positionals:
             raise UsageError(f"{token!r} must come after --", hint="write: VERB -- " + token)
         else:
             positionals.append(token)
         index += 1
+    return CallLine(tuple(positionals), switched, value, pairs, False)
+
+
+def parse_exec_argv(argv, *, pack_given: bool) -> ExecCall:
+    """Split ``[PACK] VERB [--json] [-- k=v ...]`` / ``--envelope FILE``; raises UsageError."""
+    usage_hint = "run `adapter.py --help`" if pack_given else "run `wrapgen exec --help`"
+    line = split_call_line(argv, switch="--json", value_option="--envelope", hint=usage_hint,
+                           max_positionals=1 if pack_given else 2)
+    if line.help:
+        return ExecCall(help=True)
+    positionals, one_line, envelope, pairs = list(line.positionals), line.switched, line.value, line.pairs
     wanted = 1 if pack_given else 2
     if envelope is not None:
         if positionals or pairs:

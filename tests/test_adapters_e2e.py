@@ -219,6 +219,21 @@ def test_curl_post_and_post_json(post_server, http_server, tmp_path):
     assert refused["ok"] is False and isinstance(refused["error"], str) and "Traceback" not in refused["error"]
 
 
+def test_curl_never_reads_a_local_file_through_a_value(post_server, http_server, tmp_path):
+    """curl: a header or JSON value starting with @ (curl reads that file and sends it) is refused before the spawn."""
+    require_tool("curl")
+    pack = ADAPTERS / "curl"
+    secret = tmp_path / "secret.txt"
+    secret.write_text("do not send me")
+    for verb, args in [("get", {"url": post_server, "header": ["@" + str(secret)]}),
+                       ("post.json", {"url": post_server, "json": "@" + str(secret), "confirm": True})]:
+        refused = execute(pack, verb, args)
+        assert refused["ok"] is False and "pattern" in refused["error"], (verb, refused)
+    # an ordinary header still goes out
+    body = _ok(execute(pack, "get", {"url": http_server, "header": ["Accept: text/plain"]}))
+    assert "hello from the test server" in body
+
+
 @pytest.mark.parametrize("pack,verb,args", [
     ("gh", "pr.list", {"repo": "cli/cli", "limit": 1}),
     ("gh", "issue.list", {"repo": "cli/cli", "limit": 1}),

@@ -74,6 +74,24 @@ def test_output_format_flag_is_not_dangerous():
     assert dangerous_reason(flag, tool="kubectl") is None
 
 
+def test_value_guard_constrains_values_that_read_local_files():
+    """curl -H is offered, but its schema refuses a value starting with @ (curl would send that file)."""
+    from wrapgen.runtime import validate_args
+
+    header = Flag(long="--header", short="-H", takes_value=True, type="string", repeatable=True, value_name="header/@file",
+                  description="Extra header to include in information sent")
+    command = Command(path=(), flags=(header,), positionals=(Positional(name="url"),))
+    plan = plan_args(command, tool="curl", effect="read", include=["header", "url"])
+    schema = {"type": "object", "properties": plan.properties, "additionalProperties": False}
+    assert schema["properties"]["header"]["items"]["pattern"] == "^[^@]"
+    assert "refused" in schema["properties"]["header"]["description"]
+    assert validate_args(schema, {"url": "http://x", "header": ["@/etc/passwd"]})
+    assert validate_args(schema, {"url": "http://x", "header": ["Accept: text/plain"]}) == []
+    # the same flag in another tool carries no guard
+    other = plan_args(command, tool="httpie", effect="read", include=["header", "url"])
+    assert "pattern" not in other.properties["header"].get("items", {})
+
+
 def test_token_danger_sees_inline_values():
     """A literal `--output=x` token counts as --output for git."""
     assert token_danger("--output=/tmp/x", tool="git")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from wrapgen.model import Command, Flag, Positional
-from wrapgen.propose.dangerous import dangerous_reason
+from wrapgen.propose.dangerous import ValueGuard, dangerous_reason, value_guard
 from wrapgen.propose.operands import DASH_DASH_AFTER, operands, usage_split
 
 _with_usage_variadics = operands  # the name wrapgen.batch looks up
@@ -147,6 +147,14 @@ def _schema_for(typ: str, choices: Sequence[str], default: str | None, descripti
     if description:
         schema["description"] = description
     return schema
+
+
+def _guard_values(schema: dict, guard: ValueGuard) -> None:
+    """Constrain a flag's string values to the guard's pattern, and say why in its description."""
+    target = schema["items"] if schema.get("type") == "array" else schema
+    target["pattern"] = guard.pattern
+    text = schema.get("description", "")
+    schema["description"] = f"{text} ({guard.why})" if text else guard.why[0].upper() + guard.why[1:]
 
 
 def flag_noise(flag: Flag) -> str | None:
@@ -299,6 +307,9 @@ def plan_args(
             flag.type, flag.choices, flag.default, _clean_description(flag.description),
             flag.repeatable, boolean=not flag.takes_value,
         )
+        guard = value_guard(flag, tool=tool) if flag.takes_value else None
+        if guard is not None:
+            _guard_values(properties[name], guard)
         if flag.required:
             required.append(name)
         tail += _flag_tokens(flag, name, style=style, tool=tool)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from wrapgen.model import Flag
 
-__all__ = ["DangerEntry", "CATALOGUE", "DANGER_WORDS", "dangerous_reason", "token_danger"]
+__all__ = ["DangerEntry", "CATALOGUE", "DANGER_WORDS", "ValueGuard", "VALUE_GUARDS", "dangerous_reason",
+           "token_danger", "value_guard"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,39 @@ CATALOGUE: tuple[DangerEntry, ...] = (
                 "writes a file / runs a command"),
     DangerEntry("ssh", ("-o", "-F"), "sets options such as ProxyCommand that run programs"),
 )
+
+@dataclass(frozen=True)
+class ValueGuard:
+    """A flag that is fine to offer, but some of its values make the tool read a local file and
+    send it away (``curl -H @/etc/passwd``). ``pattern`` (a JSON Schema pattern, searched) is what
+    a safe value matches; the runtime refuses any other value before anything runs."""
+
+    tool: str
+    spellings: tuple[str, ...]
+    pattern: str
+    why: str
+
+
+VALUE_GUARDS: tuple[ValueGuard, ...] = (
+    ValueGuard("curl", ("-H", "--header", "--proxy-header"), "^[^@]",
+               "a value starting with @ is refused: curl would send a local file's lines as headers"),
+    ValueGuard("curl", ("-d", "--data", "--data-ascii", "--data-binary", "--json"), "^[^@]",
+               "a value starting with @ is refused: curl would send a local file"),
+    ValueGuard("curl", ("--data-urlencode",), "^[^@]*$",
+               "a value with @ is refused: curl would send a local file"),
+    ValueGuard("curl", ("-b", "--cookie"), "=",
+               "a value without '=' is refused: curl would read it as a local cookie file"),
+)
+
+
+def value_guard(flag: Flag, *, tool: str) -> ValueGuard | None:
+    """The guard on ``flag``'s values for ``tool``, or None when every value is harmless."""
+    base = tool.rsplit("/", 1)[-1]
+    for guard in VALUE_GUARDS:
+        if guard.tool in ("*", base) and any(s in guard.spellings for s in flag.spellings):
+            return guard
+    return None
+
 
 # Help words that mark a flag as dangerous in any tool.
 DANGER_WORDS = re.compile(

@@ -31,13 +31,16 @@ def proposal_table(packs: Mapping[str, str]) -> str:
 
 
 def catalogue_table() -> str:
-    """The dangerous-flags catalogue as Markdown."""
-    from wrapgen.propose.dangerous import CATALOGUE
+    """The dangerous-flags catalogue, then the value guards, as Markdown."""
+    from wrapgen.propose.dangerous import CATALOGUE, VALUE_GUARDS
 
     lines = ["| tool | flags | why |", "|---|---|---|"]
     for entry in CATALOGUE:
         flags = ", ".join(f"`{s}`" for s in entry.spellings)
         lines.append(f"| {entry.tool} | {flags} | {entry.why} |")
+    for guard in VALUE_GUARDS:
+        flags = ", ".join(f"`{s}`" for s in guard.spellings)
+        lines.append(f"| {guard.tool} | values of {flags} must match `{guard.pattern}` | {guard.why} |")
     return "\n".join(lines) + "\n"
 
 

@@ -164,3 +164,30 @@ def test_gh_json_fields_are_asked_from_the_tool(cli, tmp_path):
     fields = selection[1].split(",")
     assert fields[:2] == ["number", "title"] and len(fields) <= 8
     assert "--json takes fields" in result.stdout
+
+
+def test_wrap_passes_discovery_options_over_the_recipes(tmp_path):
+    """wrap's --depth/--timeout/--style reach discovery, over the recipe's own discover options."""
+    from wrapgen.errors import HelpUnreadableError
+    from wrapgen.model import Tool
+    from wrapgen.wrap import wrap
+
+    seen: dict = {}
+
+    def fake_discover(name, **options):
+        seen.update(options)
+        return Tool(name=name)  # nothing readable: wrap stops with a clear error after discovery
+
+    with pytest.raises(HelpUnreadableError):
+        wrap("git", out_dir=tmp_path, discover=fake_discover,
+             discover_options={"depth": 1, "timeout_s": 2.5, "style": None})
+    assert seen == {"depth": 1, "timeout_s": 2.5}
+
+
+def test_wrap_timeout_option_is_what_the_hint_names(cli, tmp_path):
+    """A tool that hangs on --help: `wrap --timeout` bounds each probe, and the message says how long it waited."""
+    hang = Path(__file__).parent / "fixtures" / "tools" / "wg-hang"
+    result = cli("wrap", str(hang), "--timeout", "0.5", "--no-cache", "-o", str(tmp_path))
+    assert result.exit_code == 1
+    assert "within 0.5 s" in result.stderr and "Traceback" not in result.stderr
+    assert not any(tmp_path.iterdir())

@@ -13,7 +13,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from wrapgen.errors import Diagnostic, HelpUnreadableError
 from wrapgen.model import Tool
@@ -102,8 +102,12 @@ def wrap(
     check: bool = False,
     discover: Callable[..., Tool] | None = None,
     probe_json_fields: bool = True,
+    discover_options: Mapping[str, Any] | None = None,
 ) -> WrapResult:
-    """Wrap one tool into ``out_dir/<pack_id>/``; with ``check`` nothing is written."""
+    """Wrap one tool into ``out_dir/<pack_id>/``; with ``check`` nothing is written.
+
+    ``discover_options`` (depth, style, timeout_s, cache, ...) go to discovery, over a recipe's own.
+    """
     from wrapgen.check import lint_manifest
     from wrapgen.emit import write_files
     from wrapgen.pack import parse_manifest
@@ -119,6 +123,7 @@ def wrap(
         tool_arg = tool_arg or recipe.tool
     else:
         resolved = shutil.which(tool_arg) or tool_arg
+    options.update({k: v for k, v in dict(discover_options or {}).items() if v is not None})
     bin_name = _bin_for(recipe, tool_arg, resolved)
     tool = discover(bin_name, **options)
     tool = replace(tool, name=bin_name)

@@ -22,6 +22,11 @@ def add_arguments(parser) -> None:
     parser.add_argument("--recipe", metavar="FILE", help="a recipe: which commands, names, overrides")
     parser.add_argument("--check", action="store_true",
                         help="write nothing: print a diff of what would change and exit 1 on a difference")
+    # the discovery knobs `wrapgen discover` has, so that its hints ("raise --timeout") hold here too
+    parser.add_argument("--depth", type=int, help="how deep to read subcommands (default: 3, or the recipe's)")
+    parser.add_argument("--timeout", type=float, metavar="SECONDS", help="per help probe (default: 5)")
+    parser.add_argument("--style", help="force a help parser (gnu, argparse, click, cobra, clap, git, man, docopt)")
+    parser.add_argument("--no-cache", action="store_true", help="read the tool's help again, ignoring the cache")
 
 
 def _table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> list[str]:
@@ -70,7 +75,9 @@ def run(ns) -> int:
         recipe = load_recipe(ns.recipe)
     if not ns.tool and recipe is None:
         raise UsageError("wrap needs a TOOL or --recipe FILE", hint="for example: wrapgen wrap git")
-    result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check)
+    options = {"depth": ns.depth, "timeout_s": ns.timeout, "style": ns.style,
+               "cache": False if ns.no_cache else None}
+    result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check, discover_options=options)
     for line in summary_lines(result):
         print(line)
     if ns.check:

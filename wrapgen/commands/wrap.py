@@ -1,4 +1,4 @@
-"""``wrapgen wrap TOOL [-o DIR] [--pick PATH ...] [--recipe FILE] [--check]``.
+"""``wrapgen wrap TOOL [-o DIR] [--pick PATH ...] [--recipe FILE] [--check] [--depth N] [--timeout S] ...``.
 
 Discovers the tool, proposes 5 to 12 commands, writes ``DIR/<pack_id>/`` (pack.yaml, binding.json,
 adapter.py), checks it, and prints what it chose and why, and what it left out and why.

@@ -11,9 +11,15 @@ from the tool itself, never from its help text:
 - clap (rg 13, fd 8.6): the bash completion script (``fdfind --gen-completions bash``; for rg 13,
   which cannot print one, the script the Debian package ships);
 - git: ``git --list-cmds=list-<category>,...,others`` (its command list, guides left out) for the
-  commands, ``git CMD --git-completion-helper`` (run in a scratch repository) for each command's long
-  options (the ``--no-X`` forms it lists after ``--``, and the options git's bash completion script
-  offers for the command, count as valid but not as expected);
+  commands, ``git CMD --git-completion-helper-all`` (run in a scratch repository) for each command's
+  long options (the ``--no-X`` forms it lists after ``--``, and the options git's bash completion
+  script offers for the command, count as valid but not as expected). The ``-all`` form is the
+  fair reference: it is git's own full list of the options a command accepts, the ones its
+  completion hides (``commit --allow-empty``, documented in its man page) included; the plain
+  ``--git-completion-helper`` lists only what git chooses to offer on <TAB>. Commands that are not
+  parse-options programs (``rev-parse``, which echoes the argument back) have no reference; the
+  first ``--no-X`` git prints before the ``--`` counts as a negation, and ``annotate`` (``blame
+  -c``, for which git's helper answers with the diff options) takes blame's list;
 - argparse (jsonschema's CLI) and click (python-dotenv, flask): the parser objects imported
   in-process.
 
@@ -150,6 +156,8 @@ GIT_CATEGORIES = ",".join(
 
 
 GIT_COMPLETION = "/usr/share/bash-completion/completions/git"
+HELPER = "--git-completion-helper-all"  # every option the command accepts, hidden ones too
+HELPER_OF = {"annotate": "blame"}
 
 
 def _git_completion_options() -> dict[str, set[str]]:
@@ -171,18 +179,26 @@ def _git_completion_options() -> dict[str, set[str]]:
 
 
 def git_reference() -> Reference:
-    ref = Reference(long_only=True, source="git --list-cmds=<command-list categories>, git CMD --git-completion-helper")
+    ref = Reference(long_only=True, source="git --list-cmds=<command-list categories>, git CMD --git-completion-helper-all")
     commands = sorted(set(_run(["git", "--list-cmds=" + GIT_CATEGORIES]).split()))
     ref.paths = {(c,) for c in commands}
     with tempfile.TemporaryDirectory() as repo:
         _run(["git", "init", "-q", repo])
 
         def helper(command: str):
-            out = _run(["git", command, "--git-completion-helper"], cwd=repo)
-            advertised, _, negations = out.partition(" -- ")
+            # `git annotate` is `git blame -c`: with -c in front of it git's helper is no longer the
+            # only argument, and the diff machinery answers instead, so ask blame for annotate.
+            out = _run(["git", HELPER_OF.get(command, command), HELPER], cwd=repo)
+            advertised, separated, negations = out.partition(" -- ")
             words = advertised.split()
-            if not words or not all(w.startswith("--") for w in words):
-                return command, None, None  # not a parse-options command: no machine reference
+            if separated and words and words[-1].startswith("--no-") and "--" + words[-1][5:] in words:
+                # git prints the first `--no-X` before the `--` (so that completion offers "--no-"):
+                # it is a negation like those after it.
+                negations = words.pop() + " " + negations
+            # A command that does not use parse-options prints nothing, its usage, or (rev-parse)
+            # the argument itself back: none of those is a machine reference.
+            if not words or not all(w.startswith("--") for w in words) or HELPER in words:
+                return command, None, None
             return command, {w.rstrip("=") for w in words}, {w.rstrip("=") for w in negations.split()}
 
         completion = _git_completion_options()

@@ -432,3 +432,34 @@ def test_terraform_and_go_styles():
     command = parse_help(go, prog=("go",))
     assert command.usage == ("go <command> [arguments]",)
     assert [(s.name, s.summary) for s in command.subcommands] == [("bug", "start a bug report")]
+
+
+def test_man_ronn_bullet_options_jq():
+    """jq's ronn man page: "\\[ci]" bullet tags ("--raw-output / -r:") are options, under a heading ronn left in the text."""
+    command = parse_fixture("man/jq")
+    raw = flag(command, "--raw-output")
+    assert raw.short == "-r" and not raw.takes_value
+    assert flag(command, "-s").long == "--slurp"  # "--slurp/-s:" without spaces
+    assert flag(command, "-C").long == "--color-output" and flag(command, "-M").long == "--monochrome-output"
+    assert flag(command, "--from-file").short == "-f" and flag(command, "-f").value_name == "filename"
+    assert "-Ldirectory" not in {s for f in command.flags for s in f.spellings}  # "-Ldirectory / -L directory"
+    assert flag(command, "--arg").value_name == "name value"
+    assert flag(command, "--run-tests").value_optional
+    # Every option jq's own --help lists is found in its man page too.
+    help_text = parse_fixture("gnu/jq")
+    assert {s for f in help_text.flags for s in f.spellings} - {"-h", "--help"} <= {
+        s for f in command.flags for s in f.spellings}
+    # ronn wrote the description into SYNOPSIS: only the usage line is usage.
+    assert command.usage == ("jq [options...] filter [files...]",)
+    assert [p.name for p in command.positionals] == ["filter", "files"]
+
+
+def test_man_ronn_helpers_leave_prose_alone():
+    """A bullet of prose stays prose, and "## " only splits a heading off when it ends the line."""
+    from wrapgen.discover.parsers.man import _ronn_tags, roff_to_text
+
+    assert _ronn_tags("Numbers are added by normal arithmetic.") is None
+    assert _ronn_tags("--indent n:") == ["--indent <n>"]
+    text = roff_to_text('.SH "X"\n.IP "\\[ci]" 4\n\\fBnull\\fR\n.P\nuse ## markers here\n.P\nsimpler: ## INVOKING JQ\n')
+    assert text.split("\n") == ["", "X", "", "", "       null", "", "       use ## markers here", "",
+                                 "       simpler:", "", "INVOKING JQ", "", ""]

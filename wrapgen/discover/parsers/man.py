@@ -116,6 +116,37 @@ def _mdoc(words: list[str], name: str) -> str:
     return text + "".join(reversed(closers))
 
 
+_BULLETS = ("\\(bu", "\\[bu]", "\\(ci", "\\[ci]", "-", "*", "Bullet", "Dash", "Enum")
+_RONN_HEADING = re.compile(r"\s##\s+([A-Z][A-Z0-9 ]*[A-Z0-9])$")
+_RONN_GLUED = re.compile(r"^(-[A-Za-z0-9])[a-z]+$")  # "-Ldirectory": -L with its value glued on
+
+
+def _ronn_tags(text: str) -> list[str] | None:
+    """A ronn bullet's option tag as option-table specs, or None when it names no option.
+
+    ``--compact-output / -c:`` -> ``--compact-output, -c``; ``-f filename / --from-file filename``
+    -> ``-f <filename>, --from-file <filename>`` (ronn sets value names in the same bold as the
+    option, so only their place says they are values); ``A and B`` are two options, one tag each.
+    """
+    text = text.strip().removesuffix(":").strip()
+    if not text.startswith("-"):
+        return None
+    tags = []
+    for alternative in re.split(r"\s+and\s+(?=-)", text):
+        parts = [p.split() for p in re.split(r"\s*/\s*(?=-)", alternative) if p.strip()]
+        spelled = {p[0] for p in parts}
+        specs = []
+        for words in parts:
+            if not words[0].startswith("-"):
+                return None
+            glued = _RONN_GLUED.match(words[0])
+            if glued and len(words) == 1 and glued[1] in spelled:
+                continue  # "-Ldirectory / -L directory": the same option written twice
+            specs.append(" ".join([words[0], *(w if w[0] in "<[" else f"<{w}>" for w in words[1:])]))
+        tags.append(", ".join(specs))
+    return tags
+
+
 def _macro_args(rest: str) -> list[str]:
     args = re.findall(r'"((?:[^"]|"")*)"|(\S+)', rest)
     return [a or b for a, b in args]
@@ -132,6 +163,7 @@ def roff_to_text(source: str) -> str:
     spaced = True  # mdoc's .Sm off joins words without spaces
     depth = 0  # .RS nesting: each level indents by 7
     joinable = False  # the last output line is running paragraph text
+    bullet = False  # the last macro was a bullet ".IP": ronn's option tags follow one
     for raw in source.split("\n")[:50_000]:
         line = raw.rstrip()
         if line.startswith(('.\\"', "'\\\"", '\\"')) or line in (".", "'"):
@@ -166,9 +198,10 @@ def roff_to_text(source: str) -> str:
                 if macro == ".It" and args and args[0] in ("Fl", "Cm", "Ar", "Op", "Nm", "Ic", "Li", "Pa", "Ev"):
                     out.append(" " * 7 + _inline(_mdoc(args, name)))  # mdoc: ".It Fl B Ar bind_interface"
                     indent = 14
-                elif args and args[0] not in ("\\(bu", "\\[bu]", "-", "*", "Bullet", "Dash", "Enum"):
+                elif args and args[0] not in _BULLETS:
                     out.append(" " * 7 + _inline(args[0]))
                     indent = 14
+                bullet = macro == ".IP" and bool(args) and args[0] in _BULLETS
                 joinable = False
                 continue
             if macro == ".Sm":
@@ -223,6 +256,18 @@ def roff_to_text(source: str) -> str:
         else:
             text = _inline(line)
         text = text[:-1] if text.endswith("\\") else text  # an escaped newline joins lines
+        heading = _RONN_HEADING.search(text)
+        if heading:  # ronn left a markdown heading in running text: jq's "simpler: ## INVOKING JQ"
+            text = text[: heading.start()]
+            out.extend(([" " * indent + text.strip()] if text.strip() else []) + ["", heading[1], ""])
+            indent, pending_tag, depth, bullet, joinable = 7, False, 0, False, False
+            continue
+        tags = _ronn_tags(text) if bullet else None
+        bullet = False
+        if tags:  # ronn (jq): a bullet whose first line is "--slurp/-s:" is an option's tag
+            out.extend(" " * 7 + tag for tag in tags)
+            indent, joinable = 14, False
+            continue
         if pending_tag:
             out.append(" " * 7 + text.strip())
             pending_tag = False
@@ -246,6 +291,7 @@ _KEEP = re.compile(
     r"""
     NAME|SYNOPSIS|DESCRIPTION      # summary, usage and (often) the options themselves
   | OPTION|FLAG|ARGUMENTS          # "OPTIONS", "GLOBAL OPTIONS", "FLAGS"
+  | INVOKING                       # jq's "INVOKING JQ" (GNU's "Invoking ls" too)
   | EXAMPLE|USAGE|COMMAND.LINE     # "EXAMPLES", "COMMAND LINE OPTIONS"
   | SUBCOMMANDS?$                  # a listing of this command's own subcommands
     """,
@@ -265,6 +311,10 @@ def _option_sections(text: str) -> str:
     return "\n".join(kept)
 
 
+# ronn (jq) writes the description into SYNOPSIS: a paragraph of sentences is not a usage line.
+_PROSE = re.compile(r"[a-z]{2}\.(?:\s+[A-Z]|$)")  # "... JSON documents. For instance", "... instead."
+
+
 def _synopsis(sections) -> list[str]:
     """Usage lines: the paragraphs of SYNOPSIS and its subsections ("Traditional usage:")."""
     lines: list[str] = []
@@ -277,8 +327,9 @@ def _synopsis(sections) -> list[str]:
         elif not inside:
             continue
         for para in "\n".join(section.lines).split("\n\n"):
-            if para.strip():
-                lines.append(" ".join(para.split()))
+            line = " ".join(para.split())
+            if line and not _PROSE.search(line):
+                lines.append(line)
     return lines[:20]
 
 

@@ -18,7 +18,7 @@ from the tool itself, never from its help text:
   completion hides (``commit --allow-empty``, documented in its man page) included; the plain
   ``--git-completion-helper`` lists only what git chooses to offer on <TAB>. Commands that are not
   parse-options programs (``rev-parse``, which echoes the argument back) have no reference; the
-  first ``--no-X`` git prints before the ``--`` counts as a negation, and ``annotate`` (``blame
+  first ``--no-X`` git prints last, before the ``--``, counts as a negation, and ``annotate`` (``blame
   -c``, for which git's helper answers with the diff options) takes blame's list;
 - argparse (jsonschema's CLI) and click (python-dotenv, flask): the parser objects imported
   in-process.
@@ -189,11 +189,11 @@ def git_reference() -> Reference:
             # `git annotate` is `git blame -c`: with -c in front of it git's helper is no longer the
             # only argument, and the diff machinery answers instead, so ask blame for annotate.
             out = _run(["git", HELPER_OF.get(command, command), HELPER], cwd=repo)
-            advertised, separated, negations = out.partition(" -- ")
+            advertised, _, negations = out.partition(" -- ")
             words = advertised.split()
-            if separated and words and words[-1].startswith("--no-") and "--" + words[-1][5:] in words:
-                # git prints the first `--no-X` before the `--` (so that completion offers "--no-"):
-                # it is a negation like those after it.
+            if words and words[-1].startswith("--no-") and "--" + words[-1][5:] in {w.rstrip("=") for w in words}:
+                # git prints the first `--no-X` last, before the `--` (so that completion offers
+                # "--no-"): a negation like those after it (`check-mailmap`: "--stdin --no-stdin").
                 negations = words.pop() + " " + negations
             # A command that does not use parse-options prints nothing, its usage, or (rev-parse)
             # the argument itself back: none of those is a machine reference.

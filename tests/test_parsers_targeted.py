@@ -463,3 +463,16 @@ def test_man_ronn_helpers_leave_prose_alone():
     text = roff_to_text('.SH "X"\n.IP "\\[ci]" 4\n\\fBnull\\fR\n.P\nuse ## markers here\n.P\nsimpler: ## INVOKING JQ\n')
     assert text.split("\n") == ["", "X", "", "", "       null", "", "       use ## markers here", "",
                                  "       simpler:", "", "INVOKING JQ", "", ""]
+
+
+def test_git_stat_nested_optional_value():
+    """git's "--stat[=<width>[,<name-width>[,<count>]]]" (two nested optional parts) is read as --stat with an optional value."""
+    from wrapgen.discover.parsers._options import parse_options
+    from wrapgen.discover.parsers.man import roff_to_text
+
+    lines = roff_to_text((HELP / "man/git_log.txt").read_text(encoding="utf-8")).split("\n")
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("--stat[="))
+    flags = parse_options(lines[start:start + 2])
+    assert [f.spellings for f in flags] == [("--stat",)]
+    assert flags[0].takes_value and flags[0].value_optional
+    assert flags[0].value_name == "<width>[,<name-width>[,<count>]]"

@@ -41,7 +41,8 @@ _SPELLING = re.compile(
     )
     (?P<attached>                               # a value glued to the spelling
         (?: \[=?<[^>]*>\]                        #   -S[<keyid>], --gpg-sign[=<key-id>]
-          | \[=?[^\]\[\s]*(?:\[[^\]\s]*\][^\]\[\s]*)*\]  #   --color[=WHEN], --inspect[=[host:]port]
+          | \[=?[^\]\[\s]*(?:\[(?:[^\]\[\s]|\[[^\]\[\s]*\])*\][^\]\[\s]*)*\]  #   --color[=WHEN], --inspect[=[host:]port],
+                                                #   git: --stat[=<width>[,<name-width>[,<count>]]]
         )+                                      #   perl: -d[t][:MOD]
       | =<[^>]*>\S*                             #   --author=<author>
       | =\S+                                    #   --block-size=SIZE, --all-namespaces=false:

@@ -19,7 +19,10 @@ from the tool itself, never from its help text:
   ``--git-completion-helper`` lists only what git chooses to offer on <TAB>. Commands that are not
   parse-options programs (``rev-parse``, which echoes the argument back) have no reference; the
   first ``--no-X`` git prints last, before the ``--``, counts as a negation, and ``annotate`` (``blame
-  -c``, for which git's helper answers with the diff options) takes blame's list;
+  -c``, for which git's helper answers with the diff options) takes blame's list. The revision
+  options of ``log``, ``show``, ``shortlog``, ``rev-list`` and ``whatchanged`` are parsed by code no
+  helper enumerates: for those commands git itself is the judge, a discovered option git does not
+  refuse as unknown (run read-only in a scratch repository) counts as valid, never as expected;
 - argparse (jsonschema's CLI) and click (python-dotenv, flask): the parser objects imported
   in-process.
 
@@ -60,6 +63,8 @@ class Reference:
     paths: set = field(default_factory=set)  # every command path (root excluded)
     long_only: bool = False
     source: str = ""
+    # path, spellings -> those the tool itself accepts when run: for options no list enumerates
+    judge: object = None
 
 
 def _run(argv: list[str], *, cwd: str | None = None) -> str:
@@ -178,8 +183,42 @@ def _git_completion_options() -> dict[str, set[str]]:
     return options
 
 
+# Commands whose revision and diff options are parsed by setup_revisions(), which no
+# --git-completion-helper enumerates (rev-list's lists only the diff options, shortlog's only its own).
+GIT_REVISION_COMMANDS = ("log", "show", "shortlog", "rev-list", "whatchanged")
+_GIT_REJECTS = re.compile(r"unrecognized argument|unknown option|invalid option|^usage: ", re.M)  # rev-list: usage
+
+
+def git_judge(path: Path, spellings: set[str]) -> set[str]:
+    """The spellings git's own parser accepts for a revision-walking command (read-only; run in a
+    scratch repository with one empty commit, stdin closed): an option is real when neither
+    `git CMD --x HEAD --` nor `git CMD --x=1 HEAD --` is refused as unknown."""
+    if len(path) != 1 or path[0] not in GIT_REVISION_COMMANDS:
+        return set()
+    with tempfile.TemporaryDirectory() as repo:
+        _run(["git", "init", "-q", repo])
+        _run(["git", "-c", "user.name=bench", "-c", "user.email=bench@invalid", "commit", "-q",
+              "--allow-empty", "-m", "bench"], cwd=repo)
+
+        def refused(argv: list[str]) -> bool:
+            try:
+                done = subprocess.run(argv, capture_output=True, text=True, cwd=repo, timeout=10,
+                                      stdin=subprocess.DEVNULL, env=dict(os.environ, GIT_PAGER="cat", PAGER="cat"))
+            except subprocess.TimeoutExpired:
+                return False  # it ran: the option was taken
+            return bool(_GIT_REJECTS.search(done.stderr))
+
+        def accepted(spelling: str) -> bool:
+            return not (refused(["git", path[0], spelling, "HEAD", "--"])
+                        and refused(["git", path[0], spelling + "=1", "HEAD", "--"]))
+
+        with ThreadPoolExecutor(4) as pool:
+            return {s for s, ok in zip(sorted(spellings), pool.map(accepted, sorted(spellings))) if ok}
+
+
 def git_reference() -> Reference:
-    ref = Reference(long_only=True, source="git --list-cmds=<command-list categories>, git CMD --git-completion-helper-all")
+    ref = Reference(long_only=True, judge=git_judge,
+                    source="git --list-cmds=<command-list categories>, git CMD --git-completion-helper-all")
     commands = sorted(set(_run(["git", "--list-cmds=" + GIT_CATEGORIES]).split()))
     ref.paths = {(c,) for c in commands}
     with tempfile.TemporaryDirectory() as repo:
@@ -330,6 +369,8 @@ def score(ref: Reference, tool) -> dict:
         if ref.long_only:
             expected = {s for s in expected if s.startswith("--")}
         accepted = expected | ref.valid.get(path, set())
+        if ref.judge is not None and got - accepted:
+            accepted |= ref.judge(path, got - accepted)
         tp += len(expected & got)
         fp += len(got - accepted)
         fn += len(expected - got)

@@ -222,6 +222,23 @@ def _finish(proc: subprocess.Popen, argv, buffers, *, timed_out: bool, capped: b
     )
 
 
+def _popen(argv, *, stdin, stdout, stderr, cwd, env) -> subprocess.Popen:
+    """The one spawn: no shell, no inherited descriptors, a process group of its own to kill."""
+    return subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, env=env,
+                            close_fds=True, start_new_session=True)
+
+
+def _pump_or_kill(proc: subprocess.Popen, streams: dict, **pump_options) -> tuple:
+    """``_pump``'s (buffers, timed_out, capped, cancelled); on any exception (Ctrl-C included) the
+    group is killed and reaped before it propagates, so no tool outlives its caller."""
+    try:
+        return _pump(proc, streams, **pump_options)
+    except BaseException:
+        _kill_group(proc.pid)
+        proc.wait()
+        raise
+
+
 def run_process(
     argv,
     *,
@@ -244,27 +261,14 @@ def run_process(
         return ProcessResult(argv=tuple(argv), not_found=reason)
     stdin_data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     try:
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL if stdin_data is None else subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=cwd,
-            env=env,
-            close_fds=True,
-            start_new_session=True,
-        )
+        proc = _popen(argv, stdin=subprocess.DEVNULL if stdin_data is None else subprocess.PIPE,
+                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env)
     except OSError as error:
         return _spawn_failure(argv, error)
     try:
         streams = {proc.stdout.fileno(): "stdout", proc.stderr.fileno(): "stderr"}
-        buffers, timed_out, capped, cancelled = _pump(
-            proc, streams, timeout_s=timeout_s, output_cap=output_cap, stdin_data=stdin_data, cancel=cancel
-        )
-    except BaseException:
-        _kill_group(proc.pid)
-        proc.wait()
-        raise
+        buffers, timed_out, capped, cancelled = _pump_or_kill(
+            proc, streams, timeout_s=timeout_s, output_cap=output_cap, stdin_data=stdin_data, cancel=cancel)
     finally:
         proc.stdout.close()
         proc.stderr.close()
@@ -307,28 +311,13 @@ def run_in_pty(
         except OSError:
             pass
         try:
-            proc = subprocess.Popen(
-                argv,
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                cwd=cwd,
-                env=env,
-                close_fds=True,
-                start_new_session=True,
-            )
+            proc = _popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd, env=env)
         except OSError as error:
             return _spawn_failure(argv, error)
         finally:
             os.close(slave)
-        try:
-            buffers, timed_out, capped, cancelled = _pump(
-                proc, {master: "stdout"}, timeout_s=timeout_s, output_cap=output_cap, stdin_data=None, cancel=cancel
-            )
-        except BaseException:
-            _kill_group(proc.pid)
-            proc.wait()
-            raise
+        buffers, timed_out, capped, cancelled = _pump_or_kill(
+            proc, {master: "stdout"}, timeout_s=timeout_s, output_cap=output_cap, stdin_data=None, cancel=cancel)
     finally:
         os.close(master)
     return _finish(proc, argv, buffers, timed_out=timed_out, capped=capped, cancelled=cancelled)

@@ -145,7 +145,7 @@ def _titles_text(verb: Mapping[str, Any]) -> str:
 
 
 def _command_screen(index: int, total: int, name: str, verb: Mapping[str, Any]) -> str:
-    args = list(((verb.get("args") or {}).get("properties") or {}))
+    args = _arg_names(verb)
     return "\n".join([
         "",
         f"[{index}/{total}] {name}: {verb.get('description', '')}",
@@ -168,6 +168,11 @@ HELP = """\
 
 # -- the flow -------------------------------------------------------------------------------------------
 
+def _arg_names(verb: Mapping[str, Any] | None) -> list[str]:
+    """A manifest verb's arg names, in the order of its schema's properties ([] for none or no verb)."""
+    return list(((verb or {}).get("args") or {}).get("properties") or {})
+
+
 def _pick(answer: str, options: list[str]) -> list[str]:
     """Numbers (1-based) or names from ``answer``; unknown words raise WrapgenError."""
     picked = []
@@ -184,7 +189,7 @@ def _pick(answer: str, options: list[str]) -> list[str]:
 def _sample_args(ask: Ask, verb: Mapping[str, Any]) -> dict:
     from wrapgen.runtime import coerce_kv
 
-    props = list(((verb.get("args") or {}).get("properties") or {}))
+    props = _arg_names(verb)
     answer = ask(f"    sample args as k=v ({', '.join(props) or 'none'}), Enter for none: ").strip()
     return coerce_kv(shlex.split(answer), verb.get("args") or {}) if answer else {}
 
@@ -259,7 +264,7 @@ def _available_args(session: Session, proposed: str, current: list[str]) -> list
 
 
 def _add_args(session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask, say: Say) -> None:
-    current = list(((verb.get("args") or {}).get("properties") or {}))
+    current = _arg_names(verb)
     options = _available_args(session, proposed, current)
     if not options:
         say("    no other flags or positionals to add")
@@ -268,15 +273,14 @@ def _add_args(session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask
     picked = _pick(ask("    add which (numbers or names), Enter for none: "), options)
     if picked:
         session.edits = session.edits.with_override(proposed, include_args=tuple(current + picked))
-        now = set(((session.manifest()["verbs"].get(session.final_name(proposed)) or {}).get("args") or {})
-                  .get("properties") or {})
+        now = set(_arg_names(session.manifest()["verbs"].get(session.final_name(proposed))))
         refused = [p for p in picked if p not in now]
         if refused:
             say(f"    not added (unsafe on this command, or set by the command itself): {', '.join(refused)}")
 
 
 def _drop_args(session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask, say: Say) -> None:
-    current = list(((verb.get("args") or {}).get("properties") or {}))
+    current = _arg_names(verb)
     if not current:
         say("    this command has no args")
         return
@@ -285,8 +289,7 @@ def _drop_args(session: Session, proposed: str, verb: Mapping[str, Any], ask: As
     if picked:
         keep = tuple(n for n in current if n not in picked)
         session.edits = session.edits.with_override(proposed, include_args=keep)
-        left = set(((session.manifest()["verbs"].get(session.final_name(proposed)) or {}).get("args") or {})
-                   .get("properties") or {})
+        left = set(_arg_names(session.manifest()["verbs"].get(session.final_name(proposed))))
         kept_anyway = [p for p in picked if p in left]
         if kept_anyway:
             say(f"    kept (required by the command): {', '.join(kept_anyway)}")

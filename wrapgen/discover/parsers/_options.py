@@ -138,7 +138,6 @@ def _split_first_line(text: str) -> tuple[str, str]:
     A gap right after "-V," (wget) or a lone "-c" (stat's "-c  --format=FORMAT") still
     belongs to the spec when another spelling follows it.
     """
-    start = 0
     for match in re.finditer(r"\s{2,}", text):
         spec, rest = text[: match.start()], text[match.end():]
         if rest.startswith("...."):

@@ -20,9 +20,12 @@ from the tool itself, never from its help text:
   parse-options programs (``rev-parse``, which echoes the argument back) have no reference; the
   first ``--no-X`` git prints last, before the ``--``, counts as a negation, and ``annotate`` (``blame
   -c``, for which git's helper answers with the diff options) takes blame's list. The revision
-  options of ``log``, ``show``, ``shortlog``, ``rev-list`` and ``whatchanged`` are parsed by code no
-  helper enumerates: for those commands git itself is the judge, a discovered option git does not
-  refuse as unknown (run read-only in a scratch repository) counts as valid, never as expected;
+  and diff options of ``log``, ``show``, ``shortlog``, ``rev-list``, ``whatchanged``, ``blame``,
+  ``annotate``, ``diff-files``, ``diff-index``, ``diff-tree``, ``format-patch`` and ``difftool`` are
+  parsed by code no helper enumerates fully: for those commands git itself is the judge (run in a
+  scratch repository with one commit, no configuration), both ways: a discovered option git does
+  not refuse as unknown counts as valid, never as expected, and a listed option git refuses is no
+  option (rev-list's helper lists the diff options, which ``git rev-list --stat HEAD`` refuses);
 - argparse (jsonschema's CLI) and click (python-dotenv, flask): the parser objects imported
   in-process.
 
@@ -183,34 +186,50 @@ def _git_completion_options() -> dict[str, set[str]]:
     return options
 
 
-# Commands whose revision and diff options are parsed by setup_revisions(), which no
-# --git-completion-helper enumerates (rev-list's lists only the diff options, shortlog's only its own).
-GIT_REVISION_COMMANDS = ("log", "show", "shortlog", "rev-list", "whatchanged")
-_GIT_REJECTS = re.compile(r"unrecognized argument|unknown option|invalid option|^usage: ", re.M)  # rev-list: usage
+# Commands whose revision and diff options are parsed by setup_revisions() or the diff machinery,
+# which no --git-completion-helper enumerates fully: shortlog's lists only its own options, blame's
+# and diff-tree's leave out the revision options they take, and rev-list's lists the diff options,
+# which rev-list itself refuses (`git rev-list --stat HEAD` prints its usage).
+GIT_REVISION_COMMANDS = ("log", "show", "shortlog", "rev-list", "whatchanged", "blame", "annotate",
+                         "diff-files", "diff-index", "diff-tree", "format-patch", "difftool")
+# What git says when it refuses an option, or this form of it (a value given to a switch, or none
+# to an option that needs one: the other form is tried too).
+_GIT_REJECTS = re.compile(r"unrecognized argument|unknown option|invalid option|takes no value|requires a value"
+                          r"|^usage: ", re.M)
+# The operands each judged command runs with: ones it accepts with no option (diff-files takes no revision).
+GIT_JUDGE_OPERANDS = {"diff-files": ["--", "f"]}
 
 
-def git_judge(path: Path, spellings: set[str]) -> set[str]:
-    """The spellings git's own parser accepts for a revision-walking command (read-only; run in a
-    scratch repository with one empty commit, stdin closed): an option is real when neither
-    `git CMD --x HEAD --` nor `git CMD --x=1 HEAD --` is refused as unknown."""
+def git_judge(path: Path, spellings: set[str]) -> set[str] | None:
+    """The spellings git's own parser accepts for a revision-walking command (run in a scratch
+    repository with one commit of one file, stdin closed, no user or system configuration): an
+    option is real when neither `git CMD --x HEAD -- f` nor `git CMD --x=1 HEAD -- f` is refused.
+    None for a command git is not asked about."""
     if len(path) != 1 or path[0] not in GIT_REVISION_COMMANDS:
-        return set()
+        return None
+    tail = GIT_JUDGE_OPERANDS.get(path[0], ["HEAD", "--", "f"])
     with tempfile.TemporaryDirectory() as repo:
         _run(["git", "init", "-q", repo])
+        with open(os.path.join(repo, "f"), "w", encoding="utf-8") as handle:
+            handle.write("a\n")  # blame needs a file to run at all (without one it prints its usage)
+        _run(["git", "add", "f"], cwd=repo)
         _run(["git", "-c", "user.name=bench", "-c", "user.email=bench@invalid", "commit", "-q",
-              "--allow-empty", "-m", "bench"], cwd=repo)
+              "-m", "bench"], cwd=repo)
 
         def refused(argv: list[str]) -> bool:
             try:
                 done = subprocess.run(argv, capture_output=True, text=True, cwd=repo, timeout=10,
-                                      stdin=subprocess.DEVNULL, env=dict(os.environ, GIT_PAGER="cat", PAGER="cat"))
+                                      stdin=subprocess.DEVNULL, env=dict(
+                                          os.environ, GIT_PAGER="cat", PAGER="cat", HOME=repo,
+                                          GIT_CONFIG_NOSYSTEM="1", GIT_EDITOR="true", GIT_EXTERNAL_DIFF="true"))
             except subprocess.TimeoutExpired:
                 return False  # it ran: the option was taken
-            return bool(_GIT_REJECTS.search(done.stderr))
+            # rev-list takes the diff options apart and then refuses them with its usage on stdout
+            return done.returncode != 0 and bool(_GIT_REJECTS.search(done.stderr + done.stdout))
 
         def accepted(spelling: str) -> bool:
-            return not (refused(["git", path[0], spelling, "HEAD", "--"])
-                        and refused(["git", path[0], spelling + "=1", "HEAD", "--"]))
+            return not (refused(["git", path[0], spelling, *tail])
+                        and refused(["git", path[0], spelling + "=1", *tail]))
 
         with ThreadPoolExecutor(4) as pool:
             return {s for s, ok in zip(sorted(spellings), pool.map(accepted, sorted(spellings))) if ok}
@@ -369,8 +388,14 @@ def score(ref: Reference, tool) -> dict:
         if ref.long_only:
             expected = {s for s in expected if s.startswith("--")}
         accepted = expected | ref.valid.get(path, set())
-        if ref.judge is not None and got - accepted:
-            accepted |= ref.judge(path, got - accepted)
+        if ref.judge is not None:
+            # Where the tool itself is the judge, it settles both sides: an unlisted option it takes
+            # is valid, and a listed one it refuses (rev-list's diff options) is not an option.
+            accepted |= ref.judge(path, got - accepted) or set()
+            missing = expected - got
+            taken = ref.judge(path, missing) if missing else None
+            if taken is not None:
+                expected -= missing - taken
         tp += len(expected & got)
         fp += len(got - accepted)
         fn += len(expected - got)

@@ -48,6 +48,10 @@ def test_git_lists_every_command_and_log_has_oneline():
     assert len(names) > 100
     assert {"log", "commit", "rev-parse", "cat-file", "worktree"} <= names
     assert not names & {"attributes", "revisions", "format-pack"}, "guides are not commands"
+    # `git help -a` leaves out the internal helpers; git(1) lists them, and they are read like the rest
+    upload = tool.root.find(("upload-pack",))
+    assert upload is not None and upload.group == "Syncing repositories" and not upload.stub
+    assert _flag(upload, "--stateless-rpc") is not None
     log = tool.root.find(("log",))
     assert log.probe == ("log", "-h")
     assert _flag(log, "--oneline") is not None

@@ -193,6 +193,19 @@ def test_man_roff_and_rendered():
     assert any(u.startswith("tar -c [-f ARCHIVE]") for u in tar.usage)
 
 
+def test_man_page_lists_commands_as_pages():
+    """git(1) lists every command as `git-NAME(1)` under its heading; SEE ALSO and the guides do not count."""
+    git = parse_fixture("man/git")
+    by_name = {c.name: c for c in git.subcommands}
+    assert len(by_name) > 140 and all(c.stub for c in by_name.values())
+    assert by_name["upload-pack"].group == "Syncing repositories"
+    assert by_name["upload-pack"].summary == "Send objects packed back to git-fetch-pack"
+    assert by_name["add"].group == "Main porcelain commands"
+    assert not {"attributes", "gitattributes", "revisions", "k"} & set(by_name)
+    # a command's own page names others only in prose: no subcommands are invented from it
+    assert not parse_fixture("man/git_log").subcommands
+
+
 def test_click_flask():
     """click: --x / --no-x pairs, types as value names, the listing of commands."""
     run = parse_fixture("click/flask_run")

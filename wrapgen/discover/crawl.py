@@ -238,6 +238,8 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
             root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
         elif _LIST_ALL.search(root.text):
             root_cmd = _listed_commands(prober, parse, root_cmd, warnings)
+        if root_cmd.subcommands:
+            root_cmd = _man_listed_commands(prober, parse, root_cmd)
         shared = _global_options(prober, parse, root.text, warnings)
         if shared:
             root_cmd = _with_globals(root_cmd, shared)
@@ -341,6 +343,21 @@ def _listed_commands(prober, parse: ParseFn, root: Command, warnings: list[str])
     # `--list` adds commands: the ones `--help` showed are the tool's own pick of common ones
     common = tuple(replace(s, common=True) for s in root.subcommands)
     return replace(root, subcommands=common + tuple(extra))
+
+
+def _man_listed_commands(prober, parse: ParseFn, root: Command) -> Command:
+    """Add the commands the tool's man page lists that its help did not: git(1) lists its internal
+    helpers (``git-upload-pack(1)``), which `git help -a` leaves out."""
+    source, page = prober.man_source(())
+    if not source.strip():
+        return root
+    parsed, _ = _safe_parse(parse, source, prog=(prober.name,), style="man")
+    if parsed is None:
+        return root
+    known = {name for s in root.subcommands for name in (s.name, *s.aliases)}
+    extra = tuple(replace(s, path=(s.name,), stub=True, subcommands=(), probe=(f"man:{page}",))
+                  for s in parsed.subcommands if s.name and s.name not in known and not s.name.startswith("-"))
+    return replace(root, subcommands=root.subcommands + extra) if extra else root
 
 
 def _assemble(command: Command, reads: dict[tuple[str, ...], NodeRead], shared: tuple[Flag, ...] = ()) -> Command:

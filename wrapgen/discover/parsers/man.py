@@ -13,7 +13,7 @@ from wrapgen.model import Command
 from ._build import Rules, _prose_before_options, assemble, read_parts
 from ._registry import register_parser
 
-__all__ = ["parse_man", "roff_to_text"]
+__all__ = ["parse_man", "roff_to_text", "man_page_commands"]
 
 # SYNOPSIS is read here, not by the shared usage splitter: its paragraphs are whole usage lines.
 RULES = Rules(usage=r"^$never", description=r"^description$", examples=r"^examples?$",
@@ -342,6 +342,7 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     """Flags from every section's tagged paragraphs; summary from NAME; usage from SYNOPSIS."""
     if _is_roff(text):
         text = roff_to_text(text)
+    pages = man_page_commands(text, prog=prog)
     text = _option_sections(text)
     parts = read_parts(text, prog=prog, rules=RULES)
     summary = ""
@@ -356,4 +357,47 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     command = assemble(parts, prog=prog, style="man")
     if summary:
         command = command.with_changes(summary=summary[:200])
+    known = {s.name for s in command.subcommands}
+    extra = tuple(page for page in pages if page.name not in known)
+    if extra:
+        command = command.with_changes(subcommands=command.subcommands + extra)
     return command
+
+
+# A subsection heading a listing sits under, as man renders it: "   Syncing repositories:".
+_SUBSECTION = re.compile(r"^ {3}(\S.{0,60}):$")
+_NOT_LISTINGS = re.compile(r"^(?:SEE ALSO|NOTES|BUGS|AUTHORS?|FURTHER DOCUMENTATION)$")
+
+
+def man_page_commands(text: str, *, prog: tuple[str, ...]) -> tuple[Command, ...]:
+    """The subcommands a tool's man page lists as pages of their own: a tagged paragraph whose tag is
+    just ``PROG-SUB(1)`` (git(1) lists ``git-upload-pack(1)``, which ``git help -a`` leaves out),
+    with its description as summary and the heading above it as group; SEE ALSO does not count."""
+    if _is_roff(text):
+        text = roff_to_text(text)
+    tag = re.compile(r"^ {4,8}" + re.escape("-".join(prog)) + r"-([a-z0-9][a-z0-9-]*)\(1\)\s*$")
+    found: dict[str, Command] = {}
+    group = ""
+    skipping = False
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if line[:1].isalpha():
+            skipping = bool(_NOT_LISTINGS.match(line.strip()))
+            group = line.strip().rstrip(":")
+            continue
+        heading = _SUBSECTION.match(line.rstrip())
+        if heading:
+            group = heading.group(1)
+            continue
+        match = tag.match(line)
+        if skipping or not match or match.group(1) in found:
+            continue
+        summary = []
+        for follow in lines[index + 1:index + 6]:
+            if not follow.strip():
+                break
+            summary.append(follow.strip())
+        name = match.group(1)
+        found[name] = Command(path=(*prog[1:], name), summary=" ".join(summary)[:200].rstrip("."),
+                              group=group, stub=True)
+    return tuple(found.values())

@@ -9,7 +9,9 @@ from the tool itself, never from its help text:
   and inherited) of a path, asked again with required flags set, since cobra offers only those until
   they are;
 - clap (rg 13, fd 8.6): the bash completion script (``fdfind --gen-completions bash``; for rg 13,
-  which cannot print one, the script the Debian package ships);
+  which cannot print one, the script the Debian package ships); the script names each option once,
+  so a discovered alias (fd's ``--newer`` for ``--changed-within``) is judged by the tool itself: run
+  with it in an empty scratch directory, it counts as valid unless clap refuses it as unknown;
 - git: ``git --list-cmds=list-<category>,...,others`` (its command list, guides left out) for the
   commands, ``git CMD --git-completion-helper-all`` (run in a scratch repository) for each command's
   long options (the ``--no-X`` forms it lists after ``--``, and the options git's bash completion
@@ -143,14 +145,46 @@ def clap_bash_reference(script: str, source: str) -> Reference:
     return ref
 
 
+# clap's words for an argument it does not know (clap 2-3 and 4.0: "Found argument '--x' which wasn't
+# expected"; later 4.x: "unexpected argument '--x' found").
+_CLAP_REJECTS = re.compile(r"which wasn't expected|unexpected argument|isn't valid in this context")
+
+
+def clap_judge(program: str):
+    """A judge for a clap tool without subcommands: a spelling is real when the tool, run with it in
+    an empty scratch directory (stdin closed, so it searches nothing), does not refuse it as
+    unknown. A completion script lists each option once, under its main name; the aliases clap
+    also takes (fd's `--newer` for `--changed-within`) are real options all the same."""
+
+    def judge(path: Path, spellings: set[str]) -> set[str] | None:
+        if path:
+            return None
+        with tempfile.TemporaryDirectory() as scratch:
+            def accepted(spelling: str) -> bool:
+                try:
+                    done = subprocess.run([program, spelling], capture_output=True, text=True, cwd=scratch,
+                                          timeout=10, stdin=subprocess.DEVNULL)
+                except subprocess.TimeoutExpired:
+                    return True  # it ran: the option was taken
+                return not (done.returncode != 0 and _CLAP_REJECTS.search(done.stderr))
+
+            return {s for s in sorted(spellings) if accepted(s)}
+
+    return judge
+
+
 def rg_reference() -> Reference:
     path = "/usr/share/bash-completion/completions/rg"
     with open(path, encoding="utf-8") as handle:
-        return clap_bash_reference(handle.read(), path)
+        ref = clap_bash_reference(handle.read(), path)
+    ref.judge = clap_judge("rg")
+    return ref
 
 
 def fd_reference() -> Reference:
-    return clap_bash_reference(_run(["fdfind", "--gen-completions", "bash"]), "fdfind --gen-completions bash")
+    ref = clap_bash_reference(_run(["fdfind", "--gen-completions", "bash"]), "fdfind --gen-completions bash")
+    ref.judge = clap_judge("fdfind")
+    return ref
 
 
 # -- git -----------------------------------------------------------------------------------------

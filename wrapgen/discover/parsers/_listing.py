@@ -46,6 +46,21 @@ _DEPRECATED = re.compile(
 )
 
 
+# cobra pads names to the longest one plus a single space: "rebuild-index Build a new index".
+_TIGHT = re.compile(r"^(?P<names>[A-Za-z0-9][\w.+-]*) (?P<summary>\S.*)$")
+
+
+def _summary_columns(lines) -> set[int]:
+    """The columns the summaries of well-spaced entries start at (two spaces or more before them)."""
+    columns: set[int] = set()
+    for line in lines:
+        text = line.strip()
+        match = _ENTRY.match(text) if text else None
+        if match is not None and not match["tight"] and match["summary"].strip() and re.search(r"\S {2,}\S", text):
+            columns.add(indent_of(line) + match.start("summary"))
+    return columns
+
+
 def stub(path: tuple[str, ...], *, summary: str = "", group: str = "", aliases=()) -> Command:
     """A subcommand known only from its parent's listing."""
     return Command(path=path, summary=summary, group=group, aliases=tuple(aliases), stub=True)
@@ -65,6 +80,7 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
     summary: list[str] = []
     summary_col = 10_000
     in_columns = False
+    aligned = _summary_columns(lines)
 
     def flush():
         if names:
@@ -93,8 +109,11 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
         if prefix and text.startswith(prefix):
             text = text[len(prefix):]
         match = _ENTRY.match(text)
-        if match is not None and match["tight"] and not match["operands"]:
-            match = None  # "name Word" with one space is prose, unless operands filled the column
+        if match is None or match["tight"] and not match["operands"]:
+            # "name Word" with one space is prose, unless operands filled the column or the
+            # summary starts where the other entries' summaries do (the longest name, padded by one)
+            tight = _TIGHT.match(text)
+            match = tight if tight and ind + tight.start("summary") in aligned else None
         if match is None or ind > max_indent or ind == 0 or text.startswith("-") or (base is not None and abs(ind - base) > 2):
             flush()
             names, summary = [], []

@@ -134,6 +134,11 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
             known |= spellings
             continue
         mine = flags[index]
+        if not mine.description and not mine.takes_value:
+            # find's help names its primaries bare ("-regextype"): the man page says what they take
+            mine = replace(mine, takes_value=flag.takes_value, value_optional=flag.value_optional,
+                           value_name=flag.value_name, type=flag.type, choices=flag.choices,
+                           default=flag.default, repeatable=mine.repeatable or flag.repeatable)
         flags[index] = replace(
             mine,
             long=mine.long or flag.long,

@@ -32,6 +32,9 @@ _ENTRY = re.compile(
 )
 
 
+# npm's "All commands:": names separated by commas, wrapped over lines ("access, adduser, audit,").
+_COMMAS = re.compile(r"^ {0,8}[a-z][\w.+-]*(?:, ?[a-z][\w.+-]*){2,},?$")
+_COMMA_TAIL = re.compile(r"^ {0,8}[a-z][\w.+-]*(?:, ?[a-z][\w.+-]*)*,?$")
 _COLUMNS = re.compile(r"^ {0,4}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*){2,} *$")
 _COLUMN_TAIL = re.compile(r"^ {0,4}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*)* *$")
 
@@ -80,6 +83,7 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
     summary: list[str] = []
     summary_col = 10_000
     in_columns = False
+    in_commas = False  # the last line was part of a comma list and ended with a comma
     aligned = _summary_columns(lines)
 
     def flush():
@@ -93,11 +97,18 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
     for line in lines:
         text = line.strip()
         if not text:
-            in_columns = False
+            in_columns = in_commas = False
             continue
         ind = indent_of(line)
         if names and ind > (base or 0) and (ind >= summary_col or base is not None and ind > base + 1):
             summary.append(text)  # a wrapped summary
+            continue
+        commas = _COMMAS.match(line) or (in_commas and _COMMA_TAIL.match(line))
+        in_commas = bool(commas) and line.rstrip().endswith(",")
+        if commas:
+            flush()
+            names, summary = [], []
+            stubs.extend(stub(parent + (name.strip(),), group=group) for name in text.split(",") if name.strip())
             continue
         columns = _COLUMNS.match(line) or (in_columns and _COLUMN_TAIL.match(line))
         in_columns = bool(columns)

@@ -146,7 +146,8 @@ def _split_first_line(text: str) -> tuple[str, str]:
     A gap right after "-V," (wget) or a lone "-c" (stat's "-c  --format=FORMAT") still
     belongs to the spec when another spelling follows it.
     """
-    for match in re.finditer(r"\s{2,}", text):
+    # python3: "-c cmd : program passed in", "-b     : issue warnings": the colon is part of the gap
+    for match in re.finditer(r"\s{2,}(?::\s+)?|\s+:\s+(?=\S)", text):
         spec, rest = text[: match.start()], text[match.end():]
         if rest.startswith("...."):
             continue  # less: "-e  -E  ....  --quit-at-eof"

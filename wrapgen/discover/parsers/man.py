@@ -173,8 +173,16 @@ def _ronn_tags(text: str) -> list[str] | None:
 
 
 def _macro_args(rest: str) -> list[str]:
-    args = re.findall(r'"((?:[^"]|"")*)"|(\S+)', rest)
+    # An escaped space ("\ ") does not end an argument: ps(1)'s ".BI \-C \ cmdlist" has two.
+    args = re.findall(r'"((?:[^"]|"")*)"|((?:\\.|\\$|[^\s\\])+)', rest)
     return [a or b for a, b in args]
+
+
+def _mark_italic_arg(arg: str) -> str:
+    """An italic argument of ``.BI``/``.RI`` in a tag, marked as a value when it is one word."""
+    lead = re.match(r"(?:\\ )*", arg)[0]
+    word = re.sub(r"\\[,/&]", "", arg[len(lead):])
+    return f"{lead}<{word}>" if _VALUE_WORD.fullmatch(word) else arg
 
 
 def roff_to_text(source: str) -> str:
@@ -272,6 +280,9 @@ def roff_to_text(source: str) -> str:
                 continue
             if macro in _FONT_MACROS:
                 args = _macro_args(rest)
+                if pending_tag and macro in (".BI", ".RI", ".IB", ".IR"):
+                    italic = 1 if macro in (".BI", ".RI") else 0  # the alternating macros' italic turns
+                    args = [_mark_italic_arg(a) if i % 2 == italic else a for i, a in enumerate(args)]
                 joiner = " " if macro in (".B", ".I", ".SM", ".SB") else ""
                 text = _inline(joiner.join(args))
             elif len(macro) == 3 and macro[1].isupper() and macro[2].islower():

@@ -168,6 +168,8 @@ def _placeholder(text: str, *, bare_ok: bool) -> str | None:
         return text
     if re.fullmatch(r"[a-z][a-z0-9_-]*", text) and bare_ok:
         return text  # argparse: "[port]", clap: "[pattern]", BSD: "ssh [-46] destination"
+    if re.fullmatch(r"[a-z][a-z0-9_-]*:[a-z][a-z0-9_/-]*", text):
+        return text  # rclone: "source:path dest:path"; no subcommand word holds a colon
     return None
 
 

@@ -10,6 +10,8 @@ import re
 
 from wrapgen.model import Command
 
+from ..sections import indent_of
+
 from ._build import Rules, _prose_before_options, assemble, read_parts
 from ._registry import register_parser
 from .gnu import without_operators
@@ -316,7 +318,8 @@ def roff_to_text(source: str) -> str:
         elif joinable and fill:
             out[-1] += " " + text.strip()
         else:
-            out.append(" " * indent + text.strip())
+            # .nf keeps a line's own leading spaces: git(1)'s synopsis indents its continuations
+            out.append(" " * indent + (text.strip() if fill else text.rstrip()))
             joinable = fill
     return "\n".join(out)
 
@@ -378,8 +381,12 @@ def _option_sections(text: str) -> str:
 _PROSE = re.compile(r"[a-z]{2}\.(?:\s+[A-Z]|$)")  # "... JSON documents. For instance", "... instead."
 
 
-def _synopsis(sections) -> list[str]:
-    """Usage lines: the paragraphs of SYNOPSIS and its subsections ("Traditional usage:")."""
+def _synopsis(sections, *, broken: bool = False) -> list[str]:
+    """Usage lines: the paragraphs of SYNOPSIS and its subsections ("Traditional usage:").
+
+    ``broken``: the text came from roff, where a line of a paragraph at its first line's indent
+    was begun by ``.br`` (gzip(1): "gzip ...", "gunzip ...", "zcat ..."); deeper lines go on the
+    line before (git(1)'s ``.nf`` synopsis). Rendered text wraps, so its paragraphs are joined."""
     lines: list[str] = []
     inside = False
     for section in sections:
@@ -390,9 +397,15 @@ def _synopsis(sections) -> list[str]:
         elif not inside:
             continue
         for para in "\n".join(section.lines).split("\n\n"):
-            line = " ".join(para.split())
-            if line and not _PROSE.search(line):
-                lines.append(line)
+            rows = [row for row in para.split("\n") if row.strip()]
+            starts = [0]
+            if broken and rows:
+                base = indent_of(rows[0])
+                starts = [i for i, row in enumerate(rows) if indent_of(row) <= base]
+            for begin, end in zip(starts, starts[1:] + [len(rows)]):
+                line = " ".join(" ".join(rows[begin:end]).split())
+                if line and not _PROSE.search(line):
+                    lines.append(line)
     return lines[:20]
 
 
@@ -403,7 +416,8 @@ def _is_roff(text: str) -> bool:
 @register_parser("man")
 def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     """Flags from every section's tagged paragraphs; summary from NAME; usage from SYNOPSIS."""
-    if _is_roff(text):
+    roff = _is_roff(text)
+    if roff:
         text = roff_to_text(text)
     pages = man_page_commands(text, prog=prog)
     text = _option_sections(text)
@@ -413,7 +427,7 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     if match:
         name_line = " ".join(match[1].split())
         summary = re.split(r"\s+\\?-+\s+", name_line, maxsplit=1)[-1]
-    parts.usage = _synopsis(parts.sections)
+    parts.usage = _synopsis(parts.sections, broken=roff)
     described = [sec for sec in parts.sections if sec.key == "description"]
     if described:
         parts.prose = [_prose_before_options(described[0].lines)]

@@ -227,3 +227,12 @@ def test_xz_man_nested_presets_add_nothing_odd():
     command = parse_fixture("man/xz")
     digits = sorted(s for s in spellings(command) if s[1:].isdigit())
     assert digits == [f"-{d}" for d in range(10)]
+
+
+def test_specify_twice_is_repeatable_but_last_one_wins_is_not():
+    """xz: "specify twice to suppress errors too" makes -q repeatable; "if specified multiple times,
+    the last one takes effect" (xz(1)'s --memlimit-compress) does not."""
+    command = parse_fixture("gnu/xz")
+    assert flag(command, "-q").repeatable and flag(command, "-v").repeatable
+    assert not flag(command, "-k").repeatable
+    assert not flag(parse_fixture("man/xz"), "--memlimit-compress").repeatable

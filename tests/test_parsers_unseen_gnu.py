@@ -236,3 +236,10 @@ def test_specify_twice_is_repeatable_but_last_one_wins_is_not():
     assert flag(command, "-q").repeatable and flag(command, "-v").repeatable
     assert not flag(command, "-k").repeatable
     assert not flag(parse_fixture("man/xz"), "--memlimit-compress").repeatable
+
+
+def test_usage_or_between_operands_is_an_alternative():
+    """gdb: "[executable-file [core-file or process-id]]" names two operands, "or" none."""
+    text = "This is the GNU debugger.  Usage:\n\n    gdb [options] [executable-file [core-file or process-id]]\n"
+    names = [p.name for p in parse_help(text, prog=("gdb",), style="gnu").positionals]
+    assert names == ["executable-file", "core-file|process-id"]

@@ -238,7 +238,8 @@ def _groups(words: list[str], kinds: dict[int, str] | None = None) -> list[tuple
 
 
 def _join_phrases(words: list[str]) -> list[str]:
-    """``[global options]`` as one word (``[global_options]``), so it reads as a placeholder."""
+    """``[global options]`` as one word (``[global_options]``), so it reads as a placeholder; a
+    bare ``or`` between two operands is the ``|`` it means."""
     out: list[str] = []
     i = 0
     while i < len(words):
@@ -250,7 +251,11 @@ def _join_phrases(words: list[str]) -> list[str]:
                 if words[j].endswith("]"):
                     end = j
                     break
-        if end is None:
+        if words[i] == "or" and out and i + 1 < len(words) and not _is_flag_word(out[-1]) \
+                and not _is_flag_word(words[i + 1]) and out[-1] != "|":
+            out.append("|")  # gdb: "[core-file or process-id]": one operand or the other
+            i += 1
+        elif end is None:
             out.append(words[i])
             i += 1
         else:

@@ -243,3 +243,17 @@ def test_usage_or_between_operands_is_an_alternative():
     text = "This is the GNU debugger.  Usage:\n\n    gdb [options] [executable-file [core-file or process-id]]\n"
     names = [p.name for p in parse_help(text, prog=("gdb",), style="gnu").positionals]
     assert names == ["executable-file", "core-file|process-id"]
+
+
+def test_cobra_leaf_bare_words_are_operands():
+    """A cobra command without subcommands: bare words after its path are operands ("remote:",
+    "name type [key value]*"); a command with subcommands keeps them as subcommand words."""
+    leaf = "Usage:\n  rclone config create name type [key value]* [flags]\n\nFlags:\n  -h, --help   help for create\n"
+    command = parse_help(leaf, prog=("rclone", "config", "create"), style="cobra")
+    assert [(p.name, p.required, p.variadic) for p in command.positionals] == [
+        ("name", True, False), ("type", True, False), ("key", False, False), ("value", False, True)]
+    about = "Usage:\n  rclone about remote: [flags]\n\nFlags:\n  -h, --help   help for about\n"
+    assert [p.name for p in parse_help(about, prog=("rclone", "about"), style="cobra").positionals] == ["remote:"]
+    group = ("Usage:\n  tool net add name [flags]\n\nAvailable Commands:\n  add         Add one\n\n"
+             "Flags:\n  -h, --help   help for net\n")
+    assert parse_help(group, prog=("tool", "net"), style="cobra").positionals == ()

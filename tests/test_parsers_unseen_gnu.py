@@ -257,3 +257,15 @@ def test_cobra_leaf_bare_words_are_operands():
     group = ("Usage:\n  tool net add name [flags]\n\nAvailable Commands:\n  add         Add one\n\n"
              "Flags:\n  -h, --help   help for net\n")
     assert parse_help(group, prog=("tool", "net"), style="cobra").positionals == ()
+
+
+def test_openssl_single_dash_names_are_kept_whole():
+    """openssl: where options are spelled "-help", "-www", a "-vv" or "-tt" is an option of its own,
+    not -v given twice, even when the single-dash names sit in another section (global flags)."""
+    text = ("Usage: engine [options] engine...\n\nGeneral options:\n -help      Display this summary\n"
+            " -t         Check that specified engine is available\n\nOutput options:\n"
+            " -v         List 'control commands'\n -vv        Also display each command's description\n"
+            " -tt        Display error trace\n")
+    command = parse_help(text, prog=("openssl", "engine"), style="gnu")
+    assert {"-v", "-vv", "-tt", "-t", "-help"} <= spellings(command)
+    assert not flag(command, "-v").repeatable

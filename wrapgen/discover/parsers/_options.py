@@ -16,7 +16,7 @@ from wrapgen.model import Flag
 from ..sections import indent_of
 from ._facts import _COMPANION, guess_type, read_description, split_choices, strip_quotes
 
-__all__ = ["OptionEntry", "parse_options", "option_entries", "entry_to_flag", "merge_flags"]
+__all__ = ["OptionEntry", "parse_options", "option_entries", "entry_to_flag", "merge_flags", "tidy_flags"]
 
 # The most entries read from one help text: far above any real tool (curl has ~250).
 MAX_ENTRIES = 3_000
@@ -374,8 +374,18 @@ def _digit_flags(entry: OptionEntry) -> list[Flag] | None:
     return out
 
 
-def _tidy(flags: list[Flag]) -> list[Flag]:
-    """Placeholder spellings (``-NUM``) dropped; ``-vv`` made the repeatable ``-v`` it is."""
+def tidy_flags(flags, *, beside=()) -> list[Flag]:
+    """Placeholder spellings (``-NUM``) dropped; ``-vv`` made the repeatable ``-v`` it is.
+
+    Not where the help spells other options with one dash and several letters: there (openssl's
+    ``-www``, ``-CRL``, ``-vv``) every spelling is an option name of its own. Called on a whole
+    help's flags, by the styles whose tools bundle single-letter switches (gnu, man); a spelling
+    the ``beside`` flags have already is not made again."""
+    flags = list(flags)
+    single_dash_long = re.compile(r"^-[A-Za-z][\w-]+$")
+    if any(single_dash_long.match(s) and not (_PLACEHOLDER.match(s) or _REPEATED.match(s))
+           for f in (*flags, *beside) for s in f.spellings):
+        return flags  # ``beside``: the help's other flags (its global ones), which say so too
     shorts = {f.short: i for i, f in enumerate(flags) if f.short}
     out: list[Flag | None] = list(flags)
     for i, flag in enumerate(flags):
@@ -384,6 +394,9 @@ def _tidy(flags: list[Flag]) -> list[Flag]:
             continue
         kept = [s for s in flag.spellings if s not in odd]
         repeated = next((s[:2] for s in odd if _REPEATED.match(s)), None)
+        taken = {s for f in beside for s in f.spellings}
+        if repeated and repeated in taken:
+            repeated = None  # "-vv" beside a global -v: leave it to that flag
         if repeated and repeated in shorts and shorts[repeated] != i:
             target = shorts[repeated]
             out[target] = replace(out[target], repeatable=True)
@@ -396,8 +409,7 @@ def _tidy(flags: list[Flag]) -> list[Flag]:
             continue
         out[i] = replace(flag, long=next((s for s in kept if s.startswith("--")), None),
                          short=next((s for s in kept if len(s) == 2), None),
-                         aliases=tuple(s for s in kept if not s.startswith("--") and len(s) != 2),
-                         repeatable=flag.repeatable or bool(repeated))
+                         aliases=tuple(s for s in kept if not s.startswith("--") and len(s) != 2))
     return [f for f in out if f is not None]
 
 
@@ -426,7 +438,7 @@ def parse_options(lines, *, max_first_indent: int = 16, companions: list[Flag] |
                 elif match["alias"] and match["alias"] not in flag.spellings:
                     target = text[match.end():].split()[:1]
                     companions.append(Flag(long=match["alias"], description=f"An alias for {' '.join(target).rstrip('.')}."))
-    return merge_flags(_tidy(flags))
+    return merge_flags(flags)
 
 
 def merge_flags(flags, *, seen: set[str] | None = None) -> list[Flag]:

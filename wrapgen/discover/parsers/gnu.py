@@ -14,6 +14,7 @@ from dataclasses import replace
 from wrapgen.model import Command, Flag
 
 from ._build import Rules, assemble, read_parts
+from ._options import tidy_flags
 from ._registry import register_parser
 
 __all__ = ["parse_gnu", "split_primary_runs", "without_operators"]
@@ -66,5 +67,5 @@ def without_operators(flags: tuple[Flag, ...]) -> tuple[Flag, ...]:
 def parse_gnu(text: str, *, prog: tuple[str, ...]) -> Command:
     """``-a, --all``, ``--color[=WHEN]``, ``-o FILE`` tables, headed or not; find's primaries."""
     command = assemble(read_parts(split_primary_runs(text), prog=prog, rules=RULES), prog=prog, style="gnu")
-    flags = without_operators(command.flags)
+    flags = without_operators(tidy_flags(command.flags, beside=command.global_flags))
     return replace(command, flags=flags) if flags != command.flags else command

@@ -13,6 +13,7 @@ from wrapgen.model import Command
 from ..sections import indent_of
 
 from ._build import Rules, _prose_before_options, assemble, read_parts
+from ._options import tidy_flags
 from ._registry import register_parser
 from .gnu import without_operators
 
@@ -436,7 +437,7 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
         # find(1)'s "GLOBAL OPTIONS" are global to its expression: with no subcommands to
         # inherit them, a page's global flags are its own.
         command = command.with_changes(flags=command.flags + command.global_flags, global_flags=())
-    command = command.with_changes(flags=without_operators(command.flags))  # find(1): "-not expr"
+    command = command.with_changes(flags=without_operators(tidy_flags(command.flags, beside=command.global_flags)))  # find(1): "-not expr"
     if summary:
         command = command.with_changes(summary=summary[:200])
     known = {s.name for s in command.subcommands}

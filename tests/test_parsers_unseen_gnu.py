@@ -269,3 +269,26 @@ def test_openssl_single_dash_names_are_kept_whole():
     command = parse_help(text, prog=("openssl", "engine"), style="gnu")
     assert {"-v", "-vv", "-tt", "-t", "-help"} <= spellings(command)
     assert not flag(command, "-v").repeatable
+
+
+def test_glued_hash_is_a_number_value():
+    """zstd: "-T#  Spawn # compression threads" is -T taking an integer; a lone "-#" keeps its spelling."""
+    text = "Usage: zstd [OPTIONS...] [INPUT...]\n\n  -T#     Spawn # compression threads.\n  -#      level\n"
+    command = parse_help(text, prog=("zstd",), style="gnu")
+    threads = flag(command, "-T")
+    assert (threads.spellings, threads.takes_value, threads.value_name, threads.type) == (("-T",), True, "#", "integer")
+    assert "-#" in spellings(command)
+
+
+def test_numbers_written_as_options_are_no_flags():
+    """A nested "-500 specifies the last 500 bytes" (curl(1)) or ps(1)'s "-123" names no option."""
+    command = parse_help(".TH T 1\n.SH OPTIONS\n.TP\n.B \\-r\nrange\n.TP\n.B \\-500\nthe last 500 bytes\n",
+                         prog=("t",), style="man")
+    assert spellings(command) == {"-r"}
+
+
+def test_available_columns_is_no_listing():
+    """lsblk's "Available output columns:" lists columns, not subcommands to probe."""
+    text = ("Usage:\n lsblk [options] [<device> ...]\n\nOptions:\n -a, --all   print all devices\n\n"
+            "Available output columns:\n        NAME  device name\n       KNAME  internal kernel device name\n")
+    assert parse_help(text, prog=("lsblk",), style="gnu").subcommands == ()

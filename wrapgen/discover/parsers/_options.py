@@ -245,6 +245,9 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
         spell, attached = match["spell"], match["attached"] or ""
         if match["dots"]:
             repeatable = True
+        if re.fullmatch(r"-[A-Za-z]#", spell):
+            # zstd: "-T#  Spawn # compression threads": the option glued to its number
+            spell, attached, type_hint = spell[:2], attached or "<#>", "integer"
         if spell.startswith(("--[no-]", "-[no-]")):
             stem = spell.split("]", 1)[1]
             longs.extend(["--" + stem, "--no-" + stem])
@@ -351,8 +354,9 @@ _DIGIT_RANGE = re.compile(r"^-(?P<low>\d)\s*(?:\.{2,3}|\u2026|-|to)\s*-(?P<high>
 # gzip(1)'s "-# --fast --best" (with "the specified digit #"): -# is each of -1 .. -9.
 _DIGIT_HASH = re.compile(r"\bdigit\b", re.IGNORECASE)
 # grep's "-NUM  same as --context=NUM", pr's "-COLUMN, --columns=COLUMN": a number written as the
-# option itself. No spelling names it, so it is left out (the long form it abbreviates stays).
-_PLACEHOLDER = re.compile(r"^-[A-Z]{3,}$")
+# option itself. No spelling names it, so it is left out (the long form it abbreviates stays); so
+# is a number written out (ps(1)'s "-123", curl(1)'s nested "-500 specifies the last 500 bytes").
+_PLACEHOLDER = re.compile(r"^-(?:[A-Z]{3,}|\d{2,})$")
 # "-vv", "-qq", "-uuu": a switch given again, not an option of its own.
 _REPEATED = re.compile(r"^-([A-Za-z])\1+$")
 

@@ -19,7 +19,8 @@ from ._registry import register_parser
 
 __all__ = ["parse_gnu", "split_primary_runs", "without_operators"]
 
-RULES = Rules()
+# lsblk's "Available output columns:" lists columns, not subcommands.
+RULES = Rules(listing=r"commands?\b|subcommands|^available(?!.*\b(?:columns?|fields?|formats?|keywords?|values?)\b)")
 
 _PRIMARY = re.compile(r"-[A-Za-z][\w-]*$")  # -name, -files0-from, -a
 _LONG_PRIMARY = re.compile(r"-[A-Za-z][\w-]+$")  # at least two letters: -name, not -a

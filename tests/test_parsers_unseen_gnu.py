@@ -292,3 +292,13 @@ def test_available_columns_is_no_listing():
     text = ("Usage:\n lsblk [options] [<device> ...]\n\nOptions:\n -a, --all   print all devices\n\n"
             "Available output columns:\n        NAME  device name\n       KNAME  internal kernel device name\n")
     assert parse_help(text, prog=("lsblk",), style="gnu").subcommands == ()
+
+
+def test_prose_under_a_usage_line_is_not_usage():
+    """unzip: "  Default action is to extract files in list, ..." under the usage line is prose."""
+    text = ("Usage: unzip [-Z] [-opts[modifiers]] file[.zip] [list] [-x xlist] [-d exdir]\n"
+            "  Default action is to extract files in list, except those in xlist, to exdir;\n"
+            "  file[.zip] may be a wildcard.\n\n  -p  extract files to pipe, no messages\n")
+    command = parse_help(text, prog=("unzip",), style="gnu")
+    assert command.usage == ("unzip [-Z] [-opts[modifiers]] file[.zip] [list] [-x xlist] [-d exdir]",)
+    assert [p.name for p in command.positionals] == ["file", "list"]

@@ -378,6 +378,11 @@ TOOLS = {
     "gh": ("gh", "cobra", 2, lambda: cobra_reference("gh", 2), {}),
     "kubectl": ("kubectl", "cobra", 2, lambda: cobra_reference("kubectl", 2), {}),
     "docker": ("docker", "cobra", 2, lambda: cobra_reference("docker", 2), {}),
+    # Cobra tools the parsers were not written against (older cobra, Debian builds): rclone keeps
+    # its ~650 global flags out of every help and lists them under `rclone help flags`.
+    "rclone": ("rclone", "cobra", 2, lambda: cobra_reference("rclone", 2), {}),
+    "restic": ("restic", "cobra", 2, lambda: cobra_reference("restic", 2), {}),
+    "hugo": ("hugo", "cobra", 2, lambda: cobra_reference("hugo", 2), {}),
     "git": ("git", "git", 1, git_reference, {}),
     "git:no-man": ("git", "git", 1, git_reference, {"man": False}),
     "rg": ("rg", "clap 2", 0, rg_reference, {}),

@@ -257,3 +257,77 @@ def test_a_probed_command_keeps_the_common_mark_of_its_listing():
     read = Command(path=("log",), flags=(Flag(long="--oneline"),))
     carried = _carry_stub(read, stub)
     assert carried.common and carried.group == "examine" and carried.flags == read.flags
+
+
+GLOBALS_HINT_ROOT = '''Usage:
+  {name} [command]
+
+Available Commands:
+  copy        Copy things
+  options     Print the flags every command takes
+
+Use "{name} help flags" for to see the global flags.
+'''
+
+
+def test_global_flags_from_the_command_the_root_help_names(tmp_path):
+    """rclone's 'Use "TOOL help flags" for to see the global flags': that page's flags (all but its
+    own --help) become every command's global flags, read once."""
+    log = tmp_path / "log"
+    tool = _script(tmp_path, "wg-globals", f'''
+        open({str(log)!r}, "a").write(" ".join(args) + "\\n")
+        if args == ["--help"]:
+            print({GLOBALS_HINT_ROOT!r}.format(name="wg-globals"))
+        elif args == ["help", "flags"]:
+            print("Usage:\\n  wg-globals help flags [flags]\\n\\nFlags:\\n  -h, --help   help for flags\\n\\n"
+                  "Global Flags:\\n  -n, --dry-run    Do a trial run\\n\\nBackend Flags:\\n      --s3-key string   S3 key\\n")
+        elif args == ["copy", "--help"]:
+            print("Usage:\\n  wg-globals copy src dst [flags]\\n\\nFlags:\\n  -h, --help   help for copy\\n")
+        elif args[:1] == ["options"]:
+            print("Usage:\\n  wg-globals options\\n\\nFlags:\\n  -h, --help   help for options\\n")
+    ''')
+    with Prober(tool, name="wg-globals", timeout_s=10, use_man=False) as prober:
+        result = crawl(prober, parse_help, depth=1)
+    copy = result.root.find(("copy",))
+    assert [f.spellings for f in copy.global_flags] == [("--dry-run", "-n"), ("--s3-key",)]
+    assert "--help" in {s for f in copy.flags for s in f.spellings}
+    assert [line for line in log.read_text().splitlines() if line == "help flags"] == ["help flags"]
+
+
+def test_options_page_named_by_the_hint_is_that_node(tmp_path):
+    """kubectl: `TOOL options` (its --help prints nothing) is read once, as the global flags and as
+    the `options` node itself."""
+    log = tmp_path / "log"
+    tool = _script(tmp_path, "wg-opts", f'''
+        open({str(log)!r}, "a").write(" ".join(args) + "\\n")
+        if args == ["--help"]:
+            print("Usage:\\n  wg-opts [command]\\n\\nAvailable Commands:\\n  get         Get things\\n"
+                  "  options     Print the list of flags inherited by all commands\\n\\n"
+                  'Use "wg-opts options" for a list of global command-line options (applies to all commands).\\n')
+        elif args == ["options"]:
+            print("The following options can be passed to any command:\\n\\n"
+                  "    --kubeconfig='':\\n\\tPath to the kubeconfig file\\n")
+        elif args == ["get", "--help"]:
+            print("Usage:\\n  wg-opts get [flags]\\n\\nOptions:\\n    --watch=false:\\n\\tWatch\\n")
+    ''')
+    with Prober(tool, name="wg-opts", timeout_s=10, use_man=False) as prober:
+        result = crawl(prober, parse_help, depth=1)
+    options = result.root.find(("options",))
+    assert options is not None and not options.stub and options.probe == ("options",)
+    assert "--kubeconfig" in {s for f in options.global_flags for s in f.spellings}
+    assert "--kubeconfig" in {s for f in result.root.find(("get",)).global_flags for s in f.spellings}
+    assert "options --help" not in log.read_text().splitlines()
+    assert not result.warnings
+
+
+def test_man_page_fills_the_value_of_a_bare_help_entry():
+    """find's help names "-regextype" bare; find(1) says "-regextype type": the merged flag takes a value,
+    while a help entry with its own description keeps what help says."""
+    bare = Command(flags=(Flag(aliases=("-regextype",)), Flag(short="-x", description="mine")))
+    man = Command(flags=(Flag(aliases=("-regextype",), takes_value=True, value_name="type", type="string",
+                              description="Changes the regex syntax"),
+                         Flag(short="-x", takes_value=True, value_name="v", type="string", description="man's")))
+    merged = _merge_man_flags(bare, man)
+    regextype, x = merged.flags
+    assert (regextype.takes_value, regextype.value_name, regextype.description) == (True, "type", "Changes the regex syntax")
+    assert (x.takes_value, x.description) == (False, "mine")

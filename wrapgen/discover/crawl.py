@@ -25,8 +25,17 @@ SKIP_RECURSION = frozenset({"help", "completion", "completions", "__complete", "
 _HELP_ALL = re.compile(r"\bhelp\s+-a\b")
 # cargo's --help lists the common commands and ends with "...  See all commands with --list".
 _LIST_ALL = re.compile(r"all\s+commands\s+with\s+['`\"]?--list\b|--list\s+List\s+(?:all|installed)\s+commands", re.I)
-# kubectl keeps its global flags out of every help and points at `kubectl options` instead.
-_OPTIONS_HINT = re.compile(r"""["'`](?P<tool>\S+)\s+options["'`]\s+for\s+a\s+list\s+of\s+global""", re.I)
+# kubectl keeps its global flags out of every help and points at `kubectl options` instead;
+# rclone at `rclone help flags` ('Use "rclone help flags" for to see the global flags.').
+_OPTIONS_HINT = re.compile(
+    r"""
+    ["'`](?P<tool>\S+)(?P<args>(?:[ ][a-z][\w-]*){1,2})["'`]  # the quoted command: "kubectl options"
+    \s+(?:for\s+)?(?:a\s+list\s+of|to\s+see|to\s+list)  # "for a list of", rclone's "for to see"
+    \s+(?:all\s+)?(?:the\s+)?global\s+(?:[\w-]+\s+)?(?:flags|options)\b  # "the global flags": a listing,
+                                                          # never "to set global options" (an action)
+    """,
+    re.I | re.X,
+)
 # `git help -a` also lists guides and file-format pages, which are not commands.
 _GUIDE_GROUP = re.compile(r"interfaces|file formats|guides", re.I)
 
@@ -125,6 +134,11 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
             known |= spellings
             continue
         mine = flags[index]
+        if not mine.description and not mine.takes_value:
+            # find's help names its primaries bare ("-regextype"): the man page says what they take
+            mine = replace(mine, takes_value=flag.takes_value, value_optional=flag.value_optional,
+                           value_name=flag.value_name, type=flag.type, choices=flag.choices,
+                           default=flag.default, repeatable=mine.repeatable or flag.repeatable)
         flags[index] = replace(
             mine,
             long=mine.long or flag.long,
@@ -240,10 +254,14 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
             root_cmd = _listed_commands(prober, parse, root_cmd, warnings)
         if root_cmd.subcommands:
             root_cmd = _man_listed_commands(prober, parse, root_cmd)
-        shared = _global_options(prober, parse, root.text, warnings)
+        shared, listing = _global_options(prober, parse, root.text, warnings)
         if shared:
             root_cmd = _with_globals(root_cmd, shared)
         reads[()] = replace(root, command=root_cmd)
+        if listing is not None and listing.path in {s.path for s in root_cmd.subcommands}:
+            # `kubectl options` is a command whose page was just read (its `--help` prints
+            # nothing): that page is the node, not probed again.
+            reads[listing.path] = listing
         echo = frozenset({root.text.strip()})
         pending: dict[Future, tuple[str, ...]] = {}
         probed = 1
@@ -254,7 +272,7 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
         def submit_children(children) -> None:
             nonlocal probed, skipped
             for stub in children:
-                if stub.name in SKIP_RECURSION or len(stub.path) > depth:
+                if stub.name in SKIP_RECURSION or len(stub.path) > depth or stub.path in reads:
                     continue
                 if probed >= max_nodes:
                     skipped += 1
@@ -372,20 +390,27 @@ def _assemble(command: Command, reads: dict[tuple[str, ...], NodeRead], shared: 
     return replace(command, subcommands=tuple(children))
 
 
-def _global_options(prober, parse: ParseFn, root_text: str, warnings: list[str]) -> tuple[Flag, ...]:
-    """The flags `TOOL options` lists, when the root's help says that is where the global ones are."""
+def _global_options(prober, parse: ParseFn, root_text: str,
+                    warnings: list[str]) -> tuple[tuple[Flag, ...], NodeRead | None]:
+    """The flags `TOOL options` (or `TOOL help flags`) lists, when the root's help says that is where
+    the global ones are; and that page read as the node at its own path."""
     match = _OPTIONS_HINT.search(root_text)
     if not match:
-        return ()
-    result = prober.run(("options",))
+        return (), None
+    args = tuple(match["args"].split())
+    shown = " ".join((prober.name, *args))
+    result = prober.run(args)
     if not result.usable:
-        warnings.append(f"could not read the global flags from `{prober.name} options`: {result.problem}")
-        return ()
-    parsed, _ = _safe_parse(parse, result.text, prog=(prober.name,), style=None)
-    flags = (*parsed.global_flags, *parsed.flags) if parsed is not None else ()
+        warnings.append(f"could not read the global flags from `{shown}`: {result.problem}")
+        return (), None
+    parsed, _ = _safe_parse(parse, result.text, prog=(prober.name, *args), style=None)
+    # `rclone help flags` lists its own -h under "Flags:", the shared ones under "Global Flags:" and
+    # "Backend Flags:": every one but that page's help flag is global.
+    flags = tuple(f for f in (*parsed.global_flags, *parsed.flags) if "--help" not in f.spellings) if parsed else ()
     if not flags:
-        warnings.append(f"`{prober.name} options` listed no flags that could be read")
-    return tuple(flags)
+        warnings.append(f"`{shown}` listed no flags that could be read")
+        return (), None
+    return flags, NodeRead(args, _normalise(parsed, args, args, parsed.parser), result.text)
 
 
 def _with_globals(command: Command, shared: tuple[Flag, ...]) -> Command:

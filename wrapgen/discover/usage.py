@@ -168,6 +168,8 @@ def _placeholder(text: str, *, bare_ok: bool) -> str | None:
         return text
     if re.fullmatch(r"[a-z][a-z0-9_-]*", text) and bare_ok:
         return text  # argparse: "[port]", clap: "[pattern]", BSD: "ssh [-46] destination"
+    if re.fullmatch(r"[a-z][a-z0-9_-]*:(?:[a-z][a-z0-9_/-]*)?", text):
+        return text  # rclone: "source:path dest:path", "remote:"; no subcommand word holds a colon
     return None
 
 
@@ -178,8 +180,8 @@ def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool]
     ``NAME|ID``); a ``-`` alternative (``DEST_PATH|-``, stdin or stdout) names nothing;
     ``a|b`` of lower-case words is a choice of literals, not an operand.
     """
-    variadic = "..." in word
-    text = word.replace("...", "")
+    variadic = "..." in word or bool(re.search(r"[\]>][*+]$", word))  # rclone: "[remote:path]+"
+    text = re.sub(r"([\]>])[*+]$", r"\1", word.replace("...", ""))
     optional = text.startswith("[")
     text = _SUFFIX_GROUP.sub("", text)
     text = text.lstrip("[({").rstrip("])}").strip().rstrip(".")
@@ -236,7 +238,8 @@ def _groups(words: list[str], kinds: dict[int, str] | None = None) -> list[tuple
 
 
 def _join_phrases(words: list[str]) -> list[str]:
-    """``[global options]`` as one word (``[global_options]``), so it reads as a placeholder."""
+    """``[global options]`` as one word (``[global_options]``), so it reads as a placeholder; a
+    bare ``or`` between two operands is the ``|`` it means."""
     out: list[str] = []
     i = 0
     while i < len(words):
@@ -248,7 +251,11 @@ def _join_phrases(words: list[str]) -> list[str]:
                 if words[j].endswith("]"):
                     end = j
                     break
-        if end is None:
+        if words[i] == "or" and out and i + 1 < len(words) and not _is_flag_word(out[-1]) \
+                and not _is_flag_word(words[i + 1]) and out[-1] != "|":
+            out.append("|")  # gdb: "[core-file or process-id]": one operand or the other
+            i += 1
+        elif end is None:
             out.append(words[i])
             i += 1
         else:
@@ -317,12 +324,15 @@ def _flag_words(words: list[str], places, parent: dict[int, tuple[int, int] | No
     return {i for i, pl in enumerate(places) if set(pl) & claimed}
 
 
-def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> tuple[Positional, ...]:
+def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset(),
+                      bare_words: bool = False) -> tuple[Positional, ...]:
     """Operands named on the usage lines, first line wins, with required and variadic.
 
     A word inside a bracket group that holds a flag is that flag's value
     (``[-F <file> | -m <msg>]``), and so is a word right after a flag
     (``-e PATTERN``) unless ``switches`` says that flag takes no value: neither is an operand.
+    ``bare_words``: the command has no subcommands, so a bare lowercase word right after its
+    path is an operand too (cobra's ``rclone gendocs output_directory [flags]``).
     """
     found: dict[str, Positional] = {}
     required_in: dict[str, int] = {}
@@ -371,7 +381,8 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset()) -> 
                 continue  # "-e PATTERN": the flag's value
             # A bare lowercase word is an operand only after the options began: before them it
             # is a subcommand word ("naval-fate ship new <name>").
-            parsed = _operand_name(word.replace("[--]", ""), bare_ok=any(w.startswith(("[", "-")) for w in words[:i]))
+            parsed = _operand_name(word.replace("[--]", ""),
+                                   bare_ok=bare_words or any(w.startswith(("[", "-")) for w in words[:i]))
             if parsed is None:
                 bare = word.strip("[]<>.").lower()
                 if bare in ("command", "subcommand", "cmd"):

@@ -99,6 +99,13 @@ def split_usage_section(section: Section) -> tuple[list[str], list[str]]:
         if ind == 0 or (text.startswith("-") and usage):
             break  # prose (tar) or the option table (curl) follows the usage line
         text = re.sub(r"^or:\s+", "", text)
+        if usage and re.match(r"or\s+" + re.escape(usage[0].split()[0] if usage[0].split() else "") + r"\b", text):
+            text = text[2:].lstrip()  # java: "   or  java [options] -jar <jarfile> [args...]"
+        if usage and re.match(r"[A-Z][a-z]+ [a-z]+ [a-z(]", text):
+            break  # unzip: "  Default action is to extract files in list, ...": prose, not usage
+        if re.fullmatch(r"\((?:[a-z][\w'-]*,? ){2,}[\w'-]+\)", text):
+            i += 1  # java: "(to execute a class)" under a usage line says what it is for
+            continue
         head = usage[0].split()[0] if usage and usage[0].split() else ""
         starts_new = (
             not usage

@@ -43,6 +43,8 @@ _REPEATABLE = re.compile(
         (?:multiple|several|many|more\s+than\s+once|up\s+to\s+\d+)  # "can be used multiple times"
     )
   | \bis\s+additive\b                                    # pip: "Option is additive"
+  | \b(?:specify|use|given|repeat)\s+(?:it\s+)?(?:twice|multiple\s+times|several\s+times)\b
+                                                         # xz: "specify twice", python3: "when given twice"
   | \(repeatable\)
     """,
     re.VERBOSE | re.IGNORECASE,
@@ -202,7 +204,7 @@ def read_description(full: str, desc_lines: list[str], *, takes_value: bool) -> 
         said = strip_quotes(next(g for g in match.groups() if g is not None)) if match else ""
         # "(default: number of available CPU cores)" is prose, not a value to pass.
         default = said if said and len(said.split()) <= 3 else None
-    if any(k in low for k in (" be ", "additive", "repeatable")) and _REPEATABLE.search(full):
+    if any(k in low for k in (" be ", "additive", "repeatable", "twice", " times")) and _REPEATABLE.search(full):
         repeatable = True
     if "alias" in low:
         for match in _ALIAS_LIST.finditer(full):

@@ -32,6 +32,9 @@ _ENTRY = re.compile(
 )
 
 
+# npm's "All commands:": names separated by commas, wrapped over lines ("access, adduser, audit,").
+_COMMAS = re.compile(r"^ {0,8}[a-z][\w.+-]*(?:, ?[a-z][\w.+-]*){2,},?$")
+_COMMA_TAIL = re.compile(r"^ {0,8}[a-z][\w.+-]*(?:, ?[a-z][\w.+-]*)*,?$")
 _COLUMNS = re.compile(r"^ {0,4}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*){2,} *$")
 _COLUMN_TAIL = re.compile(r"^ {0,4}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*)* *$")
 
@@ -44,6 +47,21 @@ _DEPRECATED = re.compile(
     """,
     re.VERBOSE | re.IGNORECASE,
 )
+
+
+# cobra pads names to the longest one plus a single space: "rebuild-index Build a new index".
+_TIGHT = re.compile(r"^(?P<names>[A-Za-z0-9][\w.+-]*) (?P<summary>\S.*)$")
+
+
+def _summary_columns(lines) -> set[int]:
+    """The columns the summaries of well-spaced entries start at (two spaces or more before them)."""
+    columns: set[int] = set()
+    for line in lines:
+        text = line.strip()
+        match = _ENTRY.match(text) if text else None
+        if match is not None and not match["tight"] and match["summary"].strip() and re.search(r"\S {2,}\S", text):
+            columns.add(indent_of(line) + match.start("summary"))
+    return columns
 
 
 def stub(path: tuple[str, ...], *, summary: str = "", group: str = "", aliases=()) -> Command:
@@ -65,6 +83,8 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
     summary: list[str] = []
     summary_col = 10_000
     in_columns = False
+    in_commas = False  # the last line was part of a comma list and ended with a comma
+    aligned = _summary_columns(lines)
 
     def flush():
         if names:
@@ -77,11 +97,18 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
     for line in lines:
         text = line.strip()
         if not text:
-            in_columns = False
+            in_columns = in_commas = False
             continue
         ind = indent_of(line)
         if names and ind > (base or 0) and (ind >= summary_col or base is not None and ind > base + 1):
             summary.append(text)  # a wrapped summary
+            continue
+        commas = _COMMAS.match(line) or (in_commas and _COMMA_TAIL.match(line))
+        in_commas = bool(commas) and line.rstrip().endswith(",")
+        if commas:
+            flush()
+            names, summary = [], []
+            stubs.extend(stub(parent + (name.strip(),), group=group) for name in text.split(",") if name.strip())
             continue
         columns = _COLUMNS.match(line) or (in_columns and _COLUMN_TAIL.match(line))
         in_columns = bool(columns)
@@ -93,8 +120,11 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
         if prefix and text.startswith(prefix):
             text = text[len(prefix):]
         match = _ENTRY.match(text)
-        if match is not None and match["tight"] and not match["operands"]:
-            match = None  # "name Word" with one space is prose, unless operands filled the column
+        if match is None or match["tight"] and not match["operands"]:
+            # "name Word" with one space is prose, unless operands filled the column or the
+            # summary starts where the other entries' summaries do (the longest name, padded by one)
+            tight = _TIGHT.match(text)
+            match = tight if tight and ind + tight.start("summary") in aligned else None
         if match is None or ind > max_indent or ind == 0 or text.startswith("-") or (base is not None and abs(ind - base) > 2):
             flush()
             names, summary = [], []

@@ -9,14 +9,14 @@ follows after a gap or on the next, deeper-indented lines.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from wrapgen.model import Flag
 
 from ..sections import indent_of
 from ._facts import _COMPANION, guess_type, read_description, split_choices, strip_quotes
 
-__all__ = ["OptionEntry", "parse_options", "option_entries", "entry_to_flag", "merge_flags"]
+__all__ = ["OptionEntry", "parse_options", "option_entries", "entry_to_flag", "merge_flags", "tidy_flags"]
 
 # The most entries read from one help text: far above any real tool (curl has ~250).
 MAX_ENTRIES = 3_000
@@ -111,6 +111,14 @@ def option_entries(lines, *, max_first_indent: int = 16) -> list[OptionEntry]:
             continue
         ind = indent_of(line)
         starts = bool(_ENTRY_START.match(text)) and not text.startswith("-- ") and text != "--"
+        if starts and cur is not None and not cur.desc and cur.spec.endswith(",") and ind == cur.indent:
+            # grep: "--color[=WHEN]," then "--colour[=WHEN]  use markers...": one entry, two lines
+            spec, desc = _split_first_line(text)
+            cur.spec += " " + spec
+            if desc:
+                cur.desc, cur.gap = [desc], True
+                cur.desc_col = ind + text.index(desc) if desc in text else ind + len(spec) + 2
+            continue
         if starts:
             limit = max_first_indent if base is None else base + 6
             if ind <= limit and (cur is None or ind < cur.desc_col):
@@ -138,7 +146,8 @@ def _split_first_line(text: str) -> tuple[str, str]:
     A gap right after "-V," (wget) or a lone "-c" (stat's "-c  --format=FORMAT") still
     belongs to the spec when another spelling follows it.
     """
-    for match in re.finditer(r"\s{2,}", text):
+    # python3: "-c cmd : program passed in", "-b     : issue warnings": the colon is part of the gap
+    for match in re.finditer(r"\s{2,}(?::\s+)?|\s+:\s+(?=\S)", text):
         spec, rest = text[: match.start()], text[match.end():]
         if rest.startswith("...."):
             continue  # less: "-e  -E  ....  --quit-at-eof"
@@ -236,6 +245,9 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
         spell, attached = match["spell"], match["attached"] or ""
         if match["dots"]:
             repeatable = True
+        if re.fullmatch(r"-[A-Za-z]#", spell):
+            # zstd: "-T#  Spawn # compression threads": the option glued to its number
+            spell, attached, type_hint = spell[:2], attached or "<#>", "integer"
         if spell.startswith(("--[no-]", "-[no-]")):
             stem = spell.split("]", 1)[1]
             longs.extend(["--" + stem, "--no-" + stem])
@@ -337,6 +349,74 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
     )
 
 
+# xz's "-0 ... -9", gzip's "-1 .. -9": one switch per digit, written as a range.
+_DIGIT_RANGE = re.compile(r"^-(?P<low>\d)\s*(?:\.{2,3}|\u2026|-|to)\s*-(?P<high>\d)$")
+# gzip(1)'s "-# --fast --best" (with "the specified digit #"): -# is each of -1 .. -9.
+_DIGIT_HASH = re.compile(r"\bdigit\b", re.IGNORECASE)
+# grep's "-NUM  same as --context=NUM", pr's "-COLUMN, --columns=COLUMN": a number written as the
+# option itself. No spelling names it, so it is left out (the long form it abbreviates stays); so
+# is a number written out (ps(1)'s "-123", curl(1)'s nested "-500 specifies the last 500 bytes").
+_PLACEHOLDER = re.compile(r"^-(?:[A-Z]{3,}|\d{2,})$")
+# "-vv", "-qq", "-uuu": a switch given again, not an option of its own.
+_REPEATED = re.compile(r"^-([A-Za-z])\1+$")
+
+
+def _digit_flags(entry: OptionEntry) -> list[Flag] | None:
+    """The switches a digit range stands for (``-0 ... -9``), or None when the entry is no range."""
+    match = _DIGIT_RANGE.match(entry.spec.strip())
+    low, high = (int(match["low"]), int(match["high"])) if match else (1, 9)
+    if match is None:
+        spellings = entry.spec.replace(",", " ").split()
+        if "-#" not in spellings or not _DIGIT_HASH.search(" ".join(entry.desc[:3])):
+            return None
+        entry = OptionEntry(entry.indent, " ".join(s for s in spellings if s != "-#"), entry.desc, entry.desc_col, entry.gap)
+    description = " ".join(line for line in entry.desc[:2] if line)[:400]
+    out = [Flag(short=f"-{digit}", description=description) for digit in range(low, high + 1)]
+    if match is None and entry.spec:
+        rest = entry_to_flag(entry)  # gzip's --fast and --best, named beside -#
+        out += [Flag(long=s, description=description) for s in (rest.spellings if rest else ())]
+    return out
+
+
+def tidy_flags(flags, *, beside=()) -> list[Flag]:
+    """Placeholder spellings (``-NUM``) dropped; ``-vv`` made the repeatable ``-v`` it is.
+
+    Not where the help spells other options with one dash and several letters: there (openssl's
+    ``-www``, ``-CRL``, ``-vv``) every spelling is an option name of its own. Called on a whole
+    help's flags, by the styles whose tools bundle single-letter switches (gnu, man); a spelling
+    the ``beside`` flags have already is not made again."""
+    flags = list(flags)
+    single_dash_long = re.compile(r"^-[A-Za-z][\w-]+$")
+    if any(single_dash_long.match(s) and not (_PLACEHOLDER.match(s) or _REPEATED.match(s))
+           for f in (*flags, *beside) for s in f.spellings):
+        return flags  # ``beside``: the help's other flags (its global ones), which say so too
+    shorts = {f.short: i for i, f in enumerate(flags) if f.short}
+    out: list[Flag | None] = list(flags)
+    for i, flag in enumerate(flags):
+        odd = [s for s in flag.spellings if _PLACEHOLDER.match(s) or _REPEATED.match(s)]
+        if not odd:
+            continue
+        kept = [s for s in flag.spellings if s not in odd]
+        repeated = next((s[:2] for s in odd if _REPEATED.match(s)), None)
+        taken = {s for f in beside for s in f.spellings}
+        if repeated and repeated in taken:
+            repeated = None  # "-vv" beside a global -v: leave it to that flag
+        if repeated and repeated in shorts and shorts[repeated] != i:
+            target = shorts[repeated]
+            out[target] = replace(out[target], repeatable=True)
+        elif repeated and not kept:
+            kept = [repeated]  # "-qq" with no "-q" entry: -q it is, given twice
+            out[i] = replace(flag, short=repeated, aliases=(), repeatable=True)
+            continue
+        if not kept:
+            out[i] = None
+            continue
+        out[i] = replace(flag, long=next((s for s in kept if s.startswith("--")), None),
+                         short=next((s for s in kept if len(s) == 2), None),
+                         aliases=tuple(s for s in kept if not s.startswith("--") and len(s) != 2))
+    return [f for f in out if f is not None]
+
+
 def parse_options(lines, *, max_first_indent: int = 16, companions: list[Flag] | None = None) -> list[Flag]:
     """Every flag described in these lines, in order, first spelling wins on duplicates.
 
@@ -345,6 +425,10 @@ def parse_options(lines, *, max_first_indent: int = 16, companions: list[Flag] |
     """
     flags: list[Flag] = []
     for entry in option_entries(lines, max_first_indent=max_first_indent):
+        digits = _digit_flags(entry)
+        if digits is not None:
+            flags.extend(digits)
+            continue
         flag = entry_to_flag(entry)
         if flag is None:
             continue

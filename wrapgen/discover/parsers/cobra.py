@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from wrapgen.model import Command
 
+from ..usage import usage_positionals
 from ._build import Rules, assemble, read_parts
 from ._listing import stub
 from ._registry import register_parser
@@ -40,4 +42,15 @@ def parse_cobra(text: str, *, prog: tuple[str, ...]) -> Command:
     # Only where the hint names a child of this very command: every kubectl page repeats it.
     if len(words) == len(prog) + 1 and words[:-1] == tuple(prog) and words[-1] not in {s.name for s in parts.subcommands}:
         parts.subcommands.append(stub(tuple(prog[1:]) + (words[-1],), summary=f"List the {hint['what']}"))
-    return assemble(parts, prog=prog, style="cobra")
+    command = assemble(parts, prog=prog, style="cobra")
+    if command.subcommands or not command.usage:
+        return command
+    # A command without subcommands: its usage line is "TOOL PATH OPERANDS [flags]", so bare words
+    # after the path are operands ("rclone gendocs output_directory", "rclone about remote:").
+    switches = frozenset(s for f in command.flags + command.global_flags if not f.takes_value for s in f.spellings)
+    operands = usage_positionals(command.usage, prog=prog, switches=switches, bare_words=True)
+    if len(operands) > len(command.positionals):
+        docs = {p.name: p.description for p in command.positionals}
+        command = command.with_changes(positionals=tuple(replace(p, description=docs.get(p.name, ""))
+                                                         for p in operands))
+    return command

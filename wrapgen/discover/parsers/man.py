@@ -10,8 +10,12 @@ import re
 
 from wrapgen.model import Command
 
+from ..sections import indent_of
+
 from ._build import Rules, _prose_before_options, assemble, read_parts
+from ._options import tidy_flags
 from ._registry import register_parser
+from .gnu import without_operators
 
 __all__ = ["parse_man", "roff_to_text", "man_page_commands"]
 
@@ -38,20 +42,44 @@ _NAMED = {
 _FONT_MACROS = {".B", ".I", ".BR", ".BI", ".IB", ".IR", ".RB", ".RI", ".SM", ".SB"}
 
 
-_NAMED_2 = re.compile(r"\\\((..)")
-_NAMED_LONG = re.compile(r"\\\[([^\]]*)\]")
-_ESCAPED = re.compile(r"\\(.)")
+# Every other escape, read left to right in one pass, so that the backslash ``\e`` stands for
+# is never read again as the start of an escape (``\en`` is the two characters ``\n``).
+_ESCAPE = re.compile(r"\\(?:\((?P<two>..)|\[(?P<long>[^\]]*)\]|(?P<one>.))")
+_SINGLE = {"e": "\\", "\\": "\\", "-": "-", " ": " ", "~": " ", "0": " ", "'": "'", "`": "`"}
 
 
 def _inline(text: str) -> str:
     if "\\" not in text:
         return text
     text = _ROFF_ESCAPES.sub("", text)
-    text = _NAMED_2.sub(lambda m: _NAMED.get(m[1], ""), text)
-    text = _NAMED_LONG.sub(lambda m: _NAMED.get(m[1], ""), text)
-    text = text.replace("\\-", "-").replace("\\ ", " ").replace("\\e", "\\").replace("\\\\", "\\")
-    text = text.replace("\\~", " ").replace("\\0", " ").replace("\\'", "'").replace("\\`", "`")
-    return _ESCAPED.sub(r"\1", text)
+
+    def one(match: re.Match) -> str:
+        name = match["two"] or match["long"]
+        if name is not None:
+            return _NAMED.get(name, "")
+        return _SINGLE.get(match["one"], match["one"])
+
+    return _ESCAPE.sub(one, text)
+
+
+# An italic word in an option's tag is its value: "\-maxdepth \fIlevels\fR", "\-O\fIlevel\fR",
+# and find's "\fI\-n\fP" (a numeric argument, no option). Marked "<levels>" as help would print it.
+_ITALIC = re.compile(r"\\fI(.+?)\\f[RPB]")
+_VALUE_WORD = re.compile(r"(?:\\-|\+)?[A-Za-z][\w.]*(?:\\-\w+)*")
+
+
+def _mark_values(tag: str) -> str:
+    """A tag with each lone italic word marked; a word with several (tar's ``MAJOR[.MINOR]``,
+    both italic) is a value spelled out already and stays as it is."""
+    if "\\fI" not in tag:
+        return tag
+
+    def mark(match: re.Match) -> str:
+        word = re.sub(r"\\[,/&]", "", match[1])
+        return f"<{word}>" if _VALUE_WORD.fullmatch(word) else match[0]
+
+    return " ".join(_ITALIC.sub(mark, token) if len(_ITALIC.findall(token)) == 1 else token
+                    for token in tag.split(" "))
 
 
 # mdoc (BSD man pages: ssh, scp, tmux): macros that only style the words after them.
@@ -148,8 +176,16 @@ def _ronn_tags(text: str) -> list[str] | None:
 
 
 def _macro_args(rest: str) -> list[str]:
-    args = re.findall(r'"((?:[^"]|"")*)"|(\S+)', rest)
+    # An escaped space ("\ ") does not end an argument: ps(1)'s ".BI \-C \ cmdlist" has two.
+    args = re.findall(r'"((?:[^"]|"")*)"|((?:\\.|\\$|[^\s\\])+)', rest)
     return [a or b for a, b in args]
+
+
+def _mark_italic_arg(arg: str) -> str:
+    """An italic argument of ``.BI``/``.RI`` in a tag, marked as a value when it is one word."""
+    lead = re.match(r"(?:\\ )*", arg)[0]
+    word = re.sub(r"\\[,/&]", "", arg[len(lead):])
+    return f"{lead}<{word}>" if _VALUE_WORD.fullmatch(word) else arg
 
 
 def roff_to_text(source: str) -> str:
@@ -199,7 +235,7 @@ def roff_to_text(source: str) -> str:
                     out.append(" " * 7 + _inline(_mdoc(args, name)))  # mdoc: ".It Fl B Ar bind_interface"
                     indent = 14
                 elif args and args[0] not in _BULLETS:
-                    out.append(" " * 7 + _inline(args[0]))
+                    out.append(" " * 7 + _inline(_mark_values(args[0])))
                     indent = 14
                 bullet = macro == ".IP" and bool(args) and args[0] in _BULLETS
                 joinable = False
@@ -247,6 +283,9 @@ def roff_to_text(source: str) -> str:
                 continue
             if macro in _FONT_MACROS:
                 args = _macro_args(rest)
+                if pending_tag and macro in (".BI", ".RI", ".IB", ".IR"):
+                    italic = 1 if macro in (".BI", ".RI") else 0  # the alternating macros' italic turns
+                    args = [_mark_italic_arg(a) if i % 2 == italic else a for i, a in enumerate(args)]
                 joiner = " " if macro in (".B", ".I", ".SM", ".SB") else ""
                 text = _inline(joiner.join(args))
             elif len(macro) == 3 and macro[1].isupper() and macro[2].islower():
@@ -254,7 +293,7 @@ def roff_to_text(source: str) -> str:
             else:
                 continue  # .TH, .RS, .RE, .nf, .fi, .br, .in, .ad ... change layout only
         else:
-            text = _inline(line)
+            text = _inline(_mark_values(line) if pending_tag else line)
         text = text[:-1] if text.endswith("\\") else text  # an escaped newline joins lines
         heading = _RONN_HEADING.search(text)
         if heading:  # ronn left a markdown heading in running text: jq's "simpler: ## INVOKING JQ"
@@ -280,34 +319,62 @@ def roff_to_text(source: str) -> str:
         elif joinable and fill:
             out[-1] += " " + text.strip()
         else:
-            out.append(" " * indent + text.strip())
+            # .nf keeps a line's own leading spaces: git(1)'s synopsis indents its continuations
+            out.append(" " * indent + (text.strip() if fill else text.rstrip()))
             joinable = fill
     return "\n".join(out)
 
 
 # Top-level sections that describe the command line; others (tmux's COMMANDS, KEY BINDINGS,
-# FORMATS) quote flags of other things and would read as noise.
+# FORMATS) quote flags of other things and would read as noise. Whole words: find(1)'s
+# "UNUSUAL FILENAMES" is no NAME.
 _KEEP = re.compile(
     r"""
-    NAME|SYNOPSIS|DESCRIPTION      # summary, usage and (often) the options themselves
-  | OPTION|FLAG|ARGUMENTS          # "OPTIONS", "GLOBAL OPTIONS", "FLAGS"
-  | INVOKING                       # jq's "INVOKING JQ" (GNU's "Invoking ls" too)
-  | EXAMPLE|USAGE|COMMAND.LINE     # "EXAMPLES", "COMMAND LINE OPTIONS"
-  | SUBCOMMANDS?$                  # a listing of this command's own subcommands
+    \b(?:
+      NAME|SYNOPSIS|DESCRIPTION    # summary, usage and (often) the options themselves
+    | OPTIONS?|FLAGS?|ARGUMENTS    # "OPTIONS", "GLOBAL OPTIONS", "FLAGS"
+    | INVOKING                     # jq's "INVOKING JQ" (GNU's "Invoking ls" too)
+    | EXAMPLES?|USAGE|COMMAND.LINE # "EXAMPLES", "COMMAND LINE OPTIONS"
+    | SUBCOMMANDS?$                # a listing of this command's own subcommands
+    )\b
     """,
     re.VERBOSE,
 )
+_EXAMPLES = re.compile(r"^EXAMPLES?\b")
+# A tagged paragraph as man renders it: the tag at 7 columns, its text at 14 on the next line.
+_TAG = re.compile(r"^ {7}(\S.*)\n {14}\S", re.MULTILINE)
+
+
+def _is_option_table(lines: list[str]) -> bool:
+    """Whether most tagged paragraphs of a section are options: ps(1) files its options under
+    "SIMPLE PROCESS SELECTION" and "OUTPUT FORMAT CONTROL", find(1) its primaries under
+    "EXPRESSION"; a BSD option without a dash ("a", "x") is among them. Only tags that are words
+    weigh against: find's nested lists of format directives ("%p", "b") do not."""
+    tags = _TAG.findall("\n".join(lines))
+    dashed = sum(1 for tag in tags if tag.startswith("-"))
+    words = sum(1 for tag in tags if re.match(r"[A-Za-z]{2}", tag))
+    return dashed >= 2 and dashed >= words
 
 
 def _option_sections(text: str) -> str:
-    """The text without the top-level sections that do not describe this command's options."""
-    kept: list[str] = []
-    keep = True
+    """The text without the top-level sections that do not describe this command's options.
+
+    A subsection (``.SS``, rendered with a colon) goes with its section; inside EXAMPLES, its
+    title is kept as text so that the examples under it stay examples (find(1)'s "Simple
+    `find|xargs` approach:" is no option table)."""
+    blocks: list[tuple[str, list[str]]] = [("", [])]
     for line in text.split("\n"):
-        if line[:1].isalpha() and line.isupper() and len(line) < 60:  # a .SH heading
-            keep = bool(_KEEP.search(line))
-        if keep:
-            kept.append(line)
+        if line[:1].isalpha() and line.isupper() and len(line) < 60 and not line.endswith(":"):  # a .SH heading
+            blocks.append((line, []))
+        blocks[-1][1].append(line)
+    kept: list[str] = []
+    for title, lines in blocks:
+        if title and not _KEEP.search(title) and not _is_option_table(lines):
+            continue
+        if _EXAMPLES.match(title):
+            lines = [lines[0]] + [" " * 7 + line if line[:1].isalpha() and line.endswith(":") else line
+                                  for line in lines[1:]]
+        kept.extend(lines)
     return "\n".join(kept)
 
 
@@ -315,8 +382,12 @@ def _option_sections(text: str) -> str:
 _PROSE = re.compile(r"[a-z]{2}\.(?:\s+[A-Z]|$)")  # "... JSON documents. For instance", "... instead."
 
 
-def _synopsis(sections) -> list[str]:
-    """Usage lines: the paragraphs of SYNOPSIS and its subsections ("Traditional usage:")."""
+def _synopsis(sections, *, broken: bool = False) -> list[str]:
+    """Usage lines: the paragraphs of SYNOPSIS and its subsections ("Traditional usage:").
+
+    ``broken``: the text came from roff, where a line of a paragraph at its first line's indent
+    was begun by ``.br`` (gzip(1): "gzip ...", "gunzip ...", "zcat ..."); deeper lines go on the
+    line before (git(1)'s ``.nf`` synopsis). Rendered text wraps, so its paragraphs are joined."""
     lines: list[str] = []
     inside = False
     for section in sections:
@@ -327,9 +398,15 @@ def _synopsis(sections) -> list[str]:
         elif not inside:
             continue
         for para in "\n".join(section.lines).split("\n\n"):
-            line = " ".join(para.split())
-            if line and not _PROSE.search(line):
-                lines.append(line)
+            rows = [row for row in para.split("\n") if row.strip()]
+            starts = [0]
+            if broken and rows:
+                base = indent_of(rows[0])
+                starts = [i for i, row in enumerate(rows) if indent_of(row) <= base]
+            for begin, end in zip(starts, starts[1:] + [len(rows)]):
+                line = " ".join(" ".join(rows[begin:end]).split())
+                if line and not _PROSE.search(line):
+                    lines.append(line)
     return lines[:20]
 
 
@@ -340,7 +417,8 @@ def _is_roff(text: str) -> bool:
 @register_parser("man")
 def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     """Flags from every section's tagged paragraphs; summary from NAME; usage from SYNOPSIS."""
-    if _is_roff(text):
+    roff = _is_roff(text)
+    if roff:
         text = roff_to_text(text)
     pages = man_page_commands(text, prog=prog)
     text = _option_sections(text)
@@ -350,11 +428,16 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     if match:
         name_line = " ".join(match[1].split())
         summary = re.split(r"\s+\\?-+\s+", name_line, maxsplit=1)[-1]
-    parts.usage = _synopsis(parts.sections)
+    parts.usage = _synopsis(parts.sections, broken=roff)
     described = [sec for sec in parts.sections if sec.key == "description"]
     if described:
         parts.prose = [_prose_before_options(described[0].lines)]
     command = assemble(parts, prog=prog, style="man")
+    if command.global_flags and not command.subcommands and not pages:
+        # find(1)'s "GLOBAL OPTIONS" are global to its expression: with no subcommands to
+        # inherit them, a page's global flags are its own.
+        command = command.with_changes(flags=command.flags + command.global_flags, global_flags=())
+    command = command.with_changes(flags=without_operators(tidy_flags(command.flags, beside=command.global_flags)))  # find(1): "-not expr"
     if summary:
         command = command.with_changes(summary=summary[:200])
     known = {s.name for s in command.subcommands}

@@ -63,6 +63,9 @@ Path = tuple  # a command path: ("pr", "list")
 class Reference:
     flags: dict = field(default_factory=dict)  # path -> set of spellings the tool advertises
     valid: dict = field(default_factory=dict)  # path -> more spellings it accepts but does not advertise
+    # path -> spellings the reference lists but no help can show (clap's hidden, undocumented
+    # arguments): taken out of the expected ones, counted as valid, and reported apart
+    undocumented: dict = field(default_factory=dict)
     paths: set = field(default_factory=set)  # every command path (root excluded)
     long_only: bool = False
     source: str = ""
@@ -134,12 +137,87 @@ def cobra_reference(tool: str, depth: int) -> Reference:
 
 # -- clap via bash completion scripts ------------------------------------------------------------
 
-def clap_bash_reference(script: str, source: str) -> Reference:
-    """The root's flags from a clap bash completion script (the `opts="..."` of the root case)."""
+# clap_complete's bash script walks the words typed so far through `case "${cmd},${i}" in`, one arm
+# per (command, next word) pair, naming the command reached: `ruff,check)  cmd="ruff__check"`.
+_CLAP_STEP = re.compile(r'^\s*"?(?P<cmd>[\w-]*),(?P<word>[^")]+)"?\)\s*\n\s*cmd="(?P<next>[\w-]+)"', re.M)
+# Its second `case "${cmd}" in` has one arm per command, with the words it completes there.
+_CLAP_ARM = re.compile(r'^\s*(?P<cmd>[\w-]+)\)\s*\n\s*opts="(?P<opts>[^"]*)"', re.M)
+# clap's own `help` command (and the paths under it) mirror the tree; they are left out as for cobra.
+_CLAP_SKIP = {"help"}
+
+
+def clap_bash_reference(script: str, source: str, *, depth: int = 0) -> Reference:
+    """Paths and per-path flags from a clap bash completion script.
+
+    The first `case` names the command each typed word leads to (the names join words with `__`,
+    so `build-backend` cannot be told from `build backend` by name alone: the steps are followed
+    instead); the second lists each command's `opts`. Paths deeper than ``depth`` are left out.
+    Older scripts (rg 13's) have no steps: only the root's options are read."""
     ref = Reference(source=source)
-    match = re.search(r'opts="([^"]*)"', script.split("case \"${cmd}\" in", 1)[-1])
-    words = match.group(1).split() if match else []
-    ref.flags[()] = {w for w in words if w.startswith("-")}
+    head, _, arms = script.partition('case "${cmd}" in')
+    paths: dict[str, Path] = {}
+    for step in _CLAP_STEP.finditer(head):
+        if not step["cmd"]:
+            paths[step["next"]] = ()  # ",$1": the program itself
+        elif step["cmd"] in paths:
+            path = (*paths[step["cmd"]], step["word"])
+            if not set(path) & _CLAP_SKIP and len(path) <= depth:
+                paths[step["next"]] = path
+    for arm in _CLAP_ARM.finditer(arms):
+        path = paths.get(arm["cmd"], () if not paths else None)
+        if path is None or path in ref.flags:
+            continue
+        ref.flags[path] = {w for w in arm["opts"].split() if w.startswith("-")}
+        if path:
+            ref.paths.add(path)
+        if not paths:
+            break  # no steps: the first arm is the root's
+    return ref
+
+
+# A fish completion line: `complete -c uv -n "CONDITION" -s r -l requirements -d 'Install ...'`.
+_FISH_LINE = re.compile(r'^complete -c \S+ -n "(?P<cond>[^"]*)"(?P<rest>.*)$', re.M)
+
+
+def _fish_path(condition: str) -> Path | None:
+    """The command path a clap fish condition selects: `__fish_uv_needs_command` is the root,
+    `__fish_uv_using_subcommand pip; and __fish_seen_subcommand_from install` is `pip install`."""
+    if re.fullmatch(r"__fish_\w+_needs_command", condition):
+        return ()
+    match = re.fullmatch(r"__fish_\w+_using_subcommand ([\w-]+)"
+                         r"(?:; and (not )?__fish_seen_subcommand_from ([\w -]+))?", condition)
+    if match is None:
+        return None
+    if match[3] is None or match[2]:
+        return (match[1],)
+    words = match[3].split()
+    return (match[1], words[0]) if len(words) == 1 else None
+
+
+def clap_undocumented(fish: str) -> dict:
+    """path -> the spellings clap completes but documents nowhere: its fish script gives every
+    argument its help text as `-d '...'`, and an argument without one (`hide = true`, no doc
+    comment: uv's `--no-system`) appears in no help either. Real, so finding one is right; not
+    advertised, so not finding one is no miss."""
+    out: dict = {}
+    for line in _FISH_LINE.finditer(fish):
+        rest = line["rest"]
+        if " -d '" in rest:
+            continue
+        path = _fish_path(line["cond"])
+        if path is None:
+            continue
+        spellings = {"--" + m for m in re.findall(r" -l ([\w-]+)", rest)}
+        spellings |= {"-" + m for m in re.findall(r" -s (\S)", rest)}
+        out.setdefault(path, set()).update(spellings)
+    return out
+
+
+def clap_generated_reference(tool: str, depth: int) -> Reference:
+    """A clap 4 tool that prints its own completion scripts (`TOOL generate-shell-completion SHELL`)."""
+    ref = clap_bash_reference(_run([tool, "generate-shell-completion", "bash"]),
+                              f"{tool} generate-shell-completion bash", depth=depth)
+    ref.undocumented = clap_undocumented(_run([tool, "generate-shell-completion", "fish"]))
     return ref
 
 
@@ -338,6 +416,48 @@ def flask_reference() -> Reference:
     return click_reference(cli, "flask", "flask.cli.cli (click)")
 
 
+def httpie_reference() -> Reference:
+    from httpie.cli.definition import parser
+
+    return argparse_reference(parser, "httpie.cli.definition.parser (argparse)")
+
+
+def black_reference() -> Reference:
+    from black import main
+
+    return click_reference(main, "black", "black.main (click)")
+
+
+def optparse_reference(parsers: dict, source: str) -> Reference:
+    """path -> an optparse parser: every option not marked ``SUPPRESS_HELP``, in any group."""
+    import optparse
+
+    ref = Reference(source=source)
+    for path, parser in parsers.items():
+        spellings = set()
+        for group in [parser, *parser.option_groups]:
+            for option in group.option_list:
+                if option.help != optparse.SUPPRESS_HELP:
+                    spellings.update(option._short_opts + option._long_opts)
+        ref.flags[path] = spellings
+        if path:
+            ref.paths.add(path)
+    return ref
+
+
+def pip_reference() -> Reference:
+    """pip's own parsers: the main one, and each command's (its general options included, as pip
+    parses them for every command); pip's `help` and `completion` are left out as for cobra."""
+    from pip._internal.cli.main_parser import create_main_parser
+    from pip._internal.commands import commands_dict, create_command
+
+    parsers = {(): create_main_parser()}
+    for name in commands_dict:
+        if name not in ("help", "completion"):
+            parsers[(name,)] = create_command(name).parser
+    return optparse_reference(parsers, "pip._internal parsers (optparse)")
+
+
 # row -> (tool, style, discovery depth, reference builder, discover() options); rows whose name
 # differs from the tool are variants, reported but left out of the overall figures.
 TOOLS = {
@@ -348,9 +468,14 @@ TOOLS = {
     "git:no-man": ("git", "git", 1, git_reference, {"man": False}),
     "rg": ("rg", "clap 2", 0, rg_reference, {}),
     "fdfind": ("fdfind", "clap 4", 0, fd_reference, {}),
+    "ruff": ("ruff", "clap 4", 2, lambda: clap_generated_reference("ruff", 2), {}),
+    "uv": ("uv", "clap 4", 2, lambda: clap_generated_reference("uv", 2), {}),
     "jsonschema": ("jsonschema", "argparse", 1, jsonschema_reference, {}),
+    "http": ("http", "argparse", 0, httpie_reference, {}),
     "dotenv": ("dotenv", "click", 1, dotenv_reference, {}),
     "flask": ("flask", "click", 1, flask_reference, {}),
+    "black": ("black", "click", 0, black_reference, {}),
+    "pip": ("pip", "optparse", 1, pip_reference, {}),
 }
 
 
@@ -379,6 +504,7 @@ UNREAD = {"help", "completion"}
 def score(ref: Reference, tool) -> dict:
     found_flags, found_paths = _discovered(tool, long_only=ref.long_only)
     tp = fp = fn = 0
+    undocumented = found_hidden = 0
     missed, extra = [], []
     for path, expected in ref.flags.items():
         if path and path[-1] in UNREAD:
@@ -387,7 +513,11 @@ def score(ref: Reference, tool) -> dict:
         got = found_flags.get(path, set()) - HELP_FLAGS
         if ref.long_only:
             expected = {s for s in expected if s.startswith("--")}
-        accepted = expected | ref.valid.get(path, set())
+        hidden = ref.undocumented.get(path, set()) - HELP_FLAGS
+        undocumented += len(expected & hidden)
+        found_hidden += len(expected & hidden & got)
+        expected = expected - hidden
+        accepted = expected | hidden | ref.valid.get(path, set())
         if ref.judge is not None:
             # Where the tool itself is the judge, it settles both sides: an unlisted option it takes
             # is valid, and a listed one it refuses (rev-list's diff options) is not an option.
@@ -413,6 +543,7 @@ def score(ref: Reference, tool) -> dict:
         "missed_paths": sorted(" ".join(p) for p in ref.paths - found_paths)[:20],
         "missed_flags": missed[:25], "extra_flags": extra[:25],
         "warnings": len(tool.warnings),
+        "undocumented": undocumented, "undocumented_found": found_hidden,
     }
 
 

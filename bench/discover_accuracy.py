@@ -541,16 +541,36 @@ def score(ref: Reference, tool) -> dict:
         "paths": len(ref.paths), "paths_found": path_hits,
         "path_recall": round(path_hits / len(ref.paths), 4) if ref.paths else 1.0,
         "missed_paths": sorted(" ".join(p) for p in ref.paths - found_paths)[:20],
-        "missed_flags": missed[:25], "extra_flags": extra[:25],
+        "missed_flags": missed, "extra_flags": extra,
         "warnings": len(tool.warnings),
         "undocumented": undocumented, "undocumented_found": found_hidden,
     }
+
+
+def unmentioned(program: str, missed: list[str]) -> list[str]:
+    """The missed flags that no help of their command names at all (``TOOL PATH --help`` and
+    ``TOOL help PATH``): options a tool hides from help, which no reading of help can find.
+    Only sorts the misses; the score is the reference's."""
+    by_path: dict[tuple, list[str]] = {}
+    for item in missed:
+        *path, spelling = item.split(" ")
+        by_path.setdefault(tuple(path), []).append(spelling)
+
+    def helps(path: tuple) -> str:
+        return _run([program, *path, "--help"]) + _run([program, "help", *path])
+
+    with ThreadPoolExecutor(4) as pool:
+        texts = dict(zip(by_path, pool.map(helps, by_path)))
+    return [" ".join((*path, s)) for path, spellings in by_path.items() for s in spellings
+            if not re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", texts[path])]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("tools", nargs="*", help=f"default: {' '.join(TOOLS)}")
     parser.add_argument("--json", action="store_true", help="print the full report as JSON")
+    parser.add_argument("--explain", action="store_true",
+                        help="count apart the missed flags no help of their command mentions, and list only the others")
     args = parser.parse_args(argv)
     names = args.tools or list(TOOLS)
     unknown = [n for n in names if n not in TOOLS]
@@ -570,6 +590,12 @@ def main(argv: list[str] | None = None) -> int:
         tool = discover(program, depth=depth, cache=False, **options)
         row = score(ref, tool)
         row.update(style=style, depth=depth, reference=ref.source, seconds=round(time.monotonic() - started, 2))
+        hidden = set(unmentioned(program, row["missed_flags"])) if args.explain else set()
+        if args.explain:
+            row["missed_unmentioned"] = len(hidden)
+            row["missed_flags"] = [m for m in row["missed_flags"] if m not in hidden]
+        if not args.json:
+            row["missed_flags"], row["extra_flags"] = row["missed_flags"][:25], row["extra_flags"][:25]
         report[name] = row
         if name == program:
             for key in totals:
@@ -595,8 +621,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'overall':<11} {'':<9} {'':>5} {overall['precision']:>7.3f} {overall['recall']:>7.3f} "
           f"{overall['f1']:>7.3f} {overall['paths_found']:>5}/{overall['paths']:<5} {overall['path_recall']:>7.3f}")
     for name, row in report.items():
-        if row["missed_paths"] or row["missed_flags"] or row["extra_flags"]:
+        if row["missed_paths"] or row["missed_flags"] or row["extra_flags"] or row.get("missed_unmentioned"):
             print(f"\n{name}: missed paths {row['missed_paths'][:8]}")
+            if "missed_unmentioned" in row:
+                print(f"{name}: {row['missed_unmentioned']} missed flags no help mentions; the others:")
+            if row.get("undocumented"):
+                print(f"{name}: {row['undocumented']} undocumented (hidden) flags left out of both sides, "
+                      f"{row['undocumented_found']} of them found")
             print(f"{name}: missed flags {row['missed_flags'][:12]}")
             print(f"{name}: extra flags  {row['extra_flags'][:12]}")
     return 0

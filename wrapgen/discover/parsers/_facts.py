@@ -63,6 +63,8 @@ _COMPANION = re.compile(
     (?P<spell>--[A-Za-z0-9][\w-]*[A-Za-z0-9])              # the other spelling
   | \bdisable\b[^.]{0,80}?\buse\s+(?:the\s+)?[`'"]?       # rg: "To completely disable context
     (?P<use>--[A-Za-z0-9][\w-]*[A-Za-z0-9])                #  separators, use the --no-context-separator flag"
+  | \buse\s+[`'"]?(?P<use_to>--[A-Za-z0-9][\w-]*[A-Za-z0-9])  # ruff: "Use `--no-fix` to disable"
+    [`'"]?\s+to\s+(?:disable|turn\s+(?:it\s+)?off)\b
   | (?P<alias>--[A-Za-z0-9][\w-]*[A-Za-z0-9])              # rg: "--pcre2-unicode is an alias for --unicode"
     [`'"]?\s+is\s+an\s+alias\s+(?:for|of)\b
     """,

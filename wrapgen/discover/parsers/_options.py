@@ -68,7 +68,8 @@ _VALUE = re.compile(
     """,
     re.VERBOSE,
 )
-_CAPS_VALUE = re.compile(r"^[A-Z][A-Z0-9_.:=/+-]*(?:\.\.\.)?,?$")  # FILE, KEY=VALUE, MAJOR.MINOR
+# FILE, KEY=VALUE, MAJOR.MINOR, httpie's USER[:PASS]
+_CAPS_VALUE = re.compile(r"^[A-Z][A-Z0-9_.:=/+-]*(?:\[[A-Z0-9_.:=/+-]+\])?(?:\.\.\.)?,?$")
 _REPEAT_TAIL = re.compile(
     r"""
     ^\[[^\]\s]+\ \.\.\.\]$   # argparse: the "[X ...]" of "X [X ...]"
@@ -162,6 +163,13 @@ def _scan_spec(spec: str, gap_after: bool):
         if spec.startswith("....", pos):
             pos += 4  # less: "-e  -E  ....  --quit-at-eof"
             continue
+        if spec.startswith("| ", pos) and values and not spec.startswith("-", pos + 2):
+            # httpie: "--auth USER[:PASS] | TOKEN, -a ...": the value has two forms
+            match = _VALUE.match(spec, pos + 2)
+            if match:
+                values[-1] = f"{values[-1].rstrip(',')} | {match.group(0)}"
+                pos = match.end()
+                continue
         if spec.startswith("/ ", pos) or spec.startswith("| ", pos):  # click: --debug / --no-debug
             pos += 2
             continue
@@ -352,7 +360,7 @@ def parse_options(lines, *, max_first_indent: int = 16, companions: list[Flag] |
         if companions is not None:
             text = " ".join(line for line in entry.desc if line)
             for match in _COMPANION.finditer(text) if "--" in text else ():
-                other = match["spell"] or match["use"]
+                other = match["spell"] or match["use"] or match["use_to"]
                 if other and other not in flag.spellings:
                     companions.append(Flag(long=other, description=f"Turns {flag.long or flag.name} off again."))
                 elif match["alias"] and match["alias"] not in flag.spellings:

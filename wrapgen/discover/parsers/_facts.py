@@ -141,7 +141,7 @@ def guess_type(value_name: str | None, choices: tuple[str, ...] = ()) -> str:
 
 def split_choices(text: str) -> tuple[str, ...]:
     """Words of a choice list ("a, b", "a|b", '"a", "b"'); () when any item is not one word."""
-    parts = [p.strip().strip("\"'`") for p in re.split(r"[,|]|\bor\b", text)]
+    parts = [p.strip().strip("\"'`") for p in re.split(r"[,|]|(?<![\w-])or(?![\w-])", text)]
     parts = [p for p in parts if p]
     if len(parts) < 2 or any(not re.fullmatch(r"[\w.+:/-]+", p) for p in parts):
         return ()

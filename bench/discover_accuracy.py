@@ -8,8 +8,15 @@ from the tool itself, never from its help text:
   ``help`` and ``completion`` left out) and ``TOOL __complete PATH... -`` / ``--`` the flags (local
   and inherited) of a path, asked again with required flags set, since cobra offers only those until
   they are;
-- clap (rg 13, fd 8.6): the bash completion script (``fdfind --gen-completions bash``; for rg 13,
-  which cannot print one, the script the Debian package ships);
+- clap (rg 13, fd 8.6, ruff, uv, rustup): the bash completion script (``fdfind --gen-completions
+  bash``, ``ruff generate-shell-completion bash``, ``rustup completions bash``; for rg 13, which
+  cannot print one, the script the Debian package ships), every command path in it (up to the
+  row's depth, clap's own ``help`` tree left out) with its options. clap completes hidden arguments
+  too: the ones its fish script gives no description (uv's ``--no-system``) are documented nowhere,
+  so they count as valid, not as expected, and are reported apart ("undocumented"); hidden ones
+  that do have a description (uv's ``--native-tls``) and hidden commands (uv's ``build-backend``)
+  stay expected, and are missed by any reading of help. fd's script leaves out the aliases clap
+  hides (``--changed-after``, which its help names): fd itself judges those, as git does below;
 - git: ``git --list-cmds=list-<category>,...,others`` (its command list, guides left out) for the
   commands, ``git CMD --git-completion-helper-all`` (run in a scratch repository) for each command's
   long options (the ``--no-X`` forms it lists after ``--``, and the options git's bash completion
@@ -26,8 +33,15 @@ from the tool itself, never from its help text:
   scratch repository with one commit, no configuration), both ways: a discovered option git does
   not refuse as unknown counts as valid, never as expected, and a listed option git refuses is no
   option (rev-list's helper lists the diff options, which ``git rev-list --stat HEAD`` refuses);
-- argparse (jsonschema's CLI) and click (python-dotenv, flask): the parser objects imported
-  in-process.
+- argparse (jsonschema's CLI, httpie's ``http`` and ``httpie``, pytest-benchmark), click
+  (python-dotenv, flask, black, uvicorn, hypothesis) and optparse (pip: its main parser and each
+  command's, general options included): the parser objects imported in-process. pip prints only
+  the first long spelling of an option (``--timeout``, never ``--default-timeout``): the others
+  are missed by any reading of its help.
+
+``--explain`` runs each missed flag's ``TOOL PATH --help`` and ``TOOL help PATH`` and counts apart
+the misses no help mentions at all (hidden options), listing only the others: the ones a parser
+could have found.
 
 Discovery runs with the cache off. Flags are compared per command path as sets of spellings
 (``--all``, ``-a``); where the reference only knows long options (git), short ones are left out of
@@ -35,7 +49,7 @@ both sides, and so are ``-h``/``--help`` everywhere (every tool has them; refere
 listing them) and the flags of ``help``/``completion`` (discovery never reads those commands by
 design). A reference path that discovery left unread counts all its flags as missed.
 
-Usage: python bench/discover_accuracy.py [TOOL...] [--json]
+Usage: python bench/discover_accuracy.py [TOOL...] [--json] [--explain]
 """
 
 from __future__ import annotations
@@ -213,11 +227,11 @@ def clap_undocumented(fish: str) -> dict:
     return out
 
 
-def clap_generated_reference(tool: str, depth: int) -> Reference:
-    """A clap 4 tool that prints its own completion scripts (`TOOL generate-shell-completion SHELL`)."""
-    ref = clap_bash_reference(_run([tool, "generate-shell-completion", "bash"]),
-                              f"{tool} generate-shell-completion bash", depth=depth)
-    ref.undocumented = clap_undocumented(_run([tool, "generate-shell-completion", "fish"]))
+def clap_generated_reference(tool: str, depth: int, command: str = "generate-shell-completion") -> Reference:
+    """A clap 4 tool that prints its own completion scripts (`TOOL generate-shell-completion SHELL`,
+    `rustup completions SHELL`)."""
+    ref = clap_bash_reference(_run([tool, command, "bash"]), f"{tool} {command} bash", depth=depth)
+    ref.undocumented = clap_undocumented(_run([tool, command, "fish"]))
     return ref
 
 
@@ -227,8 +241,39 @@ def rg_reference() -> Reference:
         return clap_bash_reference(handle.read(), path)
 
 
+# clap 4 ("unexpected argument '--x' found") and clap 2/3 ("Found argument '--x' which wasn't expected").
+_CLAP_REJECTS = re.compile(r"unexpected argument|wasn't expected|unrecognized (?:option|argument)")
+
+
+def clap_judge(program: str):
+    """The judge for a clap tool whose bash script leaves out the aliases clap hides (fd's
+    `--changed-after`, which its help names as an alias): a spelling is real when neither
+    `TOOL --x` nor `TOOL --x=1` is refused as an unknown argument (run in an empty scratch
+    directory, stdin closed). Only for tools whose plain run reads and writes nothing (fd searches)."""
+
+    def judge(path: Path, spellings: set[str]) -> set[str]:
+        with tempfile.TemporaryDirectory() as scratch:
+            def refused(argv: list[str]) -> bool:
+                try:
+                    done = subprocess.run(argv, capture_output=True, text=True, cwd=scratch, timeout=10,
+                                          stdin=subprocess.DEVNULL)
+                except subprocess.TimeoutExpired:
+                    return False
+                return done.returncode != 0 and bool(_CLAP_REJECTS.search(done.stderr))
+
+            def accepted(spelling: str) -> bool:
+                return not (refused([program, *path, spelling]) and refused([program, *path, spelling + "=1"]))
+
+            with ThreadPoolExecutor(4) as pool:
+                return {s for s, ok in zip(sorted(spellings), pool.map(accepted, sorted(spellings))) if ok}
+
+    return judge
+
+
 def fd_reference() -> Reference:
-    return clap_bash_reference(_run(["fdfind", "--gen-completions", "bash"]), "fdfind --gen-completions bash")
+    ref = clap_bash_reference(_run(["fdfind", "--gen-completions", "bash"]), "fdfind --gen-completions bash")
+    ref.judge = clap_judge("fdfind")
+    return ref
 
 
 # -- git -----------------------------------------------------------------------------------------
@@ -422,6 +467,30 @@ def httpie_reference() -> Reference:
     return argparse_reference(parser, "httpie.cli.definition.parser (argparse)")
 
 
+def httpie_manager_reference() -> Reference:
+    from httpie.manager.cli import parser
+
+    return argparse_reference(parser, "httpie.manager.cli.parser (argparse)")
+
+
+def pytest_benchmark_reference() -> Reference:
+    from pytest_benchmark.cli import make_parser
+
+    return argparse_reference(make_parser(), "pytest_benchmark.cli.make_parser() (argparse)")
+
+
+def uvicorn_reference() -> Reference:
+    from uvicorn.main import main
+
+    return click_reference(main, "uvicorn", "uvicorn.main.main (click)")
+
+
+def hypothesis_reference() -> Reference:
+    from hypothesis.extra.cli import main
+
+    return click_reference(main, "hypothesis", "hypothesis.extra.cli.main (click)")
+
+
 def black_reference() -> Reference:
     from black import main
 
@@ -471,10 +540,15 @@ TOOLS = {
     "ruff": ("ruff", "clap 4", 2, lambda: clap_generated_reference("ruff", 2), {}),
     "uv": ("uv", "clap 4", 2, lambda: clap_generated_reference("uv", 2), {}),
     "jsonschema": ("jsonschema", "argparse", 1, jsonschema_reference, {}),
+    "rustup": ("rustup", "clap 4", 2, lambda: clap_generated_reference("rustup", 2, "completions"), {}),
     "http": ("http", "argparse", 0, httpie_reference, {}),
+    "httpie": ("httpie", "argparse", 3, httpie_manager_reference, {}),
     "dotenv": ("dotenv", "click", 1, dotenv_reference, {}),
     "flask": ("flask", "click", 1, flask_reference, {}),
     "black": ("black", "click", 0, black_reference, {}),
+    "uvicorn": ("uvicorn", "click", 0, uvicorn_reference, {}),
+    "hypothesis": ("hypothesis", "click", 1, hypothesis_reference, {}),
+    "pytest-benchmark": ("pytest-benchmark", "argparse", 1, pytest_benchmark_reference, {}),
     "pip": ("pip", "optparse", 1, pip_reference, {}),
 }
 
@@ -612,13 +686,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"tools": report, "overall": overall}, indent=2, sort_keys=True))
         return 0
-    print(f"{'tool':<11} {'style':<9} {'depth':>5} {'flag P':>7} {'flag R':>7} {'flag F1':>7} "
+    w = max([11, *map(len, report)])
+    print(f"{'tool':<{w}} {'style':<9} {'depth':>5} {'flag P':>7} {'flag R':>7} {'flag F1':>7} "
           f"{'paths':>11} {'path R':>7} {'secs':>6}")
     for name, row in report.items():
-        print(f"{name:<11} {row['style']:<9} {row['depth']:>5} {row['precision']:>7.3f} {row['recall']:>7.3f} "
+        print(f"{name:<{w}} {row['style']:<9} {row['depth']:>5} {row['precision']:>7.3f} {row['recall']:>7.3f} "
               f"{row['f1']:>7.3f} {row['paths_found']:>5}/{row['paths']:<5} {row['path_recall']:>7.3f} "
               f"{row['seconds']:>6.1f}")
-    print(f"{'overall':<11} {'':<9} {'':>5} {overall['precision']:>7.3f} {overall['recall']:>7.3f} "
+    print(f"{'overall':<{w}} {'':<9} {'':>5} {overall['precision']:>7.3f} {overall['recall']:>7.3f} "
           f"{overall['f1']:>7.3f} {overall['paths_found']:>5}/{overall['paths']:<5} {overall['path_recall']:>7.3f}")
     for name, row in report.items():
         if row["missed_paths"] or row["missed_flags"] or row["extra_flags"] or row.get("missed_unmentioned"):

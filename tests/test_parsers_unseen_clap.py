@@ -292,3 +292,48 @@ def test_discover_probes_the_program_a_launcher_execs(tmp_path, monkeypatch):
     tool = discover(str(shim), depth=0, cache=False)
     assert tool.root.parser == "argparse"
     assert _flag(tool.root, "--colour").choices == ("red", "blue")
+
+
+# -- typer (click under rich's panels) -----------------------------------------------------------
+
+TYPER_DEPLOY = """
+ Usage: typer-demo deploy [OPTIONS] {env}
+
+ Deploy the widget to an environment.
+
+\u256d\u2500 Arguments \u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256e
+\u2502 *    env      <str>  Target environment [required]                       \u2502
+\u2570\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256f
+\u256d\u2500 Options \u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256e
+\u2502    --force     -f                  <bool>        Skip checks                   \u2502
+\u2502    --output    -o                  <json|table>  Output format [default: table] \u2502
+\u2502 *  --token                         <str>         The API token [required]      \u2502
+\u2502    --dry-run       --no-dry-run    <bool>        Only print [default: dry-run] \u2502
+\u2502    --help                          <bool>        Show this message and exit.   \u2502
+\u2570\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256f
+"""
+
+
+def test_rich_panels_read_as_click_sections():
+    """typer's panels are sections: detected as click, the usage read, the operand found with its help."""
+    assert detect_style(TYPER_DEPLOY) == "click"
+    command = parse_help(TYPER_DEPLOY, prog=("typer-demo", "deploy"))
+    assert command.usage == ("typer-demo deploy [OPTIONS] {env}",)
+    assert command.summary == "Deploy the widget to an environment."
+    assert [(p.name, p.description) for p in command.positionals] == [("env", "Target environment [required]")]
+
+
+def test_typer_columns_are_spellings_values_and_switches():
+    """typer's columns: -f is --force's short, --no-dry-run its negation, <bool> a switch, <a|b> choices."""
+    command = parse_help(TYPER_DEPLOY, prog=("typer-demo", "deploy"))
+    force, output = _flag(command, "--force"), _flag(command, "--output")
+    assert force.short == "-f" and not force.takes_value
+    assert output.short == "-o" and output.choices == ("json", "table") and output.default == "table"
+    assert _flag(command, "--token").required and _flag(command, "--token").takes_value
+    dry_run = _flag(command, "--dry-run")
+    assert dry_run.aliases == ("--no-dry-run",) and not dry_run.takes_value
+
+
+def test_launcher_may_set_variables_for_the_program():
+    """`PYTHONPATH=lib exec python app.py "$@"` is a launcher too."""
+    assert is_launcher('#!/bin/sh\nPYTHONPATH=/opt/lib exec /usr/bin/python3 /opt/app.py "$@"\n')

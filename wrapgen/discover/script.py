@@ -82,7 +82,8 @@ def is_shell_script(path: str | os.PathLike) -> bool:
 # (`exec "/root/.pyenv/libexec/pyenv" exec "$program" "$@"`), nix and snap wrappers.
 _EXEC_ALL_ARGS = re.compile(
     r"""
-    ^\s*exec\s+              # the script becomes the program
+    ^\s*(?:\w+=\S*\s+)*         # maybe variables set for it: PYTHONPATH=lib exec ...
+    exec\s+                  # the script becomes the program
     (?:[^#\n]*\s)?            # the program and its leading arguments
     "\$(?:@|\{@\})"            # "$@" or "${@}": every argument, as given
     """,

@@ -177,8 +177,13 @@ def clap_bash_reference(script: str, source: str, *, depth: int = 0) -> Referenc
             path = (*paths[step["cmd"]], step["word"])
             if not set(path) & _CLAP_SKIP and len(path) <= depth:
                 paths[step["next"]] = path
+    # Some clap_complete versions spell a name differently in the two cases when the program's own
+    # name has a dash (ast-grep: `ast__grep__subcmd__run` there, `ast__subcmd__grep__subcmd__run` here).
+    loose = {name.replace("__subcmd__", "__"): path for name, path in paths.items()}
     for arm in _CLAP_ARM.finditer(arms):
-        path = paths.get(arm["cmd"], () if not paths else None)
+        path = paths.get(arm["cmd"], loose.get(arm["cmd"].replace("__subcmd__", "__")))
+        if not paths:
+            path = ()
         if path is None or path in ref.flags:
             continue
         ref.flags[path] = {w for w in arm["opts"].split() if w.startswith("-")}
@@ -541,6 +546,10 @@ TOOLS = {
     "uv": ("uv", "clap 4", 2, lambda: clap_generated_reference("uv", 2), {}),
     "jsonschema": ("jsonschema", "argparse", 1, jsonschema_reference, {}),
     "rustup": ("rustup", "clap 4", 2, lambda: clap_generated_reference("rustup", 2, "completions"), {}),
+    # clap tools shipped as Python wheels (pip install ty ast-grep-cli maturin)
+    "ty": ("ty", "clap 4", 2, lambda: clap_generated_reference("ty", 2), {}),
+    "ast-grep": ("ast-grep", "clap 4", 2, lambda: clap_generated_reference("ast-grep", 2, "completions"), {}),
+    "maturin": ("maturin", "clap 4", 2, lambda: clap_generated_reference("maturin", 2, "completions"), {}),
     "http": ("http", "argparse", 0, httpie_reference, {}),
     "httpie": ("httpie", "argparse", 3, httpie_manager_reference, {}),
     "dotenv": ("dotenv", "click", 1, dotenv_reference, {}),
@@ -572,7 +581,7 @@ def _discovered(tool, *, long_only: bool) -> tuple[dict, set]:
 # Left out of both sides: every tool has a help flag and the references disagree on listing it
 # (docker's cobra hides it, kubectl's help omits it); and discovery never reads the help commands.
 HELP_FLAGS = {"-h", "--help"}
-UNREAD = {"help", "completion"}
+UNREAD = {"help", "completion", "completions"}  # as crawl.SKIP_RECURSION
 
 
 def score(ref: Reference, tool) -> dict:

@@ -65,6 +65,8 @@ _COMPANION = re.compile(
     (?P<use>--[A-Za-z0-9][\w-]*[A-Za-z0-9])                #  separators, use the --no-context-separator flag"
   | \buse\s+[`'"]?(?P<use_to>--[A-Za-z0-9][\w-]*[A-Za-z0-9])  # ruff: "Use `--no-fix` to disable"
     [`'"]?\s+to\s+(?:disable|turn\s+(?:it\s+)?off)\b
+  | (?P<will>--[A-Za-z0-9][\w-]*[A-Za-z0-9])[`'"]?\s+flag\s+will\s+disable\b  # rg: "the '--no-pre' flag will disable"
+  | \buse\s+the\s+[`'"]?(?P<mention>--[A-Za-z0-9][\w-]*[A-Za-z0-9])[`'"]?\s+flag\b  # rg: "use the --trace flag"
   | (?P<alias>--[A-Za-z0-9][\w-]*[A-Za-z0-9])              # rg: "--pcre2-unicode is an alias for --unicode"
     [`'"]?\s+is\s+an\s+alias\s+(?:for|of)\b
     """,

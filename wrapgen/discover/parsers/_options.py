@@ -360,9 +360,11 @@ def parse_options(lines, *, max_first_indent: int = 16, companions: list[Flag] |
         if companions is not None:
             text = " ".join(line for line in entry.desc if line)
             for match in _COMPANION.finditer(text) if "--" in text else ():
-                other = match["spell"] or match["use"] or match["use_to"]
+                other = match["spell"] or match["use"] or match["use_to"] or match["will"]
                 if other and other not in flag.spellings:
                     companions.append(Flag(long=other, description=f"Turns {flag.long or flag.name} off again."))
+                elif match["mention"] and match["mention"] not in flag.spellings:
+                    companions.append(Flag(long=match["mention"], description=f"Named in the help of {flag.long or flag.name}."))
                 elif match["alias"] and match["alias"] not in flag.spellings:
                     target = text[match.end():].split()[:1]
                     companions.append(Flag(long=match["alias"], description=f"An alias for {' '.join(target).rstrip('.')}."))

@@ -337,3 +337,21 @@ def test_typer_columns_are_spellings_values_and_switches():
 def test_launcher_may_set_variables_for_the_program():
     """`PYTHONPATH=lib exec python app.py "$@"` is a launcher too."""
     assert is_launcher('#!/bin/sh\nPYTHONPATH=/opt/lib exec /usr/bin/python3 /opt/app.py "$@"\n')
+
+
+def test_clap_subcommand_aliases_after_the_summary():
+    """clap's "[aliases: i, add]" after a subcommand's summary: aliases, not summary text."""
+    text = """Usage: tool [OPTIONS] <COMMAND>
+
+Commands:
+  install  Install a package [aliases: i, add]
+  remove   Remove a package [alias: rm]
+  help     Print this message or the help of the given subcommand(s)
+
+Options:
+  -h, --help  Print help
+"""
+    command = parse_help(text, prog=("tool",))
+    install, remove = command.find(("install",)), command.find(("remove",))
+    assert install.aliases == ("i", "add") and install.summary == "Install a package"
+    assert remove.aliases == ("rm",) and command.find(("rm",)) is remove

@@ -50,10 +50,24 @@ def _listed_arguments(parts) -> list[Positional]:
     return out
 
 
+# clap prints a subcommand's visible aliases after its summary: "install  Install it [aliases: i, add]".
+_LISTED_ALIASES = re.compile(r"\s*\[(?:aliases|alias):\s*(?P<names>[\w.-]+(?:,\s*[\w.-]+)*)\]\s*$")
+
+
+def _with_listed_aliases(stub: Command) -> Command:
+    match = _LISTED_ALIASES.search(stub.summary)
+    if match is None:
+        return stub
+    names = [n.strip() for n in match["names"].split(",")]
+    return stub.with_changes(summary=stub.summary[:match.start()],
+                             aliases=tuple(dict.fromkeys((*stub.aliases, *names))))
+
+
 @register_parser("clap")
 def parse_clap(text: str, *, prog: tuple[str, ...]) -> Command:
     """``[possible values: ...]``, ``[default: ...]``, ``-v...`` repeatable, ``<ARG>...`` operands."""
     parts = read_parts(text, prog=prog, rules=RULES)
+    parts.subcommands = [_with_listed_aliases(s) for s in parts.subcommands]
     command = assemble(parts, prog=prog, style="clap")
     listed = _listed_arguments(parts)
     known = {p.name.lower() for p in command.positionals}

@@ -41,7 +41,7 @@ from the tool itself, never from its help text:
 
 ``--explain`` runs each missed flag's ``TOOL PATH --help`` and ``TOOL help PATH`` and counts apart
 the misses no help mentions at all (hidden options), listing only the others: the ones a parser
-could have found.
+could have found; likewise the missed paths their parent's help never names (hidden commands).
 
 Discovery runs with the cache off. Flags are compared per command path as sets of spellings
 (``--all``, ``-a``); where the reference only knows long options (git), short ones are left out of
@@ -623,7 +623,7 @@ def score(ref: Reference, tool) -> dict:
         "precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
         "paths": len(ref.paths), "paths_found": path_hits,
         "path_recall": round(path_hits / len(ref.paths), 4) if ref.paths else 1.0,
-        "missed_paths": sorted(" ".join(p) for p in ref.paths - found_paths)[:20],
+        "missed_paths": sorted(" ".join(p) for p in ref.paths - found_paths),
         "missed_flags": missed, "extra_flags": extra,
         "warnings": len(tool.warnings),
         "undocumented": undocumented, "undocumented_found": found_hidden,
@@ -646,6 +646,24 @@ def unmentioned(program: str, missed: list[str]) -> list[str]:
         texts = dict(zip(by_path, pool.map(helps, by_path)))
     return [" ".join((*path, s)) for path, spellings in by_path.items() for s in spellings
             if not re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", texts[path])]
+
+
+def unlisted(program: str, missed_paths: list[str]) -> list[str]:
+    """The missed command paths whose parent's help never names them (hidden commands: uv's
+    `build-backend`); a path under a missed one counts with it."""
+    missed = [tuple(p.split(" ")) for p in missed_paths]
+    parents = sorted({p[:-1] for p in missed})
+
+    def helps(path: tuple) -> str:
+        return _run([program, *path, "--help"]) + _run([program, "help", *path])
+
+    with ThreadPoolExecutor(4) as pool:
+        texts = dict(zip(parents, pool.map(helps, parents)))
+    hidden: set[tuple] = set()
+    for path in sorted(missed, key=len):
+        if path[:-1] in hidden or not re.search(rf"(?<![\w-]){re.escape(path[-1])}(?![\w-])", texts[path[:-1]]):
+            hidden.add(path)
+    return [" ".join(p) for p in sorted(hidden)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -677,8 +695,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.explain:
             row["missed_unmentioned"] = len(hidden)
             row["missed_flags"] = [m for m in row["missed_flags"] if m not in hidden]
+            unlisted_paths = set(unlisted(program, row["missed_paths"]))
+            row["missed_paths_unlisted"] = len(unlisted_paths)
+            row["missed_paths"] = [p for p in row["missed_paths"] if p not in unlisted_paths]
         if not args.json:
             row["missed_flags"], row["extra_flags"] = row["missed_flags"][:25], row["extra_flags"][:25]
+            row["missed_paths"] = row["missed_paths"][:20]
         report[name] = row
         if name == program:
             for key in totals:
@@ -705,8 +727,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'overall':<{w}} {'':<9} {'':>5} {overall['precision']:>7.3f} {overall['recall']:>7.3f} "
           f"{overall['f1']:>7.3f} {overall['paths_found']:>5}/{overall['paths']:<5} {overall['path_recall']:>7.3f}")
     for name, row in report.items():
-        if row["missed_paths"] or row["missed_flags"] or row["extra_flags"] or row.get("missed_unmentioned"):
+        if row["missed_paths"] or row["missed_flags"] or row["extra_flags"] or row.get("missed_unmentioned") \
+                or row.get("missed_paths_unlisted"):
             print(f"\n{name}: missed paths {row['missed_paths'][:8]}")
+            if row.get("missed_paths_unlisted"):
+                print(f"{name}: {row['missed_paths_unlisted']} missed paths their parent's help never names; the others:")
             if "missed_unmentioned" in row:
                 print(f"{name}: {row['missed_unmentioned']} missed flags no help mentions; the others:")
             if row.get("undocumented"):

@@ -39,6 +39,10 @@ from the tool itself, never from its help text:
   the first long spelling of an option (``--timeout``, never ``--default-timeout``): the others
   are missed by any reading of its help.
 
+Where the reference says whether an option takes a value (argparse's ``nargs``, click's
+``is_flag``, optparse's ``takes_value()``, clap's fish script marking one with ``-r``), the
+"value" column is the share of the flags found whose ``takes_value`` discovery got right.
+
 ``--explain`` runs each missed flag's ``TOOL PATH --help`` and ``TOOL help PATH`` and counts apart
 the misses no help mentions at all (hidden options), listing only the others: the ones a parser
 could have found; likewise the missed paths their parent's help never names (hidden commands).
@@ -81,6 +85,8 @@ class Reference:
     # arguments): taken out of the expected ones, counted as valid, and reported apart
     undocumented: dict = field(default_factory=dict)
     paths: set = field(default_factory=set)  # every command path (root excluded)
+    # path -> {spelling: whether it takes a value}, where the reference says (scored as "value acc")
+    takes_value: dict = field(default_factory=dict)
     long_only: bool = False
     source: str = ""
     # path, spellings -> those the tool itself accepts when run: for options no list enumerates
@@ -213,6 +219,22 @@ def _fish_path(condition: str) -> Path | None:
     return (match[1], words[0]) if len(words) == 1 else None
 
 
+def clap_values(fish: str) -> dict:
+    """path -> {spelling: whether it takes a value}: clap's fish script marks an option that
+    needs one with `-r` (a switch has none)."""
+    out: dict = {}
+    for line in _FISH_LINE.finditer(fish):
+        path = _fish_path(line["cond"])
+        rest = line["rest"].split(" -d '", 1)[0]
+        if path is None:
+            continue
+        spellings = ["--" + m for m in re.findall(r" -l ([\w-]+)", rest)]
+        spellings += ["-" + m for m in re.findall(r" -s (\S)", rest)]
+        for spelling in spellings:
+            out.setdefault(path, {})[spelling] = bool(re.search(r" -r\b", line["rest"]))
+    return out
+
+
 def clap_undocumented(fish: str) -> dict:
     """path -> the spellings clap completes but documents nowhere: its fish script gives every
     argument its help text as `-d '...'`, and an argument without one (`hide = true`, no doc
@@ -236,7 +258,9 @@ def clap_generated_reference(tool: str, depth: int, command: str = "generate-she
     """A clap 4 tool that prints its own completion scripts (`TOOL generate-shell-completion SHELL`,
     `rustup completions SHELL`)."""
     ref = clap_bash_reference(_run([tool, command, "bash"]), f"{tool} {command} bash", depth=depth)
-    ref.undocumented = clap_undocumented(_run([tool, command, "fish"]))
+    fish = _run([tool, command, "fish"])
+    ref.undocumented = clap_undocumented(fish)
+    ref.takes_value = clap_values(fish)
     return ref
 
 
@@ -410,6 +434,8 @@ def argparse_reference(parser, source: str) -> Reference:
             if action.help == argparse.SUPPRESS:
                 continue
             spellings.update(action.option_strings)
+            for spelling in action.option_strings:
+                ref.takes_value.setdefault(path, {})[spelling] = action.nargs != 0
             if isinstance(action, argparse._SubParsersAction):
                 for name, sub in action.choices.items():
                     ref.paths.add((*path, name))
@@ -432,6 +458,8 @@ def click_reference(command, name: str, source: str) -> Reference:
             if isinstance(param, click.Option) and not param.hidden:
                 spellings.update(param.opts)
                 spellings.update(param.secondary_opts)
+                for spelling in (*param.opts, *param.secondary_opts):
+                    ref.takes_value.setdefault(path, {})[spelling] = not (param.is_flag or param.count)
         ref.flags[path] = spellings
         if isinstance(cmd, click.Group):
             for sub_name in cmd.list_commands(ctx):
@@ -513,6 +541,8 @@ def optparse_reference(parsers: dict, source: str) -> Reference:
             for option in group.option_list:
                 if option.help != optparse.SUPPRESS_HELP:
                     spellings.update(option._short_opts + option._long_opts)
+                    for spelling in option._short_opts + option._long_opts:
+                        ref.takes_value.setdefault(path, {})[spelling] = option.takes_value()
         ref.flags[path] = spellings
         if path:
             ref.paths.add(path)
@@ -562,6 +592,12 @@ TOOLS = {
 }
 
 
+def _values(tool) -> dict:
+    """path -> {spelling: whether discovery says it takes a value}."""
+    return {node.path: {s: f.takes_value for f in (*node.flags, *node.global_flags) for s in f.spellings}
+            for node in tool.root.walk() if not node.stub}
+
+
 def _discovered(tool, *, long_only: bool) -> tuple[dict, set]:
     flags, paths = {}, set()
     for node in tool.root.walk():
@@ -588,6 +624,9 @@ def score(ref: Reference, tool) -> dict:
     found_flags, found_paths = _discovered(tool, long_only=ref.long_only)
     tp = fp = fn = 0
     undocumented = found_hidden = 0
+    values = _values(tool)
+    value_checked = value_right = 0
+    value_wrong: list[str] = []
     missed, extra = [], []
     for path, expected in ref.flags.items():
         if path and path[-1] in UNREAD:
@@ -609,6 +648,14 @@ def score(ref: Reference, tool) -> dict:
             taken = ref.judge(path, missing) if missing else None
             if taken is not None:
                 expected -= missing - taken
+        for spelling in sorted(expected & got):
+            said = ref.takes_value.get(path, {}).get(spelling)
+            if said is not None:
+                value_checked += 1
+                if values.get(path, {}).get(spelling) == said:
+                    value_right += 1
+                else:
+                    value_wrong.append(" ".join((*path, spelling)))
         tp += len(expected & got)
         fp += len(got - accepted)
         fn += len(expected - got)
@@ -627,6 +674,9 @@ def score(ref: Reference, tool) -> dict:
         "missed_flags": missed, "extra_flags": extra,
         "warnings": len(tool.warnings),
         "undocumented": undocumented, "undocumented_found": found_hidden,
+        # of the flags found that the reference says take a value or not, how many discovery got right
+        "value_checked": value_checked, "value_right": value_right, "value_wrong": value_wrong,
+        "value_accuracy": round(value_right / value_checked, 4) if value_checked else None,
     }
 
 
@@ -677,7 +727,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [n for n in names if n not in TOOLS]
     if unknown:
         parser.error(f"no reference for {', '.join(unknown)}; known: {', '.join(TOOLS)}")
-    report, totals = {}, {"tp": 0, "fp": 0, "fn": 0, "paths": 0, "paths_found": 0}
+    report, totals = {}, {"tp": 0, "fp": 0, "fn": 0, "paths": 0, "paths_found": 0, "value_checked": 0, "value_right": 0}
     references = {}
     for name in names:
         program, style, depth, build, options = TOOLS[name]
@@ -701,6 +751,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.json:
             row["missed_flags"], row["extra_flags"] = row["missed_flags"][:25], row["extra_flags"][:25]
             row["missed_paths"] = row["missed_paths"][:20]
+            row["value_wrong"] = row["value_wrong"][:12]
         report[name] = row
         if name == program:
             for key in totals:
@@ -712,6 +763,7 @@ def main(argv: list[str] | None = None) -> int:
         "precision": round(precision, 4), "recall": round(recall, 4),
         "f1": round(2 * precision * recall / (precision + recall), 4) if precision + recall else 0.0,
         "path_recall": round(totals["paths_found"] / totals["paths"], 4) if totals["paths"] else 1.0,
+        "value_accuracy": round(totals["value_right"] / totals["value_checked"], 4) if totals["value_checked"] else None,
         **totals,
     }
     if args.json:
@@ -719,13 +771,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     w = max([11, *map(len, report)])
     print(f"{'tool':<{w}} {'style':<9} {'depth':>5} {'flag P':>7} {'flag R':>7} {'flag F1':>7} "
-          f"{'paths':>11} {'path R':>7} {'secs':>6}")
+          f"{'paths':>11} {'path R':>7} {'value':>6} {'secs':>6}")
+
+    def value(accuracy) -> str:
+        return "-" if accuracy is None else f"{accuracy:.3f}"
+
     for name, row in report.items():
         print(f"{name:<{w}} {row['style']:<9} {row['depth']:>5} {row['precision']:>7.3f} {row['recall']:>7.3f} "
               f"{row['f1']:>7.3f} {row['paths_found']:>5}/{row['paths']:<5} {row['path_recall']:>7.3f} "
-              f"{row['seconds']:>6.1f}")
+              f"{value(row['value_accuracy']):>6} {row['seconds']:>6.1f}")
     print(f"{'overall':<{w}} {'':<9} {'':>5} {overall['precision']:>7.3f} {overall['recall']:>7.3f} "
-          f"{overall['f1']:>7.3f} {overall['paths_found']:>5}/{overall['paths']:<5} {overall['path_recall']:>7.3f}")
+          f"{overall['f1']:>7.3f} {overall['paths_found']:>5}/{overall['paths']:<5} {overall['path_recall']:>7.3f} "
+          f"{value(overall['value_accuracy']):>6}")
     for name, row in report.items():
         if row["missed_paths"] or row["missed_flags"] or row["extra_flags"] or row.get("missed_unmentioned") \
                 or row.get("missed_paths_unlisted"):
@@ -739,6 +796,8 @@ def main(argv: list[str] | None = None) -> int:
                       f"{row['undocumented_found']} of them found")
             print(f"{name}: missed flags {row['missed_flags'][:12]}")
             print(f"{name}: extra flags  {row['extra_flags'][:12]}")
+        if row["value_wrong"]:
+            print(f"{name}: takes a value or not, wrongly: {row['value_wrong'][:12]}")
     return 0
 
 

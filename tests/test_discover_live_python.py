@@ -1,11 +1,14 @@
-"""discover() end to end on clap tools shipped through Python packaging (ruff, uv): nested
-subcommands, long and concise help, and launchers (pyenv shims) in front of the real binary."""
+"""discover() end to end on tools shipped through Python packaging: clap (ruff, uv) with nested
+subcommands, long and concise help; a typer app started by a launcher script."""
 
 from __future__ import annotations
 
+import stat
+import sys
+
 import pytest
 
-from conftest import require_tool
+from conftest import FIXTURES, require_tool
 from wrapgen.discover import discover
 
 pytestmark = pytest.mark.live
@@ -50,3 +53,19 @@ def test_uv_pip_install_is_read_with_its_operand_and_globals():
     assert "--offline" in {s for f in install.global_flags for s in f.spellings}
     assert set(_flag(install, "--color").choices) == {"auto", "always", "never"}
     assert not [w for w in tool.warnings if "could not read" in w]
+
+
+def test_typer_app_behind_a_launcher_is_read_through_rich_panels(tmp_path):
+    """A typer app (rich panels) started by a launcher script: the tree, the columns and the operand."""
+    pytest.importorskip("typer")
+    launcher = tmp_path / "typer-demo"
+    launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FIXTURES / "tools" / "typer_demo.py"}" "$@"\n')
+    launcher.chmod(launcher.stat().st_mode | stat.S_IXUSR)
+    tool = discover(str(launcher), depth=2, cache=False)
+    assert tool.root.parser == "click"
+    assert [c.name for c in tool.root.subcommands] == ["deploy", "list-items", "users"]
+    deploy = tool.root.find(("deploy",))
+    assert _flag(deploy, "--force").short == "-f" and _flag(deploy, "--output").choices == ("json", "table")
+    assert [p.name for p in deploy.positionals] == ["env"]
+    add = tool.root.find(("users", "add"))
+    assert add is not None and not add.stub and _flag(add, "--no-admin") is not None

@@ -355,3 +355,27 @@ Options:
     install, remove = command.find(("install",)), command.find(("remove",))
     assert install.aliases == ("i", "add") and install.summary == "Install a package"
     assert remove.aliases == ("rm",) and command.find(("rm",)) is remove
+
+
+def test_rich_click_rows_with_a_short_column_and_a_slash_negation():
+    """rich-click: "--type  -t  [csv|json]  ..." and "--debug/--no-debug" (no spaces round the slash)."""
+    text = """
+ Usage: sync-tool [OPTIONS] COMMAND [ARGS]...
+
+\u256d\u2500 Options \u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256e
+\u2502 --type        -t  [csv|json]  Type of file to sync [default: csv] \u2502
+\u2502 --debug/--no-debug            Enable debug mode                 \u2502
+\u2502 --help                        Show this message and exit.       \u2502
+\u2570\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256f
+\u256d\u2500 Commands \u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256e
+\u2502 download   Pretend to download some files                        \u2502
+\u2502 sync       Synchronise all your files                            \u2502
+\u2570\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256f
+"""
+    command = parse_help(text, prog=("sync-tool",))
+    assert command.parser == "click"
+    assert [s.name for s in command.subcommands] == ["download", "sync"]
+    kind = _flag(command, "--type")
+    assert kind.short == "-t" and kind.choices == ("csv", "json") and kind.default == "csv"
+    debug = _flag(command, "--debug")
+    assert debug.aliases == ("--no-debug",) and not debug.takes_value

@@ -158,8 +158,8 @@ def _scan_spec(spec: str, gap_after: bool):
     pos, n = 0, len(spec)
     current_has_value = False
     while pos < n:
-        while pos < n and (spec[pos] in " ," or (spec[pos] == "|" and spec.startswith("-", pos + 1))):
-            pos += 1  # separators: "-a, --all", dpkg's "-i|--install"
+        while pos < n and (spec[pos] in " ," or (spec[pos] in "|/" and spec.startswith("-", pos + 1))):
+            pos += 1  # separators: "-a, --all", dpkg's "-i|--install", rich-click's "--x/--no-x"
         if spec.startswith("....", pos):
             pos += 4  # less: "-e  -E  ....  --quit-at-eof"
             continue

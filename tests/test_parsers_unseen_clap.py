@@ -379,3 +379,15 @@ def test_rich_click_rows_with_a_short_column_and_a_slash_negation():
     assert kind.short == "-t" and kind.choices == ("csv", "json") and kind.default == "csv"
     debug = _flag(command, "--debug")
     assert debug.aliases == ("--no-debug",) and not debug.takes_value
+
+
+def test_argparse_default_none_is_no_default():
+    """ArgumentDefaultsHelpFormatter's "(default: None)" means the option has no default."""
+    def build(parser):
+        parser.formatter_class = argparse.ArgumentDefaultsHelpFormatter
+        parser.add_argument("--name", help="the name")
+        parser.add_argument("--limit", type=int, default=10, help="max items")
+
+    command = parse_help(_argparse_help(build), prog=("tool",))
+    assert _flag(command, "--name").default is None
+    assert _flag(command, "--limit").default == "10"

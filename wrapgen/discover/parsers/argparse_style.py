@@ -88,10 +88,10 @@ def parse_argparse(text: str, *, prog: tuple[str, ...]) -> Command:
     parts.subcommands = found + [s for s in parts.subcommands if s.name not in names]
     parts.operand_docs = {k: v for k, v in parts.operand_docs.items() if not k.startswith("{")}
     command = assemble(parts, prog=prog, style="argparse")
+    # ArgumentDefaultsHelpFormatter prints "(default: None)" for an option that has no default.
+    flags = tuple(replace(f, default=None) if f.default == "None" else f for f in command.flags)
     required = _required_spellings(command.usage)
-    if not required:
-        return command
-    flags = tuple(replace(f, required=True) if set(f.spellings) & required else f for f in command.flags)
+    flags = tuple(replace(f, required=True) if set(f.spellings) & required else f for f in flags)
     return command.with_changes(flags=flags)
 
 

@@ -8,10 +8,16 @@ from the tool itself, never from its help text:
   ``help`` and ``completion`` left out) and ``TOOL __complete PATH... -`` / ``--`` the flags (local
   and inherited) of a path, asked again with required flags set, since cobra offers only those until
   they are;
-- clap (rg 13, fd 8.6): the bash completion script (``fdfind --gen-completions bash``; for rg 13,
-  which cannot print one, the script the Debian package ships); the script names each option once,
-  so a discovered alias (fd's ``--newer`` for ``--changed-within``) is judged by the tool itself: run
-  with it in an empty scratch directory, it counts as valid unless clap refuses it as unknown;
+- clap (rg 13, fd 8.6, ruff, uv, rustup): the bash completion script (``fdfind --gen-completions
+  bash``, ``ruff generate-shell-completion bash``, ``rustup completions bash``; for rg 13, which
+  cannot print one, the script the Debian package ships), every command path in it (up to the
+  row's depth, clap's own ``help`` tree left out) with its options. clap completes hidden arguments
+  too: the ones its fish script gives no description (uv's ``--no-system``) are documented nowhere,
+  so they count as valid, not as expected, and are reported apart ("undocumented"); hidden ones
+  that do have a description (uv's ``--native-tls``) and hidden commands (uv's ``build-backend``)
+  stay expected, and are missed by any reading of help. fd's and rg's scripts leave out the aliases
+  clap hides (``--changed-after``, which fd's help names): the tool itself judges those, as git does
+  below;
 - git: ``git --list-cmds=list-<category>,...,others`` (its command list, guides left out) for the
   commands, ``git CMD --git-completion-helper-all`` (run in a scratch repository) for each command's
   long options (the ``--no-X`` forms it lists after ``--``, and the options git's bash completion
@@ -28,8 +34,19 @@ from the tool itself, never from its help text:
   scratch repository with one commit, no configuration), both ways: a discovered option git does
   not refuse as unknown counts as valid, never as expected, and a listed option git refuses is no
   option (rev-list's helper lists the diff options, which ``git rev-list --stat HEAD`` refuses);
-- argparse (jsonschema's CLI) and click (python-dotenv, flask): the parser objects imported
-  in-process.
+- argparse (jsonschema's CLI, httpie's ``http`` and ``httpie``, pytest-benchmark), click
+  (python-dotenv, flask, black, uvicorn, hypothesis) and optparse (pip: its main parser and each
+  command's, general options included): the parser objects imported in-process. pip prints only
+  the first long spelling of an option (``--timeout``, never ``--default-timeout``): the others
+  are missed by any reading of its help.
+
+Where the reference says whether an option takes a value (argparse's ``nargs``, click's
+``is_flag``, optparse's ``takes_value()``, clap's fish script marking one with ``-r``), the
+"value" column is the share of the flags found whose ``takes_value`` discovery got right.
+
+``--explain`` runs each missed flag's ``TOOL PATH --help`` and ``TOOL help PATH`` and counts apart
+the misses no help mentions at all (hidden options), listing only the others: the ones a parser
+could have found; likewise the missed paths their parent's help never names (hidden commands).
 
 Discovery runs with the cache off. Flags are compared per command path as sets of spellings
 (``--all``, ``-a``); where the reference only knows long options (git), short ones are left out of
@@ -37,7 +54,7 @@ both sides, and so are ``-h``/``--help`` everywhere (every tool has them; refere
 listing them) and the flags of ``help``/``completion`` (discovery never reads those commands by
 design). A reference path that discovery left unread counts all its flags as missed.
 
-Usage: python bench/discover_accuracy.py [TOOL...] [--json]
+Usage: python bench/discover_accuracy.py [TOOL...] [--json] [--explain]
 """
 
 from __future__ import annotations
@@ -65,7 +82,12 @@ Path = tuple  # a command path: ("pr", "list")
 class Reference:
     flags: dict = field(default_factory=dict)  # path -> set of spellings the tool advertises
     valid: dict = field(default_factory=dict)  # path -> more spellings it accepts but does not advertise
+    # path -> spellings the reference lists but no help can show (clap's hidden, undocumented
+    # arguments): taken out of the expected ones, counted as valid, and reported apart
+    undocumented: dict = field(default_factory=dict)
     paths: set = field(default_factory=set)  # every command path (root excluded)
+    # path -> {spelling: whether it takes a value}, where the reference says (scored as "value acc")
+    takes_value: dict = field(default_factory=dict)
     long_only: bool = False
     source: str = ""
     # path, spellings -> those the tool itself accepts when run: for options no list enumerates
@@ -136,39 +158,138 @@ def cobra_reference(tool: str, depth: int) -> Reference:
 
 # -- clap via bash completion scripts ------------------------------------------------------------
 
-def clap_bash_reference(script: str, source: str) -> Reference:
-    """The root's flags from a clap bash completion script (the `opts="..."` of the root case)."""
+# clap_complete's bash script walks the words typed so far through `case "${cmd},${i}" in`, one arm
+# per (command, next word) pair, naming the command reached: `ruff,check)  cmd="ruff__check"`.
+_CLAP_STEP = re.compile(r'^\s*"?(?P<cmd>[\w-]*),(?P<word>[^")]+)"?\)\s*\n\s*cmd="(?P<next>[\w-]+)"', re.M)
+# Its second `case "${cmd}" in` has one arm per command, with the words it completes there.
+_CLAP_ARM = re.compile(r'^\s*(?P<cmd>[\w-]+)\)\s*\n\s*opts="(?P<opts>[^"]*)"', re.M)
+# clap's own `help` command (and the paths under it) mirror the tree; they are left out as for cobra.
+_CLAP_SKIP = {"help"}
+
+
+def clap_bash_reference(script: str, source: str, *, depth: int = 0) -> Reference:
+    """Paths and per-path flags from a clap bash completion script.
+
+    The first `case` names the command each typed word leads to (the names join words with `__`,
+    so `build-backend` cannot be told from `build backend` by name alone: the steps are followed
+    instead); the second lists each command's `opts`. Paths deeper than ``depth`` are left out.
+    Older scripts (rg 13's) have no steps: only the root's options are read."""
     ref = Reference(source=source)
-    match = re.search(r'opts="([^"]*)"', script.split("case \"${cmd}\" in", 1)[-1])
-    words = match.group(1).split() if match else []
-    ref.flags[()] = {w for w in words if w.startswith("-")}
+    head, _, arms = script.partition('case "${cmd}" in')
+    paths: dict[str, Path] = {}
+    for step in _CLAP_STEP.finditer(head):
+        if not step["cmd"]:
+            paths[step["next"]] = ()  # ",$1": the program itself
+        elif step["cmd"] in paths:
+            path = (*paths[step["cmd"]], step["word"])
+            if not set(path) & _CLAP_SKIP and len(path) <= depth:
+                paths[step["next"]] = path
+    # Some clap_complete versions spell a name differently in the two cases when the program's own
+    # name has a dash (ast-grep: `ast__grep__subcmd__run` there, `ast__subcmd__grep__subcmd__run` here).
+    loose = {name.replace("__subcmd__", "__"): path for name, path in paths.items()}
+    for arm in _CLAP_ARM.finditer(arms):
+        path = paths.get(arm["cmd"], loose.get(arm["cmd"].replace("__subcmd__", "__")))
+        if not paths:
+            path = ()
+        if path is None or path in ref.flags:
+            continue
+        ref.flags[path] = {w for w in arm["opts"].split() if w.startswith("-")}
+        if path:
+            ref.paths.add(path)
+        if not paths:
+            break  # no steps: the first arm is the root's
     return ref
 
 
-# clap's words for an argument it does not know (clap 2-3 and 4.0: "Found argument '--x' which wasn't
-# expected"; later 4.x: "unexpected argument '--x' found").
-_CLAP_REJECTS = re.compile(r"which wasn't expected|unexpected argument|isn't valid in this context")
+# A fish completion line: `complete -c uv -n "CONDITION" -s r -l requirements -d 'Install ...'`.
+_FISH_LINE = re.compile(r'^complete -c \S+ -n "(?P<cond>[^"]*)"(?P<rest>.*)$', re.M)
+
+
+def _fish_path(condition: str) -> Path | None:
+    """The command path a clap fish condition selects: `__fish_uv_needs_command` is the root,
+    `__fish_uv_using_subcommand pip; and __fish_seen_subcommand_from install` is `pip install`."""
+    if re.fullmatch(r"__fish_\w+_needs_command", condition):
+        return ()
+    match = re.fullmatch(r"__fish_\w+_using_subcommand ([\w-]+)"
+                         r"(?:; and (not )?__fish_seen_subcommand_from ([\w -]+))?", condition)
+    if match is None:
+        return None
+    if match[3] is None or match[2]:
+        return (match[1],)
+    words = match[3].split()
+    return (match[1], words[0]) if len(words) == 1 else None
+
+
+def clap_values(fish: str) -> dict:
+    """path -> {spelling: whether it takes a value}: clap's fish script marks an option that
+    needs one with `-r` (a switch has none)."""
+    out: dict = {}
+    for line in _FISH_LINE.finditer(fish):
+        path = _fish_path(line["cond"])
+        rest = line["rest"].split(" -d '", 1)[0]
+        if path is None:
+            continue
+        spellings = ["--" + m for m in re.findall(r" -l ([\w-]+)", rest)]
+        spellings += ["-" + m for m in re.findall(r" -s (\S)", rest)]
+        for spelling in spellings:
+            out.setdefault(path, {})[spelling] = bool(re.search(r" -r\b", line["rest"]))
+    return out
+
+
+def clap_undocumented(fish: str) -> dict:
+    """path -> the spellings clap completes but documents nowhere: its fish script gives every
+    argument its help text as `-d '...'`, and an argument without one (`hide = true`, no doc
+    comment: uv's `--no-system`) appears in no help either. Real, so finding one is right; not
+    advertised, so not finding one is no miss."""
+    out: dict = {}
+    for line in _FISH_LINE.finditer(fish):
+        rest = line["rest"]
+        if " -d '" in rest:
+            continue
+        path = _fish_path(line["cond"])
+        if path is None:
+            continue
+        spellings = {"--" + m for m in re.findall(r" -l ([\w-]+)", rest)}
+        spellings |= {"-" + m for m in re.findall(r" -s (\S)", rest)}
+        out.setdefault(path, set()).update(spellings)
+    return out
+
+
+def clap_generated_reference(tool: str, depth: int, command: str = "generate-shell-completion") -> Reference:
+    """A clap 4 tool that prints its own completion scripts (`TOOL generate-shell-completion SHELL`,
+    `rustup completions SHELL`)."""
+    ref = clap_bash_reference(_run([tool, command, "bash"]), f"{tool} {command} bash", depth=depth)
+    fish = _run([tool, command, "fish"])
+    ref.undocumented = clap_undocumented(fish)
+    ref.takes_value = clap_values(fish)
+    return ref
+
+
+# clap 4 ("unexpected argument '--x' found") and clap 2/3 ("Found argument '--x' which wasn't expected").
+_CLAP_REJECTS = re.compile(r"unexpected argument|wasn't expected|unrecognized (?:option|argument)")
 
 
 def clap_judge(program: str):
-    """A judge for a clap tool without subcommands: a spelling is real when the tool, run with it in
-    an empty scratch directory (stdin closed, so it searches nothing), does not refuse it as
-    unknown. A completion script lists each option once, under its main name; the aliases clap
-    also takes (fd's `--newer` for `--changed-within`) are real options all the same."""
+    """The judge for a clap tool whose bash script leaves out the aliases clap hides (fd's
+    `--changed-after`, which its help names as an alias): a spelling is real when neither
+    `TOOL --x` nor `TOOL --x=1` is refused as an unknown argument (run in an empty scratch
+    directory, stdin closed). Only for tools whose plain run reads and writes nothing (fd and rg search)."""
 
-    def judge(path: Path, spellings: set[str]) -> set[str] | None:
-        if path:
-            return None
+    def judge(path: Path, spellings: set[str]) -> set[str]:
         with tempfile.TemporaryDirectory() as scratch:
-            def accepted(spelling: str) -> bool:
+            def refused(argv: list[str]) -> bool:
                 try:
-                    done = subprocess.run([program, spelling], capture_output=True, text=True, cwd=scratch,
-                                          timeout=10, stdin=subprocess.DEVNULL)
+                    done = subprocess.run(argv, capture_output=True, text=True, cwd=scratch, timeout=10,
+                                          stdin=subprocess.DEVNULL)
                 except subprocess.TimeoutExpired:
-                    return True  # it ran: the option was taken
-                return not (done.returncode != 0 and _CLAP_REJECTS.search(done.stderr))
+                    return False
+                return done.returncode != 0 and bool(_CLAP_REJECTS.search(done.stderr))
 
-            return {s for s in sorted(spellings) if accepted(s)}
+            def accepted(spelling: str) -> bool:
+                return not (refused([program, *path, spelling]) and refused([program, *path, spelling + "=1"]))
+
+            with ThreadPoolExecutor(4) as pool:
+                return {s for s, ok in zip(sorted(spellings), pool.map(accepted, sorted(spellings))) if ok}
 
     return judge
 
@@ -316,6 +437,8 @@ def argparse_reference(parser, source: str) -> Reference:
             if action.help == argparse.SUPPRESS:
                 continue
             spellings.update(action.option_strings)
+            for spelling in action.option_strings:
+                ref.takes_value.setdefault(path, {})[spelling] = action.nargs != 0
             if isinstance(action, argparse._SubParsersAction):
                 for name, sub in action.choices.items():
                     ref.paths.add((*path, name))
@@ -338,6 +461,8 @@ def click_reference(command, name: str, source: str) -> Reference:
             if isinstance(param, click.Option) and not param.hidden:
                 spellings.update(param.opts)
                 spellings.update(param.secondary_opts)
+                for spelling in (*param.opts, *param.secondary_opts):
+                    ref.takes_value.setdefault(path, {})[spelling] = not (param.is_flag or param.count)
         ref.flags[path] = spellings
         if isinstance(cmd, click.Group):
             for sub_name in cmd.list_commands(ctx):
@@ -372,6 +497,74 @@ def flask_reference() -> Reference:
     return click_reference(cli, "flask", "flask.cli.cli (click)")
 
 
+def httpie_reference() -> Reference:
+    from httpie.cli.definition import parser
+
+    return argparse_reference(parser, "httpie.cli.definition.parser (argparse)")
+
+
+def httpie_manager_reference() -> Reference:
+    from httpie.manager.cli import parser
+
+    return argparse_reference(parser, "httpie.manager.cli.parser (argparse)")
+
+
+def pytest_benchmark_reference() -> Reference:
+    from pytest_benchmark.cli import make_parser
+
+    return argparse_reference(make_parser(), "pytest_benchmark.cli.make_parser() (argparse)")
+
+
+def uvicorn_reference() -> Reference:
+    from uvicorn.main import main
+
+    return click_reference(main, "uvicorn", "uvicorn.main.main (click)")
+
+
+def hypothesis_reference() -> Reference:
+    from hypothesis.extra.cli import main
+
+    return click_reference(main, "hypothesis", "hypothesis.extra.cli.main (click)")
+
+
+def black_reference() -> Reference:
+    from black import main
+
+    return click_reference(main, "black", "black.main (click)")
+
+
+def optparse_reference(parsers: dict, source: str) -> Reference:
+    """path -> an optparse parser: every option not marked ``SUPPRESS_HELP``, in any group."""
+    import optparse
+
+    ref = Reference(source=source)
+    for path, parser in parsers.items():
+        spellings = set()
+        for group in [parser, *parser.option_groups]:
+            for option in group.option_list:
+                if option.help != optparse.SUPPRESS_HELP:
+                    spellings.update(option._short_opts + option._long_opts)
+                    for spelling in option._short_opts + option._long_opts:
+                        ref.takes_value.setdefault(path, {})[spelling] = option.takes_value()
+        ref.flags[path] = spellings
+        if path:
+            ref.paths.add(path)
+    return ref
+
+
+def pip_reference() -> Reference:
+    """pip's own parsers: the main one, and each command's (its general options included, as pip
+    parses them for every command); pip's `help` and `completion` are left out as for cobra."""
+    from pip._internal.cli.main_parser import create_main_parser
+    from pip._internal.commands import commands_dict, create_command
+
+    parsers = {(): create_main_parser()}
+    for name in commands_dict:
+        if name not in ("help", "completion"):
+            parsers[(name,)] = create_command(name).parser
+    return optparse_reference(parsers, "pip._internal parsers (optparse)")
+
+
 # row -> (tool, style, discovery depth, reference builder, discover() options); rows whose name
 # differs from the tool are variants, reported but left out of the overall figures.
 TOOLS = {
@@ -387,10 +580,30 @@ TOOLS = {
     "git:no-man": ("git", "git", 1, git_reference, {"man": False}),
     "rg": ("rg", "clap 2", 0, rg_reference, {}),
     "fdfind": ("fdfind", "clap 4", 0, fd_reference, {}),
+    "ruff": ("ruff", "clap 4", 2, lambda: clap_generated_reference("ruff", 2), {}),
+    "uv": ("uv", "clap 4", 2, lambda: clap_generated_reference("uv", 2), {}),
     "jsonschema": ("jsonschema", "argparse", 1, jsonschema_reference, {}),
+    "rustup": ("rustup", "clap 4", 2, lambda: clap_generated_reference("rustup", 2, "completions"), {}),
+    # clap tools shipped as Python wheels (pip install ty ast-grep-cli maturin)
+    "ty": ("ty", "clap 4", 2, lambda: clap_generated_reference("ty", 2), {}),
+    "ast-grep": ("ast-grep", "clap 4", 2, lambda: clap_generated_reference("ast-grep", 2, "completions"), {}),
+    "maturin": ("maturin", "clap 4", 2, lambda: clap_generated_reference("maturin", 2, "completions"), {}),
+    "http": ("http", "argparse", 0, httpie_reference, {}),
+    "httpie": ("httpie", "argparse", 3, httpie_manager_reference, {}),
     "dotenv": ("dotenv", "click", 1, dotenv_reference, {}),
     "flask": ("flask", "click", 1, flask_reference, {}),
+    "black": ("black", "click", 0, black_reference, {}),
+    "uvicorn": ("uvicorn", "click", 0, uvicorn_reference, {}),
+    "hypothesis": ("hypothesis", "click", 1, hypothesis_reference, {}),
+    "pytest-benchmark": ("pytest-benchmark", "argparse", 1, pytest_benchmark_reference, {}),
+    "pip": ("pip", "optparse", 1, pip_reference, {}),
 }
+
+
+def _values(tool) -> dict:
+    """path -> {spelling: whether discovery says it takes a value}."""
+    return {node.path: {s: f.takes_value for f in (*node.flags, *node.global_flags) for s in f.spellings}
+            for node in tool.root.walk() if not node.stub}
 
 
 def _discovered(tool, *, long_only: bool) -> tuple[dict, set]:
@@ -412,12 +625,16 @@ def _discovered(tool, *, long_only: bool) -> tuple[dict, set]:
 # Left out of both sides: every tool has a help flag and the references disagree on listing it
 # (docker's cobra hides it, kubectl's help omits it); and discovery never reads the help commands.
 HELP_FLAGS = {"-h", "--help"}
-UNREAD = {"help", "completion"}
+UNREAD = {"help", "completion", "completions"}  # as crawl.SKIP_RECURSION
 
 
 def score(ref: Reference, tool) -> dict:
     found_flags, found_paths = _discovered(tool, long_only=ref.long_only)
     tp = fp = fn = 0
+    undocumented = found_hidden = 0
+    values = _values(tool)
+    value_checked = value_right = 0
+    value_wrong: list[str] = []
     missed, extra = [], []
     for path, expected in ref.flags.items():
         if path and path[-1] in UNREAD:
@@ -426,7 +643,11 @@ def score(ref: Reference, tool) -> dict:
         got = found_flags.get(path, set()) - HELP_FLAGS
         if ref.long_only:
             expected = {s for s in expected if s.startswith("--")}
-        accepted = expected | ref.valid.get(path, set())
+        hidden = ref.undocumented.get(path, set()) - HELP_FLAGS
+        undocumented += len(expected & hidden)
+        found_hidden += len(expected & hidden & got)
+        expected = expected - hidden
+        accepted = expected | hidden | ref.valid.get(path, set())
         if ref.judge is not None:
             # Where the tool itself is the judge, it settles both sides: an unlisted option it takes
             # is valid, and a listed one it refuses (rev-list's diff options) is not an option.
@@ -435,6 +656,14 @@ def score(ref: Reference, tool) -> dict:
             taken = ref.judge(path, missing) if missing else None
             if taken is not None:
                 expected -= missing - taken
+        for spelling in sorted(expected & got):
+            said = ref.takes_value.get(path, {}).get(spelling)
+            if said is not None:
+                value_checked += 1
+                if values.get(path, {}).get(spelling) == said:
+                    value_right += 1
+                else:
+                    value_wrong.append(" ".join((*path, spelling)))
         tp += len(expected & got)
         fp += len(got - accepted)
         fn += len(expected - got)
@@ -449,22 +678,64 @@ def score(ref: Reference, tool) -> dict:
         "precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
         "paths": len(ref.paths), "paths_found": path_hits,
         "path_recall": round(path_hits / len(ref.paths), 4) if ref.paths else 1.0,
-        "missed_paths": sorted(" ".join(p) for p in ref.paths - found_paths)[:20],
-        "missed_flags": missed[:25], "extra_flags": extra[:25],
+        "missed_paths": sorted(" ".join(p) for p in ref.paths - found_paths),
+        "missed_flags": missed, "extra_flags": extra,
         "warnings": len(tool.warnings),
+        "undocumented": undocumented, "undocumented_found": found_hidden,
+        # of the flags found that the reference says take a value or not, how many discovery got right
+        "value_checked": value_checked, "value_right": value_right, "value_wrong": value_wrong,
+        "value_accuracy": round(value_right / value_checked, 4) if value_checked else None,
     }
+
+
+def unmentioned(program: str, missed: list[str]) -> list[str]:
+    """The missed flags that no help of their command names at all (``TOOL PATH --help`` and
+    ``TOOL help PATH``): options a tool hides from help, which no reading of help can find.
+    Only sorts the misses; the score is the reference's."""
+    by_path: dict[tuple, list[str]] = {}
+    for item in missed:
+        *path, spelling = item.split(" ")
+        by_path.setdefault(tuple(path), []).append(spelling)
+
+    def helps(path: tuple) -> str:
+        return _run([program, *path, "--help"]) + _run([program, "help", *path])
+
+    with ThreadPoolExecutor(4) as pool:
+        texts = dict(zip(by_path, pool.map(helps, by_path)))
+    return [" ".join((*path, s)) for path, spellings in by_path.items() for s in spellings
+            if not re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", texts[path])]
+
+
+def unlisted(program: str, missed_paths: list[str]) -> list[str]:
+    """The missed command paths whose parent's help never names them (hidden commands: uv's
+    `build-backend`); a path under a missed one counts with it."""
+    missed = [tuple(p.split(" ")) for p in missed_paths]
+    parents = sorted({p[:-1] for p in missed})
+
+    def helps(path: tuple) -> str:
+        return _run([program, *path, "--help"]) + _run([program, "help", *path])
+
+    with ThreadPoolExecutor(4) as pool:
+        texts = dict(zip(parents, pool.map(helps, parents)))
+    hidden: set[tuple] = set()
+    for path in sorted(missed, key=len):
+        if path[:-1] in hidden or not re.search(rf"(?<![\w-]){re.escape(path[-1])}(?![\w-])", texts[path[:-1]]):
+            hidden.add(path)
+    return [" ".join(p) for p in sorted(hidden)]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("tools", nargs="*", help=f"default: {' '.join(TOOLS)}")
     parser.add_argument("--json", action="store_true", help="print the full report as JSON")
+    parser.add_argument("--explain", action="store_true",
+                        help="count apart the missed flags no help of their command mentions, and list only the others")
     args = parser.parse_args(argv)
     names = args.tools or list(TOOLS)
     unknown = [n for n in names if n not in TOOLS]
     if unknown:
         parser.error(f"no reference for {', '.join(unknown)}; known: {', '.join(TOOLS)}")
-    report, totals = {}, {"tp": 0, "fp": 0, "fn": 0, "paths": 0, "paths_found": 0}
+    report, totals = {}, {"tp": 0, "fp": 0, "fn": 0, "paths": 0, "paths_found": 0, "value_checked": 0, "value_right": 0}
     references = {}
     for name in names:
         program, style, depth, build, options = TOOLS[name]
@@ -478,6 +749,17 @@ def main(argv: list[str] | None = None) -> int:
         tool = discover(program, depth=depth, cache=False, **options)
         row = score(ref, tool)
         row.update(style=style, depth=depth, reference=ref.source, seconds=round(time.monotonic() - started, 2))
+        hidden = set(unmentioned(program, row["missed_flags"])) if args.explain else set()
+        if args.explain:
+            row["missed_unmentioned"] = len(hidden)
+            row["missed_flags"] = [m for m in row["missed_flags"] if m not in hidden]
+            unlisted_paths = set(unlisted(program, row["missed_paths"]))
+            row["missed_paths_unlisted"] = len(unlisted_paths)
+            row["missed_paths"] = [p for p in row["missed_paths"] if p not in unlisted_paths]
+        if not args.json:
+            row["missed_flags"], row["extra_flags"] = row["missed_flags"][:25], row["extra_flags"][:25]
+            row["missed_paths"] = row["missed_paths"][:20]
+            row["value_wrong"] = row["value_wrong"][:12]
         report[name] = row
         if name == program:
             for key in totals:
@@ -489,24 +771,41 @@ def main(argv: list[str] | None = None) -> int:
         "precision": round(precision, 4), "recall": round(recall, 4),
         "f1": round(2 * precision * recall / (precision + recall), 4) if precision + recall else 0.0,
         "path_recall": round(totals["paths_found"] / totals["paths"], 4) if totals["paths"] else 1.0,
+        "value_accuracy": round(totals["value_right"] / totals["value_checked"], 4) if totals["value_checked"] else None,
         **totals,
     }
     if args.json:
         print(json.dumps({"tools": report, "overall": overall}, indent=2, sort_keys=True))
         return 0
-    print(f"{'tool':<11} {'style':<9} {'depth':>5} {'flag P':>7} {'flag R':>7} {'flag F1':>7} "
-          f"{'paths':>11} {'path R':>7} {'secs':>6}")
+    w = max([11, *map(len, report)])
+    print(f"{'tool':<{w}} {'style':<9} {'depth':>5} {'flag P':>7} {'flag R':>7} {'flag F1':>7} "
+          f"{'paths':>11} {'path R':>7} {'value':>6} {'secs':>6}")
+
+    def value(accuracy) -> str:
+        return "-" if accuracy is None else f"{accuracy:.3f}"
+
     for name, row in report.items():
-        print(f"{name:<11} {row['style']:<9} {row['depth']:>5} {row['precision']:>7.3f} {row['recall']:>7.3f} "
+        print(f"{name:<{w}} {row['style']:<9} {row['depth']:>5} {row['precision']:>7.3f} {row['recall']:>7.3f} "
               f"{row['f1']:>7.3f} {row['paths_found']:>5}/{row['paths']:<5} {row['path_recall']:>7.3f} "
-              f"{row['seconds']:>6.1f}")
-    print(f"{'overall':<11} {'':<9} {'':>5} {overall['precision']:>7.3f} {overall['recall']:>7.3f} "
-          f"{overall['f1']:>7.3f} {overall['paths_found']:>5}/{overall['paths']:<5} {overall['path_recall']:>7.3f}")
+              f"{value(row['value_accuracy']):>6} {row['seconds']:>6.1f}")
+    print(f"{'overall':<{w}} {'':<9} {'':>5} {overall['precision']:>7.3f} {overall['recall']:>7.3f} "
+          f"{overall['f1']:>7.3f} {overall['paths_found']:>5}/{overall['paths']:<5} {overall['path_recall']:>7.3f} "
+          f"{value(overall['value_accuracy']):>6}")
     for name, row in report.items():
-        if row["missed_paths"] or row["missed_flags"] or row["extra_flags"]:
+        if row["missed_paths"] or row["missed_flags"] or row["extra_flags"] or row.get("missed_unmentioned") \
+                or row.get("missed_paths_unlisted"):
             print(f"\n{name}: missed paths {row['missed_paths'][:8]}")
+            if row.get("missed_paths_unlisted"):
+                print(f"{name}: {row['missed_paths_unlisted']} missed paths their parent's help never names; the others:")
+            if "missed_unmentioned" in row:
+                print(f"{name}: {row['missed_unmentioned']} missed flags no help mentions; the others:")
+            if row.get("undocumented"):
+                print(f"{name}: {row['undocumented']} undocumented (hidden) flags left out of both sides, "
+                      f"{row['undocumented_found']} of them found")
             print(f"{name}: missed flags {row['missed_flags'][:12]}")
             print(f"{name}: extra flags  {row['extra_flags'][:12]}")
+        if row["value_wrong"]:
+            print(f"{name}: takes a value or not, wrongly: {row['value_wrong'][:12]}")
     return 0
 
 

@@ -47,10 +47,11 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
         if cached is not None:
             return cached
     if style in (None, "script"):
-        from wrapgen.discover.script import discover_script, is_shell_script
+        from wrapgen.discover.script import discover_script, is_launcher, is_shell_script
 
         # A shell script is read, never run: `SUB --help` of a script that ignores --help would run SUB.
-        if style == "script" or is_shell_script(path):
+        # One that only execs another program with "$@" (a pyenv shim) is that program: it is probed.
+        if style == "script" or (is_shell_script(path) and not is_launcher(_read_head(path))):
             return discover_script(path, name=tool)
     else:
         _check_style(style)
@@ -69,6 +70,15 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
     if key is not None and not result.transient:
         disk.store(key, found)
     return found
+
+
+def _read_head(path: str) -> str:
+    """The first 64 KiB of a file as text ("" when unreadable): enough for any launcher script."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(65_536).decode("utf-8", "replace")
+    except OSError:
+        return ""
 
 
 def _check_style(style: str | None) -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 from wrapgen.errors import HelpUnreadableError
 from wrapgen.model import Command, Flag, Positional, Tool
 
-__all__ = ["is_shell_script", "shebang_interpreter", "read_shell_script", "discover_script", "SHELLS"]
+__all__ = ["is_shell_script", "is_launcher", "shebang_interpreter", "read_shell_script", "discover_script", "SHELLS"]
 
 SHELLS = ("sh", "bash", "dash", "ksh", "zsh", "ash")
 _PARSER = "script"
@@ -76,6 +76,33 @@ def shebang_interpreter(path: str | os.PathLike) -> str:
 
 def is_shell_script(path: str | os.PathLike) -> bool:
     return shebang_interpreter(path) in SHELLS
+
+
+# A line that hands every argument on to another program: pyenv's shims
+# (`exec "/root/.pyenv/libexec/pyenv" exec "$program" "$@"`), nix and snap wrappers.
+_EXEC_ALL_ARGS = re.compile(
+    r"""
+    ^\s*(?:\w+=\S*\s+)*         # maybe variables set for it: PYTHONPATH=lib exec ...
+    exec\s+                  # the script becomes the program
+    (?:[^#\n]*\s)?            # the program and its leading arguments
+    "\$(?:@|\{@\})"            # "$@" or "${@}": every argument, as given
+    """,
+    re.VERBOSE | re.MULTILINE,
+)
+
+
+def is_launcher(text: str) -> bool:
+    """Whether a shell script only launches another program with all its arguments (pyenv's
+    shims, wrappers that set a variable and ``exec`` the real binary): no dispatch, no option
+    loop of its own, and an ``exec ... "$@"``. The program it starts reads ``--help`` itself,
+    so such a script is probed like a binary instead of read."""
+    if not _EXEC_ALL_ARGS.search(text):
+        return False
+    try:
+        script = _tokenize(text)
+        return _dispatch(script) is None and not _flags_reached(script, 0, len(script.tokens))
+    except Exception:  # noqa: BLE001 - a script the tokenizer cannot read is read, not run
+        return False
 
 
 # -- tokens ---------------------------------------------------------------------------------------

@@ -101,7 +101,34 @@ def clean_text(text: str | bytes) -> str:
         text = _OVERSTRIKE.sub("", text)
     text = _CONTROL.sub("", text)
     lines = [line[:MAX_LINE].expandtabs(8).rstrip() for line in text.split("\n")]
+    if "\u256d" in text:
+        lines = _unboxed(lines)
     return "\n".join(lines)
+
+
+# rich's panels (typer, rich-click): "╭─ Options ───╮", "│ --force  -f  Skip checks │", "╰───╯".
+_PANEL_TOP = re.compile(r"^\s*\u256d\u2500+\s*(?P<title>[^\u2500\u256e]*?)\s*\u2500*\u256e$")
+_PANEL_ROW = re.compile(r"^\s*\u2502(?P<body>.*?)\s*\u2502$")
+_PANEL_BOTTOM = re.compile(r"^\s*\u2570\u2500*\u256f$")
+
+
+def _unboxed(lines: list[str]) -> list[str]:
+    """rich's panels as plain sections: the title a heading, the rows indented under it. Outside
+    the panels rich pads every line by one space ("  Usage: app ..."): that padding goes too."""
+    if not any(_PANEL_TOP.match(line) for line in lines):
+        return lines
+    out: list[str] = []
+    for line in lines:
+        top, row = _PANEL_TOP.match(line), _PANEL_ROW.match(line)
+        if top:
+            out.append(f"{top['title']}:" if top["title"] else "")
+        elif row:
+            out.append((" " + row["body"]).rstrip())
+        elif _PANEL_BOTTOM.match(line):
+            out.append("")
+        else:
+            out.append(line[1:] if line.startswith(" ") else line)
+    return out
 
 
 def indent_of(line: str) -> int:

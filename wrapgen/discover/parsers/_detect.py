@@ -24,8 +24,8 @@ _MARKS: tuple[tuple[str, int, re.Pattern], ...] = tuple(
         ("git", 6, r"^See 'git help <command>'"),
         ("git", 1, r"^ {4}-[A-Za-z], --[\w-]+"),
         # argparse
-        ("argparse", 5, r"^(?:options|optional arguments|positional arguments):$"),
-        ("argparse", 2, r"^usage: "),
+        ("argparse", 5, r"^(?:options|optional arguments|[Pp]ositional arguments):$"),  # httpie: "Positional"
+        ("argparse", 2, r"^usage:(?: |$)"),  # httpie: "usage:" alone, the line below it
         ("argparse", 3, r"show this help message and exit"),
         # cobra and its custom templates (gh, kubectl, docker)
         ("cobra", 5, r"^(?:Available Commands|Global Flags|Flags):$"),
@@ -39,7 +39,7 @@ _MARKS: tuple[tuple[str, int, re.Pattern], ...] = tuple(
         ("clap", 6, r"\[possible values: "),
         ("clap", 4, r"^(?:USAGE|FLAGS|OPTIONS|ARGS|SUBCOMMANDS):$"),
         ("clap", 3, r"^Arguments:$"),
-        ("clap", 3, r"Print (?:help|version)(?: information)?(?: \(see more with '--help'\))?$"),
+        ("clap", 3, r"Print (?:help|version)(?: information)?(?: \(see (?:more with '--help'|a summary with '-h')\))?$"),
         ("clap", 2, r"^ +-\w, --[\w-]+ <[A-Z_]+>"),
         ("clap", 1, r"^ +(?:-\w, )?--[\w-]+\.\.\."),
         # click

@@ -65,6 +65,10 @@ _COMPANION = re.compile(
     (?P<spell>--[A-Za-z0-9][\w-]*[A-Za-z0-9])              # the other spelling
   | \bdisable\b[^.]{0,80}?\buse\s+(?:the\s+)?[`'"]?       # rg: "To completely disable context
     (?P<use>--[A-Za-z0-9][\w-]*[A-Za-z0-9])                #  separators, use the --no-context-separator flag"
+  | \buse\s+[`'"]?(?P<use_to>--[A-Za-z0-9][\w-]*[A-Za-z0-9])  # ruff: "Use `--no-fix` to disable"
+    [`'"]?\s+to\s+(?:disable|turn\s+(?:it\s+)?off)\b
+  | (?P<will>--[A-Za-z0-9][\w-]*[A-Za-z0-9])[`'"]?\s+flag\s+will\s+disable\b  # rg: "the '--no-pre' flag will disable"
+  | \buse\s+the\s+[`'"]?(?P<mention>--[A-Za-z0-9][\w-]*[A-Za-z0-9])[`'"]?\s+flag\b  # rg: "use the --trace flag"
   | (?P<alias>--[A-Za-z0-9][\w-]*[A-Za-z0-9])              # rg: "--pcre2-unicode is an alias for --unicode"
     [`'"]?\s+is\s+an\s+alias\s+(?:for|of)\b
     """,
@@ -141,7 +145,7 @@ def guess_type(value_name: str | None, choices: tuple[str, ...] = ()) -> str:
 
 def split_choices(text: str) -> tuple[str, ...]:
     """Words of a choice list ("a, b", "a|b", '"a", "b"'); () when any item is not one word."""
-    parts = [p.strip().strip("\"'`") for p in re.split(r"[,|]|\bor\b", text)]
+    parts = [p.strip().strip("\"'`") for p in re.split(r"[,|]|(?<![\w-])or(?![\w-])", text)]
     parts = [p for p in parts if p]
     if len(parts) < 2 or any(not re.fullmatch(r"[\w.+:/-]+", p) for p in parts):
         return ()

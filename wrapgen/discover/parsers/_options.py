@@ -68,7 +68,8 @@ _VALUE = re.compile(
     """,
     re.VERBOSE,
 )
-_CAPS_VALUE = re.compile(r"^[A-Z][A-Z0-9_.:=/+-]*(?:\.\.\.)?,?$")  # FILE, KEY=VALUE, MAJOR.MINOR
+# FILE, KEY=VALUE, MAJOR.MINOR, httpie's USER[:PASS]
+_CAPS_VALUE = re.compile(r"^[A-Z][A-Z0-9_.:=/+-]*(?:\[[A-Z0-9_.:=/+-]+\])?(?:\.\.\.)?,?$")
 _REPEAT_TAIL = re.compile(
     r"""
     ^\[[^\]\s]+\ \.\.\.\]$   # argparse: the "[X ...]" of "X [X ...]"
@@ -166,11 +167,18 @@ def _scan_spec(spec: str, gap_after: bool):
     pos, n = 0, len(spec)
     current_has_value = False
     while pos < n:
-        while pos < n and (spec[pos] in " ," or (spec[pos] == "|" and spec.startswith("-", pos + 1))):
-            pos += 1  # separators: "-a, --all", dpkg's "-i|--install"
+        while pos < n and (spec[pos] in " ," or (spec[pos] in "|/" and spec.startswith("-", pos + 1))):
+            pos += 1  # separators: "-a, --all", dpkg's "-i|--install", rich-click's "--x/--no-x"
         if spec.startswith("....", pos):
             pos += 4  # less: "-e  -E  ....  --quit-at-eof"
             continue
+        if spec.startswith("| ", pos) and values and not spec.startswith("-", pos + 2):
+            # httpie: "--auth USER[:PASS] | TOKEN, -a ...": the value has two forms
+            match = _VALUE.match(spec, pos + 2)
+            if match:
+                values[-1] = f"{values[-1].rstrip(',')} | {match.group(0)}"
+                pos = match.end()
+                continue
         if spec.startswith("/ ", pos) or spec.startswith("| ", pos):  # click: --debug / --no-debug
             pos += 2
             continue
@@ -436,9 +444,11 @@ def parse_options(lines, *, max_first_indent: int = 16, companions: list[Flag] |
         if companions is not None:
             text = " ".join(line for line in entry.desc if line)
             for match in _COMPANION.finditer(text) if "--" in text else ():
-                other = match["spell"] or match["use"]
+                other = match["spell"] or match["use"] or match["use_to"] or match["will"]
                 if other and other not in flag.spellings:
                     companions.append(Flag(long=other, description=f"Turns {flag.long or flag.name} off again."))
+                elif match["mention"] and match["mention"] not in flag.spellings:
+                    companions.append(Flag(long=match["mention"], description=f"Named in the help of {flag.long or flag.name}."))
                 elif match["alias"] and match["alias"] not in flag.spellings:
                     target = text[match.end():].split()[:1]
                     companions.append(Flag(long=match["alias"], description=f"An alias for {' '.join(target).rstrip('.')}."))

@@ -121,3 +121,33 @@ def test_a_second_discovery_of_an_unchanged_tool_runs_no_probe(tmp_path, monkeyp
     os.utime(tool, ns=(1, 1_000_000_000))
     discover(str(tool), depth=2)
     assert log.read_text().count("\n") == 3 * calls
+
+
+def test_a_launcher_is_keyed_by_the_program_it_starts(tmp_path):
+    """A launcher script (a pyenv shim) unchanged while the program behind it is upgraded: rediscovered, not stale."""
+    from wrapgen.discover import discover
+
+    program = tmp_path / "real-tool"
+    calls = tmp_path / "calls"
+
+    def install(version: str, flag: str) -> None:
+        program.write_text(
+            "#!/usr/bin/env python3\nimport sys\n"
+            f"open({str(calls)!r}, 'a').write(' '.join(sys.argv[1:]) + '\\n')\n"
+            f"if sys.argv[1:] == ['--version']: print('real-tool {version}')\n"
+            f"else: print('Usage: real-tool [OPTIONS]\\n\\nOptions:\\n  {flag}  do it\\n  -h, --help  show help')\n")
+        program.chmod(0o755)
+
+    launcher = tmp_path / "shim"
+    launcher.write_text(f'#!/bin/sh\nexec "{program}" "$@"\n')
+    launcher.chmod(0o755)
+    install("1.0", "--alpha")
+    first = discover(str(launcher), depth=0)
+    assert "--alpha" in {s for f in first.root.flags for s in f.spellings}
+    help_probes = calls.read_text().count("--help")
+    again = discover(str(launcher), depth=0)
+    assert again.root.flags == first.root.flags
+    assert calls.read_text().count("--help") == help_probes, "unchanged: answered from the cache"
+    install("2.0", "--beta")
+    upgraded = discover(str(launcher), depth=0)
+    assert "--beta" in {s for f in upgraded.root.flags for s in f.spellings}

@@ -40,6 +40,12 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
     by_path = os.sep in tool
     name = os.path.basename(tool.rstrip(os.sep)) if by_path else tool
     options = {"depth": depth, "max_nodes": max_nodes, "style": style, "name": tool, "man": man}
+    launcher = style is None and _is_launcher(path)
+    if cache and launcher:
+        # A launcher's own bytes say nothing of the program it starts (a pyenv shim outlives every
+        # upgrade of the tool behind it), so that program's --version is part of the key: one probe.
+        with Prober(path, name=name, timeout_s=timeout, use_man=False) as prober:
+            options["launches"] = prober.version()
     key = disk.cache_key(path, options=options) if cache else None
     if key is not None:
         # Before any parser is imported: a cached rediscovery costs a stat and one JSON read.
@@ -47,11 +53,11 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
         if cached is not None:
             return cached
     if style in (None, "script"):
-        from wrapgen.discover.script import discover_script, is_launcher, is_shell_script
+        from wrapgen.discover.script import discover_script, is_shell_script
 
         # A shell script is read, never run: `SUB --help` of a script that ignores --help would run SUB.
         # One that only execs another program with "$@" (a pyenv shim) is that program: it is probed.
-        if style == "script" or (is_shell_script(path) and not is_launcher(_read_head(path))):
+        if style == "script" or (is_shell_script(path) and not launcher):
             return discover_script(path, name=tool)
     else:
         _check_style(style)
@@ -70,6 +76,13 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
     if key is not None and not result.transient:
         disk.store(key, found)
     return found
+
+
+def _is_launcher(path: str) -> bool:
+    """Whether ``path`` is a shell script that only starts another program with all its arguments."""
+    from wrapgen.discover.script import is_launcher, is_shell_script
+
+    return is_shell_script(path) and is_launcher(_read_head(path))
 
 
 def _read_head(path: str) -> str:

@@ -59,6 +59,17 @@ def test_discover_reads_a_shell_script_without_running_it(tmp_path):
     assert not marker.exists()
 
 
+def test_a_script_read_to_nothing_points_at_probing_it(tmp_path):
+    """A script with no dispatch, flags or usage (mvn's) is not run, and the warning names --style to probe it."""
+    marker = tmp_path / "ran"
+    script = tmp_path / "launch-java"
+    script.write_text(f'#!/bin/sh\ntouch {marker}\nJAVA_OPTS="-Xmx1g"\njava $JAVA_OPTS -jar app.jar $*\n')
+    script.chmod(0o755)
+    tool = discover(str(script), cache=False)
+    assert not marker.exists()
+    assert any("pass --style gnu" in w and "launch-java --help" in w for w in tool.warnings)
+
+
 def test_variable_dispatch_getopts_and_echo_usage():
     """`cmd=$1; case $cmd`, getopts letters and echo-printed usage are all read."""
     text = textwrap.dedent("""\

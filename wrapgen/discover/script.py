@@ -599,4 +599,9 @@ def discover_script(path: str | os.PathLike, *, name: str | None = None) -> Tool
         raise HelpUnreadableError(f"cannot read {path}: {error.strerror}", hint="check the path") from None
     prog = os.path.basename(name) if name else path.name
     root, warnings = read_shell_script(text, prog=prog)
+    if not (root.flags or root.subcommands or root.positionals):
+        # Reading is static because running a script that ignores --help would run its real action;
+        # when the reading found nothing, the user may know better (mvn's script hands --help on).
+        warnings += (f"{prog} is a shell script, read without running it, and nothing was found in it; "
+                     f"if `{prog} --help` is safe to run, pass --style gnu (or another help style) to probe it",)
     return Tool(name=name or path.name, root=root, path=str(path), warnings=warnings)

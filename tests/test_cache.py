@@ -75,7 +75,22 @@ def test_store_then_load_gives_the_same_tool(tmp_path):
     assert cache.load("other") is None
 
 
-@pytest.mark.parametrize("content", ["", "{not json", "[]", '{"key": "k1"}', '{"key": "k1", "tool": {"model_version": 999}}',
+def test_global_flags_every_command_shares_are_stored_once(tmp_path):
+    """A cobra-like tree whose commands all carry the same global flags loads back equal, the flags written once."""
+    verbose = (Flag(long="--verbose-logging-of-everything", short="-v", description="talk"),)
+    leaves = tuple(Command(path=("remote", name), global_flags=verbose) for name in ("add", "ls", "rm"))
+    root = Command(flags=(Flag(long="--all"),), global_flags=verbose,
+                   subcommands=(Command(path=("remote",), global_flags=verbose, subcommands=leaves),
+                                Command(path=("version",))))
+    tool = Tool(name="demo", root=root, path="/bin/demo")
+    assert cache.store("k1", tool)
+    assert cache.load("k1") == tool
+    assert (tmp_path / "cache" / "k1.json").read_text().count("--verbose-logging-of-everything") == 1
+
+
+@pytest.mark.parametrize("content", ["", "{not json", "[]", '{"key": "k1"}',
+                                     '{"key": "k1", "tool": {"model_version": 1, "name": "x", "root": {}}, '
+                                     '"shared_globals": [], "globals_of": [3]}', '{"key": "k1", "tool": {"model_version": 999}}',
                                      '{"key": "k1", "tool": {"model_version": 1, "name": "x", "root": {"flags": [{"bogus": 1}]}}}'])
 def test_a_corrupt_entry_is_ignored(tmp_path, content):
     """Garbage, a wrong shape or another model version in an entry reads as a miss, never an error."""

@@ -115,6 +115,10 @@ def resolve_tool(tool: str) -> str:
     return str(Path(found).resolve()) if not Path(found).is_absolute() else found
 
 
+# Control characters other than tab and newline, and the replacement character of undecodable bytes.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\ufffd]")
+
+
 def clean_text(data: bytes) -> tuple[str, str]:
     """(text, problem): bytes decoded as UTF-8, ANSI and overstrikes removed; binary is a problem."""
     if not data:
@@ -126,7 +130,7 @@ def clean_text(data: bytes) -> tuple[str, str]:
     text = _ANSI.sub("", text)
     text = _OVERSTRIKE.sub("", text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    controls = sum(1 for ch in text[:65536] if (ord(ch) < 32 and ch not in "\n\t") or ch == "\ufffd")
+    controls = len(_CONTROLS.findall(text, 0, 65536))
     if controls > max(8, len(text[:65536]) // 50):
         return "", "printed binary data, not help text"
     return text, ""

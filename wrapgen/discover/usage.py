@@ -14,8 +14,6 @@ import shlex
 from dataclasses import replace
 from functools import lru_cache
 
-import bashlex
-
 from wrapgen.model import Flag, Positional
 
 
@@ -47,6 +45,14 @@ _NOT_OPERANDS = re.compile(
 )
 
 
+def _bashlex():
+    """bashlex, imported on first need: building its parser tables takes ~0.2 s, and help whose
+    usage lines have no quoting (most) never needs it."""
+    import bashlex
+
+    return bashlex
+
+
 def _words(node) -> list[str]:
     out: list[str] = []
     stack = [node]
@@ -74,7 +80,7 @@ def _split_usage(line: str) -> tuple[str, ...]:
         words = protected.split()
     else:
         try:
-            trees = bashlex.parse(_USAGE_META.sub(r"\\\1", protected))
+            trees = _bashlex().parse(_USAGE_META.sub(r"\\\1", protected))
             words = [w for tree in trees for w in _words(tree)] or protected.split()
         except Exception:  # noqa: BLE001 - bashlex raises many types; whitespace is a fine fallback
             words = protected.split()
@@ -115,7 +121,7 @@ def _shell_commands(line: str) -> list[list[str]] | None:
     """The simple commands of a shell line (a pipeline gives several), via bashlex."""
     commands: list[list[str]] = []
     try:
-        for tree in bashlex.parse(line):
+        for tree in _bashlex().parse(line):
             stack = [tree]
             while stack:
                 node = stack.pop()

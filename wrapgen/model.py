@@ -63,6 +63,9 @@ class Flag:
     deprecated: bool = False
     hidden: bool = False
     description: str = ""
+    # Listed under a heading that names what the tool does, not how ("Main operation mode:" of tar,
+    # "Operation mode:" of xz, gpg's "Commands:"): the option selects an operation.
+    operation: bool = False
 
     @property
     def name(self) -> str:

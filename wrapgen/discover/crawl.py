@@ -149,6 +149,7 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
             long=mine.long or flag.long,
             short=mine.short or flag.short,
             description=mine.description or flag.description,
+            operation=mine.operation or flag.operation,  # xz's short help has no "Operation mode:" heading
         )
         known |= set(flags[index].spellings)
     return replace(command, flags=tuple(flags) + tuple(extra))

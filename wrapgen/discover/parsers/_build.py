@@ -183,6 +183,11 @@ def _aliases(section: Section, prog: tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# A heading over options that select what the tool does: tar's "Main operation mode:", xz's
+# "Operation mode:" ("Operation modifiers:" only change how).
+_OPERATION_HEADING = re.compile(r"^(?:main\s+)?operations?(?:\s+modes?)?:?$", re.IGNORECASE)
+
+
 def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
     """Walk the sections once and sort what they hold into ``Parts``."""
     parts = Parts(sections=split_sections(text))
@@ -213,11 +218,13 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
             group = re.sub(r"\s*\(see also:[^)]*\)$", "", section.title)
             parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=group, prog=prog))
             # dpkg and gpg list their "commands" as options: -i|--install, --clear-sign.
-            found.extend((f, True, False) for f in parse_options(lines, max_first_indent=8))
+            found.extend((replace(f, operation=True), True, False) for f in parse_options(lines, max_first_indent=8))
         elif role == "globals":
             found.extend((f, True, True) for f in parse_options(lines, companions=parts.global_companions))
         elif role == "options":
-            found.extend((f, True, False) for f in parse_options(lines, companions=parts.companions))
+            operation = bool(_OPERATION_HEADING.match(section.key))
+            found.extend((replace(f, operation=True) if operation else f, True, False)
+                         for f in parse_options(lines, companions=parts.companions))
         elif role == "operands":
             parts.operand_docs.update(_operand_docs(lines))
         elif role == "examples":
@@ -226,7 +233,8 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
             parts.aliases.extend(a for a in _aliases(section, prog) if a not in parts.aliases)
         elif role in ("preamble", "description", "other", "after-usage"):
             strong = role == "other"  # tar's " Main operation mode:" is a table under a heading
-            found.extend((f, strong, False)
+            operation = strong and bool(_OPERATION_HEADING.match(section.key))
+            found.extend((replace(f, operation=True) if operation else f, strong, False)
                          for f in parse_options(lines, max_first_indent=8, companions=parts.companions))
             if role != "other" or not parts.prose:
                 prose = _prose_before_options(lines)

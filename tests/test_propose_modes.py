@@ -144,3 +144,49 @@ def test_real_curl_gets_reads_then_gated_writes():
     # curl's own option parser rejects "--max-time=5": every value is the next argument
     assert not any(t.startswith("--") and "=" in t for v in verbs.values() for t in v["cli"])
     assert _checked(proposal.manifest) == []
+
+
+def _tar_from_fixture() -> Tool:
+    from pathlib import Path
+
+    from wrapgen.discover.parsers import parse_help
+
+    text = (Path(__file__).parent / "fixtures" / "help" / "gnu" / "tar.txt").read_text()
+    return Tool(name="tar", root=parse_help(text, prog=("tar",), style="gnu"))
+
+
+def test_operations_listed_by_the_help_are_the_commands():
+    """tar's 'Main operation mode:' gives create/extract/list commands, no bare 'tar', no operation as an arg."""
+    tool = _tar_from_fixture()
+    assert {f.long for f in tool.root.flags if f.operation} >= {"--create", "--extract", "--list", "--append"}
+    verbs = propose(tool).manifest["verbs"]
+    assert {"create", "extract", "list"} <= set(verbs)
+    assert "tar" not in verbs
+    assert verbs["list"]["policy"]["effect"] == "read"
+    assert verbs["create"]["policy"] == {"effect": "write", "confirm": True}
+    for name, verb in verbs.items():
+        operations = [t for t in verb["cli"] if t in ("--create", "--extract", "--list", "--append", "--update")]
+        assert len(operations) <= 1, name  # one operation each; the others are not offered as args
+        assert not {"create", "extract", "update"} & set(verb["args"]["properties"]), name
+    assert "file" in verbs["create"]["args"]["properties"], "the examples use -f: the archive is an arg"
+    assert _checked(propose(tool).manifest) == []
+
+
+def test_tar_operations_run_end_to_end(tmp_path, monkeypatch):
+    """The proposed create/list run real tar: an archive is written, then listed, with no operation lost."""
+    require_tool("tar")
+    from wrapgen.runtime import execute
+
+    from wrapgen.build import render_pack_files
+    from wrapgen.emit import write_files
+
+    manifest = propose(_tar_from_fixture()).manifest
+    pack = tmp_path / "tar"
+    text = dump_manifest(manifest)
+    write_files(pack, {"pack.yaml": text, **render_pack_files(text.encode())})
+    (tmp_path / "a.txt").write_text("hello\n")
+    monkeypatch.chdir(tmp_path)
+    created = execute(str(pack), "create", {"file": "out.tar", "files": ["a.txt"], "confirm": True})
+    assert created["ok"], created
+    listed = execute(str(pack), "list", {"file": "out.tar"})
+    assert listed == {"ok": True, "result": "a.txt\n"}

@@ -174,9 +174,23 @@ def flag_noise(flag: Flag) -> str | None:
     return None
 
 
-def _score(flag: Flag, index: int) -> float:
+def example_spellings(examples) -> frozenset[str]:
+    """The flag spellings the help's own example lines use: ``tar -cf archive.tar`` uses -c and -f."""
+    used: set[str] = set()
+    for line in examples:
+        for word in line.split()[1:]:
+            if word.startswith("--") and len(word) > 2:
+                used.add(word.split("=", 1)[0])
+            elif re.fullmatch(r"-[A-Za-z]+", word):
+                used.update("-" + letter for letter in word[1:])  # bundled switches: -tvf
+    return frozenset(used)
+
+
+def _score(flag: Flag, index: int, *, shown: frozenset[str] = frozenset()) -> float:
     score = max((_PREFERRED.get(s.lstrip("-"), 0.0) for s in flag.spellings if s.startswith("--")),
                 default=0.0)
+    if shown & set(flag.spellings):
+        score += 1.5  # the help's own examples use it: one people reach for first
     if flag.short and flag.long:
         score += 1.0  # a long flag that also got a short letter is one people type often
     if flag.choices:
@@ -232,6 +246,8 @@ def plan_args(
         danger = dangerous_reason(flag, tool=tool)
         if danger and (effect == "read" or not asked):
             return f"dangerous: {danger}"
+        if not asked and flag.operation:
+            return "another of the tool's operations (a command of its own)"
         if not asked:
             return flag_noise(flag)
         return None
@@ -269,6 +285,7 @@ def plan_args(
                 continue
             chosen_pos.append((n, p))
         ranked: list[tuple[float, int, Flag]] = []
+        shown = example_spellings(command.examples)
         for i, flag in enumerate(all_flags):
             name = arg_name(flag)
             if name in excluded or any(norm(s) in excluded for s in flag.spellings):
@@ -279,7 +296,7 @@ def plan_args(
             if why:
                 left_out.append((flag.spellings[0], why))
                 continue
-            score = _score(flag, i)
+            score = _score(flag, i, shown=shown)
             if score < 0.9:
                 left_out.append((flag.spellings[0], "not a flag people reach for first"))
                 continue
@@ -345,6 +362,7 @@ def plan_args(
         if honours_double_dash:
             tail.append("--")
         tail += ["{{%s}}" % n for n in names_after]
+    tail = _fixed_where_it_stays(tail, len(fixed), set(required))
     # positionals first in the schema: they are what the command works on
     ordered = {**pos_props, **properties}
     primary = next(iter(pos_props), "")
@@ -352,6 +370,24 @@ def plan_args(
         primary = next((n for n in properties if n in _PRIMARY_FLAGS), "")
     return ArgPlan(ordered, tuple(required), tuple(tail), tuple(left_out), primary)
 
+
+
+_SLOT = re.compile(r"\{\{(\w+)\}\}")
+
+
+def _fixed_where_it_stays(tail: list[str], count: int, required: set[str]) -> list[str]:
+    """The mode tokens (the first ``count``) moved to stand before a literal token, where needed.
+
+    SPEC 5 drops the literal flag right before a slot left empty, so ``tar --create
+    --level={{level}}`` without a level would run ``tar`` with no operation at all. Where the token
+    after the mode tokens holds an optional slot, they move to just before the first literal token
+    (``--``, or a flag followed by its own slot), or to the end."""
+    fixed, rest = tail[:count], tail[count:]
+    # only a flag is dropped with the slot after it: "--type f --extension={{x}}" keeps its "f"
+    if not fixed or not fixed[-1].startswith("-") or not rest or not (set(_SLOT.findall(rest[0])) - required):
+        return tail
+    index = next((i for i, token in enumerate(rest) if "{{" not in token), len(rest))
+    return rest[:index] + fixed + rest[index:]
 
 
 _PRIMARY_FLAGS = ("search", "query", "repo", "namespace", "selector", "author", "label", "name", "state")

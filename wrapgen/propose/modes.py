@@ -1,5 +1,8 @@
 """Named commands for a tool without subcommands (rg, jq, fd, curl): its main mode and its modes.
 
+An *operation* (``Flag.operation``: listed under the help's "Operation mode:" heading, tar's ``-c``,
+xz's ``-d``) is always a mode.
+
 The main mode is the tool itself, named by the verb its help opens with ("ripgrep recursively
 searches ..." -> ``search``). A *mode flag* is a switch that changes what the tool does rather
 than how it filters: its help says it prints or lists something *instead of* the normal output
@@ -127,6 +130,8 @@ def is_mode_flag(flag: Flag, *, bin: str) -> bool:
         return False
     if flag.long in ("--json",) or dangerous_reason(flag, tool=bin) or flag_noise(flag):
         return False
+    if flag.operation:
+        return True  # the help lists it as one of the tool's operations (tar -c, xz -d)
     text = re.sub(r"^\s*\([A-Z ]+\)\s*", "", flag.description or "")  # curl's "(HTTP FTP) " prefix
     if not _MODE_HELP.search(text):
         return False
@@ -158,20 +163,27 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
     """The modes of a tool without subcommands, and the flags considered but not taken (why)."""
     name, summary = main_verb(root, bin=bin)
     json_choice = select_json(root)
-    out = [Candidate(path=(), command=root, index=0, name=name, summary=summary,
-                     json=JsonChoice(False, "", "text output; the JSON variant is a separate command")
-                     if json_choice.selection and json_choice.flag == "--json" else None,
-                     note="the tool's main mode")]
     skipped: list[tuple[str, str]] = []
     modes = [f for f in root.flags if is_mode_flag(f, bin=bin)]
+    # A tool whose help lists its operations (tar, xz) is run as one of them: with no operation
+    # flag tar refuses to run, and xz's default is its --compress.
+    by_operation = sum(1 for f in root.flags if f.operation) >= 2
+    out = [] if by_operation else [
+        Candidate(path=(), command=root, index=0, name=name, summary=summary,
+                  json=JsonChoice(False, "", "text output; the JSON variant is a separate command")
+                  if json_choice.selection and json_choice.flag == "--json" else None,
+                  note="the tool's main mode")]
 
     def rank(flag: Flag) -> float:
         # a mode with a usage line of its own and no operand (rg --type-list) does something else entirely
         own = _mode_command(root, flag.long or flag.short or "")
         return _mode_rank(flag) + (2.0 if own is not root and not own.positionals else 0.0)
 
-    ranked = sorted(range(len(modes)), key=lambda i: (-rank(modes[i]), i))
-    keep = set(ranked[:MAX_MODES])
+    # The operations the help lists as such are all offered (the pack's own cap still applies);
+    # modes guessed from a switch's wording are capped.
+    guessed = [i for i, f in enumerate(modes) if not f.operation]
+    ranked = sorted(guessed, key=lambda i: (-rank(modes[i]), i))
+    keep = set(ranked[:MAX_MODES]) | {i for i, f in enumerate(modes) if f.operation}
     for i, flag in enumerate(modes):
         if i not in keep:
             skipped.append((flag.long or flag.short or "", f"{MAX_MODES} other mode flags rank higher"))
@@ -194,7 +206,7 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
                              name=mode.name, summary=mode.summary, note=mode.note,
                              json=JsonChoice(False, "", "a mode's output is text")
                              if json_choice.flag in ("--json",) + mode.owns else None))
-    if json_choice.selection and json_choice.flag == "--json":
+    if json_choice.selection and json_choice.flag == "--json" and not by_operation:
         out.append(Candidate(path=(), command=root, index=len(out), name=f"{name}.json",
                              summary=f"{summary} (JSON lines)", json=json_choice,
                              note="the main mode with --json"))

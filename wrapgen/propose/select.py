@@ -80,6 +80,7 @@ _COMMON_WRITES = {
     "add": 1.0, "commit": 1.0, "create": 1.0, "apply": 3.5, "scale": 1.5, "restart": 1.0, "push": 0.8, "pull": 0.8,
     "switch": 0.6, "fetch": 0.8, "merge": 0.5, "comment": 0.5, "checkout": 0.6,
     "delete": 2.0, "rm": 1.0, "build": 0.5, "close": 0.3, "pull-request": 0.3,
+    "extract": 1.0, "compress": 0.8, "decompress": 0.8,
 }
 
 
@@ -158,7 +159,7 @@ _SETUP_FAMILIES = {
 def rank_score(candidate: Candidate, effect: str, *, min_depth: int,
                featured: frozenset[str] = frozenset(), total: int = 50) -> float:
     """Higher is proposed first; ``featured`` are families the tool's own examples use."""
-    name = candidate.path[-1].lower() if candidate.path else ""
+    name = (candidate.path[-1] if candidate.path else candidate.name).lower()  # a mode: its chosen name
     family = candidate.path[0].lower() if len(candidate.path) > 1 else ""
     score = 0.0
     if family in featured:

@@ -66,6 +66,16 @@ def test_git_log_status_diff_grep(repo):
     assert "hello.txt" in _ok(execute(pack, "grep", {"pattern": "hello"}, cwd=repo))
 
 
+def test_git_tag_list_with_a_pattern_and_no_sort_only_lists(repo):
+    """tag.list with patterns and no sort lists matching tags and creates none (--list is never dropped)."""
+    subprocess.run(["git", "tag", "v1.0"], cwd=repo, check=True)
+    pack = ADAPTERS / "git"
+    assert _ok(execute(pack, "tag.list", {"patterns": ["v1*"]}, cwd=repo)) == "v1.0\n"
+    assert _ok(execute(pack, "tag.list", {"patterns": ["release"]}, cwd=repo)) == ""
+    tags = subprocess.run(["git", "tag"], cwd=repo, check=True, capture_output=True, text=True).stdout
+    assert tags == "v1.0\n"
+
+
 def test_git_option_injection_is_refused(repo):
     """A revision that looks like an option never reaches git."""
     envelope = execute(ADAPTERS / "git", "log", {"revision_range": "--output=/tmp/pwned"}, cwd=repo)

@@ -42,6 +42,7 @@ _MODE_HELP = re.compile(
         (?:only\s+)?lists?\b                              # "List directories themselves"
       | (?:only\s+)?(?:print|display)s?\b(?=.*(?:without\s+actually|suppress|all\s+supported))  # rg --files
       | only\s+(?:print|display)s?\s+(?:the\s+)?(?:paths|names|files|count)  # rg --files-with-matches
+      | (?:print|display)s?\s+only\s+(?:the\s+|a\s+)?(?:paths|names|files|count)\b  # grep -c, -l: "print only a count"
       | show\s+(?:all|the\s+number|document\s+info)\b    # "Show all supported file types"
       | use\s+a\s+(?:detailed|long)\s+listing\b         # fd -l: "Use a detailed listing format"
       | fetch\s+the\s+headers\s+only                    # curl -I

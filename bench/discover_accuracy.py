@@ -265,6 +265,29 @@ def clap_generated_reference(tool: str, depth: int, command: str = "generate-she
     return ref
 
 
+def accepted_spellings(spellings: set[str], argv_of, *, rejects: re.Pattern, cwd: str,
+                       env: dict | None = None) -> set[str]:
+    """The spellings a tool itself takes: neither ``argv_of("--x")`` nor the same with ``--x=1`` ends
+    in an error whose words match ``rejects`` (a timeout means it ran, so the option was taken).
+    Run in ``cwd``, stdin closed, four at a time."""
+
+    def refused(argv: list[str]) -> bool:
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, cwd=cwd, timeout=10,
+                                  stdin=subprocess.DEVNULL, env=env)
+        except subprocess.TimeoutExpired:
+            return False
+        # stdout too: rev-list takes the diff options apart, then refuses them with its usage there
+        return done.returncode != 0 and bool(rejects.search(done.stderr + done.stdout))
+
+    def accepted(spelling: str) -> bool:
+        return not (refused(argv_of(spelling)) and refused(argv_of(spelling + "=1")))
+
+    ordered = sorted(spellings)
+    with ThreadPoolExecutor(4) as pool:
+        return {s for s, ok in zip(ordered, pool.map(accepted, ordered)) if ok}
+
+
 # clap 4 ("unexpected argument '--x' found") and clap 2/3 ("Found argument '--x' which wasn't expected").
 _CLAP_REJECTS = re.compile(r"unexpected argument|wasn't expected|unrecognized (?:option|argument)")
 
@@ -277,19 +300,7 @@ def clap_judge(program: str):
 
     def judge(path: Path, spellings: set[str]) -> set[str]:
         with tempfile.TemporaryDirectory() as scratch:
-            def refused(argv: list[str]) -> bool:
-                try:
-                    done = subprocess.run(argv, capture_output=True, text=True, cwd=scratch, timeout=10,
-                                          stdin=subprocess.DEVNULL)
-                except subprocess.TimeoutExpired:
-                    return False
-                return done.returncode != 0 and bool(_CLAP_REJECTS.search(done.stderr))
-
-            def accepted(spelling: str) -> bool:
-                return not (refused([program, *path, spelling]) and refused([program, *path, spelling + "=1"]))
-
-            with ThreadPoolExecutor(4) as pool:
-                return {s for s, ok in zip(sorted(spellings), pool.map(accepted, sorted(spellings))) if ok}
+            return accepted_spellings(spellings, lambda s: [program, *path, s], rejects=_CLAP_REJECTS, cwd=scratch)
 
     return judge
 
@@ -371,23 +382,10 @@ def git_judge(path: Path, spellings: set[str]) -> set[str] | None:
         _run(["git", "-c", "user.name=bench", "-c", "user.email=bench@invalid", "commit", "-q",
               "-m", "bench"], cwd=repo)
 
-        def refused(argv: list[str]) -> bool:
-            try:
-                done = subprocess.run(argv, capture_output=True, text=True, cwd=repo, timeout=10,
-                                      stdin=subprocess.DEVNULL, env=dict(
-                                          os.environ, GIT_PAGER="cat", PAGER="cat", HOME=repo,
-                                          GIT_CONFIG_NOSYSTEM="1", GIT_EDITOR="true", GIT_EXTERNAL_DIFF="true"))
-            except subprocess.TimeoutExpired:
-                return False  # it ran: the option was taken
-            # rev-list takes the diff options apart and then refuses them with its usage on stdout
-            return done.returncode != 0 and bool(_GIT_REJECTS.search(done.stderr + done.stdout))
-
-        def accepted(spelling: str) -> bool:
-            return not (refused(["git", path[0], spelling, *tail])
-                        and refused(["git", path[0], spelling + "=1", *tail]))
-
-        with ThreadPoolExecutor(4) as pool:
-            return {s for s, ok in zip(sorted(spellings), pool.map(accepted, sorted(spellings))) if ok}
+        env = dict(os.environ, GIT_PAGER="cat", PAGER="cat", HOME=repo, GIT_CONFIG_NOSYSTEM="1",
+                   GIT_EDITOR="true", GIT_EXTERNAL_DIFF="true")
+        return accepted_spellings(spellings, lambda s: ["git", path[0], s, *tail], rejects=_GIT_REJECTS,
+                                  cwd=repo, env=env)
 
 
 def git_reference() -> Reference:

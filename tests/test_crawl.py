@@ -183,6 +183,16 @@ def test_man_flags_fill_in_only_what_help_lacks():
     assert merged.flags[0].description == "from help"
 
 
+def test_a_man_page_spelling_the_help_omits_becomes_an_alias():
+    """gzip: help "-c, --stdout", man "-c --stdout --to-stdout": one flag, --to-stdout its alias, nothing doubled."""
+    helped = Command(flags=(Flag(long="--stdout", short="-c", description="write on standard output"),
+                            Flag(long="--quiet", short="-q")))
+    man = Command(flags=(Flag(long="--stdout", short="-c", aliases=("--to-stdout",)),
+                         Flag(long="--quiet", short="-q", aliases=("--stdout",))))
+    merged = _merge_man_flags(helped, man)
+    assert [f.spellings for f in merged.flags] == [("--stdout", "-c", "--to-stdout"), ("--quiet", "-q")]
+
+
 def test_content_and_jobs_defaults():
     """A node with only prose has no content; the default pool is at least two workers."""
     assert not has_content(Command(summary="text"))

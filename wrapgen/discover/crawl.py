@@ -151,6 +151,11 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
             description=mine.description or flag.description,
             operation=mine.operation or flag.operation,  # xz's short help has no "Operation mode:" heading
         )
+        # gzip(1) has "-c --stdout --to-stdout" where --help shows "-c, --stdout": the page's other
+        # spellings are aliases of the same flag
+        more = tuple(sp for sp in flag.spellings if sp not in flags[index].spellings and sp not in known)
+        if more:
+            flags[index] = replace(flags[index], aliases=flags[index].aliases + more)
         known |= set(flags[index].spellings)
     return replace(command, flags=tuple(flags) + tuple(extra))
 

@@ -273,7 +273,7 @@ def accepted_spellings(spellings: set[str], argv_of, *, rejects: re.Pattern, cwd
 
     def refused(argv: list[str]) -> bool:
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, cwd=cwd, timeout=10,
+            done = subprocess.run(argv, capture_output=True, text=True, errors="replace", cwd=cwd, timeout=10,
                                   stdin=subprocess.DEVNULL, env=env)
         except subprocess.TimeoutExpired:
             return False
@@ -422,6 +422,72 @@ def git_reference() -> Reference:
                     # not what --git-completion-helper advertises, so not finding them is no miss.
                     ref.valid[(command,)] = negations | completion.get(command, set())
     return ref
+
+
+# -- GNU getopt_long, asked ---------------------------------------------------------------------
+
+# glibc's getopt_long names what it matched in its complaints: every option a prefix could mean
+# ("option '--a' is ambiguous; possibilities: '--all' '--almost-all' '--author'"), or the one it
+# did mean ("option '--block-size' requires an argument", "option '--zero' doesn't allow an
+# argument", ls's own "invalid argument 'x' for '--color'").
+_GETOPT_AMBIGUOUS = re.compile(r"is ambiguous; possibilities:((?: '--[\w-]+')+)")
+_GETOPT_NAMED = re.compile(r"option '(--[\w-]+)' (?:requires an argument|doesn't allow an argument)"
+                           r"|argument '[^'\n]*' for '(--[\w-]+)'")
+_GETOPT_UNKNOWN = re.compile(r"unrecognized option|invalid option")
+# the value a tool is given when its option is matched, so that it refuses it and names the option
+_GETOPT_PROBE_VALUE = "\x01"
+
+
+def getopt_reference(tool: str) -> Reference:
+    """Every option of a glibc getopt_long tool, from the tool's own option parser: `TOOL --c` for
+    each letter and digit gives the options that start with it (ambiguous: all listed; unique: named
+    when asked again as `--c=\\x01`, or when it needs a value); `TOOL -c` is refused unless -c is an
+    option. Only for tools that do nothing harmful when run with one option in an empty scratch
+    directory with stdin closed (ls, grep, sort, tar, ...)."""
+    import string
+
+    ref = Reference(source=f"{tool}'s getopt_long, asked for each prefix")
+    env = dict(os.environ, LC_ALL="C", LANG="C", LANGUAGE="C")
+    with tempfile.TemporaryDirectory() as scratch:
+        def complaint(argument: str) -> str:
+            try:
+                done = subprocess.run([tool, argument], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                      text=True, errors="replace", cwd=scratch, timeout=10,
+                                      stdin=subprocess.DEVNULL, env=env)
+            except subprocess.TimeoutExpired:
+                return ""
+            return done.stderr
+
+        def longs_from(letter: str) -> set[str]:
+            said = complaint("--" + letter)
+            listed = _GETOPT_AMBIGUOUS.search(said)
+            if listed:
+                return set(re.findall(r"'(--[\w-]+)'", listed.group(1)))
+            if _GETOPT_UNKNOWN.search(said):
+                return set()
+            for text in (said, complaint(f"--{letter}={_GETOPT_PROBE_VALUE}")):
+                named = _GETOPT_NAMED.search(text)
+                if named:
+                    return {named.group(1) or named.group(2)}
+            return set()
+
+        def short(letter: str) -> set[str]:
+            return set() if _GETOPT_UNKNOWN.search(complaint("-" + letter)) else {"-" + letter}
+
+        characters = string.ascii_letters + string.digits
+        with ThreadPoolExecutor(4) as pool:
+            found = set().union(*pool.map(longs_from, string.ascii_lowercase + string.digits),
+                                *pool.map(short, characters))
+    ref.flags[()] = found
+    # glibc lists one spelling per option in its "possibilities" (grep's --fixed-strings and
+    # --fixed-regexp are one option to it): a discovered alias is judged by the tool itself
+    ref.judge = lambda path, spellings: _getopt_judge(tool, env, spellings)
+    return ref
+
+
+def _getopt_judge(tool: str, env: dict, spellings: set[str]) -> set[str]:
+    with tempfile.TemporaryDirectory() as scratch:
+        return accepted_spellings(spellings, lambda s: [tool, s], rejects=_GETOPT_UNKNOWN, cwd=scratch, env=env)
 
 
 # -- Python parsers, introspected ----------------------------------------------------------------
@@ -595,6 +661,9 @@ TOOLS = {
     "hypothesis": ("hypothesis", "click", 1, hypothesis_reference, {}),
     "pytest-benchmark": ("pytest-benchmark", "argparse", 1, pytest_benchmark_reference, {}),
     "pip": ("pip", "optparse", 1, pip_reference, {}),
+    # GNU tools (coreutils, grep, sed, tar's argp, xz, gzip), whose options glibc's getopt_long knows
+    **{name: (name, "gnu", 0, (lambda n=name: getopt_reference(n)), {})
+       for name in ("ls", "grep", "sort", "du", "wc", "head", "cut", "sed", "tar", "xz", "gzip")},
 }
 
 

@@ -302,3 +302,11 @@ def test_prose_under_a_usage_line_is_not_usage():
     command = parse_help(text, prog=("unzip",), style="gnu")
     assert command.usage == ("unzip [-Z] [-opts[modifiers]] file[.zip] [list] [-x xlist] [-d exdir]",)
     assert [p.name for p in command.positionals] == ["file", "list"]
+
+
+def test_cut_range_syntax_is_no_option():
+    """cut's "N-M" table: "-M  from first to M'th byte" is a range written with a dash, not a flag -M."""
+    cut = parse_fixture("gnu/cut")
+    spellings = {s for f in cut.flags for s in f.spellings}
+    assert "-M" not in spellings
+    assert {"-b", "-c", "-f", "--complement", "--output-delimiter"} <= spellings

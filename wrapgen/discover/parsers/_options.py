@@ -386,6 +386,12 @@ def _digit_flags(entry: OptionEntry) -> list[Flag] | None:
     return out
 
 
+def _counts(spelling: str, flag: Flag) -> bool:
+    """cut's "-M  from first to M'th (included) byte": a number in a range syntax, named by its letter."""
+    return bool(re.fullmatch(r"-[A-Z]", spelling)) and bool(
+        re.search(r"\b" + spelling[1] + r"['’]?th\b", flag.description))
+
+
 def tidy_flags(flags, *, beside=()) -> list[Flag]:
     """Placeholder spellings (``-NUM``) dropped; ``-vv`` made the repeatable ``-v`` it is.
 
@@ -401,7 +407,7 @@ def tidy_flags(flags, *, beside=()) -> list[Flag]:
     shorts = {f.short: i for i, f in enumerate(flags) if f.short}
     out: list[Flag | None] = list(flags)
     for i, flag in enumerate(flags):
-        odd = [s for s in flag.spellings if _PLACEHOLDER.match(s) or _REPEATED.match(s)]
+        odd = [s for s in flag.spellings if _PLACEHOLDER.match(s) or _REPEATED.match(s) or _counts(s, flag)]
         if not odd:
             continue
         kept = [s for s in flag.spellings if s not in odd]

@@ -67,3 +67,15 @@ def require_tool(name: str) -> str:
     if path is None:
         pytest.skip(f"{name} is not installed")
     return path
+
+
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch):
+    """A discovery cache of this test's own, so no test reads or fills the user's ~/.cache/wrapgen."""
+    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def flag_of(command, spelling: str):
+    """The flag of ``command`` (its own or a global one) that has ``spelling``, or None."""
+    return next((f for f in (*command.flags, *command.global_flags) if spelling in f.spellings), None)

@@ -11,9 +11,7 @@ from wrapgen.discover import cache
 from wrapgen.model import Command, Flag, Tool
 
 
-@pytest.fixture(autouse=True)
-def _own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("own_cache")
 
 
 def _tool() -> Tool:

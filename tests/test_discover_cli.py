@@ -13,12 +13,10 @@ from conftest import FIXTURES
 from wrapgen.model import MODEL_VERSION, Tool
 from wrapgen.runtime.process import run_in_pty
 
+pytestmark = pytest.mark.usefixtures("own_cache")
+
+
 COBRA = str(FIXTURES / "tools" / "wg-cobra")
-
-
-@pytest.fixture(autouse=True)
-def _own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
 
 
 def test_json_is_the_model_with_sorted_keys(cli):

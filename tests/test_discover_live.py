@@ -8,21 +8,12 @@ import time
 
 import pytest
 
-from conftest import FIXTURES, require_tool
+from conftest import FIXTURES, flag_of, require_tool
 from wrapgen.discover import discover
 from wrapgen.errors import HelpUnreadableError, ToolNotFoundError, UsageError
 
-pytestmark = pytest.mark.live
+pytestmark = [pytest.mark.live, pytest.mark.usefixtures("own_cache")]
 TOOLS = FIXTURES / "tools"
-
-
-@pytest.fixture(autouse=True)
-def _own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
-
-
-def _flag(command, spelling):
-    return next((f for f in (*command.flags, *command.global_flags) if spelling in f.spellings), None)
 
 
 def test_gh_pr_list_has_state_with_its_choices():
@@ -32,7 +23,7 @@ def test_gh_pr_list_has_state_with_its_choices():
     listing = tool.root.find(("pr", "list"))
     assert listing is not None and not listing.stub
     assert listing.probe == ("pr", "list", "--help") and listing.parser == "cobra"
-    state = _flag(listing, "--state")
+    state = flag_of(listing, "--state")
     assert state is not None and state.short == "-s"
     assert set(state.choices) == {"open", "closed", "merged", "all"}
     assert "--repo" in {s for f in listing.global_flags for s in f.spellings}
@@ -51,18 +42,18 @@ def test_git_lists_every_command_and_log_has_oneline():
     # `git help -a` leaves out the internal helpers; git(1) lists them, and they are read like the rest
     upload = tool.root.find(("upload-pack",))
     assert upload is not None and upload.group == "Syncing repositories" and not upload.stub
-    assert _flag(upload, "--stateless-rpc") is not None
+    assert flag_of(upload, "--stateless-rpc") is not None
     log = tool.root.find(("log",))
     assert log.probe == ("log", "-h")
-    assert _flag(log, "--oneline") is not None
-    assert _flag(log, "--quiet").short == "-q"
+    assert flag_of(log, "--oneline") is not None
+    assert flag_of(log, "--quiet").short == "-q"
 
 
 def test_rg_root_has_type_and_its_value():
     """rg (clap), depth 0: --type/-t takes a value; no subcommands are invented."""
     require_tool("rg")
     tool = discover("rg", depth=0, cache=False)
-    type_flag = _flag(tool.root, "--type")
+    type_flag = flag_of(tool.root, "--type")
     assert type_flag is not None and type_flag.short == "-t" and type_flag.takes_value
     assert tool.root.subcommands == ()
     assert len(tool.root.flags) > 80
@@ -73,7 +64,7 @@ def test_kubectl_get_has_output_and_the_global_flags():
     require_tool("kubectl")
     tool = discover("kubectl", depth=1, cache=False)
     get = tool.root.find(("get",))
-    output = _flag(get, "--output")
+    output = flag_of(get, "--output")
     assert output is not None and output.short == "-o" and output.takes_value
     assert "--namespace" in {s for f in get.global_flags for s in f.spellings}
     assert "--namespace" not in {s for f in get.flags for s in f.spellings}
@@ -84,12 +75,12 @@ def test_fdfind_and_jq_roots():
     require_tool("fdfind")
     require_tool("jq")
     fd = discover("fdfind", depth=0, cache=False)
-    extension = _flag(fd.root, "--extension")
+    extension = flag_of(fd.root, "--extension")
     assert extension is not None and extension.short == "-e" and extension.takes_value
     jq = discover("jq", depth=0, cache=False)
-    raw = _flag(jq.root, "-r")
+    raw = flag_of(jq.root, "-r")
     assert raw is not None and not raw.takes_value
-    assert _flag(jq.root, "--arg").takes_value
+    assert flag_of(jq.root, "--arg").takes_value
 
 
 def test_a_tool_that_does_not_exist_or_is_not_executable(tmp_path):
@@ -155,11 +146,11 @@ def test_unreadable_tools_say_why(name, words):
 def test_ansi_and_tty_only_tools_are_read():
     """Colourised help is read once the escapes are gone; tty-only help is read through a pty."""
     ansi = discover(str(TOOLS / "wg-ansi"), depth=0)
-    color = _flag(ansi.root, "--color")
+    color = flag_of(ansi.root, "--color")
     assert color is not None and color.value_optional
-    assert _flag(ansi.root, "--output").takes_value
+    assert flag_of(ansi.root, "--output").takes_value
     tty = discover(str(TOOLS / "wg-ttyonly"), depth=0)
-    assert _flag(tty.root, "--ignore-case").short == "-i"
+    assert flag_of(tty.root, "--ignore-case").short == "-i"
 
 
 def test_a_tool_that_runs_its_action_writes_nothing_into_the_callers_directory(tmp_path, monkeypatch):

@@ -11,12 +11,7 @@ import pytest
 from conftest import require_tool
 from wrapgen.discover import discover
 
-pytestmark = pytest.mark.live
-
-
-@pytest.fixture(autouse=True)
-def _own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
+pytestmark = [pytest.mark.live, pytest.mark.usefixtures("own_cache")]
 
 
 def _complete(tool: str, *args: str) -> list[str]:

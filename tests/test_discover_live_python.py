@@ -8,19 +8,10 @@ import sys
 
 import pytest
 
-from conftest import FIXTURES, require_tool
+from conftest import FIXTURES, flag_of, require_tool
 from wrapgen.discover import discover
 
-pytestmark = pytest.mark.live
-
-
-@pytest.fixture(autouse=True)
-def _own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
-
-
-def _flag(command, spelling):
-    return next((f for f in (*command.flags, *command.global_flags) if spelling in f.spellings), None)
+pytestmark = [pytest.mark.live, pytest.mark.usefixtures("own_cache")]
 
 
 def test_ruff_check_and_analyze_graph_are_read():
@@ -32,11 +23,11 @@ def test_ruff_check_and_analyze_graph_are_read():
     check = tool.root.find(("check",))
     assert check is not None and not check.stub and check.parser == "clap"
     assert {"--fix", "--no-fix", "--select", "--statistics"} <= {s for f in check.flags for s in f.spellings}
-    output_format = _flag(check, "--output-format")
+    output_format = flag_of(check, "--output-format")
     assert output_format.takes_value and {"json", "concise", "full"} <= set(output_format.choices)
     assert [(p.name, p.variadic) for p in check.positionals] == [("FILES", True)]
     graph = tool.root.find(("analyze", "graph"))
-    assert graph is not None and not graph.stub and _flag(graph, "--direction") is not None
+    assert graph is not None and not graph.stub and flag_of(graph, "--direction") is not None
     assert tool.root.find(("help",)).stub  # clap's own help command is listed, never probed
 
 
@@ -47,11 +38,11 @@ def test_uv_pip_install_is_read_with_its_operand_and_globals():
     assert {"pip", "tool", "python", "cache", "sync"} <= {c.name for c in tool.root.subcommands}
     install = tool.root.find(("pip", "install"))
     assert install is not None and not install.stub and install.parser == "clap"
-    requirements = _flag(install, "--requirements")
+    requirements = flag_of(install, "--requirements")
     assert requirements.short == "-r" and requirements.takes_value
     assert [(p.name, p.variadic) for p in install.positionals] == [("PACKAGE", True)]
     assert "--offline" in {s for f in install.global_flags for s in f.spellings}
-    assert set(_flag(install, "--color").choices) == {"auto", "always", "never"}
+    assert set(flag_of(install, "--color").choices) == {"auto", "always", "never"}
     assert not [w for w in tool.warnings if "could not read" in w]
 
 
@@ -65,7 +56,7 @@ def test_typer_app_behind_a_launcher_is_read_through_rich_panels(tmp_path):
     assert tool.root.parser == "click"
     assert [c.name for c in tool.root.subcommands] == ["deploy", "list-items", "users"]
     deploy = tool.root.find(("deploy",))
-    assert _flag(deploy, "--force").short == "-f" and _flag(deploy, "--output").choices == ("json", "table")
+    assert flag_of(deploy, "--force").short == "-f" and flag_of(deploy, "--output").choices == ("json", "table")
     assert [p.name for p in deploy.positionals] == ["env"]
     add = tool.root.find(("users", "add"))
-    assert add is not None and not add.stub and _flag(add, "--no-admin") is not None
+    assert add is not None and not add.stub and flag_of(add, "--no-admin") is not None

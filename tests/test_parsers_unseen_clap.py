@@ -12,13 +12,11 @@ from contextlib import redirect_stdout
 
 import pytest
 
+from conftest import flag_of
+
 from wrapgen.discover import discover
 from wrapgen.discover.parsers import detect_style, parse_help
 from wrapgen.discover.script import is_launcher
-
-
-def _flag(command, spelling):
-    return next((f for f in (*command.flags, *command.global_flags) if spelling in f.spellings), None)
 
 
 def _argparse_help(build) -> str:
@@ -139,7 +137,7 @@ def test_httpie_help_is_detected_as_argparse():
 
 def test_value_with_two_forms_keeps_the_short_spelling():
     """`--auth USER[:PASS] | TOKEN, -a ...`: one value in two forms, and -a is the same flag."""
-    auth = _flag(parse_help(HTTPIE, prog=("http",)), "--auth")
+    auth = flag_of(parse_help(HTTPIE, prog=("http",)), "--auth")
     assert auth is not None and auth.short == "-a" and auth.takes_value
     assert auth.value_name == "USER[:PASS] | TOKEN"
     assert auth.description.startswith("For username")
@@ -226,7 +224,7 @@ def test_clap_arguments_section_names_the_operand_the_usage_folds():
 
 def test_hyphenated_choice_containing_or_stays_one_word():
     """`if-necessary-or-explicit` is one choice, not split at its `or`."""
-    prerelease = _flag(parse_help(UV_PIP_INSTALL, prog=("uv", "pip", "install")), "--prerelease")
+    prerelease = flag_of(parse_help(UV_PIP_INSTALL, prog=("uv", "pip", "install")), "--prerelease")
     assert prerelease.choices[-1] == "if-necessary-or-explicit"
     assert len(prerelease.choices) == 5
 
@@ -246,7 +244,7 @@ Options:
 
 def test_click_integer_range_is_one_value_name():
     """click's `INTEGER RANGE` type is the value name; the description does not start with RANGE."""
-    workers = _flag(parse_help(BLACK, prog=("black",)), "--workers")
+    workers = flag_of(parse_help(BLACK, prog=("black",)), "--workers")
     assert workers.value_name == "INTEGER RANGE" and workers.type == "integer"
     assert workers.description.startswith("When Black")
 
@@ -291,7 +289,7 @@ def test_discover_probes_the_program_a_launcher_execs(tmp_path, monkeypatch):
     shim.chmod(shim.stat().st_mode | stat.S_IXUSR)
     tool = discover(str(shim), depth=0, cache=False)
     assert tool.root.parser == "argparse"
-    assert _flag(tool.root, "--colour").choices == ("red", "blue")
+    assert flag_of(tool.root, "--colour").choices == ("red", "blue")
 
 
 # -- typer (click under rich's panels) -----------------------------------------------------------
@@ -326,11 +324,11 @@ def test_rich_panels_read_as_click_sections():
 def test_typer_columns_are_spellings_values_and_switches():
     """typer's columns: -f is --force's short, --no-dry-run its negation, <bool> a switch, <a|b> choices."""
     command = parse_help(TYPER_DEPLOY, prog=("typer-demo", "deploy"))
-    force, output = _flag(command, "--force"), _flag(command, "--output")
+    force, output = flag_of(command, "--force"), flag_of(command, "--output")
     assert force.short == "-f" and not force.takes_value
     assert output.short == "-o" and output.choices == ("json", "table") and output.default == "table"
-    assert _flag(command, "--token").required and _flag(command, "--token").takes_value
-    dry_run = _flag(command, "--dry-run")
+    assert flag_of(command, "--token").required and flag_of(command, "--token").takes_value
+    dry_run = flag_of(command, "--dry-run")
     assert dry_run.aliases == ("--no-dry-run",) and not dry_run.takes_value
 
 
@@ -375,9 +373,9 @@ def test_rich_click_rows_with_a_short_column_and_a_slash_negation():
     command = parse_help(text, prog=("sync-tool",))
     assert command.parser == "click"
     assert [s.name for s in command.subcommands] == ["download", "sync"]
-    kind = _flag(command, "--type")
+    kind = flag_of(command, "--type")
     assert kind.short == "-t" and kind.choices == ("csv", "json") and kind.default == "csv"
-    debug = _flag(command, "--debug")
+    debug = flag_of(command, "--debug")
     assert debug.aliases == ("--no-debug",) and not debug.takes_value
 
 
@@ -389,5 +387,5 @@ def test_argparse_default_none_is_no_default():
         parser.add_argument("--limit", type=int, default=10, help="max items")
 
     command = parse_help(_argparse_help(build), prog=("tool",))
-    assert _flag(command, "--name").default is None
-    assert _flag(command, "--limit").default == "10"
+    assert flag_of(command, "--name").default is None
+    assert flag_of(command, "--limit").default == "10"

@@ -341,3 +341,38 @@ def test_man_page_fills_the_value_of_a_bare_help_entry():
     regextype, x = merged.flags
     assert (regextype.takes_value, regextype.value_name, regextype.description) == (True, "type", "Changes the regex syntax")
     assert (x.takes_value, x.description) == (False, "mine")
+
+
+def test_a_root_that_says_tool_command_help_is_crawled_with_sub_help(tmp_path):
+    """aws-style: the root says "Use NAME <command> help"; `SUB help` is asked first and `SUB --help` never runs."""
+    marker = tmp_path / "ran"
+    tool = _script(tmp_path, "cloudy", f'''
+        ROOT = """usage: cloudy [options] <command> <subcommand> [parameters]
+        To see help text, you can run:
+          cloudy help
+          cloudy <command> help
+
+        Commands:
+          store       Keep things
+          fetch       Get things
+        """
+        SUB = """usage: cloudy {{sub}} [options]
+
+        Options:
+          --{{sub}}-only  a flag only {{sub}} has
+        """
+        if args in (["--help"], ["help"]):
+            print(ROOT)
+        elif args == ["--version"]:
+            print("cloudy 1.0")
+        elif len(args) == 2 and args[1] == "help":
+            print(SUB.format(sub=args[0]))
+        else:
+            open({str(marker)!r}, "a").write(" ".join(args) + "\\n")  # the real action
+            sys.exit(2)
+        ''')
+    result = _crawl(tool, depth=1)
+    store = result.root.find(("store",))
+    assert store is not None and store.probe == ("store", "help")
+    assert any("--store-only" in f.spellings for f in store.flags)
+    assert not marker.exists(), marker.read_text() if marker.exists() else ""

@@ -310,3 +310,16 @@ def test_cut_range_syntax_is_no_option():
     spellings = {s for f in cut.flags for s in f.spellings}
     assert "-M" not in spellings
     assert {"-b", "-c", "-f", "--complement", "--output-delimiter"} <= spellings
+
+
+def test_aws_help_pages_list_their_commands_as_bullets():
+    """`aws help` (docutils man, overstruck): 426 services as bullets, its global options apart; `aws s3 help`: s3's commands."""
+    aws = parse_fixture("man/aws")
+    names = [c.name for c in aws.subcommands]
+    assert len(names) > 400 and {"s3", "ec2", "iam", "sts"} <= set(names)
+    assert all(c.stub and c.group == "Available Services" for c in aws.subcommands)
+    assert "help" not in names
+    assert {"--region", "--output", "--profile"} <= {s for f in aws.global_flags for s in f.spellings}
+    assert aws.summary.startswith("The AWS Command Line Interface")
+    s3 = parse_fixture("man/aws_s3")
+    assert [c.path for c in s3.subcommands][:3] == [("s3", "cp"), ("s3", "ls"), ("s3", "mb")]

@@ -37,6 +37,8 @@ _OPTIONS_HINT = re.compile(
     """,
     re.I | re.X,
 )
+# aws: "Use aws command help for information on a specific command" (its --help: "aws <command> help").
+_SUB_HELP = r"\s+<?(?:command|cmd)>?\s+help\b"
 # `git help -a` also lists guides and file-format pages, which are not commands.
 _GUIDE_GROUP = re.compile(r"interfaces|file formats|guides", re.I)
 
@@ -78,9 +80,13 @@ def has_content(command: Command) -> bool:
     return bool(command.flags or command.global_flags or command.subcommands or command.positionals)
 
 
-def _candidates(path: tuple[str, ...], *, git_style: bool) -> list[tuple[str, ...]]:
+def _candidates(path: tuple[str, ...], *, git_style: bool, sub_help: bool = False) -> list[tuple[str, ...]]:
     if not path:
         return [("--help",), ("-h",), ("help",)]
+    if sub_help:
+        # the root's help says so ("Use aws <command> help"): only then is `SUB help` asked, since
+        # elsewhere it may run SUB on an operand named "help"
+        return [(*path, "help"), (*path, "--help"), (*path, "-h")]
     if git_style:
         # `git CMD --help` renders the whole man page; `git CMD -h` prints the option list fast.
         return [(*path, "-h"), (*path, "--help")]
@@ -161,14 +167,15 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
 
 
 def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | None = None,
-              git_style: bool = False, echo: frozenset[str] = frozenset(), use_man: bool = True) -> NodeRead:
+              git_style: bool = False, echo: frozenset[str] = frozenset(), use_man: bool = True,
+              sub_help: bool = False) -> NodeRead:
     """Probe one node: the first candidate that parses into content wins (exit 0 preferred)."""
     problems: list[str] = []
     transient = False
     timeouts = 0
     fallback: tuple[Command, str] | None = None
     chosen: tuple[Command, str] | None = None
-    for args in _candidates(path, git_style=git_style):
+    for args in _candidates(path, git_style=git_style, sub_help=sub_help):
         result = prober.run(args)
         if not result.usable:
             problems.append(result.problem)
@@ -259,6 +266,7 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
             return CrawlResult(None, version_future.result(), tuple(root.problems), transient, 1)
         root_cmd = root.command
         git_style = bool(_HELP_ALL.search(root.text))
+        sub_help = bool(re.search(r"\b" + re.escape(prober.name) + _SUB_HELP, root.text))
         if git_style:
             root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
         elif _LIST_ALL.search(root.text):
@@ -292,7 +300,7 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
                 parent_text = reads.get(stub.path[:-1])
                 local_echo = echo | ({parent_text.text.strip()} if parent_text and parent_text.text else set())
                 future = pool.submit(read_node, prober, parse, path=stub.path, style=style,
-                                     git_style=git_style, echo=frozenset(local_echo))
+                                     git_style=git_style, echo=frozenset(local_echo), sub_help=sub_help)
                 pending[future] = stub.path
 
         submit_children(queue)

@@ -17,7 +17,7 @@ from ._options import tidy_flags
 from ._registry import register_parser
 from .gnu import without_operators
 
-__all__ = ["parse_man", "roff_to_text", "man_page_commands"]
+__all__ = ["parse_man", "roff_to_text", "man_page_commands", "bullet_commands"]
 
 # SYNOPSIS is read here, not by the shared usage splitter: its paragraphs are whole usage lines.
 RULES = Rules(usage=r"^$never", description=r"^description$", examples=r"^examples?$",
@@ -420,14 +420,15 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     roff = _is_roff(text)
     if roff:
         text = roff_to_text(text)
-    pages = man_page_commands(text, prog=prog)
+    pages = man_page_commands(text, prog=prog) + bullet_commands(text, prog=prog)
     text = _option_sections(text)
     parts = read_parts(text, prog=prog, rules=RULES)
     summary = ""
     match = re.search(r"^NAME:?\n\s*\n?\s*(.+?)(?:\n\s*\n|\Z)", text, re.MULTILINE | re.DOTALL)
     if match:
         name_line = " ".join(match[1].split())
-        summary = re.split(r"\s+\\?-+\s+", name_line, maxsplit=1)[-1]
+        halves = re.split(r"\s+\\?-+(?:\s+|$)", name_line, maxsplit=1)
+        summary = halves[-1] if len(halves) > 1 else name_line  # "aws -": a name with no description
     parts.usage = _synopsis(parts.sections, broken=roff)
     described = [sec for sec in parts.sections if sec.key == "description"]
     if described:
@@ -483,4 +484,27 @@ def man_page_commands(text: str, *, prog: tuple[str, ...]) -> tuple[Command, ...
         name = match.group(1)
         found[name] = Command(path=(*prog[1:], name), summary=" ".join(summary)[:200].rstrip("."),
                               group=group, stub=True)
+    return tuple(found.values())
+
+
+# aws's help pages (docutils' man writer) list commands as bullets under "AVAILABLE SERVICES" /
+# "AVAILABLE COMMANDS": "       o accessanalyzer".
+_BULLET_HEADING = re.compile(r"^(?:AVAILABLE\s+)?(?:SUB)?(?:COMMANDS|SERVICES)$")
+_BULLET_ITEM = re.compile(r"^\s{2,}[o*\u2022+-]\s+([a-z0-9][\w.-]*)\s*$")
+
+
+def bullet_commands(text: str, *, prog: tuple[str, ...]) -> tuple[Command, ...]:
+    """Subcommands a man-style page lists as bare bullets under a commands heading."""
+    found: dict[str, Command] = {}
+    heading = ""
+    for line in text.split("\n"):
+        if line[:1].isalpha():
+            heading = line.strip()
+            continue
+        if not _BULLET_HEADING.match(heading):
+            continue
+        match = _BULLET_ITEM.match(line)
+        if match and match.group(1) not in found and match.group(1) != "help":
+            name = match.group(1)
+            found[name] = Command(path=(*prog[1:], name), group=heading.title(), stub=True)
     return tuple(found.values())

@@ -210,20 +210,26 @@ def test_progress_reports_each_command_read():
     assert all(done <= total for done, total, _ in seen)
 
 
-def test_a_tool_that_lists_all_commands_with_list(tmp_path):
-    """When the help says `See all commands with --list` (cargo), the commands it lists are added, aliases not."""
-    body = '''
+def _lister(tmp_path: Path, *, alias: bool = False) -> str:
+    """A cargo-like tool: `--help` shows `build` and "See all commands with --list"; `--list` adds
+    `vendor` (and, with ``alias``, the alias `b`)."""
+    alias_line = '"    b                    alias: build\\n"' if alias else '""'
+    body = f'''
     if args == ["--list"]:
         print("Installed Commands:\\n    build                Compile a package\\n"
-              "    b                    alias: build\\n    vendor               Vendor all dependencies\\n")
+              {alias_line} "    vendor               Vendor all dependencies\\n")
     elif args == ["--help"]:
         print("Usage: lister [OPTIONS] [COMMAND]\\n\\nOptions:\\n  -v, --verbose  Use verbose output\\n\\n"
               "Commands:\\n    build       Compile a package\\n    ...         See all commands with --list\\n")
     else:
         sys.exit(1)
     '''
-    tool = _script(tmp_path, "lister", body)
-    result = _crawl(tool, None, depth=0)
+    return _script(tmp_path, "lister", body)
+
+
+def test_a_tool_that_lists_all_commands_with_list(tmp_path):
+    """When the help says `See all commands with --list` (cargo), the commands it lists are added, aliases not."""
+    result = _crawl(_lister(tmp_path, alias=True), None, depth=0)
     assert [c.name for c in result.root.subcommands] == ["build", "vendor"]
 
 
@@ -244,18 +250,7 @@ def test_listed_subcommands_become_clean_stubs_under_their_parent():
 
 def test_commands_the_short_help_shows_beside_a_fuller_list_are_marked_common(tmp_path):
     """With `--list` adding commands (cargo), the ones `--help` showed are marked common; the added ones are not."""
-    body = '''
-    if args == ["--list"]:
-        print("Installed Commands:\\n    build                Compile a package\\n"
-              "    vendor               Vendor all dependencies\\n")
-    elif args == ["--help"]:
-        print("Usage: lister [OPTIONS] [COMMAND]\\n\\nOptions:\\n  -v, --verbose  Use verbose output\\n\\n"
-              "Commands:\\n    build       Compile a package\\n    ...         See all commands with --list\\n")
-    else:
-        sys.exit(1)
-    '''
-    tool = _script(tmp_path, "lister", body)
-    result = _crawl(tool, None, depth=0)
+    result = _crawl(_lister(tmp_path), None, depth=0)
     assert [(c.name, c.common) for c in result.root.subcommands] == [("build", True), ("vendor", False)]
 
 

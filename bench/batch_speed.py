@@ -73,7 +73,7 @@ def _batch(args: list[str], env: dict) -> tuple[float, int, str]:
 
 def _rediscovery_seconds(recipe_path: Path, env: dict) -> float:
     """Seconds for a second discovery of a recipe's tool (the first fills the cache)."""
-    code = ("import sys, time; from wrapgen.recipes import load_recipe, discover_tool; "
+    code = ("import sys, time; from wrapgen.pack.recipe import load_recipe, discover_tool; "
             "r = load_recipe(sys.argv[1]); discover_tool(r); t = time.perf_counter(); discover_tool(r); "
             "print(time.perf_counter() - t)")
     proc = subprocess.run([sys.executable, "-c", code, str(recipe_path)], env=env, capture_output=True, text=True)

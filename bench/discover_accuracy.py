@@ -73,7 +73,7 @@ from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from wrapgen.discover import discover  # noqa: E402
+from wrapgen.probe.discover import discover  # noqa: E402
 
 Path = tuple  # a command path: ("pr", "list")
 

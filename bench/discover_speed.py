@@ -36,7 +36,7 @@ def _cpu(who: int) -> float:
 
 def _recording_probes():
     """Every argv the probe runs, recorded (the tool's own and `man -w`)."""
-    from wrapgen.discover import probe
+    from wrapgen.probe import prober as probe
 
     seen: list[list[str]] = []
     original = probe.run_process
@@ -50,7 +50,7 @@ def _recording_probes():
 
 
 def crawl_once(tool: str, depth: int, jobs: int) -> dict:
-    from wrapgen.discover import discover
+    from wrapgen.probe.discover import discover
 
     seen, restore = _recording_probes()
     self_before, kids_before = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
@@ -71,7 +71,7 @@ def crawl_once(tool: str, depth: int, jobs: int) -> dict:
 
 def xargs_once(argvs: list[list[str]], jobs: int) -> float:
     """Wall time of running every argv with `xargs -P jobs`, in the probe's environment."""
-    from wrapgen.discover.probe import probe_env
+    from wrapgen.probe.prober import probe_env
 
     with tempfile.TemporaryDirectory() as scratch:
         listing = os.path.join(scratch, "probes")
@@ -98,11 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["WRAPGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="wrapgen-bench-cache-")
 
     before = _cpu(resource.RUSAGE_SELF)
-    import wrapgen.discover.parsers  # noqa: F401  (the fixed import cost, measured apart)
-    import wrapgen.discover.crawl  # noqa: F401
+    import wrapgen.parse  # noqa: F401  (the fixed import cost, measured apart)
+    import wrapgen.probe.crawl  # noqa: F401
     import_cpu = _cpu(resource.RUSAGE_SELF) - before
 
-    from wrapgen.discover.crawl import default_jobs
+    from wrapgen.probe.crawl import default_jobs
 
     jobs = default_jobs()
     crawls, floors = [], []
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     crawl_wall = statistics.median(c["wall"] for c in crawls)
     floor_wall = statistics.median(floors)
 
-    from wrapgen.discover import discover
+    from wrapgen.probe.discover import discover
 
     discover(args.tool, depth=args.depth, jobs=jobs)  # fill the cache
     started = time.perf_counter()

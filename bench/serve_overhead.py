@@ -24,8 +24,8 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from wrapgen import runtime
-from wrapgen.build import render_pack_files
-from wrapgen.emit import write_files
+from wrapgen.pack.build import render_pack_files
+from wrapgen.pack.emit import write_files
 
 PACK = """\
 pack_id: fast

@@ -16,6 +16,18 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
 
 
+LIVE_FOLDERS = ("live",)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test under tests/live/ runs a real tool: mark it ``live`` so ``-m "not live"`` leaves it out."""
+    live_roots = [REPO / "tests" / name for name in LIVE_FOLDERS]
+    for item in items:
+        path = Path(str(item.path))
+        if any(root in path.parents for root in live_roots):
+            item.add_marker(pytest.mark.live)
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--update-goldens",
@@ -39,7 +51,7 @@ class Result:
 
 def run_cli(*args: str, stdin: str = "", cwd: Path | None = None) -> Result:
     """Run `wrapgen ARGS...` in-process and capture what it prints."""
-    from wrapgen.cli import main
+    from wrapgen.cli.main import main
 
     out, err = io.StringIO(), io.StringIO()
     old_stdin, old_cwd = sys.stdin, os.getcwd()

@@ -1,5 +1,5 @@
 import sys
 
-from wrapgen.cli import main
+from wrapgen.cli.main import main
 
 sys.exit(main())

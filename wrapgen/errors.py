@@ -1,7 +1,7 @@
 """The exception tree and the Diagnostic value.
 
 Diagnostics are values (parsers and ``check`` return lists of them); only what
-stops the work raises a ``WrapgenError``. ``wrapgen.cli.main`` is the one place
+stops the work raises a ``WrapgenError``. ``wrapgen.cli.main.main`` is the one place
 that turns an exception into ``Error: ...`` plus the hint and an exit status.
 
 Standard library only: the runtime imports this module.

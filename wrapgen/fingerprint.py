@@ -15,7 +15,7 @@ _PACKAGE = Path(__file__).resolve().parent
 def source_fingerprint(*parts: str) -> str:
     """sha256 over (relative path, size, mtime) of the package's .py/.json files under ``parts``.
 
-    ``source_fingerprint()`` covers the whole package; ``source_fingerprint("discover", "model.py")``
+    ``source_fingerprint()`` covers the whole package; ``source_fingerprint("probe", "parse", "model")``
     only what discovery's result depends on. Stat only, no reads: it runs before every cache lookup.
     """
     roots = [_PACKAGE / part for part in parts] if parts else [_PACKAGE]

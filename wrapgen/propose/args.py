@@ -14,11 +14,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from wrapgen.model import Command, Flag, Positional
-from wrapgen.propose.dangerous import ValueGuard, dangerous_reason, value_guard
+from wrapgen.model.tool import Command, Flag, Positional
+from wrapgen.knowledge.dangerous_flags import ValueGuard, dangerous_reason, value_guard
 from wrapgen.propose.operands import DASH_DASH_AFTER, operands, usage_split
 
-_with_usage_variadics = operands  # the name wrapgen.batch looks up
+_with_usage_variadics = operands  # the name wrapgen.flows.batch looks up
 
 __all__ = ["ArgPlan", "plan_args", "arg_name", "positional_arg_name", "flag_noise", "MAX_ARGS", "NOISE_FLAG",
            "NO_EQUALS"]

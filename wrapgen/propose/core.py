@@ -1,7 +1,7 @@
 """``propose(tool, recipe=None) -> Proposal``: a discovered tool in, a pack manifest out.
 
 Pure: nothing here runs the tool or touches a file. The manifest is a plain dict in the order
-``wrapgen.pack.dump_manifest`` writes; ``decisions`` says for every candidate command whether it
+``wrapgen.pack.manifest.dump_manifest`` writes; ``decisions`` says for every candidate command whether it
 was chosen and why, in words, so ``wrapgen wrap`` can print what it left out.
 """
 
@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from wrapgen.model import Command, Tool
+from wrapgen.model.tool import Command, Tool
 from wrapgen.names import segment, unique_names, verb_name
 from wrapgen.propose.args import plan_args
 from wrapgen.propose.jsonsel import JsonChoice, select_json

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from wrapgen.model import Command, Flag
+from wrapgen.model.tool import Command, Flag
 
 __all__ = ["JsonChoice", "select_json", "pick_fields", "fields_from_text", "FIELD_PREFERENCE"]
 

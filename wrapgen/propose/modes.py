@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import re
 
-from wrapgen.model import Command, Flag
+from wrapgen.model.tool import Command, Flag
 from wrapgen.propose.args import flag_noise
-from wrapgen.propose.dangerous import dangerous_reason
+from wrapgen.knowledge.dangerous_flags import dangerous_reason
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.select import Candidate
 from wrapgen.propose.valuemodes import value_modes

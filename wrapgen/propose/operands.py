@@ -1,6 +1,6 @@
 """A command's operands as a person passes them: the parser's positionals, trimmed for proposing.
 
-Discovery (``wrapgen.discover.usage``) reads which operands a usage line names, whether they
+Discovery (``wrapgen.parse.usage``) reads which operands a usage line names, whether they
 are required or repeat, and which alternatives are one operand (``{<number> | <url>}``,
 ``NAME|ID``, ``(POD | TYPE/NAME)``, ``NAME[:TAG|@DIGEST]``). What is left here is about
 proposing: leaving out words that are not operands of this command (``terraform [global
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from wrapgen.model import Command, Positional
+from wrapgen.model.tool import Command, Positional
 
 __all__ = ["operands", "usage_split", "DASH_DASH_AFTER"]
 

@@ -32,7 +32,7 @@ def proposal_table(packs: Mapping[str, str]) -> str:
 
 def catalogue_table() -> str:
     """The dangerous-flags catalogue, then the value guards, as Markdown."""
-    from wrapgen.propose.dangerous import CATALOGUE, VALUE_GUARDS
+    from wrapgen.knowledge.dangerous_flags import CATALOGUE, VALUE_GUARDS
 
     lines = ["| tool | flags | why |", "|---|---|---|"]
     for entry in CATALOGUE:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from wrapgen.model import Command, Flag
+from wrapgen.model.tool import Command, Flag
 from wrapgen.propose.policy import NAME_EFFECTS, SUMMARY_EFFECTS
 
 __all__ = ["Candidate", "exclusion_reason", "rank_score", "rank_reason", "pick", "MAX_VERBS", "MAX_READS",

@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from wrapgen.model import Command, Flag
+from wrapgen.model.tool import Command, Flag
 from wrapgen.propose.args import flag_noise
-from wrapgen.propose.dangerous import dangerous_reason
+from wrapgen.knowledge.dangerous_flags import dangerous_reason
 
 __all__ = ["ValueMode", "value_modes", "kind_choices", "MAX_KINDS"]
 

@@ -1,0 +1,192 @@
+"""Modes of tools without subcommands: switch modes, value-flag modes (kinds, recent, post, download)."""
+
+from __future__ import annotations
+
+from wrapgen.check.rules import lint_manifest
+from wrapgen.model.tool import Command, Flag, Positional, Tool
+from wrapgen.pack.manifest import dump_manifest, parse_manifest
+from wrapgen.propose import propose
+from wrapgen.knowledge.dangerous_flags import token_danger
+from wrapgen.propose.valuemodes import kind_choices, value_modes
+
+from conftest import require_tool
+
+_TYPE = Flag(long="--type", short="-t", takes_value=True, value_name="filetype", type="string", repeatable=True,
+             description="Filter the search by type: 'f' or 'file':   regular files 'd' or 'directory':  directories "
+                         "'l' or 'symlink':  symbolic links 'p' or 'pipe':  named pipe (FIFO)")
+_CHANGED = Flag(long="--changed-within", takes_value=True, value_name="date|dur", type="string",
+                description="Filter results based on the file modification time. Files with modification times "
+                            "greater than the argument are returned.")
+_DATA = Flag(long="--data", short="-d", takes_value=True, value_name="data", type="string", description="HTTP POST data")
+_DATA_RAW = Flag(long="--data-raw", takes_value=True, value_name="data", type="string", repeatable=True,
+                 description="(HTTP) This posts data similarly to -d, --data but without the special "
+                             "interpretation of the @ character.")
+_JSON = Flag(long="--json", takes_value=True, value_name="data", type="string", repeatable=True,
+             description="(HTTP) Sends the specified JSON data in a POST request to the HTTP server.")
+_OUTPUT = Flag(long="--output", short="-o", takes_value=True, value_name="file", type="path",
+               description="Write to file instead of stdout")
+_HEAD = Flag(long="--head", short="-I", description="(HTTP FTP FILE) Fetch the headers only!")
+
+
+def _finder(*flags: Flag) -> Command:
+    return Command(summary="A program to find entries in your filesystem", usage=("finder [OPTIONS] [pattern] [path]...",),
+                   positionals=(Positional("pattern", required=False), Positional("path", required=False, variadic=True,
+                                                                                 type="path")),
+                   flags=flags)
+
+
+def _fetcher(*flags: Flag) -> Command:
+    return Command(usage=("fetcher [options...] <url>",), positionals=(Positional("url"),), flags=flags)
+
+
+def _checked(manifest: dict) -> list[str]:
+    parsed, diagnostics = parse_manifest(dump_manifest(manifest).encode(), path="pack.yaml")
+    return [d.format() for d in lint_manifest(parsed, diagnostics, derived=False) if d.level == "error"]
+
+
+def test_kind_choices_are_read_from_the_help():
+    """'f' or 'file': regular files ... gives (f, file, regular files), in the help's order."""
+    assert kind_choices(_TYPE)[:2] == (("f", "file", "regular files"), ("d", "directory", "directories"))
+
+
+def test_kind_filter_gives_files_and_dirs_with_the_kind_fixed():
+    """A --type filter that lists kinds gives 'files' and 'dirs', the kind a literal in cli[] and not an arg."""
+    proposal = propose(Tool(name="finder", root=_finder(_TYPE, _CHANGED)))
+    verbs = proposal.manifest["verbs"]
+    assert verbs["files"]["cli"][:3] == ["finder", "--type", "f"]
+    assert verbs["dirs"]["cli"][:3] == ["finder", "--type", "d"]
+    assert "type" not in verbs["files"]["args"]["properties"]
+    assert verbs["files"]["policy"] == {"effect": "read", "confirm": False}
+    assert _checked(proposal.manifest) == []
+
+
+def test_recent_requires_the_time_and_other_commands_leave_it_out():
+    """'recent' has --changed-within as a required arg; the main 'find' does not offer it."""
+    verbs = propose(Tool(name="finder", root=_finder(_TYPE, _CHANGED))).manifest["verbs"]
+    assert verbs["recent"]["args"]["required"] == ["changed_within"]
+    assert "--changed-within={{changed_within}}" in verbs["recent"]["cli"]
+    assert "changed_within" not in verbs["find"]["args"]["properties"]
+    assert "Finding" in verbs["recent"]["title"]["live"][-1]
+
+
+def test_a_type_flag_without_listed_kinds_gives_no_kind_modes():
+    """rg's '--type TYPE: Only search files matching TYPE' lists no kinds: no files/dirs commands."""
+    plain = Flag(long="--type", takes_value=True, value_name="TYPE", description="Only search files matching TYPE")
+    assert value_modes(_finder(plain), bin="finder", main_name="find", main_verb="Find", fetches_url=False) == []
+
+
+def test_post_modes_are_confirm_gated_writes_with_the_reason_recorded():
+    """--data/--json give post and post.json: write, confirm=true, x-why naming the deciding words."""
+    proposal = propose(Tool(name="fetcher", root=_fetcher(_HEAD, _DATA, _DATA_RAW, _JSON, _OUTPUT)))
+    verbs = proposal.manifest["verbs"]
+    for name in ("post", "post.json", "download"):
+        assert verbs[name]["policy"] == {"effect": "write", "confirm": True}, name
+        assert "write:" in verbs[name]["x-why"], name
+    assert verbs["post.json"]["args"]["properties"]["json"]["type"] == "string"  # one document, not an array
+    assert verbs["post.json"]["args"]["required"] == ["json", "url"]
+    assert list(verbs)[-3:] == ["post", "post.json", "download"]  # reads first, then writes
+    assert verbs["post"]["title"]["live"][0].endswith(" to {{url}}")
+    assert _checked(proposal.manifest) == []
+
+
+def test_post_prefers_the_variant_that_never_reads_a_file():
+    """With --data-raw ('without the special interpretation of the @'), post uses it, not --data (@file)."""
+    verbs = propose(Tool(name="fetcher", root=_fetcher(_DATA, _DATA_RAW))).manifest["verbs"]
+    assert any(t.startswith("--data-raw") for t in verbs["post"]["cli"])
+    assert not any(t.split("=")[0] == "--data" for t in verbs["post"]["cli"])
+
+
+def test_file_writing_flags_stay_off_read_verbs():
+    """--output appears only on the write 'download'; no read verb holds a catalogue flag (W030)."""
+    manifest = propose(Tool(name="curl", root=_fetcher(_HEAD, _DATA, _JSON, _OUTPUT))).manifest
+    for name, verb in manifest["verbs"].items():
+        if verb["policy"]["effect"] == "read":
+            assert not [t for t in verb["cli"] if token_danger(t, tool="curl")], name
+    assert "--output" in manifest["verbs"]["download"]["cli"]
+
+
+def test_download_only_for_a_tool_whose_operand_is_a_url():
+    """The same 'Write to file' flag on a tool that reads files (not URLs) gives no download command."""
+    assert not [m for m in value_modes(_finder(_OUTPUT), bin="finder", main_name="find", main_verb="Find",
+                                       fetches_url=False) if m.name == "download"]
+
+
+def test_value_modes_are_deterministic():
+    """The same help gives the same manifest, byte for byte."""
+    root = _fetcher(_HEAD, _DATA, _DATA_RAW, _JSON, _OUTPUT)
+    assert dump_manifest(propose(Tool(name="fetcher", root=root)).manifest) == dump_manifest(
+        propose(Tool(name="fetcher", root=root)).manifest)
+
+
+def test_real_fd_gets_five_to_twelve_commands():
+    """fd 8.6's own help gives find, list-details, files, dirs and recent: all reads, pack of 5..12."""
+    require_tool("fdfind")
+    from wrapgen.probe.discover import discover
+
+    proposal = propose(discover("fdfind"))
+    verbs = proposal.manifest["verbs"]
+    assert {"find", "list-details", "files", "dirs", "recent"} <= set(verbs)
+    assert 5 <= len(verbs) <= 12
+    assert all(v["policy"]["effect"] == "read" for v in verbs.values())
+    assert not any(t in ("--exec", "--exec-batch", "-x", "-X") for v in verbs.values() for t in v["cli"])
+    assert _checked(proposal.manifest) == []
+
+
+def test_real_curl_gets_reads_then_gated_writes():
+    """curl's own help gives get, include, head, post, post.json, download; values never as --opt=value."""
+    require_tool("curl")
+    from wrapgen.probe.discover import discover
+
+    proposal = propose(discover("curl"))
+    verbs = proposal.manifest["verbs"]
+    assert list(verbs) == ["get", "include", "head", "post", "post.json", "download"]
+    assert [v["policy"]["confirm"] for v in verbs.values()] == [False] * 3 + [True] * 3
+    # curl's own option parser rejects "--max-time=5": every value is the next argument
+    assert not any(t.startswith("--") and "=" in t for v in verbs.values() for t in v["cli"])
+    assert _checked(proposal.manifest) == []
+
+
+def _tar_from_fixture() -> Tool:
+    from pathlib import Path
+
+    from wrapgen.parse import parse_help
+
+    text = (Path(__file__).parent.parent / "fixtures" / "help" / "gnu" / "tar.txt").read_text()
+    return Tool(name="tar", root=parse_help(text, prog=("tar",), style="gnu"))
+
+
+def test_operations_listed_by_the_help_are_the_commands():
+    """tar's 'Main operation mode:' gives create/extract/list commands, no bare 'tar', no operation as an arg."""
+    tool = _tar_from_fixture()
+    assert {f.long for f in tool.root.flags if f.operation} >= {"--create", "--extract", "--list", "--append"}
+    verbs = propose(tool).manifest["verbs"]
+    assert {"create", "extract", "list"} <= set(verbs)
+    assert "tar" not in verbs
+    assert verbs["list"]["policy"]["effect"] == "read"
+    assert verbs["create"]["policy"] == {"effect": "write", "confirm": True}
+    for name, verb in verbs.items():
+        operations = [t for t in verb["cli"] if t in ("--create", "--extract", "--list", "--append", "--update")]
+        assert len(operations) <= 1, name  # one operation each; the others are not offered as args
+        assert not {"create", "extract", "update"} & set(verb["args"]["properties"]), name
+    assert "file" in verbs["create"]["args"]["properties"], "the examples use -f: the archive is an arg"
+    assert _checked(propose(tool).manifest) == []
+
+
+def test_tar_operations_run_end_to_end(tmp_path, monkeypatch):
+    """The proposed create/list run real tar: an archive is written, then listed, with no operation lost."""
+    require_tool("tar")
+    from wrapgen.runtime import execute
+
+    from wrapgen.pack.build import render_pack_files
+    from wrapgen.pack.emit import write_files
+
+    manifest = propose(_tar_from_fixture()).manifest
+    pack = tmp_path / "tar"
+    text = dump_manifest(manifest)
+    write_files(pack, {"pack.yaml": text, **render_pack_files(text.encode())})
+    (tmp_path / "a.txt").write_text("hello\n")
+    monkeypatch.chdir(tmp_path)
+    created = execute(str(pack), "create", {"file": "out.tar", "files": ["a.txt"], "confirm": True})
+    assert created["ok"], created
+    listed = execute(str(pack), "list", {"file": "out.tar"})
+    assert listed == {"ok": True, "result": "a.txt\n"}

@@ -1,0 +1,61 @@
+"""propose() on arbitrary command trees never raises and always writes a pack that check accepts."""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from wrapgen.check.rules import lint_manifest
+from wrapgen.model.tool import Command, Flag, Positional, Tool
+from wrapgen.pack.manifest import dump_manifest, parse_manifest
+from wrapgen.propose import propose
+
+_WORDS = st.sampled_from([
+    "list", "get", "show", "delete", "create", "run", "exec", "help", "edit", "login", "status", "the",
+    "files", "remove", "apply", "search", "a", "of", "Pr", "X_1", "2fa", "--weird", "über", "", " ",
+])
+_TEXT = st.lists(_WORDS, max_size=8).map(" ".join)
+_NAME = st.text(alphabet=string.ascii_letters + string.digits + "-_.", min_size=1, max_size=12)
+
+
+@st.composite
+def _flags(draw):
+    long = draw(st.one_of(st.none(), _NAME.map(lambda n: "--" + n)))
+    short = draw(st.one_of(st.none(), st.sampled_from(["-a", "-o", "-x", "-e", "-n", "-T"])))
+    if long is None and short is None:
+        long = "--flag"
+    takes = draw(st.booleans())
+    return Flag(long=long, short=short, takes_value=takes,
+                type=draw(st.sampled_from(["string", "integer", "number", "path", "enum"])) if takes else "boolean",
+                choices=tuple(draw(st.lists(_NAME, max_size=3))) if takes else (),
+                default=draw(st.one_of(st.none(), _NAME)) if takes else None,
+                repeatable=draw(st.booleans()), description=draw(_TEXT))
+
+
+@st.composite
+def _command(draw, path, depth):
+    subs = ()
+    if depth and draw(st.booleans()):
+        names = draw(st.lists(_NAME, min_size=1, max_size=5, unique=True))
+        subs = tuple(draw(_command(path + (n,), depth - 1)) for n in names)
+    positionals = tuple(Positional(name=draw(_NAME), required=draw(st.booleans()), variadic=draw(st.booleans()))
+                        for _ in range(draw(st.integers(0, 2))))
+    return Command(path=path, summary=draw(_TEXT), flags=tuple(draw(st.lists(_flags(), max_size=5))),
+                   positionals=positionals, subcommands=subs, group=draw(_TEXT),
+                   usage=tuple(draw(st.lists(_TEXT, max_size=2))))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(root=_command((), 2))
+def test_any_tree_gives_a_valid_checked_pack(root):
+    """Whatever the help looked like: no exception, a schema-valid manifest, no check error."""
+    proposal = propose(Tool(name="tool", root=root))
+    assert len(proposal.manifest["verbs"]) <= 12
+    if not proposal.manifest["verbs"]:
+        return
+    text = dump_manifest(proposal.manifest)
+    manifest, diagnostics = parse_manifest(text.encode(), path="pack.yaml")
+    errors = [d for d in lint_manifest(manifest, diagnostics, derived=False) if d.level == "error"]
+    assert errors == [], [d.format() for d in errors]

@@ -1,0 +1,185 @@
+"""Ranking: what the tool's own short help lists comes first, and a mixed command offers its listing form."""
+
+from __future__ import annotations
+
+import subprocess
+
+from conftest import require_tool
+from wrapgen.probe.crawl import crawl
+from wrapgen.parse import parse_help
+from wrapgen.probe.prober import Prober
+from wrapgen.model.tool import Command, Flag, Positional, Tool
+from wrapgen.propose import propose
+from wrapgen.propose.select import COMMON_BONUS, Candidate, listing_mode, rank_reason, rank_score
+
+# An excerpt of `git --help`: lower-case headings, each over its rows, and a pointer to `help -a`.
+GIT_SHORT_HELP = """usage: git [-v | --version] [-h | --help] [-C <path>] [-c <name>=<value>]
+           <command> [<args>]
+
+These are common Git commands used in various situations:
+
+start a working area (see also: git help tutorial)
+   clone     Clone a repository into a new directory
+
+examine the history and state (see also: git help revisions)
+   log       Show commit logs
+   status    Show the working tree status
+
+grow, mark and tweak your common history
+   branch    List, create, or delete branches
+
+'git help -a' and 'git help -g' list available subcommands and some
+concept guides.
+"""
+
+
+def _sub(name, summary, group="", common=False, **kw):
+    return Command(path=(name,), summary=summary, group=group, common=common, **kw)
+
+
+def _chosen(proposal):
+    return [d.name for d in proposal.chosen]
+
+
+def test_git_short_help_is_read_with_the_heading_above_each_row():
+    """The git parser reads every row of a short help under the heading right above it, "(see also)" cut."""
+    rows = {s.name: s.group for s in parse_help(GIT_SHORT_HELP, prog=("git",)).subcommands}
+    assert rows == {"clone": "start a working area", "log": "examine the history and state",
+                    "status": "examine the history and state", "branch": "grow, mark and tweak your common history"}
+
+
+def test_live_git_crawl_marks_the_commands_git_help_lists_as_common():
+    """`git --help`'s commands are marked common under their heading there; the rest keep `help -a`'s group."""
+    with Prober(require_tool("git"), name="git", timeout_s=20, use_man=False) as prober:
+        result = crawl(prober, parse_help, depth=0)
+    subs = {s.name: s for s in result.root.subcommands}
+    assert subs["log"].common and subs["log"].group == "examine the history and state"
+    # the rows under "grow, mark and ..." and "collaborate" count too
+    assert subs["commit"].common and subs["push"].common and subs["branch"].common
+    assert not subs["range-diff"].common and subs["range-diff"].group == "Main Porcelain Commands"
+    assert not subs["blame"].common
+    assert len(subs) > 100  # `help -a` still supplies every command
+
+
+def test_live_git_proposal_prefers_the_common_commands():
+    """From live git, the reads `git --help` lists come first and every write is one it lists (no stash.apply)."""
+    with Prober(require_tool("git"), name="git", timeout_s=20, use_man=False) as prober:
+        result = crawl(prober, parse_help, depth=0)
+    proposal = propose(Tool(name="git", root=result.root))
+    names = _chosen(proposal)
+    reads = [d.name for d in proposal.chosen if d.effect == "read"]
+    writes = [d.name for d in proposal.chosen if d.effect != "read"]
+    assert set(reads[:5]) == {"status", "log", "diff", "show", "grep"}, names
+    common = {s.name for s in result.root.subcommands if s.common}
+    assert writes and set(writes) <= common and {"add", "commit"} <= set(writes), names
+    log = next(d for d in proposal.chosen if d.name == "log")
+    assert "lists it among its common commands" in log.reason
+
+
+def test_common_commands_rank_before_main_porcelain_and_the_reason_says_so():
+    """A read the short help lists outranks an unlisted one under a strong heading, and its reason says why."""
+    root = Command(subcommands=(
+        _sub("range-diff", "Compare two commit ranges", "Main Porcelain Commands"),
+        _sub("describe", "Give an object a human readable name", "Main Porcelain Commands"),
+        _sub("shortlog", "Summarize 'git log' output", "Main Porcelain Commands"),
+        _sub("whatchanged", "Show logs with differences", "Main Porcelain Commands"),
+        _sub("stash", "Stash the changes away", "Main Porcelain Commands"),
+        _sub("status", "Show the working tree status", "examine the history and state", True),
+        _sub("grep", "Print lines matching a pattern", "examine the history and state", True),
+        _sub("add", "Add file contents to the index", "work on the current change", True),
+        _sub("merge", "Join two or more development histories", "grow, mark and tweak your common history", True),
+    ))
+    proposal = propose(Tool(name="git", root=root))
+    names = _chosen(proposal)
+    assert names[:2] == ["status", "grep"], names
+    status = next(d for d in proposal.chosen if d.name == "status")
+    assert "common commands" in status.reason
+    range_diff = next(d for d in proposal.chosen if d.name == "range-diff")
+    assert "under 'Main Porcelain Commands'" in range_diff.reason
+
+
+def test_a_heading_that_says_common_is_not_counted_on_top_of_the_common_mark():
+    """On the short help, "grow, mark and tweak your common history" weighs no more than "collaborate"."""
+    cmd = Command(path=("commit",), summary="Record changes")
+    a = Candidate(path=("commit",), command=cmd, group="grow, mark and tweak your common history", common=True)
+    b = Candidate(path=("commit",), command=cmd, group="collaborate", common=True)
+    plain = Candidate(path=("commit",), command=cmd, group="collaborate")
+    assert rank_score(a, "write", min_depth=1) == rank_score(b, "write", min_depth=1)
+    assert rank_score(b, "write", min_depth=1) - rank_score(plain, "write", min_depth=1) == COMMON_BONUS
+
+
+def test_without_a_short_help_the_core_heading_still_ranks_and_is_the_reason():
+    """gh/docker style: no command is marked common, so a "Core commands" heading is what the reason cites."""
+    cand = Candidate(path=("pr", "list"), command=Command(path=("pr", "list")), group="Core commands / General")
+    other = Candidate(path=("gist", "list"), command=Command(path=("gist", "list")), group="Additional commands")
+    assert rank_reason(cand) == "the help lists it under 'Core commands'"
+    assert rank_reason(other) == ""
+    assert rank_score(cand, "read", min_depth=2) > rank_score(other, "read", min_depth=2)
+
+
+def _git_help(*args: str) -> Command:
+    done = subprocess.run(["git", *args, "-h"], capture_output=True, text=True)
+    text = done.stdout or done.stderr  # `git branch -h` prints to stderr, `git tag -h` to stdout
+    return parse_help(text, prog=("git", *args), style="git")
+
+
+def test_git_branch_offers_a_read_only_listing_form():
+    """`git branch` (List, create, or delete) yields branch.list: --list fixed, no delete/move flags, only <pattern>."""
+    require_tool("git")
+    branch = _git_help("branch")
+    cand = Candidate(path=("branch",), command=branch.with_changes(path=("branch",),
+                                                                     summary="List, create, or delete branches"),
+                     common=True)
+    listing = listing_mode(cand, "destructive")
+    assert listing is not None and listing.fixed == ("--list",) and listing.name == "branch.list"
+    assert listing.listing and listing.common and listing.summary == "List branch names."
+    spellings = {s for f in listing.command.flags for s in f.spellings}
+    assert {"--all", "--sort", "--merged"} <= spellings
+    assert not {"--delete", "-D", "--move", "--copy", "--force", "--set-upstream-to", "--edit-description"} & spellings
+    assert [p.name for p in listing.command.positionals] == ["pattern"]
+
+
+def test_git_tag_listing_keeps_only_what_its_list_usage_line_names():
+    """`git tag -l [--contains <commit>] ... [<pattern>...]`: flags named there, `<commit>` is no operand."""
+    require_tool("git")
+    tag = _git_help("tag")
+    cand = Candidate(path=("tag",), command=tag.with_changes(path=("tag",),
+                                                              summary="Create, list, delete or verify a tag object"))
+    listing = listing_mode(cand, "destructive")
+    spellings = {s for f in listing.command.flags for s in f.spellings}
+    assert {"--list", "--sort", "--contains"} <= spellings
+    assert not {"--file", "--message", "--delete", "--verify", "--annotate"} & spellings
+    assert [p.name for p in listing.command.positionals] == ["pattern"]
+
+
+def test_listing_form_only_for_a_non_read_command_that_lists_and_has_the_switch():
+    """A read command, one whose summary does not list, or one without `--list` gets no listing form."""
+    switch = Flag(long="--list", short="-l", description="list things")
+    lists = Command(path=("thing",), summary="List or delete things", flags=(switch,),
+                    positionals=(Positional(name="pattern"),))
+    assert listing_mode(Candidate(path=("thing",), command=lists), "read") is None
+    assert listing_mode(Candidate(path=("thing",), command=lists.with_changes(summary="Delete things")),
+                        "destructive") is None
+    assert listing_mode(Candidate(path=("thing",), command=lists.with_changes(flags=())), "destructive") is None
+    assert listing_mode(Candidate(path=("thing",), command=lists), "destructive").name == "thing.list"
+
+
+def test_proposal_offers_the_listing_form_as_a_read_verb_with_a_listing_title():
+    """A mixed command's listing form is proposed as read, without confirm, running `CMD --list`."""
+    switch = Flag(long="--list", short="-l", description="list branch names")
+    delete = Flag(long="--delete", short="-d", description="delete fully merged branch")
+    branch = _sub("branch", "List, create, or delete branches", "grow", True, flags=(switch, delete),
+                  positionals=(Positional(name="pattern", variadic=True),),
+                  usage=("git branch [<options>] [-l] [<pattern>...]", "git branch -d <branch-name>"))
+    root = Command(subcommands=(
+        branch, _sub("status", "Show the working tree status", "examine", True),
+        _sub("log", "Show commit logs", "examine", True), _sub("add", "Add file contents", "work", True),
+        _sub("commit", "Record changes", "grow", True),
+    ))
+    proposal = propose(Tool(name="git", root=root))
+    verb = proposal.manifest["verbs"]["branch.list"]
+    assert verb["policy"] == {"effect": "read", "confirm": False}
+    assert verb["cli"][:3] == ["git", "branch", "--list"]
+    assert "delete" not in verb["args"]["properties"] and "d" not in verb["args"]["properties"]
+    assert verb["title"]["live"][-1].startswith("Listing")
+    assert "listing form of 'branch'" in verb["x-why"]

@@ -1,0 +1,1 @@
+"""``wrapgen check``: the rule registry and rules (``rules.py`` and rule modules), and ``--probe``."""

@@ -1,0 +1,167 @@
+"""``wrapgen check --probe`` (SPEC 12): does the real tool accept every flag a verb renders?
+
+Each verb is rendered with sample args for every property, exactly as the runtime renders it
+(``wrapgen.runtime.render_argv`` with the verb's resolved JSON selection), and every flag in the
+rendered argv must appear in the help of that subcommand (``TOOL SUB... --help``, and ``-h``; both
+are read, since ``git log -h`` lists less than ``git log --help``; where a flag is not there, the
+fuller help the short one points to, ``--help all``, and the man page are read too). The tool runs only to print
+help, in a temporary directory with the runtime's environment.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable
+
+from wrapgen.errors import Diagnostic
+
+__all__ = ["sample_args", "rendered_flags", "probe_pack", "probe_packs", "PROBE_CODE", "PROBE_HELP_CODE"]
+
+PROBE_CODE = "P001"  # a rendered flag the tool's help does not list
+PROBE_HELP_CODE = "P002"  # the help could not be read, so the verb was not probed
+PROBE_RENDER_CODE = "P003"  # the sample args do not render
+_HELP_TIMEOUT_S = 20.0
+
+
+def _sample(schema: dict) -> Any:
+    if "default" in schema:
+        return schema["default"]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    kind = schema.get("type", "string")
+    if kind == "boolean":
+        return True
+    if kind == "integer":
+        return max(1, int(schema.get("minimum", 1)))
+    if kind == "number":
+        return max(1, schema.get("minimum", 1))
+    if kind == "array":
+        return [_sample(schema.get("items", {"type": "string"}))]
+    return "sample"
+
+
+def sample_args(args_schema: dict) -> dict:
+    """One value per property: every optional flag renders, so every flag gets probed."""
+    return {name: _sample(schema) for name, schema in (args_schema.get("properties") or {}).items()}
+
+
+def rendered_flags(argv: list[str]) -> list[str]:
+    """The flags of a rendered argv (``--max-count=5`` -> ``--max-count``), none after ``--``."""
+    out = []
+    for token in argv[1:]:
+        if token == "--":
+            break
+        if token.startswith("-") and len(token) > 1:
+            out.append(token.split("=", 1)[0])
+    return out
+
+
+def _subcommand_path(template: list[str]) -> list[str]:
+    path = []
+    for token in template[1:]:
+        if token.startswith("-") or "{{" in token:
+            break
+        path.append(token)
+    return path
+
+
+def _help_text(bin_name: str, path: list[str], cache: dict) -> str:
+    from wrapgen.runtime import TOOL_ENV, run_process
+
+    key = (bin_name, tuple(path))
+    if key in cache:
+        return cache[key]
+    env = {**os.environ, **TOOL_ENV, "MANPAGER": "cat", "COLUMNS": "200"}
+    texts = []
+    with tempfile.TemporaryDirectory(prefix="wrapgen-probe-") as cwd:
+        for ask in ("--help", "-h"):
+            result = run_process([bin_name, *path, ask], timeout_s=_HELP_TIMEOUT_S, output_cap=4 << 20,
+                                 cwd=cwd, env=env)
+            texts.append((result.stdout + b"\n" + result.stderr).decode("utf-8", "replace"))
+    text = re.sub(r".\x08", "", "\n".join(texts))  # man's overstrike bold
+    cache[key] = text
+    return text
+
+
+def _more_help(bin_name: str, path: list[str], first: str, cache: dict) -> str:
+    """The fuller help a short one points to: ``--help all`` (curl) and the man page (git-log, curl)."""
+    from wrapgen.runtime import TOOL_ENV, run_process
+
+    key = ("more", bin_name, tuple(path))
+    if key in cache:
+        return cache[key]
+    env = {**os.environ, **TOOL_ENV, "MANPAGER": "cat", "MANWIDTH": "200", "COLUMNS": "200"}
+    asks = []
+    if "--help all" in first:
+        asks.append([bin_name, *path, "--help", "all"])
+    if re.search(r'"[^"]*\boptions" for a list of global', first):
+        asks.append([bin_name, "options"])  # kubectl: global flags live in `kubectl options`
+    page = "-".join([os.path.basename(bin_name), *path])
+    asks.append(["man", "-P", "cat", page])
+    texts = []
+    with tempfile.TemporaryDirectory(prefix="wrapgen-probe-") as cwd:
+        for argv in asks:
+            result = run_process(argv, timeout_s=_HELP_TIMEOUT_S, output_cap=8 << 20, cwd=cwd, env=env)
+            if result.exit_code == 0:
+                texts.append(result.stdout.decode("utf-8", "replace"))
+    text = re.sub(r".\x08", "", "\n".join(texts))
+    cache[key] = text
+    return text
+
+
+def _listed(flag: str, help_text: str) -> bool:
+    return re.search(r"(?<![\w-])" + re.escape(flag) + r"(?![\w-])", help_text) is not None
+
+
+def probe_pack(directory, *, cache: dict | None = None) -> list[Diagnostic]:
+    """Probe every verb of one pack against its tool's help."""
+    from wrapgen.pack.build import resolve_verb
+    from wrapgen.pack.manifest import read_manifest
+    from wrapgen.runtime import RenderError, render_argv
+
+    cache = {} if cache is None else cache
+    manifest, diagnostics = read_manifest(directory)
+    if manifest is None or any(d.level == "error" for d in diagnostics):
+        return []  # check's own rules report a broken manifest
+    data = manifest.data
+    out: list[Diagnostic] = []
+    for name in data["verbs"]:
+        verb = resolve_verb(data, name)
+        field = f"verbs.{name}"
+        try:
+            argv = render_argv(verb["argv"], sample_args(verb["args"]), json_selection=verb["json"])
+        except RenderError as error:
+            out.append(manifest.diagnostic(PROBE_RENDER_CODE, "error", field,
+                                           f"sample args do not render: {error}",
+                                           hint="fix cli[] or the arg schema"))
+            continue
+        path = _subcommand_path(verb["argv"])
+        help_text = _help_text(data["bin"], path, cache)
+        if not help_text.strip():
+            out.append(manifest.diagnostic(PROBE_HELP_CODE, "warning", field,
+                                           f"`{' '.join([data['bin'], *path])} --help` printed nothing; not probed",
+                                           hint="check that the tool is installed and prints help"))
+            continue
+        # "-e{{pattern}}" renders stuck to its value ("-esample"): the flag is the template's "-e"
+        stuck = {t[: t.index("{{")] for t in verb["argv"] if t.startswith("-") and not t.startswith("--")
+                 and "{{" in t and t.index("{{") > 1}
+        for flag in rendered_flags(argv):
+            flag = next((p for p in stuck if flag.startswith(p)), flag)
+            if not _listed(flag, help_text) and not _listed(flag, _more_help(data["bin"], path, help_text, cache)):
+                out.append(manifest.diagnostic(
+                    PROBE_CODE, "error", field,
+                    f"renders {flag}, which `{' '.join([data['bin'], *path])} --help` does not list",
+                    hint="drop the flag from cli[] or fix its spelling",
+                ))
+    return out
+
+
+def probe_packs(paths: Iterable) -> list[Diagnostic]:
+    """``--probe`` over several pack directories (a directory of packs is expanded)."""
+    from wrapgen.check.rules import expand_pack_dirs
+
+    cache: dict = {}
+    return [d for path in expand_pack_dirs(paths) for d in probe_pack(Path(path), cache=cache)]

@@ -1,0 +1,508 @@
+"""``wrapgen check``: lint rules over a pack directory -> ``Diagnostic``s (SPEC section 12).
+
+Rules are a registry. Each rule is a function from a ``PackContext`` (the parsed manifest, every
+verb resolved the way ``binding.json`` records it, and the derived files on disk) to the
+diagnostics it finds; ``@rule`` registers it under its code with a severity and a one-line
+summary (the README table lists the same).
+
+How to add a rule (for example a catalogue of dangerous flags that flags ``git log --output``
+on a read verb):
+
+1. Write ``def my_rule(ctx: PackContext) -> Iterable[Diagnostic]`` and decorate it with
+   ``@rule("W0NN", severity="error", summary="...")``, taking the next free number. It may live
+   in its own module (``wrapgen/check/flags.py``) as long as that module is listed in
+   ``_load_plugins`` below, so registering happens before ``check_pack`` runs.
+2. Walk ``ctx.verbs``: each ``VerbView`` has the resolved ``argv`` tokens, ``effect``,
+   ``properties`` and helpers ``literal_flags()`` (index, flag name, inline value) and
+   ``field_of(index)`` (the manifest field of a token, for the line number).
+3. Yield ``ctx.diagnostic("W0NN", verb.field_of(i), "message", hint="what to do")``; the level
+   comes from the registry unless passed.
+4. Add a row to the README's check-code table and a test that makes the code fire and one
+   that shows ``tests/packs/*`` stays clean. ``derived=True`` marks a rule that compares
+   against files on disk; ``wrapgen build`` skips those because it is about to rewrite them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+from wrapgen.pack.build import ADAPTER_NAME, BINDING_NAME, render_manifest_files, resolve_verb
+from wrapgen.pack.emit import file_mode
+from wrapgen.errors import Diagnostic
+from wrapgen.pack.manifest import MANIFEST_NAME, NAME_CODE, SCHEMA_CODE, Manifest, read_manifest
+
+__all__ = [
+    "Rule",
+    "RULES",
+    "all_rules",
+    "rule",
+    "VerbView",
+    "PackContext",
+    "PLACEHOLDER_RE",
+    "check_pack",
+    "check_packs",
+    "expand_pack_dirs",
+    "lint_manifest",
+]
+
+PLACEHOLDER_RE = re.compile(r"\{\{(.*?)\}\}")
+ALWAYS_ACCEPTED = ("confirm", "apply")  # SPEC 9: accepted as args even when the schema omits them
+MEGA_VERBS = frozenset({"run", "exec", "shell", "sh", "eval"})
+MEGA_ARGS = frozenset({"argv", "args", "command", "cmd", "rest"})
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox"})
+INTERPRETERS = frozenset({"python", "python3", "perl", "ruby", "node", "php", "osascript"})
+SHELL_TOKEN_RE = re.compile(
+    r"""^(?:
+        \|\|? | \|& | ; | ;; | && | & |      # pipes, lists, background
+        \d*>>? | \d*>&\d* | &>>? | \d*<&\d* |   # output redirections, fd duplication
+        <<?<?-? | \d*<> |                        # input redirections, here-docs
+        \$\(.* | `.*                             # command substitution
+    )$""",
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    severity: str  # "error" | "warning"
+    summary: str
+    function: Callable[["PackContext"], Iterable[Diagnostic]]
+    derived: bool = False  # compares with files on disk: build skips it
+
+
+RULES: dict[str, Rule] = {}
+
+
+def rule(code: str, *, severity: str, summary: str, derived: bool = False):
+    """Register a lint rule under ``code``; codes are unique."""
+
+    def register(function):
+        if code in RULES:
+            raise ValueError(f"check code {code} is registered twice")
+        RULES[code] = Rule(code, severity, summary, function, derived)
+        return function
+
+    return register
+
+
+def _is_flag(token: str) -> bool:
+    """A literal option token (``-n``, ``--max-count``): not ``--`` and not a placeholder."""
+    return token.startswith("-") and token != "--" and "{{" not in token
+
+
+@dataclass(frozen=True)
+class VerbView:
+    """One verb as the runtime will see it: the resolved argv template and its policy."""
+
+    name: str
+    argv: tuple[str, ...]
+    from_cli: bool
+    properties: Mapping[str, Any]
+    effect: str
+    confirm: bool
+    policy_declared: bool
+    title: Mapping[str, Any] | None
+    aliases: Mapping[str, Any]
+    required: tuple[str, ...] = ()
+
+    @property
+    def field(self) -> str:
+        return f"verbs.{self.name}"
+
+    def field_of(self, index: int) -> str:
+        """The manifest field of argv token ``index`` (the verb itself for a template verb)."""
+        return f"{self.field}.cli[{index}]" if self.from_cli else self.field
+
+    @property
+    def where(self) -> str:
+        """Words for messages about a template verb, whose argv is not literally in the manifest."""
+        return "" if self.from_cli else " (rendered from wrap.argv_template)"
+
+    def placeholders(self) -> list[tuple[int, str]]:
+        """(token index, placeholder name) for every ``{{name}}`` in the argv."""
+        return [(i, m.group(1).strip()) for i, token in enumerate(self.argv) for m in PLACEHOLDER_RE.finditer(token)]
+
+    def literal_flags(self) -> list[tuple[int, str, str | None]]:
+        """(token index, flag, inline value or None): ``--output=x`` -> ``(i, "--output", "x")``."""
+        out = []
+        for i, token in enumerate(self.argv):
+            if _is_flag(token) or (token.startswith("-") and token != "--" and "=" in token):
+                name, sep, value = token.partition("=")
+                if "{{" not in name:
+                    out.append((i, name, value if sep else None))
+        return out
+
+    def arg_names(self) -> set[str]:
+        return set(self.properties) | set(ALWAYS_ACCEPTED)
+
+
+@dataclass(frozen=True)
+class PackContext:
+    """What a rule sees: the manifest, its verbs resolved, and the derived files on disk."""
+
+    directory: Path
+    manifest: Manifest
+    load_diagnostics: tuple[Diagnostic, ...]
+    verbs: tuple[VerbView, ...]
+    derived: Mapping[str, tuple[bytes, int] | None] = field(default_factory=dict)  # name -> (bytes, mode)
+
+    def diagnostic(self, code: str, field_path: str, message: str, *, hint: str = "", level: str = "") -> Diagnostic:
+        return self.manifest.diagnostic(code, level or RULES[code].severity, field_path, message, hint=hint)
+
+
+# --- rules -------------------------------------------------------------------------------------
+
+
+@rule(SCHEMA_CODE, severity="error", summary="pack.yaml is unreadable or breaks pack.schema.json (field path and line given)")
+def _schema(ctx: PackContext):
+    return [d for d in ctx.load_diagnostics if d.code == SCHEMA_CODE]
+
+
+@rule(NAME_CODE, severity="error", summary="a pack_id or verb name breaks SPEC 4 (lower-case, dot-separated)")
+def _names(ctx: PackContext):
+    return [d for d in ctx.load_diagnostics if d.code == NAME_CODE]
+
+
+@rule("W003", severity="warning", summary="fewer than 5 or more than 12 verbs")
+def _verb_count(ctx: PackContext):
+    count = len(ctx.verbs)
+    if count < 5:
+        yield ctx.diagnostic("W003", "verbs", f"{count} verb{'s' * (count != 1)}: a pack has 5 to 12",
+                             hint="add the commands people use most")
+    elif count > 12:
+        yield ctx.diagnostic("W003", "verbs", f"{count} verbs: a pack has 5 to 12",
+                             hint="more than 12 is usually two packs")
+
+
+# Not derived=True: the alias half must stop a build; the binding half is silent when build
+# passes no derived files (it is about to rewrite them).
+@rule("W004", severity="error", summary="name drift between projections: manifest, binding.json, adapter, aliases")
+def _drift(ctx: PackContext):
+    names = [verb.name for verb in ctx.verbs]
+    for verb in ctx.verbs:
+        for language, words in sorted(verb.aliases.items()):
+            for word in words:
+                if word in names and word != verb.name:
+                    yield ctx.diagnostic("W004", f"{verb.field}.aliases.{language}",
+                                         f"alias {word!r} is the name of another verb",
+                                         hint="an alias must not shadow a command name")
+    stored = ctx.derived.get(BINDING_NAME)
+    if stored is None:
+        return  # W012 reports the missing file
+    try:
+        binding = json.loads(stored[0].decode("utf-8"))
+        bound_id, bound_verbs = binding["pack_id"], list(binding["verbs"])
+    except (ValueError, KeyError, TypeError, AttributeError):
+        yield ctx.diagnostic("W004", "verbs", f"{BINDING_NAME} is not a binding wrapgen can read",
+                             hint="run wrapgen build on this directory")
+        return
+    pack_id = ctx.manifest.data["pack_id"]
+    if bound_id != pack_id:
+        yield ctx.diagnostic("W004", "pack_id", f"pack_id is {pack_id!r} here but {bound_id!r} in {BINDING_NAME}",
+                             hint="run wrapgen build on this directory")
+    for name in names:
+        if name not in bound_verbs:
+            yield ctx.diagnostic("W004", f"verbs.{name}", f"verb {name!r} is missing from {BINDING_NAME} (adapter.py would not serve it)",
+                                 hint="run wrapgen build on this directory")
+    for name in bound_verbs:
+        if name not in names:
+            yield ctx.diagnostic("W004", "verbs", f"{BINDING_NAME} serves {name!r}, which pack.yaml does not declare",
+                                 hint="run wrapgen build on this directory")
+
+
+@rule("W005", severity="error", summary="a cli[] placeholder names no argument of the verb")
+def _unknown_placeholder(ctx: PackContext):
+    for verb in ctx.verbs:
+        for index, name in verb.placeholders():
+            if name.startswith("result") and (name == "result" or name.startswith("result.")):
+                continue  # W007 reports {{result...}}
+            if name not in verb.arg_names():
+                known = ", ".join(sorted(verb.properties)) or "none"
+                yield ctx.diagnostic("W005", verb.field_of(index),
+                                     f"placeholder {{{{{name}}}}} names no argument{verb.where}",
+                                     hint=f"add {name!r} to args.properties (arguments: {known})")
+
+
+@rule("W006", severity="error", summary="the first token of cli[] (or wrap.argv_template) is not the bin")
+def _first_token(ctx: PackContext):
+    bin_name = ctx.manifest.data["bin"]
+    for verb in ctx.verbs:
+        if verb.argv and verb.argv[0] != bin_name:
+            yield ctx.diagnostic("W006", verb.field_of(0),
+                                 f"first token is {verb.argv[0]!r}, not the bin {bin_name!r}{verb.where}",
+                                 hint=f"start the command with {bin_name!r}")
+
+
+@rule("W007", severity="error", summary="a shell in between: sh -c, |, ;, &&, redirections as tokens, {{result...}} in cli[]")
+def _shell(ctx: PackContext):
+    for verb in ctx.verbs:
+        for index, token in enumerate(verb.argv):
+            base = token.rsplit("/", 1)[-1]
+            following = verb.argv[index + 1] if index + 1 < len(verb.argv) else ""
+            runs_code = re.fullmatch(r"-[a-zA-Z]*[ce][a-zA-Z]*", following) is not None
+            if (base in SHELLS or base in INTERPRETERS) and runs_code:
+                yield ctx.diagnostic("W007", verb.field_of(index),
+                                     f"{token} {following} runs its argument as code{verb.where}",
+                                     hint="call the tool directly; the runtime spawns with no shell")
+            elif "{{" not in token and SHELL_TOKEN_RE.match(token):
+                yield ctx.diagnostic("W007", verb.field_of(index),
+                                     f"{token!r} is shell syntax, but cli[] is spawned with no shell{verb.where}",
+                                     hint="make two verbs, or pass the value through an argument")
+        for index, name in verb.placeholders():
+            if name == "result" or name.startswith("result."):
+                yield ctx.diagnostic("W007", verb.field_of(index),
+                                     f"{{{{{name}}}}} in cli[]: a result exists only after the command ran",
+                                     hint="results belong in title.done, never in the command")
+
+
+def _arg_type(schema) -> str:
+    return schema.get("type", "") if isinstance(schema, dict) else ""
+
+
+@rule("W008", severity="error", summary="a mega-command: a list forwarded with no flag in a run/exec/shell/sh/eval verb or as argv/args/command/cmd/rest")
+def _mega(ctx: PackContext):
+    for verb in ctx.verbs:
+        mega_verb = verb.name.rsplit(".", 1)[-1] in MEGA_VERBS
+        for index, token in enumerate(verb.argv):
+            match = PLACEHOLDER_RE.fullmatch(token)
+            if not match:
+                continue
+            name = match.group(1).strip()
+            if _arg_type(verb.properties.get(name)) != "array":
+                continue
+            flagged = index > 0 and _is_flag(verb.argv[index - 1])
+            if not flagged and (mega_verb or name in MEGA_ARGS):
+                yield ctx.diagnostic("W008", verb.field_of(index),
+                                     f"{{{{{name}}}}} forwards arbitrary arguments: {verb.name!r} behaves as a shell{verb.where}",
+                                     hint="name the operations as separate verbs with typed arguments (SPEC 13)")
+
+
+def _may_start_with_dash(schema) -> bool:
+    """Could a value of this arg render as a token starting with '-'?"""
+    if not isinstance(schema, dict):
+        return True
+    kind = schema.get("type")
+    if kind == "boolean":
+        return False  # true drops the token, false drops it and its flag: no value is rendered
+    if "const" in schema:
+        return str(schema["const"]).startswith("-")
+    if "enum" in schema:
+        return any(str(value).startswith("-") for value in schema["enum"])
+    if kind in ("integer", "number"):
+        return not (isinstance(schema.get("minimum"), (int, float)) and schema["minimum"] >= 0)
+    if kind == "array":
+        return _may_start_with_dash(schema.get("items") or {})
+    return True
+
+
+@rule("W009", severity="warning", summary="a positional slot not behind a literal -- (the runtime refuses dashed values there)")
+def _positional(ctx: PackContext):
+    for verb in ctx.verbs:
+        seen_end = False
+        for index, token in enumerate(verb.argv):
+            if token == "--":
+                seen_end = True
+            if seen_end or "{{" not in token or token.startswith("-") or index == 0:
+                continue
+            if _is_flag(verb.argv[index - 1]):
+                continue  # a flag's value, e.g. --query {{q}}
+            names = [m.group(1).strip() for m in PLACEHOLDER_RE.finditer(token)]
+            if token.startswith("{{") and any(_may_start_with_dash(verb.properties.get(n)) for n in names[:1]):
+                yield ctx.diagnostic("W009", verb.field_of(index),
+                                     f"positional {token!r} is not behind a literal '--'{verb.where}",
+                                     hint="put '--' before it, or use --flag={{x}}; a dashed value is refused at run time")
+
+
+@rule("W014", severity="error",
+      summary="a literal flag right before an optional self-contained slot (--x={{x}}): left empty, it drops the flag too")
+def _flag_before_optional_token(ctx: PackContext):
+    # SPEC 5: a token dropped for lack of a value takes the literal flag right before it along.
+    # Before `{{x}}` that is the flag's own value (`--glob {{glob}}`); before `--level={{level}}` it
+    # is another option, lost whenever level is: `git tag --list --sort={{sort}}` without a sort
+    # runs `git tag -- NAME`, which creates the tag.
+    for verb in ctx.verbs:
+        for index in range(1, len(verb.argv) - 1):
+            flag, following = verb.argv[index], verb.argv[index + 1]
+            if not _is_flag(flag) or not following.startswith("-") or "{{" not in following:
+                continue
+            optional = [m.group(1).strip() for m in PLACEHOLDER_RE.finditer(following)
+                        if m.group(1).strip() not in verb.required]
+            if optional:
+                yield ctx.diagnostic("W014", verb.field_of(index),
+                                     f"{flag!r} stands right before {following!r}: without {optional[0]!r} the "
+                                     f"runtime drops {flag!r} too{verb.where}",
+                                     hint=f"move {flag!r} after {following!r}, or before a literal token such as '--'")
+
+
+@rule("W010", severity="error", summary="a write or destructive verb that is not confirm-gated")
+def _confirm(ctx: PackContext):
+    for verb in ctx.verbs:
+        if verb.effect in ("write", "destructive") and not verb.confirm:
+            yield ctx.diagnostic("W010", f"{verb.field}.policy.confirm",
+                                 f"a {verb.effect} verb must be confirm-gated",
+                                 hint="remove 'confirm: false' so that it runs only with confirm=true")
+
+
+@rule("W011", severity="warning", summary="a verb without a policy (the runtime treats it as read)")
+def _no_policy(ctx: PackContext):
+    for verb in ctx.verbs:
+        if not verb.policy_declared:
+            yield ctx.diagnostic("W011", verb.field, f"verb {verb.name!r} declares no policy: treated as read",
+                                 hint="add policy: {effect: read}, {effect: write} or {effect: destructive}")
+
+
+@rule("W012", severity="error", summary="binding.json or adapter.py missing or out of date (drift from pack.yaml)", derived=True)
+def _derived(ctx: PackContext):
+    if any(d.level == "error" for d in ctx.load_diagnostics):
+        return  # not buildable: W001/W002 already say why
+    expected = render_manifest_files(ctx.manifest)
+    for name in sorted(expected):
+        stored = ctx.derived.get(name)
+        if stored is None:
+            yield ctx.diagnostic("W012", "", f"{name} is missing", hint="run wrapgen build on this directory")
+        elif stored[0] != expected[name].encode("utf-8"):
+            yield ctx.diagnostic("W012", "", f"{name} is out of date with pack.yaml",
+                                 hint="run wrapgen build on this directory")
+        elif stored[1] != file_mode(name):
+            yield ctx.diagnostic("W012", "", f"{name} has mode {stored[1]:04o}, expected {file_mode(name):04o}",
+                                 hint="run wrapgen build on this directory")
+
+
+@rule("W013", severity="warning", summary="the pack directory's name differs from its pack_id")
+def _directory_name(ctx: PackContext):
+    pack_id = ctx.manifest.data["pack_id"]
+    name = ctx.directory.resolve().name
+    if name != pack_id:
+        yield ctx.diagnostic("W013", "pack_id", f"pack_id {pack_id!r} lives in directory {name!r}",
+                             hint=f"packs are looked up as adapters/<pack_id>/: rename the directory to {pack_id!r}")
+
+
+@rule("M026", severity="error", summary="a title names an unknown argument, uses result in live, or has no plain fallback")
+def _titles(ctx: PackContext):
+    from wrapgen.runtime.titles import title_findings
+
+    for verb in ctx.verbs:
+        if verb.title is None:
+            continue
+        for field_path, message in title_findings(verb.title, sorted(verb.properties)):
+            field_path = str(field_path or "")
+            if not field_path:
+                full = f"{verb.field}.title"
+            elif field_path.startswith("title"):
+                full = f"{verb.field}.{field_path}"
+            else:
+                full = f"{verb.field}.title.{field_path}"
+            yield ctx.diagnostic("M026", full, message)
+
+
+# --- running -----------------------------------------------------------------------------------
+
+
+# Rule modules beside this one; each registers its rules with ``@rule`` when imported.
+_RULE_MODULES = ("wrapgen.check.dangerous_flags",)
+
+
+def _load_plugins() -> None:
+    """Import the rule modules that live outside this file, so their rules are registered."""
+    import importlib
+
+    for name in _RULE_MODULES:
+        importlib.import_module(name)
+
+
+def all_rules() -> dict[str, Rule]:
+    """Every registered rule, including those in the other rule modules, by code."""
+    _load_plugins()
+    return dict(sorted(RULES.items()))
+
+
+def _verb_views(data: Mapping[str, Any]) -> tuple[VerbView, ...]:
+    views = []
+    for name in data["verbs"]:
+        resolved = resolve_verb(data, name)
+        views.append(VerbView(
+            name=name,
+            argv=tuple(resolved["argv"]),
+            from_cli=resolved["argv_from"] == "cli",
+            properties=resolved["args"].get("properties", {}),
+            effect=resolved["policy"]["effect"],
+            confirm=resolved["policy"]["confirm"],
+            policy_declared=resolved["policy"]["declared"],
+            title=data["verbs"][name].get("title"),  # as written, so M026 field paths match the lines
+            aliases=resolved["aliases"],
+            required=tuple(resolved["args"].get("required", ())),
+        ))
+    return tuple(views)
+
+
+def _read_derived(directory: Path) -> dict[str, tuple[bytes, int] | None]:
+    out: dict[str, tuple[bytes, int] | None] = {}
+    for name in (BINDING_NAME, ADAPTER_NAME):
+        path = directory / name
+        try:
+            out[name] = (path.read_bytes(), stat.S_IMODE(path.stat().st_mode))
+        except OSError:
+            out[name] = None
+    return out
+
+
+def lint_manifest(manifest: Manifest, load_diagnostics: Iterable[Diagnostic] = (), *, directory=None,
+                  derived: bool = True) -> list[Diagnostic]:
+    """Run every rule over a parsed manifest; ``derived=False`` skips the rules about files on disk."""
+    _load_plugins()
+    load_diagnostics = tuple(load_diagnostics)
+    directory = Path(directory) if directory is not None else Path(manifest.path).parent
+    if any(d.code == SCHEMA_CODE and d.level == "error" for d in load_diagnostics):
+        # The other rules assume the shape the schema guarantees.
+        return list(load_diagnostics)
+    ctx = PackContext(
+        directory=directory,
+        manifest=manifest,
+        load_diagnostics=load_diagnostics,
+        verbs=_verb_views(manifest.data),
+        derived=_read_derived(directory) if derived else {},
+    )
+    out: list[Diagnostic] = []
+    for code in sorted(RULES):
+        if RULES[code].derived and not derived:
+            continue
+        out.extend(RULES[code].function(ctx))
+    return sorted(out, key=lambda d: (d.path, d.line, d.code, d.field, d.message))
+
+
+def check_pack(directory) -> list[Diagnostic]:
+    """Lint one pack directory (or a pack.yaml file)."""
+    path = Path(directory)
+    manifest, diagnostics = read_manifest(path)
+    if manifest is None:
+        return list(diagnostics)
+    pack_dir = path if path.is_dir() else path.parent
+    return lint_manifest(manifest, diagnostics, directory=pack_dir)
+
+
+def expand_pack_dirs(paths: Iterable) -> list[Path]:
+    """Pack directories: a pack.yaml file stands for its directory, and a directory holding
+    packs but no pack.yaml for its packs, sorted; anything else is kept as given."""
+    out: list[Path] = []
+    for path in map(Path, paths):
+        if path.name == MANIFEST_NAME and path.is_file():
+            out.append(path.parent)
+            continue
+        if path.is_dir() and not (path / MANIFEST_NAME).exists():
+            children = sorted(p.parent for p in path.glob(f"*/{MANIFEST_NAME}"))
+            if children:
+                out.extend(children)
+                continue
+        out.append(path)
+    return out
+
+
+def check_packs(paths: Iterable) -> list[Diagnostic]:
+    """Lint several pack directories; a directory of packs is expanded to its packs."""
+    return [d for path in expand_pack_dirs(paths) for d in check_pack(path)]

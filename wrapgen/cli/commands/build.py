@@ -1,0 +1,60 @@
+"""``wrapgen build DIR... [--check]``: regenerate binding.json and adapter.py from pack.yaml.
+
+A pack with lint errors is not built (warnings are printed and never stop the build); the
+rules about the derived files themselves are skipped, since build is about to rewrite them.
+"""
+
+from __future__ import annotations
+
+import sys
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("dirs", nargs="+", metavar="DIR",
+                        help="pack directories; a directory of packs builds each one")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; print a unified diff of what would change and exit 1 if anything would")
+
+
+def run(ns) -> int:
+    from wrapgen.pack.build import render_pack_files
+    from wrapgen.check.rules import expand_pack_dirs, lint_manifest
+    from wrapgen.pack.emit import write_files
+    from wrapgen.errors import ManifestError
+    from wrapgen.pack.manifest import load_manifest
+
+    status = 0
+    dirs = expand_pack_dirs(ns.dirs)
+    for directory in dirs:
+        try:
+            manifest = load_manifest(directory)
+        except ManifestError as error:
+            if len(dirs) == 1:
+                raise  # cli.main prints it as for any other command
+            # One broken pack must not hide the state of the others in a batch build.
+            print(f"Error: {error.message}", file=sys.stderr)
+            for diagnostic in error.diagnostics:
+                print(f"  {diagnostic.format()}", file=sys.stderr)
+            status = 1
+            continue
+        findings = lint_manifest(manifest, directory=directory, derived=False)
+        for diagnostic in findings:
+            print(diagnostic.format(), file=sys.stderr)
+        if any(d.level == "error" for d in findings):
+            print(f"{directory}: not built: fix the errors above", file=sys.stderr)
+            status = 1
+            continue
+        files = render_pack_files(manifest.raw, path=manifest.path)
+        changes = write_files(directory, files, check=ns.check)
+        if ns.check:
+            sys.stdout.write("".join(changes))
+            if changes:
+                print(f"{directory}: out of date ({len(changes)} file{'s' * (len(changes) != 1)})", file=sys.stderr)
+                status = 1
+        elif changes:
+            print(f"{directory}: wrote {', '.join(sorted(files))}")
+        else:
+            print(f"{directory}: up to date")
+    return status

@@ -1,0 +1,95 @@
+"""``wrapgen wrap TOOL [-o DIR] [--pick PATH ...] [--recipe FILE] [--check] [--depth N] [--timeout S] ...``.
+
+Discovers the tool, proposes 5 to 12 commands, writes ``DIR/<pack_id>/`` (pack.yaml, binding.json,
+adapter.py), checks it, and prints what it chose and why, and what it left out and why.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+__all__ = ["add_arguments", "run", "summary_lines"]
+
+_MAX_LEFT_OUT_SHOWN = 25
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("tool", nargs="?", help="the tool: a name on PATH or a path (optional with --recipe)")
+    parser.add_argument("-o", "--out", default="adapters", metavar="DIR",
+                        help="directory that receives <pack_id>/ (default: adapters)")
+    parser.add_argument("--pick", action="append", default=[], metavar="PATH",
+                        help='take this subcommand path instead of proposing ("pr list"); repeatable')
+    parser.add_argument("--recipe", metavar="FILE", help="a recipe: which commands, names, overrides")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing: print a diff of what would change and exit 1 on a difference")
+    # the discovery knobs `wrapgen discover` has, so that its hints ("raise --timeout") hold here too
+    parser.add_argument("--depth", type=int, help="how deep to read subcommands (default: 3, or the recipe's)")
+    parser.add_argument("--timeout", type=float, metavar="SECONDS", help="per help probe (default: 5)")
+    parser.add_argument("--style", help="force a help parser (gnu, argparse, click, cobra, clap, git, man, docopt)")
+    parser.add_argument("--no-cache", action="store_true", help="read the tool's help again, ignoring the cache")
+
+
+def _table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> list[str]:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    fmt = lambda r: "  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
+    return [fmt(header), fmt(tuple("-" * w for w in widths)), *map(fmt, rows)]
+
+
+def summary_lines(result) -> list[str]:
+    """The summary table: chosen commands with their cli and reason, then what was left out."""
+    proposal = result.proposal
+    verbs = proposal.manifest["verbs"]
+    lines = [f"pack {result.pack_id}: {len(verbs)} commands -> {result.pack_dir}", ""]
+    rows = []
+    for d in proposal.chosen:
+        verb = verbs.get(d.name, {})
+        cli = " ".join(verb.get("cli", []))
+        rows.append((d.name, d.effect + (" (confirm)" if verb.get("policy", {}).get("confirm") else ""),
+                     cli if len(cli) <= 70 else cli[:69] + "…", d.reason))
+    lines += _table(rows, ("command", "effect", "cli", "why"))
+    left = [d for d in proposal.decisions if not d.chosen]
+    if left:
+        lines += ["", f"left out ({len(left)}):"]
+        shown = left[:_MAX_LEFT_OUT_SHOWN]
+        lines += _table([(d.path or "(the tool itself)", d.reason) for d in shown], ("path", "why"))
+        if len(left) > len(shown):
+            rest = Counter(d.reason.split(":")[0] for d in left[len(shown):])
+            lines.append(f"  … and {len(left) - len(shown)} more: "
+                         + ", ".join(f"{n} {why}" for why, n in sorted(rest.items())))
+    lines += ["", f"json: {proposal.json_note}"]
+    for warning in proposal.warnings[:10]:
+        lines.append(f"warning: {warning}")
+    if len(proposal.warnings) > 10:
+        lines.append(f"warning: … and {len(proposal.warnings) - 10} more from discovery")
+    return lines
+
+
+def run(ns) -> int:
+    from wrapgen.errors import UsageError
+    from wrapgen.flows.wrap import wrap
+
+    recipe = None
+    if ns.recipe:
+        from wrapgen.pack.recipe import load_recipe
+
+        recipe = load_recipe(ns.recipe)
+    if not ns.tool and recipe is None:
+        raise UsageError("wrap needs a TOOL or --recipe FILE", hint="for example: wrapgen wrap git")
+    options = {"depth": ns.depth, "timeout_s": ns.timeout, "style": ns.style,
+               "cache": False if ns.no_cache else None}
+    result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check, discover_options=options)
+    for line in summary_lines(result):
+        print(line)
+    if ns.check:
+        for change in result.changes:
+            print(change, end="" if change.endswith("\n") else "\n")
+        print(f"check: {len(result.changes)} file(s) would change" if result.changes else "check: up to date")
+    print("")
+    for finding in result.findings:
+        print(finding.format())
+    errors = len(result.errors)
+    warnings = sum(1 for d in result.findings if d.level == "warning")
+    print(f"wrapgen check: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
+    if errors or (ns.check and result.changes):
+        return 1
+    return 0

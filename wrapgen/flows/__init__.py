@@ -1,0 +1,1 @@
+"""The user-facing flows built on the pipeline: wrap, batch, promote, wizard."""

@@ -1,0 +1,429 @@
+"""The wrap wizard: ``wrapgen wrap``, one command at a time, with a person deciding.
+
+The wizard never edits a manifest by hand. What a person chooses is kept as recipe overrides
+(rename, policy, args, titles, keyed by the proposed verb name) plus a set of skipped verbs, and
+every screen is re-proposed from the discovered tool through the same functions ``wrapgen wrap``
+uses. So pressing Enter throughout applies no override and writes the bytes ``wrap`` writes, and
+every choice is one the recipe format can say.
+
+I/O is injected (``ask``/``say``), so the flow runs the same under a terminal (``commands/wizard``)
+and in tests. Nothing is written before the final "write" answer; the pack is then written into
+a temporary directory beside the target and renamed into place, so Ctrl-C at any point leaves
+either no pack or the previous one, never half of one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from wrapgen.errors import WrapgenError
+from wrapgen.names import is_verb_name
+from wrapgen.pack.recipe import CommandSpec, Recipe
+
+__all__ = ["Edits", "Session", "WizardResult", "discover_for", "run_wizard", "write_pack_atomically", "EFFECTS"]
+
+EFFECTS = ("read", "write", "destructive")
+
+Ask = Callable[[str], str]
+Say = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Edits:
+    """What the person changed: overrides keyed by the *proposed* verb name, and skipped names."""
+
+    overrides: Mapping[str, CommandSpec] = field(default_factory=dict)
+    skipped: frozenset[str] = frozenset()
+
+    def with_override(self, verb: str, /, **changes) -> "Edits":
+        spec = self.overrides.get(verb, CommandSpec())
+        return replace(self, overrides={**self.overrides, verb: replace(spec, **changes)})
+
+    def skip(self, name: str) -> "Edits":
+        return replace(self, skipped=self.skipped | {name})
+
+
+class Session:
+    """A discovered tool and the edits so far; every proposal comes from ``wrapgen.flows.wrap.wrap``.
+
+    ``wrap`` is called with ``check=True`` (it writes nothing) and a ``discover`` that returns the
+    tool read once at the start, so re-proposing after an edit costs no probe. With no edits and
+    no recipe the call is exactly ``wrapgen wrap TOOL``'s, hence the same bytes.
+    """
+
+    def __init__(self, tool_arg: str, tool, recipe: Recipe | None, *, out_dir):
+        self.tool_arg = tool_arg
+        self.tool = tool
+        self.recipe = recipe
+        self.out_dir = out_dir
+        self.edits = Edits()
+        self._cache: dict[str, Any] = {}
+        base = self._wrap(None)
+        self.pack_id = base.pack_id
+        # The proposed names in pack order: the wizard walks these and keys overrides by them.
+        self.proposed = tuple(base.proposal.manifest["verbs"])
+        self._paths = {d.name: d.path for d in base.proposal.decisions if d.chosen}
+
+    def _wrap(self, overrides: Mapping[str, CommandSpec] | None):
+        from wrapgen.flows.wrap import wrap
+
+        key = repr(sorted((overrides or {}).items()))
+        if key not in self._cache:
+            recipe = self.recipe
+            if overrides:
+                base = recipe or Recipe(tool=self.tool_arg, pack_id=self.pack_id)
+                recipe = replace(base, overrides={**base.overrides, **overrides})
+            self._cache[key] = wrap(None if recipe is not None else self.tool_arg, recipe=recipe,
+                                    out_dir=self.out_dir, check=True, discover=lambda *a, **k: self.tool)
+        return self._cache[key]
+
+    def result(self):
+        return self._wrap(self.edits.overrides)
+
+    def final_name(self, proposed: str) -> str:
+        spec = self.edits.overrides.get(proposed)
+        return spec.name if spec is not None and spec.name else proposed
+
+    def manifest(self) -> dict:
+        manifest = self.result().proposal.manifest
+        skipped = {self.final_name(n) for n in self.edits.skipped}
+        if skipped:
+            manifest = dict(manifest)
+            manifest["verbs"] = {k: v for k, v in manifest["verbs"].items() if k not in skipped}
+        return manifest
+
+    def files(self) -> dict[str, str]:
+        if not self.edits.skipped:
+            return dict(self.result().files)
+        from wrapgen.flows.wrap import pack_files
+
+        return pack_files(self.manifest())
+
+    def command_of(self, proposed: str):
+        """The discovered command behind a proposed verb (the root for a tool's modes)."""
+        text = self._paths.get(proposed, "")
+        words = tuple(w for w in text.split() if not w.startswith("-"))
+        node = self.tool.root.find(words) if words else None
+        return node or self.tool.root
+
+    def binding(self) -> dict:
+        return json.loads(self.files()["binding.json"])
+
+
+# -- showing things ----------------------------------------------------------------------------------
+
+def _verb_line(name: str, verb: Mapping[str, Any]) -> str:
+    policy = verb.get("policy") or {}
+    effect = policy.get("effect", "read")
+    gate = ", confirm" if policy.get("confirm") else ""
+    return f"{name:<22} {effect}{gate:<9}  {' '.join(verb.get('cli') or [])}"
+
+
+def _overview(manifest: Mapping[str, Any], skipped: set[str] = frozenset()) -> str:
+    lines = [f"pack {manifest['pack_id']}: {manifest['description']}", ""]
+    for i, (name, verb) in enumerate(manifest["verbs"].items(), 1):
+        mark = " (skipped)" if name in skipped else ""
+        lines.append(f"  {i:>2}. {_verb_line(name, verb)}{mark}")
+    return "\n".join(lines)
+
+
+def _titles_text(verb: Mapping[str, Any]) -> str:
+    title = verb.get("title") or {}
+    out = []
+    for form in ("live", "done"):
+        value = title.get(form)
+        if value is not None:
+            out.append(f"{form}: " + " | ".join([value] if isinstance(value, str) else value))
+    return "; ".join(out) or "none"
+
+
+def _command_screen(index: int, total: int, name: str, verb: Mapping[str, Any]) -> str:
+    args = _arg_names(verb)
+    return "\n".join([
+        "",
+        f"[{index}/{total}] {name}: {verb.get('description', '')}",
+        f"    runs:   {' '.join(verb.get('cli') or [])}",
+        f"    policy: {(verb.get('policy') or {}).get('effect', 'read')}"
+        f"{' (confirm-gated)' if (verb.get('policy') or {}).get('confirm') else ''}",
+        f"    args:   {', '.join(args) or 'none'}",
+        f"    titles: {_titles_text(verb)}",
+    ])
+
+
+HELP = """\
+    Enter  accept and go on        s  skip this command
+    r      rename                  p  change the policy
+    +      add args                -  drop args
+    t      edit the titles         v  preview argv and title for sample args
+    x      run it for real (read commands only)
+    ?      this help               (Ctrl-C quits; nothing is written until the end)"""
+
+
+# -- the flow -------------------------------------------------------------------------------------------
+
+def _arg_names(verb: Mapping[str, Any] | None) -> list[str]:
+    """A manifest verb's arg names, in the order of its schema's properties ([] for none or no verb)."""
+    return list(((verb or {}).get("args") or {}).get("properties") or {})
+
+
+def _pick(answer: str, options: list[str]) -> list[str]:
+    """Numbers (1-based) or names from ``answer``; unknown words raise WrapgenError."""
+    picked = []
+    for word in answer.replace(",", " ").split():
+        if word.isdigit() and 1 <= int(word) <= len(options):
+            picked.append(options[int(word) - 1])
+        elif word in options:
+            picked.append(word)
+        else:
+            raise WrapgenError(f"{word!r} is not one of the choices")
+    return picked
+
+
+def _sample_args(ask: Ask, verb: Mapping[str, Any]) -> dict:
+    from wrapgen.runtime import coerce_kv
+
+    props = _arg_names(verb)
+    answer = ask(f"    sample args as k=v ({', '.join(props) or 'none'}), Enter for none: ").strip()
+    return coerce_kv(shlex.split(answer), verb.get("args") or {}) if answer else {}
+
+
+def _preview(session: Session, name: str, ask: Ask, say: Say) -> None:
+    from wrapgen.runtime import prepare
+    from wrapgen.runtime.titles import command_title
+
+    binding = session.binding()
+    verb = binding["verbs"][name]
+    args = _sample_args(ask, session.manifest()["verbs"][name])
+    gated = (verb.get("policy") or {}).get("confirm")
+    argv, _, full = prepare(binding, name, {**args, "confirm": True} if gated else args)
+    say(f"    argv:  {shlex.join(argv)}")
+    if gated:
+        say("    (confirm-gated: runs only with confirm=true)")
+    say(f"    live:  {command_title(binding, name, full, done=False) or '(none)'}")
+    say(f"    done:  {command_title(binding, name, full, done=True) or '(none)'}")
+
+
+def _run_for_real(session: Session, name: str, ask: Ask, say: Say) -> None:
+    from wrapgen.runtime import execute
+
+    binding = session.binding()
+    if (binding["verbs"][name].get("policy") or {}).get("effect", "read") != "read":
+        say("    only read commands run from the wizard; this one changes things")
+        return
+    args = _sample_args(ask, session.manifest()["verbs"][name])
+    envelope = execute(binding, name, args)
+    text = json.dumps(envelope, indent=2, ensure_ascii=False)
+    if len(text) > 2000:
+        text = text[:2000] + f"\n    … ({len(text) - 2000} more characters)"
+    say("    " + text.replace("\n", "\n    "))
+
+
+def _rename(session: Session, proposed: str, current: str, ask: Ask, say: Say) -> None:
+    new = ask(f"    new name [{current}]: ").strip()
+    if not new or new == current:
+        return
+    if not is_verb_name(new):
+        say("    a name is lower-case words joined by dots, like pr.list; unchanged")
+        return
+    if new in session.manifest()["verbs"]:
+        say(f"    {new} is already a command of this pack; unchanged")
+        return
+    session.edits = session.edits.with_override(proposed, name=new)
+
+
+def _policy(session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask, say: Say) -> None:
+    policy = verb.get("policy") or {}
+    effect = policy.get("effect", "read")
+    answer = ask(f"    effect ({'/'.join(EFFECTS)}) [{effect}]: ").strip().lower() or effect
+    match = [e for e in EFFECTS if e.startswith(answer)]
+    if len(match) != 1:
+        say(f"    {answer!r} is not one of {', '.join(EFFECTS)}; unchanged")
+        return
+    default_confirm = match[0] != "read"
+    answer = ask(f"    confirm-gated? [{'Y/n' if default_confirm else 'y/N'}]: ").strip().lower()
+    confirm = default_confirm if not answer else answer.startswith("y")
+    if match[0] != "read" and not confirm:
+        say("    note: check reports a write or destructive command that is not confirm-gated")
+    session.edits = session.edits.with_override(proposed, policy={"effect": match[0], "confirm": confirm})
+
+
+def _available_args(session: Session, proposed: str, current: list[str]) -> list[str]:
+    from wrapgen.propose.args import arg_name, positional_arg_name
+
+    command = session.command_of(proposed)
+    names = [positional_arg_name(p) for p in command.positionals]
+    names += [arg_name(f) for f in command.flags if f.spellings and not f.hidden]
+    return [n for n in dict.fromkeys(names) if n not in current]
+
+
+def _add_args(session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask, say: Say) -> None:
+    current = _arg_names(verb)
+    options = _available_args(session, proposed, current)
+    if not options:
+        say("    no other flags or positionals to add")
+        return
+    say("    " + "  ".join(f"{i}. {n}" for i, n in enumerate(options, 1)))
+    picked = _pick(ask("    add which (numbers or names), Enter for none: "), options)
+    if picked:
+        session.edits = session.edits.with_override(proposed, include_args=tuple(current + picked))
+        now = set(_arg_names(session.manifest()["verbs"].get(session.final_name(proposed))))
+        refused = [p for p in picked if p not in now]
+        if refused:
+            say(f"    not added (unsafe on this command, or set by the command itself): {', '.join(refused)}")
+
+
+def _drop_args(session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask, say: Say) -> None:
+    current = _arg_names(verb)
+    if not current:
+        say("    this command has no args")
+        return
+    say("    " + "  ".join(f"{i}. {n}" for i, n in enumerate(current, 1)))
+    picked = _pick(ask("    drop which (numbers or names), Enter for none: "), current)
+    if picked:
+        keep = tuple(n for n in current if n not in picked)
+        session.edits = session.edits.with_override(proposed, include_args=keep)
+        left = set(_arg_names(session.manifest()["verbs"].get(session.final_name(proposed))))
+        kept_anyway = [p for p in picked if p in left]
+        if kept_anyway:
+            say(f"    kept (required by the command): {', '.join(kept_anyway)}")
+
+
+def _titles(session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask, say: Say) -> None:
+    title = dict(verb.get("title") or {})
+    new: dict[str, tuple[str, ...]] = {}
+    for form in ("live", "done"):
+        value = title.get(form) or []
+        value = [value] if isinstance(value, str) else list(value)
+        answer = ask(f"    {form} titles, ' | ' between templates [{' | '.join(value)}]: ").strip()
+        if answer:
+            new[form] = tuple(t.strip() for t in answer.split(" | ") if t.strip())
+    if new:
+        session.edits = session.edits.with_override(proposed, title=new)
+
+
+def _review(session: Session, proposed: str, index: int, ask: Ask, say: Say) -> None:
+    while True:
+        name = session.final_name(proposed)
+        verb = session.manifest()["verbs"][name]
+        say(_command_screen(index, len(session.proposed), name, verb))
+        answer = ask("    [Enter] accept  s r p + - t v x ?: ").strip()
+        try:
+            if answer in ("", "y", "a"):
+                return
+            if answer == "s":
+                session.edits = session.edits.skip(proposed)
+                say(f"    skipped {name}")
+                return
+            action = {
+                "r": lambda: _rename(session, proposed, name, ask, say),
+                "p": lambda: _policy(session, proposed, verb, ask, say),
+                "+": lambda: _add_args(session, proposed, verb, ask, say),
+                "-": lambda: _drop_args(session, proposed, verb, ask, say),
+                "t": lambda: _titles(session, proposed, verb, ask, say),
+                "v": lambda: _preview(session, name, ask, say),
+                "x": lambda: _run_for_real(session, name, ask, say),
+            }.get(answer)
+            if action is None:
+                say(HELP)
+                continue
+            action()
+        except WrapgenError as error:
+            say(f"    {error.message}" + (f" ({error.hint})" if error.hint else ""))
+
+
+def write_pack_atomically(out_dir: str | os.PathLike, pack_id: str, files: Mapping[str, str]) -> Path:
+    """Write ``files`` into ``out_dir/pack_id``: a temporary sibling directory, renamed into place.
+
+    Files already in an existing pack directory that the pack does not generate (a README, a
+    PROMOTION.md) are carried over.
+    """
+    from wrapgen.pack.emit import write_files
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / pack_id
+    temp = Path(tempfile.mkdtemp(prefix=f".{pack_id}.", suffix=".tmp", dir=out))
+    old: Path | None = None
+    try:
+        if target.is_dir():
+            for item in target.iterdir():
+                if item.name not in files and item.is_file():
+                    shutil.copy2(item, temp / item.name)
+        write_files(temp, files)
+        os.chmod(temp, 0o755)
+        if target.exists():
+            old = out / f".{pack_id}.old.{os.getpid()}"
+            os.rename(target, old)
+        os.rename(temp, target)
+    except BaseException:
+        if old is not None and not target.exists():
+            os.rename(old, target)
+            old = None
+        shutil.rmtree(temp, ignore_errors=True)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+    return target
+
+
+def discover_for(tool_arg: str, recipe: Recipe | None, *, progress=None):
+    """Read the tool the way ``wrapgen wrap`` does (by name, or through the recipe)."""
+    if recipe is None:
+        from wrapgen.probe.discover import discover
+
+        return discover(tool_arg, progress=progress)
+    from wrapgen.pack.recipe import discover_tool
+
+    return discover_tool(recipe, progress=progress)
+
+
+@dataclass(frozen=True)
+class WizardResult:
+    pack_dir: Path | None  # None: nothing was written
+    errors: int = 0  # errors wrapgen check found in the written pack
+
+
+def run_wizard(tool_arg: str, *, out_dir: str | os.PathLike, ask: Ask, say: Say,
+               recipe: Recipe | None = None, progress=None) -> WizardResult:
+    """The whole flow: discover, review each command, write, check."""
+    say(f"Discovering {tool_arg} …")
+    tool = discover_for(tool_arg, recipe, progress=progress)
+    nodes = sum(1 for _ in tool.root.walk())
+    say(f"Read {nodes} command{'s' if nodes != 1 else ''} of {tool_arg}"
+        + (f" ({len(tool.warnings)} warnings)" if tool.warnings else "") + ".")
+    session = Session(tool_arg, tool, recipe, out_dir=out_dir)
+    say("")
+    say("Proposal:")
+    say(_overview(session.manifest()))
+    say("")
+    say("Review each command (? for the keys; Enter accepts).")
+    for i, proposed in enumerate(session.proposed, 1):
+        _review(session, proposed, i, ask, say)
+    manifest = session.manifest()
+    if not manifest["verbs"]:
+        say("Every command was skipped: nothing to write.")
+        return WizardResult(None)
+    say("")
+    say(_overview(manifest))
+    target = Path(out_dir) / manifest["pack_id"]
+    answer = ask(f"Write {len(manifest['verbs'])} commands to {target}? [Y/n]: ").strip().lower()
+    if answer.startswith("n"):
+        say("Nothing written.")
+        return WizardResult(None)
+    written = write_pack_atomically(out_dir, manifest["pack_id"], session.files())
+    say(f"Wrote {written}.")
+    from wrapgen.check.rules import check_pack
+
+    findings = check_pack(written)
+    errors = [d for d in findings if d.level == "error"]
+    for finding in findings:
+        say(f"  {finding.format()}")
+    say(f"wrapgen check: {len(errors)} error(s), {len(findings) - len(errors)} other finding(s).")
+    return WizardResult(written, len(errors))

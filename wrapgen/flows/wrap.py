@@ -1,0 +1,155 @@
+"""``wrapgen wrap``: discover -> propose -> dump -> build -> write -> check, as one function.
+
+``wrap(...)`` returns a ``WrapResult`` (what was proposed, the files, the diffs, the check
+findings); printing belongs to ``wrapgen/commands/wrap.py``. The one subprocess of its own asks a
+tool whose ``--json`` flag takes field names (gh) for the list of fields, the way the tool itself
+answers a bare ``--json``; everything else runs through discovery and ``wrapgen.runtime``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from wrapgen.errors import Diagnostic, HelpUnreadableError
+from wrapgen.model.tool import Tool
+from wrapgen.propose import Proposal, propose
+from wrapgen.propose.jsonsel import fields_from_text
+
+__all__ = ["WrapResult", "wrap", "pack_files", "json_field_lists", "recipe_for_picks"]
+
+_FIELD_PROBE_TIMEOUT_S = 10.0
+
+
+@dataclass(frozen=True)
+class WrapResult:
+    pack_id: str
+    pack_dir: Path
+    proposal: Proposal
+    files: dict  # relpath -> text
+    changes: tuple[str, ...]  # unified diffs of what was (or, with check, would be) written
+    findings: tuple[Diagnostic, ...]  # wrapgen check on the result
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.findings if d.level == "error")
+
+
+def pack_files(manifest: dict) -> dict[str, str]:
+    """pack.yaml plus its derived files, as text."""
+    from wrapgen.pack.build import render_pack_files
+    from wrapgen.pack.manifest import dump_manifest
+
+    text = dump_manifest(manifest)
+    return {"pack.yaml": text, **render_pack_files(text.encode("utf-8"))}
+
+
+def _json_value_flag(command) -> bool:
+    return any(f.long == "--json" and f.takes_value and not f.value_optional for f in command.flags)
+
+
+def json_field_lists(tool: Tool, proposal: Proposal, *, bin_path: str) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Per chosen path whose ``--json`` needs field names: the fields the tool lists for a bare ``--json``."""
+    from wrapgen.runtime import TOOL_ENV, run_process
+
+    out: dict[tuple[str, ...], tuple[str, ...]] = {}
+    env = {**os.environ, **TOOL_ENV}
+    for decision in proposal.chosen:
+        path = tuple(decision.path.split())
+        if not path or path[0].startswith("-"):
+            continue
+        command = tool.root.find(path)
+        if command is None or not _json_value_flag(command):
+            continue
+        with tempfile.TemporaryDirectory(prefix="wrapgen-json-") as cwd:
+            result = run_process([bin_path, *path, "--json"], timeout_s=_FIELD_PROBE_TIMEOUT_S,
+                                 output_cap=1 << 20, cwd=cwd, env=env)
+        text = (result.stdout + b"\n" + result.stderr).decode("utf-8", "replace")
+        fields = fields_from_text(text)
+        if fields:
+            out[path] = fields
+    return out
+
+
+def recipe_for_picks(tool_name: str, picks: Sequence[str], recipe=None):
+    """A recipe that takes exactly ``picks`` (``--pick "pr list"``), keeping the rest of ``recipe``."""
+    from wrapgen.pack.recipe import CommandSpec, Recipe
+
+    specs = tuple(CommandSpec(path=tuple(p.split())) for p in picks)
+    if recipe is None:
+        return Recipe(tool=tool_name, commands=specs)
+    return replace(recipe, commands=specs)
+
+
+def _bin_for(recipe, tool_arg: str, resolved: str) -> str:
+    """What pack.yaml names as the bin: the name on PATH when that is how the tool is found."""
+    name = recipe.tool if recipe is not None else tool_arg
+    if "/" not in name and shutil.which(name):
+        return name
+    return resolved
+
+
+def wrap(
+    tool_arg: str | None = None,
+    *,
+    out_dir: str | os.PathLike = "adapters",
+    picks: Sequence[str] = (),
+    recipe=None,
+    check: bool = False,
+    discover: Callable[..., Tool] | None = None,
+    probe_json_fields: bool = True,
+    discover_options: Mapping[str, Any] | None = None,
+) -> WrapResult:
+    """Wrap one tool into ``out_dir/<pack_id>/``; with ``check`` nothing is written.
+
+    ``discover_options`` (depth, style, timeout_s, cache, ...) go to discovery, over a recipe's own.
+    """
+    from wrapgen.check.rules import lint_manifest
+    from wrapgen.pack.emit import write_files
+    from wrapgen.pack.manifest import parse_manifest
+
+    if discover is None:
+        from wrapgen.probe.discover import discover
+    options = {}
+    if recipe is not None:
+        from wrapgen.pack.recipe import resolve_tool
+
+        resolved = resolve_tool(recipe)
+        options = {k: v for k, v in dict(recipe.discover_options).items() if v is not None}
+        tool_arg = tool_arg or recipe.tool
+    else:
+        resolved = shutil.which(tool_arg) or tool_arg
+    options.update({k: v for k, v in dict(discover_options or {}).items() if v is not None})
+    bin_name = _bin_for(recipe, tool_arg, resolved)
+    tool = discover(bin_name, **options)
+    tool = replace(tool, name=bin_name)
+    root = tool.root
+    if not (root.subcommands or root.flags or root.positionals):
+        tried = "; ".join(tool.warnings) or f"{bin_name} --help, -h and help printed nothing readable"
+        raise HelpUnreadableError(
+            f"could not read any commands or flags from {bin_name}'s help ({tried})",
+            hint="write a recipe listing the commands, or check that the tool prints help with --help",
+        )
+    if picks:
+        recipe = recipe_for_picks(bin_name, picks, recipe)
+    proposal = propose(tool, recipe)
+    if probe_json_fields:
+        fields = json_field_lists(tool, proposal, bin_path=resolved)
+        if fields:
+            proposal = propose(tool, recipe, json_fields=fields)
+    if not proposal.manifest["verbs"]:
+        raise HelpUnreadableError(
+            f"nothing to propose for {bin_name}: every candidate was left out",
+            hint="pass --pick PATH for the subcommands you want, or write a recipe",
+        )
+    files = pack_files(proposal.manifest)
+    pack_id = proposal.manifest["pack_id"]
+    pack_dir = Path(out_dir) / pack_id
+    changes = write_files(pack_dir, files, check=check)
+    manifest, diagnostics = parse_manifest(files["pack.yaml"].encode("utf-8"), path=str(pack_dir / "pack.yaml"))
+    findings = lint_manifest(manifest, diagnostics, directory=pack_dir, derived=not check)
+    return WrapResult(pack_id, pack_dir, proposal, files, tuple(changes), tuple(findings))

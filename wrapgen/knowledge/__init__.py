@@ -1,0 +1,1 @@
+"""What wrapgen knows about words, flags, commands and specific tools, as reviewable data."""

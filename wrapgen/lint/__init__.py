@@ -1,1 +1,0 @@
-"""Lint rules that live outside ``wrapgen/check.py``; ``check._load_plugins`` imports each module here."""

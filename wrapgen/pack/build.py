@@ -1,0 +1,189 @@
+"""pack.yaml bytes -> the derived files ``binding.json`` and ``adapter.py`` (SPEC section 2).
+
+Pure: ``render_pack_files`` returns ``{relative_path: text}`` and never writes (``emit.py``
+does). The output is a byte-identical function of pack.yaml's bytes and the wrapgen version:
+sorted keys, LF, a final newline, no absolute paths, no timestamps. The layout of
+``binding.json`` is the one in docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Mapping
+
+from wrapgen import __version__
+from wrapgen.pack.manifest import Manifest, parse_manifest
+from wrapgen.errors import ManifestError
+
+__all__ = [
+    "BINDING_NAME",
+    "ADAPTER_NAME",
+    "BINDING_VERSION",
+    "DEFAULT_JSON",
+    "DEFAULT_TIMEOUT_S",
+    "DERIVED_FILES",
+    "binding_data",
+    "build_pack",
+    "render_binding",
+    "render_adapter",
+    "render_pack_files",
+    "render_manifest_files",
+    "resolve_verb",
+]
+
+BINDING_NAME = "binding.json"
+ADAPTER_NAME = "adapter.py"
+DERIVED_FILES = (BINDING_NAME, ADAPTER_NAME)
+BINDING_VERSION = 1
+DEFAULT_JSON = ("--json",)
+DEFAULT_TIMEOUT_S = 60
+DEFAULT_ARGS = {"type": "object", "properties": {}, "additionalProperties": False}
+
+
+def _json_selection(value) -> list[str]:
+    if value is False:
+        return []
+    return [str(token) for token in value]
+
+
+def _policy(declared) -> dict:
+    if not isinstance(declared, dict):
+        return {"effect": "read", "confirm": False, "declared": False}
+    effect = declared["effect"]
+    confirm = declared.get("confirm", effect != "read")
+    return {"effect": effect, "confirm": bool(confirm), "declared": True}
+
+
+def _title(declared) -> dict | None:
+    if not isinstance(declared, dict):
+        return None
+    out = {}
+    for form in ("live", "done"):
+        if form in declared:
+            value = declared[form]
+            out[form] = [value] if isinstance(value, str) else list(value)
+    return out
+
+
+def _default_template(bin_name: str) -> list[str]:
+    return [bin_name, "{{verb}}", "{{flags}}"]
+
+
+def resolve_verb(data: Mapping[str, Any], name: str) -> dict:
+    """One verb of a valid manifest, fully resolved as ``binding.json`` records it."""
+    verb = data["verbs"][name]
+    args = verb.get("args", DEFAULT_ARGS)
+    if "cli" in verb:
+        argv, argv_from = list(verb["cli"]), "cli"
+    else:
+        # The runtime owns SPEC 6; build records its expansion so that exec never redoes it.
+        from wrapgen.runtime import expand_argv_template
+
+        template = (data.get("wrap") or {}).get("argv_template") or _default_template(data["bin"])
+        argv = list(expand_argv_template(
+            list(template), verb=name, bin=data["bin"], properties=args.get("properties", {}),
+        ))
+        argv_from = "argv_template"
+    json_value = verb["json"] if "json" in verb else data.get("json", list(DEFAULT_JSON))
+    resolved = {
+        "description": verb["description"],
+        "argv": argv,
+        "argv_from": argv_from,
+        "json": _json_selection(json_value),
+        "args": args,
+        "policy": _policy(verb.get("policy")),
+        "timeout_s": verb.get("timeout_s", DEFAULT_TIMEOUT_S),
+        "aliases": verb.get("aliases", {}),
+    }
+    title = _title(verb.get("title"))
+    if title is not None:
+        resolved["title"] = title
+    return resolved
+
+
+def binding_data(manifest: Manifest) -> dict:
+    """The ``binding.json`` value of a valid manifest."""
+    data = manifest.data
+    return {
+        "binding_version": BINDING_VERSION,
+        "pack_id": data["pack_id"],
+        "description": data["description"],
+        "bin": data["bin"],
+        "pack_sha256": hashlib.sha256(manifest.raw).hexdigest(),
+        "wrapgen_version": __version__,
+        "verbs": {name: resolve_verb(data, name) for name in data["verbs"]},
+    }
+
+
+def render_binding(manifest: Manifest) -> str:
+    return json.dumps(binding_data(manifest), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+_ADAPTER = '''\
+#!/usr/bin/env python3
+"""Adapter of the {pack_id} pack: serves its JSON face through wrapgen's runtime.
+
+Generated from pack.yaml by `wrapgen build`; do not edit it: edit pack.yaml, then run
+`wrapgen build` on this directory.
+
+    adapter.py VERB [--json] -- k=v ...    run one command (like `wrapgen exec` on this directory)
+    adapter.py [--envelope -]              read one JSON envelope on stdin
+"""
+
+import sys
+from pathlib import Path
+
+try:
+    from wrapgen.runtime import exec_main
+except ImportError:
+    sys.stderr.write(
+        "Error: the wrapgen package is not installed for " + sys.executable + "\\n"
+        "  hint: install it (python3 -m pip install wrapgen) or run this file with that Python\\n"
+    )
+    sys.exit(2)
+
+if __name__ == "__main__":
+    sys.exit(exec_main(sys.argv[1:], pack_dir=Path(__file__).resolve().parent))
+'''
+
+
+def render_adapter(manifest: Manifest) -> str:
+    return _ADAPTER.format(pack_id=manifest.data["pack_id"])
+
+
+def render_pack_files(pack_yaml_bytes: bytes, *, path: str = "pack.yaml") -> dict[str, str]:
+    """``{"binding.json": text, "adapter.py": text}`` for pack.yaml's bytes.
+
+    Raises ``ManifestError`` (listing each problem) when the manifest is not valid.
+    """
+    manifest, diagnostics = parse_manifest(pack_yaml_bytes, path=path)
+    errors = tuple(d for d in diagnostics if d.level == "error")
+    if manifest is None or errors:
+        raise ManifestError(
+            f"{path} is not a valid pack manifest",
+            hint="fix the fields listed above, then run wrapgen build again",
+            diagnostics=errors,
+        )
+    return render_manifest_files(manifest)
+
+
+def render_manifest_files(manifest: Manifest) -> dict[str, str]:
+    """The derived files of an already parsed, valid manifest (no second YAML parse)."""
+    return {BINDING_NAME: render_binding(manifest), ADAPTER_NAME: render_adapter(manifest)}
+
+
+def build_pack(directory, *, check: bool = False) -> list[str]:
+    """Render a pack directory's derived files and write them (``emit.write_files``); the diffs.
+
+    No lint: ``wrapgen build`` lints first. Raises ``ManifestError`` for an invalid pack.yaml.
+    """
+    from pathlib import Path
+
+    from wrapgen.pack.emit import write_files
+    from wrapgen.pack.manifest import MANIFEST_NAME, load_manifest
+
+    manifest = load_manifest(directory)
+    path = Path(directory)
+    pack_dir = path.parent if path.name == MANIFEST_NAME and path.is_file() else path
+    return write_files(pack_dir, render_pack_files(manifest.raw, path=manifest.path), check=check)

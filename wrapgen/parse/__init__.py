@@ -1,0 +1,53 @@
+"""Help-text parsers, one module per style, behind a registry.
+
+``parse_help(text, prog=("gh", "pr", "list"))`` cleans the text, picks the style
+(``detect_style``) unless one is given, and returns a ``Command`` whose
+subcommands are stubs. It is pure and never raises for any text; only an
+unknown style name is an error, because that is the caller's mistake.
+"""
+
+from __future__ import annotations
+
+from wrapgen.errors import UsageError
+from wrapgen.model.tool import Command
+
+from wrapgen.parse.sections import clean_text
+from wrapgen.parse.styles import argparse_style, clap, click_style, cobra, docopt, git, gnu, man  # noqa: F401 (they register)
+from wrapgen.parse.detect import detect_style as _detect
+from wrapgen.parse.registry import PARSERS, register_parser
+
+__all__ = ["parse_help", "detect_style", "register_parser", "styles"]
+
+
+def styles() -> tuple[str, ...]:
+    """The registered style names, sorted."""
+    return tuple(sorted(PARSERS))
+
+
+def detect_style(text: str | bytes) -> str:
+    """The help style this text is written in; ``gnu`` when nothing more specific shows."""
+    try:
+        return _detect(clean_text(text))
+    except Exception:  # noqa: BLE001 - detection must never fail; gnu reads anything
+        return "gnu"
+
+
+def parse_help(text: str | bytes, *, prog: tuple[str, ...], style: str | None = None) -> Command:
+    """The ``Command`` this help text describes; ``prog[0]`` is the tool, the rest its path."""
+    if style is not None and style not in PARSERS:
+        raise UsageError(
+            f"unknown help style {style!r}",
+            hint=f"use one of: {', '.join(styles())}",
+        )
+    prog = tuple(str(p) for p in prog) or ("",)
+    try:
+        cleaned = clean_text(text)
+    except Exception:  # noqa: BLE001 - undecodable input reads as nothing
+        cleaned = ""
+    chosen = style or detect_style(cleaned)
+    for name in dict.fromkeys((chosen, "gnu")):
+        try:
+            return PARSERS[name](cleaned, prog=prog)
+        except Exception:  # noqa: BLE001 - a parser bug must not stop discovery; gnu is the fallback
+            continue
+    return Command(path=prog[1:], parser=chosen)

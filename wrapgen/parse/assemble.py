@@ -1,0 +1,330 @@
+"""Sections -> ``Command``: the assembly every style shares, tuned by ``Rules``.
+
+A style module says which headings hold global flags, subcommand listings,
+operands and examples; the assembly reads usage lines, option tables (wherever
+they are: ``ls`` and ``curl`` print them without a heading), listings as stubs,
+operands from usage lines, and the summary and description from the prose.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from wrapgen.model.tool import Command, Flag
+
+from wrapgen.parse.sections import Section, indent_of, split_sections
+from wrapgen.parse.usage import split_example, usage_flags, usage_positionals
+from wrapgen.parse.listing import parse_listing
+from wrapgen.parse.options import merge_flags, parse_options
+
+__all__ = ["Rules", "Parts", "assemble", "read_parts", "classify", "split_usage_section"]
+
+_MAX_EXAMPLES = 40
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What headings mean for a style; each is a regex over the folded heading."""
+
+    usage: str = r"^usage$|^synopsis$"
+    globals: str = r"global|inherited"
+    listing: str = r"commands?\b|subcommands|^available"
+    operands: str = r"^(?:positional arguments|arguments|args)$"
+    examples: str = r"examples?\b"
+    description: str = r"^description$|^about$"
+    aliases: str = r"^aliases$"
+    skip: str = r"^(?:environment( variables)?|learn more|see also|exit status|feedback|json fields)$"
+
+
+@dataclass
+class Parts:
+    """What the sections yielded, before it becomes a ``Command``."""
+
+    usage: list[str] = field(default_factory=list)
+    flags: list[Flag] = field(default_factory=list)
+    global_flags: list[Flag] = field(default_factory=list)
+    subcommands: list[Command] = field(default_factory=list)
+    operand_docs: dict[str, str] = field(default_factory=dict)
+    examples: list[str] = field(default_factory=list)
+    prose: list[str] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+    operand_usage: list[str] | None = None  # usage lines to read operands from, when not all
+    companions: list[Flag] = field(default_factory=list)  # "can be disabled with --no-x" switches
+    global_companions: list[Flag] = field(default_factory=list)
+
+
+def classify(section: Section, rules: Rules) -> str:
+    """The role of a section: usage, globals, options, listing, operands, examples, ..."""
+    key = section.key.rstrip(":")
+    if not key:
+        return "preamble"
+    if re.search(rules.usage, key):
+        return "usage"
+    if re.search(rules.examples, key):
+        return "examples"
+    if re.search(rules.aliases, key):
+        return "aliases"
+    if re.search(rules.description, key):
+        return "description"
+    if re.search(rules.skip, key):
+        return "skip"
+    if re.search(rules.globals, key) and re.search(r"flags?|options?|arguments", key):
+        return "globals"
+    if re.search(r"\b(?:flags?|options?)\b", key):
+        return "options"
+    if re.search(rules.operands, key):
+        return "operands"
+    if re.search(rules.listing, key):
+        return "listing"
+    return "other"
+
+
+def split_usage_section(section: Section) -> tuple[list[str], list[str]]:
+    """(usage lines, the lines after them): wrapped lines joined, git's ``or:`` unwrapped."""
+    usage = [section.inline] if section.inline else []
+    body = list(section.lines)
+    first_indent: int | None = None
+    i = 0
+    while i < len(body):
+        line = body[i]
+        text = line.strip()
+        if not text:
+            if usage:
+                break
+            i += 1
+            continue
+        ind = indent_of(line)
+        if ind == 0 or (text.startswith("-") and usage):
+            break  # prose (tar) or the option table (curl) follows the usage line
+        text = re.sub(r"^or:\s+", "", text)
+        if usage and re.match(r"or\s+" + re.escape(usage[0].split()[0] if usage[0].split() else "") + r"\b", text):
+            text = text[2:].lstrip()  # java: "   or  java [options] -jar <jarfile> [args...]"
+        if usage and re.match(r"[A-Z][a-z]+ [a-z]+ [a-z(]", text):
+            break  # unzip: "  Default action is to extract files in list, ...": prose, not usage
+        if re.fullmatch(r"\((?:[a-z][\w'-]*,? ){2,}[\w'-]+\)", text):
+            i += 1  # java: "(to execute a class)" under a usage line says what it is for
+            continue
+        head = usage[0].split()[0] if usage and usage[0].split() else ""
+        starts_new = (
+            not usage
+            or text.split()[0] == head
+            or (first_indent is not None and ind == first_indent and not section.inline)
+        )
+        if starts_new:
+            usage.append(text)
+        else:
+            usage[-1] += " " + text
+        if first_indent is None:
+            first_indent = ind
+        i += 1
+    return [" ".join(u.split()) for u in usage if u.strip()][:20], body[i:]
+
+
+def _operand_docs(lines) -> dict[str, str]:
+    docs: dict[str, str] = {}
+    name = None
+    for line in lines:
+        text = line.strip()
+        if not text:
+            continue
+        match = re.match(r"^([<\[]?[\w.-]+[>\]]?(?:\.\.\.)?)(?:\s{2,}(.*))?$", text)
+        if match and indent_of(line) <= 6:
+            name = match[1].strip("<>[].")
+            docs[name.lower()] = (match[2] or "").strip()
+        elif name is not None and not docs[name.lower()]:
+            docs[name.lower()] = text
+    return docs
+
+
+def _examples(lines, prog: tuple[str, ...]) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        text = line.strip()
+        if text.startswith("$ "):
+            text = text[2:].strip()
+        elif not prog or not text.startswith(prog[0] + " ") and text != prog[0]:
+            continue
+        text = re.sub(r"\s{2,}#.*$", "", text)  # tar: "tar -xf a.tar    # Extract all files"
+        if split_example(text, prog=prog[0] if prog else "") is None:
+            continue
+        out.append(text)
+        if len(out) >= _MAX_EXAMPLES:
+            break
+    return out
+
+
+def _prose_before_options(lines) -> str:
+    """The section's text up to its first option entry."""
+    kept: list[str] = []
+    for line in lines:
+        if line.strip().startswith("-") and indent_of(line) <= 8 and len(line.strip()) > 1:
+            break
+        kept.append(line.strip())
+    return "\n".join(kept).strip()
+
+
+def _aliases(section: Section, prog: tuple[str, ...]) -> list[str]:
+    """cobra's ``Aliases:`` body: ``list, ls``, or docker's whole command lines.
+
+    docker ps says ``docker container ls, docker container list, docker ps``: only a
+    line that differs from this command in its last word names an alias of it here.
+    """
+    body = " ".join([section.inline] + [line.strip() for line in section.lines])
+    out: list[str] = []
+    for item in body.split(","):
+        words = item.split()
+        if not words or not re.fullmatch(r"[\w.-]+", words[-1]) or words[-1] == (prog[-1] if prog else ""):
+            continue
+        if len(words) > 1 and tuple(words[:-1]) != tuple(prog[:-1]):
+            continue  # another command's path ("docker container ls")
+        out.append(words[-1])
+    return list(dict.fromkeys(out))
+
+
+# A heading over options that select what the tool does: tar's "Main operation mode:", xz's
+# "Operation mode:" ("Operation modifiers:" only change how).
+_OPERATION_HEADING = re.compile(r"^(?:main\s+)?operations?(?:\s+modes?)?:?$", re.IGNORECASE)
+
+
+def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
+    """Walk the sections once and sort what they hold into ``Parts``."""
+    parts = Parts(sections=split_sections(text))
+    # (flag, strong, global): flags from prose sections are weak, and give way to an option
+    # table that lists the same spelling (kubectl config set-credentials shows
+    # "--client-certificate=certfile --client-key=keyfile" in its prose, then each in Options).
+    found: list[tuple[Flag, bool, bool]] = []
+    # git --help: "These are common Git commands ...:" has no rows of its own; the titled groups
+    # under it ("examine the history and state") are listings too.
+    under_empty_listing = False
+    for section in parts.sections:
+        role = classify(section, rules)
+        lines = list(section.lines)
+        if role == "listing":
+            under_empty_listing = not any(line.strip() for line in lines)
+        elif role == "other" and under_empty_listing:
+            role = "listing"
+        else:
+            under_empty_listing = False
+        if role == "usage":
+            usage, lines = split_usage_section(section)
+            parts.usage.extend(usage)
+            role = "after-usage"
+        if role == "options" and len(prog) > 1 and re.search(r"^general options$", section.key):
+            role = "globals"  # pip install's "General Options" are the root's, inherited
+        if role == "listing":
+            # "examine the history and state (see also: git help revisions)": the pointer is no group name
+            group = re.sub(r"\s*\(see also:[^)]*\)$", "", section.title)
+            parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=group, prog=prog))
+            # dpkg and gpg list their "commands" as options: -i|--install, --clear-sign.
+            found.extend((replace(f, operation=True), True, False) for f in parse_options(lines, max_first_indent=8))
+        elif role == "globals":
+            found.extend((f, True, True) for f in parse_options(lines, companions=parts.global_companions))
+        elif role == "options":
+            operation = bool(_OPERATION_HEADING.match(section.key))
+            found.extend((replace(f, operation=True) if operation else f, True, False)
+                         for f in parse_options(lines, companions=parts.companions))
+        elif role == "operands":
+            parts.operand_docs.update(_operand_docs(lines))
+        elif role == "examples":
+            parts.examples.extend(_examples(lines, prog))
+        elif role == "aliases":
+            parts.aliases.extend(a for a in _aliases(section, prog) if a not in parts.aliases)
+        elif role in ("preamble", "description", "other", "after-usage"):
+            strong = role == "other"  # tar's " Main operation mode:" is a table under a heading
+            operation = strong and bool(_OPERATION_HEADING.match(section.key))
+            found.extend((replace(f, operation=True) if operation else f, strong, False)
+                         for f in parse_options(lines, max_first_indent=8, companions=parts.companions))
+            if role != "other" or not parts.prose:
+                prose = _prose_before_options(lines)
+                if prose:
+                    parts.prose.append(prose)
+    tabled = {s for flag, strong, _ in found if strong for s in flag.spellings}
+    kept = [(flag, is_global) for flag, strong, is_global in found if strong or not set(flag.spellings) & tabled]
+    seen: set[str] = set()
+    for flag, is_global in kept:
+        for merged in merge_flags([flag], seen=seen):
+            (parts.global_flags if is_global else parts.flags).append(merged)
+    return parts
+
+
+_NOT_SUMMARY = re.compile(
+    r"""
+    ^\S+\s+v?\d+(?:\.\d+)+\b     # "ripgrep 13.0.0": a version banner
+  | <[^>]+@[^>]+>              # "Andrew Gallant <jamslam@gmail.com>"
+  | ^error:                    # flask without an app still prints help
+  | ^usage:
+  | ^(?:unknown|illegal|invalid|unrecognized)\ option   # ssh --help: "unknown option -- -"
+  | ^(?:use|run|see)\s+["'`]    # 'Use "kubectl <command> --help" for more information'
+  | ^[A-Z][\w-]*\(\d\w*\)\s   # a man page's running header: "RG(1)   RG(1)"
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+def _summary_and_description(prose: list[str]) -> tuple[str, str]:
+    paragraphs: list[str] = []
+    for block in prose:
+        for para in re.split(r"\n\s*\n", block):
+            para = para.strip()
+            if para:
+                paragraphs.append(para)
+    kept = [p for p in paragraphs if not _NOT_SUMMARY.search(p.split("\n", 1)[0].strip())]
+    description = "\n\n".join(kept)[:2000]
+    summary = ""
+    if kept:
+        first = " ".join(kept[0].split())
+        summary = re.split(r"(?<=\.)\s", first, maxsplit=1)[0][:200]
+    return summary, description
+
+
+def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
+    """The ``Command`` for these parts: stubs, operands with their docs, own and global flags."""
+    if not parts.usage and parts.prose and prog and prog[0]:
+        # systemctl prints its usage line first, with no "Usage:" label.
+        first, _, rest = parts.prose[0].partition("\n")
+        if first.startswith(prog[0] + " ") and re.search(r"[\[<]|\.\.\.", first):
+            parts.usage = [first.strip()]
+            parts.prose[0] = rest.strip()
+    summary, description = _summary_and_description(parts.prose)
+    if prog and prog[0]:
+        # "greet - fight the loneliness!", "jq - commandline JSON processor": the name is not the summary.
+        summary = re.sub(rf"^{re.escape(prog[0])}\s+[-\u2013\u2014]+\s+", "", summary)
+    usage_for_operands = parts.usage if parts.operand_usage is None else parts.operand_usage
+    switches = frozenset(s for f in parts.flags + parts.global_flags if not f.takes_value for s in f.spellings)
+    positionals = list(usage_positionals(usage_for_operands, prog=prog, switches=switches))
+    docs = parts.operand_docs
+    positionals = [replace(p, description=docs.get(p.name.lower(), "")[:300]) for p in positionals]
+    seen_paths: set[tuple[str, ...]] = set()
+    subcommands = []
+    for sub in parts.subcommands:
+        if sub.path not in seen_paths:
+            seen_paths.add(sub.path)
+            subcommands.append(sub)
+    if not parts.flags and not parts.global_flags and parts.usage:
+        # No option table at all (ssh, scp, tmux print only a BSD usage synopsis):
+        # the usage lines are the only place the flags are named.
+        parts.flags = usage_flags(parts.usage, prog=prog)
+    global_spellings = {s for f in parts.global_flags for s in f.spellings}
+    flags = [f for f in parts.flags if not set(f.spellings) & global_spellings]
+    seen = {s for f in flags + list(parts.global_flags) for s in f.spellings}
+    flags += merge_flags(parts.companions, seen=seen)
+    global_flags = list(parts.global_flags) + merge_flags(parts.global_companions, seen=seen)
+    # cobra prints 'Command "x" is deprecated, use y instead' atop a deprecated command's help.
+    deprecated = bool(re.match(r"(?:Command \"[\w-]+\" is deprecated|\W*deprecated\b)", description, re.IGNORECASE))
+    return Command(
+        path=tuple(prog[1:]),
+        deprecated=deprecated,
+        summary=summary,
+        description=description,
+        usage=tuple(parts.usage),
+        flags=tuple(flags),
+        global_flags=tuple(global_flags),
+        positionals=tuple(positionals),
+        subcommands=tuple(subcommands),
+        aliases=tuple(parts.aliases),
+        examples=tuple(dict.fromkeys(parts.examples)),
+        parser=style,
+    )
+

@@ -1,0 +1,141 @@
+"""Subcommand listings: ``  name[, alias][:]   summary`` lines under a heading, as stubs."""
+
+from __future__ import annotations
+
+import re
+
+from wrapgen.model.tool import Command
+
+from wrapgen.parse.sections import indent_of
+
+__all__ = ["parse_listing", "stub"]
+
+# The most subcommands read from one listing: git help -a lists ~170, kubectl ~50.
+MAX_STUBS = 2_000
+
+_ENTRY = re.compile(
+    r"""
+    ^(?P<names>
+        [A-Za-z0-9][\w.+-]*\*?              # the name; docker marks plugins "buildx*"
+        (?:,[ ]?[A-Za-z0-9][\w.+-]*)*       # cargo: "build, b"
+    )
+    (?P<operands>(?:[ ](?:[\[<({]\S*|[A-Z][A-Z0-9_=.|\[\]-]*\S*|\.\.\.))*)  # systemctl: "start UNIT..."
+    (?: :[ ]+                               # gh: "auth:    Authenticate ..."
+      | [ ]+-[ ]+                           # apt: "list - list packages based on ..."
+      | [ ]{2,}                             # the usual gap
+      | :?$                                 # name alone; the summary may follow below
+      | (?P<tight>[ ])(?=[A-Z][a-z])        # systemctl: operands so long one space is left
+    )
+    (?P<summary>.*)$
+    """,
+    re.VERBOSE,
+)
+
+
+# npm's "All commands:": names separated by commas, wrapped over lines ("access, adduser, audit,").
+_COMMAS = re.compile(r"^ {0,8}[a-z][\w.+-]*(?:, ?[a-z][\w.+-]*){2,},?$")
+_COMMA_TAIL = re.compile(r"^ {0,8}[a-z][\w.+-]*(?:, ?[a-z][\w.+-]*)*,?$")
+_COLUMNS = re.compile(r"^ {0,4}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*){2,} *$")
+_COLUMN_TAIL = re.compile(r"^ {0,4}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*)* *$")
+
+
+# "(deprecated) Use x instead", "DEPRECATED: ...", "[deprecated]" at the start of a summary.
+_DEPRECATED = re.compile(
+    r"""
+    ^\W*deprecated\b          # "(deprecated) use x instead", "DEPRECATED: ..."
+  | [(\[]deprecated[)\]]      # "... [deprecated]"
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+# cobra pads names to the longest one plus a single space: "rebuild-index Build a new index".
+_TIGHT = re.compile(r"^(?P<names>[A-Za-z0-9][\w.+-]*) (?P<summary>\S.*)$")
+
+
+def _summary_columns(lines) -> set[int]:
+    """The columns the summaries of well-spaced entries start at (two spaces or more before them)."""
+    columns: set[int] = set()
+    for line in lines:
+        text = line.strip()
+        match = _ENTRY.match(text) if text else None
+        if match is not None and not match["tight"] and match["summary"].strip() and re.search(r"\S {2,}\S", text):
+            columns.add(indent_of(line) + match.start("summary"))
+    return columns
+
+
+def stub(path: tuple[str, ...], *, summary: str = "", group: str = "", aliases=()) -> Command:
+    """A subcommand known only from its parent's listing."""
+    return Command(path=path, summary=summary, group=group, aliases=tuple(aliases), stub=True)
+
+
+def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent: int = 12,
+                  prog: tuple[str, ...] = ()) -> list[Command]:
+    """Stubs for the entries of one listing section, in order.
+
+    With ``prog``, entries spelled as whole command lines (yargs: ``tool serve [port]``)
+    lose that prefix.
+    """
+    prefix = " ".join(prog) + " " if prog and prog[0] else ""
+    stubs: list[Command] = []
+    base: int | None = None
+    names: list[str] = []
+    summary: list[str] = []
+    summary_col = 10_000
+    in_columns = False
+    in_commas = False  # the last line was part of a comma list and ended with a comma
+    aligned = _summary_columns(lines)
+
+    def flush():
+        if names:
+            text = " ".join(summary).strip()[:300]
+            found = stub(parent + (names[0],), summary=text, group=group, aliases=names[1:])
+            if _DEPRECATED.search(text):
+                found = found.with_changes(deprecated=True)
+            stubs.append(found)
+
+    for line in lines:
+        text = line.strip()
+        if not text:
+            in_columns = in_commas = False
+            continue
+        ind = indent_of(line)
+        if names and ind > (base or 0) and (ind >= summary_col or base is not None and ind > base + 1):
+            summary.append(text)  # a wrapped summary
+            continue
+        commas = _COMMAS.match(line) or (in_commas and _COMMA_TAIL.match(line))
+        in_commas = bool(commas) and line.rstrip().endswith(",")
+        if commas:
+            flush()
+            names, summary = [], []
+            stubs.extend(stub(parent + (name.strip(),), group=group) for name in text.split(",") if name.strip())
+            continue
+        columns = _COLUMNS.match(line) or (in_columns and _COLUMN_TAIL.match(line))
+        in_columns = bool(columns)
+        if columns and (ind == 0 or len(text.split()) >= 3 or in_columns):
+            flush()
+            names, summary = [], []
+            stubs.extend(stub(parent + (name,), group=group) for name in text.split())
+            continue  # openssl: names in columns, no summaries; the last row may hold one
+        if prefix and text.startswith(prefix):
+            text = text[len(prefix):]
+        match = _ENTRY.match(text)
+        if match is None or match["tight"] and not match["operands"]:
+            # "name Word" with one space is prose, unless operands filled the column or the
+            # summary starts where the other entries' summaries do (the longest name, padded by one)
+            tight = _TIGHT.match(text)
+            match = tight if tight and ind + tight.start("summary") in aligned else None
+        if match is None or ind > max_indent or ind == 0 or text.startswith("-") or (base is not None and abs(ind - base) > 2):
+            flush()
+            names, summary = [], []
+            continue
+        flush()
+        if len(stubs) >= MAX_STUBS:
+            names = []
+            break
+        base = ind if base is None else base
+        names = [n.strip().rstrip("*") for n in match["names"].split(",")]
+        summary = [match["summary"].strip()] if match["summary"].strip() else []
+        summary_col = ind + text.index(match["summary"]) if summary else 10_000
+    flush()
+    return [s for s in stubs if s.name not in ("...",)]

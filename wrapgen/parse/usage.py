@@ -1,0 +1,569 @@
+"""Usage lines and example lines, split into argv with bashlex.
+
+Usage lines are not shell (``<file>`` is a placeholder, not a redirection), so
+their metacharacters are escaped before bashlex splits them into words; the
+words are then read with a small grammar: ``[...]`` optional, ``...`` variadic,
+``<name>`` or ``NAME`` an operand. Example lines *are* shell: bashlex parses them
+as written and we keep the commands that run the tool.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import replace
+from functools import lru_cache
+
+from wrapgen.model.tool import Flag, Positional
+
+
+__all__ = [
+    "split_usage",
+    "split_example",
+    "usage_positionals",
+    "usage_flags",
+    "usage_literals",
+    "usage_subcommands",
+]
+
+# bashlex is a full shell parser: keep its input short so a hostile line costs little.
+MAX_LINE = 600
+# Escaped in usage lines so bashlex reads them as text; quotes are left alone so that
+# bashlex honours them ('--sep "a b"' is two words).
+_USAGE_META = re.compile(r"([<>|&;()$`!{}#*?~])")
+# Any of these in an example line means real shell syntax: bashlex must read it.
+_SHELL_META = re.compile(r"[<>|&;()$`!{}\\\"'#*?~]")
+_QUOTING = re.compile(r"[\\\"']")
+# Placeholders that stand for "the subcommand and its args" or "all the options": not operands.
+_NOT_OPERANDS = re.compile(
+    r"""^(?:
+        (?:.*[_ -])?options?|(?:.*[_ -])?flags?|opts|option\.\.\.|   # "[options]", "[package-index-options]"
+        command|commands|subcommand|sub-command|cmd|
+        args|arguments|command[ _-]args|command[ _-]arguments
+    )$""",
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+def _bashlex():
+    """bashlex, imported on first need: building its parser tables takes ~0.2 s, and help whose
+    usage lines have no quoting (most) never needs it."""
+    import bashlex
+
+    return bashlex
+
+
+def _words(node) -> list[str]:
+    out: list[str] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if item.kind == "word":
+            out.append(item.word)
+            continue
+        stack.extend(reversed(getattr(item, "parts", None) or []))
+    return out
+
+
+def split_usage(line: str) -> list[str]:
+    """The words of a usage line (``gh <command> [flags]`` -> ``["gh", "<command>", "[flags]"]``)."""
+    return list(_split_usage(line.strip()[:MAX_LINE]))
+
+
+@lru_cache(maxsize=512)
+def _split_usage(line: str) -> tuple[str, ...]:
+    # "<jq filter>" is one placeholder: keep its space out of the word splitting.
+    protected = re.sub(r"<[^<>]*>", lambda m: m[0].replace(" ", "\x01"), line)
+    if not _QUOTING.search(protected):
+        # Every other metacharacter is escaped before bashlex sees it, so without quotes or
+        # backslashes bashlex would only split on blanks; skipping it saves milliseconds a line.
+        words = protected.split()
+    else:
+        try:
+            trees = _bashlex().parse(_USAGE_META.sub(r"\\\1", protected))
+            words = [w for tree in trees for w in _words(tree)] or protected.split()
+        except Exception:  # noqa: BLE001 - bashlex raises many types; whitespace is a fine fallback
+            words = protected.split()
+    return tuple(w.replace("\x01", " ") for w in words)
+
+
+def split_example(line: str, *, prog: str = "") -> list[str] | None:
+    """The argv of an example command line; with ``prog``, the first command running it."""
+    found = _split_example(line, prog)
+    return list(found) if found is not None else None
+
+
+@lru_cache(maxsize=512)
+def _split_example(line: str, prog: str) -> tuple[str, ...] | None:
+    line = line.strip()
+    if line.startswith("$ "):
+        line = line[2:].strip()
+    line = line[:MAX_LINE]
+    if not line or line.startswith("#"):
+        return None
+    commands: list[list[str]] = []
+    if not _SHELL_META.search(line):
+        commands = [line.split()]  # plain words: what bashlex would give, without its cost
+    else:
+        commands = _shell_commands(line)
+        if commands is None:
+            return None
+    if not prog:
+        return tuple(commands[0]) if commands else None
+    base = prog.rsplit("/", 1)[-1]
+    for words in commands:
+        if words and words[0].rsplit("/", 1)[-1] == base:
+            return tuple(words)
+    return None
+
+
+def _shell_commands(line: str) -> list[list[str]] | None:
+    """The simple commands of a shell line (a pipeline gives several), via bashlex."""
+    commands: list[list[str]] = []
+    try:
+        for tree in _bashlex().parse(line):
+            stack = [tree]
+            while stack:
+                node = stack.pop()
+                if node.kind == "command":
+                    words = [p.word for p in node.parts if p.kind == "word"]
+                    if words:
+                        commands.append(words)
+                    continue
+                stack.extend(reversed(getattr(node, "parts", None) or []))
+    except Exception:  # noqa: BLE001 - not shell after all (prose, a half line): try shlex
+        try:
+            return [shlex.split(line)]
+        except ValueError:
+            return None
+    return commands
+
+
+def _skip_prog(words: list[str], prog: tuple[str, ...]) -> list[str]:
+    """Words after the program and subcommand path (``git commit ...`` -> ``...``)."""
+    if not words:
+        return words
+    i = 1  # the first word is the program as the help spells it ("server.py", "python -m ...")
+    if len(words) > 2 and words[1] == "-m":  # "python -m json.tool"
+        i = 3
+    for part in prog[1:]:
+        if i < len(words) and words[i] == part:
+            i += 1
+    return words[i:]
+
+
+def guess_type(name: str | None) -> str:
+    # Imported late: the parsers package imports this module while it initialises.
+    from wrapgen.parse.facts import guess_type as guess
+
+    return guess(name)
+
+
+# A group stuck to an operand's end that refines the same argv element: NAME[:TAG|@DIGEST],
+# [REPOSITORY[:TAG]], <image>[:<tag>]. It starts with a separator, so "[bind_address:]port" is not one.
+_SUFFIX_GROUP = re.compile(r"(?<=[\w>\]])\[[:@.,=/#][^\[\]]*\]")  # also kubectl's TYPE[.VERSION][.GROUP]
+# An upper-case placeholder, possibly several joined into one argv element: TYPE/NAME, CONTAINER:SRC_PATH.
+_UPPER = re.compile(r"[A-Z][A-Z0-9_-]*(?:[/:][A-Z][A-Z0-9_-]*)*")
+
+
+def _placeholder(text: str, *, bare_ok: bool) -> str | None:
+    """The name of one placeholder alternative (``<file>``, ``NAME``, ``TYPE/NAME``), else None."""
+    if text.startswith("<") and text.endswith(">") and text.count("<") == 1:
+        return text[1:-1]
+    if _UPPER.fullmatch(text):
+        return text
+    if re.fullmatch(r"[a-z][a-z0-9_-]*", text) and bare_ok:
+        return text  # argparse: "[port]", clap: "[pattern]", BSD: "ssh [-46] destination"
+    if re.fullmatch(r"[a-z][a-z0-9_-]*:(?:[a-z][a-z0-9_/-]*)?", text):
+        return text  # rclone: "source:path dest:path", "remote:"; no subcommand word holds a colon
+    return None
+
+
+def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool] | None:
+    """(name, optional, variadic) of a usage word that is an operand, else None.
+
+    ``NAME|ID`` and ``<number>|<url>`` are one operand given one of several ways (named
+    ``NAME|ID``); a ``-`` alternative (``DEST_PATH|-``, stdin or stdout) names nothing;
+    ``a|b`` of lower-case words is a choice of literals, not an operand.
+    """
+    variadic = "..." in word or bool(re.search(r"[\]>][*+]$", word))  # rclone: "[remote:path]+"
+    text = re.sub(r"([\]>])[*+]$", r"\1", word.replace("...", ""))
+    optional = text.startswith("[")
+    text = _SUFFIX_GROUP.sub("", text)
+    text = text.lstrip("[({").rstrip("])}").strip().rstrip(".")
+    if not text or text.startswith("-") or "=" in text:
+        return None
+    if "|" in re.sub(r"<[^<>]*>", "", text):
+        parts = [p for p in (q.strip() for q in text.split("|")) if p != "-"]
+        names = [_placeholder(p, bare_ok=False) for p in parts]
+        if not parts or None in names:
+            return None  # "a|b" is a choice of literals
+        name = "|".join(names)
+    else:
+        # "<PROJECT | SOLUTION>" is one operand whose name holds the bar
+        name = _placeholder(text, bare_ok=optional or bare_ok)
+        if name is None:
+            return None
+    if not re.fullmatch(r"[\w .:/|-]+", name) or _NOT_OPERANDS.match(name.strip()):
+        return None
+    return name.strip(), optional, variadic
+
+
+def _is_flag_word(word: str) -> bool:
+    bare = word.strip("[]()|")
+    return bare.startswith("-") and bare != "--" and len(bare) > 1
+
+
+def _groups(words: list[str], kinds: dict[int, str] | None = None) -> list[tuple[int, ...]]:
+    """For each word, the ids of the bracket groups around it, outermost first.
+
+    Every bracket in a word counts, so ``[bind_address:]port]`` opens and closes its own
+    group and then closes the one around it. ``kinds`` (when given) learns each group's
+    opening bracket: ``[`` is optional, ``(`` and ``{`` only group alternatives.
+    """
+    kinds = {} if kinds is None else kinds
+    stack: list[int] = []
+    out: list[tuple[int, ...]] = []
+    next_id = 0
+    for word in words:
+        core = word.replace("[--]", "")
+        lead = len(core) - len(core.lstrip("[({"))
+        for char in core[:lead]:
+            kinds[next_id] = char
+            stack.append(next_id)
+            next_id += 1
+        out.append(tuple(stack))
+        for char in core[lead:]:
+            if char in "[({":
+                kinds[next_id] = char
+                stack.append(next_id)
+                next_id += 1
+            elif char in "])}" and stack:
+                stack.pop()
+    return out
+
+
+def _join_phrases(words: list[str]) -> list[str]:
+    """``[global options]`` as one word (``[global_options]``), so it reads as a placeholder; a
+    bare ``or`` between two operands is the ``|`` it means."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        end = None
+        if re.fullmatch(r"\[[a-z]+", words[i]):
+            for j in range(i + 1, min(i + 4, len(words))):
+                if not re.fullmatch(r"[a-z]+(?:\.\.\.)?\]?", words[j]):
+                    break
+                if words[j].endswith("]"):
+                    end = j
+                    break
+        if words[i] == "or" and out and i + 1 < len(words) and not _is_flag_word(out[-1]) \
+                and not _is_flag_word(words[i + 1]) and out[-1] != "|":
+            out.append("|")  # gdb: "[core-file or process-id]": one operand or the other
+            i += 1
+        elif end is None:
+            out.append(words[i])
+            i += 1
+        else:
+            out.append("_".join(words[i:end + 1]))
+            i = end + 1
+    return out
+
+
+def _branches(words: list[str]) -> tuple[list[tuple[tuple[int, int], ...]], dict[int, tuple[int, int] | None],
+                                         dict[int, int]]:
+    """For each word, the (group, branch) pairs around it, outermost first; where each group sits
+    (its parent's group and branch) and how many branches each group has.
+
+    A bare ``|`` starts the next branch of the group it stands in: in
+    ``(-f FILENAME | TYPE [NAME | -l label])`` TYPE and FILENAME are in different branches.
+    """
+    stack: list[int] = []
+    branch: dict[int, int] = {}
+    parent: dict[int, tuple[int, int] | None] = {}
+    out: list[tuple[tuple[int, int], ...]] = []
+    next_id = 0
+
+    def open_group() -> None:
+        nonlocal next_id
+        parent[next_id] = (stack[-1], branch[stack[-1]]) if stack else None
+        branch[next_id] = 0
+        stack.append(next_id)
+        next_id += 1
+
+    for word in words:
+        core = word.replace("[--]", "")
+        if core == "|":
+            if stack:
+                branch[stack[-1]] += 1
+            out.append(tuple((g, branch[g]) for g in stack))
+            continue
+        lead = len(core) - len(core.lstrip("[({"))
+        for _ in core[:lead]:
+            open_group()
+        out.append(tuple((g, branch[g]) for g in stack))
+        for char in core[lead:]:
+            if char in "[({":
+                open_group()
+            elif char in "])}" and stack:
+                stack.pop()
+    return out, parent, {g: b + 1 for g, b in branch.items()}
+
+
+def _flag_words(words: list[str], places, parent: dict[int, tuple[int, int] | None],
+                counts: dict[int, int]) -> set[int]:
+    """Indices of the words that are flags or a flag's value by grouping.
+
+    A flag claims its own branch (``[-F <file> | -m <msg>]``: <file> goes with -F); a group all
+    of whose branches are claimed acts as a flag in the branch around it (``[(-c | -C) <commit>]``),
+    but ``[NAME | -l label]`` leaves NAME an operand and TYPE before it too.
+    """
+    claimed: set[tuple[int, int]] = set()
+    for i, word in enumerate(words):
+        if _is_flag_word(word) and places[i]:
+            claimed.add(places[i][-1])
+    # A child group opens after its parent, so one pass from the last group up settles nesting.
+    for g in sorted(counts, reverse=True):
+        where = parent[g]
+        if where is not None and all((g, b) in claimed for b in range(counts[g])):
+            claimed.add(where)
+    return {i for i, pl in enumerate(places) if set(pl) & claimed}
+
+
+def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset(),
+                      bare_words: bool = False) -> tuple[Positional, ...]:
+    """Operands named on the usage lines, first line wins, with required and variadic.
+
+    A word inside a bracket group that holds a flag is that flag's value
+    (``[-F <file> | -m <msg>]``), and so is a word right after a flag
+    (``-e PATTERN``) unless ``switches`` says that flag takes no value: neither is an operand.
+    ``bare_words``: the command has no subcommands, so a bare lowercase word right after its
+    path is an operand too (cobra's ``rclone gendocs output_directory [flags]``).
+    """
+    found: dict[str, Positional] = {}
+    required_in: dict[str, int] = {}
+    counted = 0
+    first_keys: list[str] | None = None
+    alias: dict[str, str] = {}  # an operand merged into the first form's (docker cp's SRC_PATH)
+    for line in list(lines)[:20]:
+        all_words = split_usage(line)
+        if len(prog) > 1 and prog[1] not in all_words[1:4]:
+            continue  # git log -h also prints "or: git show ...": another command's usage
+        words = _join_phrases(_skip_prog(all_words, prog))
+        counted += 1
+        kinds: dict[int, str] = {}
+        groups = _groups(words, kinds)
+        places, parent, counts = _branches(words)
+        flagged = _flag_words(words, places, parent, counts)
+        # In "(A | B)" an operand is required only when every branch names one: kubectl describe's
+        # "(-f FILENAME | TYPE ...)" needs no TYPE, kubectl logs' "(POD | TYPE/NAME)" needs POD or TYPE/NAME.
+        with_operand: dict[int, set[int]] = {}
+        for i, word in enumerate(words):
+            if i not in flagged and not _is_flag_word(word) and _operand_name(word.replace("[--]", ""), bare_ok=True):
+                for g, b in places[i]:
+                    with_operand.setdefault(g, set()).add(b)
+        partial = {g for g, n in counts.items() if n > 1 and len(with_operand.get(g, ())) < n}
+        after_command = False
+        last: str | None = None
+        last_group: tuple[int, ...] | None = None
+        new_on_line: set[str] = set()  # alternatives merge only operands this line introduced
+        line_keys: list[str] = []  # the operands of this line, in order
+        required_here: set[str] = set()
+        for i, word in enumerate(words):
+            if word.rstrip("])") == "..." and last is not None:
+                found[last] = replace(found[last], variadic=True)  # "[PATH ...]" split in two
+                continue
+            if word == "|" and last is not None:
+                continue  # keep `last`: the next operand may be an alternative to it
+            alternative_to = last if i and words[i - 1] == "|" else None
+            last = None
+            if _is_flag_word(word) or word.replace("[--]", "").strip("[]()") in ("|", "--", ""):
+                continue
+            if i in flagged:
+                continue
+            prev = words[i - 1] if i else ""
+            if (_is_flag_word(prev) and prev not in switches and not prev.endswith(("]", ")"))
+                    and "=" not in prev and not word.startswith("[")):
+                continue  # "-e PATTERN": the flag's value
+            # A bare lowercase word is an operand only after the options began: before them it
+            # is a subcommand word ("naval-fate ship new <name>").
+            parsed = _operand_name(word.replace("[--]", ""),
+                                   bare_ok=bare_words or any(w.startswith(("[", "-")) for w in words[:i]))
+            if parsed is None:
+                bare = word.strip("[]<>.").lower()
+                if bare in ("command", "subcommand", "cmd"):
+                    after_command = True
+                continue
+            if after_command:
+                continue  # "COMMAND [ARGS]...": the subcommand's operands, not ours
+            name, optional, variadic = parsed
+            optional = optional or any(kinds.get(g) == "[" or g in partial for g in groups[i])
+            if "/" in name and "|" not in name and name.split("/")[0].lower() in line_keys:
+                continue  # "TYPE [NAME] | TYPE/NAME": the same operands written as one word
+            if (alternative_to is not None and alternative_to in new_on_line
+                    and groups[i] and groups[i] == last_group):
+                # "[<number> | <url> | <branch>]": one operand given one of several ways.
+                merged = found.pop(alternative_to)
+                required_in.pop(alternative_to, None)
+                name = f"{merged.name}|{name}"
+                variadic = variadic or merged.variadic
+            key = alias.get(name.lower(), name.lower())
+            last, last_group = key, groups[i]
+            if key not in line_keys:
+                line_keys.append(key)
+            if not optional and key not in required_here:
+                required_here.add(key)
+                required_in[key] = required_in.get(key, 0) + 1
+            if key in found:
+                if variadic and key in new_on_line:
+                    found[key] = replace(found[key], variadic=True)  # "NAME|ID [NAME|ID...]"
+                continue
+            new_on_line.add(key)
+            kind = guess_type(name) if "|" not in name else "string"
+            found[key] = Positional(
+                name=name,
+                variadic=variadic,
+                type=kind if kind in ("path", "integer") else "string",
+            )
+        if first_keys is None:
+            first_keys = line_keys
+        elif len(line_keys) >= 2 and len(line_keys) == len(first_keys) and set(line_keys) == new_on_line:
+            # one operand per form is too little shape to say two forms mean the same operands
+            _merge_forms(found, required_in, first_keys, line_keys)
+            alias.update((b, a) for a, b in zip(first_keys, line_keys) if a != b)
+    # Required only when every usage form requires it: "rg --files" needs no PATTERN.
+    return tuple(replace(p, required=required_in.get(k, 0) >= counted) for k, p in found.items())
+
+
+def _merge_forms(found: dict[str, Positional], required_in: dict[str, int],
+                 first: list[str], other: list[str]) -> None:
+    """A later form with as many operands, all new, spells the same operands another way.
+
+    ``docker cp CONTAINER:SRC_PATH DEST_PATH|-`` and ``docker cp SRC_PATH|- CONTAINER:DEST_PATH``
+    take a source and a destination each: two operands, ``CONTAINER:SRC_PATH|SRC_PATH`` first.
+    """
+    for a, b in zip(first, other):
+        if a not in found or b not in found or a == b:
+            continue
+        extra = found.pop(b)
+        found[a] = replace(found[a], name=f"{found[a].name}|{extra.name}",
+                           variadic=found[a].variadic or extra.variadic, type="string")
+        required_in[a] = required_in.get(a, 0) + required_in.pop(b, 0)
+
+
+_USAGE_FLAG = re.compile(
+    r"""
+    (?P<spell>--\[no-\][A-Za-z0-9][\w-]*   # git: --[no-]keep-index
+      |--?[A-Za-z0-9][\w-]*)               # -v, --speed
+    (?:=(?P<eq>[<\w>-]+)                   # --speed=<kn>
+      |\[=(?P<opt>[^\]]+)\])?              # --color[=<when>]
+    """,
+    re.VERBOSE,
+)
+
+
+def usage_flags(lines, *, prog: tuple[str, ...]) -> list[Flag]:
+    """Flags spelled out on usage lines, short and long apart unless the line pairs them.
+
+    docopt's ``[--speed=<kn>]``, BSD's clusters of switches ``[-46AaC]`` (one flag per
+    letter), ``[-B bind_interface]`` (a flag and its value alone in a bracket), git's
+    ``(-m | --message) <message>`` and ``--[no-]keep-index``; ``-q | --quiet`` is one flag.
+    """
+    found: dict[str, dict] = {}
+    pairs: list[tuple[str, str]] = []
+    for line in list(lines)[:40]:
+        words = _skip_prog(split_usage(line), prog)
+        previous_short = ""
+        for i, word in enumerate(words):
+            cluster = re.fullmatch(r"\[-([A-Za-z0-9]{2,})\]", word)
+            if cluster:
+                for letter in cluster[1]:
+                    found.setdefault("-" + letter, {})
+                continue
+            if word != "|" and not word.startswith(("|", "-", "[-", "(-", "[(-")):
+                previous_short = ""
+            for match in _USAGE_FLAG.finditer(word):
+                if match.start() and word[match.start() - 1] not in "[(|":
+                    continue
+                spell = match["spell"]
+                negated = spell.startswith("--[no-]")
+                if negated:
+                    spell = "--" + spell[len("--[no-]"):]
+                if spell == "--":
+                    continue
+                value = match["eq"] or match["opt"]
+                nxt = words[i + 1] if i + 1 < len(words) else ""
+                tail = word[match.end():]
+                if not value and tail.strip(")]") == "" and not tail.startswith("]"):
+                    if re.fullmatch(r"<[\w -]+>\]?\)?", nxt):
+                        value = nxt.rstrip("])")  # "-F <file>", "(-m | --message) <message>"
+                    elif word.startswith("[") and re.fullmatch(r"[\w@:./\[\]-]+\]", nxt) and nxt.count("[") < nxt.count("]"):
+                        value = nxt[:-1]  # ssh: "[-B bind_interface]"
+                entry = found.setdefault(spell, {})
+                if value and "value" not in entry:
+                    entry.update(value=value, optional=bool(match["opt"]))
+                if negated:
+                    entry["negation"] = "--no-" + spell[2:]
+                if len(spell) == 2 and tail.rstrip(")]") == "":
+                    previous_short = spell
+                elif spell.startswith("--") and previous_short and spell[2:3].lower() == previous_short[1].lower():
+                    pairs.append((previous_short, spell))  # "-q | --quiet": one flag
+                    previous_short = ""
+    shorts_of = {long: short for short, long in pairs if short in found and long in found}
+    paired = set(shorts_of.values())
+    out: list[Flag] = []
+    for spell, entry in found.items():
+        if spell in paired:
+            continue
+        value = entry.get("value")
+        short = shorts_of.get(spell)
+        if value is None and short is not None:
+            value = found[short].get("value")  # "(-m | --message) <message>"
+        is_long = spell.startswith("--")
+        out.append(Flag(
+            long=spell if is_long else None,
+            short=short if is_long else (spell if len(spell) == 2 else None),
+            aliases=((entry["negation"],) if "negation" in entry else ()) + (() if is_long or len(spell) == 2 else (spell,)),
+            takes_value=bool(value),
+            value_optional=bool(entry.get("optional")),
+            value_name=value.strip("<>") if value else None,
+            type=guess_type(value) if value else "boolean",
+        ))
+    return out
+
+
+def usage_literals(lines, *, prog: tuple[str, ...]) -> list[str]:
+    """Literal subcommand words of docopt usage lines: ``naval_fate ship new <name>`` -> ship."""
+    out: list[str] = []
+    for line in list(lines)[:40]:
+        words = _skip_prog(split_usage(line), prog)
+        if words and re.fullmatch(r"[a-z][a-z0-9_-]*", words[0]) and not _NOT_OPERANDS.match(words[0]):
+            if words[0] not in out:
+                out.append(words[0])
+    return out
+
+
+def usage_subcommands(lines, *, prog: tuple[str, ...]) -> dict[str, str]:
+    """Subcommand words of parse-options usage lines, each with its line.
+
+    ``git remote [-v | --verbose] show [-n] <name>`` -> ``{"show": line}``; groups holding
+    flags are stepped over, and ``git stash [push [-p] ...]`` counts too. Lines of other
+    commands (git log -h also shows ``git show``) are left out.
+    """
+    out: dict[str, str] = {}
+    for line in list(lines)[:60]:
+        words = split_usage(line)
+        if len(words) <= len(prog) or tuple(words[: len(prog)]) != tuple(prog):
+            continue
+        rest = words[len(prog):]
+        groups = _groups(rest)
+        flagged = {g for word, gs in zip(rest, groups) if _is_flag_word(word) for g in gs}
+        for i, word in enumerate(rest):
+            bare = word.lstrip("[(")
+            opens_group = word[:1] in "[(" and re.fullmatch(r"[a-z][a-z0-9-]*", bare)
+            if flagged & set(groups[i]) and not opens_group:
+                continue
+            if re.fullmatch(r"[a-z][a-z0-9-]*", bare) and not _NOT_OPERANDS.match(bare):
+                out.setdefault(bare, line)
+            break  # only the first word that is not an option group can name a subcommand
+    return out

@@ -1,0 +1,117 @@
+"""The discovery cache: one JSON file per (tool binary, options), so rediscovery spawns nothing.
+
+The key is computed without running the tool: its resolved path, size and mtime (a reinstall or
+upgrade changes at least one), the wrapgen and model versions, and the options that change the
+result. The tool's ``--version`` is read once, on the first discovery, and stored in the entry.
+A corrupt, unreadable or foreign entry is ignored (and overwritten by the next discovery).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+from wrapgen import __version__
+from wrapgen.fingerprint import source_fingerprint
+from wrapgen.model.tool import MODEL_VERSION, Command, Flag, Tool
+
+__all__ = ["cache_dir", "cache_key", "load", "store", "CACHE_FORMAT"]
+
+CACHE_FORMAT = 2  # 2: the global flags every command shares are stored once
+
+
+def cache_dir() -> Path:
+    """``$WRAPGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/wrapgen``, else ``~/.cache/wrapgen``."""
+    explicit = os.environ.get("WRAPGEN_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "wrapgen"
+
+
+def cache_key(tool_path: str, *, options: dict) -> str | None:
+    """A hex key for this binary and these options; None when the binary cannot be stat'ed."""
+    try:
+        stat = os.stat(tool_path)
+    except OSError:
+        return None
+    identity = {
+        "cache_format": CACHE_FORMAT,
+        "wrapgen": __version__,
+        # a change to discovery's own code must not be answered from an old entry
+        "code": source_fingerprint("probe", "parse", "model"),
+        "model": MODEL_VERSION,
+        "path": tool_path,
+        "size": stat.st_size,
+        "mtime_ns": stat.st_mtime_ns,
+        "options": options,
+    }
+    blob = json.dumps(identity, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(blob).hexdigest()
+
+
+def _entry_path(key: str) -> Path:
+    return cache_dir() / f"{key}.json"
+
+
+def load(key: str | None) -> Tool | None:
+    """The cached Tool for ``key``, or None (missing, corrupt, or written for another key)."""
+    if key is None:
+        return None
+    try:
+        data = json.loads(_entry_path(key).read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("key") != key:
+            return None
+        tool = Tool.from_dict(data["tool"])
+        shared = [tuple(Flag.from_dict(f) for f in flags) for flags in data["shared_globals"]]
+        order = iter(data["globals_of"])
+        return replace(tool, root=_with_shared_globals(tool.root, shared, order))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, StopIteration):
+        return None
+
+
+# A cobra tool's global flags sit on every command (rclone: ~650 flags on each of ~80 commands);
+# written out per command they made a 10 MB entry that took 0.8 s to read back. Each distinct
+# tuple is stored once, and every command (in walk order) names the one it has.
+
+def _without_globals(command: Command, shared: dict, order: list[int]) -> Command:
+    order.append(shared.setdefault(command.global_flags, len(shared)))
+    subcommands = tuple(_without_globals(sub, shared, order) for sub in command.subcommands)
+    return replace(command, global_flags=(), subcommands=subcommands)
+
+
+def _with_shared_globals(command: Command, shared: list, order) -> Command:
+    global_flags = shared[next(order)]
+    subcommands = tuple(_with_shared_globals(sub, shared, order) for sub in command.subcommands)
+    return replace(command, global_flags=global_flags, subcommands=subcommands)
+
+
+def store(key: str | None, tool: Tool) -> bool:
+    """Write the entry atomically (temp file + rename); False when the cache is not writable."""
+    if key is None:
+        return False
+    directory = cache_dir()
+    shared: dict = {}
+    order: list[int] = []
+    stripped = replace(tool, root=_without_globals(tool.root, shared, order))
+    entry = {"key": key, "tool": stripped.to_dict(), "globals_of": order,
+             "shared_globals": [[f.to_dict() for f in flags] for flags in shared]}
+    payload = json.dumps(entry, sort_keys=True, ensure_ascii=False)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=directory)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(payload)
+            os.replace(temp, _entry_path(key))
+        except BaseException:
+            os.unlink(temp)
+            raise
+    except OSError:
+        return False
+    return True

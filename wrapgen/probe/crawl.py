@@ -1,0 +1,453 @@
+"""The crawl: read the root's help, then every subcommand's, in parallel, into one tree.
+
+Each node is read by one task (its probes tried in order until one parses into something with
+content); a finished node submits its stub subcommands as new tasks, so the pool never waits for a
+whole level. The tree is assembled at the end from the per-path results, in the order the help
+listed the subcommands, so the outcome does not depend on which probe finished first.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from wrapgen.model.tool import Command, Flag
+
+__all__ = ["CrawlResult", "NodeRead", "crawl", "read_node", "default_jobs", "SKIP_RECURSION", "has_content"]
+
+# Subcommands that describe the tool instead of doing something; probing them adds nothing.
+SKIP_RECURSION = frozenset({"help", "completion", "completions", "__complete", "__completeNoDesc"})
+
+# git's --help lists only the common commands and points at `git help -a` for the rest.
+_HELP_ALL = re.compile(r"\bhelp\s+-a\b")
+# cargo's --help lists the common commands and ends with "...  See all commands with --list".
+_LIST_ALL = re.compile(r"all\s+commands\s+with\s+['`\"]?--list\b|--list\s+List\s+(?:all|installed)\s+commands", re.I)
+# kubectl keeps its global flags out of every help and points at `kubectl options` instead;
+# rclone at `rclone help flags` ('Use "rclone help flags" for to see the global flags.').
+_OPTIONS_HINT = re.compile(
+    r"""
+    ["'`](?P<tool>\S+)(?P<args>(?:[ ][a-z][\w-]*){1,2})["'`]  # the quoted command: "kubectl options"
+    \s+(?:for\s+)?(?:a\s+list\s+of|to\s+see|to\s+list)  # "for a list of", rclone's "for to see"
+    \s+(?:all\s+)?(?:the\s+)?global\s+(?:[\w-]+\s+)?(?:flags|options)\b  # "the global flags": a listing,
+                                                          # never "to set global options" (an action)
+    """,
+    re.I | re.X,
+)
+# aws: "Use aws command help for information on a specific command" (its --help: "aws <command> help").
+_SUB_HELP = r"\s+<?(?:command|cmd)>?\s+help\b"
+# `git help -a` also lists guides and file-format pages, which are not commands.
+_GUIDE_GROUP = re.compile(r"interfaces|file formats|guides", re.I)
+
+# How roff writes a reference to a command's own page after the tool's name: "-upload-pack(1)",
+# "\-upload\-pack\fR(1)".
+_PAGE_REF = r"(?:\\?-[a-z0-9]+)+(?:\\f[A-Z]|\\f\[\])?\(1\)"
+
+Progress = Callable[[int, int, tuple], None]
+ParseFn = Callable[..., Command]
+
+
+@dataclass(frozen=True)
+class NodeRead:
+    """One node's outcome: the command read (None when no probe worked) and what went wrong."""
+
+    path: tuple[str, ...]
+    command: Command | None
+    text: str = ""
+    problems: tuple[str, ...] = ()
+    transient: bool = False  # a probe timed out: the result should not be cached
+
+
+@dataclass(frozen=True)
+class CrawlResult:
+    root: Command | None
+    version: str = ""
+    warnings: tuple[str, ...] = ()
+    transient: bool = False
+    nodes: int = 0  # nodes probed
+
+
+def default_jobs() -> int:
+    """Help probes mostly wait on process start-up, so twice the CPUs keeps every core busy."""
+    return max(2, (os.cpu_count() or 1) * 2)
+
+
+def has_content(command: Command) -> bool:
+    """Whether a parse found anything a proposal could use."""
+    return bool(command.flags or command.global_flags or command.subcommands or command.positionals)
+
+
+def _candidates(path: tuple[str, ...], *, git_style: bool, sub_help: bool = False) -> list[tuple[str, ...]]:
+    if not path:
+        return [("--help",), ("-h",), ("help",)]
+    if sub_help:
+        # the root's help says so ("Use aws <command> help"): only then is `SUB help` asked, since
+        # elsewhere it may run SUB on an operand named "help"
+        return [(*path, "help"), (*path, "--help"), (*path, "-h")]
+    if git_style:
+        # `git CMD --help` renders the whole man page; `git CMD -h` prints the option list fast.
+        return [(*path, "-h"), (*path, "--help")]
+    return [(*path, "--help"), ("help", *path), (*path, "-h")]
+
+
+def _safe_parse(parse: ParseFn, text: str, *, prog: tuple[str, ...], style: str | None) -> tuple[Command | None, str]:
+    try:
+        return parse(text, prog=prog, style=style), ""
+    except Exception as error:  # a parser bug on one node must not lose the rest of the tree
+        return None, f"{type(error).__name__}: {error}"
+
+
+def _normalise(command: Command, path: tuple[str, ...], probe: tuple[str, ...], parser: str) -> Command:
+    """The parsed command placed at ``path``, its subcommands as stubs under it, duplicates dropped."""
+    seen: set[str] = set()
+    stubs = []
+    for sub in command.subcommands:
+        if not sub.name and not sub.path:
+            continue
+        name = sub.path[-1] if sub.path else sub.name
+        if not name or name in seen or name.startswith("-"):
+            continue
+        seen.add(name)
+        stubs.append(replace(sub, path=(*path, name), stub=True, subcommands=()))
+    return replace(
+        command,
+        path=path,
+        subcommands=tuple(stubs),
+        probe=probe,
+        parser=command.parser or parser,
+        stub=False,
+    )
+
+
+def _with_help_flag(command: Command) -> Command:
+    """`--help` just worked, so the command has it even where its help leaves it unlisted (kubectl)."""
+    if any("--help" in f.spellings for f in (*command.flags, *command.global_flags)):
+        return command
+    return replace(command, flags=command.flags + (Flag(long="--help", description="show help"),))
+
+
+def _merge_man_flags(command: Command, man: Command) -> Command:
+    """The man page's flags merged in: help wins where both describe a flag, and only fills gaps
+    (jq's help lists ``-r`` where its man page says ``-r, --raw-output``); unknown flags are added."""
+    flags = list(command.flags)
+    known = {s for f in command.global_flags for s in f.spellings}
+    extra: list[Flag] = []
+    for flag in man.flags:
+        spellings = set(flag.spellings)
+        if spellings & known:
+            continue
+        index = next((i for i, f in enumerate(flags) if spellings & set(f.spellings)), None)
+        if index is None:
+            extra.append(flag)
+            known |= spellings
+            continue
+        mine = flags[index]
+        if not mine.description and not mine.takes_value:
+            # find's help names its primaries bare ("-regextype"): the man page says what they take
+            mine = replace(mine, takes_value=flag.takes_value, value_optional=flag.value_optional,
+                           value_name=flag.value_name, type=flag.type, choices=flag.choices,
+                           default=flag.default, repeatable=mine.repeatable or flag.repeatable)
+        flags[index] = replace(
+            mine,
+            long=mine.long or flag.long,
+            short=mine.short or flag.short,
+            description=mine.description or flag.description,
+            operation=mine.operation or flag.operation,  # xz's short help has no "Operation mode:" heading
+        )
+        # gzip(1) has "-c --stdout --to-stdout" where --help shows "-c, --stdout": the page's other
+        # spellings are aliases of the same flag
+        more = tuple(sp for sp in flag.spellings if sp not in flags[index].spellings and sp not in known)
+        if more:
+            flags[index] = replace(flags[index], aliases=flags[index].aliases + more)
+        known |= set(flags[index].spellings)
+    return replace(command, flags=tuple(flags) + tuple(extra))
+
+
+def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | None = None,
+              git_style: bool = False, echo: frozenset[str] = frozenset(), use_man: bool = True,
+              sub_help: bool = False) -> NodeRead:
+    """Probe one node: the first candidate that parses into content wins (exit 0 preferred)."""
+    problems: list[str] = []
+    transient = False
+    timeouts = 0
+    fallback: tuple[Command, str] | None = None
+    chosen: tuple[Command, str] | None = None
+    for args in _candidates(path, git_style=git_style, sub_help=sub_help):
+        result = prober.run(args)
+        if not result.usable:
+            problems.append(result.problem)
+            if result.timed_out:
+                # Each further try would wait the whole timeout again: a subcommand keeps its
+                # parent's listing after one, the root gives up after two (`--help` and `-h`).
+                timeouts += 1
+                transient = True
+                if path or timeouts == 2:
+                    break
+            continue
+        if result.text.strip() in echo:
+            # The tool ignored the subcommand and printed its parent's help again.
+            problems.append(f"`{prober.name} {' '.join(args)}` printed the same help as its parent")
+            continue
+        parsed, error = _safe_parse(parse, result.text, prog=(prober.name, *path), style=style)
+        if parsed is None:
+            problems.append(f"could not parse `{prober.name} {' '.join(args)}`: {error}")
+            continue
+        if not has_content(parsed) and not parsed.usage:
+            said = next((line.strip() for line in result.text.splitlines() if line.strip()), "")[:80]
+            problems.append(f"`{prober.name} {' '.join(args)}` printed no usage, options or commands "
+                            f"(it said: {said!r})")
+            continue
+        node = _normalise(parsed, path, args, parsed.parser)
+        if result.exit_code == 0 and args[-1] == "--help":
+            node = _with_help_flag(node)
+        if result.exit_code in (0, None) or (git_style and result.exit_code == 129):
+            chosen = (node, result.text)
+            break
+        if fallback is None:
+            fallback = (node, result.text)
+    chosen = chosen or fallback
+    # Help is thin when it shows no flags; git's `CMD -h` is a deliberately brief usage, so its man
+    # page (which lists the revision and diff options `-h` leaves out) is read too.
+    # A tool without subcommands has one man page about exactly its flags, and its help is often a
+    # digest ("Some of the options include:"), so its man page is merged too.
+    thin = (chosen is None or not (chosen[0].flags or chosen[0].subcommands) or git_style
+            or (not path and not chosen[0].subcommands))
+    if use_man and thin:
+        man = _read_man(prober, parse, path)
+        if man is not None:
+            if chosen is None:
+                chosen = (man, "")
+            else:
+                chosen = (_merge_man_flags(chosen[0], man), chosen[1])
+    if chosen is None:
+        return NodeRead(path, None, problems=tuple(p for p in problems if p), transient=transient)
+    return NodeRead(path, chosen[0], chosen[1], tuple(problems), transient)
+
+
+def _read_man(prober, parse: ParseFn, path: tuple[str, ...]) -> Command | None:
+    source, page = prober.man_source(path)
+    if not source.strip():
+        return None
+    parsed, _ = _safe_parse(parse, source, prog=(prober.name, *path), style="man")
+    if parsed is None or not parsed.flags:
+        return None
+    return _normalise(replace(parsed, subcommands=()), path, (f"man:{page}",), "man")
+
+
+def _carry_stub(read: Command, stub: Command) -> Command:
+    """What the parent's listing knew (summary, group, aliases) kept on the probed command."""
+    aliases = tuple(dict.fromkeys((*stub.aliases, *read.aliases)))
+    return replace(
+        read,
+        summary=stub.summary or read.summary,
+        group=stub.group or read.group,
+        aliases=aliases,
+        hidden=read.hidden or stub.hidden,
+        deprecated=read.deprecated or stub.deprecated,
+        common=read.common or stub.common,
+    )
+
+
+def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs: int | None = None,
+          style: str | None = None, progress: Progress | None = None) -> CrawlResult:
+    """Discover the tree under ``prober``'s tool; whatever was read is returned with warnings."""
+    jobs = jobs or default_jobs()
+    warnings: list[str] = []
+    reads: dict[tuple[str, ...], NodeRead] = {}
+    transient = False
+    with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="wrapgen-probe") as pool:
+        version_future = pool.submit(prober.version)
+        root = read_node(prober, parse, path=(), style=style)
+        transient = root.transient
+        if root.command is None:
+            return CrawlResult(None, version_future.result(), tuple(root.problems), transient, 1)
+        root_cmd = root.command
+        git_style = bool(_HELP_ALL.search(root.text))
+        sub_help = bool(re.search(r"\b" + re.escape(prober.name) + _SUB_HELP, root.text))
+        if git_style:
+            root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
+        elif _LIST_ALL.search(root.text):
+            root_cmd = _listed_commands(prober, parse, root_cmd, warnings)
+        if root_cmd.subcommands:
+            root_cmd = _man_listed_commands(prober, parse, root_cmd)
+        shared, listing = _global_options(prober, parse, root.text, warnings)
+        if shared:
+            root_cmd = _with_globals(root_cmd, shared)
+        reads[()] = replace(root, command=root_cmd)
+        if listing is not None and listing.path in {s.path for s in root_cmd.subcommands}:
+            # `kubectl options` is a command whose page was just read (its `--help` prints
+            # nothing): that page is the node, not probed again.
+            reads[listing.path] = listing
+        echo = frozenset({root.text.strip()})
+        pending: dict[Future, tuple[str, ...]] = {}
+        probed = 1
+        skipped = 0
+        queue: list[Command] = list(root_cmd.subcommands) if depth > 0 else []
+        done = 0
+
+        def submit_children(children) -> None:
+            nonlocal probed, skipped
+            for stub in children:
+                if stub.name in SKIP_RECURSION or len(stub.path) > depth or stub.path in reads:
+                    continue
+                if probed >= max_nodes:
+                    skipped += 1
+                    continue
+                probed += 1
+                parent_text = reads.get(stub.path[:-1])
+                local_echo = echo | ({parent_text.text.strip()} if parent_text and parent_text.text else set())
+                future = pool.submit(read_node, prober, parse, path=stub.path, style=style,
+                                     git_style=git_style, echo=frozenset(local_echo), sub_help=sub_help)
+                pending[future] = stub.path
+
+        submit_children(queue)
+        while pending:
+            finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+            for future in sorted(finished, key=lambda f: pending[f]):
+                path = pending.pop(future)
+                try:
+                    node = future.result()
+                except Exception as error:  # e.g. out of file descriptors: lose this node, not the tree
+                    node = NodeRead(path, None, problems=(f"the probe failed: {type(error).__name__}: {error}",))
+                reads[path] = node
+                done += 1
+                transient = transient or node.transient
+                if progress is not None:
+                    progress(done, done + len(pending), path)
+                if node.command is not None and len(path) < depth:
+                    submit_children(node.command.subcommands)
+        version = version_future.result()
+    for path in sorted(reads):
+        node = reads[path]
+        if node.command is None and path:
+            reason = node.problems[0] if node.problems else "no probe gave help"
+            warnings.append(f"could not read `{prober.name} {' '.join(path)}`: {reason}; kept it as a stub")
+    if skipped:
+        warnings.append(f"stopped after {max_nodes} commands: {skipped} more were left unread "
+                        "(raise --max-nodes to read them)")
+    tree = _assemble(reads[()].command, reads, shared)
+    return CrawlResult(tree, version, tuple(warnings), transient, probed)
+
+
+def _git_all_commands(prober, parse: ParseFn, root: Command, warnings: list[str]) -> Command:
+    """Replace git's short list of common commands with the full one from `TOOL help -a`.
+
+    The short list is the tool's own choice of what people use first, so a command it lists keeps
+    its heading there ("examine the history and state") and is marked ``common``; the rest keep the
+    group `help -a` gives them ("Ancillary Commands / Interrogators").
+    """
+    result = prober.run(("help", "-a"))
+    if not result.usable:
+        warnings.append(f"`{prober.name} --help` lists only common commands and `help -a` failed: {result.problem}")
+        return root
+    parsed, error = _safe_parse(parse, result.text, prog=(prober.name,), style="git")
+    if parsed is None or not parsed.subcommands:
+        parsed, error = _safe_parse(parse, result.text, prog=(prober.name,), style=None)
+    if parsed is None or not parsed.subcommands:
+        warnings.append(f"could not read the command list of `{prober.name} help -a`{': ' + error if error else ''}")
+        return root
+    listed = _normalise(parsed, (), ("help", "-a"), parsed.parser)
+    known = {s.name: s for s in root.subcommands}
+    merged = [_as_common(s, known[s.name]) if s.name in known else s for s in listed.subcommands
+              if not _GUIDE_GROUP.search(s.group or "")]
+    # a common command `help -a` happens not to list is still a command
+    listed_names = {s.name for s in merged}
+    merged += [_as_common(s, s) for s in root.subcommands if s.name not in listed_names]
+    return replace(root, subcommands=tuple(merged))
+
+
+def _as_common(full: Command, short: Command) -> Command:
+    """``full`` (from the complete listing) marked as one the root's short help lists, under its heading there."""
+    return replace(full, group=short.group or full.group, summary=full.summary or short.summary, common=True)
+
+
+def _listed_commands(prober, parse: ParseFn, root: Command, warnings: list[str]) -> Command:
+    """Add the commands `TOOL --list` shows beyond the common ones (cargo); aliases are left out."""
+    result = prober.run(("--list",))
+    parsed = _safe_parse(parse, result.text, prog=(prober.name,), style=None)[0] if result.usable else None
+    if parsed is None or not parsed.subcommands:
+        warnings.append(f"`{prober.name} --help` points at `--list` for all commands, but it gave none that "
+                        f"could be read{': ' + result.problem if result.problem else ''}")
+        return root
+    known = {s.name for s in root.subcommands}
+    extra = [s for s in _normalise(parsed, (), ("--list",), parsed.parser).subcommands
+             if s.name not in known and s.name != "..." and not s.summary.lower().startswith("alias:")]
+    if not extra:
+        return root
+    # `--list` adds commands: the ones `--help` showed are the tool's own pick of common ones
+    common = tuple(replace(s, common=True) for s in root.subcommands)
+    return replace(root, subcommands=common + tuple(extra))
+
+
+def _man_listed_commands(prober, parse: ParseFn, root: Command) -> Command:
+    """Add the commands the tool's man page lists that its help did not: git(1) lists its internal
+    helpers (``git-upload-pack(1)``), which `git help -a` leaves out."""
+    source, page = prober.man_source(())
+    # Rendering a big page costs more than its probe (rclone(1) is 1.8 MB): only one that names a
+    # page of the tool's own (`\fBgit-upload-pack\fR(1)`) is read.
+    if not re.search(re.escape(prober.name) + _PAGE_REF, source):
+        return root
+    parsed, _ = _safe_parse(parse, source, prog=(prober.name,), style="man")
+    if parsed is None:
+        return root
+    known = {name for s in root.subcommands for name in (s.name, *s.aliases)}
+    extra = tuple(replace(s, path=(s.name,), stub=True, subcommands=(), probe=(f"man:{page}",))
+                  for s in parsed.subcommands if s.name and s.name not in known and not s.name.startswith("-"))
+    return replace(root, subcommands=root.subcommands + extra) if extra else root
+
+
+def _assemble(command: Command, reads: dict[tuple[str, ...], NodeRead], shared: tuple[Flag, ...] = ()) -> Command:
+    children = []
+    for stub in command.subcommands:
+        node = reads.get(stub.path)
+        if node is None or node.command is None:
+            children.append(stub)
+            continue
+        child = _with_globals(node.command, shared) if shared else node.command
+        children.append(_carry_stub(_assemble(child, reads, shared), stub))
+    return replace(command, subcommands=tuple(children))
+
+
+def _global_options(prober, parse: ParseFn, root_text: str,
+                    warnings: list[str]) -> tuple[tuple[Flag, ...], NodeRead | None]:
+    """The flags `TOOL options` (or `TOOL help flags`) lists, when the root's help says that is where
+    the global ones are; and that page read as the node at its own path."""
+    match = _OPTIONS_HINT.search(root_text)
+    if not match:
+        return (), None
+    args = tuple(match["args"].split())
+    shown = " ".join((prober.name, *args))
+    result = prober.run(args)
+    if not result.usable:
+        warnings.append(f"could not read the global flags from `{shown}`: {result.problem}")
+        return (), None
+    parsed, _ = _safe_parse(parse, result.text, prog=(prober.name, *args), style=None)
+    # `rclone help flags` lists its own -h under "Flags:", the shared ones under "Global Flags:" and
+    # "Backend Flags:": every one but that page's help flag is global.
+    flags = tuple(f for f in (*parsed.global_flags, *parsed.flags) if "--help" not in f.spellings) if parsed else ()
+    if not flags:
+        warnings.append(f"`{shown}` listed no flags that could be read")
+        return (), None
+    return flags, NodeRead(args, _normalise(parsed, args, args, parsed.parser), result.text)
+
+
+def _with_globals(command: Command, shared: tuple[Flag, ...]) -> Command:
+    """``shared`` added to the command's global flags, skipping spellings it already has."""
+    known = {s for f in (*command.flags, *command.global_flags) for s in f.spellings}
+    spellings = _spellings_of(shared)
+    if known.isdisjoint(spellings[-1]):
+        # The usual case, and the one that counts: rclone's ~650 shared flags on each of ~80 commands.
+        extra = shared
+    else:
+        extra = tuple(f for f, own in zip(shared, spellings) if known.isdisjoint(own))
+    return replace(command, global_flags=command.global_flags + extra) if extra else command
+
+
+@functools.lru_cache(maxsize=4)
+def _spellings_of(shared: tuple[Flag, ...]) -> tuple[frozenset, ...]:
+    """Each shared flag's spellings, then all of them: computed once per crawl, not per command."""
+    each = tuple(frozenset(f.spellings) for f in shared)
+    return (*each, frozenset().union(*each))

@@ -1,0 +1,107 @@
+"""Discovery: read a real tool's help, recursively, into a ``Tool`` model.
+
+``discover("gh", depth=2)`` resolves the tool, answers from the on-disk cache when the binary is
+unchanged, and otherwise crawls its help (``crawl.py``) through the probe (``probe.py``, the only
+place that runs the tool) and the help parsers (``parsers/``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from wrapgen.errors import HelpUnreadableError, UsageError
+from wrapgen.model.tool import Tool
+
+__all__ = ["discover"]
+
+
+def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | None = None,
+             cache: bool = True, progress=None, style: str | None = None,
+             timeout_s: float | None = None, man: bool = True) -> Tool:
+    """The tool's command tree as read from its own help (and man page where help is thin).
+
+    ``progress(done, total, path)`` is called after each command is read (``total`` grows as the
+    crawl finds more). ``man=False`` reads help only; ``timeout_s`` bounds each probe (default 5 s); ``style`` forces
+    one help parser (``script`` reads a shell script without running it).
+
+    Raises ToolNotFoundError when the tool cannot be found or run, HelpUnreadableError when not
+    even its top-level help could be read; a subcommand that fails only adds to ``Tool.warnings``.
+    """
+    from wrapgen.probe import cache as disk
+    from wrapgen.probe.crawl import crawl
+    from wrapgen.probe.prober import DEFAULT_TIMEOUT_S, Prober, resolve_tool
+
+    if depth < 0:
+        raise UsageError(f"depth must be 0 or more, not {depth}", hint="pass --depth 0 for the top level only")
+    if max_nodes < 1:
+        raise UsageError(f"max_nodes must be at least 1, not {max_nodes}", hint="pass --max-nodes 500")
+    timeout = DEFAULT_TIMEOUT_S if timeout_s is None else float(timeout_s)
+    path = resolve_tool(tool)
+    by_path = os.sep in tool
+    name = os.path.basename(tool.rstrip(os.sep)) if by_path else tool
+    options = {"depth": depth, "max_nodes": max_nodes, "style": style, "name": tool, "man": man}
+    launcher = style is None and _is_launcher(path)
+    if cache and launcher:
+        # A launcher's own bytes say nothing of the program it starts (a pyenv shim outlives every
+        # upgrade of the tool behind it), so that program's --version is part of the key: one probe.
+        with Prober(path, name=name, timeout_s=timeout, use_man=False) as prober:
+            options["launches"] = prober.version()
+    key = disk.cache_key(path, options=options) if cache else None
+    if key is not None:
+        # Before any parser is imported: a cached rediscovery costs a stat and one JSON read.
+        cached = disk.load(key)
+        if cached is not None:
+            return cached
+    if style in (None, "script"):
+        from wrapgen.parse.script import discover_script, is_shell_script
+
+        # A shell script is read, never run: `SUB --help` of a script that ignores --help would run SUB.
+        # One that only execs another program with "$@" (a pyenv shim) is that program: it is probed.
+        if style == "script" or (is_shell_script(path) and not launcher):
+            return discover_script(path, name=tool)
+    else:
+        _check_style(style)
+    parse = _parser()
+    # A man page is looked up by name, so only for a tool found by name on PATH.
+    with Prober(path, name=name, timeout_s=timeout, use_man=man and not by_path) as prober:
+        result = crawl(prober, parse, depth=depth, max_nodes=max_nodes, jobs=jobs, style=style, progress=progress)
+    if result.root is None:
+        reasons = "; ".join(result.warnings) or "it printed nothing"
+        raise HelpUnreadableError(
+            f"could not read any help from {tool}: {reasons}",
+            hint="check that it is a command-line program; pass --style to force a parser, "
+                 "or --timeout to wait longer",
+        )
+    found = Tool(name=tool, root=result.root, path=path, version=result.version, warnings=result.warnings)
+    if key is not None and not result.transient:
+        disk.store(key, found)
+    return found
+
+
+def _is_launcher(path: str) -> bool:
+    """Whether ``path`` is a shell script that only starts another program with all its arguments."""
+    from wrapgen.parse.script import is_launcher, is_shell_script
+
+    return is_shell_script(path) and is_launcher(_read_head(path))
+
+
+def _read_head(path: str) -> str:
+    """The first 64 KiB of a file as text ("" when unreadable): enough for any launcher script."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(65_536).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _check_style(style: str | None) -> None:
+    from wrapgen.parse import styles
+
+    if style is not None and style not in styles():
+        raise UsageError(f"unknown help style {style!r}", hint=f"use one of: script, {', '.join(styles())}")
+
+
+def _parser():
+    from wrapgen.parse import parse_help
+
+    return parse_help

@@ -24,19 +24,15 @@ The shape (see the README's batch section for a full example)::
 
 from __future__ import annotations
 
-import difflib
-import json as _json
 import os
 import shutil
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
-
-from wrapgen.errors import Diagnostic, RecipeError, ToolNotFoundError
+from wrapgen.errors import RecipeError, ToolNotFoundError
 from wrapgen.names import segment
+from wrapgen.pack import yamldoc
 
 __all__ = [
     "CommandSpec",
@@ -50,21 +46,39 @@ __all__ = [
     "default_pack_id",
 ]
 
-_SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "recipe.schema.json"
+SCHEMA_FILE = "recipe.schema.json"
+CODE = "R001"
 
-_SPEC_KEYS = ("name", "description", "policy", "json", "args", "positional_order", "title", "timeout_s")
+KIND = yamldoc.DocumentKind(
+    name="recipe",
+    schema_file=SCHEMA_FILE,
+    code=CODE,
+    term="key",
+    expect="a mapping of keys, at least `tool: NAME`",
+    syntax="invalid YAML",
+    start_hint="start the file with `tool: NAME`",
+    quote_dots=True,  # overrides are keyed by dotted verb names: overrides['pr.list'].args
+)
 
-# The valid keys at each kind of place in a recipe; drives the "did you mean" message, which the
-# schema's own "additional properties" error cannot give.
+
+def recipe_schema() -> Mapping[str, Any]:
+    """The shipped JSON Schema of recipes (draft 2020-12)."""
+    return yamldoc.schema(SCHEMA_FILE)
+
+
+# The valid keys at each kind of place in a recipe, read from the schema (the "did you mean" of an
+# unknown key comes from the schema itself; this table is for callers that list them).
 RECIPE_KEYS: dict[str, tuple[str, ...]] = {
-    "recipe": ("tool", "pack_id", "description", "json", "search_paths", "discover", "commands",
-               "exclude", "overrides"),
-    "discover": ("depth", "style", "max_nodes"),
-    "command": ("path",) + _SPEC_KEYS,
-    "override": _SPEC_KEYS,
-    "args": ("include", "exclude"),
-    "title": ("live", "done"),
-    "policy": ("effect", "confirm"),
+    kind: yamldoc.schema_keys(recipe_schema(), pointer)
+    for kind, pointer in {
+        "recipe": "#",
+        "discover": "#/properties/discover",
+        "command": "#/$defs/command_entry",
+        "override": "#/$defs/override",
+        "args": "#/$defs/override_fields/properties/args",
+        "title": "#/$defs/override_fields/properties/title",
+        "policy": "#/$defs/policy",
+    }.items()
 }
 
 
@@ -123,112 +137,6 @@ def default_pack_id(tool: str) -> str:
     base = os.path.basename(tool.rstrip("/")) or tool
     stem = base.rsplit(".", 1)[0] if base.endswith((".sh", ".py", ".bash")) else base
     return segment(stem)
-
-
-@lru_cache(maxsize=1)
-def recipe_schema() -> dict:
-    return _json.loads(_SCHEMA_PATH.read_text(encoding="utf-8"))
-
-
-# -- locating a field in the YAML text --------------------------------------------------------
-
-def _line_of(node: yaml.Node | None, path: tuple, *, key: bool = False) -> int:
-    """1-based line of the value (or, with ``key``, of the key) at ``path`` in a composed YAML tree."""
-    best = node.start_mark.line + 1 if node is not None else 0
-    for part in path:
-        if isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                if k.value == part:
-                    best = (k if key and part == path[-1] else v).start_mark.line + 1
-                    node = v
-                    break
-            else:
-                return best
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
-            node = node.value[part]
-            best = node.start_mark.line + 1
-        else:
-            return best
-    return best
-
-
-def _field_text(path: tuple) -> str:
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif "." in str(part):
-            out += f"[{part!r}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out or "(top level)"
-
-
-# -- unknown keys, with the closest valid one -------------------------------------------------
-
-def _unknown_keys(data: Any) -> list[tuple[tuple, str, str]]:
-    """(path, bad key, kind) for every key not valid where it stands."""
-    found: list[tuple[tuple, str, str]] = []
-
-    def check(obj: Any, path: tuple, kind: str) -> None:
-        if not isinstance(obj, dict):
-            return
-        for k in obj:
-            if k not in RECIPE_KEYS[kind]:
-                found.append((path + (k,), str(k), kind))
-        for sub in ("args", "title", "policy"):
-            if kind in ("command", "override") and sub in obj:
-                check(obj[sub], path + (sub,), sub)
-
-    check(data, (), "recipe")
-    if not isinstance(data, dict):
-        return found
-    check(data.get("discover"), ("discover",), "discover")
-    commands = data.get("commands")
-    if isinstance(commands, list):
-        for i, entry in enumerate(commands):
-            check(entry, ("commands", i), "command")
-    overrides = data.get("overrides")
-    if isinstance(overrides, dict):
-        for name, entry in overrides.items():
-            check(entry, ("overrides", name), "override")
-    return found
-
-
-def _diagnostic(source: str, line: int, field_path: tuple, message: str, hint: str = "") -> Diagnostic:
-    return Diagnostic("error", "R001", message, hint, path=source, line=line, field=_field_text(field_path))
-
-
-def _schema_message(error) -> tuple[tuple, str]:
-    """The most specific (path, message) of a jsonschema error; oneOf errors hide their best branch."""
-    import jsonschema
-
-    while error.validator in ("oneOf", "anyOf") and error.context:
-        deeper = [e for e in error.context if len(e.absolute_path) > len(error.absolute_path)]
-        if not deeper:
-            break
-        error = jsonschema.exceptions.best_match(deeper)
-    path = tuple(error.absolute_path)
-    message = error.message
-    if error.validator in ("oneOf", "anyOf"):
-        message = f"{_json.dumps(error.instance, ensure_ascii=False)[:80]} is not a valid value here"
-    return path, message
-
-
-_FIELD_HINTS = {
-    "commands": "use `propose`, or a list of subcommand paths like \"pr list\" or {path: \"pr list\", name: pr.list}",
-    "json": "use a list of argv tokens like [--json] or [-o, json], or false for a tool with no JSON output",
-    "policy": "use read, write or destructive, or {effect: read, confirm: false}",
-    "pack_id": "a pack id is lower-case letters, digits and dashes, starting with a letter",
-    "name": "a verb name is lower-case words joined by dots, like pr.list",
-}
-
-
-def _hint_for(path: tuple) -> str:
-    for part in reversed(path):
-        if isinstance(part, str) and part in _FIELD_HINTS:
-            return _FIELD_HINTS[part]
-    return "see the recipe format in the README (section: Batch conversion)"
 
 
 # -- parsing -------------------------------------------------------------------------------------
@@ -302,47 +210,11 @@ def _semantic_problems(data: dict) -> list[tuple[tuple, str, str]]:
 
 def parse_recipe(text: str, *, source: str = "<recipe>") -> Recipe:
     """Parse and validate recipe text; raises ``RecipeError`` with every problem found."""
-    import jsonschema
-
-    try:
-        tree = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line = mark.line + 1 if mark else 0
-        problem = " ".join(str(p) for p in (error.context, error.problem) if p) or "not valid YAML"
-        raise RecipeError(f"{source}:{line}: invalid YAML: {problem}",
-                          hint="fix the YAML syntax at that line (indentation, a missing colon or quote)") from None
-    except yaml.YAMLError as error:
-        raise RecipeError(f"{source}: invalid YAML: {error}", hint="fix the YAML syntax") from None
-    if data is None:
-        raise RecipeError(f"{source}: the recipe is empty", hint="a recipe needs at least `tool: NAME`")
-    if not isinstance(data, dict):
-        raise RecipeError(f"{source}:1: a recipe is a mapping of keys (tool:, pack_id:, ...), "
-                          f"not a {type(data).__name__}", hint="start the file with `tool: NAME`")
-
-    diagnostics: list[Diagnostic] = []
-    for path, bad, kind in _unknown_keys(data):
-        close = difflib.get_close_matches(bad, RECIPE_KEYS[kind], n=1, cutoff=0.5)
-        valid = ", ".join(RECIPE_KEYS[kind])
-        hint = f"did you mean {close[0]!r}?" if close else f"valid keys here: {valid}"
-        where = f"in {_field_text(path[:-1])}" if len(path) > 1 else "at the top level"
-        diagnostics.append(_diagnostic(source, _line_of(tree, path, key=True), path,
-                                       f"unknown key {bad!r} {where}", hint))
-    if not diagnostics:
-        validator = jsonschema.Draft202012Validator(recipe_schema())
-        for error in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
-            path, message = _schema_message(error)
-            diagnostics.append(_diagnostic(source, _line_of(tree, path), path, message, _hint_for(path)))
-    if not diagnostics:
-        for path, message, hint in _semantic_problems(data):
-            diagnostics.append(_diagnostic(source, _line_of(tree, path), path, message, hint))
-    if diagnostics:
-        first = diagnostics[0]
-        message = f"{source}:{first.line}: {first.field}: {first.message}"
-        if len(diagnostics) > 1:
-            message += f" (and {len(diagnostics) - 1} more)"
-        raise RecipeError(message, hint=first.hint, diagnostics=tuple(diagnostics[1:]))
+    doc, diagnostics = yamldoc.load_document(text, KIND, path=source)
+    if doc is not None and not diagnostics:
+        diagnostics = [doc.diagnostic(path, message, hint=hint) for path, message, hint in _semantic_problems(doc.data)]
+    yamldoc.raise_for(diagnostics, RecipeError)
+    data = doc.data
 
     base = Path(source).resolve().parent if source and not source.startswith("<") else Path.cwd()
     commands = data.get("commands", "propose")

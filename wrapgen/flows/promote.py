@@ -3,7 +3,7 @@
 The allowlist stays the boundary: every command proposed lies at or under an allowed
 subcommand path, and nothing else is read into a recipe. The pipeline is pure in the middle:
 
-    load_path_wrap(file) -> PathWrap
+    load_path_wrap(file) -> PathWrap         wrapgen.pack.pathwrap: pathwrap.schema.json via the shared loader
     plan_promotion(wrap, tool) -> Plan       which paths become commands, what is missing, the split
     plan.recipes() -> (Recipe, ...)          fed to the same wrap pipeline as ``wrapgen batch``
     promotion_report(plan, tool, manifests)  Markdown: the old reach against the new commands
@@ -22,11 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-import yaml
-
-from wrapgen.errors import RecipeError
 from wrapgen.model.tool import Command, Tool
-from wrapgen.names import is_pack_id, verb_name
+from wrapgen.names import verb_name
+from wrapgen.pack.pathwrap import PathWrap, PathWrapError, load_path_wrap, parse_path_wrap
 from wrapgen.pack.recipe import CommandSpec, Recipe
 
 __all__ = [
@@ -51,19 +49,6 @@ MIN_VERBS = 5
 # Never promoted: they forward arbitrary argv and behave as a shell (SPEC 13), or describe the tool.
 _MEGA = frozenset({"run", "exec", "shell", "sh", "eval"})
 _NOT_COMMANDS = frozenset({"help", "completion", "completions", "__complete", "__completeNoDesc", "version"})
-
-
-class PathWrapError(RecipeError):
-    """A PATH-wrap file is malformed."""
-
-
-@dataclass(frozen=True)
-class PathWrap:
-    pack_id: str
-    bin: str
-    allowed: tuple[tuple[str, ...], ...]
-    description: str = ""
-    source_path: str = ""
 
 
 @dataclass(frozen=True)
@@ -106,59 +91,6 @@ class Plan:
                 source_path=self.wrap.source_path,
             ))
         return tuple(out)
-
-
-# -- reading the PATH wrap ------------------------------------------------------------------------
-
-def parse_path_wrap(text: str, *, source: str = "<pathwrap>") -> PathWrap:
-    try:
-        data = yaml.safe_load(text)
-    except yaml.MarkedYAMLError as error:
-        line = error.problem_mark.line + 1 if error.problem_mark else 0
-        raise PathWrapError(f"{source}:{line}: invalid YAML: {error.problem}", hint="fix the YAML syntax") from None
-    except yaml.YAMLError as error:
-        raise PathWrapError(f"{source}: invalid YAML: {error}", hint="fix the YAML syntax") from None
-    example = "pack_id: kube\nwrap:\n  bin: kubectl\n  allowedSubcommands: [get, describe, \"rollout status\"]"
-    if not isinstance(data, dict):
-        raise PathWrapError(f"{source}: a PATH wrap is a mapping with pack_id and wrap", hint=f"like:\n{example}")
-    wrap = data.get("wrap")
-    if not isinstance(wrap, dict):
-        raise PathWrapError(f"{source}: no `wrap:` mapping; this is not a PATH wrap",
-                            hint=f"a PATH wrap looks like:\n{example}")
-    bin_name = wrap.get("bin") or data.get("bin")
-    if not isinstance(bin_name, str) or not bin_name.strip():
-        raise PathWrapError(f"{source}: `wrap.bin` is missing", hint="name the tool: `wrap: {bin: kubectl, ...}`")
-    allowed = wrap.get("allowedSubcommands")
-    if allowed is None:
-        close = difflib.get_close_matches("allowedSubcommands", [str(k) for k in wrap], n=1)
-        hint = f"did you mean {close[0]!r}? it must be spelled allowedSubcommands" if close else \
-            "list them: `allowedSubcommands: [get, describe, \"rollout status\"]`"
-        raise PathWrapError(f"{source}: `wrap.allowedSubcommands` is missing", hint=hint)
-    if not isinstance(allowed, list) or not allowed or not all(isinstance(a, str) and a.split() for a in allowed):
-        raise PathWrapError(f"{source}: `wrap.allowedSubcommands` must be a non-empty list of subcommands",
-                            hint="like [get, describe, \"rollout status\"]")
-    pack_id = data.get("pack_id") or bin_name
-    if not is_pack_id(pack_id):
-        raise PathWrapError(f"{source}: pack_id {pack_id!r} is not a valid pack id",
-                            hint="lower-case letters, digits and dashes, starting with a letter")
-    paths: list[tuple[str, ...]] = []
-    for entry in allowed:
-        path = tuple(entry.split())
-        if path not in paths:
-            paths.append(path)
-    return PathWrap(pack_id=pack_id, bin=bin_name, allowed=tuple(paths),
-                    description=str(data.get("description") or ""), source_path=source if source[:1] != "<" else "")
-
-
-def load_path_wrap(path: str | Path) -> PathWrap:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PathWrapError(f"{path} does not exist", hint="check the path of the PATH-wrap file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise PathWrapError(f"cannot read {path}: {error}", hint="check the file") from None
-    return parse_path_wrap(text, source=str(path))
 
 
 # -- the plan -------------------------------------------------------------------------------------

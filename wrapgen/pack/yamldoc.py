@@ -12,10 +12,11 @@ problem is a ``Diagnostic`` (``file:line: field: message``), never a traceback:
   gets "did you mean" with the closest key the schema allows there; a missing required key names a
   close misspelling present beside it.
 
-The schema speaks for itself through three keys of wrapgen's own, read from the failing subschema:
+The schema speaks for itself through two keys of wrapgen's own, read from the failing subschema:
 ``x-message`` (a string for any failure but ``required``/``additionalProperties``, or a mapping
-from a validator name, e.g. ``{"required": ...}``), and ``x-hint`` (the innermost one on the
-schema path wins, ``$ref`` followed), so the hints live beside the fields they explain.
+from a validator name, e.g. ``{"required": ...}``), and ``x-hint`` (likewise a string or a mapping;
+the innermost one on the schema path wins, ``$ref`` followed), so the hints live beside the fields
+they explain.
 
 Pure: no file access except ``read_document``, which turns ``OSError`` into a diagnostic.
 """
@@ -423,15 +424,18 @@ def _flatten(errors):
         yield error
 
 
-def _x(chain: list[Mapping], key: str):
-    """The innermost value of wrapgen's own schema key ``key`` along the chain."""
+def _hint(chain: list[Mapping], validator_name: str) -> str:
+    """The innermost ``x-hint`` along the chain (a mapping picks by the failing validator)."""
     for node in reversed(chain):
-        if key in node:
-            return node[key]
-    return None
+        hint = node.get("x-hint")
+        if isinstance(hint, dict):
+            hint = hint.get(validator_name)
+        if isinstance(hint, str) and hint:
+            return hint
+    return ""
 
 
-def _message(error, chain: list[Mapping], term: str) -> str:
+def _message(error, term: str) -> str:
     custom = error.schema.get("x-message") if isinstance(error.schema, dict) else None
     if isinstance(custom, dict):
         custom = custom.get(error.validator)
@@ -465,7 +469,7 @@ def schema_diagnostics(doc: YamlDoc) -> list[Diagnostic]:
     for error in errors:
         parts = tuple(error.absolute_path)
         chain = _schema_chain(root, error.absolute_schema_path)
-        hint = _x(chain, "x-hint") or ""
+        hint = _hint(chain, error.validator)
         code = kind.code
         if "propertyNames" in error.schema_path:
             # The instance of a propertyNames error is the offending key itself.
@@ -491,7 +495,7 @@ def schema_diagnostics(doc: YamlDoc) -> list[Diagnostic]:
             override = kind.classify(parts, error)
             if override is not None:
                 code, hint = override[0] or code, override[1] or hint
-        out.append(doc.diagnostic(parts, _message(error, chain, kind.term), hint=hint, code=code))
+        out.append(doc.diagnostic(parts, _message(error, kind.term), hint=hint, code=code))
     return sorted(out, key=lambda d: (d.line, d.field, d.message))
 
 

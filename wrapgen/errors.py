@@ -1,8 +1,10 @@
-"""The exception tree and the Diagnostic value.
+"""The exception tree, the Diagnostic value and the exit statuses.
 
 Diagnostics are values (parsers and ``check`` return lists of them); only what
-stops the work raises a ``WrapgenError``. ``wrapgen.cli.main.main`` is the one place
-that turns an exception into ``Error: ...`` plus the hint and an exit status.
+stops the work raises a ``WrapgenError``. ``wrapgen.cli.main.main`` (and, for ``wrapgen exec``
+and adapter.py, ``wrapgen.runtime.main.exec_main``) turn an exception into ``Error: ...`` plus
+the hint with the one printer, ``wrapgen.runtime.output.print_error``, and return its
+``ExitStatus``.
 
 Standard library only: the runtime imports this module.
 """
@@ -10,8 +12,10 @@ Standard library only: the runtime imports this module.
 from __future__ import annotations
 
 from collections import namedtuple
+from enum import IntEnum
 
 __all__ = [
+    "ExitStatus",
     "Diagnostic",
     "WrapgenError",
     "UsageError",
@@ -21,6 +25,15 @@ __all__ = [
     "RecipeError",
     "ExecutionError",
 ]
+
+
+class ExitStatus(IntEnum):
+    """The exit status of every wrapgen command and adapter.py (SPEC 14 fixes exec's 0, 1 and 2)."""
+
+    OK = 0  # the work was done: the envelope is ok, no error finding, nothing drifted
+    FAILED = 1  # the work ran and failed: an envelope with ok false, error findings, drift, a WrapgenError
+    USAGE = 2  # the command line is wrong: an unknown command, key or value; nothing was run
+    INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as a shell reports it
 
 
 _DiagnosticFields = namedtuple(
@@ -67,7 +80,7 @@ class Diagnostic(_DiagnosticFields):
 class WrapgenError(Exception):
     """A failure a person can act on: ``message`` says what, ``hint`` what to do next."""
 
-    exit_status = 1
+    exit_status = ExitStatus.FAILED
 
     def __init__(self, message: str, *, hint: str = "", diagnostics: tuple[Diagnostic, ...] = ()):
         super().__init__(message)
@@ -82,7 +95,7 @@ class WrapgenError(Exception):
 class UsageError(WrapgenError):
     """The command line itself is wrong (exit 2)."""
 
-    exit_status = 2
+    exit_status = ExitStatus.USAGE
 
 
 class ToolNotFoundError(WrapgenError):

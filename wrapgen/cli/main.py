@@ -4,7 +4,7 @@ Each subcommand lives in ``wrapgen/commands/<name>.py`` with two functions:
 ``add_arguments(parser)`` and ``run(namespace) -> int``. Only the chosen
 subcommand's module is imported, so ``wrapgen exec`` pays for no YAML or
 schema library. ``main`` is the one place that turns a ``WrapgenError`` into
-``Error: ...`` plus its hint and exit status.
+``Error: ...`` plus its hint (``wrapgen.cli.output.print_error``) and an ``ExitStatus``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import importlib
 import sys
 
 from wrapgen import __version__
-from wrapgen.errors import UsageError, WrapgenError
+from wrapgen.cli.output import print_error
+from wrapgen.errors import ExitStatus, UsageError, WrapgenError
 
 __all__ = ["main", "COMMANDS"]
 
@@ -58,10 +59,10 @@ def _top_level_help() -> str:
 def _dispatch(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(_top_level_help())
-        return 0 if argv else 2
+        return ExitStatus.OK if argv else ExitStatus.USAGE
     if argv[0] == "--version":
         print(f"wrapgen {__version__}")
-        return 0
+        return ExitStatus.OK
     name = argv[0]
     if name not in COMMANDS:
         import difflib
@@ -75,11 +76,11 @@ def _dispatch(argv: list[str]) -> int:
     if raw_main is not None:
         # a command whose grammar argparse cannot express (`PACK VERB [--json] -- k=v ...`)
         # parses its own argv; `main(argv) -> int`, raising WrapgenError like `run`
-        return int(raw_main(argv[1:]) or 0)
+        return int(raw_main(argv[1:]) or ExitStatus.OK)
     parser = _Parser(prog=f"wrapgen {name}", description=summary)
     module.add_arguments(parser)
     namespace = parser.parse_args(argv[1:])
-    return int(module.run(namespace) or 0)
+    return int(module.run(namespace) or ExitStatus.OK)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,15 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _dispatch(args)
     except WrapgenError as error:
-        sys.stdout.flush()
-        print(f"Error: {error.message}", file=sys.stderr)
-        for diagnostic in error.diagnostics:
-            print(f"  {diagnostic.format()}", file=sys.stderr)
-        if error.hint:
-            print(f"  hint: {error.hint}", file=sys.stderr)
-        return error.exit_status
+        return print_error(error)
     except KeyboardInterrupt:
         print("Interrupted.", file=sys.stderr)
-        return 130
+        return ExitStatus.INTERRUPTED
     except BrokenPipeError:
-        return 1
+        return ExitStatus.FAILED

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
-from wrapgen.errors import RecipeError, UsageError, WrapgenError
+from wrapgen.errors import ExitStatus, RecipeError, UsageError, WrapgenError
 from wrapgen.fingerprint import source_fingerprint
 from wrapgen.pack.recipe import Recipe
 
@@ -80,7 +80,7 @@ class BatchResult:
 
     @property
     def exit_status(self) -> int:
-        return 1 if self.failed or (self.check and self.drifted) else 0
+        return ExitStatus.FAILED if self.failed or (self.check and self.drifted) else ExitStatus.OK
 
 
 # -- finding recipes -----------------------------------------------------------------------------

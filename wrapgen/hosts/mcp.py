@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from wrapgen import __version__
-from wrapgen.errors import UsageError
+from wrapgen.errors import ExitStatus, UsageError
 from wrapgen.hosts.export import mcp_tools, tool_refs
 
 __all__ = [
@@ -454,4 +454,4 @@ def serve(packs: Sequence[tuple[Path, Mapping]], *, transport: str = "stdio", pr
         _settle_workers()
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-    return 0
+    return ExitStatus.OK

@@ -10,9 +10,10 @@ import json
 import sys
 from collections import namedtuple
 
-from wrapgen.errors import UsageError, WrapgenError
+from wrapgen.errors import ExitStatus, UsageError, WrapgenError
 from wrapgen.runtime.binding import load_binding, resolve_pack
 from wrapgen.runtime.execute import execute, execute_envelope, failure
+from wrapgen.runtime.output import print_error
 from wrapgen.runtime.schema import coerce_kv
 
 __all__ = [
@@ -150,7 +151,7 @@ def _run(argv, pack_dir) -> int:
     call = parse_exec_argv(argv, pack_given=pack_dir is not None)
     if call.help:
         print(ADAPTER_USAGE if pack_dir is not None else EXEC_USAGE)
-        return 0
+        return ExitStatus.OK
     if call.envelope is not None:
         envelope, bad = _read_envelope(call.envelope)
         result = bad or execute_envelope(envelope, pack_dir=pack_dir)
@@ -166,7 +167,7 @@ def _run(argv, pack_dir) -> int:
             args = coerce_kv(call.pairs, verb.get("args") or {}) if isinstance(verb, dict) else {}
             result = execute(binding, call.verb, args)
     print_envelope(result, one_line=call.one_line)
-    return 0 if result.get("ok") else 1
+    return ExitStatus.OK if result.get("ok") else ExitStatus.FAILED
 
 
 def exec_main(argv, *, pack_dir=None) -> int:
@@ -178,10 +179,6 @@ def exec_main(argv, *, pack_dir=None) -> int:
     try:
         return _run(list(argv), pack_dir)
     except WrapgenError as error:
-        sys.stdout.flush()
-        print(f"Error: {error.message}", file=sys.stderr)
-        if error.hint:
-            print(f"  hint: {error.hint}", file=sys.stderr)
-        return error.exit_status
+        return print_error(error)
     except BrokenPipeError:
-        return 1
+        return ExitStatus.FAILED

@@ -22,10 +22,11 @@ def run(ns) -> int:
     from wrapgen.pack.build import render_pack_files
     from wrapgen.check.rules import expand_pack_dirs, lint_manifest
     from wrapgen.pack.emit import write_files
-    from wrapgen.errors import ManifestError
+    from wrapgen.cli.output import print_error
+    from wrapgen.errors import ExitStatus, ManifestError
     from wrapgen.pack.manifest import load_manifest
 
-    status = 0
+    status = ExitStatus.OK
     dirs = expand_pack_dirs(ns.dirs)
     for directory in dirs:
         try:
@@ -34,17 +35,14 @@ def run(ns) -> int:
             if len(dirs) == 1:
                 raise  # cli.main prints it as for any other command
             # One broken pack must not hide the state of the others in a batch build.
-            print(f"Error: {error.message}", file=sys.stderr)
-            for diagnostic in error.diagnostics:
-                print(f"  {diagnostic.format()}", file=sys.stderr)
-            status = 1
+            status = print_error(error)
             continue
         findings = lint_manifest(manifest, directory=directory, derived=False)
         for diagnostic in findings:
             print(diagnostic.format(), file=sys.stderr)
         if any(d.level == "error" for d in findings):
             print(f"{directory}: not built: fix the errors above", file=sys.stderr)
-            status = 1
+            status = ExitStatus.FAILED
             continue
         files = render_pack_files(manifest.raw, path=manifest.path)
         changes = write_files(directory, files, check=ns.check)
@@ -52,7 +50,7 @@ def run(ns) -> int:
             sys.stdout.write("".join(changes))
             if changes:
                 print(f"{directory}: out of date ({len(changes)} file{'s' * (len(changes) != 1)})", file=sys.stderr)
-                status = 1
+                status = ExitStatus.FAILED
         elif changes:
             print(f"{directory}: wrote {', '.join(sorted(files))}")
         else:

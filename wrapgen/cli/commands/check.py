@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from wrapgen.errors import ExitStatus
+
 __all__ = ["add_arguments", "run"]
 
 
@@ -41,4 +43,4 @@ def run(ns) -> int:
             print(diagnostic.format())
         print(f"{packs} pack{'s' * (packs != 1)} checked: {errors} error{'s' * (errors != 1)}, "
               f"{warnings} warning{'s' * (warnings != 1)}")
-    return 1 if errors else 0
+    return ExitStatus.FAILED if errors else ExitStatus.OK

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+from wrapgen.errors import ExitStatus
 from wrapgen.model.tool import Command, Tool
 
 __all__ = ["add_arguments", "run", "render_tree", "render_json"]
@@ -36,11 +37,11 @@ def run(ns) -> int:
             progress.clear()
     if ns.format == "json":
         sys.stdout.write(render_json(tool))
-        return 0
+        return ExitStatus.OK
     sys.stdout.write(render_tree(tool))
     for warning in tool.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    return 0
+    return ExitStatus.OK
 
 
 def render_json(tool: Tool) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from wrapgen.errors import ExitStatus
 from wrapgen.hosts.export import FORMATS, export_text, load_packs
 
 __all__ = ["add_arguments", "run"]
@@ -27,4 +28,4 @@ def add_arguments(parser) -> None:
 def run(ns) -> int:
     packs = load_packs(ns.packs)
     sys.stdout.write(export_text([binding for _, binding in packs], format=ns.format, prefix=ns.prefix or None))
-    return 0
+    return ExitStatus.OK

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sys
 
+from wrapgen.errors import ExitStatus
+
 __all__ = ["add_arguments", "run"]
 
 
@@ -47,7 +49,7 @@ def run(ns) -> int:
     else:
         print(f"wrote {len(outcome.packs)} pack(s) ({', '.join(outcome.packs)}) and "
               f"{ns.out.rstrip('/')}/{outcome.report_name}")
-    return 1 if outcome.plan.missing or errors or (ns.check and changes) else 0
+    return ExitStatus.FAILED if outcome.plan.missing or errors or (ns.check and changes) else ExitStatus.OK
 
 
 def _prefix(diff: str, prefix: str) -> str:

@@ -9,7 +9,7 @@ import json
 import sys
 from dataclasses import dataclass
 
-from wrapgen.errors import UsageError
+from wrapgen.errors import ExitStatus, UsageError
 from wrapgen.runtime.main import split_call_line
 
 __all__ = ["USAGE", "TitleCall", "parse_title_argv", "main", "add_arguments", "run"]
@@ -68,7 +68,7 @@ def main(argv: list[str]) -> int:
     call = parse_title_argv(argv)
     if call.help:
         print(USAGE)
-        return 0
+        return ExitStatus.OK
     binding = load_binding(resolve_pack(call.pack))
     verb_title(binding, call.verb)  # an unknown verb is an error, before the args are typed
     schema = binding["verbs"][call.verb].get("args") or {}
@@ -77,7 +77,7 @@ def main(argv: list[str]) -> int:
     title = command_title(binding, call.verb, args, result, done=call.done or call.result is not None)
     if title is not None:
         print(title)
-    return 0
+    return ExitStatus.OK
 
 
 def add_arguments(parser) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from wrapgen.errors import ExitStatus
+
 __all__ = ["add_arguments", "run"]
 
 
@@ -42,4 +44,4 @@ def run(ns) -> int:
 
     result = run_wizard(ns.tool, out_dir=ns.out, ask=input, say=say, recipe=recipe,
                         progress=_progress(sys.stderr) if sys.stderr.isatty() else None)
-    return 1 if result.errors else 0
+    return ExitStatus.FAILED if result.errors else ExitStatus.OK

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from wrapgen.errors import ExitStatus
+
 __all__ = ["add_arguments", "run", "summary_lines"]
 
 _MAX_LEFT_OUT_SHOWN = 25
@@ -91,5 +93,5 @@ def run(ns) -> int:
     warnings = sum(1 for d in result.findings if d.level == "warning")
     print(f"wrapgen check: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
     if errors or (ns.check and result.changes):
-        return 1
-    return 0
+        return ExitStatus.FAILED
+    return ExitStatus.OK

@@ -211,7 +211,7 @@ def _settle_workers() -> None:
             # a worker stuck outside a child process: do not let it hold the exit
             sys.stdout.flush()
             sys.stderr.flush()
-            os._exit(0)
+            os._exit(ExitStatus.OK)
         for worker in workers:
             worker.join(timeout=0.05)
 

@@ -1,6 +1,6 @@
 """The ``wrapgen`` command: argument parsing, errors -> exit status.
 
-Each subcommand lives in ``wrapgen/commands/<name>.py`` with two functions:
+Each subcommand lives in ``wrapgen/cli/commands/<name>.py`` with two functions:
 ``add_arguments(parser)`` and ``run(namespace) -> int``. Only the chosen
 subcommand's module is imported, so ``wrapgen exec`` pays for no YAML or
 schema library. ``main`` is the one place that turns a ``WrapgenError`` into

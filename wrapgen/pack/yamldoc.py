@@ -42,6 +42,7 @@ __all__ = [
     "YamlDoc",
     "load_document",
     "read_document",
+    "schema_diagnostics",
     "schema",
     "validator",
     "schema_keys",

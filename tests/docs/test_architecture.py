@@ -123,3 +123,13 @@ def test_the_file_writing_table_is_the_code():
     documented = _table_modules("Four other\nplaces write") | {"pack/emit.py"}
     actual = _modules_matching(_WRITE)
     assert actual == documented, f"writing modules: code {sorted(actual)}, docs {sorted(documented)}"
+
+
+_PRINT = re.compile(r"\bprint\(|sys\.(stdout|stderr)\.write\(")
+
+
+def test_only_the_command_lines_print():
+    """Printing happens in cli/ and runtime/main.py (plus the adapter text pack/build.py renders), as the page says."""
+    printing = _modules_matching(_PRINT)
+    assert {m for m in printing if not m.startswith("cli/")} <= {"runtime/main.py", "pack/build.py"}, printing
+    assert "sys.stderr.write` in `pack/build.py`" in PAGE

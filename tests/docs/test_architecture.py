@@ -112,10 +112,14 @@ def _modules_matching(pattern) -> set[str]:
 
 
 def test_the_subprocess_table_is_the_code():
-    """The modules that start processes are exactly the ones the page lists (the runtime's re-exports aside)."""
+    """Processes start in runtime/ and probe/, and outside them only in the modules the page lists."""
     documented = _table_modules("Subprocesses.")
     actual = _modules_matching(_SPAWN) - {"runtime/__init__.py"}
-    assert actual == documented, f"spawning modules: code {sorted(actual)}, docs {sorted(documented)}"
+    inside = ("runtime/", "probe/")
+    outside = {m for m in actual if not m.startswith(inside)}
+    assert outside == {m for m in documented if not m.startswith(inside)}, \
+        f"spawning modules outside runtime/ and probe/: code {sorted(outside)}, docs {sorted(documented)}"
+    assert documented <= actual, f"the page lists modules that spawn nothing: {sorted(documented - actual)}"
 
 
 def test_the_file_writing_table_is_the_code():

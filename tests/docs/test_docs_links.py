@@ -40,8 +40,8 @@ def _repo_files():
 
 def test_the_link_finder_finds_links():
     """The link pattern sees inline and reference links and skips code, so the next test checks something."""
-    text = "see [a](docs/a.md) and [b](b.md#x \"t\")\n\n[c]: ../c.md\n\n`[d](d.md)`\n```\n[e](e.md)\n```\n"
-    assert _links(text) == ["docs/a.md", "b.md#x", "../c.md"]
+    text = "see [a](guide/a.md) and [b](b.md#x \"t\")\n\n[c]: ../c.md\n\n`[d](d.md)`\n```\n[e](e.md)\n```\n"
+    assert _links(text) == ["guide/a.md", "b.md#x", "../c.md"]
     assert not _relative("https://example.com/x") and not _relative("#anchor") and _relative("a.md#b")
 
 
@@ -106,3 +106,16 @@ def test_contract_sections_keep_their_numbers():
         for path in (REPO / folder).rglob("*.py"):
             cited |= {int(n) for n in re.findall(r"contract\.md §(\d+)", path.read_text(encoding="utf-8"))}
     assert cited and cited <= set(numbers), cited - set(numbers)
+
+
+def test_every_docs_page_the_code_names_exists():
+    """Hints and docstrings that send a reader to docs/PAGE.md name a page a clone has."""
+    named = {}
+    for folder in ("wrapgen", "tests", "scripts"):
+        for path in (REPO / folder).rglob("*"):
+            if path.suffix in (".py", ".json") and "fixtures" not in path.parts:
+                for page in re.findall(r"\bdocs/([a-z0-9-]+\.md)", path.read_text(encoding="utf-8")):
+                    named.setdefault(page, str(path.relative_to(REPO)))
+    assert "contract.md" in named
+    missing = {page: where for page, where in named.items() if not (REPO / "docs" / page).is_file()}
+    assert not missing, missing

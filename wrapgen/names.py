@@ -1,4 +1,4 @@
-"""Names go through one place: pack ids and verb names (SPEC section 4).
+"""Names go through one place: pack ids and verb names (docs/contract.md §4).
 
 Standard library only: the runtime and ``check`` both use these patterns.
 """
@@ -44,7 +44,7 @@ def segment(word: str) -> str:
 def verb_name(path: Sequence[str], *, bin: str = "") -> str:
     """The verb name for a subcommand path: ``("pr", "list")`` -> ``pr.list``.
 
-    A leading segment equal to the bin is dropped (SPEC section 6 expands it back).
+    A leading segment equal to the bin is dropped (docs/contract.md §6 expands it back).
     """
     parts = [segment(p) for p in path if p]
     if bin and len(parts) > 1 and parts[0] == segment(bin):

@@ -49,7 +49,7 @@ def test_missing_subcommand_is_reported_with_closest():
 
 
 def test_mega_command_is_never_promoted():
-    """`exec` in the allowlist is skipped with the SPEC 13 reason."""
+    """`exec` in the allowlist is skipped with the docs/contract.md §13 reason."""
     plan = plan_promotion(_wrap(["exec", "get"]), TOOL)
     assert plan.commands == (("get",),)
     assert plan.skipped[0][0] == ("exec",) and "shell" in plan.skipped[0][1]

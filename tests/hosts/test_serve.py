@@ -45,7 +45,7 @@ json: false
 verbs:
   log:
     description: Show recent commits, one subject per line.
-    # --format before --max-count: a literal flag right before a dropped slot is dropped too (SPEC 5)
+    # --format before --max-count: a literal flag right before a dropped slot is dropped too (docs/contract.md §5)
     cli: [git, log, '--format=%s', '--max-count={{limit}}', '{{rev}}']
     args:
       type: object

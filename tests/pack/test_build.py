@@ -90,7 +90,7 @@ def test_binding_follows_the_architecture_layout():
 
 
 def test_argv_template_fallback_is_expanded_by_the_runtime():
-    """A verb without cli[] records the runtime's SPEC 6 expansion: tail split on dots, flags in order."""
+    """A verb without cli[] records the runtime's docs/contract.md §6 expansion: tail split on dots, flags in order."""
     from wrapgen.runtime import expand_argv_template
 
     binding = json.loads(render_pack_files(GH.encode())["binding.json"])

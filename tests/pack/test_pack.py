@@ -143,7 +143,7 @@ def test_args_must_be_an_object_schema():
     ],
 )
 def test_bad_names_get_the_names_code(old, new, field):
-    """A pack_id or verb name breaking SPEC 4 is W002, at the name's line."""
+    """A pack_id or verb name breaking docs/contract.md §4 is W002, at the name's line."""
     diagnostic = _one(MINIMAL.replace(old, new))
     assert (diagnostic.code, diagnostic.field) == (NAME_CODE, field)
     assert diagnostic.line == (1 if field == "pack_id" else 5)

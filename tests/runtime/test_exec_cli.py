@@ -1,4 +1,4 @@
-"""`wrapgen exec` and adapter.py: the command line of the JSON face (SPEC 10, 14)."""
+"""`wrapgen exec` and adapter.py: the command line of the JSON face (docs/contract.md §10, §14)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rendering cli[] and the argv_template fallback (SPEC 5, 6, 7)."""
+"""Rendering cli[] and the argv_template fallback (docs/contract.md §5, §6, §7)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from wrapgen.runtime import RenderError, expand_argv_template, render_argv
 JSON = ["--json"]
 
 
-# --- SPEC 5 vectors --------------------------------------------------------------------------
+# --- docs/contract.md §5 vectors -------------------------------------------------------------
 
 def test_vector_positionals():
     """transit plan A B --json: positional slots take one value each, JSON last."""
@@ -104,7 +104,7 @@ def test_flag_equals_form_is_always_safe():
 
 
 def test_negative_number_after_flag_refused():
-    """--offset -5 as separate tokens is refused (SPEC 5 rule 5)."""
+    """--offset -5 as separate tokens is refused (docs/contract.md §5 rule 5)."""
     with pytest.raises(RenderError):
         render_argv(["t", "--offset", "{{o}}"], {"o": -5})
 
@@ -148,7 +148,7 @@ def test_object_value_refused():
 
 
 def test_json_selection_goes_before_double_dash():
-    """The JSON selection goes right before a literal -- (SPEC 5 rule 6)."""
+    """The JSON selection goes right before a literal -- (docs/contract.md §5 rule 6)."""
     assert render_argv(["git", "log", "--", "{{p}}"], {"p": "x"}, json_selection=["--format", "json"]) == [
         "git", "log", "--format", "json", "--", "x"]
 
@@ -164,7 +164,7 @@ def test_no_json_selection():
     assert render_argv(["t", "a"], {}, json_selection=[]) == ["t", "a"]
 
 
-# --- SPEC 6 -----------------------------------------------------------------------------------
+# --- docs/contract.md §6 ----------------------------------------------------------------------
 
 def test_expand_verb_drops_bin_segment():
     """{{verb}}: mail.list in pack mail gives list; pr.list in gh gives pr list."""

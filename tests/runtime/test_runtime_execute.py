@@ -1,4 +1,4 @@
-"""execute(): args -> argv -> process -> envelope (SPEC 8, 9), against real processes and real tools."""
+"""execute(): args -> argv -> process -> envelope (docs/contract.md §8, §9), against real processes and real tools."""
 
 from __future__ import annotations
 
@@ -183,7 +183,7 @@ def test_nul_refused(tmp_path):
 
 
 def test_confirm_gate(tmp_path):
-    """A write verb runs only with confirm=true or apply=true (SPEC 9)."""
+    """A write verb runs only with confirm=true or apply=true (docs/contract.md §9)."""
     marker, v = _touching(tmp_path, [], effect="write")
     binding = _pack({"v": v})
     assert execute(binding, "v", {}) == {"ok": False, "error": "confirmation required: pass confirm=true"}

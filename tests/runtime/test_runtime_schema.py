@@ -1,4 +1,4 @@
-"""Arg checks with the stdlib JSON Schema subset (SPEC 3), k=v coercion (SPEC 10), and the import rule."""
+"""Arg checks with the stdlib JSON Schema subset (docs/contract.md §3), k=v coercion (docs/contract.md §10), and the import rule."""
 
 from __future__ import annotations
 

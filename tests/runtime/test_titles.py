@@ -1,4 +1,4 @@
-"""command_title and title_findings (SPEC 11, M026), and `wrapgen title`."""
+"""command_title and title_findings (docs/contract.md §11, M026), and `wrapgen title`."""
 
 from __future__ import annotations
 

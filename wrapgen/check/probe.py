@@ -1,4 +1,4 @@
-"""``wrapgen check --probe`` (SPEC 12): does the real tool accept every flag a verb renders?
+"""``wrapgen check --probe`` (docs/contract.md §12): does the real tool accept every flag a verb renders?
 
 Each verb is rendered with sample args for every property, exactly as the runtime renders it
 (``wrapgen.runtime.render_argv`` with the verb's resolved JSON selection), and every flag in the

@@ -1,9 +1,9 @@
-"""``wrapgen check``: lint rules over a pack directory -> ``Diagnostic``s (SPEC section 12).
+"""``wrapgen check``: lint rules over a pack directory -> ``Diagnostic``s (docs/contract.md §12).
 
 Rules are a registry. Each rule is a function from a ``PackContext`` (the parsed manifest, every
 verb resolved the way ``binding.json`` records it, and the derived files on disk) to the
 diagnostics it finds; ``@rule`` registers it under its code with a severity and a one-line
-summary (the README table lists the same).
+summary (the table in docs/packs-and-check.md lists the same).
 
 How to add a rule (for example a catalogue of dangerous flags that flags ``git log --output``
 on a read verb):
@@ -17,7 +17,7 @@ on a read verb):
    ``field_of(index)`` (the manifest field of a token, for the line number).
 3. Yield ``ctx.diagnostic("W0NN", verb.field_of(i), "message", hint="what to do")``; the level
    comes from the registry unless passed.
-4. Add a row to the README's check-code table and a test that makes the code fire and one
+4. Add a row to the check-code table in docs/packs-and-check.md and a test that makes the code fire and one
    that shows ``tests/packs/*`` stays clean. ``derived=True`` marks a rule that compares
    against files on disk; ``wrapgen build`` skips those because it is about to rewrite them.
 """
@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 PLACEHOLDER_RE = re.compile(r"\{\{(.*?)\}\}")
-ALWAYS_ACCEPTED = ("confirm", "apply")  # SPEC 9: accepted as args even when the schema omits them
+ALWAYS_ACCEPTED = ("confirm", "apply")  # docs/contract.md §9: accepted as args even when the schema omits them
 MEGA_VERBS = frozenset({"run", "exec", "shell", "sh", "eval"})
 MEGA_ARGS = frozenset({"argv", "args", "command", "cmd", "rest"})
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox"})
@@ -164,7 +164,7 @@ def _schema(ctx: PackContext):
     return [d for d in ctx.load_diagnostics if d.code == SCHEMA_CODE]
 
 
-@rule(NAME_CODE, severity="error", summary="a pack_id or verb name breaks SPEC 4 (lower-case, dot-separated)")
+@rule(NAME_CODE, severity="error", summary="a pack_id or verb name breaks docs/contract.md §4 (lower-case, dot-separated)")
 def _names(ctx: PackContext):
     return [d for d in ctx.load_diagnostics if d.code == NAME_CODE]
 
@@ -280,7 +280,7 @@ def _mega(ctx: PackContext):
             if not flagged and (mega_verb or name in MEGA_ARGS):
                 yield ctx.diagnostic("W008", verb.field_of(index),
                                      f"{{{{{name}}}}} forwards arbitrary arguments: {verb.name!r} behaves as a shell{verb.where}",
-                                     hint="name the operations as separate verbs with typed arguments (SPEC 13)")
+                                     hint="name the operations as separate verbs with typed arguments (docs/contract.md §13)")
 
 
 def _may_start_with_dash(schema) -> bool:
@@ -322,7 +322,7 @@ def _positional(ctx: PackContext):
 @rule("W014", severity="error",
       summary="a literal flag right before an optional self-contained slot (--x={{x}}): left empty, it drops the flag too")
 def _flag_before_optional_token(ctx: PackContext):
-    # SPEC 5: a token dropped for lack of a value takes the literal flag right before it along.
+    # docs/contract.md §5: a token dropped for lack of a value takes the literal flag right before it along.
     # Before `{{x}}` that is the flag's own value (`--glob {{glob}}`); before `--level={{level}}` it
     # is another option, lost whenever level is: `git tag --list --sort={{sort}}` without a sort
     # runs `git tag -- NAME`, which creates the tag.

@@ -8,7 +8,7 @@ subcommand path, and nothing else is read into a recipe. The pipeline is pure in
     plan.recipes() -> (Recipe, ...)          fed to the same wrap pipeline as ``wrapgen batch``
     promotion_report(plan, tool, manifests)  Markdown: the old reach against the new commands
 
-Decisions (documented in the README): an allowed subcommand that has subcommands of its own
+Decisions (documented in docs/flows.md): an allowed subcommand that has subcommands of its own
 (``rollout``) promotes each of its leaves; more than 12 commands are split into packs by family
 (the first word of the path), each family kept whole where it fits, and each pack is written;
 fewer than 5 are written as one pack with a warning.
@@ -46,7 +46,7 @@ __all__ = [
 
 MAX_VERBS = 12
 MIN_VERBS = 5
-# Never promoted: they forward arbitrary argv and behave as a shell (SPEC 13), or describe the tool.
+# Never promoted: they forward arbitrary argv and behave as a shell (docs/contract.md §13), or describe the tool.
 _MEGA = frozenset({"run", "exec", "shell", "sh", "eval"})
 _NOT_COMMANDS = frozenset({"help", "completion", "completions", "__complete", "__completeNoDesc", "version"})
 
@@ -178,7 +178,7 @@ def plan_promotion(wrap: PathWrap, tool: Tool) -> Plan:
             continue
         for path in _leaves(node):
             if path[-1] in _MEGA or allowed[-1] in _MEGA:
-                skipped.append((path, "forwards arbitrary arguments, so it behaves as a shell (SPEC 13)"))
+                skipped.append((path, "forwards arbitrary arguments, so it behaves as a shell (docs/contract.md §13)"))
                 continue
             if path[-1] in _NOT_COMMANDS:
                 skipped.append((path, "describes the tool rather than doing something"))

@@ -1,7 +1,7 @@
 """``wrapgen wrap``: discover -> propose -> dump -> build -> write -> check, as one function.
 
 ``wrap(...)`` returns a ``WrapResult`` (what was proposed, the files, the diffs, the check
-findings); printing belongs to ``wrapgen/commands/wrap.py``. The one subprocess of its own asks a
+findings); printing belongs to ``wrapgen/cli/commands/wrap.py``. The one subprocess of its own asks a
 tool whose ``--json`` flag takes field names (gh) for the list of fields, the way the tool itself
 answers a bare ``--json``; everything else runs through discovery and ``wrapgen.runtime``.
 """

@@ -5,7 +5,7 @@ Such a flag is never exposed on a read verb: a "read" command that can be told t
 Two layers decide: a catalogue of known spellings (per tool, and for every tool), and the words in
 a flag's help that mark one (``execute``, ``write the output to FILE``, ``configuration file``).
 ``wrapgen check`` runs the same test over every token of a verb's ``cli[]`` (rule W030 in
-``wrapgen/check/dangerous_flags.py``). The README lists this catalogue.
+``wrapgen/check/dangerous_flags.py``). docs/packs-and-check.md lists this catalogue.
 """
 
 from __future__ import annotations

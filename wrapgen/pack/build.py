@@ -1,4 +1,4 @@
-"""pack.yaml bytes -> the derived files ``binding.json`` and ``adapter.py`` (SPEC section 2).
+"""pack.yaml bytes -> the derived files ``binding.json`` and ``adapter.py`` (docs/contract.md §2).
 
 Pure: ``render_pack_files`` returns ``{relative_path: text}`` and never writes (``emit.py``
 does). The output is a byte-identical function of pack.yaml's bytes and the wrapgen version:
@@ -77,7 +77,7 @@ def resolve_verb(data: Mapping[str, Any], name: str) -> dict:
     if "cli" in verb:
         argv, argv_from = list(verb["cli"]), "cli"
     else:
-        # The runtime owns SPEC 6; build records its expansion so that exec never redoes it.
+        # The runtime owns docs/contract.md §6; build records its expansion so that exec never redoes it.
         from wrapgen.runtime import expand_argv_template
 
         template = (data.get("wrap") or {}).get("argv_template") or _default_template(data["bin"])

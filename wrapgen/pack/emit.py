@@ -1,4 +1,7 @@
-"""The one module that writes files: ``{relative_path: text}`` into a directory, or ``--check``.
+"""The one writer of pack directories and reports: ``{relative_path: text}`` into a directory, or ``--check``.
+
+The discovery cache, the batch memo, the probe's scratch directory and the wizard's temporary
+directory are written elsewhere (docs/architecture.md lists them).
 
 Each file is written to a temporary file beside its target and renamed over it, so an
 interrupted write (Ctrl-C, a full disk) leaves either the old file or the new one, never half

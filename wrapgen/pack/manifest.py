@@ -1,4 +1,4 @@
-"""pack.yaml: load, validate against ``schemas/pack.schema.json``, dump (SPEC sections 2 to 4).
+"""pack.yaml: load, validate against ``schemas/pack.schema.json``, dump (docs/contract.md §2 to §4).
 
 Loading never raises a traceback for bad input: every problem (YAML syntax, a binary file, a
 non-mapping, a schema violation) becomes a ``Diagnostic`` carrying the field path
@@ -38,7 +38,7 @@ __all__ = [
 
 MANIFEST_NAME = "pack.yaml"
 SCHEMA_CODE = "W001"  # the manifest is unreadable or breaks pack.schema.json
-NAME_CODE = "W002"  # a pack_id or verb name that breaks SPEC 4
+NAME_CODE = "W002"  # a pack_id or verb name that breaks docs/contract.md §4
 
 TOP_ORDER = ("pack_id", "description", "bin", "json", "wrap", "verbs")
 VERB_ORDER = ("description", "cli", "args", "policy", "json", "timeout_s", "title", "aliases")
@@ -177,7 +177,7 @@ def load_manifest(path_or_dir) -> Manifest:
         path = _manifest_path(path_or_dir)
         raise ManifestError(
             f"{path} is not a valid pack manifest ({len(errors)} problem{'s' * (len(errors) != 1)})",
-            hint="fix the fields listed above; the format is SPEC section 3",
+            hint="fix the fields listed above; the format is docs/contract.md §3",
             diagnostics=errors,
         )
     return manifest

@@ -6,7 +6,7 @@ is a ``RecipeError`` naming the file, the line and the field path; an unknown
 key also names the closest valid key. ``resolve_tool(recipe)`` finds the
 executable the recipe names.
 
-The shape (see the README's batch section for a full example)::
+The shape (see docs/flows.md, section Recipes, for a full example)::
 
     tool: git                 # name on PATH, or a path relative to the recipe
     pack_id: git              # default: the tool's basename as a pack id

@@ -4,7 +4,7 @@ A person uses a handful of a command's flags; this module picks them (required o
 positionals, then the flags a user reaches for first), leaves out noise (color, pager, verbosity,
 the output format the pack itself controls, browser and editor switches) and every flag in the
 dangerous catalogue, and writes each as a JSON Schema property with its type, enum, default,
-array-ness and description. ``cli[]`` follows SPEC 5's option safety: ``--flag={{x}}`` where the
+array-ness and description. ``cli[]`` follows docs/contract.md §5's option safety: ``--flag={{x}}`` where the
 tool accepts ``=``, and ``--`` before positionals where the tool honours it.
 """
 
@@ -378,7 +378,7 @@ _SLOT = re.compile(r"\{\{(\w+)\}\}")
 def _fixed_where_it_stays(tail: list[str], count: int, required: set[str]) -> list[str]:
     """The mode tokens (the first ``count``) moved to stand before a literal token, where needed.
 
-    SPEC 5 drops the literal flag right before a slot left empty, so ``tar --create
+    docs/contract.md §5 drops the literal flag right before a slot left empty, so ``tar --create
     --level={{level}}`` without a level would run ``tar`` with no operation at all. Where the token
     after the mode tokens holds an optional slot, they move to just before the first literal token
     (``--``, or a flag followed by its own slot), or to the end."""

@@ -1,6 +1,6 @@
 """How a command selects JSON output: ``--json``, ``--json FIELDS``, ``-o json``, ``--format json``.
 
-The result is the argv tokens the runtime appends (SPEC 7), or ``False`` when the tool has no JSON
+The result is the argv tokens the runtime appends (docs/contract.md §7), or ``False`` when the tool has no JSON
 output, and the reason in words. ``--json FIELDS`` (gh) must name its fields: they come from the
 help's "JSON FIELDS" list, or from the list the tool printed when asked for ``--json`` alone
 (``wrapgen wrap`` asks; the proposal itself runs nothing), and a sensible few are chosen.

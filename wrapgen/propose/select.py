@@ -3,7 +3,7 @@
 Every subcommand is a candidate (a tool without subcommands gets its modes from ``modes.py``).
 A candidate is left out, with the reason in words, when it is help, completion, version, a plugin
 manager, alpha/experimental, deprecated, hidden, interactive (editors, prompts, TUIs, login flows),
-long-running (proxies, servers), or a mega-command (SPEC 13). The rest rank by: read before write,
+long-running (proxies, servers), or a mega-command (docs/contract.md §13). The rest rank by: read before write,
 the commands the tool's own short help lists (``common``: `git --help` beside `git help -a`) before
 the rest, the help's core/common groups before other groups, shallow before deep, the help's own order last;
 the pick keeps families balanced (at most 3 from ``pr``) and caps writes, so a pack of 5 to 12
@@ -124,11 +124,11 @@ def exclusion_reason(candidate: Candidate) -> str | None:
     if command.deprecated:
         return "deprecated"
     if candidate.path and candidate.path[-1].lower() in _MEGA_NAMES:
-        return "a mega-command: forwards an arbitrary command line (SPEC 13)"
+        return "a mega-command: forwards an arbitrary command line (docs/contract.md §13)"
     if any(p.variadic and _MEGA_POSITIONAL.match(p.name) for p in command.positionals):
-        return "a mega-command: forwards an arbitrary command line (SPEC 13)"
+        return "a mega-command: forwards an arbitrary command line (docs/contract.md §13)"
     if any(re.search(r"\bCOMMAND \[ARG", line) for line in command.usage):
-        return "a mega-command: forwards an arbitrary command line (SPEC 13)"
+        return "a mega-command: forwards an arbitrary command line (docs/contract.md §13)"
     text = f"{command.summary} {candidate.group}"
     for pattern, why in _SUMMARY_OUT:
         if pattern.search(text):

@@ -1,4 +1,4 @@
-"""Finding a pack directory and loading its ``binding.json`` (SPEC 2). Stdlib only.
+"""Finding a pack directory and loading its ``binding.json`` (docs/contract.md §2). Stdlib only.
 
 The binding is trusted only while it matches pack.yaml: hashing pack.yaml's bytes is cheap,
 parsing YAML is what the hot path avoids.

@@ -1,4 +1,4 @@
-"""Executing one verb: binding -> checked args -> argv -> process -> envelope (SPEC 8, 9).
+"""Executing one verb: binding -> checked args -> argv -> process -> envelope (docs/contract.md §8, §9).
 
 ``execute`` never raises for anything a caller, a pack or a tool can do wrong: every outcome is
 an envelope, ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": "..."}``.
@@ -92,7 +92,7 @@ def _parse_json(text: str):
 
 
 def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout_s: float, output_cap: int = DEFAULT_OUTPUT_CAP) -> dict:
-    """The envelope for what happened when the tool ran (SPEC 8)."""
+    """The envelope for what happened when the tool ran (docs/contract.md §8)."""
     if result.not_found:
         name = result.argv[0] if result.argv else "the tool"
         return failure(f"cannot run {name}: {result.not_found}")

@@ -1,4 +1,4 @@
-"""``wrapgen exec`` and every generated ``adapter.py``: the command line of the JSON face (SPEC 10, 14).
+"""``wrapgen exec`` and every generated ``adapter.py``: the command line of the JSON face (docs/contract.md §10, §14).
 
 Parsed by hand rather than with argparse: ``VERB [--json] -- k=v ...`` is not a grammar argparse
 expresses, and every adapter call pays for the import.
@@ -163,7 +163,7 @@ def _run(argv, pack_dir) -> int:
             result = failure(f"{error.message}; {error.hint}" if error.hint else error.message)
         else:
             verb = (binding.get("verbs") or {}).get(call.verb)
-            # an unknown verb is an envelope (SPEC 8); the args of a known one are typed first
+            # an unknown verb is an envelope (docs/contract.md §8); the args of a known one are typed first
             args = coerce_kv(call.pairs, verb.get("args") or {}) if isinstance(verb, dict) else {}
             result = execute(binding, call.verb, args)
     print_envelope(result, one_line=call.one_line)

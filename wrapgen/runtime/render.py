@@ -1,4 +1,4 @@
-"""Rendering a verb's argv template with its args (SPEC 5, 6, 7). Pure functions, stdlib only.
+"""Rendering a verb's argv template with its args (docs/contract.md §5, §6, §7). Pure functions, stdlib only.
 
 The safety property this module keeps: every option in the rendered argv was written in the
 template. A value can become a token of its own, or part of a token, but never an option: a token
@@ -150,7 +150,7 @@ def _has_run(tokens, run) -> bool:
 
 
 def render_argv(template, args, *, json_selection=()) -> list[str]:
-    """Render ``template`` (a ``cli[]`` list) with ``args`` into an argv list (SPEC 5).
+    """Render ``template`` (a ``cli[]`` list) with ``args`` into an argv list (docs/contract.md §5).
 
     Raises ``RenderError`` for option injection, a NUL byte, or a value that is not renderable.
     """
@@ -227,7 +227,7 @@ def _tail(verb: str, bin: str) -> list[str]:
 
 
 def expand_argv_template(template, *, verb: str, bin: str, properties) -> list[str]:
-    """Expand ``{{verb}}`` and ``{{flags}}`` of a pack's ``wrap.argv_template`` (SPEC 6).
+    """Expand ``{{verb}}`` and ``{{flags}}`` of a pack's ``wrap.argv_template`` (docs/contract.md §6).
 
     The result is a ``cli[]``-like template for ``render_argv``: ``{{verb}}`` becomes the command
     tail, ``{{flags}}`` becomes ``--name {{name}}`` for every property no other placeholder uses.

@@ -1,4 +1,4 @@
-"""Checking args against the JSON Schema subset of SPEC 3, and ``k=v`` coercion (SPEC 10).
+"""Checking args against the JSON Schema subset of docs/contract.md §3, and ``k=v`` coercion (docs/contract.md §10).
 
 Standard library only: the subset is small on purpose (type, properties, required,
 additionalProperties, items, enum, const, minimum, maximum, minLength, maxLength, pattern,
@@ -14,7 +14,7 @@ from wrapgen.errors import UsageError
 
 __all__ = ["GATE_ARGS", "validate_args", "apply_defaults", "coerce_kv"]
 
-# confirm/apply are accepted by every verb (SPEC 9), listed in its schema or not
+# confirm/apply are accepted by every verb (docs/contract.md §9), listed in its schema or not
 GATE_ARGS = ("confirm", "apply")
 
 _TRUE = {"true", "yes", "1"}
@@ -177,7 +177,7 @@ def _coerce(name: str, text: str, kind: str):
 
 
 def coerce_kv(pairs, schema) -> dict:
-    """Turn ``["k=v", ...]`` into args, typed by ``schema`` (SPEC 10); repeating a key builds an array.
+    """Turn ``["k=v", ...]`` into args, typed by ``schema`` (docs/contract.md §10); repeating a key builds an array.
 
     Raises ``UsageError`` naming the key and the valid keys for an unknown key, a bad value, a
     missing ``=`` or a non-array key given twice.

@@ -1,4 +1,4 @@
-"""Command titles (SPEC 11): the words a host shows for a step, live and done. Stdlib only.
+"""Command titles (docs/contract.md §11): the words a host shows for a step, live and done. Stdlib only.
 
 ``command_title`` picks the first template whose placeholders all have a value, so a title never
 shows an empty slot; ``title_findings`` is the M026 lint that ``check`` reports.
@@ -39,7 +39,7 @@ def _scalar(value) -> str | None:
 
 
 def title_value(value) -> str | None:
-    """How one value shows in a title, or None when it counts as no value (SPEC 11)."""
+    """How one value shows in a title, or None when it counts as no value (docs/contract.md §11)."""
     if isinstance(value, (list, tuple)):
         parts = [text for text in (_scalar(item) for item in value) if text]
         return _cut(", ".join(parts)) if parts else None

@@ -1,4 +1,4 @@
-"""``wrapgen check DIR... [--format text|json]``: lint pack directories (SPEC section 12)."""
+"""``wrapgen check DIR... [--format text|json]``: lint pack directories (docs/contract.md §12)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def add_arguments(parser) -> None:
                         help="text: one PATH:LINE: CODE severity message per line; json: one object")
     parser.add_argument("--probe", action="store_true",
                         help="also render every verb with sample args and ask the real tool's help "
-                             "whether it lists every flag used (SPEC 12)")
+                             "whether it lists every flag used (docs/contract.md §12)")
 
 
 def run(ns) -> int:

@@ -28,7 +28,7 @@ __all__ = [
 
 
 class ExitStatus(IntEnum):
-    """The exit status of every wrapgen command and adapter.py (SPEC 14 fixes exec's 0, 1 and 2)."""
+    """The exit status of every wrapgen command and adapter.py (docs/contract.md §14 fixes exec's 0, 1 and 2)."""
 
     OK = 0  # the work was done: the envelope is ok, no error finding, nothing drifted
     FAILED = 1  # the work ran and failed: an envelope with ok false, error findings, drift, a WrapgenError

@@ -98,7 +98,7 @@ def _validator():
 
 
 def _names(parts: tuple, error) -> tuple[str, str] | None:
-    """A pack_id or verb name that breaks SPEC 4 is NAME_CODE, with a hint on how to name."""
+    """A pack_id or verb name that breaks docs/contract.md §4 is NAME_CODE, with a hint on how to name."""
     if "propertyNames" in error.schema_path and parts[:1] == ("verbs",) and len(parts) == 2:
         return NAME_CODE, "rename it, e.g. list, mail.list, pr.view"
     if parts == ("pack_id",) and error.validator == "pattern":

@@ -25,6 +25,7 @@ from typing import Any, Mapping, Sequence
 import yaml
 
 from wrapgen.errors import RecipeError
+from wrapgen.knowledge.commands import is_mega_command, is_not_command
 from wrapgen.model.tool import Command, Tool
 from wrapgen.names import is_pack_id, verb_name
 from wrapgen.pack.recipe import CommandSpec, Recipe
@@ -48,9 +49,8 @@ __all__ = [
 
 MAX_VERBS = 12
 MIN_VERBS = 5
-# Never promoted: they forward arbitrary argv and behave as a shell (SPEC 13), or describe the tool.
-_MEGA = frozenset({"run", "exec", "shell", "sh", "eval"})
-_NOT_COMMANDS = frozenset({"help", "completion", "completions", "__complete", "__completeNoDesc", "version"})
+# Never promoted: mega-commands, which forward arbitrary argv and behave as a shell (SPEC 13), and
+# subcommands that describe the tool: one definition each, in wrapgen/knowledge/commands.py.
 
 
 class PathWrapError(RecipeError):
@@ -165,7 +165,7 @@ def load_path_wrap(path: str | Path) -> PathWrap:
 
 def _leaves(node: Command) -> list[tuple[str, ...]]:
     """The runnable paths at or under ``node``: itself when it has no subcommands."""
-    children = [c for c in node.subcommands if not c.hidden and not c.deprecated and c.name not in _NOT_COMMANDS]
+    children = [c for c in node.subcommands if not c.hidden and not c.deprecated and not is_not_command(c.name)]
     if not children:
         return [node.path]
     out: list[tuple[str, ...]] = []
@@ -245,10 +245,10 @@ def plan_promotion(wrap: PathWrap, tool: Tool) -> Plan:
             missing.append(Missing(allowed, closest, reason))
             continue
         for path in _leaves(node):
-            if path[-1] in _MEGA or allowed[-1] in _MEGA:
+            if is_mega_command(path[-1]) or is_mega_command(allowed[-1]):
                 skipped.append((path, "forwards arbitrary arguments, so it behaves as a shell (SPEC 13)"))
                 continue
-            if path[-1] in _NOT_COMMANDS:
+            if is_not_command(path[-1]):
                 skipped.append((path, "describes the tool rather than doing something"))
                 continue
             if path not in origin:

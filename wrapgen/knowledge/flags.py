@@ -11,29 +11,33 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from wrapgen.knowledge.table import KnowledgeError, load
+from wrapgen.knowledge.table import Knowledge, KnowledgeError, load
 
-__all__ = ["is_noise_flag", "noise_flag_pattern", "preferred_weight", "primary_flags"]
+__all__ = ["is_noise_flag", "noise_flag_pattern", "build_noise_pattern", "preferred_weight", "primary_flags"]
 
 
-@lru_cache(maxsize=None)
-def noise_flag_pattern() -> re.Pattern[str]:
-    """One anchored pattern over a flag name (no dashes): ``color``, ``no-pager``, ``log-level``."""
-    data = load("flags")
+def build_noise_pattern(data: Knowledge) -> re.Pattern[str]:
+    """The noise pattern of a flags file; a ``no-X`` listed beside ``X`` or a bad regex is an error."""
     names = data["noise_flags"].names
     redundant = sorted(n for n in names if n.startswith("no-") and n[3:] in names)
     if redundant:
-        raise KnowledgeError(f"wrapgen/knowledge/data/flags.json: noise_flags lists {redundant[0]!r} and "
-                             f"{redundant[0][3:]!r}; 'no-X' matches wherever 'X' does, so drop the first")
+        raise KnowledgeError(f"{data.source}: noise_flags lists {redundant[0]!r} and {redundant[0][3:]!r}; "
+                             "'no-X' matches wherever 'X' does, so drop the first")
     alternatives = [re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n))]
     for entry in data["noise_flag_patterns"]:
         try:
             re.compile(entry.name)
         except re.error as error:
-            raise KnowledgeError(f"wrapgen/knowledge/data/flags.json: noise_flag_patterns: {entry.name!r} is "
-                                 f"not a regular expression: {error}") from None
+            raise KnowledgeError(f"{data.source}: noise_flag_patterns: {entry.name!r} is not a regular "
+                                 f"expression: {error}") from None
         alternatives.append(entry.name)
     return re.compile(r"^(?:no-)?(?:%s)$" % "|".join(alternatives))
+
+
+@lru_cache(maxsize=None)
+def noise_flag_pattern() -> re.Pattern[str]:
+    """One anchored pattern over a flag name (no dashes): ``color``, ``no-pager``, ``log-level``."""
+    return build_noise_pattern(load("flags"))
 
 
 def is_noise_flag(name: str) -> bool:

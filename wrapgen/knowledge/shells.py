@@ -12,9 +12,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from wrapgen.knowledge.table import KnowledgeError, load
+from wrapgen.knowledge.table import Knowledge, KnowledgeError, load
 
-__all__ = ["Runner", "runner", "takes_code", "is_shell_operator", "shell_operator_pattern"]
+__all__ = ["Runner", "runner", "takes_code", "is_shell_operator", "shell_operator_pattern", "build_runners",
+           "build_operator_pattern"]
 
 _VERSIONED = re.compile(r"^(?P<name>[a-z][a-z_]*?)(?:-?\d+(?:\.\d+)*)?$")
 
@@ -34,19 +35,25 @@ class Runner:
 _KINDS = ("shells", "interpreters", "program_operand", "command_runners", "split_string")
 
 
-@lru_cache(maxsize=None)
-def _runners() -> dict[str, Runner]:
-    data = load("shells")
+def build_runners(data: Knowledge) -> dict[str, Runner]:
+    """name -> Runner for a shells file; a value that is not ``{short, long}`` is an error."""
     out: dict[str, Runner] = {}
     for kind in _KINDS:
         for entry in data[kind]:
-            value = entry.value or {}
-            if not isinstance(value, dict) or set(value) - {"short", "long"}:
-                raise KnowledgeError(f"wrapgen/knowledge/data/shells.json: {kind}: {entry.name!r}: value is "
-                                     "{short: letters, long: [spellings]}")
-            out[entry.name.lower()] = Runner(kind, entry.name, entry.why, str(value.get("short", "")),
-                                             tuple(s.lower() for s in value.get("long", ())))
+            value = entry.value if entry.value is not None else {}
+            if (not isinstance(value, dict) or set(value) - {"short", "long"}
+                    or not isinstance(value.get("short", ""), str)
+                    or not isinstance(value.get("long", []), list)):
+                raise KnowledgeError(f"{data.source}: {kind}: {entry.name!r}: value must be "
+                                     "{\"short\": letters, \"long\": [spellings]}")
+            out[entry.name.lower()] = Runner(kind, entry.name, entry.why, value.get("short", ""),
+                                             tuple(str(s).lower() for s in value.get("long", ())))
     return out
+
+
+@lru_cache(maxsize=None)
+def _runners() -> dict[str, Runner]:
+    return build_runners(load("shells"))
 
 
 def runner(token: str) -> Runner | None:
@@ -70,18 +77,23 @@ def takes_code(token: str, program: Runner) -> bool:
     return bool(letters) and any(letter in program.short for letter in letters.group(1))
 
 
-@lru_cache(maxsize=None)
-def shell_operator_pattern() -> re.Pattern[str]:
-    """One anchored pattern: a token that is shell syntax (``|``, ``&&``, ``2>&1``, ``$(...)``)."""
+def build_operator_pattern(data: Knowledge) -> re.Pattern[str]:
+    """The shell-syntax pattern of a shells file; an entry that is no regular expression is an error."""
     alternatives = []
-    for entry in load("shells")["shell_operators"]:
+    for entry in data["shell_operators"]:
         try:
             re.compile(entry.name)
         except re.error as error:
-            raise KnowledgeError(f"wrapgen/knowledge/data/shells.json: shell_operators: {entry.name!r} is not "
-                                 f"a regular expression: {error}") from None
+            raise KnowledgeError(f"{data.source}: shell_operators: {entry.name!r} is not a regular "
+                                 f"expression: {error}") from None
         alternatives.append(entry.name)
     return re.compile(r"^(?:%s)$" % "|".join(alternatives))
+
+
+@lru_cache(maxsize=None)
+def shell_operator_pattern() -> re.Pattern[str]:
+    """One anchored pattern: a token that is shell syntax (``|``, ``&&``, ``2>&1``, ``$(...)``)."""
+    return build_operator_pattern(load("shells"))
 
 
 def is_shell_operator(token: str) -> bool:

@@ -134,4 +134,16 @@ def test_the_shipped_derived_tables_build():
     build_noise_pattern(load("flags"))
     assert build_runners(load("shells"))
     assert build_operator_pattern(load("shells")).match("&&")
-    assert _shipped() == ["commands", "dangerous_flags", "effects", "fields", "flags", "shells", "tools", "verbs"]
+    assert _shipped() == ["commands", "dangerous_flags", "effects", "fields", "flags", "phrases", "shells", "tools",
+                          "verbs"]
+
+
+def test_a_phrase_that_is_no_regular_expression_is_an_error():
+    """Help phrases are regular expressions; a broken one stops loading with its file and table named."""
+    from wrapgen.knowledge.phrases import compiled
+
+    data = parse({"about": "x", "tables": {"summary_out": {"about": "s", "groups": [
+        {"why": "deprecated", "value": "deprecated", "names": ["\\bdeprecated\\b"]},
+        {"why": "broken", "value": "x", "names": ["(?:unclosed"]}]}}}, source="phrases.json")
+    with pytest.raises(KnowledgeError, match="phrases.json: summary_out: .* not a regular expression"):
+        compiled(data, "summary_out")

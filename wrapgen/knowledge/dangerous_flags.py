@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from wrapgen.knowledge.phrases import danger_words
 from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Flag
 
@@ -78,24 +79,14 @@ def value_guard(flag: Flag, *, tool: str) -> ValueGuard | None:
     return None
 
 
-# Help words that mark a flag as dangerous in any tool.
-DANGER_WORDS = re.compile(
-    r"""
-      \bexecut(?:e|es|ing)\b                          # "execute a command"
-    | \brun(?:s)?\s+(?:a\s+|the\s+|an\s+)?(?:command|program|script|shell|hook)
-    | \b(?:command|program|script)\s+to\s+(?:run|execute)\b
-    | \bshell\s+command
-    | \bpreprocessor\b
-    | \bwrite(?:s)?\s+(?:the\s+)?(?:output|result|results)?\s*to\s+(?:a\s+)?(?:file|<?file>?|path)\b
-    | \boutput\s+to\s+(?:a\s+)?(?:file|<?file>?)\b
-    | \b(?:save|store|dump)s?\s+(?:\w+\s+){0,3}to\s+(?:a\s+)?(?:file|FILE)
-    | \bload(?:s)?\s+(?:\w+\s+){0,2}(?:config(?:uration)?|plugin|module|code)\b
-    | \bread\s+config(?:uration)?\s+from\b
-    """,
-    re.VERBOSE | re.IGNORECASE,
-)
-
-_FILE_VALUE = re.compile(r"^(?:file|path|filename|outfile|out|dest|dir|directory)$", re.IGNORECASE)
+# Help words that mark a flag as dangerous in any tool (data/phrases.json), and the flag and value
+# names that write the output to a file or load a configuration (data/dangerous_flags.json).
+DANGER_WORDS = danger_words()
+_FILE_VALUE = re.compile("^(?:%s)$" % "|".join(e.name for e in load("dangerous_flags")["file_values"]),
+                         re.IGNORECASE)
+_OUTPUT_FLAGS = load("dangerous_flags")["output_flags"].names
+_CONFIG_FLAGS = load("dangerous_flags")["config_flags"].names
+_CONFIG_FLAGS_IF_SAID = load("dangerous_flags")["config_flags_if_said"].names
 
 
 def _catalogue_hit(spelling: str, tool: str) -> str | None:
@@ -112,13 +103,13 @@ def dangerous_reason(flag: Flag, *, tool: str) -> str | None:
         hit = _catalogue_hit(spelling, tool)
         if hit:
             return hit
-    if flag.takes_value and flag.name in ("output", "o", "out") and (
+    if flag.takes_value and flag.name in _OUTPUT_FLAGS and (
         _FILE_VALUE.match(flag.value_name or "") or re.search(r"\bfile\b", flag.description, re.I)
     ) and not re.search(r"\bformat\b", flag.description, re.I):
         return f"{flag.spellings[0]} writes the output to a file"
     if flag.takes_value and (
-        flag.name in ("config-file", "configfile", "rcfile", "init-file", "init-script")
-        or flag.name in ("config", "c") and re.search(r"config", flag.description, re.I)
+        flag.name in _CONFIG_FLAGS
+        or flag.name in _CONFIG_FLAGS_IF_SAID and re.search(r"config", flag.description, re.I)
     ):
         return f"{flag.spellings[0]} loads a configuration file"
     match = DANGER_WORDS.search(flag.description or "")

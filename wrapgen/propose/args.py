@@ -17,6 +17,7 @@ from typing import Any, Sequence
 from wrapgen.model.tool import Command, Flag, Positional
 from wrapgen.knowledge.commands import forwarding_operand
 from wrapgen.knowledge.dangerous_flags import ValueGuard, dangerous_reason, value_guard
+from wrapgen.knowledge.phrases import noise_help_words
 from wrapgen.knowledge.flags import noise_flag_pattern, preferred_weight, primary_flags
 from wrapgen.knowledge.table import load
 from wrapgen.knowledge.tools import accepts_equals, operands_before_dash_dash
@@ -32,12 +33,9 @@ MAX_ARGS = 8
 # Flags whose job the pack or the runtime owns, or that only change how output looks:
 # wrapgen/knowledge/data/flags.json, each with its reason.
 NOISE_FLAG = noise_flag_pattern()
-# Words in a flag's help that mark it as interactive or as something the pack controls.
-_NOISE_WORDS = re.compile(
-    r"\b(?:web browser|in (?:the|your) browser|open .* editor|text editor|interactive(?:ly)?|prompt for"
-    r"|colou?ri[sz]e|syntax highlight|pager|(?:follow|stream) (?:the )?log output|keep streaming|watch for changes)\b",
-    re.IGNORECASE,
-)
+# Words in a flag's help that mark it as interactive or as something the pack controls:
+# wrapgen/knowledge/data/phrases.json.
+_NOISE_WORDS = noise_help_words()
 # Flag names a person reaches for first (a rank bonus), and which tools take no "--flag=value"
 # (curl): wrapgen/knowledge/data/flags.json and tools.json. NO_EQUALS stays importable.
 NO_EQUALS = load("tools")["no_equals"].names

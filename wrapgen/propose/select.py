@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from wrapgen.knowledge.phrases import group_weights, summary_out
 from wrapgen.knowledge.commands import (MEGA_REASON, common_weight, forwards_command_line, is_mega_command,
                                         is_setup_family, never_reason)
 from wrapgen.model.tool import Command, Flag
@@ -37,24 +38,10 @@ MIN_QUALITY = -1.5  # rank before the read/write bonus; below it a candidate onl
 
 # Which words keep a command out, and which forward a command line: wrapgen/knowledge/commands.py
 # (one definition for propose, check and promote).
-_SUMMARY_OUT = (
-    (re.compile(r"\bdeprecated\b", re.I), "deprecated"),
-    (re.compile(r"\b(?:experimental|alpha|preview feature)\b", re.I), "experimental"),
-    (re.compile(r"\binteractive(?:ly)?\b|\bin (?:the|a|your) (?:web )?browser\b|\btext editor\b|\bprompt",
-                re.I), "interactive"),
-    (re.compile(r"^\s*open\b|\bopens? (?:it |them )?in (?:a|the|your)\b", re.I), "interactive: opens a viewer or browser"),
-    (re.compile(r"\b(?:run|execute)s? (?:a |an |any )?(?:command|program|shell)\b", re.I),
-     "a mega-command: runs an arbitrary command"),
-)
-# Checked in this order: a "Low-level Commands / Interrogators" group is low-level first.
-_GROUP_WEIGHTS = (
-    (re.compile(r"plumbing|low-level|internal|helper|deprecated", re.I), -3.0),
-    (re.compile(r"ancillary|advanced|swarm|other|additional|settings|cluster management|synching|syncing"
-                r"|manipulator|external", re.I), -1.0),
-    (re.compile(r"core|common|basic commands \(beginner\)|main porcelain|getting started|general|targeted",
-                re.I), 2.0),
-    (re.compile(r"basic|intermediate|troubleshoot|interrogator|actions", re.I), 1.0),
-)
+# Summary phrases that keep a command out, and the weights of the help's group headings ("core",
+# "plumbing"): regular expressions with their reasons in wrapgen/knowledge/data/phrases.json.
+_SUMMARY_OUT = summary_out()
+_GROUP_WEIGHTS = group_weights()
 # The commands people use most (a rank bonus) and the setup families (a penalty) are data:
 # wrapgen/knowledge/data/commands.json.
 

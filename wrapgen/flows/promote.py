@@ -29,6 +29,7 @@ from wrapgen.knowledge.commands import is_mega_command, is_not_command
 from wrapgen.model.tool import Command, Tool
 from wrapgen.names import is_pack_id, verb_name
 from wrapgen.pack.recipe import CommandSpec, Recipe
+from wrapgen.propose.select import MAX_VERBS, MIN_VERBS
 
 __all__ = [
     "MAX_VERBS",
@@ -47,8 +48,7 @@ __all__ = [
     "promote",
 ]
 
-MAX_VERBS = 12
-MIN_VERBS = 5
+# A pack has MIN_VERBS to MAX_VERBS commands: the numbers the proposal picks by (propose/select.py).
 # Never promoted: mega-commands, which forward arbitrary argv and behave as a shell (SPEC 13), and
 # subcommands that describe the tool: one definition each, in wrapgen/knowledge/commands.py.
 

@@ -75,9 +75,12 @@ def test_a_shell_behind_another_command_is_w007():
     assert [d.field for d in findings] == ["verbs.go.cli[4]"]
 
 
-def test_a_script_or_option_chosen_by_the_caller_is_w007():
+@pytest.mark.parametrize("cli", [["bash", "--norc", "{{script}}"], ["python3", "{{script}}"],
+                                 ["kubectl", "exec", "pod", "--", "python3", "{{script}}"],
+                                 ["sudo", "perl", "{{script}}"], ["env", "A=1", "node", "{{script}}"]])
+def test_a_script_or_option_chosen_by_the_caller_is_w007(cli):
     """`bash {{script}}`: the caller names the script, or slips in -c; either way it runs their code."""
-    [finding] = _w007(["bash", "--norc", "{{script}}"])
+    [finding] = _w007(cli)
     assert "{{script}} the caller chooses" in finding.message
 
 
@@ -129,6 +132,8 @@ def test_xargs_is_w007(cli):
         ["git", "log", "--grep={{script}}"],
         ["rg", "-e", "{{script}}", "--", "{{items}}"],
         ["kubectl", "get", "node", "-o", "json"],
+        ["kubectl", "describe", "node", "--", "{{script}}"],
+        ["kubectl", "describe", "node", "{{script}}"],
     ],
 )
 def test_what_runs_no_caller_code_stays_clean(cli):

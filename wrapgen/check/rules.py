@@ -230,13 +230,24 @@ def _first_token(ctx: PackContext):
                                  hint=f"start the command with {bin_name!r}")
 
 
+def _names_a_program(argv: tuple[str, ...], index: int) -> bool:
+    """Whether token ``index`` stands where a program is named: the bin, after ``--``, after a
+    launcher (``env``, ``sudo``, ``xargs``) or an ``env`` assignment. ``kubectl describe node {{name}}``
+    names a node, not the node interpreter."""
+    if index == 0:
+        return True
+    before = argv[index - 1]
+    return before == "--" or is_mega_command(before.rsplit("/", 1)[-1]) or re.fullmatch(r"[A-Za-z_]\w*=.*", before) is not None
+
+
 def _runs_code(argv: tuple[str, ...], index: int) -> str | None:
     """Why argv token ``index`` makes the command run code the pack never shows, or None.
 
     A shell or interpreter, with or without a version (``python3.11``), runs code given with one of
-    its code options anywhere after it (``bash --norc -c``, ``bash -l -c``, ``perl5.36 -E``), or a
-    script or option a slot chooses (``bash {{script}}``); awk runs its program operand; xargs runs a
-    command built from its input; ``env -S`` splits one argument into a command line.
+    its code options anywhere after it (``bash --norc -c``, ``bash -l -c``, ``perl5.36 -E``), or, where
+    it names the program, a script or option a slot chooses (``bash {{script}}``); awk (anywhere: a
+    literal ``awk`` is rarely anything else) runs its program operand; xargs runs a command built
+    from its input; ``env -S`` splits one argument into a command line.
     """
     token = argv[index]
     if "{{" in token:
@@ -254,7 +265,7 @@ def _runs_code(argv: tuple[str, ...], index: int) -> str | None:
             if program.kind == "split_string":
                 return f"{token} {following} splits its argument into a command line"
             return f"{token} {following} runs its argument as code"
-    if program.kind in ("shells", "interpreters"):
+    if program.kind in ("shells", "interpreters") and _names_a_program(argv, index):
         for following in rest:
             if following.startswith("{{"):
                 return f"{token} runs the script or option {following} the caller chooses"

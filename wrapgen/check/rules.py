@@ -35,6 +35,7 @@ from wrapgen.pack.build import ADAPTER_NAME, BINDING_NAME, render_manifest_files
 from wrapgen.pack.emit import file_mode
 from wrapgen.errors import Diagnostic
 from wrapgen.knowledge.commands import is_mega_arg, is_mega_command
+from wrapgen.knowledge.table import load
 from wrapgen.knowledge.shells import is_shell_operator, runner, takes_code
 from wrapgen.pack.manifest import MANIFEST_NAME, NAME_CODE, SCHEMA_CODE, Manifest, read_manifest
 
@@ -295,13 +296,18 @@ def _shell(ctx: PackContext):
                                      hint="results belong in title.done, never in the command")
 
 
+def _table_words(table: str) -> str:
+    """The words of a knowledge table of commands.json, for a rule's summary: "run, exec, ..."."""
+    return ", ".join(entry.name for entry in load("commands")[table])
+
+
 def _arg_type(schema) -> str:
     return schema.get("type", "") if isinstance(schema, dict) else ""
 
 
 @rule("W008", severity="error",
-      summary="a mega-command: a list forwarded with no flag in a verb named like one (run, exec, shell, sh, eval, "
-              "x, xargs, env, nohup, sudo) or as an arg named like argv (argv, args, arg, arguments, command, cmd, rest)")
+      summary=f"a mega-command: a list forwarded with no flag in a verb named like one ({_table_words('mega_names')}) "
+              f"or as an arg named like argv ({_table_words('mega_args')})")
 def _mega(ctx: PackContext):
     for verb in ctx.verbs:
         mega_verb = is_mega_command(verb.name.rsplit(".", 1)[-1])

@@ -1,9 +1,9 @@
 """Check rule W030: a read verb whose ``cli[]`` holds a flag from the dangerous-flags catalogue.
 
 A read verb is run without a confirm gate, so it must not be able to write a file or run a
-program: ``git log --output``, ``rg --pre``, ``fd --exec``, ``curl -o``. The catalogue lives in
-``wrapgen/propose/dangerous.py`` (the proposal never writes such a flag on a read verb; this rule
-catches hand edits). Write and destructive verbs are confirm-gated and may use them.
+program: ``git log --output``, ``rg --pre``, ``fd --exec``, ``curl -o``. The catalogue is data in
+``wrapgen/knowledge/data/dangerous_flags.json``, read through ``wrapgen/knowledge/dangerous_flags.py``
+(the proposal never writes such a flag on a read verb; this rule catches hand edits). Write and destructive verbs are confirm-gated and may use them.
 """
 
 from __future__ import annotations

@@ -34,6 +34,9 @@ from typing import Any, Callable, Iterable, Mapping
 from wrapgen.pack.build import ADAPTER_NAME, BINDING_NAME, render_manifest_files, resolve_verb
 from wrapgen.pack.emit import file_mode
 from wrapgen.errors import Diagnostic
+from wrapgen.knowledge.commands import is_mega_arg, is_mega_command
+from wrapgen.knowledge.table import load
+from wrapgen.knowledge.shells import is_shell_operator, runner, takes_code
 from wrapgen.pack.manifest import MANIFEST_NAME, NAME_CODE, SCHEMA_CODE, Manifest, read_manifest
 
 __all__ = [
@@ -52,19 +55,8 @@ __all__ = [
 
 PLACEHOLDER_RE = re.compile(r"\{\{(.*?)\}\}")
 ALWAYS_ACCEPTED = ("confirm", "apply")  # docs/contract.md §9: accepted as args even when the schema omits them
-MEGA_VERBS = frozenset({"run", "exec", "shell", "sh", "eval"})
-MEGA_ARGS = frozenset({"argv", "args", "command", "cmd", "rest"})
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox"})
-INTERPRETERS = frozenset({"python", "python3", "perl", "ruby", "node", "php", "osascript"})
-SHELL_TOKEN_RE = re.compile(
-    r"""^(?:
-        \|\|? | \|& | ; | ;; | && | & |      # pipes, lists, background
-        \d*>>? | \d*>&\d* | &>>? | \d*<&\d* |   # output redirections, fd duplication
-        <<?<?-? | \d*<> |                        # input redirections, here-docs
-        \$\(.* | `.*                             # command substitution
-    )$""",
-    re.VERBOSE,
-)
+# What is a mega-command, a shell, an interpreter or shell syntax is knowledge, shared with propose
+# and promote: wrapgen/knowledge/commands.py and wrapgen/knowledge/shells.py (data/*.json).
 
 
 @dataclass(frozen=True)
@@ -239,18 +231,61 @@ def _first_token(ctx: PackContext):
                                  hint=f"start the command with {bin_name!r}")
 
 
-@rule("W007", severity="error", summary="a shell in between: sh -c, |, ;, &&, redirections as tokens, {{result...}} in cli[]")
+def _names_a_program(argv: tuple[str, ...], index: int) -> bool:
+    """Whether token ``index`` stands where a program is named: the bin, after ``--``, after a
+    launcher (``env``, ``sudo``, ``xargs``) or an ``env`` assignment. ``kubectl describe node {{name}}``
+    names a node, not the node interpreter."""
+    if index == 0:
+        return True
+    before = argv[index - 1]
+    return before == "--" or is_mega_command(before.rsplit("/", 1)[-1]) or re.fullmatch(r"[A-Za-z_]\w*=.*", before) is not None
+
+
+def _runs_code(argv: tuple[str, ...], index: int) -> str | None:
+    """Why argv token ``index`` makes the command run code the pack never shows, or None.
+
+    A shell or interpreter, with or without a version (``python3.11``), runs code given with one of
+    its code options anywhere after it (``bash --norc -c``, ``bash -l -c``, ``perl5.36 -E``), or, where
+    it names the program, a script or option a slot chooses (``bash {{script}}``); awk (anywhere: a
+    literal ``awk`` is rarely anything else) runs its program operand; xargs runs a command built
+    from its input; ``env -S`` splits one argument into a command line.
+    """
+    token = argv[index]
+    if "{{" in token:
+        return None
+    program = runner(token)
+    if program is None:
+        return None
+    rest = argv[index + 1:]
+    if program.kind == "program_operand":
+        return f"{token} runs its program operand as code ({program.why})"
+    if program.kind == "command_runners":
+        return f"{token} runs a command line it builds ({program.why})"
+    for following in rest:
+        if takes_code(following, program):
+            if program.kind == "split_string":
+                return f"{token} {following} splits its argument into a command line"
+            return f"{token} {following} runs its argument as code"
+    if program.kind in ("shells", "interpreters") and _names_a_program(argv, index):
+        for following in rest:
+            if following.startswith("{{"):
+                return f"{token} runs the script or option {following} the caller chooses"
+            if not following.startswith("-") or following == "--":
+                break
+    return None
+
+
+@rule("W007", severity="error",
+      summary="a shell in between: a shell or interpreter running code (sh -c, bash -l -c, python3.11 -c, "
+              "perl -E), awk, xargs, env -S; |, ;, &&, redirections as tokens; {{result...}} in cli[]")
 def _shell(ctx: PackContext):
     for verb in ctx.verbs:
         for index, token in enumerate(verb.argv):
-            base = token.rsplit("/", 1)[-1]
-            following = verb.argv[index + 1] if index + 1 < len(verb.argv) else ""
-            runs_code = re.fullmatch(r"-[a-zA-Z]*[ce][a-zA-Z]*", following) is not None
-            if (base in SHELLS or base in INTERPRETERS) and runs_code:
-                yield ctx.diagnostic("W007", verb.field_of(index),
-                                     f"{token} {following} runs its argument as code{verb.where}",
+            why = _runs_code(verb.argv, index)
+            if why:
+                yield ctx.diagnostic("W007", verb.field_of(index), f"{why}{verb.where}",
                                      hint="call the tool directly; the runtime spawns with no shell")
-            elif "{{" not in token and SHELL_TOKEN_RE.match(token):
+            elif "{{" not in token and is_shell_operator(token):
                 yield ctx.diagnostic("W007", verb.field_of(index),
                                      f"{token!r} is shell syntax, but cli[] is spawned with no shell{verb.where}",
                                      hint="make two verbs, or pass the value through an argument")
@@ -261,14 +296,21 @@ def _shell(ctx: PackContext):
                                      hint="results belong in title.done, never in the command")
 
 
+def _table_words(table: str) -> str:
+    """The words of a knowledge table of commands.json, for a rule's summary: "run, exec, ..."."""
+    return ", ".join(entry.name for entry in load("commands")[table])
+
+
 def _arg_type(schema) -> str:
     return schema.get("type", "") if isinstance(schema, dict) else ""
 
 
-@rule("W008", severity="error", summary="a mega-command: a list forwarded with no flag in a run/exec/shell/sh/eval verb or as argv/args/command/cmd/rest")
+@rule("W008", severity="error",
+      summary=f"a mega-command: a list forwarded with no flag in a verb named like one ({_table_words('mega_names')}) "
+              f"or as an arg named like argv ({_table_words('mega_args')})")
 def _mega(ctx: PackContext):
     for verb in ctx.verbs:
-        mega_verb = verb.name.rsplit(".", 1)[-1] in MEGA_VERBS
+        mega_verb = is_mega_command(verb.name.rsplit(".", 1)[-1])
         for index, token in enumerate(verb.argv):
             match = PLACEHOLDER_RE.fullmatch(token)
             if not match:
@@ -277,7 +319,7 @@ def _mega(ctx: PackContext):
             if _arg_type(verb.properties.get(name)) != "array":
                 continue
             flagged = index > 0 and _is_flag(verb.argv[index - 1])
-            if not flagged and (mega_verb or name in MEGA_ARGS):
+            if not flagged and (mega_verb or is_mega_arg(name)):
                 yield ctx.diagnostic("W008", verb.field_of(index),
                                      f"{{{{{name}}}}} forwards arbitrary arguments: {verb.name!r} behaves as a shell{verb.where}",
                                      hint="name the operations as separate verbs with typed arguments (docs/contract.md §13)")

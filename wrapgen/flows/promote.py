@@ -22,10 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from wrapgen.knowledge.commands import is_mega_command, is_not_command
 from wrapgen.model.tool import Command, Tool
 from wrapgen.names import verb_name
 from wrapgen.pack.pathwrap import PathWrap, PathWrapError, load_path_wrap, parse_path_wrap
 from wrapgen.pack.recipe import CommandSpec, Recipe
+from wrapgen.propose.select import MAX_VERBS, MIN_VERBS
 
 __all__ = [
     "MAX_VERBS",
@@ -44,11 +46,9 @@ __all__ = [
     "promote",
 ]
 
-MAX_VERBS = 12
-MIN_VERBS = 5
-# Never promoted: they forward arbitrary argv and behave as a shell (docs/contract.md §13), or describe the tool.
-_MEGA = frozenset({"run", "exec", "shell", "sh", "eval"})
-_NOT_COMMANDS = frozenset({"help", "completion", "completions", "__complete", "__completeNoDesc", "version"})
+# A pack has MIN_VERBS to MAX_VERBS commands: the numbers the proposal picks by (propose/select.py).
+# Never promoted: mega-commands, which forward arbitrary argv and behave as a shell (docs/contract.md §13), and
+# subcommands that describe the tool: one definition each, in wrapgen/knowledge/commands.py.
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class Plan:
 
 def _leaves(node: Command) -> list[tuple[str, ...]]:
     """The runnable paths at or under ``node``: itself when it has no subcommands."""
-    children = [c for c in node.subcommands if not c.hidden and not c.deprecated and c.name not in _NOT_COMMANDS]
+    children = [c for c in node.subcommands if not c.hidden and not c.deprecated and not is_not_command(c.name)]
     if not children:
         return [node.path]
     out: list[tuple[str, ...]] = []
@@ -177,10 +177,10 @@ def plan_promotion(wrap: PathWrap, tool: Tool) -> Plan:
             missing.append(Missing(allowed, closest, reason))
             continue
         for path in _leaves(node):
-            if path[-1] in _MEGA or allowed[-1] in _MEGA:
+            if is_mega_command(path[-1]) or is_mega_command(allowed[-1]):
                 skipped.append((path, "forwards arbitrary arguments, so it behaves as a shell (docs/contract.md §13)"))
                 continue
-            if path[-1] in _NOT_COMMANDS:
+            if is_not_command(path[-1]):
                 skipped.append((path, "describes the tool rather than doing something"))
                 continue
             if path not in origin:

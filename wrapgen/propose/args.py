@@ -15,8 +15,13 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from wrapgen.model.tool import Command, Flag, Positional
+from wrapgen.knowledge.commands import forwarding_operand
 from wrapgen.knowledge.dangerous_flags import ValueGuard, dangerous_reason, value_guard
-from wrapgen.propose.operands import DASH_DASH_AFTER, operands, usage_split
+from wrapgen.knowledge.phrases import noise_help_words
+from wrapgen.knowledge.flags import noise_flag_pattern, preferred_weight, primary_flags
+from wrapgen.knowledge.table import load
+from wrapgen.knowledge.tools import accepts_equals, operands_before_dash_dash
+from wrapgen.propose.operands import operands, usage_split
 
 _with_usage_variadics = operands  # the name wrapgen.flows.batch looks up
 
@@ -25,57 +30,15 @@ __all__ = ["ArgPlan", "plan_args", "arg_name", "positional_arg_name", "flag_nois
 
 MAX_ARGS = 8
 
-# Flags whose job the pack or the runtime owns, or that only change how output looks.
-NOISE_FLAG = re.compile(
-    r"""^(?:no-)?(?:
-        colou?rs?|colou?r-\w+|pager|paging|verbose|verbosity|quiet|silent|debug|trace(?:-\w+)?
-      | help|help-all|version|progress(?:-\w+)?|no-progress-meter|interactive|web|browser|editor|edit
-      | template|jq|format|output|output-format|json|log-\w+|logtostderr|alsologtostderr
-      | stderrthreshold|vmodule|v|vv|q|h|profile|profile-output|heading|line-buffered
-      | block-buffered|mmap|threads|j|stats|hyperlink-format|unicode|emoji|ansi|pretty|p|tab
-      | indent|ascii-output|null|print0|null-data|show-error|progress-bar|column|columns|width
-      | term|no-messages|messages|line-number|n|with-filename|vimgrep|byte-offset
-      | raw-output|join-output|compact-output|monochrome-output|color-output|sort-keys|seq|stream
-      | exit-status|arg|args|argjson|slurpfile|rawfile|jsonargs|rawfile|run-tests|show-progress
-      | write-out|libcurl|styled-output|no-styled-output|show-headers|trace-time|dry-run
-      | match-path|absolute-path|path-separator|strip-cwd-prefix|one-file-system
-      | max-columns(?:-preview)?|no-ignore-messages|no-filename|no-line-number|include-zero|stats
-      | show-all|request-timeout|cache-dir|insecure-skip-tls-verify|match-server-version|warnings-as-errors
-      | tls-server-name|certificate-authority|client-certificate|client-key|token|username|password
-      | as|as-group|as-uid|cluster|server|namespace-all|allow-missing-template-keys|show-managed-fields
-      | chunk-size|watch|watch-only|output-watch-events|server-print|raw|subresource|field-manager
-      | save-config|record|insecure-skip-tls-verify-backend|openapi-patch|validate|show-kind
-      | no-headers|label-columns|pod-running-timeout|max-log-requests|template-file|go-template
-    )$""",
-    re.VERBOSE,
-)
-# Words in a flag's help that mark it as interactive or as something the pack controls.
-_NOISE_WORDS = re.compile(
-    r"\b(?:web browser|in (?:the|your) browser|open .* editor|text editor|interactive(?:ly)?|prompt for"
-    r"|colou?ri[sz]e|syntax highlight|pager|(?:follow|stream) (?:the )?log output|keep streaming|watch for changes)\b",
-    re.IGNORECASE,
-)
-# Flag names a person reaches for first; a hit raises the flag in the ranking.
-_PREFERRED: dict[str, float] = {
-    **{name: 4.0 for name in """
-        limit max-count state author label assignee search query namespace all-namespaces selector
-        all since until glob type ignore-case smart-case hidden max-depth extension branch base
-        fixed-strings word-regexp stat oneline name-only name-status staged cached short tail
-        previous container workflow status kind follow max-results exclude type-not regexp
-        invert-match changed-within level sort-by sort owner repo language event commit since-time
-        grep no-ignore long
-    """.split()},
-    **{name: 2.0 for name in """
-        context after-context before-context count filter after before head depth size user
-        latest last max-filesize full-path tail-lines min-depth case-sensitive unrestricted
-        show-labels quiet-labels pretty reverse merges no-merges first-parent location max-time
-        header compressed fail connect-timeout retry
-    """.split()},
-}
-# Tools whose own option parser (not getopt_long) reads "--max-time=5" as one unknown option: their
-# values go in the next argument, which such a parser takes verbatim, so a dashed value stays a value.
-NO_EQUALS = frozenset({"curl"})
-_STYLES_WITH_EQUALS = {"gnu", "argparse", "click", "cobra", "clap", "git", "docopt", ""}
+# Flags whose job the pack or the runtime owns, or that only change how output looks:
+# wrapgen/knowledge/data/flags.json, each with its reason.
+NOISE_FLAG = noise_flag_pattern()
+# Words in a flag's help that mark it as interactive or as something the pack controls:
+# wrapgen/knowledge/data/phrases.json.
+_NOISE_WORDS = noise_help_words()
+# Flag names a person reaches for first (a rank bonus), and which tools take no "--flag=value"
+# (curl): wrapgen/knowledge/data/flags.json and tools.json. NO_EQUALS stays importable.
+NO_EQUALS = load("tools")["no_equals"].names
 
 _SCHEMA_TYPES = {"integer": "integer", "number": "number", "boolean": "boolean"}
 
@@ -187,7 +150,7 @@ def example_spellings(examples) -> frozenset[str]:
 
 
 def _score(flag: Flag, index: int, *, shown: frozenset[str] = frozenset()) -> float:
-    score = max((_PREFERRED.get(s.lstrip("-"), 0.0) for s in flag.spellings if s.startswith("--")),
+    score = max((preferred_weight(s.lstrip("-")) for s in flag.spellings if s.startswith("--")),
                 default=0.0)
     if shown & set(flag.spellings):
         score += 1.5  # the help's own examples use it: one people reach for first
@@ -208,7 +171,7 @@ def _flag_tokens(flag: Flag, name: str, *, style: str, tool: str = "") -> list[s
         return [spelling, "{{%s}}" % name]
     if flag.repeatable:
         return [spelling, "{{%s}}" % name]
-    if flag.long and style in _STYLES_WITH_EQUALS and tool.rsplit("/", 1)[-1] not in NO_EQUALS:
+    if flag.long and accepts_equals(tool, style=style):
         return [f"{flag.long}={{{{{name}}}}}"]
     return [spelling, "{{%s}}" % name]
 
@@ -280,7 +243,7 @@ def plan_args(
         chosen_pos.sort(key=lambda np: positionals.index(np))
     else:
         for n, p in positionals:
-            if norm(n) in excluded or re.search(r"(?:^|_)(?:command|cmd|argv|args|rest|expression|expr)(?:s|_|$)", n):
+            if norm(n) in excluded or forwarding_operand(n):
                 left_out.append((n, "excluded" if norm(n) in excluded else "forwards a command line"))
                 continue
             chosen_pos.append((n, p))
@@ -331,7 +294,7 @@ def plan_args(
             required.append(name)
         tail += _flag_tokens(flag, name, style=style, tool=tool)
     split = usage_split(command)
-    quirk = DASH_DASH_AFTER.get(tool.rsplit("/", 1)[-1])
+    quirk = operands_before_dash_dash(tool)
     if quirk is not None and split is None:
         split = quirk
     before = [np for np in chosen_pos if split is not None and positionals.index(np) < split]
@@ -367,7 +330,7 @@ def plan_args(
     ordered = {**pos_props, **properties}
     primary = next(iter(pos_props), "")
     if not primary:
-        primary = next((n for n in properties if n in _PRIMARY_FLAGS), "")
+        primary = next((n for n in properties if n in primary_flags()), "")
     return ArgPlan(ordered, tuple(required), tuple(tail), tuple(left_out), primary)
 
 
@@ -388,6 +351,3 @@ def _fixed_where_it_stays(tail: list[str], count: int, required: set[str]) -> li
         return tail
     index = next((i for i, token in enumerate(rest) if "{{" not in token), len(rest))
     return rest[:index] + fixed + rest[index:]
-
-
-_PRIMARY_FLAGS = ("search", "query", "repo", "namespace", "selector", "author", "label", "name", "state")

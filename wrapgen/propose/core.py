@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
+from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command, Tool
 from wrapgen.names import segment, unique_names, verb_name
 from wrapgen.propose.args import plan_args
@@ -23,7 +24,8 @@ from wrapgen.propose.titles import propose_title
 
 __all__ = ["Decision", "Proposal", "propose"]
 
-_NO_DOUBLE_DASH = {"man"}
+# Help styles whose tools are not known to honour "--": wrapgen/knowledge/data/tools.json.
+_NO_DOUBLE_DASH = load("tools")["styles_without_double_dash"].names
 # A "summary" that is really a section heading of the help ("Options (and corresponding ...):").
 _HEADING = re.compile(r"\s*(?:usage|options|flags|commands|arguments)\b", re.IGNORECASE)  # help styles whose tools are not known to honour "--"
 

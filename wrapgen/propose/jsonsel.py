@@ -12,19 +12,15 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+from wrapgen.knowledge.words import json_field_preference, json_redundant
 from wrapgen.model.tool import Command, Flag
 
 __all__ = ["JsonChoice", "select_json", "pick_fields", "fields_from_text", "FIELD_PREFERENCE"]
 
-# Fields a person wants first in a listing, most useful first.
-FIELD_PREFERENCE = (
-    "number", "databaseId", "nameWithOwner", "name", "tagName", "id", "title", "displayTitle", "state",
-    "status", "conclusion", "workflowName", "headRefName", "headBranch", "author", "labels", "createdAt",
-    "updatedAt", "publishedAt", "url", "isDraft", "visibility", "description", "baseRefName",
-)
-# Fields that say the same as one chosen before them.
-_REDUNDANT = {"id": ("number", "databaseId", "name", "nameWithOwner"), "name": ("nameWithOwner",),
-              "databaseId": ("number",), "displayTitle": ("title",), "headBranch": ("headRefName",)}
+# Fields a person wants first in a listing, most useful first, and fields that say the same as one
+# chosen before them: wrapgen/knowledge/data/fields.json.
+FIELD_PREFERENCE = json_field_preference()
+_REDUNDANT = json_redundant()
 MAX_FIELDS = 8
 
 _JSON_WORD = re.compile(r"(?<![\w-])json(?![\w-])", re.IGNORECASE)

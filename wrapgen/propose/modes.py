@@ -22,19 +22,15 @@ from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.select import Candidate
 from wrapgen.propose.valuemodes import value_modes
 from wrapgen.propose.verbs import KNOWN_VERBS
+from wrapgen.knowledge.words import main_names
 
 __all__ = ["root_candidates", "main_verb", "is_mode_flag", "MAX_MODES"]
 
 MAX_MODES = 5
 
-# The verb a tool's description opens with -> the name of its main mode.
-_MAIN_NAMES = {
-    "search": "search", "find": "find", "grep": "search", "match": "search", "locate": "find",
-    "process": "query", "filter": "query", "query": "query", "transform": "query",
-    "transfer": "fetch", "download": "fetch", "fetch": "fetch", "request": "fetch",
-    "list": "list", "show": "show", "print": "show", "display": "show", "count": "count",
-    "convert": "convert", "format": "format", "check": "check", "lint": "check", "compare": "compare",
-}
+# The verb a tool's description opens with -> the name of its main mode:
+# wrapgen/knowledge/data/verbs.json.
+_MAIN_NAMES = main_names()
 _VERB_FORMS = re.compile(r"\b([a-z]+?)(?:es|s|ing|e?d)?\b")
 # A mode flag's help opens with what it prints instead of the normal output.
 _MODE_HELP = re.compile(

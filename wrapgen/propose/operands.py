@@ -12,17 +12,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from types import MappingProxyType
+from typing import Mapping
+
+from wrapgen.knowledge.commands import not_operands
+from wrapgen.knowledge.table import load
 
 from wrapgen.model.tool import Command, Positional
 
 __all__ = ["operands", "usage_split", "DASH_DASH_AFTER"]
 
-# Tools known to read a literal "--" as an operand when it stands before their first operand:
-# jq 1.6 takes "jq -- ." as the filter "--". The value is how many operands go before "--".
-DASH_DASH_AFTER = {"jq": 1}
-
-
-_NOT_OPERANDS = {"global", "options", "option", "global options", "flags", "flag", "opts"}
+# Tools known to read a literal "--" as an operand when it stands before their first operand
+# (jq 1.6 takes "jq -- ." as the filter "--"), and the words a usage line shows where operands go
+# that are none: data in wrapgen/knowledge/data/tools.json and commands.json. DASH_DASH_AFTER
+# (tool -> how many operands go before "--") stays importable.
+DASH_DASH_AFTER: Mapping[str, int] = MappingProxyType(
+    {entry.name: int(entry.value) for entry in load("tools")["dash_dash_after"]})
 
 
 def operands(command: Command) -> list[Positional]:
@@ -36,7 +41,7 @@ def operands(command: Command) -> list[Positional]:
     # "terraform [global options] plan [options]" read as operands "global" and "plan": not operands
     words = {w.lower() for w in command.path}
     positionals = [p for p in command.positionals
-                   if p.name.strip("<>[]. ").lower() not in words | _NOT_OPERANDS]
+                   if p.name.strip("<>[]. ").lower() not in words | not_operands()]
     if len(command.usage) > 1:
         # an operand shown only in a usage line of another mode (jq --args <filter> [strings...],
         # git diff --no-index <path> <path>) belongs to that mode, not to this command

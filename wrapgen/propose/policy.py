@@ -10,60 +10,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from typing import Mapping
+
+from wrapgen.knowledge.words import EFFECTS, name_effects, summary_effects
 from wrapgen.model.tool import Command
 
 __all__ = ["PolicyGuess", "classify", "EFFECTS", "NAME_EFFECTS", "SUMMARY_EFFECTS"]
 
-EFFECTS = ("read", "write", "destructive")
-
-_READ_NAMES = """
-list ls get show view status log logs diff describe inspect search find grep cat info top history
-explain check verify count print display ps images blame query read browse watch tail head stat
-stats whoami version events port ls-files ls-tree ls-remote shortlog whatchanged reflog rev-parse
-cat-file checks files types type-list list-types tree api-resources api-versions cluster-info
-outdated audit which where locate match validate lint dry-run preview env
-""".split()
-_WRITE_NAMES = """
-create add set update edit write apply commit push merge rebase move mv rename install start stop
-restart run exec send post upload publish init clone pull fetch patch replace scale label annotate
-cordon uncordon approve close reopen lock unlock comment fork checkout switch build login logout
-enable disable sync import save load copy cp expose rollout tag stash cherry-pick revert bisect
-review ready transfer archive unarchive pin unpin transfer mark deploy attach detach pause unpause
-resume cancel rerun retry config configure autoscale certificate taint cordon debug
-upgrade downgrade reinstall dist-upgrade full-upgrade dselect-upgrade
-""".split()
-_DESTRUCTIVE_NAMES = """
-delete rm remove destroy drop purge prune kill reset wipe erase uninstall clean terminate revoke
-truncate rmi drain restore autoremove autopurge
-""".split()
-
-NAME_EFFECTS: dict[str, str] = {
-    **{w: "read" for w in _READ_NAMES},
-    **{w: "write" for w in _WRITE_NAMES},
-    **{w: "destructive" for w in _DESTRUCTIVE_NAMES},
-}
-
+# The word tables are data: wrapgen/knowledge/data/effects.json (each word with its reason).
+NAME_EFFECTS: Mapping[str, str] = name_effects()
 # Leading verbs of a summary ("List pull requests", "Fetch the logs of a container"). Kept apart
 # from the name table: "fetch" as a summary verb reads (docker logs), as a command name it writes.
-SUMMARY_EFFECTS: dict[str, str] = {
-    **{w: "read" for w in """
-        list show view display print get describe inspect search find grep return explain check
-        verify count query read browse watch follow fetch compare output report look summarize
-        locate match validate lint dump tail diff print evaluate test
-    """.split()},
-    **{w: "write" for w in """
-        create add set update edit write apply record commit push merge rebase move rename install
-        start stop restart run execute send post upload download publish initialize reinitialize
-        clone pull patch replace scale label annotate mark approve close reopen lock unlock comment
-        fork checkout switch build login logout enable disable sync import save load copy expose
-        join reapply integrate tag stash revert change modify manage configure transfer cancel
-        pause unpause resume retry rerun deploy attach detach generate make
-    """.split()},
-    **{w: "destructive" for w in """
-        delete remove destroy drop purge prune kill reset wipe erase uninstall clean terminate revoke
-        truncate overwrite discard restore drain evict force
-    """.split()},
-}
+SUMMARY_EFFECTS: Mapping[str, str] = summary_effects()
 
 _RANK = {effect: i for i, effect in enumerate(EFFECTS)}
 

@@ -15,6 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from wrapgen.knowledge.phrases import group_weights, summary_out
+from wrapgen.knowledge.commands import (MEGA_REASON, common_weight, forwards_command_line, is_mega_command,
+                                        is_setup_family, never_reason)
 from wrapgen.model.tool import Command, Flag
 from wrapgen.propose.policy import NAME_EFFECTS, SUMMARY_EFFECTS
 
@@ -33,55 +36,14 @@ MIN_VERBS = 5
 COMMON_BONUS = 4.5
 MIN_QUALITY = -1.5  # rank before the read/write bonus; below it a candidate only fills a pack up to 5
 
-_NEVER = {
-    "help": "help", "completion": "shell completion", "completions": "shell completion",
-    "version": "version", "__complete": "shell completion", "__completenodesc": "shell completion",
-    "plugin": "plugin manager", "plugins": "plugin manager", "extension": "plugin manager",
-    "extensions": "plugin manager", "alpha": "alpha", "beta": "beta", "experimental": "experimental",
-    "options": "help", "kustomize": "a separate tool", "alias": "shortcut manager",
-    "edit": "interactive: opens an editor", "login": "interactive: a login flow",
-    "logout": "interactive: a login flow", "shell": "interactive shell", "console": "interactive",
-    "attach": "interactive: attaches a terminal", "tui": "interactive", "wizard": "interactive",
-    "browse": "interactive: opens a web browser", "codespace": "interactive: remote dev environments",
-    "proxy": "long-running: a proxy server", "port-forward": "long-running: forwards ports",
-    "serve": "long-running: a server", "daemon": "long-running: a server",
-    "api": "a raw API passthrough, not a named command", "debug": "interactive: a debugging session",
-    "gui": "interactive", "instaweb": "long-running: a web server", "citool": "interactive",
-    "gitk": "interactive", "mergetool": "interactive", "difftool": "interactive",
-    "credential": "credential helper plumbing", "watch": "long-running: watches until stopped", "daemon-reload": "long-running",
-}
-_MEGA_NAMES = {"run", "exec", "sh", "eval", "x", "xargs", "env", "nohup", "sudo"}
-_MEGA_POSITIONAL = re.compile(r"^\W*(?:command|cmd|argv|args?|rest|arguments)\b", re.I)
-_SUMMARY_OUT = (
-    (re.compile(r"\bdeprecated\b", re.I), "deprecated"),
-    (re.compile(r"\b(?:experimental|alpha|preview feature)\b", re.I), "experimental"),
-    (re.compile(r"\binteractive(?:ly)?\b|\bin (?:the|a|your) (?:web )?browser\b|\btext editor\b|\bprompt",
-                re.I), "interactive"),
-    (re.compile(r"^\s*open\b|\bopens? (?:it |them )?in (?:a|the|your)\b", re.I), "interactive: opens a viewer or browser"),
-    (re.compile(r"\b(?:run|execute)s? (?:a |an |any )?(?:command|program|shell)\b", re.I),
-     "a mega-command: runs an arbitrary command"),
-)
-# Checked in this order: a "Low-level Commands / Interrogators" group is low-level first.
-_GROUP_WEIGHTS = (
-    (re.compile(r"plumbing|low-level|internal|helper|deprecated", re.I), -3.0),
-    (re.compile(r"ancillary|advanced|swarm|other|additional|settings|cluster management|synching|syncing"
-                r"|manipulator|external", re.I), -1.0),
-    (re.compile(r"core|common|basic commands \(beginner\)|main porcelain|getting started|general|targeted",
-                re.I), 2.0),
-    (re.compile(r"basic|intermediate|troubleshoot|interrogator|actions", re.I), 1.0),
-)
-_COMMON_READS = {
-    "list": 2.0, "ls": 1.5, "get": 2.0, "view": 2.0, "status": 1.5, "log": 2.0, "logs": 2.0,
-    "diff": 1.5, "show": 1.5, "describe": 1.0, "ps": 2.0, "images": 1.5, "search": 1.0,
-    "inspect": 1.0, "grep": 1.0, "top": 0.5, "events": 0.5, "explain": 0.5, "checks": 0.5,
-    "blame": 0.5, "branch": 0.5, "tag": 0.3, "history": 0.3,
-}
-_COMMON_WRITES = {
-    "add": 1.0, "commit": 1.0, "create": 1.0, "apply": 3.5, "scale": 1.5, "restart": 1.0, "push": 0.8, "pull": 0.8,
-    "switch": 0.6, "fetch": 0.8, "merge": 0.5, "comment": 0.5, "checkout": 0.6,
-    "delete": 2.0, "rm": 1.0, "build": 0.5, "close": 0.3, "pull-request": 0.3,
-    "extract": 1.0, "compress": 0.8, "decompress": 0.8,
-}
+# Which words keep a command out, and which forward a command line: wrapgen/knowledge/commands.py
+# (one definition for propose, check and promote).
+# Summary phrases that keep a command out, and the weights of the help's group headings ("core",
+# "plumbing"): regular expressions with their reasons in wrapgen/knowledge/data/phrases.json.
+_SUMMARY_OUT = summary_out()
+_GROUP_WEIGHTS = group_weights()
+# The commands people use most (a rank bonus) and the setup families (a penalty) are data:
+# wrapgen/knowledge/data/commands.json.
 
 
 @dataclass(frozen=True)
@@ -116,19 +78,17 @@ def exclusion_reason(candidate: Candidate) -> str | None:
     if candidate.fixed or candidate.name:
         return None
     for word in candidate.path:
-        key = word.lower()
-        if key in _NEVER:
-            return _NEVER[key]
+        why = never_reason(word)
+        if why:
+            return why
     if command.hidden:
         return "hidden"
     if command.deprecated:
         return "deprecated"
-    if candidate.path and candidate.path[-1].lower() in _MEGA_NAMES:
-        return "a mega-command: forwards an arbitrary command line (docs/contract.md §13)"
-    if any(p.variadic and _MEGA_POSITIONAL.match(p.name) for p in command.positionals):
-        return "a mega-command: forwards an arbitrary command line (docs/contract.md §13)"
-    if any(re.search(r"\bCOMMAND \[ARG", line) for line in command.usage):
-        return "a mega-command: forwards an arbitrary command line (docs/contract.md §13)"
+    if candidate.path and is_mega_command(candidate.path[-1]):
+        return MEGA_REASON
+    if forwards_command_line(command):
+        return MEGA_REASON
     text = f"{command.summary} {candidate.group}"
     for pattern, why in _SUMMARY_OUT:
         if pattern.search(text):
@@ -146,16 +106,6 @@ def _group_weight(group: str) -> float:
     return 0.0
 
 
-# Families that set up the tool rather than use it: a person wraps them last.
-_SETUP_FAMILIES = {
-    "auth", "config", "alias", "gpg-key", "ssh-key", "secret", "secrets", "variable", "cache",
-    "credential", "credentials", "context", "contexts", "plugin", "plugins", "extension", "completion",
-    "certificate", "trust", "manifest", "buildx", "builder", "system", "swarm", "node", "plugin",
-    "gist", "maintenance", "sparse-checkout", "worktree", "submodule", "notes", "scalar",
-    "checkpoint", "service", "stack", "volume", "network",
-}
-
-
 def rank_score(candidate: Candidate, effect: str, *, min_depth: int,
                featured: frozenset[str] = frozenset(), total: int = 50) -> float:
     """Higher is proposed first; ``featured`` are families the tool's own examples use."""
@@ -164,13 +114,13 @@ def rank_score(candidate: Candidate, effect: str, *, min_depth: int,
     score = 0.0
     if family in featured:
         score += 1.5
-    if family in _SETUP_FAMILIES or name in _SETUP_FAMILIES:
+    if is_setup_family(family) or is_setup_family(name):
         score -= 3.0
     score += _EFFECT_BASE[effect]
     # the short help's own headings ("grow, mark and tweak your common history") only sort its
     # common list, so they weigh nothing beside the bonus for being on it
     score += COMMON_BONUS if candidate.common else _group_weight(candidate.group)
-    score += (_COMMON_READS if effect == "read" else _COMMON_WRITES).get(name, 0.0)
+    score += common_weight(name, effect)
     score -= 2.0 * max(0, len(candidate.path) - min_depth)
     score -= candidate.index / max(total, 1)  # the help's own order breaks ties, never more than 1 point
     return score

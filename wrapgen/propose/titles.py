@@ -12,18 +12,17 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from wrapgen.knowledge.words import match_verbs, name_verbs, place_args, search_args, to_verbs
 from wrapgen.propose.verbs import KNOWN_VERBS, ing, past
 
 __all__ = ["propose_title"]
 
 _MAX_OBJECT_WORDS = 7
-_SEARCH_ARGS = ("pattern", "patterns", "query", "q", "search", "regex", "regexp", "filter", "expression", "grep")
-_PLACE_ARGS = ("path", "paths", "file", "files", "dir", "directory", "repo", "namespace", "revision_range")
-_NAME_VERBS = {
-    "ls": "list", "ps": "list", "logs": "show", "log": "show", "diff": "show", "status": "show",
-    "images": "list", "cat": "show", "info": "show", "top": "show", "rm": "remove", "mv": "move",
-    "cp": "copy", "rmi": "remove", "files": "list", "grep": "search", "blame": "show",
-}
+# The words titles are made of (argument names that hold a pattern or a place, command names that
+# are no verb) are data: wrapgen/knowledge/data/verbs.json.
+_SEARCH_ARGS = search_args()
+_PLACE_ARGS = place_args()
+_NAME_VERBS = name_verbs()
 _CLAUSE = re.compile(r"\s+(?:in|from|of|for|to|on|with|by|using|into|that|which|between|matching)\s+|[,;:(.]")
 
 
@@ -68,8 +67,8 @@ def _object(rest: str) -> tuple[str, str]:
 
 
 # Verbs whose URL is where something goes, and verbs whose pattern is what the results match.
-_TO_VERBS = frozenset({"send", "post", "upload", "submit", "put"})
-_MATCH_VERBS = frozenset({"find", "list", "locate"})
+_TO_VERBS = to_verbs()
+_MATCH_VERBS = match_verbs()
 
 
 def _slot(primary: str, verb: str = "") -> str:

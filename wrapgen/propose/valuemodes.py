@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from wrapgen.model.tool import Command, Flag
 from wrapgen.propose.args import flag_noise
 from wrapgen.knowledge.dangerous_flags import dangerous_reason
+from wrapgen.knowledge.words import kind_names
 
 __all__ = ["ValueMode", "value_modes", "kind_choices", "MAX_KINDS"]
 
@@ -37,8 +38,9 @@ _RECENT_NAME = re.compile(r"(?:within|newer|after|since)", re.I)
 _SEND = re.compile(r"\bPOST\b")  # the HTTP method, in capitals, in the flag's first sentence
 _SAVE = re.compile(r"^\s*write\s+(?:output\s+|documents?\s+)?to\s+(?:<?file>?|a\s+file)\b(?!\s+named)", re.I)
 _RAW = re.compile(r"\bwithout\s+the\s+special\s+interpretation\s+of\s+the\s+@", re.I)
-# Short forms a person types for a kind ("dirs"); any other kind is pluralized.
-_KIND_NAMES = {"directory": "dirs", "symlink": "links", "file": "files", "executable": "executables"}
+# Short forms a person types for a kind ("dirs"); any other kind is pluralized:
+# wrapgen/knowledge/data/fields.json.
+_KIND_NAMES = kind_names()
 
 
 @dataclass(frozen=True)

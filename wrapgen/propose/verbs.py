@@ -9,112 +9,17 @@ rules below.
 from __future__ import annotations
 
 import re
+from typing import Mapping
+
+from wrapgen.knowledge.words import irregular_forms, known_verbs
 
 __all__ = ["ing", "past", "is_verb", "KNOWN_VERBS"]
 
-# verb -> (-ing form, past tense), for every verb the spelling rules get wrong.
-_IRREGULAR: dict[str, tuple[str, str]] = {
-    "get": ("getting", "got"),
-    "find": ("finding", "found"),
-    "run": ("running", "ran"),
-    "rerun": ("rerunning", "reran"),
-    "read": ("reading", "read"),
-    "write": ("writing", "wrote"),
-    "make": ("making", "made"),
-    "build": ("building", "built"),
-    "send": ("sending", "sent"),
-    "set": ("setting", "set"),
-    "unset": ("unsetting", "unset"),
-    "put": ("putting", "put"),
-    "reset": ("resetting", "reset"),
-    "cut": ("cutting", "cut"),
-    "split": ("splitting", "split"),
-    "begin": ("beginning", "began"),
-    "give": ("giving", "gave"),
-    "take": ("taking", "took"),
-    "keep": ("keeping", "kept"),
-    "tell": ("telling", "told"),
-    "see": ("seeing", "saw"),
-    "do": ("doing", "did"),
-    "go": ("going", "went"),
-    "show": ("showing", "showed"),
-    "stop": ("stopping", "stopped"),
-    "drop": ("dropping", "dropped"),
-    "tag": ("tagging", "tagged"),
-    "diff": ("diffing", "diffed"),
-    "grep": ("grepping", "grepped"),
-    "commit": ("committing", "committed"),
-    "submit": ("submitting", "submitted"),
-    "ship": ("shipping", "shipped"),
-    "plan": ("planning", "planned"),
-    "scan": ("scanning", "scanned"),
-    "log": ("logging", "logged"),
-    "pin": ("pinning", "pinned"),
-    "unpin": ("unpinning", "unpinned"),
-    "map": ("mapping", "mapped"),
-    "zip": ("zipping", "zipped"),
-    "open": ("opening", "opened"),
-    "edit": ("editing", "edited"),
-    "visit": ("visiting", "visited"),
-    "listen": ("listening", "listened"),
-    "fetch": ("fetching", "fetched"),
-    "bind": ("binding", "bound"),
-    "hold": ("holding", "held"),
-    "lead": ("leading", "led"),
-    "leave": ("leaving", "left"),
-    "lose": ("losing", "lost"),
-    "mean": ("meaning", "meant"),
-    "meet": ("meeting", "met"),
-    "seek": ("seeking", "sought"),
-    "sell": ("selling", "sold"),
-    "spend": ("spending", "spent"),
-    "stand": ("standing", "stood"),
-    "teach": ("teaching", "taught"),
-    "think": ("thinking", "thought"),
-    "understand": ("understanding", "understood"),
-    "undo": ("undoing", "undid"),
-    "upset": ("upsetting", "upset"),
-    "rebuild": ("rebuilding", "rebuilt"),
-    "rewrite": ("rewriting", "rewrote"),
-    "overwrite": ("overwriting", "overwrote"),
-    "print": ("printing", "printed"),
-    "output": ("outputting", "output"),
-    "input": ("inputting", "input"),
-    "forget": ("forgetting", "forgot"),
-    "shut": ("shutting", "shut"),
-    "hide": ("hiding", "hid"),
-    "freeze": ("freezing", "froze"),
-    "choose": ("choosing", "chose"),
-    "draw": ("drawing", "drew"),
-    "bring": ("bringing", "brought"),
-    "buy": ("buying", "bought"),
-    "catch": ("catching", "caught"),
-    "deal": ("dealing", "dealt"),
-}
-
-# Verbs a command summary or name starts with; a word outside this set is not treated as a verb.
-KNOWN_VERBS = frozenset(
-    set(_IRREGULAR)
-    | {
-        "list", "view", "display", "search", "describe", "inspect", "count", "check", "verify",
-        "query", "filter", "compare", "explain", "return", "browse", "watch", "follow", "trace",
-        "create", "add", "remove", "delete", "update", "apply", "patch", "replace", "copy", "move",
-        "rename", "install", "uninstall", "upgrade", "start", "restart", "kill", "close", "reopen",
-        "lock", "unlock", "merge", "rebase", "push", "pull", "clone", "download", "upload", "record",
-        "switch", "restore", "prune", "clean", "archive", "export", "import", "save", "load", "login",
-        "logout", "sync", "enable", "disable", "approve", "comment", "review", "fork", "checkout",
-        "mark", "attach", "detach", "expose", "scale", "drain", "cordon", "uncordon", "annotate",
-        "label", "manage", "modify", "configure", "transfer", "process", "convert", "format",
-        "validate", "test", "generate", "render", "extract", "summarize", "track", "join", "reapply",
-        "use", "integrate", "analyze", "compile", "benchmark", "remove", "post", "publish", "release", "destroy", "purge", "wipe", "erase",
-        "terminate", "revoke", "truncate", "change", "cancel", "retry", "pause", "unpause", "resume",
-        "evaluate", "output", "report", "match", "locate", "resolve", "parse", "tail", "sort",
-        "cherry-pick", "revert", "bisect", "stash", "initialize", "init", "reinitialize", "register",
-        "connect", "disconnect", "mount", "unmount", "encrypt", "decrypt", "sign", "compute",
-        "calculate", "measure", "benchmark", "ping", "request", "send", "fetch", "dump", "diagnose",
-        "tag", "untag", "assign", "unassign", "block", "unblock", "deploy", "rollback", "roll",
-    }
-)
+# verb -> (-ing form, past tense), for every verb the spelling rules get wrong; and the verbs a
+# command summary or name starts with (a word outside it is not treated as a verb). Both are data:
+# wrapgen/knowledge/data/verbs.json.
+_IRREGULAR: Mapping[str, tuple[str, str]] = irregular_forms()
+KNOWN_VERBS: frozenset[str] = known_verbs()
 
 _VOWELS = set("aeiou")
 

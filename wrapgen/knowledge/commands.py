@@ -1,0 +1,127 @@
+"""What a command is, and what it is not: one definition each, for propose, check and promote.
+
+Data: ``data/commands.json``. The questions answered here:
+
+* ``not_command_reason(word)``: the word names a subcommand that describes the tool (help,
+  completion, version) rather than doing something. Promote skips such paths; propose leaves them
+  out (with ``never_reason``).
+* ``never_reason(word)``: any reason a path word keeps a command out of a proposal (the above, or
+  interactive, long-running, plumbing, unstable).
+* ``is_mega_command(name)``: the command (or verb) name forwards an arbitrary command line (docs/contract.md §13).
+  Check's W008, promote and propose all use this one list, the union of the three lists they kept
+  before (so propose's ``sudo``/``env``/``xargs`` are now mega-commands for check and promote too,
+  and check's and promote's ``shell`` for propose).
+* ``is_mega_arg(name)``, ``forwards_command_line(command)``: an argument or operand that holds
+  a forwarded command line.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from wrapgen.knowledge.table import Table, load
+
+__all__ = [
+    "not_command_reason", "never_reason", "is_not_command", "is_mega_command", "is_mega_arg",
+    "mega_positional", "forwards_command_line", "forwarding_operand", "is_not_operand", "not_operands",
+    "is_setup_family", "common_weight", "MEGA_REASON",
+]
+
+MEGA_REASON = "a mega-command: forwards an arbitrary command line (docs/contract.md §13)"
+
+
+def _table(name: str) -> Table:
+    return load("commands")[name]
+
+
+@lru_cache(maxsize=None)
+def _labels(name: str) -> dict[str, str]:
+    return {entry.name.lower(): entry.value for entry in _table(name)}
+
+
+@lru_cache(maxsize=None)
+def _names(name: str) -> frozenset[str]:
+    return frozenset(entry.name.lower() for entry in _table(name))
+
+
+def not_command_reason(word: str) -> str | None:
+    """Why a subcommand named ``word`` describes the tool instead of doing something, or None."""
+    return _labels("not_commands").get(word.lower())
+
+
+def is_not_command(word: str) -> bool:
+    return not_command_reason(word) is not None
+
+
+def never_reason(word: str) -> str | None:
+    """Why a command with ``word`` in its path is never proposed (not a command, interactive, ...), or None."""
+    key = word.lower()
+    return _labels("not_commands").get(key) or _labels("never_proposed").get(key)
+
+
+def is_mega_command(word: str) -> bool:
+    """Whether a command named ``word`` (a path word, or the last part of a verb name: pass ``run`` for
+    ``container.run``) forwards an arbitrary command line."""
+    return word.lower() in _names("mega_names")
+
+
+def is_mega_arg(name: str) -> bool:
+    """Whether an argument named ``name`` conventionally holds a forwarded command line (argv, cmd, rest)."""
+    return name.lower() in _names("mega_args")
+
+
+@lru_cache(maxsize=None)
+def mega_positional() -> re.Pattern[str]:
+    """A positional's spelling that holds a forwarded command line: ``<command>``, ``[ARGS...]``."""
+    words = sorted(_names("mega_args"), key=lambda w: (-len(w), w))
+    return re.compile(r"^\W*(?:%s)\b" % "|".join(map(re.escape, words)), re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def _forwarding_name() -> re.Pattern[str]:
+    words = sorted(_names("mega_args") | _names("forwarding_operands"), key=lambda w: (-len(w), w))
+    return re.compile(r"(?:^|_)(?:%s)(?:s|_|$)" % "|".join(map(re.escape, words)))
+
+
+def forwarding_operand(arg_name: str) -> bool:
+    """An operand's arg name (``command``, ``x_args``, ``expression``) that hands the tool a command line
+    or a program of its own: left out of a proposal's args."""
+    return _forwarding_name().search(arg_name) is not None
+
+
+_COMMAND_ARG_USAGE = re.compile(r"\bCOMMAND \[ARG")  # "nohup COMMAND [ARG]...": the usage of a launcher
+
+
+def forwards_command_line(command) -> bool:
+    """Whether a discovered command forwards a command line: a variadic operand named like one, or a
+    usage line of the form ``COMMAND [ARG]...``. (Its name is ``is_mega_command``'s question.)"""
+    pattern = mega_positional()
+    if any(p.variadic and pattern.match(p.name) for p in command.positionals):
+        return True
+    return any(_COMMAND_ARG_USAGE.search(line) for line in command.usage)
+
+
+def is_not_operand(word: str) -> bool:
+    """A word a usage line shows where operands go that is no operand (``[global options]``)."""
+    return word.lower() in _names("not_operands")
+
+
+def not_operands() -> frozenset[str]:
+    """Every such word, lower-cased."""
+    return _names("not_operands")
+
+
+def is_setup_family(word: str) -> bool:
+    """A family that sets the tool up (auth, config, plugin) rather than uses it."""
+    return word.lower() in _names("setup_families")
+
+
+@lru_cache(maxsize=None)
+def _weights(name: str) -> dict[str, float]:
+    return {entry.name: float(entry.value) for entry in _table(name)}
+
+
+def common_weight(name: str, effect: str) -> float:
+    """The rank bonus of a command people use most, for its effect (0.0 for any other)."""
+    return _weights("common_reads" if effect == "read" else "common_writes").get(name, 0.0)

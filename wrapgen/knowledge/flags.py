@@ -1,0 +1,61 @@
+"""What flags are: noise a pack leaves out, and the flags a person reaches for first.
+
+Data: ``data/flags.json``. A noise flag is matched by its long name without dashes; ``no-X`` is
+noise wherever ``X`` is (so the table never lists both). The connection and identity names there
+are kubectl's, but they are matched for every tool: a caller must not redirect any tool to
+another server or hand it credentials.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from wrapgen.knowledge.table import Knowledge, KnowledgeError, load
+
+__all__ = ["is_noise_flag", "noise_flag_pattern", "build_noise_pattern", "preferred_weight", "primary_flags"]
+
+
+def build_noise_pattern(data: Knowledge) -> re.Pattern[str]:
+    """The noise pattern of a flags file; a ``no-X`` listed beside ``X`` or a bad regex is an error."""
+    names = data["noise_flags"].names
+    redundant = sorted(n for n in names if n.startswith("no-") and n[3:] in names)
+    if redundant:
+        raise KnowledgeError(f"{data.source}: noise_flags lists {redundant[0]!r} and {redundant[0][3:]!r}; "
+                             "'no-X' matches wherever 'X' does, so drop the first")
+    alternatives = [re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n))]
+    for entry in data["noise_flag_patterns"]:
+        try:
+            re.compile(entry.name)
+        except re.error as error:
+            raise KnowledgeError(f"{data.source}: noise_flag_patterns: {entry.name!r} is not a regular "
+                                 f"expression: {error}") from None
+        alternatives.append(entry.name)
+    return re.compile(r"^(?:no-)?(?:%s)$" % "|".join(alternatives))
+
+
+@lru_cache(maxsize=None)
+def noise_flag_pattern() -> re.Pattern[str]:
+    """One anchored pattern over a flag name (no dashes): ``color``, ``no-pager``, ``log-level``."""
+    return build_noise_pattern(load("flags"))
+
+
+def is_noise_flag(name: str) -> bool:
+    """Whether a flag's name (``max-count``, without dashes) is noise for a pack."""
+    return noise_flag_pattern().match(name) is not None
+
+
+@lru_cache(maxsize=None)
+def _preferred() -> dict[str, float]:
+    return {e.name: float(e.value) for e in load("flags")["preferred_flags"]}
+
+
+def preferred_weight(name: str) -> float:
+    """The rank bonus of a flag a person reaches for first (0.0 for any other)."""
+    return _preferred().get(name, 0.0)
+
+
+@lru_cache(maxsize=None)
+def primary_flags() -> tuple[str, ...]:
+    """Flag args a title names when a command has no operand, first match wins."""
+    return tuple(e.name for e in load("flags")["primary_flags"])

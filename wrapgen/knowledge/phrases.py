@@ -1,0 +1,57 @@
+"""Phrases in help text that mark a command or a flag, as data: ``data/phrases.json``.
+
+Each table is a list of regular expressions with a reason (and, for some, a value), searched
+case-insensitively in file order. The patterns that parse a sentence's structure (the leading
+verbs of a summary, a title's clause, fd's list of kinds) stay beside the code that reads their
+groups; what lives here is the vocabulary: which words mean interactive, deprecated, dangerous.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from wrapgen.knowledge.table import Knowledge, KnowledgeError, load
+
+__all__ = ["summary_out", "group_weights", "noise_help_words", "danger_words", "compiled"]
+
+
+def compiled(data: Knowledge, table: str) -> tuple[tuple[re.Pattern[str], object], ...]:
+    """(pattern, value) for each entry of ``table``; an entry that is no regular expression is an error."""
+    out = []
+    for entry in data[table]:
+        try:
+            out.append((re.compile(entry.name, re.IGNORECASE), entry.value))
+        except re.error as error:
+            raise KnowledgeError(f"{data.source}: {table}: {entry.name!r} is not a regular expression: "
+                                 f"{error}") from None
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def summary_out() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """(pattern, reason shown) for summaries that keep a command out (deprecated, interactive ...)."""
+    return compiled(load("phrases"), "summary_out")
+
+
+@lru_cache(maxsize=None)
+def group_weights() -> tuple[tuple[re.Pattern[str], float], ...]:
+    """(pattern, weight) for the help's group headings, first match wins."""
+    return tuple((p, float(w)) for p, w in compiled(load("phrases"), "group_weights"))
+
+
+def _alternation(table: str, template: str, flags: int) -> re.Pattern[str]:
+    compiled(load("phrases"), table)  # each alternative is checked on its own first
+    return re.compile(template % "|".join(e.name for e in load("phrases")[table]), flags)
+
+
+@lru_cache(maxsize=None)
+def noise_help_words() -> re.Pattern[str]:
+    """Words in a flag's help that mark it as interactive or presentation only."""
+    return _alternation("noise_help_words", r"\b(?:%s)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def danger_words() -> re.Pattern[str]:
+    """Words in a flag's help that mark it as dangerous in any tool."""
+    return _alternation("danger_words", r"%s", re.IGNORECASE)

@@ -1,0 +1,47 @@
+"""Facts about specific tools and help styles, keyed by the tool's base name: data, not ``if tool ==``.
+
+Data: ``data/tools.json``. Each fact is one the help text does not settle:
+
+* ``accepts_equals(tool, style)``: whether ``--flag=value`` is safe to write. getopt_long and the
+  parser libraries of most help styles split it; curl's own parser does not, and its help looks
+  like any getopt tool's (``--max-time <seconds>``), so reading the help cannot tell.
+* ``operands_before_dash_dash(tool)``: jq 1.6 reads ``jq -- .`` as the filter ``--``; 1.7 does
+  not. The help does not say which; asking the tool would mean running a filter during discovery.
+* ``honours_double_dash(style)``: man-page tools are often not getopt-based.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from wrapgen.knowledge.table import load
+
+__all__ = ["base_name", "accepts_equals", "operands_before_dash_dash", "honours_double_dash", "UNKNOWN_STYLE"]
+
+UNKNOWN_STYLE = "unknown"  # the data's name for a help whose style was not detected ("")
+
+
+def base_name(tool: str) -> str:
+    """``/usr/bin/curl`` -> ``curl``: the key of every per-tool fact."""
+    return tool.rsplit("/", 1)[-1]
+
+
+@lru_cache(maxsize=None)
+def _names(table: str) -> frozenset[str]:
+    return load("tools")[table].names
+
+
+def accepts_equals(tool: str, *, style: str) -> bool:
+    """Whether ``--flag=value`` reaches ``tool`` (of help ``style``) as a flag and its value."""
+    return (style or UNKNOWN_STYLE) in _names("styles_with_equals") and base_name(tool) not in _names("no_equals")
+
+
+def operands_before_dash_dash(tool: str) -> int | None:
+    """How many operands must stand before a ``--`` for ``tool``, when the tool is known to need it."""
+    entry = load("tools")["dash_dash_after"].get(base_name(tool))
+    return None if entry is None else int(entry.value)
+
+
+def honours_double_dash(style: str) -> bool:
+    """Whether tools of help ``style`` are known to read ``--`` as the end of options."""
+    return style not in _names("styles_without_double_dash")

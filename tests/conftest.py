@@ -88,6 +88,18 @@ def own_cache(tmp_path, monkeypatch):
     return tmp_path / "cache"
 
 
+@pytest.fixture
+def examples(tmp_path, monkeypatch):
+    """A private copy of recipes/examples (the example internal tools) with its bin/ on PATH, and state
+    dirs for the tools."""
+    root = tmp_path / "recipes"
+    shutil.copytree(REPO / "recipes" / "examples", root, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setenv("PATH", f"{root / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("DEPLOYCTL_HOME", str(tmp_path / "deploy-state"))
+    monkeypatch.setenv("NOTES_FILE", str(tmp_path / "notes.json"))
+    return root
+
+
 def flag_of(command, spelling: str):
     """The flag of ``command`` (its own or a global one) that has ``spelling``, or None."""
     return next((f for f in (*command.flags, *command.global_flags) if spelling in f.spellings), None)

@@ -16,6 +16,8 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
 
 
+# A test that runs a real tool (git, jq, rg, curl, man, tar, even echo or a bash script) lives in one of
+# these folders and nowhere else; everything outside them passes with no tool installed (tests/README.md).
 LIVE_FOLDERS = ("live",)
 
 
@@ -26,6 +28,19 @@ def pytest_collection_modifyitems(config, items):
         path = Path(str(item.path))
         if any(root in path.parents for root in live_roots):
             item.add_marker(pytest.mark.live)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Only a live test may skip (where its tool is absent, see require_tool): a test outside tests/live/
+    that skips fails instead, so ``-m "not live"`` never passes by quietly running less."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and not hasattr(report, "wasxfail") and item.get_closest_marker("live") is None:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = (f"{item.nodeid} skipped ({reason}), but it is not under tests/live/: only a live test "
+                           "may skip, where its tool is absent. Move it to tests/live/, or make it need no tool.")
 
 
 def pytest_addoption(parser):

@@ -16,6 +16,8 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
 
 
+# A test that runs a real tool (git, jq, rg, curl, man, tar, even echo or a bash script) lives in one of
+# these folders and nowhere else; everything outside them passes with no tool installed (tests/README.md).
 LIVE_FOLDERS = ("live",)
 
 
@@ -26,6 +28,19 @@ def pytest_collection_modifyitems(config, items):
         path = Path(str(item.path))
         if any(root in path.parents for root in live_roots):
             item.add_marker(pytest.mark.live)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Only a live test may skip (where its tool is absent, see require_tool): a test outside tests/live/
+    that skips fails instead, so ``-m "not live"`` never passes by quietly running less."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and not hasattr(report, "wasxfail") and item.get_closest_marker("live") is None:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = (f"{item.nodeid} skipped ({reason}), but it is not under tests/live/: only a live test "
+                           "may skip, where its tool is absent. Move it to tests/live/, or make it need no tool.")
 
 
 def pytest_addoption(parser):
@@ -86,6 +101,18 @@ def own_cache(tmp_path, monkeypatch):
     """A discovery cache of this test's own, so no test reads or fills the user's ~/.cache/wrapgen."""
     monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
     return tmp_path / "cache"
+
+
+@pytest.fixture
+def examples(tmp_path, monkeypatch):
+    """A private copy of recipes/examples (the example internal tools) with its bin/ on PATH, and state
+    dirs for the tools."""
+    root = tmp_path / "recipes"
+    shutil.copytree(REPO / "recipes" / "examples", root, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setenv("PATH", f"{root / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("DEPLOYCTL_HOME", str(tmp_path / "deploy-state"))
+    monkeypatch.setenv("NOTES_FILE", str(tmp_path / "notes.json"))
+    return root
 
 
 def flag_of(command, spelling: str):

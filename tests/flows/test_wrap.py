@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import require_tool
-
 _NOTES = textwrap.dedent('''\
     #!/usr/bin/env python3
     """notes: keep short notes."""
@@ -118,15 +116,6 @@ def test_recipe_overrides_apply(cli, notes, tmp_path):
     assert verb["title"] == {"live": ["Listing recent notes"], "done": ["Listed recent notes"]}
 
 
-def test_tool_without_json_is_said_in_the_summary(cli, tmp_path):
-    """fd has no JSON output: the pack has json: false and the summary says results are text."""
-    require_tool("fdfind")
-    result = cli("wrap", "fdfind", "-o", str(tmp_path))
-    assert result.exit_code == 0, result.stderr
-    assert "json: none" in result.stdout and "text" in result.stdout
-    assert "json: false" in (tmp_path / "fdfind" / "pack.yaml").read_text()
-
-
 def test_missing_tool_is_a_clear_error(cli, tmp_path):
     """A tool that does not exist: Error: ... plus a hint, exit 1, no traceback."""
     result = cli("wrap", "no-such-tool-wrapgen", "-o", str(tmp_path))
@@ -149,21 +138,6 @@ def test_wrap_needs_a_tool_or_recipe(cli):
     """No TOOL and no --recipe is a usage error (exit 2)."""
     result = cli("wrap")
     assert result.exit_code == 2 and "TOOL" in result.stderr
-
-
-def test_gh_json_fields_are_asked_from_the_tool(cli, tmp_path):
-    """gh's --json needs field names: wrap asks `gh pr list --json` for the list and names a few."""
-    require_tool("gh")
-    result = cli("wrap", "gh", "-o", str(tmp_path), "--pick", "pr list")
-    assert result.exit_code == 0, result.stderr
-    import yaml
-
-    data = yaml.safe_load((tmp_path / "gh" / "pack.yaml").read_text())
-    selection = data["verbs"]["pr.list"].get("json", data["json"])
-    assert selection[0] == "--json"
-    fields = selection[1].split(",")
-    assert fields[:2] == ["number", "title"] and len(fields) <= 8
-    assert "--json takes fields" in result.stdout
 
 
 def test_wrap_passes_discovery_options_over_the_recipes(tmp_path):

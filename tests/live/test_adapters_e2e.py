@@ -12,35 +12,14 @@ import time
 import pytest
 
 from conftest import REPO, require_tool
-from wrapgen.check.rules import check_pack
-from wrapgen.check.probe import sample_args
 from wrapgen.runtime import execute
 
 ADAPTERS = REPO / "adapters"
-PACKS = ("git", "gh", "kubectl", "docker", "rg", "jq", "fd", "curl")
 
 
 def _ok(envelope: dict):
     assert envelope["ok"] is True, envelope
     return envelope["result"]
-
-
-@pytest.mark.parametrize("pack", PACKS)
-def test_pack_is_clean_and_up_to_date(pack):
-    """Each generated pack passes wrapgen check with no error (derived files current, titles, policies)."""
-    errors = [d for d in check_pack(ADAPTERS / pack) if d.level == "error"]
-    assert errors == []
-
-
-@pytest.mark.parametrize("pack", PACKS)
-def test_every_non_read_verb_is_confirm_gated(pack):
-    """A write or destructive verb without confirm=true is refused before anything runs."""
-    binding = json.loads((ADAPTERS / pack / "binding.json").read_text())
-    for name, verb in binding["verbs"].items():
-        assert verb["policy"]["confirm"] == (verb["policy"]["effect"] != "read"), name
-        if verb["policy"]["effect"] != "read":
-            envelope = execute(ADAPTERS / pack, name, sample_args(verb["args"]))
-            assert envelope["ok"] is False and "confirm" in envelope["error"], (name, envelope)
 
 
 @pytest.fixture

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 
-__all__ = ["verb", "binding_dict", "write_pack"]
+__all__ = ["verb", "binding_dict", "binding_of", "write_pack"]
 
 _EMPTY_ARGS = {"type": "object", "properties": {}, "additionalProperties": False}
 
@@ -47,6 +48,11 @@ def binding_dict(pack_id: str, bin: str, verbs: dict, *, yaml_text: str | None =
         "wrapgen_version": "0.1.0",
         "verbs": verbs,
     }
+
+
+def binding_of(verbs: dict, *, bin: str = sys.executable, pack_id: str = "t") -> dict:
+    """The binding of pack ``pack_id`` (``t``) whose tool is ``bin``, this interpreter unless named."""
+    return binding_dict(pack_id, bin, verbs)
 
 
 def write_pack(root: Path, pack_id: str, bin: str, verbs: dict) -> Path:

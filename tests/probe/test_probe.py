@@ -31,14 +31,6 @@ def _processes_with(marker: str) -> list[str]:
     return found
 
 
-def test_resolve_tool_finds_a_name_on_path():
-    """A bare name resolves to the absolute path of the executable found on PATH."""
-    git = require_tool("git")
-    path = resolve_tool("git")
-    assert os.path.isabs(path)
-    assert os.path.samefile(path, git)
-
-
 def test_resolve_tool_missing_name_gives_a_hint():
     """An unknown name is ToolNotFoundError whose hint says how to fix it."""
     with pytest.raises(ToolNotFoundError) as caught:
@@ -177,23 +169,3 @@ def test_probe_env_overrides_colour_forcing():
     assert "FORCE_COLOR" not in env and "CLICOLOR_FORCE" not in env
     assert env["HOME"] == "/home/x"
     assert env["PAGER"] == "cat"
-
-
-def test_version_and_man_page_of_a_real_tool():
-    """--version gives its first line; the man page source of a subcommand is found by name (gh-pr-list)."""
-    require_tool("gh")
-    require_tool("man")
-    with Prober(resolve_tool("gh"), name="gh") as prober:
-        version = prober.version()
-        source, page = prober.man_source(("pr", "list"))
-    assert version.startswith("gh version ")
-    if not source:
-        pytest.skip("gh's man pages are not installed")
-    assert page == "gh-pr-list"
-    assert ".SH" in source and "--state" in source.replace("\\-", "-")
-
-
-def test_a_missing_man_page_gives_nothing():
-    """A tool without a man page for a subcommand gives an empty source, not an error."""
-    with Prober(resolve_tool("git"), name="git") as prober:
-        assert prober.man_source(("no-such-subcommand-xyz",)) == ("", "")

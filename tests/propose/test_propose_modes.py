@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from wrapgen.check.rules import lint_manifest
 from wrapgen.model.tool import Command, Flag, Positional, Tool
-from wrapgen.pack.manifest import dump_manifest, parse_manifest
+from wrapgen.pack.manifest import dump_manifest
 from wrapgen.propose import propose
 from wrapgen.knowledge.dangerous_flags import token_danger
 from wrapgen.propose.valuemodes import kind_choices, value_modes
 
-from conftest import require_tool
+from support.propose import checked as _checked
+from support.propose import tar_from_fixture as _tar_from_fixture
 
 _TYPE = Flag(long="--type", short="-t", takes_value=True, value_name="filetype", type="string", repeatable=True,
              description="Filter the search by type: 'f' or 'file':   regular files 'd' or 'directory':  directories "
@@ -37,11 +37,6 @@ def _finder(*flags: Flag) -> Command:
 
 def _fetcher(*flags: Flag) -> Command:
     return Command(usage=("fetcher [options...] <url>",), positionals=(Positional("url"),), flags=flags)
-
-
-def _checked(manifest: dict) -> list[str]:
-    parsed, diagnostics = parse_manifest(dump_manifest(manifest).encode(), path="pack.yaml")
-    return [d.format() for d in lint_manifest(parsed, diagnostics, derived=False) if d.level == "error"]
 
 
 def test_kind_choices_are_read_from_the_help():
@@ -118,43 +113,6 @@ def test_value_modes_are_deterministic():
         propose(Tool(name="fetcher", root=root)).manifest)
 
 
-def test_real_fd_gets_five_to_twelve_commands():
-    """fd 8.6's own help gives find, list-details, files, dirs and recent: all reads, pack of 5..12."""
-    require_tool("fdfind")
-    from wrapgen.probe.discover import discover
-
-    proposal = propose(discover("fdfind"))
-    verbs = proposal.manifest["verbs"]
-    assert {"find", "list-details", "files", "dirs", "recent"} <= set(verbs)
-    assert 5 <= len(verbs) <= 12
-    assert all(v["policy"]["effect"] == "read" for v in verbs.values())
-    assert not any(t in ("--exec", "--exec-batch", "-x", "-X") for v in verbs.values() for t in v["cli"])
-    assert _checked(proposal.manifest) == []
-
-
-def test_real_curl_gets_reads_then_gated_writes():
-    """curl's own help gives get, include, head, post, post.json, download; values never as --opt=value."""
-    require_tool("curl")
-    from wrapgen.probe.discover import discover
-
-    proposal = propose(discover("curl"))
-    verbs = proposal.manifest["verbs"]
-    assert list(verbs) == ["get", "include", "head", "post", "post.json", "download"]
-    assert [v["policy"]["confirm"] for v in verbs.values()] == [False] * 3 + [True] * 3
-    # curl's own option parser rejects "--max-time=5": every value is the next argument
-    assert not any(t.startswith("--") and "=" in t for v in verbs.values() for t in v["cli"])
-    assert _checked(proposal.manifest) == []
-
-
-def _tar_from_fixture() -> Tool:
-    from pathlib import Path
-
-    from wrapgen.parse import parse_help
-
-    text = (Path(__file__).parent.parent / "fixtures" / "help" / "gnu" / "tar.txt").read_text()
-    return Tool(name="tar", root=parse_help(text, prog=("tar",), style="gnu"))
-
-
 def test_operations_listed_by_the_help_are_the_commands():
     """tar's 'Main operation mode:' gives create/extract/list commands, no bare 'tar', no operation as an arg."""
     tool = _tar_from_fixture()
@@ -170,23 +128,3 @@ def test_operations_listed_by_the_help_are_the_commands():
         assert not {"create", "extract", "update"} & set(verb["args"]["properties"]), name
     assert "file" in verbs["create"]["args"]["properties"], "the examples use -f: the archive is an arg"
     assert _checked(propose(tool).manifest) == []
-
-
-def test_tar_operations_run_end_to_end(tmp_path, monkeypatch):
-    """The proposed create/list run real tar: an archive is written, then listed, with no operation lost."""
-    require_tool("tar")
-    from wrapgen.runtime import execute
-
-    from wrapgen.pack.build import render_pack_files
-    from wrapgen.pack.emit import write_files
-
-    manifest = propose(_tar_from_fixture()).manifest
-    pack = tmp_path / "tar"
-    text = dump_manifest(manifest)
-    write_files(pack, {"pack.yaml": text, **render_pack_files(text.encode())})
-    (tmp_path / "a.txt").write_text("hello\n")
-    monkeypatch.chdir(tmp_path)
-    created = execute(str(pack), "create", {"file": "out.tar", "files": ["a.txt"], "confirm": True})
-    assert created["ok"], created
-    listed = execute(str(pack), "list", {"file": "out.tar"})
-    assert listed == {"ok": True, "result": "a.txt\n"}

@@ -36,12 +36,6 @@ def test_captures_stdout_stderr_and_exit_code():
     assert not result.timed_out and not result.output_capped and result.signal is None
 
 
-def test_no_shell_between():
-    """Shell syntax in an argument reaches the tool verbatim: nothing interprets it."""
-    result = run_process(["echo", "$(id) ; rm -rf / | cat > x"], timeout_s=10)
-    assert result.stdout == b"$(id) ; rm -rf / | cat > x\n"
-
-
 def test_stdin_is_empty_by_default():
     """The tool reads /dev/null, so a tool waiting for input ends at once."""
     result = run_process(["cat"], timeout_s=5)
@@ -84,13 +78,6 @@ def test_waits_for_a_tool_that_closed_its_pipes():
     """Closing stdout/stderr early does not count as finishing: the exit status is awaited."""
     result = run_process(["sh", "-c", "exec >&- 2>&-; sleep 0.3; exit 4"], timeout_s=10)
     assert result.exit_code == 4 and not result.timed_out
-
-
-def test_output_cap_kills_and_holds_no_more_than_the_cap():
-    """Endless output stops at the cap: the group is killed and at most cap bytes are kept."""
-    result = run_process(["yes"], timeout_s=20, output_cap=1_000_000)
-    assert result.output_capped and not result.timed_out
-    assert len(result.stdout) + len(result.stderr) <= 1_000_000
 
 
 def test_killed_by_signal_is_reported():

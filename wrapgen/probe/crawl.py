@@ -349,7 +349,8 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
         read = sum(1 for path, node in reads.items() if node.command is not None)
         deadline = getattr(prober, "deadline_s", None)
         within = f"its {deadline:g} s deadline" if deadline is not None else "its deadline"
-        warnings.append(f"discovery stopped at {within}: {read} commands read, {cut + late} left unread "
+        warnings.append(f"discovery stopped at {within}: {read} command{'s' * (read != 1)} read, "
+                        f"{cut + late} left unread "
                         "(kept as stubs; raise --deadline, or lower --timeout for a tool whose commands hang)")
     if skipped:
         warnings.append(f"stopped after {max_nodes} commands: {skipped} more were left unread "

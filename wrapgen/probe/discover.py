@@ -46,7 +46,7 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
         raise UsageError(f"the deadline must be more than 0 seconds, not {deadline_s}", hint="pass --deadline 120")
     import time
 
-    started = time.monotonic()
+    end = None if deadline_s is None else time.monotonic() + deadline_s  # one deadline for every probe
     timeout = DEFAULT_TIMEOUT_S if timeout_s is None else float(timeout_s)
     path = resolve_tool(tool)
     by_path = os.sep in tool
@@ -57,7 +57,7 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
         # A launcher's own bytes say nothing of the program it starts (a pyenv shim outlives every
         # upgrade of the tool behind it), so that program's --version is part of the key: one probe.
         with Prober(path, name=name, timeout_s=timeout, use_man=False, sandbox=sandbox,
-                    deadline_s=deadline_s) as prober:
+                    deadline_s=deadline_s, deadline_at=end) as prober:
             options["launches"] = prober.version()
     key = disk.cache_key(path, options=options) if cache else None
     if key is not None:
@@ -76,9 +76,8 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
         _check_style(style)
     parse = _parser()
     # A man page is looked up by name, so only for a tool found by name on PATH.
-    left = None if deadline_s is None else max(0.001, deadline_s - (time.monotonic() - started))
     with Prober(path, name=name, timeout_s=timeout, use_man=man and not by_path, sandbox=sandbox,
-                deadline_s=left) as prober:
+                deadline_s=deadline_s, deadline_at=end) as prober:
         result = crawl(prober, parse, depth=depth, max_nodes=max_nodes, jobs=jobs, style=style, progress=progress)
         note = prober.sandbox_note
     if result.root is None:

@@ -190,13 +190,15 @@ class Prober:
 
     Thread-safe: the crawl calls ``run`` from many threads. ``calls`` counts every process spawned,
     so tests can assert a cached discovery spawned none. ``sandbox``: None uses bubblewrap where
-    it runs (unless ``WRAPGEN_SANDBOX=off``), False never does. ``deadline_s`` (from entering the ``with``) bounds all probes together.
+    it runs (unless ``WRAPGEN_SANDBOX=off``), False never does. ``deadline_s`` (from entering the ``with``,
+    or ending at ``deadline_at``, a ``time.monotonic()`` value) bounds all probes together.
     ``writable`` names directories a sandboxed probe may write besides its scratch ones (tests).
     """
 
     def __init__(self, path: str, *, name: str = "", timeout_s: float = DEFAULT_TIMEOUT_S,
                  output_cap: int = DEFAULT_OUTPUT_CAP, env: dict | None = None, use_man: bool = True,
-                 sandbox: bool | None = None, deadline_s: float | None = None, writable: tuple[str, ...] = ()):
+                 sandbox: bool | None = None, deadline_s: float | None = None, deadline_at: float | None = None,
+                 writable: tuple[str, ...] = ()):
         self.path = os.path.abspath(path)  # probes run in another directory
         self.use_man = use_man
         self.name = name or os.path.basename(path)
@@ -209,7 +211,7 @@ class Prober:
         self.sandbox_note = ""  # why probes ran without the sandbox ("" when they ran in it)
         self.deadline_s = None if deadline_s is None else float(deadline_s)
         self.writable = tuple(os.path.abspath(w) for w in writable)
-        self._deadline: float | None = None
+        self._deadline: float | None = deadline_at  # time.monotonic() of the end, when given
         self._bwrap = ""
         self._lock = threading.Lock()
         self._scratch: Scratch | None = None
@@ -226,7 +228,7 @@ class Prober:
             if not status.available:
                 self.sandbox_note = (f"help probes ran without a sandbox ({status.reason}): only a scratch "
                                      "HOME and working directory kept them from writing elsewhere")
-        if self.deadline_s is not None:
+        if self.deadline_s is not None and self._deadline is None:
             self._deadline = time.monotonic() + self.deadline_s
         return self
 
@@ -272,8 +274,8 @@ class Prober:
                       cwd=self.workdir, env=self.env)
 
     def _expired(self, args: tuple[str, ...], *, via_pty: bool = False) -> ProbeResult:
-        return ProbeResult(args, problem=f"`{self._show(args)}` was not read: discovery's "
-                                         f"{self.deadline_s:g} s deadline passed",
+        limit = f"{self.deadline_s:g} s " if self.deadline_s is not None else ""
+        return ProbeResult(args, problem=f"`{self._show(args)}` was not read: discovery's {limit}deadline passed",
                            via_pty=via_pty, timed_out=True, expired=True)
 
     def run(self, args: tuple[str, ...] | list[str], *, pty_fallback: bool = True) -> ProbeResult:

@@ -252,6 +252,8 @@ def test_bwrap_argv_builds_the_sandbox_the_issue_asks_for():
                       home="/s/home", tmpdir="/s/tmp")
     assert argv[0] == "/usr/bin/bwrap"
     assert argv[1:4] == ["--ro-bind", "/", "/"]
+    for hidden in ("/tmp", "/run"):  # empty: no other temp files, no docker, D-Bus or X11 sockets
+        assert argv[argv.index(hidden) - 1] == "--tmpfs"
     for directory in ("/s/work", "/s/home", "/s/tmp"):
         index = argv.index(directory)
         assert argv[index - 1] == "--bind" and argv[index + 1] == directory
@@ -282,3 +284,31 @@ def test_without_bwrap_discovery_says_so_once_and_still_uses_a_scratch_home(tmp_
     notes = [w for w in found.warnings if "without a sandbox" in w]
     assert len(notes) == 1 and "not installed" in notes[0]
     assert f"home={home}" in text and home != str(user_home)
+
+
+@needs_sandbox
+def test_in_the_sandbox_a_help_cannot_reach_a_unix_socket_in_tmp(tmp_path):
+    """A socket under /tmp (an X11 display, an agent, a daemon's control socket) is reachable
+    unsandboxed; sandboxed, /tmp is empty but for the tool's own directory, so it is not."""
+    if not str(tmp_path).startswith("/tmp/"):
+        pytest.skip("the test's temporary directory is not under /tmp")
+    sock_dir = tmp_path / "sock"
+    sock_dir.mkdir()
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    path = str(sock_dir / "control.sock")
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(path)
+    server.listen(4)
+    server.settimeout(0.1)
+    tool = _tool(bin_dir, "wg-socket",
+                 "import socket\n"
+                 f"try:\n    s = socket.socket(socket.AF_UNIX); s.connect({path!r}); s.close(); print('sock:ok')\n"
+                 "except OSError:\n    print('sock:fail')\n")
+    try:
+        with Prober(tool, sandbox=False) as prober:
+            assert "sock:ok" in prober.run(("--help",)).text
+        with Prober(tool) as prober:
+            assert "sock:fail" in prober.run(("--help",)).text
+    finally:
+        server.close()

@@ -268,7 +268,8 @@ class Prober:
         if self.sandboxed:
             scratch = self._scratch
             argv = bwrap_argv(argv, bwrap=self._bwrap, workdir=scratch.workdir, home=scratch.home,
-                              tmpdir=scratch.tmpdir, writable=self.writable)
+                              tmpdir=scratch.tmpdir, writable=self.writable,
+                              readable=(os.path.dirname(self.path),))
         runner = run_in_pty if pty else run_process
         return runner(argv, timeout_s=timeout, output_cap=self.output_cap if output_cap is None else output_cap,
                       cwd=self.workdir, env=self.env)

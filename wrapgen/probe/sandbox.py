@@ -3,7 +3,9 @@
 A tool's ``--help`` may do what its action does (start a daemon, write a cache, delete a file in
 HOME, reach the network). Where bubblewrap runs, a probe runs inside it:
 
-- the whole file system read-only (``--ro-bind / /``), a fresh ``/dev`` and ``/proc``;
+- the whole file system read-only (``--ro-bind / /``), a fresh ``/dev`` and ``/proc``, and empty
+  ``/tmp`` and ``/run`` (no other user's temp files, no X11, D-Bus or docker sockets to talk to;
+  the tool's own directory is bound back read-only, so a tool kept in /tmp still runs);
 - writable only a fresh scratch working directory, a scratch HOME and a scratch TMPDIR, each bound
   on its own (so not even the directory holding them is writable: ``../x`` from the cwd fails);
 - no network (``--unshare-net``: only a loopback of its own), its own PID, IPC and UTS namespaces,
@@ -31,16 +33,22 @@ _CHECK_TIMEOUT_S = 10.0
 
 
 def bwrap_argv(argv: Sequence[str], *, bwrap: str, workdir: str, home: str, tmpdir: str | None = None,
-               writable: Sequence[str] = ()) -> list[str]:
+               writable: Sequence[str] = (), readable: Sequence[str] = ()) -> list[str]:
     """The bubblewrap command line that runs ``argv`` read-only but for the scratch directories.
 
     ``workdir`` is the cwd; ``home`` and ``tmpdir`` the scratch HOME and TMPDIR (the caller sets
-    the variables); ``writable`` adds more directories bound read-write (tests use it for a log).
+    the variables); ``readable`` are directories bound back read-only over the empty /tmp and /run
+    (the tool's own); ``writable`` adds directories bound read-write (tests use it for a log).
     """
-    out = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    out = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]
+    for directory in readable:
+        if directory:
+            out += ["--ro-bind", directory, directory]
     for directory in (workdir, home, tmpdir, *writable):
         if directory:
             out += ["--bind", directory, directory]
+    # the two tmpfs read-only too, once the mount points inside them exist (the binds stay writable)
+    out += ["--remount-ro", "/tmp", "--remount-ro", "/run"]
     out += [
         "--chdir", workdir,
         "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",

@@ -34,9 +34,22 @@ def _bad(change) -> dict:
     return data
 
 
+# Data files with a structure of their own and their own validating loader (nested records, not
+# word tables): hardening.json is read by wrapgen.knowledge.hardening.load_catalogue.
+_STRUCTURED = {"hardening"}
+
+
 def _shipped() -> list[str]:
     folder = resources.files("wrapgen.knowledge").joinpath("data")
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json") and p.name[:-5] not in _STRUCTURED)
+
+
+def test_the_structured_data_files_load_through_their_own_loader():
+    """hardening.json is not a word table: its own loader validates it, and every tool entry has a reason."""
+    from wrapgen.knowledge.hardening import load_catalogue
+
+    catalogue = load_catalogue()
+    assert catalogue and all(entry.reason.strip() for entry in catalogue.values())
 
 
 def test_the_good_table_loads_with_its_reasons():

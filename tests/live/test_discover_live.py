@@ -159,6 +159,9 @@ def test_a_tool_that_runs_its_action_writes_nothing_into_the_callers_directory(t
     here.mkdir()
     monkeypatch.chdir(here)
     monkeypatch.setenv("WG_LOG", str(tmp_path / "log"))
+    # the tool logs outside the probe's scratch directories: passed by name, and no sandbox
+    monkeypatch.setenv("WRAPGEN_PROBE_PASS_ENV", "WG_LOG")
+    monkeypatch.setenv("WRAPGEN_SANDBOX", "off")
     with pytest.raises(HelpUnreadableError) as caught:
         discover(str(TOOLS / "wg-action"))
     assert "did the thing" in caught.value.message

@@ -123,6 +123,9 @@ def test_a_second_discovery_of_an_unchanged_tool_runs_no_probe(tmp_path, monkeyp
     shutil.copy(FIXTURES / "tools" / "wg-cobra", tool)
     log = tmp_path / "calls.log"
     monkeypatch.setenv("WG_LOG", str(log))
+    # the tool logs outside the probe's scratch directories: passed by name, and no sandbox
+    monkeypatch.setenv("WRAPGEN_PROBE_PASS_ENV", "WG_LOG")
+    monkeypatch.setenv("WRAPGEN_SANDBOX", "off")
     first = discover(str(tool), depth=2)
     calls = log.read_text().count("\n")
     assert calls >= 6
@@ -136,9 +139,11 @@ def test_a_second_discovery_of_an_unchanged_tool_runs_no_probe(tmp_path, monkeyp
     assert log.read_text().count("\n") == 3 * calls
 
 
-def test_a_launcher_is_keyed_by_the_program_it_starts(tmp_path):
+def test_a_launcher_is_keyed_by_the_program_it_starts(tmp_path, monkeypatch):
     """A launcher script (a pyenv shim) unchanged while the program behind it is upgraded: rediscovered, not stale."""
     from wrapgen.probe.discover import discover
+
+    monkeypatch.setenv("WRAPGEN_SANDBOX", "off")  # the program logs its calls outside the scratch directories
 
     program = tmp_path / "real-tool"
     calls = tmp_path / "calls"

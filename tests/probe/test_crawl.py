@@ -23,8 +23,9 @@ def _crawl(tool: str, log: Path | None = None, *, hang: bool = False, **options)
         env["WG_HANG"] = "1"
     if log is not None:
         env["WG_LOG"] = str(log)
+    # the fake tools log to a file outside the probe's scratch directories: no sandbox for them
     with Prober(tool, name=os.path.basename(tool), timeout_s=options.pop("timeout_s", 10), env=env,
-                use_man=False) as prober:
+                use_man=False, sandbox=False) as prober:
         return crawl(prober, parse_help, **options)
 
 
@@ -291,7 +292,7 @@ def test_global_flags_from_the_command_the_root_help_names(tmp_path):
         elif args[:1] == ["options"]:
             print("Usage:\\n  wg-globals options\\n\\nFlags:\\n  -h, --help   help for options\\n")
     ''')
-    with Prober(tool, name="wg-globals", timeout_s=10, use_man=False) as prober:
+    with Prober(tool, name="wg-globals", timeout_s=10, use_man=False, sandbox=False) as prober:
         result = crawl(prober, parse_help, depth=1)
     copy = result.root.find(("copy",))
     assert [f.spellings for f in copy.global_flags] == [("--dry-run", "-n"), ("--s3-key",)]
@@ -315,7 +316,7 @@ def test_options_page_named_by_the_hint_is_that_node(tmp_path):
         elif args == ["get", "--help"]:
             print("Usage:\\n  wg-opts get [flags]\\n\\nOptions:\\n    --watch=false:\\n\\tWatch\\n")
     ''')
-    with Prober(tool, name="wg-opts", timeout_s=10, use_man=False) as prober:
+    with Prober(tool, name="wg-opts", timeout_s=10, use_man=False, sandbox=False) as prober:
         result = crawl(prober, parse_help, depth=1)
     options = result.root.find(("options",))
     assert options is not None and not options.stub and options.probe == ("options",)

@@ -64,6 +64,9 @@ def test_no_cache_probes_again(cli, tmp_path, monkeypatch):
     """A repeated discover answers from the cache; --no-cache runs the tool again."""
     log = tmp_path / "log"
     monkeypatch.setenv("WG_LOG", str(log))
+    # the tool logs outside the probe's scratch directories: passed by name, and no sandbox
+    monkeypatch.setenv("WRAPGEN_PROBE_PASS_ENV", "WG_LOG")
+    monkeypatch.setenv("WRAPGEN_SANDBOX", "off")
     cli("discover", COBRA)
     calls = log.read_text().count("\n")
     cli("discover", COBRA)

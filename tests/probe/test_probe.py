@@ -57,18 +57,20 @@ def test_resolve_tool_refuses_a_directory_and_a_missing_path(tmp_path):
         resolve_tool(str(tmp_path / "nope"))
 
 
-def test_the_tool_sees_the_fixed_environment_and_keeps_home():
-    """Probes run with pager, colour, locale and width fixed, HOME untouched, in a private directory."""
+def test_the_tool_sees_the_fixed_environment_and_a_scratch_home():
+    """Probes run with pager, colour, locale and width fixed, in a private directory, with a scratch
+    HOME (issue 12: never the real one), both removed afterwards."""
     env_tool = require_tool("env")
     with Prober(env_tool) as prober:
-        workdir = prober.workdir
+        workdir, home = prober.workdir, prober.home
         result = prober.run(())
     seen = dict(line.split("=", 1) for line in result.text.splitlines() if "=" in line)
     for key in ("PAGER", "MANPAGER", "GIT_PAGER", "TERM", "NO_COLOR", "LC_ALL", "COLUMNS"):
         assert seen[key] == PROBE_ENV[key], key
-    assert seen.get("HOME") == os.environ.get("HOME")
+    assert seen.get("HOME") == home != os.environ.get("HOME")
     assert seen["PWD"] == workdir
     assert not os.path.exists(workdir), "the probe's working directory is removed afterwards"
+    assert not os.path.exists(home), "the probe's HOME is removed afterwards"
 
 
 def test_stdin_is_closed_so_a_reader_does_not_hang():
@@ -147,7 +149,8 @@ def test_a_tool_that_runs_its_action_writes_only_into_the_probe_directory(tmp_pa
     user_dir.mkdir()
     log = tmp_path / "log"
     monkeypatch.chdir(user_dir)
-    with Prober(str(TOOLS / "wg-action"), env=dict(os.environ, WG_LOG=str(log))) as prober:
+    # no sandbox: the tool logs outside its scratch directories (the sandbox would refuse that write)
+    with Prober(str(TOOLS / "wg-action"), env=dict(os.environ, WG_LOG=str(log)), sandbox=False) as prober:
         result = prober.run(("--help",))
     assert result.text == "did the thing\n"
     assert list(user_dir.iterdir()) == []

@@ -116,6 +116,13 @@ def _listed(flag: str, help_text: str) -> bool:
     return re.search(r"(?<![\w-])" + re.escape(flag) + r"(?![\w-])", help_text) is not None
 
 
+def _hardening_flags(bin_name: str, argv: list[str]) -> frozenset[str]:
+    from wrapgen.knowledge.hardening import applied_flags, hardening_for
+
+    entry = hardening_for(bin_name)
+    return frozenset(t for group in applied_flags(entry, argv) for t in group) if entry else frozenset()
+
+
 def probe_pack(directory, *, cache: dict | None = None) -> list[Diagnostic]:
     """Probe every verb of one pack against its tool's help."""
     from wrapgen.pack.build import resolve_verb
@@ -148,8 +155,13 @@ def probe_pack(directory, *, cache: dict | None = None) -> list[Diagnostic]:
         # "-e{{pattern}}" renders stuck to its value ("-esample"): the flag is the template's "-e"
         stuck = {t[: t.index("{{")] for t in verb["argv"] if t.startswith("-") and not t.startswith("--")
                  and "{{" in t and t.index("{{") > 1}
+        # the hardened-tools catalogue's flags (git blame --no-textconv, which blame's help leaves out)
+        # were tried on the tool when they were catalogued
+        hardened = _hardening_flags(data["bin"], verb["argv"])
         for flag in rendered_flags(argv):
             flag = next((p for p in stuck if flag.startswith(p)), flag)
+            if flag in hardened:
+                continue
             if not _listed(flag, help_text) and not _listed(flag, _more_help(data["bin"], path, help_text, cache)):
                 out.append(manifest.diagnostic(
                     PROBE_CODE, "error", field,

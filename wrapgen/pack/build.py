@@ -105,7 +105,7 @@ def resolve_verb(data: Mapping[str, Any], name: str) -> dict:
 def binding_data(manifest: Manifest) -> dict:
     """The ``binding.json`` value of a valid manifest."""
     data = manifest.data
-    return {
+    binding = {
         "binding_version": BINDING_VERSION,
         "pack_id": data["pack_id"],
         "description": data["description"],
@@ -114,6 +114,11 @@ def binding_data(manifest: Manifest) -> dict:
         "wrapgen_version": __version__,
         "verbs": {name: resolve_verb(data, name) for name in data["verbs"]},
     }
+    env = data.get("env")
+    if env:
+        # only when declared, so the binding of a pack without env stays byte-identical
+        binding["env"] = {"pass": list(env.get("pass", [])), "set": dict(env.get("set", {}))}
+    return binding
 
 
 def render_binding(manifest: Manifest) -> str:

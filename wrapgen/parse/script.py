@@ -24,7 +24,7 @@ from pathlib import Path
 from wrapgen.errors import HelpUnreadableError
 from wrapgen.model.tool import Command, Flag, Positional, Tool
 
-__all__ = ["is_shell_script", "is_launcher", "shebang_interpreter", "read_shell_script", "discover_script", "SHELLS"]
+__all__ = ["is_shell_script", "is_launcher", "launcher_prelude_problem", "shebang_interpreter", "read_shell_script", "discover_script", "SHELLS"]
 
 SHELLS = ("sh", "bash", "dash", "ksh", "zsh", "ash")
 _PARSER = "script"
@@ -94,15 +94,176 @@ _EXEC_ALL_ARGS = re.compile(
 def is_launcher(text: str) -> bool:
     """Whether a shell script only launches another program with all its arguments (pyenv's
     shims, wrappers that set a variable and ``exec`` the real binary): no dispatch, no option
-    loop of its own, and an ``exec ... "$@"``. The program it starts reads ``--help`` itself,
-    so such a script is probed like a binary instead of read."""
-    if not _EXEC_ALL_ARGS.search(text):
+    loop of its own, an ``exec ... "$@"`` as its last statement, and nothing before it but the
+    statements of ``launcher_prelude_problem``'s allowlist. The program it starts reads ``--help``
+    itself, so such a script is probed (in the probe sandbox) like a binary instead of read; any
+    other script is read statically, since probing it runs its lines (``rm "$HOME/..."``)."""
+    if not _EXEC_ALL_ARGS.search(text) or launcher_prelude_problem(text):
         return False
     try:
         script = _tokenize(text)
         return _dispatch(script) is None and not _flags_reached(script, 0, len(script.tokens))
     except Exception:  # noqa: BLE001 - a script the tokenizer cannot read is read, not run
         return False
+
+
+# -- the launcher allowlist -------------------------------------------------------------------------
+#
+# A script is run as a launcher only when every statement before its final `exec ... "$@"` is one
+# of these, each unable to run a program, write a file or read input:
+#
+#   comments and blank lines;  assignments (NAME=value ...);  export / readonly / unset / local /
+#   declare / typeset of names and assignments;  cd DIR;  set and shopt with options only;  the
+#   test builtins [ ... ], [[ ... ]], test ... (alone, after `if`/`elif`, joined with && or ||, or
+#   negated with !);  true and :;  if / then / elif / else / fi around allowed statements;  more
+#   `exec ... "$@"` lines inside an if (each ends the script).
+#
+# Command substitution only as $(dirname ...), $(basename ...), $(pwd), $(cd ... && pwd),
+# $(readlink -f ...), $(realpath ...), $(uname ...): the launcher idioms for finding the program.
+# Refused anywhere: backquotes, other $(...), $((...)), redirections (< > and here-documents),
+# pipes, background &, subshells and groups ( ) { }, loops, case, functions, any other command.
+
+_SUBST = re.compile(r"\$\(([^()`]*)\)")
+_SAFE_SUBST = re.compile(
+    r"""^\s*(?:
+        (?:dirname|basename|realpath|uname)(?:\s+[^;&|<>]*)?   # path helpers and the machine name
+      | pwd(?:\s+-[LP])?                                      # where we are
+      | readlink\s+-[fem]\s+[^;&|<>]*                           # the real path of a link
+      | cd\s+(?:-[LP]\s+)?[^;&|<>]+?\s*(?:&&|;)\s*pwd(?:\s+-[LP])?   # $(cd "$(dirname "$0")" && pwd)
+    )\s*$""",
+    re.VERBOSE,
+)
+_NAME = re.compile(r"^[A-Za-z_]\w*$")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=")
+_SET_OPTION = re.compile(r"^(?:[-+][a-zA-Z]+|[-+]o|errexit|nounset|pipefail|xtrace|noclobber|noglob|posix)$")
+_DECLARERS = frozenset({"export", "readonly", "unset", "local", "declare", "typeset"})
+_TESTS = frozenset({"[", "[[", "test"})
+_SEPARATORS = frozenset({";", "&&", "||", "\n"})
+
+
+def _strip_comment(line: str) -> str:
+    """The line without its comment: a `#` outside quotes that starts a word (bash's rule)."""
+    quote = ""
+    escaped = False
+    for index, char in enumerate(line):
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            if char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (index == 0 or line[index - 1] in " \t;&|()"):
+            return line[:index]
+    return line
+
+
+def _safe_substitutions(line: str) -> str | None:
+    """The line with its allowed $(...) replaced by a plain word; None when one is not allowed."""
+    if "`" in line or "$((" in line:
+        return None
+    while True:
+        match = _SUBST.search(line)
+        if match is None:
+            break
+        if not _SAFE_SUBST.match(match.group(1)):
+            return None
+        line = line[: match.start()] + "SUBST" + line[match.end():]
+    return None if "$(" in line else line
+
+
+def _words(line: str) -> list[str] | None:
+    import shlex
+
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        return list(lexer)
+    except ValueError:  # an unclosed quote: not a script we run
+        return None
+
+
+def _statement_problem(words: list[str], depth: int) -> tuple[str, int, bool]:
+    """(problem or "", the if-depth after it, whether it is an exec) for one simple statement."""
+    while words and words[0] in ("then", "else", "!"):
+        words = words[1:]
+    if not words:
+        return "", depth, False
+    head = words[0]
+    if head in ("if", "elif"):
+        depth += head == "if"
+        rest = words[1:]
+        while rest and rest[0] == "!":
+            rest = rest[1:]
+        if not rest or rest[0] not in _TESTS:
+            return f"`{head}` on something other than a test: {' '.join(words)}", depth, False
+        return "", depth, False
+    if head == "fi":
+        return ("" if depth > 0 and len(words) == 1 else "an unmatched or busy `fi`"), depth - 1, False
+    index = 0
+    while index < len(words) and _ASSIGNMENT.match(words[index]):
+        index += 1
+    if index == len(words):
+        return "", depth, False
+    command, args = words[index], words[index + 1:]
+    if command == "exec":
+        program = next((a for a in args if not a.startswith("-")), "")
+        if program in ("$@", "${@}", "$*", "${*}", "$1", "${1}"):
+            return "an exec of the script's own arguments (probing it would run them)", depth, True
+        return ("" if "$@" in args or "${@}" in args else "an exec that does not pass \"$@\""), depth, True
+    if index:
+        return f"a command run with variables set for it: {command}", depth, False
+    if command in _DECLARERS:
+        ok = all(_NAME.match(a) or _ASSIGNMENT.match(a) or re.match(r"^-[a-zA-Z]+$", a) for a in args)
+        return ("" if ok else f"`{command}` of something other than names"), depth, False
+    if command == "cd":
+        return ("" if len(args) <= 2 else "cd with more than a directory"), depth, False
+    if command in ("set", "shopt"):
+        ok = all(_SET_OPTION.match(a) or (command == "shopt" and _NAME.match(a)) for a in args)
+        return ("" if ok else f"`{command}` with more than options (it would change the arguments)"), depth, False
+    if command in _TESTS or command in ("true", ":"):
+        return "", depth, False
+    return f"a command that launchers do not need: {command}", depth, False
+
+
+def launcher_prelude_problem(text: str) -> str:
+    """Why the script is not a pure launcher (see the allowlist above), or "" when it is one."""
+    lines = text.replace("\\\n", " ").splitlines()
+    depth = 0
+    last_exec = False  # whether the last statement so far is an exec at the top level
+    for number, raw in enumerate(lines, start=1):
+        line = _strip_comment(raw).strip()
+        if not line:
+            continue
+        if "<<" in line:
+            return f"line {number}: a here-document"
+        line = _safe_substitutions(line)
+        if line is None:
+            return f"line {number}: a command substitution other than the path idioms"
+        words = _words(line)
+        if words is None:
+            return f"line {number}: unbalanced quotes"
+        statement: list[str] = []
+        for word in [*words, "\n"]:
+            if word in _SEPARATORS:
+                problem, depth, is_exec = _statement_problem(statement, depth)
+                if problem:
+                    return f"line {number}: {problem}"
+                if statement:
+                    last_exec = is_exec and depth == 0
+                statement = []
+            elif word and word[0] in "<>|&(){}" and word not in ("{}",):
+                return f"line {number}: {word!r} (a redirection, pipe, background job or group)"
+            else:
+                statement.append(word)
+    if depth != 0:
+        return "an if without its fi"
+    if not last_exec:
+        return "the script does not end in exec ... \"$@\""
+    return ""
 
 
 # -- tokens ---------------------------------------------------------------------------------------

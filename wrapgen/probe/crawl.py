@@ -179,6 +179,9 @@ def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | Non
         result = prober.run(args)
         if not result.usable:
             problems.append(result.problem)
+            if getattr(result, "expired", False):
+                transient = True
+                break  # discovery's deadline passed: no further try would run
             if result.timed_out:
                 # Each further try would wait the whole timeout again: a subcommand keeps its
                 # parent's listing after one, the root gives up after two (`--help` and `-h`).
@@ -215,7 +218,7 @@ def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | Non
     # digest ("Some of the options include:"), so its man page is merged too.
     thin = (chosen is None or not (chosen[0].flags or chosen[0].subcommands) or git_style
             or (not path and not chosen[0].subcommands))
-    if use_man and thin:
+    if use_man and thin and not _expired(prober):
         man = _read_man(prober, parse, path)
         if man is not None:
             if chosen is None:
@@ -225,6 +228,15 @@ def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | Non
     if chosen is None:
         return NodeRead(path, None, problems=tuple(p for p in problems if p), transient=transient)
     return NodeRead(path, chosen[0], chosen[1], tuple(problems), transient)
+
+
+def _expired(prober) -> bool:
+    """Whether the prober's discovery deadline has passed (a prober without one never expires)."""
+    return bool(getattr(prober, "expired", False))
+
+
+def _deadline_cut(node: NodeRead) -> bool:
+    return node.command is None and any("deadline passed" in p for p in node.problems)
 
 
 def _read_man(prober, parse: ParseFn, path: tuple[str, ...]) -> Command | None:
@@ -285,13 +297,17 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
         pending: dict[Future, tuple[str, ...]] = {}
         probed = 1
         skipped = 0
+        late = 0  # stubs never submitted because the deadline had passed
         queue: list[Command] = list(root_cmd.subcommands) if depth > 0 else []
         done = 0
 
         def submit_children(children) -> None:
-            nonlocal probed, skipped
+            nonlocal probed, skipped, late
             for stub in children:
                 if stub.name in SKIP_RECURSION or len(stub.path) > depth or stub.path in reads:
+                    continue
+                if _expired(prober):
+                    late += 1
                     continue
                 if probed >= max_nodes:
                     skipped += 1
@@ -320,11 +336,22 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
                 if node.command is not None and len(path) < depth:
                     submit_children(node.command.subcommands)
         version = version_future.result()
+    cut = 0
     for path in sorted(reads):
         node = reads[path]
-        if node.command is None and path:
+        if node.command is None and path and _deadline_cut(node):
+            cut += 1  # said once below, not once per command
+        elif node.command is None and path:
             reason = node.problems[0] if node.problems else "no probe gave help"
             warnings.append(f"could not read `{prober.name} {' '.join(path)}`: {reason}; kept it as a stub")
+    if cut or late:
+        transient = True
+        read = sum(1 for path, node in reads.items() if node.command is not None)
+        deadline = getattr(prober, "deadline_s", None)
+        within = f"its {deadline:g} s deadline" if deadline is not None else "its deadline"
+        warnings.append(f"discovery stopped at {within}: {read} command{'s' * (read != 1)} read, "
+                        f"{cut + late} left unread "
+                        "(kept as stubs; raise --deadline, or lower --timeout for a tool whose commands hang)")
     if skipped:
         warnings.append(f"stopped after {max_nodes} commands: {skipped} more were left unread "
                         "(raise --max-nodes to read them)")

@@ -15,14 +15,21 @@ from wrapgen.model.tool import Tool
 __all__ = ["discover"]
 
 
+DEFAULT_DEADLINE_S = 120.0
+
+
 def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | None = None,
              cache: bool = True, progress=None, style: str | None = None,
-             timeout_s: float | None = None, man: bool = True) -> Tool:
+             timeout_s: float | None = None, man: bool = True,
+             deadline_s: float | None = DEFAULT_DEADLINE_S, sandbox: bool | None = None) -> Tool:
     """The tool's command tree as read from its own help (and man page where help is thin).
 
     ``progress(done, total, path)`` is called after each command is read (``total`` grows as the
     crawl finds more). ``man=False`` reads help only; ``timeout_s`` bounds each probe (default 5 s); ``style`` forces
-    one help parser (``script`` reads a shell script without running it).
+    one help parser (``script`` reads a shell script without running it). ``deadline_s`` bounds the
+    whole crawl (default 120 s; None for none): past it what was read is returned, with a warning.
+    ``sandbox=None`` runs the probes in bubblewrap where it works (False: never); every probe gets a
+    scratch HOME and working directory either way.
 
     Raises ToolNotFoundError when the tool cannot be found or run, HelpUnreadableError when not
     even its top-level help could be read; a subcommand that fails only adds to ``Tool.warnings``.
@@ -35,6 +42,11 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
         raise UsageError(f"depth must be 0 or more, not {depth}", hint="pass --depth 0 for the top level only")
     if max_nodes < 1:
         raise UsageError(f"max_nodes must be at least 1, not {max_nodes}", hint="pass --max-nodes 500")
+    if deadline_s is not None and not deadline_s > 0:
+        raise UsageError(f"the deadline must be more than 0 seconds, not {deadline_s}", hint="pass --deadline 120")
+    import time
+
+    end = None if deadline_s is None else time.monotonic() + deadline_s  # one deadline for every probe
     timeout = DEFAULT_TIMEOUT_S if timeout_s is None else float(timeout_s)
     path = resolve_tool(tool)
     by_path = os.sep in tool
@@ -44,7 +56,8 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
     if cache and launcher:
         # A launcher's own bytes say nothing of the program it starts (a pyenv shim outlives every
         # upgrade of the tool behind it), so that program's --version is part of the key: one probe.
-        with Prober(path, name=name, timeout_s=timeout, use_man=False) as prober:
+        with Prober(path, name=name, timeout_s=timeout, use_man=False, sandbox=sandbox,
+                    deadline_s=deadline_s, deadline_at=end) as prober:
             options["launches"] = prober.version()
     key = disk.cache_key(path, options=options) if cache else None
     if key is not None:
@@ -63,8 +76,10 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
         _check_style(style)
     parse = _parser()
     # A man page is looked up by name, so only for a tool found by name on PATH.
-    with Prober(path, name=name, timeout_s=timeout, use_man=man and not by_path) as prober:
+    with Prober(path, name=name, timeout_s=timeout, use_man=man and not by_path, sandbox=sandbox,
+                deadline_s=deadline_s, deadline_at=end) as prober:
         result = crawl(prober, parse, depth=depth, max_nodes=max_nodes, jobs=jobs, style=style, progress=progress)
+        note = prober.sandbox_note
     if result.root is None:
         reasons = "; ".join(result.warnings) or "it printed nothing"
         raise HelpUnreadableError(
@@ -72,7 +87,8 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
             hint="check that it is a command-line program; pass --style to force a parser, "
                  "or --timeout to wait longer",
         )
-    found = Tool(name=tool, root=result.root, path=path, version=result.version, warnings=result.warnings)
+    warnings = result.warnings + ((note,) if note else ())
+    found = Tool(name=tool, root=result.root, path=path, version=result.version, warnings=warnings)
     if key is not None and not result.transient:
         disk.store(key, found)
     return found

@@ -2,8 +2,15 @@
 
 Every call goes through the runtime's spawn discipline (``run_process`` / ``run_in_pty``: no shell,
 own process group, the group killed on timeout or output cap), with stdin closed, a fixed locale,
-width and pager environment, and a temporary empty working directory that is removed afterwards,
-so a tool that "runs its action" when asked for help writes nowhere that matters.
+width and pager environment, and fresh scratch directories (working directory, HOME, TMPDIR) that
+are removed afterwards, so a tool that "runs its action" when asked for help writes nowhere that
+matters. The environment is an allowlist (PATH, TZ, USER, LOGNAME, where a toolchain installed
+under HOME lives, and the fixed settings): never the real HOME, never the caller's tokens.
+
+Where bubblewrap runs, every probe runs in the sandbox of ``sandbox.py`` (read-only file system but
+for the scratch directories, no network, own PID namespace); where it cannot, ``sandbox_note`` says
+why and the probes run with the scratch HOME only. A ``deadline_s`` bounds the whole discovery:
+past it no probe starts, and one cut short by it is ``expired``.
 """
 
 from __future__ import annotations
@@ -12,18 +19,21 @@ import gzip
 import os
 import re
 import shutil
-import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from wrapgen.errors import ToolNotFoundError
+from wrapgen.probe.sandbox import Scratch, bwrap_argv, sandbox_status
 from wrapgen.runtime.process import ProcessResult, run_in_pty, run_process
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
     "DEFAULT_OUTPUT_CAP",
     "PROBE_ENV",
+    "PASS_ENV",
+    "TOOLCHAIN_HOMES",
     "ProbeResult",
     "Prober",
     "resolve_tool",
@@ -56,6 +66,22 @@ PROBE_ENV = {
     "CLICOLOR": "0",
 }
 
+# What a probe keeps of the caller's environment: the rest (tokens, GIT_* and proxy settings, the
+# real HOME) never reaches a tool that is only being read.
+PASS_ENV = ("PATH", "TZ", "USER", "LOGNAME")
+
+# Toolchains installed under HOME find themselves through HOME (a rustup proxy for cargo, pyenv,
+# nvm): with a scratch HOME they are pointed at their real directory, read-only in the sandbox.
+TOOLCHAIN_HOMES = (
+    ("RUSTUP_HOME", ".rustup"),
+    ("CARGO_HOME", ".cargo"),
+    ("PYENV_ROOT", ".pyenv"),
+    ("NVM_DIR", ".nvm"),
+    ("VOLTA_HOME", ".volta"),
+    ("ASDF_DATA_DIR", ".asdf"),
+    ("SDKMAN_DIR", ".sdkman"),
+)
+
 _ANSI = re.compile(
     r"""
     \x1b\[[0-?]*[ -/]*[@-~]      # CSI: colours, cursor moves
@@ -78,15 +104,38 @@ class ProbeResult:
     problem: str = ""  # "" when text is usable; else words a person can act on
     via_pty: bool = False
     timed_out: bool = False
+    expired: bool = False  # not run, or cut short, because discovery's deadline passed
 
     @property
     def usable(self) -> bool:
         return not self.problem and bool(self.text.strip())
 
 
+def _toolchain_homes(environ) -> dict:
+    home = environ.get("HOME", "")
+    out = {}
+    for name, folder in TOOLCHAIN_HOMES:
+        if environ.get(name):
+            out[name] = environ[name]
+        elif home and os.path.isdir(os.path.join(home, folder)):
+            out[name] = os.path.join(home, folder)
+    return out
+
+
 def probe_env(base: dict | None = None) -> dict:
-    """The caller's environment (HOME left alone) with the fixed probe variables set."""
-    env = dict(os.environ if base is None else base)
+    """The probe's environment with the fixed probe variables set.
+
+    Without ``base``: the allowlist of the caller's environment (``PASS_ENV`` and the toolchain
+    homes), no HOME (the Prober sets a scratch one). A ``base`` given by the caller is taken as it
+    is (tests pass their own variables); the Prober still replaces its HOME and TMPDIR.
+    """
+    if base is None:
+        # WRAPGEN_PROBE_PASS_ENV: names an operator adds (a tool that needs JAVA_HOME to print help)
+        extra = os.environ.get("WRAPGEN_PROBE_PASS_ENV", "").replace(",", " ").split()
+        env = {name: os.environ[name] for name in (*PASS_ENV, *extra) if name in os.environ}
+        env.update(_toolchain_homes(os.environ))
+    else:
+        env = dict(base)
     env.update(PROBE_ENV)
     for noisy in ("CLICOLOR_FORCE", "FORCE_COLOR", "LESS", "MANOPT"):
         env.pop(noisy, None)
@@ -137,14 +186,19 @@ def clean_text(data: bytes) -> tuple[str, str]:
 
 
 class Prober:
-    """Runs one tool's help probes in a private empty directory; a context manager.
+    """Runs one tool's help probes in scratch directories (and the sandbox); a context manager.
 
     Thread-safe: the crawl calls ``run`` from many threads. ``calls`` counts every process spawned,
-    so tests can assert a cached discovery spawned none.
+    so tests can assert a cached discovery spawned none. ``sandbox``: None uses bubblewrap where
+    it runs (unless ``WRAPGEN_SANDBOX=off``), False never does. ``deadline_s`` (from entering the ``with``,
+    or ending at ``deadline_at``, a ``time.monotonic()`` value) bounds all probes together.
+    ``writable`` names directories a sandboxed probe may write besides its scratch ones (tests).
     """
 
     def __init__(self, path: str, *, name: str = "", timeout_s: float = DEFAULT_TIMEOUT_S,
-                 output_cap: int = DEFAULT_OUTPUT_CAP, env: dict | None = None, use_man: bool = True):
+                 output_cap: int = DEFAULT_OUTPUT_CAP, env: dict | None = None, use_man: bool = True,
+                 sandbox: bool | None = None, deadline_s: float | None = None, deadline_at: float | None = None,
+                 writable: tuple[str, ...] = ()):
         self.path = os.path.abspath(path)  # probes run in another directory
         self.use_man = use_man
         self.name = name or os.path.basename(path)
@@ -152,36 +206,86 @@ class Prober:
         self.output_cap = int(output_cap)
         self.env = probe_env(env)
         self.calls = 0
+        self.want_sandbox = sandbox
+        self.sandboxed = False
+        self.sandbox_note = ""  # why probes ran without the sandbox ("" when they ran in it)
+        self.deadline_s = None if deadline_s is None else float(deadline_s)
+        self.writable = tuple(os.path.abspath(w) for w in writable)
+        self._deadline: float | None = deadline_at  # time.monotonic() of the end, when given
+        self._bwrap = ""
         self._lock = threading.Lock()
-        self._dir: str | None = None
+        self._scratch: Scratch | None = None
         self._manpath: tuple[str, ...] | None = None
 
     def __enter__(self) -> "Prober":
-        self._dir = tempfile.mkdtemp(prefix="wrapgen-probe-")
-        self.env["PWD"] = self._dir
+        self._scratch = Scratch().__enter__()
+        self.env.update(HOME=self._scratch.home, TMPDIR=self._scratch.tmpdir, PWD=self._scratch.workdir)
+        if self.want_sandbox is None and os.environ.get("WRAPGEN_SANDBOX", "").lower() in ("off", "0", "no"):
+            self.want_sandbox = False  # the operator's choice: no warning
+        if self.want_sandbox is not False:
+            status = sandbox_status()
+            self.sandboxed, self._bwrap = status.available, status.bwrap
+            if not status.available:
+                self.sandbox_note = (f"help probes ran without a sandbox ({status.reason}): only a scratch "
+                                     "HOME and working directory kept them from writing elsewhere")
+        if self.deadline_s is not None and self._deadline is None:
+            self._deadline = time.monotonic() + self.deadline_s
         return self
 
     def __exit__(self, *exc) -> None:
-        if self._dir is not None:
-            shutil.rmtree(self._dir, ignore_errors=True)
-            self._dir = None
+        if self._scratch is not None:
+            self._scratch.__exit__(*exc)
+            self._scratch = None
 
     @property
     def workdir(self) -> str:
-        if self._dir is None:
+        if self._scratch is None:
             raise RuntimeError("Prober used outside its `with` block")
-        return self._dir
+        return self._scratch.workdir
 
-    def _spawn(self, argv: list[str], *, pty: bool) -> ProcessResult:
+    @property
+    def home(self) -> str:
+        """The scratch HOME the tool sees."""
+        if self._scratch is None:
+            raise RuntimeError("Prober used outside its `with` block")
+        return self._scratch.home
+
+    @property
+    def expired(self) -> bool:
+        """Whether discovery's deadline has passed (no probe starts any more)."""
+        return self._deadline is not None and time.monotonic() >= self._deadline
+
+    def _spawn(self, argv: list[str], *, pty: bool, output_cap: int | None = None) -> ProcessResult | None:
+        """The finished process, or None when the deadline passed before it could start."""
+        timeout = self.timeout_s
+        if self._deadline is not None:
+            left = self._deadline - time.monotonic()
+            if left <= 0:
+                return None
+            timeout = min(timeout, left)
         with self._lock:
             self.calls += 1
-        runner = run_in_pty if pty else run_process
-        return runner(argv, timeout_s=self.timeout_s, output_cap=self.output_cap, cwd=self.workdir, env=self.env)
+        if self.sandboxed:
+            scratch = self._scratch
+            argv = bwrap_argv(argv, bwrap=self._bwrap, workdir=scratch.workdir, home=scratch.home,
+                              tmpdir=scratch.tmpdir, writable=self.writable,
+                              readable=(os.path.dirname(self.path),))
+        cap = self.output_cap if output_cap is None else output_cap
+        if pty:
+            return run_in_pty(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=self.env)
+        return run_process(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=self.env)
+
+    def _expired(self, args: tuple[str, ...], *, via_pty: bool = False) -> ProbeResult:
+        limit = f"{self.deadline_s:g} s " if self.deadline_s is not None else ""
+        return ProbeResult(args, problem=f"`{self._show(args)}` was not read: discovery's {limit}deadline passed",
+                           via_pty=via_pty, timed_out=True, expired=True)
 
     def run(self, args: tuple[str, ...] | list[str], *, pty_fallback: bool = True) -> ProbeResult:
         """Run ``TOOL ARGS...``; when it prints nothing to a pipe, read it through a terminal."""
         args = tuple(args)
         result = self._spawn([self.path, *args], pty=False)
+        if result is None or (result.timed_out and self.expired):
+            return self._expired(args)
         problem = self._problem(result, args)
         if problem:
             return ProbeResult(args, exit_code=result.exit_code, problem=problem, timed_out=result.timed_out)
@@ -196,6 +300,8 @@ class Prober:
             return ProbeResult(args, text=text, exit_code=result.exit_code,
                                problem="" if text.strip() else f"`{self._show(args)}` printed nothing")
         tty = self._spawn([self.path, *args], pty=True)
+        if tty is None or (tty.timed_out and self.expired):
+            return self._expired(args, via_pty=True)
         problem = self._problem(tty, args)
         if problem:
             return ProbeResult(args, exit_code=tty.exit_code, problem=problem, via_pty=True, timed_out=tty.timed_out)
@@ -241,9 +347,9 @@ class Prober:
             program = shutil.which("manpath")
             if program is None:
                 return self._manpath
-            self.calls += 1
-        result = run_process([program], timeout_s=self.timeout_s, output_cap=65536, cwd=self.workdir, env=self.env)
-        dirs = result.stdout.decode("utf-8", "replace").strip().split(":") if result.exit_code == 0 else []
+        result = self._spawn([program], pty=False, output_cap=65536)
+        ok = result is not None and result.exit_code == 0
+        dirs = result.stdout.decode("utf-8", "replace").strip().split(":") if ok else []
         with self._lock:
             self._manpath = tuple(d for d in dirs if d and os.path.isdir(d))
             return self._manpath

@@ -16,6 +16,7 @@ from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command, Tool
 from wrapgen.names import segment, unique_names, verb_name
 from wrapgen.propose.args import plan_args
+from wrapgen.propose.harden import harden_manifest
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.modes import root_candidates
 from wrapgen.propose.policy import classify
@@ -338,6 +339,7 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
     else:
         shown = Counter(json_notes)
         json_note = "; ".join(f"{note} ({n} command{'s' * (n != 1)})" for note, n in shown.items())
+    manifest = harden_manifest(manifest, tool=bin_name)
     order = {d.name: i for i, d in enumerate(decisions) if d.chosen}
     decisions.sort(key=lambda d: (not d.chosen, order.get(d.name, 0)))
     return Proposal(manifest, tuple(decisions), tuple(warnings), json_note)

@@ -153,9 +153,14 @@ def prepare(binding: dict, verb_key: str, args) -> tuple[list[str], dict, dict]:
     return argv, verb, args
 
 
-def _tool_env(env) -> dict:
+def _tool_env(env, binding: dict | None = None) -> dict:
     base = dict(os.environ if env is None else env)
     base.update(TOOL_ENV)
+    # the pack's env.set (its hardening: GIT_CONFIG_* overrides) beats the caller's environment
+    declared = (binding or {}).get("env") or {}
+    settings = declared.get("set") if isinstance(declared, dict) else None
+    if isinstance(settings, dict):
+        base.update((str(k), str(v)) for k, v in settings.items())
     return base
 
 
@@ -177,7 +182,7 @@ def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = 
     except Exception as error:  # a broken binding must not crash the host
         return failure(f"cannot execute {verb_key!r}: {type(error).__name__}: {error}; run wrapgen build on the pack")
     timeout_s = verb.get("timeout_s") or DEFAULT_TIMEOUT_S
-    result = run_process(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=_tool_env(env), cancel=cancel)
+    result = run_process(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=_tool_env(env, binding), cancel=cancel)
     return envelope_from_process(result, json_selected=bool(verb.get("json")), timeout_s=timeout_s, output_cap=output_cap)
 
 

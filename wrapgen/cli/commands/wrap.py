@@ -27,6 +27,7 @@ def add_arguments(parser) -> None:
     # the discovery knobs `wrapgen discover` has, so that its hints ("raise --timeout") hold here too
     parser.add_argument("--depth", type=int, help="how deep to read subcommands (default: 3, or the recipe's)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="per help probe (default: 5)")
+    parser.add_argument("--deadline", type=float, metavar="SECONDS", help="for the whole discovery (default: 120)")
     parser.add_argument("--style", help="force a help parser (gnu, argparse, click, cobra, clap, git, man, docopt)")
     parser.add_argument("--no-cache", action="store_true", help="read the tool's help again, ignoring the cache")
 
@@ -78,7 +79,7 @@ def run(ns) -> int:
     if not ns.tool and recipe is None:
         raise UsageError("wrap needs a TOOL or --recipe FILE", hint="for example: wrapgen wrap git")
     options = {"depth": ns.depth, "timeout_s": ns.timeout, "style": ns.style,
-               "cache": False if ns.no_cache else None}
+               "cache": False if ns.no_cache else None, "deadline_s": ns.deadline}
     result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check, discover_options=options)
     for line in summary_lines(result):
         print(line)

@@ -1,0 +1,152 @@
+"""The hardened-tools catalogue: validated when loaded, applied by the proposal, enforced by check (W040)."""
+
+from __future__ import annotations
+
+import copy
+import shutil
+from pathlib import Path
+
+import pytest
+
+from wrapgen.check.rules import check_pack
+from wrapgen.knowledge.hardening import (
+    HardeningDataError,
+    config_overrides_in,
+    env_settings,
+    hardening_for,
+    load_catalogue,
+    missing_flags,
+    parse_catalogue,
+)
+from wrapgen.propose.harden import harden_manifest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _codes(directory) -> list[tuple[str, str]]:
+    return [(d.code, d.field) for d in check_pack(directory) if d.code == "W040"]
+
+
+def test_every_catalogue_entry_has_a_reason_and_git_covers_the_issue_keys():
+    """Every tool and entry says why; git's overrides include the keys issue 12 names."""
+    catalogue = load_catalogue()
+    assert {"git", "curl", "kubectl", "docker"} <= set(catalogue)
+    for entry in catalogue.values():
+        assert entry.reason.strip()
+        for item in (*entry.config, *entry.env, *entry.verb_flags, *entry.flags):
+            assert item.reason.strip()
+        for _, why in entry.not_covered:
+            assert why.strip()
+    keys = {o.key for o in hardening_for("git").config}
+    assert {"core.fsmonitor", "core.hooksPath", "core.sshCommand", "core.pager", "core.editor",
+            "credential.helper", "protocol.ext.allow", "core.askPass"} <= keys
+    assert hardening_for("kubectl").empty and hardening_for("kubectl").not_covered
+
+
+@pytest.mark.parametrize("broken, words", [
+    ({"git": {"reason": "x", "config": [{"key": "core.pager", "value": "cat"}]}}, "reason"),
+    ({"git": {"reason": "x", "config": [{"key": "core.pager", "value": "cat", "reason": "a"},
+                                        {"key": "core.Pager", "value": "less", "reason": "b"}]}}, "second time"),
+    ({"git": {"reason": "x", "verb_flags": [{"verbs": ["diff"], "flags": ["--a"], "reason": "a"},
+                                            {"verbs": ["diff"], "flags": ["--b"], "reason": "b"}]}}, "again"),
+    ({"curl": {"reason": "x", "config": [{"key": "a.b", "value": "c", "reason": "d"}]}}, "git"),
+    ({"curl": {"reason": ""}}, "reason"),
+])
+def test_a_malformed_catalogue_is_refused_with_the_entry_named(broken, words):
+    """A missing reason, a key set twice, a verb listed twice, config for a non-git tool: errors."""
+    with pytest.raises(HardeningDataError, match=words):
+        parse_catalogue({"version": 1, "reason": "r", "tools": broken})
+
+
+def test_git_env_settings_are_a_consistent_git_config_block():
+    """GIT_CONFIG_COUNT matches the KEY_n/VALUE_n pairs, which read back as the catalogue's config."""
+    entry = hardening_for("/usr/bin/git")
+    env = env_settings(entry)
+    assert int(env["GIT_CONFIG_COUNT"]) == len(entry.config)
+    assert config_overrides_in(env) == {o.key.lower(): o.value for o in entry.config}
+    assert env["GIT_TERMINAL_PROMPT"] == "0"
+
+
+def test_harden_manifest_adds_flags_before_the_literal_dashdash_and_env_set():
+    """git diff gets --no-ext-diff --no-textconv right before its '--'; status none; env.set the block;
+    the input manifest is not changed."""
+    manifest = {"pack_id": "git", "description": "d", "bin": "git", "verbs": {
+        "diff": {"description": "d", "cli": ["git", "diff", "--stat", "--", "{{paths}}"]},
+        "log": {"description": "d", "cli": ["git", "log", "--max-count={{n}}"]},
+        "status": {"description": "d", "cli": ["git", "status"]},
+    }}
+    before = copy.deepcopy(manifest)
+    out = harden_manifest(manifest, tool="git")
+    assert manifest == before
+    assert out["verbs"]["diff"]["cli"] == ["git", "diff", "--stat", "--no-ext-diff", "--no-textconv", "--", "{{paths}}"]
+    # never right before a placeholder (omitting it would drop them): at the end when there is no '--'
+    assert out["verbs"]["log"]["cli"] == ["git", "log", "--max-count={{n}}", "--no-ext-diff", "--no-textconv"]
+    assert out["verbs"]["status"]["cli"] == ["git", "status"]
+    assert out["env"]["set"] == env_settings(hardening_for("git"))
+    assert harden_manifest(out, tool="git") == out, "hardening twice changes nothing"
+
+
+def test_harden_manifest_keeps_a_packs_own_git_config_and_wins_over_it():
+    """A pack's own GIT_CONFIG_* entries stay, renumbered; a catalogued key gets the catalogue's value."""
+    manifest = {"pack_id": "git", "description": "d", "bin": "git", "verbs": {}, "env": {"set": {
+        "GIT_CONFIG_COUNT": "2", "GIT_CONFIG_KEY_0": "color.ui", "GIT_CONFIG_VALUE_0": "never",
+        "GIT_CONFIG_KEY_1": "core.fsmonitor", "GIT_CONFIG_VALUE_1": "/evil", "OTHER": "1"}}}
+    out = harden_manifest(manifest, tool="git")["env"]["set"]
+    config = config_overrides_in(out)
+    assert config["color.ui"] == "never" and config["core.fsmonitor"] == "false"
+    assert out["OTHER"] == "1"
+
+
+def test_curl_verbs_get_the_protocol_restriction():
+    """Every curl verb gets --proto =http,https --proto-redir =http,https and -sS."""
+    out = harden_manifest({"pack_id": "curl", "description": "d", "bin": "curl", "verbs": {
+        "get": {"description": "d", "cli": ["curl", "--location", "{{location}}", "--", "{{url}}"]}}}, tool="curl")
+    assert out["verbs"]["get"]["cli"] == ["curl", "--location", "{{location}}", "--proto", "=http,https",
+                                          "--proto-redir", "=http,https", "-sS", "--", "{{url}}"]
+    assert "env" not in out
+
+
+def test_an_uncatalogued_tool_comes_back_unchanged():
+    """jq is not in the catalogue: nothing is added."""
+    manifest = {"pack_id": "jq", "description": "d", "bin": "jq", "verbs": {
+        "q": {"description": "d", "cli": ["jq", "{{f}}"]}}}
+    assert harden_manifest(manifest, tool="jq") == manifest
+
+
+def test_missing_flags_sees_a_flag_right_before_a_placeholder_as_missing():
+    """`--no-textconv {{x}}` is dropped with x: it does not count."""
+    entry = hardening_for("git")
+    assert missing_flags(entry, ["git", "blame", "--no-textconv", "--", "{{f}}"]) == []
+    assert missing_flags(entry, ["git", "blame", "--no-textconv", "{{f}}"]) == [("--no-textconv",)]
+
+
+def test_shipped_git_and_curl_packs_pass_w040():
+    """adapters/git, adapters/curl and tests/packs/git carry their hardening: no W040."""
+    for directory in ("adapters/git", "adapters/curl", "tests/packs/git"):
+        assert _codes(REPO / directory) == [], directory
+
+
+def test_check_errors_on_a_git_pack_stripped_of_its_hardening(tmp_path):
+    """Without env.set, or with a diff verb lacking --no-ext-diff, W040 fires (an error)."""
+    pack = tmp_path / "git"
+    shutil.copytree(REPO / "tests" / "packs" / "git", pack)
+    text = (pack / "pack.yaml").read_text()
+    head, _, rest = text.partition("env:\n")
+    _, _, verbs = rest.partition("verbs:\n")
+    stripped = head + "verbs:\n" + verbs.replace("--stat, --no-ext-diff, --no-textconv,", "--stat,")
+    (pack / "pack.yaml").write_text(stripped)
+    findings = [d for d in check_pack(pack) if d.code == "W040"]
+    assert [d.field for d in findings] == ["bin", "verbs.diff"]
+    assert all(d.level == "error" for d in findings)
+    assert "core.fsmonitor=false" in findings[0].message
+
+
+def test_check_errors_on_a_curl_verb_without_proto(tmp_path):
+    """A curl read verb without --proto =http,https is a W040 error."""
+    pack = tmp_path / "curl"
+    shutil.copytree(REPO / "adapters" / "curl", pack)
+    text = (pack / "pack.yaml").read_text()
+    (pack / "pack.yaml").write_text(text.replace("      - --proto\n      - =http,https\n", "", 1))
+    findings = [d for d in check_pack(pack) if d.code == "W040"]
+    assert findings and findings[0].field == "verbs.get"
+    assert "--proto =http,https" in findings[0].message

@@ -1,0 +1,60 @@
+"""Check rule W040: a read verb of a catalogued tool without the catalogue's hardening.
+
+A read verb runs without a confirm gate, on content the agent did not write: ``git status`` in an
+untrusted repository runs its ``core.fsmonitor``, ``git diff`` its external diff and textconv
+drivers, ``curl get url=file:///etc/passwd`` reads a local file. The hardened-tools catalogue
+(``wrapgen/knowledge/data/hardening.json``) says what turns that off per call: ``env.set``
+entries (git's ``GIT_CONFIG_*`` overrides) and flags in ``cli[]`` (``--no-ext-diff``,
+``--proto =http,https``). Generated packs carry them (``propose/harden.py``); this rule catches a
+hand-written or hand-edited pack that lacks them.
+"""
+
+from __future__ import annotations
+
+from wrapgen.check.rules import PackContext, rule
+from wrapgen.knowledge.hardening import hardening_for, missing_env, missing_flags
+
+__all__ = ["unhardened_read_verb"]
+
+CODE = "W040"
+_SHOWN = 4
+
+
+def _listed(items: list[str]) -> str:
+    shown = ", ".join(items[:_SHOWN])
+    return shown + (f" and {len(items) - _SHOWN} more" if len(items) > _SHOWN else "")
+
+
+@rule(CODE, severity="error",
+      summary="a read verb of a catalogued tool (git, curl) lacks the hardening that stops its config from running programs")
+def unhardened_read_verb(ctx: PackContext):
+    bin_name = str(ctx.manifest.data.get("bin", ""))
+    entry = hardening_for(bin_name)
+    if entry is None or entry.empty:
+        return
+    reads = [verb for verb in ctx.verbs if verb.effect == "read"]
+    if not reads:
+        return
+    env = ctx.manifest.data.get("env") or {}
+    env_set = env.get("set") if isinstance(env, dict) else None
+    lacking = missing_env(entry, env_set if isinstance(env_set, dict) else {})
+    if lacking:
+        names = ", ".join(v.name for v in reads[:_SHOWN]) + (" ..." if len(reads) > _SHOWN else "")
+        yield ctx.diagnostic(
+            CODE, "env.set" if env_set is not None else "bin",
+            f"read verbs of {entry.tool} ({names}) run without env.set {_listed(lacking)}: "
+            f"{entry.tool}'s config could run a program",
+            hint="regenerate the pack (wrapgen wrap/batch applies the catalogue), or copy env.set from "
+                 "wrapgen/knowledge/data/hardening.json (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n)",
+        )
+    for verb in reads:
+        if not verb.from_cli:
+            continue
+        for group in missing_flags(entry, verb.argv):
+            flags = " ".join(group)
+            yield ctx.diagnostic(
+                CODE, verb.field, f"read verb {verb.name!r} lacks {flags!r} (or has it right before a "
+                f"placeholder, which drops it when the arg is omitted)",
+                hint=f"add {flags} to cli[] before its literal '--' (or at its end); "
+                     "wrapgen/knowledge/data/hardening.json says why",
+            )

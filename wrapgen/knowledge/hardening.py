@@ -1,0 +1,287 @@
+"""The hardened-tools catalogue: config that makes a tool run programs, and how a pack turns it off.
+
+The data is ``knowledge/data/hardening.json``; every entry carries its ``reason``. Three kinds of
+switch, applied on every call of a pack:
+
+- ``config`` (git): config keys overridden through ``GIT_CONFIG_COUNT`` / ``GIT_CONFIG_KEY_n`` /
+  ``GIT_CONFIG_VALUE_n``, which are command-line-level config and beat system, global and
+  repository config. They become the pack's ``env.set`` (with the tool's ``env`` entries).
+- ``verb_flags`` (git): flags a verb of that subcommand needs where no config override can reach
+  (``--no-ext-diff``, ``--no-textconv``: the diff driver's name is the repository's own).
+- ``flags`` (curl): flags every verb carries (``--proto =http,https``).
+
+Flags are written right before the verb's literal ``--`` (or at the end of ``cli[]``), never right
+before a placeholder, whose omission would drop them with it.
+
+``not_covered`` entries say, honestly, what cannot be turned off per call and why.
+``propose/harden.py`` applies the catalogue to a proposed manifest; ``check/hardening.py`` reports
+a read verb of a catalogued tool without it. The loader validates the file (a missing reason, a
+duplicate key, a verb listed twice is an error) and is small on purpose: the knowledge/ loader
+that validates every data file will replace it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from wrapgen.errors import WrapgenError
+
+__all__ = [
+    "HardeningDataError",
+    "ConfigOverride",
+    "EnvSetting",
+    "FlagGroup",
+    "ToolHardening",
+    "load_catalogue",
+    "hardening_for",
+    "tool_key",
+    "env_settings",
+    "config_overrides_in",
+    "required_flags",
+    "applied_flags",
+    "missing_flags",
+    "missing_env",
+    "harden_cli",
+]
+
+DATA_PATH = Path(__file__).with_name("data") / "hardening.json"
+GIT_COUNT = "GIT_CONFIG_COUNT"
+
+
+class HardeningDataError(WrapgenError):
+    """knowledge/data/hardening.json is malformed: a bug in wrapgen's own data."""
+
+
+@dataclass(frozen=True)
+class ConfigOverride:
+    key: str
+    value: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class EnvSetting:
+    name: str
+    value: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class FlagGroup:
+    """Tokens that go together (``--proto =http,https``); ``verbs`` empty means every verb."""
+
+    flags: tuple[str, ...]
+    reason: str
+    verbs: tuple[str, ...] = ()
+    required: bool = True
+
+
+@dataclass(frozen=True)
+class ToolHardening:
+    tool: str
+    reason: str
+    config: tuple[ConfigOverride, ...] = ()
+    env: tuple[EnvSetting, ...] = ()
+    verb_flags: tuple[FlagGroup, ...] = ()  # after the subcommand, for the verbs named
+    flags: tuple[FlagGroup, ...] = ()  # after the bin, for every verb
+    not_covered: tuple[tuple[str, str], ...] = ()  # (what, why)
+
+    @property
+    def empty(self) -> bool:
+        """Nothing to apply (only ``not_covered`` notes)."""
+        return not (self.config or self.env or self.verb_flags or self.flags)
+
+
+def _need(entry: Mapping, field: str, where: str, kind=str) -> object:
+    value = entry.get(field) if isinstance(entry, Mapping) else None
+    if not isinstance(value, kind) or (kind is str and field == "reason" and not value.strip()):
+        raise HardeningDataError(f"hardening.json: {where} needs a {field!r} ({kind.__name__})",
+                                 hint="every entry of the catalogue says what it sets and why")
+    return value
+
+
+def _tokens(entry: Mapping, field: str, where: str) -> tuple[str, ...]:
+    value = _need(entry, field, where, list)
+    if not value or not all(isinstance(t, str) and t for t in value):
+        raise HardeningDataError(f"hardening.json: {where}.{field} must be a list of non-empty strings")
+    return tuple(value)
+
+
+def _parse_tool(tool: str, data: Mapping) -> ToolHardening:
+    where = f"tools.{tool}"
+    reason = _need(data, "reason", where)
+    config, seen_keys = [], set()
+    for i, entry in enumerate(data.get("config", [])):
+        at = f"{where}.config[{i}]"
+        key, value = _need(entry, "key", at), _need(entry, "value", at)
+        if key.lower() in seen_keys:
+            raise HardeningDataError(f"hardening.json: {at} sets {key} a second time")
+        seen_keys.add(key.lower())
+        config.append(ConfigOverride(key, value, _need(entry, "reason", at)))
+    env, seen_env = [], set()
+    for i, entry in enumerate(data.get("env", [])):
+        at = f"{where}.env[{i}]"
+        name, value = _need(entry, "name", at), _need(entry, "value", at)
+        if name in seen_env or name.startswith("GIT_CONFIG_"):
+            raise HardeningDataError(f"hardening.json: {at} sets {name} twice or clashes with the config overrides")
+        seen_env.add(name)
+        env.append(EnvSetting(name, value, _need(entry, "reason", at)))
+    verb_flags, seen_verbs = [], set()
+    for i, entry in enumerate(data.get("verb_flags", [])):
+        at = f"{where}.verb_flags[{i}]"
+        verbs = _tokens(entry, "verbs", at)
+        twice = seen_verbs.intersection(verbs)
+        if twice:
+            raise HardeningDataError(f"hardening.json: {at} lists {', '.join(sorted(twice))} again")
+        seen_verbs.update(verbs)
+        verb_flags.append(FlagGroup(_tokens(entry, "flags", at), _need(entry, "reason", at), verbs=verbs))
+    flags = []
+    for i, entry in enumerate(data.get("flags", [])):
+        at = f"{where}.flags[{i}]"
+        required = entry.get("required", True)
+        if not isinstance(required, bool):
+            raise HardeningDataError(f"hardening.json: {at}.required must be true or false")
+        flags.append(FlagGroup(_tokens(entry, "flags", at), _need(entry, "reason", at), required=required))
+    notes = []
+    for i, entry in enumerate(data.get("not_covered", [])):
+        at = f"{where}.not_covered[{i}]"
+        notes.append((_need(entry, "key", at), _need(entry, "reason", at)))
+    if config and data.get("config_env") != "GIT_CONFIG":
+        raise HardeningDataError(f"hardening.json: {where}.config needs \"config_env\": \"GIT_CONFIG\", "
+                                 "git's GIT_CONFIG_COUNT/KEY_n/VALUE_n, the one per-call config mechanism wrapgen renders")
+    return ToolHardening(tool, reason, tuple(config), tuple(env), tuple(verb_flags), tuple(flags), tuple(notes))
+
+
+def parse_catalogue(data: Mapping) -> dict[str, ToolHardening]:
+    """The catalogue from the JSON value; HardeningDataError when an entry is malformed."""
+    if not isinstance(data, Mapping) or data.get("version") != 1 or not isinstance(data.get("tools"), Mapping):
+        raise HardeningDataError("hardening.json: expected {\"version\": 1, \"reason\": ..., \"tools\": {...}}")
+    _need(data, "reason", "the catalogue")
+    return {tool: _parse_tool(tool, entry) for tool, entry in sorted(data["tools"].items())}
+
+
+@functools.lru_cache(maxsize=1)
+def load_catalogue() -> Mapping[str, ToolHardening]:
+    """Every catalogued tool, read and validated once."""
+    try:
+        data = json.loads(DATA_PATH.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise HardeningDataError(f"cannot read {DATA_PATH.name}: {error}") from None
+    return parse_catalogue(data)
+
+
+def tool_key(bin_name: str) -> str:
+    """The catalogue key of a pack's bin: its file name (``/usr/bin/git`` is git)."""
+    return os.path.basename(str(bin_name).rstrip("/"))
+
+
+def hardening_for(bin_name: str) -> ToolHardening | None:
+    """The catalogue entry of a tool (by bin name or path), or None when it has none."""
+    return load_catalogue().get(tool_key(bin_name))
+
+
+def env_settings(entry: ToolHardening) -> dict[str, str]:
+    """The ``env.set`` a pack of this tool carries: GIT_CONFIG_COUNT/KEY_n/VALUE_n, then the env entries."""
+    out: dict[str, str] = {}
+    if entry.config:
+        out[GIT_COUNT] = str(len(entry.config))
+        for index, override in enumerate(entry.config):
+            out[f"GIT_CONFIG_KEY_{index}"] = override.key
+            out[f"GIT_CONFIG_VALUE_{index}"] = override.value
+    out.update((setting.name, setting.value) for setting in entry.env)
+    return out
+
+
+def config_overrides_in(env_set: Mapping[str, str]) -> dict[str, str]:
+    """The config a ``GIT_CONFIG_*`` block sets, key (lower-cased) -> value; the last one of a key wins."""
+    try:
+        count = int(str(env_set.get(GIT_COUNT, "0")))
+    except ValueError:
+        return {}
+    out: dict[str, str] = {}
+    for index in range(max(0, count)):
+        key = env_set.get(f"GIT_CONFIG_KEY_{index}")
+        value = env_set.get(f"GIT_CONFIG_VALUE_{index}")
+        if isinstance(key, str) and isinstance(value, str):
+            out[key.lower()] = value
+    return out
+
+
+def missing_env(entry: ToolHardening, env_set: Mapping[str, str]) -> list[str]:
+    """What of the tool's env hardening ``env_set`` lacks, as ``KEY=VALUE`` texts."""
+    have = config_overrides_in(env_set)
+    missing = [f"{o.key}={o.value}" for o in entry.config if have.get(o.key.lower()) != o.value]
+    missing += [f"{s.name}={s.value}" for s in entry.env if env_set.get(s.name) != s.value]
+    return missing
+
+
+def _command_index(cli: Sequence[str]) -> int | None:
+    """Index of the subcommand token: the first literal word after the bin that is no option."""
+    for index, token in enumerate(cli[1:], start=1):
+        if not token.startswith("-") and "{{" not in token:
+            return index
+        if "{{" in token:
+            return None
+    return None
+
+
+def _groups(entry: ToolHardening, cli: Sequence[str], *, required_only: bool) -> list[FlagGroup]:
+    """The flag groups that apply to this cli[]: every-verb groups, then the subcommand's."""
+    out = [g for g in entry.flags if g.required or not required_only]
+    at = _command_index(cli)
+    if at is not None:
+        out += [g for g in entry.verb_flags if cli[at] in g.verbs]
+    return out
+
+
+def _kept_at(cli: Sequence[str], tokens: tuple[str, ...]) -> bool:
+    """Whether ``tokens`` stand together in cli[] where the runtime always keeps them: not right
+    before a placeholder token, whose omission would drop the flag in front of it (docs/contract.md §5 rule 3)."""
+    width = len(tokens)
+    for i in range(1, len(cli) - width + 1):
+        if tuple(cli[i:i + width]) == tokens:
+            after = cli[i + width] if i + width < len(cli) else None
+            if after is None or "{{" not in after:
+                return True
+    return False
+
+
+def _insert_at(cli: Sequence[str]) -> int:
+    """Where hardening flags go: right before the first literal ``--`` (a literal token, so they are
+    never taken for a dropped slot's flag), else at the very end (nothing after them to drop them)."""
+    for index, token in enumerate(cli[1:], start=1):
+        if token == "--":
+            return index
+    return len(cli)
+
+
+def required_flags(entry: ToolHardening, cli: Sequence[str]) -> list[tuple[str, ...]]:
+    """The flag groups this cli[] must carry."""
+    return [g.flags for g in _groups(entry, cli, required_only=True)]
+
+
+def applied_flags(entry: ToolHardening, cli: Sequence[str]) -> list[tuple[str, ...]]:
+    """The flag groups the proposal writes into this cli[] (required ones and conveniences like -sS)."""
+    return [g.flags for g in _groups(entry, cli, required_only=False)]
+
+
+def missing_flags(entry: ToolHardening, cli: Sequence[str]) -> list[tuple[str, ...]]:
+    """The required flag groups this cli[] lacks, or holds only right before a droppable slot."""
+    return [group for group in required_flags(entry, cli) if not _kept_at(cli, group)]
+
+
+def harden_cli(entry: ToolHardening, cli: Sequence[str]) -> list[str]:
+    """``cli`` with every applicable flag group it lacks inserted before its ``--`` (or at its end)."""
+    add: list[str] = []
+    for group in applied_flags(entry, cli):
+        if not _kept_at(cli, group):
+            add.extend(group)
+    out = list(cli)
+    at = _insert_at(out)
+    out[at:at] = add
+    return out

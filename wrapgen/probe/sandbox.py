@@ -1,0 +1,160 @@
+"""The probe sandbox: where a tool runs when wrapgen only wants to read it (help, trials).
+
+A tool's ``--help`` may do what its action does (start a daemon, write a cache, delete a file in
+HOME, reach the network). Where bubblewrap runs, a probe runs inside it:
+
+- the whole file system read-only (``--ro-bind / /``), a fresh ``/dev`` and ``/proc``, and empty
+  ``/tmp`` and ``/run`` (no other user's temp files, no X11, D-Bus or docker sockets to talk to;
+  the tool's own directory is bound back read-only, so a tool kept in /tmp still runs);
+- writable only a fresh scratch working directory, a scratch HOME and a scratch TMPDIR, each bound
+  on its own (so not even the directory holding them is writable: ``../x`` from the cwd fails);
+- no network (``--unshare-net``: only a loopback of its own), its own PID, IPC and UTS namespaces,
+  killed when wrapgen dies (``--die-with-parent``), in a new session (no ``TIOCSTI`` into our tty).
+
+``bwrap_argv`` is pure (so "try before you ship" and tests can build the same sandbox);
+``sandbox_status`` tries ``bwrap ... true`` once per process and caches the answer, with the reason
+when it cannot run (not installed, user namespaces disabled, inside a container without them).
+``Scratch`` makes and removes the scratch directories.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass
+from typing import Sequence
+
+__all__ = ["SandboxStatus", "Scratch", "bwrap_argv", "sandbox_status", "reset_sandbox_status", "BWRAP"]
+
+BWRAP = "bwrap"
+_CHECK_TIMEOUT_S = 10.0
+
+
+def bwrap_argv(argv: Sequence[str], *, bwrap: str, workdir: str, home: str, tmpdir: str | None = None,
+               writable: Sequence[str] = (), readable: Sequence[str] = ()) -> list[str]:
+    """The bubblewrap command line that runs ``argv`` read-only but for the scratch directories.
+
+    ``workdir`` is the cwd; ``home`` and ``tmpdir`` the scratch HOME and TMPDIR (the caller sets
+    the variables); ``readable`` are directories bound back read-only over the empty /tmp and /run
+    (the tool's own); ``writable`` adds directories bound read-write (tests use it for a log).
+    """
+    out = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]
+    for directory in readable:
+        if directory:
+            out += ["--ro-bind", directory, directory]
+    for directory in (workdir, home, tmpdir, *writable):
+        if directory:
+            out += ["--bind", directory, directory]
+    # the two tmpfs read-only too, once the mount points inside them exist (the binds stay writable)
+    out += ["--remount-ro", "/tmp", "--remount-ro", "/run"]
+    out += [
+        "--chdir", workdir,
+        "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+        "--die-with-parent", "--new-session",
+        "--",
+        *argv,
+    ]
+    return out
+
+
+@dataclass(frozen=True)
+class SandboxStatus:
+    """Whether probes can run in bubblewrap here; ``reason`` says why not."""
+
+    available: bool
+    bwrap: str = ""
+    reason: str = ""
+
+
+_status: dict[str, SandboxStatus] = {}
+_lock = threading.Lock()
+
+
+def _first_line(data: bytes) -> str:
+    text = data.decode("utf-8", "replace").strip()
+    return text.splitlines()[0][:200] if text else ""
+
+
+def sandbox_status(bwrap: str = BWRAP) -> SandboxStatus:
+    """Try ``bwrap ... true`` once (per process and bwrap name) and remember the answer."""
+    with _lock:
+        known = _status.get(bwrap)
+        if known is not None:
+            return known
+        _status[bwrap] = status = _try(bwrap)
+        return status
+
+
+def reset_sandbox_status() -> None:
+    """Forget the cached answer (tests that change PATH)."""
+    with _lock:
+        _status.clear()
+
+
+def _try(bwrap: str) -> SandboxStatus:
+    from wrapgen.runtime.process import run_process
+
+    found = shutil.which(bwrap)
+    if found is None:
+        return SandboxStatus(False, reason=f"{bwrap} is not installed (Debian: apt-get install bubblewrap)")
+    true = shutil.which("true") or "/bin/true"
+    with Scratch() as scratch:
+        argv = bwrap_argv([true], bwrap=found, workdir=scratch.workdir, home=scratch.home, tmpdir=scratch.tmpdir)
+        result = run_process(argv, timeout_s=_CHECK_TIMEOUT_S, output_cap=65536, cwd=scratch.workdir,
+                             env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+    if result.exit_code == 0:
+        return SandboxStatus(True, bwrap=found)
+    said = _first_line(result.stderr) or result.not_found or (
+        "timed out" if result.timed_out else f"exit {result.exit_code}")
+    return SandboxStatus(False, bwrap=found, reason=f"{found} cannot run here: {said}")
+
+
+class Scratch:
+    """Fresh scratch directories for one tool's probes (``work``, ``home``, ``tmp``), removed on exit."""
+
+    def __init__(self, prefix: str = "wrapgen-probe-"):
+        self.prefix = prefix
+        self.root: str | None = None
+
+    def __enter__(self) -> "Scratch":
+        self.root = tempfile.mkdtemp(prefix=self.prefix)
+        for name in ("work", "home", "tmp"):
+            os.mkdir(os.path.join(self.root, name), 0o700)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.root is not None:
+            _remove(self.root)
+            self.root = None
+
+    def _path(self, name: str) -> str:
+        if self.root is None:
+            raise RuntimeError("Scratch used outside its `with` block")
+        return os.path.join(self.root, name)
+
+    @property
+    def workdir(self) -> str:
+        return self._path("work")
+
+    @property
+    def home(self) -> str:
+        return self._path("home")
+
+    @property
+    def tmpdir(self) -> str:
+        return self._path("tmp")
+
+
+def _remove(root: str) -> None:
+    """rmtree that also removes what a tool left read-only (chmod 0 directories included)."""
+    def _writable(function, path, _exc):
+        try:
+            os.chmod(os.path.dirname(path), 0o700)
+            os.chmod(path, 0o700)
+            function(path)
+        except OSError:
+            pass
+
+    shutil.rmtree(root, onerror=_writable)

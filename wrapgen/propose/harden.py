@@ -1,0 +1,61 @@
+"""The hardening step of a proposal: a catalogued tool's pack turns off the config that runs programs.
+
+``harden_manifest(manifest, tool=...)`` takes the proposed manifest dict and returns a hardened
+copy (the input is not changed): the catalogue's flags written into each verb's ``cli[]`` (after the
+bin for curl's ``--proto =http,https``; after the subcommand for git's ``--no-ext-diff``), and its
+environment (git's ``GIT_CONFIG_*`` overrides) in the pack's ``env.set``. A tool the catalogue does
+not know comes back unchanged. The catalogue and the reason of each entry:
+``wrapgen/knowledge/data/hardening.json``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Mapping
+
+from wrapgen.knowledge.hardening import (
+    GIT_COUNT,
+    config_overrides_in,
+    env_settings,
+    harden_cli,
+    hardening_for,
+)
+
+__all__ = ["harden_manifest"]
+
+
+def _merged_env(existing: Mapping[str, str], ours: Mapping[str, str]) -> dict[str, str]:
+    """``existing`` with ``ours`` on top; two GIT_CONFIG_* blocks become one, ours last (so ours win)."""
+    plain = {k: v for k, v in existing.items() if not k.startswith("GIT_CONFIG_")}
+    config = config_overrides_in(existing)
+    mine = config_overrides_in(ours)
+    if not config and not mine:
+        return {**plain, **ours}
+    keys = {k.lower(): k for k in (existing.get(f"GIT_CONFIG_KEY_{i}", "") for i in range(len(config)))}
+    keys.update({k.lower(): k for k in (ours.get(f"GIT_CONFIG_KEY_{i}", "") for i in range(len(mine)))})
+    combined = [(key, value) for key, value in config.items() if key not in mine] + list(mine.items())
+    out = dict(plain)
+    out[GIT_COUNT] = str(len(combined))
+    for index, (key, value) in enumerate(combined):
+        out[f"GIT_CONFIG_KEY_{index}"] = keys.get(key, key)
+        out[f"GIT_CONFIG_VALUE_{index}"] = value
+    out.update((k, v) for k, v in ours.items() if not k.startswith("GIT_CONFIG_"))
+    return out
+
+
+def harden_manifest(manifest: Mapping[str, Any], *, tool: str) -> dict[str, Any]:
+    """A copy of ``manifest`` with ``tool``'s catalogued hardening applied (unchanged when uncatalogued)."""
+    entry = hardening_for(tool)
+    out = copy.deepcopy(dict(manifest))
+    if entry is None or entry.empty:
+        return out
+    for verb in (out.get("verbs") or {}).values():
+        if isinstance(verb, dict) and isinstance(verb.get("cli"), list):
+            verb["cli"] = harden_cli(entry, verb["cli"])
+    ours = env_settings(entry)
+    if ours:
+        env = dict(out.get("env") or {})
+        env["set"] = _merged_env(dict(env.get("set") or {}), ours)
+        # the manifest's keys keep their order; env goes where the canonical dump puts it
+        out["env"] = env
+    return out

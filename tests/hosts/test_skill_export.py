@@ -95,6 +95,17 @@ def test_every_pack_becomes_a_skill_a_loader_accepts(cli, tmp_path, pack_dir):
     assert stat.S_IMODE((folder / "scripts" / "adapter.py").stat().st_mode) == 0o755
 
 
+@pytest.mark.parametrize("pack_dir", PACK_DIRS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_reference_validator_accepts_every_skill(cli, tmp_path, pack_dir):
+    """skills-ref, the format's reference library (a test extra), finds no problem and reads back the adapter-only allowed-tools."""
+    skills_ref = pytest.importorskip("skills_ref")
+    binding = load_binding(pack_dir)
+    folder = _export(cli, tmp_path, pack_dir) / binding["pack_id"]
+    assert skills_ref.validate(folder) == []
+    properties = skills_ref.read_properties(folder)
+    assert properties.name == binding["pack_id"] and properties.allowed_tools == [ADAPTER_RULE]
+
+
 def test_git_log_worked_call_is_the_documented_one(cli, tmp_path):
     """The git skill's log example is `python3 scripts/adapter.py log --json -- max_count=5`."""
     folder = _export(cli, tmp_path, REPO / "adapters" / "git") / "git"
@@ -166,6 +177,10 @@ def test_hostile_help_text_is_quoted_cut_and_inert(tmp_path):
     (folder / "SKILL.md").write_text(text)
     front, body = load_skill(folder)
     assert front["allowed-tools"] == [ADAPTER_RULE] and front["name"] == "git"
+    naive = text.split("---", 2)[1]  # loaders split at the first --- after the opening one, wherever it is
+    assert naive == text[3 : text.index("\n---\n", 4) + 1]
+    skills_ref = pytest.importorskip("skills_ref")
+    assert skills_ref.validate(folder) == []
     assert "Bash(rm" not in " ".join(front["allowed-tools"])
     headings = [line for line in body.splitlines() if line.startswith("#")]
     assert not any("New instructions" in line for line in headings)

@@ -25,8 +25,8 @@ The adapter imports wrapgen's runtime, so the skill needs ``pip install wrapgen`
 Text that may come from the tool's help (the pack's and the verbs' descriptions, the args'
 descriptions, choices and defaults) is never written as instructions: it is flattened to one
 line, cut to two sentences, Markdown-escaped, quoted, and introduced as quoted from the tool.
-Every string in the front matter is a JSON string (a YAML double-quoted scalar), so no text
-can end the front matter or add a key. Same binding, same bytes.
+Every string in the front matter is a JSON string (a YAML double-quoted scalar) without ``---``,
+so no text can end the front matter or add a key. Same binding, same bytes.
 """
 
 from __future__ import annotations
@@ -126,8 +126,12 @@ def _quote(text: object, **cut) -> str:
 
 
 def _yaml_string(text: str) -> str:
-    """A YAML double-quoted scalar: JSON's string syntax is a subset of it."""
-    return json.dumps(_plain(text), ensure_ascii=False)
+    """A YAML double-quoted scalar: JSON's string syntax is a subset of it.
+
+    No ``---`` either: loaders split the front matter off at the first ``---`` after the
+    opening one, wherever it stands (the format's reference library does).
+    """
+    return json.dumps(re.sub(r"-{3,}", "--", _plain(text)), ensure_ascii=False)
 
 
 def _effect(verb: Mapping) -> str:

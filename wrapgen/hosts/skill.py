@@ -65,7 +65,7 @@ PACK_FILES = ("adapter.py", "binding.json", "pack.yaml")
 _ARG_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _SAFE_VALUE_RE = re.compile(r"[A-Za-z0-9_.,:/@+=-]{1,40}")  # a value shown as-is in a worked call
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
-_MARKDOWN_SPECIAL_RE = re.compile(r"([\\`*_\[\]<>|#&\"~{}!])")
+_MARKDOWN_SPECIAL_RE = re.compile(r"([\\`*_\[\]<>|#&\"~])")
 _COUNT_WORDS = ("count", "limit", "max", "lines", "number", "num", "top", "head")
 _EFFECT_LINES = {
     "read": "Effect: read-only.",
@@ -216,7 +216,10 @@ def _type_cell(spec: Mapping) -> str:
         notes.append("one of " + ", ".join(_quote(choice, sentences=1, limit=40) for choice in choices[:12]))
     if "default" in spec:
         default = spec["default"]
-        notes.append("default " + _quote(json.dumps(default) if isinstance(default, bool) else default, sentences=1, limit=40))
+        if isinstance(default, (bool, int, float)) and not isinstance(default, str):
+            notes.append(f"default `{json.dumps(default)}`")
+        else:
+            notes.append("default " + _quote(default, sentences=1, limit=40))
     return kind + (f"; {'; '.join(notes)}" if notes else "")
 
 
@@ -255,7 +258,7 @@ def _verb_section(verb_key: str, verb: Mapping, bin_name: str) -> list[str]:
         effect_line = "Effect: not declared by the pack (the adapter runs it as a read)."
     if _gated(verb) and effect == "read":
         effect_line += " Runs only with `confirm=true`, after a person approved the call."
-    result = "the tool's JSON" if verb.get("json") else f"`{bin_name}`'s output as text"
+    result = f"`{bin_name}`'s JSON" if verb.get("json") else f"`{bin_name}`'s output as text"
     call, placeholders = worked_call(verb_key, verb)
     lines = [
         f"### `{verb_key}` ({effect})",
@@ -368,8 +371,10 @@ def render_skill(binding: Mapping, files: Mapping[str, str]) -> dict[str, str]:
         "",
         "## Running a command",
         "",
-        "Paths are relative to this skill's folder (the one holding this file). The tool runs in the current"
-        " directory.",
+        "The examples run from this skill's folder (the one holding this file), the path the allowed tool"
+        " names. The tool runs in the current directory: to work somewhere else, run from there with the"
+        " full path of `scripts/adapter.py` (a host may then ask before each call), or give paths as"
+        " absolute paths.",
         "",
         "```sh",
         f"{ADAPTER_CALL} COMMAND --json -- key=value ...",

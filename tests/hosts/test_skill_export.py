@@ -210,6 +210,15 @@ def test_verb_without_description_names_the_verb():
     assert "pack.yaml" in info.value.hint
 
 
+def test_verb_key_that_is_no_verb_name_is_refused():
+    """A binding whose verb key is no verb name (here with a backtick and a newline) is refused, naming it."""
+    binding = _binding()
+    binding["verbs"]["lo`g\n# x"] = binding["verbs"].pop("log")
+    with pytest.raises(skill.SkillError) as info:
+        skill.render_skill(binding, FILES)
+    assert "is not a verb name" in info.value.message and "lo`g" in info.value.message
+
+
 @pytest.mark.parametrize("pack_id", ["a--b", "tool-", "x" * 65, "Git", ""])
 def test_pack_id_that_is_no_skill_name_is_refused(pack_id):
     """A pack id the skill format refuses (double hyphen, trailing hyphen, over 64, capitals) is a clear SkillError."""

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Mapping
 
 from wrapgen.errors import ManifestError
+from wrapgen.names import is_verb_name
 
 __all__ = [
     "ADAPTER_CALL",
@@ -285,6 +286,11 @@ def _check_verbs(pack_id: str, verbs: Mapping) -> None:
     if not isinstance(verbs, Mapping) or not verbs:
         raise SkillError(f"pack {pack_id!r} has no commands to describe", hint="add verbs to pack.yaml, then run `wrapgen build`")
     for verb_key in sorted(verbs):
+        if not is_verb_name(verb_key):
+            raise SkillError(
+                f"pack {pack_id!r}: {verb_key!r} is not a verb name (docs/contract.md §4)",
+                hint="fix the verb's name in pack.yaml, then run `wrapgen build`",
+            )
         verb = verbs[verb_key]
         description = verb.get("description") if isinstance(verb, Mapping) else None
         if not isinstance(description, str) or not _plain(description):
@@ -326,7 +332,7 @@ def render_skill(binding: Mapping, files: Mapping[str, str]) -> dict[str, str]:
         )
     verbs = binding.get("verbs") or {}
     _check_verbs(pack_id, verbs)
-    bin_name = _plain(binding.get("bin") or pack_id)
+    bin_name = _plain(binding.get("bin") or pack_id).replace("`", "'")  # it stands in code spans
     verb_keys = sorted(verbs)
     description = _description(pack_id, bin_name, str(binding.get("description") or ""), verb_keys)
     compatibility = (

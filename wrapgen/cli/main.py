@@ -52,7 +52,7 @@ def _top_level_help() -> str:
         "commands:",
     ]
     lines += [f"  {name.ljust(width)}  {summary}" for name, (_, summary) in COMMANDS.items()]
-    lines += ["", "Run `wrapgen COMMAND --help` for the arguments of one command."]
+    lines += ["", "Run `wrapgen COMMAND --help` for the arguments of one command, `wrapgen --version` for the version."]
     return "\n".join(lines)
 
 

@@ -48,7 +48,7 @@ __all__ = [
     "load_packs",
 ]
 
-FORMATS = ("mcp", "openai", "hcp")
+FORMATS = ("mcp", "openai", "hcp", "skill")  # skill: written by hosts/skill.py, not printed
 OPENAI_NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 MCP_NAME_RE = re.compile(r"[A-Za-z0-9_.-]{1,128}")  # MCP 2025-11-25 (SEP-986), as the SDK checks
 _PLACEHOLDER_RE = re.compile(r"\{\{.*?\}\}")

@@ -31,7 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "exec": ("wrapgen.cli.commands.exec_", "run one command of a pack and print its envelope"),
     "title": ("wrapgen.cli.commands.title", "print a command's declared title"),
     "serve": ("wrapgen.cli.commands.serve", "serve packs over MCP (stdio)"),
-    "export": ("wrapgen.cli.commands.export", "print a pack's tools for a host: mcp, openai or hcp"),
+    "export": ("wrapgen.cli.commands.export", "print a pack's tools for a host (mcp, openai, hcp), or write it as an Agent Skill"),
 }
 
 

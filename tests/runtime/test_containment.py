@@ -277,3 +277,57 @@ def test_a_tool_under_the_limit_is_not_blamed_on_memory():
     """A tool that fails for its own reasons keeps its own error, even with a memory limit."""
     envelope = execute(_memory_pack("import sys; sys.exit('plain failure')", 128), "v", {})
     assert envelope == {"ok": False, "error": "plain failure"}
+
+
+PDEATHSIG_PROBE = """
+import ctypes, json, os, resource
+sig = ctypes.c_int()
+ctypes.CDLL(None).prctl(2, ctypes.byref(sig), 0, 0, 0)  # PR_GET_PDEATHSIG
+print(json.dumps([sig.value, resource.getrlimit(resource.RLIMIT_DATA)[0] >> 20, os.getsid(0) == os.getpid()]))
+"""
+
+
+def test_fork_path_sets_pdeathsig_and_the_limit(monkeypatch, tmp_path):
+    """Where posix_spawn cannot apply the limit (the supervisor itself is over it), the tool is
+    forked instead: it then also gets PR_SET_PDEATHSIG(SIGKILL), the limit, its own session and cwd."""
+    import errno
+
+    from wrapgen.runtime import contain
+
+    def refuse(*_args, **_kwargs):
+        raise OSError(errno.ENOMEM, "over the limit")
+
+    monkeypatch.setattr(contain, "_spawn_fast", refuse)
+    result = run_process([PY, "-c", PDEATHSIG_PROBE], timeout_s=30, memory_mb=1024)
+    assert json.loads(result.stdout) == [signal.SIGKILL, 1024, True], result.stderr
+    assert run_process([PY, "-c", "import os; print(os.getcwd())"], timeout_s=30, memory_mb=1024, cwd=tmp_path).stdout == f"{tmp_path}\n".encode()
+    assert run_process(["wrapgen-no-such-tool-xyz"], timeout_s=5, memory_mb=1024).not_found == "not found"
+    pidfile = tmp_path / "pids"
+    run_process([PY, "-c", ESCAPE, str(pidfile), "exit"], timeout_s=30, memory_mb=1024)
+    pids = _escaper_pids(pidfile)
+    try:
+        assert all(_gone(pid, within=0.5) for pid in pids)
+    finally:
+        _kill_all(pids)
+
+
+def test_fast_path_tool_runs_in_its_own_session_with_the_limit(tmp_path):
+    """The usual path (posix_spawn from the supervisor): own session, the limit, the cwd, PATH of the given env."""
+    result = run_process([PY, "-c", PDEATHSIG_PROBE], timeout_s=30, memory_mb=1024)
+    assert json.loads(result.stdout)[1:] == [1024, True]
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "wg-only-here").symlink_to("/bin/echo" if os.path.exists("/bin/echo") else "/usr/bin/echo")
+    found = run_process(["wg-only-here", "found"], timeout_s=10, env={"PATH": str(bindir)}, cwd=tmp_path)
+    assert found.stdout == b"found\n"
+
+
+def test_jq_building_a_huge_array_hits_the_limit():
+    """The issue's attack: `jq -n '[range(1e9)]'` would grow to several GB; it ends at the pack's limit."""
+    from conftest import require_tool
+
+    require_tool("jq")
+    binding = binding_dict("jq", "jq", {"q": verb(["jq", "-n", "[range(1e9)]"], json_sel=[])})
+    binding["limits"] = {"memory_mb": 256}
+    envelope = execute(binding, "q", {})
+    assert envelope == {"ok": False, "error": "exceeded the memory limit of 256 MiB; a pack that needs more sets limits: {memory_mb: N} in pack.yaml"}

@@ -37,7 +37,9 @@ Standard library only.
 
 from __future__ import annotations
 
+import errno
 import fcntl
+import gc
 import os
 import resource
 import select
@@ -111,6 +113,10 @@ def kill_subtree() -> None:
     sees them; the loop ends when ``waitpid`` reports no children at all.
     """
     me = os.getpid()
+    try:  # the common case: the tool left nothing behind, so there is nothing to list
+        os.waitpid(-1, os.WNOHANG)  # (reaps one that already ended, if any)
+    except ChildProcessError:
+        return
     while True:
         pids = _children(me)
         for pid in pids:
@@ -218,9 +224,87 @@ def _linger(ctl_r: int) -> None:
                 return
 
 
+def _spawn_fast(argv, env, stdio, memory_bytes) -> int:
+    """posix_spawn the tool (vfork-like: no copy of this process), searching the PATH of ``env``
+    as execvpe does; a new session, an empty signal mask, SIGPIPE/SIGXFSZ at their defaults.
+
+    The memory limit is this process's soft RLIMIT_DATA while it spawns (the child inherits it);
+    raises OSError (ENOMEM when this process is itself over the limit: the caller then forks).
+    """
+    environ = os.environ if env is None else env
+    name = argv[0]
+    if "/" in name:
+        candidates = [name]
+    else:
+        candidates = [os.path.join(d, name) for d in os.get_exec_path(environ)]
+        candidates = [c for c in candidates if os.path.isfile(c)] or candidates[:1]
+    actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0) if stdio[0] is None
+               else (os.POSIX_SPAWN_DUP2, stdio[0], 0),
+               (os.POSIX_SPAWN_DUP2, stdio[1], 1), (os.POSIX_SPAWN_DUP2, stdio[2], 2)]
+    old = None
+    if memory_bytes:
+        old = resource.getrlimit(resource.RLIMIT_DATA)
+        hard = old[1]
+        limit = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+    try:
+        saved = None
+        for path in candidates:
+            try:
+                return os.posix_spawn(path, argv, environ, file_actions=actions, setsid=True, setsigmask=(),
+                                      setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
+            except OSError as error:
+                if error.errno in (errno.ENOENT, errno.ENOTDIR, errno.EACCES) and len(candidates) > 1:
+                    if saved is None or error.errno == errno.EACCES:
+                        saved = error
+                    continue
+                raise
+        raise saved
+    finally:
+        if old is not None:
+            resource.setrlimit(resource.RLIMIT_DATA, old)
+
+
+def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
+    """(the tool's pid, 0) or (None, errno). posix_spawn when it can, else fork + exec.
+
+    The fast path cannot set PR_SET_PDEATHSIG in the tool, so the tool would survive a SIGKILL of
+    this supervisor (only); the fork path, taken when posix_spawn cannot honour the memory limit,
+    sets it. The caller's death is handled either way: by the control pipe and the sweep.
+    """
+    if cwd is not None:
+        try:
+            os.chdir(cwd)  # the supervisor is the tool's alone: its cwd is the tool's
+        except OSError as error:
+            return None, error.errno or errno.ENOENT
+    try:
+        return _spawn_fast(argv, env, stdio, memory_bytes), 0
+    except OSError as error:
+        if error.errno != errno.ENOMEM or not memory_bytes:
+            return None, error.errno or errno.ENOEXEC
+    err_r, err_w = os.pipe()
+    me = os.getpid()
+    tool = os.fork()
+    if tool == 0:
+        _exec_tool(argv, env, None, stdio, err_w, memory_bytes, me)
+    os.close(err_w)
+    failed = b""
+    while True:
+        chunk = os.read(err_r, 64)
+        if not chunk:
+            break
+        failed += chunk
+    os.close(err_r)
+    if failed:
+        os.waitpid(tool, 0)
+        return None, int(failed)
+    return tool, 0
+
+
 def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
     """The supervisor's whole life (in the forked child). Never returns."""
     try:
+        gc.disable()  # a collection would touch (and so copy) every page of the parent's heap
         signal.pthread_sigmask(signal.SIG_BLOCK, _BLOCKED)  # a terminal's ^C ends the caller, and so us
         # every fd we keep moves above 2, then 0-2 become /dev/null: the supervisor holds none of the
         # caller's descriptors (a server's stdio, other calls' pipes), only its own
@@ -233,24 +317,12 @@ def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
         prctl = _prctl()
         if prctl is not None:
             prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-        err_r, err_w = os.pipe()
-        me = os.getpid()
-        tool = os.fork()
-        if tool == 0:
-            _exec_tool(argv, env, cwd, stdio, err_w, memory_bytes, me)
-        os.close(err_w)
+        os.setpgid(0, 0)  # out of the caller's group: a kill of that group leaves us to sweep
+        tool, failure = _start_tool(argv, env, cwd, stdio, memory_bytes)
         for fd in set(fd for fd in stdio if fd is not None):
             os.close(fd)  # only the tool holds the pipes now: end of file comes when its subtree is gone
-        failed = b""
-        while True:
-            chunk = os.read(err_r, 64)
-            if not chunk:
-                break
-            failed += chunk
-        os.close(err_r)
-        if failed:
-            os.waitpid(tool, 0)
-            os.write(st_w, b"E %d\n" % int(failed or b"0"))
+        if tool is None:
+            os.write(st_w, b"E %d\n" % failure)
             kill_subtree()
             return
         os.write(st_w, b"P %d\n" % tool)

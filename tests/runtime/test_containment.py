@@ -287,39 +287,45 @@ print(json.dumps([sig.value, resource.getrlimit(resource.RLIMIT_DATA)[0] >> 20, 
 """
 
 
-def test_fork_path_sets_pdeathsig_and_the_limit(monkeypatch, tmp_path):
-    """Where posix_spawn cannot apply the limit (the supervisor itself is over it), the tool is
-    forked instead: it then also gets PR_SET_PDEATHSIG(SIGKILL), the limit, its own session and cwd."""
-    import errno
-
-    from wrapgen.runtime import contain
-
-    def refuse(*_args, **_kwargs):
-        raise OSError(errno.ENOMEM, "over the limit")
-
-    monkeypatch.setattr(contain, "_spawn_fast", refuse)
+def test_tool_has_pdeathsig_its_own_session_and_a_hard_limit(tmp_path):
+    """The tool runs with PR_SET_PDEATHSIG(SIGKILL), in its own session, under the limit, in the cwd."""
     result = run_process([PY, "-c", PDEATHSIG_PROBE], timeout_s=30, memory_mb=1024)
     assert json.loads(result.stdout) == [signal.SIGKILL, 1024, True], result.stderr
-    assert run_process([PY, "-c", "import os; print(os.getcwd())"], timeout_s=30, memory_mb=1024, cwd=tmp_path).stdout == f"{tmp_path}\n".encode()
-    assert run_process(["wrapgen-no-such-tool-xyz"], timeout_s=5, memory_mb=1024).not_found == "not found"
-    pidfile = tmp_path / "pids"
-    run_process([PY, "-c", ESCAPE, str(pidfile), "exit"], timeout_s=30, memory_mb=1024)
-    pids = _escaper_pids(pidfile)
-    try:
-        assert all(_gone(pid, within=0.5) for pid in pids)
-    finally:
-        _kill_all(pids)
+    raise_it = "import resource; resource.setrlimit(resource.RLIMIT_DATA, (2 << 30, 2 << 30))"
+    assert run_process([PY, "-c", raise_it], timeout_s=30, memory_mb=1024).exit_code != 0  # the hard limit holds
+    assert run_process([PY, "-c", "import os; print(os.getcwd())"], timeout_s=30, cwd=tmp_path).stdout == f"{tmp_path}\n".encode()
 
 
-def test_fast_path_tool_runs_in_its_own_session_with_the_limit(tmp_path):
-    """The usual path (posix_spawn from the supervisor): own session, the limit, the cwd, PATH of the given env."""
-    result = run_process([PY, "-c", PDEATHSIG_PROBE], timeout_s=30, memory_mb=1024)
-    assert json.loads(result.stdout)[1:] == [1024, True]
+def test_path_is_searched_in_the_tools_environment(tmp_path):
+    """A bare name is looked up in the PATH of the environment given to the tool (as execvpe does)."""
     bindir = tmp_path / "bin"
     bindir.mkdir()
     (bindir / "wg-only-here").symlink_to("/bin/echo" if os.path.exists("/bin/echo") else "/usr/bin/echo")
     found = run_process(["wg-only-here", "found"], timeout_s=10, env={"PATH": str(bindir)}, cwd=tmp_path)
     assert found.stdout == b"found\n"
+    assert run_process(["wg-only-here"], timeout_s=10, env={"PATH": "/nonexistent"}).not_found == "not found"
+
+
+def test_sigkill_of_the_supervisor_still_kills_the_tool(tmp_path):
+    """A host that SIGKILLs its children (the supervisors) at shutdown: the tool dies too (PDEATHSIG)."""
+    import threading
+
+    pidfile = tmp_path / "pids"
+    done = []
+    worker = threading.Thread(target=lambda: done.append(run_process([PY, "-c", ESCAPE, str(pidfile), "sleep"], timeout_s=60)))
+    worker.start()
+    pids = _escaper_pids(pidfile)
+    tool = pids[-1]
+    try:
+        with open(f"/proc/{tool}/stat") as handle:
+            supervisor = int(handle.read().rsplit(")", 1)[1].split()[1])
+        assert supervisor != os.getpid()
+        os.kill(supervisor, signal.SIGKILL)
+        assert _gone(tool), "the tool outlived its SIGKILLed supervisor"
+        worker.join(timeout=20)
+        assert done and not done[0].ok
+    finally:
+        _kill_all(pids)
 
 
 def test_jq_building_a_huge_array_hits_the_limit():
@@ -331,3 +337,26 @@ def test_jq_building_a_huge_array_hits_the_limit():
     binding["limits"] = {"memory_mb": 256}
     envelope = execute(binding, "q", {})
     assert envelope == {"ok": False, "error": "exceeded the memory limit of 256 MiB; a pack that needs more sets limits: {memory_mb: N} in pack.yaml"}
+
+
+def test_stop_all_sweeps_every_call_in_flight(tmp_path):
+    """stop_all() (a host's shutdown) ends every running call and its escaped grandchildren, and waits for it."""
+    import threading
+
+    from wrapgen.runtime import stop_all
+
+    files = [tmp_path / f"pids{i}" for i in range(2)]
+    results = []
+    workers = [threading.Thread(target=lambda f=f: results.append(run_process([PY, "-c", ESCAPE, str(f), "sleep"], timeout_s=60)))
+               for f in files]
+    for worker in workers:
+        worker.start()
+    pids = [pid for f in files for pid in _escaper_pids(f)]
+    try:
+        assert stop_all() == 2
+        assert all(not _alive(pid) for pid in pids), f"survivors: {[p for p in pids if _alive(p)]}"
+        for worker in workers:
+            worker.join(timeout=20)
+        assert len(results) == 2 and not any(r.ok for r in results)
+    finally:
+        _kill_all(pids)

@@ -10,7 +10,7 @@ Modules: ``process`` (spawning), ``contain`` (the per-call subreaper supervisor)
 from __future__ import annotations
 
 from wrapgen.runtime.binding import BINDING_VERSION, BindingError, PackNotFoundError, load_binding, pack_sha256, resolve_pack
-from wrapgen.runtime.contain import containment_available
+from wrapgen.runtime.contain import containment_available, stop_all
 from wrapgen.runtime.execute import (
     DEFAULT_MEMORY_MB,
     DEFAULT_TIMEOUT_S,
@@ -63,6 +63,7 @@ __all__ = [
     "resolve_pack",
     "run_in_pty",
     "run_process",
+    "stop_all",
     "strip_ansi",
     "tool_env",
     "validate_args",

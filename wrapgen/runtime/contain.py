@@ -46,7 +46,7 @@ import select
 import signal
 import time
 
-__all__ = ["Supervised", "spawn_supervised", "containment_available", "kill_subtree"]
+__all__ = ["Supervised", "spawn_supervised", "containment_available", "kill_subtree", "stop_all"]
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -146,7 +146,7 @@ def _close_all_but(keep) -> None:
     os.closerange(low, 1 << 20)
 
 
-def _exec_tool(argv, env, cwd, stdio, err_w, memory_bytes, supervisor) -> None:
+def _exec_tool(argv, environ, places, stdio, err_w, memory_bytes, supervisor) -> None:
     """In the tool's child: die with the supervisor, own session, stdio, limits, then exec. Never returns."""
     try:
         prctl = _prctl()
@@ -162,8 +162,6 @@ def _exec_tool(argv, env, cwd, stdio, err_w, memory_bytes, supervisor) -> None:
         for target, fd in enumerate(moved):
             os.dup2(fd, target)
         _close_all_but((err_w,))
-        if cwd is not None:
-            os.chdir(cwd)
         if memory_bytes:
             _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
             limit = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
@@ -174,9 +172,16 @@ def _exec_tool(argv, env, cwd, stdio, err_w, memory_bytes, supervisor) -> None:
             except ValueError:  # not this interpreter's main thread (cannot happen after fork on CPython)
                 pass
         signal.pthread_sigmask(signal.SIG_SETMASK, ())
-        if env is None:
-            os.execvp(argv[0], argv)
-        os.execvpe(argv[0], argv, env)
+        saved = None
+        for place in places:  # execvpe's rule: go on past ENOENT/EACCES, report EACCES if seen
+            try:
+                os.execve(place, argv, environ)
+            except OSError as error:
+                if error.errno not in (errno.ENOENT, errno.ENOTDIR, errno.EACCES):
+                    raise
+                if saved is None or error.errno == errno.EACCES:
+                    saved = error
+        raise saved if saved is not None else FileNotFoundError(errno.ENOENT, "not found")
     except OSError as error:
         code = error.errno or 0
     except BaseException:
@@ -224,69 +229,34 @@ def _linger(ctl_r: int) -> None:
                 return
 
 
-def _spawn_fast(argv, env, stdio, memory_bytes) -> int:
-    """posix_spawn the tool (vfork-like: no copy of this process), searching the PATH of ``env``
-    as execvpe does; a new session, an empty signal mask, SIGPIPE/SIGXFSZ at their defaults.
-
-    The memory limit is this process's soft RLIMIT_DATA while it spawns (the child inherits it);
-    raises OSError (ENOMEM when this process is itself over the limit: the caller then forks).
-    """
-    environ = os.environ if env is None else env
-    name = argv[0]
+def _candidates(name: str, environ) -> list[str]:
+    """Where execvpe would look for ``name``, in the PATH of the tool's environment; only the
+    files that exist (each failed execve costs), or the first place when none does."""
     if "/" in name:
-        candidates = [name]
-    else:
-        candidates = [os.path.join(d, name) for d in os.get_exec_path(environ)]
-        candidates = [c for c in candidates if os.path.isfile(c)] or candidates[:1]
-    actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0) if stdio[0] is None
-               else (os.POSIX_SPAWN_DUP2, stdio[0], 0),
-               (os.POSIX_SPAWN_DUP2, stdio[1], 1), (os.POSIX_SPAWN_DUP2, stdio[2], 2)]
-    old = None
-    if memory_bytes:
-        old = resource.getrlimit(resource.RLIMIT_DATA)
-        hard = old[1]
-        limit = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
-        resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
-    try:
-        saved = None
-        for path in candidates:
-            try:
-                return os.posix_spawn(path, argv, environ, file_actions=actions, setsid=True, setsigmask=(),
-                                      setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
-            except OSError as error:
-                if error.errno in (errno.ENOENT, errno.ENOTDIR, errno.EACCES) and len(candidates) > 1:
-                    if saved is None or error.errno == errno.EACCES:
-                        saved = error
-                    continue
-                raise
-        raise saved
-    finally:
-        if old is not None:
-            resource.setrlimit(resource.RLIMIT_DATA, old)
+        return [name]
+    places = [os.path.join(d, name) for d in os.get_exec_path(environ)]
+    return [place for place in places if os.path.isfile(place)] or places[:1] or [name]
 
 
 def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
-    """(the tool's pid, 0) or (None, errno). posix_spawn when it can, else fork + exec.
+    """Fork and exec the tool: (its pid, 0), or (None, errno) when it could not be executed.
 
-    The fast path cannot set PR_SET_PDEATHSIG in the tool, so the tool would survive a SIGKILL of
-    this supervisor (only); the fork path, taken when posix_spawn cannot honour the memory limit,
-    sets it. The caller's death is handled either way: by the control pipe and the sweep.
+    A fork rather than posix_spawn (which costs less) because only code running in the child
+    before exec can set PR_SET_PDEATHSIG and a hard RLIMIT_DATA: with it the tool dies even when
+    the supervisor itself is SIGKILLed (a host's blunt shutdown, the OOM killer).
     """
     if cwd is not None:
         try:
-            os.chdir(cwd)  # the supervisor is the tool's alone: its cwd is the tool's
+            os.chdir(cwd)  # the supervisor is the tool's alone: its cwd becomes the tool's
         except OSError as error:
             return None, error.errno or errno.ENOENT
-    try:
-        return _spawn_fast(argv, env, stdio, memory_bytes), 0
-    except OSError as error:
-        if error.errno != errno.ENOMEM or not memory_bytes:
-            return None, error.errno or errno.ENOEXEC
+    environ = os.environ if env is None else env
+    places = _candidates(argv[0], environ)
     err_r, err_w = os.pipe()
     me = os.getpid()
     tool = os.fork()
     if tool == 0:
-        _exec_tool(argv, env, None, stdio, err_w, memory_bytes, me)
+        _exec_tool(argv, environ, places, stdio, err_w, memory_bytes, me)
     os.close(err_w)
     failed = b""
     while True:
@@ -350,6 +320,40 @@ def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
         os._exit(0)
 
 
+_live: set = set()  # the Supervised of every call in flight in this process (for stop_all)
+
+
+def stop_all(*, timeout_s: float = _STOP_WAIT_S) -> int:
+    """Ask every supervisor of this process to kill its call's processes, and wait (bounded) until
+    each has swept its subtree; for a host's shutdown. Returns how many calls were in flight.
+
+    A host that simply exits gets the same sweep (each supervisor sees its control pipe close);
+    what it must not do is SIGKILL the supervisors: the tools die with them (PDEATHSIG), but a
+    process that left the tool's session would then be nobody's to kill.
+    """
+    calls = list(_live)
+    for call in calls:
+        try:
+            call.stop()
+        except OSError:
+            pass
+    deadline = time.monotonic() + timeout_s
+    for call in calls:
+        while call.pid is not None and time.monotonic() < deadline:
+            try:
+                if not os.path.exists(f"/proc/{call.pid}") or _zombie(call.pid):
+                    break
+            except OSError:
+                break
+            time.sleep(0.01)
+    return len(calls)
+
+
+def _zombie(pid: int) -> bool:
+    with open(f"/proc/{pid}/stat", "rb") as handle:
+        return handle.read().rsplit(b")", 1)[-1].split()[0] in (b"Z", b"X")
+
+
 class Supervised:
     """A spawned, contained tool as its caller sees it: the supervisor's pid and the two pipes.
 
@@ -369,6 +373,7 @@ class Supervised:
         self.max_rss_kb = 0
         self.ended = False
         self._pending = b""
+        _live.add(self)
 
     def feed(self, data: bytes) -> None:
         """Take bytes read from ``status_fd`` (b"" at end of file)."""
@@ -415,6 +420,7 @@ class Supervised:
         if self.status_fd is not None:
             os.close(self.status_fd)
             self.status_fd = None
+        _live.discard(self)
         while True:
             try:
                 os.waitpid(self.pid, 0)

@@ -17,9 +17,15 @@ Why a supervisor, and why this one:
   would leave no time for the sweep. The tool itself gets ``PR_SET_PDEATHSIG(SIGKILL)`` relative to
   the single-threaded supervisor, so even a SIGKILLed supervisor takes the tool with it.
 - The supervisor is forked, not exec'd: a fresh interpreter would cost a Python start-up (tens of ms)
-  per call; a fork costs well under a millisecond. It runs only ``os``/``select`` calls on objects
+  per call; a fork costs about a millisecond of CPU. It runs only ``os``/``select`` calls on objects
   made before the fork, imports nothing, closes every descriptor it does not need at once (so it never
-  holds another concurrent call's pipes), and always leaves with ``os._exit``.
+  holds another concurrent call's pipes), leaves the caller's process group, and always ends with
+  ``os._exit``. The tool is forked from it too (not posix_spawn'd, which would save about a
+  millisecond more) because only code in the child can set PR_SET_PDEATHSIG: a host that SIGKILLs
+  its children at shutdown (or the OOM killer) would otherwise leave the tool running. Hosts should
+  call ``stop_all()`` (or simply exit) instead: then escaped grandchildren are swept as well.
+- What it costs: two forks of the caller per call (CPU for page-table copies and the pages that
+  get copied on write), measured by bench/exec_overhead.py.
 - The tool's memory is bounded with ``RLIMIT_DATA`` set in the tool's child before ``exec``:
   ``RLIMIT_AS`` also counts reserved address space, which Go runtimes (gh, kubectl: "failed to reserve
   page summary memory" under 512 MiB, failed thread creation under 1 GiB) and the JVM (its 1 GiB
@@ -54,7 +60,12 @@ _PR_SET_CHILD_SUBREAPER = 36
 LINGER_S = 0.25
 # How long the caller waits for the supervisor to finish its sweep after asking for a kill.
 _STOP_WAIT_S = 5.0
-_BLOCKED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)
+_CAUGHT = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU,
+           signal.SIGPIPE, signal.SIGXFSZ)
+
+
+def _ignore(_signum, _frame) -> None:
+    """The supervisor's handler: a signal that would end it (or stop it) does nothing."""
 
 _prctl_fn = None
 
@@ -146,8 +157,13 @@ def _close_all_but(keep) -> None:
     os.closerange(low, 1 << 20)
 
 
-def _exec_tool(argv, environ, places, stdio, err_w, memory_bytes, supervisor) -> None:
-    """In the tool's child: die with the supervisor, own session, stdio, limits, then exec. Never returns."""
+def _exec_tool(argv, environ, places, stdio, err_w, memory_limit, supervisor) -> None:
+    """In the tool's child: die with the supervisor, own session, stdio, limit, exec. Never returns.
+
+    As little Python as possible runs here (each object it touches is a page copied): the
+    supervisor prepared everything; its fds are all close-on-exec, and its signal handlers are
+    Python's own (caught signals are reset to their defaults by exec), so nothing else is needed.
+    """
     try:
         prctl = _prctl()
         if prctl is not None:
@@ -155,23 +171,11 @@ def _exec_tool(argv, environ, places, stdio, err_w, memory_bytes, supervisor) ->
             if os.getppid() != supervisor:  # the supervisor died before the line above
                 os._exit(127)
         os.setsid()
-        if stdio[0] is None:
-            stdin = os.open(os.devnull, os.O_RDONLY)
-            stdio = (stdin,) + tuple(stdio[1:])
-        moved = [fcntl.fcntl(fd, fcntl.F_DUPFD, 3) for fd in stdio]  # out of 0-2 before dup2 onto them
-        for target, fd in enumerate(moved):
-            os.dup2(fd, target)
-        _close_all_but((err_w,))
-        if memory_bytes:
-            _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
-            limit = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
-            resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
-        for sig in (signal.SIGPIPE, signal.SIGXFSZ):  # Python ignores these; exec would keep SIG_IGN
-            try:
-                signal.signal(sig, signal.SIG_DFL)
-            except ValueError:  # not this interpreter's main thread (cannot happen after fork on CPython)
-                pass
-        signal.pthread_sigmask(signal.SIG_SETMASK, ())
+        os.dup2(stdio[0], 0)
+        os.dup2(stdio[1], 1)
+        os.dup2(stdio[2], 2)
+        if memory_limit is not None:
+            resource.setrlimit(resource.RLIMIT_DATA, memory_limit)
         saved = None
         for place in places:  # execvpe's rule: go on past ENOENT/EACCES, report EACCES if seen
             try:
@@ -252,11 +256,18 @@ def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
             return None, error.errno or errno.ENOENT
     environ = os.environ if env is None else env
     places = _candidates(argv[0], environ)
+    memory_limit = None
+    if memory_bytes:
+        hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+        limit = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
+        memory_limit = (limit, limit)  # the hard limit too: the tool cannot raise it back
+    if stdio[0] is None:
+        stdio = (os.open(os.devnull, os.O_RDONLY),) + tuple(stdio[1:])  # close-on-exec, as os.open makes them
     err_r, err_w = os.pipe()
     me = os.getpid()
     tool = os.fork()
     if tool == 0:
-        _exec_tool(argv, environ, places, stdio, err_w, memory_bytes, me)
+        _exec_tool(argv, environ, places, stdio, err_w, memory_limit, me)
     os.close(err_w)
     failed = b""
     while True:
@@ -275,7 +286,12 @@ def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
     """The supervisor's whole life (in the forked child). Never returns."""
     try:
         gc.disable()  # a collection would touch (and so copy) every page of the parent's heap
-        signal.pthread_sigmask(signal.SIG_BLOCK, _BLOCKED)  # a terminal's ^C ends the caller, and so us
+        # A terminal's ^C (or a hang-up) ends the caller, and through the control pipe us: here they
+        # do nothing. Python-level handlers, not SIG_IGN: exec resets caught signals to their
+        # defaults, so the tool starts with none of this (and a write to a gone caller is EPIPE,
+        # an exception we sweep on, never a silent death by SIGPIPE).
+        for sig in _CAUGHT:
+            signal.signal(sig, _ignore)
         # every fd we keep moves above 2, then 0-2 become /dev/null: the supervisor holds none of the
         # caller's descriptors (a server's stdio, other calls' pipes), only its own
         stdio = tuple(None if fd is None else fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3) for fd in stdio)

@@ -24,7 +24,7 @@ usage: wrapgen exec PACK VERB [--json] [-- k=v ...]
        wrapgen exec --envelope FILE|- [--json]
 
 Run one command of a pack and print its envelope ({"ok": ..., "result"|"error": ...}).
-PACK is a pack directory, or a pack_id found in ./adapters/ or a directory of WRAPGEN_PATH.
+PACK is a pack directory, or a pack_id found in a directory of WRAPGEN_PATH, then in ./adapters/.
 Each k=v after -- is an argument, typed by the verb's schema; repeat a key for a list.
 confirm=true (or apply=true) lets a confirm-gated verb run.
 
@@ -173,6 +173,8 @@ def _read_source(source: str) -> bytes:
     import os
 
     if source == "-":
+        if sys.stdin is None:  # started with fd 0 closed: nothing to read
+            return b""
         try:
             fd = sys.stdin.fileno()
         except (AttributeError, ValueError, OSError):  # an in-memory stdin (tests, embedding): no wait

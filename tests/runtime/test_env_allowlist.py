@@ -184,3 +184,24 @@ def test_check_prints_nothing_new_for_a_good_env_block(tmp_path, cli):
     strip = lambda out: re.sub(r"pack\.yaml:\d+:", "pack.yaml:N:", out.replace(str(with_env), "P").replace(str(without), "P"))  # noqa: E731
     assert strip(first.stdout) == strip(second.stdout) and first.exit_code == second.exit_code
     assert "W001" not in first.stdout
+
+
+def test_recipe_env_reaches_the_generated_packs():
+    """A recipe's env is copied into its pack: gh gets its token by name, kubectl its kubeconfig."""
+    repo = Path(__file__).resolve().parents[2]
+    gh = json.loads((repo / "adapters" / "gh" / "binding.json").read_text())
+    kubectl = json.loads((repo / "adapters" / "kubectl" / "binding.json").read_text())
+    assert "GH_TOKEN" in gh["env"]["pass"] and "AWS_SECRET_ACCESS_KEY" not in gh["env"]["pass"]
+    assert kubectl["env"]["pass"] == ["KUBECONFIG"]
+    jq = json.loads((repo / "adapters" / "jq" / "binding.json").read_text())
+    assert jq["env"] == {"pass": [], "set": {}} and jq["limits"] == {"memory_mb": 2048}
+
+
+def test_recipe_with_a_bad_env_name_is_refused():
+    """A recipe's env names follow the same rule as pack.yaml's."""
+    from wrapgen.errors import WrapgenError
+    from wrapgen.pack.recipe import parse_recipe
+
+    assert parse_recipe("tool: gh\nenv: {pass: [GH_TOKEN]}\n").env == {"pass": ["GH_TOKEN"]}
+    with pytest.raises(WrapgenError):
+        parse_recipe("tool: gh\nenv: {pass: [gh-token]}\n")

@@ -57,7 +57,7 @@ _SPEC_KEYS = ("name", "description", "policy", "json", "args", "positional_order
 # The valid keys at each kind of place in a recipe; drives the "did you mean" message, which the
 # schema's own "additional properties" error cannot give.
 RECIPE_KEYS: dict[str, tuple[str, ...]] = {
-    "recipe": ("tool", "pack_id", "description", "json", "search_paths", "discover", "commands",
+    "recipe": ("tool", "pack_id", "description", "json", "env", "search_paths", "discover", "commands",
                "exclude", "overrides"),
     "discover": ("depth", "style", "max_nodes"),
     "command": ("path",) + _SPEC_KEYS,
@@ -108,6 +108,7 @@ class Recipe:
     exclude: tuple[tuple[str, ...], ...] = ()
     overrides: Mapping[str, CommandSpec] = field(default_factory=dict)
     source_path: str = ""  # the recipe file ("" when parsed from text)
+    env: Mapping[str, Any] | None = None  # the pack's env {pass, set}, copied as given
 
     @property
     def base_dir(self) -> Path:
@@ -363,6 +364,7 @@ def parse_recipe(text: str, *, source: str = "<recipe>") -> Recipe:
         exclude=tuple(_split_path(e) for e in data.get("exclude") or ()),
         overrides={name: _spec(entry or {}, ()) for name, entry in (data.get("overrides") or {}).items()},
         source_path=source if not source.startswith("<") else "",
+        env=data.get("env"),
     )
 
 

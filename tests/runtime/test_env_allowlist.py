@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -181,7 +180,7 @@ def test_check_prints_nothing_new_for_a_good_env_block(tmp_path, cli):
     first, second = cli("check", str(with_env)), cli("check", str(without))
     import re
 
-    strip = lambda out: re.sub(r"pack\.yaml:\d+:", "pack.yaml:N:", out.replace(str(with_env), "P").replace(str(without), "P"))  # noqa: E731
+    strip = lambda out: re.sub(r"pack\.yaml:\d+:", "pack.yaml:N:", out.replace(str(with_env), "P").replace(str(without), "P"))
     assert strip(first.stdout) == strip(second.stdout) and first.exit_code == second.exit_code
     assert "W001" not in first.stdout
 

@@ -150,7 +150,7 @@ def kill_subtree() -> None:
 
 def _close_all_but(keep) -> None:
     low = 3
-    for fd in sorted(set(fd for fd in keep if fd >= 3)):
+    for fd in sorted({fd for fd in keep if fd >= 3}):
         if fd > low:
             os.closerange(low, fd)
         low = fd + 1
@@ -305,7 +305,7 @@ def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
             prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
         os.setpgid(0, 0)  # out of the caller's group: a kill of that group leaves us to sweep
         tool, failure = _start_tool(argv, env, cwd, stdio, memory_bytes)
-        for fd in set(fd for fd in stdio if fd is not None):
+        for fd in {fd for fd in stdio if fd is not None}:
             os.close(fd)  # only the tool holds the pipes now: end of file comes when its subtree is gone
         if tool is None:
             os.write(st_w, b"E %d\n" % failure)

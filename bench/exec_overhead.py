@@ -13,7 +13,6 @@ and prints medians in ms and the ratios. `python3 bench/exec_overhead.py [--runs
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import resource
@@ -25,17 +24,6 @@ import tempfile
 import time
 from pathlib import Path
 
-ADAPTER = '''#!/usr/bin/env python3
-"""Adapter for this pack: serves its JSON face through wrapgen's runtime."""
-import sys
-from pathlib import Path
-
-from wrapgen.runtime import exec_main
-
-if __name__ == "__main__":
-    sys.exit(exec_main(sys.argv[1:], pack_dir=Path(__file__).resolve().parent))
-'''
-
 TOOLS = {
     # name -> (argv the pack's cli[] holds, JSON selection); the direct run adds the selection itself
     "jq": (["jq", "-n", "-c", "{a: 1}"], ["-c"]),
@@ -45,31 +33,20 @@ TOOLS = {
 
 
 def _write_pack(root: Path, argv: list[str], selection: list[str]) -> Path:
+    """A pack made the way `wrapgen build` makes one (pack.yaml -> binding.json + adapter.py), so the
+    bench runs the generated adapter and a binding with every protection: the env allowlist, the
+    default memory limit, and (always, in the runtime) the subreaper supervisor."""
+    from wrapgen.pack.build import render_pack_files
+
     pack = root / "bench"
     pack.mkdir()
-    text = "pack_id: bench\ndescription: bench\nbin: %s\nverbs: {}\n" % argv[0]
+    text = json.dumps({
+        "pack_id": "bench", "description": "bench", "bin": argv[0],
+        "verbs": {"run": {"description": "bench", "cli": argv, "json": selection, "policy": {"effect": "read"}}},
+    }, indent=2) + "\n"
     (pack / "pack.yaml").write_text(text)
-    binding = {
-        "binding_version": 1,
-        "pack_id": "bench",
-        "description": "bench",
-        "bin": argv[0],
-        "pack_sha256": hashlib.sha256(text.encode()).hexdigest(),
-        "wrapgen_version": "0.1.0",
-        "verbs": {
-            "run": {
-                "description": "bench",
-                "argv": argv,
-                "argv_from": "cli",
-                "json": selection,
-                "args": {"type": "object", "properties": {}, "additionalProperties": False},
-                "policy": {"effect": "read", "confirm": False, "declared": True},
-                "timeout_s": 60,
-            }
-        },
-    }
-    (pack / "binding.json").write_text(json.dumps(binding, indent=2, sort_keys=True) + "\n")
-    (pack / "adapter.py").write_text(ADAPTER)
+    for name, body in render_pack_files(text.encode()).items():
+        (pack / name).write_text(body)
     return pack
 
 
@@ -92,7 +69,7 @@ def main() -> int:
     parser.add_argument("--tool", choices=sorted(TOOLS), default="jq" if shutil.which("jq") else "true")
     options = parser.parse_args()
 
-    from wrapgen.runtime import execute, load_binding
+    from wrapgen.runtime import containment_available, execute, load_binding, memory_limit_mb
 
     argv, selection = TOOLS[options.tool]
     with tempfile.TemporaryDirectory() as tmp:
@@ -135,6 +112,8 @@ def main() -> int:
     cpu = {name: statistics.median(c for _, c in values) for name, values in samples.items()}
     base = med["direct"]
     print(f"tool: {' '.join(direct_argv)}   runs: {options.runs}   (medians; CPU = this process + children)")
+    print(f"protections: subreaper supervisor {'on' if containment_available() else 'UNAVAILABLE'},"
+          f" RLIMIT_DATA {memory_limit_mb(binding)} MiB, environment allowlist")
     for name, value in med.items():
         print(f"  {name:<22} wall {value:8.2f} ms  {value / base:5.2f}x direct   CPU {cpu[name]:7.2f} ms  {cpu[name] / cpu['direct']:5.2f}x")
     ratio = med["in-process"] / base

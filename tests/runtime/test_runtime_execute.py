@@ -64,10 +64,11 @@ def test_invalid_utf8_is_replaced():
 
 
 def test_env_for_the_tool():
-    """The tool sees NO_COLOR=1 PAGER=cat GIT_PAGER=cat TERM=dumb, plus the caller's environment."""
+    """The tool sees NO_COLOR=1 PAGER=cat GIT_PAGER=cat TERM=dumb, and (docs/contract.md §8 changed 2026-12-01) of
+    the caller's environment only the allowlist: a variable the pack does not pass stays behind."""
     code = "import os, json; print(json.dumps({k: os.environ.get(k) for k in ('NO_COLOR', 'PAGER', 'GIT_PAGER', 'TERM', 'WG_CALLER')}))"
     envelope = execute(_pack({"v": _py(code)}), "v", {}, env={**os.environ, "WG_CALLER": "yes", "TERM": "xterm"})
-    assert envelope["result"] == {"NO_COLOR": "1", "PAGER": "cat", "GIT_PAGER": "cat", "TERM": "dumb", "WG_CALLER": "yes"}
+    assert envelope["result"] == {"NO_COLOR": "1", "PAGER": "cat", "GIT_PAGER": "cat", "TERM": "dumb", "WG_CALLER": None}
 
 
 def test_stdin_is_empty():
@@ -218,13 +219,14 @@ def test_missing_binding_refused(tmp_path):
 
 
 def test_pack_id_found_in_adapters_and_wrapgen_path(tmp_path, monkeypatch):
-    """A pack_id resolves in ./adapters first, then in each WRAPGEN_PATH directory."""
+    """A pack_id resolves in each WRAPGEN_PATH directory first, then in ./adapters (docs/contract.md §14 changed 2026-12-01)."""
+    write_pack(tmp_path / "adapters", "t", PY, {"v": _py("print(1)")})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("WRAPGEN_PATH", str(tmp_path / "empty"))
+    assert execute("t", "v", {}) == {"ok": True, "result": 1}
     write_pack(tmp_path / "elsewhere", "t", PY, {"v": _py("print(2)")})
     monkeypatch.setenv("WRAPGEN_PATH", os.pathsep.join([str(tmp_path / "empty"), str(tmp_path / "elsewhere")]))
-    monkeypatch.chdir(tmp_path)
     assert execute("t", "v", {}) == {"ok": True, "result": 2}
-    write_pack(tmp_path / "adapters", "t", PY, {"v": _py("print(1)")})
-    assert execute("t", "v", {}) == {"ok": True, "result": 1}
     assert "no pack 'nope'" in execute("nope", "v", {})["error"]
 
 

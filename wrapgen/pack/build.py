@@ -102,6 +102,19 @@ def resolve_verb(data: Mapping[str, Any], name: str) -> dict:
     return resolved
 
 
+def _env(declared) -> dict:
+    """pack.yaml's ``env`` as the runtime applies it: names to pass (sorted), fixed values."""
+    declared = declared if isinstance(declared, dict) else {}
+    return {"pass": sorted(declared.get("pass") or []), "set": dict(declared.get("set") or {})}
+
+
+def _limits(declared) -> dict:
+    from wrapgen.runtime.execute import DEFAULT_MEMORY_MB
+
+    declared = declared if isinstance(declared, dict) else {}
+    return {"memory_mb": declared.get("memory_mb", DEFAULT_MEMORY_MB)}
+
+
 def binding_data(manifest: Manifest) -> dict:
     """The ``binding.json`` value of a valid manifest."""
     data = manifest.data
@@ -112,6 +125,9 @@ def binding_data(manifest: Manifest) -> dict:
         "bin": data["bin"],
         "pack_sha256": hashlib.sha256(manifest.raw).hexdigest(),
         "wrapgen_version": __version__,
+        "env": _env(data.get("env")),
+        "limits": _limits(data.get("limits")),
+        "response_files": data.get("response_files") is True,
         "verbs": {name: resolve_verb(data, name) for name in data["verbs"]},
     }
     env = data.get("env")
@@ -137,6 +153,14 @@ Generated from pack.yaml by `wrapgen build`; do not edit it: edit pack.yaml, the
 """
 
 import sys
+
+# Never import from this pack's own directory: a planted wrapgen/ (or pathlib.py, ...) there must
+# not stand in for the installed package. Run as a script, Python put this file's directory first
+# on sys.path (unless -I or -P kept it off); nothing else was imported before this line.
+if (__name__ == "__main__" and sys.argv[:1] == [__file__] and sys.path
+        and not (sys.flags.isolated or getattr(sys.flags, "safe_path", False))):
+    del sys.path[0]
+
 from pathlib import Path
 
 try:

@@ -122,6 +122,7 @@ class Recipe:
     exclude: tuple[tuple[str, ...], ...] = ()
     overrides: Mapping[str, CommandSpec] = field(default_factory=dict)
     source_path: str = ""  # the recipe file ("" when parsed from text)
+    env: Mapping[str, Any] | None = None  # the pack's env {pass, set}, copied as given
 
     @property
     def base_dir(self) -> Path:
@@ -235,6 +236,7 @@ def parse_recipe(text: str, *, source: str = "<recipe>") -> Recipe:
         exclude=tuple(_split_path(e) for e in data.get("exclude") or ()),
         overrides={name: _spec(entry or {}, ()) for name, entry in (data.get("overrides") or {}).items()},
         source_path=source if not source.startswith("<") else "",
+        env=data.get("env"),
     )
 
 

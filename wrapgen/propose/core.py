@@ -334,6 +334,8 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
         "json": pack_json,
         "verbs": verbs,
     }
+    if recipe is not None and recipe.env:
+        manifest["env"] = {key: recipe.env[key] for key in ("pass", "set") if key in recipe.env}
     if pack_json is False and not any("json" in v for v in verbs.values()):
         json_note = "none: no JSON output found in the help, so every command returns text"
     else:

@@ -44,26 +44,55 @@ def load_binding(pack_dir) -> dict:
     stale = f"binding.json is out of date: run wrapgen build {pack_dir}"
     hint = f"`wrapgen build {pack_dir}` regenerates binding.json and adapter.py from pack.yaml"
     try:
-        manifest = (pack_dir / "pack.yaml").read_bytes()
+        manifest = _read_regular(pack_dir / "pack.yaml")
     except FileNotFoundError:
         raise BindingError(f"no pack.yaml in {pack_dir}", hint="a pack directory holds pack.yaml; run `wrapgen wrap TOOL` to make one") from None
     except OSError as error:
-        raise BindingError(f"cannot read {pack_dir / 'pack.yaml'}: {error.strerror}", hint="check the file's permissions") from None
+        raise BindingError(f"cannot read {pack_dir / 'pack.yaml'}: {error.strerror}", hint="pack.yaml must be a readable regular file") from None
     try:
-        binding = json.loads((pack_dir / "binding.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        binding = json.loads(_read_regular(pack_dir / "binding.json").decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
         raise BindingError(stale, hint=hint) from None
     if not isinstance(binding, dict) or binding.get("pack_sha256") != pack_sha256(manifest):
         raise BindingError(stale, hint=hint)
     if binding.get("binding_version") != BINDING_VERSION or not isinstance(binding.get("verbs"), dict):
         raise BindingError(stale, hint=f"this wrapgen reads binding_version {BINDING_VERSION}; {hint}")
+    if not is_pack_id(binding.get("pack_id")):
+        raise BindingError(f"binding.json in {pack_dir} names no valid pack_id", hint=hint)
     return binding
 
 
+_MAX_FILE = 64 * 1024 * 1024
+
+
+def _read_regular(path: Path) -> bytes:
+    """A regular file's bytes; never blocks on a FIFO or a device planted in place of the file."""
+    import errno
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        if info.st_size > _MAX_FILE:
+            raise OSError(errno.EFBIG, "file too large")
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+
+
 def _search_path(cwd) -> list[Path]:
+    """WRAPGEN_PATH first, then ./adapters (docs/contract.md §14): an untrusted working directory must not
+    shadow the packs installed on the search path."""
     base = Path(cwd) if cwd is not None else Path.cwd()
-    dirs = [base / "adapters"]
-    dirs += [Path(entry) for entry in os.environ.get("WRAPGEN_PATH", "").split(os.pathsep) if entry]
+    dirs = [Path(entry) for entry in os.environ.get("WRAPGEN_PATH", "").split(os.pathsep) if entry]
+    dirs.append(base / "adapters")
     return dirs
 
 
@@ -72,7 +101,7 @@ def _is_pack_dir(path: Path) -> bool:
 
 
 def resolve_pack(pack, *, cwd=None) -> Path:
-    """A pack directory: ``pack`` itself when it is one, else the pack_id in ./adapters, then WRAPGEN_PATH."""
+    """A pack directory: ``pack`` itself when it is one, else the pack_id in WRAPGEN_PATH, then ./adapters."""
     text = os.fspath(pack)
     given = Path(text) if cwd is None or os.path.isabs(text) else Path(cwd) / text
     # a bare id names a pack even when a directory of that name (not a pack) sits in cwd

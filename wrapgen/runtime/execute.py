@@ -13,6 +13,7 @@ import signal as _signal
 from pathlib import Path
 
 from wrapgen.errors import WrapgenError
+from wrapgen.names import is_pack_id
 from wrapgen.runtime.binding import load_binding, resolve_pack
 from wrapgen.runtime.process import DEFAULT_OUTPUT_CAP, ProcessResult, run_process
 from wrapgen.runtime.render import render_argv
@@ -20,7 +21,11 @@ from wrapgen.runtime.schema import apply_defaults, validate_args
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
+    "DEFAULT_MEMORY_MB",
     "TOOL_ENV",
+    "ENV_ALLOWLIST",
+    "tool_env",
+    "memory_limit_mb",
     "ERROR_TAIL",
     "failure",
     "success",
@@ -32,7 +37,12 @@ __all__ = [
 ]
 
 DEFAULT_TIMEOUT_S = 60
+# RLIMIT_DATA of every tool unless its pack says otherwise (limits.memory_mb); gh, kubectl, node and
+# java all start and work under it (they do not under 2 GiB of RLIMIT_AS: see contain.py)
+DEFAULT_MEMORY_MB = 2048
 TOOL_ENV = {"NO_COLOR": "1", "PAGER": "cat", "GIT_PAGER": "cat", "TERM": "dumb"}
+# What a tool gets of the caller's environment without its pack naming it (docs/contract.md §8); plus LC_*
+ENV_ALLOWLIST = ("PATH", "HOME", "LANG", "TZ", "TMPDIR", "USER")
 ERROR_TAIL = 4000
 
 _ANSI_RE = re.compile(
@@ -81,6 +91,8 @@ def _parse_json(text: str):
         return json.loads(stripped)
     except ValueError:
         pass
+    except RecursionError:
+        raise _TooDeep from None
     decoder = json.JSONDecoder()
     values, at = [], 0
     while at < len(stripped):
@@ -91,7 +103,15 @@ def _parse_json(text: str):
     return values
 
 
-def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout_s: float, output_cap: int = DEFAULT_OUTPUT_CAP) -> dict:
+class _TooDeep(Exception):
+    """JSON nested deeper than the decoder's recursion limit."""
+
+
+TOO_DEEP = "nested too deeply (more than about 1,000 levels)"
+
+
+def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout_s: float,
+                          output_cap: int = DEFAULT_OUTPUT_CAP, memory_mb: int | None = None) -> dict:
     """The envelope for what happened when the tool ran (docs/contract.md §8)."""
     if result.not_found:
         name = result.argv[0] if result.argv else "the tool"
@@ -102,6 +122,9 @@ def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout
         return failure(f"output exceeded {_size(output_cap)}")
     if result.timed_out:
         return failure(f"timed out after {_seconds(timeout_s)} s")
+    if getattr(result, "memory_exceeded", False):
+        limit = f" of {memory_mb} MiB" if memory_mb else ""
+        return failure(f"exceeded the memory limit{limit}; a pack that needs more sets limits: {{memory_mb: N}} in pack.yaml")
     if result.signal is not None:
         try:
             name = _signal.Signals(result.signal).name
@@ -116,6 +139,10 @@ def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout
         return success(stdout)
     try:
         return success(_parse_json(stdout))
+    except _TooDeep:
+        return failure(f"output is JSON {TOO_DEEP}")
+    except RecursionError:
+        return failure(f"output is JSON {TOO_DEEP}")
     except ValueError:
         head = strip_ansi(stdout.strip())[:200]
         return failure(f"output is not JSON: {head}")
@@ -145,31 +172,60 @@ def prepare(binding: dict, verb_key: str, args) -> tuple[list[str], dict, dict]:
             f"invalid args for {pack_id} {verb_key}: " + "; ".join(problems),
             hint=f"fix these args; `wrapgen export {pack_id}` shows every verb's schema",
         )
-    args = apply_defaults(schema, args)
     policy = verb.get("policy") or {}
+    # docs/contract.md §9: only the caller's own args open the gate, read before any schema default is filled
+    # in (and apply_defaults never fills confirm/apply); a const only constrains what is passed
     if policy.get("confirm") and not (args.get("confirm") is True or args.get("apply") is True):
         raise WrapgenError("confirmation required: pass confirm=true")
-    argv = render_argv(verb.get("argv") or [], args, json_selection=verb.get("json") or ())
+    args = apply_defaults(schema, args)
+    argv = render_argv(verb.get("argv") or [], args, json_selection=verb.get("json") or (),
+                       response_files=binding.get("response_files") is True)
     return argv, verb, args
 
 
-def _tool_env(env, binding: dict | None = None) -> dict:
-    base = dict(os.environ if env is None else env)
-    base.update(TOOL_ENV)
-    # the pack's env.set (its hardening: GIT_CONFIG_* overrides) beats the caller's environment
-    declared = (binding or {}).get("env") or {}
-    settings = declared.get("set") if isinstance(declared, dict) else None
-    if isinstance(settings, dict):
-        base.update((str(k), str(v)) for k, v in settings.items())
-    return base
+def _env_spec(binding: dict) -> tuple[list, dict]:
+    """The pack's ``env: {pass, set}`` from its binding; ``WrapgenError`` when it is malformed."""
+    spec = binding.get("env") or {}
+    names = spec.get("pass") or [] if isinstance(spec, dict) else None
+    fixed = spec.get("set") or {} if isinstance(spec, dict) else None
+    if (not isinstance(names, list) or not all(isinstance(n, str) for n in names)
+            or not isinstance(fixed, dict) or not all(isinstance(v, str) for v in fixed.values())):
+        raise WrapgenError("the binding's env is malformed", hint="run wrapgen build on the pack")
+    return names, fixed
+
+
+def tool_env(binding: dict, environ=None) -> dict:
+    """The environment a pack's tool runs with (docs/contract.md §8): of ``environ`` (default ``os.environ``)
+    only PATH, HOME, LANG, LC_*, TZ, TMPDIR, USER and the names the pack passes (``env.pass``),
+    then the pack's fixed settings (``env.set``), then wrapgen's (``TOOL_ENV``), which always win."""
+    source = os.environ if environ is None else environ
+    names, fixed = _env_spec(binding)
+    passed = set(ENV_ALLOWLIST).union(names)
+    out = {key: value for key, value in source.items() if key in passed or key.startswith("LC_")}
+    out.update(fixed)
+    out.update(TOOL_ENV)
+    return out
+
+
+def memory_limit_mb(binding: dict) -> int:
+    """The tool's memory limit in MiB: the pack's ``limits.memory_mb``, else ``DEFAULT_MEMORY_MB``."""
+    limits = binding.get("limits") or {}
+    value = limits.get("memory_mb") if isinstance(limits, dict) else None
+    if value is None:
+        return DEFAULT_MEMORY_MB
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise WrapgenError("the binding's limits.memory_mb is malformed", hint="run wrapgen build on the pack")
+    return value
 
 
 def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = DEFAULT_OUTPUT_CAP, cancel=None) -> dict:
     """Run one verb of a pack and return its envelope; never raises.
 
-    ``pack`` is a pack directory, a pack_id (./adapters, then WRAPGEN_PATH), or a loaded binding dict.
-    ``env`` replaces the caller's environment (NO_COLOR, PAGER, GIT_PAGER, TERM are always set);
-    setting ``cancel`` (e.g. a ``threading.Event``) kills the tool's group and gives ``"cancelled"``.
+    ``pack`` is a pack directory, a pack_id (WRAPGEN_PATH, then ./adapters), or a loaded binding dict.
+    ``env`` stands for the caller's environment (default ``os.environ``): the tool gets only
+    ``tool_env(binding, env)`` of it. Every spawn is contained (nothing the tool starts outlives the
+    call) and runs under ``memory_limit_mb(binding)``; setting ``cancel`` (e.g. a
+    ``threading.Event``) kills everything the call started and gives ``"cancelled"``.
     """
     try:
         if isinstance(pack, dict):
@@ -177,13 +233,26 @@ def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = 
         else:
             binding = load_binding(resolve_pack(pack))
         argv, verb, _ = prepare(binding, verb_key, args)
+        tool_environ = tool_env(binding, env)
+        memory_mb = memory_limit_mb(binding)
+        timeout_s = verb.get("timeout_s") or DEFAULT_TIMEOUT_S
+        if isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float)) or not 0 < timeout_s <= 86400:
+            raise WrapgenError(f"the binding's timeout_s of {verb_key!r} is malformed", hint="run wrapgen build on the pack")
     except WrapgenError as error:
         return failure(_error_text(error))
+    except RecursionError:
+        return failure(f"args are {TOO_DEEP}")
     except Exception as error:  # a broken binding must not crash the host
         return failure(f"cannot execute {verb_key!r}: {type(error).__name__}: {error}; run wrapgen build on the pack")
-    timeout_s = verb.get("timeout_s") or DEFAULT_TIMEOUT_S
-    result = run_process(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=_tool_env(env, binding), cancel=cancel)
-    return envelope_from_process(result, json_selected=bool(verb.get("json")), timeout_s=timeout_s, output_cap=output_cap)
+    result = run_process(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=tool_environ, cancel=cancel,
+                         memory_mb=memory_mb)
+    return envelope_from_process(result, json_selected=bool(verb.get("json")), timeout_s=timeout_s,
+                                 output_cap=output_cap, memory_mb=memory_mb)
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
 
 
 def execute_envelope(envelope, *, pack_dir=None, cwd=None, env=None, output_cap: int = DEFAULT_OUTPUT_CAP) -> dict:
@@ -198,6 +267,9 @@ def execute_envelope(envelope, *, pack_dir=None, cwd=None, env=None, output_cap:
         return failure("the envelope has no verb_key; add the verb to run")
     if args is not None and not isinstance(args, dict):
         return failure("envelope args must be a JSON object")
+    if pack_id is not None and not is_pack_id(pack_id):
+        return failure(f"the envelope's pack_id {_shown(pack_id)} is not a pack id (a lower-case name such as git); "
+                       "an envelope names a pack by its id, never by a path")
     if pack_dir is not None:
         try:
             binding = load_binding(Path(pack_dir))

@@ -25,7 +25,7 @@ usage: wrapgen exec PACK VERB [--json] [-- k=v ...]
        wrapgen exec --envelope FILE|- [--json]
 
 Run one command of a pack and print its envelope ({"ok": ..., "result"|"error": ...}).
-PACK is a pack directory, or a pack_id found in ./adapters/ or a directory of WRAPGEN_PATH.
+PACK is a pack directory, or a pack_id found in a directory of WRAPGEN_PATH, then in ./adapters/.
 Each k=v after -- is an argument, typed by the verb's schema; repeat a key for a list.
 confirm=true (or apply=true) lets a confirm-gated verb run.
 
@@ -44,10 +44,10 @@ Run one command of this pack and print its envelope; exit 0 when ok, 1 when not,
 # namedtuple rather than a dataclass: ``dataclasses`` imports ``inspect`` (start-up time of every call).
 ExecCall = namedtuple(
     "ExecCall",
-    ["pack", "verb", "pairs", "envelope", "one_line", "help"],
-    defaults=(None, None, (), None, False, False),
+    ["pack", "verb", "pairs", "envelope", "one_line", "help", "implicit"],
+    defaults=(None, None, (), None, False, False, False),
 )
-ExecCall.__doc__ = "One parsed exec command line (envelope is FILE or '-')."
+ExecCall.__doc__ = "One parsed exec command line (envelope is FILE or '-'; implicit: adapter.py with no arguments)."
 
 
 CallLine = namedtuple("CallLine", ["positionals", "switched", "value", "pairs", "help"])
@@ -110,7 +110,7 @@ def parse_exec_argv(argv, *, pack_given: bool) -> ExecCall:
     if pack_given and not positionals:
         if pairs:
             raise UsageError("k=v arguments need a VERB before --", hint=usage_hint)
-        return ExecCall(envelope="-", one_line=True)
+        return ExecCall(envelope="-", one_line=True, implicit=True)
     if len(positionals) != wanted:
         what = "VERB" if pack_given else "PACK VERB"
         raise UsageError(f"expected {what}, got {' '.join(positionals) or 'nothing'}", hint=usage_hint)
@@ -119,30 +119,90 @@ def parse_exec_argv(argv, *, pack_given: bool) -> ExecCall:
     return ExecCall(pack=positionals[0], verb=positionals[1], pairs=pairs, one_line=one_line)
 
 
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (ValueError, OSError):
+        return False
+
+
 def print_envelope(envelope: dict, *, one_line: bool, stream=None) -> None:
     stream = stream or sys.stdout
-    if one_line:
-        text = json.dumps(envelope, ensure_ascii=False)
-    else:
-        text = json.dumps(envelope, ensure_ascii=False, indent=2)
+    try:
+        text = json.dumps(envelope, ensure_ascii=False, indent=None if one_line else 2)
+    except RecursionError:
+        text = json.dumps(failure("the result is nested too deeply to print (more than about 1,000 levels)"),
+                          ensure_ascii=False, indent=None if one_line else 2)
     stream.write(text + "\n")
     stream.flush()
+
+
+# An envelope is a few kB; reading one is bounded in size and in time, so that `exec` never waits
+# forever on a stdin (or a FIFO) that nobody writes to or never closes.
+ENVELOPE_MAX_BYTES = 16 * 1024 * 1024
+ENVELOPE_TIMEOUT_S = 30.0
+
+
+def _read_bounded(fd: int, *, what: str) -> bytes:
+    """All of ``fd`` until end of file, at most ENVELOPE_MAX_BYTES, within ENVELOPE_TIMEOUT_S."""
+    import os
+    import select
+    import time
+
+    deadline = time.monotonic() + ENVELOPE_TIMEOUT_S
+    chunks, size = [], 0
+    while True:
+        left = deadline - time.monotonic()
+        ready = select.select([fd], [], [], max(left, 0))[0] if left > 0 else []
+        if not ready:
+            raise UsageError(f"no complete envelope on {what} within {ENVELOPE_TIMEOUT_S:g} s",
+                             hint="send the whole envelope and close the stream (end of file)")
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            continue
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        if size > ENVELOPE_MAX_BYTES:
+            raise UsageError(f"the envelope on {what} is larger than {ENVELOPE_MAX_BYTES >> 20} MiB",
+                             hint="an envelope is one small JSON object")
+        chunks.append(chunk)
+
+
+def _read_source(source: str) -> bytes:
+    import os
+
+    if source == "-":
+        if sys.stdin is None:  # started with fd 0 closed: nothing to read
+            return b""
+        try:
+            fd = sys.stdin.fileno()
+        except (AttributeError, ValueError, OSError):  # an in-memory stdin (tests, embedding): no wait
+            text = sys.stdin.read(ENVELOPE_MAX_BYTES + 1)
+            return text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
+        return _read_bounded(fd, what="stdin")
+    fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))  # a FIFO must not block the open
+    try:
+        return _read_bounded(fd, what=source)
+    finally:
+        os.close(fd)
 
 
 def _read_envelope(source: str):
     """The parsed envelope, or a failure envelope when it is not JSON; OSError -> UsageError."""
     try:
-        if source == "-":
-            text = sys.stdin.read()
-        else:
-            with open(source, encoding="utf-8") as handle:
-                text = handle.read()
+        raw = _read_source(source)
     except OSError as error:
         raise UsageError(f"cannot read envelope {source}: {error.strerror}", hint="pass an existing file, or - for stdin") from None
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None, failure("the envelope is not UTF-8 text")
     try:
         return json.loads(text), None
+    except RecursionError:
+        return None, failure("the envelope is nested too deeply (more than about 1,000 levels)")
     except ValueError as error:
         return None, failure(f"the envelope is not JSON: {error}")
 
@@ -153,6 +213,8 @@ def _run(argv, pack_dir) -> int:
         print(ADAPTER_USAGE if pack_dir is not None else EXEC_USAGE)
         return ExitStatus.OK
     if call.envelope is not None:
+        if call.envelope == "-" and call.implicit and _stdin_is_terminal():
+            raise UsageError("no envelope: stdin is a terminal", hint=(ADAPTER_USAGE if pack_dir is not None else EXEC_USAGE).splitlines()[0])
         envelope, bad = _read_envelope(call.envelope)
         result = bad or execute_envelope(envelope, pack_dir=pack_dir)
     else:

@@ -1,10 +1,11 @@
 """Spawning a tool: the one spawn discipline shared by the runtime and the discovery probe.
 
 No shell, the child in its own session (so its own process group), stdin empty unless given,
-stdout and stderr read concurrently with ``selectors`` and never held beyond the cap, and the
-whole process group killed with SIGKILL on a timeout, on the cap, and once the tool has exited
-(so a background child it left behind dies too). The leader is reaped only after the group was
-killed, so its pid (which is the group id) cannot be reused while we still signal it.
+stdout and stderr read concurrently with ``selectors`` and never held beyond the cap. Every spawn
+is contained (``contain``): a per-call supervisor that is a child subreaper runs the tool, kills
+every process the tool left behind once it exits (a child that called ``setsid()`` included), and
+sweeps the whole subtree on a timeout, on the cap, on a cancel and when its caller dies (even by
+SIGKILL). ``memory_mb`` bounds the tool's heap (RLIMIT_DATA, see ``contain`` for why not RLIMIT_AS).
 
 Standard library only.
 """
@@ -13,24 +14,34 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import selectors
 import signal
-import subprocess
 import time
 from collections import namedtuple
+
+from wrapgen.runtime.contain import spawn_supervised
 
 __all__ = ["ProcessResult", "run_process", "run_in_pty", "DEFAULT_OUTPUT_CAP"]
 
 DEFAULT_OUTPUT_CAP = 16 * 1024 * 1024
 _CHUNK = 65536
-# After the tool exits, how long a child it left behind may keep the pipes open before it is killed.
+# After the supervisor is done (so every process of the call is gone), how long the pipes may still
+# hold data before reading stops; only something that escaped containment could keep them open.
 _LINGER_S = 0.25
+# What tools print when an allocation fails (glibc, Go, Python, C++, the JVM, V8, Rust)
+_OUT_OF_MEMORY_RE = re.compile(
+    rb"cannot allocate memory|out of memory|memory allocation (?:of \d+ bytes )?failed|MemoryError"
+    rb"|bad_alloc|memory exhausted|failed to reserve|OutOfMemoryError|allocation failed|ENOMEM",
+    re.IGNORECASE,
+)
 
 
 _ProcessResultFields = namedtuple(
     "_ProcessResultFields",
-    ["argv", "exit_code", "signal", "stdout", "stderr", "timed_out", "output_capped", "not_found", "cancelled"],
-    defaults=(None, None, b"", b"", False, False, None, False),
+    ["argv", "exit_code", "signal", "stdout", "stderr", "timed_out", "output_capped", "not_found", "cancelled",
+     "memory_exceeded"],
+    defaults=(None, None, b"", b"", False, False, None, False, False),
 )
 
 
@@ -41,7 +52,8 @@ class ProcessResult(_ProcessResultFields):
 
     Fields: ``argv`` (tuple), ``exit_code`` (int | None), ``signal`` (int | None), ``stdout`` and
     ``stderr`` (bytes), ``timed_out``, ``output_capped``, ``not_found`` (the reason it could not
-    start, or None), ``cancelled`` (the caller's cancel event was set; the group was killed).
+    start, or None), ``cancelled`` (the caller's cancel event was set; the group was killed),
+    ``memory_exceeded`` (the tool failed on its memory limit).
     """
 
     __slots__ = ()
@@ -52,7 +64,7 @@ class ProcessResult(_ProcessResultFields):
 
 
 def _spawn_failure(argv: list[str], error: OSError) -> ProcessResult:
-    if isinstance(error, FileNotFoundError) or error.errno == errno.ENOENT:
+    if isinstance(error, FileNotFoundError) or error.errno in (errno.ENOENT, errno.ENOTDIR):
         reason = "not found"
     elif isinstance(error, PermissionError) or error.errno in (errno.EACCES, errno.ENOEXEC):
         reason = "not executable"
@@ -72,47 +84,9 @@ def _precheck(argv, cwd) -> str | None:
     return None
 
 
-def _kill_group(pid: int) -> None:
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-class _ExitWatch:
-    """Tells when the leader has exited without reaping it (pidfd on Linux, else waitid polling)."""
-
-    def __init__(self, pid: int, selector: selectors.BaseSelector):
-        self.pid = pid
-        self.exited = False
-        self.fd = None
-        try:
-            self.fd = os.pidfd_open(pid)
-            selector.register(self.fd, selectors.EVENT_READ, "exit")
-        except (AttributeError, OSError):
-            self.fd = None
-
-    def poll(self) -> bool:
-        if not self.exited:
-            try:
-                info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-            except ChildProcessError:
-                info = True
-            self.exited = info is not None
-        return self.exited
-
-    def close(self, selector: selectors.BaseSelector) -> None:
-        if self.fd is not None:
-            try:
-                selector.unregister(self.fd)
-            except (KeyError, ValueError):
-                pass
-            os.close(self.fd)
-            self.fd = None
-
-
-def _pump(proc: subprocess.Popen, streams: dict, *, timeout_s: float, output_cap: int, stdin_data: bytes | None, cancel=None):
-    """Read the named fds until EOF (or the deadline / cap / cancel); returns (buffers, timed_out, capped, cancelled)."""
+def _pump(sup, streams: dict, *, timeout_s: float, output_cap: int, stdin_fd, stdin_data: bytes | None, cancel=None):
+    """Read the named fds and the supervisor's status until both end (or the deadline / cap / cancel);
+    returns (buffers, timed_out, capped, cancelled)."""
     buffers = {name: bytearray() for name in streams.values()}
     total = 0
     timed_out = capped = cancelled = False
@@ -120,28 +94,24 @@ def _pump(proc: subprocess.Popen, streams: dict, *, timeout_s: float, output_cap
     selector = selectors.DefaultSelector()
     for fd, name in streams.items():
         selector.register(fd, selectors.EVENT_READ, name)
-    stdin_fd = None
-    if stdin_data is not None and proc.stdin is not None:
-        stdin_fd = proc.stdin.fileno()
+    selector.register(sup.status_fd, selectors.EVENT_READ, "status")
+    if stdin_fd is not None:
         os.set_blocking(stdin_fd, False)
         if stdin_data:
             selector.register(stdin_fd, selectors.EVENT_WRITE, "stdin")
         else:
-            proc.stdin.close()
+            os.close(stdin_fd)
             stdin_fd = None
-    watch = _ExitWatch(proc.pid, selector)
     open_reads = set(streams)
     pending = memoryview(stdin_data or b"")
     linger_until = None
     try:
-        while open_reads or not watch.exited:
+        while open_reads or not sup.ended:
             now = time.monotonic()
-            if watch.fd is None:
-                watch.poll()
-            if watch.exited and linger_until is None:
+            if sup.ended and linger_until is None:
                 linger_until = now + _LINGER_S
             if linger_until is not None and now >= linger_until:
-                break  # whatever still holds the pipes is left over: _finish kills the group
+                break
             if now >= deadline:
                 timed_out = True
                 break
@@ -149,28 +119,25 @@ def _pump(proc: subprocess.Popen, streams: dict, *, timeout_s: float, output_cap
                 cancelled = True
                 break
             limit = min(deadline, linger_until or deadline) - now
-            # without a pidfd (or with a cancel event to watch) the loop has to poll
-            if watch.fd is not None and cancel is None:
-                wait = limit
-            else:
-                # polling: soon when only the exit is awaited, otherwise now and then
-                wait = min(limit, 0.005 if not open_reads else 0.05)
+            wait = limit if cancel is None else min(limit, 0.05)
             for key, _ in selector.select(wait):
                 tag = key.data
-                if tag == "exit":
-                    watch.exited = True
-                    selector.unregister(key.fd)
+                if tag == "status":
+                    data = os.read(key.fd, 4096)
+                    sup.feed(data)
+                    if not data:
+                        selector.unregister(key.fd)
                 elif tag == "stdin":
                     try:
                         written = os.write(key.fd, pending[:_CHUNK])
                         pending = pending[written:]
                     except BlockingIOError:
                         continue
-                    except (BrokenPipeError, OSError):
+                    except OSError:  # the tool closed its stdin
                         pending = pending[:0]
                     if not pending:
                         selector.unregister(key.fd)
-                        proc.stdin.close()
+                        os.close(stdin_fd)
                         stdin_fd = None
                 else:
                     try:
@@ -191,52 +158,59 @@ def _pump(proc: subprocess.Popen, streams: dict, *, timeout_s: float, output_cap
             if capped:
                 break
     finally:
-        watch.close(selector)
         selector.close()
-        if stdin_fd is not None and proc.stdin is not None and not proc.stdin.closed:
-            try:
-                proc.stdin.close()
-            except OSError:
-                pass
+        if stdin_fd is not None:
+            os.close(stdin_fd)
     return buffers, timed_out, capped, cancelled
 
 
-def _finish(proc: subprocess.Popen, argv, buffers, *, timed_out: bool, capped: bool, cancelled: bool = False, stdout="stdout", stderr="stderr"):
-    # The leader is still unreaped here, so its pid (the group id) cannot have been reused.
-    _kill_group(proc.pid)
-    returncode = proc.wait()
-    exit_code = returncode if returncode >= 0 else None
-    sig = -returncode if returncode < 0 else None
+def _memory_exceeded(sup, memory_mb, output: bytes) -> bool:
+    """Did a failed tool fail on its memory limit? Its own words for a failed allocation, or a
+    crash with a peak resident size of at least half the limit (Linux reports no rlimit hits)."""
+    if not memory_mb or (sup.exit_code == 0 and sup.signal is None):
+        return False
+    if _OUT_OF_MEMORY_RE.search(output[-8192:]):
+        return True
+    return sup.signal is not None and sup.max_rss_kb * 1024 >= memory_mb * (1 << 20) // 2
+
+
+def _finish(sup, argv, buffers, *, timed_out: bool, capped: bool, cancelled: bool = False, memory_mb=None,
+            stdout="stdout", stderr="stderr"):
+    sup.finish()  # the sweep: nothing of this call is left once it returns
+    if sup.exec_errno is not None:
+        return _spawn_failure(argv, OSError(sup.exec_errno, os.strerror(sup.exec_errno)))
+    exit_code, sig = sup.exit_code, sup.signal
+    if exit_code is None and sig is None:  # the supervisor itself was killed
+        sig = signal.SIGKILL
     if timed_out or capped or cancelled:
         # The kill was ours; report the reason, not the signal.
         sig = None if sig == signal.SIGKILL else sig
+    out, err = bytes(buffers.get(stdout, b"")), bytes(buffers.get(stderr, b""))
     return ProcessResult(
         argv=tuple(argv),
         exit_code=exit_code,
         signal=sig,
-        stdout=bytes(buffers.get(stdout, b"")),
-        stderr=bytes(buffers.get(stderr, b"")),
+        stdout=out,
+        stderr=err,
         timed_out=timed_out,
         output_capped=capped,
         cancelled=cancelled,
+        memory_exceeded=not (timed_out or capped or cancelled) and _memory_exceeded(sup, memory_mb, err or out),
     )
 
 
-def _popen(argv, *, stdin, stdout, stderr, cwd, env) -> subprocess.Popen:
-    """The one spawn: no shell, no inherited descriptors, a process group of its own to kill."""
-    return subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, env=env,
-                            close_fds=True, start_new_session=True)
-
-
-def _pump_or_kill(proc: subprocess.Popen, streams: dict, **pump_options) -> tuple:
+def _pump_or_kill(sup, streams: dict, **pump_options) -> tuple:
     """``_pump``'s (buffers, timed_out, capped, cancelled); on any exception (Ctrl-C included) the
-    group is killed and reaped before it propagates, so no tool outlives its caller."""
+    call's processes are swept before it propagates, so no tool outlives its caller."""
     try:
-        return _pump(proc, streams, **pump_options)
+        return _pump(sup, streams, **pump_options)
     except BaseException:
-        _kill_group(proc.pid)
-        proc.wait()
+        sup.finish()
         raise
+
+
+def _memory_bytes(memory_mb) -> int | None:
+    return int(memory_mb) << 20 if memory_mb else None
 
 
 def run_process(
@@ -248,31 +222,42 @@ def run_process(
     env=None,
     stdin: bytes | str | None = None,
     cancel=None,
+    memory_mb: int | None = None,
 ) -> ProcessResult:
-    """Run ``argv`` with no shell, in its own process group; never raises for a tool's behaviour.
+    """Run ``argv`` with no shell, contained, in its own process group; never raises for a tool's behaviour.
 
-    ``output_cap`` bounds stdout and stderr together; past it, or past ``timeout_s``, the whole
-    process group is killed. ``stdin`` (bytes or str) is fed to the tool; by default it reads /dev/null.
-    ``cancel`` (anything with ``is_set()``, e.g. a ``threading.Event``) kills the group once set.
+    ``output_cap`` bounds stdout and stderr together; past it, or past ``timeout_s``, every process
+    of the call is killed. ``stdin`` (bytes or str) is fed to the tool; by default it reads /dev/null.
+    ``cancel`` (anything with ``is_set()``, e.g. a ``threading.Event``) kills the call once set.
+    ``memory_mb`` limits the tool's heap (RLIMIT_DATA); None for no limit.
     """
     argv = [os.fspath(token) if not isinstance(token, str) else token for token in argv]
     reason = _precheck(argv, cwd)
     if reason is not None:
         return ProcessResult(argv=tuple(argv), not_found=reason)
     stdin_data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    in_r, in_w = os.pipe() if stdin_data is not None else (None, None)
     try:
-        proc = _popen(argv, stdin=subprocess.DEVNULL if stdin_data is None else subprocess.PIPE,
-                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env)
+        sup = spawn_supervised(argv, stdio=(in_r, out_w, err_w), cwd=cwd, env=env, memory_bytes=_memory_bytes(memory_mb))
     except OSError as error:
+        for fd in (out_r, err_r, in_w):
+            if fd is not None:
+                os.close(fd)
         return _spawn_failure(argv, error)
-    try:
-        streams = {proc.stdout.fileno(): "stdout", proc.stderr.fileno(): "stderr"}
-        buffers, timed_out, capped, cancelled = _pump_or_kill(
-            proc, streams, timeout_s=timeout_s, output_cap=output_cap, stdin_data=stdin_data, cancel=cancel)
     finally:
-        proc.stdout.close()
-        proc.stderr.close()
-    return _finish(proc, argv, buffers, timed_out=timed_out, capped=capped, cancelled=cancelled)
+        for fd in (out_w, err_w, in_r):
+            if fd is not None:
+                os.close(fd)
+    try:
+        buffers, timed_out, capped, cancelled = _pump_or_kill(
+            sup, {out_r: "stdout", err_r: "stderr"}, timeout_s=timeout_s, output_cap=output_cap,
+            stdin_fd=in_w, stdin_data=stdin_data, cancel=cancel)
+    finally:
+        os.close(out_r)
+        os.close(err_r)
+    return _finish(sup, argv, buffers, timed_out=timed_out, capped=capped, cancelled=cancelled, memory_mb=memory_mb)
 
 
 def _raw_tty(fd: int, *, rows: int, columns: int) -> None:
@@ -297,6 +282,7 @@ def run_in_pty(
     rows: int = 50,
     columns: int = 100,
     cancel=None,
+    memory_mb: int | None = None,
 ) -> ProcessResult:
     """Like ``run_process``, but stdin/stdout/stderr are a pseudo-terminal (for tools that print
     help only to a terminal). Everything the tool wrote is in ``stdout``; ``stderr`` is empty."""
@@ -311,13 +297,15 @@ def run_in_pty(
         except OSError:
             pass
         try:
-            proc = _popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd, env=env)
+            sup = spawn_supervised(argv, stdio=(slave, slave, slave), cwd=cwd, env=env,
+                                   memory_bytes=_memory_bytes(memory_mb))
         except OSError as error:
             return _spawn_failure(argv, error)
         finally:
             os.close(slave)
         buffers, timed_out, capped, cancelled = _pump_or_kill(
-            proc, {master: "stdout"}, timeout_s=timeout_s, output_cap=output_cap, stdin_data=None, cancel=cancel)
+            sup, {master: "stdout"}, timeout_s=timeout_s, output_cap=output_cap, stdin_fd=None, stdin_data=None,
+            cancel=cancel)
     finally:
         os.close(master)
-    return _finish(proc, argv, buffers, timed_out=timed_out, capped=capped, cancelled=cancelled)
+    return _finish(sup, argv, buffers, timed_out=timed_out, capped=capped, cancelled=cancelled, memory_mb=memory_mb)

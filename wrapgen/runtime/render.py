@@ -87,6 +87,8 @@ def _scalar_text(name: str, value) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return value
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return str(int(value))  # integral: --max-count=1, never --max-count=1.0
     if isinstance(value, (int, float)):
         return json.dumps(value)  # JSON form: 3, 1.5, 1e+20
     raise RenderError(
@@ -121,6 +123,16 @@ def _refuse_option(name: str, token: str) -> RenderError:
     )
 
 
+def _refuse_response_file(name: str, token: str) -> RenderError:
+    shown = token if len(token) <= 40 else token[:40] + "…"
+    return RenderError(
+        f"response file refused: arg {name!r} renders as {shown!r}, and this tool reads '@FILE' as more "
+        "arguments taken from FILE",
+        hint=f"give {name} a value that does not start with '@' (this pack sets response_files: true)",
+        arg=name,
+    )
+
+
 def _substitute_text(token: str, args: dict) -> str | None:
     """A token with placeholders among other text; None when any placeholder has no value."""
     pieces = []
@@ -149,10 +161,13 @@ def _has_run(tokens, run) -> bool:
     return any(list(tokens[i : i + len(run)]) == run for i in range(len(tokens) - len(run) + 1))
 
 
-def render_argv(template, args, *, json_selection=()) -> list[str]:
+def render_argv(template, args, *, json_selection=(), response_files: bool = False) -> list[str]:
     """Render ``template`` (a ``cli[]`` list) with ``args`` into an argv list (docs/contract.md §5).
 
     Raises ``RenderError`` for option injection, a NUL byte, or a value that is not renderable.
+    With ``response_files`` (a tool that expands ``@FILE`` into arguments: argparse's
+    fromfile_prefix_chars, picocli, gcc) a value that becomes a whole token starting with ``@`` is
+    refused too, after a literal ``--`` as well: such tools expand ``@FILE`` at every position.
     """
     template = list(template)
     args = dict(args or {})
@@ -192,6 +207,8 @@ def render_argv(template, args, *, json_selection=()) -> list[str]:
                 for index, item in enumerate(rendered):
                     if not after_ddash and item.startswith("-"):
                         raise _refuse_option(name, item)
+                    if response_files and item.startswith("@"):
+                        raise _refuse_response_file(name, item)
                     if index and preceding_flag is not None:
                         out.append(out[preceding_flag])
                     out.append(item)
@@ -199,6 +216,8 @@ def render_argv(template, args, *, json_selection=()) -> list[str]:
             text = _scalar_text(name, value)
             if not after_ddash and text.startswith("-"):
                 raise _refuse_option(name, text)
+            if response_files and text.startswith("@"):
+                raise _refuse_response_file(name, text)
             out.append(text)
             continue
         text = _substitute_text(token, args)
@@ -208,6 +227,8 @@ def render_argv(template, args, *, json_selection=()) -> list[str]:
             continue
         if not after_ddash and text.startswith("-") and not token.startswith("-"):
             raise _refuse_option(names[0], text)
+        if response_files and text.startswith("@") and not token.startswith("@"):
+            raise _refuse_response_file(names[0], text)
         out.append(text)
     selection = [str(part) for part in (json_selection or ())]
     if selection and not _has_run([t for t in template if not placeholders(t)], selection):

@@ -12,10 +12,19 @@ import re
 
 from wrapgen.errors import UsageError
 
-__all__ = ["GATE_ARGS", "validate_args", "apply_defaults", "coerce_kv"]
+__all__ = ["GATE_ARGS", "PATTERN_TIMEOUT_S", "validate_args", "apply_defaults", "coerce_kv", "pattern_search"]
 
 # confirm/apply are accepted by every verb (docs/contract.md §9), listed in its schema or not
 GATE_ARGS = ("confirm", "apply")
+
+# A pattern is checked inline only when it cannot backtrack badly: at most one variable-length
+# repeat, nothing nested in it, no backreference, and a value of at most _INLINE_MAX characters.
+# Every other check runs in a forked child that is killed after PATTERN_TIMEOUT_S (and limited to
+# a little CPU, should its parent die): ``re`` holds the GIL while it matches, so in a server a
+# thread cannot be stopped, and a catastrophic pattern would freeze every call; a child can be.
+PATTERN_TIMEOUT_S = 1.0
+_INLINE_MAX = 4096
+_inline_cache: dict = {}
 
 _TRUE = {"true", "yes", "1"}
 _FALSE = {"false", "no", "0"}
@@ -68,6 +77,126 @@ def _show(value) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
+def _seconds(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _simple_pattern(pattern: str) -> bool:
+    """True when ``pattern`` has at most one variable-length repeat, none nested, no backreference."""
+    if pattern in _inline_cache:
+        return _inline_cache[pattern]
+    try:
+        from re import _parser as sre_parse  # 3.11+
+    except ImportError:  # pragma: no cover (3.10)
+        import sre_parse
+    try:
+        tree = sre_parse.parse(pattern)
+    except Exception:
+        _inline_cache[pattern] = False
+        return False
+    variable = 0
+    simple = True
+
+    def walk(items, inside_repeat: bool) -> None:
+        nonlocal variable, simple
+        for op, value in items:
+            name = str(op)
+            if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+                low, high, body = value
+                if high != low:
+                    variable += 1
+                    if inside_repeat:
+                        simple = False
+                walk(body, inside_repeat or high > 1)
+            elif name in ("GROUPREF", "GROUPREF_EXISTS"):
+                simple = False
+            elif name == "SUBPATTERN":
+                walk(value[-1], inside_repeat)
+            elif name == "BRANCH":
+                if inside_repeat:
+                    simple = False
+                for branch in value[1]:
+                    walk(branch, inside_repeat)
+            elif name in ("ASSERT", "ASSERT_NOT"):
+                walk(value[1], inside_repeat)
+            elif name == "ATOMIC_GROUP":
+                walk(value, inside_repeat)
+
+    try:
+        walk(tree, False)
+    except Exception:
+        simple = False
+    result = simple and variable <= 1
+    if len(_inline_cache) < 256:
+        _inline_cache[pattern] = result
+    return result
+
+
+def _search_in_child(compiled, value: str, timeout_s: float):
+    """``compiled.search(value)`` in a forked child: True / False, or None when it took too long."""
+    import os
+    import select
+    import signal
+
+    try:
+        import resource
+    except ImportError:  # pragma: no cover
+        resource = None
+    pid = os.fork()
+    if pid == 0:
+        code = 2
+        try:
+            os.closerange(3, 1 << 20)  # hold nothing of the parent's (a server's other calls)
+            if resource is not None:
+                cpu = int(timeout_s) + 2
+                resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))  # bounded even if the parent dies
+            code = 0 if compiled.search(value) is not None else 1
+        finally:
+            os._exit(code)
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    status = None
+    try:
+        while True:
+            got, status = os.waitpid(pid, os.WNOHANG)
+            if got:
+                break
+            left = deadline - time.monotonic()
+            if left <= 0:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return None
+            if pidfd is not None:
+                select.select([pidfd], [], [], left)
+            else:
+                time.sleep(min(left, 0.002))
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        return None
+    return code == 0
+
+
+def pattern_search(pattern: str, value: str, *, timeout_s: float = PATTERN_TIMEOUT_S):
+    """Does ``value`` match ``pattern`` (``re.search``)? True / False, or None when the check was
+    stopped after ``timeout_s`` (a pattern that backtracks catastrophically). A pattern that does
+    not compile is no match (``check`` reports it)."""
+    try:
+        compiled = re.compile(pattern)
+    except (re.error, TypeError, RecursionError, OverflowError):
+        return False
+    if len(value) <= _INLINE_MAX and _simple_pattern(pattern):
+        return compiled.search(value) is not None
+    return _search_in_child(compiled, value, timeout_s)
+
+
 def _check(schema, value, path: str, errors: list[str]) -> None:
     if not isinstance(schema, dict):
         return
@@ -87,8 +216,14 @@ def _check(schema, value, path: str, errors: list[str]) -> None:
             errors.append(f"{path}: must be at least {schema['minLength']} characters long")
         if "maxLength" in schema and len(value) > schema["maxLength"]:
             errors.append(f"{path}: must be at most {schema['maxLength']} characters long")
-        if "pattern" in schema and re.search(schema["pattern"], value) is None:
-            errors.append(f"{path}: {_show(value)} does not match the pattern {schema['pattern']}")
+        if "pattern" in schema:
+            found = pattern_search(schema["pattern"], value)
+            if found is None:
+                errors.append(f"{path}: checking it against the pattern {schema['pattern']} took longer than "
+                              f"{_seconds(PATTERN_TIMEOUT_S)} s (the pack's pattern backtracks catastrophically; "
+                              "`wrapgen check` reports such patterns)")
+            elif not found:
+                errors.append(f"{path}: {_show(value)} does not match the pattern {schema['pattern']}")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if "minimum" in schema and value < schema["minimum"]:
             errors.append(f"{path}: must be at least {schema['minimum']}, got {_show(value)}")
@@ -135,9 +270,14 @@ def validate_args(schema, args) -> list[str]:
 
 
 def apply_defaults(schema, args: dict) -> dict:
-    """``args`` with each missing property's ``default`` filled in (a new dict)."""
+    """``args`` with each missing property's ``default`` filled in (a new dict).
+
+    Never ``confirm`` or ``apply``: a schema cannot give the confirmation only the caller can (docs/contract.md §9).
+    """
     out = dict(args)
     for name, prop in ((schema or {}).get("properties") or {}).items():
+        if name in GATE_ARGS:
+            continue
         if name not in out and isinstance(prop, dict) and "default" in prop:
             out[name] = prop["default"]
     return out

@@ -41,10 +41,12 @@ def test_env_set_reaches_the_tool_and_beats_the_callers_value(tmp_path):
     assert load_binding(pack)["env"] == {"pass": [], "set": {"WG_X": "from-pack"}}
 
 
-def test_a_pack_without_env_has_no_env_in_its_binding(tmp_path):
-    """No env block: binding.json has no env key (the bindings of other packs stay byte-identical)."""
+def test_a_pack_without_env_records_an_empty_env_and_passes_nothing(tmp_path):
+    """No env block: binding.json records an empty env, and the caller's WG_X does not reach the tool."""
     pack = _pack(tmp_path, "")
-    assert "env" not in json.loads((pack / "binding.json").read_text())
+    assert json.loads((pack / "binding.json").read_text())["env"] == {"pass": [], "set": {}}
+    envelope = execute(str(pack), "show", {}, env={"PATH": "/usr/bin:/bin", "WG_X": "from-caller"})
+    assert envelope["ok"] is False and "from-caller" not in str(envelope)
 
 
 def test_env_set_values_must_be_strings_with_variable_names(tmp_path):

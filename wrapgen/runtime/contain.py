@@ -1,0 +1,470 @@
+"""Containment of one spawn: a supervisor per call, so nothing a tool starts outlives the call (docs/contract.md §8).
+
+Why a supervisor, and why this one:
+
+- ``PR_SET_CHILD_SUBREAPER`` makes orphaned descendants reparent to the nearest subreaper instead of
+  init, so a child that double-forks and calls ``setsid()`` (leaving the tool's process group) is still
+  found. Setting it on the caller itself (``wrapgen serve``) would collect the orphans of *every*
+  concurrent call in one process, with no way to tell whose they are. So each spawn forks a
+  **supervisor**: a copy of this process that sets the subreaper flag, forks the tool, waits for it,
+  and then kills every process left in its subtree. While the supervisor has a child, a descendant
+  exists; when it has none, none does (every orphan came back to it). That makes the final sweep
+  exact: kill the children we have, reap one, repeat until ``waitpid`` says there are no children.
+- The supervisor learns that its caller is gone from a control pipe (it holds the read end, only the
+  caller the write end): end of file means the caller exited, crashed or was SIGKILLed, or asks for a
+  kill (timeout, output cap, cancel). ``PR_SET_PDEATHSIG`` is not used for the supervisor on purpose:
+  it fires when the *thread* that forked exits (wrong for a server's worker threads) and a SIGKILL
+  would leave no time for the sweep. The tool itself gets ``PR_SET_PDEATHSIG(SIGKILL)`` relative to
+  the single-threaded supervisor, so even a SIGKILLed supervisor takes the tool with it.
+- The supervisor is forked, not exec'd: a fresh interpreter would cost a Python start-up (tens of ms)
+  per call; a fork costs about a millisecond of CPU. It runs only ``os``/``select`` calls on objects
+  made before the fork, imports nothing, closes every descriptor it does not need at once (so it never
+  holds another concurrent call's pipes), leaves the caller's process group, and always ends with
+  ``os._exit``. The tool is forked from it too (not posix_spawn'd, which would save about a
+  millisecond more) because only code in the child can set PR_SET_PDEATHSIG: a host that SIGKILLs
+  its children at shutdown (or the OOM killer) would otherwise leave the tool running. Hosts should
+  call ``stop_all()`` (or simply exit) instead: then escaped grandchildren are swept as well.
+- What it costs: two forks of the caller per call (CPU for page-table copies and the pages that
+  get copied on write), measured by bench/exec_overhead.py.
+- The tool's memory is bounded with ``RLIMIT_DATA`` set in the tool's child before ``exec``:
+  ``RLIMIT_AS`` also counts reserved address space, which Go runtimes (gh, kubectl: "failed to reserve
+  page summary memory" under 512 MiB, failed thread creation under 1 GiB) and the JVM (its 1 GiB
+  compressed class space) reserve without using, so 2 GiB of RLIMIT_AS breaks picocli tools; RLIMIT_DATA
+  counts writable private mappings, i.e. the heap that grows. A cgroup v2 ``memory.max`` would be exact
+  but needs a writable, delegated cgroup (rare for an unprivileged caller, absent on cgroup v1 hosts).
+
+The supervisor reports on a status pipe, one line per record: ``P <tool pid>`` once the tool runs,
+``E <errno>`` when it could not be executed, ``X <exit code> <signal> <peak RSS KiB>`` when it ended.
+End of file on that pipe means the supervisor has exited and the subtree is empty.
+
+Linux only (``prctl``); elsewhere the spawn still works and the process group is all that is killed.
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import gc
+import os
+import resource
+import select
+import signal
+import time
+
+__all__ = ["Supervised", "spawn_supervised", "containment_available", "kill_subtree", "stop_all"]
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+# After the tool exits, how long a process it left behind may go on before it is killed.
+LINGER_S = 0.25
+# How long the caller waits for the supervisor to finish its sweep after asking for a kill.
+_STOP_WAIT_S = 5.0
+_CAUGHT = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU,
+           signal.SIGPIPE, signal.SIGXFSZ)
+
+
+def _ignore(_signum, _frame) -> None:
+    """The supervisor's handler: a signal that would end it (or stop it) does nothing."""
+
+_prctl_fn = None
+
+
+def _prctl():
+    """libc's prctl through ctypes (loaded once, before any fork), or None where there is none."""
+    global _prctl_fn
+    if _prctl_fn is None:
+        try:
+            import ctypes
+
+            fn = ctypes.CDLL(None, use_errno=True).prctl
+            fn.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+            fn.restype = ctypes.c_int
+            _prctl_fn = fn
+        except (ImportError, OSError, AttributeError):
+            _prctl_fn = False
+    return _prctl_fn or None
+
+
+def containment_available() -> bool:
+    """True where spawns are contained by a subreaper supervisor (Linux with prctl)."""
+    return _prctl() is not None
+
+
+def _children(pid: int) -> list[int]:
+    """The live children of ``pid`` (itself single-threaded): /proc/PID/task/PID/children, else a /proc scan."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", "rb") as handle:
+            return [int(word) for word in handle.read().split()]
+    except OSError:
+        pass
+    out = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return out
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        fields = stat.rsplit(b")", 1)[-1].split()
+        if len(fields) > 1 and fields[1] == str(pid).encode():
+            out.append(int(name))
+    return out
+
+
+def kill_subtree() -> None:
+    """Kill and reap every descendant of this (subreaper) process: kill the children, reap one, repeat.
+
+    A killed child's own children are reparented here before it can be reaped, so the next round
+    sees them; the loop ends when ``waitpid`` reports no children at all.
+    """
+    me = os.getpid()
+    try:  # the common case: the tool left nothing behind, so there is nothing to list
+        os.waitpid(-1, os.WNOHANG)  # (reaps one that already ended, if any)
+    except ChildProcessError:
+        return
+    while True:
+        pids = _children(me)
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)  # an unreaped child: its pid cannot have been reused
+            except OSError:
+                pass
+        try:
+            if pids:
+                os.waitpid(-1, 0)
+            else:  # none listed (a race with a reparenting, or no /proc): never block on an unkilled one
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+                if pid == 0:
+                    time.sleep(0.002)
+        except ChildProcessError:
+            return
+        except InterruptedError:
+            continue
+
+
+def _close_all_but(keep) -> None:
+    low = 3
+    for fd in sorted({fd for fd in keep if fd >= 3}):
+        if fd > low:
+            os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 1 << 20)
+
+
+def _exec_tool(argv, environ, places, stdio, err_w, memory_limit, supervisor) -> None:
+    """In the tool's child: die with the supervisor, own session, stdio, limit, exec. Never returns.
+
+    As little Python as possible runs here (each object it touches is a page copied): the
+    supervisor prepared everything; its fds are all close-on-exec, and its signal handlers are
+    Python's own (caught signals are reset to their defaults by exec), so nothing else is needed.
+    """
+    try:
+        prctl = _prctl()
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.getppid() != supervisor:  # the supervisor died before the line above
+                os._exit(127)
+        os.setsid()
+        os.dup2(stdio[0], 0)
+        os.dup2(stdio[1], 1)
+        os.dup2(stdio[2], 2)
+        if memory_limit is not None:
+            resource.setrlimit(resource.RLIMIT_DATA, memory_limit)
+        saved = None
+        for place in places:  # execvpe's rule: go on past ENOENT/EACCES, report EACCES if seen
+            try:
+                os.execve(place, argv, environ)
+            except OSError as error:
+                if error.errno not in (errno.ENOENT, errno.ENOTDIR, errno.EACCES):
+                    raise
+                if saved is None or error.errno == errno.EACCES:
+                    saved = error
+        raise saved if saved is not None else FileNotFoundError(errno.ENOENT, "not found")
+    except OSError as error:
+        code = error.errno or 0
+    except BaseException:
+        code = 0
+    try:
+        os.write(err_w, b"%d" % code)
+    finally:
+        os._exit(127)
+
+
+def _wait_tool(tool: int, ctl_r: int) -> tuple[bool, tuple | None]:
+    """Wait until the tool exits or the control pipe closes: (kill requested, (pid, status, rusage) or None)."""
+    try:
+        pidfd = os.pidfd_open(tool)
+    except (AttributeError, OSError):
+        pidfd = None
+    try:
+        while True:
+            fds = [ctl_r] if pidfd is None else [ctl_r, pidfd]
+            ready, _, _ = select.select(fds, [], [], None if pidfd is not None else 0.005)
+            if ctl_r in ready:
+                return True, None
+            pid, status, usage = os.wait4(tool, os.WNOHANG)
+            if pid:
+                return False, (pid, status, usage)
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+
+
+def _linger(ctl_r: int) -> None:
+    """Give processes the tool left behind LINGER_S to end by themselves (reaping those that do)."""
+    me = os.getpid()
+    deadline = time.monotonic() + LINGER_S
+    while time.monotonic() < deadline:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            if not _children(me):
+                return
+            ready, _, _ = select.select([ctl_r], [], [], 0.01)
+            if ready:
+                return
+
+
+def _candidates(name: str, environ) -> list[str]:
+    """Where execvpe would look for ``name``, in the PATH of the tool's environment; only the
+    files that exist (each failed execve costs), or the first place when none does."""
+    if "/" in name:
+        return [name]
+    places = [os.path.join(d, name) for d in os.get_exec_path(environ)]
+    return [place for place in places if os.path.isfile(place)] or places[:1] or [name]
+
+
+def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
+    """Fork and exec the tool: (its pid, 0), or (None, errno) when it could not be executed.
+
+    A fork rather than posix_spawn (which costs less) because only code running in the child
+    before exec can set PR_SET_PDEATHSIG and a hard RLIMIT_DATA: with it the tool dies even when
+    the supervisor itself is SIGKILLed (a host's blunt shutdown, the OOM killer).
+    """
+    if cwd is not None:
+        try:
+            os.chdir(cwd)  # the supervisor is the tool's alone: its cwd becomes the tool's
+        except OSError as error:
+            return None, error.errno or errno.ENOENT
+    environ = os.environ if env is None else env
+    places = _candidates(argv[0], environ)
+    memory_limit = None
+    if memory_bytes:
+        hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+        limit = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
+        memory_limit = (limit, limit)  # the hard limit too: the tool cannot raise it back
+    if stdio[0] is None:
+        stdio = (os.open(os.devnull, os.O_RDONLY),) + tuple(stdio[1:])  # close-on-exec, as os.open makes them
+    err_r, err_w = os.pipe()
+    me = os.getpid()
+    tool = os.fork()
+    if tool == 0:
+        _exec_tool(argv, environ, places, stdio, err_w, memory_limit, me)
+    os.close(err_w)
+    failed = b""
+    while True:
+        chunk = os.read(err_r, 64)
+        if not chunk:
+            break
+        failed += chunk
+    os.close(err_r)
+    if failed:
+        os.waitpid(tool, 0)
+        return None, int(failed)
+    return tool, 0
+
+
+def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
+    """The supervisor's whole life (in the forked child). Never returns."""
+    try:
+        gc.disable()  # a collection would touch (and so copy) every page of the parent's heap
+        # A terminal's ^C (or a hang-up) ends the caller, and through the control pipe us: here they
+        # do nothing. Python-level handlers, not SIG_IGN: exec resets caught signals to their
+        # defaults, so the tool starts with none of this (and a write to a gone caller is EPIPE,
+        # an exception we sweep on, never a silent death by SIGPIPE).
+        for sig in _CAUGHT:
+            signal.signal(sig, _ignore)
+        # every fd we keep moves above 2, then 0-2 become /dev/null: the supervisor holds none of the
+        # caller's descriptors (a server's stdio, other calls' pipes), only its own
+        stdio = tuple(None if fd is None else fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3) for fd in stdio)
+        ctl_r, st_w = (fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3) for fd in (ctl_r, st_w))
+        null = os.open(os.devnull, os.O_RDWR)
+        for target in (0, 1, 2):
+            os.dup2(null, target, inheritable=False)
+        _close_all_but([fd for fd in stdio if fd is not None] + [ctl_r, st_w])
+        prctl = _prctl()
+        if prctl is not None:
+            prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        os.setpgid(0, 0)  # out of the caller's group: a kill of that group leaves us to sweep
+        tool, failure = _start_tool(argv, env, cwd, stdio, memory_bytes)
+        for fd in {fd for fd in stdio if fd is not None}:
+            os.close(fd)  # only the tool holds the pipes now: end of file comes when its subtree is gone
+        if tool is None:
+            os.write(st_w, b"E %d\n" % failure)
+            kill_subtree()
+            return
+        os.write(st_w, b"P %d\n" % tool)
+        killed, ended = _wait_tool(tool, ctl_r)
+        if killed:
+            for target in (lambda: os.killpg(tool, signal.SIGKILL), lambda: os.kill(tool, signal.SIGKILL)):
+                try:
+                    target()
+                except OSError:
+                    pass
+            ended = os.wait4(tool, 0)
+        else:
+            _linger(ctl_r)
+        _pid, status, usage = ended
+        code = os.waitstatus_to_exitcode(status)
+        exit_code, sig = (code, 0) if code >= 0 else (-1, -code)
+        kill_subtree()  # (no killpg now: the reaped tool's group id could name someone else's group)
+        os.write(st_w, b"X %d %d %d\n" % (exit_code, sig, usage.ru_maxrss))
+    except BaseException:
+        try:
+            kill_subtree()
+        except BaseException:
+            pass
+    finally:
+        os._exit(0)
+
+
+_live: set = set()  # the Supervised of every call in flight in this process (for stop_all)
+
+
+def stop_all(*, timeout_s: float = _STOP_WAIT_S) -> int:
+    """Ask every supervisor of this process to kill its call's processes, and wait (bounded) until
+    each has swept its subtree; for a host's shutdown. Returns how many calls were in flight.
+
+    A host that simply exits gets the same sweep (each supervisor sees its control pipe close);
+    what it must not do is SIGKILL the supervisors: the tools die with them (PDEATHSIG), but a
+    process that left the tool's session would then be nobody's to kill.
+    """
+    calls = list(_live)
+    for call in calls:
+        try:
+            call.stop()
+        except OSError:
+            pass
+    deadline = time.monotonic() + timeout_s
+    for call in calls:
+        while call.pid is not None and time.monotonic() < deadline:
+            try:
+                if not os.path.exists(f"/proc/{call.pid}") or _zombie(call.pid):
+                    break
+            except OSError:
+                break
+            time.sleep(0.01)
+    return len(calls)
+
+
+def _zombie(pid: int) -> bool:
+    with open(f"/proc/{pid}/stat", "rb") as handle:
+        return handle.read().rsplit(b")", 1)[-1].split()[0] in (b"Z", b"X")
+
+
+class Supervised:
+    """A spawned, contained tool as its caller sees it: the supervisor's pid and the two pipes.
+
+    ``status_fd`` is read by the caller's event loop (``feed``); ``stop()`` asks for the kill;
+    ``finish()`` waits for the sweep and reaps the supervisor. Fields once known: ``tool_pid``,
+    ``exec_errno``, ``exit_code``, ``signal``, ``max_rss_kb``, ``ended`` (the status pipe closed).
+    """
+
+    def __init__(self, pid: int, ctl_w: int, status_fd: int):
+        self.pid = pid
+        self.ctl_w = ctl_w
+        self.status_fd = status_fd
+        self.tool_pid = None
+        self.exec_errno = None
+        self.exit_code = None
+        self.signal = None
+        self.max_rss_kb = 0
+        self.ended = False
+        self._pending = b""
+        _live.add(self)
+
+    def feed(self, data: bytes) -> None:
+        """Take bytes read from ``status_fd`` (b"" at end of file)."""
+        if not data:
+            self.ended = True
+            return
+        self._pending += data
+        *lines, self._pending = self._pending.split(b"\n")
+        for line in lines:
+            kind, *values = line.split()
+            numbers = [int(value) for value in values]
+            if kind == b"P":
+                self.tool_pid = numbers[0]
+            elif kind == b"E":
+                self.exec_errno = numbers[0]
+            elif kind == b"X":
+                code, sig, self.max_rss_kb = numbers
+                self.exit_code, self.signal = (code, None) if sig == 0 else (None, sig)
+
+    def read_status(self) -> None:
+        """Read the status pipe until the next record or its end (blocking)."""
+        self.feed(os.read(self.status_fd, 4096))
+
+    def stop(self) -> None:
+        """Ask the supervisor to kill the tool and everything it started (idempotent)."""
+        if self.ctl_w is not None:
+            os.close(self.ctl_w)
+            self.ctl_w = None
+
+    def finish(self) -> None:
+        """Stop, wait for the sweep to end (bounded), close the pipes and reap the supervisor."""
+        self.stop()
+        deadline = time.monotonic() + _STOP_WAIT_S
+        while not self.ended:
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([self.status_fd], [], [], max(left, 0))
+            if not ready:  # a supervisor stuck in its sweep: kill it (the tool dies with it, PDEATHSIG)
+                try:
+                    os.kill(self.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+                break
+            self.read_status()
+        if self.status_fd is not None:
+            os.close(self.status_fd)
+            self.status_fd = None
+        _live.discard(self)
+        while True:
+            try:
+                os.waitpid(self.pid, 0)
+                break
+            except InterruptedError:
+                continue
+            except ChildProcessError:
+                break
+
+
+def spawn_supervised(argv, *, stdio, cwd=None, env=None, memory_bytes: int | None = None) -> Supervised:
+    """Fork a supervisor that runs ``argv`` with ``stdio`` (three fds; the first may be None for
+    /dev/null) as stdin/stdout/stderr, in a session of its own, under ``memory_bytes`` of RLIMIT_DATA.
+
+    The caller closes its copies of the stdio fds it gave the child. Raises ``OSError`` only when
+    the fork itself fails; an exec failure arrives as ``exec_errno`` on the status pipe.
+    """
+    _prctl()  # load libc before forking, so the child never imports
+    ctl_r, ctl_w = os.pipe()
+    st_r, st_w = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        for fd in (ctl_r, ctl_w, st_r, st_w):
+            os.close(fd)
+        raise
+    if pid == 0:
+        _supervise(list(argv), env, None if cwd is None else os.fspath(cwd), tuple(stdio), ctl_r, st_w, memory_bytes)
+    os.close(ctl_r)
+    os.close(st_w)
+    return Supervised(pid, ctl_w, st_r)

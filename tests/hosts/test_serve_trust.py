@@ -412,6 +412,38 @@ def test_a_flood_of_calls_gets_busy_answers_and_memory_stays_bounded(slow_pack, 
         assert "Traceback" not in server.close()
 
 
+def test_a_client_that_never_reads_makes_the_server_stop_reading(slow_pack, tmp_path):
+    """2000 calls sent without reading a single answer: the server pauses reading (the sender blocks)
+    instead of holding answers without bound; once the client reads, every call gets its answer."""
+    import threading
+
+    server = Raw(slow_pack, tmp_path, "--max-in-flight", "1", "--max-queue", "1")
+    total = 2000
+    lines = b"".join(
+        json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call",
+                    "params": {"name": "nap", "arguments": {"seconds": "0"}}}).encode() + b"\n"
+        for n in range(total)
+    )
+    sent = threading.Event()
+
+    def sender():
+        with contextlib.suppress(OSError):
+            server.process.stdin.write(lines)
+            server.process.stdin.flush()
+        sent.set()
+
+    thread = threading.Thread(target=sender, daemon=True)
+    try:
+        thread.start()
+        time.sleep(3)
+        assert not sent.is_set(), "the server read 2000 calls nobody collected the answers of"
+        ids = {server.read(60)["id"] for _ in range(total)}
+        assert ids == set(range(total))
+        assert sent.wait(30)
+    finally:
+        assert "Traceback" not in server.close()
+
+
 def _cmdline_has(pid: str, marker: str) -> bool:
     try:
         return marker.encode() in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")

@@ -23,7 +23,9 @@ Trust (issue 12):
   model's ``confirm=true`` is accepted (start-up says so on stderr); with ``deny`` gated calls
   are refused.
 - At most ``max_in_flight`` calls run and ``max_queue`` wait; past that a call gets a "server
-  busy" tool error at once, so memory stays bounded however many calls arrive.
+  busy" tool error at once; and while more than that plus ``UNANSWERED_SLACK`` requests wait
+  for their answer to be read, the server stops reading, so memory stays bounded however many
+  calls arrive, even from a client that never reads.
 - Every line read is screened before the SDK sees it: broken JSON, a message of the wrong
   shape or JSON nested too deep gets a JSON-RPC error (-32700 / -32600) with the request's id
   when one can be read, never silence.
@@ -84,6 +86,10 @@ CONFIRM_CHOICES = ("auto", *CONFIRM_MODES)  # auto: elicit when the client suppo
 DEFAULT_MAX_IN_FLIGHT = 4  # calls whose tool runs at once
 DEFAULT_MAX_QUEUE = 32  # calls waiting for a slot (or for the person's answer)
 PARSE_ERROR, INVALID_REQUEST = -32700, -32600  # JSON-RPC 2.0
+# Requests read but not yet answered beyond the admitted calls (busy answers, pings, lists waiting
+# for a client that does not read): past it, reading pauses until answers have gone out.
+UNANSWERED_SLACK = 64
+_ANSWER_ID_RE = re.compile(r'"id":(-?\d+|"(?:[^"\\]|\\.)*"),"(?:result|error)":')
 
 
 @dataclass(frozen=True)
@@ -486,6 +492,11 @@ class PipeLines:
 
     Once ``answer`` is set (an async function taking a JSON-RPC error dict), each line is
     screened first (``screen_line``): what the SDK would drop unanswered is answered here.
+
+    With ``max_unanswered`` set, the ids of requests passed on are remembered until the writer
+    sees their answer (``answered``) or the client cancels them; while that many are unanswered,
+    reading pauses, so a client that sends without reading cannot make the server hold answers
+    (and the tasks waiting to write them) without bound.
     """
 
     def __init__(self, fd: int, *, limit: int = LINE_LIMIT):
@@ -495,6 +506,30 @@ class PipeLines:
         self.dropping = False  # inside an oversized line: discard up to its newline
         self.dropped_head = b""
         self.answer = None
+        self.max_unanswered: int | None = None
+        self.unanswered: set = set()
+        self._room = None  # an anyio.Event while reading waits for answers to go out
+
+    def answered(self, request_id) -> None:
+        self.unanswered.discard(request_id)
+        if self._room is not None and self.max_unanswered is not None and len(self.unanswered) < self.max_unanswered:
+            self._room.set()
+
+    def _track(self, line: str) -> None:
+        """Remember a request's id; forget one the client cancelled (the SDK never answers it)."""
+        if '"method"' not in line:
+            return
+        try:
+            value = json.loads(line)
+        except (ValueError, RecursionError):
+            return
+        if not isinstance(value, dict):
+            return
+        request_id = _readable_id(value.get("id"))
+        if request_id is not None and "method" in value:
+            self.unanswered.add(request_id)
+        elif value.get("method") == "notifications/cancelled" and isinstance(value.get("params"), dict):
+            self.answered(_readable_id(value["params"].get("requestId")))
 
     def __aiter__(self):
         return self
@@ -509,11 +544,20 @@ class PipeLines:
 
     async def __anext__(self) -> str:
         while True:
+            if self.max_unanswered is not None:
+                while len(self.unanswered) >= self.max_unanswered:
+                    import anyio
+
+                    self._room = anyio.Event()
+                    await self._room.wait()
+                self._room = None
             line = await self._next_line()
             if self.answer is None:
                 return line
             verdict = screen_line(line)
             if verdict is True:
+                if self.max_unanswered is not None:
+                    self._track(line)
                 return line
             if verdict is not None:
                 await self.answer(verdict)
@@ -575,7 +619,19 @@ class PipeWriter:
         self.broken = False
 
     async def write(self, text: str) -> None:
+        if self.reader is not None and self.reader.unanswered:
+            self._note_answer(text)
         self.pending += text.encode("utf-8")
+
+    def _note_answer(self, text: str) -> None:
+        """Tell the reader which request this line answers (the SDK writes ``"id"`` before the result)."""
+        match = _ANSWER_ID_RE.search(text, 0, 4096)
+        if match is None:
+            return
+        try:
+            self.reader.answered(json.loads(match.group(1)))
+        except ValueError:
+            pass
 
     async def flush(self) -> None:
         import anyio
@@ -737,6 +793,7 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
                         await write_stream.send(SessionMessage(message))
 
                 pipes[0].answer = answer
+                pipes[0].max_unanswered = admission.max_in_flight + admission.max_queue + UNANSWERED_SLACK
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
 

@@ -479,6 +479,8 @@ MALFORMED = [  # (what is sent, the error code, the id the answer must carry)
      + b"[" * DEEP, -32600, 45),
     (b'{"jsonrpc":"2.0","id":46,"method":"tools/call","params":{"name":"nap","arguments":{"seconds":'
      + b'{"a":' * 300 + b"1" + b"}" * 300 + b"}}}", -32600, 46),
+    (b'{"jsonrpc":"2.0","id":47,"method":"tools/call","params":{"name":"nap","arguments":{"seconds":"\\ud800"}}}',
+     -32600, 47),  # a lone surrogate escape: json.loads takes it, the SDK's parser does not
 ]
 
 
@@ -497,6 +499,30 @@ def test_malformed_input_gets_a_json_rpc_error_with_its_id(slow_pack, tmp_path):
     finally:
         err = server.close()
     assert "Traceback" not in err and "RecursionError" not in err
+
+
+def test_the_cheap_screen_never_passes_what_the_sdk_would_drop():
+    """_plain_request (the fast path) accepts a line only when the SDK's own parser does too."""
+    from wrapgen.hosts.mcp import _plain_request
+
+    lines = [raw.decode("utf-8", "replace") for raw, _, _ in MALFORMED] + [
+        '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        '{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":NaN}}',
+        '{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":1e999}}',
+        '{"jsonrpc":"2.0","id":1.5,"method":"x"}',
+        '{"jsonrpc":"2.0","id":true,"method":"x"}',
+        '{"jsonrpc":"2.0","id":null,"method":"x"}',
+        '{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}',
+        '{"jsonrpc":"2.0","id":1,"method":"x","result":{}}',
+        '{"jsonrpc":"2.0","id":"\\udfff","method":"x"}',
+        '{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"tab\there"}}',
+        '{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"' + "[" * 150 + '"}}',
+    ]
+    for line in lines:
+        if _plain_request(line) is not None:
+            types.jsonrpc_message_adapter.validate_json(line, by_name=False)  # raises if the SDK disagrees
+    assert _plain_request('{"jsonrpc":"2.0","id":1,"method":"ping"}') is not None
 
 
 def test_screen_line_passes_good_messages_and_drops_blank_lines():

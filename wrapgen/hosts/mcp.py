@@ -421,6 +421,35 @@ def _error(request_id, code: int, message: str) -> dict:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
 
+_FAST_GUARD_RE = re.compile(r"NaN|Infinity|\\u[dD][89a-fA-F]|\d[eE][+-]?\d{3}")
+_FAST_DEPTH = 100  # fewer brackets than this: nested less deep than the SDK's parser refuses (about 200)
+
+
+def _plain_request(line: str):
+    """The parsed message when it is plainly one the SDK parses (a request or notification of the
+    right shape, shallow, no number or escape its parser may treat otherwise), else None.
+
+    The cheap path of ``screen_line``: most lines are answered by ``json.loads`` and a few checks;
+    anything unusual goes to the SDK's own parser for the verdict.
+    """
+    if line.count("[") + line.count("{") >= _FAST_DEPTH or _FAST_GUARD_RE.search(line):
+        return None
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict) or value.get("jsonrpc") != "2.0" or not isinstance(value.get("method"), str):
+        return None
+    if "result" in value or "error" in value:
+        return None
+    if "id" in value and _readable_id(value["id"]) is None:
+        return None
+    params = value.get("params")
+    if params is not None and not isinstance(params, dict):
+        return None
+    return value
+
+
 def screen_line(line: str):
     """``True`` when the SDK can take this line; else the JSON-RPC error answering it; None to drop it.
 
@@ -431,6 +460,8 @@ def screen_line(line: str):
     """
     if not line.strip():
         return None
+    if _plain_request(line) is not None:
+        return True
     import mcp_types as types
     from pydantic import ValidationError
 
@@ -515,14 +546,15 @@ class PipeLines:
         if self._room is not None and self.max_unanswered is not None and len(self.unanswered) < self.max_unanswered:
             self._room.set()
 
-    def _track(self, line: str) -> None:
+    def _track(self, line: str, value=None) -> None:
         """Remember a request's id; forget one the client cancelled (the SDK never answers it)."""
-        if '"method"' not in line:
-            return
-        try:
-            value = json.loads(line)
-        except (ValueError, RecursionError):
-            return
+        if value is None:
+            if '"method"' not in line:
+                return
+            try:
+                value = json.loads(line)
+            except (ValueError, RecursionError):
+                return
         if not isinstance(value, dict):
             return
         request_id = _readable_id(value.get("id"))
@@ -554,10 +586,11 @@ class PipeLines:
             line = await self._next_line()
             if self.answer is None:
                 return line
-            verdict = screen_line(line)
+            plain = _plain_request(line) if line.strip() else None
+            verdict = True if plain is not None else screen_line(line)
             if verdict is True:
                 if self.max_unanswered is not None:
-                    self._track(line)
+                    self._track(line, plain)
                 return line
             if verdict is not None:
                 await self.answer(verdict)

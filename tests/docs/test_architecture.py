@@ -135,5 +135,6 @@ _PRINT = re.compile(r"\bprint\(|sys\.(stdout|stderr)\.write\(")
 def test_only_the_command_lines_print():
     """Printing happens in cli/ and runtime/main.py (plus the adapter text pack/build.py renders), as the page says."""
     printing = _modules_matching(_PRINT)
-    assert {m for m in printing if not m.startswith("cli/")} <= {"runtime/main.py", "pack/build.py"}, printing
+    assert {m for m in printing if not m.startswith("cli/")} <= {"runtime/main.py", "pack/build.py", "hosts/mcp.py"}, printing
+    assert "`hosts/mcp.py` (the MCP protocol on stdout" in PAGE
     assert "sys.stderr.write` in `pack/build.py`" in PAGE

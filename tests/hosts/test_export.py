@@ -166,7 +166,7 @@ def test_title_is_the_plain_fallback():
 def test_description_carries_the_policy():
     """The description is the verb's plus its effect and, when gated, how to confirm."""
     tools = {tool["name"]: tool for tool in export.mcp_tools([_binding()])}
-    assert tools["log"]["description"] == "Show commit logs.\n\nEffect: read-only."
+    assert tools["log"]["description"] == "From the tool's help: Show commit logs.\n\nEffect: read-only."
     assert "destructive" in tools["branch.delete"]["description"]
     assert "confirm=true" in tools["tag.create"]["description"]
     assert "not declared" in tools["status"]["description"]

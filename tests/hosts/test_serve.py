@@ -131,7 +131,10 @@ def test_server_stops_mid_call_and_kills_tool(slow_pack, tmp_path, how):
         assert ready, "the server never answered initialize"
         assert json.loads(process.stdout.readline())["id"] == 1
         _rpc(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
-        process.stdin.write(b"this is not JSON\n\xff\xfe\x00 nor this\n")  # ignored; the server reads on
+        process.stdin.write(b"this is not JSON\n\xff\xfe\x00 nor this\n")  # answered; the server reads on
+        process.stdin.flush()
+        for _ in range(2):  # issue 12: a parse error answer (id null), never silence
+            assert json.loads(process.stdout.readline())["error"]["code"] == -32700
         _rpc(process, {"jsonrpc": "2.0", "id": 9, "method": "ping"})
         assert json.loads(process.stdout.readline())["id"] == 9
         _rpc(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",

@@ -230,24 +230,42 @@ def test_pack_id_that_is_no_skill_name_is_refused(pack_id):
 
 
 def _copy_pack(tmp_path: Path, edit) -> Path:
+    """A copy of tests/packs/git whose pack.yaml ``edit`` changed, rebuilt where it is still valid.
+
+    Editing binding.json alone would be tampering, which export refuses before any skill is
+    rendered (the binding is derived from pack.yaml); a bad pack must come through pack.yaml."""
+    import yaml
+
+    from wrapgen.errors import WrapgenError
+    from wrapgen.pack.build import build_pack
+
     pack = tmp_path / "pack"
     shutil.copytree(REPO / "tests" / "packs" / "git", pack)
-    data = json.loads((pack / "binding.json").read_text())
+    data = yaml.safe_load((pack / "pack.yaml").read_text())
     edit(data)
-    (pack / "binding.json").write_text(json.dumps(data))  # pack_sha256 still matches pack.yaml
+    (pack / "pack.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    try:
+        build_pack(pack)
+    except WrapgenError:
+        pass  # an invalid pack.yaml: export must say so
     return pack
 
 
 def test_cli_bad_pack_is_an_error_message_not_a_traceback(cli, tmp_path):
-    """`wrapgen export --format skill` on a verb without a description: `Error: ...` naming the verb, exit 1, nothing written."""
+    """`wrapgen export --format skill` on a verb without a description, or a pack id that cannot be a skill name: `Error: ...` naming it, exit 1, nothing written."""
     pack = _copy_pack(tmp_path, lambda data: data["verbs"]["log"].update(description=""))
     result = cli("export", str(pack), "--format", "skill", "-o", str(tmp_path / "out"))
     assert result.exit_code == 1
-    assert result.stderr.startswith("Error: verb 'log' of pack 'git' has no description")
+    # the binding cannot be derived from an invalid pack.yaml: export names the next step, and that
+    # step names the field
+    assert result.stderr.startswith("Error: binding.json is out of date: run wrapgen build")
     assert "Traceback" not in result.stderr and not (tmp_path / "out").exists()
+    built = cli("build", str(pack))
+    assert built.exit_code == 1 and "verbs.log.description" in built.stderr
     renamed = _copy_pack(tmp_path / "b", lambda data: data.update(pack_id="git--x"))
     result = cli("export", str(renamed), "--format", "skill", "-o", str(tmp_path / "out"))
     assert result.exit_code == 1 and "pack 'git--x' cannot become a skill" in result.stderr
+    assert not (tmp_path / "out").exists()
 
 
 def test_cli_usage_errors(cli, tmp_path):

@@ -14,6 +14,14 @@ Tool names (one mapping, reversible, tested both ways):
   the first dot splits the name back.
 - OpenAI function names (``^[a-zA-Z0-9_-]{1,64}$``, no dots): every ``.`` becomes ``__``
   (``gh__pr__view``). Neither pack ids nor verb names contain ``_``, so ``__`` always meant a dot.
+
+Text that came from the tool (verb, pack and arg descriptions, which discovery takes from its help)
+is never passed through as is: it is cut to a sentence or two and marked ``From the tool's help:``,
+so help text written to steer a model ("the assistant must first call ...") reads as a quote, not
+as the host's instructions (issue 12). ``tool_text`` does the cut.
+
+``load_packs`` serves only what pack.yaml says: it derives the binding from pack.yaml and refuses a
+``binding.json`` that differs (edited after review with pack.yaml's sha kept).
 """
 
 from __future__ import annotations
@@ -39,6 +47,9 @@ __all__ = [
     "tool_refs",
     "input_schema",
     "plain_title",
+    "tool_text",
+    "TOOL_TEXT_PREFIX",
+    "CONFIRM_MODES",
     "tool_description",
     "tool_annotations",
     "mcp_tool",
@@ -46,12 +57,20 @@ __all__ = [
     "openai_tools",
     "export_text",
     "load_packs",
+    "derive_binding",
 ]
 
 FORMATS = ("mcp", "openai", "hcp", "skill")  # skill: written by hosts/skill.py, not printed
 OPENAI_NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 MCP_NAME_RE = re.compile(r"[A-Za-z0-9_.-]{1,128}")  # MCP 2025-11-25 (SEP-986), as the SDK checks
 _PLACEHOLDER_RE = re.compile(r"\{\{.*?\}\}")
+TOOL_TEXT_PREFIX = "From the tool's help: "
+TOOL_TEXT_MAX = 200  # characters of the tool's own text kept in one description
+# How a confirm-gated verb is confirmed: the model passes confirm=true ("arg"), the person answers
+# an MCP elicitation ("elicit"), or it is refused ("deny"). It changes the listed schema and text.
+CONFIRM_MODES = ("arg", "elicit", "deny")
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 _EFFECT_SENTENCES = {
     "read": "Effect: read-only.",
@@ -147,16 +166,37 @@ def _effect(verb: Mapping) -> str | None:
     return policy.get("effect")
 
 
-def input_schema(verb: Mapping) -> dict:
+def _mark_descriptions(schema):
+    """A copy of an arg schema whose ``description``s are cut and marked as the tool's text."""
+    if not isinstance(schema, dict):
+        return schema
+    out = dict(schema)
+    if isinstance(out.get("description"), str):
+        marked = tool_text(out["description"], sentences=1)
+        if marked:
+            out["description"] = marked
+        else:
+            del out["description"]
+    if isinstance(out.get("properties"), dict):
+        out["properties"] = {name: _mark_descriptions(sub) for name, sub in out["properties"].items()}
+    for key in ("items", "additionalProperties"):
+        if isinstance(out.get(key), dict):
+            out[key] = _mark_descriptions(out[key])
+    return out
+
+
+def input_schema(verb: Mapping, *, confirm: str = "arg") -> dict:
     """The verb's args schema, plus a ``confirm`` boolean when the verb is confirm-gated.
 
     The runtime always accepts ``confirm``; listing it tells the model the switch exists and
-    what it does, so a host's own argument check does not drop it either.
+    what it does, so a host's own argument check does not drop it either. With ``confirm="elicit"``
+    or ``"deny"`` the model's confirm decides nothing, so it is not offered. Descriptions are
+    the tool's text, cut and marked (``tool_text``).
     """
-    schema = copy.deepcopy(dict(verb.get("args") or {}))
+    schema = _mark_descriptions(copy.deepcopy(dict(verb.get("args") or {})))
     schema.setdefault("type", "object")
     properties = dict(schema.get("properties") or {})
-    if _confirm_gated(verb) and "confirm" not in properties:
+    if _confirm_gated(verb) and "confirm" not in properties and confirm == "arg":
         effect = _effect(verb) or "write"
         properties["confirm"] = {
             "type": "boolean",
@@ -186,16 +226,41 @@ def plain_title(verb: Mapping) -> str | None:
     return None
 
 
-def tool_description(verb: Mapping) -> str:
-    """The verb's description followed by its policy, so the model reads the gate before calling."""
-    text = str(verb.get("description", "")).strip()
+def tool_text(text, *, sentences: int = 2, limit: int = TOOL_TEXT_MAX) -> str:
+    """Text that came from the tool, made safe to show a model: one line, at most ``sentences``
+    sentences and ``limit`` characters, prefixed ``From the tool's help:``; "" when empty.
+
+    Control and invisible formatting characters are dropped and whitespace runs become one space,
+    so the text cannot fake a new paragraph or a message boundary.
+    """
+    flat = " ".join(_CONTROL_RE.sub(" ", str(text or "")).split())
+    if not flat:
+        return ""
+    cut = " ".join(_SENTENCE_END_RE.split(flat)[:sentences])
+    if len(cut) > limit:
+        cut = cut[: limit - 1].rstrip() + "…"
+    return TOOL_TEXT_PREFIX + cut
+
+
+def tool_description(verb: Mapping, *, confirm: str = "arg") -> str:
+    """The verb's description (cut and marked as the tool's text) followed by its policy.
+
+    ``confirm`` is how a gated verb is confirmed on this host (``CONFIRM_MODES``); the policy
+    sentence says it, so the model knows whether it can pass confirm=true itself.
+    """
+    text = tool_text(verb.get("description", ""))
     effect = _effect(verb)
     if effect is None:
         policy = "Effect: not declared (run as read-only)."
     else:
         policy = _EFFECT_SENTENCES.get(effect, f"Effect: {effect}.")
     if _confirm_gated(verb):
-        policy += " Confirm-gated: runs only with confirm=true; otherwise it is refused and nothing runs."
+        policy += {
+            "arg": " Confirm-gated: runs only with confirm=true; otherwise it is refused and nothing runs.",
+            "elicit": " Confirm-gated: the person is asked to approve the exact command before it runs;"
+                      " a confirm argument is ignored.",
+            "deny": " Refused by this server (confirm-gated commands are turned off); nothing runs.",
+        }[confirm]
     return f"{text}\n\n{policy}" if text else policy
 
 
@@ -220,23 +285,23 @@ def tool_annotations(verb: Mapping) -> dict:
     return annotations
 
 
-def mcp_tool(name: str, verb: Mapping) -> dict:
+def mcp_tool(name: str, verb: Mapping, *, confirm: str = "arg") -> dict:
     """One MCP tool definition: ``{name, title?, description, inputSchema, annotations}``."""
     tool: dict = {"name": name}
     title = plain_title(verb)
     if title:
         tool["title"] = title
-    tool["description"] = tool_description(verb)
-    tool["inputSchema"] = input_schema(verb)
+    tool["description"] = tool_description(verb, confirm=confirm)
+    tool["inputSchema"] = input_schema(verb, confirm=confirm)
     tool["annotations"] = tool_annotations(verb)
     return tool
 
 
-def mcp_tools(bindings: Iterable[Mapping], *, prefix: bool | None = None) -> list[dict]:
-    """The MCP tool list for these packs (what ``wrapgen serve`` lists)."""
+def mcp_tools(bindings: Iterable[Mapping], *, prefix: bool | None = None, confirm: str = "arg") -> list[dict]:
+    """The MCP tool list for these packs (what ``wrapgen serve`` lists; ``confirm`` as in ``tool_description``)."""
     bindings = list(bindings)
     return [
-        mcp_tool(ref.name, bindings[ref.binding_index]["verbs"][ref.verb_key])
+        mcp_tool(ref.name, bindings[ref.binding_index]["verbs"][ref.verb_key], confirm=confirm)
         for ref in tool_refs(bindings, prefix=prefix)
     ]
 
@@ -281,16 +346,69 @@ def export_text(bindings: Iterable[Mapping], *, format: str, prefix: bool | None
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+def derive_binding(pack_dir: Path) -> dict:
+    """The binding pack.yaml in ``pack_dir`` gives, built in memory; ``ManifestError`` when invalid."""
+    from wrapgen.pack.build import binding_data
+    from wrapgen.pack.manifest import MANIFEST_NAME, parse_manifest
+
+    path = Path(pack_dir) / MANIFEST_NAME
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise ManifestError(f"cannot read {path}: {error.strerror}", hint="check the file's permissions") from None
+    manifest, diagnostics = parse_manifest(raw, path=str(path))
+    errors = tuple(d for d in diagnostics if d.level == "error")
+    if manifest is None or errors:
+        raise ManifestError(
+            f"{path} is not a valid pack manifest",
+            hint=f"run `wrapgen check {pack_dir}` and fix what it lists",
+            diagnostics=errors,
+        )
+    return binding_data(manifest)
+
+
+def _differences(stored: Mapping, derived: Mapping) -> list[str]:
+    """What differs between two bindings, in words (wrapgen_version aside), for the refusal message."""
+    out = []
+    for key in sorted(set(stored) | set(derived)):
+        if key in ("wrapgen_version", "verbs") or stored.get(key) == derived.get(key):
+            continue
+        out.append(key)
+    stored_verbs, derived_verbs = stored.get("verbs") or {}, derived.get("verbs") or {}
+    for name in sorted(set(stored_verbs) | set(derived_verbs)):
+        if name not in derived_verbs:
+            out.append(f"verb {name!r} (not in pack.yaml)")
+        elif name not in stored_verbs:
+            out.append(f"verb {name!r} (missing)")
+        elif stored_verbs[name] != derived_verbs[name]:
+            fields = sorted(k for k in set(stored_verbs[name]) | set(derived_verbs[name])
+                            if stored_verbs[name].get(k) != derived_verbs[name].get(k))
+            out.append(f"verb {name!r} ({', '.join(fields)})")
+    return out
+
+
 def load_packs(packs: Sequence[str], *, cwd: Path | None = None) -> list[tuple[Path, dict]]:
     """Resolve each PACK (a directory or a pack id) and load its binding: ``[(pack_dir, binding)]``.
 
-    The runtime does both, so serve and export refuse exactly the packs ``wrapgen exec`` refuses
-    (a missing or stale ``binding.json`` says to run ``wrapgen build``).
+    The runtime resolves and loads, so serve and export refuse exactly the packs ``wrapgen exec``
+    refuses (a missing or stale ``binding.json`` says to run ``wrapgen build``). Then the binding
+    is derived again from pack.yaml, and a ``binding.json`` that says anything else (a hand edit
+    that kept pack.yaml's sha) is refused; the derived binding is what is returned and served.
     """
     from wrapgen import runtime
+    from wrapgen.runtime import BindingError
 
     loaded = []
     for pack in packs:
         pack_dir = Path(runtime.resolve_pack(pack, cwd=cwd))
-        loaded.append((pack_dir, runtime.load_binding(pack_dir)))
+        stored = runtime.load_binding(pack_dir)
+        derived = derive_binding(pack_dir)
+        differences = _differences(stored, derived)
+        if differences:
+            raise BindingError(
+                f"{pack_dir / 'binding.json'} does not match {pack_dir / 'pack.yaml'}: "
+                f"{'; '.join(differences)} differ (edited after it was built?)",
+                hint=f"review pack.yaml, then run `wrapgen build {pack_dir}`; only what pack.yaml says is served",
+            )
+        loaded.append((pack_dir, derived))
     return loaded

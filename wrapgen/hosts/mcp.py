@@ -11,6 +11,26 @@ SIGINT/SIGHUP arrives, in-flight calls are abandoned and every child process gro
 started is killed (the runtime puts each tool in its own group, so the client's kill of our
 group would not reach them).
 
+Trust (issue 12):
+
+- What is served is derived from pack.yaml at start (``export.load_packs``); a ``binding.json``
+  that says otherwise is refused, and so is a pack whose schema ``pattern`` can backtrack
+  catastrophically (``check.trust.pattern_danger``: the regex engine holds the GIL).
+- A confirm-gated call is confirmed by the person, not the model, when ``confirm`` is
+  ``elicit`` (or ``auto`` with a client that supports MCP elicitation): the server asks through
+  ``elicitation/create`` showing the title and the exact argv, ignores any confirm the model
+  passed, and runs those args only on "accept" with ``confirm: true``. With ``arg`` the
+  model's ``confirm=true`` is accepted (start-up says so on stderr); with ``deny`` gated calls
+  are refused.
+- At most ``max_in_flight`` calls run and ``max_queue`` wait; past that a call gets a "server
+  busy" tool error at once; and while more than that plus ``UNANSWERED_SLACK`` requests wait
+  for their answer to be read, the server stops reading, so memory stays bounded however many
+  calls arrive, even from a client that never reads.
+- Every line read is screened before the SDK sees it: broken JSON, a message of the wrong
+  shape or JSON nested too deep gets a JSON-RPC error (-32700 / -32600) with the request's id
+  when one can be read, never silence.
+- Tools run through ``runtime.execute`` (the runtime's one spawn), so its containment holds here.
+
 ``mcp`` is imported only here; ``wrapgen export`` works without it.
 """
 
@@ -31,8 +51,8 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from wrapgen import __version__
-from wrapgen.errors import ExitStatus, UsageError
-from wrapgen.hosts.export import mcp_tools, tool_refs
+from wrapgen.errors import ExitStatus, ManifestError, UsageError
+from wrapgen.hosts.export import CONFIRM_MODES, mcp_tools, tool_refs, tool_text
 
 __all__ = [
     "ARGS_LIMIT",
@@ -48,22 +68,47 @@ __all__ = [
     "require_mcp",
     "serve",
     "kill_child_groups",
+    "CONFIRM_CHOICES",
+    "DEFAULT_MAX_IN_FLIGHT",
+    "DEFAULT_MAX_QUEUE",
+    "Admission",
+    "screen_line",
+    "unsafe_patterns",
+    "elicitation_request",
+    "confirm_notice",
 ]
 
 ARGS_LIMIT = 1024 * 1024  # bytes of JSON arguments per call; a tool's args are short
 TRANSPORTS = ("stdio",)
 LINE_LIMIT = 16 * 1024 * 1024  # bytes of one JSON-RPC message; past it the message is dropped
 _SHUTDOWN_GRACE_S = 2.0  # how long exit waits for worker threads after killing their tools
+CONFIRM_CHOICES = ("auto", *CONFIRM_MODES)  # auto: elicit when the client supports it, else arg
+DEFAULT_MAX_IN_FLIGHT = 4  # calls whose tool runs at once
+DEFAULT_MAX_QUEUE = 32  # calls waiting for a slot (or for the person's answer)
+PARSE_ERROR, INVALID_REQUEST = -32700, -32600  # JSON-RPC 2.0
+# Requests read but not yet answered beyond the admitted calls (busy answers, pings, lists waiting
+# for a client that does not read): past it, reading pauses until answers have gone out.
+UNANSWERED_SLACK = 64
+_ANSWER_ID_RE = re.compile(r'"id":(-?\d+|"(?:[^"\\]|\\.)*"),"(?:result|error)":')
 
 
 @dataclass(frozen=True)
 class ToolTable:
     """What the server lists, and for each tool name the binding and verb a call runs."""
 
-    tools: tuple[dict, ...]  # MCP tool definitions, in list order
+    tools: tuple[dict, ...]  # MCP tool definitions, in list order (as listed with confirm "arg")
     routes: Mapping[str, tuple[Mapping, str]]  # tool name -> (binding, verb_key)
     server_name: str
     instructions: str
+    listings: Mapping[str, tuple[dict, ...]] = None  # confirm mode -> the tool list shown with it
+
+    def listing(self, mode: str) -> tuple[dict, ...]:
+        return (self.listings or {}).get(mode, self.tools)
+
+    def gated(self) -> list[str]:
+        """The tool names whose verb is confirm-gated."""
+        return [name for name, (binding, verb_key) in self.routes.items()
+                if (binding["verbs"][verb_key].get("policy") or {}).get("confirm")]
 
 
 def build_table(packs: Sequence[tuple[Path, Mapping]], *, prefix: bool | None = None) -> ToolTable:
@@ -76,9 +121,10 @@ def build_table(packs: Sequence[tuple[Path, Mapping]], *, prefix: bool | None = 
     pack_ids = [binding["pack_id"] for binding in bindings]
     server_name = f"wrapgen-{pack_ids[0]}" if len(pack_ids) == 1 else "wrapgen"
     instructions = " ".join(
-        f"{binding['pack_id']}: {str(binding.get('description', '')).strip()}" for binding in bindings
+        f"{binding['pack_id']}: {tool_text(binding.get('description', ''))}".rstrip() for binding in bindings
     )
-    return ToolTable(tuple(mcp_tools(bindings, prefix=prefix)), routes, server_name, instructions)
+    listings = {mode: tuple(mcp_tools(bindings, prefix=prefix, confirm=mode)) for mode in CONFIRM_MODES}
+    return ToolTable(listings["arg"], routes, server_name, instructions, listings)
 
 
 def tool_result(envelope: Mapping) -> dict:
@@ -120,17 +166,163 @@ def check_arguments(arguments: Any) -> str | None:
     return None
 
 
-def _execute(binding: Mapping, verb_key: str, args: dict, cancel: threading.Event) -> dict:
+def _execute(binding: Mapping, verb_key: str, args: dict, cancel: threading.Event, expected_argv=None) -> dict:
     """``runtime.execute``, with the promise that nothing raises into the server enforced here too.
 
-    Setting ``cancel`` makes the runtime kill the tool's process group and return.
+    Setting ``cancel`` makes the runtime kill the tool's process group and return. With
+    ``expected_argv`` (what the person approved) the call runs only if these args still render
+    exactly that argv.
     """
     from wrapgen import runtime
 
     try:
+        if expected_argv is not None:
+            argv, _, _ = runtime.prepare(binding, verb_key, args)
+            if list(argv) != list(expected_argv):
+                return {"ok": False, "error": "the command changed after the person approved it; nothing ran"}
         return runtime.execute(binding, verb_key, args, cancel=cancel)
     except Exception as error:  # the runtime promises not to raise; a bug there must not kill the server
         return {"ok": False, "error": f"internal error in wrapgen: {type(error).__name__}: {error}"}
+
+
+def unsafe_patterns(packs: Sequence[tuple[Path, Mapping]]) -> list[str]:
+    """Why each schema ``pattern`` of these packs could freeze the server (check's W052), one line each."""
+    from wrapgen.check.trust import pattern_danger, schema_patterns
+
+    problems = []
+    for _, binding in packs:
+        for verb_key, verb in sorted((binding.get("verbs") or {}).items()):
+            for where, schema in schema_patterns(verb.get("args") or {}, f"verbs.{verb_key}.args"):
+                why = pattern_danger(schema["pattern"])
+                if why:
+                    problems.append(f"{binding['pack_id']} {where}.pattern {schema['pattern']!r}: {why}")
+    return problems
+
+
+class Admission:
+    """The in-flight and queue limits of one server. Used from the event loop only (no lock).
+
+    ``admitted`` counts calls past the door: running (at most ``max_in_flight``, held by the
+    thread limiter) or waiting, for a slot or for the person's answer.
+    """
+
+    def __init__(self, max_in_flight: int = DEFAULT_MAX_IN_FLIGHT, max_queue: int = DEFAULT_MAX_QUEUE):
+        self.max_in_flight, self.max_queue = max_in_flight, max_queue
+        self.admitted = 0
+        self._limiter = None
+
+    @property
+    def limiter(self):
+        if self._limiter is None:
+            import anyio
+
+            self._limiter = anyio.CapacityLimiter(self.max_in_flight)
+        return self._limiter
+
+    def try_enter(self) -> bool:
+        if self.admitted >= self.max_in_flight + self.max_queue:
+            return False
+        self.admitted += 1
+        return True
+
+    def leave(self) -> None:
+        self.admitted -= 1
+
+    def busy_message(self) -> str:
+        return (f"server busy: {self.max_in_flight} calls are running and {self.max_queue} are waiting;"
+                " nothing ran, try again when one has finished")
+
+
+def _printable(text: str) -> str:
+    """``text`` with control and invisible formatting characters shown as escapes (\\n, \\u202e)."""
+    import unicodedata
+
+    out = []
+    for char in text:
+        if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp"):
+            out.append(json.dumps(char)[1:-1])
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def elicitation_request(*, title: str | None, argv: Sequence[str], pack_id: str, verb_key: str, effect: str) -> tuple[str, dict]:
+    """(message, requestedSchema) of the question a confirm-gated call puts to the person.
+
+    The argv is shown exactly, as a JSON array with control characters escaped, so an argument
+    cannot disguise what runs. The answer must be "accept" with ``confirm: true``.
+    """
+    shown = "[" + ", ".join(_printable(json.dumps(token, ensure_ascii=False)) for token in argv) + "]"
+    head = _printable(" ".join(title.split())) if title else f"{pack_id} {verb_key}"
+    message = (
+        f"{head}\n\n"
+        f"Run this {effect} command ({pack_id} {verb_key})? Exactly this runs:\n\n"
+        f"    {shown}\n\n"
+        "Nothing runs unless you accept with \"Run it\" checked."
+    )
+    schema = {
+        "type": "object",
+        "properties": {
+            "confirm": {"type": "boolean", "title": "Run it", "description": "Run exactly the command shown",
+                        "default": False},
+        },
+        "required": ["confirm"],
+    }
+    return message, schema
+
+
+def _client_can_elicit(session) -> bool:
+    """Whether the client declared form elicitation and this connection can carry a request to it."""
+    try:
+        capabilities = session.client_capabilities
+        if not session.can_send_request:
+            return False
+    except Exception:
+        return False
+    elicitation = getattr(capabilities, "elicitation", None)
+    if elicitation is None:
+        return False
+    # an empty {"elicitation": {}} means form mode (spec 2025-11-25, backwards compatibility)
+    return elicitation.form is not None or elicitation.url is None
+
+
+async def _ask_person(ctx, binding: Mapping, verb_key: str, args: dict) -> tuple[dict | None, list | None, str | None]:
+    """(args to run, the argv approved, None) when the person accepts; (None, None, why not) otherwise.
+
+    The model's own ``confirm`` is dropped; the gate is opened with the person's answer only.
+    """
+    from wrapgen import runtime
+    from wrapgen.errors import WrapgenError
+    from wrapgen.runtime.titles import render_title
+
+    pack_id = binding.get("pack_id", "?")
+    if not _client_can_elicit(ctx.session):
+        return None, None, (f"{pack_id} {verb_key} is confirm-gated and this server asks the person (--confirm elicit),"
+                            " but this client cannot ask (it does not support MCP elicitation); nothing ran")
+    args = {name: value for name, value in args.items() if name != "confirm"}
+    args["confirm"] = True
+    try:
+        argv, verb, full_args = runtime.prepare(binding, verb_key, args)
+    except WrapgenError as error:
+        return None, None, f"{error.message}; {error.hint}" if error.hint else error.message
+    except Exception as error:
+        return None, None, f"cannot prepare {verb_key!r}: {type(error).__name__}: {error}"
+    title_forms = verb.get("title") or {}
+    title = render_title(title_forms.get("live"), full_args, done=False) if title_forms.get("live") else None
+    effect = (verb.get("policy") or {}).get("effect", "write")
+    message, schema = elicitation_request(title=title, argv=argv, pack_id=pack_id, verb_key=verb_key, effect=effect)
+    try:
+        answer = await ctx.session.elicit_form(message, schema, related_request_id=ctx.request_id)
+    except Exception as error:  # the client failed the request or went away: no answer is no
+        return None, None, f"could not ask the person ({type(error).__name__}: {error}); nothing ran"
+    content = answer.content or {}
+    if answer.action == "accept" and content.get("confirm") is True:
+        return args, list(argv), None
+    if answer.action == "accept":
+        return None, None, "the person did not check \"Run it\"; nothing ran"
+    if answer.action == "decline":
+        return None, None, "the person declined to run it; nothing ran"
+    return None, None, "the person dismissed the question; nothing ran"
 
 
 def require_mcp() -> None:
@@ -221,6 +413,106 @@ _OVERSIZED = "\0oversized"
 _ID_RE = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 
 
+def _readable_id(value) -> Any:
+    return value if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)) else None
+
+
+def _error(request_id, code: int, message: str) -> dict:
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+
+
+_FAST_GUARD_RE = re.compile(r"NaN|Infinity|\\u[dD][89a-fA-F]|\d[eE][+-]?\d{3}")
+_FAST_DEPTH = 100  # fewer brackets than this: nested less deep than the SDK's parser refuses (about 200)
+
+
+def _plain_request(line: str):
+    """The parsed message when it is plainly one the SDK parses (a request or notification of the
+    right shape, shallow, no number or escape its parser may treat otherwise), else None.
+
+    The cheap path of ``screen_line``: most lines are answered by ``json.loads`` and a few checks;
+    anything unusual goes to the SDK's own parser for the verdict.
+    """
+    if line.count("[") + line.count("{") >= _FAST_DEPTH or _FAST_GUARD_RE.search(line):
+        return None
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict) or value.get("jsonrpc") != "2.0" or not isinstance(value.get("method"), str):
+        return None
+    if "result" in value or "error" in value:
+        return None
+    if "id" in value and _readable_id(value["id"]) is None:
+        return None
+    params = value.get("params")
+    if params is not None and not isinstance(params, dict):
+        return None
+    return value
+
+
+def screen_line(line: str):
+    """``True`` when the SDK can take this line; else the JSON-RPC error answering it; None to drop it.
+
+    What the SDK cannot parse it drops without an answer, and the client would wait forever:
+    broken JSON (-32700), a message of the wrong shape, a batch, or JSON nested deeper than the
+    SDK's parser allows (-32600). The answer carries the request's id when one can be read. A
+    blank line, or a broken *response* (to a request of ours), is dropped: no one awaits an answer.
+    """
+    if not line.strip():
+        return None
+    if _plain_request(line) is not None:
+        return True
+    import mcp_types as types
+    from pydantic import ValidationError
+
+    try:
+        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        return True
+    except ValidationError as error:
+        first = (error.errors() or [{}])[0]
+        sdk_reason = str(first.get("msg", "invalid"))
+    except Exception as error:  # noqa: BLE001 - anything the parser throws is still a bad message
+        sdk_reason = f"{type(error).__name__}: {error}"
+    try:
+        value, parsed = json.loads(line), True
+    except RecursionError:
+        value, parsed = None, False
+        sdk_reason = "recursion limit exceeded"
+    except ValueError as error:
+        match = _ID_RE.search(line[:65536].split('"params"', 1)[0].encode("utf-8", "replace"))
+        request_id = None
+        if match:
+            try:
+                request_id = _readable_id(json.loads(match.group(1)))
+            except ValueError:
+                request_id = None
+        return _error(request_id, PARSE_ERROR, f"Parse error: the message is not JSON ({error})")
+    if "recursion limit" in sdk_reason:
+        match = _ID_RE.search(line[:65536].split('"params"', 1)[0].encode("utf-8", "replace"))
+        request_id = _readable_id(json.loads(match.group(1))) if match else None
+        if parsed and isinstance(value, dict):
+            request_id = _readable_id(value.get("id"))
+        return _error(request_id, INVALID_REQUEST, "Invalid Request: JSON nested too deeply for this server")
+    if isinstance(value, list):
+        return _error(None, INVALID_REQUEST, "Invalid Request: batches are not supported; send one message per line")
+    if not isinstance(value, dict):
+        return _error(None, INVALID_REQUEST, "Invalid Request: a JSON-RPC message is a JSON object")
+    if "method" not in value and ("result" in value or "error" in value):
+        return None  # a broken answer to a request of ours
+    request_id = _readable_id(value.get("id"))
+    model = types.JSONRPCRequest if "id" in value else types.JSONRPCNotification
+    reason = sdk_reason
+    try:
+        model.model_validate(value, by_name=False)
+    except ValidationError as error:
+        first = (error.errors() or [{}])[0]
+        where = ".".join(str(part) for part in first.get("loc", ())) or "message"
+        reason = f"{where}: {first.get('msg', 'invalid')}"
+    except Exception:
+        pass
+    return _error(request_id, INVALID_REQUEST, f"Invalid Request: {reason}"[:300])
+
+
 class PipeLines:
     """Lines from a pipe, read with the event loop rather than a thread per line.
 
@@ -228,6 +520,14 @@ class PipeLines:
     readability costs less and leaves nothing blocked at shutdown. A line over ``limit`` bytes
     is dropped without being held: in its place comes a tools/call of a name no client can use,
     with the dropped request's id when it was readable, so the client gets an error answer.
+
+    Once ``answer`` is set (an async function taking a JSON-RPC error dict), each line is
+    screened first (``screen_line``): what the SDK would drop unanswered is answered here.
+
+    With ``max_unanswered`` set, the ids of requests passed on are remembered until the writer
+    sees their answer (``answered``) or the client cancels them; while that many are unanswered,
+    reading pauses, so a client that sends without reading cannot make the server hold answers
+    (and the tasks waiting to write them) without bound.
     """
 
     def __init__(self, fd: int, *, limit: int = LINE_LIMIT):
@@ -236,6 +536,32 @@ class PipeLines:
         self.eof = False
         self.dropping = False  # inside an oversized line: discard up to its newline
         self.dropped_head = b""
+        self.answer = None
+        self.max_unanswered: int | None = None
+        self.unanswered: set = set()
+        self._room = None  # an anyio.Event while reading waits for answers to go out
+
+    def answered(self, request_id) -> None:
+        self.unanswered.discard(request_id)
+        if self._room is not None and self.max_unanswered is not None and len(self.unanswered) < self.max_unanswered:
+            self._room.set()
+
+    def _track(self, line: str, value=None) -> None:
+        """Remember a request's id; forget one the client cancelled (the SDK never answers it)."""
+        if value is None:
+            if '"method"' not in line:
+                return
+            try:
+                value = json.loads(line)
+            except (ValueError, RecursionError):
+                return
+        if not isinstance(value, dict):
+            return
+        request_id = _readable_id(value.get("id"))
+        if request_id is not None and "method" in value:
+            self.unanswered.add(request_id)
+        elif value.get("method") == "notifications/cancelled" and isinstance(value.get("params"), dict):
+            self.answered(_readable_id(value["params"].get("requestId")))
 
     def __aiter__(self):
         return self
@@ -249,6 +575,27 @@ class PipeLines:
         ) + "\n"
 
     async def __anext__(self) -> str:
+        while True:
+            if self.max_unanswered is not None:
+                while len(self.unanswered) >= self.max_unanswered:
+                    import anyio
+
+                    self._room = anyio.Event()
+                    await self._room.wait()
+                self._room = None
+            line = await self._next_line()
+            if self.answer is None:
+                return line
+            plain = _plain_request(line) if line.strip() else None
+            verdict = True if plain is not None else screen_line(line)
+            if verdict is True:
+                if self.max_unanswered is not None:
+                    self._track(line, plain)
+                return line
+            if verdict is not None:
+                await self.answer(verdict)
+
+    async def _next_line(self) -> str:
         import anyio
 
         while True:
@@ -305,7 +652,19 @@ class PipeWriter:
         self.broken = False
 
     async def write(self, text: str) -> None:
+        if self.reader is not None and self.reader.unanswered:
+            self._note_answer(text)
         self.pending += text.encode("utf-8")
+
+    def _note_answer(self, text: str) -> None:
+        """Tell the reader which request this line answers (the SDK writes ``"id"`` before the result)."""
+        match = _ANSWER_ID_RE.search(text, 0, 4096)
+        if match is None:
+            return
+        try:
+            self.reader.answered(json.loads(match.group(1)))
+        except ValueError:
+            pass
 
     async def flush(self) -> None:
         import anyio
@@ -369,17 +728,62 @@ def _pipe_stdio():
             os.close(fd)
 
 
-async def _run_stdio(table: ToolTable) -> None:
+async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admission | None = None) -> None:
     import anyio
     import anyio.to_thread
     import mcp_types as types
     from mcp.server.lowlevel import Server
     from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
 
-    listed = types.ListToolsResult(tools=[types.Tool.model_validate(tool) for tool in table.tools])
+    admission = admission or Admission()
+    listed = {
+        mode: types.ListToolsResult(tools=[types.Tool.model_validate(tool) for tool in table.listing(mode)])
+        for mode in CONFIRM_MODES
+    }
+    told = set()  # start-up-like notices already written to stderr
+
+    def mode_of(ctx) -> str:
+        if confirm != "auto":
+            return confirm
+        if _client_can_elicit(ctx.session):
+            return "elicit"
+        if "arg" not in told and table.gated():
+            told.add("arg")
+            _notice("this client does not support MCP elicitation: the model's confirm=true is accepted for "
+                    + ", ".join(table.gated()))
+        return "arg"
 
     async def on_list_tools(ctx, params):
-        return listed
+        return listed[mode_of(ctx)]
+
+    async def run(binding, verb_key, args, expected_argv=None) -> dict:
+        cancel = threading.Event()
+        try:
+            return await anyio.to_thread.run_sync(
+                _execute, binding, verb_key, args, cancel, expected_argv,
+                abandon_on_cancel=True, limiter=admission.limiter,
+            )
+        except anyio.get_cancelled_exc_class():
+            # the client cancelled this call (or went away): the runtime kills the tool's group
+            cancel.set()
+            raise
+
+    async def call(ctx, route, args: dict) -> dict:
+        binding, verb_key = route
+        verb = binding["verbs"][verb_key]
+        if not (verb.get("policy") or {}).get("confirm"):
+            return tool_result(await run(binding, verb_key, args))
+        mode = mode_of(ctx)
+        if mode == "deny":
+            return error_result(f"{binding['pack_id']} {verb_key} is confirm-gated and this server refuses such"
+                                " commands (--confirm deny); nothing ran")
+        if mode == "elicit":
+            approved, argv, refusal = await _ask_person(ctx, binding, verb_key, args)
+            if refusal is not None:
+                return error_result(refusal)
+            return tool_result(await run(binding, verb_key, approved, argv))
+        return tool_result(await run(binding, verb_key, args))
 
     async def on_call_tool(ctx, params):
         route = table.routes.get(params.name)
@@ -392,18 +796,13 @@ async def _run_stdio(table: ToolTable) -> None:
             outcome = error_result(f"unknown tool {params.name!r}; this server has: {known}")
         elif (problem := check_arguments(params.arguments)) is not None:
             outcome = error_result(problem)
+        elif not admission.try_enter():
+            outcome = error_result(admission.busy_message())
         else:
-            binding, verb_key = route
-            cancel = threading.Event()
             try:
-                envelope = await anyio.to_thread.run_sync(
-                    _execute, binding, verb_key, dict(params.arguments or {}), cancel, abandon_on_cancel=True
-                )
-            except anyio.get_cancelled_exc_class():
-                # the client cancelled this call (or went away): the runtime kills the tool's group
-                cancel.set()
-                raise
-            outcome = tool_result(envelope)
+                outcome = await call(ctx, route, dict(params.arguments or {}))
+            finally:
+                admission.leave()
         return types.CallToolResult.model_validate(outcome)
 
     server = Server(
@@ -420,7 +819,41 @@ async def _run_stdio(table: ToolTable) -> None:
     with _pipe_stdio() as pipes:
         streams = {} if pipes is None else {"stdin": pipes[0], "stdout": pipes[1]}
         async with stdio_server(**streams) as (read_stream, write_stream):
+            if pipes is not None:
+                async def answer(error: dict) -> None:
+                    message = types.JSONRPCError.model_validate(error)
+                    with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+                        await write_stream.send(SessionMessage(message))
+
+                pipes[0].answer = answer
+                pipes[0].max_unanswered = admission.max_in_flight + admission.max_queue + UNANSWERED_SLACK
             await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def _notice(text: str) -> None:
+    """One line on stderr, the host's log of this server."""
+    try:
+        sys.stderr.write(f"wrapgen serve: {text}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def confirm_notice(confirm: str, gated: Sequence[str]) -> str | None:
+    """What start-up says about who confirms the gated tools ``gated``; None when there are none."""
+    if not gated:
+        return None
+    names = ", ".join(gated)
+    return {
+        "arg": f"--confirm arg: the model can pass confirm=true itself, so the confirm-gated tools ({names})"
+               " run without asking anyone; use --confirm elicit (or auto) with a client that can ask the person",
+        "auto": f"the confirm-gated tools ({names}) ask the person through MCP elicitation when the client"
+                " supports it; with a client that does not, the model can pass confirm=true itself"
+                " (--confirm elicit refuses them there instead)",
+        "elicit": f"the confirm-gated tools ({names}) ask the person through MCP elicitation; a client without"
+                  " elicitation gets them refused",
+        "deny": f"the confirm-gated tools ({names}) are refused (--confirm deny)",
+    }[confirm]
 
 
 def _stop_now(signum, frame) -> None:
@@ -438,18 +871,46 @@ def _stop_now(signum, frame) -> None:
     os._exit(128 + signum)  # the shell's convention for "ended by this signal"
 
 
-def serve(packs: Sequence[tuple[Path, Mapping]], *, transport: str = "stdio", prefix: bool | None = None) -> int:
-    """Serve loaded packs until the client goes away; returns the exit status."""
+def serve(
+    packs: Sequence[tuple[Path, Mapping]],
+    *,
+    transport: str = "stdio",
+    prefix: bool | None = None,
+    confirm: str = "auto",
+    max_in_flight: int = DEFAULT_MAX_IN_FLIGHT,
+    max_queue: int = DEFAULT_MAX_QUEUE,
+) -> int:
+    """Serve loaded packs until the client goes away; returns the exit status.
+
+    ``confirm`` is one of ``CONFIRM_CHOICES``; ``max_in_flight`` calls run at once and
+    ``max_queue`` more wait, past that a call is answered "server busy".
+    """
     if transport not in TRANSPORTS:
         raise UsageError(f"unknown transport {transport!r}", hint=f"use one of: {', '.join(TRANSPORTS)}")
+    if confirm not in CONFIRM_CHOICES:
+        raise UsageError(f"unknown confirm mode {confirm!r}", hint=f"use one of: {', '.join(CONFIRM_CHOICES)}")
+    if not isinstance(max_in_flight, int) or max_in_flight < 1:
+        raise UsageError(f"--max-in-flight {max_in_flight!r}: at least 1 call must be able to run", hint="e.g. --max-in-flight 4")
+    if not isinstance(max_queue, int) or max_queue < 0:
+        raise UsageError(f"--max-queue {max_queue!r}: not a count of calls", hint="e.g. --max-queue 32 (0: no waiting)")
     require_mcp()
+    problems = unsafe_patterns(packs)
+    if problems:
+        raise ManifestError(
+            "refusing to serve a schema pattern that can backtrack catastrophically (it would freeze the server): "
+            + "; ".join(problems),
+            hint="fix the pattern (see `wrapgen check`, code W052), then run `wrapgen build`",
+        )
     table = build_table(packs, prefix=prefix)
+    notice = confirm_notice(confirm, table.gated())
+    if notice:
+        _notice(notice)
     import anyio
 
     stops = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
     previous = {signum: signal.signal(signum, _stop_now) for signum in stops}
     try:
-        anyio.run(_run_stdio, table)
+        anyio.run(lambda: _run_stdio(table, confirm=confirm, admission=Admission(max_in_flight, max_queue)))
     finally:
         _settle_workers()
         for signum, handler in previous.items():

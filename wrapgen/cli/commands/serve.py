@@ -1,4 +1,4 @@
-"""``wrapgen serve PACK... [--transport stdio]``: serve packs to an MCP host."""
+"""``wrapgen serve PACK... [--transport stdio] [--confirm auto|elicit|arg|deny] [--max-in-flight N] [--max-queue N]``."""
 
 from __future__ import annotations
 
@@ -20,6 +20,36 @@ def add_arguments(parser) -> None:
         action="store_true",
         help="name tools PACK.VERB even for one pack (always so with several packs)",
     )
+    parser.add_argument(
+        "--confirm",
+        choices=("auto", "elicit", "arg", "deny"),
+        default="auto",
+        help="who confirms a confirm-gated tool: elicit asks the person through MCP elicitation; arg lets the"
+        " model pass confirm=true; deny refuses them; auto (default) is elicit when the client supports it, else arg",
+    )
+    parser.add_argument(
+        "--max-in-flight", type=_count(1), default=4, metavar="N",
+        help="tool calls that run at once (default: 4)",
+    )
+    parser.add_argument(
+        "--max-queue", type=_count(0), default=32, metavar="N",
+        help="calls that wait for a slot; past it a call is answered 'server busy' (default: 32)",
+    )
+
+
+def _count(minimum: int):
+    def parse(text: str) -> int:
+        import argparse
+
+        try:
+            value = int(text, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is below {minimum}")
+        return value
+
+    return parse
 
 
 def run(ns) -> int:
@@ -28,7 +58,10 @@ def run(ns) -> int:
 
     require_mcp()
     packs = load_packs(ns.packs)
-    status = serve(packs, transport=ns.transport, prefix=ns.prefix or None)
+    status = serve(
+        packs, transport=ns.transport, prefix=ns.prefix or None, confirm=ns.confirm,
+        max_in_flight=ns.max_in_flight, max_queue=ns.max_queue,
+    )
     # The session is over and every tool is dead. Tearing down the SDK's interpreter state takes
     # a second or more on a busy machine, past the grace a host gives before it sends SIGTERM;
     # there is nothing left to finalize, so leave now.

@@ -191,6 +191,7 @@ def fixture_hugo(root: Path, _tool: dict) -> dict:
         "content/posts/first.md": '+++\ntitle = "First post"\ndate = 2026-01-01T00:00:00Z\ndraft = false\n+++\nHello.\n',
         "content/posts/second.md": '+++\ntitle = "Second post"\ndate = 2026-01-02T00:00:00Z\ndraft = true\n+++\nWork in progress.\n',
         "content/about.md": '+++\ntitle = "About"\ndate = 2026-01-01T00:00:00Z\n+++\nAbout us.\n',
+        "content/posts/later.md": '+++\ntitle = "Scheduled post"\ndate = 2099-01-01T00:00:00Z\n+++\nNot yet.\n',
         "layouts/_default/single.html": "{{ .Content }}\n",
         "layouts/_default/list.html": "{{ range .Pages }}{{ .Title }}{{ end }}\n",
     })
@@ -603,6 +604,7 @@ def run_tool(tool: dict, *, sets: dict, use_bwrap: bool, scratch: Path) -> dict:
                 code, out, err = box.run(row["human"])
                 human = {"exit": code, "stdout": out.decode("utf-8", errors="replace")}
                 row["human_exit"] = code
+                row["human_lines"] = len(human["stdout"].splitlines())
                 if code != task.get("expect_exit", 0):
                     row["human_error"] = err.decode(errors="replace").strip()[-300:]
             for set_name, packs in sets.items():
@@ -786,6 +788,9 @@ def print_report(result: dict) -> None:
         failed = {name: info for name, info in result["wraps"].items() if info.get("error")}
         for name, info in failed.items():
             print(f"  wrap {name} failed: {info['error']}")
+    empty = [task["id"] for report in result["tools"] for task in report["tasks"] if task.get("human_lines") == 0]
+    if empty:
+        print(f"tasks whose human command prints nothing (an 'equal' there says little): {', '.join(empty)}")
     print(f"bench wall time {result['seconds']} s")
 
 

@@ -33,6 +33,7 @@ class ExitStatus(IntEnum):
     OK = 0  # the work was done: the envelope is ok, no error finding, nothing drifted
     FAILED = 1  # the work ran and failed: an envelope with ok false, error findings, drift, a WrapgenError
     USAGE = 2  # the command line is wrong: an unknown command, key or value; nothing was run
+    CANNOT_RUN = 127  # a forked child whose exec failed (the shell's convention); the parent reads why
     INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as a shell reports it
 
 

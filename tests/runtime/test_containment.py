@@ -186,10 +186,24 @@ def _rpc(proc, message: dict) -> None:
     proc.stdin.flush()
 
 
+def _built_escape_pack(tmp_path: Path, pidfile: Path) -> Path:
+    """The escaping tool as a real pack (pack.yaml + `wrapgen build` output): serve derives the binding
+    from pack.yaml and refuses any other, so the stand-in pack.yaml of write_pack will not do."""
+    import json as _json
+
+    from support.serve import make_pack
+
+    argv = _json.dumps([PY, "-c", ESCAPE, str(pidfile), "sleep"])
+    manifest = (f"pack_id: esc\ndescription: Escapes its process group.\nbin: {_json.dumps(PY)}\njson: false\n"
+                f"verbs:\n  v:\n    description: Fork a setsid() grandchild and sleep.\n    cli: {argv}\n"
+                f"    policy: {{effect: read}}\n")
+    return make_pack(tmp_path / "packs" / "esc", manifest)
+
+
 def test_sigkill_of_wrapgen_serve_kills_the_running_tool(tmp_path):
     """kill -9 of `wrapgen serve` during a tools/call: the tool and its setsid() grandchild die with it."""
     pidfile = tmp_path / "pids"
-    pack = _escape_pack(tmp_path, pidfile)
+    pack = _built_escape_pack(tmp_path, pidfile)
     proc = subprocess.Popen([PY, "-m", "wrapgen", "serve", str(pack)], env=_wrapgen_env(), cwd=tmp_path,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             start_new_session=True)

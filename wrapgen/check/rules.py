@@ -361,27 +361,6 @@ def _positional(ctx: PackContext):
                                      hint="put '--' before it, or use --flag={{x}}; a dashed value is refused at run time")
 
 
-@rule("W014", severity="error",
-      summary="a literal flag right before an optional self-contained slot (--x={{x}}): left empty, it drops the flag too")
-def _flag_before_optional_token(ctx: PackContext):
-    # docs/contract.md §5: a token dropped for lack of a value takes the literal flag right before it along.
-    # Before `{{x}}` that is the flag's own value (`--glob {{glob}}`); before `--level={{level}}` it
-    # is another option, lost whenever level is: `git tag --list --sort={{sort}}` without a sort
-    # runs `git tag -- NAME`, which creates the tag.
-    for verb in ctx.verbs:
-        for index in range(1, len(verb.argv) - 1):
-            flag, following = verb.argv[index], verb.argv[index + 1]
-            if not _is_flag(flag) or not following.startswith("-") or "{{" not in following:
-                continue
-            optional = [m.group(1).strip() for m in PLACEHOLDER_RE.finditer(following)
-                        if m.group(1).strip() not in verb.required]
-            if optional:
-                yield ctx.diagnostic("W014", verb.field_of(index),
-                                     f"{flag!r} stands right before {following!r}: without {optional[0]!r} the "
-                                     f"runtime drops {flag!r} too{verb.where}",
-                                     hint=f"move {flag!r} after {following!r}, or before a literal token such as '--'")
-
-
 @rule("W010", severity="error", summary="a write or destructive verb that is not confirm-gated")
 def _confirm(ctx: PackContext):
     for verb in ctx.verbs:

@@ -52,6 +52,8 @@ import select
 import signal
 import time
 
+from wrapgen.errors import ExitStatus
+
 __all__ = ["Supervised", "spawn_supervised", "containment_available", "kill_subtree", "stop_all"]
 
 _PR_SET_PDEATHSIG = 1
@@ -169,7 +171,7 @@ def _exec_tool(argv, environ, places, stdio, err_w, memory_limit, supervisor) ->
         if prctl is not None:
             prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
             if os.getppid() != supervisor:  # the supervisor died before the line above
-                os._exit(127)
+                os._exit(ExitStatus.CANNOT_RUN)
         os.setsid()
         os.dup2(stdio[0], 0)
         os.dup2(stdio[1], 1)
@@ -193,7 +195,7 @@ def _exec_tool(argv, environ, places, stdio, err_w, memory_limit, supervisor) ->
     try:
         os.write(err_w, b"%d" % code)
     finally:
-        os._exit(127)
+        os._exit(ExitStatus.CANNOT_RUN)
 
 
 def _wait_tool(tool: int, ctl_r: int) -> tuple[bool, tuple | None]:
@@ -333,7 +335,7 @@ def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
         except BaseException:
             pass
     finally:
-        os._exit(0)
+        os._exit(ExitStatus.OK)
 
 
 _live: set = set()  # the Supervised of every call in flight in this process (for stop_all)

@@ -222,8 +222,8 @@ def render_argv(template, args, *, json_selection=(), response_files: bool = Fal
             continue
         text = _substitute_text(token, args)
         if text is None:
-            if preceding_flag is not None:
-                del out[preceding_flag]
+            # docs/contract.md §5 rule 3: a self-contained token carries its own flag, so dropping it
+            # takes nothing else along (`git tag --list --sort={{sort}}` keeps `--list`)
             continue
         if not after_ddash and text.startswith("-") and not token.startswith("-"):
             raise _refuse_option(names[0], text)

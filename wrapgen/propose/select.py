@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, replace
 
 from wrapgen.model.tool import Command, Flag
+from wrapgen.names import proposed_verb_name
 from wrapgen.propose.policy import NAME_EFFECTS, SUMMARY_EFFECTS
 
 __all__ = ["Candidate", "exclusion_reason", "rank_score", "rank_reason", "pick", "MAX_VERBS", "MAX_READS",
@@ -232,7 +233,7 @@ def listing_mode(candidate: Candidate, effect: str) -> Candidate | None:
     listed = replace(command, usage=lines or command.usage, flags=flags, positionals=positionals)
     what = switch.description.strip().rstrip(".") or f"list {candidate.path[-1]}"
     return Candidate(path=candidate.path, command=listed, group=candidate.group, index=candidate.index,
-                     fixed=("--list",), name=".".join((*candidate.path, "list")),
+                     fixed=("--list",), name=proposed_verb_name(".".join((*candidate.path, "list"))),
                      summary=what[0].upper() + what[1:] + ".", common=candidate.common, listing=True,
                      note=f"the listing form of '{' '.join(candidate.path)}' (--list)")
 

@@ -116,6 +116,9 @@ def exclusion_reason(candidate: Candidate) -> str | None:
     command = candidate.command
     if candidate.fixed or candidate.name:
         return None
+    if any(word.startswith("-") for word in candidate.path):
+        # "-" (stdin) or "-x" read as a subcommand: in cli[] it stands where a flag would (check's W014)
+        return "not a subcommand: a word starting with '-' is a flag or an operand"
     for word in candidate.path:
         key = word.lower()
         if key in _NEVER:

@@ -1,5 +1,17 @@
 """``propose(tool, recipe=None) -> Proposal``: a discovered tool in, a pack manifest out.
 
+``propose`` is six steps over one ``_Draft``, each a function below that says what it decides:
+
+1. ``_gather_candidates``: the subcommands, or for a tool without any its modes;
+2. ``_take_listed`` when the recipe lists the commands, else ``_rank_and_pick``;
+3. ``_pass_over_mode_flags``: the mode flags not offered, recorded with why;
+4. ``_name_picks``: a verb name per pick, made by ``wrapgen.names``;
+5. ``_write_verbs``: each pick as a manifest verb, what the recipe set over what was proposed;
+6. ``_assemble``: the pack's JSON selection, id and description, and the decisions in order.
+
+The recipe arrives typed: a ``wrapgen.model.recipe.ProposalRequest``, converted from a
+``wrapgen.pack.recipe.Recipe`` at the boundary.
+
 Pure: nothing here runs the tool or touches a file. The manifest is a plain dict in the order
 ``wrapgen.pack.manifest.dump_manifest`` writes; ``decisions`` says for every candidate command whether it
 was chosen and why, in words, so ``wrapgen wrap`` can print what it left out.

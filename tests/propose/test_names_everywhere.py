@@ -180,3 +180,12 @@ def test_a_subcommand_word_starting_with_a_dash_is_not_proposed():
     left = {d.path: d.reason for d in proposal.decisions if not d.chosen}
     assert left["-"].startswith("left out: not a subcommand")
     _assert_pack_writes(proposal)
+
+
+def test_the_wizard_refuses_an_invalid_rename_and_says_the_valid_form():
+    """Renaming to `Mail.List` in the wizard is refused (names.is_verb_name) with the name names.py would make."""
+    from wrapgen.flows.wizard import _rename
+
+    said: list[str] = []
+    _rename(None, "list", "list", lambda prompt: "Mail.List", said.append)  # refused before the session is used
+    assert said == ["    a name is lower-case words joined by dots, like pr.list (mail.list would do); unchanged"]

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 __all__ = [
     "ARG_NAME_RE",
     "PACK_ID_RE",
+    "RESERVED_ARG_NAMES",
     "VERB_NAME_RE",
     "arg_name",
     "is_arg_name",
@@ -88,16 +89,25 @@ def proposed_pack_id(text: str) -> str:
     return text if is_pack_id(text) else segment(text)
 
 
-def arg_name(text: str, *, empty: str = "") -> str:
+# Argument names a pack cannot use for a flag or operand: ``{{result}}`` is the command's JSON result,
+# which exists only after it ran (check's W007 refuses it in cli[]).
+RESERVED_ARG_NAMES = frozenset({"result"})
+
+
+def arg_name(text: str, *, empty: str = "", plural: bool = False) -> str:
     """An argument name from a flag or operand name: ``max-count`` -> ``max_count``, ``0`` -> ``x_0``.
 
     Lower-case letters, digits and underscores, starting with a letter; ``empty`` is the name when
-    nothing is left (``x_`` when ``empty`` is ``""`` too).
+    nothing is left (``x_`` when ``empty`` is ``""`` too). ``plural`` names a repeated operand
+    (``path`` -> ``paths``, ``entry`` -> ``entries``). A reserved name gets ``_arg``: ``--result`` ->
+    ``result_arg``.
     """
     name = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or empty
     if not name or not name[0].isalpha():
         name = "x_" + name
-    return name
+    if plural and not name.endswith("s"):
+        name = name[:-1] + "ies" if re.search(r"[^aeiou]y$", name) else name + "s"
+    return name + "_arg" if name in RESERVED_ARG_NAMES else name
 
 
 def sub_pack_id(pack_id: str, part: str | int) -> str:

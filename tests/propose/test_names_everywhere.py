@@ -189,3 +189,16 @@ def test_the_wizard_refuses_an_invalid_rename_and_says_the_valid_form():
     said: list[str] = []
     _rename(None, "list", "list", lambda prompt: "Mail.List", said.append)  # refused before the session is used
     assert said == ["    a name is lower-case words joined by dots, like pr.list (mail.list would do); unchanged"]
+
+
+@pytest.mark.parametrize("flag, operand", [("--result", "file"), ("--limit", "result"), ("--limit", "result...")])
+def test_an_arg_named_result_is_renamed(flag, operand):
+    """A flag `--result` or an operand `<result>` is the arg `result_arg`: `{{result}}` is the command's result,
+    which check (W007) refuses in cli[] (found by the property test)."""
+    sub = Command(path=("list",), summary="List things", flags=(Flag(long=flag, takes_value=True, required=True),),
+                  positionals=(Positional(name=operand.rstrip("."), variadic=operand.endswith("...")),))
+    proposal = propose(Tool(name="tool", root=Command(path=(), subcommands=(sub,))))
+    args = proposal.manifest["verbs"]["list"]["args"]["properties"]
+    assert "result" not in args and ("result_arg" in args or "results" in args), list(args)
+    _assert_pack_writes(proposal)
+    assert arg_name("result") == "result_arg" and arg_name("result", plural=True) == "results"

@@ -3,7 +3,8 @@
 In CI (tests/conftest.py's "ci" profile) the search is fixed: the same examples every run, more of
 them. Locally it is random. Either way it first runs the explicit examples below, each a tree that
 once broke the pack: a flag ``--0`` became the verb ``0`` and writing the pack raised; a
-subcommand ``-`` stood in cli[] where a flag would, and check refused it.
+subcommand ``-`` stood in cli[] where a flag would, and a flag ``--result`` gave ``{{result}}``
+in cli[]; check refused both.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ _FIXED = settings.get_current_profile_name() == "ci"
 @example(root=Command(path=(), subcommands=(Command(path=("Br",), summary="List, create, or delete branches",
                                                     flags=(Flag(long="--list", description="list branches"),)),)))
 @example(root=Command(path=(), subcommands=(Command(path=("-",), flags=(Flag(long="--0", short="-a", takes_value=True),)),)))
+@example(root=Command(path=(), subcommands=(Command(path=("x",), flags=(Flag(long="--result", takes_value=True),)),)))
 def test_any_tree_gives_a_valid_checked_pack(root):
     """Whatever the help looked like: no exception, a schema-valid manifest, no check error."""
     proposal = propose(Tool(name="tool", root=root))

@@ -97,10 +97,7 @@ def arg_name(flag: Flag) -> str:
 
 def positional_arg_name(pos: Positional) -> str:
     """``<revision-range>`` -> ``revision_range``; ``[PATH...]`` variadic -> ``paths``."""
-    text = _valid_arg_name(pos.name.split("|")[0], empty="value")
-    if pos.variadic and not text.endswith("s"):
-        text = text[:-1] + "ies" if re.search(r"[^aeiou]y$", text) else text + "s"
-    return text
+    return _valid_arg_name(pos.name.split("|")[0], empty="value", plural=pos.variadic)
 
 
 def _clean_description(text: str) -> str:

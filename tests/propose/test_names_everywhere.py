@@ -85,7 +85,8 @@ def test_a_short_only_mode_named_by_a_digit_in_its_help_is_valid():
 def test_a_kind_filter_whose_kinds_start_with_digits_gives_valid_verbs():
     """fd-style `--type` kinds `'1' or '1x'` name the mode `x1xs`, not `1xs`."""
     kinds = Flag(long="--type", takes_value=True,
-                 description="Filter the search by type: '1' or '1x': one thing, 'b' or 'bee': bees, 'c' or 'cat': cats")
+                 description="Filter the search by type: '1' or '1x': one thing, 'b' or 'bee': bees, "
+                             "'c' or 'cat': cats")
     proposal = propose(_mode_tool(kinds, summary="Do stuff"))
     assert "x1xs" in proposal.manifest["verbs"]
     _assert_pack_writes(proposal)

@@ -72,10 +72,12 @@ _FIXED = settings.get_current_profile_name() == "ci"
 @example(root=_modes(Flag(long="--_0", description=_LISTS), Flag(long="--.", description=_LISTS)))
 @example(root=_modes(Flag(short="-0", description="read (1) all inputs into an array")))
 @example(root=_modes(Flag(long="--type", takes_value=True,
-                          description="filter the search by type: '0' or '0x': zeros, '1' or '1y': ones, 'c' or 'cat': cats")))
+                          description="filter the search by type: '0' or '0x': zeros, '1' or '1y': ones, "
+                                      "'c' or 'cat': cats")))
 @example(root=Command(path=(), subcommands=(Command(path=("Br",), summary="List, create, or delete branches",
                                                     flags=(Flag(long="--list", description="list branches"),)),)))
-@example(root=Command(path=(), subcommands=(Command(path=("-",), flags=(Flag(long="--0", short="-a", takes_value=True),)),)))
+@example(root=Command(path=(), subcommands=(Command(path=("-",), flags=(Flag(long="--0", short="-a",
+                                                                              takes_value=True),)),)))
 @example(root=Command(path=(), subcommands=(Command(path=("x",), flags=(Flag(long="--result", takes_value=True),)),)))
 def test_any_tree_gives_a_valid_checked_pack(root):
     """Whatever the help looked like: no exception, a schema-valid manifest, no check error."""

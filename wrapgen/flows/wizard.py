@@ -230,7 +230,8 @@ def _rename(session: Session, proposed: str, current: str, ask: Ask, say: Say) -
     if not new or new == current:
         return
     if not is_verb_name(new):
-        say(f"    a name is lower-case words joined by dots, like pr.list ({proposed_verb_name(new)} would do); unchanged")
+        say(f"    a name is lower-case words joined by dots, like pr.list "
+            f"({proposed_verb_name(new)} would do); unchanged")
         return
     if new in session.manifest()["verbs"]:
         say(f"    {new} is already a command of this pack; unchanged")

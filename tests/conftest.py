@@ -11,9 +11,44 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
+
+
+# -- Hypothesis: a fixed search in CI, a random one locally ----------------------------------------
+#
+# CI sets CI=true. Every property test then runs the same examples on every run: derandomized (the
+# seed is a hash of the test's source, and no example database), so a failure in CI fails again on a
+# rerun and locally under `CI=true pytest ...`; print_blob says how to replay it. Hypothesis also
+# draws constants from the source of the local modules loaded so far, so in CI every wrapgen module
+# is imported first: the pool is then the same whichever tests ran before. Timing varies between
+# machines, so the CI profile has no deadline. Locally the search stays random, to keep finding
+# new failures. Tests that set max_examples themselves keep it; HYPOTHESIS_PROFILE=ci picks the
+# CI profile by hand.
+settings.register_profile("ci", derandomize=True, max_examples=100, deadline=None, print_blob=True)
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _import_every_wrapgen_module() -> None:
+    import importlib
+    import pkgutil
+
+    import wrapgen
+
+    for module in pkgutil.walk_packages(wrapgen.__path__, "wrapgen."):
+        if not module.name.endswith("__main__"):
+            with contextlib.suppress(ImportError):
+                importlib.import_module(module.name)
+
+
+if _in_ci() or os.environ.get("HYPOTHESIS_PROFILE") == "ci":
+    _import_every_wrapgen_module()
+    settings.load_profile("ci")
 
 
 # A test that runs a real tool (git, jq, rg, curl, man, tar, even echo or a bash script) lives in one of

@@ -64,8 +64,9 @@ def _bare_exit_numbers(path: Path) -> list[str]:
 
 
 def test_exit_statuses_keep_their_values():
-    """docs/contract.md §14 fixes exec's 0/1/2; 130 is what a shell reports for Ctrl-C."""
-    assert [(s.name, int(s)) for s in ExitStatus] == [("OK", 0), ("FAILED", 1), ("USAGE", 2), ("INTERRUPTED", 130)]
+    """docs/contract.md §14 fixes exec's 0/1/2; 127 is a forked child whose exec failed and 130 Ctrl-C, as a shell reports them."""
+    assert [(s.name, int(s)) for s in ExitStatus] == [("OK", 0), ("FAILED", 1), ("USAGE", 2), ("CANNOT_RUN", 127),
+                                                    ("INTERRUPTED", 130)]
     assert WrapgenError.exit_status is ExitStatus.FAILED and UsageError.exit_status is ExitStatus.USAGE
 
 

@@ -404,6 +404,14 @@ def test_a_flood_of_calls_gets_busy_answers_and_memory_stays_bounded(slow_pack, 
         busy = [a for a in answers if a["result"]["isError"] and "server busy" in a["result"]["content"][0]["text"]]
         assert len(busy) == 395
         assert sorted(a["id"] for a in answers) == list(range(5, 400))  # the first five were admitted
+        # the admitted calls' tools start through a per-call supervisor (a fork), so give them a moment
+        deadline = time.monotonic() + 10
+        while True:
+            sleeping = [pid for pid in os.listdir("/proc") if pid.isdigit() and _cmdline_has(pid, marker)]
+            if len(sleeping) >= 2 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        time.sleep(0.3)  # and a moment more, in which no third may start
         sleeping = [pid for pid in os.listdir("/proc") if pid.isdigit() and _cmdline_has(pid, marker)]
         assert len(sleeping) == 2  # only max-in-flight tools run
         grown_mib = (_rss_kib(server.process.pid) - before) / 1024

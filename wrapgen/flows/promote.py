@@ -17,14 +17,13 @@ fewer than 5 are written as one pack with a warning.
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from wrapgen.knowledge.commands import is_mega_command, is_not_command
 from wrapgen.model.tool import Command, Tool
-from wrapgen.names import verb_name
+from wrapgen.names import sub_pack_id, unique_names, verb_name
 from wrapgen.pack.pathwrap import PathWrap, PathWrapError, load_path_wrap, parse_path_wrap
 from wrapgen.pack.recipe import CommandSpec, Recipe
 from wrapgen.propose.select import MAX_VERBS, MIN_VERBS
@@ -146,21 +145,9 @@ def split_by_family(paths: Sequence[tuple[str, ...]], *, pack_id: str,
         else:
             chunks.append(list(members))
             open_chunk = True
-    out: list[tuple[str, tuple[tuple[str, ...], ...]]] = []
-    used: set[str] = set()
-    for n, chunk in enumerate(chunks, 1):
-        fams = {p[0] for p in chunk}
-        name = f"{pack_id}-{_segment(chunk[0][0])}" if len(fams) == 1 else f"{pack_id}-{n}"
-        base, k = name, 2
-        while name in used:
-            name, k = f"{base}-{k}", k + 1
-        used.add(name)
-        out.append((name, tuple(chunk)))
-    return tuple(out)
-
-
-def _segment(word: str) -> str:
-    return re.sub(r"[^a-z0-9-]+", "-", word.lower()).strip("-") or "x"
+    names = unique_names(sub_pack_id(pack_id, chunk[0][0] if len({p[0] for p in chunk}) == 1 else n)
+                         for n, chunk in enumerate(chunks, 1))
+    return tuple((name, tuple(chunk)) for name, chunk in zip(names, chunks))
 
 
 def plan_promotion(wrap: PathWrap, tool: Tool) -> Plan:

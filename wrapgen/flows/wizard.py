@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from wrapgen.errors import WrapgenError
-from wrapgen.names import is_verb_name
+from wrapgen.names import is_verb_name, proposed_verb_name
 from wrapgen.pack.recipe import CommandSpec, Recipe
 
 __all__ = ["Edits", "Session", "WizardResult", "discover_for", "run_wizard", "write_pack_atomically", "EFFECTS"]
@@ -230,7 +230,8 @@ def _rename(session: Session, proposed: str, current: str, ask: Ask, say: Say) -
     if not new or new == current:
         return
     if not is_verb_name(new):
-        say("    a name is lower-case words joined by dots, like pr.list; unchanged")
+        say(f"    a name is lower-case words joined by dots, like pr.list "
+            f"({proposed_verb_name(new)} would do); unchanged")
         return
     if new in session.manifest()["verbs"]:
         say(f"    {new} is already a command of this pack; unchanged")

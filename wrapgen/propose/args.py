@@ -16,6 +16,7 @@ from typing import Any, Sequence
 
 from wrapgen.model.tool import Command, Flag, Positional
 from wrapgen.knowledge.commands import forwarding_operand
+from wrapgen.names import arg_name as _valid_arg_name
 from wrapgen.knowledge.dangerous_flags import ValueGuard, dangerous_reason, value_guard
 from wrapgen.knowledge.phrases import noise_help_words
 from wrapgen.knowledge.flags import noise_flag_pattern, preferred_weight, primary_flags
@@ -53,22 +54,13 @@ class ArgPlan:
 
 
 def arg_name(flag: Flag) -> str:
-    """``--max-count`` -> ``max_count``; ``-n`` alone -> ``n``."""
-    name = re.sub(r"[^a-z0-9]+", "_", flag.name.lower()).strip("_")
-    if not name or not name[0].isalpha():
-        name = "x_" + name
-    return name
+    """``--max-count`` -> ``max_count``; ``-n`` alone -> ``n``; ``--0`` -> ``x_0`` (``wrapgen.names``)."""
+    return _valid_arg_name(flag.name)
 
 
 def positional_arg_name(pos: Positional) -> str:
     """``<revision-range>`` -> ``revision_range``; ``[PATH...]`` variadic -> ``paths``."""
-    text = pos.name.split("|")[0]
-    text = re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower() or "value"
-    if not text[0].isalpha():
-        text = "x_" + text
-    if pos.variadic and not text.endswith("s"):
-        text = text[:-1] + "ies" if re.search(r"[^aeiou]y$", text) else text + "s"
-    return text
+    return _valid_arg_name(pos.name.split("|")[0], empty="value", plural=pos.variadic)
 
 
 def _clean_description(text: str) -> str:

@@ -1,5 +1,17 @@
 """``propose(tool, recipe=None) -> Proposal``: a discovered tool in, a pack manifest out.
 
+``propose`` is six steps over one ``_Draft``, each a function below that says what it decides:
+
+1. ``_gather_candidates``: the subcommands, or for a tool without any its modes;
+2. ``_take_listed`` when the recipe lists the commands, else ``_rank_and_pick``;
+3. ``_pass_over_mode_flags``: the mode flags not offered, recorded with why;
+4. ``_name_picks``: a verb name per pick, made by ``wrapgen.names``;
+5. ``_write_verbs``: each pick as a manifest verb, what the recipe set over what was proposed;
+6. ``_assemble``: the pack's JSON selection, id and description, and the decisions in order.
+
+The recipe arrives typed: a ``wrapgen.model.recipe.ProposalRequest``, converted from a
+``wrapgen.pack.recipe.Recipe`` at the boundary.
+
 Pure: nothing here runs the tool or touches a file. The manifest is a plain dict in the order
 ``wrapgen.pack.manifest.dump_manifest`` writes; ``decisions`` says for every candidate command whether it
 was chosen and why, in words, so ``wrapgen wrap`` can print what it left out.
@@ -8,13 +20,14 @@ was chosen and why, in words, so ``wrapgen wrap`` can print what it left out.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from wrapgen.knowledge.table import load
+from wrapgen.model.recipe import PolicySetting, ProposalRequest
 from wrapgen.model.tool import Command, Tool
-from wrapgen.names import segment, unique_names, verb_name
+from wrapgen.names import proposed_pack_id, proposed_verb_name, segment, unique_names, verb_name
 from wrapgen.propose.args import plan_args
 from wrapgen.propose.harden import harden_manifest
 from wrapgen.propose.jsonsel import JsonChoice, select_json
@@ -28,7 +41,7 @@ __all__ = ["Decision", "Proposal", "propose"]
 # Help styles whose tools are not known to honour "--": wrapgen/knowledge/data/tools.json.
 _NO_DOUBLE_DASH = load("tools")["styles_without_double_dash"].names
 # A "summary" that is really a section heading of the help ("Options (and corresponding ...):").
-_HEADING = re.compile(r"\s*(?:usage|options|flags|commands|arguments)\b", re.IGNORECASE)  # help styles whose tools are not known to honour "--"
+_HEADING = re.compile(r"\s*(?:usage|options|flags|commands|arguments)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -99,249 +112,328 @@ def _tree_candidates(root: Command) -> list[Candidate]:
     return out
 
 
-def _excluded_by_recipe(path: tuple[str, ...], exclude: Sequence[tuple[str, ...]]) -> bool:
-    return any(path[: len(e)] == tuple(e) for e in exclude if e)
-
-
 def _json_tokens(value) -> Any:
     if value is False or value is None:
         return value
     return list(value)
 
 
-def _spec_for(recipe, name: str, path: tuple[str, ...]):
-    spec = None
-    if recipe is not None and recipe.commands is not None:
-        spec = next((c for c in recipe.commands if tuple(c.path) == path), None)
-    override = recipe.overrides.get(name) if recipe is not None else None
-    return spec, override
+# -- the steps -----------------------------------------------------------------------------------
+#
+# ``propose`` threads one ``_Draft`` through the steps below; each step decides one thing, says in its
+# docstring what, and returns a new draft. Decisions and warnings accumulate in the order a person
+# reads them in ``wrapgen wrap``'s summary.
 
 
-def _get(attr: str, *specs):
-    for spec in specs:
-        if spec is not None and getattr(spec, attr) is not None:
-            return getattr(spec, attr)
-    return None
+@dataclass(frozen=True)
+class _Pick:
+    """A chosen candidate, the effect the proposal gave it, and why (in words)."""
+
+    candidate: Candidate
+    effect: str
+    why: str
+
+
+@dataclass(frozen=True)
+class _Verb:
+    """One written command: its final name, its manifest entry, the JSON selection it wants, and why."""
+
+    name: str
+    body: dict
+    json: Any  # a tuple of tokens, False, or what select_json found
+    json_note: str
+    decision: Decision
+
+
+@dataclass(frozen=True)
+class _Draft:
+    """The proposal so far: what the tool offers, what is picked and named, what was said and why."""
+
+    tool: Tool
+    request: ProposalRequest
+    candidates: tuple[Candidate, ...] = ()
+    mode_skips: tuple[tuple[str, str], ...] = ()  # (flag, why) for the mode flags passed over
+    picks: tuple[_Pick, ...] = ()
+    names: tuple[str, ...] = ()  # one per pick, unique, before the recipe's renames
+    decisions: tuple[Decision, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    def noting(self, decisions: Sequence[Decision] = (), warnings: Sequence[str] = ()) -> "_Draft":
+        return replace(self, decisions=self.decisions + tuple(decisions), warnings=self.warnings + tuple(warnings))
 
 
 def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Sequence[str]] | None = None) -> Proposal:
     """Choose 5 to 12 commands of ``tool`` and write them as a pack manifest.
 
+    ``recipe`` is a ``wrapgen.pack.recipe.Recipe``, a ``ProposalRequest`` or None (propose freely).
     ``json_fields`` gives, per subcommand path, the fields a ``--json FIELDS`` flag accepts when
     the help does not list them (``wrapgen wrap`` asks the tool; tests pass captured lists).
     """
-    json_fields = json_fields or {}
-    bin_name = tool.name
-    root = tool.root
-    warnings: list[str] = list(tool.warnings)
-    decisions: list[Decision] = []
-    mode_skips: list[tuple[str, str]] = []
-    if root.subcommands:
-        candidates = _tree_candidates(root)
+    request = ProposalRequest.of(recipe)
+    draft = _gather_candidates(tool, request)
+    draft = _take_listed(draft) if request.commands is not None else _rank_and_pick(draft)
+    draft = _pass_over_mode_flags(draft)
+    draft = _name_picks(draft)
+    verbs = _write_verbs(draft, json_fields or {})
+    return _assemble(draft, verbs)
+
+
+def _gather_candidates(tool: Tool, request: ProposalRequest) -> _Draft:
+    """What the tool offers: every subcommand (and group that acts on its own), or for a tool without
+    subcommands its main mode and its modes, with the mode flags passed over and why."""
+    if tool.root.subcommands:
+        candidates, skips = _tree_candidates(tool.root), []
     else:
-        candidates, mode_skips = root_candidates(root, bin=bin_name)
-    min_depth = min((len(c.path) for c in candidates), default=0)
+        candidates, skips = root_candidates(tool.root, bin=tool.name)
+    return _Draft(tool=tool, request=request, candidates=tuple(candidates), mode_skips=tuple(skips),
+                  warnings=tuple(tool.warnings))
+
+
+def _take_listed(draft: _Draft) -> _Draft:
+    """The recipe (or ``--pick``) lists the commands: take each one the help has, in the listed order.
+
+    A listed path the help does not show is a warning; a listed mega-command is still left out
+    (docs/contract.md §13). Every other candidate is recorded as not picked.
+    """
+    root = draft.tool.root
+    by_path = {c.path: c for c in draft.candidates if not c.fixed and not c.name}
+    modes = [c for c in draft.candidates if c.name]
+    picks: list[_Pick] = []
+    decisions: list[Decision] = []
+    warnings: list[str] = []
+    for entry in draft.request.commands or ():
+        cand = by_path.get(entry.path)
+        if cand is None and entry.path == () and modes:
+            cand = modes[0]
+        if cand is None:
+            node = root.find(entry.path)
+            if node is None:
+                warnings.append(f"recipe names '{entry.path_text}', which the help does not list")
+                decisions.append(Decision(entry.path_text, "", False, "", "not found in the tool's help"))
+                continue
+            cand = Candidate(path=node.path, command=node, index=len(draft.candidates))
+        guess = classify(cand.command)
+        why = exclusion_reason(cand)
+        if why and why.startswith("a mega-command"):
+            warnings.append(f"'{cand.text}' is {why}; left out although the recipe lists it")
+            decisions.append(Decision(cand.text, "", False, guess.effect, why))
+            continue
+        picks.append(_Pick(cand, guess.effect, f"picked by hand (recipe or --pick); {guess.reason}"))
+    listed_paths = {p.candidate.path for p in picks}
+    decisions += [Decision(c.text, "", False, "", "not picked (the recipe or --pick lists the commands)")
+                  for c in draft.candidates if c.path not in listed_paths and not c.name]
+    return replace(draft, picks=tuple(picks)).noting(decisions, warnings)
+
+
+def _classified(cand: Candidate):
+    """What the candidate's words say it does: its command's, or for a mode its name's and summary's."""
+    if not cand.name:
+        return classify(cand.command)
+    word = cand.name.split(".")[-1 if cand.listing else 0]
+    return classify(Command(path=(word,), summary=cand.effective_summary))
+
+
+def _own_effect(cand: Candidate, main_effect: tuple[str, str] | None):
+    """The effect a candidate's words give it; a mode whose words say nothing does what the main mode does."""
+    guess = _classified(cand)
+    if cand.fixed and not guess.words and main_effect is not None:
+        guess = replace(guess, effect=main_effect[0],
+                        reason=f"{main_effect[0]}: a mode of the main command ({main_effect[1]})")
+    return guess
+
+
+def _placed_effect(draft: _Draft, cand: Candidate, guess):
+    """The effect after where the help puts it (a "manipulator" group writes) and what the recipe's override set."""
+    if guess.effect == "read" and re.search(r"manipulator", cand.group, re.I):
+        guess = replace(guess, effect="write", reason=f"write: listed under '{cand.group}' ({guess.reason})")
+    override = draft.request.overrides.get(cand.name or verb_name(cand.path, bin=draft.tool.name))
+    if override is not None and override.policy is not None and override.policy.effect:
+        guess = replace(guess, effect=override.policy.effect, reason=f"{override.policy.effect}: set by the recipe")
+    return guess
+
+
+def _rank_and_pick(draft: _Draft) -> _Draft:
+    """No list: rule out what is never proposed, rank the rest, and pick 5 to 12 of them.
+
+    Candidates are visited shallow first, so a duplicate (``docker container logs`` = ``docker
+    logs``, the same summary) loses to the short form; a command's read-only listing form
+    (``git branch --list``) is ranked right after it. ``select.pick`` applies the caps.
+    """
+    min_depth = min((len(c.path) for c in draft.candidates), default=0)
     # families the tool's own examples show ("gh pr checkout 321") are the ones people use
     featured = frozenset(
-        words[1] for words in (e.split() for e in root.examples) if len(words) > 1 and not words[1].startswith("-")
+        words[1] for words in (e.split() for e in draft.tool.root.examples)
+        if len(words) > 1 and not words[1].startswith("-")
     )
-
-    exclude = tuple(recipe.exclude) if recipe is not None else ()
-    listed = recipe.commands if recipe is not None else None
+    decisions: list[Decision] = []
     ranked: list[tuple[float, Candidate, str]] = []
-    policy_reason: dict[int, str] = {}
+    why_chosen: dict[int, str] = {}
     seen_summaries: dict[str, str] = {}
-    chosen_pairs: list[tuple[Candidate, str]] = []
-
-    if listed is not None:
-        by_path = {c.path: c for c in candidates if not c.fixed and not c.name}
-        modes = [c for c in candidates if c.name]
-        for spec in listed:
-            cand = by_path.get(tuple(spec.path))
-            if cand is None and tuple(spec.path) == () and modes:
-                cand = modes[0]
-            if cand is None:
-                node = root.find(spec.path)
-                if node is None:
-                    warnings.append(f"recipe names '{spec.path_text}', which the help does not list")
-                    decisions.append(Decision(spec.path_text, "", False, "", "not found in the tool's help"))
-                    continue
-                cand = Candidate(path=node.path, command=node, index=len(candidates))
-            guess = classify(cand.command)
-            why = exclusion_reason(cand)
-            if why and why.startswith("a mega-command"):
-                warnings.append(f"'{cand.text}' is {why}; left out although the recipe lists it")
-                decisions.append(Decision(cand.text, "", False, guess.effect, why))
-                continue
-            chosen_pairs.append((cand, guess.effect))
-            policy_reason[id(cand)] = f"picked by hand (recipe or --pick); {guess.reason}"
-        listed_paths = {c.path for c, _ in chosen_pairs}
-        for cand in candidates:
-            if cand.path not in listed_paths and not cand.name:
-                decisions.append(Decision(cand.text, "", False, "", "not picked (the recipe or --pick lists the commands)"))
-    else:
-        main_effect: tuple[str, str] | None = None
-        pending_listing: list[Candidate] = []
-
-        def _with_listing_modes(queue: list[Candidate]):
-            # a listing form found on the way is ranked right after the command it comes from
-            for cand in queue:
-                yield cand
-                while pending_listing:
-                    yield pending_listing.pop(0)
-        # shallow first, so that a duplicate (docker container logs = docker logs) loses to the short form
-        queue = sorted(candidates, key=lambda c: (len(c.path), c.index))
-        for cand in _with_listing_modes(queue):
-            if _excluded_by_recipe(cand.path, exclude) and not cand.name:
-                decisions.append(Decision(cand.text, "", False, "", "excluded by the recipe"))
-                continue
-            why = exclusion_reason(cand)
-            guess = classify(cand.command) if not cand.name else classify(
-                Command(path=(cand.name.split(".")[-1 if cand.listing else 0],), summary=cand.effective_summary)
-            )
-            if why:
-                decisions.append(Decision(cand.text, "", False, guess.effect, f"left out: {why}"))
-                continue
-            if cand.fixed and not guess.words and main_effect is not None:
-                guess = replace(guess, effect=main_effect[0],
-                                reason=f"{main_effect[0]}: a mode of the main command ({main_effect[1]})")
-            if not cand.fixed and cand.name and main_effect is None:
-                main_effect = (guess.effect, guess.reason)
-            if guess.effect == "read" and re.search(r"manipulator", cand.group, re.I):
-                guess = replace(guess, effect="write",
-                                reason=f"write: listed under '{cand.group}' ({guess.reason})")
-            override = recipe.overrides.get(cand.name or verb_name(cand.path, bin=bin_name)) if recipe else None
-            if override is not None and override.policy and override.policy.get("effect"):
-                guess = replace(guess, effect=override.policy["effect"],
-                                reason=f"{override.policy['effect']}: set by the recipe")
-            summary_key = _first_sentence(cand.command.summary).lower()
-            if summary_key and not cand.name and summary_key in seen_summaries:
+    main_effect: tuple[str, str] | None = None
+    queue = deque(sorted(draft.candidates, key=lambda c: (len(c.path), c.index)))
+    listings: deque[Candidate] = deque()
+    while queue or listings:
+        cand = listings.popleft() if listings else queue.popleft()
+        if draft.request.excludes(cand.path) and not cand.name:
+            decisions.append(Decision(cand.text, "", False, "", "excluded by the recipe"))
+            continue
+        why = exclusion_reason(cand)
+        if why:
+            decisions.append(Decision(cand.text, "", False, _classified(cand).effect, f"left out: {why}"))
+            continue
+        guess = _own_effect(cand, main_effect)
+        if not cand.fixed and cand.name and main_effect is None:
+            main_effect = (guess.effect, guess.reason)  # the main mode's own words, before any override
+        guess = _placed_effect(draft, cand, guess)
+        summary_key = _first_sentence(cand.command.summary).lower()
+        if summary_key and not cand.name:
+            if summary_key in seen_summaries:
                 decisions.append(Decision(cand.text, "", False, guess.effect,
                                           f"same as '{seen_summaries[summary_key]}' ({summary_key})"))
                 continue
-            if summary_key and not cand.name:
-                seen_summaries[summary_key] = cand.text
-            ranked.append((rank_score(cand, guess.effect, min_depth=min_depth, featured=featured,
-                                     total=len(candidates)), cand, guess.effect))
-            listing = listing_mode(cand, guess.effect)
-            if listing is not None:
-                pending_listing.append(listing)
-            helped = rank_reason(cand)
-            policy_reason[id(cand)] = f"{guess.reason}; {helped}" if helped else guess.reason
-        ranked.sort(key=lambda t: (-t[0], t[1].index))
-        chosen_pairs, not_chosen = pick(ranked)
-        for i, (_, cand, effect) in enumerate(ranked):
-            if i in not_chosen:
-                decisions.append(Decision(cand.text, "", False, effect, f"not chosen: {not_chosen[i]}"))
-    for flag, why in mode_skips:
-        decisions.append(Decision(flag, "", False, "read", f"not chosen: {why}"))
+            seen_summaries[summary_key] = cand.text
+        ranked.append((rank_score(cand, guess.effect, min_depth=min_depth, featured=featured,
+                                  total=len(draft.candidates)), cand, guess.effect))
+        listing = listing_mode(cand, guess.effect)
+        if listing is not None:
+            listings.append(listing)
+        helped = rank_reason(cand)
+        why_chosen[id(cand)] = f"{guess.reason}; {helped}" if helped else guess.reason
+    ranked.sort(key=lambda t: (-t[0], t[1].index))
+    chosen, not_chosen = pick(ranked)
+    decisions += [Decision(cand.text, "", False, effect, f"not chosen: {not_chosen[i]}")
+                  for i, (_, cand, effect) in enumerate(ranked) if i in not_chosen]
+    picks = tuple(_Pick(cand, effect, why_chosen.get(id(cand), "")) for cand, effect in chosen)
+    return replace(draft, picks=picks).noting(decisions)
 
-    # names: from the recipe, the mode, or the path; clashes resolved in pack order
-    raw_names = []
-    for cand, _ in chosen_pairs:
-        spec, _ = _spec_for(recipe, "", cand.path)
-        raw_names.append((spec.name if spec is not None and spec.name else None)
-                         or cand.name or verb_name(cand.path, bin=bin_name))
-    names = unique_names(raw_names)
-    for raw, final in zip(raw_names, names):
-        if raw != final:
-            warnings.append(f"two commands are both named '{raw}'; the second is '{final}'")
 
-    pack_json_override = recipe.json if recipe is not None else None
+def _pass_over_mode_flags(draft: _Draft) -> _Draft:
+    """Record the mode flags that were considered and not offered (more than ``MAX_MODES``, a clash)."""
+    return draft.noting([Decision(flag, "", False, "read", f"not chosen: {why}") for flag, why in draft.mode_skips])
+
+
+def _name_picks(draft: _Draft) -> _Draft:
+    """Each pick's verb name: the recipe entry's, the mode's, or the path's (``pr list`` -> ``pr.list``),
+    always a valid name (``names.py``); a clash is resolved in pack order (``list``, ``list-2``) and said."""
+    raw = []
+    for p in draft.picks:
+        entry = draft.request.entry_for(p.candidate.path)
+        given = (entry.name if entry is not None and entry.name else None) or p.candidate.name
+        raw.append(proposed_verb_name(given) if given else verb_name(p.candidate.path, bin=draft.tool.name))
+    names = unique_names(raw)
+    warnings = [f"two commands are both named '{r}'; the second is '{n}'" for r, n in zip(raw, names) if r != n]
+    return replace(draft, names=tuple(names)).noting(warnings=warnings)
+
+
+def _write_verbs(draft: _Draft, json_fields: Mapping[tuple[str, ...], Sequence[str]]) -> tuple[_Verb, ...]:
+    """Every pick as a manifest verb; the flags that make a mode (``--files``, ``--type``, ``--data``)
+    stay off the other commands."""
+    mode_flags = tuple(t for p in draft.picks for t in p.candidate.fixed + p.candidate.owns if t.startswith("-"))
+    return tuple(_write_verb(draft, p, name, mode_flags=mode_flags, json_fields=json_fields)
+                 for p, name in zip(draft.picks, draft.names))
+
+
+def _write_verb(draft: _Draft, p: _Pick, name: str, *, mode_flags: tuple[str, ...],
+                json_fields: Mapping[tuple[str, ...], Sequence[str]]) -> _Verb:
+    """One verb: its args, argv, description, title and policy, the proposal's, under what the recipe set.
+
+    The recipe's override (by proposed name) wins over its ``commands:`` entry, setting by setting.
+    """
+    bin_name, cand = draft.tool.name, p.candidate
+    settings = draft.request.settings_for(name, cand.path)
+    final_name = proposed_verb_name(settings.name) if settings.name else name
+    choice: JsonChoice = cand.json if isinstance(cand.json, JsonChoice) else select_json(
+        cand.command, fields=json_fields.get(cand.path, ()))
+    json_value = settings.json
+    if json_value is None:
+        json_value = draft.request.json if draft.request.json is not None else choice.selection
+    policy = settings.policy or PolicySetting()
+    effect = policy.effect if policy.effect is not None else p.effect
+    include = settings.include_args
+    if include is None and cand.fixed and not cand.command.positionals:
+        include = ()  # a mode that takes no operand (rg --type-list) takes no filters either
+    plan = plan_args(
+        cand.command,
+        tool=bin_name,
+        effect=effect,
+        style=cand.command.parser,
+        include=include,
+        exclude=tuple(settings.exclude_args or ()) + tuple(
+            m.lstrip("-") for m in mode_flags if m not in cand.fixed + cand.owns),
+        positional_order=settings.positional_order,
+        fixed=cand.fixed,
+        json_flag=choice.flag,
+        honours_double_dash=cand.command.parser not in _NO_DOUBLE_DASH,
+    )
+    description = settings.description or _sentence(cand.effective_summary) or _fallback_description(
+        draft.tool.root, cand, bin_name)
+    title = propose_title(name=final_name, summary=cand.effective_summary,
+                          display=" ".join((bin_name,) + cand.path + cand.fixed),
+                          primary=plan.primary, args=list(plan.properties))
+    if settings.title:
+        for form in ("live", "done"):
+            if getattr(settings.title, form) is not None:
+                title[form] = list(getattr(settings.title, form))
+    body: dict[str, Any] = {
+        "description": description,
+        "cli": [bin_name, *cand.path, *plan.cli_tail],
+        "args": {"type": "object", "properties": plan.properties, "additionalProperties": False},
+        "title": title,
+        "policy": {"effect": effect, "confirm": policy.confirm if policy.confirm is not None else effect != "read"},
+    }
+    if plan.required:
+        body["args"]["required"] = list(plan.required)
+    if settings.timeout_s is not None:
+        body["timeout_s"] = settings.timeout_s
+    why = p.why
+    if policy.effect and policy.effect != p.effect:
+        why = f"{policy.effect}: set by the recipe (proposal said {p.effect})"
+    body["x-why"] = (f"{cand.note}; " if cand.note else "") + why
+    note = choice.reason if json_value == choice.selection else "set by the recipe"
+    return _Verb(final_name, body, json_value, note, Decision(cand.text, final_name, True, effect, body["x-why"]))
+
+
+def _pack_json(request: ProposalRequest, verb_json: Mapping[str, Any]) -> Any:
+    """The pack's JSON selection: the recipe's, else the one most verbs use (the others say their own)."""
+    if request.json is not None:
+        return _json_tokens(request.json)
+    counts = Counter(repr(_json_tokens(v)) for v in verb_json.values())
+    if not counts:
+        return False
+    top = counts.most_common(1)[0][0]
+    return next(_json_tokens(v) for v in verb_json.values() if repr(_json_tokens(v)) == top)
+
+
+def _json_note(pack_json: Any, verbs: Mapping[str, dict], notes: Sequence[str]) -> str:
+    """How the pack selects JSON, in words, or that it has none."""
+    if pack_json is False and not any("json" in v for v in verbs.values()):
+        return "none: no JSON output found in the help, so every command returns text"
+    shown = Counter(notes)
+    return "; ".join(f"{note} ({n} command{'s' * (n != 1)})" for note, n in shown.items())
+
+
+def _assemble(draft: _Draft, written: Sequence[_Verb]) -> Proposal:
+    """The manifest in ``dump_manifest``'s order, the pack id and description, and the decisions
+    sorted chosen first (in pack order)."""
+    bin_name, root = draft.tool.name, draft.tool.root
     verbs: dict[str, dict] = {}
     verb_json: dict[str, Any] = {}
-    json_notes: list[str] = []
-    # the flags that make a mode (--files, --type, --data) stay off the other commands
-    mode_flags = tuple(t for c, _ in chosen_pairs for t in c.fixed + c.owns if t.startswith("-"))
-    for (cand, effect), name in zip(chosen_pairs, names):
-        spec, override = _spec_for(recipe, name, cand.path)
-        specs = (override, spec)
-        final_name = _get("name", override) or name
-        choice: JsonChoice = cand.json if isinstance(cand.json, JsonChoice) else select_json(
-            cand.command, fields=json_fields.get(cand.path, ())
-        )
-        json_value = _get("json", *specs)
-        if json_value is None:
-            json_value = pack_json_override if pack_json_override is not None else choice.selection
-        policy = dict(_get("policy", *specs) or {})
-        final_effect = policy.get("effect", effect)
-        include = _get("include_args", *specs)
-        if include is None and cand.fixed and not cand.command.positionals:
-            include = ()  # a mode that takes no operand (rg --type-list) takes no filters either
-        plan = plan_args(
-            cand.command,
-            tool=bin_name,
-            effect=final_effect,
-            style=cand.command.parser,
-            include=include,
-            exclude=tuple(_get("exclude_args", *specs) or ()) + tuple(
-                m.lstrip("-") for m in mode_flags if m not in cand.fixed + cand.owns),
-            positional_order=_get("positional_order", *specs),
-            fixed=cand.fixed,
-            json_flag=choice.flag,
-            honours_double_dash=cand.command.parser not in _NO_DOUBLE_DASH,
-        )
-        description = _get("description", *specs) or _sentence(cand.effective_summary) or _fallback_description(
-            root, cand, bin_name)
-        title = propose_title(name=final_name, summary=cand.effective_summary,
-                              display=" ".join((bin_name,) + cand.path + cand.fixed),
-                              primary=plan.primary, args=list(plan.properties))
-        title_override = _get("title", *specs)
-        if title_override:
-            title.update({k: list(v) for k, v in title_override.items()})
-        verb: dict[str, Any] = {
-            "description": description,
-            "cli": [bin_name, *cand.path, *plan.cli_tail],
-            "args": {"type": "object", "properties": plan.properties, "additionalProperties": False},
-            "title": title,
-            "policy": {"effect": final_effect, "confirm": policy.get("confirm", final_effect != "read")},
-        }
-        if plan.required:
-            verb["args"]["required"] = list(plan.required)
-        timeout = _get("timeout_s", *specs)
-        if timeout is not None:
-            verb["timeout_s"] = timeout
-        why = policy_reason.get(id(cand), "")
-        if policy.get("effect") and policy["effect"] != effect:
-            why = f"{policy['effect']}: set by the recipe (proposal said {effect})"
-        verb["x-why"] = (f"{cand.note}; " if cand.note else "") + why
-        verbs[final_name] = verb
-        verb_json[final_name] = json_value
-        json_notes.append(choice.reason if json_value == choice.selection else "set by the recipe")
-        decisions.append(Decision(cand.text, final_name, True, final_effect, verb["x-why"]))
-
-    # the pack's JSON selection is the one most verbs use; the others say their own
-    counts = Counter(repr(_json_tokens(v)) for v in verb_json.values())
-    if pack_json_override is not None:
-        pack_json = _json_tokens(pack_json_override)
-    elif counts:
-        top = counts.most_common(1)[0][0]
-        pack_json = next(_json_tokens(v) for v in verb_json.values() if repr(_json_tokens(v)) == top)
-    else:
-        pack_json = False
+    for verb in written:
+        verbs[verb.name] = verb.body
+        verb_json[verb.name] = verb.json
+    pack_json = _pack_json(draft.request, verb_json)
     for name, value in verb_json.items():
         if repr(_json_tokens(value)) != repr(pack_json):
             verbs[name]["json"] = _json_tokens(value)
-
-    pack_id = recipe.resolved_pack_id if recipe is not None else segment(bin_name.rsplit("/", 1)[-1])
+    pack_id = proposed_pack_id(draft.request.pack_id or segment(bin_name.rsplit("/", 1)[-1]))
     about = next((t for t in (root.summary, root.description) if t and not _HEADING.match(t)), "")
-    description = (recipe.description if recipe is not None and recipe.description else None) or _sentence(
-        about) or f"Named commands of {bin_name}."
-    manifest = {
-        "pack_id": pack_id,
-        "description": description,
-        "bin": bin_name,
-        "json": pack_json,
-        "verbs": verbs,
-    }
-    if recipe is not None and recipe.env:
-        manifest["env"] = {key: recipe.env[key] for key in ("pass", "set") if key in recipe.env}
-    if pack_json is False and not any("json" in v for v in verbs.values()):
-        json_note = "none: no JSON output found in the help, so every command returns text"
-    else:
-        shown = Counter(json_notes)
-        json_note = "; ".join(f"{note} ({n} command{'s' * (n != 1)})" for note, n in shown.items())
+    description = draft.request.description or _sentence(about) or f"Named commands of {bin_name}."
+    manifest = {"pack_id": pack_id, "description": description, "bin": bin_name, "json": pack_json, "verbs": verbs}
+    decisions = list(draft.decisions) + [v.decision for v in written]
+    if draft.request.env:
+        manifest["env"] = {key: draft.request.env[key] for key in ("pass", "set") if key in draft.request.env}
     manifest = harden_manifest(manifest, tool=bin_name)
     order = {d.name: i for i, d in enumerate(decisions) if d.chosen}
     decisions.sort(key=lambda d: (not d.chosen, order.get(d.name, 0)))
-    return Proposal(manifest, tuple(decisions), tuple(warnings), json_note)
+    return Proposal(manifest, tuple(decisions), draft.warnings,
+                    _json_note(pack_json, verbs, [v.json_note for v in written]))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from wrapgen.model.tool import Command, Flag
+from wrapgen.names import proposed_verb_name
 from wrapgen.propose.args import flag_noise
 from wrapgen.knowledge.dangerous_flags import dangerous_reason
 from wrapgen.propose.jsonsel import JsonChoice, select_json
@@ -90,10 +91,15 @@ def main_verb(root: Command, *, bin: str) -> tuple[str, str]:
         # the tool's operand is a URL (curl, wget): its main mode fetches it
         return "get", "Fetch a URL and return the response body"
     name = re.sub(r"[^a-z0-9-]", "-", bin.rsplit("/", 1)[-1].lower()).strip("-") or "main"
-    return name, root.summary or f"Run {bin}"
+    return proposed_verb_name(name), root.summary or f"Run {bin}"
 
 
 def _mode_name(flag: Flag) -> str:
+    """The verb name of a mode flag, always a valid one (``--files`` -> ``files``, ``--0`` -> ``x0``)."""
+    return proposed_verb_name(_mode_word(flag))
+
+
+def _mode_word(flag: Flag) -> str:
     if not flag.long:
         # a short-only switch is named from its help: "(slurp)", "output raw strings" -> raw
         text = flag.description or ""

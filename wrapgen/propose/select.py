@@ -19,6 +19,7 @@ from wrapgen.knowledge.phrases import group_weights, summary_out
 from wrapgen.knowledge.commands import (MEGA_REASON, common_weight, forwards_command_line, is_mega_command,
                                         is_setup_family, never_reason)
 from wrapgen.model.tool import Command, Flag
+from wrapgen.names import proposed_verb_name
 from wrapgen.propose.policy import NAME_EFFECTS, SUMMARY_EFFECTS
 
 __all__ = ["Candidate", "exclusion_reason", "rank_score", "rank_reason", "pick", "MAX_VERBS", "MAX_READS",
@@ -77,6 +78,9 @@ def exclusion_reason(candidate: Candidate) -> str | None:
     command = candidate.command
     if candidate.fixed or candidate.name:
         return None
+    if any(word.startswith("-") for word in candidate.path):
+        # "-" (stdin) or "-x" read as a subcommand: in cli[] it stands where a flag would (check's W014)
+        return "not a subcommand: a word starting with '-' is a flag or an operand"
     for word in candidate.path:
         why = never_reason(word)
         if why:
@@ -182,7 +186,7 @@ def listing_mode(candidate: Candidate, effect: str) -> Candidate | None:
     listed = replace(command, usage=lines or command.usage, flags=flags, positionals=positionals)
     what = switch.description.strip().rstrip(".") or f"list {candidate.path[-1]}"
     return Candidate(path=candidate.path, command=listed, group=candidate.group, index=candidate.index,
-                     fixed=("--list",), name=".".join((*candidate.path, "list")),
+                     fixed=("--list",), name=proposed_verb_name(".".join((*candidate.path, "list"))),
                      summary=what[0].upper() + what[1:] + ".", common=candidate.common, listing=True,
                      note=f"the listing form of '{' '.join(candidate.path)}' (--list)")
 

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, replace
 
 from wrapgen.model.tool import Command, Flag
+from wrapgen.names import proposed_verb_name
 from wrapgen.propose.args import flag_noise
 from wrapgen.knowledge.dangerous_flags import dangerous_reason
 from wrapgen.knowledge.words import kind_names
@@ -100,7 +101,7 @@ def value_modes(root: Command, *, bin: str, main_name: str, main_verb: str, fetc
             kind_done = True
             for short, long, what in kind_choices(flag)[:MAX_KINDS]:
                 reads.append(ValueMode(
-                    name=_plural(long), summary=f"{verb} {what} by name", fixed=(flag.long, short),
+                    name=proposed_verb_name(_plural(long)), summary=f"{verb} {what} by name", fixed=(flag.long, short),
                     owns=(), command=root, note=f"kind filter {flag.long} {short} ({what})"))
         elif not recent_done and safe and _RECENT.search(text) and _RECENT_NAME.search(flag.long or ""):
             recent_done = True

@@ -394,3 +394,17 @@ def test_check_never_raises_on_arbitrary_manifests(tmp_path, verbs, wrap):
     (pack / "pack.yaml").write_text(yaml.safe_dump(data))
     for finding in check_pack(pack):
         assert finding.code in all_rules() and finding.line >= 1
+
+
+def test_W015_flag_before_an_optional_mixed_value_token(tmp_path):
+    """`-o {{name}}.txt` with an optional name warns (the flag would stay and read the next token); required, it does not."""
+    text = BASE.replace("[mail, list, '--folder={{folder}}']", "[mail, list, -o, '{{folder}}.txt']")
+    assert "[mail, list, -o, '{{folder}}.txt']" in text
+    [finding] = _findings(_pack(tmp_path, text), "W015")
+    assert (finding.level, finding.field) == ("warning", "verbs.list.cli[2]")
+    required = text.replace("folder: {type: string}\n      additionalProperties: false",
+                            "folder: {type: string}\n      required: [folder]\n      additionalProperties: false", 1)
+    assert required != text
+    assert "W015" not in _codes(_pack(tmp_path / "required", required))
+    joined = text.replace("[mail, list, -o, '{{folder}}.txt']", "[mail, list, '--out={{folder}}.txt']")
+    assert "W015" not in _codes(_pack(tmp_path / "joined", joined))

@@ -81,10 +81,12 @@ def test_mixed_token_booleans_and_lists():
     assert render_argv(["t", "--x={{b}}", "--l={{l}}"], {"b": False, "l": ["a", 2]}) == ["t", "--x=false", "--l=a,2"]
 
 
-def test_mixed_token_missing_drops_token_and_flag():
-    """A mixed token with an unvalued placeholder goes, with the literal flag before it."""
-    assert render_argv(["t", "-o", "{{name}}.txt", "z"], {}) == ["t", "z"]
+def test_mixed_token_missing_drops_only_the_token():
+    """A mixed token with an unvalued placeholder goes alone (docs/contract.md §5 rule 3, changed
+    2026-12-01): the flag before it stays, even where it then reads the next token (check's W015 warns)."""
+    assert render_argv(["t", "-o", "{{name}}.txt", "z"], {}) == ["t", "-o", "z"]
     assert render_argv(["t", "--a={{a}}:{{b}}"], {"a": "x"}) == ["t"]
+    assert render_argv(["t", "--list", "--sort={{sort}}", "--", "{{p}}"], {"p": "v1"}) == ["t", "--list", "--", "v1"]
 
 
 def test_double_dash_is_never_dropped():
@@ -265,4 +267,4 @@ def test_lone_dash_is_not_a_flag():
 
 def test_mixed_token_list_of_empties_is_no_value():
     """A list holding only null/"" counts as no value in a mixed token too."""
-    assert render_argv(["t", "-x", "--l={{l}}"], {"l": [None, ""]}) == ["t"]
+    assert render_argv(["t", "-x", "--l={{l}}"], {"l": [None, ""]}) == ["t", "-x"]

@@ -361,6 +361,26 @@ def _positional(ctx: PackContext):
                                      hint="put '--' before it, or use --flag={{x}}; a dashed value is refused at run time")
 
 
+@rule("W015", severity="warning",
+      summary="a literal flag before an optional value token with other text ({{name}}.txt): left empty, the flag stays and reads the next token")
+def _flag_before_optional_mixed_value(ctx: PackContext):
+    # docs/contract.md §5 rule 3 (changed 2026-12-01): a token with a placeholder among other text is
+    # dropped alone. That is right for a self-contained `--sort={{sort}}`, but `-o {{name}}.txt`
+    # without name leaves `-o` to take whatever token follows as its value.
+    for verb in ctx.verbs:
+        for index in range(1, len(verb.argv) - 1):
+            flag, value = verb.argv[index], verb.argv[index + 1]
+            if not _is_flag(flag) or value.startswith("-") or PLACEHOLDER_RE.fullmatch(value) or "{{" not in value:
+                continue
+            optional = [m.group(1).strip() for m in PLACEHOLDER_RE.finditer(value)
+                        if m.group(1).strip() not in verb.required]
+            if optional:
+                yield ctx.diagnostic("W015", verb.field_of(index),
+                                     f"without {optional[0]!r}, {value!r} is dropped and {flag!r} stays, reading "
+                                     f"the next token as its value{verb.where}",
+                                     hint=f"write it as one token ({flag}={value}), or make {optional[0]!r} required")
+
+
 @rule("W010", severity="error", summary="a write or destructive verb that is not confirm-gated")
 def _confirm(ctx: PackContext):
     for verb in ctx.verbs:

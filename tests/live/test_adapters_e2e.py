@@ -185,9 +185,12 @@ def test_curl_with_headers_and_download(http_server, tmp_path):
     both = _ok(execute(pack, "get.with-headers", {"url": http_server}))
     assert both.startswith("HTTP/1.0 200") and both.rstrip().endswith("hello from the test server")
     target = tmp_path / "saved.html"
-    refused = execute(pack, "download", {"url": http_server, "output": str(target)})
+    refused = execute(pack, "download", {"url": http_server, "output": "saved.html"}, cwd=tmp_path)
     assert refused["ok"] is False and "confirm" in refused["error"] and not target.exists()
-    _ok(execute(pack, "download", {"url": http_server, "output": str(target), "confirm": True}))
+    # it writes only inside the working directory (docs/contract.md §9): an absolute path is refused
+    outside = execute(pack, "download", {"url": http_server, "output": str(target), "confirm": True}, cwd=tmp_path)
+    assert outside["ok"] is False and "output" in outside["error"] and not target.exists()
+    _ok(execute(pack, "download", {"url": http_server, "output": "saved.html", "confirm": True}, cwd=tmp_path))
     assert target.read_text() == "hello from the test server\n"
 
 

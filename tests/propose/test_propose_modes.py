@@ -71,12 +71,15 @@ def test_a_type_flag_without_listed_kinds_gives_no_kind_modes():
 
 
 def test_post_modes_are_confirm_gated_writes_with_the_reason_recorded():
-    """--data/--json give post and post.json: write, confirm=true, x-why naming the deciding words."""
+    """--data/--json give post and post.json: write, confirm=true, x-why naming the deciding words;
+    --output gives download, destructive (it overwrites the file it names)."""
     proposal = propose(Tool(name="fetcher", root=_fetcher(_HEAD, _DATA, _DATA_RAW, _JSON, _OUTPUT)))
     verbs = proposal.manifest["verbs"]
-    for name in ("post", "post.json", "download"):
+    for name in ("post", "post.json"):
         assert verbs[name]["policy"] == {"effect": "write", "confirm": True}, name
         assert "write:" in verbs[name]["x-why"], name
+    assert verbs["download"]["policy"] == {"effect": "destructive", "confirm": True}
+    assert "destructive:" in verbs["download"]["x-why"] and "overwrite" in verbs["download"]["x-why"]
     assert verbs["post.json"]["args"]["properties"]["json"]["type"] == "string"  # one document, not an array
     assert verbs["post.json"]["args"]["required"] == ["json", "url"]
     assert list(verbs)[-3:] == ["post", "post.json", "download"]  # reads first, then writes

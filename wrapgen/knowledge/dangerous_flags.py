@@ -58,11 +58,18 @@ class ValueGuard:
     spellings: tuple[str, ...]
     pattern: str
     why: str
+    max_length: int | None = None  # a pattern with an unbounded quantifier needs one (check's W053)
+
+
+def _guard(first, spellings: tuple[str, ...]) -> ValueGuard:
+    value = first.value
+    if isinstance(value, dict):  # {"pattern": ..., "max_length": N}
+        return ValueGuard(first.tool, spellings, value["pattern"], first.why, value.get("max_length"))
+    return ValueGuard(first.tool, spellings, value, first.why)
 
 
 def _value_guards() -> tuple[ValueGuard, ...]:
-    return tuple(_grouped(load("dangerous_flags")["value_guards"],
-                          lambda first, spellings: ValueGuard(first.tool, spellings, first.value, first.why)))
+    return tuple(_grouped(load("dangerous_flags")["value_guards"], _guard))
 
 
 # Read once, from data/dangerous_flags.json (validated: a spelling twice for one tool is an error).

@@ -108,6 +108,8 @@ def _guard_values(schema: dict, guard: ValueGuard) -> None:
     """Constrain a flag's string values to the guard's pattern, and say why in its description."""
     target = schema["items"] if schema.get("type") == "array" else schema
     target["pattern"] = guard.pattern
+    if guard.max_length is not None:
+        target["maxLength"] = guard.max_length
     text = schema.get("description", "")
     schema["description"] = f"{text} ({guard.why})" if text else guard.why[0].upper() + guard.why[1:]
 

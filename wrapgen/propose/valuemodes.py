@@ -115,7 +115,8 @@ def value_modes(root: Command, *, bin: str, main_name: str, main_verb: str, fetc
               and (flag.type == "path" or re.search(r"file", flag.value_name or "", re.I))):
             save_done = True
             writes.append(ValueMode(
-                name="download", summary="Download a file from a URL to a local path",
+                # it overwrites the file it names: "overwrite" makes the verb destructive (policy words)
+                name="download", summary="Download and overwrite a local file with what a URL returns",
                 fixed=(), owns=flag.spellings, command=_requiring(root, flag),
                 note=f"save flag {flag.long} (writes a local file)"))
     plain = next((f for f in send if not re.search(r"\bJSON\b", f.description)), None)

@@ -22,11 +22,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from wrapgen.errors import HelpUnreadableError
+from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command, Flag, Positional, Tool
 
 __all__ = ["is_shell_script", "is_launcher", "launcher_prelude_problem", "shebang_interpreter", "read_shell_script", "discover_script", "SHELLS"]
 
-SHELLS = ("sh", "bash", "dash", "ksh", "zsh", "ash")
+# The shells whose scripts are read statically: wrapgen/knowledge/data/shells.json, table script_shells.
+SHELLS = tuple(sorted(load("shells")["script_shells"].names))
 _PARSER = "script"
 
 # A word naming the first positional argument, or a variable copied from it.

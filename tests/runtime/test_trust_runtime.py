@@ -364,7 +364,7 @@ def test_catastrophic_pattern_is_stopped_with_a_clear_error():
 def test_catastrophic_pattern_does_not_freeze_other_calls():
     """While one call's pattern check runs away, another thread's call still completes at once (no GIL freeze)."""
     slow = binding_dict("t", PY, {"v": verb([PY, "-c", "print(1)", "{{name}}"], args=CATASTROPHIC)})
-    fast = binding_dict("f", "echo", {"v": verb(["echo", "hi"], json_sel=[])})
+    fast = binding_dict("f", sys.executable, {"v": verb([sys.executable, "-c", "print('hi')"], json_sel=[])})
     runaway = threading.Thread(target=execute, args=(slow, "v", {"name": "a" * 60 + "b"}))
     runaway.start()
     time.sleep(0.1)

@@ -500,19 +500,11 @@ def resolve_in_pack(match: dict, binding: dict) -> tuple[str | None, dict | None
 
 
 def _json_value(text: str):
-    stripped = text.strip()
-    if not stripped:
-        return None
-    try:
-        return json.loads(stripped)
-    except ValueError:
-        decoder, values, at = json.JSONDecoder(), [], 0
-        while at < len(stripped):
-            value, at = decoder.raw_decode(stripped, at)
-            values.append(value)
-            while at < len(stripped) and stripped[at].isspace():
-                at += 1
-        return values
+    """The human command's stdout read as the runtime reads a tool's (one document, or JSON lines as
+    a list): the same parser, so "equal" compares like with like."""
+    from wrapgen.runtime.execute import _parse_json
+
+    return _parse_json(text)
 
 
 DIFF_TIMES = re.compile(r"^((?:---|\+\+\+) \S+)\t.*$", re.MULTILINE)

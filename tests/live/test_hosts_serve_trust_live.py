@@ -28,6 +28,7 @@ from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
 from conftest import require_tool  # noqa: E402
+from support.serve import SLOW_PACK, make_pack  # noqa: E402
 from wrapgen.hosts import export  # noqa: E402
 from wrapgen.hosts.mcp import Admission, elicitation_request, screen_line  # noqa: E402
 from wrapgen.pack.build import render_pack_files  # noqa: E402
@@ -58,33 +59,6 @@ verbs:
     policy: {effect: write}
     title: {live: 'Tagging {{name}}', done: 'Tagged {{name}}'}
 """
-
-SLOW_PACK = """\
-pack_id: slow
-description: Takes its time.
-bin: sleep
-json: false
-verbs:
-  nap:
-    description: Sleep for some seconds.
-    cli: [sleep, '{{seconds}}']
-    args:
-      type: object
-      properties:
-        seconds: {type: string}
-      required: [seconds]
-      additionalProperties: false
-    policy: {effect: read}
-    timeout_s: 60
-"""
-
-
-def make_pack(directory: Path, manifest: str) -> Path:
-    directory.mkdir(parents=True)
-    (directory / "pack.yaml").write_text(manifest, encoding="utf-8")
-    write_files(directory, render_pack_files(manifest.encode("utf-8")))
-    return directory
-
 
 def _git(repo: Path, *args: str) -> str:
     return subprocess.run(

@@ -73,3 +73,11 @@ def test_discovery_reads_the_man_page(tool, code, meaning):
         pytest.skip(f"no man page for {tool} installed")
     assert dict(root.exit_status)[code] == meaning
     assert answer_codes(root) == {str(code): "no matches" if tool != "diff" else "differences found"}
+
+
+def test_files_without_match_declares_no_answer(tree):
+    """files-without-match exits 1 when every file matched: "exit 1", never a misleading "no matches"."""
+    envelope = execute(RG, "files-without-match", {"pattern": "e", "paths": ["a.txt", "b.txt"]}, cwd=tree)
+    assert envelope == {"ok": False, "error": "exit 1"}
+    listed = execute(RG, "files-without-match", {"pattern": "hello", "paths": ["a.txt", "b.txt"]}, cwd=tree)
+    assert listed == {"ok": True, "result": "b.txt\n"}

@@ -82,3 +82,20 @@ def test_propose_declares_nothing_for_error_statuses(fixture, name, style):
     """ls's and xz's documented statuses are all errors or warnings: no exit_codes in the pack."""
     manifest = propose(_tool(fixture, name, style)).manifest
     assert "exit_codes" not in manifest and "x-why-exit_codes" not in manifest
+
+
+def test_a_mode_that_inverts_the_answer_declares_none():
+    """rg's files-without-match exits 1 when every file matched: that verb declares {} over the pack's map."""
+    from wrapgen.propose.exitcodes import inverts_answers
+
+    assert inverts_answers(("--files-without-match",)) and not inverts_answers(("--files-with-matches",))
+    root = _tool("clap/rg.txt", "rg", "clap").root
+    root = root.with_changes(exit_status=((0, "ripgrep finds a match"), (1, "no match could be found")))
+    manifest = propose(Tool(name="rg", root=root)).manifest
+    assert manifest["exit_codes"] == {"1": "no matches"}
+    by_mode = {verb["cli"][1] if len(verb["cli"]) > 1 else "": verb for verb in manifest["verbs"].values()}
+    inverted = [v for v in manifest["verbs"].values() if "--files-without-match" in v["cli"]]
+    assert inverted and all(v["exit_codes"] == {} for v in inverted)
+    others = [v for v in manifest["verbs"].values() if "--files-without-match" not in v["cli"]]
+    assert others and all("exit_codes" not in v for v in others), by_mode
+    assert checked(manifest) == []

@@ -30,7 +30,7 @@ from wrapgen.model.recipe import PolicySetting, ProposalRequest
 from wrapgen.model.tool import Command, Tool
 from wrapgen.names import proposed_pack_id, proposed_verb_name, segment, unique_names, verb_name
 from wrapgen.propose.args import plan_args
-from wrapgen.propose.exitcodes import answer_codes, exit_codes_why
+from wrapgen.propose.exitcodes import answer_codes, exit_codes_why, inverts_answers
 from wrapgen.propose.harden import harden_manifest
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.modes import root_candidates
@@ -416,7 +416,8 @@ def _json_note(pack_json: Any, verbs: Mapping[str, dict], notes: Sequence[str]) 
 
 def _exit_codes(root: Command, picks: Sequence[_Pick], written: Sequence[_Verb]) -> dict[str, Any]:
     """The pack's ``exit_codes``: the root's documented statuses that are answers, and why; a verb whose
-    command documents other answers of its own gets its own map (written into its body)."""
+    command documents other answers of its own gets its own map (written into its body), and one fixed
+    to a mode that turns the answers around (``--files-without-match``) declares none."""
     out: dict[str, Any] = {}
     pack_level = answer_codes(root)
     if pack_level:
@@ -424,7 +425,10 @@ def _exit_codes(root: Command, picks: Sequence[_Pick], written: Sequence[_Verb])
         out["x-why-exit_codes"] = exit_codes_why(root)
     for pick, verb in zip(picks, written):
         own = answer_codes(pick.candidate.command)
-        if own and own != pack_level:
+        if inverts_answers(pick.candidate.fixed):
+            if pack_level:
+                verb.body["exit_codes"] = {}  # rg --files-without-match: its exit 1 means every file matched
+        elif own and own != pack_level:
             verb.body["exit_codes"] = own
     return out
 

@@ -15,7 +15,7 @@ from wrapgen.knowledge.phrases import compiled
 from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command
 
-__all__ = ["answer_codes", "exit_codes_why"]
+__all__ = ["answer_codes", "exit_codes_why", "inverts_answers"]
 
 
 @lru_cache(maxsize=None)
@@ -40,6 +40,11 @@ def answer_codes(command: Command) -> dict[str, str]:
         if short:
             out[str(code)] = short
     return out
+
+
+def inverts_answers(fixed) -> bool:
+    """Whether a command fixed to these mode flags (``("--files-without-match",)``) turns the answers around."""
+    return bool(set(fixed) & load("exit_codes")["inverted_by"].names)
 
 
 def exit_codes_why(command: Command) -> str:

@@ -423,9 +423,9 @@ def _exit_codes(root: Command, picks: Sequence[_Pick], written: Sequence[_Verb])
     if pack_level:
         out["exit_codes"] = pack_level
         out["x-why-exit_codes"] = exit_codes_why(root)
-    for pick, verb in zip(picks, written):
-        own = answer_codes(pick.candidate.command)
-        if inverts_answers(pick.candidate.fixed):
+    for chosen, verb in zip(picks, written):
+        own = answer_codes(chosen.candidate.command)
+        if inverts_answers(chosen.candidate.fixed):
             if pack_level:
                 verb.body["exit_codes"] = {}  # rg --files-without-match: its exit 1 means every file matched
         elif own and own != pack_level:

@@ -136,6 +136,9 @@ class Command:
     # The root's short help lists it where a fuller listing (`git help -a`, `cargo --list`) has more:
     # the tool's own pick of its common commands.
     common: bool = False
+    # What its exit statuses mean, as its help or man page says ("EXIT STATUS"): ((1, "no lines were
+    # selected"), ...), sorted by code; read by wrapgen.parse.exit_status. Serialised as {"1": ...}.
+    exit_status: tuple[tuple[int, str], ...] = ()
 
     @property
     def name(self) -> str:
@@ -161,6 +164,8 @@ class Command:
     def to_dict(self) -> dict:
         out = _drop_defaults(self)
         out["path"] = list(self.path)
+        if self.exit_status:
+            out["exit_status"] = {str(code): meaning for code, meaning in self.exit_status}
         return out
 
     @classmethod
@@ -174,6 +179,8 @@ class Command:
         data["global_flags"] = tuple(Flag.from_dict(f) for f in data.get("global_flags", ()))
         data["positionals"] = tuple(Positional.from_dict(p) for p in data.get("positionals", ()))
         data["subcommands"] = tuple(Command.from_dict(c) for c in data.get("subcommands", ()))
+        if "exit_status" in data:
+            data["exit_status"] = tuple(sorted((int(code), str(meaning)) for code, meaning in data["exit_status"].items()))
         return cls(**data)
 
 

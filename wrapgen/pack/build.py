@@ -99,6 +99,11 @@ def resolve_verb(data: Mapping[str, Any], name: str) -> dict:
     title = _title(verb.get("title"))
     if title is not None:
         resolved["title"] = title
+    # a verb's exit_codes replace the pack's; recorded only when some are declared, so the binding of
+    # a pack without them stays byte-identical
+    exit_codes = verb["exit_codes"] if "exit_codes" in verb else data.get("exit_codes") or {}
+    if exit_codes:
+        resolved["exit_codes"] = {code: exit_codes[code] for code in sorted(exit_codes, key=int)}
     return resolved
 
 

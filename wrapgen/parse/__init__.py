@@ -11,6 +11,7 @@ from __future__ import annotations
 from wrapgen.errors import UsageError
 from wrapgen.model.tool import Command
 
+from wrapgen.parse.exit_status import exit_statuses
 from wrapgen.parse.sections import clean_text
 from wrapgen.parse.styles import argparse_style, clap, click_style, cobra, docopt, git, gnu, man  # noqa: F401 (they register)
 from wrapgen.parse.detect import detect_style as _detect
@@ -47,7 +48,10 @@ def parse_help(text: str | bytes, *, prog: tuple[str, ...], style: str | None = 
     chosen = style or detect_style(cleaned)
     for name in dict.fromkeys((chosen, "gnu")):
         try:
-            return PARSERS[name](cleaned, prog=prog)
+            command = PARSERS[name](cleaned, prog=prog)
         except Exception:  # noqa: BLE001 - a parser bug must not stop discovery; gnu is the fallback
             continue
+        if not command.exit_status and name != "man":  # man reads its own rendered EXIT STATUS section
+            command = command.with_changes(exit_status=exit_statuses(cleaned))
+        return command
     return Command(path=prog[1:], parser=chosen)

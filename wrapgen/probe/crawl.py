@@ -133,7 +133,8 @@ def _with_help_flag(command: Command) -> Command:
 
 def _merge_man_flags(command: Command, man: Command) -> Command:
     """The man page's flags merged in: help wins where both describe a flag, and only fills gaps
-    (jq's help lists ``-r`` where its man page says ``-r, --raw-output``); unknown flags are added."""
+    (jq's help lists ``-r`` where its man page says ``-r, --raw-output``); unknown flags are added.
+    The page's exit statuses win over what help says of them."""
     flags = list(command.flags)
     known = {s for f in command.global_flags for s in f.spellings}
     extra: list[Flag] = []
@@ -165,7 +166,8 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
         if more:
             flags[index] = replace(flags[index], aliases=flags[index].aliases + more)
         known |= set(flags[index].spellings)
-    return replace(command, flags=tuple(flags) + tuple(extra))
+    # the page's EXIT STATUS is fuller than help's one line (grep: "1 if no lines were selected", not "1 otherwise")
+    return replace(command, flags=tuple(flags) + tuple(extra), exit_status=man.exit_status or command.exit_status)
 
 
 def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | None = None,

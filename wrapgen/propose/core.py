@@ -7,7 +7,8 @@
 3. ``_pass_over_mode_flags``: the mode flags not offered, recorded with why;
 4. ``_name_picks``: a verb name per pick, made by ``wrapgen.names``;
 5. ``_write_verbs``: each pick as a manifest verb, what the recipe set over what was proposed;
-6. ``_assemble``: the pack's JSON selection, id and description, and the decisions in order.
+6. ``_assemble``: the pack's JSON selection, id and description, the exit codes that are answers
+   (``wrapgen.propose.exitcodes``), and the decisions in order.
 
 The recipe arrives typed: a ``wrapgen.model.recipe.ProposalRequest``, converted from a
 ``wrapgen.pack.recipe.Recipe`` at the boundary.
@@ -29,6 +30,7 @@ from wrapgen.model.recipe import PolicySetting, ProposalRequest
 from wrapgen.model.tool import Command, Tool
 from wrapgen.names import proposed_pack_id, proposed_verb_name, segment, unique_names, verb_name
 from wrapgen.propose.args import plan_args
+from wrapgen.propose.exitcodes import answer_codes, exit_codes_why, inverts_answers
 from wrapgen.propose.harden import harden_manifest
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.modes import root_candidates
@@ -412,6 +414,25 @@ def _json_note(pack_json: Any, verbs: Mapping[str, dict], notes: Sequence[str]) 
     return "; ".join(f"{note} ({n} command{'s' * (n != 1)})" for note, n in shown.items())
 
 
+def _exit_codes(root: Command, picks: Sequence[_Pick], written: Sequence[_Verb]) -> dict[str, Any]:
+    """The pack's ``exit_codes``: the root's documented statuses that are answers, and why; a verb whose
+    command documents other answers of its own gets its own map (written into its body), and one fixed
+    to a mode that turns the answers around (``--files-without-match``) declares none."""
+    out: dict[str, Any] = {}
+    pack_level = answer_codes(root)
+    if pack_level:
+        out["exit_codes"] = pack_level
+        out["x-why-exit_codes"] = exit_codes_why(root)
+    for chosen, verb in zip(picks, written):
+        own = answer_codes(chosen.candidate.command)
+        if inverts_answers(chosen.candidate.fixed):
+            if pack_level:
+                verb.body["exit_codes"] = {}  # rg --files-without-match: its exit 1 means every file matched
+        elif own and own != pack_level:
+            verb.body["exit_codes"] = own
+    return out
+
+
 def _assemble(draft: _Draft, written: Sequence[_Verb]) -> Proposal:
     """The manifest in ``dump_manifest``'s order, the pack id and description, and the decisions
     sorted chosen first (in pack order)."""
@@ -428,7 +449,9 @@ def _assemble(draft: _Draft, written: Sequence[_Verb]) -> Proposal:
     pack_id = proposed_pack_id(draft.request.pack_id or segment(bin_name.rsplit("/", 1)[-1]))
     about = next((t for t in (root.summary, root.description) if t and not _HEADING.match(t)), "")
     description = draft.request.description or _sentence(about) or f"Named commands of {bin_name}."
-    manifest = {"pack_id": pack_id, "description": description, "bin": bin_name, "json": pack_json, "verbs": verbs}
+    manifest = {"pack_id": pack_id, "description": description, "bin": bin_name, "json": pack_json}
+    manifest.update(_exit_codes(root, draft.picks, written))
+    manifest["verbs"] = verbs
     decisions = list(draft.decisions) + [v.decision for v in written]
     if draft.request.env:
         manifest["env"] = {key: draft.request.env[key] for key in ("pass", "set") if key in draft.request.env}

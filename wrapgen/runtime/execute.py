@@ -29,6 +29,7 @@ __all__ = [
     "ERROR_TAIL",
     "failure",
     "success",
+    "answer",
     "strip_ansi",
     "envelope_from_process",
     "prepare",
@@ -61,6 +62,12 @@ def failure(message: str) -> dict:
 
 def success(result) -> dict:
     return {"ok": True, "result": result}
+
+
+def answer(meaning: str, exit_code: int, output) -> dict:
+    """A declared non-zero exit (pack.yaml ``exit_codes``, docs/contract.md §8): still ``ok: false``, the
+    error says what the status means, and what the tool printed on stdout is kept as ``output``."""
+    return {"ok": False, "error": f"{meaning} (exit {exit_code})", "exit_code": exit_code, "output": output}
 
 
 def strip_ansi(text: str) -> str:
@@ -110,9 +117,32 @@ class _TooDeep(Exception):
 TOO_DEEP = "nested too deeply (more than about 1,000 levels)"
 
 
+def _declared(exit_codes, exit_code: int) -> str:
+    """The meaning a verb's ``exit_codes`` gives ``exit_code``; "" when it declares none (or is malformed)."""
+    meaning = exit_codes.get(str(exit_code)) if isinstance(exit_codes, dict) else None
+    return meaning.strip() if isinstance(meaning, str) else ""
+
+
+def _kept_output(stdout: bytes, *, json_selected: bool):
+    """What the tool printed beside a declared exit: JSON when selected and it parses, else text; None when empty."""
+    text = stdout.decode("utf-8", errors="replace")
+    if not text.strip():
+        return None
+    if json_selected:
+        try:
+            return _parse_json(text)
+        except (ValueError, RecursionError, _TooDeep):
+            pass
+    return text
+
+
 def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout_s: float,
-                          output_cap: int = DEFAULT_OUTPUT_CAP, memory_mb: int | None = None) -> dict:
-    """The envelope for what happened when the tool ran (docs/contract.md §8)."""
+                          output_cap: int = DEFAULT_OUTPUT_CAP, memory_mb: int | None = None,
+                          exit_codes=None) -> dict:
+    """The envelope for what happened when the tool ran (docs/contract.md §8).
+
+    ``exit_codes`` (``{"1": "no matches"}``, the verb's resolved declaration) turns a declared
+    non-zero exit into ``answer(...)``; any other non-zero exit gives stderr's tail or "exit N"."""
     if result.not_found:
         name = result.argv[0] if result.argv else "the tool"
         return failure(f"cannot run {name}: {result.not_found}")
@@ -132,6 +162,9 @@ def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout
             name = "unknown"
         return failure(f"killed by signal {result.signal} ({name})")
     if result.exit_code != 0:
+        meaning = _declared(exit_codes, result.exit_code)
+        if meaning:
+            return answer(meaning, result.exit_code, _kept_output(result.stdout, json_selected=json_selected))
         text = strip_ansi(result.stderr.decode("utf-8", errors="replace")).strip()
         return failure(text[-ERROR_TAIL:].strip() if text else f"exit {result.exit_code}")
     stdout = result.stdout.decode("utf-8", errors="replace")
@@ -247,7 +280,7 @@ def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = 
     result = run_process(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=tool_environ, cancel=cancel,
                          memory_mb=memory_mb)
     return envelope_from_process(result, json_selected=bool(verb.get("json")), timeout_s=timeout_s,
-                                 output_cap=output_cap, memory_mb=memory_mb)
+                                 output_cap=output_cap, memory_mb=memory_mb, exit_codes=verb.get("exit_codes"))
 
 
 def _shown(value) -> str:

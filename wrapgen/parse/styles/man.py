@@ -13,6 +13,7 @@ from wrapgen.model.tool import Command
 from wrapgen.parse.sections import indent_of
 
 from wrapgen.parse.assemble import Rules, _prose_before_options, assemble, read_parts
+from wrapgen.parse.exit_status import exit_statuses
 from wrapgen.parse.options import tidy_flags
 from wrapgen.parse.registry import register_parser
 from wrapgen.parse.styles.gnu import without_operators
@@ -421,6 +422,7 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     if roff:
         text = roff_to_text(text)
     pages = man_page_commands(text, prog=prog) + bullet_commands(text, prog=prog)
+    statuses = exit_statuses(text)  # before _option_sections drops the EXIT STATUS section
     text = _option_sections(text)
     parts = read_parts(text, prog=prog, rules=RULES)
     summary = ""
@@ -441,6 +443,8 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     command = command.with_changes(flags=without_operators(tidy_flags(command.flags, beside=command.global_flags)))  # find(1): "-not expr"
     if summary:
         command = command.with_changes(summary=summary[:200])
+    if statuses:
+        command = command.with_changes(exit_status=statuses)
     known = {s.name for s in command.subcommands}
     extra = tuple(page for page in pages if page.name not in known)
     if extra:

@@ -1,0 +1,181 @@
+"""What a tool's exit statuses mean, as its help or man page says: text -> ``((code, meaning), ...)``.
+
+Pure, and never raises. Reads rendered text (``man -P cat``, ``roff_to_text``, ``--help``):
+
+- a section about them (man's ``EXIT STATUS``, ``EXIT CODES``, ``RETURN VALUE``, ``DIAGNOSTICS``;
+  help's ``Exit status:``), as a tagged list (xz(1), tar(1): ``0`` then "All is good.";
+  ls's `` 0  if OK,``) or as sentences (rg(1): "If no match could be found, then the exit status
+  is 1.");
+- else sentences anywhere that name the exit status (diff's and grep's help: "Exit status is 0 if
+  inputs are the same, 1 if different, 2 if trouble.").
+
+A meaning is the tool's own words, shortened: one clause, without parentheses, at most 80
+characters. "1 otherwise" after "0 if X" means "not X". The first statement about a code wins.
+Which codes are answers rather than errors is not decided here (``wrapgen.propose.exitcodes``).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["exit_statuses"]
+
+MAX_MEANING = 80
+
+# A heading of a section about exit statuses: man's at column 0 in capitals, help's ending in ':'
+# or underlined (restic's "EXIT STATUS\n===========").
+_HEADING = re.compile(
+    r"""
+    ^(?:
+        (?:EXIT[ ](?:STATUS|STATUSES|CODES?|VALUES?)|RETURN[ ](?:VALUES?|CODES?|STATUS)|DIAGNOSTICS)\s*:?
+      | (?:Exit|Return)[ ](?:status(?:es)?|codes?|values?)\s*:
+    )\s*$
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+# A line that opens the next section: a man heading (capitals at column 0) or a help heading ("Usage:").
+_NEXT = re.compile(r"^(?:[A-Z][A-Z0-9 ,/&()-]{2,}|[A-Za-z][\w ()-]{0,40}:)\s*$")
+_CODE = r"(?P<code>25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)"
+# A tagged item: "0" alone on its line (the text follows, indented deeper), or "0  text" / " 0  if OK,".
+_TAG_ALONE = re.compile(rf"^(?P<indent>\s*){_CODE}\s*$")
+_TAG_TEXT = re.compile(rf"^\s*{_CODE}(?:\s*[:=-]\s+|\s{{2,}}|\s+(?=(?:if|when)\b))(?P<text>\S.*)$")
+# The end of a condition: a comma (before the next "N if" or "N otherwise"), or the end of a clause.
+_END = r"(?=[,;]|\.(?:\s|$)|$)"
+# "exit status is 0 if A, 1 if B, and 2 if C" / "exits with status 0 if A": where a list begins.
+_OPENER = re.compile(
+    r"""
+    \b(?:exit[ ](?:status|code|value)(?:[ ]of[ ][\w ]{1,30}?)?[ ](?:is|will[ ]be|=)
+        | exits?[ ]with[ ](?:a[ ])?(?:status|code)(?:[ ]of)?
+        | returns?)
+    \s+(?:always\s+)?(?=\d)
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_ITEM = re.compile(rf"(?:,?\s*(?:and\s+|or\s+)?(?:with\s+)?){_CODE}\s+(?:(?P<when>if|when)\s+(?P<cond>[^,;]+?){_END}|(?P<otherwise>otherwise)\b)",
+                   re.IGNORECASE)
+# "If A, then the exit status is 1" / "When A, the exit code is always 2"
+_IF_THEN = re.compile(
+    rf"""
+    \b(?:if|when)\s+(?P<cond>[^.;,]+?),\s*(?:then\s+)?(?:the\s+)?
+    (?:exit\s+(?:status|code|value)|return\s+(?:value|code))(?:\s+of\s+[\w ]{{1,30}}?)?\s+
+    (?:is|will\s+be)\s+(?:always\s+)?{_CODE}\b
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+# "1 exit status occurs only when A" (rg(1)'s summary list)
+_OCCURS = re.compile(rf"\b{_CODE}\s+exit\s+(?:status|code)\s+(?:occurs|means|is\s+returned)\s+(?:only\s+)?(?:when|if)\s+(?P<cond>.+?){_END}",
+                     re.IGNORECASE)
+# Inside a section only: any "N if A" ("... or with 255 if an error occurred"), not "greater than 0 if".
+_BARE = re.compile(rf"(?<!than )(?<!least )(?<!most )(?<!over )(?<!above )(?<!below )\b{_CODE}\s+(?:if|when)\s+(?P<cond>[^.;,]+?){_END}",
+                   re.IGNORECASE)
+
+
+def _meaning(text: str) -> str:
+    """One clause of the tool's words: no parentheses, no trailing punctuation, at most 80 characters."""
+    text = re.sub(r"\s*\([^()]*\)", "", text or "")
+    text = " ".join(text.split())
+    text = re.split(r"(?<=[a-z0-9)])[.;:](?:\s|$)", text)[0]
+    text = re.sub(r"^(?:if|when)\s+", "", text, flags=re.IGNORECASE).strip(" ,.;:")
+    if len(text) > MAX_MEANING:
+        text = text[: MAX_MEANING - 1].rsplit(" ", 1)[0].rstrip(" ,") + "…"
+    return text
+
+
+def _sections(lines: list[str]) -> list[list[str]]:
+    """The bodies of the sections about exit statuses, each up to the next heading."""
+    out: list[list[str]] = []
+    index = 0
+    while index < len(lines):
+        if not _HEADING.match(lines[index]):
+            index += 1
+            continue
+        help_style = lines[index].rstrip().endswith(":")
+        body: list[str] = []
+        index += 1
+        while index < len(lines):
+            line = lines[index]
+            if set(line.strip()) <= {"=", "-"} and line.strip() and not body:
+                index += 1  # an underline
+                continue
+            if line[:1].strip() and _NEXT.match(line) and not _TAG_TEXT.match(line):
+                break
+            if help_style and not line.strip() and any(b.strip() for b in body):
+                break  # ls's "Exit status:" block ends at its blank line
+            body.append(line)
+            index += 1
+        out.append(body)
+    return out
+
+
+def _tagged(body: list[str]) -> dict[int, str]:
+    """Codes as a tagged list: a code alone on its line with its text below it, or code and text on one line."""
+    found: dict[int, str] = {}
+    index = 0
+    while index < len(body):
+        line = body[index]
+        alone = _TAG_ALONE.match(line)
+        if alone:
+            depth = len(alone["indent"].expandtabs())
+            text: list[str] = []
+            index += 1
+            while index < len(body) and not body[index].strip():
+                index += 1
+            while index < len(body) and body[index].strip() and len(body[index]) - len(body[index].lstrip()) > depth:
+                text.append(body[index])
+                index += 1
+            if text:
+                found.setdefault(int(alone["code"]), _meaning(" ".join(text)))
+            continue
+        inline = _TAG_TEXT.match(line)
+        if inline:
+            found.setdefault(int(inline["code"]), _meaning(inline["text"]))
+        index += 1
+    return {code: meaning for code, meaning in found.items() if meaning}
+
+
+def _sentences(text: str, *, bare: bool) -> dict[int, str]:
+    """Codes stated in prose, in the order they appear; ``bare`` also reads any "N if A" (inside a section)."""
+    text = " ".join(re.sub(r"\s*\([^()]*\)", "", text).split())  # asides ("(e.g. ...)") hold stray commas and dots
+    hits: list[tuple[int, int, str]] = []  # (position, code, meaning)
+    for opener in _OPENER.finditer(text):
+        at, first = opener.end(), None
+        while True:
+            item = _ITEM.match(text, at)
+            if item is None:
+                break
+            code = int(item["code"])
+            if item["otherwise"]:
+                meaning = f"not {first}" if first else ""
+            else:
+                meaning = _meaning(item["cond"])
+                first = first or meaning
+            if meaning:
+                hits.append((item.start(), code, meaning))
+            at = item.end()
+    hits += [(m.start(), int(m["code"]), _meaning(m["cond"])) for m in _IF_THEN.finditer(text)]
+    hits += [(m.start(), int(m["code"]), _meaning(m["cond"])) for m in _OCCURS.finditer(text)]
+    if bare:
+        hits += [(m.start(), int(m["code"]), _meaning(m["cond"])) for m in _BARE.finditer(text)]
+    found: dict[int, str] = {}
+    for _, code, meaning in sorted(hits):
+        if meaning:
+            found.setdefault(code, meaning)
+    return found
+
+
+def exit_statuses(text: str) -> tuple[tuple[int, str], ...]:
+    """``((0, "a line is selected"), (1, "no lines were selected"), (2, "an error occurred"))`` for grep(1);
+    ``()`` when the text states none. Sorted by code."""
+    try:
+        lines = (text or "").replace("\r\n", "\n").expandtabs().split("\n")
+        found: dict[int, str] = {}
+        for body in _sections(lines):
+            tagged = _tagged(body)
+            stated = tagged if len(tagged) >= 2 else {**_sentences("\n".join(body), bare=True), **tagged}
+            for code, meaning in stated.items():
+                found.setdefault(code, meaning)
+        if not found:
+            found = _sentences("\n".join(lines), bare=False)
+        return tuple(sorted(found.items()))
+    except (RecursionError, ValueError):  # never fail discovery over prose
+        return ()

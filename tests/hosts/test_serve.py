@@ -173,3 +173,12 @@ def test_serve_without_mcp_says_what_to_install(cli, monkeypatch, slow_pack):
     assert result.exit_code == 2
     assert "pip install 'wrapgen[mcp]'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_an_answer_exit_keeps_the_tools_output_over_mcp():
+    """A declared exit (exit_codes: "differences found") is an error result whose second block is what the tool printed."""
+    result = tool_result({"ok": False, "error": "differences found (exit 1)", "exit_code": 1, "output": "1c1\n< a\n---\n> b\n"})
+    assert result["isError"] is True
+    assert [c["text"] for c in result["content"]] == ["differences found (exit 1)", "1c1\n< a\n---\n> b\n"]
+    assert tool_result({"ok": False, "error": "exit 2"})["content"] == [{"type": "text", "text": "exit 2"}]
+    assert len(tool_result({"ok": False, "error": "no matches (exit 1)", "exit_code": 1, "output": None})["content"]) == 1

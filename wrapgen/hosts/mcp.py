@@ -133,11 +133,18 @@ def tool_result(envelope: Mapping) -> dict:
 
     ``ok`` with a string result gives that text; any other result gives its JSON text, plus
     ``structuredContent`` when it is a JSON object (the only shape older protocol versions allow).
-    ``ok: false`` gives ``isError`` with the error text, so the model reads it and can correct itself.
+    ``ok: false`` gives ``isError`` with the error text, so the model reads it and can correct itself;
+    an exit the pack declares as an answer (``exit_codes``: "differences found (exit 1)") also keeps
+    what the tool printed, as a second text block.
     """
     if not envelope.get("ok"):
         error = envelope.get("error", "the command failed")
-        return error_result(error if isinstance(error, str) else json.dumps(error, ensure_ascii=False))
+        result = error_result(error if isinstance(error, str) else json.dumps(error, ensure_ascii=False))
+        output = envelope.get("output")
+        if "exit_code" in envelope and output not in (None, ""):
+            text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
+            result["content"].append({"type": "text", "text": text})
+        return result
     value = envelope.get("result")
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     result: dict = {"content": [{"type": "text", "text": text}], "isError": False}

@@ -55,24 +55,26 @@ def _parse(argv: list[str]) -> tuple[str, str | None] | None:
 
 
 def main(argv=None) -> int:
+    from wrapgen.errors import ExitStatus
+
     parsed = _parse(list(sys.argv[1:] if argv is None else argv))
     if parsed is None:
         sys.stderr.write(f"error: {USAGE}\n")
-        return 2
+        return ExitStatus.USAGE
     pack_dir, version = parsed
     try:
         digest = derived_binding_sha256(pack_dir, wrapgen_version=version)
     except RecursionError:
         sys.stderr.write(f"error: {pack_dir}/pack.yaml is nested too deeply\n")
-        return 1
+        return ExitStatus.FAILED
     except Exception as error:  # a hostile or broken pack.yaml must give one line, never a traceback
         from wrapgen.errors import WrapgenError
 
         text = error.message if isinstance(error, WrapgenError) else f"{type(error).__name__}: {error}"
         sys.stderr.write("error: " + " ".join(str(text).split()) + "\n")
-        return 1
+        return ExitStatus.FAILED
     sys.stdout.write(digest + "\n")
-    return 0
+    return ExitStatus.OK
 
 
 if __name__ == "__main__":

@@ -131,6 +131,18 @@ def require_tool(name: str) -> str:
     return path
 
 
+@pytest.fixture(scope="session")
+def _session_cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("wrapgen-cache")
+
+
+@pytest.fixture(autouse=True)
+def _no_user_cache(_session_cache, monkeypatch):
+    """No test reads or fills the user's ~/.cache/wrapgen (discovery cache, batch memo, trusted
+    binding stamps): every test shares one cache of the session's unless it takes ``own_cache``."""
+    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(_session_cache))
+
+
 @pytest.fixture
 def own_cache(tmp_path, monkeypatch):
     """A discovery cache of this test's own, so no test reads or fills the user's ~/.cache/wrapgen."""

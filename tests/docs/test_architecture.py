@@ -124,7 +124,7 @@ def test_the_subprocess_table_is_the_code():
 
 def test_the_file_writing_table_is_the_code():
     """The modules that write files are emit.py plus exactly the ones the page lists."""
-    documented = _table_modules("Four other\nplaces write") | {"pack/emit.py"}
+    documented = _table_modules("Five other\nplaces write") | {"pack/emit.py"}
     actual = _modules_matching(_WRITE)
     assert actual == documented, f"writing modules: code {sorted(actual)}, docs {sorted(documented)}"
 
@@ -135,6 +135,7 @@ _PRINT = re.compile(r"\bprint\(|sys\.(stdout|stderr)\.write\(")
 def test_only_the_command_lines_print():
     """Printing happens in cli/ and runtime/main.py (plus the adapter text pack/build.py renders), as the page says."""
     printing = _modules_matching(_PRINT)
-    assert {m for m in printing if not m.startswith("cli/")} <= {"runtime/main.py", "pack/build.py", "hosts/mcp.py"}, printing
+    assert {m for m in printing if not m.startswith("cli/")} <= {"runtime/main.py", "pack/build.py", "hosts/mcp.py", "pack/derive.py"}, printing
     assert "`hosts/mcp.py` (the MCP protocol on stdout" in PAGE
     assert "sys.stderr.write` in `pack/build.py`" in PAGE
+    assert "`pack/derive.py` (one sha256 on stdout" in PAGE

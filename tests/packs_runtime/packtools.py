@@ -2,6 +2,13 @@
 
 The binding has the shape docs/architecture.md gives; pack.yaml is a readable stand-in whose
 sha256 the binding records, so the runtime's staleness check runs for real.
+
+The stand-in pack.yaml does not derive to its binding (it is no valid manifest; these bindings
+hold fields and values build would not write), so ``write_pack`` records the binding in the
+runtime's trusted stamps itself, as ``wrapgen build`` does for the bindings it writes: the tests
+using it are about what runs, not about where the binding came from. The stamp goes to the cache
+directory of the moment (``WRAPGEN_CACHE_DIR`` when the test set one). The integrity check itself is
+tested on real packs in tests/runtime/test_binding_integrity.py.
 """
 
 from __future__ import annotations
@@ -10,6 +17,8 @@ import hashlib
 import json
 import sys
 from pathlib import Path
+
+from wrapgen.runtime.binding import write_stamp
 
 __all__ = ["verb", "binding_dict", "binding_of", "write_pack"]
 
@@ -62,5 +71,7 @@ def write_pack(root: Path, pack_id: str, bin: str, verbs: dict) -> Path:
     text = _yaml_text(pack_id, bin, verbs)
     (directory / "pack.yaml").write_text(text, encoding="utf-8")
     binding = binding_dict(pack_id, bin, verbs, yaml_text=text)
-    (directory / "binding.json").write_text(json.dumps(binding, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    binding_text = json.dumps(binding, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    (directory / "binding.json").write_text(binding_text, encoding="utf-8")
+    write_stamp(binding["pack_sha256"], hashlib.sha256(binding_text.encode("utf-8")).hexdigest())
     return directory

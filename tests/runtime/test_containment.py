@@ -40,8 +40,9 @@ if os.fork() == 0:
 os.wait()
 while not os.path.exists(pidfile):
     time.sleep(0.01)
-with open(pidfile + ".tool", "w") as handle:
+with open(pidfile + ".tool.tmp", "w") as handle:  # renamed into place: a reader never sees it half written
     handle.write(str(os.getpid()))
+os.rename(pidfile + ".tool.tmp", pidfile + ".tool")
 print("tool done", flush=True)
 if mode == "sleep":
     time.sleep(120)

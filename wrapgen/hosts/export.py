@@ -401,7 +401,7 @@ def load_packs(packs: Sequence[str], *, cwd: Path | None = None) -> list[tuple[P
     loaded = []
     for pack in packs:
         pack_dir = Path(runtime.resolve_pack(pack, cwd=cwd))
-        stored = runtime.load_binding(pack_dir)
+        stored = runtime.load_binding(pack_dir, verify=False)  # derived just below, in this process
         derived = derive_binding(pack_dir)
         differences = _differences(stored, derived)
         if differences:

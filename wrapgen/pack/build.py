@@ -24,12 +24,14 @@ __all__ = [
     "DEFAULT_TIMEOUT_S",
     "DERIVED_FILES",
     "binding_data",
+    "binding_text",
     "build_pack",
     "render_binding",
     "render_adapter",
     "render_pack_files",
     "render_manifest_files",
     "resolve_verb",
+    "stamp_rendered",
 ]
 
 BINDING_NAME = "binding.json"
@@ -142,8 +144,34 @@ def binding_data(manifest: Manifest) -> dict:
     return binding
 
 
+def binding_text(data: Mapping[str, Any]) -> str:
+    """A binding value as the bytes of ``binding.json`` (docs/architecture.md)."""
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+# sha256 of each binding.json text rendered in this process -> its pack_sha256: what
+# ``stamp_rendered`` may vouch for (a text read from a pack directory never is)
+_RENDERED: dict[str, str] = {}
+
+
 def render_binding(manifest: Manifest) -> str:
-    return json.dumps(binding_data(manifest), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    data = binding_data(manifest)
+    text = binding_text(data)
+    _RENDERED[hashlib.sha256(text.encode("utf-8")).hexdigest()] = data["pack_sha256"]
+    return text
+
+
+def stamp_rendered(text: str) -> bool:
+    """Record ``text``, a binding.json this process rendered from pack.yaml, in the runtime's trusted
+    stamps (``runtime.binding.write_stamp``), so the first call of the pack needs no derivation.
+
+    False (and nothing written) when ``text`` was not rendered here or the store cannot be written.
+    """
+    from wrapgen.runtime.binding import write_stamp
+
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    pack_sha = _RENDERED.get(digest)
+    return pack_sha is not None and write_stamp(pack_sha, digest)
 
 
 _ADAPTER = '''\

@@ -6,6 +6,9 @@ directory are written elsewhere (docs/architecture.md lists them).
 Each file is written to a temporary file beside its target and renamed over it, so an
 interrupted write (Ctrl-C, a full disk) leaves either the old file or the new one, never half
 of one. Files whose bytes and mode already match are not touched, so mtimes stay put.
+
+A ``binding.json`` that this process rendered from pack.yaml is also recorded in the runtime's
+trusted stamps (``runtime/binding.py``), written or already up to date; never with ``check=True``.
 """
 
 from __future__ import annotations
@@ -67,6 +70,14 @@ def _atomic_write(target: Path, data: bytes, mode: int) -> None:
         raise
 
 
+def _stamp(text: str) -> None:
+    """A binding.json that wrapgen rendered is recorded as trusted (``build.stamp_rendered``); best effort:
+    without the stamp the runtime derives the binding again on its first call."""
+    from wrapgen.pack.build import stamp_rendered
+
+    stamp_rendered(text)
+
+
 def write_files(directory, files: Mapping[str, str], *, check: bool = False) -> list[str]:
     """Bring ``directory`` in line with ``files``; return a unified diff per file that differed.
 
@@ -88,6 +99,8 @@ def write_files(directory, files: Mapping[str, str], *, check: bool = False) -> 
             old, old_mode = None, None
         except IsADirectoryError:
             raise WrapgenError(f"{target} is a directory", hint="remove or rename it, then run again") from None
+        if not check and PurePosixPath(relpath).name == "binding.json":
+            _stamp(text)
         if old == data and old_mode == mode:
             continue
         if old == data:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from wrapgen.knowledge.table import Knowledge, KnowledgeError, load
+from wrapgen.knowledge.table import Knowledge, KnowledgeError, load, regex_names
 
 __all__ = ["is_noise_flag", "noise_flag_pattern", "build_noise_pattern", "preferred_weight", "primary_flags"]
 
@@ -24,13 +24,7 @@ def build_noise_pattern(data: Knowledge) -> re.Pattern[str]:
         raise KnowledgeError(f"{data.source}: noise_flags lists {redundant[0]!r} and {redundant[0][3:]!r}; "
                              "'no-X' matches wherever 'X' does, so drop the first")
     alternatives = [re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n))]
-    for entry in data["noise_flag_patterns"]:
-        try:
-            re.compile(entry.name)
-        except re.error as error:
-            raise KnowledgeError(f"{data.source}: noise_flag_patterns: {entry.name!r} is not a regular "
-                                 f"expression: {error}") from None
-        alternatives.append(entry.name)
+    alternatives += regex_names(data, "noise_flag_patterns")
     return re.compile(r"^(?:no-)?(?:%s)$" % "|".join(alternatives))
 
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from wrapgen.knowledge.table import Knowledge, KnowledgeError, load
+from wrapgen.knowledge.table import Knowledge, KnowledgeError, load, regex_names
 
 __all__ = ["Runner", "runner", "takes_code", "is_shell_operator", "shell_operator_pattern", "build_runners",
            "build_operator_pattern"]
@@ -79,15 +79,7 @@ def takes_code(token: str, program: Runner) -> bool:
 
 def build_operator_pattern(data: Knowledge) -> re.Pattern[str]:
     """The shell-syntax pattern of a shells file; an entry that is no regular expression is an error."""
-    alternatives = []
-    for entry in data["shell_operators"]:
-        try:
-            re.compile(entry.name)
-        except re.error as error:
-            raise KnowledgeError(f"{data.source}: shell_operators: {entry.name!r} is not a regular "
-                                 f"expression: {error}") from None
-        alternatives.append(entry.name)
-    return re.compile(r"^(?:%s)$" % "|".join(alternatives))
+    return re.compile(r"^(?:%s)$" % "|".join(regex_names(data, "shell_operators")))
 
 
 @lru_cache(maxsize=None)

@@ -15,7 +15,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterator, Mapping
 
-__all__ = ["Entry", "Table", "Knowledge", "KnowledgeError", "load", "parse", "decode"]
+__all__ = ["Entry", "Table", "Knowledge", "KnowledgeError", "load", "parse", "decode", "regex_names"]
 
 _FILE_KEYS = {"about", "tables", "exclusive"}
 _TABLE_KEYS = {"about", "groups", "keyed_by_tool"}
@@ -206,3 +206,17 @@ def load(name: str) -> Knowledge:
     except FileNotFoundError:
         raise KnowledgeError(f"{source} does not exist") from None
     return parse(decode(text, source=source), source=source)
+
+
+def regex_names(data: Knowledge, table: str) -> list[str]:
+    """The names of a table whose entries are regular expressions; one that does not compile is an error."""
+    import re
+
+    names = []
+    for entry in data[table]:
+        try:
+            re.compile(entry.name)
+        except re.error as error:
+            raise KnowledgeError(f"{data.source}: {table}: {entry.name!r} is not a regular expression: {error}") from None
+        names.append(entry.name)
+    return names

@@ -348,23 +348,9 @@ def export_text(bindings: Iterable[Mapping], *, format: str, prefix: bool | None
 
 def derive_binding(pack_dir: Path) -> dict:
     """The binding pack.yaml in ``pack_dir`` gives, built in memory; ``ManifestError`` when invalid."""
-    from wrapgen.pack.build import binding_data
-    from wrapgen.pack.manifest import MANIFEST_NAME, parse_manifest
+    from wrapgen.pack.derive import derived_binding
 
-    path = Path(pack_dir) / MANIFEST_NAME
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise ManifestError(f"cannot read {path}: {error.strerror}", hint="check the file's permissions") from None
-    manifest, diagnostics = parse_manifest(raw, path=str(path))
-    errors = tuple(d for d in diagnostics if d.level == "error")
-    if manifest is None or errors:
-        raise ManifestError(
-            f"{path} is not a valid pack manifest",
-            hint=f"run `wrapgen check {pack_dir}` and fix what it lists",
-            diagnostics=errors,
-        )
-    return binding_data(manifest)
+    return derived_binding(pack_dir)
 
 
 def _differences(stored: Mapping, derived: Mapping) -> list[str]:

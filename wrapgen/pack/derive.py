@@ -16,17 +16,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-__all__ = ["derived_binding_sha256", "main"]
+__all__ = ["derived_binding", "derived_binding_sha256", "main"]
 
 USAGE = "usage: python -m wrapgen.pack.derive PACK_DIR [--wrapgen-version V]"
 
 
-def derived_binding_sha256(pack_dir, *, wrapgen_version: str | None = None) -> str:
-    """The sha256 hex of the binding.json pack.yaml in ``pack_dir`` derives to; ``ManifestError`` when invalid."""
-    import hashlib
-
+def derived_binding(pack_dir) -> dict:
+    """The binding pack.yaml in ``pack_dir`` gives, built in memory; ``ManifestError`` (with every
+    error diagnostic) when it cannot be read or is invalid. ``wrapgen serve`` and ``export`` use it too."""
     from wrapgen.errors import ManifestError
-    from wrapgen.pack.build import binding_data, binding_text
+    from wrapgen.pack.build import binding_data
     from wrapgen.pack.manifest import MANIFEST_NAME, parse_manifest
 
     path = Path(pack_dir) / MANIFEST_NAME
@@ -37,10 +36,28 @@ def derived_binding_sha256(pack_dir, *, wrapgen_version: str | None = None) -> s
     manifest, diagnostics = parse_manifest(raw, path=str(path))
     errors = tuple(d for d in diagnostics if d.level == "error")
     if manifest is None or errors:
-        first = f" ({errors[0].message})" if errors and getattr(errors[0], "message", None) else ""
+        raise ManifestError(f"{path} is not a valid pack manifest",
+                            hint=f"run `wrapgen check {pack_dir}` and fix what it lists", diagnostics=errors)
+    return binding_data(manifest)
+
+
+def derived_binding_sha256(pack_dir, *, wrapgen_version: str | None = None) -> str:
+    """The sha256 hex of the binding.json pack.yaml in ``pack_dir`` derives to; ``ManifestError`` when
+    invalid, its message naming the first problem (the runtime shows it on one line)."""
+    import hashlib
+
+    from wrapgen.errors import ManifestError
+    from wrapgen.pack.build import binding_text
+
+    try:
+        data = derived_binding(pack_dir)
+    except ManifestError as error:
+        errors = error.diagnostics
+        if not errors:
+            raise
+        first = f" ({errors[0].message})" if getattr(errors[0], "message", None) else ""
         more = f" and {len(errors) - 1} more" if len(errors) > 1 else ""
-        raise ManifestError(f"{path} is not a valid pack manifest{first}{more}", hint=f"run `wrapgen check {pack_dir}`")
-    data = binding_data(manifest)
+        raise ManifestError(f"{error.message}{first}{more}", hint=f"run `wrapgen check {pack_dir}`") from None
     if wrapgen_version is not None:
         data["wrapgen_version"] = wrapgen_version
     return hashlib.sha256(binding_text(data).encode("utf-8")).hexdigest()

@@ -18,6 +18,7 @@ from pathlib import Path
 from wrapgen import __version__
 from wrapgen.fingerprint import source_fingerprint
 from wrapgen.model.tool import MODEL_VERSION, Command, Flag, Tool
+from wrapgen.runtime.binding import cache_dir as runtime_cache_dir
 
 __all__ = ["cache_dir", "cache_key", "load", "store", "CACHE_FORMAT"]
 
@@ -25,13 +26,9 @@ CACHE_FORMAT = 2  # 2: the global flags every command shares are stored once
 
 
 def cache_dir() -> Path:
-    """``$WRAPGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/wrapgen``, else ``~/.cache/wrapgen``."""
-    explicit = os.environ.get("WRAPGEN_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "wrapgen"
+    """``$WRAPGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/wrapgen``, else ``~/.cache/wrapgen``: the one
+    directory the runtime keeps its trusted binding stamps in too (``runtime.binding.cache_dir``)."""
+    return runtime_cache_dir()
 
 
 def cache_key(tool_path: str, *, options: dict) -> str | None:

@@ -576,6 +576,10 @@ def pack_call(box: Sandbox, packs_root: Path, pack_id: str, verb: str, args: dic
         return {"ok": False, "error": f"wrapgen exec gave no envelope (exit {code}): {err.decode(errors='replace').strip()[-300:]}"}
 
 
+# The directory the wrapgen package is imported from (a checkout may live under /tmp, which the box hides).
+_WRAPGEN_ROOT = str(Path(__import__("wrapgen").__file__).resolve().parent.parent)
+
+
 def run_tool(tool: dict, *, sets: dict, use_bwrap: bool, scratch: Path) -> dict:
     """Every task of one tool, for each pack set: {'tasks': [...]}."""
     work = Path(tempfile.mkdtemp(prefix=f"{tool['tool']}-", dir=scratch))
@@ -587,7 +591,8 @@ def run_tool(tool: dict, *, sets: dict, use_bwrap: bool, scratch: Path) -> dict:
     try:
         if not tool.get("not_tried"):
             context = FIXTURES[tool.get("fixture", "none")](fix, tool)
-        roots = sorted({str(packs[tool["tool"]]["root"]) for packs in sets.values() if tool["tool"] in packs})
+        roots = sorted({str(packs[tool["tool"]]["root"]) for packs in sets.values() if tool["tool"] in packs}
+                       | {_WRAPGEN_ROOT})  # `python -m wrapgen` inside the box: a checkout under /tmp stays visible
         box = Sandbox(work, fix, home, network=tool.get("fixture") == "http", use_bwrap=use_bwrap, ro_binds=roots)
         for task in tool["tasks"]:
             row = {"id": task["id"], "source": task["source"], "human": substitute(task["human"], context)}

@@ -25,7 +25,7 @@ from wrapgen.errors import HelpUnreadableError
 from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command, Flag, Positional, Tool
 
-__all__ = ["is_shell_script", "is_launcher", "launcher_prelude_problem", "shebang_interpreter", "read_shell_script", "discover_script", "SHELLS"]
+__all__ = ["is_shell_script", "is_launcher", "launched_paths", "launcher_prelude_problem", "shebang_interpreter", "read_shell_script", "discover_script", "SHELLS"]
 
 # The shells whose scripts are read statically: wrapgen/knowledge/data/shells.json, table script_shells.
 SHELLS = tuple(sorted(load("shells")["script_shells"].names))
@@ -229,6 +229,23 @@ def _statement_problem(words: list[str], depth: int) -> tuple[str, int, bool]:
     if command in _TESTS or command in ("true", ":"):
         return "", depth, False
     return f"a command that launchers do not need: {command}", depth, False
+
+
+def launched_paths(text: str) -> tuple[str, ...]:
+    """The absolute paths a launcher's ``exec`` line names (its program, a script it hands over):
+    the sandboxed probe binds their directories back, since it hides /tmp and /run."""
+    import shlex
+
+    found: list[str] = []
+    for line in text.splitlines():
+        if not _EXEC_ALL_ARGS.search(line):
+            continue
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError:
+            continue
+        found += [w for w in words if w.startswith("/") and "$" not in w]
+    return tuple(dict.fromkeys(found))
 
 
 def launcher_prelude_problem(text: str) -> str:

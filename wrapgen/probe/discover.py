@@ -53,10 +53,11 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
     name = os.path.basename(tool.rstrip(os.sep)) if by_path else tool
     options = {"depth": depth, "max_nodes": max_nodes, "style": style, "name": tool, "man": man}
     launcher = style is None and _is_launcher(path)
+    readable = _launched_paths(path) if launcher else ()
     if cache and launcher:
         # A launcher's own bytes say nothing of the program it starts (a pyenv shim outlives every
         # upgrade of the tool behind it), so that program's --version is part of the key: one probe.
-        with Prober(path, name=name, timeout_s=timeout, use_man=False, sandbox=sandbox,
+        with Prober(path, name=name, timeout_s=timeout, use_man=False, sandbox=sandbox, readable=readable,
                     deadline_s=deadline_s, deadline_at=end) as prober:
             options["launches"] = prober.version()
     key = disk.cache_key(path, options=options) if cache else None
@@ -76,7 +77,7 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
         _check_style(style)
     parse = _parser()
     # A man page is looked up by name, so only for a tool found by name on PATH.
-    with Prober(path, name=name, timeout_s=timeout, use_man=man and not by_path, sandbox=sandbox,
+    with Prober(path, name=name, timeout_s=timeout, use_man=man and not by_path, sandbox=sandbox, readable=readable,
                 deadline_s=deadline_s, deadline_at=end) as prober:
         result = crawl(prober, parse, depth=depth, max_nodes=max_nodes, jobs=jobs, style=style, progress=progress)
         note = prober.sandbox_note
@@ -92,6 +93,12 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
     if key is not None and not result.transient:
         disk.store(key, found)
     return found
+
+
+def _launched_paths(path: str) -> tuple[str, ...]:
+    from wrapgen.parse.script import launched_paths
+
+    return launched_paths(_read_head(path))
 
 
 def _is_launcher(path: str) -> bool:

@@ -198,7 +198,7 @@ class Prober:
     def __init__(self, path: str, *, name: str = "", timeout_s: float = DEFAULT_TIMEOUT_S,
                  output_cap: int = DEFAULT_OUTPUT_CAP, env: dict | None = None, use_man: bool = True,
                  sandbox: bool | None = None, deadline_s: float | None = None, deadline_at: float | None = None,
-                 writable: tuple[str, ...] = ()):
+                 writable: tuple[str, ...] = (), readable: tuple[str, ...] = ()):
         self.path = os.path.abspath(path)  # probes run in another directory
         self.use_man = use_man
         self.name = name or os.path.basename(path)
@@ -211,6 +211,10 @@ class Prober:
         self.sandbox_note = ""  # why probes ran without the sandbox ("" when they ran in it)
         self.deadline_s = None if deadline_s is None else float(deadline_s)
         self.writable = tuple(os.path.abspath(w) for w in writable)
+        # directories bound back read-only over the sandbox's empty /tmp and /run: the tool's own, and
+        # those of what it starts (a launcher's program and script, which may live under /tmp)
+        extra = [os.path.dirname(os.path.abspath(r)) for r in readable]
+        self.readable = tuple(dict.fromkeys([os.path.dirname(self.path)] + [d for d in extra if os.path.isdir(d)]))
         self._deadline: float | None = deadline_at  # time.monotonic() of the end, when given
         self._bwrap = ""
         self._lock = threading.Lock()
@@ -269,7 +273,7 @@ class Prober:
             scratch = self._scratch
             argv = bwrap_argv(argv, bwrap=self._bwrap, workdir=scratch.workdir, home=scratch.home,
                               tmpdir=scratch.tmpdir, writable=self.writable,
-                              readable=(os.path.dirname(self.path),))
+                              readable=self.readable)
         cap = self.output_cap if output_cap is None else output_cap
         if pty:
             return run_in_pty(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=self.env)

@@ -568,7 +568,7 @@ def pack_call(box: Sandbox, packs_root: Path, pack_id: str, verb: str, args: dic
     request = box.work / "envelope.json"  # outside the fixture, so no listing of it sees the file
     request.write_text(json.dumps({"pack_id": pack_id, "verb_key": verb, "args": args}))
     code, out, err = box.run([sys.executable, "-m", "wrapgen", "exec", "--envelope", str(request)],
-                             extra_env={"WRAPGEN_PATH": str(packs_root)}, timeout=150)
+                             extra_env={"WRAPGEN_PATH": str(packs_root), "PYTHONPATH": _WRAPGEN_ROOT}, timeout=150)
     request.unlink()
     try:
         return json.loads(out.decode())

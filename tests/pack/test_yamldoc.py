@@ -203,3 +203,14 @@ def test_schema_keys_follow_refs():
     schema = recipe_schema()
     assert yamldoc.schema_keys(schema, "#/$defs/override_fields/properties/policy") == ("effect", "confirm")
     assert json.dumps(schema)  # still plain JSON
+
+
+def test_one_field_breaking_two_rules_with_one_message_is_one_finding():
+    """An empty verb description fails minLength and pattern, both saying 'must be a non-empty text': one diagnostic."""
+    from wrapgen.pack.manifest import parse_manifest
+
+    raw = (b"pack_id: p\ndescription: A pack.\nbin: p\nverbs:\n  v:\n    description: ''\n"
+           b"    cli: [p]\n    policy: {effect: read}\n")
+    _, diagnostics = parse_manifest(raw)
+    found = [d for d in diagnostics if d.field == "verbs.v.description"]
+    assert len(found) == 1 and found[0].level == "error", diagnostics

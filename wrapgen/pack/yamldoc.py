@@ -497,7 +497,9 @@ def schema_diagnostics(doc: YamlDoc) -> list[Diagnostic]:
             if override is not None:
                 code, hint = override[0] or code, override[1] or hint
         out.append(doc.diagnostic(parts, _message(error, kind.term), hint=hint, code=code))
-    return sorted(out, key=lambda d: (d.line, d.field, d.message))
+    # two schema errors can say the same of one field (minLength and pattern, both with its x-message):
+    # each finding once
+    return sorted(dict.fromkeys(out), key=lambda d: (d.line, d.field, d.message))
 
 
 # -- diagnostics -> one exception ---------------------------------------------------------------

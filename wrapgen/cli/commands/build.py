@@ -22,7 +22,7 @@ def run(ns) -> int:
     from wrapgen.pack.build import render_pack_files
     from wrapgen.check.rules import expand_pack_dirs, lint_manifest
     from wrapgen.pack.emit import write_files
-    from wrapgen.cli.output import print_error
+    from wrapgen.cli.output import print_error, report_written
     from wrapgen.errors import ExitStatus, ManifestError
     from wrapgen.pack.manifest import load_manifest
 
@@ -46,13 +46,6 @@ def run(ns) -> int:
             continue
         files = render_pack_files(manifest.raw, path=manifest.path)
         changes = write_files(directory, files, check=ns.check)
-        if ns.check:
-            sys.stdout.write("".join(changes))
-            if changes:
-                print(f"{directory}: out of date ({len(changes)} file{'s' * (len(changes) != 1)})", file=sys.stderr)
-                status = ExitStatus.FAILED
-        elif changes:
-            print(f"{directory}: wrote {', '.join(sorted(files))}")
-        else:
-            print(f"{directory}: up to date")
+        if report_written(str(directory), changes, files, check=ns.check) is ExitStatus.FAILED:
+            status = ExitStatus.FAILED
     return status

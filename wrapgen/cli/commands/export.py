@@ -39,6 +39,7 @@ def add_arguments(parser) -> None:
 
 def _run_skill(ns, packs) -> int:
     from wrapgen.hosts.skill import read_pack_files, render_skill
+    from wrapgen.cli.output import report_written
     from wrapgen.pack.emit import write_files
 
     if not ns.output:
@@ -58,15 +59,9 @@ def _run_skill(ns, packs) -> int:
     for name, files in rendered:
         changes = write_files(ns.output, files, check=ns.check)
         folder = f"{ns.output.rstrip('/')}/{name}"
-        if ns.check:
-            sys.stdout.write("".join(changes))
-            if changes:
-                print(f"{folder}: out of date ({len(changes)} file{'s' * (len(changes) != 1)})", file=sys.stderr)
-                status = ExitStatus.FAILED
-        elif changes:
-            print(f"{folder}: wrote {', '.join(sorted(path.split('/', 1)[1] for path in files))}")
-        else:
-            print(f"{folder}: up to date")
+        written = (path.split("/", 1)[1] for path in files)
+        if report_written(folder, changes, written, check=ns.check) is ExitStatus.FAILED:
+            status = ExitStatus.FAILED
     return status
 
 

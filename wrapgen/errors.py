@@ -21,6 +21,7 @@ __all__ = [
     "UsageError",
     "ToolNotFoundError",
     "HelpUnreadableError",
+    "RunnerFileError",
     "ManifestError",
     "RecipeError",
     "ExecutionError",
@@ -105,6 +106,11 @@ class ToolNotFoundError(WrapgenError):
 
 class HelpUnreadableError(WrapgenError):
     """Discovery could not read any help from the tool."""
+
+
+class RunnerFileError(WrapgenError):
+    """A task runner could not read a repository's file (its Makefile, justfile, package.json or
+    Taskfile): the message holds the runner's own words."""
 
 
 class ManifestError(WrapgenError):

@@ -88,6 +88,13 @@ class BatchResult:
 _SKIP_DIRS = {"examples"}
 
 
+def _runner_files() -> frozenset[str]:
+    """A task runner's own YAML (Taskfile.yml) in a repository a recipe points at is no recipe."""
+    from wrapgen.knowledge.runners import KINDS, runner_files
+
+    return frozenset(name for kind in KINDS for name in runner_files(kind))
+
+
 def find_recipes(paths: Sequence[str | os.PathLike]) -> list[Path]:
     """Recipe files in the order given, directories expanded (sorted, recursive); no duplicates."""
     found: list[Path] = []
@@ -96,7 +103,8 @@ def find_recipes(paths: Sequence[str | os.PathLike]) -> list[Path]:
         if path.is_dir():
             for dirpath, dirnames, filenames in os.walk(path):
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
-                found += [Path(dirpath) / f for f in sorted(filenames) if f.endswith((".yaml", ".yml"))]
+                found += [Path(dirpath) / f for f in sorted(filenames)
+                          if f.endswith((".yaml", ".yml")) and f not in _runner_files()]
         elif path.exists():
             found.append(path)
         else:
@@ -186,13 +194,15 @@ def _root_lacks(tool, path: tuple[str, ...]) -> bool:
 class _Capture:
     """A ``discover`` for ``wrap()`` that keeps the Tool it returns (override warnings need it)."""
 
-    def __init__(self, tool=None):
+    def __init__(self, tool=None, discover=None):
         self.tool = tool
+        self.discover = discover  # None: discovery from the tool's help
 
     def __call__(self, *args, **kwargs):
         if self.tool is None:
-            from wrapgen.probe.discover import discover
-
+            discover = self.discover
+            if discover is None:
+                from wrapgen.probe.discover import discover
             self.tool = discover(*args, **kwargs)
         return self.tool
 
@@ -212,7 +222,11 @@ def convert_recipe(path: str | os.PathLike, *, out_dir: str | os.PathLike = "ada
 
         recipe = load_recipe(path)
         pack_id = recipe.resolved_pack_id
-        capture = _Capture()
+        from wrapgen.probe.runners import runner_discovery
+
+        # a task runner's recipe (`runner: {dir:}`) reads the repository's targets instead of the help
+        capture = _Capture(discover=runner_discovery(recipe.tool, recipe.runner_dir,
+                                                     explicit=recipe.runner_dir is not None))
         result = wrap(recipe=recipe, out_dir=out_dir, check=True, discover=capture)
         manifest = result.proposal.manifest
         discovery = set(capture.tool.warnings) if capture.tool is not None else set()
@@ -327,9 +341,20 @@ def _memo_key(path: Path, out_dir: str | os.PathLike) -> str | None:
         "bytes": hashlib.sha256(raw).hexdigest(),
         "tool": [tool, stat.st_size, stat.st_mtime_ns],
         "on_path": shutil.which(str(data["tool"])),
+        "runner": _runner_identity(path, data),
         "out": str(Path(out_dir).resolve()),
     }
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
+
+
+def _runner_identity(path: Path, data) -> list:
+    """A runner recipe's repository files (their sha256): an edited Makefile is a new conversion."""
+    runner = data.get("runner") if isinstance(data, dict) else None
+    if not isinstance(runner, dict) or not isinstance(runner.get("dir"), str):
+        return []
+    from wrapgen.probe.runners import repository_identity
+
+    return repository_identity(str(data["tool"]), path.resolve().parent / runner["dir"])
 
 
 def _memo_path(key: str) -> Path:

@@ -103,15 +103,24 @@ def wrap(
     discover: Callable[..., Tool] | None = None,
     probe_json_fields: bool = True,
     discover_options: Mapping[str, Any] | None = None,
+    runner_dir: str | os.PathLike | None = None,
 ) -> WrapResult:
     """Wrap one tool into ``out_dir/<pack_id>/``; with ``check`` nothing is written.
 
     ``discover_options`` (depth, style, timeout_s, cache, ...) go to discovery, over a recipe's own.
+    A task runner (make, npm, just, task) run where its file is (``runner_dir``, a recipe's
+    ``runner.dir``, else the current directory) is read from its database instead of its help: the
+    repository's targets become the verbs (``wrapgen.probe.runners``).
     """
     from wrapgen.check.rules import lint_manifest
     from wrapgen.pack.emit import write_files
     from wrapgen.pack.manifest import parse_manifest
 
+    if discover is None:
+        from wrapgen.probe.runners import runner_discovery
+
+        where = runner_dir if runner_dir is not None else getattr(recipe, "runner_dir", None)
+        discover = runner_discovery(tool_arg or getattr(recipe, "tool", None), where, explicit=where is not None)
     if discover is None:
         from wrapgen.probe.discover import discover
     options = {}

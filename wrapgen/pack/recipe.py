@@ -13,6 +13,8 @@ The shape (see docs/flows.md, section Recipes, for a full example)::
     description: ...          # default: from the help
     json: [--json] | false    # pack-level override
     search_paths: [dir, ...]  # extra dirs to find the tool in (relative to the recipe)
+    runner: {dir: ../repo}    # tool is a task runner (make, npm, just, task): wrap the targets of
+                              # this repository (relative to the recipe), docs/runners.md
     discover: {depth: 2, style: null, max_nodes: 300}
     commands: propose         # default; or a list of "pr list" / {path: "pr list", name: ..., ...}
     exclude: ["pr create"]    # subcommand paths never proposed
@@ -123,6 +125,7 @@ class Recipe:
     overrides: Mapping[str, CommandSpec] = field(default_factory=dict)
     source_path: str = ""  # the recipe file ("" when parsed from text)
     env: Mapping[str, Any] | None = None  # the pack's env {pass, set}, copied as given
+    runner_dir: str | None = None  # `runner: {dir:}`, absolute: the repository a task runner's targets come from
 
     @property
     def base_dir(self) -> Path:
@@ -206,6 +209,12 @@ def _semantic_problems(data: dict) -> list[tuple[tuple, str, str]]:
         if both:
             problems.append((("overrides", name, "args"), f"args {', '.join(both)} both included and excluded",
                              "keep each arg in one of include or exclude"))
+    if data.get("runner") and isinstance(data.get("tool"), str):
+        from wrapgen.knowledge.runners import runner_kind
+
+        if runner_kind(data["tool"]) is None:
+            problems.append((("runner",), f"`runner:` needs a task runner as the tool (make, npm, just or task), "
+                             f"not {data['tool']!r}", "set `tool:` to the runner, or remove `runner:`"))
     return problems
 
 
@@ -237,6 +246,7 @@ def parse_recipe(text: str, *, source: str = "<recipe>") -> Recipe:
         overrides={name: _spec(entry or {}, ()) for name, entry in (data.get("overrides") or {}).items()},
         source_path=source if not source.startswith("<") else "",
         env=data.get("env"),
+        runner_dir=str((base / data["runner"]["dir"]).resolve()) if data.get("runner") else None,
     )
 
 

@@ -35,6 +35,7 @@ from wrapgen.propose.harden import harden_manifest
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.modes import root_candidates
 from wrapgen.propose.policy import classify
+from wrapgen.propose.runners import is_runner_tool, propose_runner
 from wrapgen.propose.select import Candidate, exclusion_reason, listing_mode, pick, rank_reason, rank_score
 from wrapgen.propose.titles import propose_title
 
@@ -171,6 +172,8 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
     ``json_fields`` gives, per subcommand path, the fields a ``--json FIELDS`` flag accepts when
     the help does not list them (``wrapgen wrap`` asks the tool; tests pass captured lists).
     """
+    if is_runner_tool(tool):  # a task runner's targets, read from its database (wrapgen.probe.runners)
+        return propose_runner(tool, recipe)
     request = ProposalRequest.of(recipe)
     draft = _gather_candidates(tool, request)
     draft = _take_listed(draft) if request.commands is not None else _rank_and_pick(draft)

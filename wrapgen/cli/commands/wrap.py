@@ -30,6 +30,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--deadline", type=float, metavar="SECONDS", help="for the whole discovery (default: 120)")
     parser.add_argument("--style", help="force a help parser (gnu, argparse, click, cobra, clap, git, man, docopt)")
     parser.add_argument("--no-cache", action="store_true", help="read the tool's help again, ignoring the cache")
+    parser.add_argument("--dir", metavar="DIR",
+                        help="for a task runner (make, npm, just, task): the repository whose targets to wrap "
+                             "(default: the current directory, when it holds the runner's file)")
 
 
 def _table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> list[str]:
@@ -80,7 +83,8 @@ def run(ns) -> int:
         raise UsageError("wrap needs a TOOL or --recipe FILE", hint="for example: wrapgen wrap git")
     options = {"depth": ns.depth, "timeout_s": ns.timeout, "style": ns.style,
                "cache": False if ns.no_cache else None, "deadline_s": ns.deadline}
-    result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check, discover_options=options)
+    result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check, discover_options=options,
+                  runner_dir=ns.dir)
     for line in summary_lines(result):
         print(line)
     if ns.check:

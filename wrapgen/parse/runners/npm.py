@@ -25,7 +25,8 @@ def parse_package_json(text: str, *, source: str = "package.json") -> tuple[tupl
         raise RunnerFileError(f"{source} is not JSON: {error}", hint="npm cannot read it either: fix the file") from None
     if not isinstance(data, dict):
         raise RunnerFileError(f"{source} is not a JSON object", hint="npm cannot read it either: fix the file")
-    scripts = data.get("scripts") or {}
+    scripts = data.get("scripts", {})
+    scripts = {} if scripts is None else scripts
     if not isinstance(scripts, dict):
         raise RunnerFileError(f"{source}: `scripts` is not an object", hint="npm cannot read it either: fix the file")
     names = [n for n, v in scripts.items() if isinstance(v, str)]

@@ -185,6 +185,8 @@ def test_batch_converts_runner_recipes_and_checks_them(cli, tmp_path):
     assert "start" not in npm_pack.split("verbs:", 1)[1]  # excluded by the recipe
     checked = cli("batch", str(recipes), "-o", str(out), "--check")
     assert checked.exit_code == 0, checked.stdout
+    probed = cli("check", "--probe", str(out))  # npm's --prefix is in its manual, not its --help
+    assert probed.exit_code == 0 and "3 packs checked: 0 errors, 0 warnings" in probed.stdout, probed.stdout
     makefile = recipes / "shop" / "Makefile"
     makefile.write_text(makefile.read_text().replace("## Run the unit tests", "## Run every test"))
     drifted = cli("batch", str(recipes), "-o", str(out), "--check")

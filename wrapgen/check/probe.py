@@ -123,6 +123,13 @@ def _hardening_flags(bin_name: str, argv: list[str]) -> frozenset[str]:
     return frozenset(t for group in applied_flags(entry, argv) for t in group) if entry else frozenset()
 
 
+def _runner_flags(bin_name: str, argv: list[str]) -> frozenset[str]:
+    from wrapgen.knowledge.runners import invocation_flags
+
+    flags = invocation_flags(bin_name)
+    return flags if flags and any(t in flags for t in argv[1:3]) else frozenset()
+
+
 def probe_pack(directory, *, cache: dict | None = None) -> list[Diagnostic]:
     """Probe every verb of one pack against its tool's help."""
     from wrapgen.pack.build import resolve_verb
@@ -158,6 +165,8 @@ def probe_pack(directory, *, cache: dict | None = None) -> list[Diagnostic]:
         # the hardened-tools catalogue's flags (git blame --no-textconv, which blame's help leaves out)
         # were tried on the tool when they were catalogued
         hardened = _hardening_flags(data["bin"], verb["argv"])
+        # a task runner's own invocation (`npm --prefix DIR run`): its manual has the flags (docs/runners.md)
+        hardened |= _runner_flags(data["bin"], verb["argv"])
         for flag in rendered_flags(argv):
             flag = next((p for p in stuck if flag.startswith(p)), flag)
             if flag in hardened:

@@ -21,7 +21,7 @@ from wrapgen.knowledge.phrases import compiled
 from wrapgen.knowledge.table import load
 from wrapgen.knowledge.tools import base_name
 
-__all__ = ["runner_kind", "runner_files", "invocation", "target_effect", "parameter_schema", "is_hook",
+__all__ = ["runner_kind", "runner_files", "invocation", "invocation_flags", "target_effect", "parameter_schema", "is_hook",
            "KINDS"]
 
 KINDS = ("make", "npm", "just", "task")
@@ -48,6 +48,14 @@ def invocation(kind: str, *, directory: str, file: str) -> tuple[str, ...]:
     if entry is None:
         return ()
     return tuple(t.replace("{dir}", directory).replace("{file}", file) for t in entry.value)
+
+
+def invocation_flags(tool: str) -> frozenset[str]:
+    """The options of runner ``tool``'s invocation (``-C``, ``--prefix``): documented in the runner's
+    manual, not all in its ``--help`` (npm lists ``--prefix`` under ``npm help config`` only)."""
+    kind = runner_kind(tool)
+    entry = _data()["invocation"].get(kind) if kind else None
+    return frozenset(t for t in (entry.value if entry else ()) if t.startswith("-") and t != "--")
 
 
 def is_hook(name: str, names: Sequence[str]) -> bool:

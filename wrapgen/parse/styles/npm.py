@@ -108,8 +108,9 @@ def _described(lines) -> dict[str, str]:
 def usage_subcommands(usage: list[str], prog: tuple[str, ...]) -> list[str]:
     """The words after ``prog`` that name subcommands: ``list`` in ``npm access list packages <x>``.
 
-    A bare word counts when it is followed by an operand, a bracket or nothing; two bare words in a
-    row (``npm org set orgname username``) are placeholders."""
+    Right after the command a bare word is a subcommand (``npm org set orgname username``); deeper,
+    only one followed by an operand, a bracket or nothing (``orgname username`` are placeholders).
+    ``[fix|signatures]`` right after the path lists subcommands too."""
     names: list[str] = []
     for line in usage:
         words = line.split()
@@ -119,9 +120,14 @@ def usage_subcommands(usage: list[str], prog: tuple[str, ...]) -> list[str]:
         after = words[len(prog) + 1] if len(words) > len(prog) + 1 else ""
         if not _BARE.match(word) or (_BARE.match(after) and len(prog) > 2):
             continue
-        if _BARE.match(after) and len(words) > len(prog) + 2 and _BARE.match(words[len(prog) + 2]):
-            continue
         names.append(word)
+    for line in usage:
+        # "npm audit [fix|signatures]": the alternatives right after the path
+        words = line.split()
+        if tuple(words[:len(prog)]) == tuple(prog) and len(words) > len(prog):
+            group = re.fullmatch(r"\[(?P<words>[a-z][a-z0-9-]*(?:\|[a-z][a-z0-9-]*)+)\]", words[len(prog)])
+            if group:
+                names += group["words"].split("|")
     return list(dict.fromkeys(names))
 
 
@@ -172,7 +178,7 @@ def parse_npm(text: str, *, prog: tuple[str, ...]) -> Command:
             if spelling.startswith("--") and spelling not in spelled and "--no-" + spelling[2:] in spelled:
                 flags.append(Flag(long=spelling, description=description[:500]))
         parts.flags, parts.companions = flags, []
-    alias = re.search(r"^aliases?: (?P<names>[\w, -]+)$", text, re.MULTILINE)
+    alias = re.search(r"^alias(?:es)?: (?P<names>[\w, -]+)$", text, re.MULTILINE)
     if alias:
         parts.aliases = [a.strip() for a in alias["names"].split(",") if a.strip()]
     if parts.prose and parts.prose[0].startswith("npm@"):

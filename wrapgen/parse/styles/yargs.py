@@ -178,8 +178,12 @@ def parse_yargs(text: str, *, prog: tuple[str, ...]) -> Command:
     if listed:
         parts.subcommands = listed
     option_lines = [line for section in parts.sections
-                    if classify(section, RULES) in ("options", "globals", "preamble", "other")
+                    if classify(section, RULES) in ("options", "globals", "other")
                     for line in section.lines]
+    # yargs lists every option under a heading: a line of prose that starts with a dash
+    # ("... use\n-c option.") names no option
+    tabled = {s for spec, _ in _entries(option_lines) for s in re.findall(r"--?[\w][\w.:-]*", spec)}
+    parts.flags = [f for f in parts.flags if set(f.spellings) & tabled]
     parts.flags = _annotated(parts.flags, option_lines)
     parts.global_flags = _annotated(parts.global_flags, option_lines)
     command = assemble(parts, prog=prog, style="yargs")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from wrapgen.model.tool import Command
+from wrapgen.model.tool import Command, Positional
 
 from wrapgen.parse.assemble import Rules, assemble, classify, read_parts
 from wrapgen.parse.listing import stub
@@ -109,7 +109,32 @@ def _read(text: str, *, prog: tuple[str, ...], style: str) -> tuple[Command, lis
         if classify(section, RULES) == "listing":
             listed += commander_listing(section.lines, parent=tuple(prog[1:]), group=section.title)
     parts.subcommands = listed
-    return assemble(parts, prog=prog, style=style), parts.usage
+    command = assemble(parts, prog=prog, style=style)
+    if not command.positionals and len(prog) > 1:
+        command = command.with_changes(positionals=_operands(parts.usage, prog))
+    return command, parts.usage
+
+
+_OPERAND = re.compile(r"(?P<open>[<\[])(?P<names>[^<>\[\]]+)[>\]]")
+
+
+def _operands(usage: list[str], prog: tuple[str, ...]) -> tuple[Positional, ...]:
+    """``pm2 start [options] [name|namespace|id...]``: one operand per ``<x>``/``[x]`` after the path,
+    named by its first alternative; ``[options]`` and ``[command]`` are not operands."""
+    for line in usage:
+        words = line.split()
+        if tuple(words[:len(prog)]) != tuple(prog):
+            continue
+        out = []
+        for match in _OPERAND.finditer(" ".join(words[len(prog):])):
+            names = match["names"].strip()
+            variadic = names.endswith("...")
+            name = names.rstrip(".").split("|")[0].strip()
+            if not re.fullmatch(r"[\w:.-]+", name) or name.lower() in ("options", "command", "flags", "cmd"):
+                continue
+            out.append(Positional(name=name, required=match["open"] == "<", variadic=variadic))
+        return tuple(out)
+    return ()
 
 
 @register_parser("commander")

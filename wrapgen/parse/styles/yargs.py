@@ -101,7 +101,7 @@ def _annotated(flags: list[Flag], lines) -> list[Flag]:
             flag = replace(flag, takes_value=False, value_optional=False, value_name=None, type="boolean",
                            choices=(), repeatable=flag.repeatable or kind == "count")
         else:
-            value_type = "enum" if choices else {"number": "integer"}.get(kind, "string")
+            value_type = "enum" if choices else ("number" if kind == "number" else "string")
             flag = replace(flag, takes_value=True, value_name=flag.value_name or (kind or "value"),
                            type=value_type, choices=choices, repeatable=flag.repeatable or kind == "array")
         out.append(replace(flag, description=description[:500], default=default if takes else None,

@@ -19,7 +19,6 @@ import gzip
 import os
 import re
 import shutil
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -274,7 +273,7 @@ class Prober:
         if self.sandboxed:
             scratch = self._scratch
             # a HOME of this probe's own, mounted at the scratch HOME's path (see bwrap_argv)
-            own_home = tempfile.mkdtemp(prefix="home-", dir=os.path.dirname(scratch.home))
+            own_home = scratch.probe_home()
             argv = bwrap_argv(argv, bwrap=self._bwrap, workdir=scratch.workdir, home=scratch.home,
                               tmpdir=scratch.tmpdir, writable=self.writable,
                               readable=self.readable, home_source=own_home)
@@ -285,7 +284,7 @@ class Prober:
             return run_process(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=self.env)
         finally:
             if own_home is not None:
-                shutil.rmtree(own_home, ignore_errors=True)
+                self._scratch.release_home(own_home)
 
     def _expired(self, args: tuple[str, ...], *, via_pty: bool = False) -> ProbeResult:
         limit = f"{self.deadline_s:g} s " if self.deadline_s is not None else ""

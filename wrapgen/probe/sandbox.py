@@ -138,6 +138,16 @@ class Scratch:
             raise RuntimeError("Scratch used outside its `with` block")
         return os.path.join(self.root, name)
 
+    def probe_home(self) -> str:
+        """A fresh HOME for one probe (mounted at ``home``'s path by ``bwrap_argv``'s ``home_source``)."""
+        if self.root is None:
+            raise RuntimeError("Scratch used outside its `with` block")
+        return tempfile.mkdtemp(prefix="home-", dir=self.root)
+
+    def release_home(self, path: str) -> None:
+        """Remove a HOME ``probe_home`` made (the scratch root's removal would take it too)."""
+        _remove(path)
+
     @property
     def workdir(self) -> str:
         return self._path("work")

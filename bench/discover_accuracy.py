@@ -629,6 +629,169 @@ def pip_reference() -> Reference:
     return optparse_reference(parsers, "pip._internal parsers (optparse)")
 
 
+# -- Node: commander.js, yargs, oclif, npm, yarn v1 ----------------------------------------------
+
+NODE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "node")
+
+
+def _node_modules() -> str:
+    out = _run(["npm", "root", "-g"]).strip()
+    return out or "/usr/lib/node_modules"
+
+
+def _boxed(argv: list[str], env: dict | None = None) -> str:
+    """``argv`` run in discovery's own sandbox (no network, scratch HOME, own PID namespace): loading
+    pm2's CLI or asking npm to complete must not start a daemon or reach the registry."""
+    from wrapgen.probe.sandbox import Scratch, bwrap_argv, sandbox_status
+
+    status = sandbox_status()
+    with Scratch() as scratch:
+        run_env = dict(os.environ, HOME=scratch.home, TMPDIR=scratch.tmpdir, NO_COLOR="1", **(env or {}))
+        if status.available:
+            argv = bwrap_argv(argv, bwrap=status.bwrap, workdir=scratch.workdir, home=scratch.home,
+                              tmpdir=scratch.tmpdir, readable=[NODE_DIR])
+        done = subprocess.run(argv, capture_output=True, text=True, cwd=scratch.workdir, env=run_env,
+                              timeout=60, stdin=subprocess.DEVNULL)
+    return done.stdout
+
+
+def _operand_names(spec: str) -> set[str]:
+    return set(re.findall(r"[<\[]([\w-]+)(?:\.\.\.)?[>\]]", spec))
+
+
+def commander_reference(tool: str, commander_dir: str, script: str) -> Reference:
+    """commander.js: the program object the CLI builds, dumped by bench/node/commander_tree.js
+    (its parse() replaced before the CLI loads, so nothing runs); the '*' catch-all left out."""
+    ref = Reference(source=f"{tool}'s commander program object")
+    root = os.path.join(_node_modules(), tool)
+    out = _boxed(["node", os.path.join(NODE_DIR, "commander_tree.js"), os.path.join(root, commander_dir),
+                  os.path.join(root, script)])
+    tree = json.loads(out.strip().splitlines()[-1])
+    ref.flags[()] = {s for spellings in tree["options"] for s in spellings}
+    for command in tree["commands"]:
+        if command["name"] in ("*", "") or command["name"] in UNREAD:
+            continue
+        for name in [command["name"], *command["aliases"]]:
+            ref.paths.add((name,))
+        ref.flags[(command["name"],)] = {s for spellings in command["options"] for s in spellings}
+    return ref
+
+
+def yargs_reference(tool: str, commands_dir: str) -> Reference:
+    """yargs: each command module the CLI registers, its builder run on a fresh yargs instance
+    (bench/node/yargs_tree.js); its positionals are operands, not flags; yargs' own --version is
+    valid everywhere."""
+    ref = Reference(source=f"{tool}'s yargs command modules")
+    root = os.path.join(_node_modules(), tool)
+    out = _boxed(["node", os.path.join(NODE_DIR, "yargs_tree.js"), os.path.join(root, "node_modules", "yargs"),
+                  os.path.join(root, commands_dir)])
+    ref.flags[()] = set()
+    for command in json.loads(out.strip().splitlines()[-1]):
+        words = command["command"].split()
+        path = (words[0],)
+        operands = _operand_names(command["command"])
+        ref.paths.add(path)
+        ref.flags[path] = {s for spellings in command["options"] if spellings[0].lstrip("-") not in operands
+                           for s in spellings}
+        ref.takes_value[path] = {s: s not in command["boolean"] for s in ref.flags[path]}
+        ref.valid[path] = {"--version", "-v"}
+    ref.valid[()] = {"--version", "-v"}
+    return ref
+
+
+def oclif_reference(tool: str) -> Reference:
+    """oclif: the manifest the CLI ships (``oclif.manifest.json``), every command with its flags;
+    a topic (``pack`` of ``pack:deb``) is a path too; hidden commands and flags are undocumented."""
+    ref = Reference(source=f"{tool}'s oclif.manifest.json")
+    with open(os.path.join(_node_modules(), tool, "oclif.manifest.json"), encoding="utf-8") as handle:
+        manifest = json.load(handle)
+    ref.flags[()] = set()
+    for command_id, command in manifest["commands"].items():
+        path = tuple(command_id.split(":"))
+        if command.get("hidden") or path[0] in UNREAD:
+            continue
+        for depth in range(1, len(path) + 1):
+            ref.paths.add(path[:depth])
+        spellings, hidden, values, negated = set(), set(), {}, set()
+        for name, flag in command.get("flags", {}).items():
+            own = {"--" + name} | ({"-" + flag["char"]} if flag.get("char") else set())
+            (hidden if flag.get("hidden") else spellings).update(own)
+            for s in own:
+                values[s] = flag.get("type") == "option"
+            if flag.get("allowNo"):
+                negated.add("--no-" + name)
+        ref.flags[path] = spellings | hidden
+        ref.undocumented[path] = hidden
+        ref.valid[path] = negated
+        ref.takes_value[path] = values
+    return ref
+
+
+def _npm_complete(words: list[str]) -> list[str]:
+    line = " ".join(["npm", *words, ""])
+    out = _boxed(["npm", "completion", "--", "npm", *words, ""],
+                 env={"COMP_CWORD": str(len(words) + 1), "COMP_LINE": line, "COMP_POINT": str(len(line))})
+    return [w for w in out.split() if re.fullmatch(r"[a-z][a-z-]*", w)]
+
+
+def npm_reference() -> Reference:
+    """npm: its command list (lib/utils/cmd-list.js), each command class's static ``params`` with the
+    config definitions' short spellings (bench/node/npm_tree.js), and the subcommands npm's own
+    completion offers (``npm completion`` protocol, one level below each command); a boolean
+    config's ``--no-X`` is valid, not expected."""
+    ref = Reference(source="npm's command classes and `npm completion`")
+    out = _boxed(["node", os.path.join(NODE_DIR, "npm_tree.js"), os.path.join(_node_modules(), "npm")])
+    data = json.loads(out.strip().splitlines()[-1])
+    commands = data["commands"]
+    ref.flags[()] = set()
+    ref.valid[()] = set(data["configs"])
+    # operand values npm's completion offers beside subcommands; `from-git` is npm version's own
+    values = set(data["values"]) | {"from-git"}
+    names = [n for n in commands if n not in UNREAD]
+    with ThreadPoolExecutor(4) as pool:
+        subs = dict(zip(names, pool.map(lambda n: _npm_complete([n]), names)))
+    for name in names:
+        info = commands[name]
+        flags = {s for spellings in info["flags"] for s in spellings}
+        for alias in info["aliases"]:
+            ref.paths.add((alias,))
+        ref.paths.add((name,))
+        ref.flags[(name,)] = flags
+        ref.valid[(name,)] = set(info["negations"])
+        # Only two levels: at the third word npm's completion offers operand values as readily as
+        # subcommands (`access grant read-only`, config keys after `config delete`), so it cannot judge.
+        for sub in subs[name]:
+            if sub not in values:
+                ref.paths.add((name, sub))
+    return ref
+
+
+def yarn_reference() -> Reference:
+    """yarn v1: its bundled command table and commander, reached through the bundle's own module
+    loader (bench/node/yarn_tree.js): per command, the flags main() registers (the global ones) and
+    the command's setFlags() adds, and the subcommand names its buildSubCommands() object holds
+    (which setFlags() writes into its usage); commands yarn marks ``useless`` are left out."""
+    ref = Reference(source="yarn's command table and commander objects")
+    script = [os.path.join(NODE_DIR, "yarn_tree.js"), os.path.join(_node_modules(), "yarn", "lib", "cli.js")]
+
+    def dump(*words: str) -> dict:
+        return json.loads(_boxed(["node", *script, *words]).strip().splitlines()[-1])
+
+    names = [n for n in dump()["commands"] if n not in UNREAD]
+    with ThreadPoolExecutor(4) as pool:
+        pages = dict(zip(["help", *names], pool.map(lambda n: dump(n), ["help", *names])))
+    ref.flags[()] = {s for spellings in pages["help"]["options"] for s in spellings}
+    for name in names:
+        ref.paths.add((name,))
+        if re.sub(r"[A-Z]", lambda m: "-" + m[0].lower(), name) != name:
+            continue  # the table keeps a camelCase alias beside each hyphenated name (generateLockEntry)
+        ref.flags[(name,)] = {s for spellings in pages[name]["options"] for s in spellings}
+        group = re.match(r"^\S+ \[(?P<subs>[\w|-]+)\] \[flags\]", pages[name]["usage"])
+        for sub in group["subs"].split("|") if group and group["subs"] != "flags" else ():
+            ref.paths.add((name, sub))
+    return ref
+
+
 # row -> (tool, style, discovery depth, reference builder, discover() options); rows whose name
 # differs from the tool are variants, reported but left out of the overall figures.
 TOOLS = {
@@ -661,6 +824,13 @@ TOOLS = {
     "hypothesis": ("hypothesis", "click", 1, hypothesis_reference, {}),
     "pytest-benchmark": ("pytest-benchmark", "argparse", 1, pytest_benchmark_reference, {}),
     "pip": ("pip", "optparse", 1, pip_reference, {}),
+    # Node's frameworks (npm install -g, see .ci/run)
+    "pm2": ("pm2", "commander", 1, lambda: commander_reference("pm2", "node_modules/commander",
+                                                               "lib/binaries/CLI.js"), {}),
+    "typeorm": ("typeorm", "yargs", 1, lambda: yargs_reference("typeorm", "commands"), {}),
+    "oclif": ("oclif", "oclif", 2, lambda: oclif_reference("oclif"), {}),
+    "npm": ("npm", "npm", 3, npm_reference, {}),
+    "yarn": ("yarn", "yarn", 2, yarn_reference, {}),
     # GNU tools (coreutils, grep, sed, tar's argp, xz, gzip), whose options glibc's getopt_long knows
     **{name: (name, "gnu", 0, (lambda n=name: getopt_reference(n)), {})
        for name in ("ls", "grep", "sort", "du", "wc", "head", "cut", "sed", "tar", "xz", "gzip")},

@@ -148,7 +148,7 @@ def test_python_colon_gap():
 
 def test_npm_comma_listing():
     """npm --help: the comma-separated "All commands:" list, wrapped over lines, is the subcommand listing."""
-    names = [s.name for s in parse_fixture("gnu/npm").subcommands]
+    names = [s.name for s in parse_fixture("npm/npm").subcommands]
     assert len(names) == 72 and names[:3] == ["access", "adduser", "approve-scripts"]
     assert names[-2:] == ["view", "whoami"]
 

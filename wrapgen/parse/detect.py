@@ -57,11 +57,23 @@ _MARKS: tuple[tuple[str, int, re.Pattern], ...] = tuple(
         ("gnu", 3, r"display this help and exit"),
         ("gnu", 2, r"^Report bugs to"),
         ("gnu", 2, r"^ +-\w, --[\w-]+\[=[A-Z]+\]"),
+        # Node's frameworks (wrapgen/parse/styles/commander.py, yargs.py, oclif.py, npm.py)
+        ("commander", 6, r"^ +-h, --help +(?:output usage information|display help for command)$"),
+        ("commander", 3, r"^ {2}Usage: \S+(?: \[options\])?"),
+        ("yarn", 6, r"^ {4}- [a-z][\w-]*(?: / [A-Za-z][\w-]*)?$"),
+        ("yarn", 10, r"^ +Usage: yarn\b|^ +Visit https://yarnpkg\.com/"),
+        ("yargs", 6, r"  \[(?:boolean|string|number|array|count)\](?: \[(?:required|default: [^\]]*)\])?$"),
+        ("yargs", 4, r"\[choices: \"|^Positionals:$"),
+        ("oclif", 6, r"^TOPICS$"),
+        ("oclif", 4, r"^USAGE\n {2}\$ \S+"),
+        ("oclif", 5, r"^ +(?:-\w, )?--[\w-]+=<(?:value|option)>"),
+        ("npm", 8, r'^Run "npm help [\w-]+" for more info$'),
+        ("npm", 6, r"^npm <command>$"),
     )
 )
 
 # On a tie the earlier style wins: the more specific ones come first.
-_ORDER = ("man", "git", "cobra", "clap", "click", "argparse", "docopt", "gnu")
+_ORDER = ("man", "git", "npm", "yarn", "oclif", "yargs", "commander", "cobra", "clap", "click", "argparse", "docopt", "gnu")
 
 
 def _marked_lines(text: str) -> str:

@@ -6,12 +6,17 @@ from typing import Callable
 
 from wrapgen.model.tool import Command
 
-__all__ = ["ParseFn", "PARSERS", "register_parser"]
+__all__ = ["ParseFn", "PARSERS", "USAGE_LISTED", "register_parser"]
 
 # parse(cleaned_text, *, prog) -> Command; the text is already cleaned by ``clean_text``.
 ParseFn = Callable[..., Command]
 
 PARSERS: dict[str, ParseFn] = {}
+
+# The ``probe`` of a stub a style read from its parent's usage lines (npm's ``npm access list
+# packages``, yarn's ``yarn cache [list|clean]``): its help is the parent's page, so the crawl reads
+# it from that page (the same parser at the longer path) and never runs it.
+USAGE_LISTED: tuple[str, ...] = ("(usage of parent)",)
 
 
 def register_parser(name: str) -> Callable[[ParseFn], ParseFn]:

@@ -17,6 +17,7 @@ from typing import Callable
 
 from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command, Flag
+from wrapgen.parse.registry import USAGE_LISTED
 
 __all__ = ["CrawlResult", "NodeRead", "crawl", "read_node", "default_jobs", "SKIP_RECURSION", "has_content"]
 
@@ -308,6 +309,12 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
         def submit_children(children) -> None:
             nonlocal probed, skipped, late
             for stub in children:
+                if stub.probe == USAGE_LISTED:
+                    # npm's `access list`, yarn's `cache list`: read from the parent's page, never run
+                    # (`yarn cache list --help` runs `yarn cache list`)
+                    if len(stub.path) <= depth and stub.path not in reads:
+                        _read_from_parent(prober, parse, stub, reads, depth=depth)
+                    continue
                 if stub.name.lower() in SKIP_RECURSION or len(stub.path) > depth or stub.path in reads:
                     continue
                 if _expired(prober):
@@ -361,6 +368,25 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
                         "(raise --max-nodes to read them)")
     tree = _assemble(reads[()].command, reads, shared)
     return CrawlResult(tree, version, tuple(warnings), transient, probed)
+
+
+def _read_from_parent(prober, parse: ParseFn, stub: Command, reads: dict, *, depth: int) -> None:
+    """Read a subcommand its parent's usage lines name from the parent's own page (the parent's
+    parser at the longer path), and its usage-listed children likewise; nothing is run."""
+    parent = reads.get(stub.path[:-1])
+    if parent is None or parent.command is None or not parent.text:
+        return
+    style = parent.command.parser or None
+    parsed, error = _safe_parse(parse, parent.text, prog=(prober.name, *stub.path), style=style)
+    if parsed is None:
+        reads[stub.path] = NodeRead(stub.path, None, problems=(f"could not read `{prober.name} "
+                                                               f"{' '.join(stub.path)}` from its parent's page: {error}",))
+        return
+    node = _normalise(parsed, stub.path, parent.command.probe, parsed.parser)
+    reads[stub.path] = NodeRead(stub.path, node, parent.text)
+    for child in node.subcommands:
+        if child.probe == USAGE_LISTED and len(child.path) <= depth and child.path not in reads:
+            _read_from_parent(prober, parse, child, reads, depth=depth)
 
 
 def _git_all_commands(prober, parse: ParseFn, root: Command, warnings: list[str]) -> Command:

@@ -33,12 +33,15 @@ _CHECK_TIMEOUT_S = 10.0
 
 
 def bwrap_argv(argv: Sequence[str], *, bwrap: str, workdir: str, home: str, tmpdir: str | None = None,
-               writable: Sequence[str] = (), readable: Sequence[str] = ()) -> list[str]:
+               writable: Sequence[str] = (), readable: Sequence[str] = (), home_source: str | None = None) -> list[str]:
     """The bubblewrap command line that runs ``argv`` read-only but for the scratch directories.
 
     ``workdir`` is the cwd; ``home`` and ``tmpdir`` the scratch HOME and TMPDIR (the caller sets
     the variables); ``readable`` are directories bound back read-only over the empty /tmp and /run
     (the tool's own); ``writable`` adds directories bound read-write (tests use it for a log).
+    ``home_source``, when given, is the directory mounted at ``home`` instead of ``home`` itself: each
+    probe gets a HOME of its own at the same path, so state one probe leaves (pm2's daemon sockets in
+    ``~/.pm2``, whose daemon died with that probe's PID namespace) never reaches a probe beside it.
     """
     out = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]
     for directory in readable:
@@ -46,7 +49,8 @@ def bwrap_argv(argv: Sequence[str], *, bwrap: str, workdir: str, home: str, tmpd
             out += ["--ro-bind", directory, directory]
     for directory in (workdir, home, tmpdir, *writable):
         if directory:
-            out += ["--bind", directory, directory]
+            source = home_source if directory == home and home_source else directory
+            out += ["--bind", source, directory]
     # the two tmpfs read-only too, once the mount points inside them exist (the binds stay writable)
     out += ["--remount-ro", "/tmp", "--remount-ro", "/run"]
     out += [
@@ -133,6 +137,16 @@ class Scratch:
         if self.root is None:
             raise RuntimeError("Scratch used outside its `with` block")
         return os.path.join(self.root, name)
+
+    def probe_home(self) -> str:
+        """A fresh HOME for one probe (mounted at ``home``'s path by ``bwrap_argv``'s ``home_source``)."""
+        if self.root is None:
+            raise RuntimeError("Scratch used outside its `with` block")
+        return tempfile.mkdtemp(prefix="home-", dir=self.root)
+
+    def release_home(self, path: str) -> None:
+        """Remove a HOME ``probe_home`` made (the scratch root's removal would take it too)."""
+        _remove(path)
 
     @property
     def workdir(self) -> str:

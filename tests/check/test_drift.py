@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from wrapgen.check.drift import (Change, Drift, classify, help_sha256, not_found, short_version, snapshot,
+from wrapgen.check.drift import (Change, Drift, classify, help_sha256, not_found, pack_paths, short_version, snapshot,
                                  snapshot_text, verb_path, version_drift)
 from wrapgen.errors import ExitStatus
 from wrapgen.model.tool import Command, Flag, Positional, Tool
@@ -61,7 +61,7 @@ MANIFEST_VERBS = {
 def _pack(old: Tool) -> tuple[dict, dict]:
     snap = snapshot(old, MANIFEST_VERBS, effect_of=_effect)
     manifest = {"pack_id": "gh", "bin": "gh", "verbs": MANIFEST_VERBS,
-                "source": {"version": old.version, "help_sha256": help_sha256(old)}}
+                "source": {"version": snap["version"], "help_sha256": snap["help_sha256"]}}
     return manifest, snap
 
 
@@ -205,7 +205,20 @@ def test_snapshot_is_deterministic_and_small():
     assert sorted(data["commands"]) == ["", "issue", "issue view", "pr", "pr list"]
     assert data["verbs"] == {"issue.view": {"effect": "read", "path": "issue view"},
                              "pr.list": {"effect": "read", "path": "pr list"}}
-    assert data["help_sha256"] == help_sha256(_gh()) and len(data["help_sha256"]) == 64
+    assert data["help_sha256"] == help_sha256(_gh(), pack_paths(_gh(), MANIFEST_VERBS)) and len(data["help_sha256"]) == 64
+
+
+def test_the_fingerprint_covers_only_what_the_pack_uses():
+    """A command no verb uses (a probe that timed out there, a plugin on this machine's PATH) does not
+    move the fingerprint; a command the pack uses does. Subcommands listed as external are left out."""
+    paths = pack_paths(_gh(), MANIFEST_VERBS)
+    base = help_sha256(_gh(), paths)
+    assert help_sha256(_edit(_gh(), ("pr", "create"), summary="Changed."), paths) == base
+    assert help_sha256(_edit(_gh(), ("pr", "list"), summary="Changed."), paths) != base
+    plugin = Command(path=("plugin-x",), group="External commands")
+    local = replace(_gh(), root=_gh().root.with_changes(subcommands=(*_gh().root.subcommands, plugin)))
+    assert help_sha256(local, paths) == base
+    assert "plugin-x" not in snapshot(local, MANIFEST_VERBS, effect_of=_effect)["commands"][""]["subcommands"]
 
 
 @pytest.mark.parametrize("line, short", [("git version 2.43.0", "2.43.0"), ("ripgrep 13.0.0 (rev 7ec2fd51ba)", "13.0.0"),
@@ -218,3 +231,15 @@ def test_drift_to_dict_is_json():
     drift = Drift("gh", "gh", "1.0", "2.0", (Change("compatible", "new-flags", "2 new flags", count=2),))
     data = json.loads(json.dumps(drift.to_dict()))
     assert data["level"] == "compatible" and data["summary"] == "gh 1.0 -> 2.0: compatible, 2 new flags"
+
+
+def test_the_probe_scratch_directory_is_not_fingerprinted():
+    """docker shows its config default under the probe's scratch HOME, a new directory each probe."""
+    def with_default(where: str) -> Tool:
+        flag = Flag(long="--config", takes_value=True, default=f"{where}/home/.docker",
+                    description=f'Location of client config files (default "{where}/home/.docker")')
+        return replace(_gh(), root=_gh().root.with_changes(global_flags=(flag,)))
+
+    one = help_sha256(with_default("/tmp/wrapgen-probe-n1zcb8y8"))
+    assert one == help_sha256(with_default("/var/tmp/wrapgen-probe-ejlt96fr"))
+    assert one != help_sha256(with_default("/etc"))

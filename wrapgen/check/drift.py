@@ -39,6 +39,7 @@ __all__ = [
     "Drift",
     "help_sha256",
     "source_identity",
+    "pack_paths",
     "verb_path",
     "snapshot",
     "snapshot_text",
@@ -60,6 +61,10 @@ _EXIT = {
 _EFFECT_RANK = {"read": 0, "write": 1, "destructive": 2}
 _VERSION_RE = re.compile(r"\d+(?:\.\d+)+(?:[-+~][0-9A-Za-z.]+)?|\d+")
 _PLACEHOLDER = "{{"
+_EXTERNAL_RE = re.compile(r"\bexternal\b", re.IGNORECASE)
+# A probe's scratch directory (probe/sandbox.py), which a help may show as a default ("~/.docker"
+# under the scratch HOME): random per probe, so not part of the fingerprint.
+_SCRATCH_RE = re.compile(r"[^\s\"'(),=]*wrapgen-probe-[A-Za-z0-9_]+")
 
 
 @dataclass(frozen=True)
@@ -140,15 +145,43 @@ def short_version(line: str) -> str:
     return match.group(0) if match else (line or "").strip()
 
 
-def help_sha256(tool: Tool) -> str:
-    """The fingerprint of the help discovery read: sha256 of the command tree's canonical JSON."""
-    text = json.dumps(tool.root.to_dict(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+def _listed(command: Command) -> list[str]:
+    """The subcommand names a command lists, without those its help calls external: git lists every
+    ``git-*`` program on PATH under "External commands", which differ from machine to machine."""
+    return sorted(s.name for s in command.subcommands if not _EXTERNAL_RE.search(s.group or ""))
+
+
+def help_sha256(tool: Tool, paths: Iterable[tuple[str, ...]] = ((),)) -> str:
+    """The fingerprint of the help discovery read for ``paths`` (the root and the commands a pack
+    uses): sha256 of each command's parsed help (flags, operands, usage, text), its subcommands by
+    name only. Commands the pack does not use are left out, so a slow or machine-local subcommand
+    elsewhere in the tree (a probe that timed out, a plugin on PATH) does not move it."""
+    parts = []
+    for path in sorted(set(map(tuple, paths))):
+        chain = _chain(tool.root, path)
+        if len(chain) - 1 < len(path):
+            parts.append([list(path), None])
+            continue
+        body = chain[-1].to_dict()
+        body.pop("subcommands", None)
+        parts.append([list(path), body, _listed(chain[-1])])
+    text = _SCRATCH_RE.sub("<scratch>", json.dumps(parts, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def source_identity(tool: Tool) -> dict:
+def source_identity(tool: Tool, paths: Iterable[tuple[str, ...]] = ((),)) -> dict:
     """What pack.yaml's ``source`` records: ``{"version": ..., "help_sha256": ...}``."""
-    return {"version": tool.version or "", "help_sha256": help_sha256(tool)}
+    return {"version": tool.version or "", "help_sha256": help_sha256(tool, paths)}
+
+
+def pack_paths(tool: Tool, verbs: Mapping[str, Mapping]) -> set[tuple[str, ...]]:
+    """The root and every command (with its ancestors) the verbs run."""
+    paths = {()}
+    for verb in verbs.values():
+        path = verb_path(tool.root, verb.get("cli") or [])
+        for end in range(len(path) + 1):
+            paths.add(path[:end])
+    return paths
 
 
 def _spellings(flag: Flag) -> tuple[str, ...]:
@@ -241,7 +274,7 @@ def _node_entry(root: Command, path: tuple[str, ...]) -> dict:
     command = _chain(root, path)[-1]
     return {
         "flags": _flag_groups(root, path),
-        "subcommands": sorted(s.name for s in command.subcommands),
+        "subcommands": _listed(command),
         "operands": _operands(command),
     }
 
@@ -250,16 +283,14 @@ def snapshot(tool: Tool, verbs: Mapping[str, Mapping], *, effect_of: Callable[[C
     """``source.json`` for a pack of ``verbs`` (pack.yaml's) made from ``tool``."""
     root = tool.root
     verb_entries: dict[str, dict] = {}
-    paths = {()}
     for key in sorted(verbs):
-        cli = verbs[key].get("cli") or []
-        path = verb_path(root, cli)
+        path = verb_path(root, verbs[key].get("cli") or [])
         command = _chain(root, path)[-1]
         verb_entries[key] = {"path": " ".join(path), "effect": effect_of(command) if path else ""}
-        for end in range(len(path) + 1):
-            paths.add(path[:end])
+    paths = pack_paths(tool, verbs)
     commands = {" ".join(path): _node_entry(root, path) for path in sorted(paths)}
-    return {"snapshot_version": SNAPSHOT_VERSION, **source_identity(tool), "verbs": verb_entries, "commands": commands}
+    return {"snapshot_version": SNAPSHOT_VERSION, **source_identity(tool, paths), "verbs": verb_entries,
+            "commands": commands}
 
 
 def snapshot_text(data: Mapping) -> str:
@@ -294,7 +325,12 @@ def classify(manifest: Mapping, snap: Mapping | None, tool: Tool, *,
     source = manifest.get("source") or {}
     old_version = str(source.get("version") or (snap or {}).get("version") or "")
     old_sha = str(source.get("help_sha256") or (snap or {}).get("help_sha256") or "")
-    new_version, new_sha = tool.version or "", help_sha256(tool)
+    snap_commands = (snap or {}).get("commands") or {}
+    if snap_commands:
+        paths = {tuple(p.split()) for p in snap_commands}
+    else:
+        paths = pack_paths(tool, manifest.get("verbs") or {})
+    new_version, new_sha = tool.version or "", help_sha256(tool, paths)
     pack_id, name = str(manifest.get("pack_id", "?")), str(manifest.get("bin", tool.name))
     root = tool.root
     changes: list[Change] = []
@@ -303,7 +339,6 @@ def classify(manifest: Mapping, snap: Mapping | None, tool: Tool, *,
     if old_sha and old_sha == new_sha:
         return Drift(pack_id, name, old_version, new_version, tuple(changes))
     snap_verbs = (snap or {}).get("verbs") or {}
-    snap_commands = (snap or {}).get("commands") or {}
     verbs = manifest.get("verbs") or {}
     for key in sorted(verbs):
         cli = verbs[key].get("cli") or []

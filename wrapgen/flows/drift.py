@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from wrapgen.check.drift import (SOURCE_FILE, Change, Drift, classify, not_found, snapshot, snapshot_text,
-                                 source_identity, version_drift)
+                                 version_drift)
 from wrapgen.errors import HelpUnreadableError, ManifestError, ToolNotFoundError, WrapgenError
 from wrapgen.model.tool import Command, Tool
 
@@ -36,10 +36,10 @@ def source_files(manifest: Mapping, tool: Tool, options: Mapping[str, Any] | Non
     """pack.yaml (with ``source``), its derived files and ``source.json``, as text."""
     from wrapgen.flows.wrap import pack_files
 
-    recorded = dict(manifest)
-    recorded["source"] = source_identity(tool)
-    files = pack_files(recorded)
     data = snapshot(tool, manifest.get("verbs") or {}, effect_of=effect_of)
+    recorded = dict(manifest)
+    recorded["source"] = {"version": data["version"], "help_sha256": data["help_sha256"]}
+    files = pack_files(recorded)
     kept = {k: v for k, v in sorted(dict(options or {}).items()) if k in DISCOVER_KEYS and v is not None}
     if kept:
         data["discover"] = kept

@@ -1,0 +1,161 @@
+"""Drift against real installed tools: `wrapgen wrap` records the tool, `wrapgen check --drift` re-reads it
+and classifies what changed, `wrapgen serve` warns at start, `batch --check` says it in one line.
+
+An "older" tool is made by editing what the pack recorded (its source and snapshot), the way a pack
+made from an older release would read; the tool itself is the one installed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import require_tool
+from wrapgen.check.drift import SOURCE_FILE
+from wrapgen.errors import ExitStatus
+
+
+def _wrapgen(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "wrapgen", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300, env={**os.environ})
+
+
+@pytest.fixture(scope="module")
+def rg_pack(tmp_path_factory, own_cache_module) -> Path:
+    require_tool("rg")
+    out = tmp_path_factory.mktemp("packs")
+    done = _wrapgen("wrap", "rg", "-o", str(out), cwd=out)
+    assert done.returncode == 0, done.stderr
+    return out / "rg"
+
+
+@pytest.fixture(scope="module")
+def own_cache_module(tmp_path_factory):
+    cache = tmp_path_factory.mktemp("cache")
+    old = os.environ.get("WRAPGEN_CACHE_DIR")
+    os.environ["WRAPGEN_CACHE_DIR"] = str(cache)
+    yield cache
+    if old is None:
+        os.environ.pop("WRAPGEN_CACHE_DIR", None)
+    else:
+        os.environ["WRAPGEN_CACHE_DIR"] = old
+
+
+def _copy(pack: Path, to: Path) -> Path:
+    to.mkdir()
+    for name in ("pack.yaml", "binding.json", "adapter.py", SOURCE_FILE):
+        (to / name).write_bytes((pack / name).read_bytes())
+    return to
+
+
+def _older(pack: Path, to: Path, *, drop_flags: int = 0, version: str = "ripgrep 12.1.1") -> Path:
+    """The pack as if made from an older rg: another version line and help, fewer root flags."""
+    copy = _copy(pack, to)
+    manifest = (copy / "pack.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(manifest)
+    manifest = manifest.replace(f"version: {data['source']['version']}", f"version: {version}")
+    manifest = manifest.replace(data["source"]["help_sha256"], "a" * 64)
+    (copy / "pack.yaml").write_text(manifest, encoding="utf-8")
+    snap = json.loads((copy / SOURCE_FILE).read_text(encoding="utf-8"))
+    used = {t.split("=")[0] for verb in data["verbs"].values() for t in verb["cli"] if str(t).startswith("-")}
+    flags = snap["commands"][""]["flags"]
+    unused = [g for g in flags if g.split()[0] not in used]
+    snap["commands"][""]["flags"] = [g for g in flags if g not in unused[:drop_flags]]
+    (copy / SOURCE_FILE).write_text(json.dumps(snap), encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "wrapgen", "build", str(copy)], check=True, capture_output=True)
+    return copy
+
+
+def test_wrap_records_the_tool(rg_pack):
+    data = yaml.safe_load((rg_pack / "pack.yaml").read_text(encoding="utf-8"))
+    version = subprocess.run(["rg", "--version"], capture_output=True, text=True).stdout.splitlines()[0].strip()
+    assert data["source"]["version"] == version
+    assert len(data["source"]["help_sha256"]) == 64
+    snap = json.loads((rg_pack / SOURCE_FILE).read_text(encoding="utf-8"))
+    assert snap["help_sha256"] == data["source"]["help_sha256"]
+    assert set(snap["verbs"]) == set(data["verbs"]) and "" in snap["commands"]
+    assert any(g.split()[0] == "--glob" for g in snap["commands"][""]["flags"])
+
+
+def test_check_drift_unchanged_tool(rg_pack):
+    done = _wrapgen("check", "--drift", str(rg_pack), cwd=rg_pack)
+    assert done.returncode == ExitStatus.OK, done.stdout + done.stderr
+    assert ": unchanged" in done.stdout and "no drift" in done.stdout
+
+
+def test_check_drift_new_flags_are_compatible(rg_pack, tmp_path):
+    older = _older(rg_pack, tmp_path / "rg", drop_flags=14)
+    done = _wrapgen("check", "--drift", str(older), cwd=tmp_path)
+    assert done.returncode == ExitStatus.DRIFT_COMPATIBLE, done.stdout + done.stderr
+    new = yaml.safe_load((rg_pack / "pack.yaml").read_text(encoding="utf-8"))["source"]["version"].split()[1]
+    assert f"rg 12.1.1 -> {new}: compatible, 14 new flags" in done.stdout
+    report = json.loads(_wrapgen("check", "--drift", "--format", "json", str(older), cwd=tmp_path).stdout)
+    (pack,) = report["packs"]
+    assert pack["level"] == "compatible" and report["exit_status"] == ExitStatus.DRIFT_COMPATIBLE
+    assert {c["kind"] for c in pack["changes"]} == {"version", "new-flags"}
+
+
+def test_check_drift_a_used_flag_gone_is_breaking(rg_pack, tmp_path):
+    """A verb that uses a flag the installed rg does not have (as a newer rg that dropped it would)."""
+    copy = _copy(rg_pack, tmp_path / "rg")
+    manifest = (copy / "pack.yaml").read_text(encoding="utf-8")
+    verb = next(iter(yaml.safe_load(manifest)["verbs"]))
+    data = yaml.safe_load(manifest)
+    data["verbs"][verb]["cli"] = [*data["verbs"][verb]["cli"][:1], "--no-such-flag-any-more", *data["verbs"][verb]["cli"][1:]]
+    snap = json.loads((copy / SOURCE_FILE).read_text(encoding="utf-8"))
+    snap["commands"][""]["flags"].append("--no-such-flag-any-more")  # rg had it when the pack was made
+    (copy / SOURCE_FILE).write_text(json.dumps(snap), encoding="utf-8")
+    data["source"]["help_sha256"] = "b" * 64
+    (copy / "pack.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    done = _wrapgen("check", "--drift", str(copy), cwd=tmp_path)
+    assert done.returncode == ExitStatus.DRIFT_BREAKING, done.stdout + done.stderr
+    assert f"breaking: `rg` no longer takes --no-such-flag-any-more (verb {verb})" in done.stdout
+
+
+def test_check_drift_tool_not_installed_is_breaking(rg_pack, tmp_path):
+    copy = _copy(rg_pack, tmp_path / "rg")
+    manifest = (copy / "pack.yaml").read_text(encoding="utf-8")
+    (copy / "pack.yaml").write_text(manifest.replace("bin: rg", "bin: wrapgen-no-such-tool-xyz")
+                                    .replace("[rg,", "[wrapgen-no-such-tool-xyz,")
+                                    .replace("- rg\n", "- wrapgen-no-such-tool-xyz\n"), encoding="utf-8")
+    done = _wrapgen("check", "--drift", str(copy), cwd=tmp_path)
+    assert done.returncode == ExitStatus.DRIFT_BREAKING, done.stdout + done.stderr
+    assert "wrapgen-no-such-tool-xyz: breaking: tool not found" in done.stdout
+
+
+def test_serve_warns_at_start_when_the_version_drifted(rg_pack, tmp_path):
+    """The start-up check reads only `rg --version`; the warning names the pack and says what to run."""
+    pytest.importorskip("mcp")
+    older = _older(rg_pack, tmp_path / "rg")
+    serve = subprocess.run([sys.executable, "-m", "wrapgen", "serve", str(older)], input="", capture_output=True,
+                           text=True, timeout=120, cwd=tmp_path)
+    assert "warning: rg: the tool drifted since the pack was made (rg 12.1.1 -> " in serve.stderr
+    assert f"wrapgen check --drift {older}" in serve.stderr
+    fresh = subprocess.run([sys.executable, "-m", "wrapgen", "serve", str(rg_pack)], input="", capture_output=True,
+                           text=True, timeout=120, cwd=tmp_path)
+    assert "drifted" not in fresh.stderr
+    quiet = subprocess.run([sys.executable, "-m", "wrapgen", "serve", "--no-drift-check", str(older)], input="",
+                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert "drifted" not in quiet.stderr
+
+
+def test_batch_check_reports_drift_in_one_line(tmp_path):
+    require_tool("jq")
+    recipes = tmp_path / "recipes"
+    recipes.mkdir()
+    (recipes / "jq.yaml").write_text("tool: jq\n", encoding="utf-8")
+    out = tmp_path / "adapters"
+    assert _wrapgen("batch", str(recipes), "-o", str(out), cwd=tmp_path).returncode == 0
+    clean = _wrapgen("batch", str(recipes), "-o", str(out), "--check", cwd=tmp_path)
+    assert clean.returncode == 0 and "drift:" not in clean.stdout
+    manifest = (out / "jq" / "pack.yaml").read_text(encoding="utf-8")
+    version = yaml.safe_load(manifest)["source"]["version"]
+    (out / "jq" / "pack.yaml").write_text(manifest.replace(f"version: {version}", "version: jq-1.5"), encoding="utf-8")
+    drifted = _wrapgen("batch", str(recipes), "-o", str(out), "--check", "--no-cache", cwd=tmp_path)
+    assert drifted.returncode == ExitStatus.FAILED
+    assert f"drift: jq 1.5 -> {version.split('-')[-1]}: metadata, version line was 'jq-1.5', now '{version}'" in drifted.stdout

@@ -159,3 +159,37 @@ def test_batch_check_reports_drift_in_one_line(tmp_path):
     drifted = _wrapgen("batch", str(recipes), "-o", str(out), "--check", "--no-cache", cwd=tmp_path)
     assert drifted.returncode == ExitStatus.FAILED
     assert f"drift: jq 1.5 -> {version.split('-')[-1]}: metadata, version line was 'jq-1.5', now '{version}'" in drifted.stdout
+
+
+def _npm_install(prefix: Path, spec: str) -> None:
+    done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent", "--prefix", str(prefix), spec],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+
+
+def test_two_real_versions_of_a_tool(tmp_path):
+    """semver 5.7.2 then 7.6.3 from the npm registry, installed in place: the pack made from 5.7.2
+    sees 7's --rtl, --ltr and -n as compatible drift, and its verbs still work."""
+    require_tool("npm")
+    require_tool("node")
+    prefix = tmp_path / "semver"
+    _npm_install(prefix, "semver@5.7.2")
+    tool = prefix / "node_modules" / ".bin" / "semver"
+    # node resolves the package next to the script, which the help sandbox does not show: probe unsandboxed
+    env = {**os.environ, "WRAPGEN_SANDBOX": "off", "WRAPGEN_CACHE_DIR": str(tmp_path / "cache")}
+
+    def wrapgen(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "wrapgen", *args], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=300, env=env)
+
+    made = wrapgen("wrap", str(tool), "-o", str(tmp_path / "packs"))
+    assert made.returncode == 0, made.stderr
+    pack = tmp_path / "packs" / "semver"
+    assert wrapgen("check", "--drift", str(pack)).returncode == ExitStatus.OK
+    _npm_install(prefix, "semver@7.6.3")
+    done = wrapgen("check", "--drift", "--format", "json", str(pack))
+    assert done.returncode == ExitStatus.DRIFT_COMPATIBLE, done.stdout + done.stderr
+    (report,) = json.loads(done.stdout)["packs"]
+    new_flags = [c for c in report["changes"] if c["kind"] == "new-flags"]
+    assert [c["count"] for c in new_flags] == [3], report
+    assert report["level"] == "compatible" and "3 new flags" in report["summary"]

@@ -700,6 +700,30 @@ class PipeWriter:
         self.fd, self.reader = fd, reader
         self.pending = bytearray()
         self.broken = False
+        self._flushing = False
+
+    def push(self, line: str) -> None:
+        """Write one whole message line now, past the SDK's writer task (progress notifications).
+
+        What the pipe does not take at once stays pending, ahead of what the SDK writes next, and goes
+        out with it: a line is never split by another. Costs one ``os.write``; the SDK's path
+        (a pydantic model, its JSON dump, a memory stream and a task switch) costs several times that.
+        """
+        if self.broken:
+            return
+        self.pending += line.encode("utf-8")
+        if self._flushing:
+            return  # the flush under way writes it next, in order
+        try:
+            written = os.write(self.fd, self.pending)
+        except BlockingIOError:
+            return
+        except OSError:
+            self.broken = True
+            if self.reader is not None:
+                self.reader.hang_up()
+            return
+        del self.pending[:written]
 
     async def write(self, text: str) -> None:
         if self.reader is not None and self.reader.unanswered:
@@ -721,21 +745,28 @@ class PipeWriter:
 
         if self.broken:
             raise anyio.ClosedResourceError
-        view = memoryview(self.pending)
+        self._flushing = True
         try:
-            while view:
+            while self.pending:
+                # ``push`` may add a line while we wait: it goes to a new buffer, written after this one
+                data, self.pending = self.pending, bytearray()
+                view = memoryview(data)
                 try:
-                    view = view[os.write(self.fd, view) :]
-                except BlockingIOError:
-                    await anyio.wait_writable(self.fd)
+                    while view:
+                        try:
+                            view = view[os.write(self.fd, view) :]
+                        except BlockingIOError:
+                            await anyio.wait_writable(self.fd)
+                finally:
+                    view.release()
         except OSError:  # EPIPE, ECONNRESET: nobody reads our answers any more
             self.broken = True
+            self.pending = bytearray()
             if self.reader is not None:
                 self.reader.hang_up()
             raise anyio.ClosedResourceError from None
         finally:
-            view.release()
-            self.pending = bytearray()
+            self._flushing = False
 
 
 @contextlib.contextmanager
@@ -819,6 +850,16 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
             cancel.set()
             raise
 
+    async def progress(ctx, token, value: int, total: int | None, message: str) -> None:
+        if direct is None:
+            await ctx.session.report_progress(value, total, message=message)
+            return
+        params = {"progressToken": token, "progress": value, "message": message}
+        if total is not None:
+            params["total"] = total
+        direct.push(json.dumps({"jsonrpc": "2.0", "method": "notifications/progress", "params": params},
+                               ensure_ascii=False, separators=(",", ":")) + "\n")
+
     async def run_titled(ctx, binding, verb_key, args, expected_argv=None) -> dict:
         """Run the call; with a progress token, the live title as progress before, the done title after."""
         verb = binding["verbs"][verb_key]
@@ -827,11 +868,11 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
         if token is not None and verb.get("title"):
             live = call_titles(verb, args)
             if live:
-                await ctx.session.report_progress(0, message=live)
+                await progress(ctx, token, 0, None, live)
             envelope = await run(binding, verb_key, args, expected_argv)
             done = call_titles(verb, args, envelope)
             if done:
-                await ctx.session.report_progress(1, 1, message=done)
+                await progress(ctx, token, 1, 1, done)
             return tool_result(envelope, verb, title=done)
         envelope = await run(binding, verb_key, args, expected_argv)
         return tool_result(envelope, verb, title=call_titles(verb, args, envelope))
@@ -884,6 +925,8 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
     server.middleware = []
 
     with _pipe_stdio() as pipes:
+        # on pipes, progress notifications are written straight out (PipeWriter.push), not through the SDK
+        direct = None if pipes is None else pipes[1]
         streams = {} if pipes is None else {"stdin": pipes[0], "stdout": pipes[1]}
         async with stdio_server(**streams) as (read_stream, write_stream):
             if pipes is not None:

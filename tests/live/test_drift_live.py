@@ -128,20 +128,40 @@ def test_check_drift_tool_not_installed_is_breaking(rg_pack, tmp_path):
     assert "wrapgen-no-such-tool-xyz: breaking: tool not found" in done.stdout
 
 
+def _serve_stderr(pack: Path, *extra: str, cwd: Path, wait_for: str | None) -> str:
+    """What `wrapgen serve PACK` says on stderr: until ``wait_for`` appears (the check runs in the
+    background), or for a few seconds when None; then stdin is closed and the server ends."""
+    import select
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "wrapgen", "serve", *extra, str(pack)], stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
+    seen = b""
+    deadline = time.monotonic() + (120 if wait_for else 8)
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([process.stderr], [], [], 0.5)
+            if ready:
+                chunk = os.read(process.stderr.fileno(), 65536)
+                if not chunk:
+                    break
+                seen += chunk
+                if wait_for and wait_for.encode() in seen:
+                    break
+    finally:
+        rest = process.communicate(timeout=60)[1]  # closes stdin: the server ends on EOF
+    return (seen + rest).decode("utf-8", "replace")
+
+
 def test_serve_warns_at_start_when_the_version_drifted(rg_pack, tmp_path):
     """The start-up check reads only `rg --version`; the warning names the pack and says what to run."""
     pytest.importorskip("mcp")
     older = _older(rg_pack, tmp_path / "rg")
-    serve = subprocess.run([sys.executable, "-m", "wrapgen", "serve", str(older)], input="", capture_output=True,
-                           text=True, timeout=120, cwd=tmp_path)
-    assert "warning: rg: the tool drifted since the pack was made (rg 12.1.1 -> " in serve.stderr
-    assert f"wrapgen check --drift {older}" in serve.stderr
-    fresh = subprocess.run([sys.executable, "-m", "wrapgen", "serve", str(rg_pack)], input="", capture_output=True,
-                           text=True, timeout=120, cwd=tmp_path)
-    assert "drifted" not in fresh.stderr
-    quiet = subprocess.run([sys.executable, "-m", "wrapgen", "serve", "--no-drift-check", str(older)], input="",
-                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
-    assert "drifted" not in quiet.stderr
+    said = _serve_stderr(older, cwd=tmp_path, wait_for="to see what changed")
+    assert "warning: rg: the tool drifted since the pack was made (rg 12.1.1 -> " in said
+    assert f"wrapgen check --drift {older}" in said
+    assert "drifted" not in _serve_stderr(rg_pack, cwd=tmp_path, wait_for=None)
+    assert "drifted" not in _serve_stderr(older, "--no-drift-check", cwd=tmp_path, wait_for=None)
 
 
 def test_batch_check_reports_drift_in_one_line(tmp_path):

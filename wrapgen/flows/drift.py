@@ -104,6 +104,21 @@ def pack_drift(pack_dir: Path, *, discover: Callable[..., Tool] | None = None) -
     return classify(data, snap, tool, effect_of=effect_of)
 
 
+def _quick_manifest(pack_dir: Path) -> dict:
+    """pack.yaml's data without schema validation (serve has validated it already), {} when unreadable:
+    the schema check costs more than the rest of the start-up check."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        data = yaml.load((pack_dir / "pack.yaml").read_bytes(), Loader=loader)
+    except (OSError, yaml.YAMLError):
+        return {}
+    if not isinstance(data, dict) or not isinstance(data.get("source"), dict):
+        return {}
+    return data
+
+
 def version_drifts(pack_dirs: Sequence[Path]) -> list[tuple[Path, Drift]]:
     """For each pack that records its source: the recorded version line against ``TOOL --version`` now.
 
@@ -114,10 +129,7 @@ def version_drifts(pack_dirs: Sequence[Path]) -> list[tuple[Path, Drift]]:
 
     out = []
     for pack_dir in pack_dirs:
-        try:
-            data, _ = read_pack(Path(pack_dir))
-        except (ManifestError, OSError):
-            continue
+        data = _quick_manifest(Path(pack_dir))
         source = data.get("source")
         if not source:
             continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 
 from wrapgen.hosts.export import load_packs
 
@@ -55,6 +56,19 @@ def _drift_notices(packs) -> list[str]:
     return notices
 
 
+def _warn_drift(packs) -> None:
+    try:
+        notices = _drift_notices(packs)
+    except Exception as error:  # a failed check must not take the server down; say so and go on
+        notices = [f"could not compare the packs' tools with what is installed ({type(error).__name__}: {error})"]
+    for notice in notices:
+        try:
+            sys.stderr.write(f"wrapgen serve: warning: {notice}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            return
+
+
 def _count(minimum: int):
     def parse(text: str) -> int:
         import argparse
@@ -77,9 +91,8 @@ def run(ns) -> int:
     require_mcp()
     packs = load_packs(ns.packs)
     if not ns.no_drift_check:
-        for notice in _drift_notices(packs):
-            sys.stderr.write(f"wrapgen serve: warning: {notice}\n")
-        sys.stderr.flush()
+        # in the background: `TOOL --version` per pack must not hold up the server's start
+        threading.Thread(target=_warn_drift, args=(packs,), name="wrapgen-drift-check", daemon=True).start()
     status = serve(
         packs, transport=ns.transport, prefix=ns.prefix or None, confirm=ns.confirm,
         max_in_flight=ns.max_in_flight, max_queue=ns.max_queue,

@@ -6,10 +6,12 @@ driven by the mcp SDK's own stdio client, sequentially (each call waits for its 
 Prints calls per second for both and the milliseconds per call the server adds.
 The server runs with every protection of issue 12 on, as by default: each line screened before
 the SDK parses it, the in-flight/queue limits (``--max-in-flight 4 --max-queue 32``), the binding
-derived from pack.yaml, tool text cut and marked, ``--confirm auto``.
+derived from pack.yaml, tool text cut and marked, ``--confirm auto``. Each served call sends a
+progress token, so the server also sends the verb's live and done titles as two progress
+notifications per call (issue 14; ``--no-progress`` leaves the token out).
 Goal: the server adds <= 1.0 ms per call.
 
-    python bench/serve_overhead.py [--calls 300]
+    python bench/serve_overhead.py [--calls 300] [--no-progress]
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ verbs:
     description: Run true.
     cli: ["true"]
     policy: {effect: read}
+    title: {live: Doing nothing, done: Did nothing}
 """
 
 GOAL_MS = 1.0
@@ -86,7 +89,7 @@ def _local_call(binding: dict, cpu: list[float]) -> float:
     return elapsed
 
 
-async def _paired(pack: Path, calls: int) -> tuple[list[float], list[float], float, float]:
+async def _paired(pack: Path, calls: int, progress: bool = True) -> tuple[list[float], list[float], float, float]:
     """Alternate one in-process call and one served call, so both see the same machine load."""
     binding = runtime.load_binding(pack)  # what the server does: load once, execute per call
     params = StdioServerParameters(
@@ -94,6 +97,12 @@ async def _paired(pack: Path, calls: int) -> tuple[list[float], list[float], flo
         args=["-m", "wrapgen", "serve", "--confirm", "auto", "--max-in-flight", "4", "--max-queue", "32", str(pack)],
     )
     local, served, local_cpu = [], [], []
+    titles: list[str] = []
+
+    async def on_progress(value, total, message):
+        titles.append(message)
+
+    callback = on_progress if progress else None
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
@@ -103,13 +112,16 @@ async def _paired(pack: Path, calls: int) -> tuple[list[float], list[float], flo
                 _local_call(binding, [])
             server = _server_pid()
             cpu_before = _cpu_s(server)
+            titles.clear()
             for _ in range(calls):
                 local.append(_local_call(binding, local_cpu))
                 start = time.perf_counter()
-                result = await session.call_tool("noop", {})
+                result = await session.call_tool("noop", {}, progress_callback=callback)
                 served.append(time.perf_counter() - start)
                 assert not result.is_error, result
             server_cpu_ms = (_cpu_s(server) - cpu_before) * 1000 / calls
+    if progress:  # every call's two titles arrived, in order
+        assert titles == ["Doing nothing", "Did nothing"] * calls, titles[:4]
     return local, served, server_cpu_ms, statistics.fmean(local_cpu) * 1000
 
 
@@ -122,13 +134,15 @@ def _line(label: str, times: list[float]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--no-progress", action="store_true", help="send no progress token")
     ns = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         pack = _make_pack(Path(tmp))
-        local, served, server_cpu_ms, local_cpu_ms = anyio.run(_paired, pack, ns.calls)
+        local, served, server_cpu_ms, local_cpu_ms = anyio.run(_paired, pack, ns.calls, not ns.no_progress)
     added = [(s - l) * 1000 for l, s in zip(local, served)]
     print(_line("runtime.execute in-process", local))
-    print(_line("wrapgen serve (stdio, SDK)", served))
+    print(_line("wrapgen serve (stdio, SDK)", served)
+          + ("" if ns.no_progress else "   (2 progress notifications per call)"))
     print(
         f"server adds {statistics.median(added):.2f} ms per call (median of paired differences;"
         f" mean {statistics.fmean(added):.2f} ms); goal <= {GOAL_MS} ms"

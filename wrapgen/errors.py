@@ -34,6 +34,11 @@ class ExitStatus(IntEnum):
     OK = 0  # the work was done: the envelope is ok, no error finding, nothing drifted
     FAILED = 1  # the work ran and failed: an envelope with ok false, error findings, drift, a WrapgenError
     USAGE = 2  # the command line is wrong: an unknown command, key or value; nothing was run
+    # `wrapgen check --drift`: the worst class of change in a pack's tool since it was made
+    # (docs/packs-and-check.md); 0 when nothing changed
+    DRIFT_METADATA = 3  # the version line or help text changed, nothing a verb uses
+    DRIFT_COMPATIBLE = 4  # new flags or commands; everything the verbs use is still there
+    DRIFT_BREAKING = 5  # a command or flag a verb uses is gone, an effect escalated, a new required operand, or the tool is gone
     CANNOT_RUN = 127  # a forked child whose exec failed (the shell's convention); the parent reads why
     INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as a shell reports it
 

@@ -65,8 +65,10 @@ def _bare_exit_numbers(path: Path) -> list[str]:
 
 def test_exit_statuses_keep_their_values():
     """docs/contract.md §14 fixes exec's 0/1/2; 127 is a forked child whose exec failed and 130 Ctrl-C, as a shell reports them."""
-    assert [(s.name, int(s)) for s in ExitStatus] == [("OK", 0), ("FAILED", 1), ("USAGE", 2), ("CANNOT_RUN", 127),
-                                                    ("INTERRUPTED", 130)]
+    # 3, 4, 5: the worst drift `check --drift` found (issue 14, docs/packs-and-check.md)
+    assert [(s.name, int(s)) for s in ExitStatus] == [("OK", 0), ("FAILED", 1), ("USAGE", 2), ("DRIFT_METADATA", 3),
+                                                    ("DRIFT_COMPATIBLE", 4), ("DRIFT_BREAKING", 5),
+                                                    ("CANNOT_RUN", 127), ("INTERRUPTED", 130)]
     assert WrapgenError.exit_status is ExitStatus.FAILED and UsageError.exit_status is ExitStatus.USAGE
 
 

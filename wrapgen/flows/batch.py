@@ -56,6 +56,7 @@ class Outcome:
     diffs: tuple[str, ...] = ()  # filled by run_batch: what a write changes / --check found
     cacheable: bool = False  # discovery read everything (no probe timed out): the result may be memoized
     memoized: bool = False  # taken from the conversion memo, not converted again
+    drift: str = ""  # the pack on disk against the tool discovered now, in one line (check/drift.py)
 
     @property
     def ok(self) -> bool:
@@ -242,10 +243,14 @@ def convert_recipe(path: str | os.PathLike, *, out_dir: str | os.PathLike = "ada
                            error="the pack fails wrapgen check:" + "".join(f"\n    {e}" for e in errors),
                            hint="fix the recipe (overrides) so that the pack passes check",
                            seconds=time.perf_counter() - start)
+        from wrapgen.flows.drift import drift_against
+
+        drift = drift_against(result.pack_dir, capture.tool) if capture.tool is not None else None
         return Outcome(
             source=source,
             pack_id=result.pack_id,
             files=dict(result.files),
+            drift=drift.summary() if drift is not None else "",
             verbs=len(manifest["verbs"]),
             warnings=tuple(dict.fromkeys(warnings)),
             discovery_warnings=len(discovery),

@@ -155,7 +155,9 @@ def wrap(
             f"nothing to propose for {bin_name}: every candidate was left out",
             hint="pass --pick PATH for the subcommands you want, or write a recipe",
         )
-    files = pack_files(proposal.manifest)
+    from wrapgen.flows.drift import source_files  # pack.yaml's source and source.json: what drift compares
+
+    files = source_files(proposal.manifest, tool, options)
     pack_id = proposal.manifest["pack_id"]
     pack_dir = Path(out_dir) / pack_id
     changes = write_files(pack_dir, files, check=check)

@@ -14,6 +14,11 @@ Tool names (one mapping, reversible, tested both ways):
   the first dot splits the name back.
 - OpenAI function names (``^[a-zA-Z0-9_-]{1,64}$``, no dots): every ``.`` becomes ``__``
   (``gh__pr__view``). Neither pack ids nor verb names contain ``_``, so ``__`` always meant a dot.
+- at most 64 characters (``NAME_LIMIT``): the spec allows 128, but hosts (Claude, OpenAI, Cursor)
+  refuse tools past 64. A longer name keeps its first 55 characters and ends in ``-`` plus the first
+  8 hex digits of the sha256 of the full name (``fit_name``): deterministic, and the hash of the
+  whole name keeps two cut names apart; a collision left after cutting is refused, never served.
+  A cut name is mapped back through the listing (``find_ref``), which ``serve`` routes by.
 
 Text that came from the tool (verb, pack and arg descriptions, which discovery takes from its help)
 is never passed through as is: it is cut to a sentence or two and marked ``From the tool's help:``,
@@ -52,6 +57,12 @@ __all__ = [
     "CONFIRM_MODES",
     "tool_description",
     "tool_annotations",
+    "NAME_LIMIT",
+    "fit_name",
+    "find_ref",
+    "json_fields",
+    "output_schema",
+    "structured_content",
     "mcp_tool",
     "mcp_tools",
     "openai_tools",
@@ -63,6 +74,10 @@ __all__ = [
 FORMATS = ("mcp", "openai", "hcp", "skill")  # skill: written by hosts/skill.py, not printed
 OPENAI_NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 MCP_NAME_RE = re.compile(r"[A-Za-z0-9_.-]{1,128}")  # MCP 2025-11-25 (SEP-986), as the SDK checks
+NAME_LIMIT = 64  # what hosts enforce (the spec's 128 is not what Claude or OpenAI accept)
+_NAME_HASH_LEN = 8
+# ``--json a,b,c``: a flag that already selects JSON and is given field names (docs/contract.md §7)
+_FIELD_LIST_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:,[A-Za-z_][A-Za-z0-9_]*)*")
 _PLACEHOLDER_RE = re.compile(r"\{\{.*?\}\}")
 TOOL_TEXT_PREFIX = "From the tool's help: "
 TOOL_TEXT_MAX = 200  # characters of the tool's own text kept in one description
@@ -107,6 +122,24 @@ def parse_tool_name(name: str, *, prefix: bool) -> tuple[str | None, str]:
     return pack_id, verb_key
 
 
+def fit_name(name: str, limit: int = NAME_LIMIT) -> str:
+    """``name`` itself when it has at most ``limit`` characters; else its head, ``-`` and a hash of it all."""
+    if len(name) <= limit:
+        return name
+    import hashlib
+
+    digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:_NAME_HASH_LEN]
+    return f"{name[: limit - _NAME_HASH_LEN - 1]}-{digest}"
+
+
+def find_ref(refs: Iterable[ToolRef], name: str) -> ToolRef | None:
+    """The listed tool called ``name`` (a cut name included), or None: the inverse of ``tool_refs``."""
+    for ref in refs:
+        if ref.name == name:
+            return ref
+    return None
+
+
 def openai_name(mcp_name: str) -> str:
     """An MCP tool name as an OpenAI function name: dots become ``__``; raises when too long."""
     name = mcp_name.replace(".", "__")
@@ -134,6 +167,7 @@ def tool_refs(bindings: Iterable[Mapping], *, prefix: bool | None = None) -> lis
     if prefix is None:
         prefix = len(bindings) > 1
     seen: dict[str, int] = {}
+    names: dict[str, str] = {}  # listed name -> the full name it stands for
     refs: list[ToolRef] = []
     for index, binding in enumerate(bindings):
         pack_id = binding["pack_id"]
@@ -144,12 +178,19 @@ def tool_refs(bindings: Iterable[Mapping], *, prefix: bool | None = None) -> lis
             )
         seen[pack_id] = index
         for verb_key in sorted(binding["verbs"]):
-            name = tool_name(pack_id, verb_key, prefix=prefix)
-            if not MCP_NAME_RE.fullmatch(name):
+            full = tool_name(pack_id, verb_key, prefix=prefix)
+            if not MCP_NAME_RE.fullmatch(full[:128]):
                 raise ManifestError(
-                    f"tool {name!r} is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ . -)",
-                    hint="shorten the verb name or the pack id in pack.yaml, then run `wrapgen build`",
+                    f"tool {full!r} is not a valid MCP tool name (A-Z a-z 0-9 _ . -)",
+                    hint="rename the verb in pack.yaml, then run `wrapgen build`",
                 )
+            name = fit_name(full)
+            if name in names:
+                raise ManifestError(
+                    f"tools {names[name]!r} and {full!r} both get the name {name!r} (cut to {NAME_LIMIT} characters)",
+                    hint="shorten one verb name in pack.yaml, then run `wrapgen build`",
+                )
+            names[name] = full
             refs.append(ToolRef(name, pack_id, verb_key, index))
     return refs
 
@@ -265,12 +306,15 @@ def tool_description(verb: Mapping, *, confirm: str = "arg") -> str:
 
 
 def tool_annotations(verb: Mapping) -> dict:
-    """MCP annotations: title, readOnlyHint, destructiveHint.
+    """MCP annotations from the verb's policy: title, readOnlyHint, destructiveHint, idempotentHint,
+    openWorldHint.
 
     A verb with no declared policy gets no hints: hosts may auto-approve a read-only tool, and we
-    do not know that it is one. ``idempotentHint`` and ``openWorldHint`` are left out: wrapgen
-    cannot tell whether a tool reaches outside systems (``gh`` does, ``git log`` does not), and
-    the protocol's defaults (not idempotent, open world) are the cautious reading.
+    do not know that it is one. ``idempotentHint`` and ``openWorldHint`` come only from the policy's
+    ``idempotent`` and ``open_world`` (pack.yaml): wrapgen cannot tell from help whether a tool
+    reaches outside systems (``gh`` does, ``git log`` does not), and left out, the protocol's
+    defaults (not idempotent, open world) are the cautious reading. ``idempotentHint`` is only
+    meaningful for a tool that writes, so a read verb never carries it.
     """
     annotations: dict = {}
     title = plain_title(verb)
@@ -282,17 +326,73 @@ def tool_annotations(verb: Mapping) -> dict:
     elif effect in ("write", "destructive"):
         annotations["readOnlyHint"] = False
         annotations["destructiveHint"] = effect == "destructive"
+    policy = verb.get("policy") or {}
+    if effect in ("write", "destructive") and isinstance(policy.get("idempotent"), bool):
+        annotations["idempotentHint"] = policy["idempotent"]
+    if effect is not None and isinstance(policy.get("open_world"), bool):
+        annotations["openWorldHint"] = policy["open_world"]
     return annotations
 
 
+def json_fields(verb: Mapping) -> tuple[str, ...]:
+    """The fields a verb's JSON selection names (``--json number,title,url``), or ().
+
+    ``--json`` already selects JSON, so a value given to it can only say what goes in it: the
+    tool prints those fields, and no others, of each object. Any other selection (``-o json``,
+    ``--format json``) says nothing of the shape.
+    """
+    selection = [str(token) for token in verb.get("json") or ()]
+    value = None
+    if len(selection) == 2 and selection[0] == "--json":
+        value = selection[1]
+    elif len(selection) == 1 and selection[0].startswith("--json="):
+        value = selection[0][len("--json="):]
+    if value is None or not _FIELD_LIST_RE.fullmatch(value):
+        return ()
+    return tuple(dict.fromkeys(value.split(",")))
+
+
+def output_schema(verb: Mapping) -> dict | None:
+    """The MCP ``outputSchema`` of a verb whose JSON shape is known (``json_fields``), else None.
+
+    Such a tool prints one object with those fields (``view``) or a list of them (``list``), so
+    ``structuredContent`` is ``{"result": ...}``, the envelope's own field: an object at the top,
+    as every protocol version wants.
+    """
+    fields = json_fields(verb)
+    if not fields:
+        return None
+    row = {"type": "object", "properties": {name: {} for name in fields}, "required": list(fields)}
+    return {
+        "type": "object",
+        "properties": {"result": {"anyOf": [row, {"type": "array", "items": row}]}},
+        "required": ["result"],
+    }
+
+
+def structured_content(verb: Mapping, value):
+    """``{"result": value}`` when ``value`` has the shape ``output_schema(verb)`` declares, else None."""
+    fields = json_fields(verb)
+    if not fields:
+        return None
+    rows = value if isinstance(value, list) else [value]
+    for row in rows:
+        if not isinstance(row, dict) or any(name not in row for name in fields):
+            return None
+    return {"result": value}
+
+
 def mcp_tool(name: str, verb: Mapping, *, confirm: str = "arg") -> dict:
-    """One MCP tool definition: ``{name, title?, description, inputSchema, annotations}``."""
+    """One MCP tool definition: ``{name, title?, description, inputSchema, outputSchema?, annotations}``."""
     tool: dict = {"name": name}
     title = plain_title(verb)
     if title:
         tool["title"] = title
     tool["description"] = tool_description(verb, confirm=confirm)
     tool["inputSchema"] = input_schema(verb, confirm=confirm)
+    schema = output_schema(verb)
+    if schema is not None:
+        tool["outputSchema"] = schema
     tool["annotations"] = tool_annotations(verb)
     return tool
 
@@ -318,7 +418,7 @@ def openai_tools(bindings: Iterable[Mapping], *, prefix: bool | None = None) -> 
             {
                 "type": "function",
                 "function": {
-                    "name": openai_name(tool["name"]),
+                    "name": openai_name(fit_name(tool["name"].replace(".", "__"))),
                     "description": tool["description"],
                     "parameters": tool["inputSchema"],
                 },

@@ -53,7 +53,8 @@ from typing import Any, Mapping, Sequence
 from wrapgen import __version__
 from wrapgen.errors import ExitStatus, ManifestError, UsageError
 from wrapgen.runtime.contain import stop_all
-from wrapgen.hosts.export import CONFIRM_MODES, mcp_tools, tool_refs, tool_text
+from wrapgen.hosts.export import CONFIRM_MODES, json_fields, mcp_tools, structured_content, tool_refs, tool_text
+from wrapgen.runtime.titles import render_title
 
 __all__ = [
     "ARGS_LIMIT",
@@ -77,6 +78,8 @@ __all__ = [
     "unsafe_patterns",
     "elicitation_request",
     "confirm_notice",
+    "TITLE_META",
+    "call_titles",
 ]
 
 ARGS_LIMIT = 1024 * 1024  # bytes of JSON arguments per call; a tool's args are short
@@ -90,6 +93,7 @@ PARSE_ERROR, INVALID_REQUEST = -32700, -32600  # JSON-RPC 2.0
 # Requests read but not yet answered beyond the admitted calls (busy answers, pings, lists waiting
 # for a client that does not read): past it, reading pauses until answers have gone out.
 UNANSWERED_SLACK = 64
+TITLE_META = "wrapgen/title"  # the done title, in a call result's _meta
 _ANSWER_ID_RE = re.compile(r'"id":(-?\d+|"(?:[^"\\]|\\.)*"),"(?:result|error)":')
 
 
@@ -128,15 +132,26 @@ def build_table(packs: Sequence[tuple[Path, Mapping]], *, prefix: bool | None = 
     return ToolTable(listings["arg"], routes, server_name, instructions, listings)
 
 
-def tool_result(envelope: Mapping) -> dict:
+def tool_result(envelope: Mapping, verb: Mapping | None = None, *, title: str | None = None) -> dict:
     """An envelope as an MCP CallToolResult dict.
 
-    ``ok`` with a string result gives that text; any other result gives its JSON text, plus
-    ``structuredContent`` when it is a JSON object (the only shape older protocol versions allow).
+    ``ok`` with a string result gives that text; any other result gives its JSON text. A verb whose
+    JSON shape is known (``export.output_schema``) gives ``structuredContent`` ``{"result": ...}``
+    as its ``outputSchema`` declares; output of another shape is an error, since a client checks
+    structured content against the schema. Without a known shape, a JSON object result is its own
+    ``structuredContent`` (the only shape older protocol versions allow).
     ``ok: false`` gives ``isError`` with the error text, so the model reads it and can correct itself;
     an exit the pack declares as an answer (``exit_codes``: "differences found (exit 1)") also keeps
-    what the tool printed, as a second text block.
+    what the tool printed, as a second text block. ``title`` (the done title) goes in
+    ``_meta["wrapgen/title"]``, for a host to show the person what was done.
     """
+    result = _tool_result(envelope, verb)
+    if title:
+        result["_meta"] = {TITLE_META: title}
+    return result
+
+
+def _tool_result(envelope: Mapping, verb: Mapping | None) -> dict:
     if not envelope.get("ok"):
         error = envelope.get("error", "the command failed")
         result = error_result(error if isinstance(error, str) else json.dumps(error, ensure_ascii=False))
@@ -147,6 +162,14 @@ def tool_result(envelope: Mapping) -> dict:
         return result
     value = envelope.get("result")
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if verb is not None and json_fields(verb):
+        structured = structured_content(verb, value)
+        if structured is None:
+            fields = ", ".join(json_fields(verb))
+            return {"content": [{"type": "text", "text": f"the tool's output is not the JSON its --json {fields}"
+                                 " selection promises (an object or a list of objects with those fields)"},
+                                {"type": "text", "text": text}], "isError": True}
+        return {"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": False}
     result: dict = {"content": [{"type": "text", "text": text}], "isError": False}
     if isinstance(value, dict):
         result["structuredContent"] = value
@@ -172,6 +195,22 @@ def check_arguments(arguments: Any) -> str | None:
     if size > ARGS_LIMIT:
         return f"arguments too large: {size} bytes of JSON (the limit is {ARGS_LIMIT // 1024} KiB)"
     return None
+
+
+def call_titles(verb: Mapping, args: Mapping, envelope: Mapping | None = None) -> str | None:
+    """The verb's live title for ``args`` (``envelope`` None), or its done title for this envelope.
+
+    The done form reads ``{{result...}}`` from an ok envelope's result; a failed call has no done
+    title (nothing was done). None when the pack declares no such title.
+    """
+    title = verb.get("title")
+    if not title:
+        return None
+    if envelope is None:
+        return render_title(title.get("live"), args, done=False)
+    if not envelope.get("ok"):
+        return None
+    return render_title(title.get("done"), args, envelope.get("result"), done=True)
 
 
 def _execute(binding: Mapping, verb_key: str, args: dict, cancel: threading.Event, expected_argv=None) -> dict:
@@ -661,6 +700,30 @@ class PipeWriter:
         self.fd, self.reader = fd, reader
         self.pending = bytearray()
         self.broken = False
+        self._flushing = False
+
+    def push(self, line: str) -> None:
+        """Write one whole message line now, past the SDK's writer task (progress notifications).
+
+        What the pipe does not take at once stays pending, ahead of what the SDK writes next, and goes
+        out with it: a line is never split by another. Costs one ``os.write``; the SDK's path
+        (a pydantic model, its JSON dump, a memory stream and a task switch) costs several times that.
+        """
+        if self.broken:
+            return
+        self.pending += line.encode("utf-8")
+        if self._flushing:
+            return  # the flush under way writes it next, in order
+        try:
+            written = os.write(self.fd, self.pending)
+        except BlockingIOError:
+            return
+        except OSError:
+            self.broken = True
+            if self.reader is not None:
+                self.reader.hang_up()
+            return
+        del self.pending[:written]
 
     async def write(self, text: str) -> None:
         if self.reader is not None and self.reader.unanswered:
@@ -682,21 +745,28 @@ class PipeWriter:
 
         if self.broken:
             raise anyio.ClosedResourceError
-        view = memoryview(self.pending)
+        self._flushing = True
         try:
-            while view:
+            while self.pending:
+                # ``push`` may add a line while we wait: it goes to a new buffer, written after this one
+                data, self.pending = self.pending, bytearray()
+                view = memoryview(data)
                 try:
-                    view = view[os.write(self.fd, view) :]
-                except BlockingIOError:
-                    await anyio.wait_writable(self.fd)
+                    while view:
+                        try:
+                            view = view[os.write(self.fd, view) :]
+                        except BlockingIOError:
+                            await anyio.wait_writable(self.fd)
+                finally:
+                    view.release()
         except OSError:  # EPIPE, ECONNRESET: nobody reads our answers any more
             self.broken = True
+            self.pending = bytearray()
             if self.reader is not None:
                 self.reader.hang_up()
             raise anyio.ClosedResourceError from None
         finally:
-            view.release()
-            self.pending = bytearray()
+            self._flushing = False
 
 
 @contextlib.contextmanager
@@ -780,11 +850,38 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
             cancel.set()
             raise
 
+    async def progress(ctx, token, value: int, total: int | None, message: str) -> None:
+        if direct is None:
+            await ctx.session.report_progress(value, total, message=message)
+            return
+        params = {"progressToken": token, "progress": value, "message": message}
+        if total is not None:
+            params["total"] = total
+        direct.push(json.dumps({"jsonrpc": "2.0", "method": "notifications/progress", "params": params},
+                               ensure_ascii=False, separators=(",", ":")) + "\n")
+
+    async def run_titled(ctx, binding, verb_key, args, expected_argv=None) -> dict:
+        """Run the call; with a progress token, the live title as progress before, the done title after."""
+        verb = binding["verbs"][verb_key]
+        meta = ctx.meta
+        token = meta.get("progress_token") if isinstance(meta, dict) else getattr(meta, "progress_token", None)
+        if token is not None and verb.get("title"):
+            live = call_titles(verb, args)
+            if live:
+                await progress(ctx, token, 0, None, live)
+            envelope = await run(binding, verb_key, args, expected_argv)
+            done = call_titles(verb, args, envelope)
+            if done:
+                await progress(ctx, token, 1, 1, done)
+            return tool_result(envelope, verb, title=done)
+        envelope = await run(binding, verb_key, args, expected_argv)
+        return tool_result(envelope, verb, title=call_titles(verb, args, envelope))
+
     async def call(ctx, route, args: dict) -> dict:
         binding, verb_key = route
         verb = binding["verbs"][verb_key]
         if not (verb.get("policy") or {}).get("confirm"):
-            return tool_result(await run(binding, verb_key, args))
+            return await run_titled(ctx, binding, verb_key, args)
         mode = mode_of(ctx)
         if mode == "deny":
             return error_result(f"{binding['pack_id']} {verb_key} is confirm-gated and this server refuses such"
@@ -793,8 +890,8 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
             approved, argv, refusal = await _ask_person(ctx, binding, verb_key, args)
             if refusal is not None:
                 return error_result(refusal)
-            return tool_result(await run(binding, verb_key, approved, argv))
-        return tool_result(await run(binding, verb_key, args))
+            return await run_titled(ctx, binding, verb_key, approved, argv)
+        return await run_titled(ctx, binding, verb_key, args)
 
     async def on_call_tool(ctx, params):
         route = table.routes.get(params.name)
@@ -828,6 +925,8 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
     server.middleware = []
 
     with _pipe_stdio() as pipes:
+        # on pipes, progress notifications are written straight out (PipeWriter.push), not through the SDK
+        direct = None if pipes is None else pipes[1]
         streams = {} if pipes is None else {"stdin": pipes[0], "stdout": pipes[1]}
         async with stdio_server(**streams) as (read_stream, write_stream):
             if pipes is not None:

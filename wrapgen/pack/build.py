@@ -54,7 +54,11 @@ def _policy(declared) -> dict:
         return {"effect": "read", "confirm": False, "declared": False}
     effect = declared["effect"]
     confirm = declared.get("confirm", effect != "read")
-    return {"effect": effect, "confirm": bool(confirm), "declared": True}
+    out = {"effect": effect, "confirm": bool(confirm), "declared": True}
+    for hint in ("idempotent", "open_world"):  # MCP annotations (hosts/export.py); only when declared
+        if isinstance(declared.get(hint), bool):
+            out[hint] = declared[hint]
+    return out
 
 
 def _title(declared) -> dict | None:

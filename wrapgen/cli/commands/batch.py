@@ -54,6 +54,9 @@ def run(ns) -> int:
     if result.check and result.drifted:
         print()
         for o in result.drifted:
+            if o.drift:
+                print(f"drift: {o.drift}")
+        for o in result.drifted:
             for diff in o.diffs:
                 sys.stdout.write(_prefix(diff, f"{result.out_dir.rstrip('/')}/{o.pack_id}/"))
     failed = result.failed

@@ -1,4 +1,5 @@
-"""``wrapgen check DIR... [--format text|json]``: lint pack directories (docs/contract.md §12)."""
+"""``wrapgen check DIR... [--format text|json] [--probe | --drift]``: lint pack directories (docs/contract.md §12),
+or with ``--drift`` say what changed in each pack's tool since the pack was made (docs/packs-and-check.md)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,17 @@ def add_arguments(parser) -> None:
     parser.add_argument("--probe", action="store_true",
                         help="also render every verb with sample args and ask the real tool's help "
                              "whether it lists every flag used (docs/contract.md §12)")
+    parser.add_argument("--drift", action="store_true",
+                        help="instead of linting, read each pack's installed tool again and classify what changed "
+                             "since the pack was made: breaking, compatible or metadata; the exit status says "
+                             "the worst (0 none, 3 metadata, 4 compatible, 5 breaking)")
 
 
 def run(ns) -> int:
     from wrapgen.check.rules import check_packs, expand_pack_dirs
+
+    if getattr(ns, "drift", False):
+        return _run_drift(ns, expand_pack_dirs(ns.dirs))
 
     findings = check_packs(ns.dirs)
     if getattr(ns, "probe", False):
@@ -44,3 +52,25 @@ def run(ns) -> int:
         print(f"{packs} pack{'s' * (packs != 1)} checked: {errors} error{'s' * (errors != 1)}, "
               f"{warnings} warning{'s' * (warnings != 1)}")
     return ExitStatus.FAILED if errors else ExitStatus.OK
+
+
+def _run_drift(ns, pack_dirs) -> int:
+    from wrapgen.errors import UsageError
+    from wrapgen.flows.drift import pack_drift
+
+    if getattr(ns, "probe", False):
+        raise UsageError("--drift and --probe are two separate checks", hint="run `wrapgen check --probe DIR` apart")
+    drifts = [(pack_dir, pack_drift(pack_dir)) for pack_dir in pack_dirs]
+    status = max((drift.exit_status for _, drift in drifts), default=ExitStatus.OK)
+    if ns.format == "json":
+        print(json.dumps({"packs": [{"dir": str(d), **drift.to_dict()} for d, drift in drifts],
+                          "exit_status": int(status)}, indent=2, ensure_ascii=False))
+        return status
+    for pack_dir, drift in drifts:
+        print(f"{pack_dir}: {drift.summary()}")
+        for change in drift.changes:
+            print(f"  {change.level}: {change.message}")
+    counts = {level: sum(1 for _, d in drifts if d.level == level) for level in ("breaking", "compatible", "metadata")}
+    said = ", ".join(f"{n} {level}" for level, n in counts.items() if n) or "no drift"
+    print(f"{len(drifts)} pack{'s' * (len(drifts) != 1)} checked for drift: {said}")
+    return status

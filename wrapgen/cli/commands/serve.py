@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 
 from wrapgen.hosts.export import load_packs
 
@@ -35,6 +36,37 @@ def add_arguments(parser) -> None:
         "--max-queue", type=_count(0), default=32, metavar="N",
         help="calls that wait for a slot; past it a call is answered 'server busy' (default: 32)",
     )
+    parser.add_argument(
+        "--no-drift-check", action="store_true",
+        help="do not compare each pack's recorded tool version with `TOOL --version` at start",
+    )
+
+
+def _drift_notices(packs) -> list[str]:
+    """What start-up says about packs whose tool drifted: the recorded version line against
+    ``TOOL --version`` now (one probe per pack, no crawl: `wrapgen check --drift` says what changed)."""
+    from wrapgen.flows.drift import version_drifts
+
+    notices = []
+    for pack_dir, drift in version_drifts([pack_dir for pack_dir, _ in packs]):
+        if drift.level == "none":
+            continue
+        notices.append(f"{drift.pack_id}: the tool drifted since the pack was made ({drift.summary()});"
+                       f" run `wrapgen check --drift {pack_dir}` to see what changed")
+    return notices
+
+
+def _warn_drift(packs) -> None:
+    try:
+        notices = _drift_notices(packs)
+    except Exception as error:  # a failed check must not take the server down; say so and go on
+        notices = [f"could not compare the packs' tools with what is installed ({type(error).__name__}: {error})"]
+    for notice in notices:
+        try:
+            sys.stderr.write(f"wrapgen serve: warning: {notice}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            return
 
 
 def _count(minimum: int):
@@ -58,6 +90,9 @@ def run(ns) -> int:
 
     require_mcp()
     packs = load_packs(ns.packs)
+    if not ns.no_drift_check:
+        # in the background: `TOOL --version` per pack must not hold up the server's start
+        threading.Thread(target=_warn_drift, args=(packs,), name="wrapgen-drift-check", daemon=True).start()
     status = serve(
         packs, transport=ns.transport, prefix=ns.prefix or None, confirm=ns.confirm,
         max_in_flight=ns.max_in_flight, max_queue=ns.max_queue,

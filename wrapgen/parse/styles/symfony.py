@@ -62,7 +62,7 @@ _ENTRY = re.compile(
 _NAMESPACE = re.compile(r"^ (?P<name>[A-Za-z0-9_][\w.-]*)$")
 # "(txt, xml, json, or md)", 'Must be "table", "plain", "json", or "summary".'
 _CHOICES = re.compile(
-    r"""(?:\(|[Mm]ust\ be\ |one\ of:?\ )
+    r"""(?:\(|[Mm]ust\ be\ |one\ of:?\ |supports:?\ )
         (?P<list>"?[\w.-]+"?(?:,\ (?:or\ )?"?[\w.-]+"?)+)
         (?:\)|\.|$)""",
     re.VERBOSE,

@@ -141,3 +141,16 @@ def test_kingpin_reaches_the_leaves_never_alert_alert(tmp_path):
     # `amtool alert --inhibited` runs the default command `alert query`: alert takes its flags
     assert "--inhibited" in {f.long for f in nodes[("alert",)].flags}
     assert all("--no-version-check" not in f.spellings for c in nodes.values() for f in (*c.flags, *c.global_flags))
+
+
+def test_cleo_list_without_a_json_format_is_not_asked_for_json(tmp_path):
+    list_help = tmp_path / "list_help.txt"
+    list_help.write_text("".join(line for line in (HELP / "symfony" / "composer_list.txt").read_text().splitlines(True)
+                                 if "--format" not in line))
+    tool, log = _tool(tmp_path, "poetry", {
+        "--help": list_help,
+        "list": HELP / "symfony" / "poetry.txt",
+    }, fallback=(HELP / "symfony" / "poetry_add.txt").read_text())
+    result = _crawl(tool, depth=1)
+    assert "add" in {s.name for s in result.root.subcommands}
+    assert "list --format=json" not in log.read_text().split("\n")

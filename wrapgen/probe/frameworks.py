@@ -2,8 +2,8 @@
 
 - Symfony Console and cleo (composer, artisan, poetry): ``TOOL --help`` is the ``list`` command's
   own help. The commands are read from ``TOOL list --format=json`` where the framework answers it
-  (Symfony: every command with its definition, so no command needs a probe of its own), else from
-  ``TOOL list`` (cleo), whose namespaces ("cache" of "cache clear") are no commands and are never
+  (Symfony: every command with its definition, so no command needs a probe of its own; asked only
+  where ``list``'s help offers json), else from ``TOOL list`` (cleo), whose namespaces ("cache" of "cache clear") are no commands and are never
   probed; cleo's ``self show plugins`` is grafted under ``self show`` once that page is read.
 - kingpin (amtool, promtool): the root's ``Commands:`` tree holds every path; each page is read as
   usual and the tree's entries under it are grafted on, so no level is lost when a page lists its
@@ -83,12 +83,16 @@ def _shown(prober, args) -> str:
 
 def _symfony(prober, parse, root):
     from wrapgen.probe.crawl import NodeRead
-    from wrapgen.parse.styles.symfony import listed_commands, nest, parse_symfony_json
+    from wrapgen.parse.styles.symfony import is_list_help, listed_commands, nest, parse_symfony_json
 
     warnings: list[str] = []
     args = ("list", "--format=json")
-    result = prober.run(args)
-    tree = parse_symfony_json(result.text, prog=(prober.name,)) if result.usable else None
+    # list's own help says whether it prints JSON (Symfony: "--format=FORMAT ... (txt, xml, json, or
+    # md)"); cleo's list has no --format: not asked, which saves a start of the tool
+    format_flag = next((f for f in root.command.flags if f.long == "--format"), None)
+    offers_json = not is_list_help(root.text) or (format_flag is not None and "json" in format_flag.description)
+    result = prober.run(args) if offers_json else None
+    tree = parse_symfony_json(result.text, prog=(prober.name,)) if result is not None and result.usable else None
     if tree is not None and tree.subcommands:
         nodes = {}
         for node in tree.walk():
@@ -96,7 +100,7 @@ def _symfony(prober, parse, root):
             nodes[node.path] = NodeRead(node.path, replace(node, subcommands=stubs), "")
         top = nodes.pop(())
         return Framework(root=replace(top, text=result.text or root.text), nodes=nodes, inherited=tree.flags)
-    if result.usable and result.text.lstrip().startswith(("{", "[")):
+    if result is not None and result.usable and result.text.lstrip().startswith(("{", "[")):
         # the framework answered in JSON, but not one this reads: say so, read the text listing
         warnings.append(f"could not read `{_shown(prober, args)}` (not a Symfony command list); "
                         f"read `{_shown(prober, ('list',))}` instead")

@@ -5,7 +5,8 @@ The ``NAME:`` line says ``TOOL PATH - summary``. ``COMMANDS:`` may be split into
 (mender-artifact's "Artifact creation and validation:") whose entries are indented further; the
 framework adds a ``help, h`` command at every level that has subcommands (kept as a listed command,
 never probed: crawl leaves ``help`` unread). ``--log value`` is urfave's generic placeholder and
-``[arguments...]`` its generic operand: neither names anything. All functions here are pure.
+``[arguments...]`` its generic operand: neither names anything. Flags under ``REQUIRED ARGUMENTS:``
+(mender-artifact) are required. All functions here are pure.
 """
 
 from __future__ import annotations
@@ -80,13 +81,26 @@ def parse_urfave(text: str, *, prog: tuple[str, ...]) -> Command:
     name = _NAME.search(text)
     if name:
         summary = re.split(r"\s+-\s+", name["line"].strip(), maxsplit=1)[-1] if " - " in name["line"] else ""
-    flags = tuple(_tidy(f) for f in command.flags)
+    required = _required_spellings(text)
+    flags = tuple(_tidy(replace(f, required=True) if required & set(f.spellings) else f) for f in command.flags)
     global_flags = tuple(_tidy(f) for f in command.global_flags)
     positionals = tuple(p for p in command.positionals if p.name.lower() not in _GENERIC_OPERANDS)
     if command.subcommands:
         positionals = ()
     return command.with_changes(summary=summary[:200], flags=flags, global_flags=global_flags,
                                 positionals=positionals)
+
+
+_REQUIRED = re.compile(r"^REQUIRED (?:ARGUMENTS|OPTIONS|FLAGS):\n(?P<body>(?:[ \t].*\n?)*)", re.MULTILINE)
+
+
+def _required_spellings(text: str) -> set[str]:
+    """The spellings under mender-artifact's ``REQUIRED ARGUMENTS:`` heading: flags that must be given."""
+    match = _REQUIRED.search(text)
+    if not match:
+        return set()
+    heads = [re.split(r"\s{2,}", line.strip(), maxsplit=1)[0] for line in match["body"].split("\n") if line.strip()]
+    return {word for head in heads for word in re.findall(r"(?<![\w-])(--?\w[\w.-]*)", head)}
 
 
 def _tidy(flag):

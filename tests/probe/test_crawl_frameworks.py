@@ -154,3 +154,12 @@ def test_cleo_list_without_a_json_format_is_not_asked_for_json(tmp_path):
     result = _crawl(tool, depth=1)
     assert "add" in {s.name for s in result.root.subcommands}
     assert "list --format=json" not in log.read_text().split("\n")
+
+
+def test_a_symfony_single_command_application_is_never_asked_for_list(tmp_path):
+    """Its --help is the command's own: `TOOL list` would run it with the operand "list"."""
+    tool, log = _tool(tmp_path, "fixer", {"--help": HELP / "symfony" / "composer_install.txt"})
+    result = _crawl(tool, depth=1)
+    assert result.root is not None and result.root.parser == "symfony"
+    calls = log.read_text().split("\n")
+    assert not any(c.startswith("list") for c in calls), calls

@@ -64,9 +64,11 @@ def framework_root(prober, parse, root):
     command = root.command
     if command is None:
         return None
-    from wrapgen.parse.styles.symfony import is_list_help
+    from wrapgen.parse.styles.symfony import is_list_help, listed_commands
 
-    if command.parser == "symfony" or is_list_help(root.text):
+    # Only where the page is `list`'s help or a listing: a Symfony single-command application would
+    # take `list` as its operand and run
+    if is_list_help(root.text) or (command.parser == "symfony" and listed_commands(root.text)):
         return _symfony(prober, parse, root)
     if command.parser == "kingpin":
         from wrapgen.parse.styles.kingpin import command_tree, default_paths, tree_children

@@ -39,6 +39,16 @@ from the tool itself, never from its help text:
   command's, general options included): the parser objects imported in-process. pip prints only
   the first long spelling of an option (``--timeout``, never ``--default-timeout``): the others
   are missed by any reading of its help.
+- Symfony Console (composer): ``TOOL list --format=json``, every command's definition; cleo (poetry):
+  its ``Application``'s command objects, loaded in the tool's own interpreter (its launcher's
+  shebang); kingpin (amtool): ``TOOL PATH --completion-bash`` (commands) and ``... --completion-bash
+  --`` (long flags), a flag the completion leaves out settled by the tool in completion mode (no
+  action runs; "unknown long flag" refuses); urfave/cli (mender-artifact):
+  ``TOOL PATH --generate-bash-completion`` and ``TOOL PATH - --generate-bash-completion``, less the
+  application's flags urfave 1 offers first at every level (a command refuses them).
+
+Each row also gives discovery's own CPU against the CPU of the probes it ran ("cpu%"), measured
+with ``getrusage`` around ``discover()`` after wrapgen is imported.
 
 Where the reference says whether an option takes a value (argparse's ``nargs``, click's
 ``is_flag``, optparse's ``takes_value()``, clap's fish script marking one with ``-r``), the

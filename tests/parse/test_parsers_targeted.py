@@ -290,8 +290,9 @@ def test_unknown_style_lists_valid_ones():
 
 
 def test_registered_styles():
-    """All eight styles of the contract are registered."""
-    assert set(styles()) == {"gnu", "argparse", "click", "cobra", "clap", "git", "man", "docopt"}
+    """All eight styles of the contract are registered, and the other ecosystems' frameworks."""
+    assert set(styles()) == {"gnu", "argparse", "click", "cobra", "clap", "git", "man", "docopt",
+                             "symfony", "kingpin", "urfave"}
 
 
 def test_empty_and_junk_input():

@@ -152,5 +152,5 @@ def test_urfave_commands_by_category_with_the_automatic_help():
     assert {"--debug", "--root"} <= {f.long for f in root.global_flags}
     page = parse_help(_text("urfave/runc_checkpoint.txt"), prog=("runc", "checkpoint"))
     image = next(f for f in page.flags if f.long == "--image-path")
-    assert image.takes_value and image.value_name is None  # urfave's generic "value" names nothing
+    assert image.takes_value and image.value_name == "value"
     assert [p.name for p in page.positionals] == ["container-id"]

@@ -4,8 +4,8 @@
 The ``NAME:`` line says ``TOOL PATH - summary``. ``COMMANDS:`` may be split into categories
 (mender-artifact's "Artifact creation and validation:") whose entries are indented further; the
 framework adds a ``help, h`` command at every level that has subcommands (kept as a listed command,
-never probed: crawl leaves ``help`` unread). ``--log value`` is urfave's generic placeholder and
-``[arguments...]`` its generic operand: neither names anything. Flags under ``REQUIRED ARGUMENTS:``
+never probed: crawl leaves ``help`` unread). ``[arguments...]`` is urfave's generic operand and
+names nothing (``--log value`` keeps its placeholder as the value name). Flags under ``REQUIRED ARGUMENTS:``
 (mender-artifact) are required. All functions here are pure.
 """
 
@@ -104,8 +104,6 @@ def _required_spellings(text: str) -> set[str]:
 
 
 def _tidy(flag):
-    if flag.takes_value and flag.value_name == "value":
-        flag = replace(flag, value_name=None)
     if flag.takes_value and not flag.choices:
         choices = value_choices(flag.description)
         if choices:

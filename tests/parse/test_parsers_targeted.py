@@ -290,9 +290,11 @@ def test_unknown_style_lists_valid_ones():
 
 
 def test_registered_styles():
-    """All eight styles of the contract are registered (issue 13 adds the other ecosystems' frameworks:
-    tests/parse/test_node_styles.py pins the Node ones)."""
-    assert set(styles()) >= {"gnu", "argparse", "click", "cobra", "clap", "git", "man", "docopt"}
+    """All eight styles of the contract are registered, and the other ecosystems' frameworks
+    (issue 13: PHP/Go ones here; tests/parse/test_node_styles.py pins the Node ones too)."""
+    assert set(styles()) == {"gnu", "argparse", "click", "cobra", "clap", "git", "man", "docopt",
+                             "symfony", "kingpin", "urfave",
+                             "commander", "yarn", "yargs", "oclif", "npm"}
 
 
 def test_empty_and_junk_input():

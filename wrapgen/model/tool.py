@@ -132,7 +132,7 @@ class Command:
     hidden: bool = False
     stub: bool = False  # True: known only from the parent's listing, not probed yet
     probe: tuple[str, ...] = ()  # argv (after the bin) that produced this help: ("pr", "list", "--help")
-    parser: str = ""  # the parser that read it: "gnu", "argparse", "click", "cobra", "clap", "git", "man", "docopt"
+    parser: str = ""  # the parser that read it: "gnu", "argparse", "click", "cobra", "clap", "git", "man", "docopt", "symfony", "kingpin", "urfave"
     # The root's short help lists it where a fuller listing (`git help -a`, `cargo --list`) has more:
     # the tool's own pick of its common commands.
     common: bool = False

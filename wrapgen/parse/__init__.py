@@ -15,6 +15,7 @@ from wrapgen.parse.exit_status import exit_statuses
 from wrapgen.parse.sections import clean_text
 from wrapgen.parse.styles import argparse_style, clap, click_style, cobra, docopt, git, gnu, man  # noqa: F401 (they register)
 from wrapgen.parse.styles import commander, npm, oclif, yargs  # noqa: F401 (Node's frameworks)
+from wrapgen.parse.styles import kingpin, symfony, urfave  # noqa: F401 (they register)
 from wrapgen.parse.detect import detect_style as _detect
 from wrapgen.parse.registry import PARSERS, register_parser
 

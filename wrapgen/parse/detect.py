@@ -69,11 +69,29 @@ _MARKS: tuple[tuple[str, int, re.Pattern], ...] = tuple(
         ("oclif", 5, r"^ +(?:-\w, )?--[\w-]+=<(?:value|option)>"),
         ("npm", 8, r'^Run "npm help [\w-]+" for more info$'),
         ("npm", 6, r"^npm <command>$"),
+        # Symfony Console and cleo (composer, artisan, poetry)
+        ("symfony", 8, r"When no command is given display help for the list command"),
+        ("symfony", 4, r"^ +-v\|vv\|vvv, --verbose"),
+        ("symfony", 3, r"^Usage:\n +(?:command \[options\] \[arguments\]|list \[options\] \[--\] \[<namespace>\])$"),
+        ("symfony", 2, r"^Available commands:$"),
+        # kingpin (amtool, promtool)
+        ("kingpin", 10, r"Show context-sensitive help \(also try --help-long\s+and\s+--help-man\)"),
+        ("kingpin", 4, r"^usage: \S+(?: [\w.-]+)* \[<flags>\]"),
+        ("kingpin", 3, r"<command> \[<args> \.\.\.\]$"),
+        # urfave/cli (runc, mender-artifact, ctr)
+        ("urfave", 6, r"^USAGE:\n +\S+.*\[(?:global )?options\] command \[command options\]"),
+        ("urfave", 6, r"Shows a list of commands or help for one command"),
+        ("urfave", 4, r"^NAME:\n {3}\S+(?: [\w.-]+)* - "),
+        ("urfave", 3, r"^GLOBAL OPTIONS:$"),
+        ("urfave", 2, r"^ {3}--help, -h +show help"),
     )
 )
 
 # On a tie the earlier style wins: the more specific ones come first.
-_ORDER = ("man", "git", "npm", "yarn", "oclif", "yargs", "commander", "cobra", "clap", "click", "argparse", "docopt", "gnu")
+_ORDER = (
+    "man", "git", "symfony", "kingpin", "urfave", "npm", "yarn", "oclif", "yargs", "commander",
+    "cobra", "clap", "click", "argparse", "docopt", "gnu",
+)
 
 
 def _marked_lines(text: str) -> str:

@@ -18,6 +18,7 @@ from typing import Callable
 from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command, Flag
 from wrapgen.parse.registry import USAGE_LISTED
+from wrapgen.probe.frameworks import framework_root
 
 __all__ = ["CrawlResult", "NodeRead", "crawl", "read_node", "default_jobs", "SKIP_RECURSION", "has_content"]
 
@@ -281,6 +282,10 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
         transient = root.transient
         if root.command is None:
             return CrawlResult(None, version_future.result(), tuple(root.problems), transient, 1)
+        framework = framework_root(prober, parse, root) if depth > 0 else None  # Symfony's `list`, kingpin's tree
+        if framework is not None:
+            root = framework.root
+            warnings.extend(framework.warnings)
         root_cmd = root.command
         git_style = bool(_HELP_ALL.search(root.text))
         sub_help = bool(re.search(r"\b" + re.escape(prober.name) + _SUB_HELP, root.text))
@@ -330,7 +335,12 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
                                      git_style=git_style, echo=frozenset(local_echo), sub_help=sub_help)
                 pending[future] = stub.path
 
+        if framework is not None:
+            reads.update(framework.nodes)  # read from the framework's listing: never probed
         submit_children(queue)
+        if framework is not None:
+            for listed in framework.nodes.values():
+                submit_children(listed.command.subcommands)
         while pending:
             finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
             for future in sorted(finished, key=lambda f: pending[f]):
@@ -339,6 +349,8 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
                     node = future.result()
                 except Exception as error:  # e.g. out of file descriptors: lose this node, not the tree
                     node = NodeRead(path, None, problems=(f"the probe failed: {type(error).__name__}: {error}",))
+                if framework is not None:
+                    node = framework.graft(node)
                 reads[path] = node
                 done += 1
                 transient = transient or node.transient
@@ -367,6 +379,8 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
         warnings.append(f"stopped after {max_nodes} commands: {skipped} more were left unread "
                         "(raise --max-nodes to read them)")
     tree = _assemble(reads[()].command, reads, shared)
+    if framework is not None:
+        tree = framework.finish(tree)
     return CrawlResult(tree, version, tuple(warnings), transient, probed)
 
 

@@ -1,0 +1,330 @@
+"""Symfony Console and cleo help (composer, artisan, poetry): ``Description:`` / ``Usage:`` /
+``Arguments:`` / ``Options:`` / ``Help:`` pages, the ``TOOL list`` page, and ``list --format=json``.
+
+Three things set these frameworks apart from the styles that look like them:
+
+- ``TOOL --help`` prints the help of the ``list`` command (``is_list_help``): the commands come from
+  ``TOOL list`` (``listed_commands``), and ``list``'s own ``--format``, ``--raw`` and ``--short`` are
+  not the root's;
+- command names are namespaced: Symfony's ``cache:clear`` is one word, cleo's ``cache clear`` (and
+  ``self show plugins``) are paths whose first words may name no command at all (a namespace);
+- ``-v|vv|vvv, --verbose`` is one switch with three spellings, not an option taking ``|vv|vvv``.
+
+Every command page repeats the application's options (``--help``, ``--quiet``, ...) in the same
+``Options:`` table as its own: ``split_inherited`` puts them apart once the root's are known.
+``parse_symfony_json`` reads Symfony's ``list --format=json`` (every command with its definition)
+into the whole tree at once. All functions here are pure.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, replace
+
+from wrapgen.model.tool import Command, Flag, Positional
+
+from wrapgen.parse.assemble import Rules, assemble, read_parts
+from wrapgen.parse.listing import stub
+from wrapgen.parse.registry import register_parser
+from wrapgen.parse.usage import guess_type
+
+__all__ = [
+    "Listed",
+    "is_list_help",
+    "listed_commands",
+    "nest",
+    "parse_symfony",
+    "parse_symfony_json",
+    "split_inherited",
+    "value_choices",
+]
+
+RULES = Rules(
+    usage=r"^usage$",
+    listing=r"^available commands",
+    operands=r"^arguments$",
+    description=r"^description$",
+    # "Help:" is the long description; read apart so that its example lines are never flags
+    skip=r"^help$",
+)
+
+# `TOOL --help` is the help of `list`: its usage line names `list` and its namespace argument.
+_LIST_USAGE = re.compile(r"^Usage:\n\s+list \[options\] \[--\] \[<namespace>\]", re.MULTILINE)
+# "  -v|vv|vvv, --verbose": one switch spelled three ways (cleo too)
+_VERBOSITY = re.compile(r"^(?P<indent>\s+)-v\|vv\|vvv(?P<rest>,\s+--verbose\b)", re.MULTILINE)
+_LISTING_HEAD = re.compile(r'^Available commands(?: for the "[^"]+" namespace)?:$', re.MULTILINE)
+# "  clear-cache          [clearcache|cc] Clears composer's internal package cache"; cleo: "  cache clear  ..."
+_ENTRY = re.compile(
+    r"^ {2}(?P<name>[A-Za-z0-9_][\w:.-]*(?: [a-z0-9][\w:.-]*)*)"
+    r"(?: {2,}(?:\[(?P<aliases>[^\]]+)\] )?(?P<summary>\S.*))?$"
+)
+_NAMESPACE = re.compile(r"^ (?P<name>[A-Za-z0-9_][\w.-]*)$")
+# "(txt, xml, json, or md)", 'Must be "table", "plain", "json", or "summary".'
+_CHOICES = re.compile(
+    r"""(?:\(|[Mm]ust\ be\ |one\ of:?\ |supports:?\ )
+        (?P<list>"?[\w.-]+"?(?:,\ (?:or\ )?"?[\w.-]+"?)+)
+        (?:\)|\.|$)""",
+    re.VERBOSE,
+)
+_NEGATE = re.compile(r'^Negate the "(?P<long>--[\w-]+)" option$')
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One entry of a ``TOOL list`` page: the command's words, its aliases, summary and namespace."""
+
+    words: tuple[str, ...]
+    summary: str = ""
+    aliases: tuple[str, ...] = ()
+    group: str = ""
+
+
+def is_list_help(text: str) -> bool:
+    """Whether this page is the ``list`` command's own help (what ``TOOL --help`` prints)."""
+    return bool(_LIST_USAGE.search(text))
+
+
+def value_choices(description: str) -> tuple[str, ...]:
+    """The values a description enumerates: ``(txt, xml, json, or md)`` gives txt, xml, json, md."""
+    match = _CHOICES.search(description)
+    if not match:
+        return ()
+    items = [re.sub(r"^or ", "", item.strip()).strip('"') for item in match["list"].split(",")]
+    return tuple(dict.fromkeys(i for i in items if i))
+
+
+def listed_commands(text: str) -> tuple[Listed, ...]:
+    """The entries of a ``TOOL list`` page, in order (namespace headings give each entry its group)."""
+    head = _LISTING_HEAD.search(text)
+    if not head:
+        return ()
+    out: list[Listed] = []
+    group = ""
+    for line in text[head.end():].split("\n"):
+        if not line.strip():
+            continue
+        namespace = _NAMESPACE.match(line)
+        if namespace:
+            group = namespace["name"]
+            continue
+        entry = _ENTRY.match(line)
+        if entry is None:
+            if not line.startswith(" "):
+                break  # prose after the listing
+            continue
+        aliases = tuple(a for a in (entry["aliases"] or "").split("|") if a)
+        out.append(Listed(tuple(entry["name"].split()), (entry["summary"] or "").strip(), aliases, group))
+    return tuple(out)
+
+
+def _verbosity(flag: Flag) -> Flag:
+    """``-v|vv|vvv, --verbose`` as one switch: ``-v`` with ``-vv`` and ``-vvv`` as aliases."""
+    aliases = tuple(a for a in ("-vv", "-vvv") if a not in flag.aliases)
+    return replace(flag, short="-v", aliases=flag.aliases + aliases, takes_value=False, value_optional=False,
+                   value_name=None, type="boolean", repeatable=True)
+
+
+def _tidy(flag: Flag) -> Flag:
+    if flag.takes_value and not flag.choices:
+        choices = value_choices(flag.description)
+        if choices:
+            flag = replace(flag, choices=choices, type="enum")
+    if re.search(r"\(multiple values allowed\)", flag.description):
+        flag = replace(flag, repeatable=True)
+    return flag
+
+
+@register_parser("symfony")
+def parse_symfony(text: str, *, prog: tuple[str, ...]) -> Command:
+    """One Symfony Console / cleo page: a command's help, or the ``TOOL list`` page at the root."""
+    verbose = bool(_VERBOSITY.search(text))
+    text = _VERBOSITY.sub(lambda m: f"{m['indent']}-v{m['rest']}", text)
+    parts = read_parts(text, prog=prog, rules=RULES)
+    listed = listed_commands(text)
+    path = tuple(prog[1:])
+    parts.subcommands = [stub((*path, name), summary=summary, group=group, aliases=aliases)
+                         for name, summary, aliases, group in _children(listed, path)]
+    # Usage lines name the command, not the tool ("install [options] [--] [<packages>...]").
+    tool = prog[0] if prog else ""
+    parts.usage = [u if not tool or u.startswith(tool + " ") else f"{tool} {u}" for u in parts.usage]
+    if listed and not path:
+        parts.prose = []  # the root's page opens with a banner ("Composer version 2.5.5"), no prose
+    command = assemble(parts, prog=prog, style="symfony")
+    flags = tuple(_tidy(_verbosity(f) if verbose and f.long == "--verbose" else f) for f in command.flags)
+    help_text = _help_section(text)
+    description = "\n\n".join(p for p in (command.description, help_text) if p)[:2000]
+    positionals = command.positionals
+    if listed and not path:
+        positionals = ()  # "command [options] [arguments]": the root takes a command
+    return command.with_changes(flags=flags, description=description, positionals=positionals)
+
+
+def _help_section(text: str) -> str:
+    match = re.search(r"^Help:\n(?P<body>(?:[ \t].*\n?|\n)+)", text, re.MULTILINE)
+    if not match:
+        return ""
+    lines = [line.strip() for line in match["body"].split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def _children(listed, path: tuple[str, ...]):
+    """(name, summary, aliases, group) of the commands directly under ``path``; a namespace that
+    is no command of its own ("cache" of "cache clear") stands for the commands under it."""
+    seen: dict[str, tuple] = {}
+    depth = len(path)
+    for entry in listed:
+        if len(entry.words) <= depth or entry.words[:depth] != path:
+            continue
+        name = entry.words[depth]
+        if len(entry.words) == depth + 1:
+            seen[name] = (name, entry.summary, entry.aliases, entry.group if entry.group != name else "")
+        elif name not in seen:
+            under = [" ".join(e.words[depth + 1:]) for e in listed
+                     if e.words[:depth + 1] == (*path, name) and len(e.words) > depth + 1]
+            seen[name] = (name, f"The {name} commands: {', '.join(under)}"[:300], (), "")
+    return list(seen.values())
+
+
+def nest(listed: tuple[Listed, ...]) -> dict[tuple[str, ...], tuple[Command, ...]]:
+    """path -> the stubs listed directly under it, for every path of the listing that has some
+    (cleo's ``self show`` is a command and the parent of ``self show plugins``)."""
+    out: dict[tuple[str, ...], tuple[Command, ...]] = {}
+    prefixes = {e.words[:i] for e in listed for i in range(len(e.words))}
+    for prefix in sorted(prefixes, key=lambda p: (len(p), p)):
+        children = _children(listed, prefix)
+        if children:
+            out[prefix] = tuple(stub((*prefix, name), summary=summary, group=group, aliases=aliases)
+                                for name, summary, aliases, group in children)
+    return out
+
+
+def split_inherited(command: Command, inherited: tuple[Flag, ...]) -> Command:
+    """The page's flags that the application gives every command moved to ``global_flags``."""
+    spellings = {s for f in inherited for s in f.spellings}
+    if not spellings:
+        return command
+    own = tuple(f for f in command.flags if not set(f.spellings) <= spellings)
+    shared = tuple(f for f in command.flags if set(f.spellings) <= spellings)
+    if not shared:
+        return command
+    return command.with_changes(flags=own, global_flags=command.global_flags + shared)
+
+
+# -- list --format=json --------------------------------------------------------------------------
+
+def _json_flag(option: dict) -> Flag | None:
+    long = option.get("name") or ""
+    if not isinstance(long, str) or not long.startswith("--"):
+        return None
+    shortcut = str(option.get("shortcut") or "")
+    shorts = [s if s.startswith("-") else "-" + s for s in shortcut.split("|") if s.strip("-")]
+    takes = bool(option.get("accept_value"))
+    description = re.sub(r"</?[\w=;-]+>", "", str(option.get("description") or ""))
+    default = option.get("default")
+    value_name = long[2:].upper() if takes else None
+    choices = value_choices(description) if takes else ()
+    flag = Flag(
+        long=long,
+        short=shorts[0] if shorts else None,
+        aliases=tuple(shorts[1:]),
+        takes_value=takes,
+        value_optional=takes and not option.get("is_value_required"),
+        value_name=value_name,
+        type=("enum" if choices else guess_type(value_name)) if takes else "boolean",
+        choices=choices,
+        default=str(default) if isinstance(default, (str, int, float)) and not isinstance(default, bool)
+        and default != "" else None,
+        repeatable=bool(option.get("is_multiple")) or len(shorts) > 1,
+        description=description[:500],
+    )
+    return flag
+
+
+def _json_flags(options: dict) -> list[Flag]:
+    flags = [f for f in (_json_flag(o) for o in options.values() if isinstance(o, dict)) if f is not None]
+    by_long = {f.long: i for i, f in enumerate(flags)}
+    out: list[Flag] = []
+    merged: set[str] = set()
+    for flag in flags:
+        negated = _NEGATE.match(flag.description)
+        if negated and negated["long"] in by_long and not flag.takes_value:
+            merged.add(flag.long)  # "--no-ansi": the other spelling of "--ansi", as help prints it
+    for flag in flags:
+        if flag.long in merged:
+            continue
+        negations = tuple(f.long for f in flags if f.long in merged and f.description == f'Negate the "{flag.long}" option')
+        out.append(replace(flag, aliases=flag.aliases + negations) if negations else flag)
+    return out
+
+
+def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:
+    """The whole tree from ``TOOL list --format=json``: None when the text is no such document.
+
+    The application's options are the ones every command's definition has: the root's own flags,
+    and each command's ``global_flags``. Hidden commands are kept, marked hidden."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    commands = data.get("commands") if isinstance(data, dict) else None
+    if not isinstance(commands, list) or not commands:
+        return None
+    entries = [c for c in commands if isinstance(c, dict) and isinstance(c.get("name"), str) and c["name"].strip()]
+    if not entries:
+        return None
+    definitions = [c.get("definition") if isinstance(c.get("definition"), dict) else {} for c in entries]
+    option_sets = [set((d.get("options") or {}).keys()) if isinstance(d.get("options"), dict) else set()
+                   for d in definitions]
+    common = set.intersection(*option_sets) if option_sets else set()
+    names = {c["name"] for c in entries}
+    alias_names = {n for ns in data.get("namespaces") or [] if isinstance(ns, dict)
+                   for n in ns.get("commands") or [] if isinstance(n, str)} - names
+    application: list[Flag] = []
+    nodes: dict[tuple[str, ...], Command] = {}
+    listed: list[Listed] = []
+    for entry, definition in zip(entries, definitions):
+        options = definition.get("options") if isinstance(definition.get("options"), dict) else {}
+        flags = _json_flags(options)
+        shared_longs = {"--" + k for k in common} | {(options.get(k) or {}).get("name") for k in common
+                                                     if isinstance(options.get(k), dict)}
+        own = tuple(f for f in flags if f.long not in shared_longs)
+        shared = tuple(f for f in flags if f.long in shared_longs)
+        if not application:
+            application = list(shared)
+        arguments = definition.get("arguments") if isinstance(definition.get("arguments"), dict) else {}
+        positionals = tuple(
+            Positional(name=str(a.get("name") or key), required=bool(a.get("is_required")),
+                       variadic=bool(a.get("is_array")),
+                       description=re.sub(r"</?[\w=;-]+>", "", str(a.get("description") or ""))[:300])
+            for key, a in arguments.items() if isinstance(a, dict))
+        words = tuple(entry["name"].split())
+        usage = [u for u in entry.get("usage") or [] if isinstance(u, str)]
+        aliases = tuple(u for u in usage[1:] if u in alias_names)
+        tool = prog[0] if prog else ""
+        summary = re.sub(r"</?[\w=;-]+>", "", str(entry.get("description") or "")).strip()
+        help_text = re.sub(r"</?[\w=;-]+>", "", str(entry.get("help") or "")).strip()
+        nodes[words] = Command(
+            path=words, summary=summary[:300], description=help_text[:2000],
+            usage=tuple(f"{tool} {u}".strip() for u in usage[:1]),
+            flags=own, global_flags=shared, positionals=positionals, aliases=aliases,
+            hidden=bool(entry.get("hidden")), probe=("list", "--format=json"), parser="symfony",
+        )
+        listed.append(Listed(words, summary, aliases))
+    children = nest(tuple(listed))
+
+    def build(path: tuple[str, ...]) -> Command:
+        node = nodes.get(path) or Command(path=path, summary=_namespace_summary(path, children),
+                                          probe=("list", "--format=json"), parser="symfony",
+                                          global_flags=tuple(application) if path else ())
+        subs = tuple(replace(build(s.path), group=s.group) for s in children.get(path, ()))
+        return replace(node, subcommands=subs)
+
+    root = build(())
+    return replace(root, path=(), flags=tuple(application), global_flags=(), summary="", usage=(),
+                   positionals=(), aliases=(), hidden=False)
+
+
+def _namespace_summary(path, children) -> str:
+    under = [s.name for s in children.get(path, ())]
+    return f"The {path[-1]} commands: {', '.join(under)}"[:300] if path else ""

@@ -1,0 +1,131 @@
+"""The frameworks that list their commands somewhere else than in the root's help.
+
+- Symfony Console and cleo (composer, artisan, poetry): ``TOOL --help`` is the ``list`` command's
+  own help. The commands are read from ``TOOL list --format=json`` where the framework answers it
+  (Symfony: every command with its definition, so no command needs a probe of its own; asked only
+  where ``list``'s help offers json), else from ``TOOL list`` (cleo), whose namespaces ("cache" of "cache clear") are no commands and are never
+  probed; cleo's ``self show plugins`` is grafted under ``self show`` once that page is read.
+- kingpin (amtool, promtool): the root's ``Commands:`` tree holds every path; each page is read as
+  usual and the tree's entries under it are grafted on, so no level is lost when a page lists its
+  command as a child of itself.
+
+Both repeat the application's flags on every page in one table with the command's own: those are
+moved to ``global_flags`` below the root. A listing that cannot be read keeps what was found and
+adds a warning naming the page. The tool runs only through ``prober.run`` (the probe's sandbox).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from wrapgen.model.tool import Command, Flag
+
+__all__ = ["Framework", "framework_root"]
+
+
+@dataclass(frozen=True)
+class Framework:
+    """What a framework's own listing gave, for the crawl to use."""
+
+    root: object  # the NodeRead the crawl takes as the root
+    nodes: dict = field(default_factory=dict)  # path -> NodeRead already complete: never probed
+    children: dict = field(default_factory=dict)  # path -> stubs listed under it, grafted once it is read
+    inherited: tuple[Flag, ...] = ()  # the application's flags, repeated on every page
+    warnings: tuple[str, ...] = ()
+    defaults: frozenset = frozenset()  # kingpin: the paths that are their parent's default command
+
+    def graft(self, node):
+        """``node`` with the listing's children under it and the application's flags put apart."""
+        from wrapgen.parse.styles.symfony import split_inherited
+
+        command = node.command
+        if command is None:
+            return node
+        known = {s.name for s in command.subcommands}
+        extra = tuple(s for s in self.children.get(node.path, ()) if s.name not in known)
+        if extra:
+            command = replace(command, subcommands=command.subcommands + extra)
+        if self.inherited and node.path:
+            command = split_inherited(command, self.inherited)
+        return replace(node, command=command)
+
+    def finish(self, tree: Command) -> Command:
+        """The assembled tree, with what needs the whole of it: a kingpin command takes the flags
+        of its default subcommand."""
+        if not self.defaults:
+            return tree
+        from wrapgen.parse.styles.kingpin import default_flags
+
+        return default_flags(tree, self.defaults)
+
+
+def framework_root(prober, parse, root):
+    """The Framework for this root read (a crawl ``NodeRead``), or None for every other style."""
+    command = root.command
+    if command is None:
+        return None
+    from wrapgen.parse.styles.symfony import is_list_help, listed_commands
+
+    # Only where the page is `list`'s help or a listing: a Symfony single-command application would
+    # take `list` as its operand and run
+    if is_list_help(root.text) or (command.parser == "symfony" and listed_commands(root.text)):
+        return _symfony(prober, parse, root)
+    if command.parser == "kingpin":
+        from wrapgen.parse.styles.kingpin import command_tree, default_paths, tree_children
+
+        tree = command_tree(root.text)
+        return Framework(root=root, children=tree_children(tree), inherited=command.flags,
+                         defaults=default_paths(tree))
+    return None
+
+
+def _shown(prober, args) -> str:
+    return " ".join((prober.name, *args))
+
+
+def _symfony(prober, parse, root):
+    from wrapgen.probe.crawl import NodeRead
+    from wrapgen.parse.styles.symfony import is_list_help, listed_commands, nest, parse_symfony_json
+
+    warnings: list[str] = []
+    args = ("list", "--format=json")
+    # list's own help says whether it prints JSON (Symfony: "--format=FORMAT ... (txt, xml, json, or
+    # md)"); cleo's list has no --format: not asked, which saves a start of the tool
+    format_flag = next((f for f in root.command.flags if f.long == "--format"), None)
+    offers_json = not is_list_help(root.text) or (format_flag is not None and "json" in format_flag.description)
+    result = prober.run(args) if offers_json else None
+    tree = parse_symfony_json(result.text, prog=(prober.name,)) if result is not None and result.usable else None
+    if tree is not None and tree.subcommands:
+        nodes = {}
+        for node in tree.walk():
+            stubs = tuple(replace(s, stub=True, subcommands=()) for s in node.subcommands)
+            nodes[node.path] = NodeRead(node.path, replace(node, subcommands=stubs), "")
+        top = nodes.pop(())
+        return Framework(root=replace(top, text=result.text or root.text), nodes=nodes, inherited=tree.flags)
+    if result is not None and result.usable and result.text.lstrip().startswith(("{", "[")):
+        # the framework answered in JSON, but not one this reads: say so, read the text listing
+        warnings.append(f"could not read `{_shown(prober, args)}` (not a Symfony command list); "
+                        f"read `{_shown(prober, ('list',))}` instead")
+    args = ("list",)
+    result = prober.run(args)
+    listed = listed_commands(result.text) if result.usable else ()
+    if not listed:
+        why = result.problem or "it listed no commands"
+        warnings.append(f"could not read the command list `{_shown(prober, args)}`: {why}; "
+                        f"kept what `{_shown(prober, root.command.probe or ('--help',))}` showed")
+        return Framework(root=root, warnings=tuple(warnings))
+    parsed = parse(result.text, prog=(prober.name,), style="symfony")
+    top = replace(parsed, path=(), probe=args, stub=False,
+                  subcommands=tuple(replace(s, stub=True, subcommands=()) for s in parsed.subcommands))
+    children = nest(listed)
+    commands = {entry.words for entry in listed}
+    nodes = {}
+    for path, stubs in children.items():
+        if path and path not in commands:
+            # a namespace: no command of its own, its page would be an error
+            namespace = Command(path=path, subcommands=stubs, probe=args, parser="symfony",
+                                summary=f"The {path[-1]} commands: {', '.join(s.name for s in stubs)}"[:300],
+                                global_flags=top.flags)
+            nodes[path] = NodeRead(path, namespace, "")
+    return Framework(root=NodeRead((), top, result.text), nodes=nodes, children=children,
+                     inherited=top.flags, warnings=tuple(warnings))

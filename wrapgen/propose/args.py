@@ -188,7 +188,7 @@ def plan_args(
     excluded = {norm(x) for x in exclude}
     left_out: list[tuple[str, str]] = []
 
-    positionals = [(positional_arg_name(p), p) for p in operands(command)]
+    positionals = [(positional_arg_name(p), p) for p in operands(command, mode=tuple(fixed))]
     all_flags = [f for f in command.flags if f.spellings]
     by_name = {arg_name(f): f for f in all_flags}
     for f in command.global_flags:

@@ -98,7 +98,11 @@ def _spelling(name: str, usage: str) -> str:
 def usage_split(command: Command) -> int | None:
     """How many positionals stand before a ``[--]`` in the usage (git log), or None."""
     for line in command.usage:
+        if command.path and command.path[-1] not in line.split()[1:4]:
+            continue  # git show -h also prints git log's usage: another command's grammar
         if "[--]" in line or " -- " in line:
             head = re.split(r"\[--\]| -- ", line, maxsplit=1)[0]
-            return sum(1 for p in command.positionals if p.name.split("|")[0] in head)
+            # a placeholder, not part of a flag: git commit's "--pathspec-from-file" names no <pathspec>
+            return sum(1 for p in command.positionals
+                       if re.search(rf"(?<![\w-]){re.escape(p.name.split('|')[0])}(?![\w-])", head))
     return None

@@ -152,6 +152,9 @@ def probe_pack(directory, *, cache: dict | None = None) -> list[Diagnostic]:
                                            f"`{' '.join([data['bin'], *path])} --help` printed nothing; not probed",
                                            hint="check that the tool is installed and prints help"))
             continue
+        from wrapgen.check.grammar import operand_diagnostics  # W070, W072: the operands the usage names
+
+        out += operand_diagnostics(manifest, name, verb, help_text, bin_name=data["bin"], path=path)
         # "-e{{pattern}}" renders stuck to its value ("-esample"): the flag is the template's "-e"
         stuck = {t[: t.index("{{")] for t in verb["argv"] if t.startswith("-") and not t.startswith("--")
                  and "{{" in t and t.index("{{") > 1}

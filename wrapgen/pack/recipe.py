@@ -123,6 +123,7 @@ class Recipe:
     overrides: Mapping[str, CommandSpec] = field(default_factory=dict)
     source_path: str = ""  # the recipe file ("" when parsed from text)
     env: Mapping[str, Any] | None = None  # the pack's env {pass, set}, copied as given
+    argv_template: tuple[str, ...] | None = None  # wrap.argv_template to write (promote: the PATH wrap's)
 
     @property
     def base_dir(self) -> Path:

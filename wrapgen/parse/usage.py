@@ -527,6 +527,11 @@ def usage_flags(lines, *, prog: tuple[str, ...]) -> list[Flag]:
                         value = nxt.rstrip("])")  # "-F <file>", "(-m | --message) <message>"
                     elif word.startswith("[") and re.fullmatch(r"[\w@:./\[\]-]+\]", nxt) and nxt.count("[") < nxt.count("]"):
                         value = nxt[:-1]  # ssh: "[-B bind_interface]"
+                if not value and word.startswith("[") and not tail and i + 2 < len(words) and words[i + 2] == "|":
+                    choices = _choices_after(words, i + 1)  # ssh-keygen: "[-t dsa | ecdsa | rsa]"
+                    if choices:
+                        found.setdefault(spell, {}).setdefault("choices", choices)
+                        value = "type"
                 entry = found.setdefault(spell, {})
                 if value and "value" not in entry:
                     entry.update(value=value, optional=bool(match["opt"]))
@@ -555,9 +560,28 @@ def usage_flags(lines, *, prog: tuple[str, ...]) -> list[Flag]:
             takes_value=bool(value),
             value_optional=bool(entry.get("optional")),
             value_name=value.strip("<>") if value else None,
-            type=guess_type(value) if value else "boolean",
+            type=("enum" if entry.get("choices") else guess_type(value)) if value else "boolean",
+            choices=entry.get("choices", ()),
         ))
     return out
+
+
+def _choices_after(words: list[str], start: int) -> tuple[str, ...]:
+    """``dsa | ecdsa | rsa]`` from ``start``: a flag's choices spelled as alternatives, or ()."""
+    out: list[str] = []
+    i = start
+    while i < len(words):
+        word = words[i]
+        bare = word.rstrip("]")
+        if not _CHOICE_WORD.fullmatch(bare):
+            return ()
+        out.append(bare)
+        if word.endswith("]"):
+            return tuple(out) if len(out) > 1 else ()
+        if i + 1 >= len(words) or words[i + 1] != "|":
+            return ()
+        i += 2
+    return ()
 
 
 def usage_literals(lines, *, prog: tuple[str, ...]) -> list[str]:

@@ -190,3 +190,9 @@ def test_W072_with_the_help_a_flag_choice_as_an_operand(tmp_path):
     manifest, verb = _verb(tmp_path, text, "ssh-keygen", "ssh-keygen")
     found = operand_diagnostics(manifest, "ssh-keygen", verb, help_text, bin_name="ssh-keygen", path=[])
     assert [d.code for d in found] == ["W072"] and "-t" in found[0].message
+
+
+def test_the_probe_reports_W070_under_the_code_grammar_uses():
+    from wrapgen.check import grammar, probe
+
+    assert probe.PROBE_OPERAND_CODE == grammar.MISSING_OPERAND_CODE == "W070"

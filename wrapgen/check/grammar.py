@@ -29,9 +29,9 @@ from wrapgen.errors import Diagnostic
 from wrapgen.knowledge.commands import is_revision_operand
 from wrapgen.knowledge.tools import END_OF_OPTIONS, revisions_before_dash_dash
 
-__all__ = ["operand_slots", "operand_diagnostics", "MISSING_OPERAND_CODE", "FLAG_VALUE_CODE"]
+__all__ = ["operand_slots", "operand_diagnostics", "operand_findings", "MISSING_OPERAND_CODE", "FLAG_VALUE_CODE"]
 
-MISSING_OPERAND_CODE = "W070"
+MISSING_OPERAND_CODE = "W070"  # reported by check --probe: wrapgen.check.probe.PROBE_OPERAND_CODE
 FLAG_VALUE_CODE = "W072"
 
 
@@ -118,13 +118,21 @@ def _cli_is_the_fallback(ctx: PackContext):
 def operand_diagnostics(manifest, name: str, verb: Mapping[str, Any], help_text: str, *, bin_name: str,
                         path: Sequence[str]) -> list[Diagnostic]:
     """W070 and W072 for one resolved verb (``resolve_verb``'s dict) against the help of its command."""
+    missing, flag_values = operand_findings(name, verb, help_text, bin_name=bin_name, path=path)
+    return ([manifest.diagnostic(MISSING_OPERAND_CODE, "error", *f[:2], hint=f[2]) for f in missing]
+            + [manifest.diagnostic(FLAG_VALUE_CODE, "warning", *f[:2], hint=f[2]) for f in flag_values])
+
+
+def operand_findings(name: str, verb: Mapping[str, Any], help_text: str, *, bin_name: str, path: Sequence[str]
+                     ) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]:
+    """(missing operands, flag values as operands) of one verb, each (field, message, hint)."""
     from wrapgen.parse import parse_help
     from wrapgen.propose.operands import operands
 
     try:
         command = parse_help(help_text, prog=(bin_name, *path))
     except Exception:  # a help no parser reads says nothing about operands
-        return []
+        return [], []
     if path:
         # a command whose own help is its parent's (systemctl start --help): the listing entry's operands
         if not command.positionals and any(s.name == path[-1] for s in command.subcommands):
@@ -143,15 +151,16 @@ def operand_diagnostics(manifest, name: str, verb: Mapping[str, Any], help_text:
     # literal operands written into cli[] (kubectl get pods) count as given
     literal = [t for t in argv[1 + len(path):] if not _is_flag(t) and "{{" not in t and t != "--"]
     field = f"verbs.{name}"
-    out: list[Diagnostic] = []
+    missing_out: list[tuple[str, str, str]] = []
+    values_out: list[tuple[str, str, str]] = []
     required = [p for p in wanted if p.required]
     if len(slots) + len(literal) < len(required):
         missing = ", ".join(p.name for p in required[len(slots) + len(literal):])
-        out.append(manifest.diagnostic(
-            MISSING_OPERAND_CODE, "error", field,
+        missing_out.append((
+            field,
             f"`{' '.join([bin_name, *path])}` requires {missing} ({command.usage[0] if command.usage else 'its usage'}), "
             "and the verb has no slot for it: every call is a usage error",
-            hint="add an operand slot (after '--') and a required arg for it"))
+            "add an operand slot (after '--') and a required arg for it"))
     values: dict[str, str] = {}
     for flag in (*command.flags, *command.global_flags):
         spelling = flag.long or flag.short or ""
@@ -165,8 +174,8 @@ def operand_diagnostics(manifest, name: str, verb: Mapping[str, Any], help_text:
             continue
         flag = values.get(key) or values.get(singular)
         if flag:
-            out.append(manifest.diagnostic(
-                FLAG_VALUE_CODE, "warning", f"{field}.cli[{index}]",
+            values_out.append((
+                f"{field}.cli[{index}]",
                 f"operand {slot!r} is no operand of `{' '.join([bin_name, *path])}` but a value of {flag}",
-                hint=f"pass it through {flag}={{{{{slot}}}}}, or drop the slot"))
-    return out
+                f"pass it through {flag}={{{{{slot}}}}}, or drop the slot"))
+    return missing_out, values_out

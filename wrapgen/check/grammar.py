@@ -154,6 +154,11 @@ def operand_findings(name: str, verb: Mapping[str, Any], help_text: str, *, bin_
     missing_out: list[tuple[str, str, str]] = []
     values_out: list[tuple[str, str, str]] = []
     required = [p for p in wanted if p.required]
+    prefix = " ".join([bin_name.rsplit("/", 1)[-1], *path]) + " "
+    if any(u.count(prefix) > 1 for u in command.usage) or len(command.usage) > 1 and required:
+        # several forms run together (a man page's SYNOPSIS read as one line), or forms that differ
+        # in what they need: too little to say the verb lacks an operand
+        required = []
     if len(slots) + len(literal) < len(required):
         missing = ", ".join(p.name for p in required[len(slots) + len(literal):])
         missing_out.append((

@@ -53,7 +53,7 @@ def rendered_flags(argv: list[str]) -> list[str]:
     """The flags of a rendered argv (``--max-count=5`` -> ``--max-count``), none after ``--``."""
     out = []
     for token in argv[1:]:
-        if token == "--":
+        if token in ("--", "--end-of-options"):  # the end of the options: what follows is operands
             break
         if token.startswith("-") and len(token) > 1:
             out.append(token.split("=", 1)[0])

@@ -28,7 +28,7 @@ SAMPLE_ARGS = {
     "blame": ["file=b.dat"],
     "diff": [],
     "grep": ["pattern=more"],
-    "show": ["objects=b.dat"],
+    "show": ["objects=HEAD"],  # a revision (before "--"); its diff touches b.dat, whose driver is evil
     "log": [],
     "status": [],
     "branch.list": [],

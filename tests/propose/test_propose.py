@@ -158,7 +158,8 @@ def test_positionals_go_behind_double_dash_unless_usage_splits():
                positionals=(Positional("revision-range", required=False), Positional("path", required=False,
                                                                                       variadic=True)))
     plan = plan_args(log, tool="git", effect="read", style="git")
-    assert plan.cli_tail == ("{{revision_range}}", "--", "{{paths}}")
+    # git takes --end-of-options (tools.json end_of_options): the revision slot is an operand whatever its value
+    assert plan.cli_tail == ("--end-of-options", "{{revision_range}}", "--", "{{paths}}")
     assert plan.properties["paths"]["type"] == "array"
 
 

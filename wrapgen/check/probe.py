@@ -23,6 +23,7 @@ __all__ = ["sample_args", "rendered_flags", "probe_pack", "probe_packs", "PROBE_
 PROBE_CODE = "P001"  # a rendered flag the tool's help does not list
 PROBE_HELP_CODE = "P002"  # the help could not be read, so the verb was not probed
 PROBE_RENDER_CODE = "P003"  # the sample args do not render
+PROBE_OPERAND_CODE = "W070"  # wrapgen.check.grammar: the usage requires an operand the verb has no slot for
 _HELP_TIMEOUT_S = 20.0
 
 
@@ -52,7 +53,7 @@ def rendered_flags(argv: list[str]) -> list[str]:
     """The flags of a rendered argv (``--max-count=5`` -> ``--max-count``), none after ``--``."""
     out = []
     for token in argv[1:]:
-        if token == "--":
+        if token in ("--", "--end-of-options"):  # the end of the options: what follows is operands
             break
         if token.startswith("-") and len(token) > 1:
             out.append(token.split("=", 1)[0])
@@ -159,6 +160,13 @@ def probe_pack(directory, *, cache: dict | None = None) -> list[Diagnostic]:
                                            f"`{' '.join([data['bin'], *path])} --help` printed nothing; not probed",
                                            hint="check that the tool is installed and prints help"))
             continue
+        from wrapgen.check.grammar import FLAG_VALUE_CODE, operand_findings  # the operands the usage names
+
+        missing, flag_values = operand_findings(name, verb, help_text, bin_name=data["bin"], path=path)
+        for where, message, hint in missing:
+            out.append(manifest.diagnostic(PROBE_OPERAND_CODE, "error", where, message, hint=hint))
+        for where, message, hint in flag_values:
+            out.append(manifest.diagnostic(FLAG_VALUE_CODE, "warning", where, message, hint=hint))
         # "-e{{pattern}}" renders stuck to its value ("-esample"): the flag is the template's "-e"
         stuck = {t[: t.index("{{")] for t in verb["argv"] if t.startswith("-") and not t.startswith("--")
                  and "{{" in t and t.index("{{") > 1}

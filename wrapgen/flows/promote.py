@@ -88,6 +88,7 @@ class Plan:
                 discover_options=options,
                 commands=tuple(CommandSpec(path=p) for p in paths),
                 source_path=self.wrap.source_path,
+                argv_template=self.wrap.argv_template or None,
             ))
         return tuple(out)
 

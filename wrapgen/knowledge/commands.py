@@ -25,7 +25,7 @@ from wrapgen.knowledge.table import Table, load
 __all__ = [
     "not_command_reason", "never_reason", "is_not_command", "is_mega_command", "is_mega_arg",
     "mega_positional", "forwards_command_line", "forwarding_operand", "is_not_operand", "not_operands",
-    "is_setup_family", "common_weight", "MEGA_REASON",
+    "is_setup_family", "common_weight", "MEGA_REASON", "is_revision_operand",
 ]
 
 MEGA_REASON = "a mega-command: forwards an arbitrary command line (docs/contract.md §13)"
@@ -105,6 +105,17 @@ def forwards_command_line(command) -> bool:
 def is_not_operand(word: str) -> bool:
     """A word a usage line shows where operands go that is no operand (``[global options]``)."""
     return word.lower() in _names("not_operands")
+
+
+def is_revision_operand(name: str) -> bool:
+    """An operand (or arg) name that holds revisions or objects: ``<object>``, ``commits``,
+    ``revision_range``, ``tree-ish``. Such an operand stands before a ``--``."""
+    names = _names("revision_operands")
+    for part in name.split("|"):
+        word = re.sub(r"[<>\[\].]", "", part).strip().lower().replace("_", "-")
+        if word in names or (word.endswith("s") and word[:-1] in names):
+            return True
+    return False
 
 
 def not_operands() -> frozenset[str]:

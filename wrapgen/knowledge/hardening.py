@@ -252,10 +252,11 @@ def _kept_at(cli: Sequence[str], tokens: tuple[str, ...]) -> bool:
 
 
 def _insert_at(cli: Sequence[str]) -> int:
-    """Where hardening flags go: right before the first literal ``--`` (a literal token, so they are
-    never taken for a dropped slot's flag), else at the very end (nothing after them to drop them)."""
+    """Where hardening flags go: right before the first literal ``--`` or ``--end-of-options`` (a
+    literal token, so they are never taken for a dropped slot's flag, and still options), else at the
+    very end (nothing after them to drop them)."""
     for index, token in enumerate(cli[1:], start=1):
-        if token == "--":
+        if token in ("--", "--end-of-options"):
             return index
     return len(cli)
 

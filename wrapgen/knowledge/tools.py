@@ -8,6 +8,9 @@ Data: ``data/tools.json``. Each fact is one the help text does not settle:
 * ``operands_before_dash_dash(tool)``: jq 1.6 reads ``jq -- .`` as the filter ``--``; 1.7 does
   not. The help does not say which; asking the tool would mean running a filter during discovery.
 * ``honours_double_dash(style)``: man-page tools are often not getopt-based.
+* ``supports_end_of_options(tool, spellings)``: git takes ``--end-of-options`` (since 2.24), which
+  its per-command help never lists; a command whose flags list it says so itself.
+* ``revisions_before_dash_dash(tool)``: git's ``[<revision>...] [--] [<path>...]`` grammar.
 """
 
 from __future__ import annotations
@@ -16,7 +19,10 @@ from functools import lru_cache
 
 from wrapgen.knowledge.table import load
 
-__all__ = ["base_name", "accepts_equals", "operands_before_dash_dash", "honours_double_dash", "UNKNOWN_STYLE"]
+__all__ = ["base_name", "accepts_equals", "operands_before_dash_dash", "honours_double_dash", "UNKNOWN_STYLE",
+           "supports_end_of_options", "revisions_before_dash_dash", "END_OF_OPTIONS"]
+
+END_OF_OPTIONS = "--end-of-options"
 
 UNKNOWN_STYLE = "unknown"  # the data's name for a help whose style was not detected ("")
 
@@ -45,3 +51,14 @@ def operands_before_dash_dash(tool: str) -> int | None:
 def honours_double_dash(style: str) -> bool:
     """Whether tools of help ``style`` are known to read ``--`` as the end of options."""
     return style not in _names("styles_without_double_dash")
+
+
+def supports_end_of_options(tool: str, spellings=()) -> bool:
+    """Whether ``tool`` takes ``--end-of-options``: its help lists it (``spellings``: the command's
+    flag spellings), or the tool is known to (``tools.json`` ``end_of_options``)."""
+    return END_OF_OPTIONS in set(spellings) or base_name(tool) in _names("end_of_options")
+
+
+def revisions_before_dash_dash(tool: str) -> bool:
+    """Whether ``tool`` reads operands after ``--`` as paths and the ones before it as revisions."""
+    return base_name(tool) in _names("revisions_before_dash_dash")

@@ -129,6 +129,7 @@ class ProposalRequest:
     exclude: tuple[tuple[str, ...], ...] = ()  # subcommand paths (and their families) never proposed
     overrides: Mapping[str, VerbSettings] = field(default_factory=dict)  # by proposed verb name
     env: Mapping[str, Any] | None = None  # the pack's env {pass, set}, copied into the manifest as given
+    argv_template: tuple[str, ...] | None = None  # wrap.argv_template as given (a PATH wrap's), else composed
 
     @classmethod
     def of(cls, recipe: Any) -> "ProposalRequest":
@@ -149,6 +150,7 @@ class ProposalRequest:
             exclude=tuple(tuple(e) for e in recipe.exclude),
             overrides={name: VerbSettings.of(spec) for name, spec in recipe.overrides.items()},
             env=getattr(recipe, "env", None),
+            argv_template=getattr(recipe, "argv_template", None),
         )
 
     def entry_for(self, path: tuple[str, ...]) -> VerbSettings | None:

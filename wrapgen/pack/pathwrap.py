@@ -9,6 +9,7 @@ problem is a ``PathWrapError`` naming the file, the line and the field::
     wrap:
       bin: kubectl                # or `bin:` at the top level, as in a pack
       allowedSubcommands: [get, describe, logs, "rollout status"]
+      argv_template: [kubectl, "{{verb}}", "{{flags}}"]   # optional: carried into the packs
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class PathWrap:
     allowed: tuple[tuple[str, ...], ...]  # subcommand paths, in file order, each once
     description: str = ""
     source_path: str = ""
+    argv_template: tuple[str, ...] = ()  # the wrap's own, when it gives one: promote carries it over
 
 
 def pathwrap_schema():
@@ -85,4 +87,5 @@ def _path_wrap(doc: yamldoc.YamlDoc | None, diagnostics: list, *, source: str) -
         if path not in paths:
             paths.append(path)
     return PathWrap(pack_id=data.get("pack_id") or _bin(data), bin=_bin(data), allowed=tuple(paths),
-                    description=data.get("description") or "", source_path=source if source[:1] != "<" else "")
+                    description=data.get("description") or "", source_path=source if source[:1] != "<" else "",
+                    argv_template=tuple(data["wrap"].get("argv_template") or ()))

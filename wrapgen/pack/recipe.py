@@ -126,6 +126,7 @@ class Recipe:
     source_path: str = ""  # the recipe file ("" when parsed from text)
     env: Mapping[str, Any] | None = None  # the pack's env {pass, set}, copied as given
     runner_dir: str | None = None  # `runner: {dir:}`, absolute: the repository a task runner's targets come from
+    argv_template: tuple[str, ...] | None = None  # wrap.argv_template to write (promote: the PATH wrap's)
 
     @property
     def base_dir(self) -> Path:

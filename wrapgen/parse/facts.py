@@ -89,6 +89,7 @@ _REQUIRED = re.compile(
     r"""
     [(\[]required[)\]]     # click: "[required]", "(required)"
   | ^required[.:]         # "Required. The name of ..."
+  | (?<=[.;])\s+required\.?\s*$   # kubectl scale: "The new desired number of replicas. Required."
     """,
     re.VERBOSE | re.IGNORECASE,
 )
@@ -206,8 +207,10 @@ def read_description(full: str, desc_lines: list[str], *, takes_value: bool) -> 
     if default is None and takes_value and "default" in low:
         match = _DEFAULT.search(full)
         said = strip_quotes(next(g for g in match.groups() if g is not None)) if match else ""
-        # "(default: number of available CPU cores)" is prose, not a value to pass.
-        default = said if said and len(said.split()) <= 3 else None
+        # "(default: number of available CPU cores)", gh's "(default: current branch)" are prose, not a
+        # value to pass: an unquoted default is one word; only cobra's quoted "(default "a b")" holds spaces
+        quoted = bool(match and match["c"] is not None)
+        default = said if said and (quoted or len(said.split()) == 1) else None
     if any(k in low for k in (" be ", "additive", "repeatable", "twice", " times")) and _REPEATABLE.search(full):
         repeatable = True
     if "alias" in low:

@@ -7,6 +7,7 @@ import re
 from wrapgen.model.tool import Command
 
 from wrapgen.parse.sections import indent_of
+from wrapgen.parse.usage import usage_positionals
 
 __all__ = ["parse_listing", "stub"]
 
@@ -69,6 +70,21 @@ def stub(path: tuple[str, ...], *, summary: str = "", group: str = "", aliases=(
     return Command(path=path, summary=summary, group=group, aliases=tuple(aliases), stub=True)
 
 
+def _with_operands(found: Command, operands: str, *, prog: tuple[str, ...]) -> Command:
+    """The stub with the operands its listing entry spells (systemctl's ``start UNIT...``) as its usage
+    line and positionals: a command whose own help cannot be read still says what it works on."""
+    words = operands.split()
+    # "Start one unit" after one space is a summary, not operands; placeholders are capitals or bracketed
+    if not words or any(re.match(r"[\[<({]*[A-Z][a-z]", w) for w in words):
+        return found
+    here = tuple(w for w in prog if w) + found.path[-1:]
+    line = " ".join((*here, *words))
+    positionals = usage_positionals([line], prog=here)
+    if not positionals:
+        return found
+    return found.with_changes(usage=(line,), positionals=positionals)
+
+
 def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent: int = 12,
                   prog: tuple[str, ...] = ()) -> list[Command]:
     """Stubs for the entries of one listing section, in order.
@@ -86,10 +102,13 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
     in_commas = False  # the last line was part of a comma list and ended with a comma
     aligned = _summary_columns(lines)
 
+    operands = ""
+
     def flush():
         if names:
             text = " ".join(summary).strip()[:300]
             found = stub(parent + (names[0],), summary=text, group=group, aliases=names[1:])
+            found = _with_operands(found, operands, prog=prog if prog and tuple(prog[1:]) == parent else parent)
             if _DEPRECATED.search(text):
                 found = found.with_changes(deprecated=True)
             stubs.append(found)
@@ -135,6 +154,7 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
             break
         base = ind if base is None else base
         names = [n.strip().rstrip("*") for n in match["names"].split(",")]
+        operands = match.groupdict().get("operands") or ""
         summary = [match["summary"].strip()] if match["summary"].strip() else []
         summary_col = ind + text.index(match["summary"]) if summary else 10_000
     flush()

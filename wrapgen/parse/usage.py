@@ -310,6 +310,33 @@ def _branches(words: list[str]) -> tuple[list[tuple[tuple[int, int], ...]], dict
     return out, parent, {g: b + 1 for g, b in branch.items()}
 
 
+_CHOICE_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*")
+
+
+def _choice_branches(words: list[str], places, counts: dict[int, int]) -> set[tuple[int, int]]:
+    """The branches of groups that spell one flag's choices: ``[-t dsa | ecdsa | rsa]`` (ssh-keygen).
+
+    The first branch is a flag and one lowercase value; every other branch is a single lowercase
+    word. Those words are more values of that flag, never operands (``[NAME | -l label]`` and
+    ``[-f FILE | TYPE]`` do not have this shape)."""
+    members: dict[tuple[int, int], list[str]] = {}
+    for i, word in enumerate(words):
+        if word == "|" or not places[i]:
+            continue
+        members.setdefault(places[i][-1], []).append(word.strip("[](){}"))
+    out: set[tuple[int, int]] = set()
+    for g, n in counts.items():
+        if n < 2:
+            continue
+        first = members.get((g, 0), [])
+        if len(first) != 2 or not _is_flag_word(first[0]) or not _CHOICE_WORD.fullmatch(first[1]):
+            continue
+        rest = [members.get((g, b), []) for b in range(1, n)]
+        if all(len(words_) == 1 and _CHOICE_WORD.fullmatch(words_[0]) for words_ in rest):
+            out.update((g, b) for b in range(n))
+    return out
+
+
 def _flag_words(words: list[str], places, parent: dict[int, tuple[int, int] | None],
                 counts: dict[int, int]) -> set[int]:
     """Indices of the words that are flags or a flag's value by grouping.
@@ -322,6 +349,7 @@ def _flag_words(words: list[str], places, parent: dict[int, tuple[int, int] | No
     for i, word in enumerate(words):
         if _is_flag_word(word) and places[i]:
             claimed.add(places[i][-1])
+    claimed |= _choice_branches(words, places, counts)
     # A child group opens after its parent, so one pass from the last group up settles nesting.
     for g in sorted(counts, reverse=True):
         where = parent[g]
@@ -499,6 +527,11 @@ def usage_flags(lines, *, prog: tuple[str, ...]) -> list[Flag]:
                         value = nxt.rstrip("])")  # "-F <file>", "(-m | --message) <message>"
                     elif word.startswith("[") and re.fullmatch(r"[\w@:./\[\]-]+\]", nxt) and nxt.count("[") < nxt.count("]"):
                         value = nxt[:-1]  # ssh: "[-B bind_interface]"
+                if not value and word.startswith("[") and not tail and i + 2 < len(words) and words[i + 2] == "|":
+                    choices = _choices_after(words, i + 1)  # ssh-keygen: "[-t dsa | ecdsa | rsa]"
+                    if choices:
+                        found.setdefault(spell, {}).setdefault("choices", choices)
+                        value = "type"
                 entry = found.setdefault(spell, {})
                 if value and "value" not in entry:
                     entry.update(value=value, optional=bool(match["opt"]))
@@ -527,9 +560,28 @@ def usage_flags(lines, *, prog: tuple[str, ...]) -> list[Flag]:
             takes_value=bool(value),
             value_optional=bool(entry.get("optional")),
             value_name=value.strip("<>") if value else None,
-            type=guess_type(value) if value else "boolean",
+            type=("enum" if entry.get("choices") else guess_type(value)) if value else "boolean",
+            choices=entry.get("choices", ()),
         ))
     return out
+
+
+def _choices_after(words: list[str], start: int) -> tuple[str, ...]:
+    """``dsa | ecdsa | rsa]`` from ``start``: a flag's choices spelled as alternatives, or ()."""
+    out: list[str] = []
+    i = start
+    while i < len(words):
+        word = words[i]
+        bare = word.rstrip("]")
+        if not _CHOICE_WORD.fullmatch(bare):
+            return ()
+        out.append(bare)
+        if word.endswith("]"):
+            return tuple(out) if len(out) > 1 else ()
+        if i + 1 >= len(words) or words[i + 1] != "|":
+            return ()
+        i += 2
+    return ()
 
 
 def usage_literals(lines, *, prog: tuple[str, ...]) -> list[str]:

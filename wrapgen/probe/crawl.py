@@ -266,6 +266,9 @@ def _carry_stub(read: Command, stub: Command) -> Command:
         hidden=read.hidden or stub.hidden,
         deprecated=read.deprecated or stub.deprecated,
         common=read.common or stub.common,
+        # the operands the listing spelled (systemctl's "start UNIT...") when the command's own help names none
+        **({"positionals": stub.positionals, "usage": read.usage or stub.usage}
+           if stub.positionals and not read.positionals and not read.usage else {}),
     )
 
 

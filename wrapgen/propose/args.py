@@ -21,7 +21,9 @@ from wrapgen.knowledge.dangerous_flags import ValueGuard, dangerous_reason, valu
 from wrapgen.knowledge.phrases import noise_help_words
 from wrapgen.knowledge.flags import noise_flag_pattern, preferred_weight, primary_flags
 from wrapgen.knowledge.table import load
-from wrapgen.knowledge.tools import accepts_equals, operands_before_dash_dash
+from wrapgen.knowledge.commands import is_revision_operand
+from wrapgen.knowledge.tools import (END_OF_OPTIONS, accepts_equals, operands_before_dash_dash,
+                                     revisions_before_dash_dash, supports_end_of_options)
 from wrapgen.propose.operands import operands, usage_split
 
 _with_usage_variadics = operands  # the name wrapgen.flows.batch looks up
@@ -188,7 +190,7 @@ def plan_args(
     excluded = {norm(x) for x in exclude}
     left_out: list[tuple[str, str]] = []
 
-    positionals = [(positional_arg_name(p), p) for p in operands(command)]
+    positionals = [(positional_arg_name(p), p) for p in operands(command, mode=tuple(fixed))]
     all_flags = [f for f in command.flags if f.spellings]
     by_name = {arg_name(f): f for f in all_flags}
     for f in command.global_flags:
@@ -277,8 +279,13 @@ def plan_args(
         if name in seen:
             continue
         seen.add(name)
+        # The runtime fills a schema default in when the arg is omitted, so one is written only where
+        # rendering it changes nothing: never for a required flag (kubectl scale prints "--replicas=0"
+        # although the flag has no default), never for a verb that changes something (left out, the
+        # tool's own default applies; a misread one would be passed on every call).
+        default = None if flag.required or effect != "read" else flag.default
         properties[name] = _schema_for(
-            flag.type, flag.choices, flag.default, _clean_description(flag.description),
+            flag.type, flag.choices, default, _clean_description(flag.description),
             flag.repeatable, boolean=not flag.takes_value,
         )
         guard = value_guard(flag, tool=tool) if flag.takes_value else None
@@ -291,7 +298,10 @@ def plan_args(
     quirk = operands_before_dash_dash(tool)
     if quirk is not None and split is None:
         split = quirk
-    before = [np for np in chosen_pos if split is not None and positionals.index(np) < split]
+    # revisions and objects stand before "--" (git show -- HEAD reads HEAD as a path), as do the
+    # operands the usage puts before its "[--]"
+    before = [np for np in chosen_pos if split is not None and positionals.index(np) < split
+              or honours_double_dash and is_revision_operand(np[1].name)]
     after = [np for np in chosen_pos if np not in before]
     pos_props: dict[str, dict] = {}
     for name, pos in before + after:
@@ -307,6 +317,7 @@ def plan_args(
     names_before = list(pos_props)[: len(before)]
     names_after = list(pos_props)[len(before):]
     pattern_flag = next((f for f in all_flags if f.takes_value and (f.short == "-e" or f.long == "--regexp")), None)
+    plain_before: list[str] = []
     for n in names_before:
         if pattern_flag is not None and n in ("pattern", "patterns", "regexp") and not pos_props[n].get(
                 "type") == "array":
@@ -314,11 +325,18 @@ def plan_args(
             # a dashed value safely: --regexp=-foo, or -e-foo stuck to its short flag
             tail.append(f"{pattern_flag.long}={{{{{n}}}}}" if pattern_flag.long else f"-e{{{{{n}}}}}")
         else:
-            tail.append("{{%s}}" % n)
+            plain_before.append(n)
+    if plain_before and honours_double_dash and supports_end_of_options(
+            tool, [s for f in all_flags for s in f.spellings]):
+        # nothing after it is an option, whatever the value (the runtime refuses a dashed one here all the same)
+        tail.append(END_OF_OPTIONS)
+    tail += ["{{%s}}" % n for n in plain_before]
     if names_after:
         if honours_double_dash:
             tail.append("--")
         tail += ["{{%s}}" % n for n in names_after]
+    elif plain_before and honours_double_dash and revisions_before_dash_dash(tool):
+        tail.append("--")  # the revisions end here: a name that is also a file stays a revision
     tail = _fixed_where_it_stays(tail, len(fixed), set(required))
     # positionals first in the schema: they are what the command works on
     ordered = {**pos_props, **properties}

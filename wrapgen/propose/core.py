@@ -30,6 +30,7 @@ from wrapgen.model.recipe import PolicySetting, ProposalRequest
 from wrapgen.model.tool import Command, Tool
 from wrapgen.names import proposed_pack_id, proposed_verb_name, segment, unique_names, verb_name
 from wrapgen.propose.args import plan_args
+from wrapgen.propose.template import argv_template
 from wrapgen.propose.exitcodes import answer_codes, exit_codes_why, inverts_answers
 from wrapgen.propose.harden import harden_manifest
 from wrapgen.propose.jsonsel import JsonChoice, select_json
@@ -454,6 +455,8 @@ def _assemble(draft: _Draft, written: Sequence[_Verb]) -> Proposal:
     description = draft.request.description or _sentence(about) or f"Named commands of {bin_name}."
     manifest = {"pack_id": pack_id, "description": description, "bin": bin_name, "json": pack_json}
     manifest.update(_exit_codes(root, draft.picks, written))
+    manifest["wrap"] = {"argv_template": argv_template(
+        bin_name, [p.candidate.path for p in draft.picks], getattr(draft.request, "argv_template", None))}
     manifest["verbs"] = verbs
     decisions = list(draft.decisions) + [v.decision for v in written]
     if draft.request.env:

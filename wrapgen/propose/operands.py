@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from wrapgen.knowledge.commands import not_operands
 from wrapgen.knowledge.table import load
@@ -30,7 +30,7 @@ DASH_DASH_AFTER: Mapping[str, int] = MappingProxyType(
     {entry.name: int(entry.value) for entry in load("tools")["dash_dash_after"]})
 
 
-def operands(command: Command) -> list[Positional]:
+def operands(command: Command, *, mode: Sequence[str] = ()) -> list[Positional]:
     """The parser's positionals a person would pass to this command, in order.
 
     An operand given one of several ways (``number|url``) is described as such, and one whose
@@ -51,6 +51,9 @@ def operands(command: Command) -> list[Positional]:
             return not lines or any(not re.search(r"\s--?[a-z][\w-]*(?=[\s\]])", u) for u in lines)
 
         positionals = [p for p in positionals if in_plain_line(p)] or positionals
+        # an operand named only on lines that a mode flag leads (ssh-keygen -M generate ... output_file,
+        # ssh-keygen -I ... file ...) is that mode's, whatever else is left
+        positionals = [p for p in positionals if not only_in_mode_lines(command, p, mode=mode)]
     out = []
     for pos in positionals:
         bare = re.escape(pos.name.strip("<>[]. "))
@@ -60,6 +63,24 @@ def operands(command: Command) -> list[Positional]:
             pos = replace(pos, description=_spelling(pos.name, usage))
         out.append(pos)
     return out
+
+
+def only_in_mode_lines(command: Command, pos: Positional, *, mode: Sequence[str] = ()) -> bool:
+    """Whether every usage line naming ``pos`` starts (after the command path) with a bare flag: a
+    mode of its own (``ssh-keygen -M generate [-O option] output_file``), not the command's plain form.
+    ``mode``: the flags of the mode being proposed; lines they lead are that mode's own."""
+    names = [n.strip("<>[]. ") for n in pos.name.split("|") if n.strip("<>[]. ")]
+    lines = [u for u in command.usage if any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", u) for n in names)]
+    if not lines:
+        return False
+    path = {w.lower() for w in command.path}
+
+    def leads_with_flag(line: str) -> bool:
+        words = line.split()
+        rest = [w for w in words[1:] if w.lower() not in path] if words else []
+        return bool(rest) and rest[0].startswith("-") and rest[0] not in ("-", "--", *mode)
+
+    return all(leads_with_flag(u) for u in lines) and not all(leads_with_flag(u) for u in command.usage)
 
 
 def _spelling(name: str, usage: str) -> str:
@@ -77,7 +98,11 @@ def _spelling(name: str, usage: str) -> str:
 def usage_split(command: Command) -> int | None:
     """How many positionals stand before a ``[--]`` in the usage (git log), or None."""
     for line in command.usage:
+        if command.path and command.path[-1] not in line.split()[1:4]:
+            continue  # git show -h also prints git log's usage: another command's grammar
         if "[--]" in line or " -- " in line:
             head = re.split(r"\[--\]| -- ", line, maxsplit=1)[0]
-            return sum(1 for p in command.positionals if p.name.split("|")[0] in head)
+            # a placeholder, not part of a flag: git commit's "--pathspec-from-file" names no <pathspec>
+            return sum(1 for p in command.positionals
+                       if re.search(rf"(?<![\w-]){re.escape(p.name.split('|')[0])}(?![\w-])", head))
     return None

@@ -232,8 +232,10 @@ def render_argv(template, args, *, json_selection=(), response_files: bool = Fal
         out.append(text)
     selection = [str(part) for part in (json_selection or ())]
     if selection and not _has_run([t for t in template if not placeholders(t)], selection):
-        if "--" in out and "--" in template:
-            at = out.index("--")
+        # before the end of the options: after "--end-of-options" or "--" the tool reads it as operands
+        ends = [out.index(m) for m in ("--end-of-options", "--") if m in out and m in template]
+        if ends:
+            at = min(ends)
             out[at:at] = selection
         else:
             out.extend(selection)

@@ -1,4 +1,4 @@
-"""``wrapgen check DIR... [--format text|json]``: lint pack directories (docs/contract.md §12)."""
+"""``wrapgen check DIR... [--format text|json] [--probe] [--try [--try-in DIR]]``: lint pack directories (docs/contract.md §12)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,25 @@ def add_arguments(parser) -> None:
     parser.add_argument("--probe", action="store_true",
                         help="also render every verb with sample args and ask the real tool's help "
                              "whether it lists every flag used (docs/contract.md §12)")
+    parser.add_argument("--try", dest="try_", action="store_true",
+                        help="also run every read verb with sample args in the sandbox and report what it shows "
+                             "(W060-W064: long-running, interactive, writing, missing operand, not JSON)")
+    parser.add_argument("--try-in", metavar="DIR",
+                        help="with --try: copy DIR into each trial's scratch working directory")
 
 
 def run(ns) -> int:
     from wrapgen.check.rules import check_packs, expand_pack_dirs
 
-    findings = check_packs(ns.dirs)
+    notes: list[str] = []
+    if getattr(ns, "try_", False):
+        findings, notes = _tried(ns)
+    else:
+        if getattr(ns, "try_in", None):
+            from wrapgen.errors import UsageError
+
+            raise UsageError("--try-in needs --try", hint="wrapgen check --try --try-in DIR PACK_DIR")
+        findings = check_packs(ns.dirs)
     if getattr(ns, "probe", False):
         from wrapgen.check.probe import probe_packs
 
@@ -37,10 +50,39 @@ def run(ns) -> int:
             "errors": errors,
             "warnings": warnings,
             "findings": [d.to_dict() for d in findings],
+            **({"trials": notes} if getattr(ns, "try_", False) else {}),
         }, indent=2, ensure_ascii=False))
     else:
+        for line in notes:
+            print(line)
         for diagnostic in findings:
             print(diagnostic.format())
         print(f"{packs} pack{'s' * (packs != 1)} checked: {errors} error{'s' * (errors != 1)}, "
               f"{warnings} warning{'s' * (warnings != 1)}")
     return ExitStatus.FAILED if errors else ExitStatus.OK
+
+
+def _tried(ns):
+    """check with ``--try``: every pack's findings with its trial evidence, and the trial summary lines."""
+    import os
+
+    from wrapgen.check.rules import check_pack, expand_pack_dirs
+    from wrapgen.errors import UsageError
+    from wrapgen.flows.trials import trial_lines, try_pack_dirs
+
+    if ns.try_in and not os.path.isdir(ns.try_in):
+        raise UsageError(f"--try-in {ns.try_in}: not a directory", hint="name the directory to try the verbs in")
+    tried = dict(try_pack_dirs(ns.dirs, try_in=ns.try_in))
+    findings, notes, said = [], [], set()
+    for path in expand_pack_dirs(ns.dirs):
+        report = tried.get(path)
+        findings += check_pack(path, trials=report.by_verb() if report is not None else None)
+        if report is None:
+            continue
+        if report.note:
+            if report.note not in said:  # "no sandbox here" once, not once per pack
+                said.add(report.note)
+                notes.append(f"trials: {report.note}")
+            continue
+        notes += [f"{path}: {line}" for line in trial_lines(report)]
+    return findings, notes

@@ -1,4 +1,4 @@
-"""``wrapgen wrap TOOL [-o DIR] [--pick PATH ...] [--recipe FILE] [--check] [--depth N] [--timeout S] ...``.
+"""``wrapgen wrap TOOL [-o DIR] [--pick PATH ...] [--recipe FILE] [--check] [--depth N] [--timeout S] [--no-try] [--try-in DIR] ...``.
 
 Discovers the tool, proposes 5 to 12 commands, writes ``DIR/<pack_id>/`` (pack.yaml, binding.json,
 adapter.py), checks it, and prints what it chose and why, and what it left out and why.
@@ -6,6 +6,7 @@ adapter.py), checks it, and prints what it chose and why, and what it left out a
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 from wrapgen.errors import ExitStatus
@@ -30,6 +31,13 @@ def add_arguments(parser) -> None:
     parser.add_argument("--deadline", type=float, metavar="SECONDS", help="for the whole discovery (default: 120)")
     parser.add_argument("--style", help="force a help parser (gnu, argparse, click, cobra, clap, git, man, docopt)")
     parser.add_argument("--no-cache", action="store_true", help="read the tool's help again, ignoring the cache")
+    # try before you ship (docs/flows.md): read verbs run in the sandbox with sample args
+    parser.add_argument("--no-try", action="store_true",
+                        help="do not try the proposed read verbs in the sandbox (tried by default where bwrap runs)")
+    parser.add_argument("--try-in", metavar="DIR",
+                        help="copy DIR into each trial's scratch working directory (a repository for git)")
+    parser.add_argument("--try-timeout", type=float, metavar="SECONDS",
+                        help="per trial (default: 3); a verb still running then is long-running")
 
 
 def _table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> list[str]:
@@ -80,9 +88,20 @@ def run(ns) -> int:
         raise UsageError("wrap needs a TOOL or --recipe FILE", hint="for example: wrapgen wrap git")
     options = {"depth": ns.depth, "timeout_s": ns.timeout, "style": ns.style,
                "cache": False if ns.no_cache else None, "deadline_s": ns.deadline}
-    result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check, discover_options=options)
+    if ns.try_in and not os.path.isdir(ns.try_in):
+        raise UsageError(f"--try-in {ns.try_in}: not a directory", hint="name the directory to try the verbs in")
+    if ns.try_timeout is not None and not 0 < ns.try_timeout <= 600:
+        raise UsageError("--try-timeout must be above 0 and at most 600 seconds")
+    result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check, discover_options=options,
+                  trials=not ns.no_try, try_in=ns.try_in, trial_timeout_s=ns.try_timeout)
     for line in summary_lines(result):
         print(line)
+    if result.trials is not None:
+        from wrapgen.flows.trials import trial_lines
+
+        print("")
+        for line in trial_lines(result.trials):
+            print(line)
     if ns.check:
         for change in result.changes:
             print(change, end="" if change.endswith("\n") else "\n")

@@ -179,7 +179,7 @@ def _trial_rule(kind: str):
     def run(ctx):
         for name, item in sorted((getattr(ctx, "trials", None) or {}).items()):
             if item.kind == kind:
-                yield ctx.diagnostic(TRIAL_CODES[kind], f"verbs.{name}", f"--try: {item.words}",
+                yield ctx.diagnostic(TRIAL_CODES[kind], f"verbs.{name}", item.words,
                                      hint=_HINTS[kind])
     return run
 

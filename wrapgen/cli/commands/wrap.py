@@ -32,8 +32,11 @@ def add_arguments(parser) -> None:
     parser.add_argument("--style", help="force a help parser (gnu, argparse, click, cobra, clap, git, man, docopt)")
     parser.add_argument("--no-cache", action="store_true", help="read the tool's help again, ignoring the cache")
     # try before you ship (docs/flows.md): read verbs run in the sandbox with sample args
-    parser.add_argument("--no-try", action="store_true",
-                        help="do not try the proposed read verbs in the sandbox (tried by default where bwrap runs)")
+    tries = parser.add_mutually_exclusive_group()
+    tries.add_argument("--try", dest="try_", action="store_true",
+                       help="try the read verbs in the sandbox also with --recipe (as batch, it does not by default)")
+    tries.add_argument("--no-try", action="store_true",
+                       help="do not try the proposed read verbs in the sandbox (tried by default where bwrap runs)")
     parser.add_argument("--try-in", metavar="DIR",
                         help="copy DIR into each trial's scratch working directory (a repository for git)")
     parser.add_argument("--try-timeout", type=float, metavar="SECONDS",
@@ -75,6 +78,14 @@ def summary_lines(result) -> list[str]:
     return lines
 
 
+def _trials_wanted(ns) -> bool:
+    """Trials run by default, but not for --recipe (whose pack must be what `wrapgen batch` writes)
+    unless --try or --try-in asks for them; --no-try never."""
+    if ns.no_try:
+        return False
+    return bool(ns.try_ or ns.try_in or not ns.recipe)
+
+
 def run(ns) -> int:
     from wrapgen.errors import UsageError
     from wrapgen.flows.wrap import wrap
@@ -93,7 +104,7 @@ def run(ns) -> int:
     if ns.try_timeout is not None and not 0 < ns.try_timeout <= 600:
         raise UsageError("--try-timeout must be above 0 and at most 600 seconds")
     result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check, discover_options=options,
-                  trials=not ns.no_try, try_in=ns.try_in, trial_timeout_s=ns.try_timeout)
+                  trials=_trials_wanted(ns), try_in=ns.try_in, trial_timeout_s=ns.try_timeout)
     for line in summary_lines(result):
         print(line)
     if result.trials is not None:

@@ -246,3 +246,23 @@ def test_a_sandbox_that_fails_to_start_is_one_message(tmp_path, cli, monkeypatch
     assert "Traceback" not in result.stderr and result.exit_code == 0, result.stdout + result.stderr
     assert result.stdout.count("trials: the sandbox failed to start (bwrap: Can't mount proc") == 1
     assert "W060" not in result.stdout and "W063" not in result.stdout
+
+
+def test_an_unchanged_tool_is_not_tried_twice_unless_asked(tmp_path, monkeypatch):
+    """wrap's trials are cached like discovery (same binary, argv, env); cache=False and timeouts run again."""
+    from wrapgen.probe import trial
+
+    calls = []
+    real = trial._one
+    monkeypatch.setattr(trial, "_one", lambda spec, **kw: calls.append(spec.verb) or real(spec, **kw))
+    specs = [trial.TrialSpec("show", ("cat", "/etc/hostname")), trial.TrialSpec("wait", ("cat", "/dev/zero-nope"))]
+    first = trial.run_trials(specs, bin_path=shutil.which("cat"))
+    again = trial.run_trials(specs, bin_path=shutil.which("cat"))
+    assert sorted(calls) == ["show", "wait"], "the second run spawned nothing"
+    assert [(o.exit_code, o.stdout) for o in again.outcomes] == [(o.exit_code, o.stdout) for o in first.outcomes]
+    trial.run_trials(specs, bin_path=shutil.which("cat"), cache=False)
+    assert len(calls) == 4
+    sleeper = [trial.TrialSpec("nap", ("sleep", "30"))]
+    trial.run_trials(sleeper, bin_path=shutil.which("sleep"), timeout_s=0.5)
+    trial.run_trials(sleeper, bin_path=shutil.which("sleep"), timeout_s=0.5)
+    assert calls.count("nap") == 2, "a timeout is not cached"

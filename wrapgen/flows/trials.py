@@ -53,7 +53,7 @@ def trial_specs(manifest: dict) -> list[TrialSpec]:
 
 
 def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None,
-                 timeout_s: float | None = None, jobs: int | None = None) -> TrialReport:
+                 timeout_s: float | None = None, jobs: int | None = None, cache: bool = True) -> TrialReport:
     """The evidence of every verb of ``manifest`` (a dict as pack.yaml holds it)."""
     specs = trial_specs(manifest)
     bin_path = bin_path or shutil.which(manifest["bin"]) or ""
@@ -64,7 +64,7 @@ def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None,
         note = "the sandbox is off (WRAPGEN_SANDBOX=off): nothing was tried, since a proposal never runs unsandboxed"
         return TrialReport(tuple(classify_not_run(s, "the sandbox is off") for s in specs), note=note)
     run = run_trials(specs, bin_path=bin_path, timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
-                     jobs=jobs or DEFAULT_TRIAL_JOBS, try_in=try_in)
+                     jobs=jobs or DEFAULT_TRIAL_JOBS, try_in=try_in, cache=cache)
     note = run.note
     if run.sandbox_failed:
         note = f"the sandbox failed to start ({run.sandbox_failed}): nothing was tried"
@@ -77,10 +77,10 @@ def classify_not_run(spec: TrialSpec, why: str) -> Evidence:
     return classify(TrialOutcome(spec.verb, spec.argv, not_run="write" if spec.why == "write" else why))
 
 
-def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | None = None):
+def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | None = None, cache: bool = True):
     """(the proposal acted on, its TrialReport): long-running, interactive and operand-less reads left
     out, writing reads relabelled, wrong JSON selections dropped, and the evidence in each ``x-why``."""
-    report = try_manifest(proposal.manifest, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s)
+    report = try_manifest(proposal.manifest, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache)
     manifest, dropped = apply_evidence(proposal.manifest, report.evidence)
     by_verb = report.by_verb()
     decisions = []
@@ -116,5 +116,6 @@ def try_pack_dirs(paths: Iterable, *, try_in=None, timeout_s: float | None = Non
         manifest, diagnostics = read_manifest(path)
         if manifest is None or any(d.level == "error" for d in diagnostics):
             continue  # check's own rules report a broken manifest
-        out.append((Path(path), try_manifest(manifest.data, try_in=try_in, timeout_s=timeout_s)))
+        # an audit asks the tool again: no answer from the trial cache
+        out.append((Path(path), try_manifest(manifest.data, try_in=try_in, timeout_s=timeout_s, cache=False)))
     return out

@@ -152,7 +152,8 @@ def wrap(
     if trials:  # try before you ship: the one hook where trial evidence changes a proposal
         from wrapgen.flows.trials import try_proposal
 
-        proposal, report = try_proposal(proposal, bin_path=resolved, try_in=try_in, timeout_s=trial_timeout_s)
+        proposal, report = try_proposal(proposal, bin_path=resolved, try_in=try_in, timeout_s=trial_timeout_s,
+                                        cache=options.get("cache", True) is not False)
     if not proposal.manifest["verbs"]:
         raise HelpUnreadableError(
             f"nothing to propose for {bin_name}: every candidate was left out",

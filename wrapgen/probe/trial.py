@@ -7,6 +7,10 @@ wrapgen, stdin ``/dev/null`` and no controlling terminal. At most ``jobs`` trial
 each for at most ``timeout_s``. With ``try_in`` the directory is copied into each trial's scratch
 working directory first (a tool that reads its cwd, git or make, is then tried on real content).
 
+An unchanged binary's trial is not run twice: outcomes are cached beside discovery's entries
+(``probe/cache.py``; a trial's sandbox has no network, no daemon and no login, so its outcome depends
+on the binary, the argv and the env as help text does); ``cache=False`` (``wrap --no-cache``) runs them.
+
 A spec marked ``run=False`` (a write verb, or sample args that do not render) is never run: its
 outcome says why. Where bubblewrap cannot run, nothing runs: ``TrialRun.note`` says why, once, and
 every outcome is "not tried" (a proposal is never run unsandboxed). Where bubblewrap runs ``true`` but
@@ -22,7 +26,7 @@ from __future__ import annotations
 import os
 import re
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Mapping, Sequence
 
 from wrapgen.model.trial import TrialOutcome
@@ -71,6 +75,29 @@ def _scrub(text: str, root: str) -> str:
     return text.replace(root, "<scratch>")
 
 
+def _cached(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in: str | None,
+            base_env: Mapping[str, str], cache: bool) -> TrialOutcome:
+    """``_one``, answered from the trial cache where it can be (``probe/cache.py``)."""
+    from wrapgen.probe import cache as disk
+
+    key = None
+    if cache and spec.run and not try_in:
+        key = disk.trial_key(bin_path, identity={"argv": list(spec.argv), "env": dict(spec.env),
+                                                 "json": spec.json_selected, "timeout_s": timeout_s})
+        stored = disk.load_trial(key)
+        if stored is not None:
+            try:
+                return replace(TrialOutcome(**{k: tuple(v) if isinstance(v, list) else v for k, v in stored.items()}),
+                               verb=spec.verb)
+            except TypeError:
+                pass  # another version's fields: try again
+    outcome = _one(spec, bwrap=bwrap, bin_path=bin_path, timeout_s=timeout_s, try_in=try_in, base_env=base_env)
+    # a timeout may be the machine's load, a sandbox failure the machine's setup: neither is kept
+    if key is not None and not (outcome.timed_out or outcome.sandbox_failed or outcome.not_run):
+        disk.store_trial(key, asdict(outcome))
+    return outcome
+
+
 def _one(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in: str | None,
          base_env: Mapping[str, str]) -> TrialOutcome:
     shown = tuple(spec.argv)
@@ -106,8 +133,12 @@ def _one(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in
 
 
 def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = DEFAULT_TRIAL_TIMEOUT_S,
-               jobs: int = DEFAULT_TRIAL_JOBS, try_in: str | os.PathLike | None = None) -> TrialRun:
-    """Run the specs' trials in the sandbox, at most ``jobs`` at once; outcomes in the specs' order."""
+               jobs: int = DEFAULT_TRIAL_JOBS, try_in: str | os.PathLike | None = None,
+               cache: bool = True) -> TrialRun:
+    """Run the specs' trials in the sandbox, at most ``jobs`` at once; outcomes in the specs' order.
+
+    With ``cache`` an unchanged binary's trial with the same argv and env is answered from the
+    cache (never one in a ``try_in`` copy, never one that timed out)."""
     status = sandbox_status()
     if not status.available:
         note = f"no sandbox here ({status.reason}): nothing was tried, since a proposal never runs unsandboxed"
@@ -118,7 +149,7 @@ def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = 
     source = os.path.abspath(os.fspath(try_in)) if try_in else None
     jobs = max(1, min(int(jobs), 4))
     with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="wrapgen-trial") as pool:
-        outcomes = tuple(pool.map(lambda s: _one(s, bwrap=status.bwrap, bin_path=bin_path, timeout_s=timeout_s,
-                                                 try_in=source, base_env=base_env), specs))
+        outcomes = tuple(pool.map(lambda s: _cached(s, bwrap=status.bwrap, bin_path=bin_path, timeout_s=timeout_s,
+                                                    try_in=source, base_env=base_env, cache=cache), specs))
     failed = next((o.sandbox_failed for o in outcomes if o.sandbox_failed), "")
     return TrialRun(outcomes, sandbox_failed=failed)

@@ -2,8 +2,10 @@
 """What trying before shipping costs `wrapgen wrap`: wall time with the trials and without, as a ratio.
 
 For each tool (gh, kubectl, git by default) one warm-up wrap fills the discovery cache; then rounds
-alternate `wrap(tool, trials=True)` and `wrap(tool, trials=False)` (in process, writing nothing, the
-same discovery cache), and the medians, their ratio and what the trials showed are printed. The
+alternate `wrap(tool, trials=False)` and `wrap(tool, trials=True)` (in process, writing nothing, the
+same discovery cache), and the medians, their ratio and what the trials showed are printed. The first
+wrap with trials runs every trial (its time and ratio are printed on their own: "1st"); the later
+ones answer unchanged trials from the trial cache, as a user's second wrap of the same tool does. The
 goal (issue 11): wrap with trials at most 2x wrap without, on gh, kubectl and git, in one run.
 `--cold` measures with the discovery cache off instead (a first wrap of a tool: the ratio is smaller).
 
@@ -63,15 +65,18 @@ def main(argv: list[str] | None = None) -> int:
                 if trials:
                     seen = result.trials
         without, with_ = statistics.median(runs[False]), statistics.median(runs[True])
+        first = runs[True][0]  # the first wrap with trials runs them all; later ones may answer from the cache
         ratio = with_ / without if without else float("inf")
-        worst = max(worst, ratio)
+        first_ratio = first / statistics.median(runs[False]) if without else float("inf")
+        worst = max(worst, ratio, first_ratio)
         kinds = Counter(e.kind for e in seen.evidence) if seen else Counter()
-        rows.append((tool, without, with_, ratio, ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))))
-    print(f"{'tool':8} {'without':>9} {'with':>9} {'ratio':>6}  trials showed")
-    for tool, without, with_, ratio, kinds in rows:
-        print(f"{tool:8} {without:8.2f}s {with_:8.2f}s {ratio:6.2f}  {kinds}")
+        rows.append((tool, without, first, with_, first_ratio, ratio,
+                     ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))))
+    print(f"{'tool':8} {'without':>9} {'with, 1st':>10} {'with':>9} {'ratio 1st':>9} {'ratio':>6}  trials showed")
+    for tool, without, first, with_, first_ratio, ratio, kinds in rows:
+        print(f"{tool:8} {without:8.2f}s {first:9.2f}s {with_:8.2f}s {first_ratio:9.2f} {ratio:6.2f}  {kinds}")
     print(f"worst ratio {worst:.2f} (goal: at most 2.00; {'cold' if args.cold else 'warm'} discovery cache, "
-          f"median of {args.rounds})")
+          f"median of {args.rounds}; '1st' is the first wrap with trials, which runs every trial)")
     shutil.rmtree(out, ignore_errors=True)
     shutil.rmtree(os.environ["WRAPGEN_CACHE_DIR"], ignore_errors=True)
     return 0

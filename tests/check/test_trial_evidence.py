@@ -105,8 +105,9 @@ def test_evidence_words_hold_no_timings_pids_or_paths():
 
 
 def test_every_kind_has_an_action_and_words():
-    assert {action for action, _ in KINDS.values()} == {"keep", "drop", "relabel", "drop-json"}
-    assert set(TRIAL_CODES) == {kind for kind, (action, _) in KINDS.items() if action != "keep"}
+    assert {action for action, _, _ in KINDS.values()} == {"keep", "drop", "relabel", "drop-json"}
+    assert set(TRIAL_CODES) == {kind for kind, (action, _, _) in KINDS.items() if action != "keep"}
+    assert all(bool(done) == (action != "keep") for action, _, done in KINDS.values())
 
 
 def test_sample_args_fill_required_args_from_the_schema():
@@ -156,8 +157,8 @@ def test_apply_evidence_drops_relabels_and_records_why():
     out, dropped = apply_evidence(manifest, evidence)
     assert list(out["verbs"]) == ["get", "usage", "list"] and set(dropped) == {"follow"}
     assert out["verbs"]["get"]["policy"] == {"effect": "write", "confirm": True}
-    assert out["verbs"]["get"]["x-why"] == ("read: name 'get'; tried: it writes: not a read, relabelled write "
-                                            "(confirm-gated) (created work/x)")
+    assert out["verbs"]["get"]["x-why"] == ("read: name 'get'; tried: it writes: not a read (created work/x): "
+                                            "relabelled write (confirm-gated)")
     assert out["verbs"]["usage"]["json"] is False
     assert out["verbs"]["list"]["x-why"].startswith("could not be tried")
     assert manifest["verbs"]["get"]["policy"]["effect"] == "read", "the input is not changed"
@@ -196,4 +197,13 @@ def test_check_try_rules_report_the_evidence_passed_in(tmp_path):
     codes = {(d.code, d.field, d.level) for d in tried}
     assert ("W060", "verbs.follow", "error") in codes and ("W063", "verbs.get", "error") in codes
     line = next(d for d in tried if d.code == "W060")
+    assert "left out" not in line.message, "check reports what the trial showed; it leaves nothing out"
     assert line.line == 6, "the finding points at the verb's line in pack.yaml"
+
+
+def test_a_time_slot_gets_a_duration_not_a_path():
+    """fd's --changed-within: its description says "file" and "Filter", but the name says a time."""
+    schema = {"type": "object", "properties": {"changed_within": {
+        "type": "string", "description": "Filter results based on the file modification time"}},
+        "required": ["changed_within"]}
+    assert sample_args(schema) == {"changed_within": "1d"}

@@ -22,19 +22,19 @@ from wrapgen.model.trial import TrialOutcome
 
 __all__ = ["Evidence", "KINDS", "sample_args", "classify", "apply_evidence", "evidence_line", "TRIAL_CODES"]
 
-# kind -> (what wrap does, the words of x-why and the summary)
+# kind -> (what wrap does, what the trial showed, what wrap did about it)
 KINDS = {
-    "ok": ("keep", "tried: it ran and exited 0"),
-    "long-running": ("drop", "tried: still running at the trial's timeout (long-running or streaming): left out"),
-    "interactive": ("drop", "tried: it waits for a terminal or input: interactive, left out"),
-    "writes": ("relabel", "tried: it writes: not a read, relabelled write (confirm-gated)"),
-    "lacks-operand": ("drop", "tried: it exits with its usage: the verb lacks an operand its command needs, left out"),
-    "json-wrong": ("drop-json", "tried: JSON selected but the output is not JSON: the JSON selection is dropped"),
-    "unreachable": ("keep", "could not be tried: it needs a daemon, cluster, network or login the sandbox does not give"),
-    "context": ("keep", "tried: it needs a working directory with content (try it with --try-in DIR); context, not a defect"),
-    "failed": ("keep", "tried: it failed"),
-    "not-tried": ("keep", "not tried"),
-    "rendered": ("keep", "a write verb: rendered with sample args, never run"),
+    "ok": ("keep", "tried: it ran and exited 0", ""),
+    "long-running": ("drop", "tried: still running at the trial's timeout (long-running or streaming)", "left out"),
+    "interactive": ("drop", "tried: it waits for a terminal or input: interactive", "left out"),
+    "writes": ("relabel", "tried: it writes: not a read", "relabelled write (confirm-gated)"),
+    "lacks-operand": ("drop", "tried: it exits with its usage: the verb lacks an operand its command needs", "left out"),
+    "json-wrong": ("drop-json", "tried: JSON selected but the output is not JSON", "the JSON selection is dropped"),
+    "unreachable": ("keep", "could not be tried: it needs a daemon, cluster, network or login the sandbox does not give", ""),
+    "context": ("keep", "tried: it needs a working directory with content (try it with --try-in DIR); context, not a defect", ""),
+    "failed": ("keep", "tried: it failed", ""),
+    "not-tried": ("keep", "not tried", ""),
+    "rendered": ("keep", "a write verb: rendered with sample args, never run", ""),
 }
 
 TRIAL_CODES = {"long-running": "W060", "interactive": "W061", "writes": "W062", "lacks-operand": "W063",
@@ -54,10 +54,16 @@ class Evidence:
         return KINDS[self.kind][0]
 
     @property
-    def words(self) -> str:
-        """The sentence for x-why and the summary: the kind's words and, in brackets, the detail."""
+    def finding(self) -> str:
+        """What the trial showed: the kind's words and, in brackets, the detail (check's message)."""
         text = KINDS[self.kind][1]
         return f"{text} ({self.detail})" if self.detail else text
+
+    @property
+    def words(self) -> str:
+        """The sentence for x-why and wrap's summary: what it showed, then what wrap did about it."""
+        done = KINDS[self.kind][2]
+        return f"{self.finding}: {done}" if done else self.finding
 
 
 def _sample(name: str, schema: Mapping[str, Any]) -> Any:
@@ -179,7 +185,7 @@ def _trial_rule(kind: str):
     def run(ctx):
         for name, item in sorted((getattr(ctx, "trials", None) or {}).items()):
             if item.kind == kind:
-                yield ctx.diagnostic(TRIAL_CODES[kind], f"verbs.{name}", item.words,
+                yield ctx.diagnostic(TRIAL_CODES[kind], f"verbs.{name}", item.finding,
                                      hint=_HINTS[kind])
     return run
 

@@ -207,3 +207,10 @@ def test_a_time_slot_gets_a_duration_not_a_path():
         "type": "string", "description": "Filter results based on the file modification time"}},
         "required": ["changed_within"]}
     assert sample_args(schema) == {"changed_within": "1d"}
+
+
+def test_json_is_judged_on_the_whole_output_when_the_runner_did():
+    """The runner keeps only the start of stdout; its verdict on all of it wins over the cut text."""
+    cut = _outcome(exit_code=0, stdout='[{"a": 1},', json_selected=True, stdout_json=True)
+    assert classify(cut).kind == "ok"
+    assert classify(_outcome(exit_code=0, stdout="{}", json_selected=True, stdout_json=False)).kind == "json-wrong"

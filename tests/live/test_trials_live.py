@@ -266,3 +266,23 @@ def test_an_unchanged_tool_is_not_tried_twice_unless_asked(tmp_path, monkeypatch
     trial.run_trials(sleeper, bin_path=shutil.which("sleep"), timeout_s=0.5)
     trial.run_trials(sleeper, bin_path=shutil.which("sleep"), timeout_s=0.5)
     assert calls.count("nap") == 2, "a timeout is not cached"
+
+
+def test_bad_try_in_and_try_timeout_are_usage_errors(tmp_path, cli, monkeypatch):
+    """--try-in that is no directory, or too large to copy per trial, and a silly --try-timeout: exit 2, no traceback."""
+    from wrapgen.flows import trials
+
+    _pack(tmp_path, "cp", "cp", {"copy": _read(["cp"])}, cli=cli)
+    missing = cli("check", "--try", "--try-in", str(tmp_path / "nope"), str(tmp_path))
+    assert missing.exit_code == 2 and "not a directory" in missing.stderr and "Traceback" not in missing.stderr
+    big = tmp_path / "big"
+    big.mkdir()
+    for n in range(5):
+        (big / f"f{n}").write_text("x")
+    monkeypatch.setattr(trials, "TRY_IN_MAX_FILES", 3)
+    large = cli("check", "--try", "--try-in", str(big), str(tmp_path / "cp"))
+    assert large.exit_code == 2 and "too large" in large.stderr
+    alone = cli("check", "--try-in", str(big), str(tmp_path / "cp"))
+    assert alone.exit_code == 2 and "--try-in needs --try" in alone.stderr
+    timeout = cli("wrap", "cp", "-o", str(tmp_path / "o"), "--try-timeout", "0")
+    assert timeout.exit_code == 2 and "--try-timeout" in timeout.stderr

@@ -12,13 +12,12 @@ generated pack stays byte-for-byte the same run after run.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from wrapgen.check.rules import rule
 from wrapgen.knowledge.trials import ignored_path, phrase, sample_for
-from wrapgen.model.trial import TrialOutcome
+from wrapgen.model.trial import TrialOutcome, is_json_text
 
 __all__ = ["Evidence", "KINDS", "sample_args", "classify", "apply_evidence", "evidence_line", "TRIAL_CODES"]
 
@@ -92,22 +91,6 @@ def sample_args(args_schema: Mapping[str, Any]) -> dict:
             if name in properties}
 
 
-def _is_json(text: str) -> bool:
-    text = text.strip()
-    try:
-        json.loads(text)
-        return True
-    except ValueError:
-        pass
-    lines = [line for line in text.splitlines() if line.strip()]
-    try:  # JSON lines (one document per line)
-        for line in lines:
-            json.loads(line)
-        return bool(lines)
-    except ValueError:
-        return False
-
-
 def classify(outcome: TrialOutcome) -> Evidence:
     """The evidence of one trial, by the first class that fits (docs/packs-and-check.md, "Trials")."""
     verb = outcome.verb
@@ -144,8 +127,10 @@ def classify(outcome: TrialOutcome) -> Evidence:
         if outcome.signal is not None:
             return Evidence(verb, "failed", f"killed by signal {outcome.signal}")
         return Evidence(verb, "failed", f"exit {outcome.exit_code}")
-    if outcome.json_selected and outcome.stdout.strip() and not outcome.output_capped and not _is_json(outcome.stdout):
-        return Evidence(verb, "json-wrong")
+    if outcome.json_selected and outcome.stdout.strip() and not outcome.output_capped:
+        parsed = outcome.stdout_json if outcome.stdout_json is not None else is_json_text(outcome.stdout)
+        if not parsed:
+            return Evidence(verb, "json-wrong")
     return Evidence(verb, "ok", "and printed JSON" if outcome.json_selected and outcome.stdout.strip() else "")
 
 

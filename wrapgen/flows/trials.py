@@ -20,7 +20,7 @@ from typing import Iterable
 from wrapgen.check.trial_evidence import Evidence, apply_evidence, classify, sample_args
 from wrapgen.probe.trial import DEFAULT_TRIAL_JOBS, DEFAULT_TRIAL_TIMEOUT_S, TrialSpec, run_trials
 
-__all__ = ["TrialReport", "trial_specs", "try_manifest", "try_proposal", "try_pack_dirs", "trial_lines"]
+__all__ = ["TrialReport", "check_try_in", "trial_specs", "try_manifest", "try_proposal", "try_pack_dirs", "trial_lines"]
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,33 @@ class TrialReport:
 
     def by_verb(self) -> dict[str, Evidence]:
         return {e.verb: e for e in self.evidence}
+
+
+# --try-in DIR is copied once per trial: a directory past these is refused, not copied for minutes
+TRY_IN_MAX_FILES = 20000
+TRY_IN_MAX_BYTES = 256 << 20
+
+
+def check_try_in(directory) -> str:
+    """The absolute path of a usable ``--try-in`` directory; a UsageError when it is none or too large."""
+    from wrapgen.errors import UsageError
+
+    path = os.path.abspath(os.fspath(directory))
+    if not os.path.isdir(path):
+        raise UsageError(f"--try-in {directory}: not a directory", hint="name the directory to try the verbs in")
+    files = size = 0
+    for root, dirs, names in os.walk(path):
+        files += len(names) + len(dirs)
+        for name in names:
+            try:
+                size += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                pass
+        if files > TRY_IN_MAX_FILES or size > TRY_IN_MAX_BYTES:
+            raise UsageError(f"--try-in {directory} is too large to copy for every trial "
+                             f"(more than {TRY_IN_MAX_FILES} files or {TRY_IN_MAX_BYTES >> 20} MiB)",
+                             hint="name a small checkout or a sample project")
+    return path
 
 
 def trial_specs(manifest: dict) -> list[TrialSpec]:
@@ -56,6 +83,8 @@ def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None,
                  timeout_s: float | None = None, jobs: int | None = None, cache: bool = True) -> TrialReport:
     """The evidence of every verb of ``manifest`` (a dict as pack.yaml holds it)."""
     specs = trial_specs(manifest)
+    if try_in is not None:
+        try_in = check_try_in(try_in)
     bin_path = bin_path or shutil.which(manifest["bin"]) or ""
     if not bin_path or not os.access(bin_path, os.X_OK):
         note = f"{manifest['bin']} is not installed here: nothing was tried"
@@ -111,6 +140,8 @@ def try_pack_dirs(paths: Iterable, *, try_in=None, timeout_s: float | None = Non
     from wrapgen.check.rules import expand_pack_dirs
     from wrapgen.pack.manifest import read_manifest
 
+    if try_in is not None:
+        try_in = check_try_in(try_in)  # once, before any pack
     out = []
     for path in expand_pack_dirs(paths):
         manifest, diagnostics = read_manifest(path)

@@ -8,9 +8,29 @@ scratch directories already taken out of every path (``new_paths`` are relative:
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
-__all__ = ["TrialOutcome"]
+__all__ = ["TrialOutcome", "is_json_text"]
+
+
+def is_json_text(text: str) -> bool:
+    """Whether ``text`` is one JSON document, or JSON lines (one document per non-empty line)."""
+    text = text.strip()
+    if not text:
+        return False
+    try:
+        json.loads(text)
+        return True
+    except ValueError:
+        pass
+    try:
+        for line in text.splitlines():
+            if line.strip():
+                json.loads(line)
+        return True
+    except ValueError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -21,10 +41,11 @@ class TrialOutcome:
     signal: int | None = None
     timed_out: bool = False
     output_capped: bool = False
-    stdout: str = ""
+    stdout: str = ""  # the start of what it printed
     stderr: str = ""
     new_paths: tuple[str, ...] = ()  # what appeared in the scratch cwd or HOME ("work/out.txt")
     json_selected: bool = False  # the verb's JSON selection was rendered into argv
+    stdout_json: bool | None = None  # whether all of stdout (up to the cap) parsed as JSON; None: not judged
     tried_in: bool = False  # the cwd was a copy of the user's --try-in directory
     not_run: str = ""  # why it was not run (a write verb, no sandbox, sample args do not render)
     sandbox_failed: str = ""  # bubblewrap itself failed to start: its first line

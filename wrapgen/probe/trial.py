@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from typing import Mapping, Sequence
 
-from wrapgen.model.trial import TrialOutcome
+from wrapgen.model.trial import TrialOutcome, is_json_text
 from wrapgen.probe.prober import clean_text, probe_env
 from wrapgen.probe.sandbox import Scratch, bwrap_argv, sandbox_status
 from wrapgen.runtime.process import run_process
@@ -121,13 +121,12 @@ def _one(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in
         if result.exit_code == 1 and _BWRAP_SAID.search(stderr) and not stdout.strip():
             first = next(line for line in stderr.splitlines() if line.startswith("bwrap: "))
             return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, sandbox_failed=first[:200])
-        full_stdout = result.stdout.decode("utf-8", "replace")
+        # JSON is judged on the whole output (up to the cap); the outcome keeps only its start
+        parsed = is_json_text(result.stdout.decode("utf-8", "replace")) if spec.json_selected else None
         return TrialOutcome(
             spec.verb, shown, exit_code=result.exit_code, signal=result.signal, timed_out=result.timed_out,
-            output_capped=result.output_capped,
-            # JSON is judged on the whole output (up to the cap), the phrases on the start
-            stdout=_scrub(full_stdout, scratch.root) if spec.json_selected else stdout,
-            stderr=stderr, new_paths=tuple(sorted(after - before)), json_selected=spec.json_selected,
+            output_capped=result.output_capped, stdout=stdout, stderr=stderr,
+            new_paths=tuple(sorted(after - before)), json_selected=spec.json_selected, stdout_json=parsed,
             tried_in=bool(try_in),
         )
 

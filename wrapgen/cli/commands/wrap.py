@@ -6,7 +6,6 @@ adapter.py), checks it, and prints what it chose and why, and what it left out a
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 
 from wrapgen.errors import ExitStatus
@@ -99,8 +98,10 @@ def run(ns) -> int:
         raise UsageError("wrap needs a TOOL or --recipe FILE", hint="for example: wrapgen wrap git")
     options = {"depth": ns.depth, "timeout_s": ns.timeout, "style": ns.style,
                "cache": False if ns.no_cache else None, "deadline_s": ns.deadline}
-    if ns.try_in and not os.path.isdir(ns.try_in):
-        raise UsageError(f"--try-in {ns.try_in}: not a directory", hint="name the directory to try the verbs in")
+    if ns.try_in:
+        from wrapgen.flows.trials import check_try_in
+
+        check_try_in(ns.try_in)  # before discovery: a bad --try-in is said at once
     if ns.try_timeout is not None and not 0 < ns.try_timeout <= 600:
         raise UsageError("--try-timeout must be above 0 and at most 600 seconds")
     result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check, discover_options=options,

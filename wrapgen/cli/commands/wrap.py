@@ -30,7 +30,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--deadline", type=float, metavar="SECONDS", help="for the whole discovery (default: 120)")
     parser.add_argument("--style", help="force a help parser (gnu, argparse, click, cobra, clap, git, man, docopt)")
     parser.add_argument("--no-cache", action="store_true", help="read the tool's help again, ignoring the cache")
-    # try before you ship (docs/flows.md): read verbs run in the sandbox with sample args
+    # try before you ship (docs/packs-and-check.md, "Trials"): read verbs run in the sandbox with sample args
     tries = parser.add_mutually_exclusive_group()
     tries.add_argument("--try", dest="try_", action="store_true",
                        help="try the read verbs in the sandbox also with --recipe (as batch, it does not by default)")

@@ -214,3 +214,25 @@ def test_json_is_judged_on_the_whole_output_when_the_runner_did():
     cut = _outcome(exit_code=0, stdout='[{"a": 1},', json_selected=True, stdout_json=True)
     assert classify(cut).kind == "ok"
     assert classify(_outcome(exit_code=0, stdout="{}", json_selected=True, stdout_json=False)).kind == "json-wrong"
+
+
+def test_streaming_flags_come_out_unless_a_literal_value_follows():
+    from wrapgen.check.trial_evidence import without_streaming_flags
+
+    assert without_streaming_flags(["kubectl", "logs", "--follow", "--", "{{pod}}"]) == (
+        ["kubectl", "logs", "--", "{{pod}}"], ("--follow",))
+    assert without_streaming_flags(["tail", "-f", "{{file}}"]) == (["tail", "{{file}}"], ("-f",))
+    assert without_streaming_flags(["kubectl", "apply", "-f", "pod.yaml"]) == (
+        ["kubectl", "apply", "-f", "pod.yaml"], ())
+    assert without_streaming_flags(["-f"]) == (["-f"], ()), "the bin itself is never a flag"
+
+
+def test_a_verb_that_finishes_without_its_streaming_flag_keeps_that_form():
+    manifest = {"pack_id": "t", "description": "T.", "bin": "tail", "json": False, "verbs": {
+        "follow": {"description": "F.", "cli": ["tail", "-f", "--", "{{file}}"],
+                   "policy": {"effect": "read", "confirm": False}}}}
+    item = Evidence("follow", "ok", dropped_flags=("-f",))
+    out, dropped = apply_evidence(manifest, [item])
+    assert not dropped and out["verbs"]["follow"]["cli"] == ["tail", "--", "{{file}}"]
+    assert out["verbs"]["follow"]["x-why"] == ("tried: still running at the trial's timeout with -f: -f dropped; "
+                                               "without it tried: it ran and exited 0")

@@ -286,3 +286,23 @@ def test_bad_try_in_and_try_timeout_are_usage_errors(tmp_path, cli, monkeypatch)
     assert alone.exit_code == 2 and "--try-in needs --try" in alone.stderr
     timeout = cli("wrap", "cp", "-o", str(tmp_path / "o"), "--try-timeout", "0")
     assert timeout.exit_code == 2 and "--try-timeout" in timeout.stderr
+
+
+def test_a_streaming_flag_is_dropped_when_the_verb_then_finishes():
+    """`tail -f -- FILE` streams; tried again without -f it prints the file and exits: the pack keeps
+    `tail -- FILE`. `tail --follow=name --retry` has no exact streaming token to drop: it is left out."""
+    from wrapgen.flows.trials import try_proposal
+    from wrapgen.propose.core import Decision, Proposal
+
+    read = {"effect": "read", "confirm": False}
+    manifest = {"pack_id": "tail", "description": "T.", "bin": "tail", "json": False, "verbs": {
+        "follow": {"description": "F.", "cli": ["tail", "-n", "1", "-f", "--", "/etc/hostname"], "policy": read},
+        "wait": {"description": "W.", "cli": ["tail", "--follow=name", "--retry", "--", "missing"], "policy": read}}}
+    decisions = (Decision("follow", "follow", True, "read", "picked"), Decision("wait", "wait", True, "read", "picked"))
+    proposal, report = try_proposal(Proposal(manifest, decisions), bin_path=shutil.which("tail"), cache=False)
+    follow = proposal.manifest["verbs"]["follow"]
+    assert follow["cli"] == ["tail", "-n", "1", "--", "/etc/hostname"]
+    assert "with -f: -f dropped; without it tried: it ran and exited 0" in follow["x-why"]
+    assert "wait" not in proposal.manifest["verbs"] and [d.name for d in proposal.chosen] == ["follow"]
+    left = next(d for d in proposal.decisions if d.path == "wait")
+    assert not left.chosen and "still running at the trial's timeout" in left.reason

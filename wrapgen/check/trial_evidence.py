@@ -19,7 +19,8 @@ from wrapgen.check.rules import rule
 from wrapgen.knowledge.trials import ignored_path, phrase, sample_for
 from wrapgen.model.trial import TrialOutcome, is_json_text
 
-__all__ = ["Evidence", "KINDS", "sample_args", "classify", "apply_evidence", "evidence_line", "TRIAL_CODES"]
+__all__ = ["Evidence", "KINDS", "sample_args", "classify", "apply_evidence", "evidence_line", "TRIAL_CODES",
+           "without_streaming_flags"]
 
 # kind -> (what wrap does, what the trial showed, what wrap did about it)
 KINDS = {
@@ -47,6 +48,7 @@ class Evidence:
     verb: str
     kind: str  # a key of KINDS
     detail: str = ""  # the phrase that decided, or what appeared ("work/out.txt"), or "exit 2"
+    dropped_flags: tuple[str, ...] = ()  # streaming flags taken out of cli[] before this trial ("--follow")
 
     @property
     def action(self) -> str:
@@ -62,7 +64,11 @@ class Evidence:
     def words(self) -> str:
         """The sentence for x-why and wrap's summary: what it showed, then what wrap did about it."""
         done = KINDS[self.kind][2]
-        return f"{self.finding}: {done}" if done else self.finding
+        text = f"{self.finding}: {done}" if done else self.finding
+        if self.dropped_flags:
+            flags = " ".join(self.dropped_flags)
+            text = f"tried: still running at the trial's timeout with {flags}: {flags} dropped; without it {text}"
+        return text
 
 
 def _sample(name: str, schema: Mapping[str, Any]) -> Any:
@@ -134,6 +140,25 @@ def classify(outcome: TrialOutcome) -> Evidence:
     return Evidence(verb, "ok", "and printed JSON" if outcome.json_selected and outcome.stdout.strip() else "")
 
 
+def without_streaming_flags(cli: Iterable[str]) -> tuple[list[str], tuple[str, ...]]:
+    """``cli`` without its literal streaming flags (``--follow``, ``-f``, ``--watch``), and the flags taken out.
+
+    A flag is taken out only where no literal value follows it (``-f FILE`` keeps its ``-f``).
+    """
+    from wrapgen.knowledge.trials import streaming_flags
+
+    tokens = list(cli)
+    out, dropped = [], []
+    for i, token in enumerate(tokens):
+        after = tokens[i + 1] if i + 1 < len(tokens) else "--"
+        takes_literal = not after.startswith("-") and "{{" not in after
+        if i > 0 and token in streaming_flags() and not takes_literal:
+            dropped.append(token)
+            continue
+        out.append(token)
+    return out, tuple(dropped)
+
+
 def evidence_line(evidence: Evidence) -> str:
     return f"{evidence.verb}: {evidence.words}"
 
@@ -153,6 +178,8 @@ def apply_evidence(manifest: dict, evidence: Iterable[Evidence]) -> tuple[dict, 
             del verbs[item.verb]
             continue
         body = dict(verbs[item.verb])
+        if item.dropped_flags and "cli" in body:
+            body["cli"] = without_streaming_flags(body["cli"])[0]
         why = body.get("x-why", "")
         body["x-why"] = f"{why}; {item.words}" if why else item.words
         if item.action == "relabel":

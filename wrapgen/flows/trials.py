@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable
 
-from wrapgen.check.trial_evidence import Evidence, apply_evidence, classify, sample_args
+from wrapgen.check.trial_evidence import Evidence, apply_evidence, classify, sample_args, without_streaming_flags
 from wrapgen.probe.trial import DEFAULT_TRIAL_JOBS, DEFAULT_TRIAL_TIMEOUT_S, TrialSpec, run_trials
 
 __all__ = ["TrialReport", "check_try_in", "trial_specs", "try_manifest", "try_proposal", "try_pack_dirs", "trial_lines"]
@@ -110,6 +110,8 @@ def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | Non
     """(the proposal acted on, its TrialReport): long-running, interactive and operand-less reads left
     out, writing reads relabelled, wrong JSON selections dropped, and the evidence in each ``x-why``."""
     report = try_manifest(proposal.manifest, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache)
+    report = _retry_without_streaming(proposal.manifest, report, bin_path=bin_path, try_in=try_in,
+                                      timeout_s=timeout_s, cache=cache)
     manifest, dropped = apply_evidence(proposal.manifest, report.evidence)
     by_verb = report.by_verb()
     decisions = []
@@ -121,6 +123,29 @@ def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | Non
             decision = replace(decision, effect="write", reason=f"{decision.reason}; {item.words}")
         decisions.append(decision)
     return replace(proposal, manifest=manifest, decisions=tuple(decisions)), report
+
+
+def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache) -> TrialReport:
+    """A long-running read whose cli[] has a literal streaming flag (``--follow``) is tried once more
+    without it; when it then finishes, its evidence is that trial's, with the flag to drop."""
+    verbs = manifest.get("verbs") or {}
+    variants = {}
+    for item in report.evidence:
+        if item.kind == "long-running" and "cli" in verbs.get(item.verb, {}):
+            cli, flags = without_streaming_flags(verbs[item.verb]["cli"])
+            if flags:
+                variants[item.verb] = (cli, flags)
+    if not variants:
+        return report
+    trimmed = {**manifest, "verbs": {name: {**verbs[name], "cli": cli} for name, (cli, _) in variants.items()}}
+    again = try_manifest(trimmed, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache).by_verb()
+    evidence = []
+    for item in report.evidence:
+        retry = again.get(item.verb)
+        if retry is not None and retry.kind not in ("long-running", "not-tried"):
+            item = replace(retry, dropped_flags=variants[item.verb][1])
+        evidence.append(item)
+    return replace(report, evidence=tuple(evidence))
 
 
 def trial_lines(report: TrialReport) -> list[str]:

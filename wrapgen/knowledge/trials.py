@@ -15,7 +15,7 @@ from functools import lru_cache
 from wrapgen.knowledge.phrases import compiled
 from wrapgen.knowledge.table import load
 
-__all__ = ["PHRASE_TABLES", "phrase", "ignored_path", "sample_for"]
+__all__ = ["PHRASE_TABLES", "phrase", "ignored_path", "sample_for", "streaming_flags"]
 
 PHRASE_TABLES = ("writes", "interactive", "unreachable", "context", "usage")
 
@@ -49,3 +49,9 @@ def sample_for(name: str, description: str = "") -> str:
         if pattern.search(words):
             return str(value)
     return "sample"
+
+
+@lru_cache(maxsize=None)
+def streaming_flags() -> frozenset[str]:
+    """Literal flags that make a read stream (``--follow``, ``-f``, ``--watch``): exact tokens."""
+    return load("trials")["streaming_flags"].names

@@ -37,7 +37,7 @@ from wrapgen.runtime.process import run_process
 __all__ = ["TrialSpec", "TrialRun", "run_trials", "DEFAULT_TRIAL_TIMEOUT_S", "DEFAULT_TRIAL_JOBS"]
 
 DEFAULT_TRIAL_TIMEOUT_S = 3.0
-DEFAULT_TRIAL_JOBS = 3
+DEFAULT_TRIAL_JOBS = 4
 _OUTPUT_CAP = 4 << 20
 _KEEP_TEXT = 16384  # what an outcome keeps of stdout / stderr (the classifier reads the start)
 _BWRAP_SAID = re.compile(r"^bwrap: ", re.MULTILINE)
@@ -142,7 +142,7 @@ def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = 
     if not status.available:
         note = f"no sandbox here ({status.reason}): nothing was tried, since a proposal never runs unsandboxed"
         return TrialRun(tuple(TrialOutcome(s.verb, tuple(s.argv), json_selected=s.json_selected,
-                                           not_run="write" if not s.run and not s.why else "no sandbox here")
+                                           not_run=(s.why or "write") if not s.run else "no sandbox here")
                               for s in specs), note=note)
     base_env = probe_env()
     source = os.path.abspath(os.fspath(try_in)) if try_in else None

@@ -143,6 +143,7 @@ class PackContext:
     load_diagnostics: tuple[Diagnostic, ...]
     verbs: tuple[VerbView, ...]
     derived: Mapping[str, tuple[bytes, int] | None] = field(default_factory=dict)  # name -> (bytes, mode)
+    trials: Mapping[str, Any] = field(default_factory=dict)  # verb -> trial Evidence (`check --try` only)
 
     def diagnostic(self, code: str, field_path: str, message: str, *, hint: str = "", level: str = "") -> Diagnostic:
         return self.manifest.diagnostic(code, level or RULES[code].severity, field_path, message, hint=hint)
@@ -447,7 +448,7 @@ def _titles(ctx: PackContext):
 
 # Rule modules beside this one; each registers its rules with ``@rule`` when imported.
 _RULE_MODULES = ("wrapgen.check.dangerous_flags", "wrapgen.check.hardening", "wrapgen.check.trust",
-                 "wrapgen.check.grammar")
+                 "wrapgen.check.grammar", "wrapgen.check.trial_evidence")
 
 
 def _load_plugins() -> None:
@@ -495,8 +496,9 @@ def _read_derived(directory: Path) -> dict[str, tuple[bytes, int] | None]:
 
 
 def lint_manifest(manifest: Manifest, load_diagnostics: Iterable[Diagnostic] = (), *, directory=None,
-                  derived: bool = True) -> list[Diagnostic]:
-    """Run every rule over a parsed manifest; ``derived=False`` skips the rules about files on disk."""
+                  derived: bool = True, trials: Mapping[str, Any] | None = None) -> list[Diagnostic]:
+    """Run every rule over a parsed manifest; ``derived=False`` skips the rules about files on disk;
+    ``trials`` (verb -> Evidence, from ``check --try``) feeds the W060-W064 rules."""
     _load_plugins()
     load_diagnostics = tuple(load_diagnostics)
     directory = Path(directory) if directory is not None else Path(manifest.path).parent
@@ -509,6 +511,7 @@ def lint_manifest(manifest: Manifest, load_diagnostics: Iterable[Diagnostic] = (
         load_diagnostics=load_diagnostics,
         verbs=_verb_views(manifest.data),
         derived=_read_derived(directory) if derived else {},
+        trials=dict(trials or {}),
     )
     out: list[Diagnostic] = []
     for code in sorted(RULES):
@@ -518,14 +521,14 @@ def lint_manifest(manifest: Manifest, load_diagnostics: Iterable[Diagnostic] = (
     return sorted(out, key=lambda d: (d.path, d.line, d.code, d.field, d.message))
 
 
-def check_pack(directory) -> list[Diagnostic]:
-    """Lint one pack directory (or a pack.yaml file)."""
+def check_pack(directory, *, trials: Mapping[str, Any] | None = None) -> list[Diagnostic]:
+    """Lint one pack directory (or a pack.yaml file); ``trials`` as in ``lint_manifest``."""
     path = Path(directory)
     manifest, diagnostics = read_manifest(path)
     if manifest is None:
         return list(diagnostics)
     pack_dir = path if path.is_dir() else path.parent
-    return lint_manifest(manifest, diagnostics, directory=pack_dir)
+    return lint_manifest(manifest, diagnostics, directory=pack_dir, trials=trials)
 
 
 def expand_pack_dirs(paths: Iterable) -> list[Path]:

@@ -33,6 +33,7 @@ class WrapResult:
     files: dict  # relpath -> text
     changes: tuple[str, ...]  # unified diffs of what was (or, with check, would be) written
     findings: tuple[Diagnostic, ...]  # wrapgen check on the result
+    trials: Any = None  # the flows.trials.TrialReport when the proposal was tried, else None
 
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
@@ -104,6 +105,9 @@ def wrap(
     probe_json_fields: bool = True,
     discover_options: Mapping[str, Any] | None = None,
     runner_dir: str | os.PathLike | None = None,
+    trials: bool = False,
+    try_in: str | os.PathLike | None = None,
+    trial_timeout_s: float | None = None,
 ) -> WrapResult:
     """Wrap one tool into ``out_dir/<pack_id>/``; with ``check`` nothing is written.
 
@@ -111,6 +115,9 @@ def wrap(
     A task runner (make, npm, just, task) run where its file is (``runner_dir``, a recipe's
     ``runner.dir``, else the current directory) is read from its database instead of its help: the
     repository's targets become the verbs (``wrapgen.probe.runners``).
+    ``trials`` runs the proposal's read verbs in the sandbox and acts on what they show
+    (``wrapgen.flows.trials``; ``try_in`` is copied into each trial's working directory); off here,
+    on in ``wrapgen wrap`` (batch, promote and the wizard stay reproducible from their recipes).
     """
     from wrapgen.check.rules import lint_manifest
     from wrapgen.pack.emit import write_files
@@ -150,6 +157,12 @@ def wrap(
         fields = json_field_lists(tool, proposal, bin_path=resolved)
         if fields:
             proposal = propose(tool, recipe, json_fields=fields)
+    report = None
+    if trials:  # try before you ship: the one hook where trial evidence changes a proposal
+        from wrapgen.flows.trials import try_proposal
+
+        proposal, report = try_proposal(proposal, bin_path=resolved, try_in=try_in, timeout_s=trial_timeout_s,
+                                        cache=options.get("cache", True) is not False)
     if not proposal.manifest["verbs"]:
         raise HelpUnreadableError(
             f"nothing to propose for {bin_name}: every candidate was left out",
@@ -163,4 +176,4 @@ def wrap(
     changes = write_files(pack_dir, files, check=check)
     manifest, diagnostics = parse_manifest(files["pack.yaml"].encode("utf-8"), path=str(pack_dir / "pack.yaml"))
     findings = lint_manifest(manifest, diagnostics, directory=pack_dir, derived=not check)
-    return WrapResult(pack_id, pack_dir, proposal, files, tuple(changes), tuple(findings))
+    return WrapResult(pack_id, pack_dir, proposal, files, tuple(changes), tuple(findings), report)

@@ -20,6 +20,9 @@ module              data file                   knows
                                                 shell syntax (check's W007)
 ``dangerous_flags`` ``dangerous_flags.json``    flags that write files or run programs, and
                                                 value guards (W030; propose leaves them out)
+``trials``          ``trials.json``             what a trial's output means (writes,
+                                                interactive, unreachable, context, usage) and
+                                                the sample values of required args
 (propose)           ``exit_codes.json``         which documented exit statuses are answers
                                                 ("no matches", "differences found") and which
                                                 errors (read by ``wrapgen.propose.exitcodes``)

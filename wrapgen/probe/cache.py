@@ -20,7 +20,7 @@ from wrapgen.fingerprint import source_fingerprint
 from wrapgen.model.tool import MODEL_VERSION, Command, Flag, Tool
 from wrapgen.runtime.binding import cache_dir as runtime_cache_dir
 
-__all__ = ["cache_dir", "cache_key", "load", "store", "CACHE_FORMAT"]
+__all__ = ["cache_dir", "cache_key", "load", "store", "CACHE_FORMAT", "trial_key", "load_trial", "store_trial"]
 
 CACHE_FORMAT = 2  # 2: the global flags every command shares are stored once
 
@@ -98,17 +98,61 @@ def store(key: str | None, tool: Tool) -> bool:
     stripped = replace(tool, root=_without_globals(tool.root, shared, order))
     entry = {"key": key, "tool": stripped.to_dict(), "globals_of": order,
              "shared_globals": [[f.to_dict() for f in flags] for flags in shared]}
-    payload = json.dumps(entry, sort_keys=True, ensure_ascii=False)
+    return _write(directory, _entry_path(key), json.dumps(entry, sort_keys=True, ensure_ascii=False))
+
+
+def _write(directory: Path, path: Path, payload: str) -> bool:
+    """Write ``payload`` to ``path`` atomically (temp file + rename); False when the cache is not writable."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
         handle, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=directory)
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as out:
                 out.write(payload)
-            os.replace(temp, _entry_path(key))
+            os.replace(temp, path)
         except BaseException:
             os.unlink(temp)
             raise
     except OSError:
         return False
     return True
+
+
+# Trial outcomes (wrapgen/probe/trial.py). A trial sees no network, no daemon socket, no login and a
+# scratch HOME, so what it shows depends on the binary, the rendered argv and the pack's env, as
+# help text does: an unchanged tool is not tried twice. Trials in a --try-in copy are not cached.
+
+def trial_key(tool_path: str, *, identity: dict) -> str | None:
+    """A hex key for one trial of this binary (``identity``: argv, env, timeout); None when it cannot be stat'ed."""
+    try:
+        stat = os.stat(tool_path)
+    except OSError:
+        return None
+    blob = json.dumps({"kind": "trial", "wrapgen": __version__, "code": source_fingerprint("probe", "model"),
+                       "path": tool_path, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns, **identity},
+                      sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(blob).hexdigest()
+
+
+def _trial_path(key: str) -> Path:
+    return cache_dir() / "trials" / f"{key}.json"
+
+
+def load_trial(key: str | None) -> dict | None:
+    """The stored outcome fields for ``key``, or None (missing, corrupt, or another key's)."""
+    if key is None:
+        return None
+    try:
+        data = json.loads(_trial_path(key).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("outcome"), dict):
+        return None
+    return data["outcome"]
+
+
+def store_trial(key: str | None, outcome: dict) -> bool:
+    if key is None:
+        return False
+    return _write(cache_dir() / "trials", _trial_path(key),
+                  json.dumps({"key": key, "outcome": outcome}, sort_keys=True, ensure_ascii=False))

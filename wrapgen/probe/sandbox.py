@@ -152,6 +152,17 @@ class Scratch:
     def workdir(self) -> str:
         return self._path("work")
 
+    def fill_from(self, source: str) -> None:
+        """Copy the contents of ``source`` into the scratch working directory (a trial's ``--try-in DIR``);
+        symbolic links are copied as links, never followed."""
+        target = self.workdir
+        for entry in sorted(os.listdir(source)):
+            src, dst = os.path.join(source, entry), os.path.join(target, entry)
+            if os.path.isdir(src) and not os.path.islink(src):
+                shutil.copytree(src, dst, symlinks=True)
+            else:
+                shutil.copy2(src, dst, follow_symlinks=False)
+
     @property
     def home(self) -> str:
         return self._path("home")

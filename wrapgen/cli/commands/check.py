@@ -1,5 +1,6 @@
-"""``wrapgen check DIR... [--format text|json] [--probe | --drift]``: lint pack directories (docs/contract.md §12),
-or with ``--drift`` say what changed in each pack's tool since the pack was made (docs/packs-and-check.md)."""
+"""``wrapgen check DIR... [--format text|json] [--probe] [--try [--try-in DIR]] | --drift``: lint pack
+directories (docs/contract.md §12), or with ``--drift`` say what changed in each pack's tool since the pack
+was made (docs/packs-and-check.md)."""
 
 from __future__ import annotations
 
@@ -22,15 +23,32 @@ def add_arguments(parser) -> None:
                         help="instead of linting, read each pack's installed tool again and classify what changed "
                              "since the pack was made: breaking, compatible or metadata; the exit status says "
                              "the worst (0 none, 3 metadata, 4 compatible, 5 breaking)")
+    parser.add_argument("--try", dest="try_", action="store_true",
+                        help="also run every read verb with sample args in the sandbox and report what it shows "
+                             "(W060-W064: long-running, interactive, writing, missing operand, not JSON)")
+    parser.add_argument("--try-in", metavar="DIR",
+                        help="with --try: copy DIR into each trial's scratch working directory")
 
 
 def run(ns) -> int:
     from wrapgen.check.rules import check_packs, expand_pack_dirs
 
     if getattr(ns, "drift", False):
+        if getattr(ns, "try_", False):
+            from wrapgen.errors import UsageError
+
+            raise UsageError("--drift and --try are two separate checks", hint="run `wrapgen check --try DIR` apart")
         return _run_drift(ns, expand_pack_dirs(ns.dirs))
 
-    findings = check_packs(ns.dirs)
+    notes: list[str] = []
+    if getattr(ns, "try_", False):
+        findings, notes = _tried(ns)
+    else:
+        if getattr(ns, "try_in", None):
+            from wrapgen.errors import UsageError
+
+            raise UsageError("--try-in needs --try", hint="wrapgen check --try --try-in DIR PACK_DIR")
+        findings = check_packs(ns.dirs)
     if getattr(ns, "probe", False):
         from wrapgen.check.probe import probe_packs
 
@@ -45,8 +63,11 @@ def run(ns) -> int:
             "errors": errors,
             "warnings": warnings,
             "findings": [d.to_dict() for d in findings],
+            **({"trials": notes} if getattr(ns, "try_", False) else {}),
         }, indent=2, ensure_ascii=False))
     else:
+        for line in notes:
+            print(line)
         for diagnostic in findings:
             print(diagnostic.format())
         print(f"{packs} pack{'s' * (packs != 1)} checked: {errors} error{'s' * (errors != 1)}, "
@@ -74,3 +95,24 @@ def _run_drift(ns, pack_dirs) -> int:
     said = ", ".join(f"{n} {level}" for level, n in counts.items() if n) or "no drift"
     print(f"{len(drifts)} pack{'s' * (len(drifts) != 1)} checked for drift: {said}")
     return status
+
+
+def _tried(ns):
+    """check with ``--try``: every pack's findings with its trial evidence, and the trial summary lines."""
+    from wrapgen.check.rules import check_pack, expand_pack_dirs
+    from wrapgen.flows.trials import trial_lines, try_pack_dirs
+
+    tried = dict(try_pack_dirs(ns.dirs, try_in=ns.try_in))
+    findings, notes, said = [], [], set()
+    for path in expand_pack_dirs(ns.dirs):
+        report = tried.get(path)
+        findings += check_pack(path, trials=report.by_verb() if report is not None else None)
+        if report is None:
+            continue
+        if report.note:
+            if report.note not in said:  # "no sandbox here" once, not once per pack
+                said.add(report.note)
+                notes.append(f"trials: {report.note}")
+            continue
+        notes += [f"{path}: {line}" for line in trial_lines(report)]
+    return findings, notes

@@ -1,4 +1,4 @@
-"""``wrapgen wrap TOOL [-o DIR] [--pick PATH ...] [--recipe FILE] [--check] [--depth N] [--timeout S] ...``.
+"""``wrapgen wrap TOOL [-o DIR] [--pick PATH ...] [--recipe FILE] [--check] [--depth N] [--timeout S] [--no-try] [--try-in DIR] ...``.
 
 Discovers the tool, proposes 5 to 12 commands, writes ``DIR/<pack_id>/`` (pack.yaml, binding.json,
 adapter.py), checks it, and prints what it chose and why, and what it left out and why.
@@ -33,6 +33,16 @@ def add_arguments(parser) -> None:
     parser.add_argument("--dir", metavar="DIR",
                         help="for a task runner (make, npm, just, task): the repository whose targets to wrap "
                              "(default: the current directory, when it holds the runner's file)")
+    # try before you ship (docs/packs-and-check.md, "Trials"): read verbs run in the sandbox with sample args
+    tries = parser.add_mutually_exclusive_group()
+    tries.add_argument("--try", dest="try_", action="store_true",
+                       help="try the read verbs in the sandbox also with --recipe (as batch, it does not by default)")
+    tries.add_argument("--no-try", action="store_true",
+                       help="do not try the proposed read verbs in the sandbox (tried by default where bwrap runs)")
+    parser.add_argument("--try-in", metavar="DIR",
+                        help="copy DIR into each trial's scratch working directory (a repository for git)")
+    parser.add_argument("--try-timeout", type=float, metavar="SECONDS",
+                        help="per trial (default: 3); a verb still running then is long-running")
 
 
 def _table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> list[str]:
@@ -70,6 +80,14 @@ def summary_lines(result) -> list[str]:
     return lines
 
 
+def _trials_wanted(ns) -> bool:
+    """Trials run by default, but not for --recipe (whose pack must be what `wrapgen batch` writes)
+    unless --try or --try-in asks for them; --no-try never."""
+    if ns.no_try:
+        return False
+    return bool(ns.try_ or ns.try_in or not ns.recipe)
+
+
 def run(ns) -> int:
     from wrapgen.errors import UsageError
     from wrapgen.flows.wrap import wrap
@@ -83,10 +101,22 @@ def run(ns) -> int:
         raise UsageError("wrap needs a TOOL or --recipe FILE", hint="for example: wrapgen wrap git")
     options = {"depth": ns.depth, "timeout_s": ns.timeout, "style": ns.style,
                "cache": False if ns.no_cache else None, "deadline_s": ns.deadline}
+    if ns.try_in:
+        from wrapgen.flows.trials import check_try_in
+
+        check_try_in(ns.try_in)  # before discovery: a bad --try-in is said at once
+    if ns.try_timeout is not None and not 0 < ns.try_timeout <= 600:
+        raise UsageError("--try-timeout must be above 0 and at most 600 seconds")
     result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check, discover_options=options,
-                  runner_dir=ns.dir)
+                  runner_dir=ns.dir, trials=_trials_wanted(ns), try_in=ns.try_in, trial_timeout_s=ns.try_timeout)
     for line in summary_lines(result):
         print(line)
+    if result.trials is not None:
+        from wrapgen.flows.trials import trial_lines
+
+        print("")
+        for line in trial_lines(result.trials):
+            print(line)
     if ns.check:
         for change in result.changes:
             print(change, end="" if change.endswith("\n") else "\n")

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""What trying before shipping costs `wrapgen wrap`: wall time with the trials and without, as a ratio.
+
+For each tool (gh, kubectl, git by default) one warm-up wrap fills the discovery cache; then rounds
+alternate `wrap(tool, trials=False)` and `wrap(tool, trials=True)` (in process, writing nothing, the
+same discovery cache), and the medians, their ratio and what the trials showed are printed. The first
+wrap with trials runs every trial (its time and ratio are printed on their own: "1st"); the later
+ones answer unchanged trials from the trial cache, as a user's second wrap of the same tool does. The
+goal (issue 11): wrap with trials at most 2x wrap without, on gh, kubectl and git, in one run.
+`--cold` measures with the discovery cache off instead (a first wrap of a tool: the ratio is smaller).
+
+Usage: python bench/trial_cost.py [--tool gh --tool git] [--rounds 3] [--cold]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+
+def _once(tool: str, trials: bool, cold: bool, out: str):
+    from wrapgen.flows.wrap import wrap
+
+    started = time.perf_counter()
+    result = wrap(tool, out_dir=out, check=True, trials=trials,
+                  discover_options={"cache": False} if cold else None)
+    return time.perf_counter() - started, result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tool", action="append", dest="tools")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--cold", action="store_true", help="discovery cache off (a first wrap)")
+    args = parser.parse_args(argv)
+    from wrapgen.probe.sandbox import sandbox_status
+
+    status = sandbox_status()
+    if not status.available:
+        print(f"no sandbox here: {status.reason}", file=sys.stderr)
+        return 1
+    os.environ["WRAPGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="wrapgen-bench-cache-")
+    out = tempfile.mkdtemp(prefix="wrapgen-bench-out-")
+    rows, worst = [], 0.0
+    print(f"load average at start: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)")
+    for tool in args.tools or ["gh", "kubectl", "git"]:
+        if shutil.which(tool) is None:
+            print(f"{tool}: not installed, skipped")
+            continue
+        _once(tool, False, False, out)  # warm-up: fills the discovery cache (and the page cache)
+        runs = {True: [], False: []}
+        seen = None
+        for _ in range(args.rounds):
+            for trials in (False, True):
+                wall, result = _once(tool, trials, args.cold, out)
+                runs[trials].append(wall)
+                if trials:
+                    seen = result.trials
+        first = runs[True][0]  # the first wrap with trials runs them all; later ones may answer from the cache
+        without = statistics.median(runs[False])
+        with_ = statistics.median(runs[True][1:]) if len(runs[True]) > 1 else first
+        ratio = with_ / without if without else float("inf")
+        first_ratio = first / statistics.median(runs[False]) if without else float("inf")
+        worst = max(worst, ratio, first_ratio)
+        kinds = Counter(e.kind for e in seen.evidence) if seen else Counter()
+        rows.append((tool, without, first, with_, first_ratio, ratio,
+                     ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))))
+    print(f"{'tool':8} {'without':>9} {'with, 1st':>10} {'with':>9} {'ratio 1st':>9} {'ratio':>6}  trials showed")
+    for tool, without, first, with_, first_ratio, ratio, kinds in rows:
+        print(f"{tool:8} {without:8.2f}s {first:9.2f}s {with_:8.2f}s {first_ratio:9.2f} {ratio:6.2f}  {kinds}")
+    print(f"worst ratio {worst:.2f} (goal: at most 2.00; {'cold' if args.cold else 'warm'} discovery cache, "
+          f"median of {args.rounds}; '1st' is the first wrap with trials, which runs every trial; 'with' the later ones)")
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(os.environ["WRAPGEN_CACHE_DIR"], ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

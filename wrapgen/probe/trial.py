@@ -1,0 +1,154 @@
+"""Trials: run each read verb of a pack for real, with sample args, in the probe sandbox ("try before you ship").
+
+``run_trials(specs, ...)`` runs every ``TrialSpec`` (a verb's rendered argv) in bubblewrap, the sandbox
+of ``sandbox.py`` that discovery's help probes use: the whole file system read-only but for a fresh
+scratch working directory, HOME and TMPDIR per trial, no network, its own PID namespace, dying with
+wrapgen, stdin ``/dev/null`` and no controlling terminal. At most ``jobs`` trials run at once (2 to 4),
+each for at most ``timeout_s``. With ``try_in`` the directory is copied into each trial's scratch
+working directory first (a tool that reads its cwd, git or make, is then tried on real content).
+
+An unchanged binary's trial is not run twice: outcomes are cached beside discovery's entries
+(``probe/cache.py``; a trial's sandbox has no network, no daemon and no login, so its outcome depends
+on the binary, the argv and the env as help text does); ``cache=False`` (``wrap --no-cache``) runs them.
+
+A spec marked ``run=False`` (a write verb, or sample args that do not render) is never run: its
+outcome says why. Where bubblewrap cannot run, nothing runs: ``TrialRun.note`` says why, once, and
+every outcome is "not tried" (a proposal is never run unsandboxed). Where bubblewrap runs ``true`` but
+fails to start a trial (a mount it refuses), the outcome's ``sandbox_failed`` holds bwrap's first line.
+
+What a trial did is returned as ``wrapgen.model.trial.TrialOutcome`` values with every scratch path
+taken out (``new_paths`` are relative: ``work/x``, ``home/.config/y``); classifying them is
+``wrapgen.check.trial_evidence``'s job, and pure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field, replace
+from typing import Mapping, Sequence
+
+from wrapgen.model.trial import TrialOutcome, is_json_text
+from wrapgen.probe.prober import clean_text, probe_env
+from wrapgen.probe.sandbox import Scratch, bwrap_argv, sandbox_status
+from wrapgen.runtime.process import run_process
+
+__all__ = ["TrialSpec", "TrialRun", "run_trials", "DEFAULT_TRIAL_TIMEOUT_S", "DEFAULT_TRIAL_JOBS"]
+
+DEFAULT_TRIAL_TIMEOUT_S = 3.0
+DEFAULT_TRIAL_JOBS = 4
+_OUTPUT_CAP = 4 << 20
+_KEEP_TEXT = 16384  # what an outcome keeps of stdout / stderr (the classifier reads the start)
+_BWRAP_SAID = re.compile(r"^bwrap: ", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class TrialSpec:
+    verb: str
+    argv: tuple[str, ...]  # rendered; argv[0] is the bin as the pack names it
+    env: Mapping[str, str] = field(default_factory=dict)  # the pack's env.set
+    json_selected: bool = False
+    run: bool = True  # False: rendered only (a write verb), ``why`` says so
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class TrialRun:
+    outcomes: tuple[TrialOutcome, ...]
+    note: str = ""  # why nothing was tried (no sandbox here), "" when the sandbox ran
+    sandbox_failed: str = ""  # bwrap's own first line when it failed to start a trial
+
+
+def _snapshot(root: str) -> set[str]:
+    out = set()
+    for name in ("work", "home"):
+        top = os.path.join(root, name)
+        for directory, dirs, files in os.walk(top):
+            rel = os.path.relpath(directory, root)
+            out.update(os.path.join(rel, entry) for entry in (*dirs, *files))
+    return out
+
+
+def _scrub(text: str, root: str) -> str:
+    """Tool output without the scratch directories' names (they differ every run)."""
+    return text.replace(root, "<scratch>")
+
+
+def _cached(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in: str | None,
+            base_env: Mapping[str, str], cache: bool) -> TrialOutcome:
+    """``_one``, answered from the trial cache where it can be (``probe/cache.py``)."""
+    from wrapgen.probe import cache as disk
+
+    key = None
+    if cache and spec.run and not try_in:
+        key = disk.trial_key(bin_path, identity={"argv": list(spec.argv), "env": dict(spec.env),
+                                                 "json": spec.json_selected, "timeout_s": timeout_s})
+        stored = disk.load_trial(key)
+        if stored is not None:
+            try:
+                return replace(TrialOutcome(**{k: tuple(v) if isinstance(v, list) else v for k, v in stored.items()}),
+                               verb=spec.verb)
+            except TypeError:
+                pass  # another version's fields: try again
+    outcome = _one(spec, bwrap=bwrap, bin_path=bin_path, timeout_s=timeout_s, try_in=try_in, base_env=base_env)
+    # a timeout may be the machine's load, a sandbox failure the machine's setup: neither is kept
+    if key is not None and not (outcome.timed_out or outcome.sandbox_failed or outcome.not_run):
+        disk.store_trial(key, asdict(outcome))
+    return outcome
+
+
+def _one(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in: str | None,
+         base_env: Mapping[str, str]) -> TrialOutcome:
+    shown = tuple(spec.argv)
+    if not spec.run:
+        return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, not_run=spec.why or "write")
+    with Scratch(prefix="wrapgen-trial-") as scratch:
+        if try_in:
+            scratch.fill_from(try_in)
+        before = _snapshot(scratch.root)
+        env = {**base_env, **dict(spec.env), "HOME": scratch.home, "TMPDIR": scratch.tmpdir, "PWD": scratch.workdir}
+        argv = bwrap_argv([bin_path, *spec.argv[1:]], bwrap=bwrap, workdir=scratch.workdir, home=scratch.home,
+                          tmpdir=scratch.tmpdir, readable=[os.path.dirname(bin_path)])
+        result = run_process(argv, timeout_s=timeout_s, output_cap=_OUTPUT_CAP, cwd=scratch.workdir, env=env)
+        after = _snapshot(scratch.root)
+        stdout, _ = clean_text(result.stdout[:_KEEP_TEXT])
+        stderr, _ = clean_text(result.stderr[:_KEEP_TEXT])
+        stdout, stderr = _scrub(stdout, scratch.root), _scrub(stderr, scratch.root)
+        if result.not_found:
+            return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, tried_in=bool(try_in),
+                                not_run=f"could not run: {result.not_found}")
+        if result.exit_code == 1 and _BWRAP_SAID.search(stderr) and not stdout.strip():
+            first = next(line for line in stderr.splitlines() if line.startswith("bwrap: "))
+            return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, sandbox_failed=first[:200])
+        # JSON is judged on the whole output (up to the cap); the outcome keeps only its start
+        parsed = is_json_text(result.stdout.decode("utf-8", "replace")) if spec.json_selected else None
+        return TrialOutcome(
+            spec.verb, shown, exit_code=result.exit_code, signal=result.signal, timed_out=result.timed_out,
+            output_capped=result.output_capped, stdout=stdout, stderr=stderr,
+            new_paths=tuple(sorted(after - before)), json_selected=spec.json_selected, stdout_json=parsed,
+            tried_in=bool(try_in),
+        )
+
+
+def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = DEFAULT_TRIAL_TIMEOUT_S,
+               jobs: int = DEFAULT_TRIAL_JOBS, try_in: str | os.PathLike | None = None,
+               cache: bool = True) -> TrialRun:
+    """Run the specs' trials in the sandbox, at most ``jobs`` at once; outcomes in the specs' order.
+
+    With ``cache`` an unchanged binary's trial with the same argv and env is answered from the
+    cache (never one in a ``try_in`` copy, never one that timed out)."""
+    status = sandbox_status()
+    if not status.available:
+        note = f"no sandbox here ({status.reason}): nothing was tried, since a proposal never runs unsandboxed"
+        return TrialRun(tuple(TrialOutcome(s.verb, tuple(s.argv), json_selected=s.json_selected,
+                                           not_run=(s.why or "write") if not s.run else "no sandbox here")
+                              for s in specs), note=note)
+    base_env = probe_env()
+    source = os.path.abspath(os.fspath(try_in)) if try_in else None
+    jobs = max(1, min(int(jobs), 4))
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="wrapgen-trial") as pool:
+        outcomes = tuple(pool.map(lambda s: _cached(s, bwrap=status.bwrap, bin_path=bin_path, timeout_s=timeout_s,
+                                                    try_in=source, base_env=base_env, cache=cache), specs))
+    failed = next((o.sandbox_failed for o in outcomes if o.sandbox_failed), "")
+    return TrialRun(outcomes, sandbox_failed=failed)

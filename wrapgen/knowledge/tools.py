@@ -45,3 +45,8 @@ def operands_before_dash_dash(tool: str) -> int | None:
 def honours_double_dash(style: str) -> bool:
     """Whether tools of help ``style`` are known to read ``--`` as the end of options."""
     return style not in _names("styles_without_double_dash")
+
+
+def global_flags_follow(style: str) -> bool:
+    """Whether a help style's inherited (global) flags may stand after the command (cobra's persistent flags)."""
+    return style in _names("styles_global_flags_follow")

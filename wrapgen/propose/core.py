@@ -29,13 +29,14 @@ from wrapgen.knowledge.table import load
 from wrapgen.model.recipe import PolicySetting, ProposalRequest
 from wrapgen.model.tool import Command, Tool
 from wrapgen.names import proposed_pack_id, proposed_verb_name, segment, unique_names, verb_name
-from wrapgen.propose.args import plan_args
+from wrapgen.propose.args import MAX_ARGS, MAX_ARGS_SINGLE, plan_args
 from wrapgen.propose.exitcodes import answer_codes, exit_codes_why, inverts_answers
 from wrapgen.propose.harden import harden_manifest
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.modes import root_candidates
 from wrapgen.propose.policy import classify
-from wrapgen.propose.select import Candidate, exclusion_reason, listing_mode, pick, rank_reason, rank_score
+from wrapgen.propose.select import (Candidate, exclusion_reason, listing_mode, pick, preview_modes, rank_reason,
+                                    rank_score)
 from wrapgen.propose.titles import propose_title
 
 __all__ = ["Decision", "Proposal", "propose"]
@@ -299,6 +300,7 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
         listing = listing_mode(cand, guess.effect)
         if listing is not None:
             listings.append(listing)
+        listings.extend(preview_modes(cand, guess.effect))
         helped = rank_reason(cand)
         why_chosen[id(cand)] = f"{guess.reason}; {helped}" if helped else guess.reason
     ranked.sort(key=lambda t: (-t[0], t[1].index))
@@ -366,6 +368,7 @@ def _write_verb(draft: _Draft, p: _Pick, name: str, *, mode_flags: tuple[str, ..
         fixed=cand.fixed,
         json_flag=choice.flag,
         honours_double_dash=cand.command.parser not in _NO_DOUBLE_DASH,
+        max_args=MAX_ARGS if draft.tool.root.subcommands else MAX_ARGS_SINGLE,
     )
     description = settings.description or _sentence(cand.effective_summary) or _fallback_description(
         draft.tool.root, cand, bin_name)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from wrapgen.knowledge.phrases import group_weights, summary_out
+from wrapgen.knowledge.phrases import group_weights, preview_words, summary_out
 from wrapgen.knowledge.commands import (MEGA_REASON, common_weight, forwards_command_line, is_mega_command,
                                         is_setup_family, never_reason)
 from wrapgen.model.tool import Command, Flag
@@ -23,7 +23,7 @@ from wrapgen.names import proposed_verb_name
 from wrapgen.propose.policy import NAME_EFFECTS, SUMMARY_EFFECTS
 
 __all__ = ["Candidate", "exclusion_reason", "rank_score", "rank_reason", "pick", "MAX_VERBS", "MAX_READS",
-           "MAX_WRITES", "COMMON_BONUS", "listing_mode"]
+           "MAX_WRITES", "COMMON_BONUS", "listing_mode", "preview_modes"]
 
 MAX_VERBS = 12
 MAX_READS = 8
@@ -189,6 +189,31 @@ def listing_mode(candidate: Candidate, effect: str) -> Candidate | None:
                      fixed=("--list",), name=proposed_verb_name(".".join((*candidate.path, "list"))),
                      summary=what[0].upper() + what[1:] + ".", common=candidate.common, listing=True,
                      note=f"the listing form of '{' '.join(candidate.path)}' (--list)")
+
+
+def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
+    """The read-only forms of a write command: its switches whose help says they write nothing back
+    and only report (``black --check``: "Don't write the files back, just return the status";
+    ``ruff format --diff``). Each is a read command of its own, named after the switch, keeping the
+    flags whose help does not speak of changing; the command itself still ranks as the write it is."""
+    command = candidate.command
+    if effect == "read" or candidate.fixed or candidate.listing:
+        return ()
+    words = preview_words()
+    out = []
+    for flag in command.flags:
+        if flag.takes_value or not flag.long or flag.hidden or flag.deprecated or not words.search(flag.description):
+            continue
+        switch = flag.long.lstrip("-")
+        base = ".".join(candidate.path) if candidate.path else ""
+        name = proposed_verb_name(f"{base}.{switch}" if base else switch)
+        flags = tuple(f for f in command.flags if f is flag or not (_writes(f) or words.search(f.description)))
+        what = re.split(r"(?<=[.;])\s", flag.description.strip())[0].rstrip(".;")
+        out.append(Candidate(path=candidate.path, command=replace(command, flags=flags), group=candidate.group,
+                             index=candidate.index, fixed=(flag.long,), name=name,
+                             summary=f"{what[0].upper()}{what[1:]}.", common=candidate.common, listing=True,
+                             note=f"the read-only form of '{' '.join(candidate.path) or candidate.name}' ({flag.long})"))
+    return tuple(out)
 
 
 def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candidate, str]], dict[int, str]]:

@@ -35,7 +35,7 @@ from wrapgen.propose.harden import harden_manifest
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.modes import root_candidates
 from wrapgen.propose.policy import classify
-from wrapgen.propose.select import (Candidate, exclusion_reason, listing_mode, pick, preview_modes, rank_reason,
+from wrapgen.propose.select import (Candidate, bare_job, exclusion_reason, listing_mode, pick, preview_modes, rank_reason,
                                     rank_score)
 from wrapgen.propose.titles import propose_title
 
@@ -95,23 +95,29 @@ def _fallback_description(root: Command, cand: Candidate, bin_name: str) -> str:
 def _tree_candidates(root: Command) -> list[Candidate]:
     out: list[Candidate] = []
 
-    def walk(node: Command, groups: tuple[str, ...], common: bool) -> None:
+    def walk(node: Command, groups: tuple[str, ...], common: bool, offset: int) -> None:
         for sub in node.subcommands:
             chain = groups + ((sub.group,) if sub.group else ())
             listed = common or sub.common  # a family the short help lists lends it to its members
             if sub.subcommands:
-                if sub.flags and not sub.stub and not any(
-                    re.search(r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COMMAND\b", u, re.I) for u in sub.usage
-                ):
+                # its own flags, not only the --help every command answers (kubectl top has none: bare, it prints help)
+                own = [f for f in sub.flags if not set(f.spellings) <= {"--help", "-h", "-help"}]
+                # ... and a usage line without a command slot ("hugo new [path]" beside "hugo new [command]")
+                acts = bool(own) and not sub.stub and (not sub.usage or any(
+                    not re.search(r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COMMAND\b", u, re.I)
+                    for u in sub.usage))
+                if acts:
                     # a group that acts on its own too (kubectl apply, kubectl create -f)
                     out.append(Candidate(path=sub.path, command=sub, group=" / ".join(chain), index=len(out),
-                                         common=listed))
-                walk(sub, chain, listed)
+                                         common=listed, depth=len(sub.path) - offset))
+                # the members of a top-level family that does nothing bare (kubectl top, gh pr) stand where
+                # the family stands: ``top pod`` is as shallow as ``logs``; deeper families get no such pass
+                walk(sub, chain, listed, 1 if node is root and not acts else offset)
             else:
                 out.append(Candidate(path=sub.path, command=sub, group=" / ".join(chain), index=len(out),
-                                     common=listed))
+                                     common=listed, depth=len(sub.path) - offset))
 
-    walk(root, (), False)
+    walk(root, (), False, 0)
     return out
 
 
@@ -186,6 +192,9 @@ def _gather_candidates(tool: Tool, request: ProposalRequest) -> _Draft:
     subcommands its main mode and its modes, with the mode flags passed over and why."""
     if tool.root.subcommands:
         candidates, skips = _tree_candidates(tool.root), []
+        bare = bare_job(tool.root, bin=tool.name)
+        if bare is not None:
+            candidates = [bare, *(replace(c, index=c.index + 1) for c in candidates)]
     else:
         candidates, skips = root_candidates(tool.root, bin=tool.name)
     return _Draft(tool=tool, request=request, candidates=tuple(candidates), mode_skips=tuple(skips),
@@ -262,7 +271,7 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
     logs``, the same summary) loses to the short form; a command's read-only listing form
     (``git branch --list``) is ranked right after it. ``select.pick`` applies the caps.
     """
-    min_depth = min((len(c.path) for c in draft.candidates), default=0)
+    min_depth = min((c.depth or len(c.path) for c in draft.candidates), default=0)
     # families the tool's own examples show ("gh pr checkout 321") are the ones people use
     featured = frozenset(
         words[1] for words in (e.split() for e in draft.tool.root.examples)

@@ -33,7 +33,7 @@ MAX_ARGS = 8
 # A tool without subcommands is one command whose flags are its whole surface: its verbs carry more.
 MAX_ARGS_SINGLE = 12
 # The help's own examples use the flag: what people reach for first, above every name bonus but "required".
-SHOWN_BONUS = 4.5
+SHOWN_BONUS = 3.0
 
 # Flags whose job the pack or the runtime owns, or that only change how output looks:
 # wrapgen/knowledge/data/flags.json, each with its reason.

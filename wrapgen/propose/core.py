@@ -118,7 +118,10 @@ def _tree_candidates(root: Command) -> list[Candidate]:
                                      common=listed, depth=len(sub.path) - offset))
 
     walk(root, (), False, 0)
-    return out
+    # ... unless it repeats a top-level command (``docker container inspect`` beside ``docker inspect``):
+    # that narrower form stays a level deeper
+    top = {sub.name for sub in root.subcommands}
+    return [replace(c, depth=len(c.path)) if len(c.path) > 1 and c.path[-1] in top else c for c in out]
 
 
 def _json_tokens(value) -> Any:

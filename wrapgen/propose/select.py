@@ -27,7 +27,7 @@ __all__ = ["Candidate", "exclusion_reason", "rank_score", "rank_reason", "pick",
            "bare_job"]
 
 MAX_VERBS = 12
-MAX_READS = 10
+MAX_READS = 9
 MAX_WRITES = 3
 MAX_DESTRUCTIVE = 1
 FAMILY_CAP = 3
@@ -128,7 +128,11 @@ def rank_score(candidate: Candidate, effect: str, *, min_depth: int,
     # the short help's own headings ("grow, mark and tweak your common history") only sort its
     # common list, so they weigh nothing beside the bonus for being on it
     score += COMMON_BONUS if candidate.common else _group_weight(candidate.group)
-    score += common_weight(name, effect)
+    weight = common_weight(name, effect)
+    if family and candidate.depth and candidate.depth < len(candidate.path):
+        # a member of a family that does nothing bare is what people mean by the family (kubectl top pod)
+        weight = max(weight, common_weight(family, effect))
+    score += weight
     score -= 2.0 * max(0, (candidate.depth or len(candidate.path)) - min_depth)
     score -= candidate.index / max(total, 1)  # the help's own order breaks ties, never more than 1 point
     return score

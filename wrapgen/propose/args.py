@@ -11,7 +11,7 @@ tool accepts ``=``, and ``--`` before positionals where the tool honours it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 from wrapgen.model.tool import Command, Flag, Positional
@@ -23,6 +23,7 @@ from wrapgen.knowledge.flags import kept_when_shown, noise_flag_pattern, preferr
 from wrapgen.knowledge.table import load
 from wrapgen.knowledge.tools import accepts_equals, global_flags_follow, operands_before_dash_dash
 from wrapgen.propose.operands import operands, usage_split
+from wrapgen.propose.text import flag_description, operand_description
 
 _with_usage_variadics = operands  # the name wrapgen.flows.batch looks up
 
@@ -325,7 +326,7 @@ def plan_args(
             continue
         seen.add(name)
         properties[name] = _schema_for(
-            flag.type, flag.choices, flag.default, _clean_description(flag.description),
+            flag.type, flag.choices, flag.default, flag_description(flag, _clean_description(flag.description)),
             flag.repeatable, boolean=not flag.takes_value,
         )
         guard = value_guard(flag, tool=tool) if flag.takes_value else None
@@ -346,7 +347,7 @@ def plan_args(
             name = name + "_arg"
         seen.add(name)
         pos_props[name] = _schema_for(
-            pos.type, pos.choices, None, _clean_description(pos.description) or pos.name.strip("<>[].").lower(),
+            pos.type, pos.choices, None, operand_description(replace(pos, description=_clean_description(pos.description)), name),
             pos.variadic, boolean=False,
         )
         if pos.required:

@@ -37,6 +37,7 @@ from wrapgen.propose.modes import root_candidates
 from wrapgen.propose.policy import classify
 from wrapgen.propose.select import (Candidate, bare_job, exclusion_reason, listing_mode, pick, preview_modes, rank_reason,
                                     rank_score)
+from wrapgen.propose.text import readable
 from wrapgen.propose.titles import propose_title
 
 __all__ = ["Decision", "Proposal", "propose"]
@@ -87,7 +88,7 @@ def _fallback_description(root: Command, cand: Candidate, bin_name: str) -> str:
     """For a subcommand whose help has no summary: its command line, and what its family does."""
     parent = root.find(cand.path[:-1]) if len(cand.path) > 1 else None
     line = " ".join((bin_name,) + cand.path + cand.fixed)
-    if parent is not None and parent.summary:
+    if parent is not None and readable(_first_sentence(parent.summary)):
         return f"{line}: part of '{' '.join(cand.path[:-1])}' ({_first_sentence(parent.summary).rstrip('.')})."
     return f"Run {line}."
 
@@ -382,9 +383,11 @@ def _write_verb(draft: _Draft, p: _Pick, name: str, *, mode_flags: tuple[str, ..
         honours_double_dash=cand.command.parser not in _NO_DOUBLE_DASH,
         max_args=MAX_ARGS if draft.tool.root.subcommands else MAX_ARGS_SINGLE,
     )
-    description = settings.description or _sentence(cand.effective_summary) or _fallback_description(
+    # a summary that is usage syntax, a copyright or a version line says nothing (propose/text.py)
+    summary = readable(_first_sentence(cand.effective_summary))
+    description = settings.description or _sentence(summary) or _fallback_description(
         draft.tool.root, cand, bin_name)
-    title = propose_title(name=final_name, summary=cand.effective_summary,
+    title = propose_title(name=final_name, summary=summary,
                           display=" ".join((bin_name,) + cand.path + cand.fixed),
                           primary=plan.primary, args=list(plan.properties))
     if settings.title:
@@ -462,7 +465,8 @@ def _assemble(draft: _Draft, written: Sequence[_Verb]) -> Proposal:
         if repr(_json_tokens(value)) != repr(pack_json):
             verbs[name]["json"] = _json_tokens(value)
     pack_id = proposed_pack_id(draft.request.pack_id or segment(bin_name.rsplit("/", 1)[-1]))
-    about = next((t for t in (root.summary, root.description) if t and not _HEADING.match(t)), "")
+    about = next((t for t in (root.summary, root.description)
+                  if t and not _HEADING.match(t) and readable(_first_sentence(t))), "")
     description = draft.request.description or _sentence(about) or f"Named commands of {bin_name}."
     manifest = {"pack_id": pack_id, "description": description, "bin": bin_name, "json": pack_json}
     manifest.update(_exit_codes(root, draft.picks, written))

@@ -65,6 +65,7 @@ class Proposal:
     decisions: tuple[Decision, ...]
     warnings: tuple[str, ...] = ()
     json_note: str = ""  # how the pack selects JSON, or that it has none
+    split_hint: str = ""  # that `wrap --split` would help (propose/split.py), or ""
 
     @property
     def chosen(self) -> tuple[Decision, ...]:
@@ -175,7 +176,8 @@ class _Draft:
         return replace(self, decisions=self.decisions + tuple(decisions), warnings=self.warnings + tuple(warnings))
 
 
-def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Sequence[str]] | None = None) -> Proposal:
+def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Sequence[str]] | None = None,
+            _split: bool = True) -> Proposal:
     """Choose 5 to 12 commands of ``tool`` and write them as a pack manifest.
 
     ``recipe`` is a ``wrapgen.pack.recipe.Recipe``, a ``ProposalRequest`` or None (propose freely).
@@ -188,7 +190,12 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
     draft = _pass_over_mode_flags(draft)
     draft = _name_picks(draft)
     verbs = _write_verbs(draft, json_fields or {})
-    return _assemble(draft, verbs)
+    proposal = _assemble(draft, verbs)
+    if request.commands is None and _split:
+        from wrapgen.propose.split import split_hint
+
+        proposal = replace(proposal, split_hint=split_hint(tool))
+    return proposal
 
 
 def _gather_candidates(tool: Tool, request: ProposalRequest) -> _Draft:

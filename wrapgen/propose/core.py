@@ -44,6 +44,8 @@ __all__ = ["Decision", "Proposal", "propose"]
 
 # Help styles whose tools are not known to honour "--": wrapgen/knowledge/data/tools.json.
 _NO_DOUBLE_DASH = load("tools")["styles_without_double_dash"].names
+# A command the recipe's overrides name outranks every unnamed one of its effect (the caps still apply).
+_RECIPE_BONUS = 6.0
 # A "summary" that is really a section heading of the help ("Options (and corresponding ...):").
 _HEADING = re.compile(r"\s*(?:usage|options|flags|commands|arguments)\b", re.IGNORECASE)
 
@@ -315,8 +317,10 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
                                           f"same as '{seen_summaries[summary_key]}' ({summary_key})"))
                 continue
             seen_summaries[summary_key] = cand.text
-        ranked.append((rank_score(cand, guess.effect, min_depth=min_depth, featured=featured,
-                                  total=len(draft.candidates)), cand, guess.effect))
+        score = rank_score(cand, guess.effect, min_depth=min_depth, featured=featured, total=len(draft.candidates))
+        if draft.request.overrides.get(cand.name or verb_name(cand.path, bin=draft.tool.name)) is not None:
+            score += _RECIPE_BONUS  # the recipe says how this command should look: the person wants it
+        ranked.append((score, cand, guess.effect))
         listing = listing_mode(cand, guess.effect)
         if listing is not None:
             listings.append(listing)

@@ -28,7 +28,7 @@ __all__ = ["Candidate", "exclusion_reason", "rank_score", "rank_reason", "pick",
 
 MAX_VERBS = 12
 MAX_READS = 9
-MAX_WRITES = 3
+MAX_WRITES = 4
 MAX_DESTRUCTIVE = 1
 FAMILY_CAP = 3
 FAMILY_WRITE_CAP = 1

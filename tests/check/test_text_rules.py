@@ -1,4 +1,4 @@
-"""W070-W072 (wrapgen/check/text.py) and the text tests behind them (wrapgen/knowledge/text.py),
+"""W080-W082 (wrapgen/check/text.py) and the text tests behind them (wrapgen/knowledge/text.py),
 and propose writing sentences where the help has usage syntax (wrapgen/propose/text.py)."""
 
 from __future__ import annotations
@@ -71,18 +71,18 @@ def _manifest(description: str, title: str, arg_text: str) -> dict:
 
 def test_each_rule_fires_on_its_class_and_not_on_clean_text():
     bad = text_findings(_manifest("Where OBJECT := { a | b }.", "Showing <rev>", "path"))
-    assert sorted(code for code, _f, _m in bad) == ["W070", "W071", "W072"]
+    assert sorted(code for code, _f, _m in bad) == ["W080", "W081", "W082"]
     assert text_findings(_manifest("Show an object.", "Showing {{paths}}", "Paths to show")) == []
     parsed, diagnostics = parse_manifest(dump_manifest(_manifest("jq 1.7.1", "Showing", "path")).encode(),
                                          path="pack.yaml")
     codes = {d.code for d in lint_manifest(parsed, diagnostics, derived=False)}
-    assert {"W070", "W072"} <= codes
+    assert {"W080", "W082"} <= codes
 
 
 def test_test_packs_are_clean():
     packs = sorted(p for p in (REPO / "tests" / "packs").iterdir() if (p / "pack.yaml").is_file())
     assert packs
-    assert [d.format() for d in check_packs(packs) if d.code in ("W070", "W071")] == []
+    assert [d.format() for d in check_packs(packs) if d.code in ("W080", "W081")] == []
 
 
 def test_propose_replaces_a_usage_syntax_summary_and_bare_operand_names():

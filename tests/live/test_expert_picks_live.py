@@ -42,7 +42,7 @@ def test_kubectl_get_is_scoped_by_namespace_and_tar_list_is_verbose():
 
 @pytest.mark.parametrize("tool", ["git", "gh", "kubectl", "docker", "grep", "tar", "rclone", "hugo"])
 def test_fresh_packs_hold_no_usage_syntax_or_placeholder_titles(tool):
-    findings = [f for f in text_findings(_proposal(tool).manifest) if f[0] in ("W070", "W071")]
+    findings = [f for f in text_findings(_proposal(tool).manifest) if f[0] in ("W080", "W081")]
     assert findings == []
 
 

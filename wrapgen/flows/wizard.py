@@ -316,7 +316,7 @@ def _titles(session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask, 
 
 
 def _unreadable_title(templates, arg_names) -> str:
-    """Why the wizard refuses these title templates (check's W071 and M026), or ""."""
+    """Why the wizard refuses these title templates (check's W081 and M026), or ""."""
     from wrapgen.knowledge.text import title_placeholder, unreadable_reason
 
     for template in templates:
@@ -334,10 +334,10 @@ def _unreadable_title(templates, arg_names) -> str:
 
 
 def _text_refusals(manifest) -> list[str]:
-    """The unreadable descriptions and titles of a manifest (check's W070-W072), one line each."""
+    """The unreadable descriptions and titles of a manifest (check's W080-W082), one line each."""
     from wrapgen.check.text import text_findings
 
-    return [f"{code} {field}: {message}" for code, field, message in text_findings(manifest) if code != "W072"]
+    return [f"{code} {field}: {message}" for code, field, message in text_findings(manifest) if code != "W082"]
 
 
 def _review(session: Session, proposed: str, index: int, ask: Ask, say: Say) -> None:
@@ -447,7 +447,7 @@ def run_wizard(tool_arg: str, *, out_dir: str | os.PathLike, ask: Ask, say: Say,
     target = Path(out_dir) / manifest["pack_id"]
     refusals = _text_refusals(manifest)
     if refusals:
-        # a description that is usage syntax or a title showing a placeholder is not written (check W070, W071)
+        # a description that is usage syntax or a title showing a placeholder is not written (check W080, W081)
         for line in refusals:
             say(f"  {line}")
         say("Nothing written: fix these texts (t to edit a title; a recipe's description: for a description).")

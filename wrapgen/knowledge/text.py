@@ -2,8 +2,8 @@
 copyright or a version line; and whether a title holds a placeholder that is not a template.
 
 Propose asks before it makes a command's description, an arg's description or a title out of a
-help line (and falls back to words of its own); ``wrapgen check`` asks the same of any pack (W070,
-W071, W072 in ``wrapgen/check/text.py``); the wizard refuses a title that fails. The patterns are
+help line (and falls back to words of its own); ``wrapgen check`` asks the same of any pack (W080,
+W081, W082 in ``wrapgen/check/text.py``); the wizard refuses a title that fails. The patterns are
 data: ``data/phrases.json``, tables ``unreadable_text`` and ``title_placeholders``.
 """
 

@@ -6,7 +6,7 @@ bare name. ``readable`` rewrites what can be said in words (a choice list become
 closed, all") and returns "" for what cannot, so the caller falls back to words of its own;
 ``operand_description`` and ``flag_description`` are those words for an arg whose help says
 nothing beyond its name. What counts as unreadable is ``wrapgen.knowledge.text`` (the same test
-``wrapgen check`` applies, W070-W072).
+``wrapgen check`` applies, W080-W082).
 """
 
 from __future__ import annotations

@@ -389,9 +389,13 @@ def parse_verb(bin_name: str, verb: dict) -> dict:
         elif PLACEHOLDER.fullmatch(token):
             operands.append((PLACEHOLDER.fullmatch(token).group(1), after_ddash))
         j += 1
-    for flag in verb.get("json") or []:
+    selection = list(verb.get("json") or [])
+    for k, flag in enumerate(selection):  # the JSON selection is literal too: ["--format", "json"]
         if _is_flag(flag):
-            literals.setdefault(flag, True)
+            value = selection[k + 1] if k + 1 < len(selection) and not _is_flag(selection[k + 1]) else True
+            if "=" in flag and value is True:
+                flag, value = flag.split("=", 1)
+            literals.setdefault(flag, value)
     return {"path": path, "literals": literals, "slots": slots, "operands": operands, "props": props,
             "required": list((verb.get("args") or {}).get("required") or []),
             "effect": (verb.get("policy") or {}).get("effect", "read")}

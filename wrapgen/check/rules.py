@@ -448,7 +448,7 @@ def _titles(ctx: PackContext):
 
 # Rule modules beside this one; each registers its rules with ``@rule`` when imported.
 _RULE_MODULES = ("wrapgen.check.dangerous_flags", "wrapgen.check.hardening", "wrapgen.check.trust",
-                 "wrapgen.check.grammar", "wrapgen.check.trial_evidence")
+                 "wrapgen.check.grammar", "wrapgen.check.trial_evidence", "wrapgen.check.text")
 
 
 def _load_plugins() -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import tempfile
@@ -304,9 +305,39 @@ def _titles(session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask, 
         value = [value] if isinstance(value, str) else list(value)
         answer = ask(f"    {form} titles, ' | ' between templates [{' | '.join(value)}]: ").strip()
         if answer:
-            new[form] = tuple(t.strip() for t in answer.split(" | ") if t.strip())
+            templates = tuple(t.strip() for t in answer.split(" | ") if t.strip())
+            refused = _unreadable_title(templates, _arg_names(verb))
+            if refused:
+                say(f"    not changed: {refused}")
+                continue
+            new[form] = templates
     if new:
         session.edits = session.edits.with_override(proposed, title=new)
+
+
+def _unreadable_title(templates, arg_names) -> str:
+    """Why the wizard refuses these title templates (check's W081 and M026), or ""."""
+    from wrapgen.knowledge.text import title_placeholder, unreadable_reason
+
+    for template in templates:
+        found = title_placeholder(template)
+        if found:
+            return f"{template!r} would show {found!r} literally; name an arg as {{{{arg}}}} or write the words out"
+        why = unreadable_reason(template)
+        if why:
+            return f"{template!r} is {why}, not a title"
+        unknown = [n for n in re.findall(r"\{\{\s*([\w.-]+)\s*\}\}", template)
+                   if n not in arg_names and not n.startswith("result")]
+        if unknown:
+            return f"{template!r} names unknown arg {{{{{unknown[0]}}}}} (args: {', '.join(arg_names) or 'none'})"
+    return ""
+
+
+def _text_refusals(manifest) -> list[str]:
+    """The unreadable descriptions and titles of a manifest (check's W080-W082), one line each."""
+    from wrapgen.check.text import text_findings
+
+    return [f"{code} {field}: {message}" for code, field, message in text_findings(manifest) if code != "W082"]
 
 
 def _review(session: Session, proposed: str, index: int, ask: Ask, say: Say) -> None:
@@ -414,6 +445,13 @@ def run_wizard(tool_arg: str, *, out_dir: str | os.PathLike, ask: Ask, say: Say,
     say("")
     say(_overview(manifest))
     target = Path(out_dir) / manifest["pack_id"]
+    refusals = _text_refusals(manifest)
+    if refusals:
+        # a description that is usage syntax or a title showing a placeholder is not written (check W080, W081)
+        for line in refusals:
+            say(f"  {line}")
+        say("Nothing written: fix these texts (t to edit a title; a recipe's description: for a description).")
+        return WizardResult(None)
     answer = ask(f"Write {len(manifest['verbs'])} commands to {target}? [Y/n]: ").strip().lower()
     if answer.startswith("n"):
         say("Nothing written.")

@@ -20,7 +20,7 @@ from wrapgen.model.tool import Tool
 from wrapgen.propose import Proposal, propose
 from wrapgen.propose.jsonsel import fields_from_text
 
-__all__ = ["WrapResult", "wrap", "pack_files", "json_field_lists", "recipe_for_picks"]
+__all__ = ["WrapResult", "wrap", "wrap_split", "pack_files", "json_field_lists", "recipe_for_picks"]
 
 _FIELD_PROBE_TIMEOUT_S = 10.0
 
@@ -177,3 +177,39 @@ def wrap(
     manifest, diagnostics = parse_manifest(files["pack.yaml"].encode("utf-8"), path=str(pack_dir / "pack.yaml"))
     findings = lint_manifest(manifest, diagnostics, directory=pack_dir, derived=not check)
     return WrapResult(pack_id, pack_dir, proposal, files, tuple(changes), tuple(findings), report)
+
+
+# --- wrap --split (one pack per command family) ------------------------------------------------
+
+
+def wrap_split(
+    tool_arg: str,
+    *,
+    out_dir: str | os.PathLike = "adapters",
+    check: bool = False,
+    discover: Callable[..., Tool] | None = None,
+    probe_json_fields: bool = True,
+    discover_options: Mapping[str, Any] | None = None,
+) -> tuple[WrapResult, ...]:
+    """``wrap`` once per command family of a large tool (``wrapgen.propose.split``): discovery runs
+    once, each family is proposed on its own and written as ``<tool>-<family>``. A tool with no
+    family big enough for a pack of its own is one ``UsageError`` saying so."""
+    from wrapgen.errors import UsageError
+    from wrapgen.pack.recipe import Recipe, default_pack_id
+    from wrapgen.propose.split import split_tool
+
+    if discover is None:
+        from wrapgen.probe.discover import discover
+    bin_name = _bin_for(None, tool_arg, shutil.which(tool_arg) or tool_arg)
+    tool = replace(discover(bin_name, **{k: v for k, v in dict(discover_options or {}).items() if v is not None}),
+                   name=bin_name)
+    parts = split_tool(tool)
+    if len(parts) < 2:
+        raise UsageError(f"{bin_name} has no two command families of 5 or more commands: one pack holds it",
+                         hint=f"run `wrapgen wrap {tool_arg}` without --split")
+    results = []
+    for part in parts:
+        recipe = Recipe(tool=tool_arg, pack_id=f"{default_pack_id(tool_arg)}-{part.suffix}")
+        results.append(wrap(tool_arg, out_dir=out_dir, recipe=recipe, check=check,
+                            discover=lambda *_a, _t=part.tool, **_k: _t, probe_json_fields=probe_json_fields))
+    return tuple(results)

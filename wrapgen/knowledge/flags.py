@@ -13,7 +13,8 @@ from functools import lru_cache
 
 from wrapgen.knowledge.table import Knowledge, KnowledgeError, load, regex_names
 
-__all__ = ["is_noise_flag", "noise_flag_pattern", "build_noise_pattern", "preferred_weight", "primary_flags"]
+__all__ = ["is_noise_flag", "noise_flag_pattern", "build_noise_pattern", "preferred_weight", "primary_flags",
+           "kept_when_shown"]
 
 
 def build_noise_pattern(data: Knowledge) -> re.Pattern[str]:
@@ -53,3 +54,15 @@ def preferred_weight(name: str) -> float:
 def primary_flags() -> tuple[str, ...]:
     """Flag args a title names when a command has no operand, first match wins."""
     return tuple(e.name for e in load("flags")["primary_flags"])
+
+
+@lru_cache(maxsize=None)
+def _kept_when_shown() -> frozenset[str]:
+    return frozenset(e.name for e in load("flags")["noise_flags"] if e.value == "kept when shown")
+
+
+def kept_when_shown(name: str) -> bool:
+    """Whether a noise flag (``verbose``) is kept on a verb whose own examples use it (``tar -tvf``):
+    the noise groups marked so change what a command prints, not how it talks to a person."""
+    bare = name[3:] if name.startswith("no-") else name
+    return bare in _kept_when_shown()

@@ -13,7 +13,8 @@ from functools import lru_cache
 
 from wrapgen.knowledge.table import Knowledge, KnowledgeError, load
 
-__all__ = ["summary_out", "group_weights", "noise_help_words", "danger_words", "compiled"]
+__all__ = ["summary_out", "group_weights", "noise_help_words", "danger_words", "compiled", "preview_words",
+           "bare_job_patterns"]
 
 
 def compiled(data: Knowledge, table: str) -> tuple[tuple[re.Pattern[str], object], ...]:
@@ -55,3 +56,15 @@ def noise_help_words() -> re.Pattern[str]:
 def danger_words() -> re.Pattern[str]:
     """Words in a flag's help that mark it as dangerous in any tool."""
     return _alternation("danger_words", r"%s", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def preview_words() -> re.Pattern[str]:
+    """Words in a switch's help that say it only shows what a write would change (``--check``, ``--diff``)."""
+    return _alternation("preview_flags", r"(?:%s)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def bare_job_patterns() -> tuple[re.Pattern[str], ...]:
+    """Patterns over a tool's summary whose group ``verb`` names the job it does when run bare."""
+    return tuple(p for p, _ in compiled(load("phrases"), "bare_job"))

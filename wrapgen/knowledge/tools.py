@@ -62,3 +62,8 @@ def supports_end_of_options(tool: str, spellings=()) -> bool:
 def revisions_before_dash_dash(tool: str) -> bool:
     """Whether ``tool`` reads operands after ``--`` as paths and the ones before it as revisions."""
     return base_name(tool) in _names("revisions_before_dash_dash")
+
+
+def global_flags_follow(style: str) -> bool:
+    """Whether a help style's inherited (global) flags may stand after the command (cobra's persistent flags)."""
+    return style in _names("styles_global_flags_follow")

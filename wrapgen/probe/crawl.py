@@ -169,7 +169,10 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
             flags[index] = replace(flags[index], aliases=flags[index].aliases + more)
         known |= set(flags[index].spellings)
     # the page's EXIT STATUS is fuller than help's one line (grep: "1 if no lines were selected", not "1 otherwise")
-    return replace(command, flags=tuple(flags) + tuple(extra), exit_status=man.exit_status or command.exit_status)
+    # the page's EXAMPLES join help's own: the flags they use are the ones people reach for first
+    examples = tuple(dict.fromkeys(command.examples + man.examples))
+    return replace(command, flags=tuple(flags) + tuple(extra), exit_status=man.exit_status or command.exit_status,
+                   examples=examples)
 
 
 def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | None = None,

@@ -11,7 +11,7 @@ tool accepts ``=``, and ``--`` before positionals where the tool honours it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 from wrapgen.model.tool import Command, Flag, Positional
@@ -19,12 +19,13 @@ from wrapgen.knowledge.commands import forwarding_operand
 from wrapgen.names import arg_name as _valid_arg_name
 from wrapgen.knowledge.dangerous_flags import ValueGuard, dangerous_reason, value_guard
 from wrapgen.knowledge.phrases import noise_help_words
-from wrapgen.knowledge.flags import noise_flag_pattern, preferred_weight, primary_flags
+from wrapgen.knowledge.flags import kept_when_shown, noise_flag_pattern, preferred_weight, primary_flags
 from wrapgen.knowledge.table import load
 from wrapgen.knowledge.commands import is_revision_operand
-from wrapgen.knowledge.tools import (END_OF_OPTIONS, accepts_equals, operands_before_dash_dash,
+from wrapgen.knowledge.tools import (END_OF_OPTIONS, accepts_equals, global_flags_follow, operands_before_dash_dash,
                                      revisions_before_dash_dash, supports_end_of_options)
 from wrapgen.propose.operands import operands, usage_split
+from wrapgen.propose.text import flag_description, operand_description
 
 _with_usage_variadics = operands  # the name wrapgen.flows.batch looks up
 
@@ -32,6 +33,10 @@ __all__ = ["ArgPlan", "plan_args", "arg_name", "positional_arg_name", "flag_nois
            "NO_EQUALS"]
 
 MAX_ARGS = 8
+# A tool without subcommands is one command whose flags are its whole surface: its verbs carry more.
+MAX_ARGS_SINGLE = 12
+# The help's own examples use the flag: what people reach for first, above every name bonus but "required".
+SHOWN_BONUS = 3.0
 
 # Flags whose job the pack or the runtime owns, or that only change how output looks:
 # wrapgen/knowledge/data/flags.json, each with its reason.
@@ -133,23 +138,56 @@ def flag_noise(flag: Flag) -> str | None:
     return None
 
 
-def example_spellings(examples) -> frozenset[str]:
-    """The flag spellings the help's own example lines use: ``tar -cf archive.tar`` uses -c and -f."""
+def example_spellings(examples, known: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The flag spellings the help's own example lines use: ``tar -cf archive.tar`` uses -c and -f;
+    a word that is a known spelling as a whole (find's ``-name``) is that flag, not bundled letters."""
     used: set[str] = set()
     for line in examples:
         for word in line.split()[1:]:
-            if word.startswith("--") and len(word) > 2:
+            if word.split("=", 1)[0] in known:
+                used.add(word.split("=", 1)[0])
+            elif word.startswith("--") and len(word) > 2:
                 used.add(word.split("=", 1)[0])
             elif re.fullmatch(r"-[A-Za-z]+", word):
                 used.update("-" + letter for letter in word[1:])  # bundled switches: -tvf
     return frozenset(used)
 
 
+def _offered_flags(command: Command, own: Sequence[Flag], *, style: str, shown: frozenset[str]) -> list[Flag]:
+    """The command's own flags, then the inherited ones a person passes with this command.
+
+    An inherited (global) flag is offered only where the help style lets it follow the command
+    (cobra's persistent flags: ``kubectl get --namespace=x``) and only when it scopes what the command
+    works on (a preferred name such as ``namespace`` or ``repo``) or the examples use it."""
+    flags = list(own)
+    if not global_flags_follow(style):
+        return flags
+    taken = {s for f in own for s in f.spellings}
+    for flag in command.global_flags:
+        if not flag.spellings or taken & set(flag.spellings):
+            continue
+        names = [s.lstrip("-") for s in flag.spellings if s.startswith("--")]
+        if shown & set(flag.spellings) or max((preferred_weight(n) for n in names), default=0.0) >= 4.0:
+            flags.append(flag)
+            taken |= set(flag.spellings)
+    return flags
+
+
+def _shown_overrides(flag: Flag, shown: frozenset[str], why: str) -> bool:
+    """Whether the examples' use of a noise flag keeps it: only for the noise kinds that change what
+    a command prints (verbosity, layout), never for interactive, format or connection flags."""
+    if not (shown & set(flag.spellings)) or flag.hidden or flag.deprecated:
+        return False
+    names = [s.lstrip("-") for s in flag.spellings if s.startswith("--")] or [s.lstrip("-") for s in flag.spellings]
+    return any(kept_when_shown(n) for n in names) and not _NOISE_WORDS.search(flag.description)
+
+
 def _score(flag: Flag, index: int, *, shown: frozenset[str] = frozenset()) -> float:
-    score = max((preferred_weight(s.lstrip("-")) for s in flag.spellings if s.startswith("--")),
+    # a long name is "--name", or "-name" where the tool spells its long options with one dash (find)
+    score = max((preferred_weight(s.lstrip("-")) for s in flag.spellings if s.startswith("--") or len(s) > 2),
                 default=0.0)
     if shown & set(flag.spellings):
-        score += 1.5  # the help's own examples use it: one people reach for first
+        score += SHOWN_BONUS  # the help's own examples use it: one people reach for first
     if flag.short and flag.long:
         score += 1.0  # a long flag that also got a short letter is one people type often
     if flag.choices:
@@ -184,8 +222,15 @@ def plan_args(
     fixed: Sequence[str] = (),
     json_flag: str = "",
     honours_double_dash: bool = True,
+    max_args: int = MAX_ARGS,
+    examples: Sequence[str] | None = None,
 ) -> ArgPlan:
-    """Choose and render the args of ``command``; ``fixed`` are literal mode tokens (``--files``)."""
+    """Choose and render the args of ``command``; ``fixed`` are literal mode tokens (``--files``).
+
+    ``examples`` are the example command lines that show this verb (default: the command's own);
+    the flags they use rank first and may be kept although their names read as noise (``tar -tvf``'s
+    ``-v``), see ``_offered_flags``. ``max_args`` caps the flags and operands together.
+    """
     norm = lambda s: s.lower().replace("-", "_").lstrip("_")  # noqa: E731
     excluded = {norm(x) for x in exclude}
     left_out: list[tuple[str, str]] = []
@@ -244,14 +289,17 @@ def plan_args(
                 continue
             chosen_pos.append((n, p))
         ranked: list[tuple[float, int, Flag]] = []
-        shown = example_spellings(command.examples)
-        for i, flag in enumerate(all_flags):
+        shown = example_spellings(command.examples if examples is None else examples,
+                                  frozenset(sp for f in (*all_flags, *command.global_flags) for sp in f.spellings))
+        for i, flag in enumerate(_offered_flags(command, all_flags, style=style, shown=shown)):
             name = arg_name(flag)
             if name in excluded or any(norm(s) in excluded for s in flag.spellings):
                 left_out.append((flag.spellings[0], "excluded by the recipe"))
                 continue
             # a required flag is the command's point (a mode's --data): asked for, so never noise
             why = usable(flag, asked=flag.required)
+            if why and not why.startswith("dangerous") and _shown_overrides(flag, shown, why):
+                why = None  # the tool's own example uses it (tar -tvf): not noise for this verb
             if why:
                 left_out.append((flag.spellings[0], why))
                 continue
@@ -261,10 +309,10 @@ def plan_args(
                 continue
             ranked.append((score, i, flag))
         ranked.sort(key=lambda t: (-t[0], t[1]))
-        room = max(0, MAX_ARGS - len(chosen_pos))
+        room = max(0, max_args - len(chosen_pos))
         keep = sorted(ranked[:room], key=lambda t: t[1])
         for _, _, flag in ranked[room:]:
-            left_out.append((flag.spellings[0], f"beyond the {MAX_ARGS} args a person would use"))
+            left_out.append((flag.spellings[0], f"beyond the {max_args} args a person would use"))
         chosen_flags = [(arg_name(f), f) for _, _, f in keep]
 
     if positional_order:
@@ -285,7 +333,7 @@ def plan_args(
         # tool's own default applies; a misread one would be passed on every call).
         default = None if flag.required or effect != "read" else flag.default
         properties[name] = _schema_for(
-            flag.type, flag.choices, default, _clean_description(flag.description),
+            flag.type, flag.choices, default, flag_description(flag, _clean_description(flag.description)),
             flag.repeatable, boolean=not flag.takes_value,
         )
         guard = value_guard(flag, tool=tool) if flag.takes_value else None
@@ -309,7 +357,7 @@ def plan_args(
             name = name + "_arg"
         seen.add(name)
         pos_props[name] = _schema_for(
-            pos.type, pos.choices, None, _clean_description(pos.description) or pos.name.strip("<>[].").lower(),
+            pos.type, pos.choices, None, operand_description(replace(pos, description=_clean_description(pos.description)), name),
             pos.variadic, boolean=False,
         )
         if pos.required:

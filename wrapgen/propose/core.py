@@ -29,7 +29,7 @@ from wrapgen.knowledge.table import load
 from wrapgen.model.recipe import PolicySetting, ProposalRequest
 from wrapgen.model.tool import Command, Tool
 from wrapgen.names import proposed_pack_id, proposed_verb_name, segment, unique_names, verb_name
-from wrapgen.propose.args import plan_args
+from wrapgen.propose.args import MAX_ARGS, MAX_ARGS_SINGLE, plan_args
 from wrapgen.propose.template import argv_template
 from wrapgen.propose.exitcodes import answer_codes, exit_codes_why, inverts_answers
 from wrapgen.propose.harden import harden_manifest
@@ -37,13 +37,17 @@ from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.modes import root_candidates
 from wrapgen.propose.policy import classify
 from wrapgen.propose.runners import is_runner_tool, propose_runner
-from wrapgen.propose.select import Candidate, exclusion_reason, listing_mode, pick, rank_reason, rank_score
+from wrapgen.propose.select import (Candidate, bare_job, exclusion_reason, listing_mode, pick, preview_modes, rank_reason,
+                                    rank_score)
+from wrapgen.propose.text import readable
 from wrapgen.propose.titles import propose_title
 
 __all__ = ["Decision", "Proposal", "propose"]
 
 # Help styles whose tools are not known to honour "--": wrapgen/knowledge/data/tools.json.
 _NO_DOUBLE_DASH = load("tools")["styles_without_double_dash"].names
+# A command the recipe's overrides name outranks every unnamed one of its effect (the caps still apply).
+_RECIPE_BONUS = 6.0
 # A "summary" that is really a section heading of the help ("Options (and corresponding ...):").
 _HEADING = re.compile(r"\s*(?:usage|options|flags|commands|arguments)\b", re.IGNORECASE)
 
@@ -65,6 +69,7 @@ class Proposal:
     decisions: tuple[Decision, ...]
     warnings: tuple[str, ...] = ()
     json_note: str = ""  # how the pack selects JSON, or that it has none
+    split_hint: str = ""  # that `wrap --split` would help (propose/split.py), or ""
 
     @property
     def chosen(self) -> tuple[Decision, ...]:
@@ -88,7 +93,7 @@ def _fallback_description(root: Command, cand: Candidate, bin_name: str) -> str:
     """For a subcommand whose help has no summary: its command line, and what its family does."""
     parent = root.find(cand.path[:-1]) if len(cand.path) > 1 else None
     line = " ".join((bin_name,) + cand.path + cand.fixed)
-    if parent is not None and parent.summary:
+    if parent is not None and readable(_first_sentence(parent.summary)):
         return f"{line}: part of '{' '.join(cand.path[:-1])}' ({_first_sentence(parent.summary).rstrip('.')})."
     return f"Run {line}."
 
@@ -96,24 +101,33 @@ def _fallback_description(root: Command, cand: Candidate, bin_name: str) -> str:
 def _tree_candidates(root: Command) -> list[Candidate]:
     out: list[Candidate] = []
 
-    def walk(node: Command, groups: tuple[str, ...], common: bool) -> None:
+    def walk(node: Command, groups: tuple[str, ...], common: bool, offset: int) -> None:
         for sub in node.subcommands:
             chain = groups + ((sub.group,) if sub.group else ())
             listed = common or sub.common  # a family the short help lists lends it to its members
             if sub.subcommands:
-                if sub.flags and not sub.stub and not any(
-                    re.search(r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COMMAND\b", u, re.I) for u in sub.usage
-                ):
+                # its own flags, not only the --help every command answers (kubectl top has none: bare, it prints help)
+                own = [f for f in sub.flags if not set(f.spellings) <= {"--help", "-h", "-help"}]
+                # ... and a usage line without a command slot ("hugo new [path]" beside "hugo new [command]")
+                acts = bool(own) and not sub.stub and (not sub.usage or any(
+                    not re.search(r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COMMAND\b", u, re.I)
+                    for u in sub.usage))
+                if acts:
                     # a group that acts on its own too (kubectl apply, kubectl create -f)
                     out.append(Candidate(path=sub.path, command=sub, group=" / ".join(chain), index=len(out),
-                                         common=listed))
-                walk(sub, chain, listed)
+                                         common=listed, depth=len(sub.path) - offset))
+                # the members of a top-level family that does nothing bare (kubectl top, gh pr) stand where
+                # the family stands: ``top pod`` is as shallow as ``logs``; deeper families get no such pass
+                walk(sub, chain, listed, 1 if node is root and not acts else offset)
             else:
                 out.append(Candidate(path=sub.path, command=sub, group=" / ".join(chain), index=len(out),
-                                     common=listed))
+                                     common=listed, depth=len(sub.path) - offset))
 
-    walk(root, (), False)
-    return out
+    walk(root, (), False, 0)
+    # ... unless it repeats a top-level command (``docker container inspect`` beside ``docker inspect``):
+    # that narrower form stays a level deeper
+    top = {sub.name for sub in root.subcommands}
+    return [replace(c, depth=len(c.path)) if len(c.path) > 1 and c.path[-1] in top else c for c in out]
 
 
 def _json_tokens(value) -> Any:
@@ -166,7 +180,8 @@ class _Draft:
         return replace(self, decisions=self.decisions + tuple(decisions), warnings=self.warnings + tuple(warnings))
 
 
-def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Sequence[str]] | None = None) -> Proposal:
+def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Sequence[str]] | None = None,
+            _split: bool = True) -> Proposal:
     """Choose 5 to 12 commands of ``tool`` and write them as a pack manifest.
 
     ``recipe`` is a ``wrapgen.pack.recipe.Recipe``, a ``ProposalRequest`` or None (propose freely).
@@ -181,7 +196,12 @@ def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Se
     draft = _pass_over_mode_flags(draft)
     draft = _name_picks(draft)
     verbs = _write_verbs(draft, json_fields or {})
-    return _assemble(draft, verbs)
+    proposal = _assemble(draft, verbs)
+    if request.commands is None and _split:
+        from wrapgen.propose.split import split_hint
+
+        proposal = replace(proposal, split_hint=split_hint(tool))
+    return proposal
 
 
 def _gather_candidates(tool: Tool, request: ProposalRequest) -> _Draft:
@@ -189,6 +209,9 @@ def _gather_candidates(tool: Tool, request: ProposalRequest) -> _Draft:
     subcommands its main mode and its modes, with the mode flags passed over and why."""
     if tool.root.subcommands:
         candidates, skips = _tree_candidates(tool.root), []
+        bare = bare_job(tool.root, bin=tool.name)
+        if bare is not None:
+            candidates = [bare, *(replace(c, index=c.index + 1) for c in candidates)]
     else:
         candidates, skips = root_candidates(tool.root, bin=tool.name)
     return _Draft(tool=tool, request=request, candidates=tuple(candidates), mode_skips=tuple(skips),
@@ -265,7 +288,7 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
     logs``, the same summary) loses to the short form; a command's read-only listing form
     (``git branch --list``) is ranked right after it. ``select.pick`` applies the caps.
     """
-    min_depth = min((len(c.path) for c in draft.candidates), default=0)
+    min_depth = min((c.depth or len(c.path) for c in draft.candidates), default=0)
     # families the tool's own examples show ("gh pr checkout 321") are the ones people use
     featured = frozenset(
         words[1] for words in (e.split() for e in draft.tool.root.examples)
@@ -298,11 +321,14 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
                                           f"same as '{seen_summaries[summary_key]}' ({summary_key})"))
                 continue
             seen_summaries[summary_key] = cand.text
-        ranked.append((rank_score(cand, guess.effect, min_depth=min_depth, featured=featured,
-                                  total=len(draft.candidates)), cand, guess.effect))
+        score = rank_score(cand, guess.effect, min_depth=min_depth, featured=featured, total=len(draft.candidates))
+        if draft.request.overrides.get(cand.name or verb_name(cand.path, bin=draft.tool.name)) is not None:
+            score += _RECIPE_BONUS  # the recipe says how this command should look: the person wants it
+        ranked.append((score, cand, guess.effect))
         listing = listing_mode(cand, guess.effect)
         if listing is not None:
             listings.append(listing)
+        listings.extend(preview_modes(cand, guess.effect))
         helped = rank_reason(cand)
         why_chosen[id(cand)] = f"{guess.reason}; {helped}" if helped else guess.reason
     ranked.sort(key=lambda t: (-t[0], t[1].index))
@@ -370,10 +396,13 @@ def _write_verb(draft: _Draft, p: _Pick, name: str, *, mode_flags: tuple[str, ..
         fixed=cand.fixed,
         json_flag=choice.flag,
         honours_double_dash=cand.command.parser not in _NO_DOUBLE_DASH,
+        max_args=MAX_ARGS if draft.tool.root.subcommands else MAX_ARGS_SINGLE,
     )
-    description = settings.description or _sentence(cand.effective_summary) or _fallback_description(
+    # a summary that is usage syntax, a copyright or a version line says nothing (propose/text.py)
+    summary = readable(_first_sentence(cand.effective_summary))
+    description = settings.description or _sentence(summary) or _fallback_description(
         draft.tool.root, cand, bin_name)
-    title = propose_title(name=final_name, summary=cand.effective_summary,
+    title = propose_title(name=final_name, summary=summary,
                           display=" ".join((bin_name,) + cand.path + cand.fixed),
                           primary=plan.primary, args=list(plan.properties))
     if settings.title:
@@ -451,7 +480,8 @@ def _assemble(draft: _Draft, written: Sequence[_Verb]) -> Proposal:
         if repr(_json_tokens(value)) != repr(pack_json):
             verbs[name]["json"] = _json_tokens(value)
     pack_id = proposed_pack_id(draft.request.pack_id or segment(bin_name.rsplit("/", 1)[-1]))
-    about = next((t for t in (root.summary, root.description) if t and not _HEADING.match(t)), "")
+    about = next((t for t in (root.summary, root.description)
+                  if t and not _HEADING.match(t) and readable(_first_sentence(t))), "")
     description = draft.request.description or _sentence(about) or f"Named commands of {bin_name}."
     manifest = {"pack_id": pack_id, "description": description, "bin": bin_name, "json": pack_json}
     manifest.update(_exit_codes(root, draft.picks, written))

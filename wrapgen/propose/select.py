@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from wrapgen.knowledge.phrases import group_weights, summary_out
+from wrapgen.knowledge.phrases import bare_job_patterns, group_weights, preview_words, summary_out
 from wrapgen.knowledge.commands import (MEGA_REASON, common_weight, forwards_command_line, is_mega_command,
                                         is_setup_family, never_reason)
 from wrapgen.model.tool import Command, Flag
@@ -23,10 +23,11 @@ from wrapgen.names import proposed_verb_name
 from wrapgen.propose.policy import NAME_EFFECTS, SUMMARY_EFFECTS
 
 __all__ = ["Candidate", "exclusion_reason", "rank_score", "rank_reason", "pick", "MAX_VERBS", "MAX_READS",
-           "MAX_WRITES", "COMMON_BONUS", "listing_mode"]
+           "MAX_WRITES", "COMMON_BONUS", "listing_mode", "preview_modes",
+           "bare_job"]
 
 MAX_VERBS = 12
-MAX_READS = 8
+MAX_READS = 9
 MAX_WRITES = 4
 MAX_DESTRUCTIVE = 1
 FAMILY_CAP = 3
@@ -63,6 +64,9 @@ class Candidate:
     owns: tuple[str, ...] = ()  # flags a value mode requires (``--data``): kept off the other commands
     common: bool = False  # the root's short help lists it or its family (``Command.common``)
     listing: bool = False  # the --list form of a mixed command: read by construction
+    # how deep it stands, counting only the levels that are commands of their own: ``top pod`` is as
+    # shallow as ``top`` when bare ``kubectl top`` does nothing (0: the path's length)
+    depth: int = 0
 
     @property
     def text(self) -> str:
@@ -124,8 +128,12 @@ def rank_score(candidate: Candidate, effect: str, *, min_depth: int,
     # the short help's own headings ("grow, mark and tweak your common history") only sort its
     # common list, so they weigh nothing beside the bonus for being on it
     score += COMMON_BONUS if candidate.common else _group_weight(candidate.group)
-    score += common_weight(name, effect)
-    score -= 2.0 * max(0, len(candidate.path) - min_depth)
+    weight = common_weight(name, effect)
+    if family and candidate.depth and candidate.depth < len(candidate.path):
+        # a member of a family that does nothing bare is what people mean by the family (kubectl top pod)
+        weight = max(weight, common_weight(family, effect))
+    score += weight
+    score -= 2.0 * max(0, (candidate.depth or len(candidate.path)) - min_depth)
     score -= candidate.index / max(total, 1)  # the help's own order breaks ties, never more than 1 point
     return score
 
@@ -187,8 +195,62 @@ def listing_mode(candidate: Candidate, effect: str) -> Candidate | None:
     what = switch.description.strip().rstrip(".") or f"list {candidate.path[-1]}"
     return Candidate(path=candidate.path, command=listed, group=candidate.group, index=candidate.index,
                      fixed=("--list",), name=proposed_verb_name(".".join((*candidate.path, "list"))),
-                     summary=what[0].upper() + what[1:] + ".", common=candidate.common, listing=True,
+                     summary=what[0].upper() + what[1:] + ".", common=candidate.common, listing=True, depth=candidate.depth,
                      note=f"the listing form of '{' '.join(candidate.path)}' (--list)")
+
+
+def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
+    """The read-only forms of a write command: its switches whose help says they write nothing back
+    and only report (``black --check``: "Don't write the files back, just return the status";
+    ``ruff format --diff``). Each is a read command of its own, named after the switch, keeping the
+    flags whose help does not speak of changing; the command itself still ranks as the write it is."""
+    command = candidate.command
+    if effect == "read" or candidate.fixed or candidate.listing:
+        return ()
+    words = preview_words()
+    out = []
+    for flag in command.flags:
+        if flag.takes_value or not flag.long or flag.hidden or flag.deprecated or not words.search(flag.description):
+            continue
+        switch = flag.long.lstrip("-")
+        base = ".".join(candidate.path) if candidate.path else ""
+        name = proposed_verb_name(f"{base}.{switch}" if base else switch)
+        flags = tuple(f for f in command.flags if f is flag or not (_writes(f) or words.search(f.description)))
+        what = re.split(r"(?<=[.;])\s", flag.description.strip())[0].rstrip(".;")
+        out.append(Candidate(path=candidate.path, command=replace(command, flags=flags), group=candidate.group,
+                             index=candidate.index, fixed=(flag.long,), name=name,
+                             summary=f"{what[0].upper()}{what[1:]}.", common=candidate.common, listing=True, depth=candidate.depth,
+                             note=f"the read-only form of '{' '.join(candidate.path) or candidate.name}' ({flag.long})"))
+    return tuple(out)
+
+
+_COMMAND_SLOT = re.compile(r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COMMAND\b", re.I)
+
+
+def bare_job(root: Command, *, bin: str) -> Candidate | None:
+    """The job a tool with subcommands does when run bare, as a command of its own, or None.
+
+    Only where the tool says so itself (its summary: "hugo is the main command, used to build your
+    Hugo site"; knowledge/data/phrases.json ``bare_job``) and its usage shows it running without a
+    command (``hugo [flags]`` beside ``hugo [command]``); the verb's args are the root's own flags."""
+    if not root.subcommands or not any(u.strip() and not _COMMAND_SLOT.search(u) for u in root.usage):
+        return None
+    own = [f for f in root.flags if not set(f.spellings) <= {"--help", "-h", "-help", "--version", "-v"}]
+    if not own:
+        return None
+    text = " ".join((root.summary, root.description.split("\n")[0] if root.description else ""))
+    for pattern in bare_job_patterns():
+        found = pattern.search(text)
+        if found and found.groupdict().get("verb"):
+            verb = found.group("verb").lower()
+            if any(sub.name == verb for sub in root.subcommands):
+                return None  # the job has a command of its own ("build"): that one is proposed
+            sentence = re.split(r"(?<=[.!?])\s", text[found.start():].strip())[0].rstrip(".")
+            summary = f"{verb[0].upper()}{verb[1:]}: {bin} run without a command ({sentence})."
+            return Candidate(path=(), command=replace(root, subcommands=()), name=proposed_verb_name(verb),
+                             summary=summary, common=True, depth=1,  # as shallow as the commands
+                             note=f"the tool's main command: its help says bare '{bin}' is used to {verb}")
+    return None
 
 
 def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candidate, str]], dict[int, str]]:

@@ -43,6 +43,8 @@ def add_arguments(parser) -> None:
                         help="copy DIR into each trial's scratch working directory (a repository for git)")
     parser.add_argument("--try-timeout", type=float, metavar="SECONDS",
                         help="per trial (default: 3); a verb still running then is long-running")
+    parser.add_argument("--split", action="store_true",
+                        help="a large tool (git, gh, kubectl, docker): one pack per command family, each 5 to 12 commands")
 
 
 def _table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> list[str]:
@@ -51,8 +53,9 @@ def _table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> list[str]:
     return [fmt(header), fmt(tuple("-" * w for w in widths)), *map(fmt, rows)]
 
 
-def summary_lines(result) -> list[str]:
-    """The summary table: chosen commands with their cli and reason, then what was left out."""
+def summary_lines(result, *, hint: bool = True) -> list[str]:
+    """The summary table: chosen commands with their cli and reason, then what was left out, and
+    (with ``hint``) whether ``--split`` would help."""
     proposal = result.proposal
     verbs = proposal.manifest["verbs"]
     lines = [f"pack {result.pack_id}: {len(verbs)} commands -> {result.pack_dir}", ""]
@@ -77,6 +80,8 @@ def summary_lines(result) -> list[str]:
         lines.append(f"warning: {warning}")
     if len(proposal.warnings) > 10:
         lines.append(f"warning: … and {len(proposal.warnings) - 10} more from discovery")
+    if hint and getattr(proposal, "split_hint", ""):
+        lines.append(f"note: {proposal.split_hint}")
     return lines
 
 
@@ -107,9 +112,32 @@ def run(ns) -> int:
         check_try_in(ns.try_in)  # before discovery: a bad --try-in is said at once
     if ns.try_timeout is not None and not 0 < ns.try_timeout <= 600:
         raise UsageError("--try-timeout must be above 0 and at most 600 seconds")
+    if getattr(ns, "split", False):
+        return _run_split(ns, options, recipe)
     result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check, discover_options=options,
                   runner_dir=ns.dir, trials=_trials_wanted(ns), try_in=ns.try_in, trial_timeout_s=ns.try_timeout)
-    for line in summary_lines(result):
+    return _report(ns, result)
+
+
+def _run_split(ns, options, recipe) -> int:
+    """``--split``: one pack per family, each reported as a plain ``wrap`` is."""
+    from wrapgen.errors import UsageError
+    from wrapgen.flows.wrap import wrap_split
+
+    if recipe is not None or ns.pick:
+        raise UsageError("--split proposes every family itself: it takes no --recipe or --pick",
+                         hint="drop --split to wrap the commands a recipe or --pick lists")
+    status = ExitStatus.OK
+    results = wrap_split(ns.tool, out_dir=ns.out, check=ns.check, discover_options=options)
+    for result in results:
+        status = max(status, _report(ns, result, hint=False))
+        print("")
+    print(f"split: {len(results)} packs: " + ", ".join(r.pack_id for r in results))
+    return status
+
+
+def _report(ns, result, *, hint: bool = True) -> int:
+    for line in summary_lines(result, hint=hint):
         print(line)
     if result.trials is not None:
         from wrapgen.flows.trials import trial_lines

@@ -1,0 +1,153 @@
+"""Picks as an expert would (issue 11, item 3), on captured help of real tools and small models.
+
+The flags a tool's own examples use, inherited scope flags (cobra), read-only forms of writes
+(--check, --diff), a tool's bare job, and what is never offered: servers, listeners, live streams,
+login/authorize flows, self-update, streaming follow flags, docs and completion generators.
+"""
+
+from __future__ import annotations
+
+from conftest import FIXTURES
+from wrapgen.model.tool import Command, Flag, Positional, Tool
+from wrapgen.parse import parse_help
+from wrapgen.propose import propose
+from wrapgen.propose.args import flag_noise, plan_args
+from wrapgen.propose.select import Candidate, bare_job, exclusion_reason, preview_modes
+
+from support.propose import checked, tar_from_fixture
+
+
+def _fixture_tool(style: str, name: str) -> Tool:
+    text = (FIXTURES / "help" / style / f"{name}.txt").read_text()
+    return Tool(name=name, root=parse_help(text, prog=(name,), style=style))
+
+
+def _verb(manifest: dict, name: str) -> dict:
+    assert name in manifest["verbs"], sorted(manifest["verbs"])
+    return manifest["verbs"][name]
+
+
+# -- flags the examples use ---------------------------------------------------------------------
+
+
+def test_tar_list_keeps_the_verbose_flag_its_example_uses():
+    """tar's help shows `tar -tvf archive.tar`: the list verb offers -v although 'verbose' is noise."""
+    proposal = propose(tar_from_fixture())
+    props = _verb(proposal.manifest, "list")["args"]["properties"]
+    assert "verbose" in props and "file" in props
+    assert checked(proposal.manifest) == []
+
+
+def test_example_words_that_are_whole_flags_are_not_bundles():
+    """find's `-name core` is the flag -name, not -n -a -m -e."""
+    from wrapgen.propose.args import example_spellings
+
+    used = example_spellings(["find /tmp -name core -type f"], frozenset({"-name", "-type"}))
+    assert {"-name", "-type"} <= used and "-n" not in used
+    assert {"-t", "-v", "-f"} <= example_spellings(["tar -tvf a.tar"])
+
+
+def test_single_dash_long_flags_shown_in_examples_are_offered():
+    root = Command(usage=("find [path...] [expression]",), parser="man",
+                   examples=("find . -name '*.py' -type f", "find / -maxdepth 1"),
+                   positionals=(Positional(name="path", variadic=True, type="path"),),
+                   flags=tuple(Flag(long=f"-{n}", takes_value=True, description=f"tests {n}")
+                               for n in ("amin", "anewer", "atime", "name", "type", "maxdepth", "perm", "uid")))
+    plan = plan_args(root, tool="find", effect="read", style="man", max_args=5)
+    assert {"name", "type", "maxdepth"} <= set(plan.properties)
+
+
+def test_cobra_scope_flags_inherited_from_the_root_are_offered():
+    """kubectl get --namespace, restic --repo: a global flag that scopes the command, where cobra parses it after."""
+    scope = Flag(long="--namespace", short="-n", takes_value=True, description="the namespace scope")
+    other = Flag(long="--kubeconfig", takes_value=True, description="path to the kubeconfig file")
+    command = Command(path=("get",), parser="cobra", global_flags=(scope, other),
+                      positionals=(Positional(name="TYPE"),))
+    assert "namespace" in plan_args(command, tool="kubectl", effect="read", style="cobra").properties
+    assert "kubeconfig" not in plan_args(command, tool="kubectl", effect="read", style="cobra").properties
+    # where the style does not say global flags may follow the command, they are not offered
+    assert "namespace" not in plan_args(command, tool="x", effect="read", style="git").properties
+
+
+# -- never offered ------------------------------------------------------------------------------
+
+
+def test_streaming_follow_flags_are_noise_and_redirect_following_is_not():
+    assert flag_noise(Flag(long="--follow", short="-f", description="Specify if the logs should be streamed."))
+    assert flag_noise(Flag(long="--follow", short="-f", description="output appended data as the file grows"))
+    assert flag_noise(Flag(long="--follow", description="Follow redirects")) is None
+
+
+def _excluded(path: tuple[str, ...], summary: str) -> str | None:
+    return exclusion_reason(Candidate(path=path, command=Command(path=path, summary=summary)))
+
+
+def test_servers_listeners_streams_logins_and_self_update_are_never_proposed():
+    assert "long-running" in _excluded(("server",), "Run the language server")
+    assert "long-running" in _excluded(("events",), "Get real time events from the server")
+    assert "long-running" in _excluded(("stats",), "Display a live stream of container(s) resource usage statistics")
+    assert "long-running" in _excluded(("rcd",), "Run rclone listening to remote control commands only")
+    assert "login" in _excluded(("authorize",), "Remote authorization.")
+    assert _excluded(("selfupdate",), "Update the rclone binary.") == "self-update"
+    assert _excluded(("self", "update"), "Update uv.") == "self-update"
+    assert _excluded(("gendocs",), "Output markdown docs for rclone to the directory supplied.")
+    assert _excluded(("genautocomplete", "bash"), "Output bash completion script for rclone.") == "shell completion"
+    for path, summary in ((("ps",), "List containers"), (("logs",), "Fetch the logs of a container"),
+                          (("check",), "Checks the files in the source and destination match.")):
+        assert _excluded(path, summary) is None, path
+
+
+# -- read-only forms of writes and the bare job ------------------------------------------------
+
+
+def test_black_check_and_diff_are_read_commands_of_their_own():
+    """black's --check ("Don't write the files back, just return the status") and --diff are reads."""
+    proposal = propose(_fixture_tool("click", "black"))
+    verbs = proposal.manifest["verbs"]
+    reads = {name: v for name, v in verbs.items() if v["policy"]["effect"] == "read"}
+    clis = {name: v["cli"] for name, v in reads.items()}
+    assert any("--check" in cli for cli in clis.values()), clis
+    assert any("--diff" in cli for cli in clis.values()), clis
+    assert checked(proposal.manifest) == []
+
+
+def test_preview_modes_only_for_writes_with_a_no_write_switch():
+    write = Command(path=("format",), summary="Format files", flags=(
+        Flag(long="--check", description="Avoid writing any formatted files back; instead, exit non-zero"),
+        Flag(long="--line-length", takes_value=True, description="How many characters per line")))
+    modes = preview_modes(Candidate(path=("format",), command=write), "write")
+    assert [m.fixed for m in modes] == [("--check",)] and modes[0].name == "format.check"
+    assert preview_modes(Candidate(path=("format",), command=write), "read") == ()
+
+
+def test_hugo_builds_the_site_bare_as_its_own_verb():
+    """hugo's help: "hugo is the main command, used to build your Hugo site" and `hugo [flags]`."""
+    tool = _fixture_tool("cobra", "hugo")
+    cand = bare_job(tool.root, bin="hugo")
+    assert cand is not None and cand.name == "build" and cand.path == ()
+    verbs = propose(tool).manifest["verbs"]
+    assert "build" in verbs and verbs["build"]["cli"][:1] == ["hugo"]
+    assert not any(token in ("server", "serve") for v in verbs.values() for token in v["cli"][1:2])
+
+
+def test_a_tool_that_does_not_say_what_it_does_bare_gets_no_bare_verb():
+    assert bare_job(_fixture_tool("cobra", "gh").root, bin="gh") is None
+    assert bare_job(_fixture_tool("cobra", "kubectl").root, bin="kubectl") is None
+    # the job named by the summary has a command of its own: that one is proposed instead
+    root = Command(summary="tool is the main command, used to sync files.", usage=("tool [flags]", "tool [command]"),
+                   flags=(Flag(long="--dry-run"),), subcommands=(Command(path=("sync",), summary="Sync files"),))
+    assert bare_job(root, bin="tool") is None
+
+
+def test_a_family_that_does_nothing_bare_does_not_make_its_members_deep():
+    """kubectl top has no flags of its own (only --help): `top pod` ranks as a first-level command."""
+    from wrapgen.propose.core import _tree_candidates
+
+    top = Command(path=("top",), usage=("kubectl top [flags] [options]",), flags=(Flag(long="--help"),),
+                  subcommands=(Command(path=("top", "pod"), summary="Display resource usage of pods"),))
+    create = Command(path=("create",), usage=("kubectl create -f FILENAME",), flags=(Flag(long="--filename"),),
+                     subcommands=(Command(path=("create", "job"), summary="Create a job"),))
+    cands = {c.path: c for c in _tree_candidates(Command(subcommands=(top, create)))}
+    assert ("top",) not in cands  # bare `kubectl top` prints help
+    assert cands[("top", "pod")].depth == 1
+    assert cands[("create",)].depth == 1 and cands[("create", "job")].depth == 2

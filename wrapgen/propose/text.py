@@ -1,0 +1,72 @@
+"""Descriptions a person and a model can read, made from help text.
+
+Help lines are often not sentences: a choice list in usage notation (``{open|closed|all}``), a
+synopsis (``Where OBJECT := { address | link }``), a copyright or a version line, or an operand's
+bare name. ``readable`` rewrites what can be said in words (a choice list becomes "one of: open,
+closed, all") and returns "" for what cannot, so the caller falls back to words of its own;
+``operand_description`` and ``flag_description`` are those words for an arg whose help says
+nothing beyond its name. What counts as unreadable is ``wrapgen.knowledge.text`` (the same test
+``wrapgen check`` applies, W080-W082).
+"""
+
+from __future__ import annotations
+
+import re
+
+from wrapgen.knowledge.text import names_only, unreadable_reason
+from wrapgen.model.tool import Flag, Positional
+
+__all__ = ["readable", "operand_description", "flag_description"]
+
+_CHOICES = re.compile(r"[{<\[]\s*([\w.-]+(?:\s*\|\s*[\w.-]+)+)\s*[}>\]]")
+
+
+def readable(text: str) -> str:
+    """``text`` as a readable sentence fragment, or "" when it is usage syntax, a table, a copyright
+    or a version line; a choice list in braces or angle brackets is written out in words."""
+    text = re.sub(r"\s+", " ", text or "").strip()
+    text = _CHOICES.sub(lambda m: "one of: " + ", ".join(p.strip() for p in m.group(1).split("|")), text)
+    return "" if unreadable_reason(text) else text
+
+
+# what an operand holds, by the words of its name: (name words, singular phrase, plural phrase)
+_KINDS = (
+    (("path", "file", "src", "source", "dir", "directory", "pathspec", "filename"),
+     "a file or directory path", "file or directory paths"),
+    (("url", "uri"), "the URL to use", "the URLs to use"),
+    (("pattern", "regex", "regexp"), "the pattern to match", "the patterns to match"),
+    (("rev", "revision", "commit", "ish", "tip", "base", "ref", "refspec", "object", "tree"),
+     "a revision (a commit, branch or tag name)", "revisions (commit, branch or tag names)"),
+)
+
+
+def operand_description(pos: Positional, name: str) -> str:
+    """What an operand is, for one whose help gives no more than its name (``<pathspec>...``)."""
+    own = (pos.description or "").strip()
+    cleaned = readable(own)
+    if cleaned and not names_only(cleaned, name) and not names_only(cleaned, pos.name):
+        return cleaned
+    words = set(re.findall(r"[a-z]+", pos.name.lower())) | set(re.findall(r"[a-z]+", name.lower()))
+    words |= {w[:-1] for w in words if w.endswith("s")}
+    shown = pos.name.split("|")[0].strip("<>[]. ")
+    for keys, one, many in _KINDS:
+        if words & set(keys):
+            what = many if pos.variadic else one
+            return f"{what[0].upper()}{what[1:]} ({shown} in the usage line)"
+    label = re.sub(r"[_-]+", " ", shown).lower()
+    what = f"one or more {label} values" if pos.variadic else f"the {label}"
+    return f"{what[0].upper()}{what[1:]} the command works on ({shown} in the usage line)"
+
+
+def flag_description(flag: Flag, cleaned: str) -> str:
+    """``cleaned`` (the flag's help, already shortened), or words of its own where the help is
+    unreadable or only repeats the flag's name (git's ``-n, --dry-run  dry run``)."""
+    text = readable(cleaned)
+    spelling = flag.long or flag.short or (flag.spellings[0] if flag.spellings else "")
+    if text and not names_only(text, spelling.lstrip("-")):
+        return text
+    said = f" (its help: '{cleaned.strip()}')" if cleaned.strip() and text else ""
+    if flag.takes_value:
+        value = (flag.value_name or "value").strip("<>[]").lower()
+        return f"The {value} passed as {spelling}{said}"
+    return f"Whether to pass {spelling}{said}"

@@ -43,14 +43,20 @@ Standard library only.
 
 from __future__ import annotations
 
+import _thread
 import errno
 import fcntl
 import gc
+import marshal
 import os
 import resource
 import select
-import signal
 import time
+
+try:  # the C module: ``signal`` builds enums of every signal, a millisecond of each adapter call's start-up
+    import _signal as signal
+except ImportError:  # pragma: no cover - another Python
+    import signal
 
 from wrapgen.errors import ExitStatus
 
@@ -284,28 +290,45 @@ def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
     return tool, 0
 
 
+def _become_supervisor(fds):
+    """The start of a supervisor's life (in the forked child): no signal ends it, no collection copies
+    the heap, and it holds only ``fds`` (moved above 2, close-on-exec; returned in order), 0-2 on /dev/null."""
+    gc.disable()  # a collection would touch (and so copy) every page of the parent's heap
+    # A terminal's ^C (or a hang-up) ends the caller, and through the control pipe us: here they
+    # do nothing. Python-level handlers, not SIG_IGN: exec resets caught signals to their
+    # defaults, so the tool starts with none of this (and a write to a gone caller is EPIPE,
+    # an exception we sweep on, never a silent death by SIGPIPE).
+    for sig in _CAUGHT:
+        signal.signal(sig, _ignore)
+    # every fd we keep moves above 2, then 0-2 become /dev/null: the supervisor holds none of the
+    # caller's descriptors (a server's stdio, other calls' pipes), only its own
+    fds = [None if fd is None else fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3) for fd in fds]
+    null = os.open(os.devnull, os.O_RDWR)
+    for target in (0, 1, 2):
+        os.dup2(null, target, inheritable=False)
+    _close_all_but([fd for fd in fds if fd is not None])
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    os.setpgid(0, 0)  # out of the caller's group: a kill of that group leaves us to sweep
+    return fds
+
+
 def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
-    """The supervisor's whole life (in the forked child). Never returns."""
+    """The whole life of a supervisor forked for one call (in the child). Never returns."""
     try:
-        gc.disable()  # a collection would touch (and so copy) every page of the parent's heap
-        # A terminal's ^C (or a hang-up) ends the caller, and through the control pipe us: here they
-        # do nothing. Python-level handlers, not SIG_IGN: exec resets caught signals to their
-        # defaults, so the tool starts with none of this (and a write to a gone caller is EPIPE,
-        # an exception we sweep on, never a silent death by SIGPIPE).
-        for sig in _CAUGHT:
-            signal.signal(sig, _ignore)
-        # every fd we keep moves above 2, then 0-2 become /dev/null: the supervisor holds none of the
-        # caller's descriptors (a server's stdio, other calls' pipes), only its own
-        stdio = tuple(None if fd is None else fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3) for fd in stdio)
-        ctl_r, st_w = (fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3) for fd in (ctl_r, st_w))
-        null = os.open(os.devnull, os.O_RDWR)
-        for target in (0, 1, 2):
-            os.dup2(null, target, inheritable=False)
-        _close_all_but([fd for fd in stdio if fd is not None] + [ctl_r, st_w])
-        prctl = _prctl()
-        if prctl is not None:
-            prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-        os.setpgid(0, 0)  # out of the caller's group: a kill of that group leaves us to sweep
+        *stdio, ctl_r, st_w = _become_supervisor(list(stdio) + [ctl_r, st_w])
+    except BaseException:
+        os._exit(ExitStatus.OK)
+    _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes)
+
+
+def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
+    """Run the tool, wait for it or for a kill, sweep the subtree, report. Never returns.
+
+    The status pipe is closed as soon as the sweep is done (before the exit, whose teardown of
+    this copy of the caller's memory the caller need not wait for)."""
+    try:
         tool, failure = _start_tool(argv, env, cwd, stdio, memory_bytes)
         for fd in {fd for fd in stdio if fd is not None}:
             os.close(fd)  # only the tool holds the pipes now: end of file comes when its subtree is gone
@@ -335,7 +358,179 @@ def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
         except BaseException:
             pass
     finally:
+        try:
+            os.close(st_w)  # end of file for the caller: the subtree is empty
+        finally:
+            os._exit(ExitStatus.OK)
+
+
+# --- warm supervisors ---------------------------------------------------------------------------
+#
+# A process that runs tools one after another (serve, discovery, a library caller) keeps one
+# supervisor forked ahead of time: it has done everything but the tool (signals, descriptors,
+# subreaper, process group) and waits on a Unix socket for the call, which arrives as one message
+# (argv, environment, cwd, limit, via marshal) with the stdio descriptors (SCM_RIGHTS). So the
+# fork of the supervisor is off the call's path: the next one is forked while the tool runs.
+# The socket is also the control channel, as the pipe of a cold supervisor: end of file = kill.
+# A process keeps one only from its second spawn on (a one-shot `wrapgen exec` never forks one
+# it would not use); a child forked from the caller forgets (and closes) the caller's.
+
+_WARM_AFTER = 1  # spawns done before a process starts keeping a warm supervisor
+_spawns = 0
+_idle: list = []  # [(supervisor pid, caller's socket fd, status fd, owner pid)]
+_refilling = 0
+_lock = _thread.allocate_lock()
+_unreaped: list = []  # supervisors that closed their status pipe but had not exited when finished
+
+
+def _warm_supervisor(sock_fd: int, st_w: int) -> None:
+    """A warm supervisor's life (in the forked child): get the call on the socket, then run it."""
+    try:
+        sock_fd, st_w = _become_supervisor([sock_fd, st_w])
+        import socket
+
+        sock = socket.socket(fileno=sock_fd)
+        data, fds, _flags, _addr = socket.recv_fds(sock, 65536, 3)
+        if len(data) < 8:
+            os._exit(ExitStatus.OK)  # the caller is gone (or stopped us): nothing to run
+        for fd in fds:
+            os.set_inheritable(fd, False)  # (recvmsg gives inheritable descriptors)
+        size = int.from_bytes(data[:8], "little")
+        body = bytearray(data[8:])
+        while len(body) < size:
+            chunk = sock.recv(min(size - len(body), 1 << 20))
+            if not chunk:
+                os._exit(ExitStatus.OK)
+            body += chunk
+        argv, env, cwd, index, memory_bytes = marshal.loads(bytes(body))
+        stdio = tuple(None if i < 0 else fds[i] for i in index)
+        sock.detach()
+    except BaseException:
         os._exit(ExitStatus.OK)
+    _run_call(argv, env, cwd, stdio, sock_fd, st_w, memory_bytes)
+
+
+def _fork_warm() -> None:
+    """Fork one warm supervisor for this process's next call, unless one is there or on its way."""
+    global _refilling
+    me = os.getpid()
+    with _lock:
+        if _refilling or any(owner == me for *_, owner in _idle):
+            return
+        _refilling += 1
+    try:
+        import socket
+
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        st_r, st_w = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:
+            mine.close()
+            theirs.close()
+            os.close(st_r)
+            os.close(st_w)
+            return
+        if pid == 0:
+            _warm_supervisor(theirs.fileno(), st_w)
+        theirs.close()
+        os.close(st_w)
+        with _lock:
+            _idle.append((pid, mine.detach(), st_r, me))
+    finally:
+        with _lock:
+            _refilling -= 1
+
+
+def _take_warm():
+    me = os.getpid()
+    with _lock:
+        for at, entry in enumerate(_idle):
+            if entry[3] == me:
+                return _idle.pop(at)
+    return None
+
+
+def _send_call(warm, argv, stdio, cwd, env, memory_bytes):
+    """Hand one call to a warm supervisor: its ``Supervised``, or None when it is gone (then a cold one runs)."""
+    import socket
+
+    pid, sock_fd, st_r, _owner = warm
+    fds, index = [], []
+    for fd in stdio:
+        if fd is None:
+            index.append(-1)
+        else:
+            if fd not in fds:
+                fds.append(fd)
+            index.append(fds.index(fd))
+    if cwd is None:
+        try:
+            cwd = os.getcwd()  # the caller's cwd now (the supervisor's is the one it had when forked)
+        except OSError:
+            cwd = None
+    body = marshal.dumps((argv, dict(os.environ) if env is None else env, cwd, tuple(index), memory_bytes))
+    message = len(body).to_bytes(8, "little") + body
+    sock = socket.socket(fileno=sock_fd)
+    try:
+        first = message[:65536]
+        socket.send_fds(sock, [first], fds)
+        if len(message) > len(first):
+            sock.sendall(message[len(first):])
+    except OSError:
+        sock.close()
+        os.close(st_r)
+        _reap(pid, block=True)
+        return None
+    return Supervised(pid, sock.detach(), st_r)
+
+
+def _reap(pid: int, *, block: bool) -> bool:
+    """Reap ``pid``; True once done (or it is no child of ours)."""
+    while True:
+        try:
+            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+            return done != 0
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            return True
+
+
+def _reap_finished() -> None:
+    with _lock:
+        pids = list(_unreaped)
+    left = [pid for pid in pids if not _reap(pid, block=False)]
+    with _lock:
+        _unreaped[:] = [pid for pid in _unreaped if pid in left or pid not in pids]
+
+
+def _forget_in_child() -> None:
+    """In a child forked from the caller: close the caller's ends of its supervisors' channels, so
+    the child never keeps a supervisor waiting (or a kill from arriving), and forget them."""
+    global _lock, _refilling, _spawns
+    for _pid, sock_fd, st_r, _owner in _idle:
+        for fd in (sock_fd, st_r):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    _idle.clear()
+    for call in list(_live):
+        for fd in (call.ctl_w, call.status_fd):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        call.ctl_w = call.status_fd = None
+    _live.clear()
+    _unreaped.clear()
+    _lock = _thread.allocate_lock()  # (a lock another thread held at the fork stays held in the child)
+    _refilling = _spawns = 0
+
+
+os.register_at_fork(after_in_child=_forget_in_child)
 
 
 _live: set = set()  # the Supervised of every call in flight in this process (for stop_all)
@@ -349,6 +544,15 @@ def stop_all(*, timeout_s: float = _STOP_WAIT_S) -> int:
     what it must not do is SIGKILL the supervisors: the tools die with them (PDEATHSIG), but a
     process that left the tool's session would then be nobody's to kill.
     """
+    with _lock:
+        idle = [entry for entry in _idle if entry[3] == os.getpid()]
+        _idle[:] = [entry for entry in _idle if entry not in idle]
+    for pid, sock_fd, st_r, _owner in idle:  # warm supervisors: nothing to sweep, they just exit
+        os.close(sock_fd)
+        os.close(st_r)
+        if not _reap(pid, block=False):
+            with _lock:
+                _unreaped.append(pid)
     calls = list(_live)
     for call in calls:
         try:
@@ -439,14 +643,11 @@ class Supervised:
             os.close(self.status_fd)
             self.status_fd = None
         _live.discard(self)
-        while True:
-            try:
-                os.waitpid(self.pid, 0)
-                break
-            except InterruptedError:
-                continue
-            except ChildProcessError:
-                break
+        # The supervisor closed its status pipe once the subtree was empty; its own exit (tearing
+        # down its copy of our memory) need not delay the call: reap it now if it is done, else later.
+        if not _reap(self.pid, block=not self.ended):
+            with _lock:
+                _unreaped.append(self.pid)
 
 
 def spawn_supervised(argv, *, stdio, cwd=None, env=None, memory_bytes: int | None = None) -> Supervised:
@@ -456,7 +657,27 @@ def spawn_supervised(argv, *, stdio, cwd=None, env=None, memory_bytes: int | Non
     The caller closes its copies of the stdio fds it gave the child. Raises ``OSError`` only when
     the fork itself fails; an exec failure arrives as ``exec_errno`` on the status pipe.
     """
+    global _spawns
     _prctl()  # load libc before forking, so the child never imports
+    if _unreaped:
+        _reap_finished()
+    argv = list(argv)
+    cwd = None if cwd is None else os.fspath(cwd)
+    stdio = tuple(stdio)
+    _spawns += 1
+    warm = _take_warm()
+    if warm is not None:
+        sup = _send_call(warm, argv, stdio, cwd, env, memory_bytes)
+        if sup is not None:
+            _fork_warm()  # the next call's, while this one's tool starts
+            return sup
+    sup = _spawn_cold(argv, stdio, cwd, env, memory_bytes)
+    if _spawns > _WARM_AFTER:
+        _fork_warm()
+    return sup
+
+
+def _spawn_cold(argv, stdio, cwd, env, memory_bytes) -> Supervised:
     ctl_r, ctl_w = os.pipe()
     st_r, st_w = os.pipe()
     try:
@@ -466,7 +687,7 @@ def spawn_supervised(argv, *, stdio, cwd=None, env=None, memory_bytes: int | Non
             os.close(fd)
         raise
     if pid == 0:
-        _supervise(list(argv), env, None if cwd is None else os.fspath(cwd), tuple(stdio), ctl_r, st_w, memory_bytes)
+        _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes)
     os.close(ctl_r)
     os.close(st_w)
     return Supervised(pid, ctl_w, st_r)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal as _signal
 from pathlib import Path
 
 from wrapgen.errors import WrapgenError
@@ -46,14 +45,14 @@ TOOL_ENV = {"NO_COLOR": "1", "PAGER": "cat", "GIT_PAGER": "cat", "TERM": "dumb"}
 ENV_ALLOWLIST = ("PATH", "HOME", "LANG", "TZ", "TMPDIR", "USER")
 ERROR_TAIL = 4000
 
-_ANSI_RE = re.compile(
+_ANSI = (
     r"""
     \x1b\[ [0-?]* [ -/]* [@-~]          # CSI: colours, cursor moves
   | \x1b\] .*? (?:\x07|\x1b\\)          # OSC: titles, hyperlinks (ended by BEL or ST)
   | \x1b [@-Z\\-_]                      # other two-byte escapes
-    """,
-    re.VERBOSE | re.DOTALL,
+    """
 )
+_ansi_re = None
 
 
 def failure(message: str) -> dict:
@@ -71,7 +70,12 @@ def answer(meaning: str, exit_code: int, output) -> dict:
 
 
 def strip_ansi(text: str) -> str:
-    return _ANSI_RE.sub("", text)
+    global _ansi_re
+    if "\x1b" not in text:
+        return text
+    if _ansi_re is None:  # compiled on first use: most calls never see an escape
+        _ansi_re = re.compile(_ANSI, re.VERBOSE | re.DOTALL)
+    return _ansi_re.sub("", text)
 
 
 def _error_text(error: WrapgenError) -> str:
@@ -156,6 +160,8 @@ def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout
         limit = f" of {memory_mb} MiB" if memory_mb else ""
         return failure(f"exceeded the memory limit{limit}; a pack that needs more sets limits: {{memory_mb: N}} in pack.yaml")
     if result.signal is not None:
+        import signal as _signal  # (only here: its enums cost every call's start-up)
+
         try:
             name = _signal.Signals(result.signal).name
         except ValueError:

@@ -147,7 +147,7 @@ def test_the_shipped_derived_tables_build():
     build_noise_pattern(load("flags"))
     assert build_runners(load("shells"))
     assert build_operator_pattern(load("shells")).match("&&")
-    assert _shipped() == ["commands", "dangerous_flags", "effects", "exit_codes", "fields", "flags", "phrases", "shells",
+    assert _shipped() == ["commands", "dangerous_flags", "effects", "exit_codes", "fields", "flags", "jc", "phrases", "shells",
                           "tools", "verbs"]
 
 

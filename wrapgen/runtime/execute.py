@@ -31,6 +31,7 @@ __all__ = [
     "answer",
     "strip_ansi",
     "envelope_from_process",
+    "parse_with_jc",
     "prepare",
     "execute",
     "execute_envelope",
@@ -140,13 +141,44 @@ def _kept_output(stdout: bytes, *, json_selected: bool):
     return text
 
 
+def _jc_failure(tool: str, parser: str, why: str, text: str) -> dict:
+    return {"ok": False, "error": f"could not parse {tool} output with jc.{parser}: {why}", "output": text}
+
+
+def parse_with_jc(tool: str, parser: str, text: str) -> dict:
+    """The envelope of a verb that declares ``jc: PARSER``: the tool's text output as the JSON that
+    jc's parser makes of it, or ``ok: false`` with the reason and the raw text kept as ``output``.
+
+    jc (``pip install 'wrapgen[jc]'``) is imported here and only here, on the first call of such a
+    verb: every other call of the runtime stays standard-library only."""
+    try:
+        import jc
+    except ImportError:
+        return _jc_failure(tool, parser, "jc is not installed (install it: pip install 'wrapgen[jc]')", text)
+    try:
+        known = parser in jc.parser_mod_list()
+    except Exception:  # an unusable jc install
+        known = False
+    if not known:
+        return _jc_failure(tool, parser, f"the installed jc has no parser {parser!r}", text)
+    try:
+        data = jc.parse(parser, text, quiet=True)
+    except Exception as error:  # jc's ParseError and whatever a parser raises on text it cannot read
+        detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        return _jc_failure(tool, parser, f"{type(error).__name__}{': ' + detail if detail else ''}", text)
+    if text.strip() and not data:
+        return _jc_failure(tool, parser, "the parser found nothing in the output", text)
+    return success(data)
+
+
 def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout_s: float,
                           output_cap: int = DEFAULT_OUTPUT_CAP, memory_mb: int | None = None,
-                          exit_codes=None) -> dict:
+                          exit_codes=None, jc_parser: str | None = None) -> dict:
     """The envelope for what happened when the tool ran (docs/contract.md §8).
 
     ``exit_codes`` (``{"1": "no matches"}``, the verb's resolved declaration) turns a declared
-    non-zero exit into ``answer(...)``; any other non-zero exit gives stderr's tail or "exit N"."""
+    non-zero exit into ``answer(...)``; any other non-zero exit gives stderr's tail or "exit N".
+    ``jc_parser`` (the verb's ``jc``) turns a successful call's text into jc's JSON (``parse_with_jc``)."""
     if result.not_found:
         name = result.argv[0] if result.argv else "the tool"
         return failure(f"cannot run {name}: {result.not_found}")
@@ -174,6 +206,9 @@ def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout
         text = strip_ansi(result.stderr.decode("utf-8", errors="replace")).strip()
         return failure(text[-ERROR_TAIL:].strip() if text else f"exit {result.exit_code}")
     stdout = result.stdout.decode("utf-8", errors="replace")
+    if jc_parser:
+        tool = os.path.basename(result.argv[0]) if result.argv else "the tool"
+        return parse_with_jc(tool, jc_parser, stdout)
     if not json_selected:
         return success(stdout)
     try:
@@ -277,6 +312,9 @@ def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = 
         timeout_s = verb.get("timeout_s") or DEFAULT_TIMEOUT_S
         if isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float)) or not 0 < timeout_s <= 86400:
             raise WrapgenError(f"the binding's timeout_s of {verb_key!r} is malformed", hint="run wrapgen build on the pack")
+        jc_parser = verb.get("jc")
+        if jc_parser is not None and not (isinstance(jc_parser, str) and jc_parser.isidentifier()):
+            raise WrapgenError(f"the binding's jc of {verb_key!r} is malformed", hint="run wrapgen build on the pack")
     except WrapgenError as error:
         return failure(_error_text(error))
     except RecursionError:
@@ -286,7 +324,8 @@ def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = 
     result = run_process(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=tool_environ, cancel=cancel,
                          memory_mb=memory_mb)
     return envelope_from_process(result, json_selected=bool(verb.get("json")), timeout_s=timeout_s,
-                                 output_cap=output_cap, memory_mb=memory_mb, exit_codes=verb.get("exit_codes"))
+                                 output_cap=output_cap, memory_mb=memory_mb, exit_codes=verb.get("exit_codes"),
+                                 jc_parser=jc_parser)
 
 
 def _shown(value) -> str:

@@ -99,3 +99,23 @@ print(json.dumps([envelope["ok"], "jc" in sys.modules]))
     with_jc = subprocess.run([PY, "-c", code, tests_dir, "jc"], capture_output=True, text=True, timeout=60)
     assert json.loads(plain.stdout) == [True, False], plain.stderr
     assert json.loads(with_jc.stdout) == [True, True], with_jc.stderr
+
+
+def test_jc_is_the_runtimes_only_module_loaded_by_name():
+    """The runtime's sources import only the standard library (test_runtime_schema.py); the one module
+    loaded by name instead, jc, is loaded in parse_with_jc and nowhere else."""
+    import ast
+    from pathlib import Path
+
+    import wrapgen
+
+    found = []
+    for path in sorted((Path(wrapgen.__file__).parent / "runtime").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef):
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.Call) and getattr(inner.func, "attr", None) == "import_module":
+                        found.append((path.name, node.name, ast.literal_eval(inner.args[0])))
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "__import__":
+                found.append((path.name, "?", "__import__"))
+    assert sorted(set(found)) == [("execute.py", "parse_with_jc", "jc")]

@@ -25,7 +25,10 @@ Why a supervisor, and why this one:
   its children at shutdown (or the OOM killer) would otherwise leave the tool running. Hosts should
   call ``stop_all()`` (or simply exit) instead: then escaped grandchildren are swept as well.
 - What it costs: two forks of the caller per call (CPU for page-table copies and the pages that
-  get copied on write), measured by bench/exec_overhead.py.
+  get copied on write), measured by bench/exec_overhead.py. A process that spawns more than once
+  hands its later calls to a **spawn helper** (below): a small interpreter of its own that forks the
+  supervisors, so the caller itself forks no more. The supervisor closes its status pipe once the
+  sweep is done, so the caller need not wait for its exit.
 - The tool's memory is bounded with ``RLIMIT_DATA`` set in the tool's child before ``exec``:
   ``RLIMIT_AS`` also counts reserved address space, which Go runtimes (gh, kubectl: "failed to reserve
   page summary memory" under 512 MiB, failed thread creation under 1 GiB) and the JVM (its 1 GiB
@@ -33,7 +36,8 @@ Why a supervisor, and why this one:
   counts writable private mappings, i.e. the heap that grows. A cgroup v2 ``memory.max`` would be exact
   but needs a writable, delegated cgroup (rare for an unprivileged caller, absent on cgroup v1 hosts).
 
-The supervisor reports on a status pipe, one line per record: ``P <tool pid>`` once the tool runs,
+The supervisor reports on a status pipe, one line per record: ``S <supervisor pid>`` first when
+the spawn helper forked it, ``P <tool pid>`` once the tool runs,
 ``E <errno>`` when it could not be executed, ``X <exit code> <signal> <peak RSS KiB>`` when it ended.
 End of file on that pipe means the supervisor has exited and the subtree is empty.
 
@@ -364,98 +368,162 @@ def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
             os._exit(ExitStatus.OK)
 
 
-# --- warm supervisors ---------------------------------------------------------------------------
+# --- the spawn helper ---------------------------------------------------------------------------
 #
-# A process that runs tools one after another (serve, discovery, a library caller) keeps one
-# supervisor forked ahead of time: it has done everything but the tool (signals, descriptors,
-# subreaper, process group) and waits on a Unix socket for the call, which arrives as one message
-# (argv, environment, cwd, limit, via marshal) with the stdio descriptors (SCM_RIGHTS). So the
-# fork of the supervisor is off the call's path: the next one is forked while the tool runs.
-# The socket is also the control channel, as the pipe of a cold supervisor: end of file = kill.
-# A process keeps one only from its second spawn on (a one-shot `wrapgen exec` never forks one
-# it would not use); a child forked from the caller forgets (and closes) the caller's.
+# A process that runs tools one after another (serve, discovery, a library caller) gets, from its
+# second spawn on, a spawn helper: a fresh, small interpreter (``python -I -S``, only this module's
+# imports) started once with ``posix_spawn``, that forks the supervisor of every later call. The
+# caller then never forks: no copy of its page tables per call, and none of its pages shared with a
+# child, so its own work between calls takes no copy-on-write faults (a supervisor forked from the
+# caller and kept waiting made every page the caller wrote afterwards a fault that copies). A call
+# reaches the helper on a Unix SOCK_SEQPACKET socket: one packet with the size and the descriptors
+# (the tool's stdio, the supervisor's ends of the control and status pipes, via SCM_RIGHTS), then the
+# call itself (argv, environment, cwd, limit; marshal) in packets of at most 64 KiB. The supervisor
+# it forks is the one of a cold spawn (same code from ``_become_supervisor`` on); it reports its pid
+# first (``S <pid>``), since the caller is not its parent. The helper exits when its socket closes
+# (the caller exited or was killed); a supervisor it forked sees its own control pipe close then and
+# sweeps, as every supervisor does. A one-shot `wrapgen exec` or adapter.py never starts one (its
+# Python start-up would cost more than the fork it saves). A child forked from the caller forgets the
+# helper and the caller's calls (and closes their descriptors), so it never holds a kill back.
 
-_WARM_AFTER = 1  # spawns done before a process starts keeping a warm supervisor
+_HELPER_AFTER = 1  # spawns done before a process starts its spawn helper
+_PACKET = 65536
 _spawns = 0
-_idle: list = []  # [(supervisor pid, caller's socket fd, status fd, owner pid)]
-_refilling = 0
-_lock = _thread.allocate_lock()
+_helper = None  # [pid, socket, ready, owner pid] once started; False when it cannot be
+_lock = _thread.allocate_lock()  # the helper's socket: one call's packets at a time
 _unreaped: list = []  # supervisors that closed their status pipe but had not exited when finished
 
-
-def _warm_supervisor(sock_fd: int, st_w: int) -> None:
-    """A warm supervisor's life (in the forked child): get the call on the socket, then run it."""
-    try:
-        sock_fd, st_w = _become_supervisor([sock_fd, st_w])
-        import socket
-
-        sock = socket.socket(fileno=sock_fd)
-        data, fds, _flags, _addr = socket.recv_fds(sock, 65536, 3)
-        if len(data) < 8:
-            os._exit(ExitStatus.OK)  # the caller is gone (or stopped us): nothing to run
-        for fd in fds:
-            os.set_inheritable(fd, False)  # (recvmsg gives inheritable descriptors)
-        size = int.from_bytes(data[:8], "little")
-        body = bytearray(data[8:])
-        while len(body) < size:
-            chunk = sock.recv(min(size - len(body), 1 << 20))
-            if not chunk:
-                os._exit(ExitStatus.OK)
-            body += chunk
-        argv, env, cwd, index, memory_bytes = marshal.loads(bytes(body))
-        stdio = tuple(None if i < 0 else fds[i] for i in index)
-        sock.detach()
-    except BaseException:
-        os._exit(ExitStatus.OK)
-    _run_call(argv, env, cwd, stdio, sock_fd, st_w, memory_bytes)
+_HELPER_BOOT = "import sys; sys.path.append(sys.argv[1]); from wrapgen.runtime.contain import _helper_main; _helper_main(3)"
 
 
-def _fork_warm() -> None:
-    """Fork one warm supervisor for this process's next call, unless one is there or on its way."""
-    global _refilling
-    me = os.getpid()
-    with _lock:
-        if _refilling or any(owner == me for *_, owner in _idle):
-            return
-        _refilling += 1
-    try:
-        import socket
-
-        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        st_r, st_w = os.pipe()
-        try:
-            pid = os.fork()
-        except OSError:
-            mine.close()
-            theirs.close()
-            os.close(st_r)
-            os.close(st_w)
-            return
-        if pid == 0:
-            _warm_supervisor(theirs.fileno(), st_w)
-        theirs.close()
-        os.close(st_w)
-        with _lock:
-            _idle.append((pid, mine.detach(), st_r, me))
-    finally:
-        with _lock:
-            _refilling -= 1
+def _recv_call(sock, first: bytes, fds):
+    """The call whose first packet was ``first``: (argv, env, cwd, index, memory_bytes), or None at end of file."""
+    size = int.from_bytes(first[:8], "little")
+    body = bytearray(first[8:])
+    while len(body) < size:
+        chunk = sock.recv(_PACKET)
+        if not chunk:
+            return None
+        body += chunk
+    return marshal.loads(bytes(body))
 
 
-def _take_warm():
-    me = os.getpid()
-    with _lock:
-        for at, entry in enumerate(_idle):
-            if entry[3] == me:
-                return _idle.pop(at)
-    return None
-
-
-def _send_call(warm, argv, stdio, cwd, env, memory_bytes):
-    """Hand one call to a warm supervisor: its ``Supervised``, or None when it is gone (then a cold one runs)."""
+def _helper_main(fd: int) -> None:
+    """The spawn helper's life (``python -I -S -c _HELPER_BOOT ROOT``, its socket on ``fd``). Never returns."""
     import socket
 
-    pid, sock_fd, st_r, _owner = warm
+    try:
+        (fd,) = _become_supervisor([fd])
+        _prctl()
+        sock = socket.socket(fileno=fd)
+        sock.sendall(b"R")  # ready
+        children = set()
+        while True:
+            if children:
+                for pid in list(children):
+                    if _reap(pid, block=False):
+                        children.discard(pid)
+            if not select.select([fd], [], [], 1.0 if children else None)[0]:
+                continue
+            data, fds, _flags, _addr = socket.recv_fds(sock, _PACKET, 8)
+            if not data:
+                break
+            for received in fds:
+                os.set_inheritable(received, False)  # (recvmsg gives inheritable descriptors)
+            call = _recv_call(sock, data, fds)
+            if call is None:
+                break
+            argv, env, cwd, index, memory_bytes = call
+            pid = os.fork()
+            if pid == 0:
+                _helped_supervisor(argv, env, cwd, tuple(None if i < 0 else fds[i] for i in index),
+                                   fds[-2], fds[-1], memory_bytes)
+            children.add(pid)
+            for received in set(fds):
+                os.close(received)
+    except BaseException:
+        pass
+    os._exit(ExitStatus.OK)
+
+
+def _helped_supervisor(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
+    """A supervisor forked by the spawn helper (in the child). Never returns."""
+    try:
+        *stdio, ctl_r, st_w = _become_supervisor(list(stdio) + [ctl_r, st_w])
+        os.write(st_w, b"S %d\n" % os.getpid())
+    except BaseException:
+        os._exit(ExitStatus.OK)
+    _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes)
+
+
+def _start_helper() -> None:
+    """Start this process's spawn helper (without waiting for it); on any failure, never try again."""
+    global _helper
+    import socket
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if not sys.executable:
+        _helper = False
+        return
+    try:
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    except OSError:
+        _helper = False
+        return
+    try:
+        child_end = theirs.fileno()
+        if child_end == 3:  # dup2(3, 3) would leave it close-on-exec
+            child_end = fcntl.fcntl(3, fcntl.F_DUPFD_CLOEXEC, 4)
+        pid = os.posix_spawn(sys.executable, [sys.executable, "-I", "-S", "-c", _HELPER_BOOT, root], os.environ,
+                             file_actions=[(os.POSIX_SPAWN_DUP2, child_end, 3)])
+        if child_end != theirs.fileno():
+            os.close(child_end)
+    except OSError:
+        mine.close()
+        _helper = False
+        return
+    finally:
+        theirs.close()
+    mine.setblocking(True)
+    _helper = [pid, mine, False, os.getpid()]
+
+
+def _usable_helper():
+    """This process's spawn helper when it is ready; None while it starts, when it failed, or in a fork."""
+    global _helper
+    helper = _helper
+    if not helper or helper[3] != os.getpid():
+        return None
+    if not helper[2]:
+        ready = select.select([helper[1]], [], [], 0)[0]
+        if not ready:
+            return None
+        try:
+            helper[2] = helper[1].recv(16) == b"R"
+        except OSError:
+            helper[2] = False
+        if not helper[2]:
+            _drop_helper()
+            return None
+    return helper
+
+
+def _drop_helper(*, again: bool = False) -> None:
+    """Close the helper's socket (it exits); ``again``: a later spawn may start a new one."""
+    global _helper
+    helper, _helper = _helper, (None if again else False)
+    if helper:
+        helper[1].close()
+        if not _reap(helper[0], block=False):
+            with _lock:
+                _unreaped.append(helper[0])
+
+
+def _via_helper(helper, argv, stdio, cwd, env, memory_bytes):
+    """Hand one call to the spawn helper: its ``Supervised``, or None when the helper is gone (then a cold one runs)."""
+    import socket
+
     fds, index = [], []
     for fd in stdio:
         if fd is None:
@@ -466,27 +534,33 @@ def _send_call(warm, argv, stdio, cwd, env, memory_bytes):
             index.append(fds.index(fd))
     if cwd is None:
         try:
-            cwd = os.getcwd()  # the caller's cwd now (the supervisor's is the one it had when forked)
+            cwd = os.getcwd()  # the caller's cwd (the helper's is not)
         except OSError:
             cwd = None
     body = marshal.dumps((argv, dict(os.environ) if env is None else env, cwd, tuple(index), memory_bytes))
     message = len(body).to_bytes(8, "little") + body
-    sock = socket.socket(fileno=sock_fd)
+    ctl_r, ctl_w = os.pipe()
+    st_r, st_w = os.pipe()
     try:
-        first = message[:65536]
-        socket.send_fds(sock, [first], fds)
-        if len(message) > len(first):
-            sock.sendall(message[len(first):])
+        with _lock:
+            socket.send_fds(helper[1], [message[:_PACKET]], fds + [ctl_r, st_w])
+            for at in range(_PACKET, len(message), _PACKET):
+                helper[1].sendall(message[at:at + _PACKET])
     except OSError:
-        sock.close()
+        os.close(ctl_w)
         os.close(st_r)
-        _reap(pid, block=True)
+        _drop_helper()
         return None
-    return Supervised(pid, sock.detach(), st_r)
+    finally:
+        os.close(ctl_r)
+        os.close(st_w)
+    return Supervised(None, ctl_w, st_r)
 
 
-def _reap(pid: int, *, block: bool) -> bool:
+def _reap(pid, *, block: bool) -> bool:
     """Reap ``pid``; True once done (or it is no child of ours)."""
+    if pid is None:
+        return True
     while True:
         try:
             done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
@@ -506,16 +580,15 @@ def _reap_finished() -> None:
 
 
 def _forget_in_child() -> None:
-    """In a child forked from the caller: close the caller's ends of its supervisors' channels, so
-    the child never keeps a supervisor waiting (or a kill from arriving), and forget them."""
-    global _lock, _refilling, _spawns
-    for _pid, sock_fd, st_r, _owner in _idle:
-        for fd in (sock_fd, st_r):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-    _idle.clear()
+    """In a child forked from the caller: close the caller's ends of the helper's socket and of its
+    calls' channels, so the child never keeps the helper alive (or a kill from arriving), and forget them."""
+    global _lock, _spawns, _helper
+    if _helper:
+        try:
+            _helper[1].close()
+        except OSError:
+            pass
+    _helper = None
     for call in list(_live):
         for fd in (call.ctl_w, call.status_fd):
             if fd is not None:
@@ -527,7 +600,7 @@ def _forget_in_child() -> None:
     _live.clear()
     _unreaped.clear()
     _lock = _thread.allocate_lock()  # (a lock another thread held at the fork stays held in the child)
-    _refilling = _spawns = 0
+    _spawns = 0
 
 
 os.register_at_fork(after_in_child=_forget_in_child)
@@ -544,15 +617,8 @@ def stop_all(*, timeout_s: float = _STOP_WAIT_S) -> int:
     what it must not do is SIGKILL the supervisors: the tools die with them (PDEATHSIG), but a
     process that left the tool's session would then be nobody's to kill.
     """
-    with _lock:
-        idle = [entry for entry in _idle if entry[3] == os.getpid()]
-        _idle[:] = [entry for entry in _idle if entry not in idle]
-    for pid, sock_fd, st_r, _owner in idle:  # warm supervisors: nothing to sweep, they just exit
-        os.close(sock_fd)
-        os.close(st_r)
-        if not _reap(pid, block=False):
-            with _lock:
-                _unreaped.append(pid)
+    if _helper and _helper[3] == os.getpid():
+        _drop_helper(again=True)  # the spawn helper runs no tool itself: it just exits
     calls = list(_live)
     for call in calls:
         try:
@@ -607,7 +673,9 @@ class Supervised:
         for line in lines:
             kind, *values = line.split()
             numbers = [int(value) for value in values]
-            if kind == b"P":
+            if kind == b"S":  # a supervisor the spawn helper forked: its pid
+                self.pid = numbers[0]
+            elif kind == b"P":
                 self.tool_pid = numbers[0]
             elif kind == b"E":
                 self.exec_errno = numbers[0]
@@ -634,7 +702,8 @@ class Supervised:
             ready, _, _ = select.select([self.status_fd], [], [], max(left, 0))
             if not ready:  # a supervisor stuck in its sweep: kill it (the tool dies with it, PDEATHSIG)
                 try:
-                    os.kill(self.pid, signal.SIGKILL)
+                    if self.pid is not None:
+                        os.kill(self.pid, signal.SIGKILL)
                 except OSError:
                     pass
                 break
@@ -665,16 +734,14 @@ def spawn_supervised(argv, *, stdio, cwd=None, env=None, memory_bytes: int | Non
     cwd = None if cwd is None else os.fspath(cwd)
     stdio = tuple(stdio)
     _spawns += 1
-    warm = _take_warm()
-    if warm is not None:
-        sup = _send_call(warm, argv, stdio, cwd, env, memory_bytes)
+    helper = _usable_helper()
+    if helper is not None:
+        sup = _via_helper(helper, argv, stdio, cwd, env, memory_bytes)
         if sup is not None:
-            _fork_warm()  # the next call's, while this one's tool starts
             return sup
-    sup = _spawn_cold(argv, stdio, cwd, env, memory_bytes)
-    if _spawns > _WARM_AFTER:
-        _fork_warm()
-    return sup
+    elif _helper is None and _spawns > _HELPER_AFTER:
+        _start_helper()  # used from the next call on, once it says it is ready
+    return _spawn_cold(argv, stdio, cwd, env, memory_bytes)
 
 
 def _spawn_cold(argv, stdio, cwd, env, memory_bytes) -> Supervised:

@@ -151,8 +151,12 @@ def parse_with_jc(tool: str, parser: str, text: str) -> dict:
 
     jc (``pip install 'wrapgen[jc]'``) is imported here and only here, on the first call of such a
     verb: every other call of the runtime stays standard-library only."""
+    import importlib
+
     try:
-        import jc
+        # the runtime's one module outside the standard library, and optional: loaded by name, here only
+        # (tests/runtime/test_runtime_jc.py pins that this is the only dynamic import of the runtime)
+        jc = importlib.import_module("jc")
     except ImportError:
         return _jc_failure(tool, parser, "jc is not installed (install it: pip install 'wrapgen[jc]')", text)
     try:

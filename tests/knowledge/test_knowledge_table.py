@@ -147,8 +147,8 @@ def test_the_shipped_derived_tables_build():
     build_noise_pattern(load("flags"))
     assert build_runners(load("shells"))
     assert build_operator_pattern(load("shells")).match("&&")
-    assert _shipped() == ["commands", "dangerous_flags", "effects", "exit_codes", "fields", "flags", "phrases", "runners", "shells",
-                          "tools", "trials", "verbs"]
+    assert _shipped() == ["commands", "dangerous_flags", "effects", "exit_codes", "fields", "flags", "jc", "phrases", "runners",
+                          "shells", "tools", "trials", "verbs"]
 
 
 def test_a_phrase_that_is_no_regular_expression_is_an_error():

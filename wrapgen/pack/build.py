@@ -105,6 +105,8 @@ def resolve_verb(data: Mapping[str, Any], name: str) -> dict:
     title = _title(verb.get("title"))
     if title is not None:
         resolved["title"] = title
+    if "jc" in verb:  # (recorded only when declared: the binding of any other verb stays byte-identical)
+        resolved["jc"] = verb["jc"]
     # a verb's exit_codes replace the pack's; recorded only when some are declared, so the binding of
     # a pack without them stays byte-identical
     exit_codes = verb["exit_codes"] if "exit_codes" in verb else data.get("exit_codes") or {}

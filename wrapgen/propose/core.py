@@ -33,6 +33,7 @@ from wrapgen.propose.args import MAX_ARGS, MAX_ARGS_SINGLE, plan_args
 from wrapgen.propose.template import argv_template
 from wrapgen.propose.exitcodes import answer_codes, exit_codes_why, inverts_answers
 from wrapgen.propose.harden import harden_manifest
+from wrapgen.propose.jcparse import propose_jc
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.modes import root_candidates
 from wrapgen.propose.policy import classify
@@ -492,6 +493,7 @@ def _assemble(draft: _Draft, written: Sequence[_Verb]) -> Proposal:
     if draft.request.env:
         manifest["env"] = {key: draft.request.env[key] for key in ("pass", "set") if key in draft.request.env}
     manifest = harden_manifest(manifest, tool=bin_name)
+    manifest = propose_jc(manifest, tool=bin_name)
     order = {d.name: i for i, d in enumerate(decisions) if d.chosen}
     decisions.sort(key=lambda d: (not d.chosen, order.get(d.name, 0)))
     return Proposal(manifest, tuple(decisions), draft.warnings,

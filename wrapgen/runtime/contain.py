@@ -25,7 +25,10 @@ Why a supervisor, and why this one:
   its children at shutdown (or the OOM killer) would otherwise leave the tool running. Hosts should
   call ``stop_all()`` (or simply exit) instead: then escaped grandchildren are swept as well.
 - What it costs: two forks of the caller per call (CPU for page-table copies and the pages that
-  get copied on write), measured by bench/exec_overhead.py.
+  get copied on write), measured by bench/exec_overhead.py. A process that spawns more than once
+  hands its later calls to a **spawn helper** (below): a small interpreter of its own that forks the
+  supervisors, so the caller itself forks no more. The supervisor closes its status pipe once the
+  sweep is done, so the caller need not wait for its exit.
 - The tool's memory is bounded with ``RLIMIT_DATA`` set in the tool's child before ``exec``:
   ``RLIMIT_AS`` also counts reserved address space, which Go runtimes (gh, kubectl: "failed to reserve
   page summary memory" under 512 MiB, failed thread creation under 1 GiB) and the JVM (its 1 GiB
@@ -33,7 +36,8 @@ Why a supervisor, and why this one:
   counts writable private mappings, i.e. the heap that grows. A cgroup v2 ``memory.max`` would be exact
   but needs a writable, delegated cgroup (rare for an unprivileged caller, absent on cgroup v1 hosts).
 
-The supervisor reports on a status pipe, one line per record: ``P <tool pid>`` once the tool runs,
+The supervisor reports on a status pipe, one line per record: ``S <supervisor pid>`` first when
+the spawn helper forked it, ``P <tool pid>`` once the tool runs,
 ``E <errno>`` when it could not be executed, ``X <exit code> <signal> <peak RSS KiB>`` when it ended.
 End of file on that pipe means the supervisor has exited and the subtree is empty.
 
@@ -43,14 +47,20 @@ Standard library only.
 
 from __future__ import annotations
 
+import _thread
 import errno
 import fcntl
 import gc
+import marshal
 import os
 import resource
 import select
-import signal
 import time
+
+try:  # the C module: ``signal`` builds enums of every signal, a millisecond of each adapter call's start-up
+    import _signal as signal
+except ImportError:  # pragma: no cover - another Python
+    import signal
 
 from wrapgen.errors import ExitStatus
 
@@ -284,28 +294,45 @@ def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
     return tool, 0
 
 
+def _become_supervisor(fds):
+    """The start of a supervisor's life (in the forked child): no signal ends it, no collection copies
+    the heap, and it holds only ``fds`` (moved above 2, close-on-exec; returned in order), 0-2 on /dev/null."""
+    gc.disable()  # a collection would touch (and so copy) every page of the parent's heap
+    # A terminal's ^C (or a hang-up) ends the caller, and through the control pipe us: here they
+    # do nothing. Python-level handlers, not SIG_IGN: exec resets caught signals to their
+    # defaults, so the tool starts with none of this (and a write to a gone caller is EPIPE,
+    # an exception we sweep on, never a silent death by SIGPIPE).
+    for sig in _CAUGHT:
+        signal.signal(sig, _ignore)
+    # every fd we keep moves above 2, then 0-2 become /dev/null: the supervisor holds none of the
+    # caller's descriptors (a server's stdio, other calls' pipes), only its own
+    fds = [None if fd is None else fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3) for fd in fds]
+    null = os.open(os.devnull, os.O_RDWR)
+    for target in (0, 1, 2):
+        os.dup2(null, target, inheritable=False)
+    _close_all_but([fd for fd in fds if fd is not None])
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    os.setpgid(0, 0)  # out of the caller's group: a kill of that group leaves us to sweep
+    return fds
+
+
 def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
-    """The supervisor's whole life (in the forked child). Never returns."""
+    """The whole life of a supervisor forked for one call (in the child). Never returns."""
     try:
-        gc.disable()  # a collection would touch (and so copy) every page of the parent's heap
-        # A terminal's ^C (or a hang-up) ends the caller, and through the control pipe us: here they
-        # do nothing. Python-level handlers, not SIG_IGN: exec resets caught signals to their
-        # defaults, so the tool starts with none of this (and a write to a gone caller is EPIPE,
-        # an exception we sweep on, never a silent death by SIGPIPE).
-        for sig in _CAUGHT:
-            signal.signal(sig, _ignore)
-        # every fd we keep moves above 2, then 0-2 become /dev/null: the supervisor holds none of the
-        # caller's descriptors (a server's stdio, other calls' pipes), only its own
-        stdio = tuple(None if fd is None else fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3) for fd in stdio)
-        ctl_r, st_w = (fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3) for fd in (ctl_r, st_w))
-        null = os.open(os.devnull, os.O_RDWR)
-        for target in (0, 1, 2):
-            os.dup2(null, target, inheritable=False)
-        _close_all_but([fd for fd in stdio if fd is not None] + [ctl_r, st_w])
-        prctl = _prctl()
-        if prctl is not None:
-            prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-        os.setpgid(0, 0)  # out of the caller's group: a kill of that group leaves us to sweep
+        *stdio, ctl_r, st_w = _become_supervisor(list(stdio) + [ctl_r, st_w])
+    except BaseException:
+        os._exit(ExitStatus.OK)
+    _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes)
+
+
+def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
+    """Run the tool, wait for it or for a kill, sweep the subtree, report. Never returns.
+
+    The status pipe is closed as soon as the sweep is done (before the exit, whose teardown of
+    this copy of the caller's memory the caller need not wait for)."""
+    try:
         tool, failure = _start_tool(argv, env, cwd, stdio, memory_bytes)
         for fd in {fd for fd in stdio if fd is not None}:
             os.close(fd)  # only the tool holds the pipes now: end of file comes when its subtree is gone
@@ -335,7 +362,248 @@ def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
         except BaseException:
             pass
     finally:
+        try:
+            os.close(st_w)  # end of file for the caller: the subtree is empty
+        finally:
+            os._exit(ExitStatus.OK)
+
+
+# --- the spawn helper ---------------------------------------------------------------------------
+#
+# A process that runs tools one after another (serve, discovery, a library caller) gets, from its
+# second spawn on, a spawn helper: a fresh, small interpreter (``python -I -S``, only this module's
+# imports) started once with ``posix_spawn``, that forks the supervisor of every later call. The
+# caller then never forks: no copy of its page tables per call, and none of its pages shared with a
+# child, so its own work between calls takes no copy-on-write faults (a supervisor forked from the
+# caller and kept waiting made every page the caller wrote afterwards a fault that copies). A call
+# reaches the helper on a Unix SOCK_SEQPACKET socket: one packet with the size and the descriptors
+# (the tool's stdio, the supervisor's ends of the control and status pipes, via SCM_RIGHTS), then the
+# call itself (argv, environment, cwd, limit; marshal) in packets of at most 64 KiB. The supervisor
+# it forks is the one of a cold spawn (same code from ``_become_supervisor`` on); it reports its pid
+# first (``S <pid>``), since the caller is not its parent. The helper exits when its socket closes
+# (the caller exited or was killed); a supervisor it forked sees its own control pipe close then and
+# sweeps, as every supervisor does. A one-shot `wrapgen exec` or adapter.py never starts one (its
+# Python start-up would cost more than the fork it saves). A child forked from the caller forgets the
+# helper and the caller's calls (and closes their descriptors), so it never holds a kill back.
+
+_HELPER_AFTER = 1  # spawns done before a process starts its spawn helper
+_PACKET = 65536
+_spawns = 0
+_helper = None  # [pid, socket, ready, owner pid] once started; False when it cannot be
+_lock = _thread.allocate_lock()  # the helper's socket: one call's packets at a time
+_unreaped: list = []  # supervisors that closed their status pipe but had not exited when finished
+
+_HELPER_BOOT = "import sys; sys.path.append(sys.argv[1]); from wrapgen.runtime.contain import _helper_main; _helper_main(3)"
+
+
+def _recv_call(sock, first: bytes, fds):
+    """The call whose first packet was ``first``: (argv, env, cwd, index, memory_bytes), or None at end of file."""
+    size = int.from_bytes(first[:8], "little")
+    body = bytearray(first[8:])
+    while len(body) < size:
+        chunk = sock.recv(_PACKET)
+        if not chunk:
+            return None
+        body += chunk
+    return marshal.loads(bytes(body))
+
+
+def _helper_main(fd: int) -> None:
+    """The spawn helper's life (``python -I -S -c _HELPER_BOOT ROOT``, its socket on ``fd``). Never returns."""
+    import socket
+
+    try:
+        (fd,) = _become_supervisor([fd])
+        _prctl()
+        sock = socket.socket(fileno=fd)
+        sock.sendall(b"R")  # ready
+        children = set()
+        while True:
+            if children:
+                for pid in list(children):
+                    if _reap(pid, block=False):
+                        children.discard(pid)
+            if not select.select([fd], [], [], 1.0 if children else None)[0]:
+                continue
+            data, fds, _flags, _addr = socket.recv_fds(sock, _PACKET, 8)
+            if not data:
+                break
+            for received in fds:
+                os.set_inheritable(received, False)  # (recvmsg gives inheritable descriptors)
+            call = _recv_call(sock, data, fds)
+            if call is None:
+                break
+            argv, env, cwd, index, memory_bytes = call
+            pid = os.fork()
+            if pid == 0:
+                _helped_supervisor(argv, env, cwd, tuple(None if i < 0 else fds[i] for i in index),
+                                   fds[-2], fds[-1], memory_bytes)
+            children.add(pid)
+            for received in set(fds):
+                os.close(received)
+    except BaseException:
+        pass
+    os._exit(ExitStatus.OK)
+
+
+def _helped_supervisor(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
+    """A supervisor forked by the spawn helper (in the child). Never returns."""
+    try:
+        *stdio, ctl_r, st_w = _become_supervisor(list(stdio) + [ctl_r, st_w])
+        os.write(st_w, b"S %d\n" % os.getpid())
+    except BaseException:
         os._exit(ExitStatus.OK)
+    _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes)
+
+
+def _start_helper() -> None:
+    """Start this process's spawn helper (without waiting for it); on any failure, never try again."""
+    global _helper
+    import socket
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if not sys.executable:
+        _helper = False
+        return
+    try:
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    except OSError:
+        _helper = False
+        return
+    try:
+        child_end = theirs.fileno()
+        if child_end == 3:  # dup2(3, 3) would leave it close-on-exec
+            child_end = fcntl.fcntl(3, fcntl.F_DUPFD_CLOEXEC, 4)
+        pid = os.posix_spawn(sys.executable, [sys.executable, "-I", "-S", "-c", _HELPER_BOOT, root], os.environ,
+                             file_actions=[(os.POSIX_SPAWN_DUP2, child_end, 3)])
+        if child_end != theirs.fileno():
+            os.close(child_end)
+    except OSError:
+        mine.close()
+        _helper = False
+        return
+    finally:
+        theirs.close()
+    mine.setblocking(True)
+    _helper = [pid, mine, False, os.getpid()]
+
+
+def _usable_helper():
+    """This process's spawn helper when it is ready; None while it starts, when it failed, or in a fork."""
+    global _helper
+    helper = _helper
+    if not helper or helper[3] != os.getpid():
+        return None
+    if not helper[2]:
+        ready = select.select([helper[1]], [], [], 0)[0]
+        if not ready:
+            return None
+        try:
+            helper[2] = helper[1].recv(16) == b"R"
+        except OSError:
+            helper[2] = False
+        if not helper[2]:
+            _drop_helper()
+            return None
+    return helper
+
+
+def _drop_helper(*, again: bool = False) -> None:
+    """Close the helper's socket (it exits); ``again``: a later spawn may start a new one."""
+    global _helper
+    helper, _helper = _helper, (None if again else False)
+    if helper:
+        helper[1].close()
+        if not _reap(helper[0], block=False):
+            with _lock:
+                _unreaped.append(helper[0])
+
+
+def _via_helper(helper, argv, stdio, cwd, env, memory_bytes):
+    """Hand one call to the spawn helper: its ``Supervised``, or None when the helper is gone (then a cold one runs)."""
+    import socket
+
+    fds, index = [], []
+    for fd in stdio:
+        if fd is None:
+            index.append(-1)
+        else:
+            if fd not in fds:
+                fds.append(fd)
+            index.append(fds.index(fd))
+    if cwd is None:
+        try:
+            cwd = os.getcwd()  # the caller's cwd (the helper's is not)
+        except OSError:
+            cwd = None
+    body = marshal.dumps((argv, dict(os.environ) if env is None else env, cwd, tuple(index), memory_bytes))
+    message = len(body).to_bytes(8, "little") + body
+    ctl_r, ctl_w = os.pipe()
+    st_r, st_w = os.pipe()
+    try:
+        with _lock:
+            socket.send_fds(helper[1], [message[:_PACKET]], fds + [ctl_r, st_w])
+            for at in range(_PACKET, len(message), _PACKET):
+                helper[1].sendall(message[at:at + _PACKET])
+    except OSError:
+        os.close(ctl_w)
+        os.close(st_r)
+        _drop_helper()
+        return None
+    finally:
+        os.close(ctl_r)
+        os.close(st_w)
+    return Supervised(None, ctl_w, st_r)
+
+
+def _reap(pid, *, block: bool) -> bool:
+    """Reap ``pid``; True once done (or it is no child of ours)."""
+    if pid is None:
+        return True
+    while True:
+        try:
+            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+            return done != 0
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            return True
+
+
+def _reap_finished() -> None:
+    with _lock:
+        pids = list(_unreaped)
+    left = [pid for pid in pids if not _reap(pid, block=False)]
+    with _lock:
+        _unreaped[:] = [pid for pid in _unreaped if pid in left or pid not in pids]
+
+
+def _forget_in_child() -> None:
+    """In a child forked from the caller: close the caller's ends of the helper's socket and of its
+    calls' channels, so the child never keeps the helper alive (or a kill from arriving), and forget them."""
+    global _lock, _spawns, _helper
+    if _helper:
+        try:
+            _helper[1].close()
+        except OSError:
+            pass
+    _helper = None
+    for call in list(_live):
+        for fd in (call.ctl_w, call.status_fd):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        call.ctl_w = call.status_fd = None
+    _live.clear()
+    _unreaped.clear()
+    _lock = _thread.allocate_lock()  # (a lock another thread held at the fork stays held in the child)
+    _spawns = 0
+
+
+os.register_at_fork(after_in_child=_forget_in_child)
 
 
 _live: set = set()  # the Supervised of every call in flight in this process (for stop_all)
@@ -349,6 +617,8 @@ def stop_all(*, timeout_s: float = _STOP_WAIT_S) -> int:
     what it must not do is SIGKILL the supervisors: the tools die with them (PDEATHSIG), but a
     process that left the tool's session would then be nobody's to kill.
     """
+    if _helper and _helper[3] == os.getpid():
+        _drop_helper(again=True)  # the spawn helper runs no tool itself: it just exits
     calls = list(_live)
     for call in calls:
         try:
@@ -403,7 +673,9 @@ class Supervised:
         for line in lines:
             kind, *values = line.split()
             numbers = [int(value) for value in values]
-            if kind == b"P":
+            if kind == b"S":  # a supervisor the spawn helper forked: its pid
+                self.pid = numbers[0]
+            elif kind == b"P":
                 self.tool_pid = numbers[0]
             elif kind == b"E":
                 self.exec_errno = numbers[0]
@@ -430,7 +702,8 @@ class Supervised:
             ready, _, _ = select.select([self.status_fd], [], [], max(left, 0))
             if not ready:  # a supervisor stuck in its sweep: kill it (the tool dies with it, PDEATHSIG)
                 try:
-                    os.kill(self.pid, signal.SIGKILL)
+                    if self.pid is not None:
+                        os.kill(self.pid, signal.SIGKILL)
                 except OSError:
                     pass
                 break
@@ -439,14 +712,11 @@ class Supervised:
             os.close(self.status_fd)
             self.status_fd = None
         _live.discard(self)
-        while True:
-            try:
-                os.waitpid(self.pid, 0)
-                break
-            except InterruptedError:
-                continue
-            except ChildProcessError:
-                break
+        # The supervisor closed its status pipe once the subtree was empty; its own exit (tearing
+        # down its copy of our memory) need not delay the call: reap it now if it is done, else later.
+        if not _reap(self.pid, block=not self.ended):
+            with _lock:
+                _unreaped.append(self.pid)
 
 
 def spawn_supervised(argv, *, stdio, cwd=None, env=None, memory_bytes: int | None = None) -> Supervised:
@@ -456,7 +726,25 @@ def spawn_supervised(argv, *, stdio, cwd=None, env=None, memory_bytes: int | Non
     The caller closes its copies of the stdio fds it gave the child. Raises ``OSError`` only when
     the fork itself fails; an exec failure arrives as ``exec_errno`` on the status pipe.
     """
+    global _spawns
     _prctl()  # load libc before forking, so the child never imports
+    if _unreaped:
+        _reap_finished()
+    argv = list(argv)
+    cwd = None if cwd is None else os.fspath(cwd)
+    stdio = tuple(stdio)
+    _spawns += 1
+    helper = _usable_helper()
+    if helper is not None:
+        sup = _via_helper(helper, argv, stdio, cwd, env, memory_bytes)
+        if sup is not None:
+            return sup
+    elif _helper is None and _spawns > _HELPER_AFTER:
+        _start_helper()  # used from the next call on, once it says it is ready
+    return _spawn_cold(argv, stdio, cwd, env, memory_bytes)
+
+
+def _spawn_cold(argv, stdio, cwd, env, memory_bytes) -> Supervised:
     ctl_r, ctl_w = os.pipe()
     st_r, st_w = os.pipe()
     try:
@@ -466,7 +754,7 @@ def spawn_supervised(argv, *, stdio, cwd=None, env=None, memory_bytes: int | Non
             os.close(fd)
         raise
     if pid == 0:
-        _supervise(list(argv), env, None if cwd is None else os.fspath(cwd), tuple(stdio), ctl_r, st_w, memory_bytes)
+        _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes)
     os.close(ctl_r)
     os.close(st_w)
     return Supervised(pid, ctl_w, st_r)

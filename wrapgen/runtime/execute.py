@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal as _signal
 from pathlib import Path
 
 from wrapgen.errors import WrapgenError
@@ -32,6 +31,7 @@ __all__ = [
     "answer",
     "strip_ansi",
     "envelope_from_process",
+    "parse_with_jc",
     "prepare",
     "execute",
     "execute_envelope",
@@ -46,14 +46,14 @@ TOOL_ENV = {"NO_COLOR": "1", "PAGER": "cat", "GIT_PAGER": "cat", "TERM": "dumb"}
 ENV_ALLOWLIST = ("PATH", "HOME", "LANG", "TZ", "TMPDIR", "USER")
 ERROR_TAIL = 4000
 
-_ANSI_RE = re.compile(
+_ANSI = (
     r"""
     \x1b\[ [0-?]* [ -/]* [@-~]          # CSI: colours, cursor moves
   | \x1b\] .*? (?:\x07|\x1b\\)          # OSC: titles, hyperlinks (ended by BEL or ST)
   | \x1b [@-Z\\-_]                      # other two-byte escapes
-    """,
-    re.VERBOSE | re.DOTALL,
+    """
 )
+_ansi_re = None
 
 
 def failure(message: str) -> dict:
@@ -71,7 +71,12 @@ def answer(meaning: str, exit_code: int, output) -> dict:
 
 
 def strip_ansi(text: str) -> str:
-    return _ANSI_RE.sub("", text)
+    global _ansi_re
+    if "\x1b" not in text:
+        return text
+    if _ansi_re is None:  # compiled on first use: most calls never see an escape
+        _ansi_re = re.compile(_ANSI, re.VERBOSE | re.DOTALL)
+    return _ansi_re.sub("", text)
 
 
 def _error_text(error: WrapgenError) -> str:
@@ -136,13 +141,48 @@ def _kept_output(stdout: bytes, *, json_selected: bool):
     return text
 
 
+def _jc_failure(tool: str, parser: str, why: str, text: str) -> dict:
+    return {"ok": False, "error": f"could not parse {tool} output with jc.{parser}: {why}", "output": text}
+
+
+def parse_with_jc(tool: str, parser: str, text: str) -> dict:
+    """The envelope of a verb that declares ``jc: PARSER``: the tool's text output as the JSON that
+    jc's parser makes of it, or ``ok: false`` with the reason and the raw text kept as ``output``.
+
+    jc (``pip install 'wrapgen[jc]'``) is imported here and only here, on the first call of such a
+    verb: every other call of the runtime stays standard-library only."""
+    import importlib
+
+    try:
+        # the runtime's one module outside the standard library, and optional: loaded by name, here only
+        # (tests/runtime/test_runtime_jc.py pins that this is the only dynamic import of the runtime)
+        jc = importlib.import_module("jc")
+    except ImportError:
+        return _jc_failure(tool, parser, "jc is not installed (install it: pip install 'wrapgen[jc]')", text)
+    try:
+        known = parser in jc.parser_mod_list()
+    except Exception:  # an unusable jc install
+        known = False
+    if not known:
+        return _jc_failure(tool, parser, f"the installed jc has no parser {parser!r}", text)
+    try:
+        data = jc.parse(parser, text, quiet=True)
+    except Exception as error:  # jc's ParseError and whatever a parser raises on text it cannot read
+        detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        return _jc_failure(tool, parser, f"{type(error).__name__}{': ' + detail if detail else ''}", text)
+    if text.strip() and not data:
+        return _jc_failure(tool, parser, "the parser found nothing in the output", text)
+    return success(data)
+
+
 def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout_s: float,
                           output_cap: int = DEFAULT_OUTPUT_CAP, memory_mb: int | None = None,
-                          exit_codes=None) -> dict:
+                          exit_codes=None, jc_parser: str | None = None) -> dict:
     """The envelope for what happened when the tool ran (docs/contract.md §8).
 
     ``exit_codes`` (``{"1": "no matches"}``, the verb's resolved declaration) turns a declared
-    non-zero exit into ``answer(...)``; any other non-zero exit gives stderr's tail or "exit N"."""
+    non-zero exit into ``answer(...)``; any other non-zero exit gives stderr's tail or "exit N".
+    ``jc_parser`` (the verb's ``jc``) turns a successful call's text into jc's JSON (``parse_with_jc``)."""
     if result.not_found:
         name = result.argv[0] if result.argv else "the tool"
         return failure(f"cannot run {name}: {result.not_found}")
@@ -156,6 +196,8 @@ def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout
         limit = f" of {memory_mb} MiB" if memory_mb else ""
         return failure(f"exceeded the memory limit{limit}; a pack that needs more sets limits: {{memory_mb: N}} in pack.yaml")
     if result.signal is not None:
+        import signal as _signal  # (only here: its enums cost every call's start-up)
+
         try:
             name = _signal.Signals(result.signal).name
         except ValueError:
@@ -168,6 +210,9 @@ def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout
         text = strip_ansi(result.stderr.decode("utf-8", errors="replace")).strip()
         return failure(text[-ERROR_TAIL:].strip() if text else f"exit {result.exit_code}")
     stdout = result.stdout.decode("utf-8", errors="replace")
+    if jc_parser:
+        tool = os.path.basename(result.argv[0]) if result.argv else "the tool"
+        return parse_with_jc(tool, jc_parser, stdout)
     if not json_selected:
         return success(stdout)
     try:
@@ -271,6 +316,9 @@ def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = 
         timeout_s = verb.get("timeout_s") or DEFAULT_TIMEOUT_S
         if isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float)) or not 0 < timeout_s <= 86400:
             raise WrapgenError(f"the binding's timeout_s of {verb_key!r} is malformed", hint="run wrapgen build on the pack")
+        jc_parser = verb.get("jc")
+        if jc_parser is not None and not (isinstance(jc_parser, str) and jc_parser.isidentifier()):
+            raise WrapgenError(f"the binding's jc of {verb_key!r} is malformed", hint="run wrapgen build on the pack")
     except WrapgenError as error:
         return failure(_error_text(error))
     except RecursionError:
@@ -280,7 +328,8 @@ def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = 
     result = run_process(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=tool_environ, cancel=cancel,
                          memory_mb=memory_mb)
     return envelope_from_process(result, json_selected=bool(verb.get("json")), timeout_s=timeout_s,
-                                 output_cap=output_cap, memory_mb=memory_mb, exit_codes=verb.get("exit_codes"))
+                                 output_cap=output_cap, memory_mb=memory_mb, exit_codes=verb.get("exit_codes"),
+                                 jc_parser=jc_parser)
 
 
 def _shown(value) -> str:

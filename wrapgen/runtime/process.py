@@ -1,7 +1,7 @@
 """Spawning a tool: the one spawn discipline shared by the runtime and the discovery probe.
 
 No shell, the child in its own session (so its own process group), stdin empty unless given,
-stdout and stderr read concurrently with ``selectors`` and never held beyond the cap. Every spawn
+stdout and stderr read concurrently with ``select.poll`` and never held beyond the cap. Every spawn
 is contained (``contain``): a per-call supervisor that is a child subreaper runs the tool, kills
 every process the tool left behind once it exits (a child that called ``setsid()`` included), and
 sweeps the whole subtree on a timeout, on the cap, on a cancel and when its caller dies (even by
@@ -15,9 +15,13 @@ from __future__ import annotations
 import errno
 import os
 import re
-import selectors
-import signal
+import select
 import time
+
+try:  # the C module: ``signal`` (and ``selectors``) cost every adapter call's start-up a millisecond each
+    import _signal as signal
+except ImportError:  # pragma: no cover - another Python
+    import signal
 from collections import namedtuple
 
 from wrapgen.runtime.contain import spawn_supervised
@@ -30,11 +34,11 @@ _CHUNK = 65536
 # hold data before reading stops; only something that escaped containment could keep them open.
 _LINGER_S = 0.25
 # What tools print when an allocation fails (glibc, Go, Python, C++, the JVM, V8, Rust)
-_OUT_OF_MEMORY_RE = re.compile(
+_OUT_OF_MEMORY = (
     rb"cannot allocate memory|out of memory|memory allocation (?:of \d+ bytes )?failed|MemoryError"
-    rb"|bad_alloc|memory exhausted|failed to reserve|OutOfMemoryError|allocation failed|ENOMEM",
-    re.IGNORECASE,
+    rb"|bad_alloc|memory exhausted|failed to reserve|OutOfMemoryError|allocation failed|ENOMEM"
 )
+_out_of_memory_re = None  # compiled on first use (a failed call), not at every adapter's start-up
 
 
 _ProcessResultFields = namedtuple(
@@ -91,14 +95,24 @@ def _pump(sup, streams: dict, *, timeout_s: float, output_cap: int, stdin_fd, st
     total = 0
     timed_out = capped = cancelled = False
     deadline = time.monotonic() + max(0.0, float(timeout_s))
-    selector = selectors.DefaultSelector()
+    poller = select.poll()
+    tags = {}
+
+    def watch(fd, tag, events=select.POLLIN):
+        tags[fd] = tag
+        poller.register(fd, events)
+
+    def unwatch(fd):
+        poller.unregister(fd)
+        del tags[fd]
+
     for fd, name in streams.items():
-        selector.register(fd, selectors.EVENT_READ, name)
-    selector.register(sup.status_fd, selectors.EVENT_READ, "status")
+        watch(fd, name)
+    watch(sup.status_fd, "status")
     if stdin_fd is not None:
         os.set_blocking(stdin_fd, False)
         if stdin_data:
-            selector.register(stdin_fd, selectors.EVENT_WRITE, "stdin")
+            watch(stdin_fd, "stdin", select.POLLOUT)
         else:
             os.close(stdin_fd)
             stdin_fd = None
@@ -120,33 +134,35 @@ def _pump(sup, streams: dict, *, timeout_s: float, output_cap: int, stdin_fd, st
                 break
             limit = min(deadline, linger_until or deadline) - now
             wait = limit if cancel is None else min(limit, 0.05)
-            for key, _ in selector.select(wait):
-                tag = key.data
+            for fd, _events in poller.poll(max(wait, 0.0) * 1000):
+                tag = tags.get(fd)
+                if tag is None:
+                    continue
                 if tag == "status":
-                    data = os.read(key.fd, 4096)
+                    data = os.read(fd, 4096)
                     sup.feed(data)
                     if not data:
-                        selector.unregister(key.fd)
+                        unwatch(fd)
                 elif tag == "stdin":
                     try:
-                        written = os.write(key.fd, pending[:_CHUNK])
+                        written = os.write(fd, pending[:_CHUNK])
                         pending = pending[written:]
                     except BlockingIOError:
                         continue
                     except OSError:  # the tool closed its stdin
                         pending = pending[:0]
                     if not pending:
-                        selector.unregister(key.fd)
+                        unwatch(fd)
                         os.close(stdin_fd)
                         stdin_fd = None
                 else:
                     try:
-                        data = os.read(key.fd, _CHUNK)
+                        data = os.read(fd, _CHUNK)
                     except OSError:  # EIO: a pty whose other end is gone
                         data = b""
                     if not data:
-                        selector.unregister(key.fd)
-                        open_reads.discard(key.fd)
+                        unwatch(fd)
+                        open_reads.discard(fd)
                         continue
                     room = output_cap - total
                     if len(data) > room:
@@ -158,7 +174,6 @@ def _pump(sup, streams: dict, *, timeout_s: float, output_cap: int, stdin_fd, st
             if capped:
                 break
     finally:
-        selector.close()
         if stdin_fd is not None:
             os.close(stdin_fd)
     return buffers, timed_out, capped, cancelled
@@ -169,7 +184,10 @@ def _memory_exceeded(sup, memory_mb, output: bytes) -> bool:
     crash with a peak resident size of at least half the limit (Linux reports no rlimit hits)."""
     if not memory_mb or (sup.exit_code == 0 and sup.signal is None):
         return False
-    if _OUT_OF_MEMORY_RE.search(output[-8192:]):
+    global _out_of_memory_re
+    if _out_of_memory_re is None:
+        _out_of_memory_re = re.compile(_OUT_OF_MEMORY, re.IGNORECASE)
+    if _out_of_memory_re.search(output[-8192:]):
         return True
     return sup.signal is not None and sup.max_rss_kb * 1024 >= memory_mb * (1 << 20) // 2
 

@@ -155,7 +155,8 @@ def examples(tmp_path, monkeypatch):
     """A private copy of recipes/examples (the example internal tools) with its bin/ on PATH, and state
     dirs for the tools."""
     root = tmp_path / "recipes"
-    shutil.copytree(REPO / "recipes" / "examples", root, ignore=shutil.ignore_patterns("__pycache__"))
+    # the task-runner example (shop/, shop-*.yaml) needs make, just and npm: tests/live/test_runners_live.py has it
+    shutil.copytree(REPO / "recipes" / "examples", root, ignore=shutil.ignore_patterns("__pycache__", "shop", "shop-*"))
     monkeypatch.setenv("PATH", f"{root / 'bin'}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("DEPLOYCTL_HOME", str(tmp_path / "deploy-state"))
     monkeypatch.setenv("NOTES_FILE", str(tmp_path / "notes.json"))

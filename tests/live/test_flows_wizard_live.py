@@ -38,9 +38,10 @@ def _files(directory):
 
 
 def test_enter_throughout_gives_the_bytes_of_wrap(tmp_path, cli):
-    """Pressing Enter at every prompt writes exactly what `wrapgen wrap jq` writes, then checks it."""
+    """Pressing Enter at every prompt writes exactly what `wrapgen wrap jq --no-try` writes, then checks it
+    (the wizard runs no trials, as batch and promote: docs/flows.md)."""
     require_tool("jq")
-    assert cli("wrap", "jq", "-o", str(tmp_path / "wrap")).exit_code == 0
+    assert cli("wrap", "jq", "--no-try", "-o", str(tmp_path / "wrap")).exit_code == 0
     child = _spawn("jq", tmp_path / "wiz")
     assert _answer(child) == 0
     assert "wrapgen check: 0 error(s)" in child.before

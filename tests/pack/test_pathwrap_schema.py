@@ -24,7 +24,8 @@ def test_the_schema_ships_in_the_package_and_is_valid():
     schema = pathwrap_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["required"] == ["wrap"]
-    assert set(schema["properties"]["wrap"]["properties"]) == {"bin", "allowedSubcommands"}
+    # argv_template (issue 11 item 7): how the tool composes commands, carried over into the promoted packs
+    assert set(schema["properties"]["wrap"]["properties"]) == {"bin", "allowedSubcommands", "argv_template"}
 
 
 def test_promote_reads_path_wraps_through_the_pack_module():

@@ -20,7 +20,7 @@ from wrapgen.knowledge.trials import ignored_path, phrase, sample_for
 from wrapgen.model.trial import TrialOutcome, is_json_text
 
 __all__ = ["Evidence", "KINDS", "sample_args", "classify", "apply_evidence", "evidence_line", "TRIAL_CODES",
-           "without_streaming_flags"]
+           "without_streaming_flags", "optional_operands"]
 
 # kind -> (what wrap does, what the trial showed, what wrap did about it)
 KINDS = {
@@ -49,6 +49,7 @@ class Evidence:
     kind: str  # a key of KINDS
     detail: str = ""  # the phrase that decided, or what appeared ("work/out.txt"), or "exit 2"
     dropped_flags: tuple[str, ...] = ()  # streaming flags taken out of cli[] before this trial ("--follow")
+    required_args: tuple[str, ...] = ()  # optional operands this trial gave a value: wrap makes them required
 
     @property
     def action(self) -> str:
@@ -68,6 +69,10 @@ class Evidence:
         if self.dropped_flags:
             flags = " ".join(self.dropped_flags)
             text = f"tried: still running at the trial's timeout with {flags}: {flags} dropped; without it {text}"
+        if self.required_args:
+            names = ", ".join(self.required_args)
+            text = (f"tried: without {names} it exits with its usage: {names} made required; "
+                    f"with {'it' if len(self.required_args) == 1 else 'them'} {text.removeprefix('tried: ')}")
         return text
 
 
@@ -159,6 +164,28 @@ def without_streaming_flags(cli: Iterable[str]) -> tuple[list[str], tuple[str, .
     return out, tuple(dropped)
 
 
+def optional_operands(verb: Mapping[str, Any]) -> tuple[str, ...]:
+    """The args of a verb (as pack.yaml holds it) that fill a bare operand slot of its ``cli[]`` and are
+    not required: what a trial that ends in the tool's usage tries once more with a value (``rg``'s
+    ``{{pattern}}``, optional because ``rg --files`` needs none, is what ``rg PATTERN`` cannot do without).
+    A slot right after a flag is that flag's value or switch, never an operand."""
+    schema = verb.get("args") or {}
+    properties = schema.get("properties") or {}
+    required = set(schema.get("required") or ())
+    cli = list(verb.get("cli") or ())
+    out = []
+    for i, token in enumerate(cli):
+        if not (token.startswith("{{") and token.endswith("}}")):
+            continue
+        name = token[2:-2]
+        before = cli[i - 1] if i > 0 else ""
+        after_flag = before.startswith("-") and before not in ("--", "--end-of-options")
+        if name in properties and name not in required and not after_flag \
+                and properties[name].get("type", "string") != "boolean" and name not in out:
+            out.append(name)
+    return tuple(out)
+
+
 def evidence_line(evidence: Evidence) -> str:
     return f"{evidence.verb}: {evidence.words}"
 
@@ -178,6 +205,11 @@ def apply_evidence(manifest: dict, evidence: Iterable[Evidence]) -> tuple[dict, 
             del verbs[item.verb]
             continue
         body = dict(verbs[item.verb])
+        if item.required_args:
+            args = dict(body.get("args") or {})
+            args["required"] = [*(args.get("required") or ()),
+                                *(n for n in item.required_args if n not in (args.get("required") or ()))]
+            body["args"] = args
         if item.dropped_flags and "cli" in body:
             body["cli"] = without_streaming_flags(body["cli"])[0]
         why = body.get("x-why", "")

@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable
 
-from wrapgen.check.trial_evidence import Evidence, apply_evidence, classify, sample_args, without_streaming_flags
+from wrapgen.check.trial_evidence import (Evidence, apply_evidence, classify, optional_operands, sample_args,
+                                          without_streaming_flags)
 from wrapgen.probe.trial import DEFAULT_TRIAL_JOBS, DEFAULT_TRIAL_TIMEOUT_S, TrialSpec, run_trials
 
 __all__ = ["TrialReport", "check_try_in", "trial_specs", "try_manifest", "try_proposal", "try_pack_dirs", "trial_lines"]
@@ -112,6 +113,8 @@ def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | Non
     report = try_manifest(proposal.manifest, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache)
     report = _retry_without_streaming(proposal.manifest, report, bin_path=bin_path, try_in=try_in,
                                       timeout_s=timeout_s, cache=cache)
+    report = _retry_with_operands(proposal.manifest, report, bin_path=bin_path, try_in=try_in,
+                                  timeout_s=timeout_s, cache=cache)
     manifest, dropped = apply_evidence(proposal.manifest, report.evidence)
     by_verb = report.by_verb()
     decisions = []
@@ -145,6 +148,41 @@ def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, t
         if retry is not None and retry.kind not in ("long-running", "not-tried"):
             item = replace(retry, dropped_flags=variants[item.verb][1])
         evidence.append(item)
+    return replace(report, evidence=tuple(evidence))
+
+
+def _retry_with_operands(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache) -> TrialReport:
+    """A read that exits with its usage and has optional operand slots is tried again with a value in
+    the first of them, then in all of them ("add it or drop the verb"): when the tool then gets past its
+    usage, those operands become required and the verb stays; otherwise it is left out as before."""
+    verbs = manifest.get("verbs") or {}
+    candidates = {}
+    for item in report.evidence:
+        body = verbs.get(item.verb, {})
+        names = optional_operands(body) if item.kind == "lacks-operand" and "cli" in body else ()
+        if names:
+            candidates[item.verb] = names
+    found: dict[str, Evidence] = {}
+    for take in (1, None):  # the first operand alone (rg's pattern), then every one
+        variants = {}
+        for verb, names in candidates.items():
+            chosen = names[:take]
+            if verb in found or (take is None and len(names) == 1):
+                continue
+            body = verbs[verb]
+            args = dict(body.get("args") or {})
+            args["required"] = [*(args.get("required") or ()), *chosen]
+            variants[verb] = ({**body, "args": args}, chosen)
+        if not variants:
+            continue
+        filled = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
+        again = try_manifest(filled, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache).by_verb()
+        for verb, (_, chosen) in variants.items():
+            retry = again.get(verb)
+            if retry is not None and retry.kind not in ("lacks-operand", "not-tried"):
+                found[verb] = replace(retry, required_args=chosen)
+    evidence = [replace(found[item.verb], dropped_flags=item.dropped_flags) if item.verb in found else item
+                for item in report.evidence]
     return replace(report, evidence=tuple(evidence))
 
 

@@ -78,6 +78,7 @@ class VerbSettings:
     json: tuple[str, ...] | bool | None = None
     include_args: tuple[str, ...] | None = None
     exclude_args: tuple[str, ...] | None = None
+    required_args: tuple[str, ...] | None = None
     positional_order: tuple[str, ...] | None = None
     title: TitleSetting | None = None
     timeout_s: float | int | None = None
@@ -99,6 +100,7 @@ class VerbSettings:
             json=_json(spec.json),
             include_args=_tuple(spec.include_args),
             exclude_args=_tuple(spec.exclude_args),
+            required_args=_tuple(getattr(spec, "required_args", None)),
             positional_order=_tuple(spec.positional_order),
             title=TitleSetting.of(spec.title),
             timeout_s=spec.timeout_s,

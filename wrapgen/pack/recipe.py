@@ -101,6 +101,7 @@ class CommandSpec:
     json: tuple[str, ...] | bool | None = None
     include_args: tuple[str, ...] | None = None
     exclude_args: tuple[str, ...] | None = None
+    required_args: tuple[str, ...] | None = None
     positional_order: tuple[str, ...] | None = None
     title: Mapping[str, tuple[str, ...]] | None = None
     timeout_s: float | int | None = None
@@ -172,6 +173,7 @@ def _spec(entry: Mapping[str, Any], path: tuple[str, ...]) -> CommandSpec:
         json=_json_value(entry.get("json")),
         include_args=_tuple_or_none(args.get("include")),
         exclude_args=_tuple_or_none(args.get("exclude")),
+        required_args=_tuple_or_none(args.get("required")),
         positional_order=_tuple_or_none(entry.get("positional_order")),
         title=title,
         timeout_s=entry.get("timeout_s"),
@@ -210,6 +212,13 @@ def _semantic_problems(data: dict) -> list[tuple[tuple, str, str]]:
         if both:
             problems.append((("overrides", name, "args"), f"args {', '.join(both)} both included and excluded",
                              "keep each arg in one of include or exclude"))
+        required = set(args.get("required") or ())
+        cut = sorted(required & set(args.get("exclude") or ())) or (
+            sorted(required - set(args["include"])) if args.get("include") is not None else [])
+        if cut:
+            problems.append((("overrides", name, "args", "required"),
+                             f"args {', '.join(cut)} are required but not offered (excluded, or not in include)",
+                             "offer an arg before requiring it"))
     if data.get("runner") and isinstance(data.get("tool"), str):
         from wrapgen.knowledge.runners import runner_kind
 

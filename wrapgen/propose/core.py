@@ -417,8 +417,11 @@ def _write_verb(draft: _Draft, p: _Pick, name: str, *, mode_flags: tuple[str, ..
         "title": title,
         "policy": {"effect": effect, "confirm": policy.confirm if policy.confirm is not None else effect != "read"},
     }
-    if plan.required:
-        body["args"]["required"] = list(plan.required)
+    # a recipe's args.required: what every call must give though the tool's grammar leaves it optional
+    required = list(plan.required) + [n for n in settings.required_args or () if n in plan.properties
+                                      and n not in plan.required]
+    if required:
+        body["args"]["required"] = required
     if settings.timeout_s is not None:
         body["timeout_s"] = settings.timeout_s
     why = p.why

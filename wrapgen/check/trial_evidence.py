@@ -29,6 +29,9 @@ KINDS = {
     "interactive": ("drop", "tried: it waits for a terminal or input: interactive", "left out"),
     "writes": ("relabel", "tried: it writes: not a read", "relabelled write (confirm-gated)"),
     "lacks-operand": ("drop", "tried: it exits with its usage: the verb lacks an operand its command needs", "left out"),
+    # wrap keeps these when leaving them out would leave the pack with no command at all (cut needs -f)
+    "lacks-operand-kept": ("keep", "tried: it exits with its usage: the verb lacks an operand or flag its command needs; "
+                           "kept, since without it the pack would hold no command: a call must give what the tool needs", ""),
     "json-wrong": ("drop-json", "tried: JSON selected but the output is not JSON", "the JSON selection is dropped"),
     "unreachable": ("keep", "could not be tried: it needs a daemon, cluster, network or login the sandbox does not give", ""),
     "context": ("keep", "tried: it needs a working directory with content (try it with --try-in DIR); context, not a defect", ""),

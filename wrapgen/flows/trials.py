@@ -116,6 +116,11 @@ def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | Non
     report = _retry_with_operands(proposal.manifest, report, bin_path=bin_path, try_in=try_in,
                                   timeout_s=timeout_s, cache=cache)
     manifest, dropped = apply_evidence(proposal.manifest, report.evidence)
+    if not manifest.get("verbs") and any(item.kind == "lacks-operand" for item in dropped.values()):
+        # a pack of no command helps nobody: keep the verbs that only lack an arg, saying so (cut without -f)
+        report = replace(report, evidence=tuple(replace(item, kind="lacks-operand-kept") if item.kind == "lacks-operand"
+                                                else item for item in report.evidence))
+        manifest, dropped = apply_evidence(proposal.manifest, report.evidence)
     by_verb = report.by_verb()
     decisions = []
     for decision in proposal.decisions:

@@ -83,19 +83,36 @@ _prctl_fn = None
 
 
 def _prctl():
-    """libc's prctl through ctypes (loaded once, before any fork), or None where there is none."""
+    """libc's prctl (found once, before any fork), or None where there is none.
+
+    Called through ``_ctypes`` (the C module) where it offers ``call_function``: ``import ctypes``
+    builds its whole type system, several milliseconds of every one-shot call's start-up, for the
+    one function this needs. Every argument is a small int (passed as a C int, widened to a register,
+    as prctl's variadic arguments are read)."""
     global _prctl_fn
     if _prctl_fn is None:
-        try:
-            import ctypes
-
-            fn = ctypes.CDLL(None, use_errno=True).prctl
-            fn.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-            fn.restype = ctypes.c_int
-            _prctl_fn = fn
-        except (ImportError, OSError, AttributeError):
-            _prctl_fn = False
+        _prctl_fn = _load_prctl() or False
     return _prctl_fn or None
+
+
+def _load_prctl():
+    try:
+        import _ctypes
+
+        address = _ctypes.dlsym(_ctypes.dlopen(None), "prctl")
+        call = _ctypes.call_function
+        return lambda *args: call(address, args)
+    except (ImportError, OSError, AttributeError):
+        pass
+    try:
+        import ctypes
+
+        fn = ctypes.CDLL(None, use_errno=True).prctl
+        fn.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+        fn.restype = ctypes.c_int
+        return fn
+    except (ImportError, OSError, AttributeError):
+        return None
 
 
 def containment_available() -> bool:
@@ -494,6 +511,9 @@ def _usable_helper():
     global _helper
     helper = _helper
     if not helper or helper[3] != os.getpid():
+        return None
+    if _reap(helper[0], block=False):  # it died (someone killed it): the call must not be sent to nobody
+        _drop_helper()
         return None
     if not helper[2]:
         ready = select.select([helper[1]], [], [], 0)[0]

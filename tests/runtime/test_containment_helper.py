@@ -184,3 +184,30 @@ def test_stop_all_ends_the_helper():
     helper = _helper_pid()
     assert stop_all() == 0
     assert _gone(helper)
+
+
+LIMITS_AND_UMASK = """
+import json, os, resource
+mask = os.umask(0)
+print(json.dumps([mask, resource.getrlimit(resource.RLIMIT_NOFILE)[0], resource.getrlimit(resource.RLIMIT_CORE)[0]]))
+"""
+
+
+def test_the_tool_gets_the_callers_umask_and_limits_at_call_time():
+    """A caller that changes its umask or a soft limit after its helper started: the tool sees the new
+    ones, as it would from a supervisor forked by the caller at call time."""
+    import resource
+
+    _helper_pid()
+    nofile, core = resource.getrlimit(resource.RLIMIT_NOFILE), resource.getrlimit(resource.RLIMIT_CORE)
+    old_mask = os.umask(0o027)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (200, nofile[1]))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, core[1]))
+        result = run_process([PY, "-c", LIMITS_AND_UMASK], timeout_s=20)
+        assert contain._usable_helper() is not None  # (the call went through the helper)
+    finally:
+        os.umask(old_mask)
+        resource.setrlimit(resource.RLIMIT_NOFILE, nofile)
+        resource.setrlimit(resource.RLIMIT_CORE, core)
+    assert json.loads(result.stdout) == [0o027, 200, 0], result.stderr

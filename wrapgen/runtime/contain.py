@@ -414,7 +414,7 @@ _HELPER_BOOT = "import sys; sys.path.append(sys.argv[1]); from wrapgen.runtime.c
 
 
 def _recv_call(sock, first: bytes, fds):
-    """The call whose first packet was ``first``: (argv, env, cwd, index, memory_bytes), or None at end of file."""
+    """The call whose first packet was ``first``: (argv, env, cwd, index, memory_bytes, caller state), or None at end of file."""
     size = int.from_bytes(first[:8], "little")
     body = bytearray(first[8:])
     while len(body) < size:
@@ -450,11 +450,11 @@ def _helper_main(fd: int) -> None:
             call = _recv_call(sock, data, fds)
             if call is None:
                 break
-            argv, env, cwd, index, memory_bytes = call
+            argv, env, cwd, index, memory_bytes, state = call
             pid = os.fork()
             if pid == 0:
                 _helped_supervisor(argv, env, cwd, tuple(None if i < 0 else fds[i] for i in index),
-                                   fds[-2], fds[-1], memory_bytes)
+                                   fds[-2], fds[-1], memory_bytes, state)
             children.add(pid)
             for received in set(fds):
                 os.close(received)
@@ -463,10 +463,11 @@ def _helper_main(fd: int) -> None:
     os._exit(ExitStatus.OK)
 
 
-def _helped_supervisor(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
+def _helped_supervisor(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, state) -> None:
     """A supervisor forked by the spawn helper (in the child). Never returns."""
     try:
         *stdio, ctl_r, st_w = _become_supervisor(list(stdio) + [ctl_r, st_w])
+        _take_caller_state(state)
         os.write(st_w, b"S %d\n" % os.getpid())
     except BaseException:
         os._exit(ExitStatus.OK)
@@ -540,6 +541,45 @@ def _drop_helper(*, again: bool = False) -> None:
                 _unreaped.append(helper[0])
 
 
+# What a child inherits from its parent at fork, besides cwd and environment (sent with every call):
+# the helper started long before the call, so its own would be stale if the caller changed them since.
+_INHERITED_LIMITS = tuple(getattr(resource, name) for name in (
+    "RLIMIT_CORE", "RLIMIT_CPU", "RLIMIT_DATA", "RLIMIT_FSIZE", "RLIMIT_NOFILE", "RLIMIT_NPROC", "RLIMIT_STACK",
+    "RLIMIT_AS", "RLIMIT_MEMLOCK") if hasattr(resource, name))
+
+
+def _caller_state():
+    """(umask or None, ((resource, soft, hard), ...)) of the caller now: what a fork of it would pass on.
+
+    The umask comes from /proc (reading it with ``os.umask`` means setting it for a moment, a race with
+    every other thread of the caller that creates a file)."""
+    umask = None
+    try:
+        with open("/proc/self/status", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"Umask:"):
+                    umask = int(line.split()[1], 8)
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    return umask, tuple((which, *resource.getrlimit(which)) for which in _INHERITED_LIMITS)
+
+
+def _take_caller_state(state) -> None:
+    """In a helper-forked supervisor: take the caller's umask and limits, so the tool gets what a cold
+    spawn gives it. A limit this process may not set (a hard limit the caller raised with a privilege
+    the helper lacks) stays as it is."""
+    umask, limits = state
+    if umask is not None:
+        os.umask(umask)
+    for which, soft, hard in limits:
+        try:
+            if resource.getrlimit(which) != (soft, hard):
+                resource.setrlimit(which, (soft, hard))
+        except (OSError, ValueError):
+            pass
+
+
 def _via_helper(helper, argv, stdio, cwd, env, memory_bytes):
     """Hand one call to the spawn helper: its ``Supervised``, or None when the helper is gone (then a cold one runs)."""
     import socket
@@ -557,7 +597,8 @@ def _via_helper(helper, argv, stdio, cwd, env, memory_bytes):
             cwd = os.getcwd()  # the caller's cwd (the helper's is not)
         except OSError:
             cwd = None
-    body = marshal.dumps((argv, dict(os.environ) if env is None else env, cwd, tuple(index), memory_bytes))
+    body = marshal.dumps((argv, dict(os.environ) if env is None else env, cwd, tuple(index), memory_bytes,
+                          _caller_state()))
     message = len(body).to_bytes(8, "little") + body
     ctl_r, ctl_w = os.pipe()
     st_r, st_w = os.pipe()

@@ -136,9 +136,30 @@ def test_check_errors_on_a_git_pack_stripped_of_its_hardening(tmp_path):
     stripped = head + "verbs:\n" + verbs.replace("--stat, --no-ext-diff, --no-textconv,", "--stat,")
     (pack / "pack.yaml").write_text(stripped)
     findings = [d for d in check_pack(pack) if d.code == "W040"]
-    assert [d.field for d in findings] == ["bin", "verbs.diff"]
+    assert [d.field for d in findings] == ["bin", "bin", "verbs.diff"]
     assert all(d.level == "error" for d in findings)
     assert "core.fsmonitor=false" in findings[0].message
+    assert "config_guard" in findings[1].message
+
+
+def test_check_errors_on_a_git_pack_without_its_config_guard(tmp_path):
+    """A git pack that keeps env.set but drops config_guard, or narrows it, is a W040 error."""
+    pack = tmp_path / "git"
+    shutil.copytree(REPO / "tests" / "packs" / "git", pack)
+    text = (pack / "pack.yaml").read_text()
+    head, _, rest = text.partition("config_guard:\n")
+    guard, _, verbs = rest.partition("verbs:\n")
+    (pack / "pack.yaml").write_text(head + "verbs:\n" + verbs)
+    findings = [d for d in check_pack(pack) if d.code == "W040"]
+    assert [d.field for d in findings] == ["bin"] and "filter.*.clean" in findings[0].message
+    narrowed = guard.replace("scopes: [local, worktree]", "scopes: [worktree]")
+    assert narrowed != guard
+    (pack / "pack.yaml").write_text(head + "config_guard:\n" + narrowed + "verbs:\n" + verbs)
+    findings = [d for d in check_pack(pack) if d.code == "W040"]
+    assert [d.field for d in findings] == ["config_guard"] and findings[0].level == "error"
+    wider = guard.replace("scopes: [local, worktree]", "scopes: [local, worktree, global]")
+    (pack / "pack.yaml").write_text(head + "config_guard:\n" + wider + "verbs:\n" + verbs)
+    assert [d for d in check_pack(pack) if d.code == "W040"] == []
 
 
 def test_check_errors_on_a_curl_verb_without_proto(tmp_path):

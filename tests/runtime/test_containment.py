@@ -172,7 +172,9 @@ def test_sigkill_of_wrapgen_exec_kills_the_tool_and_its_escaped_grandchild(tmp_p
     pids = []
     try:
         pids = _escaper_pids(pidfile)
-        assert all(_alive(pid) for pid in pids)
+        # pids[0] is the grandchild's parent when it wrote the file: the supervisor it was reparented
+        # to, or (rarely) the middle child, which exits at once; the grandchild and the tool must live
+        assert all(_alive(pid) for pid in pids[1:])
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
         assert all(_gone(pid) for pid in pids), f"survivors of wrapgen exec: {[p for p in pids if _alive(p)]}"
@@ -216,7 +218,9 @@ def test_sigkill_of_wrapgen_serve_kills_the_running_tool(tmp_path):
         _rpc(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
         _rpc(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "v", "arguments": {}}})
         pids = _escaper_pids(pidfile)
-        assert all(_alive(pid) for pid in pids)
+        # pids[0] is the grandchild's parent when it wrote the file: the supervisor it was reparented
+        # to, or (rarely) the middle child, which exits at once; the grandchild and the tool must live
+        assert all(_alive(pid) for pid in pids[1:])
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
         assert all(_gone(pid) for pid in pids), f"survivors of wrapgen serve: {[p for p in pids if _alive(p)]}"

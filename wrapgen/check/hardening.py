@@ -5,14 +5,15 @@ untrusted repository runs its ``core.fsmonitor``, ``git diff`` its external diff
 drivers, ``curl get url=file:///etc/passwd`` reads a local file. The hardened-tools catalogue
 (``wrapgen/knowledge/data/hardening.json``) says what turns that off per call: ``env.set``
 entries (git's ``GIT_CONFIG_*`` overrides) and flags in ``cli[]`` (``--no-ext-diff``,
-``--proto =http,https``). Generated packs carry them (``propose/harden.py``); this rule catches a
-hand-written or hand-edited pack that lacks them.
+``--proto =http,https``), and a ``config_guard`` for config whose names are the content's own
+(git's filter drivers, reset by the runtime before each call). Generated packs carry them
+(``propose/harden.py``); this rule catches a hand-written or hand-edited pack that lacks them.
 """
 
 from __future__ import annotations
 
 from wrapgen.check.rules import PackContext, rule
-from wrapgen.knowledge.hardening import hardening_for, missing_env, missing_flags
+from wrapgen.knowledge.hardening import hardening_for, missing_env, missing_flags, pack_guard
 
 __all__ = ["unhardened_read_verb"]
 
@@ -47,6 +48,16 @@ def unhardened_read_verb(ctx: PackContext):
             hint="regenerate the pack (wrapgen wrap/batch applies the catalogue), or copy env.set from "
                  "wrapgen/knowledge/data/hardening.json (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n)",
         )
+    wanted = pack_guard(entry)
+    if wanted is not None and not _guard_covers(ctx.manifest.data.get("config_guard"), wanted):
+        names = ", ".join(v.name for v in reads[:_SHOWN]) + (" ..." if len(reads) > _SHOWN else "")
+        yield ctx.diagnostic(
+            CODE, "config_guard" if "config_guard" in ctx.manifest.data else "bin",
+            f"read verbs of {entry.tool} ({names}) run without the catalogue's config_guard: config the content "
+            f"names itself ({_listed([r['prefix'] + '*' + r['suffixes'][0] for r in wanted['reset']])}) could run a program",
+            hint="regenerate the pack (wrapgen wrap/batch applies the catalogue), or copy config_guard from "
+                 "wrapgen/knowledge/data/hardening.json",
+        )
     for verb in reads:
         if not verb.from_cli:
             continue
@@ -58,3 +69,20 @@ def unhardened_read_verb(ctx: PackContext):
                 hint=f"add {flags} to cli[] before its literal '--' (or at its end); "
                      "wrapgen/knowledge/data/hardening.json says why",
             )
+
+
+def _guard_covers(declared, wanted: dict) -> bool:
+    """Whether a pack's ``config_guard`` does at least what the catalogue's does: the same listing and
+    env block, every scope, and every reset (prefix, suffix, value) it has."""
+    if not isinstance(declared, dict):
+        return False
+    if declared.get("env") != wanted["env"] or declared.get("list") != wanted["list"]:
+        return False
+    scopes = declared.get("scopes")
+    if not isinstance(scopes, list) or not set(wanted["scopes"]) <= set(scopes):
+        return False
+    have = set()
+    for reset in declared.get("reset") or []:
+        if isinstance(reset, dict) and isinstance(reset.get("suffixes"), list):
+            have.update((reset.get("prefix"), suffix, reset.get("value")) for suffix in reset["suffixes"])
+    return all((r["prefix"], suffix, r["value"]) in have for r in wanted["reset"] for suffix in r["suffixes"])

@@ -9,6 +9,10 @@ switch, applied on every call of a pack:
 - ``verb_flags`` (git): flags a verb of that subcommand needs where no config override can reach
   (``--no-ext-diff``, ``--no-textconv``: the diff driver's name is the repository's own).
 - ``flags`` (curl): flags every verb carries (``--proto =http,https``).
+- ``config_guard`` (git): config whose *names* are the repository's own (a filter driver a
+  ``.gitattributes`` line names), which no fixed override can reach. The pack carries the guard;
+  before each call the runtime runs its ``list`` command, and every key the listing shows in one
+  of ``scopes`` that a ``reset`` rule matches is overridden for that call (``pack_guard``).
 
 Flags are written right before the verb's literal ``--`` (or at the end of ``cli[]``), never right
 before a placeholder, whose omission would drop them with it.
@@ -47,6 +51,9 @@ __all__ = [
     "missing_flags",
     "missing_env",
     "harden_cli",
+    "ConfigGuard",
+    "GuardReset",
+    "pack_guard",
 ]
 
 DATA_PATH = Path(__file__).with_name("data") / "hardening.json"
@@ -82,6 +89,26 @@ class FlagGroup:
 
 
 @dataclass(frozen=True)
+class GuardReset:
+    """Keys ``prefix`` + NAME + one of ``suffixes`` get ``value`` for the call."""
+
+    prefix: str
+    suffixes: tuple[str, ...]
+    value: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ConfigGuard:
+    """A listing run before each call (the tool's own arguments after its bin) and what to reset."""
+
+    list: tuple[str, ...]
+    scopes: tuple[str, ...]
+    reset: tuple[GuardReset, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
 class ToolHardening:
     tool: str
     reason: str
@@ -90,11 +117,12 @@ class ToolHardening:
     verb_flags: tuple[FlagGroup, ...] = ()  # after the subcommand, for the verbs named
     flags: tuple[FlagGroup, ...] = ()  # after the bin, for every verb
     not_covered: tuple[tuple[str, str], ...] = ()  # (what, why)
+    config_guard: ConfigGuard | None = None
 
     @property
     def empty(self) -> bool:
         """Nothing to apply (only ``not_covered`` notes)."""
-        return not (self.config or self.env or self.verb_flags or self.flags)
+        return not (self.config or self.env or self.verb_flags or self.flags or self.config_guard)
 
 
 def _need(entry: Mapping, field: str, where: str, kind=str) -> object:
@@ -151,10 +179,36 @@ def _parse_tool(tool: str, data: Mapping) -> ToolHardening:
     for i, entry in enumerate(data.get("not_covered", [])):
         at = f"{where}.not_covered[{i}]"
         notes.append((_need(entry, "key", at), _need(entry, "reason", at)))
-    if config and data.get("config_env") != "GIT_CONFIG":
+    guard = _parse_guard(data.get("config_guard"), f"{where}.config_guard") if "config_guard" in data else None
+    if (config or guard) and data.get("config_env") != "GIT_CONFIG":
         raise HardeningDataError(f"hardening.json: {where}.config needs \"config_env\": \"GIT_CONFIG\", "
                                  "git's GIT_CONFIG_COUNT/KEY_n/VALUE_n, the one per-call config mechanism wrapgen renders")
-    return ToolHardening(tool, reason, tuple(config), tuple(env), tuple(verb_flags), tuple(flags), tuple(notes))
+    return ToolHardening(tool, reason, tuple(config), tuple(env), tuple(verb_flags), tuple(flags), tuple(notes), guard)
+
+
+def _parse_guard(data, where: str) -> ConfigGuard:
+    reason = _need(data, "reason", where)
+    resets = []
+    for i, entry in enumerate(_need(data, "reset", where, list)):
+        at = f"{where}.reset[{i}]"
+        resets.append(GuardReset(_need(entry, "prefix", at), _tokens(entry, "suffixes", at),
+                                 _need(entry, "value", at), _need(entry, "reason", at)))
+    if not resets:
+        raise HardeningDataError(f"hardening.json: {where}.reset lists nothing to reset")
+    return ConfigGuard(_tokens(data, "list", where), _tokens(data, "scopes", where), tuple(resets), reason)
+
+
+def pack_guard(entry: ToolHardening) -> dict | None:
+    """The ``config_guard`` a pack of this tool carries (docs/packs-and-check.md), or None."""
+    guard = entry.config_guard
+    if guard is None:
+        return None
+    return {
+        "env": "GIT_CONFIG",
+        "list": list(guard.list),
+        "scopes": list(guard.scopes),
+        "reset": [{"prefix": r.prefix, "suffixes": list(r.suffixes), "value": r.value} for r in guard.reset],
+    }
 
 
 def parse_catalogue(data: Mapping) -> dict[str, ToolHardening]:

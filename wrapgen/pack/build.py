@@ -143,6 +143,13 @@ def binding_data(manifest: Manifest) -> dict:
         "response_files": data.get("response_files") is True,
         "verbs": {name: resolve_verb(data, name) for name in data["verbs"]},
     }
+    guard = data.get("config_guard")
+    if guard:
+        # only when declared, so the binding of a pack without one stays byte-identical
+        binding["config_guard"] = {
+            "env": guard["env"], "list": list(guard["list"]), "scopes": list(guard["scopes"]),
+            "reset": [{"prefix": r["prefix"], "suffixes": list(r["suffixes"]), "value": r["value"]} for r in guard["reset"]],
+        }
     env = data.get("env")
     if env:
         # only when declared, so the binding of a pack without env stays byte-identical

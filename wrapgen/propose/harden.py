@@ -3,7 +3,8 @@
 ``harden_manifest(manifest, tool=...)`` takes the proposed manifest dict and returns a hardened
 copy (the input is not changed): the catalogue's flags written into each verb's ``cli[]`` (after the
 bin for curl's ``--proto =http,https``; after the subcommand for git's ``--no-ext-diff``), and its
-environment (git's ``GIT_CONFIG_*`` overrides) in the pack's ``env.set``. A tool the catalogue does
+environment (git's ``GIT_CONFIG_*`` overrides) in the pack's ``env.set``, and its config guard
+(git's filter drivers, reset per call by the runtime) as the pack's ``config_guard``. A tool the catalogue does
 not know comes back unchanged. The catalogue and the reason of each entry:
 ``wrapgen/knowledge/data/hardening.json``.
 """
@@ -19,6 +20,7 @@ from wrapgen.knowledge.hardening import (
     env_settings,
     harden_cli,
     hardening_for,
+    pack_guard,
 )
 
 __all__ = ["harden_manifest"]
@@ -58,4 +60,7 @@ def harden_manifest(manifest: Mapping[str, Any], *, tool: str) -> dict[str, Any]
         env["set"] = _merged_env(dict(env.get("set") or {}), ours)
         # the manifest's keys keep their order; env goes where the canonical dump puts it
         out["env"] = env
+    guard = pack_guard(entry)
+    if guard is not None:
+        out["config_guard"] = guard
     return out

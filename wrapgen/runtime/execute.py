@@ -325,6 +325,13 @@ def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = 
         return failure(f"args are {TOO_DEEP}")
     except Exception as error:  # a broken binding must not crash the host
         return failure(f"cannot execute {verb_key!r}: {type(error).__name__}: {error}; run wrapgen build on the pack")
+    if binding.get("config_guard") is not None and argv:
+        from wrapgen.runtime.guard import guarded_env  # (only packs with a guard: git's)
+
+        try:
+            tool_environ = guarded_env(binding, argv[0], tool_environ, cwd=cwd, cancel=cancel, memory_mb=memory_mb)
+        except WrapgenError as error:
+            return failure(_error_text(error))
     result = run_process(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=tool_environ, cancel=cancel,
                          memory_mb=memory_mb)
     return envelope_from_process(result, json_selected=bool(verb.get("json")), timeout_s=timeout_s,

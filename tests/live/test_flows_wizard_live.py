@@ -61,6 +61,14 @@ def test_rename_and_skip_take_effect(tmp_path, cli):
     assert verbs["hunt"]["cli"] == wrap_verbs[proposed[0]]["cli"]
     envelope = cli("exec", str(tmp_path / "wiz" / "rg"), "hunt", "--json")
     assert envelope.exit_code in (0, 1) and envelope.stdout.startswith("{")
+    # the provenance drift compares is written for the commands kept, as wrap writes it
+    import json
+
+    source = json.loads((tmp_path / "wiz" / "rg" / "source.json").read_text())
+    assert sorted(source["verbs"]) == sorted(verbs)
+    assert "source" in yaml.safe_load((tmp_path / "wiz" / "rg" / "pack.yaml").read_text())
+    drift = cli("check", "--drift", str(tmp_path / "wiz" / "rg"))
+    assert drift.exit_code == 0, drift.stdout + drift.stderr
 
 
 @pytest.mark.parametrize("at", ["review", "write"])

@@ -101,11 +101,19 @@ class Session:
         return manifest
 
     def files(self) -> dict[str, str]:
+        """What the pack directory holds: wrap's files, or, once a command is skipped, those of the
+        remaining commands, with pack.yaml's ``source`` and ``source.json`` (what ``check --drift``
+        compares) made for exactly them."""
+        base = self.result().files
         if not self.edits.skipped:
-            return dict(self.result().files)
-        from wrapgen.flows.wrap import pack_files
+            return dict(base)
+        import json
 
-        return pack_files(self.manifest())
+        from wrapgen.flows.drift import source_files
+        from wrapgen.check.drift import SOURCE_FILE
+
+        recorded = json.loads(base[SOURCE_FILE]).get("discover") if SOURCE_FILE in base else None
+        return source_files(self.manifest(), self.tool, recorded)
 
     def command_of(self, proposed: str):
         """The discovered command behind a proposed verb (the root for a tool's modes)."""

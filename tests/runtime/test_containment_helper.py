@@ -211,3 +211,28 @@ def test_the_tool_gets_the_callers_umask_and_limits_at_call_time():
         resource.setrlimit(resource.RLIMIT_NOFILE, nofile)
         resource.setrlimit(resource.RLIMIT_CORE, core)
     assert json.loads(result.stdout) == [0o027, 200, 0], result.stderr
+
+
+def test_a_helper_that_stopped_reading_does_not_block_the_call():
+    """A helper that no longer reads its socket (here SIGSTOPped) holds a call up for the send timeout
+    at most: then it is dropped and the call runs under a supervisor the caller forks."""
+    import socket as _socket
+
+    contain._helper = None
+    helper = _helper_pid()
+    sock = contain._helper[1]
+    assert sock.gettimeout() == contain._SEND_TIMEOUT_S  # a send to the helper is bounded
+    sock.setsockopt(_socket.SOL_SOCKET, _socket.SO_SNDBUF, 4096)  # (so the first call already fills it)
+    sock.settimeout(0.5)  # (the test's own bound, shorter than the default)
+    os.kill(helper, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        big = "x" * 100_000
+        result = run_process([PY, "-c", GRANDPARENT, big], timeout_s=20)
+        assert result.exit_code == 0, result
+        assert int(result.stdout) == os.getpid()  # a cold supervisor: the caller's own child
+        assert time.monotonic() - started < 15
+        assert contain._helper is False  # dropped, never tried again
+    finally:
+        os.kill(helper, signal.SIGCONT)
+        contain._helper = None

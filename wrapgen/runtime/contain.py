@@ -405,6 +405,9 @@ def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
 
 _HELPER_AFTER = 1  # spawns done before a process starts its spawn helper
 _PACKET = 65536
+# How long handing one call to the helper may block (a helper that stopped reading: SIGSTOPped, or
+# stuck): then the helper is dropped and the call runs under a supervisor the caller forks.
+_SEND_TIMEOUT_S = 5.0
 _spawns = 0
 _helper = None  # [pid, socket, ready, owner pid] once started; False when it cannot be
 _lock = _thread.allocate_lock()  # the helper's socket: one call's packets at a time
@@ -503,7 +506,7 @@ def _start_helper() -> None:
         return
     finally:
         theirs.close()
-    mine.setblocking(True)
+    mine.settimeout(_SEND_TIMEOUT_S)
     _helper = [pid, mine, False, os.getpid()]
 
 

@@ -80,9 +80,10 @@ def trial_specs(manifest: dict) -> list[TrialSpec]:
     return specs
 
 
-def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None,
-                 timeout_s: float | None = None, jobs: int | None = None, cache: bool = True) -> TrialReport:
-    """The evidence of every verb of ``manifest`` (a dict as pack.yaml holds it)."""
+def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None, timeout_s: float | None = None,
+                 jobs: int | None = None, cache: bool = True, deadline_at: float | None = None) -> TrialReport:
+    """The evidence of every verb of ``manifest`` (a dict as pack.yaml holds it); past ``deadline_at``
+    (``time.monotonic()``) no trial starts."""
     specs = trial_specs(manifest)
     if try_in is not None:
         try_in = check_try_in(try_in)
@@ -94,7 +95,7 @@ def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None,
         note = "the sandbox is off (WRAPGEN_SANDBOX=off): nothing was tried, since a proposal never runs unsandboxed"
         return TrialReport(tuple(classify_not_run(s, "the sandbox is off") for s in specs), note=note)
     run = run_trials(specs, bin_path=bin_path, timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
-                     jobs=jobs or DEFAULT_TRIAL_JOBS, try_in=try_in, cache=cache)
+                     jobs=jobs or DEFAULT_TRIAL_JOBS, try_in=try_in, cache=cache, deadline_at=deadline_at)
     note = run.note
     if run.sandbox_failed:
         note = f"the sandbox failed to start ({run.sandbox_failed}): nothing was tried"
@@ -107,14 +108,16 @@ def classify_not_run(spec: TrialSpec, why: str) -> Evidence:
     return classify(TrialOutcome(spec.verb, spec.argv, not_run="write" if spec.why == "write" else why))
 
 
-def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | None = None, cache: bool = True):
+def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | None = None, cache: bool = True,
+                 deadline_at: float | None = None):
     """(the proposal acted on, its TrialReport): long-running, interactive and operand-less reads left
     out, writing reads relabelled, wrong JSON selections dropped, and the evidence in each ``x-why``."""
-    report = try_manifest(proposal.manifest, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache)
+    report = try_manifest(proposal.manifest, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
+                          deadline_at=deadline_at)
     report = _retry_without_streaming(proposal.manifest, report, bin_path=bin_path, try_in=try_in,
-                                      timeout_s=timeout_s, cache=cache)
+                                      timeout_s=timeout_s, cache=cache, deadline_at=deadline_at)
     report = _retry_with_operands(proposal.manifest, report, bin_path=bin_path, try_in=try_in,
-                                  timeout_s=timeout_s, cache=cache)
+                                  timeout_s=timeout_s, cache=cache, deadline_at=deadline_at)
     manifest, dropped = apply_evidence(proposal.manifest, report.evidence)
     if not manifest.get("verbs") and any(item.kind == "lacks-operand" for item in dropped.values()):
         # a pack of no command helps nobody: keep the verbs that only lack an arg, saying so (cut without -f)
@@ -133,7 +136,8 @@ def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | Non
     return replace(proposal, manifest=manifest, decisions=tuple(decisions)), report
 
 
-def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache) -> TrialReport:
+def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,
+                             deadline_at=None) -> TrialReport:
     """A long-running read whose cli[] has a literal streaming flag (``--follow``) is tried once more
     without it; when it then finishes, its evidence is that trial's, with the flag to drop."""
     verbs = manifest.get("verbs") or {}
@@ -146,7 +150,8 @@ def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, t
     if not variants:
         return report
     trimmed = {**manifest, "verbs": {name: {**verbs[name], "cli": cli} for name, (cli, _) in variants.items()}}
-    again = try_manifest(trimmed, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache).by_verb()
+    again = try_manifest(trimmed, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
+                         deadline_at=deadline_at).by_verb()
     evidence = []
     for item in report.evidence:
         retry = again.get(item.verb)
@@ -156,7 +161,8 @@ def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, t
     return replace(report, evidence=tuple(evidence))
 
 
-def _retry_with_operands(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache) -> TrialReport:
+def _retry_with_operands(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,
+                         deadline_at=None) -> TrialReport:
     """A read that exits with its usage and has optional operand slots is tried again with a value in
     the first of them, then in all of them ("add it or drop the verb"): when the tool then gets past its
     usage, those operands become required and the verb stays; otherwise it is left out as before."""
@@ -181,7 +187,8 @@ def _retry_with_operands(manifest: dict, report: TrialReport, *, bin_path, try_i
         if not variants:
             continue
         filled = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
-        again = try_manifest(filled, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache).by_verb()
+        again = try_manifest(filled, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
+                             deadline_at=deadline_at).by_verb()
         for verb, (_, chosen) in variants.items():
             retry = again.get(verb)
             if retry is not None and retry.kind not in ("lacks-operand", "not-tried"):

@@ -11,6 +11,10 @@ An unchanged binary's trial is not run twice: outcomes are cached beside discove
 (``probe/cache.py``; a trial's sandbox has no network, no daemon and no login, so its outcome depends
 on the binary, the argv and the env as help text does); ``cache=False`` (``wrap --no-cache``) runs them.
 
+With ``deadline_at`` (a ``time.monotonic()`` value: the end of the whole ``wrap``) a trial starts only
+while a whole ``timeout_s`` is left before it, so none is cut short by the deadline (which would look
+like a long-running verb); one left out so is "not tried: wrap's deadline passed".
+
 A spec marked ``run=False`` (a write verb, or sample args that do not render) is never run: its
 outcome says why. Where bubblewrap cannot run, nothing runs: ``TrialRun.note`` says why, once, and
 every outcome is "not tried" (a proposal is never run unsandboxed). Where bubblewrap runs ``true`` but
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from typing import Mapping, Sequence
@@ -41,6 +46,7 @@ DEFAULT_TRIAL_JOBS = 4
 _OUTPUT_CAP = 4 << 20
 _KEEP_TEXT = 16384  # what an outcome keeps of stdout / stderr (the classifier reads the start)
 _BWRAP_SAID = re.compile(r"^bwrap: ", re.MULTILINE)
+DEADLINE_NOT_RUN = "wrap's deadline passed before it could be tried"
 
 
 @dataclass(frozen=True)
@@ -76,7 +82,7 @@ def _scrub(text: str, root: str) -> str:
 
 
 def _cached(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in: str | None,
-            base_env: Mapping[str, str], cache: bool) -> TrialOutcome:
+            base_env: Mapping[str, str], cache: bool, deadline_at: float | None = None) -> TrialOutcome:
     """``_one``, answered from the trial cache where it can be (``probe/cache.py``)."""
     from wrapgen.probe import cache as disk
 
@@ -91,6 +97,8 @@ def _cached(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try
                                verb=spec.verb)
             except TypeError:
                 pass  # another version's fields: try again
+    if spec.run and deadline_at is not None and deadline_at - time.monotonic() < timeout_s:
+        return TrialOutcome(spec.verb, tuple(spec.argv), json_selected=spec.json_selected, not_run=DEADLINE_NOT_RUN)
     outcome = _one(spec, bwrap=bwrap, bin_path=bin_path, timeout_s=timeout_s, try_in=try_in, base_env=base_env)
     # a timeout may be the machine's load, a sandbox failure the machine's setup: neither is kept
     if key is not None and not (outcome.timed_out or outcome.sandbox_failed or outcome.not_run):
@@ -133,7 +141,7 @@ def _one(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in
 
 def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = DEFAULT_TRIAL_TIMEOUT_S,
                jobs: int = DEFAULT_TRIAL_JOBS, try_in: str | os.PathLike | None = None,
-               cache: bool = True) -> TrialRun:
+               cache: bool = True, deadline_at: float | None = None) -> TrialRun:
     """Run the specs' trials in the sandbox, at most ``jobs`` at once; outcomes in the specs' order.
 
     With ``cache`` an unchanged binary's trial with the same argv and env is answered from the
@@ -149,6 +157,7 @@ def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = 
     jobs = max(1, min(int(jobs), 4))
     with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="wrapgen-trial") as pool:
         outcomes = tuple(pool.map(lambda s: _cached(s, bwrap=status.bwrap, bin_path=bin_path, timeout_s=timeout_s,
-                                                    try_in=source, base_env=base_env, cache=cache), specs))
+                                                    try_in=source, base_env=base_env, cache=cache,
+                                                    deadline_at=deadline_at), specs))
     failed = next((o.sandbox_failed for o in outcomes if o.sandbox_failed), "")
     return TrialRun(outcomes, sandbox_failed=failed)

@@ -58,11 +58,12 @@ def _json_value_flag(command) -> bool:
     return any(f.long == "--json" and f.takes_value and not f.value_optional for f in command.flags)
 
 
-def json_field_lists(tool: Tool, proposal: Proposal, *, bin_path: str,
-                     deadline_at: float | None = None) -> dict[tuple[str, ...], tuple[str, ...]]:
+def json_field_lists(tool: Tool, proposal: Proposal, *, bin_path: str, deadline_at: float | None = None,
+                     skip=()) -> dict[tuple[str, ...], tuple[str, ...]]:
     """Per chosen path whose ``--json`` needs field names: the fields the tool lists for a bare ``--json``.
 
-    ``deadline_at`` (a ``time.monotonic()`` value): no probe starts past it, none runs beyond it."""
+    ``deadline_at`` (a ``time.monotonic()`` value): no probe starts past it, none runs beyond it. The
+    paths in ``skip`` (asked already) are not asked again."""
     import time
 
     from wrapgen.runtime import TOOL_ENV, run_process
@@ -71,7 +72,7 @@ def json_field_lists(tool: Tool, proposal: Proposal, *, bin_path: str,
     env = {**os.environ, **TOOL_ENV}
     for decision in proposal.chosen:
         path = tuple(decision.path.split())
-        if not path or path[0].startswith("-"):
+        if not path or path[0].startswith("-") or path in skip:
             continue
         command = tool.root.find(path)
         if command is None or not _json_value_flag(command):
@@ -180,6 +181,7 @@ def wrap(
         recipe = recipe_for_picks(bin_name, picks, recipe)
     tell("proposing")
     proposal = propose(tool, recipe)
+    fields: dict = {}
     if probe_json_fields:
         tell("JSON field probes")
         fields = json_field_lists(tool, proposal, bin_path=resolved, deadline_at=end)
@@ -187,11 +189,14 @@ def wrap(
             proposal = propose(tool, recipe, json_fields=fields)
     report = None
     if trials:  # try before you ship: the one hook where trial evidence changes a proposal
-        from wrapgen.flows.trials import try_proposal
+        from wrapgen.flows.trials import try_and_backfill
 
         tell("trials")
-        proposal, report = try_proposal(proposal, bin_path=resolved, try_in=try_in, timeout_s=trial_timeout_s,
-                                        cache=options.get("cache", True) is not False, deadline_at=end)
+        repropose = _reproposer(tool, recipe, fields, bin_path=resolved, deadline_at=end,
+                                probe_json_fields=probe_json_fields)
+        proposal, report = try_and_backfill(proposal, repropose=repropose, bin_path=resolved, try_in=try_in,
+                                            timeout_s=trial_timeout_s, deadline_at=end,
+                                            cache=options.get("cache", True) is not False)
     if not proposal.manifest["verbs"]:
         raise HelpUnreadableError(
             f"nothing to propose for {bin_name}: every candidate was left out",
@@ -207,6 +212,29 @@ def wrap(
     manifest, diagnostics = parse_manifest(files["pack.yaml"].encode("utf-8"), path=str(pack_dir / "pack.yaml"))
     findings = lint_manifest(manifest, diagnostics, directory=pack_dir, derived=not check)
     return WrapResult(pack_id, pack_dir, proposal, files, tuple(changes), tuple(findings), report)
+
+
+def _reproposer(tool: Tool, recipe, fields: dict, *, bin_path: str, deadline_at, probe_json_fields: bool):
+    """How the trials' backfill proposes again without the commands they left out, or None where the
+    commands are not the proposer's to choose (a recipe's or ``--pick``'s list, a task runner's targets)."""
+    from wrapgen.model.recipe import ProposalRequest
+    from wrapgen.propose.runners import is_runner_tool
+
+    request = ProposalRequest.of(recipe)
+    if request.commands is not None or is_runner_tool(tool):
+        return None
+
+    def again(excluded: tuple[tuple[str, ...], ...]) -> Proposal:
+        asked = replace(request, exclude=tuple(request.exclude) + tuple(excluded))
+        proposal = propose(tool, asked, json_fields=fields)
+        if probe_json_fields:
+            more = json_field_lists(tool, proposal, bin_path=bin_path, deadline_at=deadline_at, skip=set(fields))
+            if more:
+                fields.update(more)
+                proposal = propose(tool, asked, json_fields=fields)
+        return proposal
+
+    return again
 
 
 def _with_deadline(discover, options: dict, end: float | None) -> dict:

@@ -141,11 +141,13 @@ def _one(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in
 
 def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = DEFAULT_TRIAL_TIMEOUT_S,
                jobs: int = DEFAULT_TRIAL_JOBS, try_in: str | os.PathLike | None = None,
-               cache: bool = True, deadline_at: float | None = None) -> TrialRun:
+               cache: bool = True, deadline_at: float | None = None, memo: dict | None = None) -> TrialRun:
     """Run the specs' trials in the sandbox, at most ``jobs`` at once; outcomes in the specs' order.
 
     With ``cache`` an unchanged binary's trial with the same argv and env is answered from the
-    cache (never one in a ``try_in`` copy, never one that timed out)."""
+    cache (never one in a ``try_in`` copy, never one that timed out). ``memo`` (a dict the caller keeps
+    for one wrap) answers a spec already run in this wrap, with any outcome, even with ``cache`` off:
+    a backfilled proposal tries again only the verbs that changed."""
     status = sandbox_status()
     if not status.available:
         note = f"no sandbox here ({status.reason}): nothing was tried, since a proposal never runs unsandboxed"
@@ -155,9 +157,17 @@ def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = 
     base_env = probe_env()
     source = os.path.abspath(os.fspath(try_in)) if try_in else None
     jobs = max(1, min(int(jobs), 4))
+    def one(spec: TrialSpec) -> TrialOutcome:
+        key = (tuple(spec.argv), tuple(sorted(dict(spec.env).items())), spec.json_selected, spec.run, timeout_s)
+        if memo is not None and key in memo:
+            return replace(memo[key], verb=spec.verb)
+        outcome = _cached(spec, bwrap=status.bwrap, bin_path=bin_path, timeout_s=timeout_s, try_in=source,
+                          base_env=base_env, cache=cache, deadline_at=deadline_at)
+        if memo is not None and outcome.not_run != DEADLINE_NOT_RUN:
+            memo[key] = outcome
+        return outcome
+
     with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="wrapgen-trial") as pool:
-        outcomes = tuple(pool.map(lambda s: _cached(s, bwrap=status.bwrap, bin_path=bin_path, timeout_s=timeout_s,
-                                                    try_in=source, base_env=base_env, cache=cache,
-                                                    deadline_at=deadline_at), specs))
+        outcomes = tuple(pool.map(one, specs))
     failed = next((o.sandbox_failed for o in outcomes if o.sandbox_failed), "")
     return TrialRun(outcomes, sandbox_failed=failed)

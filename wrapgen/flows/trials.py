@@ -90,11 +90,11 @@ def trial_specs(manifest: dict) -> list[TrialSpec]:
 
 def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None, timeout_s: float | None = None,
                  jobs: int | None = None, cache: bool = True, deadline_at: float | None = None,
-                 memo: dict | None = None) -> TrialReport:
+                 memo: dict | None = None, try_in_checked: bool = False) -> TrialReport:
     """The evidence of every verb of ``manifest`` (a dict as pack.yaml holds it); past ``deadline_at``
     (``time.monotonic()``) no trial starts."""
     specs = trial_specs(manifest)
-    if try_in is not None:
+    if try_in is not None and not try_in_checked:
         try_in = check_try_in(try_in)
     bin_path = bin_path or shutil.which(manifest["bin"]) or ""
     if not bin_path or not os.access(bin_path, os.X_OK):
@@ -121,12 +121,8 @@ def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | Non
                  deadline_at: float | None = None, memo: dict | None = None):
     """(the proposal acted on, its TrialReport): long-running, interactive and operand-less reads left
     out, writing reads relabelled, wrong JSON selections dropped, and the evidence in each ``x-why``."""
-    report = try_manifest(proposal.manifest, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
-                          deadline_at=deadline_at, memo=memo)
-    report = _retry_without_streaming(proposal.manifest, report, bin_path=bin_path, try_in=try_in,
-                                      timeout_s=timeout_s, cache=cache, deadline_at=deadline_at, memo=memo)
-    report = _retry_with_operands(proposal.manifest, report, bin_path=bin_path, try_in=try_in,
-                                  timeout_s=timeout_s, cache=cache, deadline_at=deadline_at, memo=memo)
+    report = _tried_verb_by_verb(proposal.manifest, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s,
+                                 cache=cache, deadline_at=deadline_at, memo=memo)
     manifest, dropped = apply_evidence(proposal.manifest, report.evidence)
     if not manifest.get("verbs") and any(item.kind == "lacks-operand" for item in dropped.values()):
         # a pack of no command helps nobody: keep the verbs that only lack an arg, saying so (cut without -f)
@@ -143,6 +139,36 @@ def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | Non
             decision = replace(decision, effect="write", reason=f"{decision.reason}; {item.words}")
         decisions.append(decision)
     return replace(proposal, manifest=manifest, decisions=tuple(decisions)), report
+
+
+def _tried_verb_by_verb(manifest: dict, *, bin_path, try_in, timeout_s, cache, deadline_at, memo,
+                        jobs: int | None = None) -> TrialReport:
+    """Every verb's trial and its retries (without its streaming flag, then with its optional operands
+    filled), one chain per verb, ``jobs`` chains at a time: a verb's retry starts as soon as its own
+    trial ends, not once the slowest trial of the round has (the rounds cost a trial's latency each)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    if try_in is not None:
+        try_in = check_try_in(try_in)  # once, not once per verb
+    options = dict(bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache, deadline_at=deadline_at,
+                   memo=memo)
+
+    def chain(name: str) -> TrialReport:
+        one = {**manifest, "verbs": {name: manifest["verbs"][name]}}
+        report = try_manifest(one, try_in_checked=True, **options)
+        if report.note:
+            return report
+        report = _retry_without_streaming(one, report, **options)
+        return _retry_with_operands(one, report, **options)
+
+    names = list(manifest.get("verbs") or {})
+    if not names:
+        return try_manifest(manifest, try_in_checked=True, **options)
+    with ThreadPoolExecutor(max_workers=max(1, min(jobs or DEFAULT_TRIAL_JOBS, 4)),
+                            thread_name_prefix="wrapgen-trials") as pool:
+        reports = list(pool.map(chain, names))
+    note = next((r.note for r in reports if r.note), "")
+    return TrialReport(tuple(item for r in reports for item in r.evidence), note=note)
 
 
 def try_and_backfill(proposal, *, repropose=None, bin_path: str, try_in=None, timeout_s: float | None = None,
@@ -246,7 +272,7 @@ def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, t
         return report
     trimmed = {**manifest, "verbs": {name: {**verbs[name], "cli": cli} for name, (cli, _) in variants.items()}}
     again = try_manifest(trimmed, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
-                         deadline_at=deadline_at, memo=memo).by_verb()
+                         deadline_at=deadline_at, memo=memo, try_in_checked=True).by_verb()
     evidence = []
     for item in report.evidence:
         retry = again.get(item.verb)
@@ -283,7 +309,7 @@ def _retry_with_operands(manifest: dict, report: TrialReport, *, bin_path, try_i
             continue
         filled = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
         again = try_manifest(filled, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
-                             deadline_at=deadline_at, memo=memo).by_verb()
+                             deadline_at=deadline_at, memo=memo, try_in_checked=True).by_verb()
         for verb, (_, chosen) in variants.items():
             retry = again.get(verb)
             if retry is not None and retry.kind not in ("lacks-operand", "not-tried"):

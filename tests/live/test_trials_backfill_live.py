@@ -82,3 +82,30 @@ def test_no_backfill_when_the_commands_are_listed(tmp_path):
     result = wrap("kubectl", picks=["explain", "diff", "config view"], out_dir=tmp_path, check=True, trials=True)
     assert {d.path for d in result.proposal.chosen} == {"explain", "config view"}
     assert result.trials.replaced == ()
+
+
+def test_a_silent_slow_start_is_tried_again_with_a_longer_timeout(tmp_path, monkeypatch):
+    """A read that printed nothing by the timeout may only start slowly (pip on a loaded machine): it
+    is tried once more with 3x the timeout. `sleep 2` at a 1 s timeout then finishes and stays;
+    `sleep 60` is still running at 3 s and is long-running, an answer the trial cache then keeps
+    (so the next wrap waits neither timeout out)."""
+    from wrapgen.flows.trials import try_proposal
+    from wrapgen.probe import trial
+    from wrapgen.propose.core import Decision, Proposal
+
+    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
+    read = {"effect": "read", "confirm": False}
+    manifest = {"pack_id": "sl", "description": "S.", "bin": "sleep", "json": False, "verbs": {
+        "slow": {"description": "S.", "cli": ["sleep", "2"], "policy": read},
+        "forever": {"description": "F.", "cli": ["sleep", "60"], "policy": read}}}
+    decisions = (Decision("slow", "slow", True, "read", "picked"), Decision("forever", "forever", True, "read", "picked"))
+    proposal, report = try_proposal(Proposal(manifest, decisions), bin_path=shutil.which("sleep"), timeout_s=1.0)
+    kinds = {item.verb: item.kind for item in report.evidence}
+    assert kinds == {"slow": "ok", "forever": "long-running"}, report.evidence
+    assert set(proposal.manifest["verbs"]) == {"slow"}
+    spawned = []
+    real = trial._one
+    monkeypatch.setattr(trial, "_one", lambda *a, **k: spawned.append(a) or real(*a, **k))
+    _, again = try_proposal(Proposal(manifest, decisions), bin_path=shutil.which("sleep"), timeout_s=1.0)
+    assert {item.verb: item.kind for item in again.evidence} == kinds
+    assert spawned == [], "the second wrap ran a trial the cache answers"

@@ -90,7 +90,8 @@ def trial_specs(manifest: dict) -> list[TrialSpec]:
 
 def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None, timeout_s: float | None = None,
                  jobs: int | None = None, cache: bool = True, deadline_at: float | None = None,
-                 memo: dict | None = None, try_in_checked: bool = False) -> TrialReport:
+                 memo: dict | None = None, try_in_checked: bool = False,
+                 key_timeout_s: float | None = None) -> TrialReport:
     """The evidence of every verb of ``manifest`` (a dict as pack.yaml holds it); past ``deadline_at``
     (``time.monotonic()``) no trial starts."""
     specs = trial_specs(manifest)
@@ -104,7 +105,8 @@ def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None, ti
         note = "the sandbox is off (WRAPGEN_SANDBOX=off): nothing was tried, since a proposal never runs unsandboxed"
         return TrialReport(tuple(classify_not_run(s, "the sandbox is off") for s in specs), note=note)
     run = run_trials(specs, bin_path=bin_path, timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
-                     jobs=jobs or DEFAULT_TRIAL_JOBS, try_in=try_in, cache=cache, deadline_at=deadline_at, memo=memo)
+                     jobs=jobs or DEFAULT_TRIAL_JOBS, try_in=try_in, cache=cache, deadline_at=deadline_at, memo=memo,
+                     key_timeout_s=key_timeout_s)
     note = run.note
     if run.sandbox_failed:
         note = f"the sandbox failed to start ({run.sandbox_failed}): nothing was tried"
@@ -158,6 +160,7 @@ def _tried_verb_by_verb(manifest: dict, *, bin_path, try_in, timeout_s, cache, d
         report = try_manifest(one, try_in_checked=True, **options)
         if report.note:
             return report
+        report = _retry_slow_start(one, report, **options)
         report = _retry_without_streaming(one, report, **options)
         return _retry_with_operands(one, report, **options)
 
@@ -255,6 +258,34 @@ def _with_replacements(proposal, report: TrialReport, lost: dict, replaced: list
     earlier = tuple(evidence for _d, evidence in lost.values() if evidence is not None and evidence.verb not in present)
     report = replace(report, evidence=report.evidence + earlier, replaced=tuple(replaced))
     return replace(proposal, manifest={**proposal.manifest, "verbs": verbs}, decisions=tuple(decisions)), report
+
+
+# A read still running at the timeout that has printed nothing at all may only start slowly (a Python
+# tool on a loaded machine: pip's reads all timed out at 3 s at a load of 14 on 2 cores): it is tried
+# once more with this many times the timeout before it is called long-running.
+SLOW_START_FACTOR = 3.0
+
+
+def _retry_slow_start(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,
+                      deadline_at=None, memo=None) -> TrialReport:
+    """A read that printed nothing and kept running is tried again with ``SLOW_START_FACTOR`` times
+    the timeout; when it then finishes, its evidence is that trial's (the words say nothing of it)."""
+    silent = [item.verb for item in report.evidence
+              if item.kind == "long-running" and item.detail == "it printed nothing and kept running"]
+    if not silent:
+        return report
+    longer = (timeout_s or DEFAULT_TRIAL_TIMEOUT_S) * SLOW_START_FACTOR
+    verbs = manifest.get("verbs") or {}
+    again = try_manifest({**manifest, "verbs": {name: verbs[name] for name in silent if name in verbs}},
+                         bin_path=bin_path, try_in=try_in, timeout_s=longer, cache=cache, deadline_at=deadline_at,
+                         memo=memo, try_in_checked=True, key_timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S).by_verb()
+    evidence = []
+    for item in report.evidence:
+        retry = again.get(item.verb)
+        if retry is not None and retry.kind not in ("long-running", "not-tried"):
+            item = retry
+        evidence.append(item)
+    return replace(report, evidence=tuple(evidence))
 
 
 def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,

@@ -14,6 +14,7 @@ and nothing at all bounded a wait without a timeout anywhere in the wrap (a wrap
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -75,7 +76,8 @@ def test_total_deadline_bounds_discovery_and_trials_of_a_hanging_tool(tmp_path):
     # without the total deadline each command's help probe waits its 120 s timeout, and discovery its 120 s
     assert took < 60, (took, done.stdout, done.stderr)
     assert done.returncode == 0, done.stderr
-    assert "discovery stopped at its 6 s deadline" in done.stdout or "deadline passed" in done.stdout
+    # discovery's own deadline (120 s) was cut to what was left of the wrap's 6 s
+    assert re.search(r"discovery stopped at its [0-6](\.\d)? s deadline", done.stdout), done.stdout
     assert (tmp_path / "out" / "slowtool" / "pack.yaml").is_file()
     # no trial started past the deadline: each read verb says why it was not tried (not "long-running")
     assert "wrap's deadline passed before it could be tried" in done.stdout

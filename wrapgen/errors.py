@@ -128,3 +128,7 @@ class RecipeError(WrapgenError):
 
 class ExecutionError(WrapgenError):
     """A command could not be executed (used by the CLI; the runtime returns envelopes)."""
+
+
+class DeadlineError(WrapgenError):
+    """A whole ``wrapgen wrap`` outlived its deadline (``--total-deadline``) and was stopped."""

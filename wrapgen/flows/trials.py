@@ -6,7 +6,9 @@ read verbs in the sandbox (``probe.trial.run_trials``; write verbs are rendered,
 classifies each outcome (``check.trial_evidence.classify``). ``try_proposal`` acts on a proposal with
 that evidence (``check.trial_evidence.apply_evidence``): what it drops leaves the chosen commands with
 the evidence as its reason. ``try_pack_dirs`` is ``wrapgen check --try``: evidence per pack, which
-``check_pack(..., trials=)`` turns into W060-W064 findings.
+``check_pack(..., trials=)`` turns into W060-W064 findings. ``try_and_backfill`` is ``wrap``'s: when
+the trials leave the pack under 5 commands, the next-ranked candidates the proposer had take the
+places of those left out (the proposal made again without them), and are tried too.
 """
 
 from __future__ import annotations
@@ -21,13 +23,19 @@ from wrapgen.check.trial_evidence import (Evidence, apply_evidence, classify, op
                                           without_streaming_flags)
 from wrapgen.probe.trial import DEFAULT_TRIAL_JOBS, DEFAULT_TRIAL_TIMEOUT_S, TrialSpec, run_trials
 
-__all__ = ["TrialReport", "check_try_in", "trial_specs", "try_manifest", "try_proposal", "try_pack_dirs", "trial_lines"]
+__all__ = ["TrialReport", "check_try_in", "trial_specs", "try_manifest", "try_proposal", "try_and_backfill",
+           "try_pack_dirs", "trial_lines", "BACKFILL_ROUNDS"]
+
+# How many times wrap proposes again without the commands its trials left out (each round's new
+# verbs are tried too; the verbs that did not change are answered from the round before)
+BACKFILL_ROUNDS = 3
 
 
 @dataclass(frozen=True)
 class TrialReport:
     evidence: tuple[Evidence, ...]
     note: str = ""  # said once: why nothing was tried (no sandbox, the sandbox failed to start)
+    replaced: tuple[tuple[str, str], ...] = ()  # (new verb, the path of the command it took the place of)
 
     def by_verb(self) -> dict[str, Evidence]:
         return {e.verb: e for e in self.evidence}
@@ -80,11 +88,14 @@ def trial_specs(manifest: dict) -> list[TrialSpec]:
     return specs
 
 
-def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None,
-                 timeout_s: float | None = None, jobs: int | None = None, cache: bool = True) -> TrialReport:
-    """The evidence of every verb of ``manifest`` (a dict as pack.yaml holds it)."""
+def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None, timeout_s: float | None = None,
+                 jobs: int | None = None, cache: bool = True, deadline_at: float | None = None,
+                 memo: dict | None = None, try_in_checked: bool = False,
+                 key_timeout_s: float | None = None) -> TrialReport:
+    """The evidence of every verb of ``manifest`` (a dict as pack.yaml holds it); past ``deadline_at``
+    (``time.monotonic()``) no trial starts."""
     specs = trial_specs(manifest)
-    if try_in is not None:
+    if try_in is not None and not try_in_checked:
         try_in = check_try_in(try_in)
     bin_path = bin_path or shutil.which(manifest["bin"]) or ""
     if not bin_path or not os.access(bin_path, os.X_OK):
@@ -94,7 +105,8 @@ def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None,
         note = "the sandbox is off (WRAPGEN_SANDBOX=off): nothing was tried, since a proposal never runs unsandboxed"
         return TrialReport(tuple(classify_not_run(s, "the sandbox is off") for s in specs), note=note)
     run = run_trials(specs, bin_path=bin_path, timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
-                     jobs=jobs or DEFAULT_TRIAL_JOBS, try_in=try_in, cache=cache)
+                     jobs=jobs or DEFAULT_TRIAL_JOBS, try_in=try_in, cache=cache, deadline_at=deadline_at, memo=memo,
+                     key_timeout_s=key_timeout_s)
     note = run.note
     if run.sandbox_failed:
         note = f"the sandbox failed to start ({run.sandbox_failed}): nothing was tried"
@@ -107,14 +119,12 @@ def classify_not_run(spec: TrialSpec, why: str) -> Evidence:
     return classify(TrialOutcome(spec.verb, spec.argv, not_run="write" if spec.why == "write" else why))
 
 
-def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | None = None, cache: bool = True):
+def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | None = None, cache: bool = True,
+                 deadline_at: float | None = None, memo: dict | None = None):
     """(the proposal acted on, its TrialReport): long-running, interactive and operand-less reads left
     out, writing reads relabelled, wrong JSON selections dropped, and the evidence in each ``x-why``."""
-    report = try_manifest(proposal.manifest, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache)
-    report = _retry_without_streaming(proposal.manifest, report, bin_path=bin_path, try_in=try_in,
-                                      timeout_s=timeout_s, cache=cache)
-    report = _retry_with_operands(proposal.manifest, report, bin_path=bin_path, try_in=try_in,
-                                  timeout_s=timeout_s, cache=cache)
+    report = _tried_verb_by_verb(proposal.manifest, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s,
+                                 cache=cache, deadline_at=deadline_at, memo=memo)
     manifest, dropped = apply_evidence(proposal.manifest, report.evidence)
     if not manifest.get("verbs") and any(item.kind == "lacks-operand" for item in dropped.values()):
         # a pack of no command helps nobody: keep the verbs that only lack an arg, saying so (cut without -f)
@@ -133,7 +143,153 @@ def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | Non
     return replace(proposal, manifest=manifest, decisions=tuple(decisions)), report
 
 
-def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache) -> TrialReport:
+def _tried_verb_by_verb(manifest: dict, *, bin_path, try_in, timeout_s, cache, deadline_at, memo,
+                        jobs: int | None = None) -> TrialReport:
+    """Every verb's trial and its retries (without its streaming flag, then with its optional operands
+    filled), one chain per verb, ``jobs`` chains at a time: a verb's retry starts as soon as its own
+    trial ends, not once the slowest trial of the round has (the rounds cost a trial's latency each)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    if try_in is not None:
+        try_in = check_try_in(try_in)  # once, not once per verb
+    options = dict(bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache, deadline_at=deadline_at,
+                   memo=memo)
+
+    def chain(name: str) -> TrialReport:
+        one = {**manifest, "verbs": {name: manifest["verbs"][name]}}
+        report = try_manifest(one, try_in_checked=True, **options)
+        if report.note:
+            return report
+        report = _retry_slow_start(one, report, **options)
+        report = _retry_without_streaming(one, report, **options)
+        return _retry_with_operands(one, report, **options)
+
+    names = list(manifest.get("verbs") or {})
+    if not names:
+        return try_manifest(manifest, try_in_checked=True, **options)
+    with ThreadPoolExecutor(max_workers=max(1, min(jobs or DEFAULT_TRIAL_JOBS, 4)),
+                            thread_name_prefix="wrapgen-trials") as pool:
+        reports = list(pool.map(chain, names))
+    note = next((r.note for r in reports if r.note), "")
+    return TrialReport(tuple(item for r in reports for item in r.evidence), note=note)
+
+
+def try_and_backfill(proposal, *, repropose=None, bin_path: str, try_in=None, timeout_s: float | None = None,
+                     cache: bool = True, deadline_at: float | None = None, rounds: int = BACKFILL_ROUNDS):
+    """``try_proposal``, then, while the trials leave fewer than 5 commands, the proposal made again
+    without the subcommands they left out (``repropose(excluded_paths) -> Proposal``, None: never),
+    tried in turn; stops when the pack has 5, when the proposer has no other candidate, after
+    ``rounds`` or at ``deadline_at``. The verbs taken in say whose place they took (their reason and
+    ``x-why``), the ones left out what replaced them, and ``TrialReport.replaced`` lists the pairs."""
+    import time
+
+    from wrapgen.propose.select import MIN_VERBS
+
+    memo: dict = {}
+    options = dict(bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache, deadline_at=deadline_at,
+                   memo=memo)
+    tried, report = try_proposal(proposal, **options)
+    if repropose is None or report.note:
+        return tried, report
+    excluded: list[tuple[str, ...]] = []
+    lost: dict[str, tuple] = {}  # path -> (its decision after the trials, its evidence), every round
+    replaced: list[tuple[str, str]] = []
+    for _ in range(rounds):
+        if len(tried.chosen) >= MIN_VERBS or (deadline_at is not None and time.monotonic() >= deadline_at):
+            break
+        kept = {d.path for d in tried.chosen}
+        by_verb = report.by_verb()
+        names = {d.path: d.name for d in proposal.chosen}
+        new_lost = {d.path: (d, by_verb.get(names.get(d.path, ""))) for d in tried.decisions
+                    if not d.chosen and d.path in names and d.path not in kept}
+        # a mode (--list) or the tool itself cannot be proposed without: only subcommands are replaced
+        paths = [tuple(p.split()) for p in new_lost if p and not p.startswith("-")]
+        if not paths:
+            break
+        lost.update(new_lost)
+        excluded += [p for p in paths if p not in excluded]
+        again = repropose(tuple(excluded))
+        added = [d for d in again.chosen if d.path not in kept]
+        if not added:
+            break
+        proposal = again
+        tried, report = try_proposal(again, **options)
+        paired = {path for _, path in replaced}
+        gone = [p for p in lost if p not in {d.path for d in tried.chosen} and p not in paired]
+        for decision in added:
+            if decision.path in {d.path for d in tried.chosen} and gone:
+                replaced.append((decision.name, gone.pop(0)))
+    if not lost:
+        return tried, report
+    final = {d.name for d in tried.chosen}
+    return _with_replacements(tried, report, lost, [(n, p) for n, p in replaced if n in final])
+
+
+def _with_replacements(proposal, report: TrialReport, lost: dict, replaced: list[tuple[str, str]]):
+    """The last round's proposal with every command left out in any round, its evidence and what took its place."""
+    by_path = {path: name for name, path in replaced}
+    verbs = dict(proposal.manifest.get("verbs") or {})
+    for name, path in replaced:
+        if name in verbs:
+            body = dict(verbs[name])
+            said = f"added by wrap in place of '{path}', which its trial left out"
+            body["x-why"] = f"{body['x-why']}; {said}" if body.get("x-why") else said
+            verbs[name] = body
+    decisions = []
+    seen = set()
+    for decision in proposal.decisions:
+        if decision.path in lost and not decision.chosen:
+            if decision.path in seen:
+                continue
+            earlier, _evidence = lost[decision.path]
+            decision = earlier
+            if decision.path in by_path:
+                decision = replace(decision, reason=f"{decision.reason}; replaced by '{by_path[decision.path]}'")
+            seen.add(decision.path)
+        elif decision.chosen and decision.name in {n for n, _ in replaced}:
+            path = next(p for n, p in replaced if n == decision.name)
+            decision = replace(decision, reason=f"{decision.reason}; in place of '{path}' (left out by its trial)")
+        decisions.append(decision)
+    for path, (decision, _evidence) in lost.items():  # left out in an earlier round, not a candidate now
+        if path not in seen and not any(d.path == path for d in decisions):
+            decisions.append(decision if path not in by_path else
+                             replace(decision, reason=f"{decision.reason}; replaced by '{by_path[path]}'"))
+    present = {item.verb for item in report.evidence}
+    earlier = tuple(evidence for _d, evidence in lost.values() if evidence is not None and evidence.verb not in present)
+    report = replace(report, evidence=report.evidence + earlier, replaced=tuple(replaced))
+    return replace(proposal, manifest={**proposal.manifest, "verbs": verbs}, decisions=tuple(decisions)), report
+
+
+# A read still running at the timeout that has printed nothing at all may only start slowly (a Python
+# tool on a loaded machine: pip's reads all timed out at 3 s at a load of 14 on 2 cores): it is tried
+# once more with this many times the timeout before it is called long-running.
+SLOW_START_FACTOR = 3.0
+
+
+def _retry_slow_start(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,
+                      deadline_at=None, memo=None) -> TrialReport:
+    """A read that printed nothing and kept running is tried again with ``SLOW_START_FACTOR`` times
+    the timeout; when it then finishes, its evidence is that trial's (the words say nothing of it)."""
+    silent = [item.verb for item in report.evidence
+              if item.kind == "long-running" and item.detail == "it printed nothing and kept running"]
+    if not silent:
+        return report
+    longer = (timeout_s or DEFAULT_TRIAL_TIMEOUT_S) * SLOW_START_FACTOR
+    verbs = manifest.get("verbs") or {}
+    again = try_manifest({**manifest, "verbs": {name: verbs[name] for name in silent if name in verbs}},
+                         bin_path=bin_path, try_in=try_in, timeout_s=longer, cache=cache, deadline_at=deadline_at,
+                         memo=memo, try_in_checked=True, key_timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S).by_verb()
+    evidence = []
+    for item in report.evidence:
+        retry = again.get(item.verb)
+        if retry is not None and retry.kind not in ("long-running", "not-tried"):
+            item = retry
+        evidence.append(item)
+    return replace(report, evidence=tuple(evidence))
+
+
+def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,
+                             deadline_at=None, memo=None) -> TrialReport:
     """A long-running read whose cli[] has a literal streaming flag (``--follow``) is tried once more
     without it; when it then finishes, its evidence is that trial's, with the flag to drop."""
     verbs = manifest.get("verbs") or {}
@@ -146,7 +302,8 @@ def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, t
     if not variants:
         return report
     trimmed = {**manifest, "verbs": {name: {**verbs[name], "cli": cli} for name, (cli, _) in variants.items()}}
-    again = try_manifest(trimmed, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache).by_verb()
+    again = try_manifest(trimmed, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
+                         deadline_at=deadline_at, memo=memo, try_in_checked=True).by_verb()
     evidence = []
     for item in report.evidence:
         retry = again.get(item.verb)
@@ -156,7 +313,8 @@ def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, t
     return replace(report, evidence=tuple(evidence))
 
 
-def _retry_with_operands(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache) -> TrialReport:
+def _retry_with_operands(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,
+                         deadline_at=None, memo=None) -> TrialReport:
     """A read that exits with its usage and has optional operand slots is tried again with a value in
     the first of them, then in all of them ("add it or drop the verb"): when the tool then gets past its
     usage, those operands become required and the verb stays; otherwise it is left out as before."""
@@ -181,7 +339,8 @@ def _retry_with_operands(manifest: dict, report: TrialReport, *, bin_path, try_i
         if not variants:
             continue
         filled = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
-        again = try_manifest(filled, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache).by_verb()
+        again = try_manifest(filled, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
+                             deadline_at=deadline_at, memo=memo, try_in_checked=True).by_verb()
         for verb, (_, chosen) in variants.items():
             retry = again.get(verb)
             if retry is not None and retry.kind not in ("lacks-operand", "not-tried"):
@@ -200,6 +359,8 @@ def trial_lines(report: TrialReport) -> list[str]:
             kinds[item.kind] = kinds.get(item.kind, 0) + 1
         lines.append("trials: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())))
         lines += [f"  {item.verb}: {item.words}" for item in report.evidence]
+        lines += [f"  backfill: {name} takes the place of '{path}', which its trial left out"
+                  for name, path in report.replaced]
     return lines
 
 

@@ -23,6 +23,11 @@ from wrapgen.propose.jsonsel import fields_from_text
 __all__ = ["WrapResult", "wrap", "wrap_split", "pack_files", "json_field_lists", "recipe_for_picks"]
 
 _FIELD_PROBE_TIMEOUT_S = 10.0
+# The whole of a wrap (discovery, the JSON field probes, the trials, writing and checking): past it
+# no probe or trial starts, and what could not be read or tried says so. Discovery's own deadline
+# (120 s) and each spawn's timeout bound their parts; this bounds their sum, which a heavily loaded
+# machine can stretch (each probe waits its timeout, each trial round its slowest trial).
+WRAP_DEADLINE_S = 300.0
 
 
 @dataclass(frozen=True)
@@ -53,21 +58,32 @@ def _json_value_flag(command) -> bool:
     return any(f.long == "--json" and f.takes_value and not f.value_optional for f in command.flags)
 
 
-def json_field_lists(tool: Tool, proposal: Proposal, *, bin_path: str) -> dict[tuple[str, ...], tuple[str, ...]]:
-    """Per chosen path whose ``--json`` needs field names: the fields the tool lists for a bare ``--json``."""
+def json_field_lists(tool: Tool, proposal: Proposal, *, bin_path: str, deadline_at: float | None = None,
+                     skip=()) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Per chosen path whose ``--json`` needs field names: the fields the tool lists for a bare ``--json``.
+
+    ``deadline_at`` (a ``time.monotonic()`` value): no probe starts past it, none runs beyond it. The
+    paths in ``skip`` (asked already) are not asked again."""
+    import time
+
     from wrapgen.runtime import TOOL_ENV, run_process
 
     out: dict[tuple[str, ...], tuple[str, ...]] = {}
     env = {**os.environ, **TOOL_ENV}
     for decision in proposal.chosen:
         path = tuple(decision.path.split())
-        if not path or path[0].startswith("-"):
+        if not path or path[0].startswith("-") or path in skip:
             continue
         command = tool.root.find(path)
         if command is None or not _json_value_flag(command):
             continue
+        timeout = _FIELD_PROBE_TIMEOUT_S
+        if deadline_at is not None:
+            timeout = min(timeout, deadline_at - time.monotonic())
+            if timeout <= 0:
+                break
         with tempfile.TemporaryDirectory(prefix="wrapgen-json-") as cwd:
-            result = run_process([bin_path, *path, "--json"], timeout_s=_FIELD_PROBE_TIMEOUT_S,
+            result = run_process([bin_path, *path, "--json"], timeout_s=timeout,
                                  output_cap=1 << 20, cwd=cwd, env=env)
         text = (result.stdout + b"\n" + result.stderr).decode("utf-8", "replace")
         fields = fields_from_text(text)
@@ -108,6 +124,8 @@ def wrap(
     trials: bool = False,
     try_in: str | os.PathLike | None = None,
     trial_timeout_s: float | None = None,
+    deadline_s: float | None = WRAP_DEADLINE_S,
+    stage: Callable[[str], None] | None = None,
 ) -> WrapResult:
     """Wrap one tool into ``out_dir/<pack_id>/``; with ``check`` nothing is written.
 
@@ -118,7 +136,15 @@ def wrap(
     ``trials`` runs the proposal's read verbs in the sandbox and acts on what they show
     (``wrapgen.flows.trials``; ``try_in`` is copied into each trial's working directory); off here,
     on in ``wrapgen wrap`` (batch, promote and the wizard stay reproducible from their recipes).
+    ``deadline_s`` bounds the whole wrap (``WRAP_DEADLINE_S``; None for none): discovery's deadline
+    is cut to what is left of it, and past it no JSON field probe or trial starts (the trials not run
+    say so in their evidence). ``stage(name)`` is told each step as it starts ("discovery", "trials",
+    ...), so a caller that gives up on a wrap can say where it was.
     """
+    import time
+
+    end = None if deadline_s is None else time.monotonic() + float(deadline_s)
+    tell = stage or (lambda _name: None)
     from wrapgen.check.rules import lint_manifest
     from wrapgen.pack.emit import write_files
     from wrapgen.pack.manifest import parse_manifest
@@ -141,7 +167,8 @@ def wrap(
         resolved = shutil.which(tool_arg) or tool_arg
     options.update({k: v for k, v in dict(discover_options or {}).items() if v is not None})
     bin_name = _bin_for(recipe, tool_arg, resolved)
-    tool = discover(bin_name, **options)
+    tell("discovery")
+    tool = discover(bin_name, **_with_deadline(discover, options, end))
     tool = replace(tool, name=bin_name)
     root = tool.root
     if not (root.subcommands or root.flags or root.positionals):
@@ -152,17 +179,24 @@ def wrap(
         )
     if picks:
         recipe = recipe_for_picks(bin_name, picks, recipe)
+    tell("proposing")
     proposal = propose(tool, recipe)
+    fields: dict = {}
     if probe_json_fields:
-        fields = json_field_lists(tool, proposal, bin_path=resolved)
+        tell("JSON field probes")
+        fields = json_field_lists(tool, proposal, bin_path=resolved, deadline_at=end)
         if fields:
             proposal = propose(tool, recipe, json_fields=fields)
     report = None
     if trials:  # try before you ship: the one hook where trial evidence changes a proposal
-        from wrapgen.flows.trials import try_proposal
+        from wrapgen.flows.trials import try_and_backfill
 
-        proposal, report = try_proposal(proposal, bin_path=resolved, try_in=try_in, timeout_s=trial_timeout_s,
-                                        cache=options.get("cache", True) is not False)
+        tell("trials")
+        repropose = _reproposer(tool, recipe, fields, bin_path=resolved, deadline_at=end,
+                                probe_json_fields=probe_json_fields)
+        proposal, report = try_and_backfill(proposal, repropose=repropose, bin_path=resolved, try_in=try_in,
+                                            timeout_s=trial_timeout_s, deadline_at=end,
+                                            cache=options.get("cache", True) is not False)
     if not proposal.manifest["verbs"]:
         raise HelpUnreadableError(
             f"nothing to propose for {bin_name}: every candidate was left out",
@@ -170,6 +204,7 @@ def wrap(
         )
     from wrapgen.flows.drift import source_files  # pack.yaml's source and source.json: what drift compares
 
+    tell("writing and checking the pack")
     files = source_files(proposal.manifest, tool, options)
     pack_id = proposal.manifest["pack_id"]
     pack_dir = Path(out_dir) / pack_id
@@ -177,6 +212,43 @@ def wrap(
     manifest, diagnostics = parse_manifest(files["pack.yaml"].encode("utf-8"), path=str(pack_dir / "pack.yaml"))
     findings = lint_manifest(manifest, diagnostics, directory=pack_dir, derived=not check)
     return WrapResult(pack_id, pack_dir, proposal, files, tuple(changes), tuple(findings), report)
+
+
+def _reproposer(tool: Tool, recipe, fields: dict, *, bin_path: str, deadline_at, probe_json_fields: bool):
+    """How the trials' backfill proposes again without the commands they left out, or None where the
+    commands are not the proposer's to choose (a recipe's or ``--pick``'s list, a task runner's targets)."""
+    from wrapgen.model.recipe import ProposalRequest
+    from wrapgen.propose.runners import is_runner_tool
+
+    request = ProposalRequest.of(recipe)
+    if request.commands is not None or is_runner_tool(tool):
+        return None
+
+    def again(excluded: tuple[tuple[str, ...], ...]) -> Proposal:
+        asked = replace(request, exclude=tuple(request.exclude) + tuple(excluded))
+        proposal = propose(tool, asked, json_fields=fields)
+        if probe_json_fields:
+            more = json_field_lists(tool, proposal, bin_path=bin_path, deadline_at=deadline_at, skip=set(fields))
+            if more:
+                fields.update(more)
+                proposal = propose(tool, asked, json_fields=fields)
+        return proposal
+
+    return again
+
+
+def _with_deadline(discover, options: dict, end: float | None) -> dict:
+    """Discovery's options with its deadline cut to what is left of the wrap's (only for
+    ``wrapgen.probe.discover.discover``, whose deadline it is; a caller's own ``discover`` is left alone)."""
+    import time
+
+    from wrapgen.probe import discover as discovery
+
+    if end is None or discover is not discovery.discover:
+        return options
+    own = options.get("deadline_s", discovery.DEFAULT_DEADLINE_S)
+    left = max(round(end - time.monotonic(), 1), 0.1)  # (the warning says it: no 5.52192 s)
+    return {**options, "deadline_s": left if own is None else min(float(own), left)}
 
 
 # --- wrap --split (one pack per command family) ------------------------------------------------

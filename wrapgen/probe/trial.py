@@ -11,6 +11,10 @@ An unchanged binary's trial is not run twice: outcomes are cached beside discove
 (``probe/cache.py``; a trial's sandbox has no network, no daemon and no login, so its outcome depends
 on the binary, the argv and the env as help text does); ``cache=False`` (``wrap --no-cache``) runs them.
 
+With ``deadline_at`` (a ``time.monotonic()`` value: the end of the whole ``wrap``) a trial starts only
+while a whole ``timeout_s`` is left before it, so none is cut short by the deadline (which would look
+like a long-running verb); one left out so is "not tried: wrap's deadline passed".
+
 A spec marked ``run=False`` (a write verb, or sample args that do not render) is never run: its
 outcome says why. Where bubblewrap cannot run, nothing runs: ``TrialRun.note`` says why, once, and
 every outcome is "not tried" (a proposal is never run unsandboxed). Where bubblewrap runs ``true`` but
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from typing import Mapping, Sequence
@@ -41,6 +46,7 @@ DEFAULT_TRIAL_JOBS = 4
 _OUTPUT_CAP = 4 << 20
 _KEEP_TEXT = 16384  # what an outcome keeps of stdout / stderr (the classifier reads the start)
 _BWRAP_SAID = re.compile(r"^bwrap: ", re.MULTILINE)
+DEADLINE_NOT_RUN = "wrap's deadline passed before it could be tried"
 
 
 @dataclass(frozen=True)
@@ -76,14 +82,17 @@ def _scrub(text: str, root: str) -> str:
 
 
 def _cached(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in: str | None,
-            base_env: Mapping[str, str], cache: bool) -> TrialOutcome:
-    """``_one``, answered from the trial cache where it can be (``probe/cache.py``)."""
+            base_env: Mapping[str, str], cache: bool, deadline_at: float | None = None,
+            key_timeout_s: float | None = None) -> TrialOutcome:
+    """``_one``, answered from the trial cache where it can be (``probe/cache.py``); ``key_timeout_s``
+    is the timeout the cache key names, when it is not the one this trial runs with."""
     from wrapgen.probe import cache as disk
 
     key = None
     if cache and spec.run and not try_in:
         key = disk.trial_key(bin_path, identity={"argv": list(spec.argv), "env": dict(spec.env),
-                                                 "json": spec.json_selected, "timeout_s": timeout_s})
+                                                 "json": spec.json_selected,
+                                                 "timeout_s": timeout_s if key_timeout_s is None else key_timeout_s})
         stored = disk.load_trial(key)
         if stored is not None:
             try:
@@ -91,9 +100,13 @@ def _cached(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try
                                verb=spec.verb)
             except TypeError:
                 pass  # another version's fields: try again
+    if spec.run and deadline_at is not None and deadline_at - time.monotonic() < timeout_s:
+        return TrialOutcome(spec.verb, tuple(spec.argv), json_selected=spec.json_selected, not_run=DEADLINE_NOT_RUN)
     outcome = _one(spec, bwrap=bwrap, bin_path=bin_path, timeout_s=timeout_s, try_in=try_in, base_env=base_env)
-    # a timeout may be the machine's load, a sandbox failure the machine's setup: neither is kept
-    if key is not None and not (outcome.timed_out or outcome.sandbox_failed or outcome.not_run):
+    # a timeout may be the machine's load, a sandbox failure the machine's setup: neither is kept; but a
+    # verb still running at a longer second try (key_timeout_s: a slow start ruled out) is long-running
+    slow_ruled_out = key_timeout_s is not None and key_timeout_s < timeout_s
+    if key is not None and not ((outcome.timed_out and not slow_ruled_out) or outcome.sandbox_failed or outcome.not_run):
         disk.store_trial(key, asdict(outcome))
     return outcome
 
@@ -133,11 +146,16 @@ def _one(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in
 
 def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = DEFAULT_TRIAL_TIMEOUT_S,
                jobs: int = DEFAULT_TRIAL_JOBS, try_in: str | os.PathLike | None = None,
-               cache: bool = True) -> TrialRun:
+               cache: bool = True, deadline_at: float | None = None, memo: dict | None = None,
+               key_timeout_s: float | None = None) -> TrialRun:
     """Run the specs' trials in the sandbox, at most ``jobs`` at once; outcomes in the specs' order.
 
     With ``cache`` an unchanged binary's trial with the same argv and env is answered from the
-    cache (never one in a ``try_in`` copy, never one that timed out)."""
+    cache (never one in a ``try_in`` copy, never one that timed out). ``memo`` (a dict the caller keeps
+    for one wrap) answers a spec already run in this wrap, with any outcome, even with ``cache`` off:
+    a backfilled proposal tries again only the verbs that changed. ``key_timeout_s``: the timeout the
+    trial cache keys name (a slow start tried again with a longer timeout is kept as the answer to
+    the usual one, so the next wrap does not wait the usual timeout out first)."""
     status = sandbox_status()
     if not status.available:
         note = f"no sandbox here ({status.reason}): nothing was tried, since a proposal never runs unsandboxed"
@@ -147,8 +165,17 @@ def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = 
     base_env = probe_env()
     source = os.path.abspath(os.fspath(try_in)) if try_in else None
     jobs = max(1, min(int(jobs), 4))
+    def one(spec: TrialSpec) -> TrialOutcome:
+        key = (tuple(spec.argv), tuple(sorted(dict(spec.env).items())), spec.json_selected, spec.run, timeout_s)
+        if memo is not None and key in memo:
+            return replace(memo[key], verb=spec.verb)
+        outcome = _cached(spec, bwrap=status.bwrap, bin_path=bin_path, timeout_s=timeout_s, try_in=source,
+                          base_env=base_env, cache=cache, deadline_at=deadline_at, key_timeout_s=key_timeout_s)
+        if memo is not None and outcome.not_run != DEADLINE_NOT_RUN:
+            memo[key] = outcome
+        return outcome
+
     with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="wrapgen-trial") as pool:
-        outcomes = tuple(pool.map(lambda s: _cached(s, bwrap=status.bwrap, bin_path=bin_path, timeout_s=timeout_s,
-                                                    try_in=source, base_env=base_env, cache=cache), specs))
+        outcomes = tuple(pool.map(one, specs))
     failed = next((o.sandbox_failed for o in outcomes if o.sandbox_failed), "")
     return TrialRun(outcomes, sandbox_failed=failed)

@@ -28,6 +28,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--depth", type=int, help="how deep to read subcommands (default: 3, or the recipe's)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="per help probe (default: 5)")
     parser.add_argument("--deadline", type=float, metavar="SECONDS", help="for the whole discovery (default: 120)")
+    parser.add_argument("--total-deadline", type=float, metavar="SECONDS",
+                        help="for the whole wrap: discovery, JSON field probes, trials, writing (default: 300)")
     parser.add_argument("--style", help="force a help parser (gnu, argparse, click, cobra, clap, git, man, docopt)")
     parser.add_argument("--no-cache", action="store_true", help="read the tool's help again, ignoring the cache")
     parser.add_argument("--dir", metavar="DIR",
@@ -114,9 +116,115 @@ def run(ns) -> int:
         raise UsageError("--try-timeout must be above 0 and at most 600 seconds")
     if getattr(ns, "split", False):
         return _run_split(ns, options, recipe)
-    result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check, discover_options=options,
-                  runner_dir=ns.dir, trials=_trials_wanted(ns), try_in=ns.try_in, trial_timeout_s=ns.try_timeout)
+    from wrapgen.flows.wrap import WRAP_DEADLINE_S
+
+    total = WRAP_DEADLINE_S if getattr(ns, "total_deadline", None) is None else ns.total_deadline
+    if not 0 < total <= 86400:
+        raise UsageError("--total-deadline must be above 0 and at most 86400 seconds")
+    stage = _Stage()
+    with _Watchdog(ns.tool or recipe.tool, total, stage, trial_timeout_s=ns.try_timeout):
+        result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check, discover_options=options,
+                      runner_dir=ns.dir, trials=_trials_wanted(ns), try_in=ns.try_in, trial_timeout_s=ns.try_timeout,
+                      deadline_s=total, stage=stage)
     return _report(ns, result)
+
+
+class _Stage:
+    """The step a wrap is in (``wrap(..., stage=)`` calls it), for the watchdog's message."""
+
+    def __init__(self):
+        self.name = "starting"
+
+    def __call__(self, name: str) -> None:
+        self.name = name
+
+
+# Past the wrap's deadline every part stops starting work; its last spawn may still run its own
+# timeout (a trial's, or the 5 s probe timeout) and the supervisor's 5 s sweep. Past that as well,
+# something without a bound holds the wrap: the watchdog ends the process.
+_WATCHDOG_GRACE_S = 15.0
+
+
+class _Watchdog:
+    """Ends a wrap that outlives its deadline by more than its last spawn could: the tools it runs
+    are stopped (``runtime.stop_all``), where the wrap was is written to a file (every thread's
+    stack: what was stuck), one ``Error:`` line says so, and the process exits with status FAILED.
+
+    A thread that waits for the deadline, not a signal: it fires even when the main thread waits in
+    a system call that ``SIGALRM`` would not interrupt. A last resort for a stuck thread that holds
+    the interpreter lock (C code that never releases it): ``faulthandler`` ends the process 30 s later.
+    """
+
+    def __init__(self, tool: str, total_s: float, stage: _Stage, *, trial_timeout_s: float | None = None):
+        from wrapgen.probe.trial import DEFAULT_TRIAL_TIMEOUT_S
+
+        self.tool, self.total_s, self.stage = tool, total_s, stage
+        self.limit_s = total_s + max(trial_timeout_s or DEFAULT_TRIAL_TIMEOUT_S, 5.0) + _WATCHDOG_GRACE_S
+        self._done = None
+        self._log = None
+
+    def __enter__(self):
+        import faulthandler
+        import tempfile
+        import threading
+
+        self._done = threading.Event()
+        try:
+            self._log = tempfile.NamedTemporaryFile("w", prefix="wrapgen-wrap-stuck-", suffix=".txt", delete=False)
+            faulthandler.dump_traceback_later(self.limit_s + 30, exit=True, file=self._log)
+        except OSError:
+            self._log = None
+        threading.Thread(target=self._watch, name="wrapgen-wrap-watchdog", daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import faulthandler
+        import os
+
+        self._done.set()
+        faulthandler.cancel_dump_traceback_later()
+        if self._log is not None:
+            self._log.close()
+            try:
+                os.unlink(self._log.name)
+            except OSError:
+                pass
+
+    def _watch(self) -> None:
+        import os
+        import sys
+        import threading
+        import traceback
+
+        if self._done.wait(self.limit_s):
+            return
+        where = ""
+        if self._log is not None:
+            try:
+                frames = sys._current_frames()
+                for thread in threading.enumerate():
+                    if thread.ident in frames and thread is not threading.current_thread():
+                        self._log.write(f"thread {thread.name}:\n{''.join(traceback.format_stack(frames[thread.ident]))}\n")
+                self._log.flush()
+                where = f"; where it was: {self._log.name}"
+            except (OSError, ValueError):
+                pass
+        try:
+            from wrapgen.runtime import stop_all
+
+            stop_all(timeout_s=2.0)
+        except BaseException:  # noqa: BLE001 - the exit below must happen
+            pass
+        try:
+            from wrapgen.cli.output import print_error
+            from wrapgen.errors import DeadlineError
+
+            print_error(DeadlineError(
+                f"wrap {self.tool} did not finish within {self.limit_s:g} s (its deadline is {self.total_s:g} s); "
+                f"it was stopped during {self.stage.name}{where}",
+                hint="raise --total-deadline if the machine is just slow, or pass --no-try to skip the trials"))
+        finally:
+            os._exit(ExitStatus.FAILED)
 
 
 def _run_split(ns, options, recipe) -> int:

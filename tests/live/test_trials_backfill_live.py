@@ -1,0 +1,111 @@
+"""When trials leave a pack under 5 commands, wrap takes the proposer's next-ranked candidates (live).
+
+kubectl's `diff` exits with its usage ("must specify -f"): its trial leaves it out. With a recipe that
+excludes every family but a few (explain, diff, config, api-resources, api-versions), the proposal
+holds exactly 5 commands, diff among them, with more `config` commands waiting behind them (a
+family's reads are capped, and low-ranked commands only fill a pack up to 5). Once `diff` is left
+out, wrap proposes again without it, the next candidate takes its place and is tried too, and the
+summary and its `x-why` say what replaced what.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from wrapgen.probe.sandbox import reset_sandbox_status, sandbox_status
+
+KEEP = {"explain", "diff", "config", "api-resources", "api-versions"}
+
+
+@pytest.fixture(autouse=True)
+def _sandbox():
+    if shutil.which("bwrap") is None:
+        pytest.skip("bwrap is not installed")
+    reset_sandbox_status()
+    if not sandbox_status().available:
+        pytest.fail(f"bwrap is installed but cannot run here: {sandbox_status().reason}")
+    yield
+    reset_sandbox_status()
+
+
+def _kubectl_recipe():
+    from wrapgen.pack.recipe import Recipe
+    from wrapgen.probe.discover import discover
+
+    tool = discover("kubectl")
+    exclude = tuple((c.path[0],) for c in tool.root.subcommands if c.path[0] not in KEEP)
+    return Recipe(tool="kubectl", exclude=exclude)
+
+
+def test_a_verb_its_trial_leaves_out_is_replaced_by_the_next_candidate(tmp_path):
+    if shutil.which("kubectl") is None:
+        pytest.skip("kubectl is not installed")
+    from wrapgen.flows.trials import trial_lines
+    from wrapgen.flows.wrap import wrap
+
+    recipe = _kubectl_recipe()
+    before = wrap("kubectl", recipe=recipe, out_dir=tmp_path, check=True, trials=False)
+    assert "diff" in {d.path for d in before.proposal.chosen}
+    assert len(before.proposal.chosen) == 5, [d.path for d in before.proposal.chosen]
+
+    result = wrap("kubectl", recipe=recipe, out_dir=tmp_path, check=True, trials=True)
+    chosen = {d.path: d for d in result.proposal.chosen}
+    assert "diff" not in chosen
+    assert len(chosen) >= 5, list(chosen)
+    new = [d for d in result.proposal.chosen if d.path not in {x.path for x in before.proposal.chosen}]
+    assert new, "nothing took diff's place"
+    replaced = dict(result.trials.replaced)
+    assert "diff" in replaced.values(), result.trials.replaced
+    name = next(n for n, p in result.trials.replaced if p == "diff")
+    verb = result.proposal.manifest["verbs"][name]
+    assert "added by wrap in place of 'diff', which its trial left out" in verb["x-why"]
+    assert "in place of 'diff'" in chosen[next(d.path for d in new if d.name == name)].reason
+    # the command left out says why and what replaced it; the summary says the same
+    gone = next(d for d in result.proposal.decisions if d.path == "diff")
+    assert not gone.chosen and "lacks an operand" in gone.reason and f"replaced by '{name}'" in gone.reason
+    lines = trial_lines(result.trials)
+    assert f"  backfill: {name} takes the place of 'diff', which its trial left out" in lines
+    assert any(line.startswith("  diff: tried: it exits with its usage") for line in lines)
+    # the replacement was tried as well (kubectl's reads reach no cluster in the sandbox: not a defect)
+    assert result.trials.by_verb()[name].kind not in ("not-tried", "rendered")
+    assert not result.errors
+
+
+def test_no_backfill_when_the_commands_are_listed(tmp_path):
+    """With --pick (a recipe's commands list) the commands are the person's: none is added."""
+    if shutil.which("kubectl") is None:
+        pytest.skip("kubectl is not installed")
+    from wrapgen.flows.wrap import wrap
+
+    result = wrap("kubectl", picks=["explain", "diff", "config view"], out_dir=tmp_path, check=True, trials=True)
+    assert {d.path for d in result.proposal.chosen} == {"explain", "config view"}
+    assert result.trials.replaced == ()
+
+
+def test_a_silent_slow_start_is_tried_again_with_a_longer_timeout(tmp_path, monkeypatch):
+    """A read that printed nothing by the timeout may only start slowly (pip on a loaded machine): it
+    is tried once more with 3x the timeout. `sleep 2` at a 1 s timeout then finishes and stays;
+    `sleep 60` is still running at 3 s and is long-running, an answer the trial cache then keeps
+    (so the next wrap waits neither timeout out)."""
+    from wrapgen.flows.trials import try_proposal
+    from wrapgen.probe import trial
+    from wrapgen.propose.core import Decision, Proposal
+
+    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
+    read = {"effect": "read", "confirm": False}
+    manifest = {"pack_id": "sl", "description": "S.", "bin": "sleep", "json": False, "verbs": {
+        "slow": {"description": "S.", "cli": ["sleep", "2"], "policy": read},
+        "forever": {"description": "F.", "cli": ["sleep", "60"], "policy": read}}}
+    decisions = (Decision("slow", "slow", True, "read", "picked"), Decision("forever", "forever", True, "read", "picked"))
+    proposal, report = try_proposal(Proposal(manifest, decisions), bin_path=shutil.which("sleep"), timeout_s=1.0)
+    kinds = {item.verb: item.kind for item in report.evidence}
+    assert kinds == {"slow": "ok", "forever": "long-running"}, report.evidence
+    assert set(proposal.manifest["verbs"]) == {"slow"}
+    spawned = []
+    real = trial._one
+    monkeypatch.setattr(trial, "_one", lambda *a, **k: spawned.append(a) or real(*a, **k))
+    _, again = try_proposal(Proposal(manifest, decisions), bin_path=shutil.which("sleep"), timeout_s=1.0)
+    assert {item.verb: item.kind for item in again.evidence} == kinds
+    assert spawned == [], "the second wrap ran a trial the cache answers"

@@ -117,3 +117,32 @@ def test_a_listing_that_fails_refuses_the_call(repo, tmp_path):
     assert "config guard could not list" in envelope["error"] and "nothing ran" in envelope["error"], envelope
     assert "bad config" in envelope["error"]
     assert not marker.exists()
+
+
+def test_a_required_filter_does_not_fail_the_read(repo, tmp_path):
+    """`filter.evil.required = true` with a failing command: plain git diff fails ("clean filter
+    failed"); the pack's diff turns the filter off and its requirement with it, and answers."""
+    repo, home = repo
+    (repo / ".gitattributes").write_text("*.txt filter=evil\n")
+    _git(repo, "config", "filter.evil.clean", "false", home=home)
+    _git(repo, "config", "filter.evil.required", "true", home=home)
+    plain = _git(repo, "diff", home=home)
+    assert plain.returncode != 0 and "filter" in plain.stderr, plain
+    envelope = _exec(PACKS[0], "diff", repo, home)
+    assert envelope["ok"] is True and "+two" in envelope["result"], envelope
+
+
+def test_trials_in_a_copy_of_a_hostile_repository_use_the_guard(repo, tmp_path, cli):
+    """`check --try --try-in REPO` on the shipped git pack: the copy's required, failing filter would
+    fail the diff trial; with the guard the trial runs the diff and it exits 0."""
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap not installed")
+    repo, home = repo
+    (repo / ".gitattributes").write_text("*.txt filter=evil\n")
+    _git(repo, "config", "filter.evil.clean", "false", home=home)
+    _git(repo, "config", "filter.evil.required", "true", home=home)
+    result = cli("check", "--try", "--try-in", str(repo), "--format", "json", str(PACKS[0]))
+    assert "Traceback" not in result.stderr
+    report = json.loads(result.stdout)
+    lines = [line for line in report["trials"] if line.split(": ", 1)[-1].strip().startswith("diff: ")]
+    assert lines and "exited 0" in lines[0], report["trials"]

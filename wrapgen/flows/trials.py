@@ -74,6 +74,7 @@ def trial_specs(manifest: dict) -> list[TrialSpec]:
     from wrapgen.runtime import RenderError, render_argv
 
     env = dict(((manifest.get("env") or {}).get("set")) or {})
+    guard = manifest.get("config_guard") if isinstance(manifest.get("config_guard"), dict) else None
     specs = []
     for name in manifest.get("verbs") or {}:
         verb = resolve_verb(manifest, name)
@@ -84,7 +85,7 @@ def trial_specs(manifest: dict) -> list[TrialSpec]:
             continue
         read = verb["policy"]["effect"] == "read"
         specs.append(TrialSpec(name, tuple(argv), env=env, json_selected=bool(verb["json"]), run=read,
-                               why="" if read else "write"))
+                               why="" if read else "write", guard=guard))
     return specs
 
 

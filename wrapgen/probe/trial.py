@@ -57,6 +57,7 @@ class TrialSpec:
     json_selected: bool = False
     run: bool = True  # False: rendered only (a write verb), ``why`` says so
     why: str = ""
+    guard: Mapping | None = None  # the pack's config_guard: applied to a --try-in copy (runtime/guard.py)
 
 
 @dataclass(frozen=True)
@@ -121,8 +122,22 @@ def _one(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in
             scratch.fill_from(try_in)
         before = _snapshot(scratch.root)
         env = {**base_env, **dict(spec.env), "HOME": scratch.home, "TMPDIR": scratch.tmpdir, "PWD": scratch.workdir}
-        argv = bwrap_argv([bin_path, *spec.argv[1:]], bwrap=bwrap, workdir=scratch.workdir, home=scratch.home,
-                          tmpdir=scratch.tmpdir, readable=[os.path.dirname(bin_path)])
+
+        def sandboxed(command):
+            return bwrap_argv(command, bwrap=bwrap, workdir=scratch.workdir, home=scratch.home,
+                              tmpdir=scratch.tmpdir, readable=[os.path.dirname(bin_path)])
+
+        if try_in and spec.guard:  # a copy of the user's content: its own config must not run a program either
+            from wrapgen.errors import WrapgenError
+            from wrapgen.runtime.guard import guarded_env
+
+            try:
+                env = guarded_env({"config_guard": dict(spec.guard)}, bin_path, env, cwd=scratch.workdir,
+                                  wrap=sandboxed)
+            except WrapgenError as error:
+                return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, tried_in=True,
+                                    not_run=f"could not be tried: {error.message}")
+        argv = sandboxed([bin_path, *spec.argv[1:]])
         result = run_process(argv, timeout_s=timeout_s, output_cap=_OUTPUT_CAP, cwd=scratch.workdir, env=env)
         after = _snapshot(scratch.root)
         stdout, _ = clean_text(result.stdout[:_KEEP_TEXT])

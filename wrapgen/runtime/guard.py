@@ -67,16 +67,18 @@ def guarded_keys(stdout: bytes, scopes, resets) -> list[tuple[str, str]]:
     return out
 
 
-def guarded_env(binding: dict, tool: str, env: dict, *, cwd=None, cancel=None, memory_mb=None) -> dict:
+def guarded_env(binding: dict, tool: str, env: dict, *, cwd=None, cancel=None, memory_mb=None, wrap=None) -> dict:
     """``env`` with the pack's config guard applied for this call (``env`` itself when it has none).
 
-    ``tool`` is the program the call runs (its argv[0]). Raises ``WrapgenError`` when the listing
+    ``tool`` is the program the call runs (its argv[0]); ``wrap`` (argv -> argv) runs the listing the
+    way the call itself runs, e.g. inside the trial sandbox. Raises ``WrapgenError`` when the listing
     cannot say what to turn off: the call must not run then."""
     spec = _spec(binding)
     if spec is None:
         return env
     prefix, listing, scopes, resets = spec
-    result = run_process([tool, *listing], timeout_s=GUARD_TIMEOUT_S, output_cap=_OUTPUT_CAP, cwd=cwd, env=env,
+    argv = [tool, *listing]
+    result = run_process(argv if wrap is None else wrap(argv), timeout_s=GUARD_TIMEOUT_S, output_cap=_OUTPUT_CAP, cwd=cwd, env=env,
                          cancel=cancel, memory_mb=memory_mb)
     what = f"{tool} {' '.join(listing[:2])}"
     if result.not_found:

@@ -413,7 +413,14 @@ _helper = None  # [pid, socket, ready, owner pid] once started; False when it ca
 _lock = _thread.allocate_lock()  # the helper's socket: one call's packets at a time
 _unreaped: list = []  # supervisors that closed their status pipe but had not exited when finished
 
-_HELPER_BOOT = "import sys; sys.path.append(sys.argv[1]); from wrapgen.runtime.contain import _helper_main; _helper_main(3)"
+# The helper imports this module alone: a stand-in for the ``wrapgen.runtime`` package keeps its
+# ``__init__`` (binding, execute, render, schema, ...: two thirds of the helper's start-up) unrun.
+_HELPER_BOOT = (
+    "import sys, types; sys.path.append(sys.argv[1]); import wrapgen; "
+    "package = types.ModuleType('wrapgen.runtime'); package.__path__ = [sys.argv[1] + '/wrapgen/runtime']; "
+    "sys.modules['wrapgen.runtime'] = package; "
+    "from wrapgen.runtime.contain import _helper_main; _helper_main(3)"
+)
 
 
 def _recv_call(sock, first: bytes, fds):

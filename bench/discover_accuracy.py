@@ -802,6 +802,9 @@ def yarn_reference() -> Reference:
         group = re.match(r"^\S+ \[(?P<subs>[\w|-]+)\] \[flags\]", pages[name]["usage"])
         for sub in group["subs"].split("|") if group and group["subs"] != "flags" else ():
             ref.paths.add((name, sub))
+    return ref
+
+
 # -- Symfony Console, cleo, kingpin, urfave/cli -----------------------------------------------------
 
 def _symfony_spellings(option: dict) -> set[str]:

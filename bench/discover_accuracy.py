@@ -1159,7 +1159,7 @@ def main(argv: list[str] | None = None) -> int:
         # processes, measured inside the sandbox (bench/probe_cpu.py); the containment (spawn helper,
         # supervisors, bwrap) apart: the speed goal is a ratio in one run, never a timed assert
         row.update(cpu_own=round(cpu.own, 3), cpu_tools=round(cpu.tools, 3), cpu_containment=round(cpu.containment, 3),
-                   cpu_probes=cpu.probes,
+                   cpu_probes=cpu.probes, cpu_unmetered=cpu.unmetered,
                    cpu_share=round(cpu.share, 4) if cpu.share is not None else None,
                    cpu_share_contained=round(cpu.share_with_containment, 4)
                    if cpu.share_with_containment is not None else None)
@@ -1215,7 +1215,9 @@ def main(argv: list[str] | None = None) -> int:
           f"(imports, the sandbox check); meter residue {1000 * residue():.2f} ms a probe, taken out")
     for name, row in report.items():
         print(f"{name}: own {row['cpu_own']:.3f} s, containment {row['cpu_containment']:.3f} s, "
-              f"tools {row['cpu_tools']:.3f} s over {row['cpu_probes']} probes")
+              f"tools {row['cpu_tools']:.3f} s over {row['cpu_probes']} probes"
+              + (f" ({row['cpu_unmetered']} cut short unmetered: their CPU is in the containment)"
+                 if row['cpu_unmetered'] else ""))
     for name, row in report.items():
         if row["missed_paths"] or row["missed_flags"] or row["extra_flags"] or row.get("missed_unmentioned") \
                 or row.get("missed_paths_unlisted"):

@@ -7,9 +7,10 @@
   (a small interpreter of its own, once per process), the supervisor forked per call, bubblewrap's
   set-up of the namespaces and mounts, and ``manpath``.
 - **tools**: the tool's own processes, measured inside the sandbox by a *meter*: each probe's argv
-  is prefixed with a tiny ``python3 -I -S`` program that spawns the tool, waits for it with
-  ``wait4`` (the tool's CPU, and that of the descendants it reaped) and writes that and its own CPU
-  to a file in the probe's scratch TMPDIR; the meter's own CPU is then taken out of the containment,
+  is prefixed with a tiny ``python3 -I -S`` program, a subreaper, that spawns the tool, waits for
+  it, reaps what the tool left that has ended (an update check it started) and writes their CPU
+  and its own to a file in the probe's scratch TMPDIR (a probe killed at its timeout writes
+  nothing: its CPU lands in the containment, and the row says how many); the meter's own CPU is then taken out of the containment,
   with its residue (its exec and exit, which its getrusage cannot see: calibrated at start on
   meters around /bin/true).
 
@@ -46,8 +47,9 @@ def residue() -> float:
 _PR_SET_CHILD_SUBREAPER = 36
 
 METER = r"""
-import os, resource, sys
+import ctypes, os, resource, sys
 out, argv = sys.argv[1], sys.argv[2:]
+ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # a subreaper: what the tool leaves behind comes back here
 try:
     pid = os.posix_spawn(argv[0], argv, os.environ)
 except OSError as error:
@@ -55,13 +57,20 @@ except OSError as error:
     os._exit(127)
 while True:
     try:
-        _, status, usage = os.wait4(pid, 0)
+        _, status, _usage = os.wait4(pid, 0)
         break
     except InterruptedError:
         continue
+while True:  # the tool's orphans that have ended (an update check, a pager): the tool's CPU too
+    try:
+        if os.waitpid(-1, os.WNOHANG)[0] == 0:
+            break
+    except ChildProcessError:
+        break
+tool = resource.getrusage(resource.RUSAGE_CHILDREN)
 me = resource.getrusage(resource.RUSAGE_SELF)
 with open(out, "w") as handle:
-    handle.write(f"{usage.ru_utime + usage.ru_stime!r} {me.ru_utime + me.ru_stime!r}\n")
+    handle.write(f"{tool.ru_utime + tool.ru_stime!r} {me.ru_utime + me.ru_stime!r}\n")
 code = os.waitstatus_to_exitcode(status)
 if code < 0:
     import signal
@@ -86,6 +95,7 @@ class CrawlCpu:
     meters: float = 0.0
     probes: int = 0
     other: int = 0  # processes spawned that are not the tool (manpath)
+    unmetered: int = 0  # probes killed before their meter wrote (timeouts): their CPU is in the containment
 
     @property
     def share(self) -> float | None:
@@ -107,6 +117,7 @@ class _Meter:
         self.meters = 0.0
         self.probes = 0
         self.other = 0
+        self.unmetered = 0
         self.tool_path = ""
 
     def wrap(self, spawn):
@@ -126,7 +137,9 @@ class _Meter:
                     tool, meter = (float(word) for word in handle.read().split())
                 os.unlink(out)
             except (OSError, ValueError):
-                return result  # killed before the meter wrote: its CPU stays in the containment
+                with self.lock:  # killed before the meter wrote (a timeout): its CPU lands in the containment
+                    self.unmetered += 1
+                return result
             with self.lock:
                 self.meters += meter
                 if os.path.realpath(program) == self.tool_path:
@@ -226,5 +239,6 @@ def metered(run, tool_path: str) -> tuple[object, CrawlCpu]:
     spawned = _cpu(resource.RUSAGE_CHILDREN) - children
     meters = meter.meters + _residue[0] * (meter.probes + meter.other)
     cpu = CrawlCpu(own=own, tools=meter.tools, meters=meters, probes=meter.probes, other=meter.other,
+                   unmetered=meter.unmetered,
                    containment=max(0.0, spawned - meter.tools - meters))
     return result, cpu

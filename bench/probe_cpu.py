@@ -190,10 +190,12 @@ def warm_up() -> float:
     return _cpu(resource.RUSAGE_SELF) - before
 
 
-def _subreaper() -> None:
+def _subreaper(on: bool) -> None:
+    """This process a child subreaper (during a crawl only: what the bench runs between crawls, such
+    as npm's reference outside the sandbox, leaves processes that must not count as a crawl's)."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        libc.prctl(_PR_SET_CHILD_SUBREAPER, 1 if on else 0, 0, 0, 0)
     except (OSError, AttributeError):
         pass
 
@@ -212,8 +214,9 @@ def _reap_all(timeout_s: float = 10.0) -> None:
         except InterruptedError:
             continue
         if pid == 0:
-            if time.monotonic() > deadline:
-                print("probe_cpu: a child outlived the crawl; its CPU is not counted", file=sys.stderr)
+            if time.monotonic() >= deadline:
+                if timeout_s:
+                    print("probe_cpu: a child outlived the crawl; its CPU is not counted", file=sys.stderr)
                 return
             time.sleep(0.005)
 
@@ -223,7 +226,8 @@ def metered(run, tool_path: str) -> tuple[object, CrawlCpu]:
     from wrapgen.probe import prober
     from wrapgen.runtime import contain
 
-    _subreaper()
+    _reap_all(timeout_s=0)  # (what ended before the crawl is not the crawl's)
+    _subreaper(True)
     meter = _Meter()
     meter.tool_path = os.path.realpath(tool_path)
     originals = prober.run_process, prober.run_in_pty
@@ -236,6 +240,7 @@ def metered(run, tool_path: str) -> tuple[object, CrawlCpu]:
         own = _cpu(resource.RUSAGE_SELF) - own
         contain.stop_all()  # the spawn helper exits; its children come back to this subreaper
         _reap_all()
+        _subreaper(False)
     spawned = _cpu(resource.RUSAGE_CHILDREN) - children
     meters = meter.meters + _residue[0] * (meter.probes + meter.other)
     cpu = CrawlCpu(own=own, tools=meter.tools, meters=meters, probes=meter.probes, other=meter.other,

@@ -47,8 +47,10 @@ from the tool itself, never from its help text:
   ``TOOL PATH --generate-bash-completion`` and ``TOOL PATH - --generate-bash-completion``, less the
   application's flags urfave 1 offers first at every level (a command refuses them).
 
-Each row also gives discovery's own CPU against the CPU of the probes it ran ("cpu%"), measured
-with ``getrusage`` around ``discover()`` after wrapgen is imported.
+Each row also gives discovery's own CPU (wrapgen's process, ``getrusage`` around ``discover()``
+after wrapgen is imported) against the CPU of the tool's processes ("cpu%"), and the same with the
+containment (spawn helper, supervisors, bwrap) added to discovery's side ("+cont%"); the tools are
+measured inside the sandbox and the rest collected as bench/probe_cpu.py says.
 
 Where the reference says whether an option takes a value (argparse's ``nargs``, click's
 ``is_flag``, optparse's ``takes_value()``, clap's fish script marking one with ``-r``), the
@@ -800,6 +802,9 @@ def yarn_reference() -> Reference:
         group = re.match(r"^\S+ \[(?P<subs>[\w|-]+)\] \[flags\]", pages[name]["usage"])
         for sub in group["subs"].split("|") if group and group["subs"] != "flags" else ():
             ref.paths.add((name, sub))
+    return ref
+
+
 # -- Symfony Console, cleo, kingpin, urfave/cli -----------------------------------------------------
 
 def _symfony_spellings(option: dict) -> set[str]:
@@ -1130,8 +1135,11 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [n for n in names if n not in TOOLS]
     if unknown:
         parser.error(f"no reference for {', '.join(unknown)}; known: {', '.join(TOOLS)}")
-    import wrapgen.parse  # noqa: F401 - imported once before any row: "cpu_own" is the crawl's, not the import's
-    import wrapgen.probe.crawl  # noqa: F401
+    from probe_cpu import metered, residue, warm_up
+
+    # imported (and the sandbox asked for) once before any row: "cpu_own" is the crawl's; this once-
+    # per-process cost is printed apart
+    per_process = warm_up()
 
     report, totals = {}, {"tp": 0, "fp": 0, "fn": 0, "paths": 0, "paths_found": 0, "value_checked": 0, "value_right": 0}
     references = {}
@@ -1144,16 +1152,17 @@ def main(argv: list[str] | None = None) -> int:
             references[build] = build()
         ref = references[build]
         started = time.monotonic()
-        own, tools = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-        tool = discover(program, depth=depth, cache=False, **options)
-        own_cpu = _cpu(resource.getrusage(resource.RUSAGE_SELF)) - _cpu(own)
-        tools_cpu = _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)) - _cpu(tools)
+        tool, cpu = metered(lambda: discover(program, depth=depth, cache=False, **options), shutil.which(program))
         row = score(ref, tool)
         row.update(style=style, depth=depth, reference=ref.source, seconds=round(time.monotonic() - started, 2))
-        # discovery's own CPU (parsing, the crawl) against the CPU of the probes it ran (the tools,
-        # bwrap included): the speed goal is a ratio in one run, never a timed assert
-        row.update(cpu_own=round(own_cpu, 3), cpu_tools=round(tools_cpu, 3),
-                   cpu_share=round(own_cpu / tools_cpu, 4) if tools_cpu else None)
+        # discovery's own CPU (wrapgen's process: parsing, the crawl) against the CPU of the tool's
+        # processes, measured inside the sandbox (bench/probe_cpu.py); the containment (spawn helper,
+        # supervisors, bwrap) apart: the speed goal is a ratio in one run, never a timed assert
+        row.update(cpu_own=round(cpu.own, 3), cpu_tools=round(cpu.tools, 3), cpu_containment=round(cpu.containment, 3),
+                   cpu_probes=cpu.probes, cpu_unmetered=cpu.unmetered,
+                   cpu_share=round(cpu.share, 4) if cpu.share is not None else None,
+                   cpu_share_contained=round(cpu.share_with_containment, 4)
+                   if cpu.share_with_containment is not None else None)
         hidden = set(unmentioned(program, row["missed_flags"])) if args.explain else set()
         if args.explain:
             row["missed_unmentioned"] = len(hidden)
@@ -1180,11 +1189,12 @@ def main(argv: list[str] | None = None) -> int:
         **totals,
     }
     if args.json:
-        print(json.dumps({"tools": report, "overall": overall}, indent=2, sort_keys=True))
+        print(json.dumps({"tools": report, "overall": overall, "cpu_per_process": round(per_process, 3)},
+                         indent=2, sort_keys=True))
         return 0
     w = max([11, *map(len, report)])
     print(f"{'tool':<{w}} {'style':<9} {'depth':>5} {'flag P':>7} {'flag R':>7} {'flag F1':>7} "
-          f"{'paths':>11} {'path R':>7} {'value':>6} {'secs':>6} {'cpu%':>6}")
+          f"{'paths':>11} {'path R':>7} {'value':>6} {'secs':>6} {'cpu%':>6} {'+cont%':>6}")
 
     def value(accuracy) -> str:
         return "-" if accuracy is None else f"{accuracy:.3f}"
@@ -1195,10 +1205,19 @@ def main(argv: list[str] | None = None) -> int:
     for name, row in report.items():
         print(f"{name:<{w}} {row['style']:<9} {row['depth']:>5} {row['precision']:>7.3f} {row['recall']:>7.3f} "
               f"{row['f1']:>7.3f} {row['paths_found']:>5}/{row['paths']:<5} {row['path_recall']:>7.3f} "
-              f"{value(row['value_accuracy']):>6} {row['seconds']:>6.1f} {share(row['cpu_share']):>6}")
+              f"{value(row['value_accuracy']):>6} {row['seconds']:>6.1f} {share(row['cpu_share']):>6} "
+              f"{share(row['cpu_share_contained']):>6}")
     print(f"{'overall':<{w}} {'':<9} {'':>5} {overall['precision']:>7.3f} {overall['recall']:>7.3f} "
           f"{overall['f1']:>7.3f} {overall['paths_found']:>5}/{overall['paths']:<5} {overall['path_recall']:>7.3f} "
           f"{value(overall['value_accuracy']):>6}")
+    print(f"\ncpu%: wrapgen's own CPU / the tools' (measured in the sandbox); +cont%: with the containment "
+          f"(spawn helper, supervisors, bwrap); once per process, before the rows: {per_process:.3f} s "
+          f"(imports, the sandbox check); meter residue {1000 * residue():.2f} ms a probe, taken out")
+    for name, row in report.items():
+        print(f"{name}: own {row['cpu_own']:.3f} s, containment {row['cpu_containment']:.3f} s, "
+              f"tools {row['cpu_tools']:.3f} s over {row['cpu_probes']} probes"
+              + (f" ({row['cpu_unmetered']} cut short unmetered: their CPU is in the containment)"
+                 if row['cpu_unmetered'] else ""))
     for name, row in report.items():
         if row["missed_paths"] or row["missed_flags"] or row["extra_flags"] or row.get("missed_unmentioned") \
                 or row.get("missed_paths_unlisted"):

@@ -87,6 +87,47 @@ _MARKS: tuple[tuple[str, int, re.Pattern], ...] = tuple(
     )
 )
 
+
+
+def _longest_run(items, literal_op) -> str:
+    best, run = "", []
+    for op, value in list(items) + [(None, None)]:
+        if op is literal_op:
+            run.append(chr(value))
+            continue
+        if len(run) > len(best):
+            best = "".join(run)
+        run = []
+    return best
+
+
+def _required_literals(pattern: re.Pattern) -> tuple[str, ...]:
+    """Plain strings one of which every match of ``pattern`` contains (() when none of 3 or more
+    characters is sure): substring tests that rule the pattern out are far cheaper than its search.
+    The longest run of literal characters of the pattern's top level, else one per alternative of a
+    top-level group of alternatives (``(?:USAGE|FLAGS|OPTIONS):``)."""
+    if pattern.flags & re.IGNORECASE:
+        return ()
+    try:
+        from re import _parser  # (the standard library's own parser, 3.11+)
+
+        items = list(_parser.parse(pattern.pattern, pattern.flags))
+        run = _longest_run(items, _parser.LITERAL)
+        if len(run) >= 3:
+            return (run,)
+        # (a non-capturing group of alternatives is inlined: its BRANCH sits at the top level)
+        branches = [value[1] for op, value in items if op is _parser.BRANCH]
+        if len(branches) != 1:
+            return ()
+        alternatives = tuple(_longest_run(list(b), _parser.LITERAL) for b in branches[0])
+    except Exception:  # noqa: BLE001 - another Python: every pattern is simply searched
+        return ()
+    return alternatives if alternatives and all(len(a) >= 3 for a in alternatives) else ()
+
+
+# Each mark's required literals: where the text holds none of them, the mark cannot match.
+_LITERALS: tuple[tuple[str, ...], ...] = tuple(_required_literals(pattern) for _style, _weight, pattern in _MARKS)
+
 # On a tie the earlier style wins: the more specific ones come first.
 _ORDER = (
     "man", "git", "symfony", "kingpin", "urfave", "npm", "yarn", "oclif", "yargs", "commander",
@@ -106,8 +147,8 @@ def scores(text: str) -> dict[str, int]:
     """Each style's score for this (cleaned) text."""
     head = _marked_lines(text)
     out = dict.fromkeys(_ORDER, 0)
-    for style, weight, pattern in _MARKS:
-        if pattern.search(head):
+    for (style, weight, pattern), literals in zip(_MARKS, _LITERALS):
+        if (not literals or any(literal in head for literal in literals)) and pattern.search(head):
             out[style] += weight
     return out
 

@@ -70,6 +70,9 @@ _BARE = re.compile(rf"(?<!than )(?<!least )(?<!most )(?<!over )(?<!above )(?<!be
                    re.IGNORECASE)
 
 
+_EXIT_WORD = re.compile(r"exit|return", re.IGNORECASE)
+
+
 def _meaning(text: str) -> str:
     """One clause of the tool's words: no parentheses, no trailing punctuation, at most 80 characters."""
     text = re.sub(r"\s*\([^()]*\)", "", text or "")
@@ -174,7 +177,9 @@ def exit_statuses(text: str) -> tuple[tuple[int, str], ...]:
             stated = tagged if len(tagged) >= 2 else {**_sentences("\n".join(body), bare=True), **tagged}
             for code, meaning in stated.items():
                 found.setdefault(code, meaning)
-        if not found:
+        # outside a section every reading names an exit or a return ("exit status is", "returns 1"):
+        # a page with neither word (most subcommand pages) is not searched
+        if not found and _EXIT_WORD.search(text or ""):
             found = _sentences("\n".join(lines), bare=False)
         return tuple(sorted(found.items()))
     except (RecursionError, ValueError):  # never fail discovery over prose

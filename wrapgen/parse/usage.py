@@ -4,7 +4,10 @@ Usage lines are not shell (``<file>`` is a placeholder, not a redirection), so
 their metacharacters are escaped before bashlex splits them into words; the
 words are then read with a small grammar: ``[...]`` optional, ``...`` variadic,
 ``<name>`` or ``NAME`` an operand. Example lines *are* shell: bashlex parses them
-as written and we keep the commands that run the tool.
+as written and we keep the commands that run the tool. A line whose only shell syntax is
+quoting, pipes, lists or plain redirections is split here instead, as bashlex would split it
+(tests/parse/test_shell_split_without_bashlex.py compares the two on the captured help):
+importing bashlex builds its parser tables, about 0.2 s of CPU a process.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ MAX_LINE = 600
 # Escaped in usage lines so bashlex reads them as text; quotes are left alone so that
 # bashlex honours them ('--sep "a b"' is two words).
 _USAGE_META = re.compile(r"([<>|&;()$`!{}#*?~])")
+_USAGE_METACHARACTERS = frozenset("<>|&;()$`!{}#*?~")
 # Any of these in an example line means real shell syntax: bashlex must read it.
 _SHELL_META = re.compile(r"[<>|&;()$`!{}\\\"'#*?~]")
 _QUOTING = re.compile(r"[\\\"']")
@@ -78,6 +82,8 @@ def _split_usage(line: str) -> tuple[str, ...]:
         # Every other metacharacter is escaped before bashlex sees it, so without quotes or
         # backslashes bashlex would only split on blanks; skipping it saves milliseconds a line.
         words = protected.split()
+    elif (plain := _plain_quoted_words(protected)) is not None:
+        words = plain
     else:
         try:
             trees = _bashlex().parse(_USAGE_META.sub(r"\\\1", protected))
@@ -85,6 +91,40 @@ def _split_usage(line: str) -> tuple[str, ...]:
         except Exception:  # noqa: BLE001 - bashlex raises many types; whitespace is a fine fallback
             words = protected.split()
     return tuple(w.replace("\x01", " ") for w in words)
+
+
+def _plain_quoted_words(text: str) -> list[str] | None:
+    """The words of a usage line with its metacharacters taken literally (as bashlex reads it once
+    they are escaped): quote removal and blanks only; None where bashlex reads it its own way."""
+    if "\\" in text or not _quoting_bashlex_agrees(text):
+        return None
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return None
+    if words and (words[0] in _RESERVED or _ASSIGNMENT.match(text.lstrip())):
+        return None  # bashlex refuses a line starting so ("then ...", "name=x ..."); its fallback splits on blanks
+    return words
+
+
+def _quoting_bashlex_agrees(text: str) -> bool:
+    """Whether bashlex removes the quotes of ``text`` as a shell does: no quote inside the other
+    kind (bashlex drops it: `'a "b"'` gives `a b`) and no metacharacter escaped inside quotes, no two
+    quoted parts in one word (`'-x'/'--exec'` keeps the inner quotes), every quote closed."""
+    quote, opened = "", False
+    for c in text:
+        if quote:
+            if c == quote:
+                quote = ""
+            elif c in "'\"" or c in _USAGE_METACHARACTERS:
+                return False  # (an escaped metacharacter in quotes keeps its backslash in bashlex: `\*.pyc`)
+        elif c in "'\"":
+            if opened:
+                return False
+            quote, opened = c, True
+        elif c.isspace():
+            opened = False
+    return not quote
 
 
 def split_example(line: str, *, prog: str = "") -> list[str] | None:
@@ -117,8 +157,103 @@ def _split_example(line: str, prog: str) -> tuple[str, ...] | None:
     return None
 
 
+# What only a shell parser reads right: substitutions, subshells, groups, comments, escapes.
+# A line with none of them (quotes, globs, pipes, lists and plain redirections allowed) is split without bashlex,
+# whose import alone (building its parser tables) costs about 0.2 s of CPU: more than a crawl of
+# a small tool spends on everything else (amtool's examples quote their matchers).
+_NEEDS_PARSER = re.compile(r"[()$`{}#\n\\]")
+_LIST_OPERATORS = frozenset(("|", "||", "&", "&&", ";", "|&"))
+_RESERVED = frozenset(("!", "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case",
+                       "esac", "select", "function", "time", "coproc", "in", "[[", "]]"))
+_ASSIGNMENT = re.compile(r"[A-Za-z_]\w*\+?=")
+
+
+def _simple_commands(line: str) -> list[list[str]] | None:
+    """The simple commands of a line whose only shell syntax is quoting, pipes, lists and plain
+    redirections (``tool 'a=~b.*' -o json > out.json | grep x && tool y``), split as bashlex splits them; None when the line needs a
+    shell parser: anything else, a backslash, a quote inside the other kind or two quoted parts in a
+    word (bashlex reads those its own way), an unbalanced quote, an assignment or a reserved word up front."""
+    if _NEEDS_PARSER.search(line):
+        return None
+    segments: list[str] = []
+    operators: list[str] = []
+    current: list[str] = []
+    quote, opened = "", False  # opened: the current word has a quoted part
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if quote:
+            if c in "'\"" and c != quote:
+                return None  # bashlex drops a quote inside the other kind (`'a "b"'` gives `a b`): its reading wins
+            current.append(c)
+            if c == quote:
+                quote = ""
+        elif c in "'\"":
+            if opened:
+                return None  # two quoted parts in one word (`'-x'/'--exec'`): bashlex keeps the inner quotes
+            quote, opened = c, True
+            current.append(c)
+        elif c in "<>":
+            # a redirection (`> out.json`, `2>&1`, `< in.txt`): bashlex keeps it and its target out of the words
+            word = "".join(current).rsplit(None, 1)[-1] if "".join(current).strip() else ""
+            if word and not opened and word.isdigit() and not "".join(current).endswith((" ", "\t")):
+                del current[len(current) - len(word):]  # `2>`: the descriptor, not a word
+            elif word and not "".join(current)[-1:].isspace():
+                return None  # `a>b` glued to a word: leave it to the parser
+            i += 1
+            if i < n and line[i] == c and c == ">":
+                i += 1
+            if i < n and line[i] == "&":
+                i += 1
+            while i < n and line[i] in " \t":
+                i += 1
+            start = i
+            while i < n and not line[i].isspace() and line[i] not in "|&;<>'\"":
+                i += 1
+            if i == start or (i < n and line[i] in "<>'\""):
+                return None
+            opened = False
+            continue
+        elif c in "|&;":
+            if i + 1 < n and line[i + 1] in "<>":
+                return None  # `&>`, `|>`: not a list operator
+            run = c
+            while i + 1 < n and line[i + 1] in "|&;":
+                i += 1
+                run += line[i]
+            segments.append("".join(current))
+            operators.append(run)
+            current, opened = [], False
+        else:
+            current.append(c)
+            if c.isspace():
+                opened = False
+        i += 1
+    if quote or any(op not in _LIST_OPERATORS for op in operators):
+        return None
+    segments.append("".join(current))
+    commands: list[list[str]] = []
+    for at, segment in enumerate(segments):
+        try:
+            words = shlex.split(segment)
+        except ValueError:
+            return None
+        if not words:
+            # only `tool &` and `tool ;` may end in an operator; any other empty command is a syntax error
+            if at == len(segments) - 1 and at > 0 and operators[-1] in ("&", ";"):
+                continue
+            return None
+        if words[0] in _RESERVED or _ASSIGNMENT.match(segment.lstrip()):
+            return None
+        commands.append(words)
+    return commands
+
+
 def _shell_commands(line: str) -> list[list[str]] | None:
-    """The simple commands of a shell line (a pipeline gives several), via bashlex."""
+    """The simple commands of a shell line (a pipeline gives several), via bashlex where it needs a parser."""
+    simple = _simple_commands(line)
+    if simple is not None:
+        return simple
     commands: list[list[str]] = []
     try:
         for tree in _bashlex().parse(line):

@@ -66,7 +66,7 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
         cached = disk.load(key)
         if cached is not None:
             return cached
-    if style in (None, "script"):
+    if style == "script" or (style is None and _has_shebang(path)):
         from wrapgen.parse.script import discover_script, is_shell_script
 
         # A shell script is read, never run: `SUB --help` of a script that ignores --help would run SUB.
@@ -101,8 +101,20 @@ def _launched_paths(path: str) -> tuple[str, ...]:
     return launched_paths(_read_head(path))
 
 
+def _has_shebang(path: str) -> bool:
+    """Whether ``path`` starts with ``#!``: a binary is no script, and the script reader (whose
+    import costs tens of milliseconds) is then never imported."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(2) == b"#!"
+    except OSError:
+        return True  # unreadable: the script reader says what it can
+
+
 def _is_launcher(path: str) -> bool:
     """Whether ``path`` is a shell script that only starts another program with all its arguments."""
+    if not _has_shebang(path):
+        return False
     from wrapgen.parse.script import is_launcher, is_shell_script
 
     return is_shell_script(path) and is_launcher(_read_head(path))

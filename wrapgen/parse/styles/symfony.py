@@ -241,8 +241,26 @@ def _json_flag(option: dict) -> Flag | None:
     return flag
 
 
-def _json_flags(options: dict) -> list[Flag]:
-    flags = [f for f in (_json_flag(o) for o in options.values() if isinstance(o, dict)) if f is not None]
+def _option_key(option: dict) -> tuple:
+    """What ``_json_flag`` reads of an option (and nothing else), hashable."""
+    get = option.get
+    return (get("name"), get("shortcut"), get("accept_value"), get("is_value_required"), get("is_multiple"),
+            repr(get("description")), repr(get("default")))
+
+
+def _json_flags(options: dict, memo: dict | None = None) -> list[Flag]:
+    """``memo`` (option -> Flag) spares rebuilding the application's options, which every command's
+    definition repeats (composer: 10 of them on each of 80 commands)."""
+    memo = {} if memo is None else memo
+    flags = []
+    for option in options.values():
+        if not isinstance(option, dict):
+            continue
+        key = _option_key(option)
+        if key not in memo:
+            memo[key] = _json_flag(option)
+        if memo[key] is not None:
+            flags.append(memo[key])
     by_long = {f.long: i for i, f in enumerate(flags)}
     out: list[Flag] = []
     merged: set[str] = set()
@@ -250,6 +268,8 @@ def _json_flags(options: dict) -> list[Flag]:
         negated = _NEGATE.match(flag.description)
         if negated and negated["long"] in by_long and not flag.takes_value:
             merged.add(flag.long)  # "--no-ansi": the other spelling of "--ansi", as help prints it
+    if not merged:
+        return flags
     for flag in flags:
         if flag.long in merged:
             continue
@@ -283,9 +303,10 @@ def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:
     application: list[Flag] = []
     nodes: dict[tuple[str, ...], Command] = {}
     listed: list[Listed] = []
+    memo: dict = {}
     for entry, definition in zip(entries, definitions):
         options = definition.get("options") if isinstance(definition.get("options"), dict) else {}
-        flags = _json_flags(options)
+        flags = _json_flags(options, memo)
         shared_longs = {"--" + k for k in common} | {(options.get(k) or {}).get("name") for k in common
                                                      if isinstance(options.get(k), dict)}
         own = tuple(f for f in flags if f.long not in shared_longs)

@@ -1,0 +1,85 @@
+"""`wrapgen wrap` gives 5 to 12 commands on a tool of each framework of issue 13 not covered by
+test_discover_live_frameworks.py (composer, amtool, mender-artifact): cleo (poetry), urfave/cli
+(runc), commander.js (pm2), yargs (typeorm), oclif, yarn v1 and npm; a read verb of some is run
+through `wrapgen exec` and compared with the tool run by hand. Skipped only where the tool is absent
+(.ci/run installs them)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+import yaml
+
+from conftest import require_tool
+
+# (tool, verbs of which at least one must be offered)
+FRAMEWORKS = (
+    ("poetry", {"show", "check", "list"}),
+    ("runc", {"list", "state", "features"}),
+    ("pm2", {"list", "describe", "start"}),
+    ("typeorm", {"migration-show", "query"}),
+    ("oclif", {"generate.dry-run", "readme.dry-run"}),
+    ("yarn", {"list", "outdated", "info"}),
+    ("npm", {"view", "explain", "diff"}),
+)
+
+
+# A trial that is still running at its timeout is left out as long-running: npm's reads (a Node
+# start-up each, four at a time) pass 3 s on a loaded machine, and its pack fell to 4 commands.
+TRY_TIMEOUT = "20"
+
+
+def _wrap(cli, out, name: str) -> dict:
+    result = cli("wrap", name, "-o", str(out), "--try-timeout", TRY_TIMEOUT)
+    assert result.exit_code == 0, result.stderr
+    return yaml.safe_load((out / name / "pack.yaml").read_text())
+
+
+@pytest.mark.parametrize("name,expected", FRAMEWORKS, ids=[name for name, _ in FRAMEWORKS])
+def test_wrap_gives_five_to_twelve_commands(cli, tmp_path, name, expected):
+    require_tool(name)
+    verbs = _wrap(cli, tmp_path, name)["verbs"]
+    assert 5 <= len(verbs) <= 12, (name, list(verbs))
+    assert expected & set(verbs), (name, list(verbs))
+
+
+def _exec(cli, pack, verb: str, *args: str, cwd) -> dict:
+    result = cli("exec", str(pack), verb, "--json", "--", *args, cwd=cwd)
+    return json.loads(result.stdout)
+
+
+def _by_hand(argv: list[str], cwd) -> str:
+    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "NO_COLOR": "1"}).stdout
+
+
+def test_oclif_dry_run_generates_nothing_and_says_what_it_would(cli, tmp_path):
+    """Every oclif command writes; its --dry-run forms are the pack's reads (it had 4 commands)."""
+    require_tool("oclif")
+    pack = tmp_path / "packs"
+    verbs = _wrap(cli, pack, "oclif")["verbs"]
+    assert verbs["generate.dry-run"]["policy"]["effect"] == "read"
+    work = tmp_path / "work"
+    work.mkdir()
+    envelope = _exec(cli, pack / "oclif", "generate.dry-run", "name=demo", "yes=true", cwd=work)
+    assert envelope["ok"], envelope
+    assert "demo/package.json" in envelope["result"]
+    assert "demo/package.json" in _by_hand(["oclif", "generate", "demo", "--dry-run", "--yes"], work)
+    assert list(work.iterdir()) == []  # a dry run: nothing written
+
+
+def test_poetry_and_runc_reads_match_the_tool_run_by_hand(cli, tmp_path):
+    for name, verb, argv, expect in (("poetry", "list", ["poetry", "list"], "Available commands"),
+                                     ("runc", "features", ["runc", "features"], "ociVersionMin")):
+        require_tool(name)
+        pack = tmp_path / name
+        verbs = _wrap(cli, pack, name)["verbs"]
+        assert verb in verbs and verbs[verb]["policy"]["effect"] == "read", (name, list(verbs))
+        envelope = _exec(cli, pack / name, verb, cwd=tmp_path)
+        assert envelope["ok"], envelope
+        result = envelope["result"]
+        text = result if isinstance(result, str) else json.dumps(result)
+        assert expect in text and expect in _by_hand(argv, tmp_path)

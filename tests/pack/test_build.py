@@ -120,12 +120,12 @@ def test_render_is_byte_identical_and_path_free(tmp_path):
 
 
 def test_adapter_is_a_thin_generated_entry_point():
-    """adapter.py: shebang, a docstring naming `wrapgen build`, exec_main with its own directory."""
+    """adapter.py: shebang, a docstring naming `wrapgen build`, exec_exit (exec_main, then a quick exit) with its own directory."""
     adapter = render_pack_files((PACKS / "jq" / "pack.yaml").read_bytes())["adapter.py"]
     assert adapter.startswith("#!/usr/bin/env python3\n")
     assert "Generated from pack.yaml by `wrapgen build`" in adapter
-    assert "from wrapgen.runtime import exec_main" in adapter
-    assert "sys.exit(exec_main(sys.argv[1:], pack_dir=Path(__file__).resolve().parent))" in adapter
+    assert "from wrapgen.runtime import exec_exit" in adapter
+    assert "exec_exit(sys.argv[1:], pack_dir=Path(__file__).resolve().parent)" in adapter
     compile(adapter, "adapter.py", "exec")
 
 

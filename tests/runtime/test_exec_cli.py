@@ -140,10 +140,10 @@ ADAPTER = textwrap.dedent('''\
     import sys
     from pathlib import Path
 
-    from wrapgen.runtime import exec_main
+    from wrapgen.runtime import exec_exit
 
     if __name__ == "__main__":
-        sys.exit(exec_main(sys.argv[1:], pack_dir=Path(__file__).resolve().parent))
+        exec_exit(sys.argv[1:], pack_dir=Path(__file__).resolve().parent)
 ''')
 
 

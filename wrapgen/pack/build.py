@@ -210,7 +210,7 @@ if (__name__ == "__main__" and sys.argv[:1] == [__file__] and sys.path
 from pathlib import Path
 
 try:
-    from wrapgen.runtime import exec_main
+    from wrapgen.runtime import exec_exit
 except ImportError:
     sys.stderr.write(
         "Error: the wrapgen package is not installed for " + sys.executable + "\\n"
@@ -219,7 +219,7 @@ except ImportError:
     sys.exit(2)
 
 if __name__ == "__main__":
-    sys.exit(exec_main(sys.argv[1:], pack_dir=Path(__file__).resolve().parent))
+    exec_exit(sys.argv[1:], pack_dir=Path(__file__).resolve().parent)
 '''
 
 

@@ -24,7 +24,7 @@ from wrapgen.runtime.execute import (
     strip_ansi,
     tool_env,
 )
-from wrapgen.runtime.main import exec_main, parse_exec_argv
+from wrapgen.runtime.main import exec_exit, exec_main, parse_exec_argv
 from wrapgen.runtime.process import DEFAULT_OUTPUT_CAP, ProcessResult, run_in_pty, run_process
 from wrapgen.runtime.render import PLACEHOLDER_RE, RenderError, expand_argv_template, find_nul, placeholders, render_argv
 from wrapgen.runtime.schema import GATE_ARGS, PATTERN_TIMEOUT_S, apply_defaults, coerce_kv, pattern_search, validate_args
@@ -47,6 +47,7 @@ __all__ = [
     "coerce_kv",
     "containment_available",
     "envelope_from_process",
+    "exec_exit",
     "exec_main",
     "execute",
     "execute_envelope",

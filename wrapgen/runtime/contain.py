@@ -64,7 +64,7 @@ except ImportError:  # pragma: no cover - another Python
 
 from wrapgen.errors import ExitStatus
 
-__all__ = ["Supervised", "spawn_supervised", "containment_available", "kill_subtree", "stop_all"]
+__all__ = ["Supervised", "spawn_supervised", "containment_available", "kill_subtree", "stop_all", "one_shot"]
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -482,6 +482,15 @@ def _helped_supervisor(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, state) 
     except BaseException:
         os._exit(ExitStatus.OK)
     _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes)
+
+
+def one_shot() -> None:
+    """This process makes one call and exits (``adapter.py``): it never starts a spawn helper, whose
+    start-up (a Python interpreter) would cost more than the forks it could save, even for a call that
+    spawns twice (a pack's config guard, then its tool)."""
+    global _helper
+    if _helper is None:
+        _helper = False
 
 
 def _start_helper() -> None:

@@ -21,7 +21,7 @@ from wrapgen.knowledge.dangerous_flags import ValueGuard, dangerous_reason, valu
 from wrapgen.knowledge.phrases import noise_help_words
 from wrapgen.knowledge.flags import kept_when_shown, noise_flag_pattern, preferred_weight, primary_flags
 from wrapgen.knowledge.table import load
-from wrapgen.knowledge.commands import is_revision_operand
+from wrapgen.knowledge.commands import is_revision_operand, options_after_operands
 from wrapgen.knowledge.tools import (END_OF_OPTIONS, accepts_equals, global_flags_follow, operands_before_dash_dash,
                                      revisions_before_dash_dash, supports_end_of_options)
 from wrapgen.propose.operands import operands, usage_split
@@ -323,6 +323,9 @@ def plan_args(
     required: list[str] = []
     tail: list[str] = list(fixed)
     seen: set[str] = set()
+    # find's grammar: the options its usage shows before the operands stay there, the rest follow them
+    leading = options_after_operands(command)
+    trailing: list[str] = []
     for name, flag in chosen_flags:
         if name in seen:
             continue
@@ -341,7 +344,17 @@ def plan_args(
             _guard_values(properties[name], guard)
         if flag.required:
             required.append(name)
-        tail += _flag_tokens(flag, name, style=style, tool=tool)
+        tokens = _flag_tokens(flag, name, style=style, tool=tool)
+        if leading is not None and not set(flag.spellings) & leading:
+            trailing += tokens
+        else:
+            tail += tokens
+    if leading is not None:
+        # no "--" and no "--end-of-options": a dashed path after either is still read as an option
+        # there; an operand before any "--" is refused a leading dash by the runtime
+        honours_double_dash = False
+        if fixed:
+            tail, trailing = tail[len(fixed):], list(fixed) + trailing
     split = usage_split(command)
     quirk = operands_before_dash_dash(tool)
     if quirk is not None and split is None:
@@ -385,7 +398,10 @@ def plan_args(
         tail += ["{{%s}}" % n for n in names_after]
     elif plain_before and honours_double_dash and revisions_before_dash_dash(tool):
         tail.append("--")  # the revisions end here: a name that is also a file stays a revision
-    tail = _fixed_where_it_stays(tail, len(fixed), set(required))
+    if leading is not None:
+        tail += trailing
+    else:
+        tail = _fixed_where_it_stays(tail, len(fixed), set(required))
     # positionals first in the schema: they are what the command works on
     ordered = {**pos_props, **properties}
     primary = next(iter(pos_props), "")

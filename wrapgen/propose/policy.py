@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from typing import Mapping
 
-from wrapgen.knowledge.words import EFFECTS, name_effects, summary_effects
+from wrapgen.knowledge.words import EFFECTS, name_effects, summary_effects, summary_modifiers
 from wrapgen.model.tool import Command
 
 __all__ = ["PolicyGuess", "classify", "EFFECTS", "NAME_EFFECTS", "SUMMARY_EFFECTS"]
@@ -47,6 +47,10 @@ class PolicyGuess:
 
 
 def _summary_verbs(summary: str) -> list[str]:
+    first = re.match(r"\s*([A-Za-z]+)\s+(?=[A-Za-z])", summary or "")
+    if first and first.group(1).lower() in summary_modifiers():
+        # "force compression": the word after decides ("Force delete a branch" still deletes)
+        summary = summary[first.end():]
     match = _LEADING_VERBS.match(summary or "")
     if not match:
         return []

@@ -149,6 +149,9 @@ def rank_reason(candidate: Candidate) -> str:
 
 
 _LISTS = re.compile(r"\blists?\b", re.I)
+# A preview switch whose help opens with one of these words applies to every operation of the tool
+# (xz -c "write to standard output": compress and decompress); any other word names the one it belongs to.
+_GENERIC_LEADS = frozenset({"write", "writes", "print", "prints", "output", "don", "do", "just", "only"})
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -205,20 +208,26 @@ def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
     ``ruff format --diff``). Each is a read command of its own, named after the switch, keeping the
     flags whose help does not speak of changing; the command itself still ranks as the write it is."""
     command = candidate.command
-    if effect == "read" or candidate.fixed or candidate.listing:
+    if effect == "read" or candidate.listing or candidate.owns:
         return ()
     words = preview_words()
     out = []
     for flag in command.flags:
         if flag.takes_value or not flag.long or flag.hidden or flag.deprecated or not words.search(flag.description):
             continue
+        if flag.operation or set(flag.spellings) & set(candidate.fixed):
+            continue  # another of the tool's operations, or the mode's own switch
+        lead = (_WORD.findall(flag.description.lower()) or [""])[0]
+        if candidate.fixed and lead not in _GENERIC_LEADS and not candidate.name.startswith(lead[:5]):
+            continue  # tar -O "extract files to standard output" is a form of --extract only
         switch = flag.long.lstrip("-")
-        base = ".".join(candidate.path) if candidate.path else ""
+        # an operation of a tool without subcommands (xz --decompress) names its forms: decompress.stdout
+        base = ".".join(candidate.path) if candidate.path else (candidate.name if candidate.fixed else "")
         name = proposed_verb_name(f"{base}.{switch}" if base else switch)
         flags = tuple(f for f in command.flags if f is flag or not (_writes(f) or words.search(f.description)))
         what = re.split(r"(?<=[.;])\s", flag.description.strip())[0].rstrip(".;")
         out.append(Candidate(path=candidate.path, command=replace(command, flags=flags), group=candidate.group,
-                             index=candidate.index, fixed=(flag.long,), name=name,
+                             index=candidate.index, fixed=(*candidate.fixed, flag.long), name=name,
                              summary=f"{what[0].upper()}{what[1:]}.", common=candidate.common, listing=True, depth=candidate.depth,
                              note=f"the read-only form of '{' '.join(candidate.path) or candidate.name}' ({flag.long})"))
     return tuple(out)

@@ -118,3 +118,46 @@ def test_sed_reads_by_default_and_edits_in_place_only_as_a_write_of_its_own():
     # a sed script can run programs (the e command) and write files (w): every call is sandboxed
     assert all("--sandbox" in v["cli"] for v in verbs.values())
     assert checked(proposal.manifest) == []
+
+
+# -- summaries in the third person, setup names that only show, listing formats, camelCase operands --
+
+
+def test_a_summary_verb_in_the_third_person_decides_like_its_base_form():
+    """rclone size: "Prints the total size and number of objects" reads; it was a write 'to be safe'."""
+    assert classify(Command(path=("size",), summary="Prints the total size and number of objects")).effect == "read"
+    assert classify(Command(path=("checksum",), summary="Checks the files in the destination")).effect == "read"
+    assert classify(Command(path=("x",), summary="Copies files from source to dest")).effect == "write"
+    assert classify(Command(path=("x",), summary="Process the input")).effect == "write"  # no verb: to be safe
+
+
+def test_a_read_named_like_a_setup_family_is_not_ranked_as_setup():
+    """kubectl top node reads; 'node' is a setup family only as a family (docker node ls, swarm)."""
+    from wrapgen.propose.select import Candidate, rank_score
+
+    def score(path, effect="read"):
+        return rank_score(Candidate(path=path, command=Command(path=path), depth=1), effect, min_depth=1)
+
+    assert score(("top", "node")) == score(("top", "nodes"))  # the read leaf is no setup command
+    assert score(("node", "ls")) == score(("pool", "ls")) - 3.0  # a member of the setup family is
+    assert score(("top", "node"), "write") == score(("top", "nodes"), "write") - 3.0  # a setup write is
+
+
+def test_a_short_only_long_listing_switch_is_a_mode():
+    """ls -l ('use a long listing format') has no long spelling; it is still the listing form people use."""
+    verbs = _verbs(propose(_tool("gnu", "ls")))
+    longs = [name for name, v in verbs.items() if v["cli"][1:2] == ["-l"]]
+    assert longs == ["long"]
+    assert "all" in verbs["long"]["args"]["properties"] and _effect(verbs["long"]) == "read"
+
+
+def test_camel_case_operands_after_the_options_and_a_repeated_operand():
+    """cobra's `restic diff [flags] snapshot-ID snapshot-ID` and `restic ls [flags] snapshotID [dir...]`."""
+    from wrapgen.parse.usage import usage_positionals
+
+    (diff,) = usage_positionals(["restic diff [flags] snapshot-ID snapshot-ID"], prog=("restic", "diff"))
+    assert diff.name == "snapshot-ID" and diff.required and diff.variadic
+    ls = usage_positionals(["restic ls [flags] snapshotID [dir...]"], prog=("restic", "ls"))
+    assert [p.name for p in ls] == ["snapshotID", "dir"] and ls[0].required and not ls[0].variadic
+    # before the options a bare word is still a subcommand word, camelCase or not
+    assert usage_positionals(["tool subCommand [flags]"], prog=("tool",)) == ()

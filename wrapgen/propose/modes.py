@@ -101,7 +101,14 @@ def _mode_name(flag: Flag) -> str:
     return proposed_verb_name(_mode_word(flag))
 
 
+# "use a long listing format" (ls -l, short only): the listing form of a lister, named after its kind
+_LONG_LISTING = re.compile(r"\s*use\s+an?\s+(?P<kind>detailed|long)\s+listing\b", re.I)
+
+
 def _mode_word(flag: Flag) -> str:
+    listing = _LONG_LISTING.match(flag.description or "")
+    if not flag.long and listing:
+        return listing.group("kind").lower()
     if not flag.long:
         # a short-only switch is named from its help: "(slurp)", "output raw strings" -> raw
         text = flag.description or ""
@@ -131,8 +138,10 @@ def is_mode_flag(flag: Flag, *, bin: str) -> bool:
     """A switch that changes what the tool prints, not how it filters."""
     if is_io_mode_flag(flag):
         return True
-    if flag.takes_value or flag.long is None:
+    if flag.takes_value:
         return False
+    if flag.long is None and not _LONG_LISTING.match(flag.description or ""):
+        return False  # a short-only switch is a mode only where its help names a listing format (ls -l)
     if flag.long in ("--json",) or dangerous_reason(flag, tool=bin) or flag_noise(flag):
         return False
     if flag.operation:

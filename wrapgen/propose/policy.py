@@ -60,10 +60,21 @@ def _summary_verbs(summary: str) -> list[str]:
         low = word.lower()
         if low in ("or", "and", "and/or", ""):
             continue
-        if low not in SUMMARY_EFFECTS:
+        base = _summary_key(low)
+        if base is None:
             break
-        out.append(word)
+        out.append(word if base == low else base)
     return out
+
+
+def _summary_key(word: str) -> str | None:
+    """The table's form of a summary's leading verb: itself, or its base where the help writes the third
+    person ("Prints the total size", "Checks the files", "Copies"), else None."""
+    for key in (word, word[:-1] if word.endswith("s") else "", word[:-2] if word.endswith("es") else "",
+                word[:-3] + "y" if word.endswith("ies") else ""):
+        if key and key in SUMMARY_EFFECTS:
+            return key
+    return None
 
 
 def classify(command: Command, *, extra_words: tuple[str, ...] = ()) -> PolicyGuess:

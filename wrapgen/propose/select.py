@@ -122,7 +122,9 @@ def rank_score(candidate: Candidate, effect: str, *, min_depth: int,
     score = 0.0
     if family in featured:
         score += 1.5
-    if is_setup_family(family) or is_setup_family(name):
+    # a setup family's members (gh auth login, kubectl config set) and setup writes (git config) rank
+    # last; a command of that name that only shows (hugo config: "Display site configuration") does not
+    if is_setup_family(family) or (is_setup_family(name) and effect != "read"):
         score -= 3.0
     score += _EFFECT_BASE[effect]
     # the short help's own headings ("grow, mark and tweak your common history") only sort its

@@ -439,13 +439,14 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset(),
                 variadic = variadic or merged.variadic
             key = alias.get(name.lower(), name.lower())
             last, last_group = key, groups[i]
+            again = key in line_keys  # named twice in one form: "<commit> [<commit>...] <commit>"
             if key not in line_keys:
                 line_keys.append(key)
             if not optional and key not in required_here:
                 required_here.add(key)
                 required_in[key] = required_in.get(key, 0) + 1
             if key in found:
-                if key in new_on_line:
+                if key in new_on_line or again:
                     # "NAME|ID [NAME|ID...]", or the same operand twice ("diff snapshotID snapshotID")
                     found[key] = replace(found[key], variadic=True)
                 continue

@@ -120,7 +120,7 @@ def test_sed_reads_by_default_and_edits_in_place_only_as_a_write_of_its_own():
     assert checked(proposal.manifest) == []
 
 
-# -- summaries in the third person, setup names that only show, listing formats, camelCase operands --
+# -- summaries in the third person, listing formats, camelCase operands ------------------------------
 
 
 def test_a_summary_verb_in_the_third_person_decides_like_its_base_form():
@@ -129,18 +129,6 @@ def test_a_summary_verb_in_the_third_person_decides_like_its_base_form():
     assert classify(Command(path=("checksum",), summary="Checks the files in the destination")).effect == "read"
     assert classify(Command(path=("x",), summary="Copies files from source to dest")).effect == "write"
     assert classify(Command(path=("x",), summary="Process the input")).effect == "write"  # no verb: to be safe
-
-
-def test_a_read_named_like_a_setup_family_is_not_ranked_as_setup():
-    """kubectl top node reads; 'node' is a setup family only as a family (docker node ls, swarm)."""
-    from wrapgen.propose.select import Candidate, rank_score
-
-    def score(path, effect="read"):
-        return rank_score(Candidate(path=path, command=Command(path=path), depth=1), effect, min_depth=1)
-
-    assert score(("top", "node")) == score(("top", "nodes"))  # the read leaf is no setup command
-    assert score(("node", "ls")) == score(("pool", "ls")) - 3.0  # a member of the setup family is
-    assert score(("top", "node"), "write") == score(("top", "nodes"), "write") - 3.0  # a setup write is
 
 
 def test_a_short_only_long_listing_switch_is_a_mode():
@@ -161,3 +149,29 @@ def test_camel_case_operands_after_the_options_and_a_repeated_operand():
     assert [p.name for p in ls] == ["snapshotID", "dir"] and ls[0].required and not ls[0].variadic
     # before the options a bare word is still a subcommand word, camelCase or not
     assert usage_positionals(["tool subCommand [flags]"], prog=("tool",)) == ()
+
+
+# -- read slots left empty by a family cap, a version command about the project ----------------------
+
+
+def test_read_slots_no_other_family_wants_go_to_a_capped_familys_next_reads():
+    """hugo: four 'list' commands and two other reads; the family cap of 3 left a read slot empty."""
+    from wrapgen.propose.select import Candidate, pick
+
+    def cand(i, *path):
+        return Candidate(path=path, command=Command(path=path, summary="List things."), index=i, depth=1)
+
+    lists = [cand(i, "list", kind) for i, kind in enumerate(("all", "drafts", "expired", "future"))]
+    others = [cand(4, "mod", "graph"), cand(5, "mod", "verify")]
+    build = cand(6, "build")
+    ranked = [(8.0 - i * 0.1, c, "read") for i, c in enumerate(lists + others)] + [(1.0, build, "write")]
+    chosen, why = pick(ranked)
+    paths = [c.path for c, _ in chosen]
+    assert ("list", "future") in paths and ("build",) in paths
+    # with the read slots taken by other families the cap still holds
+    many = [cand(10 + i, f"fam{i}", "ls") for i in range(6)]
+    ranked = [(8.0 - i * 0.1, c, "read") for i, c in enumerate(lists + many)]
+    chosen, why = pick(ranked)
+    assert ("list", "future") not in [c.path for c, _ in chosen]
+    assert "family rank higher" in why[3] or "read commands rank higher" in why[3]
+

@@ -122,9 +122,7 @@ def rank_score(candidate: Candidate, effect: str, *, min_depth: int,
     score = 0.0
     if family in featured:
         score += 1.5
-    # a setup family's members (gh auth login, kubectl config set) and setup writes (git config) rank
-    # last; a command of that name that only shows (hugo config: "Display site configuration") does not
-    if is_setup_family(family) or (is_setup_family(name) and effect != "read"):
+    if is_setup_family(family) or is_setup_family(name):
         score -= 3.0
     score += _EFFECT_BASE[effect]
     # the short help's own headings ("grow, mark and tweak your common history") only sort its
@@ -278,7 +276,7 @@ def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candida
     def family(c: Candidate) -> str:
         return c.path[0] if len(c.path) > 1 else ""
 
-    def allowed(i: int, *, relaxed: bool) -> str | None:
+    def allowed(i: int, *, relaxed: bool, spare: bool = False) -> str | None:
         score, c, effect = ranked[i]
         if len(chosen) >= MAX_VERBS:
             return f"the pack already has {MAX_VERBS} commands that rank higher"
@@ -292,18 +290,22 @@ def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candida
             return "destructive; one destructive command is enough for a first pack"
         fam = family(c)
         cap = FAMILY_CAP if effect == "read" else FAMILY_WRITE_CAP
-        if fam and families.get((fam, effect == "read"), 0) >= cap and not relaxed:
+        if fam and families.get((fam, effect == "read"), 0) >= cap and not relaxed and not spare:
             kind = "read" if effect == "read" else "write"
             return f"{cap} {kind} commands of the '{fam}' family rank higher"
         return None
 
-    for relaxed in (False, True):
+    # 1. the caps; 2. read slots no other family wants go to a capped family's next reads
+    # (hugo's four "list" commands beside two other reads); 3. filling a pack up to MIN_VERBS
+    for relaxed, spare in ((False, False), (False, True), (True, False)):
         for i in range(len(ranked)):
             if i in chosen:
                 continue
             if relaxed and len(chosen) >= MIN_VERBS:
                 break
-            reason = allowed(i, relaxed=relaxed)
+            if spare and ranked[i][2] != "read":
+                continue
+            reason = allowed(i, relaxed=relaxed, spare=spare)
             if reason:
                 why.setdefault(i, reason)
                 continue

@@ -175,3 +175,12 @@ def test_read_slots_no_other_family_wants_go_to_a_capped_familys_next_reads():
     assert ("list", "future") not in [c.path for c, _ in chosen]
     assert "family rank higher" in why[3] or "read commands rank higher" in why[3]
 
+
+
+def test_a_quiet_switch_that_changes_the_answer_is_offered():
+    """sed -n ("suppress automatic printing of pattern space") makes `sed -n 2,4p` answer lines 2-4;
+    gzip -q ("suppress all warnings") stays noise."""
+    sed = _verbs(propose(_tool("gnu", "sed")))
+    assert all("quiet" in v["args"]["properties"] for v in sed.values())
+    gzip = _verbs(propose(_tool("gnu", "gzip")))
+    assert not any("quiet" in v["args"]["properties"] for v in gzip.values())

@@ -20,7 +20,8 @@ session, dying with its parent, and no network except for the tools whose fixtur
 HTTP server. Where bwrap cannot run, both run unsandboxed and the report says so.
 
 Outcomes per task: ``equal``, ``different``, ``not expressible`` (the pack has no verb or arg for it),
-``error`` (the pack answered ``ok: false``), ``not tried`` (needs a network, a daemon or a login),
+``error`` (the pack answered ``ok: false``; a declared answer, docs/contract.md §8, whose exit is the one
+the task expects is judged on the output it keeps instead), ``not tried`` (needs a network, a daemon or a login),
 ``task broken`` (the human command itself did not do what the task data says: a bench defect).
 
 The expert-picks table (``bench/data/expert_picks.json``) is scored on the fresh packs with the same
@@ -654,15 +655,23 @@ def judge(task: dict, tool: dict, set_name: str, packs: dict, box: Sandbox, huma
         row.update(outcome="task broken", why=f"the human command exited {human['exit']}")
         return row
     envelope = pack_call(box, pack["root"], pack["pack_id"], verb, args)
-    if not envelope.get("ok"):
+    # a declared answer (docs/contract.md §8: tar --diff's "differences found (exit 1)") is ok: false by
+    # contract and keeps what the tool printed as "output": where the task expects that very exit, the
+    # kept output is the pack's answer and is compared like any result
+    answered = (not envelope.get("ok") and "output" in envelope and task.get("expect_exit", 0) != 0
+                and envelope.get("exit_code") == task.get("expect_exit"))
+    if not envelope.get("ok") and not answered:
         row.update(outcome="error", error=str(envelope.get("error"))[:300])
         return row
+    if answered:
+        row["answer"] = str(envelope.get("error"))[:120]
+    result = envelope.get("output") if answered else envelope.get("result")
     json_selected = bool((binding["verbs"][verb]).get("json"))
-    if compare(envelope.get("result"), human["stdout"], task.get("normalise") or [], json_selected):
+    if compare(result, human["stdout"], task.get("normalise") or [], json_selected):
         row["outcome"] = "equal"
     else:
         row["outcome"] = "different"
-        got = envelope.get("result")
+        got = result
         got = got if isinstance(got, str) else json.dumps(got)
         row["difference"] = first_difference(got, human["stdout"], task.get("normalise") or [])
     return row

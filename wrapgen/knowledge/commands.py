@@ -25,7 +25,7 @@ from wrapgen.knowledge.table import Table, load
 __all__ = [
     "not_command_reason", "never_reason", "is_not_command", "is_mega_command", "is_mega_arg",
     "mega_positional", "forwards_command_line", "forwarding_operand", "is_not_operand", "not_operands",
-    "is_setup_family", "common_weight", "MEGA_REASON", "is_revision_operand",
+    "is_setup_family", "common_weight", "MEGA_REASON", "is_revision_operand", "options_after_operands",
 ]
 
 MEGA_REASON = "a mega-command: forwards an arbitrary command line (docs/contract.md §13)"
@@ -116,6 +116,25 @@ def is_revision_operand(name: str) -> bool:
         if word in names or (word.endswith("s") and word[:-1] in names):
             return True
     return False
+
+
+def options_after_operands(command) -> frozenset[str] | None:
+    """The flag spellings that stand before the operands, when ``command``'s usage ends with an operand
+    that stands for options written after the operands (``find [-H] [-L] [path...] [expression]``:
+    ``{-H, -L}``), else None. Every other flag of such a command follows its operands."""
+    names = _names("options_after_operands")
+    for line in command.usage:
+        for match in re.finditer(r"\[<?([A-Za-z][\w-]*)>?\]\s*$", line.strip()):
+            if match.group(1).lower() not in names:
+                continue
+            head = line.strip()[:match.start()]
+            if not any(p.name.strip("<>[]. ").lower() not in names
+                       and re.search(rf"(?<![\w-]){re.escape(p.name.strip('<>[]. '))}(?![\w-])", head)
+                       for p in command.positionals):
+                continue  # no operand before it: an ordinary trailing operand
+            return frozenset(sp for f in (*command.flags, *command.global_flags) for sp in f.spellings
+                             if re.search(rf"\[{re.escape(sp)}(?![\w-])|\[{re.escape(sp)}[a-z]", head))
+    return None
 
 
 def not_operands() -> frozenset[str]:

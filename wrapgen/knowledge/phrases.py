@@ -14,7 +14,7 @@ from functools import lru_cache
 from wrapgen.knowledge.table import Knowledge, KnowledgeError, load
 
 __all__ = ["summary_out", "group_weights", "noise_help_words", "danger_words", "compiled", "preview_words",
-           "bare_job_patterns"]
+           "bare_job_patterns", "in_place_words", "answer_switch_words"]
 
 
 def compiled(data: Knowledge, table: str) -> tuple[tuple[re.Pattern[str], object], ...]:
@@ -62,6 +62,18 @@ def danger_words() -> re.Pattern[str]:
 def preview_words() -> re.Pattern[str]:
     """Words in a switch's help that say it only shows what a write would change (``--check``, ``--diff``)."""
     return _alternation("preview_flags", r"(?:%s)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def in_place_words() -> re.Pattern[str]:
+    """Words in a switch's help that say it rewrites the input files where they are (``sed -i``)."""
+    return _alternation("in_place_flags", r"(?:%s)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def answer_switch_words() -> re.Pattern[str]:
+    """Words in a quiet-named switch's help that say it changes the answer (``sed -n``), not the diagnostics."""
+    return _alternation("answer_switches", r"(?:%s)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=None)

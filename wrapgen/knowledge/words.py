@@ -17,7 +17,7 @@ from wrapgen.knowledge.table import load
 __all__ = [
     "EFFECTS", "name_effects", "summary_effects", "irregular_forms", "known_verbs", "name_verbs", "to_verbs",
     "match_verbs", "search_args", "place_args", "main_names", "json_field_preference", "json_redundant",
-    "kind_names",
+    "kind_names", "summary_modifiers",
 ]
 
 EFFECTS = ("read", "write", "destructive")
@@ -38,6 +38,12 @@ def name_effects() -> Mapping[str, str]:
 def summary_effects() -> Mapping[str, str]:
     """A help summary's leading verb -> its effect ("Fetch the logs" reads)."""
     return _effects("summary")
+
+
+@lru_cache(maxsize=None)
+def summary_modifiers() -> frozenset[str]:
+    """Words that open a summary but leave the effect to the word after them ("force compression")."""
+    return load("effects")["summary_modifiers"].names
 
 
 @lru_cache(maxsize=None)

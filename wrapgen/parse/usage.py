@@ -309,6 +309,8 @@ def _placeholder(text: str, *, bare_ok: bool) -> str | None:
         return text
     if re.fullmatch(r"[a-z][a-z0-9_-]*", text) and bare_ok:
         return text  # argparse: "[port]", clap: "[pattern]", BSD: "ssh [-46] destination"
+    if re.fullmatch(r"[a-z]+(?:-?[A-Z][A-Za-z0-9]*)+", text) and bare_ok:
+        return text  # camelCase after the options began: cobra's "restic diff [flags] snapshotID snapshot-ID"
     if re.fullmatch(r"[a-z][a-z0-9_-]*:(?:[a-z][a-z0-9_/-]*)?", text):
         return text  # rclone: "source:path dest:path", "remote:"; no subcommand word holds a colon
     return None
@@ -572,14 +574,16 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset(),
                 variadic = variadic or merged.variadic
             key = alias.get(name.lower(), name.lower())
             last, last_group = key, groups[i]
+            again = key in line_keys  # named twice in one form: "<commit> [<commit>...] <commit>"
             if key not in line_keys:
                 line_keys.append(key)
             if not optional and key not in required_here:
                 required_here.add(key)
                 required_in[key] = required_in.get(key, 0) + 1
             if key in found:
-                if variadic and key in new_on_line:
-                    found[key] = replace(found[key], variadic=True)  # "NAME|ID [NAME|ID...]"
+                if key in new_on_line or again:
+                    # "NAME|ID [NAME|ID...]", or the same operand twice ("diff snapshotID snapshotID")
+                    found[key] = replace(found[key], variadic=True)
                 continue
             new_on_line.add(key)
             kind = guess_type(name) if "|" not in name else "string"

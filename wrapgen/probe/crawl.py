@@ -176,8 +176,24 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
     # the page's EXIT STATUS is fuller than help's one line (grep: "1 if no lines were selected", not "1 otherwise")
     # the page's EXAMPLES join help's own: the flags they use are the ones people reach for first
     examples = tuple(dict.fromkeys(command.examples + man.examples))
+    grammar = {}
+    if _fuller_grammar(command, man):
+        # `git diff -h` outside a repository prints only its --no-index form; the page's SYNOPSIS has
+        # every form ("git diff [<options>] [<commit>] [--] [<path>...]"): its operands are the command's
+        grammar = {"usage": man.usage, "positionals": man.positionals}
     return replace(command, flags=tuple(flags) + tuple(extra), exit_status=man.exit_status or command.exit_status,
-                   examples=examples)
+                   examples=examples, **grammar)
+
+
+def _fuller_grammar(command: Command, man: Command) -> bool:
+    """Whether the man page's SYNOPSIS shows more forms of the command than its help did, naming
+    every operand the help named and more: the help printed one mode only."""
+    if not command.path or len(man.usage) <= max(1, len(command.usage)) or not man.positionals:
+        return False
+    mine = {p.name.lower() for p in command.positionals}
+    theirs = {p.name.lower() for p in man.positionals}
+    prefix = " ".join(command.path)
+    return mine < theirs and all(prefix in line for line in man.usage)
 
 
 def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | None = None,

@@ -18,10 +18,10 @@ from wrapgen.model.tool import Command, Flag, Positional
 from wrapgen.knowledge.commands import forwarding_operand
 from wrapgen.names import arg_name as _valid_arg_name
 from wrapgen.knowledge.dangerous_flags import ValueGuard, dangerous_reason, value_guard
-from wrapgen.knowledge.phrases import noise_help_words
+from wrapgen.knowledge.phrases import answer_switch_words, noise_help_words
 from wrapgen.knowledge.flags import kept_when_shown, noise_flag_pattern, preferred_weight, primary_flags
 from wrapgen.knowledge.table import load
-from wrapgen.knowledge.commands import is_revision_operand
+from wrapgen.knowledge.commands import is_revision_operand, options_after_operands
 from wrapgen.knowledge.tools import (END_OF_OPTIONS, accepts_equals, global_flags_follow, operands_before_dash_dash,
                                      revisions_before_dash_dash, supports_end_of_options)
 from wrapgen.propose.operands import operands, usage_split
@@ -182,6 +182,15 @@ def _shown_overrides(flag: Flag, shown: frozenset[str], why: str) -> bool:
     return any(kept_when_shown(n) for n in names) and not _NOISE_WORDS.search(flag.description)
 
 
+def _changes_the_answer(flag: Flag) -> bool:
+    """A quiet-named switch whose help says it changes what the command prints as its answer
+    (``sed -n``: "suppress automatic printing of pattern space"), not how it talks to a person."""
+    if flag.takes_value or flag.hidden or flag.deprecated:
+        return False
+    names = [s.lstrip("-") for s in flag.spellings if s.startswith("--")] or [s.lstrip("-") for s in flag.spellings]
+    return any(kept_when_shown(n) for n in names) and bool(answer_switch_words().search(flag.description or ""))
+
+
 def _score(flag: Flag, index: int, *, shown: frozenset[str] = frozenset()) -> float:
     # a long name is "--name", or "-name" where the tool spells its long options with one dash (find)
     score = max((preferred_weight(s.lstrip("-")) for s in flag.spellings if s.startswith("--") or len(s) > 2),
@@ -298,8 +307,9 @@ def plan_args(
                 continue
             # a required flag is the command's point (a mode's --data): asked for, so never noise
             why = usable(flag, asked=flag.required)
-            if why and not why.startswith("dangerous") and _shown_overrides(flag, shown, why):
-                why = None  # the tool's own example uses it (tar -tvf): not noise for this verb
+            if why and not why.startswith("dangerous") and (_shown_overrides(flag, shown, why)
+                                                            or _changes_the_answer(flag)):
+                why = None  # the tool's own example uses it (tar -tvf), or it shapes the answer (sed -n)
             if why:
                 left_out.append((flag.spellings[0], why))
                 continue
@@ -323,6 +333,9 @@ def plan_args(
     required: list[str] = []
     tail: list[str] = list(fixed)
     seen: set[str] = set()
+    # find's grammar: the options its usage shows before the operands stay there, the rest follow them
+    leading = options_after_operands(command)
+    trailing: list[str] = []
     for name, flag in chosen_flags:
         if name in seen:
             continue
@@ -341,7 +354,17 @@ def plan_args(
             _guard_values(properties[name], guard)
         if flag.required:
             required.append(name)
-        tail += _flag_tokens(flag, name, style=style, tool=tool)
+        tokens = _flag_tokens(flag, name, style=style, tool=tool)
+        if leading is not None and not set(flag.spellings) & leading:
+            trailing += tokens
+        else:
+            tail += tokens
+    if leading is not None:
+        # no "--" and no "--end-of-options": a dashed path after either is still read as an option
+        # there; an operand before any "--" is refused a leading dash by the runtime
+        honours_double_dash = False
+        if fixed:
+            tail, trailing = tail[len(fixed):], list(fixed) + trailing
     split = usage_split(command)
     quirk = operands_before_dash_dash(tool)
     if quirk is not None and split is None:
@@ -385,7 +408,10 @@ def plan_args(
         tail += ["{{%s}}" % n for n in names_after]
     elif plain_before and honours_double_dash and revisions_before_dash_dash(tool):
         tail.append("--")  # the revisions end here: a name that is also a file stays a revision
-    tail = _fixed_where_it_stays(tail, len(fixed), set(required))
+    if leading is not None:
+        tail += trailing
+    else:
+        tail = _fixed_where_it_stays(tail, len(fixed), set(required))
     # positionals first in the schema: they are what the command works on
     ordered = {**pos_props, **properties}
     primary = next(iter(pos_props), "")

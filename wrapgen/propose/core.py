@@ -36,7 +36,7 @@ from wrapgen.propose.harden import harden_manifest
 from wrapgen.propose.jcparse import propose_jc
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.modes import root_candidates
-from wrapgen.propose.policy import classify
+from wrapgen.propose.policy import PolicyGuess, classify
 from wrapgen.propose.runners import is_runner_tool, propose_runner
 from wrapgen.propose.select import (Candidate, bare_job, exclusion_reason, listing_mode, pick, preview_modes, rank_reason,
                                     rank_score)
@@ -265,6 +265,9 @@ def _classified(cand: Candidate):
 
 def _own_effect(cand: Candidate, main_effect: tuple[str, str] | None):
     """The effect a candidate's words give it; a mode whose words say nothing does what the main mode does."""
+    if cand.listing and cand.note.startswith("the read-only form"):
+        # its switch's help says it writes nothing back (select.preview_modes): read by construction
+        return PolicyGuess("read", (cand.fixed[-1],), f"read: the help of {cand.fixed[-1]} says it only reports")
     guess = _classified(cand)
     if cand.fixed and not guess.words and main_effect is not None:
         guess = replace(guess, effect=main_effect[0],

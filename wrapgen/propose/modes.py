@@ -23,6 +23,7 @@ from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.select import Candidate
 from wrapgen.propose.valuemodes import value_modes
 from wrapgen.propose.verbs import KNOWN_VERBS
+from wrapgen.knowledge.phrases import in_place_words
 from wrapgen.knowledge.words import main_names
 
 __all__ = ["root_candidates", "main_verb", "is_mode_flag", "MAX_MODES"]
@@ -45,6 +46,7 @@ _MODE_HELP = re.compile(
       | fetch\s+the\s+headers\s+only                    # curl -I
       | include\s+(?:the\s+)?(?:protocol\s+)?(?:response\s+)?headers\s+in\s+the\s+output  # curl -i
       | this\s+flag\s+suppresses\s+normal\s+output      # rg --count
+      | test\s+(?:the\s+)?(?:compressed\s+)?(?:files?\s+)?integrity  # gzip -t: "test compressed file integrity"
     )""",
     re.VERBOSE | re.IGNORECASE,
 )
@@ -77,7 +79,7 @@ def _stem(word: str) -> str | None:
 def main_verb(root: Command, *, bin: str) -> tuple[str, str]:
     """(verb name, summary) for the tool's main mode: ``("search", "Search ... for a regex pattern")``."""
     text = " ".join(filter(None, [root.summary, root.description]))
-    for match in re.finditer(r"[A-Za-z]+", text[:400]):
+    for match in re.finditer(r"(?<![-\w])[A-Za-z]+", text[:400]):  # "-print" names a flag, not what the tool does
         stem = _stem(match.group(0))
         if stem:
             rest = text[match.end():].strip()
@@ -99,7 +101,14 @@ def _mode_name(flag: Flag) -> str:
     return proposed_verb_name(_mode_word(flag))
 
 
+# "use a long listing format" (ls -l, short only): the listing form of a lister, named after its kind
+_LONG_LISTING = re.compile(r"\s*use\s+an?\s+(?P<kind>detailed|long)\s+listing\b", re.I)
+
+
 def _mode_word(flag: Flag) -> str:
+    listing = _LONG_LISTING.match(flag.description or "")
+    if not flag.long and listing:
+        return listing.group("kind").lower()
     if not flag.long:
         # a short-only switch is named from its help: "(slurp)", "output raw strings" -> raw
         text = flag.description or ""
@@ -129,8 +138,10 @@ def is_mode_flag(flag: Flag, *, bin: str) -> bool:
     """A switch that changes what the tool prints, not how it filters."""
     if is_io_mode_flag(flag):
         return True
-    if flag.takes_value or flag.long is None:
+    if flag.takes_value:
         return False
+    if flag.long is None and not _LONG_LISTING.match(flag.description or ""):
+        return False  # a short-only switch is a mode only where its help names a listing format (ls -l)
     if flag.long in ("--json",) or dangerous_reason(flag, tool=bin) or flag_noise(flag):
         return False
     if flag.operation:
@@ -165,6 +176,12 @@ def _mode_summary(flag: Flag) -> str:
 def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[tuple[str, str]]]:
     """The modes of a tool without subcommands, and the flags considered but not taken (why)."""
     name, summary = main_verb(root, bin=bin)
+    in_place = next((f for f in root.flags if f.long and not f.hidden
+                     and in_place_words().search(f.description or "")), None)
+    if in_place is not None and not (root.summary or root.description):
+        # a help that says nothing of what the tool does, but has a switch to rewrite the input files
+        # (sed -i): without it the tool prints its result and changes nothing
+        summary = f"Print what {bin} makes of its input; the files stay as they are (only {in_place.long} rewrites them)"
     json_choice = select_json(root)
     skipped: list[tuple[str, str]] = []
     modes = [f for f in root.flags if is_mode_flag(f, bin=bin)]
@@ -198,6 +215,12 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
                              name=_mode_name(flag), summary=_mode_summary(flag),
                              json=JsonChoice(False, "", "a mode flag's output is text") if text_out else None,
                              note=f"mode flag {spelling}"))
+    if in_place is not None and not by_operation:
+        # the switch that rewrites the input files where they are (sed -i): the write form of a read
+        # tool, a command of its own; the danger catalogue keeps the switch off every read
+        out.append(Candidate(path=(), command=root, index=len(out), fixed=(in_place.long,),
+                             name=_mode_name(in_place), summary=_mode_summary(in_place),
+                             note=f"in-place flag {in_place.long} (rewrites the files it is given)"))
     fetches_url = any(p.name.strip("<>[]. ").lower() in ("url", "urls") for p in root.positionals)
     taken = {c.name for c in out}
     for mode in value_modes(root, bin=bin, main_name=name, main_verb=(summary.split() or [name])[0],

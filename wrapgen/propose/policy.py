@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from typing import Mapping
 
-from wrapgen.knowledge.words import EFFECTS, name_effects, summary_effects
+from wrapgen.knowledge.words import EFFECTS, name_effects, summary_effects, summary_modifiers
 from wrapgen.model.tool import Command
 
 __all__ = ["PolicyGuess", "classify", "EFFECTS", "NAME_EFFECTS", "SUMMARY_EFFECTS"]
@@ -47,6 +47,10 @@ class PolicyGuess:
 
 
 def _summary_verbs(summary: str) -> list[str]:
+    first = re.match(r"\s*([A-Za-z]+)\s+(?=[A-Za-z])", summary or "")
+    if first and first.group(1).lower() in summary_modifiers():
+        # "force compression": the word after decides ("Force delete a branch" still deletes)
+        summary = summary[first.end():]
     match = _LEADING_VERBS.match(summary or "")
     if not match:
         return []
@@ -56,10 +60,21 @@ def _summary_verbs(summary: str) -> list[str]:
         low = word.lower()
         if low in ("or", "and", "and/or", ""):
             continue
-        if low not in SUMMARY_EFFECTS:
+        base = _summary_key(low)
+        if base is None:
             break
-        out.append(word)
+        out.append(word if base == low else base)
     return out
+
+
+def _summary_key(word: str) -> str | None:
+    """The table's form of a summary's leading verb: itself, or its base where the help writes the third
+    person ("Prints the total size", "Checks the files", "Copies"), else None."""
+    for key in (word, word[:-1] if word.endswith("s") else "", word[:-2] if word.endswith("es") else "",
+                word[:-3] + "y" if word.endswith("ies") else ""):
+        if key and key in SUMMARY_EFFECTS:
+            return key
+    return None
 
 
 def classify(command: Command, *, extra_words: tuple[str, ...] = ()) -> PolicyGuess:

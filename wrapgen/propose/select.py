@@ -149,6 +149,9 @@ def rank_reason(candidate: Candidate) -> str:
 
 
 _LISTS = re.compile(r"\blists?\b", re.I)
+# A preview switch whose help opens with one of these words applies to every operation of the tool
+# (xz -c "write to standard output": compress and decompress); any other word names the one it belongs to.
+_GENERIC_LEADS = frozenset({"write", "writes", "print", "prints", "output", "don", "do", "just", "only"})
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -205,20 +208,26 @@ def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
     ``ruff format --diff``). Each is a read command of its own, named after the switch, keeping the
     flags whose help does not speak of changing; the command itself still ranks as the write it is."""
     command = candidate.command
-    if effect == "read" or candidate.fixed or candidate.listing:
+    if effect == "read" or candidate.listing or candidate.owns:
         return ()
     words = preview_words()
     out = []
     for flag in command.flags:
         if flag.takes_value or not flag.long or flag.hidden or flag.deprecated or not words.search(flag.description):
             continue
+        if flag.operation or set(flag.spellings) & set(candidate.fixed):
+            continue  # another of the tool's operations, or the mode's own switch
+        lead = (_WORD.findall(flag.description.lower()) or [""])[0]
+        if candidate.fixed and lead not in _GENERIC_LEADS and not candidate.name.startswith(lead[:5]):
+            continue  # tar -O "extract files to standard output" is a form of --extract only
         switch = flag.long.lstrip("-")
-        base = ".".join(candidate.path) if candidate.path else ""
+        # an operation of a tool without subcommands (xz --decompress) names its forms: decompress.stdout
+        base = ".".join(candidate.path) if candidate.path else (candidate.name if candidate.fixed else "")
         name = proposed_verb_name(f"{base}.{switch}" if base else switch)
         flags = tuple(f for f in command.flags if f is flag or not (_writes(f) or words.search(f.description)))
         what = re.split(r"(?<=[.;])\s", flag.description.strip())[0].rstrip(".;")
         out.append(Candidate(path=candidate.path, command=replace(command, flags=flags), group=candidate.group,
-                             index=candidate.index, fixed=(flag.long,), name=name,
+                             index=candidate.index, fixed=(*candidate.fixed, flag.long), name=name,
                              summary=f"{what[0].upper()}{what[1:]}.", common=candidate.common, listing=True, depth=candidate.depth,
                              note=f"the read-only form of '{' '.join(candidate.path) or candidate.name}' ({flag.long})"))
     return tuple(out)
@@ -267,7 +276,7 @@ def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candida
     def family(c: Candidate) -> str:
         return c.path[0] if len(c.path) > 1 else ""
 
-    def allowed(i: int, *, relaxed: bool) -> str | None:
+    def allowed(i: int, *, relaxed: bool, spare: bool = False) -> str | None:
         score, c, effect = ranked[i]
         if len(chosen) >= MAX_VERBS:
             return f"the pack already has {MAX_VERBS} commands that rank higher"
@@ -281,18 +290,22 @@ def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candida
             return "destructive; one destructive command is enough for a first pack"
         fam = family(c)
         cap = FAMILY_CAP if effect == "read" else FAMILY_WRITE_CAP
-        if fam and families.get((fam, effect == "read"), 0) >= cap and not relaxed:
+        if fam and families.get((fam, effect == "read"), 0) >= cap and not relaxed and not spare:
             kind = "read" if effect == "read" else "write"
             return f"{cap} {kind} commands of the '{fam}' family rank higher"
         return None
 
-    for relaxed in (False, True):
+    # 1. the caps; 2. read slots no other family wants go to a capped family's next reads
+    # (hugo's four "list" commands beside two other reads); 3. filling a pack up to MIN_VERBS
+    for relaxed, spare in ((False, False), (False, True), (True, False)):
         for i in range(len(ranked)):
             if i in chosen:
                 continue
             if relaxed and len(chosen) >= MIN_VERBS:
                 break
-            reason = allowed(i, relaxed=relaxed)
+            if spare and ranked[i][2] != "read":
+                continue
+            reason = allowed(i, relaxed=relaxed, spare=spare)
             if reason:
                 why.setdefault(i, reason)
                 continue

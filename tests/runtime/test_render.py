@@ -268,3 +268,14 @@ def test_lone_dash_is_not_a_flag():
 def test_mixed_token_list_of_empties_is_no_value():
     """A list holding only null/"" counts as no value in a mixed token too."""
     assert render_argv(["t", "-x", "--l={{l}}"], {"l": [None, ""]}) == ["t", "-x"]
+
+
+def test_end_of_options_is_written_once_before_an_array_of_revisions():
+    """`--end-of-options` is no flag that owns the next slot: it stands once before every item of a
+    revisions array (`git diff HEAD^ HEAD`), and stays when the array is empty (git takes it alone)."""
+    template = ["git", "diff", "--end-of-options", "{{revs}}", "--", "{{paths}}"]
+    assert render_argv(template, {"revs": ["HEAD^", "HEAD"]}) == [
+        "git", "diff", "--end-of-options", "HEAD^", "HEAD", "--"]
+    assert render_argv(template, {}) == ["git", "diff", "--end-of-options", "--"]
+    assert render_argv(template, {"revs": ["HEAD"], "paths": ["a", "b"]}) == [
+        "git", "diff", "--end-of-options", "HEAD", "--", "a", "b"]

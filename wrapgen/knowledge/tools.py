@@ -8,7 +8,7 @@ Data: ``data/tools.json``. Each fact is one the help text does not settle:
 * ``operands_before_dash_dash(tool)``: jq 1.6 reads ``jq -- .`` as the filter ``--``; 1.7 does
   not. The help does not say which; asking the tool would mean running a filter during discovery.
 * ``honours_double_dash(style)``: man-page tools are often not getopt-based.
-* ``supports_end_of_options(tool, spellings)``: git takes ``--end-of-options`` (since 2.24), which
+* ``supports_end_of_options(tool, spellings, path)``: git takes ``--end-of-options`` (since 2.24), which
   its per-command help never lists; a command whose flags list it says so itself.
 * ``revisions_before_dash_dash(tool)``: git's ``[<revision>...] [--] [<path>...]`` grammar.
 """
@@ -53,10 +53,14 @@ def honours_double_dash(style: str) -> bool:
     return style not in _names("styles_without_double_dash")
 
 
-def supports_end_of_options(tool: str, spellings=()) -> bool:
-    """Whether ``tool`` takes ``--end-of-options``: its help lists it (``spellings``: the command's
-    flag spellings), or the tool is known to (``tools.json`` ``end_of_options``)."""
-    return END_OF_OPTIONS in set(spellings) or base_name(tool) in _names("end_of_options")
+def supports_end_of_options(tool: str, spellings=(), path=()) -> bool:
+    """Whether ``tool`` (its command ``path``) takes ``--end-of-options``: the command's help lists it
+    (``spellings``: its flag spellings), or the tool is known to (``tools.json`` ``end_of_options``)
+    and the command is not known to refuse it (``end_of_options_refused``)."""
+    if END_OF_OPTIONS in set(spellings):
+        return True
+    name = base_name(tool)
+    return name in _names("end_of_options") and " ".join((name, *path)) not in _names("end_of_options_refused")
 
 
 def revisions_before_dash_dash(tool: str) -> bool:

@@ -398,7 +398,7 @@ def plan_args(
         else:
             plain_before.append(n)
     if plain_before and honours_double_dash and supports_end_of_options(
-            tool, [s for f in all_flags for s in f.spellings]):
+            tool, [s for f in all_flags for s in f.spellings], getattr(command, "path", ())):
         # nothing after it is an option, whatever the value (the runtime refuses a dashed one here all the same)
         tail.append(END_OF_OPTIONS)
     tail += ["{{%s}}" % n for n in plain_before]

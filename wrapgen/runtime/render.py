@@ -74,8 +74,8 @@ def find_nul(value, path: str = "") -> str | None:
 
 
 def _is_flag(token: str) -> bool:
-    # "-" alone (stdin) and "--" (end of options) are operands, not flags that own the next slot
-    return token.startswith("-") and token not in ("-", "--") and not PLACEHOLDER_RE.search(token)
+    # "-" alone (stdin), "--" and "--end-of-options" (end of options) are no flags that own the next slot
+    return token.startswith("-") and token not in ("-", "--", "--end-of-options") and not PLACEHOLDER_RE.search(token)
 
 
 def _is_empty(value) -> bool:

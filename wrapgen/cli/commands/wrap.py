@@ -198,6 +198,7 @@ class _Watchdog:
 
         if self._done.wait(self.limit_s):
             return
+        stuck_in = self.stage.name  # now: once its tools are stopped below, the wrap may move on
         where = ""
         if self._log is not None:
             try:
@@ -221,7 +222,7 @@ class _Watchdog:
 
             print_error(DeadlineError(
                 f"wrap {self.tool} did not finish within {self.limit_s:g} s (its deadline is {self.total_s:g} s); "
-                f"it was stopped during {self.stage.name}{where}",
+                f"it was stopped during {stuck_in}{where}",
                 hint="raise --total-deadline if the machine is just slow, or pass --no-try to skip the trials"))
         finally:
             os._exit(ExitStatus.FAILED)

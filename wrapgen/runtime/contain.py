@@ -344,13 +344,17 @@ def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
     _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes)
 
 
-def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
+def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, notice_w=None) -> None:
     """Run the tool, wait for it or for a kill, sweep the subtree, report. Never returns.
 
     The status pipe is closed as soon as the sweep is done (before the exit, whose teardown of
-    this copy of the caller's memory the caller need not wait for)."""
+    this copy of the caller's memory the caller need not wait for). ``notice_w`` (a spare's pipe to
+    the spawn helper) is closed once the tool runs: the helper forks the next spare only then, so
+    that fork does not compete with this call's own."""
     try:
         tool, failure = _start_tool(argv, env, cwd, stdio, memory_bytes)
+        if notice_w is not None:
+            os.close(notice_w)
         for fd in {fd for fd in stdio if fd is not None}:
             os.close(fd)  # only the tool holds the pipes now: end of file comes when its subtree is gone
         if tool is None:
@@ -395,11 +399,13 @@ def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
 # caller and kept waiting made every page the caller wrote afterwards a fault that copies). A call
 # reaches the helper on a Unix SOCK_SEQPACKET socket: one packet with the size and the descriptors
 # (the tool's stdio, the supervisor's ends of the control and status pipes, via SCM_RIGHTS), then the
-# call itself (argv, environment, cwd, limit; marshal) in packets of at most 64 KiB. The supervisor
-# it forks is the one of a cold spawn (same code from ``_become_supervisor`` on); it reports its pid
-# first (``S <pid>``), since the caller is not its parent. The helper exits when its socket closes
-# (the caller exited or was killed); a supervisor it forked sees its own control pipe close then and
-# sweeps, as every supervisor does. A one-shot `wrapgen exec` or adapter.py never starts one (its
+# call itself (argv, environment, cwd, umask, limits; marshal) in packets of at most 64 KiB. The
+# helper forks each supervisor ahead of its call, as a *spare* that reads the next call from the
+# socket itself (so no fork is on the call's path); from the call on it is the supervisor of a cold
+# spawn (same code from ``_become_supervisor`` on) and reports its pid first (``S <pid>``), since
+# the caller is not its parent. The helper exits when a spare finds the socket closed (the caller
+# exited or was killed); a supervisor it forked sees its own control pipe close then and sweeps, as
+# every supervisor does. A one-shot `wrapgen exec` or adapter.py never starts one (its
 # Python start-up would cost more than the fork it saves). A child forked from the caller forgets the
 # helper and the caller's calls (and closes their descriptors), so it never holds a kill back.
 
@@ -436,52 +442,91 @@ def _recv_call(sock, first: bytes, fds):
 
 
 def _helper_main(fd: int) -> None:
-    """The spawn helper's life (``python -I -S -c _HELPER_BOOT ROOT``, its socket on ``fd``). Never returns."""
-    import socket
+    """The spawn helper's life (``python -I -S -c _HELPER_BOOT ROOT``, its socket on ``fd``). Never returns.
+
+    The helper keeps one **spare** supervisor forked ahead of the next call (``_spare_main``): the
+    spare reads that call from the socket itself and runs it, so no fork of the helper lies on a
+    call's path. While a spare waits, the helper never reads the socket (one reader at a time: a call
+    that spans several packets reaches one process whole); it forks the next spare once the taken
+    call's tool runs. The helper exits when a spare finds the socket closed (the caller exited or was
+    killed), or when spares keep dying before they take a call.
+    """
+    import socket  # (here, not in each spare: an import there would copy pages on every call)
 
     try:
         (fd,) = _become_supervisor([fd])
         _prctl()
-        sock = socket.socket(fileno=fd)
-        sock.sendall(b"R")  # ready
+        os.write(fd, b"R")  # ready
         children = set()
+        spare = None  # (pid, read end of its notice pipe)
+        early_deaths = 0
         while True:
-            if children:
-                for pid in list(children):
-                    if _reap(pid, block=False):
-                        children.discard(pid)
-            if not select.select([fd], [], [], 1.0 if children else None)[0]:
+            if spare is None:
+                notice_r, notice_w = os.pipe()
+                pid = os.fork()
+                if pid == 0:
+                    _spare_main(fd, notice_w, os.getppid())
+                os.close(notice_w)
+                children.add(pid)
+                spare = (pid, notice_r)
+            for pid in list(children):
+                if _reap(pid, block=False):
+                    children.discard(pid)
+            if not select.select([spare[1]], [], [], 1.0 if len(children) > 1 else None)[0]:
                 continue
-            data, fds, _flags, _addr = socket.recv_fds(sock, _PACKET, 8)
-            if not data:
+            notice = os.read(spare[1], 1)
+            if notice == b"T":  # taken: wait (bounded) until its tool runs, then fork the next spare
+                select.select([spare[1]], [], [], 0.5)
+                early_deaths = 0
+            os.close(spare[1])
+            spare = None
+            if notice == b"Q":  # the caller is gone
                 break
-            for received in fds:
-                os.set_inheritable(received, False)  # (recvmsg gives inheritable descriptors)
-            call = _recv_call(sock, data, fds)
-            if call is None:
-                break
-            argv, env, cwd, index, memory_bytes, state = call
-            pid = os.fork()
-            if pid == 0:
-                _helped_supervisor(argv, env, cwd, tuple(None if i < 0 else fds[i] for i in index),
-                                   fds[-2], fds[-1], memory_bytes, state)
-            children.add(pid)
-            for received in set(fds):
-                os.close(received)
+            if notice != b"T":  # the spare died before it took a call
+                early_deaths += 1
+                if early_deaths > 3:
+                    break
+        del socket
     except BaseException:
         pass
     os._exit(ExitStatus.OK)
 
 
-def _helped_supervisor(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, state) -> None:
-    """A supervisor forked by the spawn helper (in the child). Never returns."""
+def _spare_main(fd: int, notice_w: int, helper: int) -> None:
+    """A spare supervisor (in the helper's child): wait for the next call on the socket, take it and
+    supervise it. Never returns.
+
+    It tells the helper on ``notice_w``: ``T`` once it has read the whole call (the socket is free for
+    another reader) or ``Q`` when the socket closed (the caller is gone); the pipe's end of file, once
+    its tool runs (or it died), lets the helper fork the next spare. Until it has taken a call the
+    spare dies with the helper (PDEATHSIG): a spare left behind would hold the caller's socket open.
+    From the call on it must not: a supervisor outlives its helper long enough to sweep its subtree."""
+    import socket
+
     try:
-        *stdio, ctl_r, st_w = _become_supervisor(list(stdio) + [ctl_r, st_w])
+        fd, notice_w = _become_supervisor([fd, notice_w])
+        prctl = _prctl()
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.getppid() != helper:
+                os._exit(ExitStatus.OK)
+        sock = socket.socket(fileno=fd)
+        data, fds, _flags, _addr = socket.recv_fds(sock, _PACKET, 8)
+        call = _recv_call(sock, data, fds) if data else None
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, 0, 0, 0, 0)
+        os.write(notice_w, b"T" if call is not None else b"Q")
+        sock.close()
+        if call is None:
+            os._exit(ExitStatus.OK)
+        argv, env, cwd, index, memory_bytes, state = call
+        stdio = [None if i < 0 else fds[i] for i in index]
+        *stdio, ctl_r, st_w, notice_w = _become_supervisor(stdio + [fds[-2], fds[-1], notice_w])
         _take_caller_state(state)
         os.write(st_w, b"S %d\n" % os.getpid())
     except BaseException:
         os._exit(ExitStatus.OK)
-    _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes)
+    _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes, notice_w)
 
 
 def one_shot() -> None:

@@ -13,21 +13,12 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
-from wrapgen.probe.sandbox import reset_sandbox_status, sandbox_status
+from support.sandbox import sandbox_required
 
 KEEP = {"explain", "diff", "config", "api-resources", "api-versions"}
 
 
-@pytest.fixture(autouse=True)
-def _sandbox():
-    if shutil.which("bwrap") is None:
-        pytest.skip("bwrap is not installed")
-    reset_sandbox_status()
-    if not sandbox_status().available:
-        pytest.fail(f"bwrap is installed but cannot run here: {sandbox_status().reason}")
-    yield
-    reset_sandbox_status()
+_sandbox = sandbox_required  # (autouse: bwrap must run here; tests/support/sandbox.py)
 
 
 def _kubectl_recipe():

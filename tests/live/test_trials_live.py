@@ -16,19 +16,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from support.sandbox import sandbox_required
 
-from wrapgen.probe.sandbox import reset_sandbox_status, sandbox_status
+from wrapgen.probe.sandbox import reset_sandbox_status
 
-
-@pytest.fixture(autouse=True)
-def _sandbox():
-    if shutil.which("bwrap") is None:
-        pytest.skip("bwrap is not installed")
-    reset_sandbox_status()
-    if not sandbox_status().available:
-        pytest.fail(f"bwrap is installed but cannot run here: {sandbox_status().reason}")
-    yield
-    reset_sandbox_status()
+_sandbox = sandbox_required  # (autouse: bwrap must run here; tests/support/sandbox.py)
 
 
 def _pack(root: Path, pack_id: str, bin_name: str, verbs: dict, *, json_sel=False, cli, build=True) -> Path:

@@ -13,12 +13,11 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from support.sandbox import sandbox_required
+from support.sandbox import sandbox_required  # noqa: F401 (autouse fixture: bwrap must run here)
 
 KEEP = {"explain", "diff", "config", "api-resources", "api-versions"}
 
 
-_sandbox = sandbox_required  # (autouse: bwrap must run here; tests/support/sandbox.py)
 
 
 def _kubectl_recipe():

@@ -16,11 +16,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from support.sandbox import sandbox_required
+from support.sandbox import sandbox_required  # noqa: F401 (autouse fixture: bwrap must run here)
 
 from wrapgen.probe.sandbox import reset_sandbox_status
-
-_sandbox = sandbox_required  # (autouse: bwrap must run here; tests/support/sandbox.py)
 
 
 def _pack(root: Path, pack_id: str, bin_name: str, verbs: dict, *, json_sel=False, cli, build=True) -> Path:

@@ -23,12 +23,11 @@ import time
 from pathlib import Path
 
 import pytest
-from support.sandbox import sandbox_required
+from support.sandbox import sandbox_required  # noqa: F401 (autouse fixture: bwrap must run here)
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-_sandbox = sandbox_required  # (autouse: bwrap must run here; tests/support/sandbox.py)
 
 
 def _env(tmp_path: Path) -> dict:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from wrapgen.pack.build import render_pack_files
 from wrapgen.check.rules import RULES, all_rules, check_pack, check_packs, rule
 from wrapgen.pack.emit import write_files
+from tests.support.packs import findings, write_pack
 
 PACKS = Path(__file__).resolve().parent.parent / "packs"
 
@@ -78,21 +79,14 @@ BASE = textwrap.dedent(
 
 
 def _pack(tmp_path: Path, text: str, *, name: str = "mail", build: bool = True) -> Path:
-    """A pack directory holding ``text``, with derived files built straight from it (no lint)."""
-    pack = tmp_path / name
-    pack.mkdir(parents=True, exist_ok=True)
-    (pack / "pack.yaml").write_text(text)
-    if build:
-        write_files(pack, render_pack_files(text.encode()))
-    return pack
+    return write_pack(tmp_path, text, name=name, build=build)
 
 
 def _codes(pack: Path) -> list[str]:
     return [d.code for d in check_pack(pack)]
 
 
-def _findings(pack: Path, code: str):
-    return [d for d in check_pack(pack) if d.code == code]
+_findings = findings
 
 
 def test_base_pack_is_clean(tmp_path):

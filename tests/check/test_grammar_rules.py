@@ -8,24 +8,18 @@ from pathlib import Path
 
 from wrapgen.check.grammar import operand_diagnostics, operand_slots
 from wrapgen.check.rules import all_rules, check_pack
-from wrapgen.pack.build import render_pack_files, resolve_verb
-from wrapgen.pack.emit import write_files
+from wrapgen.pack.build import resolve_verb
+from tests.support.packs import findings, write_pack
 from wrapgen.pack.manifest import read_manifest
 
 HELP = Path(__file__).resolve().parent.parent / "fixtures" / "help"
 
 
 def _pack(tmp_path: Path, text: str, name: str = "git") -> Path:
-    pack = tmp_path / name
-    pack.mkdir(parents=True, exist_ok=True)
-    text = textwrap.dedent(text)
-    (pack / "pack.yaml").write_text(text)
-    write_files(pack, render_pack_files(text.encode()))
-    return pack
+    return write_pack(tmp_path, textwrap.dedent(text), name=name)
 
 
-def _codes(pack: Path, code: str):
-    return [d for d in check_pack(pack) if d.code == code]
+_codes = findings
 
 
 GIT_SHOW = """\

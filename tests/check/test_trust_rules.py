@@ -10,8 +10,7 @@ import pytest
 
 from wrapgen.check.rules import all_rules, check_pack
 from wrapgen.check.trust import pattern_danger, pattern_unbounded
-from wrapgen.pack.build import render_pack_files
-from wrapgen.pack.emit import write_files
+from tests.support.packs import findings, write_pack
 
 BASE = textwrap.dedent(
     """\
@@ -70,15 +69,10 @@ BASE = textwrap.dedent(
 
 
 def _pack(tmp_path: Path, text: str) -> Path:
-    pack = tmp_path / "mail"
-    pack.mkdir(parents=True, exist_ok=True)
-    (pack / "pack.yaml").write_text(text)
-    write_files(pack, render_pack_files(text.encode()))
-    return pack
+    return write_pack(tmp_path, text)
 
 
-def _findings(pack: Path, code: str):
-    return [d for d in check_pack(pack) if d.code == code]
+_findings = findings
 
 
 def test_base_pack_has_no_trust_finding(tmp_path):

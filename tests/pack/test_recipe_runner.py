@@ -25,7 +25,7 @@ def test_runner_dir_is_relative_to_the_recipe(tmp_path):
 @pytest.mark.parametrize("text, words", [
     ("tool: git\nrunner: {dir: x}\n", "needs a task runner as the tool"),
     ("tool: make\nrunner: {}\n", "dir"),
-    ("tool: make\nrunner: {dir: x, file: y}\n", "file"),
+    ("tool: make\nrunner: {dir: x, makefile: y}\n", "makefile"),  # `file` is a key since runner files of other names
 ])
 def test_a_bad_runner_key_is_a_recipe_error(text, words):
     with pytest.raises(RecipeError) as caught:

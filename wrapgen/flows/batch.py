@@ -226,7 +226,7 @@ def convert_recipe(path: str | os.PathLike, *, out_dir: str | os.PathLike = "ada
         from wrapgen.probe.runners import runner_discovery
 
         # a task runner's recipe (`runner: {dir:}`) reads the repository's targets instead of the help
-        capture = _Capture(discover=runner_discovery(recipe.tool, recipe.runner_dir,
+        capture = _Capture(discover=runner_discovery(recipe.tool, recipe.runner_dir, file=recipe.runner_file,
                                                      explicit=recipe.runner_dir is not None))
         result = wrap(recipe=recipe, out_dir=out_dir, check=True, discover=capture)
         manifest = result.proposal.manifest
@@ -359,7 +359,8 @@ def _runner_identity(path: Path, data) -> list:
         return []
     from wrapgen.probe.runners import repository_identity
 
-    return repository_identity(str(data["tool"]), path.resolve().parent / runner["dir"])
+    file = runner.get("file") if isinstance(runner.get("file"), str) else None
+    return repository_identity(str(data["tool"]), path.resolve().parent / runner["dir"], file=file)
 
 
 def _memo_path(key: str) -> Path:

@@ -121,6 +121,7 @@ def wrap(
     probe_json_fields: bool = True,
     discover_options: Mapping[str, Any] | None = None,
     runner_dir: str | os.PathLike | None = None,
+    runner_file: str | None = None,
     trials: bool = False,
     try_in: str | os.PathLike | None = None,
     trial_timeout_s: float | None = None,
@@ -131,7 +132,8 @@ def wrap(
 
     ``discover_options`` (depth, style, timeout_s, cache, ...) go to discovery, over a recipe's own.
     A task runner (make, npm, just, task) run where its file is (``runner_dir``, a recipe's
-    ``runner.dir``, else the current directory) is read from its database instead of its help: the
+    ``runner.dir``, else the current directory; ``runner_file`` or ``runner.file`` when the file has
+    a name the runner does not look for) is read from its database instead of its help: the
     repository's targets become the verbs (``wrapgen.probe.runners``).
     ``trials`` runs the proposal's read verbs in the sandbox and acts on what they show
     (``wrapgen.flows.trials``; ``try_in`` is copied into each trial's working directory); off here,
@@ -153,7 +155,9 @@ def wrap(
         from wrapgen.probe.runners import runner_discovery
 
         where = runner_dir if runner_dir is not None else getattr(recipe, "runner_dir", None)
-        discover = runner_discovery(tool_arg or getattr(recipe, "tool", None), where, explicit=where is not None)
+        named = runner_file if runner_file is not None else getattr(recipe, "runner_file", None)
+        discover = runner_discovery(tool_arg or getattr(recipe, "tool", None), where, file=named,
+                                    explicit=where is not None)
     if discover is None:
         from wrapgen.probe.discover import discover
     options = {}

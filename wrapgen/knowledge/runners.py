@@ -3,7 +3,8 @@
 * ``runner_kind(tool)``: the kind of runner a program is (``make`` for ``/usr/bin/gmake``), or None;
 * ``runner_files(kind)``: the files it reads in a repository, in the runner's own search order;
 * ``invocation(kind, directory=, file=)``: the argv after the runner's name that runs it in the
-  repository from anywhere (``-C /repo`` for make);
+  repository from anywhere (``-C /repo`` for make; ``-f FILE`` too when the makefile has a name make
+  does not look for);
 * ``target_effect(name, help, prerequisites=)``: the conservative rule that makes every target a
   confirm-gated write unless its name and its help say it only reads (``test``, ``lint`` and
   ``check`` only when the help says they change nothing), with the reason in words;
@@ -13,6 +14,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
 from typing import Any, Sequence
@@ -21,7 +23,7 @@ from wrapgen.knowledge.phrases import compiled
 from wrapgen.knowledge.table import load
 from wrapgen.knowledge.tools import base_name
 
-__all__ = ["runner_kind", "runner_files", "invocation", "invocation_flags", "target_effect", "parameter_schema", "is_hook",
+__all__ = ["runner_kind", "runner_files", "own_file_name", "names_other_files", "invocation", "invocation_flags", "target_effect", "parameter_schema", "is_hook",
            "KINDS"]
 
 KINDS = ("make", "npm", "just", "task")
@@ -42,20 +44,38 @@ def runner_files(kind: str) -> tuple[str, ...]:
     return () if entry is None else tuple(entry.value)
 
 
+def own_file_name(kind: str, file: str, directory: str) -> bool:
+    """Whether ``file`` is one runner ``kind`` finds by itself in ``directory`` (no flag needs to name it)."""
+    return os.path.dirname(file) == directory.rstrip(os.sep) and os.path.basename(file) in runner_files(kind)
+
+
+def names_other_files(kind: str) -> bool:
+    """Whether runner ``kind`` can be told to read a file of another name (``make -f``, ``task --taskfile``)."""
+    return _data()["named_file"].get(kind) is not None
+
+
 def invocation(kind: str, *, directory: str, file: str) -> tuple[str, ...]:
-    """The argv (after the runner's name) that runs ``kind`` on the repository at ``directory``."""
+    """The argv (after the runner's name) that runs ``kind`` on the repository at ``directory``, whose
+    runner file is ``file`` (named with the runner's flag when it is not one the runner finds itself)."""
     entry = _data()["invocation"].get(kind)
     if entry is None:
         return ()
-    return tuple(t.replace("{dir}", directory).replace("{file}", file) for t in entry.value)
+    tokens = list(entry.value)
+    named = _data()["named_file"].get(kind)
+    if named is not None and not own_file_name(kind, file, directory):
+        tokens += named.value
+    return tuple(t.replace("{dir}", directory).replace("{file}", file) for t in tokens)
 
 
 def invocation_flags(tool: str) -> frozenset[str]:
     """The options of runner ``tool``'s invocation (``-C``, ``--prefix``): documented in the runner's
     manual, not all in its ``--help`` (npm lists ``--prefix`` under ``npm help config`` only)."""
     kind = runner_kind(tool)
-    entry = _data()["invocation"].get(kind) if kind else None
-    return frozenset(t for t in (entry.value if entry else ()) if t.startswith("-") and t != "--")
+    if kind is None:
+        return frozenset()
+    entries = [_data()[table].get(kind) for table in ("invocation", "named_file")]
+    tokens = [t for entry in entries if entry is not None for t in entry.value]
+    return frozenset(t for t in tokens if t.startswith("-") and t != "--")
 
 
 def is_hook(name: str, names: Sequence[str]) -> bool:

@@ -127,6 +127,7 @@ class Recipe:
     source_path: str = ""  # the recipe file ("" when parsed from text)
     env: Mapping[str, Any] | None = None  # the pack's env {pass, set}, copied as given
     runner_dir: str | None = None  # `runner: {dir:}`, absolute: the repository a task runner's targets come from
+    runner_file: str | None = None  # `runner: {file:}`, relative to runner_dir: a runner file of another name
     argv_template: tuple[str, ...] | None = None  # wrap.argv_template to write (promote: the PATH wrap's)
 
     @property
@@ -257,6 +258,7 @@ def parse_recipe(text: str, *, source: str = "<recipe>") -> Recipe:
         source_path=source if not source.startswith("<") else "",
         env=data.get("env"),
         runner_dir=str((base / data["runner"]["dir"]).resolve()) if data.get("runner") else None,
+        runner_file=data["runner"].get("file") if data.get("runner") else None,
     )
 
 

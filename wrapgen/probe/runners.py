@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from wrapgen.errors import RunnerFileError, ToolNotFoundError, UsageError
-from wrapgen.knowledge.runners import invocation, runner_files, runner_kind
+from wrapgen.knowledge.runners import invocation, names_other_files, runner_files, runner_kind
 from wrapgen.model.tool import Command, Tool
 from wrapgen.parse.runners import leading_comment, parser_name
 
@@ -152,7 +152,7 @@ def _makefile_list(db: str, repo: Repository) -> dict[str, str]:
 
 def _targets(kind: str, path: str, repo: Repository, *, timeout_s: float, sandbox: bool | None):
     """(targets, the file's own words about itself, warnings)."""
-    show = os.path.basename(repo.file)
+    show = os.path.relpath(repo.file, repo.directory)  # as make names it after `-C DIR` (ci/release.mk)
     if kind == "npm":
         from wrapgen.parse.runners.npm import parse_package_json
 
@@ -239,14 +239,29 @@ def runner_discovery(tool: str | None, directory: str | os.PathLike | None = Non
     holds its file; None otherwise (the runner is then wrapped as a program, from its help).
 
     ``explicit``: the directory was asked for (``--dir``, a recipe's ``runner:``), so a missing file is
-    an error rather than a reason to wrap the program itself.
+    an error rather than a reason to wrap the program itself. ``file`` (``--runner-file``, a recipe's
+    ``runner.file``) is the runner's file, relative to the directory, when it has a name the runner
+    does not look for (``ci/release.mk``): the pack's invocation then names it (``make -f``).
     """
+    explicit = explicit or file is not None
     if not tool or runner_kind(tool) is None:
         if explicit:
             raise UsageError(f"{tool} is not a task runner wrapgen reads",
-                             hint="--dir and a recipe's `runner:` go with make, npm, just or task")
+                             hint="--dir, --runner-file and a recipe's `runner:` go with make, npm, just or task")
         return None
     where = os.getcwd() if directory is None else os.fspath(directory)
+    if os.path.isfile(where):
+        raise UsageError(f"--dir {where} is a file: --dir names the repository the targets run in",
+                         hint=f"pass --runner-file {where} (relative to --dir, by default the current directory)")
+    kind = runner_kind(tool)
+    if file is not None:
+        file = os.path.join(os.path.abspath(where), file)  # relative to the repository; an absolute one stays
+        own = " / ".join(runner_files(kind))
+        if not names_other_files(kind) and os.path.basename(file) not in runner_files(kind):
+            raise UsageError(f"{tool} reads only {own}, not {os.path.basename(file)}",
+                             hint=f"pass --dir the directory holding its {own}, without --runner-file")
+        if not os.path.isfile(file):
+            raise RunnerFileError(f"no runner file {file}", hint="--runner-file is relative to --dir (or the current directory)")
     if find_repository(tool, where, file=file) is None and not explicit:
         return None
 

@@ -35,6 +35,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--dir", metavar="DIR",
                         help="for a task runner (make, npm, just, task): the repository whose targets to wrap "
                              "(default: the current directory, when it holds the runner's file)")
+    parser.add_argument("--runner-file", metavar="FILE",
+                        help="for make or task: the runner's file when it has a name the runner does not look for "
+                             "(ci/release.mk), relative to --dir; the pack names it (make -f, task --taskfile)")
     # try before you ship (docs/packs-and-check.md, "Trials"): read verbs run in the sandbox with sample args
     tries = parser.add_mutually_exclusive_group()
     tries.add_argument("--try", dest="try_", action="store_true",
@@ -124,7 +127,7 @@ def run(ns) -> int:
     stage = _Stage()
     with _Watchdog(ns.tool or recipe.tool, total, stage, trial_timeout_s=ns.try_timeout):
         result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check, discover_options=options,
-                      runner_dir=ns.dir, trials=_trials_wanted(ns), try_in=ns.try_in, trial_timeout_s=ns.try_timeout,
+                      runner_dir=ns.dir, runner_file=ns.runner_file, trials=_trials_wanted(ns), try_in=ns.try_in, trial_timeout_s=ns.try_timeout,
                       deadline_s=total, stage=stage)
     return _report(ns, result)
 

@@ -99,15 +99,22 @@ def test_just_recipes_with_parameters_doc_comments_and_no_private_ones():
     assert prerequisites(deploy) == ("build",)
 
 
-def test_just_option_parameters_are_left_out_with_a_warning():
-    dump = json.loads(_text(CAPTURED / "just-dump.json"))
-    dump["recipes"]["status"]["parameters"][0].update(long="env")
-    dump["recipes"]["deploy"]["parameters"][0].update(long="env")  # required: the recipe goes
-    targets, warnings, _ = parse_just_dump(json.dumps(dump), _text(SHOP / "justfile"))
-    names = [c.name for c in targets]
-    assert "deploy" not in names and "status" in names
-    assert next(c for c in targets if c.name == "status").positionals == ()
-    assert any("deploy" in w and "requires an option parameter" in w for w in warnings)
+def test_just_option_parameters_are_flags():
+    """Captured from just 1.59 (tests/fixtures/runners/just-options): `[arg("env", long="env")]` is a
+    flag with a value, one with `value="yes"` a switch, and a required option stays required."""
+    folder = CAPTURED.parent / "just-options"
+    targets, warnings, _ = parse_just_dump(_text(folder / "just-dump.json"), _text(folder / "justfile"))
+    by_name = {c.name: c for c in targets}
+    assert list(by_name) == ["preview", "changelog", "publish"] and warnings == ()
+    preview = by_name["preview"]
+    assert [(p.name, p.required) for p in preview.positionals] == [("version", True)]
+    [env] = preview.flags
+    assert (env.long, env.takes_value, env.required) == ("--env", True, False)
+    assert env.description.startswith("The environment to look at") and "default: staging" in env.description
+    [brief] = by_name["changelog"].flags
+    assert (brief.long, brief.takes_value, brief.type, brief.required) == ("--brief", False, "boolean", False)
+    [registry] = by_name["publish"].flags
+    assert registry.required and registry.takes_value
 
 
 def test_npm_scripts_without_their_hooks():

@@ -2,11 +2,12 @@
 
 Each public recipe is a target: its doc comment is the help, its parameters are operands in order
 (``deploy env version="dev"``: ``env`` required, ``version`` optional; ``+args`` / ``*args``
-variadic), a parameter declared as an option (``[arg("x", long="x")]``) is a flag, and its
-dependencies are what it runs first. A private recipe (``_helper``, ``[private]``) is not a
-target; the recipes of modules (``mod deploy``) are not read (a warning says so). The pack passes
-arguments after ``--`` (``wrapgen.knowledge.runners.invocation``), so a recipe's option parameters
-cannot be passed: an optional one is left out, a recipe that requires one is (each with a warning).
+variadic), a parameter declared as an option (``[arg("env", long="env")]``) is a flag (one with a
+``value=`` of its own takes no argument: a switch), and its dependencies are what it runs first. A
+private recipe (``_helper``, ``[private]``) is not a target; the recipes of modules (``mod deploy``)
+are not read (a warning says so). The pack passes a recipe's arguments after ``--``
+(``wrapgen.knowledge.runners.invocation``), where just still reads the recipe's own options
+(``just -- deploy --env prod 1.4``, just 1.59), so none is left out.
 """
 
 from __future__ import annotations
@@ -53,9 +54,11 @@ def _parameter(param: dict):
     help_text = param.get("help") or f"The recipe parameter {name}"
     long, short = param.get("long"), param.get("short")
     if long or short:
+        switch = bool(param.get("flag")) or param.get("value") is not None  # `value="yes"`: given bare
         return Flag(long=f"--{long}" if long else None, short=f"-{short}" if short else None,
-                    takes_value=not param.get("flag"), value_name=name, type="string" if not param.get("flag") else "boolean",
-                    default=default, required=default is None and not param.get("flag"), description=help_text)
+                    takes_value=not switch, value_name=name, type="boolean" if switch else "string",
+                    default=None if switch else default, required=default is None and not switch,
+                    description=help_text + (f" (default: {default})" if default is not None and not switch else ""))
     return Positional(name=name, required=default is None and kind != "star", variadic=kind in ("plus", "star"),
                       description=help_text + (f" (default: {default})" if default is not None else ""))
 
@@ -93,17 +96,6 @@ def parse_just_dump(dump: str, justfile_text: str = "") -> tuple[tuple[Command, 
         if not isinstance(recipe, dict) or recipe.get("private") or name.startswith("_") or "private" in _attribute_names(recipe):
             continue
         params = [_parameter(p) for p in recipe.get("parameters") or () if isinstance(p, dict)]
-        # The pack passes a recipe's arguments after `--`, where just takes them as they are: an
-        # option parameter ([arg(long=...)]) cannot be given there, so it is left out, and a recipe
-        # that requires one is.
-        options = [p for p in params if isinstance(p, Flag)]
-        if any(p.required for p in options):
-            warnings.append(f"recipe '{name}' requires an option parameter ({', '.join(p.long or p.short or '' for p in options if p.required)}), "
-                            "which a pack cannot pass after `--`: left out")
-            continue
-        if options:
-            warnings.append(f"recipe '{name}': its option parameters ({', '.join(p.long or p.short or '' for p in options)}) are not offered")
-            params = [p for p in params if not isinstance(p, Flag)]
         deps = [d.get("recipe") for d in recipe.get("dependencies") or () if isinstance(d, dict) and d.get("recipe")]
         out.append(Command(
             path=(name,),

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -39,6 +38,7 @@ class WrapResult:
     changes: tuple[str, ...]  # unified diffs of what was (or, with check, would be) written
     findings: tuple[Diagnostic, ...]  # wrapgen check on the result
     trials: Any = None  # the flows.trials.TrialReport when the proposal was tried, else None
+    notes: tuple[str, ...] = ()  # what the wrap could not do here, one line each (no sandbox for field lists)
 
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
@@ -59,34 +59,42 @@ def _json_value_flag(command) -> bool:
 
 
 def json_field_lists(tool: Tool, proposal: Proposal, *, bin_path: str, deadline_at: float | None = None,
-                     skip=()) -> dict[tuple[str, ...], tuple[str, ...]]:
-    """Per chosen path whose ``--json`` needs field names: the fields the tool lists for a bare ``--json``.
+                     skip=(), notes: list[str] | None = None) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Per chosen path whose ``--json`` needs field names: the fields the tool lists for a bare ``--json``,
+    asked in the probe sandbox (``wrapgen.probe.json_fields``; where none runs, nothing is asked and
+    one line saying why goes to ``notes``).
 
     ``deadline_at`` (a ``time.monotonic()`` value): no probe starts past it, none runs beyond it. The
     paths in ``skip`` (asked already) are not asked again."""
     import time
 
-    from wrapgen.runtime import TOOL_ENV, run_process
+    from wrapgen.probe.json_fields import FieldListProbe, sandbox_off_reason
 
     out: dict[tuple[str, ...], tuple[str, ...]] = {}
-    env = {**os.environ, **TOOL_ENV}
+    wanted = []
     for decision in proposal.chosen:
         path = tuple(decision.path.split())
         if not path or path[0].startswith("-") or path in skip:
             continue
         command = tool.root.find(path)
-        if command is None or not _json_value_flag(command):
-            continue
+        if command is not None and _json_value_flag(command):
+            wanted.append(path)
+    if not wanted:
+        return out
+    why_not = sandbox_off_reason()
+    if why_not:
+        if notes is not None:
+            notes.append(f"--json field lists were not asked ({why_not}): `TOOL CMD --json` runs only sandboxed, "
+                         "so the commands whose --json needs field names return text")
+        return out
+    probe = FieldListProbe(bin_path)
+    for path in wanted:
         timeout = _FIELD_PROBE_TIMEOUT_S
         if deadline_at is not None:
             timeout = min(timeout, deadline_at - time.monotonic())
             if timeout <= 0:
                 break
-        with tempfile.TemporaryDirectory(prefix="wrapgen-json-") as cwd:
-            result = run_process([bin_path, *path, "--json"], timeout_s=timeout,
-                                 output_cap=1 << 20, cwd=cwd, env=env)
-        text = (result.stdout + b"\n" + result.stderr).decode("utf-8", "replace")
-        fields = fields_from_text(text)
+        fields = fields_from_text(probe.text(path, timeout_s=timeout))
         if fields:
             out[path] = fields
     return out
@@ -186,9 +194,10 @@ def wrap(
     tell("proposing")
     proposal = propose(tool, recipe)
     fields: dict = {}
+    notes: list[str] = []
     if probe_json_fields:
         tell("JSON field probes")
-        fields = json_field_lists(tool, proposal, bin_path=resolved, deadline_at=end)
+        fields = json_field_lists(tool, proposal, bin_path=resolved, deadline_at=end, notes=notes)
         if fields:
             proposal = propose(tool, recipe, json_fields=fields)
     report = None
@@ -215,7 +224,7 @@ def wrap(
     changes = write_files(pack_dir, files, check=check)
     manifest, diagnostics = parse_manifest(files["pack.yaml"].encode("utf-8"), path=str(pack_dir / "pack.yaml"))
     findings = lint_manifest(manifest, diagnostics, directory=pack_dir, derived=not check)
-    return WrapResult(pack_id, pack_dir, proposal, files, tuple(changes), tuple(findings), report)
+    return WrapResult(pack_id, pack_dir, proposal, files, tuple(changes), tuple(findings), report, tuple(notes))
 
 
 def _reproposer(tool: Tool, recipe, fields: dict, *, bin_path: str, deadline_at, probe_json_fields: bool):

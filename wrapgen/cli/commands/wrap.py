@@ -85,6 +85,8 @@ def summary_lines(result, *, hint: bool = True) -> list[str]:
         lines.append(f"warning: {warning}")
     if len(proposal.warnings) > 10:
         lines.append(f"warning: … and {len(proposal.warnings) - 10} more from discovery")
+    for note in getattr(result, "notes", ()):
+        lines.append(f"note: {note}")
     if hint and getattr(proposal, "split_hint", ""):
         lines.append(f"note: {proposal.split_hint}")
     return lines

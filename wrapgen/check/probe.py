@@ -5,14 +5,14 @@ Each verb is rendered with sample args for every property, exactly as the runtim
 rendered argv must appear in the help of that subcommand (``TOOL SUB... --help``, and ``-h``; both
 are read, since ``git log -h`` lists less than ``git log --help``; where a flag is not there, the
 fuller help the short one points to, ``--help all``, and the man page are read too). The tool runs only to print
-help, in a temporary directory with the runtime's environment.
+help, as discovery's probes run (``wrapgen.probe.isolated``: in the sandbox where it runs, with the
+probes' environment and a scratch HOME), since a pack's bin may be any program.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -25,6 +25,7 @@ PROBE_HELP_CODE = "P002"  # the help could not be read, so the verb was not prob
 PROBE_RENDER_CODE = "P003"  # the sample args do not render
 PROBE_OPERAND_CODE = "W070"  # wrapgen.check.grammar: the usage requires an operand the verb has no slot for
 _HELP_TIMEOUT_S = 20.0
+_HELP_ENV = {"MANPAGER": "cat", "COLUMNS": "200"}
 
 
 def _sample(schema: dict) -> Any:
@@ -70,18 +71,15 @@ def _subcommand_path(template: list[str]) -> list[str]:
 
 
 def _help_text(bin_name: str, path: list[str], cache: dict) -> str:
-    from wrapgen.runtime import TOOL_ENV, run_process
+    from wrapgen.probe.isolated import run_isolated
 
     key = (bin_name, tuple(path))
     if key in cache:
         return cache[key]
-    env = {**os.environ, **TOOL_ENV, "MANPAGER": "cat", "COLUMNS": "200"}
     texts = []
-    with tempfile.TemporaryDirectory(prefix="wrapgen-probe-") as cwd:
-        for ask in ("--help", "-h"):
-            result = run_process([bin_name, *path, ask], timeout_s=_HELP_TIMEOUT_S, output_cap=4 << 20,
-                                 cwd=cwd, env=env)
-            texts.append((result.stdout + b"\n" + result.stderr).decode("utf-8", "replace"))
+    for ask in ("--help", "-h"):
+        result = run_isolated([bin_name, *path, ask], timeout_s=_HELP_TIMEOUT_S, output_cap=4 << 20, extra_env=_HELP_ENV)
+        texts.append((result.stdout + b"\n" + result.stderr).decode("utf-8", "replace"))
     text = re.sub(r".\x08", "", "\n".join(texts))  # man's overstrike bold
     cache[key] = text
     return text
@@ -89,25 +87,28 @@ def _help_text(bin_name: str, path: list[str], cache: dict) -> str:
 
 def _more_help(bin_name: str, path: list[str], first: str, cache: dict) -> str:
     """The fuller help a short one points to: ``--help all`` (curl) and the man page (git-log, curl)."""
-    from wrapgen.runtime import TOOL_ENV, run_process
+    import shutil
+
+    from wrapgen.probe.isolated import run_isolated
 
     key = ("more", bin_name, tuple(path))
     if key in cache:
         return cache[key]
-    env = {**os.environ, **TOOL_ENV, "MANPAGER": "cat", "MANWIDTH": "200", "COLUMNS": "200"}
     asks = []
     if "--help all" in first:
         asks.append([bin_name, *path, "--help", "all"])
     if re.search(r'"[^"]*\boptions" for a list of global', first):
         asks.append([bin_name, "options"])  # kubectl: global flags live in `kubectl options`
     page = "-".join([os.path.basename(bin_name), *path])
-    asks.append(["man", "-P", "cat", page])
+    man = shutil.which("man")
+    if man:
+        asks.append([man, "-P", "cat", page])
     texts = []
-    with tempfile.TemporaryDirectory(prefix="wrapgen-probe-") as cwd:
-        for argv in asks:
-            result = run_process(argv, timeout_s=_HELP_TIMEOUT_S, output_cap=8 << 20, cwd=cwd, env=env)
-            if result.exit_code == 0:
-                texts.append(result.stdout.decode("utf-8", "replace"))
+    for argv in asks:
+        result = run_isolated(argv, timeout_s=_HELP_TIMEOUT_S, output_cap=8 << 20,
+                              extra_env={**_HELP_ENV, "MANWIDTH": "200"})
+        if result.exit_code == 0:
+            texts.append(result.stdout.decode("utf-8", "replace"))
     text = re.sub(r".\x08", "", "\n".join(texts))
     cache[key] = text
     return text

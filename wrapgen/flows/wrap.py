@@ -68,7 +68,7 @@ def json_field_lists(tool: Tool, proposal: Proposal, *, bin_path: str, deadline_
     paths in ``skip`` (asked already) are not asked again."""
     import time
 
-    from wrapgen.probe.json_fields import FieldListProbe, sandbox_off_reason
+    from wrapgen.probe.json_fields import field_list_text, sandbox_off_reason
 
     out: dict[tuple[str, ...], tuple[str, ...]] = {}
     wanted = []
@@ -87,14 +87,13 @@ def json_field_lists(tool: Tool, proposal: Proposal, *, bin_path: str, deadline_
             notes.append(f"--json field lists were not asked ({why_not}): `TOOL CMD --json` runs only sandboxed, "
                          "so the commands whose --json needs field names return text")
         return out
-    probe = FieldListProbe(bin_path)
     for path in wanted:
         timeout = _FIELD_PROBE_TIMEOUT_S
         if deadline_at is not None:
             timeout = min(timeout, deadline_at - time.monotonic())
             if timeout <= 0:
                 break
-        fields = fields_from_text(probe.text(path, timeout_s=timeout))
+        fields = fields_from_text(field_list_text(bin_path, path, timeout_s=timeout))
         if fields:
             out[path] = fields
     return out

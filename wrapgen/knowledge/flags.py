@@ -14,7 +14,7 @@ from functools import lru_cache
 from wrapgen.knowledge.table import Knowledge, KnowledgeError, load, regex_names
 
 __all__ = ["is_noise_flag", "noise_flag_pattern", "build_noise_pattern", "preferred_weight", "primary_flags",
-           "kept_when_shown"]
+           "kept_when_shown", "is_value_kind"]
 
 
 def build_noise_pattern(data: Knowledge) -> re.Pattern[str]:
@@ -66,3 +66,8 @@ def kept_when_shown(name: str) -> bool:
     the noise groups marked so change what a command prints, not how it talks to a person."""
     bare = name[3:] if name.startswith("no-") else name
     return bare in _kept_when_shown()
+
+
+def is_value_kind(word: str) -> bool:
+    """Whether ``word``, alternated in a value name (``<pkg|glob>``), names a kind of value, not a choice."""
+    return word.lower() in load("flags")["value_kinds"].names

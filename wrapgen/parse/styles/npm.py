@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from wrapgen.knowledge.flags import is_value_kind
 from wrapgen.model.tool import Command, Flag
 
 from wrapgen.parse.assemble import Rules, assemble, read_parts
@@ -77,8 +78,10 @@ def bracket_flags(summary: str, docs: dict[str, str]) -> list[Flag]:
             value_name = None
             if takes:
                 value_name = value["value"]
-                if "|" in value_name:
-                    choices = tuple(v.strip() for v in value_name.split("|") if v.strip())
+                alternatives = tuple(v.strip() for v in value_name.split("|") if v.strip())
+                # `<global|user|project>` are values to choose; `<pkg|glob>` are kinds of value
+                if len(alternatives) > 1 and not all(is_value_kind(v) for v in alternatives):
+                    choices = alternatives
             description = docs.get(name, "") or (docs.get(pending_short, "") if pending_short else "")
             flags.append(Flag(long=name, short=pending_short, takes_value=takes, value_name=value_name,
                               type=("enum" if choices else guess_type(value_name)) if takes else "boolean",

@@ -269,22 +269,24 @@ class Prober:
             timeout = min(timeout, left)
         with self._lock:
             self.calls += 1
-        own_home = None
-        if self.sandboxed:
-            scratch = self._scratch
-            # a HOME of this probe's own, mounted at the scratch HOME's path (see bwrap_argv)
-            own_home = scratch.probe_home()
+        # a HOME of this probe's own, so that what one probe leaves there (pm2's daemon sockets in
+        # ~/.pm2, its daemon killed with that probe) never makes a probe beside it wait
+        scratch = self._scratch
+        own_home = scratch.probe_home()
+        env = self.env
+        if self.sandboxed:  # mounted at the scratch HOME's path (see bwrap_argv)
             argv = bwrap_argv(argv, bwrap=self._bwrap, workdir=scratch.workdir, home=scratch.home,
                               tmpdir=scratch.tmpdir, writable=self.writable,
                               readable=self.readable, home_source=own_home)
+        else:
+            env = {**self.env, "HOME": own_home}
         cap = self.output_cap if output_cap is None else output_cap
         try:
             if pty:
-                return run_in_pty(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=self.env)
-            return run_process(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=self.env)
+                return run_in_pty(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=env)
+            return run_process(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=env)
         finally:
-            if own_home is not None:
-                self._scratch.release_home(own_home)
+            scratch.release_home(own_home)
 
     def _expired(self, args: tuple[str, ...], *, via_pty: bool = False) -> ProbeResult:
         limit = f"{self.deadline_s:g} s " if self.deadline_s is not None else ""

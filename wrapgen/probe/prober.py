@@ -64,6 +64,9 @@ PROBE_ENV = {
     "GH_PROMPT_DISABLED": "1",
     "GH_NO_UPDATE_NOTIFIER": "1",
     "CLICOLOR": "0",
+    # `git filter-branch -h` prints a warning and then sleeps 10 s unless this is set: past the 5 s
+    # probe timeout, which made every git discovery transient, so never cached
+    "FILTER_BRANCH_SQUELCH_WARNING": "1",
 }
 
 # What a probe keeps of the caller's environment: the rest (tokens, GIT_* and proxy settings, the

@@ -73,7 +73,9 @@ def _snapshot(root: str) -> set[str]:
         top = os.path.join(root, name)
         for directory, dirs, files in os.walk(top):
             rel = os.path.relpath(directory, root)
-            out.update(os.path.join(rel, entry) for entry in (*dirs, *files))
+            # a directory ends in "/", so that ignored_paths can tell an empty folder from a file
+            out.update(os.path.join(rel, entry) + "/" for entry in dirs)
+            out.update(os.path.join(rel, entry) for entry in files)
     return out
 
 

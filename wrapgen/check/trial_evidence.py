@@ -148,19 +148,25 @@ def classify(outcome: TrialOutcome) -> Evidence:
     return Evidence(verb, "ok", "and printed JSON" if outcome.json_selected and outcome.stdout.strip() else "")
 
 
-def without_streaming_flags(cli: Iterable[str]) -> tuple[list[str], tuple[str, ...]]:
+def without_streaming_flags(cli: Iterable[str], args: Mapping[str, Any] | None = None) -> tuple[list[str], tuple[str, ...]]:
     """``cli`` without its literal streaming flags (``--follow``, ``-f``, ``--watch``), and the flags taken out.
 
-    A flag is taken out only where no literal value follows it (``-f FILE`` keeps its ``-f``).
+    A flag is taken out only where no literal value follows it (``-f FILE`` keeps its ``-f``), and
+    not where its own switch slot does (``--follow {{follow}}`` with ``follow`` a boolean of ``args``,
+    the verb's args schema): that flag streams only when the caller asks, and taking it out would
+    leave the slot bare.
     """
     from wrapgen.knowledge.trials import streaming_flags
 
+    properties = (args or {}).get("properties") or {}
+    switches = {f"{{{{{name}}}}}" for name, schema in properties.items()
+                if isinstance(schema, Mapping) and schema.get("type") == "boolean"}
     tokens = list(cli)
     out, dropped = [], []
     for i, token in enumerate(tokens):
         after = tokens[i + 1] if i + 1 < len(tokens) else "--"
         takes_literal = not after.startswith("-") and "{{" not in after
-        if i > 0 and token in streaming_flags() and not takes_literal:
+        if i > 0 and token in streaming_flags() and not takes_literal and after not in switches:
             dropped.append(token)
             continue
         out.append(token)
@@ -214,7 +220,7 @@ def apply_evidence(manifest: dict, evidence: Iterable[Evidence]) -> tuple[dict, 
                                 *(n for n in item.required_args if n not in (args.get("required") or ()))]
             body["args"] = args
         if item.dropped_flags and "cli" in body:
-            body["cli"] = without_streaming_flags(body["cli"])[0]
+            body["cli"] = without_streaming_flags(body["cli"], body.get("args"))[0]
         why = body.get("x-why", "")
         body["x-why"] = f"{why}; {item.words}" if why else item.words
         if item.action == "relabel":

@@ -297,7 +297,7 @@ def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, t
     variants = {}
     for item in report.evidence:
         if item.kind == "long-running" and "cli" in verbs.get(item.verb, {}):
-            cli, flags = without_streaming_flags(verbs[item.verb]["cli"])
+            cli, flags = without_streaming_flags(verbs[item.verb]["cli"], verbs[item.verb].get("args"))
             if flags:
                 variants[item.verb] = (cli, flags)
     if not variants:

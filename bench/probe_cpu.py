@@ -183,6 +183,7 @@ def warm_up() -> float:
     import wrapgen.probe.cache  # noqa: F401
     import wrapgen.probe.crawl  # noqa: F401
     import wrapgen.probe.prober  # noqa: F401
+    import socket  # noqa: F401  (the spawn helper's, contain.py: imported when it first starts, 15-20 ms)
     from wrapgen.probe.sandbox import sandbox_status
 
     sandbox_status()

@@ -8,6 +8,7 @@ follows after a gap or on the next, deeper-indented lines.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 
@@ -223,14 +224,21 @@ def _scan_spec(spec: str, gap_after: bool):
 
 def entry_to_flag(entry: OptionEntry) -> Flag | None:
     """The ``Flag`` an entry describes, or None when its spec holds no spelling."""
-    gap_after = entry.gap
-    kubectl = entry.spec.endswith(":") and "=" in entry.spec
-    spec = entry.spec[:-1] if kubectl else entry.spec
+    return _entry_flag(entry.spec, entry.gap, tuple(entry.desc))
+
+
+# A Flag depends on the entry's spec, gap and description lines only, and is immutable: the same
+# entry read again (kingpin and urfave repeat the application's flags on every page, cobra its
+# global flags) is not parsed again. Bounded, so a long-lived process does not grow with it.
+@functools.lru_cache(maxsize=4096)
+def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | None:
+    kubectl = spec.endswith(":") and "=" in spec
+    spec = spec[:-1] if kubectl else spec
     spec = re.sub(r"^-<[^>]*>,\s*", "", spec)  # kill: "-<signal>, -s, --signal <signal>"
     spellings, values, leftover = _scan_spec(spec, gap_after)
     if not spellings:
         return None
-    desc_lines = ([leftover] if leftover else []) + entry.desc
+    desc_lines = ([leftover] if leftover else []) + list(desc)
     full = " ".join(line for line in desc_lines if line)
     first_para: list[str] = []
     for line in desc_lines:

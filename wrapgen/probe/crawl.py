@@ -20,7 +20,7 @@ from wrapgen.model.tool import Command, Flag
 from wrapgen.parse.registry import USAGE_LISTED
 from wrapgen.probe.frameworks import framework_root
 
-__all__ = ["CrawlResult", "NodeRead", "crawl", "read_node", "default_jobs", "SKIP_RECURSION", "has_content"]
+__all__ = ["CrawlResult", "NodeRead", "crawl", "read_node", "with_man", "default_jobs", "SKIP_RECURSION", "has_content"]
 
 # Subcommands that describe the tool instead of doing something; probing them adds nothing
 # (wrapgen/knowledge/data/commands.json, table not_crawled; matched lower-cased).
@@ -41,6 +41,9 @@ _OPTIONS_HINT = re.compile(
     """,
     re.I | re.X,
 )
+# What every _OPTIONS_HINT match holds (its last line, less the \b a window's end may satisfy),
+# looked for first on the whole text.
+_GLOBAL_LISTING = re.compile(r"global\s+(?:[\w-]+\s+)?(?:flags|options)", re.I)
 # Every hint says "global": that word is found first (a plain substring search), and the hint is
 # looked for around it only, since _OPTIONS_HINT tried at every quote of a long page backtracks
 # (composer's `list --format=json`, 160 KB of quotes, took 90 ms).
@@ -68,6 +71,7 @@ class NodeRead:
     text: str = ""
     problems: tuple[str, ...] = ()
     transient: bool = False  # a probe timed out: the result should not be cached
+    man_due: bool = False  # the man page is still to be merged in (``with_man``): read only if kept
 
 
 @dataclass(frozen=True)
@@ -198,8 +202,11 @@ def _fuller_grammar(command: Command, man: Command) -> bool:
 
 def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | None = None,
               git_style: bool = False, echo: frozenset[str] = frozenset(), use_man: bool = True,
-              sub_help: bool = False) -> NodeRead:
-    """Probe one node: the first candidate that parses into content wins (exit 0 preferred)."""
+              sub_help: bool = False, defer_man: bool = False) -> NodeRead:
+    """Probe one node: the first candidate that parses into content wins (exit 0 preferred).
+
+    ``defer_man``: a man page that would be merged into the help read is left for ``with_man``
+    (``man_due``), for a root that a framework's listing may replace whole (Symfony's)."""
     problems: list[str] = []
     transient = False
     timeouts = 0
@@ -248,16 +255,32 @@ def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | Non
     # digest ("Some of the options include:"), so its man page is merged too.
     thin = (chosen is None or not (chosen[0].flags or chosen[0].subcommands) or git_style
             or (not path and not chosen[0].subcommands))
+    if use_man and thin and defer_man and chosen is not None:
+        return NodeRead(path, chosen[0], chosen[1], tuple(problems), transient, man_due=True)
     if use_man and thin and not _expired(prober):
-        man = _read_man(prober, parse, path)
-        if man is not None:
-            if chosen is None:
-                chosen = (man, "")
-            else:
-                chosen = (_merge_man_flags(chosen[0], man), chosen[1])
+        chosen = _with_man_page(prober, parse, path, chosen)
     if chosen is None:
         return NodeRead(path, None, problems=tuple(p for p in problems if p), transient=transient)
     return NodeRead(path, chosen[0], chosen[1], tuple(problems), transient)
+
+
+def _with_man_page(prober, parse: ParseFn, path: tuple[str, ...], chosen):
+    man = _read_man(prober, parse, path)
+    if man is None:
+        return chosen
+    return (man, "") if chosen is None else (_merge_man_flags(chosen[0], man), chosen[1])
+
+
+def with_man(prober, parse: ParseFn, node: NodeRead) -> NodeRead:
+    """``node`` with the man page ``read_node(defer_man=True)`` left out merged in (as it would have
+    been then); ``node`` itself when none is due."""
+    if not node.man_due:
+        return node
+    node = replace(node, man_due=False)
+    if _expired(prober):
+        return node
+    command, _ = _with_man_page(prober, parse, node.path, (node.command, node.text))
+    return replace(node, command=command)
 
 
 def _expired(prober) -> bool:
@@ -305,20 +328,23 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
     transient = False
     with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="wrapgen-probe") as pool:
         version_future = pool.submit(prober.version)
-        root = read_node(prober, parse, path=(), style=style)
+        # The root's man page is merged in only once it is known that no framework listing
+        # replaces the root read (Symfony's `list --format=json` does: its page was never used).
+        root = read_node(prober, parse, path=(), style=style, defer_man=depth > 0)
         transient = root.transient
         if root.command is None:
             return CrawlResult(None, version_future.result(), tuple(root.problems), transient, 1)
-        framework = framework_root(prober, parse, root) if depth > 0 else None  # Symfony's `list`, kingpin's tree
+        framework = framework_root(prober, parse, root, with_man) if depth > 0 else None  # Symfony's `list`, kingpin's tree
         if framework is not None:
             root = framework.root
             warnings.extend(framework.warnings)
+        root = with_man(prober, parse, root)
         root_cmd = root.command
-        git_style = bool(_HELP_ALL.search(root.text))
-        sub_help = bool(re.search(r"\b" + re.escape(prober.name) + _SUB_HELP, root.text))
+        git_style = _found(_HELP_ALL, root.text, ("help",))
+        sub_help = _found(re.compile(r"\b" + re.escape(prober.name) + _SUB_HELP), root.text, (prober.name,))
         if git_style:
             root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
-        elif _LIST_ALL.search(root.text):
+        elif _found(_LIST_ALL, root.text, ("all", "--list"), folded=True):
             root_cmd = _listed_commands(prober, parse, root_cmd, warnings)
         if root_cmd.subcommands:
             root_cmd = _man_listed_commands(prober, parse, root_cmd)
@@ -532,8 +558,27 @@ def _global_options(prober, parse: ParseFn, root_text: str,
     return flags, NodeRead(args, _normalise(parsed, args, args, parsed.parser), result.text)
 
 
+def _found(pattern: re.Pattern, text: str, starts: tuple[str, ...], *, folded: bool = False) -> bool:
+    """Whether ``pattern`` matches somewhere in ``text``, where every match begins with one of the
+    literal ``starts``: tried only where one occurs (lower-cased for an ``re.I`` pattern, ``folded``).
+    A pattern opening with ``\\b`` is scanned by ``re`` at every character (3 ms on composer's 160 KB
+    of ``list --format=json``); ``match`` at a position still sees the characters before it."""
+    if folded and not text.isascii():  # (lower() keeps every position only in ASCII)
+        return bool(pattern.search(text))
+    haystack = text.lower() if folded else text
+    for literal in starts:
+        at = haystack.find(literal)
+        while at >= 0:
+            if pattern.match(text, at):
+                return True
+            at = haystack.find(literal, at + 1)
+    return False
+
+
 def _options_hint(text: str):
     """The first _OPTIONS_HINT match of ``text`` (in order of the word "global" it holds), or None."""
+    if not _found(_GLOBAL_LISTING, text, ("global",), folded=True):
+        return None  # every hint holds "global flags" or the like: none here (no backtracking)
     if not text.isascii():  # (lower() keeps every position only in ASCII)
         return _OPTIONS_HINT.search(text)
     lowered = text.lower()

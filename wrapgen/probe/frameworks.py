@@ -59,8 +59,15 @@ class Framework:
         return default_flags(tree, self.defaults)
 
 
-def framework_root(prober, parse, root):
-    """The Framework for this root read (a crawl ``NodeRead``), or None for every other style."""
+def _as_read(prober, parse, node):
+    return node
+
+
+def framework_root(prober, parse, root, complete=_as_read):
+    """The Framework for this root read (a crawl ``NodeRead``), or None for every other style.
+
+    ``complete(prober, parse, root)`` gives the root as the crawl keeps it (its man page merged in,
+    ``crawl.with_man``): asked only where the root read is kept, or its flags are looked at."""
     command = root.command
     if command is None:
         return None
@@ -69,7 +76,9 @@ def framework_root(prober, parse, root):
     # Only where the page is `list`'s help or a listing: a Symfony single-command application would
     # take `list` as its operand and run
     if is_list_help(root.text) or (command.parser == "symfony" and listed_commands(root.text)):
-        return _symfony(prober, parse, root)
+        return _symfony(prober, parse, root, complete)
+    root = complete(prober, parse, root)
+    command = root.command
     if command.parser == "kingpin":
         from wrapgen.parse.styles.kingpin import command_tree, default_paths, tree_children
 
@@ -83,7 +92,7 @@ def _shown(prober, args) -> str:
     return " ".join((prober.name, *args))
 
 
-def _symfony(prober, parse, root):
+def _symfony(prober, parse, root, complete=_as_read):
     from wrapgen.probe.crawl import NodeRead
     from wrapgen.parse.styles.symfony import is_list_help, listed_commands, nest, parse_symfony_json
 
@@ -92,6 +101,10 @@ def _symfony(prober, parse, root):
     # list's own help says whether it prints JSON (Symfony: "--format=FORMAT ... (txt, xml, json, or
     # md)"); cleo's list has no --format: not asked, which saves a start of the tool
     format_flag = next((f for f in root.command.flags if f.long == "--format"), None)
+    if is_list_help(root.text) and (format_flag is None or not format_flag.description):
+        # the man page may add the flag, or its description (help's own wins where it has one)
+        root = complete(prober, parse, root)
+        format_flag = next((f for f in root.command.flags if f.long == "--format"), None)
     offers_json = not is_list_help(root.text) or (format_flag is not None and "json" in format_flag.description)
     result = prober.run(args) if offers_json else None
     tree = parse_symfony_json(result.text, prog=(prober.name,)) if result is not None and result.usable else None
@@ -113,7 +126,7 @@ def _symfony(prober, parse, root):
         why = result.problem or "it listed no commands"
         warnings.append(f"could not read the command list `{_shown(prober, args)}`: {why}; "
                         f"kept what `{_shown(prober, root.command.probe or ('--help',))}` showed")
-        return Framework(root=root, warnings=tuple(warnings))
+        return Framework(root=complete(prober, parse, root), warnings=tuple(warnings))
     parsed = parse(result.text, prog=(prober.name,), style="symfony")
     top = replace(parsed, path=(), probe=args, stub=False,
                   subcommands=tuple(replace(s, stub=True, subcommands=()) for s in parsed.subcommands))

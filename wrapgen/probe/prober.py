@@ -223,6 +223,7 @@ class Prober:
         self._lock = threading.Lock()
         self._scratch: Scratch | None = None
         self._manpath: tuple[str, ...] | None = None
+        self._root_man: tuple[str, str] | None = None
 
     def __enter__(self) -> "Prober":
         self._scratch = Scratch().__enter__()
@@ -340,9 +341,23 @@ class Prober:
         return ""
 
     def man_source(self, path: tuple[str, ...]) -> tuple[str, str]:
-        """(roff source, page name) of the man page for ``TOOL PATH...`` (``git-log``), or ("", "")."""
+        """(roff source, page name) of the man page for ``TOOL PATH...`` (``git-log``), or ("", "").
+
+        The root's is remembered: the crawl reads it for the root's flags and again for the
+        commands it lists (git(1)'s ``git-upload-pack(1)``)."""
         if not self.use_man:
             return "", ""
+        if not path:
+            with self._lock:
+                known = self._root_man
+            if known is None:
+                known = self._man_source(())
+                with self._lock:
+                    self._root_man = known
+            return known
+        return self._man_source(tuple(path))
+
+    def _man_source(self, path: tuple[str, ...]) -> tuple[str, str]:
         page = "-".join((self.name, *path))
         for directory in self._man_dirs():
             for section in _MAN_SECTIONS:

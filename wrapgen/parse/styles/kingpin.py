@@ -17,10 +17,11 @@ placeholder (``--output=simple``, ``--timeout=30s``); descriptions that name ano
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 
-from wrapgen.model.tool import Command
+from wrapgen.model.tool import Command, Flag
 
 from wrapgen.parse.assemble import Rules, assemble, read_parts
 from wrapgen.parse.listing import stub
@@ -126,16 +127,24 @@ def parse_kingpin(text: str, *, prog: tuple[str, ...]) -> Command:
     command = assemble(parts, prog=prog, style="kingpin")
     flags = []
     for flag in command.flags:
-        if flag.long in defaults:
-            value = defaults[flag.long]
-            choices = flag.choices or value_choices(flag.description)
-            flag = replace(flag, default=value, value_name=None, choices=choices,
-                           type="enum" if choices else ("integer" if re.fullmatch(r"-?\d+", value) else "string"))
-        if flag.long in negatable:
-            flag = replace(flag, aliases=flag.aliases + (f"--no-{flag.long[2:]}",))
-        flags.append(flag)
+        value, negated = defaults.get(flag.long), flag.long in negatable
+        flags.append(_page_flag(flag, value, negated) if value is not None or negated else flag)
     positionals = () if children else command.positionals  # "<command> [<args> ...]"
     return command.with_changes(flags=tuple(flags), positionals=positionals)
+
+
+# Every page repeats the application's flags with their defaults: each is made once (flags are
+# immutable, and equal ones give equal results).
+@functools.lru_cache(maxsize=2048)
+def _page_flag(flag: Flag, value: str | None, negated: bool) -> Flag:
+    """``flag`` with the default its spec shows (``--timeout=30s``) and its ``--no-`` spelling."""
+    if value is not None:
+        choices = flag.choices or value_choices(flag.description)
+        flag = replace(flag, default=value, value_name=None, choices=choices,
+                       type="enum" if choices else ("integer" if re.fullmatch(r"-?\d+", value) else "string"))
+    if negated:
+        flag = replace(flag, aliases=flag.aliases + (f"--no-{flag.long[2:]}",))
+    return flag
 
 
 def default_paths(tree: tuple[Listed, ...]) -> frozenset:

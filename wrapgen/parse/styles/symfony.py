@@ -270,10 +270,14 @@ def _json_flags(options: dict, memo: dict | None = None) -> list[Flag]:
             merged.add(flag.long)  # "--no-ansi": the other spelling of "--ansi", as help prints it
     if not merged:
         return flags
+    negating: dict[str, list[str]] = {}  # description -> the merged flags that have it, in order
+    for flag in flags:
+        if flag.long in merged:
+            negating.setdefault(flag.description, []).append(flag.long)
     for flag in flags:
         if flag.long in merged:
             continue
-        negations = tuple(f.long for f in flags if f.long in merged and f.description == f'Negate the "{flag.long}" option')
+        negations = tuple(negating.get(f'Negate the "{flag.long}" option', ()))
         out.append(replace(flag, aliases=flag.aliases + negations) if negations else flag)
     return out
 
@@ -334,12 +338,12 @@ def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:
         listed.append(Listed(words, summary, aliases))
     children = nest(tuple(listed))
 
-    def build(path: tuple[str, ...]) -> Command:
+    def build(path: tuple[str, ...], **group) -> Command:
         node = nodes.get(path) or Command(path=path, summary=_namespace_summary(path, children),
                                           probe=("list", "--format=json"), parser="symfony",
                                           global_flags=tuple(application) if path else ())
-        subs = tuple(replace(build(s.path), group=s.group) for s in children.get(path, ()))
-        return replace(node, subcommands=subs)
+        subs = tuple(build(s.path, group=s.group) for s in children.get(path, ()))
+        return replace(node, subcommands=subs, **group)
 
     root = build(())
     return replace(root, path=(), flags=tuple(application), global_flags=(), summary="", usage=(),

@@ -1,0 +1,132 @@
+"""The parsers' memos (an option entry's Flag, kingpin's page flag) give what a fresh parse gives:
+pages read in any order, after other tools' pages, equal their goldens; entries that differ in
+anything the Flag reads (gap, description lines, default) are told apart; Symfony's JSON negations
+land on the flag they negate, in order."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import FIXTURES
+from wrapgen.parse import parse_help
+from wrapgen.parse import options
+from wrapgen.parse.options import OptionEntry, entry_to_flag, parse_options
+from wrapgen.parse.styles import kingpin
+from wrapgen.parse.styles.symfony import parse_symfony_json
+
+HELP = FIXTURES / "help"
+PAGES = [
+    ("kingpin", "amtool.txt", ("amtool",)),
+    ("kingpin", "amtool_alert.txt", ("amtool", "alert")),
+    ("kingpin", "amtool_alert_query.txt", ("amtool", "alert", "query")),
+    ("kingpin", "amtool_config_routes.txt", ("amtool", "config", "routes")),
+    ("urfave", "mender-artifact.txt", ("mender-artifact",)),
+    ("urfave", "mender-artifact_write.txt", ("mender-artifact", "write")),
+    ("urfave", "mender-artifact_write_rootfs-image.txt", ("mender-artifact", "write", "rootfs-image")),
+    ("urfave", "runc.txt", ("runc",)),
+    ("urfave", "runc_checkpoint.txt", ("runc", "checkpoint")),
+]
+
+
+def _clear():
+    options._entry_flag.cache_clear()
+    kingpin._page_flag.cache_clear()
+
+
+def _read(folder: str, name: str, prog):
+    return parse_help((HELP / folder / name).read_text(), prog=prog)
+
+
+def test_pages_parse_the_same_fresh_warm_and_in_reverse_order():
+    _clear()
+    fresh = []
+    for folder, name, prog in PAGES:
+        _clear()
+        fresh.append(_read(folder, name, prog))
+    _clear()
+    forward = [_read(folder, name, prog) for folder, name, prog in PAGES]
+    backward = [_read(folder, name, prog) for folder, name, prog in reversed(PAGES)][::-1]
+    assert forward == fresh
+    assert backward == fresh
+    assert options._entry_flag.cache_info().hits > 0  # the pages do share entries
+    assert kingpin._page_flag.cache_info().hits > 0
+
+
+def test_pages_equal_their_goldens_after_the_memos_are_warm():
+    for folder, name, prog in PAGES:  # warm
+        _read(folder, name, prog)
+    for folder, name, prog in PAGES:
+        golden = HELP / folder / name.replace(".txt", ".json")
+        command = _read(folder, name, prog)
+        assert command.to_dict() == json.loads(golden.read_text()), name
+
+
+def test_entries_differing_in_gap_or_description_are_told_apart():
+    _clear()
+    spec = "--level LEVEL"
+    with_gap = entry_to_flag(OptionEntry(2, spec, ["the level"], gap=True))
+    without_gap = entry_to_flag(OptionEntry(2, spec, ["the level"], gap=False))
+    choices = entry_to_flag(OptionEntry(2, spec, ["the level (one of: low, high)"], gap=True))
+    again = entry_to_flag(OptionEntry(2, spec, ["the level"], gap=True))
+    assert again is with_gap
+    assert choices != with_gap and choices.description != with_gap.description
+    assert with_gap == options._entry_flag.__wrapped__(spec, True, ("the level",))
+    assert without_gap == options._entry_flag.__wrapped__(spec, False, ("the level",))
+
+
+def test_an_entry_read_again_with_its_description_changed_is_read_anew():
+    _clear()
+    entry = OptionEntry(2, "--count=N", ["how many"], gap=True)
+    first = entry_to_flag(entry)
+    entry.desc.append("Default: 3")  # the entry is mutable: the memo keys on what it holds now
+    second = entry_to_flag(entry)
+    assert second == options._entry_flag.__wrapped__("--count=N", True, ("how many", "Default: 3"))
+    assert first == options._entry_flag.__wrapped__("--count=N", True, ("how many",))
+
+
+def test_parse_options_companions_still_come_from_every_entry():
+    _clear()
+    lines = ["  --hidden    Show hidden files; can be disabled with --no-hidden."]
+    for _ in range(2):  # the second time the entry's Flag comes from the memo
+        companions = []
+        flags = parse_options(lines, companions=companions)
+        assert [f.long for f in flags] == ["--hidden"]
+        assert [f.long for f in companions] == ["--no-hidden"]
+
+
+def test_kingpin_page_defaults_are_each_pages_own():
+    _clear()
+    page = "usage: tool [<flags>]\n\nFlags:\n  -h, --help  Show help.\n      --timeout={}  Timeout for the command\n"
+    first = parse_help(page.format("30s"), prog=("tool",), style="kingpin")
+    second = parse_help(page.format("5"), prog=("tool",), style="kingpin")
+    by_long = {f.long: f for f in first.flags}, {f.long: f for f in second.flags}
+    assert by_long[0]["--timeout"].default == "30s" and by_long[0]["--timeout"].type == "string"
+    assert by_long[1]["--timeout"].default == "5" and by_long[1]["--timeout"].type == "integer"
+
+
+def _option(name, description, shortcut=""):
+    return {"name": name, "shortcut": shortcut, "accept_value": False, "is_value_required": False,
+            "is_multiple": False, "description": description, "default": False}
+
+
+def test_symfony_json_negations_join_the_flag_they_negate_in_order():
+    options_ = {
+        "ansi": _option("--ansi", "Force ANSI output"),
+        "no-ansi": _option("--no-ansi", 'Negate the "--ansi" option'),
+        "color": _option("--color", "Colours"),
+        "no-color": _option("--no-color", 'Negate the "--color" option'),
+        "nocolor": _option("--nocolor", 'Negate the "--color" option'),
+        "quiet": _option("--quiet", "Quiet", "q"),
+    }
+    document = {"commands": [
+        {"name": "list", "definition": {"options": options_, "arguments": {}}, "usage": ["list"]},
+        {"name": "about", "definition": {"options": dict(options_), "arguments": {}}, "usage": ["about"]},
+    ]}
+    root = parse_symfony_json(json.dumps(document), prog=("tool",))
+    flags = {f.long: f for f in root.flags}
+    assert set(flags) == {"--ansi", "--color", "--quiet"}
+    assert flags["--ansi"].aliases == ("--no-ansi",)
+    assert flags["--color"].aliases == ("--no-color", "--nocolor")
+    assert flags["--quiet"].short == "-q"
+    assert sorted(s.name for s in root.subcommands) == ["about", "list"]
+    assert all(not s.flags for s in root.subcommands)  # every option is the application's

@@ -20,7 +20,8 @@ from wrapgen.fingerprint import source_fingerprint
 from wrapgen.model.tool import MODEL_VERSION, Command, Flag, Tool
 from wrapgen.runtime.binding import cache_dir as runtime_cache_dir
 
-__all__ = ["cache_dir", "cache_key", "load", "store", "CACHE_FORMAT", "trial_key", "load_trial", "store_trial"]
+__all__ = ["cache_dir", "cache_key", "load", "store", "CACHE_FORMAT", "trial_key", "load_trial", "store_trial",
+           "repeated_timeouts"]
 
 CACHE_FORMAT = 2  # 2: the global flags every command shares are stored once
 
@@ -156,3 +157,33 @@ def store_trial(key: str | None, outcome: dict) -> bool:
         return False
     return _write(cache_dir() / "trials", _trial_path(key),
                   json.dumps({"key": key, "outcome": outcome}, sort_keys=True, ensure_ascii=False))
+
+
+def _pending_path(key: str) -> Path:
+    return cache_dir() / "pending" / f"{key}.json"
+
+
+def repeated_timeouts(key: str | None, paths) -> bool:
+    """Whether the last discovery of ``key`` timed out on exactly these ``paths`` too.
+
+    A result with timed-out subcommands is not cached at once: the machine may only have been
+    busy. The first time, the paths are noted and False returned; when the next discovery times
+    out on the same ones, they are the tool's (``git filter-branch -h`` sleeping, a helper that
+    waits on the network) and the result may be cached. Other paths replace the note.
+    """
+    if key is None or not paths:
+        return False
+    noted = [list(p) for p in sorted(paths)]
+    path = _pending_path(key)
+    try:
+        before = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        before = None
+    if isinstance(before, dict) and before.get("key") == key and before.get("timed_out") == noted:
+        try:
+            path.unlink()
+        except OSError:
+            pass
+        return True
+    _write(path.parent, path, json.dumps({"key": key, "timed_out": noted}, sort_keys=True))
+    return False

@@ -81,6 +81,9 @@ class CrawlResult:
     warnings: tuple[str, ...] = ()
     transient: bool = False
     nodes: int = 0  # nodes probed
+    # the subcommands whose probes timed out, when that alone made the result transient (no deadline
+    # cut, the root read): discovery caches such a result once the same ones time out twice running
+    timed_out: tuple[tuple[str, ...], ...] = ()
 
 
 def default_jobs() -> int:
@@ -434,7 +437,10 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
     tree = _assemble(reads[()].command, reads, shared)
     if framework is not None:
         tree = framework.finish(tree)
-    return CrawlResult(tree, version, tuple(warnings), transient, probed)
+    timed_out: tuple[tuple[str, ...], ...] = ()
+    if transient and not (cut or late) and not reads[()].transient:
+        timed_out = tuple(sorted(path for path, node in reads.items() if node.transient))
+    return CrawlResult(tree, version, tuple(warnings), transient, probed, timed_out)
 
 
 def _read_from_parent(prober, parse: ParseFn, stub: Command, reads: dict, *, depth: int) -> None:

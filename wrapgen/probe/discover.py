@@ -90,7 +90,7 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
         )
     warnings = result.warnings + ((note,) if note else ())
     found = Tool(name=tool, root=result.root, path=path, version=result.version, warnings=warnings)
-    if key is not None and not result.transient:
+    if key is not None and (not result.transient or disk.repeated_timeouts(key, result.timed_out)):
         disk.store(key, found)
     return found
 

@@ -186,7 +186,7 @@ def _close_all_but(keep) -> None:
     os.closerange(low, 1 << 20)
 
 
-def _exec_tool(argv, environ, places, stdio, err_w, memory_limit, supervisor) -> None:
+def _exec_tool(argv, environ, places, stdio, err_w, memory_limit, supervisor, *, pdeathsig: bool = True) -> None:
     """In the tool's child: die with the supervisor, own session, stdio, limit, exec. Never returns.
 
     As little Python as possible runs here (each object it touches is a page copied): the
@@ -194,7 +194,7 @@ def _exec_tool(argv, environ, places, stdio, err_w, memory_limit, supervisor) ->
     Python's own (caught signals are reset to their defaults by exec), so nothing else is needed.
     """
     try:
-        prctl = _prctl()
+        prctl = _prctl() if pdeathsig else None  # (a pre-forked child set it when it was forked)
         if prctl is not None:
             prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
             if os.getppid() != supervisor:  # the supervisor died before the line above
@@ -271,6 +271,128 @@ def _candidates(name: str, environ) -> list[str]:
     return [place for place in places if os.path.isfile(place)] or places[:1] or [name]
 
 
+def _data_limit(memory_bytes):
+    """(soft, hard) RLIMIT_DATA for the tool: ``memory_bytes`` (never above the hard limit now), or None."""
+    if not memory_bytes:
+        return None
+    hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+    limit = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
+    return (limit, limit)  # the hard limit too: the tool cannot raise it back
+
+
+def _read_failure(err_r: int) -> bytes:
+    """What a tool's child wrote on its error pipe before exec (nothing when the exec succeeded)."""
+    failed = b""
+    while True:
+        chunk = os.read(err_r, 64)
+        if not chunk:
+            break
+        failed += chunk
+    os.close(err_r)
+    return failed
+
+
+def _prefork_tool():
+    """Fork the child that will become the next call's tool, ahead of the call (in a spare, before it
+    takes one): ``(pid, channel)``, or None when the fork fails. The fork is then off the call's path:
+    a freshly forked process waits for a CPU behind every runnable one (several ms on a loaded host),
+    a sleeping one woken by a message does not. The child dies with this process (PDEATHSIG) and holds
+    nothing but its end of the channel until the call's stdio arrives on it (``_tool_child_main``)."""
+    import socket
+
+    try:
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    except OSError:
+        return None
+    me = os.getpid()
+    try:
+        pid = os.fork()
+    except OSError:
+        mine.close()
+        theirs.close()
+        return None
+    if pid == 0:
+        _tool_child_main(theirs, me)
+    theirs.close()
+    return pid, mine
+
+
+def _tool_child_main(channel, supervisor: int) -> None:
+    """A pre-forked tool child: die with the supervisor, wait for the call, then exec it like
+    ``_exec_tool`` (own session, stdio, the caller's umask and limits, the memory limit). Never returns."""
+    import socket
+
+    err_w = None
+    code = 0
+    try:
+        prctl = _prctl()
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.getppid() != supervisor:
+                os._exit(ExitStatus.CANNOT_RUN)
+        _close_all_but([channel.fileno()])
+        data, fds, _flags, _addr = socket.recv_fds(channel, _PACKET, 8)
+        if not data or len(fds) != 4:
+            os._exit(ExitStatus.CANNOT_RUN)
+        for fd in fds:
+            os.set_inheritable(fd, False)
+        *stdio, err_w = fds
+        argv, environ, cwd, memory_bytes, state = marshal.loads(data)
+        channel.close()
+        _take_caller_state(state)
+        if cwd is not None:
+            os.chdir(cwd)
+        _exec_tool(argv, environ, _candidates(argv[0], environ), stdio, err_w, _data_limit(memory_bytes),
+                   supervisor, pdeathsig=False)
+    except OSError as error:
+        code = error.errno or 0
+    except BaseException:
+        code = 0
+    try:
+        if err_w is not None:
+            os.write(err_w, b"%d" % code)
+    finally:
+        os._exit(ExitStatus.CANNOT_RUN)
+
+
+def _hand_to_child(child, argv, env, cwd, stdio, memory_bytes, state):
+    """Send the call to the pre-forked tool child, which execs it at once: ``(pid, err_r)`` to learn
+    the outcome from (``_child_started``), or None when the child is gone (then a fork runs the tool)."""
+    import socket
+
+    pid, channel = child
+    if stdio[0] is None:
+        stdio = (os.open(os.devnull, os.O_RDONLY),) + tuple(stdio[1:])
+    err_r, err_w = os.pipe()
+    try:
+        body = marshal.dumps((argv, os.environ if env is None else env, cwd, memory_bytes, state))
+        if len(body) > _PACKET:
+            raise OSError(errno.EMSGSIZE, "call too large for one packet")
+        socket.send_fds(channel, [body], list(stdio) + [err_w])
+    except (OSError, ValueError):
+        os.close(err_r)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+        _reap(pid, block=True)
+        return None
+    finally:
+        os.close(err_w)
+        channel.close()
+    return pid, err_r
+
+
+def _child_started(handed) -> tuple[int | None, int]:
+    """Like ``_start_tool``'s answer, for a call handed to the pre-forked child."""
+    pid, err_r = handed
+    failed = _read_failure(err_r)
+    if failed:
+        os.waitpid(pid, 0)
+        return None, int(failed)
+    return pid, 0
+
+
 def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
     """Fork and exec the tool: (its pid, 0), or (None, errno) when it could not be executed.
 
@@ -285,11 +407,7 @@ def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
             return None, error.errno or errno.ENOENT
     environ = os.environ if env is None else env
     places = _candidates(argv[0], environ)
-    memory_limit = None
-    if memory_bytes:
-        hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
-        limit = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
-        memory_limit = (limit, limit)  # the hard limit too: the tool cannot raise it back
+    memory_limit = _data_limit(memory_bytes)
     if stdio[0] is None:
         stdio = (os.open(os.devnull, os.O_RDONLY),) + tuple(stdio[1:])  # close-on-exec, as os.open makes them
     err_r, err_w = os.pipe()
@@ -298,22 +416,21 @@ def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
     if tool == 0:
         _exec_tool(argv, environ, places, stdio, err_w, memory_limit, me)
     os.close(err_w)
-    failed = b""
-    while True:
-        chunk = os.read(err_r, 64)
-        if not chunk:
-            break
-        failed += chunk
-    os.close(err_r)
+    failed = _read_failure(err_r)
     if failed:
         os.waitpid(tool, 0)
         return None, int(failed)
     return tool, 0
 
 
-def _become_supervisor(fds):
+def _become_supervisor(fds, *, again: bool = False):
     """The start of a supervisor's life (in the forked child): no signal ends it, no collection copies
-    the heap, and it holds only ``fds`` (moved above 2, close-on-exec; returned in order), 0-2 on /dev/null."""
+    the heap, and it holds only ``fds`` (moved above 2, close-on-exec; returned in order), 0-2 on /dev/null.
+    ``again``: a spare that did all this when it was forked, taking its call: only the fds move."""
+    if again:
+        fds = [None if fd is None else fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3) for fd in fds]
+        _close_all_but([fd for fd in fds if fd is not None])
+        return fds
     gc.disable()  # a collection would touch (and so copy) every page of the parent's heap
     # A terminal's ^C (or a hang-up) ends the caller, and through the control pipe us: here they
     # do nothing. Python-level handlers, not SIG_IGN: exec resets caught signals to their
@@ -344,24 +461,33 @@ def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
     _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes)
 
 
-def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, notice_w=None) -> None:
+def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, notice_w=None, handed=None, state=None,
+              first=b"") -> None:
     """Run the tool, wait for it or for a kill, sweep the subtree, report. Never returns.
 
     The status pipe is closed as soon as the sweep is done (before the exit, whose teardown of
     this copy of the caller's memory the caller need not wait for). ``notice_w`` (a spare's pipe to
     the spawn helper) is closed once the tool runs: the helper forks the next spare only then, so
-    that fork does not compete with this call's own."""
+    that fork does not compete with this call's own. ``handed``: the call was already handed to a
+    pre-forked tool child (a spare's, ``_hand_to_child``), which runs it; otherwise this process forks
+    the tool, with ``state`` (the caller's umask and limits) taken first. ``first`` goes before the
+    tool's record (a spare's ``S <pid>``: one write, one wake-up of the caller)."""
     try:
-        tool, failure = _start_tool(argv, env, cwd, stdio, memory_bytes)
+        if handed is not None:
+            tool, failure = _child_started(handed)
+        else:
+            if state is not None:
+                _take_caller_state(state)
+            tool, failure = _start_tool(argv, env, cwd, stdio, memory_bytes)
         if notice_w is not None:
             os.close(notice_w)
         for fd in {fd for fd in stdio if fd is not None}:
             os.close(fd)  # only the tool holds the pipes now: end of file comes when its subtree is gone
         if tool is None:
-            os.write(st_w, b"E %d\n" % failure)
+            os.write(st_w, first + b"E %d\n" % failure)
             kill_subtree()
             return
-        os.write(st_w, b"P %d\n" % tool)
+        os.write(st_w, first + b"P %d\n" % tool)
         killed, ended = _wait_tool(tool, ctl_r)
         if killed:
             for target in (lambda: os.killpg(tool, signal.SIGKILL), lambda: os.kill(tool, signal.SIGKILL)):
@@ -510,6 +636,7 @@ def _spare_main(fd: int, notice_w: int, helper: int) -> None:
             prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
             if os.getppid() != helper:
                 os._exit(ExitStatus.OK)
+        child = _prefork_tool()  # the call's tool, forked now: no fork on the call's path
         sock = socket.socket(fileno=fd)
         data, fds, _flags, _addr = socket.recv_fds(sock, _PACKET, 8)
         call = _recv_call(sock, data, fds) if data else None
@@ -521,12 +648,17 @@ def _spare_main(fd: int, notice_w: int, helper: int) -> None:
             os._exit(ExitStatus.OK)
         argv, env, cwd, index, memory_bytes, state = call
         stdio = [None if i < 0 else fds[i] for i in index]
-        *stdio, ctl_r, st_w, notice_w = _become_supervisor(stdio + [fds[-2], fds[-1], notice_w])
-        _take_caller_state(state)
-        os.write(st_w, b"S %d\n" % os.getpid())
+        # the tool first: it execs while this process does its own bookkeeping
+        handed = None if child is None else _hand_to_child(child, argv, env, cwd, stdio, memory_bytes, state)
+        keep = stdio + [fds[-2], fds[-1], notice_w] + ([handed[1]] if handed is not None else [])
+        moved = _become_supervisor(keep, again=True)
+        if handed is not None:
+            handed = (handed[0], moved.pop())
+        *stdio, ctl_r, st_w, notice_w = moved
     except BaseException:
         os._exit(ExitStatus.OK)
-    _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes, notice_w)
+    _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes, notice_w, handed=handed,
+              state=None if handed is not None else state, first=b"S %d\n" % os.getpid())
 
 
 def one_shot() -> None:

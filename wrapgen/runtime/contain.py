@@ -292,12 +292,12 @@ def _read_failure(err_r: int) -> bytes:
     return failed
 
 
-def _prefork_tool():
-    """Fork the child that will become the next call's tool, ahead of the call (in a spare, before it
-    takes one): ``(pid, channel)``, or None when the fork fails. The fork is then off the call's path:
-    a freshly forked process waits for a CPU behind every runnable one (several ms on a loaded host),
-    a sleeping one woken by a message does not. The child dies with this process (PDEATHSIG) and holds
-    nothing but its end of the channel until the call's stdio arrives on it (``_tool_child_main``)."""
+def _prefork_reader(sock_fd: int):
+    """Fork, ahead of the call, the child that will read it and become its tool (in a spare, before it
+    takes one): ``(pid, channel)``, or None when that fails. The call then goes straight from the caller
+    to the process that execs it (one wake-up, no fork on the call's path: a freshly forked process waits
+    for a CPU behind every runnable one, several ms on a loaded host). The child dies with this process
+    (PDEATHSIG) and holds only the helper's socket and its channel to this process (``_reader_main``)."""
     import socket
 
     try:
@@ -312,14 +312,16 @@ def _prefork_tool():
         theirs.close()
         return None
     if pid == 0:
-        _tool_child_main(theirs, me)
+        _reader_main(sock_fd, theirs, me)
     theirs.close()
     return pid, mine
 
 
-def _tool_child_main(channel, supervisor: int) -> None:
-    """A pre-forked tool child: die with the supervisor, wait for the call, then exec it like
-    ``_exec_tool`` (own session, stdio, the caller's umask and limits, the memory limit). Never returns."""
+def _reader_main(sock_fd: int, channel, supervisor: int) -> None:
+    """A spare's pre-forked child: read the next call from the helper's socket, pass the supervisor what
+    it needs (``C`` with the control and status pipes and an error pipe, or ``Q`` when the socket closed),
+    then exec the call like ``_exec_tool`` (own session, stdio, the caller's umask and limits, the memory
+    limit). Never returns."""
     import socket
 
     err_w = None
@@ -330,15 +332,25 @@ def _tool_child_main(channel, supervisor: int) -> None:
             prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
             if os.getppid() != supervisor:
                 os._exit(ExitStatus.CANNOT_RUN)
-        _close_all_but([channel.fileno()])
-        data, fds, _flags, _addr = socket.recv_fds(channel, _PACKET, 8)
-        if not data or len(fds) != 4:
-            os._exit(ExitStatus.CANNOT_RUN)
-        for fd in fds:
-            os.set_inheritable(fd, False)
-        *stdio, err_w = fds
-        argv, environ, cwd, memory_bytes, state = marshal.loads(data)
+        _close_all_but([sock_fd, channel.fileno()])
+        sock = socket.socket(fileno=sock_fd)
+        data, fds, _flags, _addr = socket.recv_fds(sock, _PACKET, 8)
+        call = _recv_call(sock, data, fds) if data else None
+        sock.close()
+        if call is None:
+            channel.send(b"Q")
+            os._exit(ExitStatus.OK)
+        argv, environ, cwd, index, memory_bytes, state = call
+        err_r, err_w = os.pipe()
+        socket.send_fds(channel, [b"C"], [fds[-2], fds[-1], err_r])
         channel.close()
+        stdio = [None if i < 0 else fds[i] for i in index]
+        for fd in {fds[-2], fds[-1], err_r} | set(fds) - set(stdio):
+            os.close(fd)  # the tool holds none of the call's other pipes
+        for fd in set(stdio) - {None}:
+            os.set_inheritable(fd, False)  # (dup2 gives the tool its own 0-2)
+        if stdio[0] is None:
+            stdio[0] = os.open(os.devnull, os.O_RDONLY)
         _take_caller_state(state)
         if cwd is not None:
             os.chdir(cwd)
@@ -353,44 +365,6 @@ def _tool_child_main(channel, supervisor: int) -> None:
             os.write(err_w, b"%d" % code)
     finally:
         os._exit(ExitStatus.CANNOT_RUN)
-
-
-def _hand_to_child(child, argv, env, cwd, stdio, memory_bytes, state):
-    """Send the call to the pre-forked tool child, which execs it at once: ``(pid, err_r)`` to learn
-    the outcome from (``_child_started``), or None when the child is gone (then a fork runs the tool)."""
-    import socket
-
-    pid, channel = child
-    if stdio[0] is None:
-        stdio = (os.open(os.devnull, os.O_RDONLY),) + tuple(stdio[1:])
-    err_r, err_w = os.pipe()
-    try:
-        body = marshal.dumps((argv, os.environ if env is None else env, cwd, memory_bytes, state))
-        if len(body) > _PACKET:
-            raise OSError(errno.EMSGSIZE, "call too large for one packet")
-        socket.send_fds(channel, [body], list(stdio) + [err_w])
-    except (OSError, ValueError):
-        os.close(err_r)
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
-        _reap(pid, block=True)
-        return None
-    finally:
-        os.close(err_w)
-        channel.close()
-    return pid, err_r
-
-
-def _child_started(handed) -> tuple[int | None, int]:
-    """Like ``_start_tool``'s answer, for a call handed to the pre-forked child."""
-    pid, err_r = handed
-    failed = _read_failure(err_r)
-    if failed:
-        os.waitpid(pid, 0)
-        return None, int(failed)
-    return pid, 0
 
 
 def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
@@ -469,12 +443,16 @@ def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, notice_w=None, h
     this copy of the caller's memory the caller need not wait for). ``notice_w`` (a spare's pipe to
     the spawn helper) is closed once the tool runs: the helper forks the next spare only then, so
     that fork does not compete with this call's own. ``handed``: the call was already handed to a
-    pre-forked tool child (a spare's, ``_hand_to_child``), which runs it; otherwise this process forks
+    pre-forked child (a spare's, ``_reader_main``), which read it and runs it; otherwise this process forks
     the tool, with ``state`` (the caller's umask and limits) taken first. ``first`` goes before the
-    tool's record (a spare's ``S <pid>``: one write, one wake-up of the caller)."""
+    tool's record (a spare's ``S <pid>``: one write, one wake-up of the caller). A handed call is not
+    waited on until it execs: the child's error pipe is read once it has ended (an exec that failed
+    gives ``E``, after a ``P`` with its pid), so this process wakes once for the call and once when
+    the tool ends."""
     try:
+        err_r = None
         if handed is not None:
-            tool, failure = _child_started(handed)
+            (tool, err_r), failure = handed, 0
         else:
             if state is not None:
                 _take_caller_state(state)
@@ -502,7 +480,11 @@ def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, notice_w=None, h
         code = os.waitstatus_to_exitcode(status)
         exit_code, sig = (code, 0) if code >= 0 else (-1, -code)
         kill_subtree()  # (no killpg now: the reaped tool's group id could name someone else's group)
-        os.write(st_w, b"X %d %d %d\n" % (exit_code, sig, usage.ru_maxrss))
+        failed = b"" if err_r is None else _read_failure(err_r)
+        if failed:
+            os.write(st_w, b"E %d\n" % int(failed))
+        else:
+            os.write(st_w, b"X %d %d %d\n" % (exit_code, sig, usage.ru_maxrss))
     except BaseException:
         try:
             kill_subtree()
@@ -619,14 +601,15 @@ def _helper_main(fd: int) -> None:
 
 
 def _spare_main(fd: int, notice_w: int, helper: int) -> None:
-    """A spare supervisor (in the helper's child): wait for the next call on the socket, take it and
-    supervise it. Never returns.
+    """A spare supervisor (in the helper's child): its pre-forked child reads the next call from the
+    socket and becomes the call's tool (``_reader_main``); this process supervises it. Never returns.
 
-    It tells the helper on ``notice_w``: ``T`` once it has read the whole call (the socket is free for
+    It tells the helper on ``notice_w``: ``T`` once the whole call is read (the socket is free for
     another reader) or ``Q`` when the socket closed (the caller is gone); the pipe's end of file, once
     its tool runs (or it died), lets the helper fork the next spare. Until it has taken a call the
     spare dies with the helper (PDEATHSIG): a spare left behind would hold the caller's socket open.
-    From the call on it must not: a supervisor outlives its helper long enough to sweep its subtree."""
+    From the call on it must not: a supervisor outlives its helper long enough to sweep its subtree.
+    Where the child cannot be forked, the spare reads the call itself and forks the tool on it."""
     import socket
 
     try:
@@ -636,29 +619,39 @@ def _spare_main(fd: int, notice_w: int, helper: int) -> None:
             prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
             if os.getppid() != helper:
                 os._exit(ExitStatus.OK)
-        child = _prefork_tool()  # the call's tool, forked now: no fork on the call's path
-        sock = socket.socket(fileno=fd)
-        data, fds, _flags, _addr = socket.recv_fds(sock, _PACKET, 8)
-        call = _recv_call(sock, data, fds) if data else None
-        if prctl is not None:
-            prctl(_PR_SET_PDEATHSIG, 0, 0, 0, 0)
-        os.write(notice_w, b"T" if call is not None else b"Q")
-        sock.close()
-        if call is None:
-            os._exit(ExitStatus.OK)
-        argv, env, cwd, index, memory_bytes, state = call
-        stdio = [None if i < 0 else fds[i] for i in index]
-        # the tool first: it execs while this process does its own bookkeeping
-        handed = None if child is None else _hand_to_child(child, argv, env, cwd, stdio, memory_bytes, state)
-        keep = stdio + [fds[-2], fds[-1], notice_w] + ([handed[1]] if handed is not None else [])
-        moved = _become_supervisor(keep, again=True)
-        if handed is not None:
-            handed = (handed[0], moved.pop())
-        *stdio, ctl_r, st_w, notice_w = moved
+        child = _prefork_reader(fd)
+        if child is not None:
+            pid, channel = child
+            data, got, _flags, _addr = socket.recv_fds(channel, 16, 3)
+            channel.close()
+            if data != b"C" or len(got) != 3:  # Q: the caller is gone; nothing: the child died first
+                if data == b"Q":
+                    os.write(notice_w, b"Q")
+                os._exit(ExitStatus.OK)
+            if prctl is not None:
+                prctl(_PR_SET_PDEATHSIG, 0, 0, 0, 0)
+            os.write(notice_w, b"T")
+            ctl_r, st_w, err_r, notice_w = _become_supervisor(got + [notice_w], again=True)
+            handed, call = (pid, err_r), ((), None, None, (), None, None)
+            stdio = ()
+        else:
+            sock = socket.socket(fileno=fd)
+            data, fds, _flags, _addr = socket.recv_fds(sock, _PACKET, 8)
+            call = _recv_call(sock, data, fds) if data else None
+            if prctl is not None:
+                prctl(_PR_SET_PDEATHSIG, 0, 0, 0, 0)
+            os.write(notice_w, b"T" if call is not None else b"Q")
+            sock.close()
+            if call is None:
+                os._exit(ExitStatus.OK)
+            handed = None
+            stdio = [None if i < 0 else fds[i] for i in call[3]]
+            *stdio, ctl_r, st_w, notice_w = _become_supervisor(stdio + [fds[-2], fds[-1], notice_w], again=True)
+        argv, env, cwd, _index, memory_bytes, state = call
     except BaseException:
         os._exit(ExitStatus.OK)
-    _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes, notice_w, handed=handed,
-              state=None if handed is not None else state, first=b"S %d\n" % os.getpid())
+    _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes, notice_w, handed=handed, state=state,
+              first=b"S %d\n" % os.getpid())
 
 
 def one_shot() -> None:

@@ -27,7 +27,8 @@ Why a supervisor, and why this one:
 - What it costs: two forks of the caller per call (CPU for page-table copies and the pages that
   get copied on write), measured by bench/exec_overhead.py. A process that spawns more than once
   hands its later calls to a **spawn helper** (below): a small interpreter of its own that forks the
-  supervisors, so the caller itself forks no more. The supervisor closes its status pipe once the
+  supervisors and their tools' processes ahead of the calls, so the caller itself forks no more and
+  no fork lies on a call's path. The supervisor closes its status pipe once the
   sweep is done, so the caller need not wait for its exit.
 - The tool's memory is bounded with ``RLIMIT_DATA`` set in the tool's child before ``exec``:
   ``RLIMIT_AS`` also counts reserved address space, which Go runtimes (gh, kubectl: "failed to reserve
@@ -508,10 +509,14 @@ def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, notice_w=None, h
 # reaches the helper on a Unix SOCK_SEQPACKET socket: one packet with the size and the descriptors
 # (the tool's stdio, the supervisor's ends of the control and status pipes, via SCM_RIGHTS), then the
 # call itself (argv, environment, cwd, umask, limits; marshal) in packets of at most 64 KiB. The
-# helper forks each supervisor ahead of its call, as a *spare* that reads the next call from the
-# socket itself (so no fork is on the call's path); from the call on it is the supervisor of a cold
-# spawn (same code from ``_become_supervisor`` on) and reports its pid first (``S <pid>``), since
-# the caller is not its parent. The helper exits when a spare finds the socket closed (the caller
+# helper forks each supervisor ahead of its call, as a *spare*, and the spare forks, ahead of the
+# call too, the child that will become its tool (PDEATHSIG set then): that child reads the next call
+# from the socket itself, hands the supervisor the control and status pipes and an error pipe, and
+# execs the tool. So no fork lies on the call's path, and one wake-up (the child's) lies between the
+# caller's send and the exec: a freshly forked process waits for a CPU behind every runnable one
+# (several ms on a loaded host), a sleeping one woken by a message does not. From the call on the
+# spare is the supervisor of a cold spawn (same code from ``_run_call`` on), reports its pid first
+# (``S <pid>``), since the caller is not its parent, and wakes next when the tool ends. The helper exits when a spare finds the socket closed (the caller
 # exited or was killed); a supervisor it forked sees its own control pipe close then and sweeps, as
 # every supervisor does. A one-shot `wrapgen exec` or adapter.py never starts one (its
 # Python start-up would cost more than the fork it saves). A child forked from the caller forgets the

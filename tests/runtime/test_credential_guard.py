@@ -174,3 +174,23 @@ def test_check_credentials_takes_the_user_of_the_call_s_context(tmp_path):
         check_credentials(binding, ["kubectl", "get"], env, cwd=tmp_path)
     with pytest.raises(WrapgenError, match="could not read the kubeconfig"):
         check_credentials(binding, ["kubectl", "--kubeconfig=missing", "get"], env, cwd=tmp_path)
+
+
+def test_a_tilde_in_a_config_path_is_read_as_the_tool_reads_it(tmp_path):
+    """docker and kubectl take DOCKER_CONFIG=~/x, --config ~/x and KUBECONFIG=~/x literally: ./~/x in their cwd
+    (checked with docker 28.2 here), so the guard reads that directory, not the user's home."""
+    home, work = tmp_path / "home", tmp_path / "work"
+    (home / "cfg").mkdir(parents=True)
+    (home / "cfg" / "config.json").write_text(json.dumps({"credsStore": "pass"}))
+    (work / "~" / "cfg").mkdir(parents=True)
+    (work / "~" / "cfg" / "config.json").write_text(json.dumps({"credsStore": "evil"}))
+    binding = _binding("docker_config", [{"name": "pass"}])
+    for argv, env in ((["docker", "ps"], {"HOME": str(home), "DOCKER_CONFIG": "~/cfg"}),
+                      (["docker", "--config", "~/cfg", "ps"], {"HOME": str(home)})):
+        with pytest.raises(WrapgenError, match="docker-credential-evil"):
+            check_credentials(binding, argv, env, cwd=work)
+    kube = _binding("kubeconfig", [])
+    (work / "~" / "kc").write_text(json.dumps({"current-context": "c", "contexts": [{"name": "c", "context": {"user": "u"}}],
+                                              "users": [{"name": "u", "user": {"exec": {"command": "./evil"}}}]}))
+    with pytest.raises(WrapgenError, match="evil"):
+        check_credentials(kube, ["kubectl", "get"], {"HOME": str(home), "KUBECONFIG": "~/kc"}, cwd=work)

@@ -276,7 +276,8 @@ def _docker_config_path(argv, env: dict, cwd: str) -> str:
     directory = _options(argv, ("--config",)).get("--config") or env.get("DOCKER_CONFIG")
     if not directory:
         directory = os.path.join(env.get("HOME") or os.path.expanduser("~"), ".docker")
-    return os.path.join(cwd, os.path.expanduser(directory), "config.json")
+    # (no ~ expansion: docker reads DOCKER_CONFIG=~/x and --config ~/x as ./~/x, relative to its cwd)
+    return os.path.join(cwd, directory, "config.json")
 
 
 def check_credentials(binding: dict, argv, env: dict, *, cwd=None, cancel=None, memory_mb=None) -> None:
@@ -320,7 +321,7 @@ def _kubeconfig_paths(selected: dict, env: dict, cwd: str) -> list[str]:
         paths = list(dict.fromkeys(p for p in env["KUBECONFIG"].split(os.pathsep) if p))
     else:
         paths = [os.path.join(env.get("HOME") or os.path.expanduser("~"), ".kube", "config")]
-    return [os.path.join(cwd, os.path.expanduser(p)) for p in paths]
+    return [os.path.join(cwd, p) for p in paths]  # (no ~ expansion: kubectl reads ~/x as ./~/x)
 
 
 KUBECONFIG_MODULE = "wrapgen.pack.kubeconfig"

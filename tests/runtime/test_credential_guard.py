@@ -194,3 +194,22 @@ def test_a_tilde_in_a_config_path_is_read_as_the_tool_reads_it(tmp_path):
                                               "users": [{"name": "u", "user": {"exec": {"command": "./evil"}}}]}))
     with pytest.raises(WrapgenError, match="evil"):
         check_credentials(kube, ["kubectl", "get"], {"HOME": str(home), "KUBECONFIG": "~/kc"}, cwd=work)
+
+
+@pytest.mark.parametrize("text", [
+    '{"CREDSSTORE": "evil"}',
+    '{"credsstore": "evil"}',
+    '{"credsStore": "pass", "credsStore": "evil"}',
+    '{"credsStore": "evil", "credsStore": "pass"}',
+    '{"CredHelpers": {"example.com": "evil"}}',
+    '{"credHelpers": {"example.com": "pass", "example.com": "evil"}}',
+    '{"CLIPLUGINSEXTRADIRS": ["plugins"]}',
+])
+def test_every_spelling_and_duplicate_of_a_docker_key_counts(tmp_path, text):
+    """docker reads config.json keys case-insensitively and takes the last duplicate (checked with docker 28.2:
+    CREDSSTORE, credsstore and CredHelpers all run the helper): the guard checks every one."""
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "config.json").write_text(text)
+    binding = _binding("docker_config", [{"name": "pass"}])
+    with pytest.raises(WrapgenError, match="refused"):
+        check_credentials(binding, ["docker", "ps"], {"HOME": str(tmp_path), "DOCKER_CONFIG": "cfg"}, cwd=tmp_path)

@@ -242,27 +242,51 @@ def _kubeconfig_refusal(document, selected: dict, allow) -> None:
         return
 
 
+class _Pairs(dict):
+    """A JSON object that also keeps every (key, value) pair it was read from, duplicates included."""
+
+    __slots__ = ("pairs",)
+
+
+def _pairs_hook(pairs) -> _Pairs:
+    obj = _Pairs(pairs)
+    obj.pairs = list(pairs)
+    return obj
+
+
+def _every(obj: dict, key: str) -> list:
+    """Every value ``obj`` gives ``key`` as docker's JSON reader sees keys: in any letter case, each
+    duplicate (Go's encoding/json matches field names case-insensitively; the last one wins)."""
+    pairs = obj.pairs if isinstance(obj, _Pairs) else list(obj.items())
+    return [value for name, value in pairs if isinstance(name, str) and name.lower() == key.lower()]
+
+
 def docker_config_refusal(document, path: str, cwd: str, allow) -> None:
-    """Raise when a docker config.json names a helper or plugin directory that is not allowed (pure)."""
+    """Raise when a docker config.json names a helper or plugin directory that is not allowed (pure).
+    Every spelling of a key counts (``CREDSSTORE`` is credsStore to docker), and every duplicate."""
     where = f"the docker config {path}"
     if not isinstance(document, dict):
         raise _refused(where, "is no JSON object")
     names = {name for name, _, _ in allow}
-    helpers = []
-    store = document.get("credsStore")
-    if store not in (None, ""):
-        helpers.append(store)
-    per_registry = document.get("credHelpers") or {}
-    if not isinstance(per_registry, dict):
-        raise _refused(where, "has a malformed credHelpers")
-    helpers.extend(per_registry[key] for key in sorted(per_registry))
+    helpers = [store for store in _every(document, "credsStore") if store not in (None, "")]
+    for per_registry in _every(document, "credHelpers"):
+        if per_registry is None:
+            continue
+        if not isinstance(per_registry, dict):
+            raise _refused(where, "has a malformed credHelpers")
+        pairs = per_registry.pairs if isinstance(per_registry, _Pairs) else sorted(per_registry.items())
+        helpers.extend(value for _key, value in pairs)
     for helper in helpers:
         if not isinstance(helper, str) or helper not in names:
             raise _refused(where, f"names the credential helper docker-credential-{helper}, which the pack does not allow",
                            f"{{name: {helper}}}")
-    extra = document.get("cliPluginsExtraDirs") or []
-    if not isinstance(extra, list):
-        raise _refused(where, "has a malformed cliPluginsExtraDirs")
+    extra = []
+    for value in _every(document, "cliPluginsExtraDirs"):
+        if value is None:
+            continue
+        if not isinstance(value, list):
+            raise _refused(where, "has a malformed cliPluginsExtraDirs")
+        extra.extend(value)
     top = os.path.realpath(cwd)
     for directory in extra:
         if not isinstance(directory, str) or not os.path.isabs(directory):
@@ -303,7 +327,7 @@ def check_credentials(binding: dict, argv, env: dict, *, cwd=None, cancel=None, 
         if len(data) > _CONFIG_CAP:
             raise _refused(f"the docker config {path}", f"is larger than {_CONFIG_CAP >> 20} MiB")
         try:
-            document = json.loads(data.decode("utf-8"))
+            document = json.loads(data.decode("utf-8"), object_pairs_hook=_pairs_hook)
         except (ValueError, RecursionError):
             raise _refused(f"the docker config {path}", "is not JSON") from None
         docker_config_refusal(document, path, here, allow)

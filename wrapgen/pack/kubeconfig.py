@@ -118,24 +118,26 @@ def _public(user: dict) -> dict:
 
 
 def main(argv=None) -> int:
+    from wrapgen.errors import ExitStatus
+
     args = list(sys.argv[1:] if argv is None else argv)
     explicit = bool(args) and args[0] == "--explicit"
     paths = args[1:] if explicit else args
     if not paths or any(p.startswith("-") for p in paths):
         print(USAGE, file=sys.stderr)
-        return 2
+        return ExitStatus.USAGE
     try:
         view = read_kubeconfigs(paths, explicit=explicit)
     except KubeconfigError as error:
         print(f"error: {error}", file=sys.stderr)
-        return 1
+        return ExitStatus.FAILED
     try:
         text = json.dumps(view, sort_keys=True, ensure_ascii=False, default=str)
     except (TypeError, ValueError, RecursionError):
         print("error: the kubeconfig holds values that are not JSON", file=sys.stderr)
-        return 1
+        return ExitStatus.FAILED
     print(text)
-    return 0
+    return ExitStatus.OK
 
 
 if __name__ == "__main__":

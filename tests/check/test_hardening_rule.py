@@ -40,7 +40,9 @@ def test_every_catalogue_entry_has_a_reason_and_git_covers_the_issue_keys():
     keys = {o.key for o in hardening_for("git").config}
     assert {"core.fsmonitor", "core.hooksPath", "core.sshCommand", "core.pager", "core.editor",
             "credential.helper", "protocol.ext.allow", "core.askPass"} <= keys
-    assert hardening_for("kubectl").empty and hardening_for("kubectl").not_covered
+    # kubectl and docker: no longer notes only, a credential guard each (tests/check/test_credential_guard_rule.py)
+    assert not hardening_for("kubectl").empty and hardening_for("kubectl").credential_guard is not None
+    assert hardening_for("kubectl").not_covered and hardening_for("docker").credential_guard is not None
 
 
 @pytest.mark.parametrize("broken, words", [

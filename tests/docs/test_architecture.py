@@ -135,7 +135,9 @@ _PRINT = re.compile(r"\bprint\(|sys\.(stdout|stderr)\.write\(")
 def test_only_the_command_lines_print():
     """Printing happens in cli/ and runtime/main.py (plus the adapter text pack/build.py renders), as the page says."""
     printing = _modules_matching(_PRINT)
-    assert {m for m in printing if not m.startswith("cli/")} <= {"runtime/main.py", "pack/build.py", "hosts/mcp.py", "pack/derive.py"}, printing
+    assert {m for m in printing if not m.startswith("cli/")} <= {"runtime/main.py", "pack/build.py", "hosts/mcp.py", "pack/derive.py",
+                                                                 "pack/kubeconfig.py"}, printing
     assert "`hosts/mcp.py` (the MCP protocol on stdout" in PAGE
     assert "sys.stderr.write` in `pack/build.py`" in PAGE
     assert "`pack/derive.py` (one sha256 on stdout" in PAGE
+    assert "`pack/kubeconfig.py` (one JSON object on stdout" in PAGE

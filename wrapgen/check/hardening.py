@@ -6,14 +6,17 @@ drivers, ``curl get url=file:///etc/passwd`` reads a local file. The hardened-to
 (``wrapgen/knowledge/data/hardening.json``) says what turns that off per call: ``env.set``
 entries (git's ``GIT_CONFIG_*`` overrides) and flags in ``cli[]`` (``--no-ext-diff``,
 ``--proto =http,https``), and a ``config_guard`` for config whose names are the content's own
-(git's filter drivers, reset by the runtime before each call). Generated packs carry them
+(git's filter drivers, reset by the runtime before each call), and a ``credential_guard`` for the
+programs a tool's own config names to get credentials (kubectl's exec plugins, docker's credential
+helpers: the runtime reads the config before each call and refuses a program the pack does not
+allow). Generated packs carry them
 (``propose/harden.py``); this rule catches a hand-written or hand-edited pack that lacks them.
 """
 
 from __future__ import annotations
 
 from wrapgen.check.rules import PackContext, rule
-from wrapgen.knowledge.hardening import hardening_for, missing_env, missing_flags, pack_guard
+from wrapgen.knowledge.hardening import hardening_for, missing_env, missing_flags, pack_credential_guard, pack_guard
 
 __all__ = ["unhardened_read_verb"]
 
@@ -27,7 +30,7 @@ def _listed(items: list[str]) -> str:
 
 
 @rule(CODE, severity="error",
-      summary="a read verb of a catalogued tool (git, curl) lacks the hardening that stops its config from running programs")
+      summary="a read verb of a catalogued tool (git, curl, kubectl, docker) lacks the hardening that stops its config from running programs")
 def unhardened_read_verb(ctx: PackContext):
     bin_name = str(ctx.manifest.data.get("bin", ""))
     entry = hardening_for(bin_name)
@@ -58,6 +61,18 @@ def unhardened_read_verb(ctx: PackContext):
             hint="regenerate the pack (wrapgen wrap/batch applies the catalogue), or copy config_guard from "
                  "wrapgen/knowledge/data/hardening.json",
         )
+    credential = pack_credential_guard(entry)
+    if credential is not None:
+        declared = ctx.manifest.data.get("credential_guard")
+        if not isinstance(declared, dict) or declared.get("format") != credential["format"]:
+            names = ", ".join(v.name for v in reads[:_SHOWN]) + (" ..." if len(reads) > _SHOWN else "")
+            yield ctx.diagnostic(
+                CODE, "credential_guard" if "credential_guard" in ctx.manifest.data else "bin",
+                f"read verbs of {entry.tool} ({names}) run without the catalogue's credential_guard "
+                f"(format {credential['format']}): a credential program the tool's config names could run",
+                hint="regenerate the pack (wrapgen wrap/batch applies the catalogue), or copy credential_guard from "
+                     "wrapgen/knowledge/data/hardening.json (its allow list may gain your own plugins)",
+            )
     for verb in reads:
         if not verb.from_cli:
             continue

@@ -13,6 +13,12 @@ switch, applied on every call of a pack:
   ``.gitattributes`` line names), which no fixed override can reach. The pack carries the guard;
   before each call the runtime runs its ``list`` command, and every key the listing shows in one
   of ``scopes`` that a ``reset`` rule matches is overridden for that call (``pack_guard``).
+- ``credential_guard`` (kubectl, docker): programs the tool's own config names to get credentials
+  (a kubeconfig user's ``exec`` plugin, config.json's ``credsStore``/``credHelpers``), which no flag
+  turns off per call. The pack carries the guard and the plugins it allows by name; before each
+  call the runtime reads the config that call would use (the kubeconfig files, through
+  ``pack/kubeconfig.py`` in a process of its own; the config directory's config.json) and refuses the call when it names a program the pack
+  does not allow (``pack_credential_guard``; the runtime's side is ``runtime/guard.py``).
 
 Flags are written right before the verb's literal ``--`` (or at the end of ``cli[]``), never right
 before a placeholder, whose omission would drop them with it.
@@ -54,6 +60,10 @@ __all__ = [
     "ConfigGuard",
     "GuardReset",
     "pack_guard",
+    "CredentialGuard",
+    "PluginAllow",
+    "CREDENTIAL_FORMATS",
+    "pack_credential_guard",
 ]
 
 DATA_PATH = Path(__file__).with_name("data") / "hardening.json"
@@ -108,6 +118,32 @@ class ConfigGuard:
     reason: str
 
 
+CREDENTIAL_FORMATS = ("kubeconfig", "docker_config")  # the config formats runtime/guard.py reads
+
+
+@dataclass(frozen=True)
+class PluginAllow:
+    """A credential program the pack allows: ``name`` exactly (a bare name, found on PATH), with
+    ``args`` (words its arguments must hold, after options only) and ``env`` (the only variables
+    its config may set for it)."""
+
+    name: str
+    reason: str
+    args: tuple[str, ...] = ()
+    env: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CredentialGuard:
+    """The config a call would use is read before it (``format`` says how: ``kubeconfig`` files
+    through ``pack/kubeconfig.py``, a ``docker_config`` directory's config.json) and the call
+    refused when it names a program not in ``allow``."""
+
+    format: str
+    reason: str
+    allow: tuple[PluginAllow, ...] = ()
+
+
 @dataclass(frozen=True)
 class ToolHardening:
     tool: str
@@ -118,11 +154,13 @@ class ToolHardening:
     flags: tuple[FlagGroup, ...] = ()  # after the bin, for every verb
     not_covered: tuple[tuple[str, str], ...] = ()  # (what, why)
     config_guard: ConfigGuard | None = None
+    credential_guard: CredentialGuard | None = None
 
     @property
     def empty(self) -> bool:
         """Nothing to apply (only ``not_covered`` notes)."""
-        return not (self.config or self.env or self.verb_flags or self.flags or self.config_guard)
+        return not (self.config or self.env or self.verb_flags or self.flags or self.config_guard
+                    or self.credential_guard)
 
 
 def _need(entry: Mapping, field: str, where: str, kind=str) -> object:
@@ -183,7 +221,50 @@ def _parse_tool(tool: str, data: Mapping) -> ToolHardening:
     if (config or guard) and data.get("config_env") != "GIT_CONFIG":
         raise HardeningDataError(f"hardening.json: {where}.config needs \"config_env\": \"GIT_CONFIG\", "
                                  "git's GIT_CONFIG_COUNT/KEY_n/VALUE_n, the one per-call config mechanism wrapgen renders")
-    return ToolHardening(tool, reason, tuple(config), tuple(env), tuple(verb_flags), tuple(flags), tuple(notes), guard)
+    credential = (_parse_credential_guard(data.get("credential_guard"), f"{where}.credential_guard")
+                  if "credential_guard" in data else None)
+    return ToolHardening(tool, reason, tuple(config), tuple(env), tuple(verb_flags), tuple(flags), tuple(notes), guard,
+                         credential)
+
+
+def _plain_name(name: str) -> bool:
+    return bool(name) and "/" not in name and "\x00" not in name and name not in (".", "..") and not name.startswith("-")
+
+
+def _parse_credential_guard(data, where: str) -> CredentialGuard:
+    reason = _need(data, "reason", where)
+    form = _need(data, "format", where)
+    if form not in CREDENTIAL_FORMATS:
+        raise HardeningDataError(f"hardening.json: {where}.format must be one of {', '.join(CREDENTIAL_FORMATS)}")
+    allow, seen = [], set()
+    for i, entry in enumerate(_need(data, "allow", where, list)):
+        at = f"{where}.allow[{i}]"
+        name = _need(entry, "name", at)
+        args = _tokens(entry, "args", at) if "args" in entry else ()
+        env = _tokens(entry, "env", at) if "env" in entry else ()
+        if not _plain_name(name) or (name, args) in seen:
+            raise HardeningDataError(f"hardening.json: {at}.name {name!r} is no plain program name or is listed twice")
+        seen.add((name, args))
+        allow.append(PluginAllow(name, _need(entry, "reason", at), args, env))
+    return CredentialGuard(form, reason, tuple(allow))
+
+
+def pack_credential_guard(entry: ToolHardening) -> dict | None:
+    """The ``credential_guard`` a pack of this tool carries (docs/packs-and-check.md), or None."""
+    guard = entry.credential_guard
+    if guard is None:
+        return None
+    out: dict = {"format": guard.format}
+    allow = []
+    for item in guard.allow:
+        one: dict = {"name": item.name}
+        if item.args:
+            one["args"] = list(item.args)
+        if item.env:
+            one["env"] = list(item.env)
+        allow.append(one)
+    out["allow"] = allow
+    return out
 
 
 def _parse_guard(data, where: str) -> ConfigGuard:

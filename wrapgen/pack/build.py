@@ -150,6 +150,10 @@ def binding_data(manifest: Manifest) -> dict:
             "env": guard["env"], "list": list(guard["list"]), "scopes": list(guard["scopes"]),
             "reset": [{"prefix": r["prefix"], "suffixes": list(r["suffixes"]), "value": r["value"]} for r in guard["reset"]],
         }
+    credential = data.get("credential_guard")
+    if credential:
+        # only when declared, like config_guard
+        binding["credential_guard"] = {"format": credential["format"], "allow": [dict(a) for a in credential["allow"]]}
     env = data.get("env")
     if env:
         # only when declared, so the binding of a pack without env stays byte-identical

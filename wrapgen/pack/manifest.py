@@ -40,7 +40,7 @@ MANIFEST_NAME = "pack.yaml"
 SCHEMA_CODE = "W001"  # the manifest is unreadable or breaks pack.schema.json
 NAME_CODE = "W002"  # a pack_id or verb name that breaks docs/contract.md §4
 
-TOP_ORDER = ("pack_id", "description", "bin", "source", "json", "exit_codes", "wrap", "env", "config_guard", "verbs")
+TOP_ORDER = ("pack_id", "description", "bin", "source", "json", "exit_codes", "wrap", "env", "config_guard", "credential_guard", "verbs")
 VERB_ORDER = ("description", "cli", "args", "policy", "json", "exit_codes", "timeout_s", "title", "aliases")
 ARGS_ORDER = ("type", "description", "properties", "required", "additionalProperties")
 ARG_ORDER = (

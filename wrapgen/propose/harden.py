@@ -4,8 +4,9 @@
 copy (the input is not changed): the catalogue's flags written into each verb's ``cli[]`` (after the
 bin for curl's ``--proto =http,https``; after the subcommand for git's ``--no-ext-diff``), and its
 environment (git's ``GIT_CONFIG_*`` overrides) in the pack's ``env.set``, and its config guard
-(git's filter drivers, reset per call by the runtime) as the pack's ``config_guard``. A tool the catalogue does
-not know comes back unchanged. The catalogue and the reason of each entry:
+(git's filter drivers, reset per call by the runtime) as the pack's ``config_guard``, and its credential
+guard (kubectl's exec plugins, docker's credential helpers, allowed by name and checked per call by the
+runtime) as the pack's ``credential_guard``. A tool the catalogue does not know comes back unchanged. The catalogue and the reason of each entry:
 ``wrapgen/knowledge/data/hardening.json``.
 """
 
@@ -20,6 +21,7 @@ from wrapgen.knowledge.hardening import (
     env_settings,
     harden_cli,
     hardening_for,
+    pack_credential_guard,
     pack_guard,
 )
 
@@ -63,4 +65,7 @@ def harden_manifest(manifest: Mapping[str, Any], *, tool: str) -> dict[str, Any]
     guard = pack_guard(entry)
     if guard is not None:
         out["config_guard"] = guard
+    credential = pack_credential_guard(entry)
+    if credential is not None:
+        out["credential_guard"] = credential
     return out

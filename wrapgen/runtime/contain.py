@@ -27,7 +27,8 @@ Why a supervisor, and why this one:
 - What it costs: two forks of the caller per call (CPU for page-table copies and the pages that
   get copied on write), measured by bench/exec_overhead.py. A process that spawns more than once
   hands its later calls to a **spawn helper** (below): a small interpreter of its own that forks the
-  supervisors, so the caller itself forks no more. The supervisor closes its status pipe once the
+  supervisors and their tools' processes ahead of the calls, so the caller itself forks no more and
+  no fork lies on a call's path. The supervisor closes its status pipe once the
   sweep is done, so the caller need not wait for its exit.
 - The tool's memory is bounded with ``RLIMIT_DATA`` set in the tool's child before ``exec``:
   ``RLIMIT_AS`` also counts reserved address space, which Go runtimes (gh, kubectl: "failed to reserve
@@ -186,7 +187,7 @@ def _close_all_but(keep) -> None:
     os.closerange(low, 1 << 20)
 
 
-def _exec_tool(argv, environ, places, stdio, err_w, memory_limit, supervisor) -> None:
+def _exec_tool(argv, environ, places, stdio, err_w, memory_limit, supervisor, *, pdeathsig: bool = True) -> None:
     """In the tool's child: die with the supervisor, own session, stdio, limit, exec. Never returns.
 
     As little Python as possible runs here (each object it touches is a page copied): the
@@ -194,7 +195,7 @@ def _exec_tool(argv, environ, places, stdio, err_w, memory_limit, supervisor) ->
     Python's own (caught signals are reset to their defaults by exec), so nothing else is needed.
     """
     try:
-        prctl = _prctl()
+        prctl = _prctl() if pdeathsig else None  # (a pre-forked child set it when it was forked)
         if prctl is not None:
             prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
             if os.getppid() != supervisor:  # the supervisor died before the line above
@@ -271,6 +272,102 @@ def _candidates(name: str, environ) -> list[str]:
     return [place for place in places if os.path.isfile(place)] or places[:1] or [name]
 
 
+def _data_limit(memory_bytes):
+    """(soft, hard) RLIMIT_DATA for the tool: ``memory_bytes`` (never above the hard limit now), or None."""
+    if not memory_bytes:
+        return None
+    hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+    limit = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
+    return (limit, limit)  # the hard limit too: the tool cannot raise it back
+
+
+def _read_failure(err_r: int) -> bytes:
+    """What a tool's child wrote on its error pipe before exec (nothing when the exec succeeded)."""
+    failed = b""
+    while True:
+        chunk = os.read(err_r, 64)
+        if not chunk:
+            break
+        failed += chunk
+    os.close(err_r)
+    return failed
+
+
+def _prefork_reader(sock_fd: int):
+    """Fork, ahead of the call, the child that will read it and become its tool (in a spare, before it
+    takes one): ``(pid, channel)``, or None when that fails. The call then goes straight from the caller
+    to the process that execs it (one wake-up, no fork on the call's path: a freshly forked process waits
+    for a CPU behind every runnable one, several ms on a loaded host). The child dies with this process
+    (PDEATHSIG) and holds only the helper's socket and its channel to this process (``_reader_main``)."""
+    import socket
+
+    try:
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    except OSError:
+        return None
+    me = os.getpid()
+    try:
+        pid = os.fork()
+    except OSError:
+        mine.close()
+        theirs.close()
+        return None
+    if pid == 0:
+        _reader_main(sock_fd, theirs, me)
+    theirs.close()
+    return pid, mine
+
+
+def _reader_main(sock_fd: int, channel, supervisor: int) -> None:
+    """A spare's pre-forked child: read the next call from the helper's socket, pass the supervisor what
+    it needs (``C`` with the control and status pipes and an error pipe, or ``Q`` when the socket closed),
+    then exec the call like ``_exec_tool`` (own session, stdio, the caller's umask and limits, the memory
+    limit). Never returns."""
+    import socket
+
+    err_w = None
+    code = 0
+    try:
+        prctl = _prctl()
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.getppid() != supervisor:
+                os._exit(ExitStatus.CANNOT_RUN)
+        _close_all_but([sock_fd, channel.fileno()])
+        sock = socket.socket(fileno=sock_fd)
+        data, fds, _flags, _addr = socket.recv_fds(sock, _PACKET, 8)
+        call = _recv_call(sock, data, fds) if data else None
+        sock.close()
+        if call is None:
+            channel.send(b"Q")
+            os._exit(ExitStatus.OK)
+        argv, environ, cwd, index, memory_bytes, state = call
+        err_r, err_w = os.pipe()
+        socket.send_fds(channel, [b"C"], [fds[-2], fds[-1], err_r])
+        channel.close()
+        stdio = [None if i < 0 else fds[i] for i in index]
+        for fd in {fds[-2], fds[-1], err_r} | set(fds) - set(stdio):
+            os.close(fd)  # the tool holds none of the call's other pipes
+        for fd in set(stdio) - {None}:
+            os.set_inheritable(fd, False)  # (dup2 gives the tool its own 0-2)
+        if stdio[0] is None:
+            stdio[0] = os.open(os.devnull, os.O_RDONLY)
+        _take_caller_state(state)
+        if cwd is not None:
+            os.chdir(cwd)
+        _exec_tool(argv, environ, _candidates(argv[0], environ), stdio, err_w, _data_limit(memory_bytes),
+                   supervisor, pdeathsig=False)
+    except OSError as error:
+        code = error.errno or 0
+    except BaseException:
+        code = 0
+    try:
+        if err_w is not None:
+            os.write(err_w, b"%d" % code)
+    finally:
+        os._exit(ExitStatus.CANNOT_RUN)
+
+
 def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
     """Fork and exec the tool: (its pid, 0), or (None, errno) when it could not be executed.
 
@@ -285,11 +382,7 @@ def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
             return None, error.errno or errno.ENOENT
     environ = os.environ if env is None else env
     places = _candidates(argv[0], environ)
-    memory_limit = None
-    if memory_bytes:
-        hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
-        limit = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
-        memory_limit = (limit, limit)  # the hard limit too: the tool cannot raise it back
+    memory_limit = _data_limit(memory_bytes)
     if stdio[0] is None:
         stdio = (os.open(os.devnull, os.O_RDONLY),) + tuple(stdio[1:])  # close-on-exec, as os.open makes them
     err_r, err_w = os.pipe()
@@ -298,22 +391,21 @@ def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
     if tool == 0:
         _exec_tool(argv, environ, places, stdio, err_w, memory_limit, me)
     os.close(err_w)
-    failed = b""
-    while True:
-        chunk = os.read(err_r, 64)
-        if not chunk:
-            break
-        failed += chunk
-    os.close(err_r)
+    failed = _read_failure(err_r)
     if failed:
         os.waitpid(tool, 0)
         return None, int(failed)
     return tool, 0
 
 
-def _become_supervisor(fds):
+def _become_supervisor(fds, *, again: bool = False):
     """The start of a supervisor's life (in the forked child): no signal ends it, no collection copies
-    the heap, and it holds only ``fds`` (moved above 2, close-on-exec; returned in order), 0-2 on /dev/null."""
+    the heap, and it holds only ``fds`` (moved above 2, close-on-exec; returned in order), 0-2 on /dev/null.
+    ``again``: a spare that did all this when it was forked, taking its call: only the fds move."""
+    if again:
+        fds = [None if fd is None else fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3) for fd in fds]
+        _close_all_but([fd for fd in fds if fd is not None])
+        return fds
     gc.disable()  # a collection would touch (and so copy) every page of the parent's heap
     # A terminal's ^C (or a hang-up) ends the caller, and through the control pipe us: here they
     # do nothing. Python-level handlers, not SIG_IGN: exec resets caught signals to their
@@ -344,24 +436,37 @@ def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
     _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes)
 
 
-def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, notice_w=None) -> None:
+def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, notice_w=None, handed=None, state=None,
+              first=b"") -> None:
     """Run the tool, wait for it or for a kill, sweep the subtree, report. Never returns.
 
     The status pipe is closed as soon as the sweep is done (before the exit, whose teardown of
     this copy of the caller's memory the caller need not wait for). ``notice_w`` (a spare's pipe to
     the spawn helper) is closed once the tool runs: the helper forks the next spare only then, so
-    that fork does not compete with this call's own."""
+    that fork does not compete with this call's own. ``handed``: the call was already handed to a
+    pre-forked child (a spare's, ``_reader_main``), which read it and runs it; otherwise this process forks
+    the tool, with ``state`` (the caller's umask and limits) taken first. ``first`` goes before the
+    tool's record (a spare's ``S <pid>``: one write, one wake-up of the caller). A handed call is not
+    waited on until it execs: the child's error pipe is read once it has ended (an exec that failed
+    gives ``E``, after a ``P`` with its pid), so this process wakes once for the call and once when
+    the tool ends."""
     try:
-        tool, failure = _start_tool(argv, env, cwd, stdio, memory_bytes)
+        err_r = None
+        if handed is not None:
+            (tool, err_r), failure = handed, 0
+        else:
+            if state is not None:
+                _take_caller_state(state)
+            tool, failure = _start_tool(argv, env, cwd, stdio, memory_bytes)
         if notice_w is not None:
             os.close(notice_w)
         for fd in {fd for fd in stdio if fd is not None}:
             os.close(fd)  # only the tool holds the pipes now: end of file comes when its subtree is gone
         if tool is None:
-            os.write(st_w, b"E %d\n" % failure)
+            os.write(st_w, first + b"E %d\n" % failure)
             kill_subtree()
             return
-        os.write(st_w, b"P %d\n" % tool)
+        os.write(st_w, first + b"P %d\n" % tool)
         killed, ended = _wait_tool(tool, ctl_r)
         if killed:
             for target in (lambda: os.killpg(tool, signal.SIGKILL), lambda: os.kill(tool, signal.SIGKILL)):
@@ -376,7 +481,11 @@ def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, notice_w=None) -
         code = os.waitstatus_to_exitcode(status)
         exit_code, sig = (code, 0) if code >= 0 else (-1, -code)
         kill_subtree()  # (no killpg now: the reaped tool's group id could name someone else's group)
-        os.write(st_w, b"X %d %d %d\n" % (exit_code, sig, usage.ru_maxrss))
+        failed = b"" if err_r is None else _read_failure(err_r)
+        if failed:
+            os.write(st_w, b"E %d\n" % int(failed))
+        else:
+            os.write(st_w, b"X %d %d %d\n" % (exit_code, sig, usage.ru_maxrss))
     except BaseException:
         try:
             kill_subtree()
@@ -400,10 +509,14 @@ def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, notice_w=None) -
 # reaches the helper on a Unix SOCK_SEQPACKET socket: one packet with the size and the descriptors
 # (the tool's stdio, the supervisor's ends of the control and status pipes, via SCM_RIGHTS), then the
 # call itself (argv, environment, cwd, umask, limits; marshal) in packets of at most 64 KiB. The
-# helper forks each supervisor ahead of its call, as a *spare* that reads the next call from the
-# socket itself (so no fork is on the call's path); from the call on it is the supervisor of a cold
-# spawn (same code from ``_become_supervisor`` on) and reports its pid first (``S <pid>``), since
-# the caller is not its parent. The helper exits when a spare finds the socket closed (the caller
+# helper forks each supervisor ahead of its call, as a *spare*, and the spare forks, ahead of the
+# call too, the child that will become its tool (PDEATHSIG set then): that child reads the next call
+# from the socket itself, hands the supervisor the control and status pipes and an error pipe, and
+# execs the tool. So no fork lies on the call's path, and one wake-up (the child's) lies between the
+# caller's send and the exec: a freshly forked process waits for a CPU behind every runnable one
+# (several ms on a loaded host), a sleeping one woken by a message does not. From the call on the
+# spare is the supervisor of a cold spawn (same code from ``_run_call`` on), reports its pid first
+# (``S <pid>``), since the caller is not its parent, and wakes next when the tool ends. The helper exits when a spare finds the socket closed (the caller
 # exited or was killed); a supervisor it forked sees its own control pipe close then and sweeps, as
 # every supervisor does. A one-shot `wrapgen exec` or adapter.py never starts one (its
 # Python start-up would cost more than the fork it saves). A child forked from the caller forgets the
@@ -493,14 +606,15 @@ def _helper_main(fd: int) -> None:
 
 
 def _spare_main(fd: int, notice_w: int, helper: int) -> None:
-    """A spare supervisor (in the helper's child): wait for the next call on the socket, take it and
-    supervise it. Never returns.
+    """A spare supervisor (in the helper's child): its pre-forked child reads the next call from the
+    socket and becomes the call's tool (``_reader_main``); this process supervises it. Never returns.
 
-    It tells the helper on ``notice_w``: ``T`` once it has read the whole call (the socket is free for
+    It tells the helper on ``notice_w``: ``T`` once the whole call is read (the socket is free for
     another reader) or ``Q`` when the socket closed (the caller is gone); the pipe's end of file, once
     its tool runs (or it died), lets the helper fork the next spare. Until it has taken a call the
     spare dies with the helper (PDEATHSIG): a spare left behind would hold the caller's socket open.
-    From the call on it must not: a supervisor outlives its helper long enough to sweep its subtree."""
+    From the call on it must not: a supervisor outlives its helper long enough to sweep its subtree.
+    Where the child cannot be forked, the spare reads the call itself and forks the tool on it."""
     import socket
 
     try:
@@ -510,23 +624,39 @@ def _spare_main(fd: int, notice_w: int, helper: int) -> None:
             prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
             if os.getppid() != helper:
                 os._exit(ExitStatus.OK)
-        sock = socket.socket(fileno=fd)
-        data, fds, _flags, _addr = socket.recv_fds(sock, _PACKET, 8)
-        call = _recv_call(sock, data, fds) if data else None
-        if prctl is not None:
-            prctl(_PR_SET_PDEATHSIG, 0, 0, 0, 0)
-        os.write(notice_w, b"T" if call is not None else b"Q")
-        sock.close()
-        if call is None:
-            os._exit(ExitStatus.OK)
-        argv, env, cwd, index, memory_bytes, state = call
-        stdio = [None if i < 0 else fds[i] for i in index]
-        *stdio, ctl_r, st_w, notice_w = _become_supervisor(stdio + [fds[-2], fds[-1], notice_w])
-        _take_caller_state(state)
-        os.write(st_w, b"S %d\n" % os.getpid())
+        child = _prefork_reader(fd)
+        if child is not None:
+            pid, channel = child
+            data, got, _flags, _addr = socket.recv_fds(channel, 16, 3)
+            channel.close()
+            if data != b"C" or len(got) != 3:  # Q: the caller is gone; nothing: the child died first
+                if data == b"Q":
+                    os.write(notice_w, b"Q")
+                os._exit(ExitStatus.OK)
+            if prctl is not None:
+                prctl(_PR_SET_PDEATHSIG, 0, 0, 0, 0)
+            os.write(notice_w, b"T")
+            ctl_r, st_w, err_r, notice_w = _become_supervisor(got + [notice_w], again=True)
+            handed, call = (pid, err_r), ((), None, None, (), None, None)
+            stdio = ()
+        else:
+            sock = socket.socket(fileno=fd)
+            data, fds, _flags, _addr = socket.recv_fds(sock, _PACKET, 8)
+            call = _recv_call(sock, data, fds) if data else None
+            if prctl is not None:
+                prctl(_PR_SET_PDEATHSIG, 0, 0, 0, 0)
+            os.write(notice_w, b"T" if call is not None else b"Q")
+            sock.close()
+            if call is None:
+                os._exit(ExitStatus.OK)
+            handed = None
+            stdio = [None if i < 0 else fds[i] for i in call[3]]
+            *stdio, ctl_r, st_w, notice_w = _become_supervisor(stdio + [fds[-2], fds[-1], notice_w], again=True)
+        argv, env, cwd, _index, memory_bytes, state = call
     except BaseException:
         os._exit(ExitStatus.OK)
-    _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes, notice_w)
+    _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes, notice_w, handed=handed, state=state,
+              first=b"S %d\n" % os.getpid())
 
 
 def one_shot() -> None:

@@ -332,6 +332,13 @@ def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = 
             tool_environ = guarded_env(binding, argv[0], tool_environ, cwd=cwd, cancel=cancel, memory_mb=memory_mb)
         except WrapgenError as error:
             return failure(_error_text(error))
+    if binding.get("credential_guard") is not None and argv:
+        from wrapgen.runtime.guard import check_credentials  # (only packs with one: kubectl's, docker's)
+
+        try:
+            check_credentials(binding, argv, tool_environ, cwd=cwd, cancel=cancel, memory_mb=memory_mb)
+        except WrapgenError as error:
+            return failure(_error_text(error))
     result = run_process(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=tool_environ, cancel=cancel,
                          memory_mb=memory_mb)
     return envelope_from_process(result, json_selected=bool(verb.get("json")), timeout_s=timeout_s,

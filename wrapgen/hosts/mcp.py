@@ -587,6 +587,7 @@ class PipeLines:
         self.dropping = False  # inside an oversized line: discard up to its newline
         self.dropped_head = b""
         self.answer = None
+        self.fast = None  # a mcp_fast.FastPath: the tools/call it takes never reach the SDK
         self.max_unanswered: int | None = None
         self.unanswered: set = set()
         self._room = None  # an anyio.Event while reading waits for answers to go out
@@ -641,6 +642,11 @@ class PipeLines:
             if verdict is True:
                 if self.max_unanswered is not None:
                     self._track(line, plain)
+                if self.fast is not None:
+                    if plain is None:
+                        self.fast.passed_unparsed(line)
+                    elif self.fast.offer(plain):
+                        continue  # answered next to the SDK
                 return line
             if verdict is not None:
                 await self.answer(verdict)
@@ -700,7 +706,9 @@ class PipeWriter:
         self.fd, self.reader = fd, reader
         self.pending = bytearray()
         self.broken = False
+        self.fast = None  # a mcp_fast.FastPath waiting to see the SDK answer initialize
         self._flushing = False
+        self._idle = None  # an anyio.Event, set when the flush under way ends, while someone waits for it
 
     def push(self, line: str) -> None:
         """Write one whole message line now, past the SDK's writer task (progress notifications).
@@ -728,7 +736,22 @@ class PipeWriter:
     async def write(self, text: str) -> None:
         if self.reader is not None and self.reader.unanswered:
             self._note_answer(text)
+        if self.fast is not None and self.fast.waiting:
+            self.fast.note_written(text)
         self.pending += text.encode("utf-8")
+
+    async def send(self, line: bytes) -> None:
+        """Write one whole message line and wait until it is out (or the pipe broke: ClosedResourceError).
+
+        For writers other than the SDK's (the fast path): the line joins what is pending, in order, and
+        goes out with the flush under way or with a flush of its own.
+        """
+        import anyio
+
+        if self.broken:
+            raise anyio.ClosedResourceError
+        self.pending += line
+        await self.flush()
 
     def _note_answer(self, text: str) -> None:
         """Tell the reader which request this line answers (the SDK writes ``"id"`` before the result)."""
@@ -743,8 +766,14 @@ class PipeWriter:
     async def flush(self) -> None:
         import anyio
 
+        while self._flushing:  # one flush at a time; the one under way writes what is pending now
+            if self._idle is None:
+                self._idle = anyio.Event()
+            await self._idle.wait()
         if self.broken:
             raise anyio.ClosedResourceError
+        if not self.pending:
+            return
         self._flushing = True
         try:
             while self.pending:
@@ -767,6 +796,9 @@ class PipeWriter:
             raise anyio.ClosedResourceError from None
         finally:
             self._flushing = False
+            if self._idle is not None:
+                self._idle.set()
+                self._idle = None
 
 
 @contextlib.contextmanager
@@ -809,7 +841,8 @@ def _pipe_stdio():
             os.close(fd)
 
 
-async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admission | None = None) -> None:
+async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admission | None = None,
+                     fast_path: bool = True) -> None:
     import anyio
     import anyio.to_thread
     import mcp_types as types
@@ -861,10 +894,16 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
                                ensure_ascii=False, separators=(",", ":")) + "\n")
 
     async def run_titled(ctx, binding, verb_key, args, expected_argv=None) -> dict:
-        """Run the call; with a progress token, the live title as progress before, the done title after."""
-        verb = binding["verbs"][verb_key]
         meta = ctx.meta
         token = meta.get("progress_token") if isinstance(meta, dict) else getattr(meta, "progress_token", None)
+        return await titled(token, binding, verb_key, args, expected_argv, ctx=ctx)
+
+    async def titled(token, binding, verb_key, args, expected_argv=None, *, ctx=None) -> dict:
+        """Run the call; with a progress token, the live title as progress before, the done title after.
+
+        The fast path (``mcp_fast``, on pipes only, so ``ctx`` None) runs its calls through this too.
+        """
+        verb = binding["verbs"][verb_key]
         if token is not None and verb.get("title"):
             live = call_titles(verb, args)
             if live:
@@ -928,7 +967,7 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
         # on pipes, progress notifications are written straight out (PipeWriter.push), not through the SDK
         direct = None if pipes is None else pipes[1]
         streams = {} if pipes is None else {"stdin": pipes[0], "stdout": pipes[1]}
-        async with stdio_server(**streams) as (read_stream, write_stream):
+        async with stdio_server(**streams) as (read_stream, write_stream), anyio.create_task_group() as calls:
             if pipes is not None:
                 async def answer(error: dict) -> None:
                     message = types.JSONRPCError.model_validate(error)
@@ -937,7 +976,27 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
 
                 pipes[0].answer = answer
                 pipes[0].max_unanswered = admission.max_in_flight + admission.max_queue + UNANSWERED_SLACK
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+                if fast_path:
+                    _fast_path(pipes, table, admission, titled, calls.start_soon)
+            try:
+                await server.run(read_stream, write_stream, server.create_initialization_options())
+            finally:
+                calls.cancel_scope.cancel()  # calls still running on the fast path: answered "Connection closed"
+
+
+def _fast_path(pipes, table: ToolTable, admission: Admission, titled, spawn) -> None:
+    """Answer plain tools/call requests next to the SDK (``mcp_fast``) on these pipes."""
+    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+
+    from wrapgen.hosts.mcp_fast import FastPath
+
+    reader, writer = pipes
+    fast = FastPath(
+        routes=table.routes, admission=admission, titled=titled, send=writer.send, answered=reader.answered,
+        spawn=spawn, check_arguments=check_arguments, error_result=error_result,
+        versions=frozenset(HANDSHAKE_PROTOCOL_VERSIONS),
+    )
+    reader.fast = writer.fast = fast
 
 
 def _notice(text: str) -> None:
@@ -990,11 +1049,13 @@ def serve(
     confirm: str = "auto",
     max_in_flight: int = DEFAULT_MAX_IN_FLIGHT,
     max_queue: int = DEFAULT_MAX_QUEUE,
+    fast_path: bool = True,
 ) -> int:
     """Serve loaded packs until the client goes away; returns the exit status.
 
     ``confirm`` is one of ``CONFIRM_CHOICES``; ``max_in_flight`` calls run at once and
-    ``max_queue`` more wait, past that a call is answered "server busy".
+    ``max_queue`` more wait, past that a call is answered "server busy". ``fast_path`` False
+    leaves every message to the SDK (``mcp_fast`` answers plain tools/call next to it otherwise).
     """
     if transport not in TRANSPORTS:
         raise UsageError(f"unknown transport {transport!r}", hint=f"use one of: {', '.join(TRANSPORTS)}")
@@ -1021,7 +1082,8 @@ def serve(
     stops = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
     previous = {signum: signal.signal(signum, _stop_now) for signum in stops}
     try:
-        anyio.run(lambda: _run_stdio(table, confirm=confirm, admission=Admission(max_in_flight, max_queue)))
+        anyio.run(lambda: _run_stdio(table, confirm=confirm, admission=Admission(max_in_flight, max_queue),
+                                     fast_path=fast_path))
     finally:
         _settle_workers()
         for signum, handler in previous.items():

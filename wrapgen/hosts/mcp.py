@@ -39,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import re
 import signal
 import stat
@@ -246,25 +247,84 @@ def unsafe_patterns(packs: Sequence[tuple[Path, Mapping]]) -> list[str]:
     return problems
 
 
+class Workers:
+    """The threads the calls' tools run from (``runtime.execute`` blocks): at most ``size`` calls at
+    once, the others waiting their turn in order. Used from the event loop (``run``, ``close``).
+
+    Costs one hand-off each way (a queue put, then ``call_soon_threadsafe``), where anyio's
+    ``to_thread`` with a capacity limiter also passes the limiter's checkpoints. A call cancelled
+    while it waits never runs (its ``cancel`` event is set); one cancelled while it runs is abandoned
+    to the runtime, which kills the tool and returns, and holds its thread until then.
+    """
+
+    def __init__(self, size: int):
+        self.size = size
+        self._jobs = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._busy = 0  # jobs handed over and not yet settled
+
+    async def run(self, cancel: threading.Event, function, *args):
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self._busy += 1
+        if self._busy > len(self._threads) and len(self._threads) < self.size:
+            thread = threading.Thread(target=self._work, name="wrapgen serve worker")
+            self._threads.append(thread)
+            thread.start()
+        self._jobs.put((loop, future, cancel, function, args))
+        return await future
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            loop, future, cancel, function, args = job
+            try:
+                outcome = (None, None) if cancel.is_set() else (function(*args), None)
+            except BaseException as error:  # noqa: BLE001 - handed to the awaiting call
+                outcome = (None, error)
+            try:
+                loop.call_soon_threadsafe(self._settle, future, outcome)
+            except RuntimeError:  # the loop has closed: nobody waits any more
+                pass
+
+    def _settle(self, future, outcome) -> None:
+        self._busy -= 1
+        if future.done():  # cancelled: the call was abandoned
+            return
+        result, error = outcome
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def close(self) -> None:
+        """Let the threads end once their jobs are done (``_settle_workers`` waits for them)."""
+        for _ in self._threads:
+            self._jobs.put(None)
+        self._threads = []
+
+
 class Admission:
     """The in-flight and queue limits of one server. Used from the event loop only (no lock).
 
-    ``admitted`` counts calls past the door: running (at most ``max_in_flight``, held by the
-    thread limiter) or waiting, for a slot or for the person's answer.
+    ``admitted`` counts calls past the door: running (at most ``max_in_flight``, on the
+    ``workers``) or waiting, for a worker or for the person's answer.
     """
 
     def __init__(self, max_in_flight: int = DEFAULT_MAX_IN_FLIGHT, max_queue: int = DEFAULT_MAX_QUEUE):
         self.max_in_flight, self.max_queue = max_in_flight, max_queue
         self.admitted = 0
-        self._limiter = None
+        self._workers = None
 
     @property
-    def limiter(self):
-        if self._limiter is None:
-            import anyio
-
-            self._limiter = anyio.CapacityLimiter(self.max_in_flight)
-        return self._limiter
+    def workers(self) -> Workers:
+        if self._workers is None:
+            self._workers = Workers(self.max_in_flight)
+        return self._workers
 
     def try_enter(self) -> bool:
         if self.admitted >= self.max_in_flight + self.max_queue:
@@ -710,17 +770,18 @@ class PipeWriter:
         self._flushing = False
         self._idle = None  # an anyio.Event, set when the flush under way ends, while someone waits for it
 
-    def push(self, line: str) -> None:
+    def push(self, line: str, *, hold: bool = False) -> None:
         """Write one whole message line now, past the SDK's writer task (progress notifications).
 
         What the pipe does not take at once stays pending, ahead of what the SDK writes next, and goes
         out with it: a line is never split by another. Costs one ``os.write``; the SDK's path
         (a pydantic model, its JSON dump, a memory stream and a task switch) costs several times that.
+        ``hold``: only queue it, for a caller that sends its next line at once (one write for both).
         """
         if self.broken:
             return
         self.pending += line.encode("utf-8")
-        if self._flushing:
+        if self._flushing or hold:
             return  # the flush under way writes it next, in order
         try:
             written = os.write(self.fd, self.pending)
@@ -844,7 +905,6 @@ def _pipe_stdio():
 async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admission | None = None,
                      fast_path: bool = True) -> None:
     import anyio
-    import anyio.to_thread
     import mcp_types as types
     from mcp.server.lowlevel import Server
     from mcp.server.stdio import stdio_server
@@ -874,10 +934,7 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
     async def run(binding, verb_key, args, expected_argv=None) -> dict:
         cancel = threading.Event()
         try:
-            return await anyio.to_thread.run_sync(
-                _execute, binding, verb_key, args, cancel, expected_argv,
-                abandon_on_cancel=True, limiter=admission.limiter,
-            )
+            return await admission.workers.run(cancel, _execute, binding, verb_key, args, cancel, expected_argv)
         except anyio.get_cancelled_exc_class():
             # the client cancelled this call (or went away): the runtime kills the tool's group
             cancel.set()
@@ -890,8 +947,9 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
         params = {"progressToken": token, "progress": value, "message": message}
         if total is not None:
             params["total"] = total
+        # the fast path (no ctx) writes its answer right after the done title: one write for both
         direct.push(json.dumps({"jsonrpc": "2.0", "method": "notifications/progress", "params": params},
-                               ensure_ascii=False, separators=(",", ":")) + "\n")
+                               ensure_ascii=False, separators=(",", ":")) + "\n", hold=ctx is None and total is not None)
 
     async def run_titled(ctx, binding, verb_key, args, expected_argv=None) -> dict:
         meta = ctx.meta
@@ -967,7 +1025,8 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
         # on pipes, progress notifications are written straight out (PipeWriter.push), not through the SDK
         direct = None if pipes is None else pipes[1]
         streams = {} if pipes is None else {"stdin": pipes[0], "stdout": pipes[1]}
-        async with stdio_server(**streams) as (read_stream, write_stream), anyio.create_task_group() as calls:
+        calls = None
+        async with stdio_server(**streams) as (read_stream, write_stream):
             if pipes is not None:
                 async def answer(error: dict) -> None:
                     message = types.JSONRPCError.model_validate(error)
@@ -977,26 +1036,30 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
                 pipes[0].answer = answer
                 pipes[0].max_unanswered = admission.max_in_flight + admission.max_queue + UNANSWERED_SLACK
                 if fast_path:
-                    _fast_path(pipes, table, admission, titled, calls.start_soon)
+                    calls = _fast_path(pipes, table, admission, titled)
             try:
                 await server.run(read_stream, write_stream, server.create_initialization_options())
             finally:
-                calls.cancel_scope.cancel()  # calls still running on the fast path: answered "Connection closed"
+                if calls is not None:  # calls still running on the fast path: answered "Connection closed"
+                    await calls.close()
+                admission.workers.close()
 
 
-def _fast_path(pipes, table: ToolTable, admission: Admission, titled, spawn) -> None:
-    """Answer plain tools/call requests next to the SDK (``mcp_fast``) on these pipes."""
+def _fast_path(pipes, table: ToolTable, admission: Admission, titled):
+    """Answer plain tools/call requests next to the SDK (``mcp_fast``) on these pipes; returns their tasks."""
     from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-    from wrapgen.hosts.mcp_fast import FastPath
+    from wrapgen.hosts.mcp_fast import FastPath, Tasks
 
     reader, writer = pipes
+    calls = Tasks()
     fast = FastPath(
         routes=table.routes, admission=admission, titled=titled, send=writer.send, answered=reader.answered,
-        spawn=spawn, check_arguments=check_arguments, error_result=error_result,
+        spawn=calls.spawn, check_arguments=check_arguments, error_result=error_result,
         versions=frozenset(HANDSHAKE_PROTOCOL_VERSIONS),
     )
     reader.fast = writer.fast = fast
+    return calls
 
 
 def _notice(text: str) -> None:

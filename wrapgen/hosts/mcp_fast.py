@@ -37,10 +37,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
-__all__ = ["FastPath", "plain_response", "exact_response", "error_response", "CONNECTION_CLOSED"]
+__all__ = ["CONNECTION_CLOSED", "FastPath", "error_response", "exact_response", "plain_response"]
 
 CONNECTION_CLOSED = -32000  # mcp_types.CONNECTION_CLOSED: a request still running when the connection ends
 INVALID_PARAMS, INTERNAL_ERROR = -32602, -32603

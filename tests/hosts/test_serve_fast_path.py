@@ -106,15 +106,37 @@ READ = {"pack_id": "p", "verbs": {"look": {"policy": {"effect": "read"}}}}
 GATED = {"pack_id": "p", "verbs": {"wipe": {"policy": {"effect": "write", "confirm": True}}}}
 
 
-def _fast(**overrides) -> tuple[FastPath, list]:
-    spawned = []
+class _Recorder:
+    """Stands in for the writer (``put``), the workers (``submit``) and ``begin``: records what the path does."""
+
+    def __init__(self):
+        self.lines, self.jobs, self.begun = [], [], []
+
+    def put(self, line: bytes) -> bool:
+        self.lines.append(json.loads(line))
+        return True
+
+    def submit(self, cancel, function, args, done) -> None:
+        self.jobs.append(args[:3])
+
+    def begin(self, token, verb, args) -> None:
+        self.begun.append(token)
+
+    def nothing(self) -> bool:
+        return not (self.lines or self.jobs or self.begun)
+
+
+def _fast() -> tuple[FastPath, _Recorder]:
+    seen = _Recorder()
+    admission = Admission(1, 1)
+    admission._workers = seen
     fast = FastPath(
-        routes={"look": (READ, "look"), "wipe": (GATED, "wipe")}, admission=Admission(1, 1),
-        titled=None, send=None, answered=lambda _id: None, spawn=lambda fn, *args: spawned.append((fn.__name__, args)),
-        check_arguments=check_arguments, error_result=error_result, versions=frozenset(HANDSHAKE_PROTOCOL_VERSIONS),
-        **overrides,
+        routes={"look": (READ, "look"), "wipe": (GATED, "wipe")}, admission=admission, begin=seen.begin,
+        finish=lambda token, verb, args, envelope, hold: tool_result(envelope), execute=lambda *args: None,
+        writer=seen, answered=lambda _id: None, check_arguments=check_arguments, error_result=error_result,
+        versions=frozenset(HANDSHAKE_PROTOCOL_VERSIONS),
     )
-    return fast, spawned
+    return fast, seen
 
 
 def _initialize(fast: FastPath, version: str = "2025-11-25", request_id=1) -> None:
@@ -130,22 +152,22 @@ def _call(request_id=2, **params):
 
 def test_nothing_is_taken_before_the_sdk_has_answered_initialize():
     """Before the SDK wrote initialize's result its init gate is shut: calls go to it (it refuses them)."""
-    fast, spawned = _fast()
+    fast, seen = _fast()
     assert not fast.offer(_call())
     assert not fast.offer({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}})
     assert not fast.offer(_call())  # initialize read, its answer not yet written
     fast.note_written('{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid"}}\n')
     assert not fast.offer(_call())  # a failed initialize opens nothing
-    assert spawned == []
+    assert seen.nothing()
 
 
 def test_a_call_is_taken_once_initialize_is_answered_even_before_initialized():
     """The SDK accepts calls once initialize is answered (notifications/initialized not needed): so does this."""
-    fast, spawned = _fast()
+    fast, seen = _fast()
     _initialize(fast)
     assert fast.version == "2025-11-25"
     assert fast.offer(_call(arguments={}, _meta={"progressToken": "t"}))
-    assert spawned == [("_call", (2, READ, "look", {}, "t"))]
+    assert seen.jobs == [(READ, "look", {})] and seen.begun == ["t"] and seen.lines == []
 
 
 @pytest.mark.parametrize("message", [
@@ -167,25 +189,25 @@ def test_a_call_is_taken_once_initialize_is_answered_even_before_initialized():
 ])
 def test_what_only_the_sdk_can_answer_goes_to_it(message):
     """Gated or unknown tools, odd params, an envelope, other methods: left to the SDK unchanged."""
-    fast, spawned = _fast()
+    fast, seen = _fast()
     _initialize(fast)
     assert not fast.offer(message)
-    assert spawned == []
+    assert seen.nothing()
 
 
 def test_a_modern_connection_is_never_served_here():
     """A first request with the 2026 envelope opens the modern era: every call goes to the SDK."""
-    fast, spawned = _fast()
+    fast, seen = _fast()
     envelope = {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}
     assert not fast.offer({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": envelope}})
     _initialize(fast)  # refused by the SDK on a modern connection; even a result would not open the path
     assert not fast.offer(_call())
-    assert fast.era == "modern" and spawned == []
+    assert fast.era == "modern" and seen.nothing()
 
 
 def test_an_unparsed_line_that_may_be_initialize_turns_the_path_off():
     """What the cheap screen cannot parse, it cannot follow: an initialize among it leaves all to the SDK."""
-    fast, spawned = _fast()
+    fast, _ = _fast()
     _initialize(fast)
     fast.passed_unparsed('{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"x":NaN}}')
     assert fast.offer(_call())
@@ -205,13 +227,24 @@ def test_a_second_initialize_waits_for_its_answer_and_version():
 
 def test_bad_arguments_and_busy_are_answered_here_in_order():
     """check_arguments and the admission limits apply as on the SDK path: the same error results."""
-    fast, spawned = _fast()
+    fast, seen = _fast()
     _initialize(fast)
     assert fast.offer(_call(request_id=10, arguments={"a": "x" * (1024 * 1024 + 10)}))
     assert fast.offer(_call(request_id=11, arguments={}))
     assert fast.offer(_call(request_id=12, arguments={}))
     assert fast.offer(_call(request_id=13, arguments={}))  # max_in_flight 1 + max_queue 1: busy
-    names = [(name, args[0]) for name, args in spawned]
-    assert names == [("_answer", 10), ("_call", 11), ("_call", 12), ("_answer", 13)]
-    assert "arguments too large" in spawned[0][1][1]["content"][0]["text"]
-    assert "server busy" in spawned[3][1][1]["content"][0]["text"] and spawned[3][1][1]["isError"] is True
+    assert [line["id"] for line in seen.lines] == [10, 13] and len(seen.jobs) == 2
+    too_large, busy = (line["result"] for line in seen.lines)
+    assert "arguments too large" in too_large["content"][0]["text"] and too_large["isError"] is True
+    assert "server busy" in busy["content"][0]["text"] and busy["isError"] is True
+
+
+def test_a_cancelled_call_leaves_at_once_and_is_never_answered():
+    """notifications/cancelled for a call taken here: its cancel event is set, its place freed, no answer."""
+    fast, seen = _fast()
+    _initialize(fast)
+    assert fast.offer(_call(request_id="c", arguments={}))
+    assert fast.admission.admitted == 1
+    assert fast.offer({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c"}})
+    assert fast.admission.admitted == 0 and seen.lines == []
+    assert not fast.offer({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c"}})

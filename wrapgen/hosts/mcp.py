@@ -266,46 +266,56 @@ class Workers:
     async def run(self, cancel: threading.Event, function, *args):
         import asyncio
 
+        future = asyncio.get_running_loop().create_future()
+        self.submit(cancel, function, args, lambda result, error: _settle(future, result, error))
+        return await future
+
+    def submit(self, cancel: threading.Event, function, args: tuple, done) -> None:
+        """Run ``function(*args)`` on a worker; then ``done(result, error)`` on the event loop (error None
+        unless it raised; result None when ``cancel`` was set before it started, so it never ran)."""
+        import asyncio
+
         loop = asyncio.get_running_loop()
-        future = loop.create_future()
         self._busy += 1
         if self._busy > len(self._threads) and len(self._threads) < self.size:
             thread = threading.Thread(target=self._work, name="wrapgen serve worker")
             self._threads.append(thread)
             thread.start()
-        self._jobs.put((loop, future, cancel, function, args))
-        return await future
+        self._jobs.put((loop, done, cancel, function, args))
 
     def _work(self) -> None:
         while True:
             job = self._jobs.get()
             if job is None:
                 return
-            loop, future, cancel, function, args = job
+            loop, done, cancel, function, args = job
             try:
-                outcome = (None, None) if cancel.is_set() else (function(*args), None)
-            except BaseException as error:  # noqa: BLE001 - handed to the awaiting call
-                outcome = (None, error)
+                result, error = (None, None) if cancel.is_set() else (function(*args), None)
+            except BaseException as raised:  # noqa: BLE001 - handed to the call
+                result, error = None, raised
             try:
-                loop.call_soon_threadsafe(self._settle, future, outcome)
+                loop.call_soon_threadsafe(self._settle, done, result, error)
             except RuntimeError:  # the loop has closed: nobody waits any more
                 pass
 
-    def _settle(self, future, outcome) -> None:
+    def _settle(self, done, result, error) -> None:
         self._busy -= 1
-        if future.done():  # cancelled: the call was abandoned
-            return
-        result, error = outcome
-        if error is not None:
-            future.set_exception(error)
-        else:
-            future.set_result(result)
+        done(result, error)
 
     def close(self) -> None:
         """Let the threads end once their jobs are done (``_settle_workers`` waits for them)."""
         for _ in self._threads:
             self._jobs.put(None)
         self._threads = []
+
+
+def _settle(future, result, error) -> None:
+    if future.done():  # cancelled: the call was abandoned
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
 
 
 class Admission:
@@ -801,6 +811,27 @@ class PipeWriter:
             self.fast.note_written(text)
         self.pending += text.encode("utf-8")
 
+    def put(self, line: bytes) -> bool:
+        """Write one whole message line now if the pipe takes it (True); else it stays pending (False),
+        ahead of what is written next, and ``flush`` writes it."""
+        if self.broken:
+            return True
+        self.pending += line
+        if self._flushing:
+            return False
+        try:
+            written = os.write(self.fd, self.pending)
+        except BlockingIOError:
+            return False
+        except OSError:
+            self.broken = True
+            self.pending = bytearray()
+            if self.reader is not None:
+                self.reader.hang_up()
+            return True
+        del self.pending[:written]
+        return not self.pending
+
     async def send(self, line: bytes) -> None:
         """Write one whole message line and wait until it is out (or the pipe broke: ClosedResourceError).
 
@@ -944,24 +975,48 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
         if direct is None:
             await ctx.session.report_progress(value, total, message=message)
             return
-        params = {"progressToken": token, "progress": value, "message": message}
-        if total is not None:
-            params["total"] = total
-        # the fast path (no ctx) writes its answer right after the done title: one write for both
-        direct.push(json.dumps({"jsonrpc": "2.0", "method": "notifications/progress", "params": params},
-                               ensure_ascii=False, separators=(",", ":")) + "\n", hold=ctx is None and total is not None)
+        push_progress(token, value, total, message)
 
     async def run_titled(ctx, binding, verb_key, args, expected_argv=None) -> dict:
         meta = ctx.meta
         token = meta.get("progress_token") if isinstance(meta, dict) else getattr(meta, "progress_token", None)
         return await titled(token, binding, verb_key, args, expected_argv, ctx=ctx)
 
+    def push_progress(token, value: int, total: int | None, message: str, *, hold: bool = False) -> None:
+        params = {"progressToken": token, "progress": value, "message": message}
+        if total is not None:
+            params["total"] = total
+        direct.push(json.dumps({"jsonrpc": "2.0", "method": "notifications/progress", "params": params},
+                               ensure_ascii=False, separators=(",", ":")) + "\n", hold=hold)
+
+    def begin(token, verb: Mapping, args: dict) -> None:
+        """Before the call runs (on pipes): with a progress token, the live title as progress."""
+        if token is not None and verb.get("title"):
+            live = call_titles(verb, args)
+            if live:
+                push_progress(token, 0, None, live)
+
+    def finish(token, verb: Mapping, args: dict, envelope: Mapping, *, hold: bool = False) -> dict:
+        """After it ran (on pipes): with a progress token, the done title as progress; the tool result.
+
+        ``hold``: the done title waits to go out in one write with the answer, written next (the fast path).
+        """
+        done = call_titles(verb, args, envelope)
+        if token is not None and verb.get("title") and done:
+            push_progress(token, 1, 1, done, hold=hold)
+        return tool_result(envelope, verb, title=done)
+
     async def titled(token, binding, verb_key, args, expected_argv=None, *, ctx=None) -> dict:
         """Run the call; with a progress token, the live title as progress before, the done title after.
 
-        The fast path (``mcp_fast``, on pipes only, so ``ctx`` None) runs its calls through this too.
+        On pipes this is ``begin``, the call, ``finish``: the fast path (``mcp_fast``) runs its calls
+        through those two and the same ``_execute`` on the same workers.
         """
         verb = binding["verbs"][verb_key]
+        if direct is not None:
+            begin(token, verb, args)
+            envelope = await run(binding, verb_key, args, expected_argv)
+            return finish(token, verb, args, envelope)
         if token is not None and verb.get("title"):
             live = call_titles(verb, args)
             if live:
@@ -1036,7 +1091,7 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
                 pipes[0].answer = answer
                 pipes[0].max_unanswered = admission.max_in_flight + admission.max_queue + UNANSWERED_SLACK
                 if fast_path:
-                    calls = _fast_path(pipes, table, admission, titled)
+                    calls = _fast_path(pipes, table, admission, begin, finish)
             try:
                 await server.run(read_stream, write_stream, server.create_initialization_options())
             finally:
@@ -1045,21 +1100,20 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
                 admission.workers.close()
 
 
-def _fast_path(pipes, table: ToolTable, admission: Admission, titled):
-    """Answer plain tools/call requests next to the SDK (``mcp_fast``) on these pipes; returns their tasks."""
+def _fast_path(pipes, table: ToolTable, admission: Admission, begin, finish):
+    """Answer plain tools/call requests next to the SDK (``mcp_fast``) on these pipes; returns the FastPath."""
     from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-    from wrapgen.hosts.mcp_fast import FastPath, Tasks
+    from wrapgen.hosts.mcp_fast import FastPath
 
     reader, writer = pipes
-    calls = Tasks()
     fast = FastPath(
-        routes=table.routes, admission=admission, titled=titled, send=writer.send, answered=reader.answered,
-        spawn=calls.spawn, check_arguments=check_arguments, error_result=error_result,
+        routes=table.routes, admission=admission, begin=begin, finish=finish, execute=_execute,
+        writer=writer, answered=reader.answered, check_arguments=check_arguments, error_result=error_result,
         versions=frozenset(HANDSHAKE_PROTOCOL_VERSIONS),
     )
     reader.fast = writer.fast = fast
-    return calls
+    return fast
 
 
 def _notice(text: str) -> None:

@@ -35,6 +35,7 @@ way. Tests compare the two on many results and every handshake version.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -135,50 +136,29 @@ def response(request_id, outcome: Any, version: str) -> bytes:
 
 @dataclass
 class _Call:
-    task: Any  # the asyncio task running it
-    cancelled: bool = False  # the client cancelled it: it is never answered
-
-
-class Tasks:
-    """The fast path's calls as plain asyncio tasks (a tenth of the cost of an anyio task group's
-    ``start_soon``); ``close`` cancels those still running and waits for them."""
-
-    def __init__(self):
-        self.running: set = set()
-
-    def spawn(self, function, *args) -> None:
-        import asyncio
-
-        task = asyncio.get_running_loop().create_task(function(*args))
-        self.running.add(task)
-        task.add_done_callback(self.running.discard)
-
-    async def close(self) -> None:
-        import asyncio
-
-        for task in list(self.running):
-            task.cancel()
-        while self.running:
-            await asyncio.gather(*self.running, return_exceptions=True)
+    cancel: Any  # the threading.Event that makes the runtime kill the tool
+    cancelled: bool = False  # cancelled by the client (never answered) or by shutdown (answered closed)
 
 
 @dataclass
 class FastPath:
     """The fast path of one connection. Used from the event loop only.
 
-    ``titled(token, binding, verb_key, args)`` is the SDK path's own runner (progress, the call,
-    ``tool_result``; its done title is queued, to go out in one write with the answer);
-    ``send(bytes)`` writes a whole line in order with the SDK's writes (after what is queued);
-    ``answered(id)`` tells the reader a request has its answer; ``spawn`` starts a task in the
-    serving task group; ``check_arguments`` and ``error_result`` are the SDK path's.
+    A call taken here runs without a task of its own: ``begin(token, verb, args)`` (the live title),
+    then ``execute(binding, verb_key, args, cancel, None)`` on the admission's workers, then, on the
+    loop, ``finish(token, verb, args, envelope, hold=True)`` (the done title, queued, and the tool
+    result) and the answer, written with ``writer.put`` right away (one write for both) or, when the
+    pipe is full, by a flush. These are the SDK path's own pieces (``mcp._run_stdio``).
+    ``answered(id)`` tells the reader a request has its answer out.
     """
 
     routes: Mapping[str, tuple[Mapping, str]]
     admission: Any
-    titled: Callable
-    send: Callable
+    begin: Callable
+    finish: Callable
+    execute: Callable
+    writer: Any  # mcp.PipeWriter
     answered: Callable
-    spawn: Callable
     check_arguments: Callable
     error_result: Callable
     versions: frozenset = frozenset()  # the handshake-era versions (mcp_types.version.HANDSHAKE_PROTOCOL_VERSIONS)
@@ -186,8 +166,8 @@ class FastPath:
     off: bool = False  # something went to the SDK that this path cannot follow: leave every call to it
     version: str | None = None  # the negotiated version, once the SDK has answered initialize
     _init_ids: list = field(default_factory=list)
-    _calls: dict = field(default_factory=dict)
-    taken: int = 0  # calls answered here (for tests and the benchmark)
+    _calls: dict = field(default_factory=dict)  # coerced request id -> (request id, _Call)
+    _drains: set = field(default_factory=set)  # tasks writing answers the pipe did not take at once
 
     @property
     def waiting(self) -> bool:
@@ -260,80 +240,98 @@ class FastPath:
         arguments = params.get("arguments")
         if "arguments" in params and type(arguments) is not dict:
             return False
-        self.taken += 1
         problem = self.check_arguments(arguments)
         if problem is not None:
-            self.spawn(self._answer, request_id, self.error_result(problem))
+            self._write(request_id, response(request_id, self.error_result(problem), self.version))
         elif not self.admission.try_enter():
-            self.spawn(self._answer, request_id, self.error_result(self.admission.busy_message()))
+            self._write(request_id, response(request_id, self.error_result(self.admission.busy_message()), self.version))
         else:
-            self.spawn(self._call, request_id, binding, verb_key, dict(arguments or {}), token)
+            self._start(request_id, binding, verb_key, dict(arguments or {}), token)
         return True
+
+    def _start(self, request_id, binding, verb_key: str, args: dict, token) -> None:
+        import threading
+
+        from mcp.shared.dispatcher import coerce_request_id
+
+        verb = binding["verbs"][verb_key]
+        call = _Call(threading.Event())
+        key = coerce_request_id(request_id)
+        try:
+            self.begin(token, verb, args)
+        except Exception as error:  # noqa: BLE001 - the SDK answers a raising handler with code 0
+            self.admission.leave()
+            self._write(request_id, error_response(request_id, 0, str(error)))
+            return
+        self._calls[key] = (request_id, call)
+
+        def done(envelope, error) -> None:
+            if self._calls.get(key, (None, None))[1] is call:
+                del self._calls[key]
+            if call.cancelled:
+                return  # cancelled: its admission was left then, and it is never answered
+            self.admission.leave()
+            if error is not None:
+                self._write(request_id, error_response(request_id, 0, str(error)))
+                return
+            try:
+                outcome = self.finish(token, verb, args, envelope, hold=True)
+            except Exception as raised:  # noqa: BLE001
+                self._write(request_id, error_response(request_id, 0, str(raised)))
+                return
+            self._write(request_id, response(request_id, outcome, self.version))
+
+        self.admission.workers.submit(call.cancel, self.execute, (binding, verb_key, args, call.cancel, None), done)
+
+    def _write(self, request_id, line: bytes) -> None:
+        """Write an answer now; when the pipe is full, a flush writes it (and then it counts as answered)."""
+        if self.writer.put(line):
+            self.answered(request_id)
+            return
+        import asyncio
+
+        task = asyncio.get_running_loop().create_task(self._drain(request_id))
+        self._drains.add(task)
+        task.add_done_callback(self._drains.discard)
+
+    async def _drain(self, request_id) -> None:
+        import anyio
+
+        try:
+            await self.writer.flush()
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            pass  # the client went away
+        finally:
+            self.answered(request_id)
 
     def _cancel(self, params) -> bool:
         from mcp.shared.dispatcher import coerce_request_id
         from mcp.shared.jsonrpc_dispatcher import cancelled_request_id_from_params
 
         request_id = cancelled_request_id_from_params(params if isinstance(params, dict) else None)
-        call = self._calls.get(coerce_request_id(request_id)) if request_id is not None else None
-        if call is None:
+        entry = self._calls.pop(coerce_request_id(request_id), None) if request_id is not None else None
+        if entry is None:
             return False  # not ours: the SDK's (or nobody's)
+        _, call = entry
         call.cancelled = True
-        call.task.cancel()
+        call.cancel.set()  # the runtime kills the tool's process group and returns
+        self.admission.leave()  # as on the SDK path, a cancelled call leaves at once
+        self.answered(request_id)
         return True
 
-    async def _answer(self, request_id, outcome) -> None:
+    async def close(self) -> None:
+        """The connection ended: calls still running get "Connection closed" (as the SDK answers its
+        own), their tools are killed, and answers still being written get their chance."""
         import anyio
 
-        try:
-            await self.send(response(request_id, outcome, self.version))
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-            pass  # the client went away
-        finally:
-            self.answered(request_id)
-
-    async def _call(self, request_id, binding, verb_key: str, args: dict, token) -> None:
-        import asyncio
-
-        from mcp.shared.dispatcher import coerce_request_id
-
-        key = coerce_request_id(request_id)
-        call = _Call(asyncio.current_task())
-        self._calls[key] = call
-        writing = False
-        try:
-            try:
-                outcome = await self.titled(token, binding, verb_key, args)
-            finally:
-                self.admission.leave()
-                if self._calls.get(key) is call:
-                    del self._calls[key]
-            if call.cancelled:  # the client cancelled it just as it ended: never answered either
-                await self.send(b"")  # (but the done title queued for one write with the answer goes out)
-                return
-            writing = True
-            await self._answer(request_id, outcome)
-        except asyncio.CancelledError:
-            if call.cancelled:
-                return  # the client cancelled it: never answered (the SDK's rule too)
-            # shutdown: answer the call so the client is not left waiting, as the SDK does
-            if not writing:
-                try:
-                    await asyncio.wait_for(self._write_error(request_id, CONNECTION_CLOSED, "Connection closed"),
-                                           _SHUTDOWN_WRITE_S)
-                except (asyncio.TimeoutError, asyncio.CancelledError):
-                    pass
-            raise
-        except Exception as error:  # noqa: BLE001 - the SDK answers a raising handler with code 0
-            if not writing and not call.cancelled:
-                await self._write_error(request_id, 0, str(error))
-        finally:
-            self.answered(request_id)
-
-    async def _write_error(self, request_id, code: int, message: str) -> None:
-        import anyio
-
-        try:
-            await self.send(error_response(request_id, code, message))
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-            pass
+        entries, self._calls = list(self._calls.values()), {}
+        for request_id, call in entries:
+            call.cancelled = True
+            call.cancel.set()
+            self.admission.leave()
+            self.writer.put(error_response(request_id, CONNECTION_CLOSED, "Connection closed"))
+        with anyio.move_on_after(_SHUTDOWN_WRITE_S, shield=True):
+            with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+                await self.writer.flush()
+        for task in list(self._drains):
+            task.cancel()

@@ -248,3 +248,40 @@ def test_a_cancelled_call_leaves_at_once_and_is_never_answered():
     assert fast.offer({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c"}})
     assert fast.admission.admitted == 0 and seen.lines == []
     assert not fast.offer({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c"}})
+
+
+def test_a_bug_in_the_fast_path_turns_it_off_and_the_sdk_answers(capfd):
+    """An exception inside the fast path never reaches the server: the path turns off, the line goes to the SDK."""
+    import os
+
+    import anyio
+
+    from wrapgen.hosts.mcp import PipeLines
+
+    class Broken:
+        off = False
+
+        def offer(self, message):
+            raise KeyError("boom")
+
+    read_fd, write_fd = os.pipe()
+    line = json.dumps(_call(request_id=1, arguments={})) + "\n"
+    os.write(write_fd, line.encode())
+    os.close(write_fd)
+
+    async def first_line() -> str:
+        reader = PipeLines(read_fd)
+
+        async def answer(error):
+            raise AssertionError(error)
+
+        reader.answer, reader.fast = answer, Broken()
+        got = await reader.__anext__()
+        return got, reader.fast.off
+
+    try:
+        got, off = anyio.run(first_line)
+    finally:
+        os.close(read_fd)
+    assert got == line and off is True
+    assert "fast path is off after an internal error (KeyError" in capfd.readouterr().err

@@ -687,6 +687,15 @@ class PipeLines:
     def __aiter__(self):
         return self
 
+    def _offer(self, message: dict) -> bool:
+        """Whether the fast path answers this message; a bug there turns it off rather than the server."""
+        try:
+            return self.fast.offer(message)
+        except Exception as error:  # noqa: BLE001 - the SDK answers this one and every later one
+            self.fast.off = True
+            _notice(f"the fast path is off after an internal error ({type(error).__name__}: {error})")
+            return False
+
     def _stand_in(self) -> str:
         head = self.dropped_head.split(b'"params"', 1)[0]
         match = _ID_RE.search(head)
@@ -715,7 +724,7 @@ class PipeLines:
                 if self.fast is not None:
                     if plain is None:
                         self.fast.passed_unparsed(line)
-                    elif self.fast.offer(plain):
+                    elif self._offer(plain):
                         continue  # answered next to the SDK
                 return line
             if verdict is not None:

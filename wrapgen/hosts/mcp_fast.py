@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,9 +54,12 @@ _PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"  # the 2026 en
 _ID_RE = re.compile(r'"id":(-?\d+|"(?:[^"\\]|\\.)*"),"(?:result|error)":')
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
 def _dumps(value) -> bytes:
     """JSON as the SDK's writer prints it: compact, UTF-8; ValueError/UnicodeEncodeError where pydantic may differ."""
-    return (json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
+    return (_ENCODER.encode(value) + "\n").encode("utf-8")
 
 
 def _plain_result(outcome: Any) -> dict | None:
@@ -132,6 +136,13 @@ def exact_response(request_id, outcome: Any, version: str) -> bytes:
 
 def response(request_id, outcome: Any, version: str) -> bytes:
     return plain_response(request_id, outcome) or exact_response(request_id, outcome, version)
+
+
+def _coerce(request_id):
+    """The SDK's correlation key of a request id ("7" and 7 are one id: ``coerce_request_id``)."""
+    from mcp.shared.dispatcher import coerce_request_id
+
+    return coerce_request_id(request_id)
 
 
 @dataclass
@@ -250,13 +261,9 @@ class FastPath:
         return True
 
     def _start(self, request_id, binding, verb_key: str, args: dict, token) -> None:
-        import threading
-
-        from mcp.shared.dispatcher import coerce_request_id
-
         verb = binding["verbs"][verb_key]
         call = _Call(threading.Event())
-        key = coerce_request_id(request_id)
+        key = _coerce(request_id)
         try:
             self.begin(token, verb, args)
         except Exception as error:  # noqa: BLE001 - the SDK answers a raising handler with code 0

@@ -6,9 +6,10 @@ params against the protocol surface and another into typed params, the handler, 
 result, its dump, the per-version sieve (another validation and dump), the writer task and a last
 dump to JSON. The fast path takes a plain ``tools/call`` where the pipe reader (``mcp.PipeLines``)
 has already parsed it, runs it through the same handler code as the SDK path (``check_arguments``,
-``Admission``, ``runtime.execute`` in a worker thread under the same limiter, the same progress
-notifications and ``tool_result``) and writes the JSON-RPC answer itself through the same
-``PipeWriter`` the SDK writes to, so lines never interleave.
+``Admission``, ``runtime.execute`` on the same worker threads, the same progress notifications
+and ``tool_result``) and writes the JSON-RPC answer itself through the same ``PipeWriter`` the SDK
+writes to, so lines never interleave. The call needs no task of its own: the worker's completion
+runs on the event loop and writes the answer at once (with the done title, in one write).
 
 It takes a request only when the SDK would do exactly that with it:
 

@@ -3,7 +3,8 @@
 Builds a pack over `true` (json false) in a temporary directory, then times N calls of its one
 verb (a) through `runtime.execute` in this process and (b) through `python -m wrapgen serve`
 driven by the mcp SDK's own stdio client, sequentially (each call waits for its answer).
-Prints calls per second for both and the milliseconds per call the server adds.
+Prints calls per second for both and the milliseconds per call the server adds, and the CPU
+per call of the server process and of the SDK client (both beyond the runtime's own).
 The server runs with every protection of issue 12 on, as by default: each line screened before
 the SDK parses it, the in-flight/queue limits (``--max-in-flight 4 --max-queue 32``), the binding
 derived from pack.yaml, tool text cut and marked, ``--confirm auto``. Each served call sends a
@@ -11,14 +12,23 @@ progress token, so the server also sends the verb's live and done titles as two 
 notifications per call (issue 14; ``--no-progress`` leaves the token out).
 Goal: the server adds <= 1.0 ms per call.
 
-    python bench/serve_overhead.py [--calls 300] [--no-progress]
+``--sdk-path`` also serves the same calls from a server with its fast path off (every message
+through the SDK, ``serve(fast_path=False)``), interleaved with the others, to show what the fast
+path saves in the same run. ``--raw-client`` also drives the default server with a minimal
+JSON-lines client (no SDK), so what the wall time adds is the server's and not the SDK client's.
+
+    python bench/serve_overhead.py [--calls 300] [--no-progress] [--sdk-path] [--raw-client]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
+import select
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -46,6 +56,12 @@ verbs:
 """
 
 GOAL_MS = 1.0
+SERVE = ["serve", "--confirm", "auto", "--max-in-flight", "4", "--max-queue", "32"]
+# `wrapgen serve` with the fast path off: every message through the SDK (for --sdk-path)
+SDK_PATH = (
+    "import sys; from wrapgen.hosts.export import load_packs; from wrapgen.hosts.mcp import serve;"
+    " sys.exit(serve(load_packs(sys.argv[1:]), confirm='auto', max_in_flight=4, max_queue=32, fast_path=False))"
+)
 
 
 def _make_pack(root: Path) -> Path:
@@ -54,22 +70,6 @@ def _make_pack(root: Path) -> Path:
     (pack / "pack.yaml").write_text(PACK, encoding="utf-8")
     write_files(pack, render_pack_files(PACK.encode("utf-8")))
     return pack
-
-
-def _server_pid() -> int | None:
-    """The pid of our `wrapgen serve` child (stdio_client does not expose its process)."""
-    me = str(os.getpid())
-    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_bytes()
-            argv = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if stat[stat.rfind(b")") + 2 :].split()[1] == me.encode() and b"serve" in argv:
-            return int(entry)
-    return None
 
 
 def _cpu_s(pid: int | None) -> float:
@@ -89,69 +89,173 @@ def _local_call(binding: dict, cpu: list[float]) -> float:
     return elapsed
 
 
-async def _paired(pack: Path, calls: int, progress: bool = True) -> tuple[list[float], list[float], float, float]:
-    """Alternate one in-process call and one served call, so both see the same machine load."""
+class _RawClient:
+    """A minimal MCP client over pipes (no SDK): one request line out, lines in until its answer."""
+
+    def __init__(self, pack: Path):
+        self.process = subprocess.Popen([sys.executable, "-m", "wrapgen", *SERVE, str(pack)],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.buffer, self.next_id = b"", 0
+        self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                    "clientInfo": {"name": "bench", "version": "0"}})
+        self.process.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        self.process.stdin.flush()
+
+    def request(self, method: str, params: dict, titles: list | None = None) -> dict:
+        self.next_id += 1
+        line = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params},
+                          separators=(",", ":")).encode() + b"\n"
+        os.write(self.process.stdin.fileno(), line)
+        while True:
+            while b"\n" not in self.buffer:
+                select.select([self.process.stdout], [], [])
+                chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+                if not chunk:
+                    raise RuntimeError("the server closed its output")
+                self.buffer += chunk
+            raw, _, self.buffer = self.buffer.partition(b"\n")
+            message = json.loads(raw)
+            if message.get("id") == self.next_id:
+                return message
+            if titles is not None and message.get("method") == "notifications/progress":
+                titles.append(message["params"]["message"])
+
+    def call(self, progress: bool, titles: list) -> dict:
+        params = {"name": "noop", "arguments": {}}
+        if progress:
+            params["_meta"] = {"progressToken": self.next_id + 1}
+        return self.request("tools/call", params, titles)["result"]
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+class _Side:
+    """One way of serving the calls: its per-call wall times, and the CPU of its server and of the client."""
+
+    def __init__(self, label: str):
+        self.label, self.times, self.client_cpu = label, [], []
+        self.server_pid: int | None = None
+        self.server_cpu_ms = float("nan")
+        self.titles: list[str] = []
+
+
+async def _paired(pack: Path, calls: int, progress: bool = True, sdk_path: bool = False,
+                  raw_client: bool = False) -> tuple[list[float], list[float], dict]:
+    """Alternate one in-process call and one call on each way of serving, so all see the same machine load."""
     binding = runtime.load_binding(pack)  # what the server does: load once, execute per call
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "wrapgen", "serve", "--confirm", "auto", "--max-in-flight", "4", "--max-queue", "32", str(pack)],
-    )
-    local, served, local_cpu = [], [], []
-    titles: list[str] = []
+    local, local_cpu = [], []
+    sides = {"serve": _Side("wrapgen serve (stdio, SDK client)")}
+    commands = {"serve": StdioServerParameters(command=sys.executable, args=["-m", "wrapgen", *SERVE, str(pack)])}
+    if sdk_path:
+        sides["sdk"] = _Side("  the same, fast path off")
+        commands["sdk"] = StdioServerParameters(command=sys.executable, args=["-c", SDK_PATH, str(pack)])
+    raw = _RawClient(pack) if raw_client else None
+    if raw is not None:
+        sides["raw"] = _Side("wrapgen serve, minimal client")
+        sides["raw"].server_pid = raw.process.pid
 
-    async def on_progress(value, total, message):
-        titles.append(message)
-
-    callback = on_progress if progress else None
-    async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write) as session:
+    async with contextlib.AsyncExitStack() as stack:
+        sessions = {}
+        for key, params in commands.items():
+            known = _children()
+            read, write = await stack.enter_async_context(stdio_client(params))
+            session = await stack.enter_async_context(ClientSession(read, write))
             await session.initialize()
             await session.list_tools()
-            for _ in range(5):  # warm the worker thread, the session and the runtime
-                await session.call_tool("noop", {})
-                _local_call(binding, [])
-            server = _server_pid()
-            cpu_before = _cpu_s(server)
-            titles.clear()
-            for _ in range(calls):
-                local.append(_local_call(binding, local_cpu))
-                start = time.perf_counter()
-                result = await session.call_tool("noop", {}, progress_callback=callback)
-                served.append(time.perf_counter() - start)
-                assert not result.is_error, result
-            server_cpu_ms = (_cpu_s(server) - cpu_before) * 1000 / calls
+            sessions[key] = session
+            sides[key].server_pid = next(iter(_children() - known), None)
+
+        def callback(side: _Side):
+            async def on_progress(value, total, message):
+                side.titles.append(message)
+            return on_progress if progress else None
+
+        async def one(key: str, side: _Side) -> None:
+            start, cpu_start = time.perf_counter(), time.process_time()
+            if key == "raw":
+                result = raw.call(progress, side.titles)
+                error = result["isError"]
+            else:
+                result = await sessions[key].call_tool("noop", {}, progress_callback=callback(side))
+                error = result.is_error
+            side.times.append(time.perf_counter() - start)
+            side.client_cpu.append(time.process_time() - cpu_start)
+            assert not error, result
+
+        for _ in range(5):  # warm the worker threads, the sessions and the runtime
+            for key, side in sides.items():
+                await one(key, side)
+            _local_call(binding, [])
+        before = {key: _cpu_s(side.server_pid) for key, side in sides.items()}
+        for side in sides.values():
+            side.times.clear()
+            side.client_cpu.clear()
+            side.titles.clear()
+        for _ in range(calls):
+            for key, side in sides.items():
+                local.append(_local_call(binding, local_cpu)) if key == "serve" else None
+                await one(key, side)
+        for key, side in sides.items():
+            side.server_cpu_ms = (_cpu_s(side.server_pid) - before[key]) * 1000 / calls
+    if raw is not None:
+        raw.close()
     if progress:  # every call's two titles arrived, in order
-        assert titles == ["Doing nothing", "Did nothing"] * calls, titles[:4]
-    return local, served, server_cpu_ms, statistics.fmean(local_cpu) * 1000
+        for side in sides.values():
+            assert side.titles == ["Doing nothing", "Did nothing"] * calls, side.titles[:4]
+    return local, local_cpu, sides
+
+
+def _children() -> set[int]:
+    """The pids of our `wrapgen serve` children."""
+    me = str(os.getpid()).encode()
+    found = set()
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_bytes()
+            argv = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if stat[stat.rfind(b")") + 2 :].split()[1] == me and (b"serve" in argv or b"-c" in argv):
+            found.add(int(entry))
+    return found
 
 
 def _line(label: str, times: list[float]) -> str:
     mean_ms = statistics.fmean(times) * 1000
     median_ms = statistics.median(times) * 1000
-    return f"{label:<28} {len(times) / sum(times):8.1f} calls/s   mean {mean_ms:6.2f} ms   median {median_ms:6.2f} ms"
+    return f"{label:<34} {len(times) / sum(times):8.1f} calls/s   mean {mean_ms:6.2f} ms   median {median_ms:6.2f} ms"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--no-progress", action="store_true", help="send no progress token")
+    parser.add_argument("--sdk-path", action="store_true", help="also serve with the fast path off, interleaved")
+    parser.add_argument("--raw-client", action="store_true", help="also drive the server with a minimal client")
     ns = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         pack = _make_pack(Path(tmp))
-        local, served, server_cpu_ms, local_cpu_ms = anyio.run(_paired, pack, ns.calls, not ns.no_progress)
-    added = [(s - l) * 1000 for l, s in zip(local, served)]
-    print(_line("runtime.execute in-process", local))
-    print(_line("wrapgen serve (stdio, SDK)", served)
-          + ("" if ns.no_progress else "   (2 progress notifications per call)"))
-    print(
-        f"server adds {statistics.median(added):.2f} ms per call (median of paired differences;"
-        f" mean {statistics.fmean(added):.2f} ms); goal <= {GOAL_MS} ms"
-    )
-    # wall time suffers from other load on the machine; the server's own CPU time per call does less so
-    print(
-        f"CPU per call, the tool's own not counted: server process {server_cpu_ms:.2f} ms,"
-        f" runtime in-process {local_cpu_ms:.2f} ms, so the server adds {server_cpu_ms - local_cpu_ms:.2f} ms"
-    )
+        local, local_cpu, sides = anyio.run(_paired, pack, ns.calls, not ns.no_progress, ns.sdk_path, ns.raw_client)
+    local_cpu_ms = statistics.fmean(local_cpu) * 1000
+    print(_line("runtime.execute in-process", local)
+          + f"   CPU {local_cpu_ms:.2f} ms" + ("" if ns.no_progress else "   (2 progress notifications per served call)"))
+    for side in sides.values():
+        added = [(s - l) * 1000 for l, s in zip(local, side.times)]
+        print(_line(side.label, side.times))
+        # wall time suffers from other load on the machine; the processes' own CPU time per call does less so
+        print(f"    adds {statistics.median(added):.2f} ms wall per call (median of paired differences;"
+              f" mean {statistics.fmean(added):.2f} ms); CPU per call beyond the runtime's:"
+              f" server {side.server_cpu_ms - local_cpu_ms:.2f} ms (process {side.server_cpu_ms:.2f} ms),"
+              f" client {statistics.fmean(side.client_cpu) * 1000:.2f} ms; goal <= {GOAL_MS} ms")
     print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     return 0
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import re
 import signal
 import stat
@@ -246,25 +247,94 @@ def unsafe_patterns(packs: Sequence[tuple[Path, Mapping]]) -> list[str]:
     return problems
 
 
+class Workers:
+    """The threads the calls' tools run from (``runtime.execute`` blocks): at most ``size`` calls at
+    once, the others waiting their turn in order. Used from the event loop (``run``, ``close``).
+
+    Costs one hand-off each way (a queue put, then ``call_soon_threadsafe``), where anyio's
+    ``to_thread`` with a capacity limiter also passes the limiter's checkpoints. A call cancelled
+    while it waits never runs (its ``cancel`` event is set); one cancelled while it runs is abandoned
+    to the runtime, which kills the tool and returns, and holds its thread until then.
+    """
+
+    def __init__(self, size: int):
+        self.size = size
+        self._jobs = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._busy = 0  # jobs handed over and not yet settled
+
+    async def run(self, cancel: threading.Event, function, *args):
+        import asyncio
+
+        future = asyncio.get_running_loop().create_future()
+        self.submit(cancel, function, args, lambda result, error: _settle(future, result, error))
+        return await future
+
+    def submit(self, cancel: threading.Event, function, args: tuple, done) -> None:
+        """Run ``function(*args)`` on a worker; then ``done(result, error)`` on the event loop (error None
+        unless it raised; result None when ``cancel`` was set before it started, so it never ran)."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        self._busy += 1
+        if self._busy > len(self._threads) and len(self._threads) < self.size:
+            thread = threading.Thread(target=self._work, name="wrapgen serve worker")
+            self._threads.append(thread)
+            thread.start()
+        self._jobs.put((loop, done, cancel, function, args))
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            loop, done, cancel, function, args = job
+            try:
+                result, error = (None, None) if cancel.is_set() else (function(*args), None)
+            except BaseException as raised:  # noqa: BLE001 - handed to the call
+                result, error = None, raised
+            try:
+                loop.call_soon_threadsafe(self._settle, done, result, error)
+            except RuntimeError:  # the loop has closed: nobody waits any more
+                pass
+
+    def _settle(self, done, result, error) -> None:
+        self._busy -= 1
+        done(result, error)
+
+    def close(self) -> None:
+        """Let the threads end once their jobs are done (``_settle_workers`` waits for them)."""
+        for _ in self._threads:
+            self._jobs.put(None)
+        self._threads = []
+
+
+def _settle(future, result, error) -> None:
+    if future.done():  # cancelled: the call was abandoned
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
 class Admission:
     """The in-flight and queue limits of one server. Used from the event loop only (no lock).
 
-    ``admitted`` counts calls past the door: running (at most ``max_in_flight``, held by the
-    thread limiter) or waiting, for a slot or for the person's answer.
+    ``admitted`` counts calls past the door: running (at most ``max_in_flight``, on the
+    ``workers``) or waiting, for a worker or for the person's answer.
     """
 
     def __init__(self, max_in_flight: int = DEFAULT_MAX_IN_FLIGHT, max_queue: int = DEFAULT_MAX_QUEUE):
         self.max_in_flight, self.max_queue = max_in_flight, max_queue
         self.admitted = 0
-        self._limiter = None
+        self._workers = None
 
     @property
-    def limiter(self):
-        if self._limiter is None:
-            import anyio
-
-            self._limiter = anyio.CapacityLimiter(self.max_in_flight)
-        return self._limiter
+    def workers(self) -> Workers:
+        if self._workers is None:
+            self._workers = Workers(self.max_in_flight)
+        return self._workers
 
     def try_enter(self) -> bool:
         if self.admitted >= self.max_in_flight + self.max_queue:
@@ -587,6 +657,7 @@ class PipeLines:
         self.dropping = False  # inside an oversized line: discard up to its newline
         self.dropped_head = b""
         self.answer = None
+        self.fast = None  # a mcp_fast.FastPath: the tools/call it takes never reach the SDK
         self.max_unanswered: int | None = None
         self.unanswered: set = set()
         self._room = None  # an anyio.Event while reading waits for answers to go out
@@ -616,6 +687,15 @@ class PipeLines:
     def __aiter__(self):
         return self
 
+    def _offer(self, message: dict) -> bool:
+        """Whether the fast path answers this message; a bug there turns it off rather than the server."""
+        try:
+            return self.fast.offer(message)
+        except Exception as error:  # noqa: BLE001 - the SDK answers this one and every later one
+            self.fast.off = True
+            _notice(f"the fast path is off after an internal error ({type(error).__name__}: {error})")
+            return False
+
     def _stand_in(self) -> str:
         head = self.dropped_head.split(b'"params"', 1)[0]
         match = _ID_RE.search(head)
@@ -641,6 +721,11 @@ class PipeLines:
             if verdict is True:
                 if self.max_unanswered is not None:
                     self._track(line, plain)
+                if self.fast is not None:
+                    if plain is None:
+                        self.fast.passed_unparsed(line)
+                    elif self._offer(plain):
+                        continue  # answered next to the SDK
                 return line
             if verdict is not None:
                 await self.answer(verdict)
@@ -700,19 +785,22 @@ class PipeWriter:
         self.fd, self.reader = fd, reader
         self.pending = bytearray()
         self.broken = False
+        self.fast = None  # a mcp_fast.FastPath waiting to see the SDK answer initialize
         self._flushing = False
+        self._idle = None  # an anyio.Event, set when the flush under way ends, while someone waits for it
 
-    def push(self, line: str) -> None:
+    def push(self, line: str, *, hold: bool = False) -> None:
         """Write one whole message line now, past the SDK's writer task (progress notifications).
 
         What the pipe does not take at once stays pending, ahead of what the SDK writes next, and goes
         out with it: a line is never split by another. Costs one ``os.write``; the SDK's path
         (a pydantic model, its JSON dump, a memory stream and a task switch) costs several times that.
+        ``hold``: only queue it, for a caller that sends its next line at once (one write for both).
         """
         if self.broken:
             return
         self.pending += line.encode("utf-8")
-        if self._flushing:
+        if self._flushing or hold:
             return  # the flush under way writes it next, in order
         try:
             written = os.write(self.fd, self.pending)
@@ -728,7 +816,43 @@ class PipeWriter:
     async def write(self, text: str) -> None:
         if self.reader is not None and self.reader.unanswered:
             self._note_answer(text)
+        if self.fast is not None and self.fast.waiting:
+            self.fast.note_written(text)
         self.pending += text.encode("utf-8")
+
+    def put(self, line: bytes) -> bool:
+        """Write one whole message line now if the pipe takes it (True); else it stays pending (False),
+        ahead of what is written next, and ``flush`` writes it."""
+        if self.broken:
+            return True
+        self.pending += line
+        if self._flushing:
+            return False
+        try:
+            written = os.write(self.fd, self.pending)
+        except BlockingIOError:
+            return False
+        except OSError:
+            self.broken = True
+            self.pending = bytearray()
+            if self.reader is not None:
+                self.reader.hang_up()
+            return True
+        del self.pending[:written]
+        return not self.pending
+
+    async def send(self, line: bytes) -> None:
+        """Write one whole message line and wait until it is out (or the pipe broke: ClosedResourceError).
+
+        For writers other than the SDK's (the fast path): the line joins what is pending, in order, and
+        goes out with the flush under way or with a flush of its own.
+        """
+        import anyio
+
+        if self.broken:
+            raise anyio.ClosedResourceError
+        self.pending += line
+        await self.flush()
 
     def _note_answer(self, text: str) -> None:
         """Tell the reader which request this line answers (the SDK writes ``"id"`` before the result)."""
@@ -743,8 +867,14 @@ class PipeWriter:
     async def flush(self) -> None:
         import anyio
 
+        while self._flushing:  # one flush at a time; the one under way writes what is pending now
+            if self._idle is None:
+                self._idle = anyio.Event()
+            await self._idle.wait()
         if self.broken:
             raise anyio.ClosedResourceError
+        if not self.pending:
+            return
         self._flushing = True
         try:
             while self.pending:
@@ -767,6 +897,9 @@ class PipeWriter:
             raise anyio.ClosedResourceError from None
         finally:
             self._flushing = False
+            if self._idle is not None:
+                self._idle.set()
+                self._idle = None
 
 
 @contextlib.contextmanager
@@ -809,9 +942,9 @@ def _pipe_stdio():
             os.close(fd)
 
 
-async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admission | None = None) -> None:
+async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admission | None = None,
+                     fast_path: bool = True) -> None:
     import anyio
-    import anyio.to_thread
     import mcp_types as types
     from mcp.server.lowlevel import Server
     from mcp.server.stdio import stdio_server
@@ -841,10 +974,7 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
     async def run(binding, verb_key, args, expected_argv=None) -> dict:
         cancel = threading.Event()
         try:
-            return await anyio.to_thread.run_sync(
-                _execute, binding, verb_key, args, cancel, expected_argv,
-                abandon_on_cancel=True, limiter=admission.limiter,
-            )
+            return await admission.workers.run(cancel, _execute, binding, verb_key, args, cancel, expected_argv)
         except anyio.get_cancelled_exc_class():
             # the client cancelled this call (or went away): the runtime kills the tool's group
             cancel.set()
@@ -854,17 +984,48 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
         if direct is None:
             await ctx.session.report_progress(value, total, message=message)
             return
+        push_progress(token, value, total, message)
+
+    async def run_titled(ctx, binding, verb_key, args, expected_argv=None) -> dict:
+        meta = ctx.meta
+        token = meta.get("progress_token") if isinstance(meta, dict) else getattr(meta, "progress_token", None)
+        return await titled(token, binding, verb_key, args, expected_argv, ctx=ctx)
+
+    def push_progress(token, value: int, total: int | None, message: str, *, hold: bool = False) -> None:
         params = {"progressToken": token, "progress": value, "message": message}
         if total is not None:
             params["total"] = total
         direct.push(json.dumps({"jsonrpc": "2.0", "method": "notifications/progress", "params": params},
-                               ensure_ascii=False, separators=(",", ":")) + "\n")
+                               ensure_ascii=False, separators=(",", ":")) + "\n", hold=hold)
 
-    async def run_titled(ctx, binding, verb_key, args, expected_argv=None) -> dict:
-        """Run the call; with a progress token, the live title as progress before, the done title after."""
+    def begin(token, verb: Mapping, args: dict) -> None:
+        """Before the call runs (on pipes): with a progress token, the live title as progress."""
+        if token is not None and verb.get("title"):
+            live = call_titles(verb, args)
+            if live:
+                push_progress(token, 0, None, live)
+
+    def finish(token, verb: Mapping, args: dict, envelope: Mapping, *, hold: bool = False) -> dict:
+        """After it ran (on pipes): with a progress token, the done title as progress; the tool result.
+
+        ``hold``: the done title waits to go out in one write with the answer, written next (the fast path).
+        """
+        done = call_titles(verb, args, envelope)
+        if token is not None and verb.get("title") and done:
+            push_progress(token, 1, 1, done, hold=hold)
+        return tool_result(envelope, verb, title=done)
+
+    async def titled(token, binding, verb_key, args, expected_argv=None, *, ctx=None) -> dict:
+        """Run the call; with a progress token, the live title as progress before, the done title after.
+
+        On pipes this is ``begin``, the call, ``finish``: the fast path (``mcp_fast``) runs its calls
+        through those two and the same ``_execute`` on the same workers.
+        """
         verb = binding["verbs"][verb_key]
-        meta = ctx.meta
-        token = meta.get("progress_token") if isinstance(meta, dict) else getattr(meta, "progress_token", None)
+        if direct is not None:
+            begin(token, verb, args)
+            envelope = await run(binding, verb_key, args, expected_argv)
+            return finish(token, verb, args, envelope)
         if token is not None and verb.get("title"):
             live = call_titles(verb, args)
             if live:
@@ -928,6 +1089,7 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
         # on pipes, progress notifications are written straight out (PipeWriter.push), not through the SDK
         direct = None if pipes is None else pipes[1]
         streams = {} if pipes is None else {"stdin": pipes[0], "stdout": pipes[1]}
+        calls = None
         async with stdio_server(**streams) as (read_stream, write_stream):
             if pipes is not None:
                 async def answer(error: dict) -> None:
@@ -937,7 +1099,30 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
 
                 pipes[0].answer = answer
                 pipes[0].max_unanswered = admission.max_in_flight + admission.max_queue + UNANSWERED_SLACK
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+                if fast_path:
+                    calls = _fast_path(pipes, table, admission, begin, finish)
+            try:
+                await server.run(read_stream, write_stream, server.create_initialization_options())
+            finally:
+                if calls is not None:  # calls still running on the fast path: answered "Connection closed"
+                    await calls.close()
+                admission.workers.close()
+
+
+def _fast_path(pipes, table: ToolTable, admission: Admission, begin, finish):
+    """Answer plain tools/call requests next to the SDK (``mcp_fast``) on these pipes; returns the FastPath."""
+    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+
+    from wrapgen.hosts.mcp_fast import FastPath
+
+    reader, writer = pipes
+    fast = FastPath(
+        routes=table.routes, admission=admission, begin=begin, finish=finish, execute=_execute,
+        writer=writer, answered=reader.answered, check_arguments=check_arguments, error_result=error_result,
+        versions=frozenset(HANDSHAKE_PROTOCOL_VERSIONS),
+    )
+    reader.fast = writer.fast = fast
+    return fast
 
 
 def _notice(text: str) -> None:
@@ -990,11 +1175,13 @@ def serve(
     confirm: str = "auto",
     max_in_flight: int = DEFAULT_MAX_IN_FLIGHT,
     max_queue: int = DEFAULT_MAX_QUEUE,
+    fast_path: bool = True,
 ) -> int:
     """Serve loaded packs until the client goes away; returns the exit status.
 
     ``confirm`` is one of ``CONFIRM_CHOICES``; ``max_in_flight`` calls run at once and
-    ``max_queue`` more wait, past that a call is answered "server busy".
+    ``max_queue`` more wait, past that a call is answered "server busy". ``fast_path`` False
+    leaves every message to the SDK (``mcp_fast`` answers plain tools/call next to it otherwise).
     """
     if transport not in TRANSPORTS:
         raise UsageError(f"unknown transport {transport!r}", hint=f"use one of: {', '.join(TRANSPORTS)}")
@@ -1021,7 +1208,8 @@ def serve(
     stops = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
     previous = {signum: signal.signal(signum, _stop_now) for signum in stops}
     try:
-        anyio.run(lambda: _run_stdio(table, confirm=confirm, admission=Admission(max_in_flight, max_queue)))
+        anyio.run(lambda: _run_stdio(table, confirm=confirm, admission=Admission(max_in_flight, max_queue),
+                                     fast_path=fast_path))
     finally:
         _settle_workers()
         for signum, handler in previous.items():

@@ -3,7 +3,9 @@
 ``run_trials(specs, ...)`` runs every ``TrialSpec`` (a verb's rendered argv) in bubblewrap, the sandbox
 of ``sandbox.py`` that discovery's help probes use: the whole file system read-only but for a fresh
 scratch working directory, HOME and TMPDIR per trial, no network, its own PID namespace, dying with
-wrapgen, stdin ``/dev/null`` and no controlling terminal. At most ``jobs`` trials run at once (2 to 4),
+wrapgen, stdin ``/dev/null`` and no controlling terminal. Its environment is the probe's, with the
+start-up settings of ``knowledge/data/trials.json``'s ``trial_env`` (``GOGC=400``: a large Go binary
+no longer spends a third of its start collecting garbage) and then the pack's ``env.set``. At most ``jobs`` trials run at once (2 to 4),
 each for at most ``timeout_s``. With ``try_in`` the directory is copied into each trial's scratch
 working directory first (a tool that reads its cwd, git or make, is then tried on real content).
 
@@ -177,7 +179,9 @@ def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = 
         return TrialRun(tuple(TrialOutcome(s.verb, tuple(s.argv), json_selected=s.json_selected,
                                            not_run=(s.why or "write") if not s.run else "no sandbox here")
                               for s in specs), note=note)
-    base_env = probe_env()
+    from wrapgen.knowledge.trials import trial_env
+
+    base_env = {**probe_env(), **trial_env()}
     source = os.path.abspath(os.fspath(try_in)) if try_in else None
     jobs = max(1, min(int(jobs), 4))
     def one(spec: TrialSpec) -> TrialOutcome:

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """What trying before shipping costs `wrapgen wrap`: wall time with the trials and without, as a ratio.
 
-For each tool (gh, kubectl, git by default) one warm-up wrap fills the discovery cache; then rounds
-alternate `wrap(tool, trials=False)` and `wrap(tool, trials=True)` (in process, writing nothing, the
-same discovery cache), and the medians, their ratio and what the trials showed are printed. The first
-wrap with trials runs every trial (its time and ratio are printed on their own: "1st"); the later
-ones answer unchanged trials from the trial cache, as a user's second wrap of the same tool does. The
-goal (issue 11): wrap with trials at most 2x wrap without, on gh, kubectl and git, in one run.
+For each tool (gh, kubectl, git by default) one warm-up wrap fills the discovery cache; then each
+round runs, one after the other, `wrap(tool, trials=False)`, a first `wrap(tool, trials=True)` with
+the trial cache emptied (it runs every trial: "1st") and one more that answers unchanged trials from
+the trial cache, as a user's second wrap of the same tool does ("with"); in process, writing
+nothing, the same discovery cache. The medians over the rounds, their ratios and what the trials
+showed are printed, with the load average at the start and at the end (the machine may be shared:
+rounds interleave the three kinds, so a load that comes and goes weighs on each alike). The goal
+(issue 11): wrap with trials at most 2x wrap without, on gh, kubectl and git, in one run.
 `--cold` measures with the discovery cache off instead (a first wrap of a tool: the ratio is smaller).
 
 Usage: python bench/trial_cost.py [--tool gh --tool git] [--rounds 3] [--cold]
@@ -72,20 +74,20 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{tool}: not installed, skipped")
             continue
         _once(tool, False, False, out)  # warm-up: fills the discovery cache (and the page cache)
-        runs = {True: [], False: []}
+        runs = {"without": [], "first": [], "with": []}
         seen = None
         _CRAWLS[0] = 0
         for _ in range(args.rounds):
-            for trials in (False, True):
-                wall, result = _once(tool, trials, args.cold, out)
-                runs[trials].append(wall)
-                if trials:
+            for kind in ("without", "first", "with"):
+                if kind == "first":  # a trial cache without this tool's trials: the first wrap runs them all
+                    shutil.rmtree(os.path.join(os.environ["WRAPGEN_CACHE_DIR"], "trials"), ignore_errors=True)
+                wall, result = _once(tool, kind != "without", args.cold, out)
+                runs[kind].append(wall)
+                if kind == "first":
                     seen = result.trials
-        first = runs[True][0]  # the first wrap with trials runs them all; later ones may answer from the cache
-        without = statistics.median(runs[False])
-        with_ = statistics.median(runs[True][1:]) if len(runs[True]) > 1 else first
+        without, first, with_ = (statistics.median(runs[k]) for k in ("without", "first", "with"))
         ratio = with_ / without if without else float("inf")
-        first_ratio = first / statistics.median(runs[False]) if without else float("inf")
+        first_ratio = first / without if without else float("inf")
         worst = max(worst, ratio, first_ratio)
         kinds = Counter(e.kind for e in seen.evidence) if seen else Counter()
         if _CRAWLS[0] and not args.cold:
@@ -97,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     for tool, without, first, with_, first_ratio, ratio, kinds in rows:
         print(f"{tool:8} {without:8.2f}s {first:9.2f}s {with_:8.2f}s {first_ratio:9.2f} {ratio:6.2f}  {kinds}")
     print(f"worst ratio {worst:.2f} (goal: at most 2.00; {'cold' if args.cold else 'warm'} discovery cache, "
-          f"median of {args.rounds}; '1st' is the first wrap with trials, which runs every trial; 'with' the later ones)")
+          f"median of {args.rounds}; '1st' is a first wrap with trials, which runs every trial; 'with' a second one)")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     shutil.rmtree(out, ignore_errors=True)
     shutil.rmtree(os.environ["WRAPGEN_CACHE_DIR"], ignore_errors=True)
     return 0

@@ -21,7 +21,7 @@ from typing import Iterable
 
 from wrapgen.check.trial_evidence import (Evidence, apply_evidence, classify, optional_operands, sample_args,
                                           without_streaming_flags)
-from wrapgen.probe.trial import DEFAULT_TRIAL_JOBS, DEFAULT_TRIAL_TIMEOUT_S, TrialSpec, run_trials
+from wrapgen.probe.trial import DEFAULT_TRIAL_JOBS, DEFAULT_TRIAL_TIMEOUT_S, TrialSpec, drain_cleanup, run_trials
 
 __all__ = ["TrialReport", "check_try_in", "trial_specs", "try_manifest", "try_proposal", "try_and_backfill",
            "try_pack_dirs", "trial_lines", "BACKFILL_ROUNDS"]
@@ -92,9 +92,9 @@ def trial_specs(manifest: dict) -> list[TrialSpec]:
 def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None, timeout_s: float | None = None,
                  jobs: int | None = None, cache: bool = True, deadline_at: float | None = None,
                  memo: dict | None = None, try_in_checked: bool = False,
-                 key_timeout_s: float | None = None) -> TrialReport:
+                 key_timeout_s: float | None = None, defer_cleanup: bool = False) -> TrialReport:
     """The evidence of every verb of ``manifest`` (a dict as pack.yaml holds it); past ``deadline_at``
-    (``time.monotonic()``) no trial starts."""
+    (``time.monotonic()``) no trial starts. ``defer_cleanup``: see ``run_trials`` (the caller drains)."""
     specs = trial_specs(manifest)
     if try_in is not None and not try_in_checked:
         try_in = check_try_in(try_in)
@@ -107,7 +107,7 @@ def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None, ti
         return TrialReport(tuple(classify_not_run(s, "the sandbox is off") for s in specs), note=note)
     run = run_trials(specs, bin_path=bin_path, timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
                      jobs=jobs or DEFAULT_TRIAL_JOBS, try_in=try_in, cache=cache, deadline_at=deadline_at, memo=memo,
-                     key_timeout_s=key_timeout_s)
+                     key_timeout_s=key_timeout_s, defer_cleanup=defer_cleanup)
     note = run.note
     if run.sandbox_failed:
         note = f"the sandbox failed to start ({run.sandbox_failed}): nothing was tried"
@@ -149,12 +149,10 @@ def _tried_verb_by_verb(manifest: dict, *, bin_path, try_in, timeout_s, cache, d
     """Every verb's trial and its retries (without its streaming flag, then with its optional operands
     filled), one chain per verb, ``jobs`` chains at a time: a verb's retry starts as soon as its own
     trial ends, not once the slowest trial of the round has (the rounds cost a trial's latency each)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     if try_in is not None:
         try_in = check_try_in(try_in)  # once, not once per verb
     options = dict(bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache, deadline_at=deadline_at,
-                   memo=memo)
+                   memo=memo, defer_cleanup=True)
 
     def chain(name: str) -> TrialReport:
         one = {**manifest, "verbs": {name: manifest["verbs"][name]}}
@@ -168,11 +166,35 @@ def _tried_verb_by_verb(manifest: dict, *, bin_path, try_in, timeout_s, cache, d
     names = list(manifest.get("verbs") or {})
     if not names:
         return try_manifest(manifest, try_in_checked=True, **options)
-    with ThreadPoolExecutor(max_workers=max(1, min(jobs or DEFAULT_TRIAL_JOBS, 4)),
-                            thread_name_prefix="wrapgen-trials") as pool:
-        reports = list(pool.map(chain, names))
+    try:
+        reports = _chains(manifest, names, chain, jobs)
+    finally:
+        drain_cleanup()  # every scratch directory of these trials is gone before the evidence is used
     note = next((r.note for r in reports if r.note), "")
     return TrialReport(tuple(item for r in reports for item in r.evidence), note=note)
+
+
+def _chains(manifest: dict, names: list[str], chain, jobs: int | None) -> list[TrialReport]:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=max(1, min(jobs or DEFAULT_TRIAL_JOBS, 4)),
+                            thread_name_prefix="wrapgen-trials") as pool:
+        # the chains that may need a second trial start first, so that trial is not the last one
+        # running alone (a core idle); the evidence keeps the manifest's order
+        futures = {name: pool.submit(chain, name) for name in sorted(names, key=lambda n: _chain_order(manifest, n))}
+        return [futures[name].result() for name in names]
+
+
+def _chain_order(manifest: dict, name: str) -> int:
+    """0 for a read verb whose trial may be followed by another (optional operands to fill after its
+    usage, a streaming flag to drop), 1 for another read, 2 for a verb that is only rendered."""
+    body = (manifest.get("verbs") or {}).get(name) or {}
+    if (body.get("policy") or {}).get("effect", "read") != "read":
+        return 2
+    cli = body.get("cli")
+    if cli is None:
+        return 1
+    return 0 if optional_operands(body) or without_streaming_flags(cli)[1] else 1
 
 
 def try_and_backfill(proposal, *, repropose=None, bin_path: str, try_in=None, timeout_s: float | None = None,
@@ -268,7 +290,7 @@ SLOW_START_FACTOR = 3.0
 
 
 def _retry_slow_start(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,
-                      deadline_at=None, memo=None) -> TrialReport:
+                      deadline_at=None, memo=None, defer_cleanup=False) -> TrialReport:
     """A read that printed nothing and kept running is tried again with ``SLOW_START_FACTOR`` times
     the timeout; when it then finishes, its evidence is that trial's (the words say nothing of it)."""
     silent = [item.verb for item in report.evidence
@@ -279,7 +301,8 @@ def _retry_slow_start(manifest: dict, report: TrialReport, *, bin_path, try_in, 
     verbs = manifest.get("verbs") or {}
     again = try_manifest({**manifest, "verbs": {name: verbs[name] for name in silent if name in verbs}},
                          bin_path=bin_path, try_in=try_in, timeout_s=longer, cache=cache, deadline_at=deadline_at,
-                         memo=memo, try_in_checked=True, key_timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S).by_verb()
+                         memo=memo, try_in_checked=True, key_timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
+                         defer_cleanup=defer_cleanup).by_verb()
     evidence = []
     for item in report.evidence:
         retry = again.get(item.verb)
@@ -290,7 +313,7 @@ def _retry_slow_start(manifest: dict, report: TrialReport, *, bin_path, try_in, 
 
 
 def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,
-                             deadline_at=None, memo=None) -> TrialReport:
+                             deadline_at=None, memo=None, defer_cleanup=False) -> TrialReport:
     """A long-running read whose cli[] has a literal streaming flag (``--follow``) is tried once more
     without it; when it then finishes, its evidence is that trial's, with the flag to drop."""
     verbs = manifest.get("verbs") or {}
@@ -304,7 +327,8 @@ def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, t
         return report
     trimmed = {**manifest, "verbs": {name: {**verbs[name], "cli": cli} for name, (cli, _) in variants.items()}}
     again = try_manifest(trimmed, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
-                         deadline_at=deadline_at, memo=memo, try_in_checked=True).by_verb()
+                         deadline_at=deadline_at, memo=memo, try_in_checked=True,
+                         defer_cleanup=defer_cleanup).by_verb()
     evidence = []
     for item in report.evidence:
         retry = again.get(item.verb)
@@ -315,7 +339,7 @@ def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, t
 
 
 def _retry_with_operands(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,
-                         deadline_at=None, memo=None) -> TrialReport:
+                         deadline_at=None, memo=None, defer_cleanup=False) -> TrialReport:
     """A read that exits with its usage and has optional operand slots is tried again with a value in
     the first of them, then in all of them ("add it or drop the verb"): when the tool then gets past its
     usage, those operands become required and the verb stays; otherwise it is left out as before."""
@@ -341,7 +365,8 @@ def _retry_with_operands(manifest: dict, report: TrialReport, *, bin_path, try_i
             continue
         filled = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
         again = try_manifest(filled, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
-                             deadline_at=deadline_at, memo=memo, try_in_checked=True).by_verb()
+                             deadline_at=deadline_at, memo=memo, try_in_checked=True,
+                         defer_cleanup=defer_cleanup).by_verb()
         for verb, (_, chosen) in variants.items():
             retry = again.get(verb)
             if retry is not None and retry.kind not in ("lacks-operand", "not-tried"):

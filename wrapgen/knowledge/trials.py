@@ -2,8 +2,9 @@
 
 ``wrapgen.check.trial_evidence`` asks ``phrase(table, text)`` which phrase of a table (``writes``,
 ``interactive``, ``unreachable``, ``context``, ``usage``) a tool's output matches, ``ignored_path``
-whether a path a trial created is a cache rather than a write, and ``sample_for(name, description)``
-the sample value of a required string arg. Every pattern is compiled when the table is first read;
+whether a path a trial created is a cache rather than a write, ``sample_for(name, description)``
+the sample value of a required string arg, and ``trial_env()`` the variables a trial's sandbox sets
+(a language runtime's start-up settings, ``GOGC``). Every pattern is compiled when the table is first read;
 one that is no regular expression is a ``KnowledgeError``.
 """
 
@@ -15,7 +16,7 @@ from functools import lru_cache
 from wrapgen.knowledge.phrases import compiled
 from wrapgen.knowledge.table import load
 
-__all__ = ["PHRASE_TABLES", "phrase", "ignored_path", "sample_for", "streaming_flags"]
+__all__ = ["PHRASE_TABLES", "phrase", "ignored_path", "sample_for", "streaming_flags", "trial_env"]
 
 PHRASE_TABLES = ("writes", "interactive", "unreachable", "context", "usage")
 
@@ -55,3 +56,13 @@ def sample_for(name: str, description: str = "") -> str:
 def streaming_flags() -> frozenset[str]:
     """Literal flags that make a read stream (``--follow``, ``-f``, ``--watch``): exact tokens."""
     return load("trials")["streaming_flags"].names
+
+
+@lru_cache(maxsize=None)
+def _trial_env() -> tuple[tuple[str, str], ...]:
+    return tuple((name, str(value)) for name, value in load("trials")["trial_env"].values().items())
+
+
+def trial_env() -> dict[str, str]:
+    """The variables a trial's sandbox sets over the probe environment (the pack's ``env.set`` wins over them)."""
+    return dict(_trial_env())

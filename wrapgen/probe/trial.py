@@ -3,7 +3,9 @@
 ``run_trials(specs, ...)`` runs every ``TrialSpec`` (a verb's rendered argv) in bubblewrap, the sandbox
 of ``sandbox.py`` that discovery's help probes use: the whole file system read-only but for a fresh
 scratch working directory, HOME and TMPDIR per trial, no network, its own PID namespace, dying with
-wrapgen, stdin ``/dev/null`` and no controlling terminal. At most ``jobs`` trials run at once (2 to 4),
+wrapgen, stdin ``/dev/null`` and no controlling terminal. Its environment is the probe's, with the
+start-up settings of ``knowledge/data/trials.json``'s ``trial_env`` (``GOGC=400``: a large Go binary
+no longer spends a third of its start collecting garbage) and then the pack's ``env.set``. At most ``jobs`` trials run at once (2 to 4),
 each for at most ``timeout_s``. With ``try_in`` the directory is copied into each trial's scratch
 working directory first (a tool that reads its cwd, git or make, is then tried on real content).
 
@@ -29,8 +31,9 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from typing import Mapping, Sequence
 
@@ -39,7 +42,7 @@ from wrapgen.probe.prober import clean_text, probe_env
 from wrapgen.probe.sandbox import Scratch, bwrap_argv, sandbox_status
 from wrapgen.runtime.process import run_process
 
-__all__ = ["TrialSpec", "TrialRun", "run_trials", "DEFAULT_TRIAL_TIMEOUT_S", "DEFAULT_TRIAL_JOBS"]
+__all__ = ["TrialSpec", "TrialRun", "run_trials", "drain_cleanup", "DEFAULT_TRIAL_TIMEOUT_S", "DEFAULT_TRIAL_JOBS"]
 
 DEFAULT_TRIAL_TIMEOUT_S = 3.0
 DEFAULT_TRIAL_JOBS = 4
@@ -84,9 +87,36 @@ def _scrub(text: str, root: str) -> str:
     return text.replace(root, "<scratch>")
 
 
+# Scratch directories a trial is done with, removed on a thread of their own (``defer_cleanup``): on
+# a busy disk removing one took 10-50 ms, which the next trial of the same chain waited out.
+_cleanup_lock = threading.Lock()
+_cleanup_pool: ThreadPoolExecutor | None = None
+_cleanup_pending: list[Future] = []
+
+
+def _release(scratch: Scratch, defer: bool) -> None:
+    global _cleanup_pool
+    if not defer:
+        scratch.__exit__(None, None, None)
+        return
+    with _cleanup_lock:
+        if _cleanup_pool is None:
+            _cleanup_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wrapgen-trial-cleanup")
+        _cleanup_pending.append(_cleanup_pool.submit(scratch.__exit__, None, None, None))
+
+
+def drain_cleanup() -> None:
+    """Wait until every scratch directory a deferred trial left is removed (``run_trials(defer_cleanup=True)``)."""
+    with _cleanup_lock:
+        pending = list(_cleanup_pending)
+        _cleanup_pending.clear()
+    for future in pending:
+        future.result()
+
+
 def _cached(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in: str | None,
             base_env: Mapping[str, str], cache: bool, deadline_at: float | None = None,
-            key_timeout_s: float | None = None) -> TrialOutcome:
+            key_timeout_s: float | None = None, defer_cleanup: bool = False) -> TrialOutcome:
     """``_one``, answered from the trial cache where it can be (``probe/cache.py``); ``key_timeout_s``
     is the timeout the cache key names, when it is not the one this trial runs with."""
     from wrapgen.probe import cache as disk
@@ -105,7 +135,8 @@ def _cached(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try
                 pass  # another version's fields: try again
     if spec.run and deadline_at is not None and deadline_at - time.monotonic() < timeout_s:
         return TrialOutcome(spec.verb, tuple(spec.argv), json_selected=spec.json_selected, not_run=DEADLINE_NOT_RUN)
-    outcome = _one(spec, bwrap=bwrap, bin_path=bin_path, timeout_s=timeout_s, try_in=try_in, base_env=base_env)
+    outcome = _one(spec, bwrap=bwrap, bin_path=bin_path, timeout_s=timeout_s, try_in=try_in, base_env=base_env,
+                   defer_cleanup=defer_cleanup)
     # a timeout may be the machine's load, a sandbox failure the machine's setup: neither is kept; but a
     # verb still running at a longer second try (key_timeout_s: a slow start ruled out) is long-running
     slow_ruled_out = key_timeout_s is not None and key_timeout_s < timeout_s
@@ -115,56 +146,65 @@ def _cached(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try
 
 
 def _one(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in: str | None,
-         base_env: Mapping[str, str]) -> TrialOutcome:
-    shown = tuple(spec.argv)
+         base_env: Mapping[str, str], defer_cleanup: bool = False) -> TrialOutcome:
     if not spec.run:
-        return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, not_run=spec.why or "write")
-    with Scratch(prefix="wrapgen-trial-") as scratch:
-        if try_in:
-            scratch.fill_from(try_in)
-        before = _snapshot(scratch.root)
-        env = {**base_env, **dict(spec.env), "HOME": scratch.home, "TMPDIR": scratch.tmpdir, "PWD": scratch.workdir}
+        return TrialOutcome(spec.verb, tuple(spec.argv), json_selected=spec.json_selected, not_run=spec.why or "write")
+    scratch = Scratch(prefix="wrapgen-trial-").__enter__()
+    try:
+        return _in_scratch(spec, scratch, bwrap=bwrap, bin_path=bin_path, timeout_s=timeout_s, try_in=try_in,
+                           base_env=base_env)
+    finally:
+        _release(scratch, defer_cleanup)
 
-        def sandboxed(command):
-            return bwrap_argv(command, bwrap=bwrap, workdir=scratch.workdir, home=scratch.home,
-                              tmpdir=scratch.tmpdir, readable=[os.path.dirname(bin_path)])
 
-        if try_in and spec.guard:  # a copy of the user's content: its own config must not run a program either
-            from wrapgen.errors import WrapgenError
-            from wrapgen.runtime.guard import guarded_env
+def _in_scratch(spec: TrialSpec, scratch: Scratch, *, bwrap: str, bin_path: str, timeout_s: float,
+                try_in: str | None, base_env: Mapping[str, str]) -> TrialOutcome:
+    shown = tuple(spec.argv)
+    if try_in:
+        scratch.fill_from(try_in)
+    before = _snapshot(scratch.root)
+    env = {**base_env, **dict(spec.env), "HOME": scratch.home, "TMPDIR": scratch.tmpdir, "PWD": scratch.workdir}
 
-            try:
-                env = guarded_env({"config_guard": dict(spec.guard)}, bin_path, env, cwd=scratch.workdir,
-                                  wrap=sandboxed)
-            except WrapgenError as error:
-                return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, tried_in=True,
-                                    not_run=f"could not be tried: {error.message}")
-        argv = sandboxed([bin_path, *spec.argv[1:]])
-        result = run_process(argv, timeout_s=timeout_s, output_cap=_OUTPUT_CAP, cwd=scratch.workdir, env=env)
-        after = _snapshot(scratch.root)
-        stdout, _ = clean_text(result.stdout[:_KEEP_TEXT])
-        stderr, _ = clean_text(result.stderr[:_KEEP_TEXT])
-        stdout, stderr = _scrub(stdout, scratch.root), _scrub(stderr, scratch.root)
-        if result.not_found:
-            return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, tried_in=bool(try_in),
-                                not_run=f"could not run: {result.not_found}")
-        if result.exit_code == 1 and _BWRAP_SAID.search(stderr) and not stdout.strip():
-            first = next(line for line in stderr.splitlines() if line.startswith("bwrap: "))
-            return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, sandbox_failed=first[:200])
-        # JSON is judged on the whole output (up to the cap); the outcome keeps only its start
-        parsed = is_json_text(result.stdout.decode("utf-8", "replace")) if spec.json_selected else None
-        return TrialOutcome(
-            spec.verb, shown, exit_code=result.exit_code, signal=result.signal, timed_out=result.timed_out,
-            output_capped=result.output_capped, stdout=stdout, stderr=stderr,
-            new_paths=tuple(sorted(after - before)), json_selected=spec.json_selected, stdout_json=parsed,
-            tried_in=bool(try_in),
-        )
+    def sandboxed(command):
+        return bwrap_argv(command, bwrap=bwrap, workdir=scratch.workdir, home=scratch.home,
+                          tmpdir=scratch.tmpdir, readable=[os.path.dirname(bin_path)])
+
+    if try_in and spec.guard:  # a copy of the user's content: its own config must not run a program either
+        from wrapgen.errors import WrapgenError
+        from wrapgen.runtime.guard import guarded_env
+
+        try:
+            env = guarded_env({"config_guard": dict(spec.guard)}, bin_path, env, cwd=scratch.workdir,
+                              wrap=sandboxed)
+        except WrapgenError as error:
+            return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, tried_in=True,
+                                not_run=f"could not be tried: {error.message}")
+    argv = sandboxed([bin_path, *spec.argv[1:]])
+    result = run_process(argv, timeout_s=timeout_s, output_cap=_OUTPUT_CAP, cwd=scratch.workdir, env=env)
+    after = _snapshot(scratch.root)
+    stdout, _ = clean_text(result.stdout[:_KEEP_TEXT])
+    stderr, _ = clean_text(result.stderr[:_KEEP_TEXT])
+    stdout, stderr = _scrub(stdout, scratch.root), _scrub(stderr, scratch.root)
+    if result.not_found:
+        return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, tried_in=bool(try_in),
+                            not_run=f"could not run: {result.not_found}")
+    if result.exit_code == 1 and _BWRAP_SAID.search(stderr) and not stdout.strip():
+        first = next(line for line in stderr.splitlines() if line.startswith("bwrap: "))
+        return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, sandbox_failed=first[:200])
+    # JSON is judged on the whole output (up to the cap); the outcome keeps only its start
+    parsed = is_json_text(result.stdout.decode("utf-8", "replace")) if spec.json_selected else None
+    return TrialOutcome(
+        spec.verb, shown, exit_code=result.exit_code, signal=result.signal, timed_out=result.timed_out,
+        output_capped=result.output_capped, stdout=stdout, stderr=stderr,
+        new_paths=tuple(sorted(after - before)), json_selected=spec.json_selected, stdout_json=parsed,
+        tried_in=bool(try_in),
+    )
 
 
 def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = DEFAULT_TRIAL_TIMEOUT_S,
                jobs: int = DEFAULT_TRIAL_JOBS, try_in: str | os.PathLike | None = None,
                cache: bool = True, deadline_at: float | None = None, memo: dict | None = None,
-               key_timeout_s: float | None = None) -> TrialRun:
+               key_timeout_s: float | None = None, defer_cleanup: bool = False) -> TrialRun:
     """Run the specs' trials in the sandbox, at most ``jobs`` at once; outcomes in the specs' order.
 
     With ``cache`` an unchanged binary's trial with the same argv and env is answered from the
@@ -172,14 +212,18 @@ def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = 
     for one wrap) answers a spec already run in this wrap, with any outcome, even with ``cache`` off:
     a backfilled proposal tries again only the verbs that changed. ``key_timeout_s``: the timeout the
     trial cache keys name (a slow start tried again with a longer timeout is kept as the answer to
-    the usual one, so the next wrap does not wait the usual timeout out first)."""
+    the usual one, so the next wrap does not wait the usual timeout out first). With ``defer_cleanup``
+    the scratch directories are removed on a thread of their own, after the outcomes are returned:
+    the caller waits for that with ``drain_cleanup()`` once it has no more trials to run."""
     status = sandbox_status()
     if not status.available:
         note = f"no sandbox here ({status.reason}): nothing was tried, since a proposal never runs unsandboxed"
         return TrialRun(tuple(TrialOutcome(s.verb, tuple(s.argv), json_selected=s.json_selected,
                                            not_run=(s.why or "write") if not s.run else "no sandbox here")
                               for s in specs), note=note)
-    base_env = probe_env()
+    from wrapgen.knowledge.trials import trial_env
+
+    base_env = {**probe_env(), **trial_env()}
     source = os.path.abspath(os.fspath(try_in)) if try_in else None
     jobs = max(1, min(int(jobs), 4))
     def one(spec: TrialSpec) -> TrialOutcome:
@@ -187,12 +231,16 @@ def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = 
         if memo is not None and key in memo:
             return replace(memo[key], verb=spec.verb)
         outcome = _cached(spec, bwrap=status.bwrap, bin_path=bin_path, timeout_s=timeout_s, try_in=source,
-                          base_env=base_env, cache=cache, deadline_at=deadline_at, key_timeout_s=key_timeout_s)
+                          base_env=base_env, cache=cache, deadline_at=deadline_at, key_timeout_s=key_timeout_s,
+                          defer_cleanup=defer_cleanup)
         if memo is not None and outcome.not_run != DEADLINE_NOT_RUN:
             memo[key] = outcome
         return outcome
 
-    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="wrapgen-trial") as pool:
-        outcomes = tuple(pool.map(one, specs))
+    if len(specs) == 1:  # (a chain's one verb: no pool of its own)
+        outcomes = (one(specs[0]),)
+    else:
+        with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="wrapgen-trial") as pool:
+            outcomes = tuple(pool.map(one, specs))
     failed = next((o.sandbox_failed for o in outcomes if o.sandbox_failed), "")
     return TrialRun(outcomes, sandbox_failed=failed)

@@ -711,13 +711,16 @@ def _usable_helper():
         _drop_helper()
         return None
     if not helper[2]:
-        ready = select.select([helper[1]], [], [], 0)[0]
-        if not ready:
-            return None
-        try:
-            helper[2] = helper[1].recv(16) == b"R"
-        except OSError:
-            helper[2] = False
+        # One thread at a time reads the helper's "ready": a second reader that also saw the socket
+        # readable would block on it, and could take a later call's answer.
+        with _lock:
+            if not helper[2]:
+                if not select.select([helper[1]], [], [], 0)[0]:
+                    return None
+                try:
+                    helper[2] = helper[1].recv(16) == b"R"
+                except OSError:
+                    helper[2] = False
         if not helper[2]:
             _drop_helper()
             return None

@@ -66,7 +66,7 @@ def test_yarn_subcommands_from_usage_are_read_from_the_parent_page_and_never_run
     assert [s.name for s in cache.subcommands] == ["list", "clean", "dir"]
     listed = cache.find(("cache", "list"))
     assert not listed.stub and listed.probe == ("cache", "--help")  # read from the parent's page
-    assert {"--pattern", "--offline"} <= {s for f in listed.flags for s in f.spellings}
+    assert {"--pattern", "--offline"} <= {s for f in listed.flags + listed.global_flags for s in f.spellings}
     assert not log.exists(), f"an action ran: {log.read_text()}"
     assert not result.warnings
 

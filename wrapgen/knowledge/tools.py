@@ -20,7 +20,7 @@ from functools import lru_cache
 from wrapgen.knowledge.table import load
 
 __all__ = ["base_name", "accepts_equals", "operands_before_dash_dash", "honours_double_dash", "UNKNOWN_STYLE",
-           "supports_end_of_options", "revisions_before_dash_dash", "END_OF_OPTIONS"]
+           "supports_end_of_options", "revisions_before_dash_dash", "END_OF_OPTIONS", "pages_repeat_root_options"]
 
 END_OF_OPTIONS = "--end-of-options"
 
@@ -71,3 +71,8 @@ def revisions_before_dash_dash(tool: str) -> bool:
 def global_flags_follow(style: str) -> bool:
     """Whether a help style's inherited (global) flags may stand after the command (cobra's persistent flags)."""
     return style in _names("styles_global_flags_follow")
+
+
+def pages_repeat_root_options(style: str) -> bool:
+    """Whether a help style prints the application's options again on every command's page (yarn v1)."""
+    return style in _names("styles_pages_repeat_root_options")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from wrapgen.knowledge.table import load
+from wrapgen.knowledge.tools import pages_repeat_root_options
 from wrapgen.model.tool import Command, Flag
 from wrapgen.parse.registry import USAGE_LISTED
 from wrapgen.probe.frameworks import framework_root
@@ -435,6 +436,8 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
         warnings.append(f"stopped after {max_nodes} commands: {skipped} more were left unread "
                         "(raise --max-nodes to read them)")
     tree = _assemble(reads[()].command, reads, shared)
+    if pages_repeat_root_options(tree.parser):
+        tree = _root_options_apart(tree)
     if framework is not None:
         tree = framework.finish(tree)
     timed_out: tuple[tuple[str, ...], ...] = ()
@@ -595,6 +598,23 @@ def _options_hint(text: str):
             return match
         at = lowered.find("global", at + 1)
     return None
+
+
+def _root_options_apart(root: Command) -> Command:
+    """Every command below ``root`` with the root's options moved from its flags to its global flags:
+    for a style whose pages list the application's options again beside the command's own (yarn v1:
+    47 of ``yarn add``'s 54), so that what a command adds is told apart, as other styles' headings do."""
+    spellings = {s for f in root.flags for s in f.spellings}
+
+    def apart(command: Command) -> Command:
+        repeated = tuple(f for f in command.flags if f.spellings and set(f.spellings) <= spellings)
+        children = tuple(apart(c) for c in command.subcommands)
+        if not repeated:
+            return replace(command, subcommands=children) if children != command.subcommands else command
+        own = tuple(f for f in command.flags if f not in repeated)
+        return replace(command, flags=own, global_flags=command.global_flags + repeated, subcommands=children)
+
+    return replace(root, subcommands=tuple(apart(c) for c in root.subcommands)) if spellings else root
 
 
 def _with_globals(command: Command, shared: tuple[Flag, ...]) -> Command:

@@ -4,7 +4,6 @@ initialization, and with the SDK's own client: progress callbacks and its output
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import random
@@ -22,7 +21,7 @@ import anyio  # noqa: E402
 from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
-from support.serve import CALL_TIMEOUT_S, START_TIMEOUT_S, dead, find_process, make_pack  # noqa: E402
+from support.serve import CALL_TIMEOUT_S, START_TIMEOUT_S, PipeClient, dead, find_process, make_pack  # noqa: E402
 
 TOOL = """\
 import json, sys, time
@@ -128,7 +127,7 @@ def _env(cwd: Path) -> dict:
     return env
 
 
-class Raw:
+class Raw(PipeClient):
     """One server over pipes, driven by hand; ``mode`` "fast" or "sdk" (the fast path off)."""
 
     def __init__(self, pack: Path, mode: str, *, in_flight: int = 4, queue: int = 32, initialize: bool = True):
@@ -142,37 +141,10 @@ class Raw:
             assert self.read(START_TIMEOUT_S)["id"] == "init"
             self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
-    def send(self, message) -> None:
-        raw = message if isinstance(message, bytes) else json.dumps(message).encode()
-        self.process.stdin.write(raw + b"\n")
-        self.process.stdin.flush()
-
-    def read(self, timeout: float = CALL_TIMEOUT_S) -> dict:
-        deadline = time.monotonic() + timeout
-        while b"\n" not in self.buffer:
-            left = deadline - time.monotonic()
-            ready, _, _ = select.select([self.process.stdout], [], [], max(left, 0))
-            assert ready, "no answer: the client would wait forever"
-            chunk = os.read(self.process.stdout.fileno(), 1 << 16)
-            assert chunk, "the server closed its output (crashed?)"
-            self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        return json.loads(line)
-
     def exchange(self, messages, answers: int) -> list[dict]:
         for message in messages:
             self.send(message)
         return [self.read(START_TIMEOUT_S) for _ in range(answers)]
-
-    def close(self) -> str:
-        with contextlib.suppress(OSError):
-            self.process.stdin.close()
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        return self.process.stderr.read().decode("utf-8", "replace")
 
 
 def _taken(stderr: str) -> list:

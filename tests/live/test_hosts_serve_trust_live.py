@@ -11,7 +11,6 @@ import contextlib
 import json
 import os
 import random
-import select
 import signal
 import subprocess
 import sys
@@ -28,7 +27,7 @@ from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
 from conftest import require_tool  # noqa: E402
-from support.serve import SLOW_PACK, make_pack  # noqa: E402
+from support.serve import SLOW_PACK, PipeClient, make_pack  # noqa: E402
 from wrapgen.hosts import export  # noqa: E402
 from wrapgen.hosts.mcp import Admission, elicitation_request, screen_line  # noqa: E402
 from wrapgen.pack.build import render_pack_files  # noqa: E402
@@ -313,8 +312,11 @@ def _rss_kib(pid: int) -> int:
     raise AssertionError("no VmRSS")
 
 
-class Raw:
+class Raw(PipeClient):
     """A server driven by hand over pipes, for what the SDK client will not send."""
+
+    read_timeout_s = CALL_TIMEOUT_S
+    close_wait_s = 10
 
     def __init__(self, pack: Path, cwd: Path, *options: str):
         self.process = subprocess.Popen(
@@ -326,33 +328,6 @@ class Raw:
             "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}})
         assert self.read(START_TIMEOUT_S)["id"] == "init"
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-
-    def send(self, message) -> None:
-        raw = message if isinstance(message, bytes) else json.dumps(message).encode()
-        self.process.stdin.write(raw + b"\n")
-        self.process.stdin.flush()
-
-    def read(self, timeout: float = CALL_TIMEOUT_S) -> dict:
-        deadline = time.monotonic() + timeout
-        while b"\n" not in self.buffer:
-            left = deadline - time.monotonic()
-            ready, _, _ = select.select([self.process.stdout], [], [], max(left, 0))
-            assert ready, "no answer: the client would wait forever"
-            chunk = os.read(self.process.stdout.fileno(), 1 << 16)
-            assert chunk, "the server closed its output (crashed?)"
-            self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        return json.loads(line)
-
-    def close(self) -> str:
-        with contextlib.suppress(OSError):
-            self.process.stdin.close()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        return self.process.stderr.read().decode("utf-8", "replace")
 
 
 @pytest.fixture

@@ -3,7 +3,12 @@ tests/live/test_hosts_serve_live.py (import it after ``pytest.importorskip("mcp"
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import select
+import subprocess
+import time
 from pathlib import Path
 
 import anyio
@@ -12,7 +17,7 @@ from wrapgen.pack.build import render_pack_files
 from wrapgen.pack.emit import write_files
 
 __all__ = ["CALL_TIMEOUT_S", "START_TIMEOUT_S", "JQ_PACK", "SLOW_PACK", "make_pack", "dead", "find_process",
-           "wait_for_process"]
+           "wait_for_process", "PipeClient"]
 
 CALL_TIMEOUT_S = 15  # a hung server fails the test instead of hanging it
 START_TIMEOUT_S = 60  # importing the SDK takes seconds, many more on a loaded machine
@@ -96,3 +101,44 @@ async def wait_for_process(marker: str) -> tuple[int, int]:
         while (found := find_process(marker)) is None:
             await anyio.sleep(0.02)
     return found
+
+
+
+class PipeClient:
+    """A server process driven by hand over its pipes, one JSON-RPC message a line, for what the SDK
+    client will not send; a subclass starts ``self.process`` (stdin and stdout pipes) and sets
+    ``self.buffer = b""``."""
+
+    process: subprocess.Popen
+    buffer: bytes
+    read_timeout_s: float = CALL_TIMEOUT_S
+    close_wait_s: float = 15
+
+    def send(self, message) -> None:
+        raw = message if isinstance(message, bytes) else json.dumps(message).encode()
+        self.process.stdin.write(raw + b"\n")
+        self.process.stdin.flush()
+
+    def read(self, timeout: float | None = None) -> dict:
+        deadline = time.monotonic() + (self.read_timeout_s if timeout is None else timeout)
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([self.process.stdout], [], [], max(left, 0))
+            assert ready, "no answer: the client would wait forever"
+            chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+            assert chunk, "the server closed its output (crashed?)"
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return json.loads(line)
+
+    def close(self) -> str:
+        """Close its input, wait for it to end (kill it after ``close_wait_s``); what it wrote to stderr."""
+        with contextlib.suppress(OSError):
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=self.close_wait_s)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        return self.process.stderr.read().decode("utf-8", "replace")
+

@@ -1,18 +1,21 @@
-"""One command run the way a help probe runs, for callers outside discovery (``check --probe``'s help
-pages, ``wrap``'s ``--json`` field lists): in the probe sandbox where it runs (``wrapgen.probe.sandbox``:
+"""One command run the way a help probe runs, for callers outside the crawl (``check --probe``'s help
+pages, ``wrap``'s ``--json`` field lists, a task runner's database): in the probe sandbox where it runs (``wrapgen.probe.sandbox``:
 the file system read-only, scratch HOME, cwd and TMPDIR, no network, its own PID namespace), with the
 probes' environment allowlist (``wrapgen.probe.prober.probe_env``), never the caller's HOME or tokens.
 
 ``run_isolated(..., sandbox_required=True)`` runs nothing where no sandbox runs (a command that may do
 what the tool does, not only print help); otherwise it runs with the scratch directories alone, as
-discovery's probes do, and ``note`` says so.
+discovery's probes do, and ``note`` says why where the sandbox was wanted.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+if TYPE_CHECKING:
+    from wrapgen.runtime.process import ProcessResult
 
 __all__ = ["Isolated", "run_isolated", "sandbox_off_reason"]
 
@@ -29,33 +32,54 @@ def sandbox_off_reason() -> str:
 
 @dataclass(frozen=True)
 class Isolated:
-    """What the command gave; ``ran`` is False when it was not run (no sandbox, and one was required)."""
+    """What the command gave (``result``), or None when it was not run (no sandbox, and one was
+    required); ``note`` is why it ran, or would have run, without the sandbox where the sandbox was
+    wanted but cannot run here ("" when it ran in it, or the caller or ``WRAPGEN_SANDBOX=off`` chose none)."""
 
-    ran: bool
-    exit_code: int | None = None
-    stdout: bytes = b""
-    stderr: bytes = b""
-    note: str = ""  # why it ran without the sandbox, or did not run
+    result: ProcessResult | None
+    note: str = ""
+
+    @property
+    def ran(self) -> bool:
+        return self.result is not None
+
+    @property
+    def exit_code(self) -> int | None:
+        return None if self.result is None else self.result.exit_code
+
+    @property
+    def stdout(self) -> bytes:
+        return b"" if self.result is None else self.result.stdout
+
+    @property
+    def stderr(self) -> bytes:
+        return b"" if self.result is None else self.result.stderr
 
 
 def run_isolated(argv: Sequence[str], *, timeout_s: float, output_cap: int, sandbox_required: bool = False,
-                 extra_env: Mapping[str, str] | None = None) -> Isolated:
+                 sandbox: bool | None = None, readable: Sequence[str] | None = None,
+                 extra_env: Mapping[str, str] | None = None, prefix: str = "wrapgen-isolated-") -> Isolated:
+    """``argv`` run in fresh scratch directories with the probes' environment (plus ``extra_env``), in
+    the sandbox unless ``sandbox`` is False or ``WRAPGEN_SANDBOX=off``; ``readable`` are directories
+    bound back read-only (default: the program's own)."""
     from wrapgen.probe.prober import probe_env
     from wrapgen.probe.sandbox import Scratch, bwrap_argv, sandbox_status
     from wrapgen.runtime.process import run_process
 
-    why_not = sandbox_off_reason()
-    if why_not and sandbox_required:
-        return Isolated(False, note=why_not)
+    off = sandbox is False or os.environ.get("WRAPGEN_SANDBOX", "").lower() in ("off", "0", "no")
+    status = None if off else sandbox_status()
+    inside = status is not None and status.available
+    if not inside and sandbox_required:
+        return Isolated(None, note=sandbox_off_reason())
     env = probe_env()
     env.update(extra_env or {})
     program = list(argv)
-    with Scratch(prefix="wrapgen-isolated-") as scratch:
+    with Scratch(prefix=prefix) as scratch:
         env.update(HOME=scratch.home, TMPDIR=scratch.tmpdir, PWD=scratch.workdir)
-        if not why_not:
-            readable = (os.path.dirname(program[0]),) if os.sep in program[0] else ()
-            program = bwrap_argv(program, bwrap=sandbox_status().bwrap, workdir=scratch.workdir, home=scratch.home,
-                                 tmpdir=scratch.tmpdir, readable=readable)
+        if inside:
+            if readable is None:
+                readable = (os.path.dirname(program[0]),) if os.sep in program[0] else ()
+            program = bwrap_argv(program, bwrap=status.bwrap, workdir=scratch.workdir, home=scratch.home,
+                                 tmpdir=scratch.tmpdir, readable=tuple(readable))
         result = run_process(program, timeout_s=timeout_s, output_cap=output_cap, cwd=scratch.workdir, env=env)
-    return Isolated(True, result.exit_code, result.stdout, result.stderr,
-                    note=f"ran without a sandbox ({why_not})" if why_not else "")
+    return Isolated(result, note="" if inside or off else status.reason)

@@ -84,24 +84,13 @@ def repository_identity(tool: str, directory: str | os.PathLike, *, file: str | 
 
 def _run(path: str, args: list[str], repo: Repository, *, timeout_s: float, sandbox: bool | None):
     """``path ARGS`` as a help probe runs: sandboxed where possible, scratch HOME and cwd."""
-    from wrapgen.probe.prober import probe_env
-    from wrapgen.probe.sandbox import Scratch, bwrap_argv, sandbox_status
-    from wrapgen.runtime.process import run_process
+    from wrapgen.probe.isolated import run_isolated
 
-    env = probe_env()
-    with Scratch(prefix="wrapgen-runner-") as scratch:
-        env.update(HOME=scratch.home, TMPDIR=scratch.tmpdir, PWD=scratch.workdir)
-        argv = [path, *args]
-        note = ""
-        if sandbox is not False and os.environ.get("WRAPGEN_SANDBOX", "").lower() not in ("off", "0", "no"):
-            status = sandbox_status()
-            if status.available:
-                argv = bwrap_argv(argv, bwrap=status.bwrap, workdir=scratch.workdir, home=scratch.home,
-                                  tmpdir=scratch.tmpdir, readable=(repo.directory, os.path.dirname(path)))
-            else:
-                note = (f"{os.path.basename(path)} read the repository without a sandbox ({status.reason}): "
-                        "only a scratch HOME and working directory kept it from writing elsewhere")
-        result = run_process(argv, timeout_s=timeout_s, output_cap=_OUTPUT_CAP, cwd=scratch.workdir, env=env)
+    isolated = run_isolated([path, *args], timeout_s=timeout_s, output_cap=_OUTPUT_CAP, sandbox=sandbox,
+                            readable=(repo.directory, os.path.dirname(path)), prefix="wrapgen-runner-")
+    result = isolated.result
+    note = (f"{os.path.basename(path)} read the repository without a sandbox ({isolated.note}): "
+            "only a scratch HOME and working directory kept it from writing elsewhere") if isolated.note else ""
     if result.not_found:
         raise ToolNotFoundError(f"{path} could not be run: {result.not_found}", hint="check the installation")
     if result.timed_out:

@@ -39,11 +39,11 @@ def unhardened_read_verb(ctx: PackContext):
     reads = [verb for verb in ctx.verbs if verb.effect == "read"]
     if not reads:
         return
+    names = ", ".join(v.name for v in reads[:_SHOWN]) + (" ..." if len(reads) > _SHOWN else "")
     env = ctx.manifest.data.get("env") or {}
     env_set = env.get("set") if isinstance(env, dict) else None
     lacking = missing_env(entry, env_set if isinstance(env_set, dict) else {})
     if lacking:
-        names = ", ".join(v.name for v in reads[:_SHOWN]) + (" ..." if len(reads) > _SHOWN else "")
         yield ctx.diagnostic(
             CODE, "env.set" if env_set is not None else "bin",
             f"read verbs of {entry.tool} ({names}) run without env.set {_listed(lacking)}: "
@@ -53,7 +53,6 @@ def unhardened_read_verb(ctx: PackContext):
         )
     wanted = pack_guard(entry)
     if wanted is not None and not _guard_covers(ctx.manifest.data.get("config_guard"), wanted):
-        names = ", ".join(v.name for v in reads[:_SHOWN]) + (" ..." if len(reads) > _SHOWN else "")
         yield ctx.diagnostic(
             CODE, "config_guard" if "config_guard" in ctx.manifest.data else "bin",
             f"read verbs of {entry.tool} ({names}) run without the catalogue's config_guard: config the content "
@@ -65,8 +64,7 @@ def unhardened_read_verb(ctx: PackContext):
     if credential is not None:
         declared = ctx.manifest.data.get("credential_guard")
         if not isinstance(declared, dict) or declared.get("format") != credential["format"]:
-            names = ", ".join(v.name for v in reads[:_SHOWN]) + (" ..." if len(reads) > _SHOWN else "")
-            yield ctx.diagnostic(
+                yield ctx.diagnostic(
                 CODE, "credential_guard" if "credential_guard" in ctx.manifest.data else "bin",
                 f"read verbs of {entry.tool} ({names}) run without the catalogue's credential_guard "
                 f"(format {credential['format']}): a credential program the tool's config names could run",

@@ -184,3 +184,27 @@ def test_a_quiet_switch_that_changes_the_answer_is_offered():
     assert all("quiet" in v["args"]["properties"] for v in sed.values())
     gzip = _verbs(propose(_tool("gnu", "gzip")))
     assert not any("quiet" in v["args"]["properties"] for v in gzip.values())
+
+
+# -- "Run <the tool>" is no write (ruff check) ---------------------------------------------------
+
+
+def test_a_summary_that_only_says_the_tool_runs_itself_leaves_the_effect_to_the_name():
+    """ruff's root help: "check  Run Ruff on the given files or directories". The fresh pack made
+    `check` a confirm-gated write ("help 'Run' outranks name 'check'"), so `ruff check good.py`
+    needed confirm=true. Run followed by the tool's own name says nothing of what the command does."""
+    root = _tool("clap", "ruff").root
+    check = root.find(("check",))
+    assert check is not None and check.summary.startswith("Run Ruff")
+    assert classify(check, tool_name="ruff").effect == "read"
+    assert classify(check, tool_name="/usr/bin/ruff").effect == "read"
+    assert classify(check).effect == "write"  # without the tool's name, "Run" still speaks
+    # a program the tool starts is still run: "Run the language server", "Run a command in a container"
+    assert classify(root.find(("server",)), tool_name="ruff").effect == "write"
+    assert classify(Command(path=("exec",), summary="Run a command in a running container"),
+                    tool_name="docker").effect == "write"
+    # the formatter rewrites files: no word of "Run the Ruff formatter" decides, so it stays a write
+    assert classify(root.find(("format",)), tool_name="ruff").effect == "write"
+    verbs = _verbs(propose(_tool("clap", "ruff")))
+    checks = [v for v in verbs.values() if v["cli"][:2] == ["ruff", "check"] and "--fix" not in v["cli"]]
+    assert checks and all(_effect(v) == "read" and not v["policy"].get("confirm") for v in checks), checks

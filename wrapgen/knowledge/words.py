@@ -41,6 +41,12 @@ def summary_effects() -> Mapping[str, str]:
 
 
 @lru_cache(maxsize=None)
+def summary_self_run() -> frozenset[str]:
+    """Words that open a summary and, before the tool's own name, only say it runs itself ("Run Ruff on ...")."""
+    return load("effects")["summary_self_run"].names
+
+
+@lru_cache(maxsize=None)
 def summary_modifiers() -> frozenset[str]:
     """Words that open a summary but leave the effect to the word after them ("force compression")."""
     return load("effects")["summary_modifiers"].names

@@ -242,7 +242,7 @@ def _take_listed(draft: _Draft) -> _Draft:
                 decisions.append(Decision(entry.path_text, "", False, "", "not found in the tool's help"))
                 continue
             cand = Candidate(path=node.path, command=node, index=len(draft.candidates))
-        guess = classify(cand.command)
+        guess = classify(cand.command, tool_name=draft.tool.name)
         why = exclusion_reason(cand)
         if why and why.startswith("a mega-command"):
             warnings.append(f"'{cand.text}' is {why}; left out although the recipe lists it")
@@ -255,20 +255,20 @@ def _take_listed(draft: _Draft) -> _Draft:
     return replace(draft, picks=tuple(picks)).noting(decisions, warnings)
 
 
-def _classified(cand: Candidate):
+def _classified(cand: Candidate, tool_name: str = ""):
     """What the candidate's words say it does: its command's, or for a mode its name's and summary's."""
     if not cand.name:
-        return classify(cand.command)
+        return classify(cand.command, tool_name=tool_name)
     word = cand.name.split(".")[-1 if cand.listing else 0]
-    return classify(Command(path=(word,), summary=cand.effective_summary))
+    return classify(Command(path=(word,), summary=cand.effective_summary), tool_name=tool_name)
 
 
-def _own_effect(cand: Candidate, main_effect: tuple[str, str] | None):
+def _own_effect(cand: Candidate, main_effect: tuple[str, str] | None, tool_name: str = ""):
     """The effect a candidate's words give it; a mode whose words say nothing does what the main mode does."""
     if cand.listing and cand.note.startswith("the read-only form"):
         # its switch's help says it writes nothing back (select.preview_modes): read by construction
         return PolicyGuess("read", (cand.fixed[-1],), f"read: the help of {cand.fixed[-1]} says it only reports")
-    guess = _classified(cand)
+    guess = _classified(cand, tool_name)
     if cand.fixed and not guess.words and main_effect is not None:
         guess = replace(guess, effect=main_effect[0],
                         reason=f"{main_effect[0]}: a mode of the main command ({main_effect[1]})")
@@ -312,9 +312,9 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
             continue
         why = exclusion_reason(cand)
         if why:
-            decisions.append(Decision(cand.text, "", False, _classified(cand).effect, f"left out: {why}"))
+            decisions.append(Decision(cand.text, "", False, _classified(cand, draft.tool.name).effect, f"left out: {why}"))
             continue
-        guess = _own_effect(cand, main_effect)
+        guess = _own_effect(cand, main_effect, draft.tool.name)
         if not cand.fixed and cand.name and main_effect is None:
             main_effect = (guess.effect, guess.reason)  # the main mode's own words, before any override
         guess = _placed_effect(draft, cand, guess)

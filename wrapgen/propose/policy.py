@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from typing import Mapping
 
-from wrapgen.knowledge.words import EFFECTS, name_effects, summary_effects, summary_modifiers
+from wrapgen.knowledge.words import EFFECTS, name_effects, summary_effects, summary_modifiers, summary_self_run
 from wrapgen.model.tool import Command
 
 __all__ = ["PolicyGuess", "classify", "EFFECTS", "NAME_EFFECTS", "SUMMARY_EFFECTS"]
@@ -46,11 +46,14 @@ class PolicyGuess:
     reason: str
 
 
-def _summary_verbs(summary: str) -> list[str]:
+def _summary_verbs(summary: str, tool_name: str = "") -> list[str]:
     first = re.match(r"\s*([A-Za-z]+)\s+(?=[A-Za-z])", summary or "")
     if first and first.group(1).lower() in summary_modifiers():
         # "force compression": the word after decides ("Force delete a branch" still deletes)
         summary = summary[first.end():]
+    elif first and tool_name and first.group(1).lower() in summary_self_run() and re.match(
+            rf"(?:the\s+)?{re.escape(tool_name)}\b", summary[first.end():], re.I):
+        return []  # "Run Ruff on the given files": the tool runs itself; the command's name decides
     match = _LEADING_VERBS.match(summary or "")
     if not match:
         return []
@@ -77,8 +80,11 @@ def _summary_key(word: str) -> str | None:
     return None
 
 
-def classify(command: Command, *, extra_words: tuple[str, ...] = ()) -> PolicyGuess:
-    """The effect of ``command``: the strongest of its name's and its summary's leading verbs."""
+def classify(command: Command, *, extra_words: tuple[str, ...] = (), tool_name: str = "") -> PolicyGuess:
+    """The effect of ``command``: the strongest of its name's and its summary's leading verbs.
+
+    ``tool_name`` (the program, "ruff") lets a summary that only says the tool runs itself ("Run
+    Ruff on the given files") leave the effect to the command's name."""
     found: list[tuple[str, str]] = []  # (effect, evidence)
     name = command.name.lower()
     for word in (name, *command.aliases, *extra_words):
@@ -95,7 +101,7 @@ def classify(command: Command, *, extra_words: tuple[str, ...] = ()) -> PolicyGu
         # "Write sorted concatenation of all FILE(s) to standard output" prints; it does not write
         found.append(("read", "help 'to standard output'"))
         return PolicyGuess("read", tuple(e for _, e in found), f"read: {', '.join(e for _, e in found)}")
-    for verb in _summary_verbs(command.summary):
+    for verb in _summary_verbs(command.summary, tool_name.rsplit("/", 1)[-1]):
         found.append((SUMMARY_EFFECTS[verb.lower()], f"help '{verb}'"))
     if not found:
         return PolicyGuess(

@@ -25,18 +25,23 @@ __all__ = ["source_files", "effect_of", "read_pack", "pack_drift", "drift_agains
 DISCOVER_KEYS = ("depth", "max_nodes", "style", "man")
 
 
-def effect_of(command: Command) -> str:
+def effect_of(command: Command, tool_name: str = "") -> str:
     """The effect the command's own name and help imply (propose's guess, before any recipe said otherwise)."""
     from wrapgen.propose.policy import classify as guess
 
-    return guess(command).effect
+    return guess(command, tool_name=tool_name).effect
+
+
+def _effects_of(tool: Tool) -> Callable[[Command], str]:
+    """``effect_of`` for the commands of ``tool``, which propose classified knowing the tool's name."""
+    return lambda command: effect_of(command, tool.name)
 
 
 def source_files(manifest: Mapping, tool: Tool, options: Mapping[str, Any] | None = None) -> dict[str, str]:
     """pack.yaml (with ``source``), its derived files and ``source.json``, as text."""
     from wrapgen.flows.wrap import pack_files
 
-    data = snapshot(tool, manifest.get("verbs") or {}, effect_of=effect_of)
+    data = snapshot(tool, manifest.get("verbs") or {}, effect_of=_effects_of(tool))
     recorded = dict(manifest)
     recorded["source"] = {"version": data["version"], "help_sha256": data["help_sha256"]}
     files = pack_files(recorded)
@@ -78,7 +83,7 @@ def drift_against(pack_dir: Path, tool: Tool) -> Drift | None:
         return None
     if not data.get("source") and snap is None:
         return None
-    return classify(data, snap, tool, effect_of=effect_of)
+    return classify(data, snap, tool, effect_of=_effects_of(tool))
 
 
 def pack_drift(pack_dir: Path, *, discover: Callable[..., Tool] | None = None) -> Drift:
@@ -101,7 +106,7 @@ def pack_drift(pack_dir: Path, *, discover: Callable[..., Tool] | None = None) -
     except HelpUnreadableError as error:
         return Drift(str(data.get("pack_id")), bin_name, old_version, "",
                      (Change("breaking", "help-unreadable", f"its help can no longer be read ({error.message})"),))
-    return classify(data, snap, tool, effect_of=effect_of)
+    return classify(data, snap, tool, effect_of=_effects_of(tool))
 
 
 def _quick_manifest(pack_dir: Path) -> dict:

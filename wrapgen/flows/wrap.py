@@ -22,6 +22,7 @@ from wrapgen.propose.jsonsel import fields_from_text
 __all__ = ["WrapResult", "wrap", "wrap_split", "pack_files", "json_field_lists", "recipe_for_picks"]
 
 _FIELD_PROBE_TIMEOUT_S = 10.0
+_FIELD_PROBE_JOBS = 4  # field probes at once: each is a sandboxed start of the tool (gh: 8 of them)
 # The whole of a wrap (discovery, the JSON field probes, the trials, writing and checking): past it
 # no probe or trial starts, and what could not be read or tried says so. Discovery's own deadline
 # (120 s) and each spawn's timeout bound their parts; this bounds their sum, which a heavily loaded
@@ -59,14 +60,17 @@ def _json_value_flag(command) -> bool:
 
 
 def json_field_lists(tool: Tool, proposal: Proposal, *, bin_path: str, deadline_at: float | None = None,
-                     skip=(), notes: list[str] | None = None) -> dict[tuple[str, ...], tuple[str, ...]]:
+                     skip=(), notes: list[str] | None = None,
+                     cache: bool = True) -> dict[tuple[str, ...], tuple[str, ...]]:
     """Per chosen path whose ``--json`` needs field names: the fields the tool lists for a bare ``--json``,
     asked in the probe sandbox (``wrapgen.probe.json_fields``; where none runs, nothing is asked and
-    one line saying why goes to ``notes``).
+    one line saying why goes to ``notes``), ``_FIELD_PROBE_JOBS`` at a time; an unchanged binary's
+    answers come from the cache (``cache=False``: asked again).
 
     ``deadline_at`` (a ``time.monotonic()`` value): no probe starts past it, none runs beyond it. The
     paths in ``skip`` (asked already) are not asked again."""
     import time
+    from concurrent.futures import ThreadPoolExecutor
 
     from wrapgen.probe.json_fields import field_list_text, sandbox_off_reason
 
@@ -87,15 +91,20 @@ def json_field_lists(tool: Tool, proposal: Proposal, *, bin_path: str, deadline_
             notes.append(f"--json field lists were not asked ({why_not}): `TOOL CMD --json` runs only sandboxed, "
                          "so the commands whose --json needs field names return text")
         return out
-    for path in wanted:
+
+    def ask(path: tuple[str, ...]) -> tuple[str, ...]:
         timeout = _FIELD_PROBE_TIMEOUT_S
         if deadline_at is not None:
             timeout = min(timeout, deadline_at - time.monotonic())
             if timeout <= 0:
-                break
-        fields = fields_from_text(field_list_text(bin_path, path, timeout_s=timeout))
-        if fields:
-            out[path] = fields
+                return ()
+        return fields_from_text(field_list_text(bin_path, path, timeout_s=timeout, cache=cache))
+
+    with ThreadPoolExecutor(max_workers=min(_FIELD_PROBE_JOBS, len(wanted)),
+                            thread_name_prefix="wrapgen-json-fields") as pool:
+        for path, fields in zip(wanted, pool.map(ask, wanted)):  # in the proposal's order
+            if fields:
+                out[path] = fields
     return out
 
 
@@ -196,7 +205,8 @@ def wrap(
     notes: list[str] = []
     if probe_json_fields:
         tell("JSON field probes")
-        fields = json_field_lists(tool, proposal, bin_path=resolved, deadline_at=end, notes=notes)
+        fields = json_field_lists(tool, proposal, bin_path=resolved, deadline_at=end, notes=notes,
+                                  cache=options.get("cache", True) is not False)
         if fields:
             proposal = propose(tool, recipe, json_fields=fields)
     report = None
@@ -205,7 +215,7 @@ def wrap(
 
         tell("trials")
         repropose = _reproposer(tool, recipe, fields, bin_path=resolved, deadline_at=end,
-                                probe_json_fields=probe_json_fields)
+                                probe_json_fields=probe_json_fields, cache=options.get("cache", True) is not False)
         proposal, report = try_and_backfill(proposal, repropose=repropose, bin_path=resolved, try_in=try_in,
                                             timeout_s=trial_timeout_s, deadline_at=end,
                                             cache=options.get("cache", True) is not False)
@@ -226,7 +236,8 @@ def wrap(
     return WrapResult(pack_id, pack_dir, proposal, files, tuple(changes), tuple(findings), report, tuple(notes))
 
 
-def _reproposer(tool: Tool, recipe, fields: dict, *, bin_path: str, deadline_at, probe_json_fields: bool):
+def _reproposer(tool: Tool, recipe, fields: dict, *, bin_path: str, deadline_at, probe_json_fields: bool,
+                cache: bool = True):
     """How the trials' backfill proposes again without the commands they left out, or None where the
     commands are not the proposer's to choose (a recipe's or ``--pick``'s list, a task runner's targets)."""
     from wrapgen.model.recipe import ProposalRequest
@@ -240,7 +251,8 @@ def _reproposer(tool: Tool, recipe, fields: dict, *, bin_path: str, deadline_at,
         asked = replace(request, exclude=tuple(request.exclude) + tuple(excluded))
         proposal = propose(tool, asked, json_fields=fields)
         if probe_json_fields:
-            more = json_field_lists(tool, proposal, bin_path=bin_path, deadline_at=deadline_at, skip=set(fields))
+            more = json_field_lists(tool, proposal, bin_path=bin_path, deadline_at=deadline_at, skip=set(fields),
+                                    cache=cache)
             if more:
                 fields.update(more)
                 proposal = propose(tool, asked, json_fields=fields)

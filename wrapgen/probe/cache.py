@@ -21,7 +21,7 @@ from wrapgen.model.tool import MODEL_VERSION, Command, Flag, Tool
 from wrapgen.runtime.binding import cache_dir as runtime_cache_dir
 
 __all__ = ["cache_dir", "cache_key", "load", "store", "CACHE_FORMAT", "trial_key", "load_trial", "store_trial",
-           "repeated_timeouts"]
+           "field_list_key", "load_field_list", "store_field_list", "repeated_timeouts"]
 
 CACHE_FORMAT = 2  # 2: the global flags every command shares are stored once
 
@@ -157,6 +157,34 @@ def store_trial(key: str | None, outcome: dict) -> bool:
         return False
     return _write(cache_dir() / "trials", _trial_path(key),
                   json.dumps({"key": key, "outcome": outcome}, sort_keys=True, ensure_ascii=False))
+
+
+# The field lists a bare ``TOOL SUB --json`` prints (gh; wrapgen/probe/json_fields.py): asked in the
+# same sandbox as a trial, so kept the same way, apart from the trials (emptying one leaves the other).
+
+def field_list_key(tool_path: str, path) -> str | None:
+    """A hex key for the field list of ``path`` of this binary; None when it cannot be stat'ed."""
+    return trial_key(tool_path, identity={"json_fields": list(path)})
+
+
+def load_field_list(key: str | None) -> str | None:
+    """The stored text for ``key``, or None (missing, corrupt, or another key's)."""
+    if key is None:
+        return None
+    try:
+        data = json.loads((cache_dir() / "json-fields" / f"{key}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("text"), str):
+        return None
+    return data["text"]
+
+
+def store_field_list(key: str | None, text: str) -> bool:
+    if key is None:
+        return False
+    directory = cache_dir() / "json-fields"
+    return _write(directory, directory / f"{key}.json", json.dumps({"key": key, "text": text}, ensure_ascii=False))
 
 
 def _pending_path(key: str) -> Path:

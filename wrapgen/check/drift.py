@@ -162,7 +162,8 @@ def help_sha256(tool: Tool, paths: Iterable[tuple[str, ...]] = ((),)) -> str:
         if len(chain) - 1 < len(path):
             parts.append([list(path), None])
             continue
-        body = chain[-1].to_dict()
+        # without its subtree first: the root's to_dict() would convert the whole tool to drop it again
+        body = chain[-1].with_changes(subcommands=()).to_dict()
         body.pop("subcommands", None)
         parts.append([list(path), body, _listed(chain[-1])])
     text = _SCRATCH_RE.sub("<scratch>", json.dumps(parts, sort_keys=True, ensure_ascii=False, separators=(",", ":")))

@@ -30,11 +30,14 @@ from wrapgen.propose.text import flag_description, operand_description
 _with_usage_variadics = operands  # the name wrapgen.flows.batch looks up
 
 __all__ = ["ArgPlan", "plan_args", "arg_name", "positional_arg_name", "flag_noise", "MAX_ARGS", "NOISE_FLAG",
-           "NO_EQUALS"]
+           "NO_EQUALS", "MAX_ARGS_SINGLE", "RICH_COMMAND_FLAGS"]
 
 MAX_ARGS = 8
 # A tool without subcommands is one command whose flags are its whole surface: its verbs carry more.
 MAX_ARGS_SINGLE = 12
+# A command with as many options as a whole tool (git log: 164) carries as many args as such a tool's
+# verbs: at 8, log kept --follow and --first-parent but lost --author, --grep and --oneline.
+RICH_COMMAND_FLAGS = 40
 # The help's own examples use the flag: what people reach for first, above every name bonus but "required".
 SHOWN_BONUS = 3.0
 

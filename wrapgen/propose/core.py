@@ -29,7 +29,7 @@ from wrapgen.knowledge.table import load
 from wrapgen.model.recipe import PolicySetting, ProposalRequest
 from wrapgen.model.tool import Command, Tool
 from wrapgen.names import proposed_pack_id, proposed_verb_name, segment, unique_names, verb_name
-from wrapgen.propose.args import MAX_ARGS, MAX_ARGS_SINGLE, plan_args
+from wrapgen.propose.args import MAX_ARGS, MAX_ARGS_SINGLE, RICH_COMMAND_FLAGS, plan_args
 from wrapgen.propose.template import argv_template
 from wrapgen.propose.exitcodes import answer_codes, exit_codes_why, inverts_answers
 from wrapgen.propose.harden import harden_manifest
@@ -400,7 +400,8 @@ def _write_verb(draft: _Draft, p: _Pick, name: str, *, mode_flags: tuple[str, ..
         fixed=cand.fixed,
         json_flag=choice.flag,
         honours_double_dash=cand.command.parser not in _NO_DOUBLE_DASH,
-        max_args=MAX_ARGS if draft.tool.root.subcommands else MAX_ARGS_SINGLE,
+        max_args=MAX_ARGS_SINGLE if not draft.tool.root.subcommands
+        or len(cand.command.flags) >= RICH_COMMAND_FLAGS else MAX_ARGS,
     )
     # a summary that is usage syntax, a copyright or a version line says nothing (propose/text.py)
     summary = readable(_first_sentence(cand.effective_summary))

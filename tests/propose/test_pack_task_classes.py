@@ -208,3 +208,25 @@ def test_a_summary_that_only_says_the_tool_runs_itself_leaves_the_effect_to_the_
     verbs = _verbs(propose(_tool("clap", "ruff")))
     checks = [v for v in verbs.values() if v["cli"][:2] == ["ruff", "check"] and "--fix" not in v["cli"]]
     assert checks and all(_effect(v) == "read" and not v["policy"].get("confirm") for v in checks), checks
+
+
+# -- rich commands (git log --author) -------------------------------------------------------------
+
+
+def test_a_command_with_as_many_options_as_a_tool_gets_a_single_tools_args():
+    """git log's man page lists 161 options; at 8 args the fresh pack's log kept --follow and
+    --first-parent (its EXAMPLES use them) but had no --author, --grep or --until for the reads
+    people ask for ("commits by Ann since Monday")."""
+    from wrapgen.propose.args import MAX_ARGS, MAX_ARGS_SINGLE, RICH_COMMAND_FLAGS
+
+    text = (FIXTURES / "help" / "man" / "git_log.txt").read_text()
+    log = parse_help(text, prog=("git", "log"), style="man")
+    assert len(log.flags) >= RICH_COMMAND_FLAGS
+    small = Command(path=("status",), summary="Show the working tree status")
+    root = Command(path=(), subcommands=(log.with_changes(path=("log",)), small))
+    verbs = _verbs(propose(Tool(name="git", root=root)))
+    log_verb = next(v for v in verbs.values() if v["cli"][:2] == ["git", "log"])
+    props = log_verb["args"]["properties"]
+    assert MAX_ARGS < len(props) <= MAX_ARGS_SINGLE
+    assert {"author", "until", "grep"} <= set(props), sorted(props)
+

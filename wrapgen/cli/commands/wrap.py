@@ -31,7 +31,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--total-deadline", type=float, metavar="SECONDS",
                         help="for the whole wrap: discovery, JSON field probes, trials, writing (default: 300)")
     parser.add_argument("--style", help="force a help parser (gnu, argparse, click, cobra, clap, git, man, docopt)")
-    parser.add_argument("--no-cache", action="store_true", help="read the tool's help again, ignoring the cache")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="read the tool's help (and its --json field lists) again, ignoring the cache")
     parser.add_argument("--dir", metavar="DIR",
                         help="for a task runner (make, npm, just, task): the repository whose targets to wrap "
                              "(default: the current directory, when it holds the runner's file)")

@@ -5,7 +5,8 @@ For each tool (gh, kubectl, git by default) one warm-up wrap fills the discovery
 round runs, one after the other, `wrap(tool, trials=False)`, a first `wrap(tool, trials=True)` with
 the trial cache emptied (it runs every trial: "1st") and one more that answers unchanged trials from
 the trial cache, as a user's second wrap of the same tool does ("with"); in process, writing
-nothing, the same discovery cache. The medians over the rounds, their ratios and what the trials
+nothing, the same discovery cache. gh's `--json` field lists stay cached in every kind, as the
+warm-up's wrap (a user's earlier `wrap --no-try`) left them. The medians over the rounds, their ratios and what the trials
 showed are printed, with the load average at the start and at the end (the machine may be shared:
 rounds interleave the three kinds, so a load that comes and goes weighs on each alike). The goal
 (issue 11): wrap with trials at most 2x wrap without, on gh, kubectl and git, in one run.

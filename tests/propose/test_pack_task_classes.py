@@ -230,3 +230,20 @@ def test_a_command_with_as_many_options_as_a_tool_gets_a_single_tools_args():
     assert MAX_ARGS < len(props) <= MAX_ARGS_SINGLE
     assert {"author", "until", "grep"} <= set(props), sorted(props)
 
+
+
+# -- "config" names what a command is about, the summary what it does ------------------------------
+
+
+def test_config_is_read_where_its_help_says_it_prints_and_a_write_elsewhere():
+    """The name 'config' made `hugo config` ("Print the site configuration") and `ruff config` ("List
+    or describe the available configuration options") writes: a noun as often as a verb, so the
+    summary's verb decides where it has one."""
+    cases = {("cobra", "hugo"): "read", ("clap", "ruff"): "read", ("cobra", "docker"): "write",
+             ("cobra", "kubectl"): "write", ("cobra", "rclone"): "write"}
+    for (style, name), effect in cases.items():
+        config = _tool(style, name).root.find(("config",))
+        assert config is not None, name
+        assert classify(config, tool_name=name).effect == effect, (name, config.summary)
+    # no summary verb: the name still speaks (rclone's "Enter an interactive configuration session.")
+    assert "name 'config'" in classify(_tool("cobra", "rclone").root.find(("config",))).reason

@@ -41,6 +41,12 @@ def summary_effects() -> Mapping[str, str]:
 
 
 @lru_cache(maxsize=None)
+def name_nouns() -> frozenset[str]:
+    """Command names whose effect counts only when the summary has no verb ("hugo config: Display ...")."""
+    return load("effects")["name_nouns"].names
+
+
+@lru_cache(maxsize=None)
 def summary_self_run() -> frozenset[str]:
     """Words that open a summary and, before the tool's own name, only say it runs itself ("Run Ruff on ...")."""
     return load("effects")["summary_self_run"].names

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from typing import Mapping
 
-from wrapgen.knowledge.words import EFFECTS, name_effects, summary_effects, summary_modifiers, summary_self_run
+from wrapgen.knowledge.words import (EFFECTS, name_effects, name_nouns, summary_effects, summary_modifiers,
+                                    summary_self_run)
 from wrapgen.model.tool import Command
 
 __all__ = ["PolicyGuess", "classify", "EFFECTS", "NAME_EFFECTS", "SUMMARY_EFFECTS"]
@@ -101,7 +102,10 @@ def classify(command: Command, *, extra_words: tuple[str, ...] = (), tool_name: 
         # "Write sorted concatenation of all FILE(s) to standard output" prints; it does not write
         found.append(("read", "help 'to standard output'"))
         return PolicyGuess("read", tuple(e for _, e in found), f"read: {', '.join(e for _, e in found)}")
-    for verb in _summary_verbs(command.summary, tool_name.rsplit("/", 1)[-1]):
+    verbs = _summary_verbs(command.summary, tool_name.rsplit("/", 1)[-1])
+    if verbs and found and found[0][1] in {f"name '{noun}'" for noun in name_nouns()}:
+        found = found[1:]  # "config: Display site configuration": the noun says what, the verb what it does
+    for verb in verbs:
         found.append((SUMMARY_EFFECTS[verb.lower()], f"help '{verb}'"))
     if not found:
         return PolicyGuess(

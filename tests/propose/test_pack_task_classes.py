@@ -247,3 +247,19 @@ def test_config_is_read_where_its_help_says_it_prints_and_a_write_elsewhere():
         assert classify(config, tool_name=name).effect == effect, (name, config.summary)
     # no summary verb: the name still speaks (rclone's "Enter an interactive configuration session.")
     assert "name 'config'" in classify(_tool("cobra", "rclone").root.find(("config",))).reason
+
+
+def test_a_placeholder_for_options_of_a_kind_is_no_operand():
+    """`git blame [<options>] [<rev-opts>] [<rev>] [--] <file>`: <rev-opts> ("documented in
+    git-rev-list(1)") became a string arg described as a revision."""
+    from wrapgen.knowledge.commands import is_not_operand
+    from wrapgen.model.tool import Positional
+    from wrapgen.propose.operands import operands, usage_split
+
+    assert is_not_operand("rev-opts") and is_not_operand("<common-diff-options>") and is_not_operand("options")
+    assert not is_not_operand("rev") and not is_not_operand("file") and not is_not_operand("feature-flag")
+    blame = Command(path=("blame",), usage=("git blame [<options>] [<rev-opts>] [<rev>] [--] <file>",),
+                    positionals=(Positional(name="rev-opts"), Positional(name="rev"),
+                                 Positional(name="file", required=True)))
+    assert [p.name for p in operands(blame)] == ["rev", "file"]
+    assert usage_split(blame) == 1  # one operand of those kept stands before "[--]": the file stays after it

@@ -103,8 +103,13 @@ def forwards_command_line(command) -> bool:
 
 
 def is_not_operand(word: str) -> bool:
-    """A word a usage line shows where operands go that is no operand (``[global options]``)."""
-    return word.lower() in _names("not_operands")
+    """A word a usage line shows where operands go that is no operand (``[global options]``), or a
+    placeholder named for a kind of options (git blame's ``[<rev-opts>]``, ``[<common-diff-options>]``)."""
+    low = word.strip("<>[]. ").lower()
+    return low in _names("not_operands") or re.split(r"[-_ ]", low)[-1] in _OPTION_KINDS
+
+
+_OPTION_KINDS = frozenset({"options", "opts"})  # the last word of a placeholder for options of a kind
 
 
 def is_revision_operand(name: str) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
-from wrapgen.knowledge.commands import not_operands
+from wrapgen.knowledge.commands import is_not_operand
 from wrapgen.knowledge.table import load
 
 from wrapgen.model.tool import Command, Positional
@@ -41,7 +41,7 @@ def operands(command: Command, *, mode: Sequence[str] = ()) -> list[Positional]:
     # "terraform [global options] plan [options]" read as operands "global" and "plan": not operands
     words = {w.lower() for w in command.path}
     positionals = [p for p in command.positionals
-                   if p.name.strip("<>[]. ").lower() not in words | not_operands()]
+                   if p.name.strip("<>[]. ").lower() not in words and not is_not_operand(p.name)]
     if len(command.usage) > 1:
         # an operand shown only in a usage line of another mode (jq --args <filter> [strings...],
         # git diff --no-index <path> <path>) belongs to that mode, not to this command
@@ -103,6 +103,9 @@ def usage_split(command: Command) -> int | None:
         if "[--]" in line or " -- " in line:
             head = re.split(r"\[--\]| -- ", line, maxsplit=1)[0]
             # a placeholder, not part of a flag: git commit's "--pathspec-from-file" names no <pathspec>
+            # counted as operands() counts them: a placeholder for options (<rev-opts>) is none
+            words = {w.lower() for w in command.path}
             return sum(1 for p in command.positionals
-                       if re.search(rf"(?<![\w-]){re.escape(p.name.split('|')[0])}(?![\w-])", head))
+                       if p.name.strip("<>[]. ").lower() not in words and not is_not_operand(p.name)
+                       and re.search(rf"(?<![\w-]){re.escape(p.name.split('|')[0])}(?![\w-])", head))
     return None

@@ -4,8 +4,12 @@
 
 - **own**: wrapgen's own process (every thread): ``getrusage(RUSAGE_SELF)`` around ``discover()``.
 - **containment**: what wrapgen starts to run a probe safely and is not the tool: the spawn helper
-  (a small interpreter of its own, once per process), the supervisor forked per call, bubblewrap's
-  set-up of the namespaces and mounts, and ``manpath``.
+  (a small interpreter of its own), the supervisor forked per call, bubblewrap's set-up of the
+  namespaces and mounts, and ``manpath``. ``discover()`` starts the helper itself before its first
+  probe (``contain.prestart``: no probe then forks wrapgen's large process), and ``metered`` stops it
+  after each crawl, so every row pays a whole helper boot (its interpreter's start and imports, in
+  the containment; the ``posix_spawn`` and the socket, on wrapgen's side, in **own**), as a
+  ``wrapgen discover`` process does once.
 - **tools**: the tool's own processes, measured inside the sandbox by a *meter*: each probe's argv
   is prefixed with a tiny ``python3 -I -S`` program, a subreaper, that spawns the tool, waits for
   it, reaps what the tool left that has ended (an update check it started) and writes their CPU

@@ -179,9 +179,14 @@ def clean_text(data: bytes) -> tuple[str, str]:
     if sample.count(b"\0") > 0:
         return "", "printed binary data, not help text"
     text = data.decode("utf-8", errors="replace")
-    text = _ANSI.sub("", text)
-    text = _OVERSTRIKE.sub("", text)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # (each pattern needs its character: a text without it is left as it is, unscanned; the
+    # overstrike's "." would be tried at every position of a 160 KB JSON listing)
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if "\x08" in text:
+        text = _OVERSTRIKE.sub("", text)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     controls = len(_CONTROLS.findall(text, 0, 65536))
     if controls > max(8, len(text[:65536]) // 50):
         return "", "printed binary data, not help text"

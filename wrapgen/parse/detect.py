@@ -180,7 +180,7 @@ def scores(text: str) -> dict[str, int]:
     lines = "\n" + head  # (for the marks of _LINE_MARKS)
     out = dict.fromkeys(_ORDER, 0)
     for (style, weight, pattern), literals, at_lines in zip(_MARKS, _LITERALS, _LINE_MARKS):
-        if not literals or any(literal in head for literal in literals):
+        if not literals or (literals[0] in head if len(literals) == 1 else any(literal in head for literal in literals)):
             if at_lines.search(lines) if at_lines is not None else pattern.search(head):
                 out[style] += weight
     return out

@@ -474,9 +474,14 @@ def merge_flags(flags, *, seen: set[str] | None = None) -> list[Flag]:
     seen = set() if seen is None else seen
     out: list[Flag] = []
     for flag in flags:
-        spellings = set(flag.spellings)
+        listed = flag.spellings
+        if seen.isdisjoint(listed):  # (the common case: a flag not listed before)
+            seen.update(listed)
+            out.append(flag)
+            continue
+        spellings = set(listed)
         if spellings & seen:
-            rest = [s for s in flag.spellings if s not in seen]
+            rest = [s for s in listed if s not in seen]
             if not rest:
                 continue
             # ls: "-p, --indicator-style=slash": -p is its own switch meaning one preset value.

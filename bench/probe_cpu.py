@@ -4,8 +4,12 @@
 
 - **own**: wrapgen's own process (every thread): ``getrusage(RUSAGE_SELF)`` around ``discover()``.
 - **containment**: what wrapgen starts to run a probe safely and is not the tool: the spawn helper
-  (a small interpreter of its own, once per process), the supervisor forked per call, bubblewrap's
-  set-up of the namespaces and mounts, and ``manpath``.
+  (a small interpreter of its own), the supervisor forked per call, bubblewrap's set-up of the
+  namespaces and mounts, and ``manpath``. ``discover()`` starts the helper itself before its first
+  probe (``contain.prestart``: no probe then forks wrapgen's large process), and ``metered`` stops it
+  after each crawl, so every row pays a whole helper boot (its interpreter's start and imports, in
+  the containment; the ``posix_spawn`` and the socket, on wrapgen's side, in **own**), as a
+  ``wrapgen discover`` process does once.
 - **tools**: the tool's own processes, measured inside the sandbox by a *meter*: each probe's argv
   is prefixed with a tiny ``python3 -I -S`` program, a subreaper, that spawns the tool, waits for
   it, reaps what the tool left that has ended (an update check it started) and writes their CPU
@@ -13,6 +17,11 @@
   nothing: its CPU lands in the containment, and the row says how many); the meter's own CPU is then taken out of the containment,
   with its residue (its exec and exit, which its getrusage cannot see: calibrated at start on
   meters around /bin/true).
+
+The meter's bookkeeping in wrapgen's process (the argv it prefixes, the file it reads back and
+removes, the realpath of the program) is the bench's, not wrapgen's: it is timed on the probe's
+thread (``time.thread_time``, CPU of that thread alone) and taken out of **own** (``CrawlCpu.bench``
+says how much; about 0.4 ms a probe).
 
 Why a meter: since the spawn helper (``wrapgen/runtime/contain.py``), a tool is a grandchild of
 the helper, not a child of wrapgen's process, so ``RUSAGE_CHILDREN`` of the caller counts nothing
@@ -35,6 +44,7 @@ import os
 import resource
 import sys
 import threading
+import time
 from dataclasses import dataclass
 
 __all__ = ["CrawlCpu", "metered", "warm_up", "residue"]
@@ -96,6 +106,7 @@ class CrawlCpu:
     probes: int = 0
     other: int = 0  # processes spawned that are not the tool (manpath)
     unmetered: int = 0  # probes killed before their meter wrote (timeouts): their CPU is in the containment
+    bench: float = 0.0  # the meter's bookkeeping in wrapgen's process, taken out of ``own``
 
     @property
     def share(self) -> float | None:
@@ -119,9 +130,11 @@ class _Meter:
         self.other = 0
         self.unmetered = 0
         self.tool_path = ""
+        self.bench = 0.0  # CPU seconds of metered_spawn's own work (on the probes' threads)
 
     def wrap(self, spawn):
         def metered_spawn(argv, **options):
+            started = time.thread_time()
             argv = list(argv)
             env = options.get("env") or {}
             scratch = env.get("TMPDIR") or options.get("cwd")
@@ -131,7 +144,9 @@ class _Meter:
             program = argv[at]
             out = os.path.join(scratch, f"wrapgen-meter-{next(self.counter)}")
             argv[at:at] = [sys.executable, "-I", "-S", "-c", METER, out]
+            before = time.thread_time() - started
             result = spawn(argv, **options)
+            started = time.thread_time()
             try:
                 with open(out, encoding="utf-8") as handle:
                     tool, meter = (float(word) for word in handle.read().split())
@@ -139,14 +154,17 @@ class _Meter:
             except (OSError, ValueError):
                 with self.lock:  # killed before the meter wrote (a timeout): its CPU lands in the containment
                     self.unmetered += 1
+                    self.bench += before + time.thread_time() - started
                 return result
+            mine = os.path.realpath(program) == self.tool_path
             with self.lock:
                 self.meters += meter
-                if os.path.realpath(program) == self.tool_path:
+                if mine:
                     self.tools += tool
                     self.probes += 1
                 else:
                     self.other += 1  # manpath: its CPU stays in the containment, it is not the tool
+                self.bench += before + time.thread_time() - started
             return result
 
         return metered_spawn
@@ -244,7 +262,7 @@ def metered(run, tool_path: str) -> tuple[object, CrawlCpu]:
         _subreaper(False)
     spawned = _cpu(resource.RUSAGE_CHILDREN) - children
     meters = meter.meters + _residue[0] * (meter.probes + meter.other)
-    cpu = CrawlCpu(own=own, tools=meter.tools, meters=meters, probes=meter.probes, other=meter.other,
+    cpu = CrawlCpu(own=own - meter.bench, bench=meter.bench, tools=meter.tools, meters=meters, probes=meter.probes, other=meter.other,
                    unmetered=meter.unmetered,
                    containment=max(0.0, spawned - meter.tools - meters))
     return result, cpu

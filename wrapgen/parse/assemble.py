@@ -8,6 +8,7 @@ operands from usage lines, and the summary and description from the prose.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 
@@ -57,7 +58,11 @@ class Parts:
 
 def classify(section: Section, rules: Rules) -> str:
     """The role of a section: usage, globals, options, listing, operands, examples, ..."""
-    key = section.key.rstrip(":")
+    return _role(section.key.rstrip(":"), rules)
+
+
+@functools.lru_cache(maxsize=2048)  # (pure: a style's pages repeat their headings)
+def _role(key: str, rules: Rules) -> str:
     if not key:
         return "preamble"
     if re.search(rules.usage, key):

@@ -128,6 +128,37 @@ def _required_literals(pattern: re.Pattern) -> tuple[str, ...]:
 # Each mark's required literals: where the text holds none of them, the mark cannot match.
 _LITERALS: tuple[tuple[str, ...], ...] = tuple(_required_literals(pattern) for _style, _weight, pattern in _MARKS)
 
+
+def _at_line_starts(pattern: re.Pattern) -> re.Pattern | None:
+    """For a mark that is ``^`` then the rest, under re.M (``^ +-\\w, --...``, no top-level ``|``, no
+    lookbehind): the same mark with the ``^`` spelled as the newline before the line, to be searched
+    in the text with a newline put in front. It matches there exactly where the mark matches the text
+    (``^`` under re.M is the start or just after a newline), but the search tries only the newlines (a
+    literal first character is found by a scan), not every position of the text. None for the others."""
+    source = pattern.pattern
+    if not source.startswith("^") or not pattern.flags & re.MULTILINE or "(?<" in source:
+        return None
+    depth, escaped, in_class = 0, False, False
+    for char in source:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            return None
+    return re.compile("\n" + source[1:], pattern.flags)
+
+
+_LINE_MARKS: tuple[re.Pattern | None, ...] = tuple(_at_line_starts(pattern) for _style, _weight, pattern in _MARKS)
+
 # On a tie the earlier style wins: the more specific ones come first.
 _ORDER = (
     "man", "git", "symfony", "kingpin", "urfave", "npm", "yarn", "oclif", "yargs", "commander",
@@ -146,10 +177,12 @@ def _marked_lines(text: str) -> str:
 def scores(text: str) -> dict[str, int]:
     """Each style's score for this (cleaned) text."""
     head = _marked_lines(text)
+    lines = "\n" + head  # (for the marks of _LINE_MARKS)
     out = dict.fromkeys(_ORDER, 0)
-    for (style, weight, pattern), literals in zip(_MARKS, _LITERALS):
-        if (not literals or any(literal in head for literal in literals)) and pattern.search(head):
-            out[style] += weight
+    for (style, weight, pattern), literals, at_lines in zip(_MARKS, _LITERALS, _LINE_MARKS):
+        if not literals or (literals[0] in head if len(literals) == 1 else any(literal in head for literal in literals)):
+            if at_lines.search(lines) if at_lines is not None else pattern.search(head):
+                out[style] += weight
     return out
 
 

@@ -71,6 +71,9 @@ _BARE = re.compile(rf"(?<!than )(?<!least )(?<!most )(?<!over )(?<!above )(?<!be
 
 
 _EXIT_WORD = re.compile(r"exit|return", re.IGNORECASE)
+# Every _HEADING match holds one of these (the same case folding): a page without any has no section
+# and no sentence to read, and is not split into lines at all (most subcommand pages).
+_ANY_WORD = re.compile(r"exit|return|diagnostics", re.IGNORECASE)
 
 
 def _meaning(text: str) -> str:
@@ -169,6 +172,8 @@ def _sentences(text: str, *, bare: bool) -> dict[int, str]:
 def exit_statuses(text: str) -> tuple[tuple[int, str], ...]:
     """``((0, "a line is selected"), (1, "no lines were selected"), (2, "an error occurred"))`` for grep(1);
     ``()`` when the text states none. Sorted by code."""
+    if not _ANY_WORD.search(text or ""):
+        return ()
     try:
         lines = (text or "").replace("\r\n", "\n").expandtabs().split("\n")
         found: dict[int, str] = {}

@@ -445,6 +445,20 @@ def parse_options(lines, *, max_first_indent: int = 16, companions: list[Flag] |
     Switches that exist only as a mention in another flag's description ("can be disabled
     with --no-hidden") go to ``companions`` when given: they count only if no entry lists them.
     """
+    flags, extra = _parse_options(tuple(lines), max_first_indent, companions is not None)
+    if companions is not None:
+        companions.extend(extra)
+    return list(flags)
+
+
+# What a table of lines gives depends on those lines alone, and Flags are immutable: the same table
+# read again (kingpin and urfave repeat the application's flags on every page, cobra its global
+# flags) is not read again. Bounded, so a long-lived process does not grow with it.
+@functools.lru_cache(maxsize=1024)
+def _parse_options(lines: tuple[str, ...], max_first_indent: int,
+                   with_companions: bool) -> tuple[tuple[Flag, ...], tuple[Flag, ...]]:
+    """(flags, companions) of ``parse_options``."""
+    companions: list[Flag] | None = [] if with_companions else None
     flags: list[Flag] = []
     for entry in option_entries(lines, max_first_indent=max_first_indent):
         digits = _digit_flags(entry)
@@ -466,7 +480,17 @@ def parse_options(lines, *, max_first_indent: int = 16, companions: list[Flag] |
                 elif match["alias"] and match["alias"] not in flag.spellings:
                     target = text[match.end():].split()[:1]
                     companions.append(Flag(long=match["alias"], description=f"An alias for {' '.join(target).rstrip('.')}."))
-    return merge_flags(flags)
+    return tuple(merge_flags(flags)), tuple(companions or ())
+
+
+def _clear_entry_memos(clear_entries=_entry_flag.cache_clear) -> None:
+    """Clearing the entries' memo clears the tables' too, which holds Flags made from it: a
+    table is then read entry by entry again (what a caller that clears the entry memo expects)."""
+    clear_entries()
+    _parse_options.cache_clear()
+
+
+_entry_flag.cache_clear = _clear_entry_memos
 
 
 def merge_flags(flags, *, seen: set[str] | None = None) -> list[Flag]:
@@ -474,9 +498,14 @@ def merge_flags(flags, *, seen: set[str] | None = None) -> list[Flag]:
     seen = set() if seen is None else seen
     out: list[Flag] = []
     for flag in flags:
-        spellings = set(flag.spellings)
+        listed = flag.spellings
+        if seen.isdisjoint(listed):  # (the common case: a flag not listed before)
+            seen.update(listed)
+            out.append(flag)
+            continue
+        spellings = set(listed)
         if spellings & seen:
-            rest = [s for s in flag.spellings if s not in seen]
+            rest = [s for s in listed if s not in seen]
             if not rest:
                 continue
             # ls: "-p, --indicator-style=slash": -p is its own switch meaning one preset value.

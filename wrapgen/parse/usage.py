@@ -316,6 +316,7 @@ def _placeholder(text: str, *, bare_ok: bool) -> str | None:
     return None
 
 
+@lru_cache(maxsize=4096)  # (pure; every page of a tool repeats its usage words: "[<flags>]", "<command>")
 def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool] | None:
     """(name, optional, variadic) of a usage word that is an operand, else None.
 

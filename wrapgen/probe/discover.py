@@ -55,6 +55,7 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
     launcher = style is None and _is_launcher(path)
     readable = _launched_paths(path) if launcher else ()
     if cache and launcher:
+        _prestart()  # (this probe, and the crawl's if the cache misses)
         # A launcher's own bytes say nothing of the program it starts (a pyenv shim outlives every
         # upgrade of the tool behind it), so that program's --version is part of the key: one probe.
         with Prober(path, name=name, timeout_s=timeout, use_man=False, sandbox=sandbox, readable=readable,
@@ -75,6 +76,9 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
             return discover_script(path, name=tool)
     else:
         _check_style(style)
+    # The crawl will probe: the spawn helper boots now, while the parsers are imported and the
+    # sandbox is asked for, so that no probe forks this process (runtime/contain.py).
+    _prestart()
     parse = _parser()
     # A man page is looked up by name, so only for a tool found by name on PATH.
     with Prober(path, name=name, timeout_s=timeout, use_man=man and not by_path, sandbox=sandbox, readable=readable,
@@ -93,6 +97,12 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
     if key is not None and (not result.transient or disk.repeated_timeouts(key, result.timed_out)):
         disk.store(key, found)
     return found
+
+
+def _prestart() -> None:
+    from wrapgen.runtime import contain
+
+    contain.prestart()
 
 
 def _launched_paths(path: str) -> tuple[str, ...]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wrapgen.errors import ToolNotFoundError
-from wrapgen.probe.sandbox import Scratch, bwrap_argv, sandbox_status
+from wrapgen.probe.sandbox import HOME_TMPFS_BYTES, Scratch, bwrap_argv, sandbox_status
 from wrapgen.runtime.process import ProcessResult, run_in_pty, run_process
 
 __all__ = [
@@ -179,9 +179,14 @@ def clean_text(data: bytes) -> tuple[str, str]:
     if sample.count(b"\0") > 0:
         return "", "printed binary data, not help text"
     text = data.decode("utf-8", errors="replace")
-    text = _ANSI.sub("", text)
-    text = _OVERSTRIKE.sub("", text)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # (each pattern needs its character: a text without it is left as it is, unscanned; the
+    # overstrike's "." would be tried at every position of a 160 KB JSON listing)
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if "\x08" in text:
+        text = _OVERSTRIKE.sub("", text)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     controls = len(_CONTROLS.findall(text, 0, 65536))
     if controls > max(8, len(text[:65536]) // 50):
         return "", "printed binary data, not help text"
@@ -220,6 +225,7 @@ class Prober:
         self.readable = tuple(dict.fromkeys([os.path.dirname(self.path)] + [d for d in extra if os.path.isdir(d)]))
         self._deadline: float | None = deadline_at  # time.monotonic() of the end, when given
         self._bwrap = ""
+        self._home_tmpfs = False  # each sandboxed probe's HOME a tmpfs of its own (SandboxStatus.tmpfs_home)
         self._lock = threading.Lock()
         self._scratch: Scratch | None = None
         self._manpath: tuple[str, ...] | None = None
@@ -233,6 +239,7 @@ class Prober:
         if self.want_sandbox is not False:
             status = sandbox_status()
             self.sandboxed, self._bwrap = status.available, status.bwrap
+            self._home_tmpfs = status.available and status.tmpfs_home
             if not status.available:
                 self.sandbox_note = (f"help probes ran without a sandbox ({status.reason}): only a scratch "
                                      "HOME and working directory kept them from writing elsewhere")
@@ -274,14 +281,16 @@ class Prober:
         with self._lock:
             self.calls += 1
         # a HOME of this probe's own, so that what one probe leaves there (pm2's daemon sockets in
-        # ~/.pm2, its daemon killed with that probe) never makes a probe beside it wait
+        # ~/.pm2, its daemon killed with that probe) never makes a probe beside it wait: in the
+        # sandbox a fresh tmpfs at the scratch HOME's path where bubblewrap sizes one (nothing made
+        # or removed on disk), else a directory of its own mounted there (see bwrap_argv)
         scratch = self._scratch
-        own_home = scratch.probe_home()
+        own_home = None if self._home_tmpfs else scratch.probe_home()
         env = self.env
-        if self.sandboxed:  # mounted at the scratch HOME's path (see bwrap_argv)
+        if self.sandboxed:
             argv = bwrap_argv(argv, bwrap=self._bwrap, workdir=scratch.workdir, home=scratch.home,
-                              tmpdir=scratch.tmpdir, writable=self.writable,
-                              readable=self.readable, home_source=own_home)
+                              tmpdir=scratch.tmpdir, writable=self.writable, readable=self.readable,
+                              home_source=own_home, home_tmpfs=HOME_TMPFS_BYTES if self._home_tmpfs else None)
         else:
             env = {**self.env, "HOME": own_home}
         cap = self.output_cap if output_cap is None else output_cap
@@ -290,7 +299,8 @@ class Prober:
                 return run_in_pty(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=env)
             return run_process(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=env)
         finally:
-            scratch.release_home(own_home)
+            if own_home is not None:
+                scratch.release_home(own_home)
 
     def _expired(self, args: tuple[str, ...], *, via_pty: bool = False) -> ProbeResult:
         limit = f"{self.deadline_s:g} s " if self.deadline_s is not None else ""

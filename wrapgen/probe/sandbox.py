@@ -26,14 +26,16 @@ import threading
 from dataclasses import dataclass
 from typing import Sequence
 
-__all__ = ["SandboxStatus", "Scratch", "bwrap_argv", "sandbox_status", "reset_sandbox_status", "BWRAP"]
+__all__ = ["SandboxStatus", "Scratch", "bwrap_argv", "sandbox_status", "reset_sandbox_status", "BWRAP",
+           "HOME_TMPFS_BYTES"]
 
 BWRAP = "bwrap"
 _CHECK_TIMEOUT_S = 10.0
 
 
 def bwrap_argv(argv: Sequence[str], *, bwrap: str, workdir: str, home: str, tmpdir: str | None = None,
-               writable: Sequence[str] = (), readable: Sequence[str] = (), home_source: str | None = None) -> list[str]:
+               writable: Sequence[str] = (), readable: Sequence[str] = (), home_source: str | None = None,
+               home_tmpfs: int | None = None) -> list[str]:
     """The bubblewrap command line that runs ``argv`` read-only but for the scratch directories.
 
     ``workdir`` is the cwd; ``home`` and ``tmpdir`` the scratch HOME and TMPDIR (the caller sets
@@ -42,13 +44,18 @@ def bwrap_argv(argv: Sequence[str], *, bwrap: str, workdir: str, home: str, tmpd
     ``home_source``, when given, is the directory mounted at ``home`` instead of ``home`` itself: each
     probe gets a HOME of its own at the same path, so state one probe leaves (pm2's daemon sockets in
     ``~/.pm2``, whose daemon died with that probe's PID namespace) never reaches a probe beside it.
+    ``home_tmpfs`` (bytes; where ``SandboxStatus.tmpfs_home``) gives each probe the same without a
+    directory made and removed on disk for it: HOME is a fresh tmpfs of that size (mode 0700) that
+    ends with the probe's mount namespace (``home_source`` is then not used).
     """
     out = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]
     for directory in readable:
         if directory:
             out += ["--ro-bind", directory, directory]
     for directory in (workdir, home, tmpdir, *writable):
-        if directory:
+        if directory and directory == home and home_tmpfs:
+            out += ["--perms", "0700", "--size", str(int(home_tmpfs)), "--tmpfs", directory]
+        elif directory:
             source = home_source if directory == home and home_source else directory
             out += ["--bind", source, directory]
     # the two tmpfs read-only too, once the mount points inside them exist (the binds stay writable)
@@ -70,6 +77,13 @@ class SandboxStatus:
     available: bool
     bwrap: str = ""
     reason: str = ""
+    tmpfs_home: bool = False  # this bwrap mounts a sized tmpfs (``--perms``/``--size``, bubblewrap 0.8): ``bwrap_argv(home_tmpfs=)``
+
+
+# The size of a probe's tmpfs HOME: help needs none of it; a tool that writes a cache there while
+# printing help gets room for it, and one that writes without end is stopped (ENOSPC) well below
+# what would press on the machine's memory.
+HOME_TMPFS_BYTES = 256 * 1024 * 1024
 
 
 _status: dict[str, SandboxStatus] = {}
@@ -105,11 +119,16 @@ def _try(bwrap: str) -> SandboxStatus:
         return SandboxStatus(False, reason=f"{bwrap} is not installed (Debian: apt-get install bubblewrap)")
     true = shutil.which("true") or "/bin/true"
     with Scratch() as scratch:
-        argv = bwrap_argv([true], bwrap=found, workdir=scratch.workdir, home=scratch.home, tmpdir=scratch.tmpdir)
-        result = run_process(argv, timeout_s=_CHECK_TIMEOUT_S, output_cap=65536, cwd=scratch.workdir,
-                             env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
-    if result.exit_code == 0:
-        return SandboxStatus(True, bwrap=found)
+        # the form a probe uses (a tmpfs HOME) first; an older bubblewrap without --size, the plain one
+        for tmpfs in (HOME_TMPFS_BYTES, None):
+            argv = bwrap_argv([true], bwrap=found, workdir=scratch.workdir, home=scratch.home, tmpdir=scratch.tmpdir,
+                              home_tmpfs=tmpfs)
+            result = run_process(argv, timeout_s=_CHECK_TIMEOUT_S, output_cap=65536, cwd=scratch.workdir,
+                                 env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+            if result.exit_code == 0:
+                return SandboxStatus(True, bwrap=found, tmpfs_home=tmpfs is not None)
+            if result.timed_out:
+                break
     said = _first_line(result.stderr) or result.not_found or (
         "timed out" if result.timed_out else f"exit {result.exit_code}")
     return SandboxStatus(False, bwrap=found, reason=f"{found} cannot run here: {said}")

@@ -65,7 +65,7 @@ except ImportError:  # pragma: no cover - another Python
 
 from wrapgen.errors import ExitStatus
 
-__all__ = ["Supervised", "spawn_supervised", "containment_available", "kill_subtree", "stop_all", "one_shot"]
+__all__ = ["Supervised", "spawn_supervised", "containment_available", "kill_subtree", "stop_all", "one_shot", "prestart"]
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -523,12 +523,15 @@ def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, notice_w=None, h
 # helper and the caller's calls (and closes their descriptors), so it never holds a kill back.
 
 _HELPER_AFTER = 1  # spawns done before a process starts its spawn helper
+# How long, from its start, the calls of a helper started by ``prestart`` wait for it to be ready
+# rather than fork the caller (a helper that is slower than this is waited for no more).
+_READY_WAIT_S = 0.5
 _PACKET = 65536
 # How long handing one call to the helper may block (a helper that stopped reading: SIGSTOPped, or
 # stuck): then the helper is dropped and the call runs under a supervisor the caller forks.
 _SEND_TIMEOUT_S = 5.0
 _spawns = 0
-_helper = None  # [pid, socket, ready, owner pid] once started; False when it cannot be
+_helper = None  # [pid, socket, ready, owner pid, wait-until] once started; False when it cannot be
 _lock = _thread.allocate_lock()  # the helper's socket: one call's packets at a time
 _unreaped: list = []  # supervisors that closed their status pipe but had not exited when finished
 
@@ -668,8 +671,21 @@ def one_shot() -> None:
         _helper = False
 
 
-def _start_helper() -> None:
-    """Start this process's spawn helper (without waiting for it); on any failure, never try again."""
+def prestart() -> None:
+    """Start this process's spawn helper now, for a caller that is about to spawn several times (a
+    discovery's probes): it boots while the caller goes on (imports, its own set-up), and the calls
+    go through it from the first one. A call that comes before the helper is ready waits for it, at
+    most until ``_READY_WAIT_S`` after its start, instead of forking this process (a fork of a large
+    process costs its caller more CPU than the wait, which costs none); past that it forks as
+    before. Does nothing where a helper runs or starts already, where one cannot, or in a one-shot
+    process (``one_shot``)."""
+    if _helper is None:
+        _start_helper(ready_wait_s=_READY_WAIT_S)
+
+
+def _start_helper(*, ready_wait_s: float = 0.0) -> None:
+    """Start this process's spawn helper (without waiting for it); on any failure, never try again.
+    ``ready_wait_s``: how long from now a call waits for it to be ready (0: none; a cold spawn then)."""
     global _helper
     import socket
     import sys
@@ -698,7 +714,7 @@ def _start_helper() -> None:
     finally:
         theirs.close()
     mine.settimeout(_SEND_TIMEOUT_S)
-    _helper = [pid, mine, False, os.getpid()]
+    _helper = [pid, mine, False, os.getpid(), time.monotonic() + ready_wait_s if ready_wait_s > 0 else 0.0]
 
 
 def _usable_helper():
@@ -711,6 +727,12 @@ def _usable_helper():
         _drop_helper()
         return None
     if not helper[2]:
+        wait = helper[4] - time.monotonic() if helper[4] else 0.0
+        if wait > 0:  # started by prestart(): wait for its "ready" (no lock held: a wait, not a read)
+            try:
+                select.select([helper[1]], [], [], wait)
+            except (OSError, ValueError):  # dropped meanwhile by another thread
+                return None
         # One thread at a time reads the helper's "ready": a second reader that also saw the socket
         # readable would block on it, and could take a later call's answer.
         with _lock:

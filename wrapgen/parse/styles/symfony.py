@@ -18,6 +18,7 @@ into the whole tree at once. All functions here are pure.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, replace
@@ -242,44 +243,56 @@ def _json_flag(option: dict) -> Flag | None:
 
 
 def _option_key(option: dict) -> tuple:
-    """What ``_json_flag`` reads of an option (and nothing else), hashable."""
+    """What ``_json_flag`` reads of an option (and nothing else), hashable. A description or default
+    that is a string is its own key (``_json_flag`` reads it as it is); another value, its repr (in a
+    tuple: never equal to a string)."""
     get = option.get
+    description, default = get("description"), get("default")
     return (get("name"), get("shortcut"), get("accept_value"), get("is_value_required"), get("is_multiple"),
-            repr(get("description")), repr(get("default")))
+            description if description.__class__ is str else (repr(description),),
+            default if default.__class__ is str else (repr(default),))
 
 
 def _json_flags(options: dict, memo: dict | None = None) -> list[Flag]:
-    """``memo`` (option -> Flag) spares rebuilding the application's options, which every command's
-    definition repeats (composer: 10 of them on each of 80 commands)."""
+    """``memo`` (option -> (Flag, the long it negates)) spares rebuilding the application's options,
+    which every command's definition repeats (composer: 10 of them on each of 80 commands)."""
     memo = {} if memo is None else memo
     flags = []
+    negates = []  # for each flag: the long its description says it negates ('Negate the "--ansi" option'), or None
     for option in options.values():
         if not isinstance(option, dict):
             continue
         key = _option_key(option)
-        if key not in memo:
-            memo[key] = _json_flag(option)
-        if memo[key] is not None:
-            flags.append(memo[key])
-    by_long = {f.long: i for i, f in enumerate(flags)}
-    out: list[Flag] = []
-    merged: set[str] = set()
-    for flag in flags:
-        negated = _NEGATE.match(flag.description)
-        if negated and negated["long"] in by_long and not flag.takes_value:
-            merged.add(flag.long)  # "--no-ansi": the other spelling of "--ansi", as help prints it
+        known = memo.get(key)
+        if known is None:
+            flag = _json_flag(option)
+            negated = _NEGATE.match(flag.description) if flag is not None and not flag.takes_value else None
+            known = memo[key] = (flag, negated["long"] if negated else None)
+        if known[0] is not None:
+            flags.append(known[0])
+            negates.append(known[1])
+    longs = {f.long for f in flags}
+    # "--no-ansi": the other spelling of "--ansi", as help prints it
+    merged = {flag.long for flag, negated in zip(flags, negates) if negated is not None and negated in longs}
     if not merged:
         return flags
     negating: dict[str, list[str]] = {}  # description -> the merged flags that have it, in order
     for flag in flags:
         if flag.long in merged:
             negating.setdefault(flag.description, []).append(flag.long)
+    out: list[Flag] = []
     for flag in flags:
         if flag.long in merged:
             continue
         negations = tuple(negating.get(f'Negate the "{flag.long}" option', ()))
-        out.append(replace(flag, aliases=flag.aliases + negations) if negations else flag)
+        out.append(_with_negations(flag, negations) if negations else flag)
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _with_negations(flag: Flag, negations: tuple[str, ...]) -> Flag:
+    """``flag`` with its ``--no-`` spellings as aliases (the same on every command that has both)."""
+    return replace(flag, aliases=flag.aliases + negations)
 
 
 def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:

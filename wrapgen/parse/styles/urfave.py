@@ -11,6 +11,7 @@ names nothing (``--log value`` keeps its placeholder as the value name). Flags u
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 
@@ -103,6 +104,7 @@ def _required_spellings(text: str) -> set[str]:
     return {word for head in heads for word in re.findall(r"(?<![\w-])(--?\w[\w.-]*)", head)}
 
 
+@functools.lru_cache(maxsize=2048)  # (pure; every page repeats the application's flags)
 def _tidy(flag):
     if flag.takes_value and not flag.choices:
         choices = value_choices(flag.description)

@@ -530,6 +530,7 @@ def _settle_workers() -> None:
 
 # A tool name no client can send (MCP names hold no NUL): the stand-in for a dropped message.
 _OVERSIZED = "\0oversized"
+_END = object()  # PipeLines: the input has ended
 _ID_RE = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 
 
@@ -636,18 +637,27 @@ def screen_line(line: str):
 class PipeLines:
     """Lines from a pipe, read with the event loop rather than a thread per line.
 
-    The SDK's own stdin reader blocks a worker thread on each line; on a pipe, waiting for
-    readability costs less and leaves nothing blocked at shutdown. A line over ``limit`` bytes
-    is dropped without being held: in its place comes a tools/call of a name no client can use,
-    with the dropped request's id when it was readable, so the client gets an error answer.
+    The SDK's own stdin reader blocks a worker thread on each line; on a pipe, a reader callback
+    of the event loop costs less and leaves nothing blocked at shutdown. The fd stays registered
+    with the loop's selector while lines are read (not registered and unregistered per read), and
+    each ``os.read`` follows a readiness report, so no read ends in EAGAIN. A line over ``limit``
+    bytes is dropped without being held: in its place comes a tools/call of a name no client can
+    use, with the dropped request's id when it was readable, so the client gets an error answer.
 
     Once ``answer`` is set (an async function taking a JSON-RPC error dict), each line is
     screened first (``screen_line``): what the SDK would drop unanswered is answered here.
+
+    With ``fast`` set (a ``mcp_fast.FastPath``), the lines it takes are handled right in the reader
+    callback and never reach the iterator, so such a call wakes no task. Lines are still handled
+    strictly one after another: while a line (or an error answer) waits for the iterator, that is
+    until the SDK's reader has taken the one before, nothing more is read or handled.
 
     With ``max_unanswered`` set, the ids of requests passed on are remembered until the writer
     sees their answer (``answered``) or the client cancels them; while that many are unanswered,
     reading pauses, so a client that sends without reading cannot make the server hold answers
     (and the tasks waiting to write them) without bound.
+
+    Needs asyncio's event loop (anyio's default backend, which ``serve`` runs on).
     """
 
     def __init__(self, fd: int, *, limit: int = LINE_LIMIT):
@@ -660,12 +670,18 @@ class PipeLines:
         self.fast = None  # a mcp_fast.FastPath: the tools/call it takes never reach the SDK
         self.max_unanswered: int | None = None
         self.unanswered: set = set()
-        self._room = None  # an anyio.Event while reading waits for answers to go out
+        self._loop = None  # the event loop whose selector watches ``fd``
+        self._watching = False  # ``fd`` is registered with the loop (a reader callback)
+        self._item = None  # what the iterator hands on next: a line, an error dict to answer, _END, an OSError
+        self._waiter = None  # the future the iterator awaits while there is no item
+        self._pumping = False
+        self._full = False  # reading paused: ``max_unanswered`` requests wait for their answer
 
     def answered(self, request_id) -> None:
         self.unanswered.discard(request_id)
-        if self._room is not None and self.max_unanswered is not None and len(self.unanswered) < self.max_unanswered:
-            self._room.set()
+        if self._full and len(self.unanswered) < self.max_unanswered:
+            self._full = False
+            self._loop.call_soon(self._pump)  # not from inside whoever wrote the answer
 
     def _track(self, line: str, value=None) -> None:
         """Remember a request's id; forget one the client cancelled (the SDK never answers it)."""
@@ -705,74 +721,144 @@ class PipeLines:
         ) + "\n"
 
     async def __anext__(self) -> str:
-        while True:
-            if self.max_unanswered is not None:
-                while len(self.unanswered) >= self.max_unanswered:
-                    import anyio
-
-                    self._room = anyio.Event()
-                    await self._room.wait()
-                self._room = None
-            line = await self._next_line()
-            if self.answer is None:
-                return line
-            plain = _plain_request(line) if line.strip() else None
-            verdict = True if plain is not None else screen_line(line)
-            if verdict is True:
-                if self.max_unanswered is not None:
-                    self._track(line, plain)
-                if self.fast is not None:
-                    if plain is None:
-                        self.fast.passed_unparsed(line)
-                    elif self._offer(plain):
-                        continue  # answered next to the SDK
-                return line
-            if verdict is not None:
-                await self.answer(verdict)
-
-    async def _next_line(self) -> str:
-        import anyio
+        import asyncio
 
         while True:
-            newline = self.buffer.find(b"\n")
-            if newline >= 0:
-                if not self.dropping and newline >= self.limit:
-                    self.dropping, self.dropped_head = True, bytes(self.buffer[:65536])
-                line = bytes(self.buffer[: newline + 1])
-                del self.buffer[: newline + 1]
-                if self.dropping:
-                    self.dropping = False
-                    return self._stand_in()
-                return line.decode("utf-8", "replace")
-            if self.dropping:
-                self.buffer.clear()
-            elif len(self.buffer) > self.limit:
-                self.dropping, self.dropped_head = True, bytes(self.buffer[:65536])
-                self.buffer.clear()
-            if self.eof:
-                if self.buffer and not self.dropping:
-                    line = bytes(self.buffer)
-                    self.buffer.clear()
-                    return line.decode("utf-8", "replace")
-                raise StopAsyncIteration
-            try:
-                data = os.read(self.fd, 1 << 16)
-            except BlockingIOError:
-                await anyio.wait_readable(self.fd)
+            if self._item is None:
+                if self._loop is None:
+                    self._loop = asyncio.get_running_loop()
+                self._pump()
+            if self._item is None:
+                self._waiter = self._loop.create_future()
+                try:
+                    await self._waiter
+                finally:
+                    self._waiter = None
                 continue
-            if data:
-                self.buffer += data
-            else:
-                self.eof = True
+            item = self._item
+            if item is _END:
+                self._unwatch()
+                raise StopAsyncIteration
+            self._item = None
+            if type(item) is str:
+                return item
+            if isinstance(item, BaseException):
+                raise item
+            await self.answer(item)
 
+    def _pump(self) -> None:
+        """Handle the lines read so far, one after another, until one is for the iterator (then stop
+        reading until it is taken) or more bytes are needed (then read on when the pipe is readable)."""
+        if self._pumping:
+            return  # an answer written from inside this loop: it checks the limits itself
+        self._pumping = True
+        try:
+            while self._item is None:
+                if self.eof and not self.buffer:
+                    self._item = _END
+                    break
+                if self.max_unanswered is not None and len(self.unanswered) >= self.max_unanswered:
+                    self._full = True
+                    self._unwatch()  # ``answered`` reads on once there is room
+                    return
+                line = self._take_line()
+                if line is None:
+                    if self.eof:
+                        self._item = _END
+                        break
+                    self._watch()
+                    return
+                try:
+                    self._handle(line)
+                except Exception as error:  # noqa: BLE001 - raised in the SDK's reader, as before
+                    self._item = error
+        finally:
+            self._pumping = False
+        self._unwatch()
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    def _handle(self, line: str) -> None:
+        """One line: answered here (the fast path), an error answer or the line for the iterator, or dropped."""
+        if self.answer is None:
+            self._item = line
+            return
+        plain = _plain_request(line) if line.strip() else None
+        verdict = True if plain is not None else screen_line(line)
+        if verdict is True:
+            if self.max_unanswered is not None:
+                self._track(line, plain)
+            if self.fast is not None:
+                if plain is None:
+                    self.fast.passed_unparsed(line)
+                elif self._offer(plain):
+                    return  # answered next to the SDK
+            self._item = line
+        elif verdict is not None:
+            self._item = verdict
+
+    def _on_readable(self) -> None:
+        try:
+            data = os.read(self.fd, 1 << 16)
+        except BlockingIOError:
+            return
+        except OSError as error:  # the iterator raises it, as a failed read did
+            self._item = error
+            self._unwatch()
+            if self._waiter is not None and not self._waiter.done():
+                self._waiter.set_result(None)
+            return
+        if data:
+            self.buffer += data
+        else:
+            self.eof = True
+        self._pump()
+
+    def _watch(self) -> None:
+        if not self._watching and not self.eof:
+            self._loop.add_reader(self.fd, self._on_readable)
+            self._watching = True
+
+    def _unwatch(self) -> None:
+        if self._watching:
+            self._watching = False
+            self._loop.remove_reader(self.fd)
+
+    def _take_line(self) -> str | None:
+        """The next whole line of the buffer (the stand-in for an oversized one; at EOF the unended tail),
+        or None when more must be read first."""
+        newline = self.buffer.find(b"\n")
+        if newline >= 0:
+            if not self.dropping and newline >= self.limit:
+                self.dropping, self.dropped_head = True, bytes(self.buffer[:65536])
+            line = bytes(self.buffer[: newline + 1])
+            del self.buffer[: newline + 1]
+            if self.dropping:
+                self.dropping = False
+                return self._stand_in()
+            return line.decode("utf-8", "replace")
+        if self.dropping:
+            self.buffer.clear()
+        elif len(self.buffer) > self.limit:
+            self.dropping, self.dropped_head = True, bytes(self.buffer[:65536])
+            self.buffer.clear()
+        if self.eof and self.buffer and not self.dropping:
+            line = bytes(self.buffer)
+            self.buffer.clear()
+            return line.decode("utf-8", "replace")
+        return None
+
+    def close(self) -> None:
+        """Stop watching the pipe (before its fd is closed)."""
+        self._unwatch()
 
     def hang_up(self) -> None:
         """The client stopped reading us: end the input too, so the session ends as on EOF."""
-        import anyio
-
         self.eof, self.dropping = True, False
         self.buffer.clear()
-        anyio.notify_closing(self.fd)  # wakes a read waiting on the pipe with ClosedResourceError
+        self._full = False
+        if self._loop is not None and not self._pumping and self._item is None:
+            self._pump()  # nothing more to read: the iterator ends
 
 
 class PipeWriter:
@@ -933,6 +1019,7 @@ def _pipe_stdio():
         reader = PipeLines(wire_in)
         yield reader, PipeWriter(wire_out, reader=reader)
     finally:
+        reader.close()
         os.set_blocking(wire_in, blocking[0])
         os.set_blocking(wire_out, blocking[1])
         sys.stdout.flush()

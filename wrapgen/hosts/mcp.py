@@ -95,6 +95,8 @@ PARSE_ERROR, INVALID_REQUEST = -32700, -32600  # JSON-RPC 2.0
 # for a client that does not read): past it, reading pauses until answers have gone out.
 UNANSWERED_SLACK = 64
 TITLE_META = "wrapgen/title"  # the done title, in a call result's _meta
+_ARGS_ENCODER = json.JSONEncoder(ensure_ascii=False)  # json.dumps(value, ensure_ascii=False), built once
+_LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # a compact message line
 _ANSWER_ID_RE = re.compile(r'"id":(-?\d+|"(?:[^"\\]|\\.)*"),"(?:result|error)":')
 
 
@@ -187,8 +189,10 @@ def check_arguments(arguments: Any) -> str | None:
         return None
     if not isinstance(arguments, dict):
         return "arguments must be a JSON object"
+    if not arguments:
+        return None  # {}: nothing to measure
     try:
-        size = len(json.dumps(arguments, ensure_ascii=False).encode("utf-8"))
+        size = len(_ARGS_ENCODER.encode(arguments).encode("utf-8"))
     except UnicodeEncodeError:
         return "arguments hold a lone UTF-16 surrogate (\\ud800-\\udfff), which no tool can be given"
     except (TypeError, ValueError) as error:
@@ -252,7 +256,8 @@ class Workers:
     once, the others waiting their turn in order. Used from the event loop (``run``, ``close``).
 
     Costs one hand-off each way (a queue put, then ``call_soon_threadsafe``), where anyio's
-    ``to_thread`` with a capacity limiter also passes the limiter's checkpoints. A call cancelled
+    ``to_thread`` with a capacity limiter also passes the limiter's checkpoints; a job submitted
+    without ``done`` (the fast path's, which answers from the worker) costs no hand-off back. A call cancelled
     while it waits never runs (its ``cancel`` event is set); one cancelled while it runs is abandoned
     to the runtime, which kills the tool and returns, and holds its thread until then.
     """
@@ -262,6 +267,7 @@ class Workers:
         self._jobs = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
         self._busy = 0  # jobs handed over and not yet settled
+        self._lock = threading.Lock()  # guards _busy (a job without ``done`` settles on its worker)
 
     async def run(self, cancel: threading.Event, function, *args):
         import asyncio
@@ -272,12 +278,16 @@ class Workers:
 
     def submit(self, cancel: threading.Event, function, args: tuple, done) -> None:
         """Run ``function(*args)`` on a worker; then ``done(result, error)`` on the event loop (error None
-        unless it raised; result None when ``cancel`` was set before it started, so it never ran)."""
+        unless it raised; result None when ``cancel`` was set before it started, so it never ran).
+        With ``done`` None nothing follows on the loop: ``function`` settles its call itself, and is
+        not run when ``cancel`` was set first."""
         import asyncio
 
-        loop = asyncio.get_running_loop()
-        self._busy += 1
-        if self._busy > len(self._threads) and len(self._threads) < self.size:
+        loop = asyncio.get_running_loop() if done is not None else None
+        with self._lock:
+            self._busy += 1
+            spawn = self._busy > len(self._threads) and len(self._threads) < self.size
+        if spawn:
             thread = threading.Thread(target=self._work, name="wrapgen serve worker")
             self._threads.append(thread)
             thread.start()
@@ -293,13 +303,18 @@ class Workers:
                 result, error = (None, None) if cancel.is_set() else (function(*args), None)
             except BaseException as raised:  # noqa: BLE001 - handed to the call
                 result, error = None, raised
+            if done is None:
+                with self._lock:
+                    self._busy -= 1
+                continue
             try:
                 loop.call_soon_threadsafe(self._settle, done, result, error)
             except RuntimeError:  # the loop has closed: nobody waits any more
                 pass
 
     def _settle(self, done, result, error) -> None:
-        self._busy -= 1
+        with self._lock:
+            self._busy -= 1
         done(result, error)
 
     def close(self) -> None:
@@ -319,7 +334,8 @@ def _settle(future, result, error) -> None:
 
 
 class Admission:
-    """The in-flight and queue limits of one server. Used from the event loop only (no lock).
+    """The in-flight and queue limits of one server. Used from the event loop, except that a fast-path
+    call leaves from its worker thread: ``try_enter`` and ``leave`` take a lock.
 
     ``admitted`` counts calls past the door: running (at most ``max_in_flight``, on the
     ``workers``) or waiting, for a worker or for the person's answer.
@@ -329,6 +345,7 @@ class Admission:
         self.max_in_flight, self.max_queue = max_in_flight, max_queue
         self.admitted = 0
         self._workers = None
+        self._lock = threading.Lock()
 
     @property
     def workers(self) -> Workers:
@@ -337,13 +354,15 @@ class Admission:
         return self._workers
 
     def try_enter(self) -> bool:
-        if self.admitted >= self.max_in_flight + self.max_queue:
-            return False
-        self.admitted += 1
-        return True
+        with self._lock:
+            if self.admitted >= self.max_in_flight + self.max_queue:
+                return False
+            self.admitted += 1
+            return True
 
     def leave(self) -> None:
-        self.admitted -= 1
+        with self._lock:
+            self.admitted -= 1
 
     def busy_message(self) -> str:
         return (f"server busy: {self.max_in_flight} calls are running and {self.max_queue} are waiting;"
@@ -679,9 +698,14 @@ class PipeLines:
 
     def answered(self, request_id) -> None:
         self.unanswered.discard(request_id)
+        if self._full:  # reading paused: read on (from the loop, never inside whoever wrote the answer)
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                self._loop.call_soon_threadsafe(self._read_on)
+
+    def _read_on(self) -> None:
         if self._full and len(self.unanswered) < self.max_unanswered:
             self._full = False
-            self._loop.call_soon(self._pump)  # not from inside whoever wrote the answer
+            self._pump()
 
     def _track(self, line: str, value=None) -> None:
         """Remember a request's id; forget one the client cancelled (the SDK never answers it)."""
@@ -759,8 +783,10 @@ class PipeLines:
                     break
                 if self.max_unanswered is not None and len(self.unanswered) >= self.max_unanswered:
                     self._full = True
-                    self._unwatch()  # ``answered`` reads on once there is room
-                    return
+                    if len(self.unanswered) >= self.max_unanswered:  # not answered in between (a worker)
+                        self._unwatch()  # ``answered`` reads on once there is room
+                        return
+                    self._full = False
                 line = self._take_line()
                 if line is None:
                     if self.eof:
@@ -865,6 +891,10 @@ class PipeWriter:
     """The writing half: ``write`` collects, ``flush`` writes it out as the pipe takes it.
 
     A client that closed its end gets the session ended (``reader.hang_up``), not a traceback.
+
+    Used from the event loop, except that a fast-path call writes its answer from its worker thread
+    (``push`` with ``hold`` and ``put`` with ``later``): what is pending, whether a flush is under way
+    and each ``os.write`` are guarded by a lock, so lines stay whole and in order whoever writes them.
     """
 
     def __init__(self, fd: int, *, reader: PipeLines | None = None):
@@ -874,6 +904,7 @@ class PipeWriter:
         self.fast = None  # a mcp_fast.FastPath waiting to see the SDK answer initialize
         self._flushing = False
         self._idle = None  # an anyio.Event, set when the flush under way ends, while someone waits for it
+        self._lock = threading.Lock()
 
     def push(self, line: str, *, hold: bool = False) -> None:
         """Write one whole message line now, past the SDK's writer task (progress notifications).
@@ -881,51 +912,73 @@ class PipeWriter:
         What the pipe does not take at once stays pending, ahead of what the SDK writes next, and goes
         out with it: a line is never split by another. Costs one ``os.write``; the SDK's path
         (a pydantic model, its JSON dump, a memory stream and a task switch) costs several times that.
-        ``hold``: only queue it, for a caller that sends its next line at once (one write for both).
+        ``hold``: only queue it, for a caller that sends its next line at once (one write for both);
+        safe from a worker thread.
         """
-        if self.broken:
-            return
-        self.pending += line.encode("utf-8")
-        if self._flushing or hold:
-            return  # the flush under way writes it next, in order
-        try:
-            written = os.write(self.fd, self.pending)
-        except BlockingIOError:
-            return
-        except OSError:
-            self.broken = True
-            if self.reader is not None:
-                self.reader.hang_up()
-            return
-        del self.pending[:written]
+        data = line.encode("utf-8")
+        with self._lock:
+            if self.broken:
+                return
+            self.pending += data
+            if self._flushing or hold:
+                return  # the flush under way writes it next, in order
+            try:
+                written = os.write(self.fd, self.pending)
+            except BlockingIOError:
+                return
+            except OSError:
+                self.broken = True
+            else:
+                del self.pending[:written]
+                return
+        if self.reader is not None:
+            self.reader.hang_up()
 
     async def write(self, text: str) -> None:
         if self.reader is not None and self.reader.unanswered:
             self._note_answer(text)
         if self.fast is not None and self.fast.waiting:
             self.fast.note_written(text)
-        self.pending += text.encode("utf-8")
+        data = text.encode("utf-8")
+        with self._lock:
+            self.pending += data
 
-    def put(self, line: bytes) -> bool:
+    def put(self, line: bytes, *, later=None) -> bool:
         """Write one whole message line now if the pipe takes it (True); else it stays pending (False),
-        ahead of what is written next, and ``flush`` writes it."""
-        if self.broken:
-            return True
-        self.pending += line
-        if self._flushing:
-            return False
-        try:
-            written = os.write(self.fd, self.pending)
-        except BlockingIOError:
-            return False
-        except OSError:
+        ahead of what is written next, and ``flush`` writes it.
+
+        From a worker thread, ``later`` is ``loop.call_soon_threadsafe``: what must happen on the event
+        loop (ending the session when the pipe broke) goes through it.
+        """
+        with self._lock:
+            if self.broken:
+                return True
+            self.pending += line
+            if self._flushing:
+                return False
+            try:
+                written = os.write(self.fd, self.pending)
+            except BlockingIOError:
+                return False
+            except OSError:
+                self.broken = True
+                self.pending = bytearray()
+            else:
+                del self.pending[:written]
+                return not self.pending
+        if self.reader is not None:
+            if later is None:
+                self.reader.hang_up()
+            else:
+                with contextlib.suppress(RuntimeError):  # the loop has closed
+                    later(self.reader.hang_up)
+        return True
+
+    def close(self) -> None:
+        """Write nothing more (before the fd is closed; a worker finishing a call may still try)."""
+        with self._lock:
             self.broken = True
             self.pending = bytearray()
-            if self.reader is not None:
-                self.reader.hang_up()
-            return True
-        del self.pending[:written]
-        return not self.pending
 
     async def send(self, line: bytes) -> None:
         """Write one whole message line and wait until it is out (or the pipe broke: ClosedResourceError).
@@ -935,9 +988,12 @@ class PipeWriter:
         """
         import anyio
 
-        if self.broken:
+        with self._lock:
+            broken = self.broken
+            if not broken:
+                self.pending += line
+        if broken:
             raise anyio.ClosedResourceError
-        self.pending += line
         await self.flush()
 
     def _note_answer(self, text: str) -> None:
@@ -957,15 +1013,20 @@ class PipeWriter:
             if self._idle is None:
                 self._idle = anyio.Event()
             await self._idle.wait()
-        if self.broken:
-            raise anyio.ClosedResourceError
-        if not self.pending:
-            return
-        self._flushing = True
+        with self._lock:
+            if self.broken:
+                raise anyio.ClosedResourceError
+            if not self.pending:
+                return
+            self._flushing = True
         try:
-            while self.pending:
-                # ``push`` may add a line while we wait: it goes to a new buffer, written after this one
-                data, self.pending = self.pending, bytearray()
+            while True:
+                with self._lock:
+                    if not self.pending:
+                        self._flushing = False  # with the check: a line added from a worker is written by it
+                        break
+                    # what is added while we wait goes to a new buffer, written after this one
+                    data, self.pending = self.pending, bytearray()
                 view = memoryview(data)
                 try:
                     while view:
@@ -976,13 +1037,15 @@ class PipeWriter:
                 finally:
                     view.release()
         except OSError:  # EPIPE, ECONNRESET: nobody reads our answers any more
-            self.broken = True
-            self.pending = bytearray()
+            with self._lock:
+                self.broken = True
+                self.pending = bytearray()
             if self.reader is not None:
                 self.reader.hang_up()
             raise anyio.ClosedResourceError from None
         finally:
-            self._flushing = False
+            with self._lock:
+                self._flushing = False
             if self._idle is not None:
                 self._idle.set()
                 self._idle = None
@@ -1015,11 +1078,13 @@ def _pipe_stdio():
     blocking = (os.get_blocking(wire_in), os.get_blocking(wire_out))
     os.set_blocking(wire_in, False)
     os.set_blocking(wire_out, False)
+    reader = PipeLines(wire_in)
+    writer = PipeWriter(wire_out, reader=reader)
     try:
-        reader = PipeLines(wire_in)
-        yield reader, PipeWriter(wire_out, reader=reader)
+        yield reader, writer
     finally:
         reader.close()
+        writer.close()
         os.set_blocking(wire_in, blocking[0])
         os.set_blocking(wire_out, blocking[1])
         sys.stdout.flush()
@@ -1082,8 +1147,8 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
         params = {"progressToken": token, "progress": value, "message": message}
         if total is not None:
             params["total"] = total
-        direct.push(json.dumps({"jsonrpc": "2.0", "method": "notifications/progress", "params": params},
-                               ensure_ascii=False, separators=(",", ":")) + "\n", hold=hold)
+        direct.push(_LINE_ENCODER.encode({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
+                    + "\n", hold=hold)
 
     def begin(token, verb: Mapping, args: dict) -> None:
         """Before the call runs (on pipes): with a progress token, the live title as progress."""

@@ -217,6 +217,7 @@ class FastPath:
     _calls: dict = field(default_factory=dict)  # coerced request id -> (request id, _Call)
     _drains: set = field(default_factory=set)  # tasks writing answers the pipe did not take at once
     _lock: Any = field(default_factory=threading.Lock)  # guards _calls and each _Call.cancelled
+    _loop: Any = None  # the event loop the calls' answers hand their leftovers to (a full pipe, a hang-up)
 
     @property
     def waiting(self) -> bool:
@@ -310,7 +311,9 @@ class FastPath:
             return
         with self._lock:
             self._calls[key] = (request_id, call)
-        job = (binding, verb_key, args, call.cancel, None, call, key, request_id, token, verb, _running_loop())
+        if self._loop is None:
+            self._loop = _running_loop()
+        job = (binding, verb_key, args, call.cancel, None, call, key, request_id, token, verb, self._loop)
         self.admission.workers.submit(call.cancel, self._run, job, None)
 
     def _run(self, binding, verb_key: str, args: dict, cancel, expected_argv, call: _Call, key, request_id, token,

@@ -18,7 +18,14 @@ pytest.importorskip("mcp")
 import anyio  # noqa: E402
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS  # noqa: E402
 
-from wrapgen.hosts.mcp import Admission, PipeLines, PipeWriter, check_arguments, error_result, tool_result  # noqa: E402
+from wrapgen.hosts.mcp import (  # noqa: E402
+    Admission,
+    PipeLines,
+    PipeWriter,
+    check_arguments,
+    error_result,
+    tool_result,
+)
 from wrapgen.hosts.mcp_fast import CONNECTION_CLOSED, FastPath  # noqa: E402
 
 QUICK = {"pack_id": "p", "verbs": {"quick": {"policy": {"effect": "read"}}}}
@@ -357,6 +364,7 @@ def test_reading_pauses_at_the_unanswered_limit_and_reads_on_when_a_worker_answe
         reader = anyio.run(main)
     finally:
         os.close(read_fd)
+    assert not reader._watching and not reader.unanswered
     assert [event for event in events if event[0] == "offered"] == [("offered", n) for n in range(1, 6)]
     assert not any(event[0] == "yielded" for event in events)
 
@@ -386,3 +394,37 @@ def test_a_hang_up_ends_the_lines_while_the_reader_waits():
         os.close(read_fd)
         os.close(write_fd)
     assert got == [] and took < 5 and not reader._watching
+
+
+def test_shutdown_waits_for_the_answer_of_a_call_that_has_just_ended():
+    """A call whose worker is building its answer when the connection ends still gets that answer out."""
+    read_fd, write_fd = _pipe()
+    tools, answered = _Tools(), []
+    tools.gate.set()
+    building, release = threading.Event(), threading.Event()
+
+    def finish(token, verb, args, envelope, hold):
+        building.set()
+        release.wait(10)
+        return tool_result(envelope)
+
+    async def main():
+        writer = PipeWriter(write_fd)
+        fast = _path(writer, tools, answered)
+        fast.finish = finish
+        assert fast.offer(_call(4, "quick"))
+        with anyio.fail_after(10):
+            while not building.is_set():
+                await anyio.sleep(0.005)
+        assert not fast._calls  # out of the running calls: shutdown does not answer it "closed"
+        threading.Timer(0.1, release.set).start()
+        await fast.close()
+        return _Lines(read_fd).ready()
+
+    try:
+        got = anyio.run(main)
+    finally:
+        os.close(read_fd)
+        os.close(write_fd)
+    assert [line["id"] for line in got] == [4] and got[0]["result"]["content"][0]["text"] == "quick"
+    assert answered == [4]

@@ -8,8 +8,9 @@ dump to JSON. The fast path takes a plain ``tools/call`` where the pipe reader (
 has already parsed it, runs it through the same handler code as the SDK path (``check_arguments``,
 ``Admission``, ``runtime.execute`` on the same worker threads, the same progress notifications
 and ``tool_result``) and writes the JSON-RPC answer itself through the same ``PipeWriter`` the SDK
-writes to, so lines never interleave. The call needs no task of its own, and its end no turn of the event loop: the worker
-thread that ran it builds the answer and writes it at once (with the done title, in one write).
+writes to, so lines never interleave. The call needs no task of its own, and its end no turn of
+the event loop: the worker thread that ran it builds the answer and writes it at once (with the
+done title, in one write).
 
 It takes a request only when the SDK would do exactly that with it:
 
@@ -218,6 +219,7 @@ class FastPath:
     _drains: set = field(default_factory=set)  # tasks writing answers the pipe did not take at once
     _lock: Any = field(default_factory=threading.Lock)  # guards _calls and each _Call.cancelled
     _loop: Any = None  # the event loop the calls' answers hand their leftovers to (a full pipe, a hang-up)
+    _answering: int = 0  # workers between taking their call out of _calls and writing its answer (under _lock)
 
     @property
     def waiting(self) -> bool:
@@ -328,20 +330,25 @@ class FastPath:
                 del self._calls[key]
             if call.cancelled:
                 return  # cancelled: its admission was left then, and it is never answered
-        self.admission.leave()
-        if error is not None:
-            line = error_response(request_id, 0, str(error))
-        else:
-            try:
-                outcome = self.finish(token, verb, args, envelope, hold=True)
-                line = response(request_id, outcome, self.version)
-            except Exception as raised:  # noqa: BLE001
-                line = error_response(request_id, 0, str(raised))
-        if self.writer.put(line, later=loop.call_soon_threadsafe):
-            self.answered(request_id)
-            return
-        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
-            loop.call_soon_threadsafe(self._drain_soon, request_id)
+            self._answering += 1  # shutdown waits for this answer, as it answers the calls still running
+        try:
+            self.admission.leave()
+            if error is not None:
+                line = error_response(request_id, 0, str(error))
+            else:
+                try:
+                    outcome = self.finish(token, verb, args, envelope, hold=True)
+                    line = response(request_id, outcome, self.version)
+                except Exception as raised:  # noqa: BLE001
+                    line = error_response(request_id, 0, str(raised))
+            if self.writer.put(line, later=loop.call_soon_threadsafe):
+                self.answered(request_id)
+                return
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
+                loop.call_soon_threadsafe(self._drain_soon, request_id)
+        finally:
+            with self._lock:
+                self._answering -= 1
 
     def _write(self, request_id, line: bytes) -> None:
         """Write an answer now (on the loop); when the pipe is full, a flush writes it (and then it
@@ -388,7 +395,8 @@ class FastPath:
 
     async def close(self) -> None:
         """The connection ended: calls still running get "Connection closed" (as the SDK answers its
-        own), their tools are killed, and answers still being written get their chance."""
+        own), their tools are killed, and answers still being written (on the loop or by the worker
+        of a call that has just ended) get their chance."""
         import anyio
 
         with self._lock:
@@ -400,6 +408,8 @@ class FastPath:
             self.admission.leave()
             self.writer.put(error_response(request_id, CONNECTION_CLOSED, "Connection closed"))
         with anyio.move_on_after(_SHUTDOWN_WRITE_S, shield=True):
+            while self._answering:  # a call that ended just now: its worker is writing the answer
+                await anyio.sleep(0.001)
             with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
                 await self.writer.flush()
         for task in list(self._drains):

@@ -428,3 +428,43 @@ def test_shutdown_waits_for_the_answer_of_a_call_that_has_just_ended():
         os.close(write_fd)
     assert [line["id"] for line in got] == [4] and got[0]["result"]["content"][0]["text"] == "quick"
     assert answered == [4]
+
+
+def test_reading_on_after_an_answer_waits_while_the_sdk_holds_its_line():
+    """An answer that frees a place while the SDK's reader still holds a line reads nothing before it is back."""
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(read_fd, False)
+    os.write(write_fd, _line(1, "fast") + _line(2, "sdk") + _line(3, "fast"))
+    os.close(write_fd)
+    events: list = []
+
+    async def main():
+        reader = PipeLines(read_fd)
+        reader.answer, reader.fast, reader.max_unanswered = _no_answer, _Offers(events), 1
+
+        async def sdk():
+            async for line in reader:
+                request_id = json.loads(line)["id"]
+                events.append(("yielded", request_id))
+                answering = threading.Thread(target=reader.answered, args=(request_id,))
+                answering.start()
+                answering.join()
+                await anyio.sleep(0.1)  # the SDK takes its time with the line
+                events.append(("taken", request_id))
+
+        with anyio.fail_after(10):
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(sdk)
+                while not events:
+                    await anyio.sleep(0.005)
+                assert events == [("offered", 1)] and reader.unanswered == {1}
+                reader.answered(1)
+                while len(events) < 5:
+                    await anyio.sleep(0.005)
+                reader.answered(3)
+
+    try:
+        anyio.run(main)
+    finally:
+        os.close(read_fd)
+    assert events == [("offered", 1), ("offered", 2), ("yielded", 2), ("taken", 2), ("offered", 3)]

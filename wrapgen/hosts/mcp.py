@@ -668,8 +668,9 @@ class PipeLines:
 
     With ``fast`` set (a ``mcp_fast.FastPath``), the lines it takes are handled right in the reader
     callback and never reach the iterator, so such a call wakes no task. Lines are still handled
-    strictly one after another: while a line (or an error answer) waits for the iterator, that is
-    until the SDK's reader has taken the one before, nothing more is read or handled.
+    strictly one after another: while a line (or an error answer) waits for the iterator, and until
+    the SDK's reader comes back for the next one (or the error answer is written), nothing more is
+    read or handled.
 
     With ``max_unanswered`` set, the ids of requests passed on are remembered until the writer
     sees their answer (``answered``) or the client cancels them; while that many are unanswered,
@@ -695,6 +696,7 @@ class PipeLines:
         self._waiter = None  # the future the iterator awaits while there is no item
         self._pumping = False
         self._full = False  # reading paused: ``max_unanswered`` requests wait for their answer
+        self._handed = False  # the iterator's caller has the last line (or its error answer) in hand
 
     def answered(self, request_id) -> None:
         self.unanswered.discard(request_id)
@@ -747,6 +749,7 @@ class PipeLines:
     async def __anext__(self) -> str:
         import asyncio
 
+        self._handed = False  # the SDK's reader is back for the next line: the last one is taken
         while True:
             if self._item is None:
                 if self._loop is None:
@@ -765,10 +768,15 @@ class PipeLines:
                 raise StopAsyncIteration
             self._item = None
             if type(item) is str:
+                self._handed = True
                 return item
             if isinstance(item, BaseException):
                 raise item
-            await self.answer(item)
+            self._handed = True
+            try:
+                await self.answer(item)
+            finally:
+                self._handed = False
 
     def _pump(self) -> None:
         """Handle the lines read so far, one after another, until one is for the iterator (then stop
@@ -777,7 +785,7 @@ class PipeLines:
             return  # an answer written from inside this loop: it checks the limits itself
         self._pumping = True
         try:
-            while self._item is None:
+            while self._item is None and not self._handed:
                 if self.eof and not self.buffer:
                     self._item = _END
                     break

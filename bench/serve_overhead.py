@@ -16,8 +16,10 @@ Goal: the server adds <= 1.0 ms per call.
 through the SDK, ``serve(fast_path=False)``), interleaved with the others, to show what the fast
 path saves in the same run. ``--raw-client`` also drives the default server with a minimal
 JSON-lines client (no SDK), so what the wall time adds is the server's and not the SDK client's.
+``--threads`` also splits each server's CPU per call by thread (from /proc/PID/task): the event-loop
+thread and the worker threads (``runtime.execute`` runs on a worker).
 
-    python bench/serve_overhead.py [--calls 300] [--no-progress] [--sdk-path] [--raw-client]
+    python bench/serve_overhead.py [--calls 300] [--no-progress] [--sdk-path] [--raw-client] [--threads]
 """
 
 from __future__ import annotations
@@ -70,6 +72,24 @@ def _make_pack(root: Path) -> Path:
     (pack / "pack.yaml").write_text(PACK, encoding="utf-8")
     write_files(pack, render_pack_files(PACK.encode("utf-8")))
     return pack
+
+
+def _thread_cpu_s(pid: int | None) -> dict[int, float]:
+    """User + system CPU seconds of each thread of the process (thread id -> seconds); {} without /proc."""
+    found: dict[int, float] = {}
+    if pid is None:
+        return found
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in tids:
+        try:
+            fields = Path(f"/proc/{pid}/task/{tid}/stat").read_bytes().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        found[int(tid)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return found
 
 
 def _cpu_s(pid: int | None) -> float:
@@ -143,6 +163,7 @@ class _Side:
         self.label, self.times, self.client_cpu = label, [], []
         self.server_pid: int | None = None
         self.server_cpu_ms = float("nan")
+        self.loop_cpu_ms = self.workers_cpu_ms = float("nan")  # --threads: the server's CPU per call by thread
         self.titles: list[str] = []
 
 
@@ -194,6 +215,7 @@ async def _paired(pack: Path, calls: int, progress: bool = True, sdk_path: bool 
                 await one(key, side)
             _local_call(binding, [])
         before = {key: _cpu_s(side.server_pid) for key, side in sides.items()}
+        threads_before = {key: _thread_cpu_s(side.server_pid) for key, side in sides.items()}
         for side in sides.values():
             side.times.clear()
             side.client_cpu.clear()
@@ -204,6 +226,11 @@ async def _paired(pack: Path, calls: int, progress: bool = True, sdk_path: bool 
                 await one(key, side)
         for key, side in sides.items():
             side.server_cpu_ms = (_cpu_s(side.server_pid) - before[key]) * 1000 / calls
+            threads = _thread_cpu_s(side.server_pid)
+            if threads:  # the main thread (tid = pid) runs the event loop; the others are workers
+                spent = {tid: cpu - threads_before[key].get(tid, 0.0) for tid, cpu in threads.items()}
+                side.loop_cpu_ms = spent.pop(side.server_pid, 0.0) * 1000 / calls
+                side.workers_cpu_ms = sum(spent.values()) * 1000 / calls
     if raw is not None:
         raw.close()
     if progress:  # every call's two titles arrived, in order
@@ -241,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-progress", action="store_true", help="send no progress token")
     parser.add_argument("--sdk-path", action="store_true", help="also serve with the fast path off, interleaved")
     parser.add_argument("--raw-client", action="store_true", help="also drive the server with a minimal client")
+    parser.add_argument("--threads", action="store_true", help="also split each server's CPU per call by thread")
     ns = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         pack = _make_pack(Path(tmp))
@@ -256,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
               f" mean {statistics.fmean(added):.2f} ms); CPU per call beyond the runtime's:"
               f" server {side.server_cpu_ms - local_cpu_ms:.2f} ms (process {side.server_cpu_ms:.2f} ms),"
               f" client {statistics.fmean(side.client_cpu) * 1000:.2f} ms; goal <= {GOAL_MS} ms")
+        if ns.threads:
+            print(f"    server CPU per call by thread: event loop {side.loop_cpu_ms:.2f} ms,"
+                  f" workers {side.workers_cpu_ms:.2f} ms (the runtime in-process: {local_cpu_ms:.2f} ms)")
     print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     return 0
 

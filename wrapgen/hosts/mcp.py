@@ -95,6 +95,8 @@ PARSE_ERROR, INVALID_REQUEST = -32700, -32600  # JSON-RPC 2.0
 # for a client that does not read): past it, reading pauses until answers have gone out.
 UNANSWERED_SLACK = 64
 TITLE_META = "wrapgen/title"  # the done title, in a call result's _meta
+_ARGS_ENCODER = json.JSONEncoder(ensure_ascii=False)  # json.dumps(value, ensure_ascii=False), built once
+_LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # a compact message line
 _ANSWER_ID_RE = re.compile(r'"id":(-?\d+|"(?:[^"\\]|\\.)*"),"(?:result|error)":')
 
 
@@ -187,8 +189,10 @@ def check_arguments(arguments: Any) -> str | None:
         return None
     if not isinstance(arguments, dict):
         return "arguments must be a JSON object"
+    if not arguments:
+        return None  # {}: nothing to measure
     try:
-        size = len(json.dumps(arguments, ensure_ascii=False).encode("utf-8"))
+        size = len(_ARGS_ENCODER.encode(arguments).encode("utf-8"))
     except UnicodeEncodeError:
         return "arguments hold a lone UTF-16 surrogate (\\ud800-\\udfff), which no tool can be given"
     except (TypeError, ValueError) as error:
@@ -252,7 +256,8 @@ class Workers:
     once, the others waiting their turn in order. Used from the event loop (``run``, ``close``).
 
     Costs one hand-off each way (a queue put, then ``call_soon_threadsafe``), where anyio's
-    ``to_thread`` with a capacity limiter also passes the limiter's checkpoints. A call cancelled
+    ``to_thread`` with a capacity limiter also passes the limiter's checkpoints; a job submitted
+    without ``done`` (the fast path's, which answers from the worker) costs no hand-off back. A call cancelled
     while it waits never runs (its ``cancel`` event is set); one cancelled while it runs is abandoned
     to the runtime, which kills the tool and returns, and holds its thread until then.
     """
@@ -262,6 +267,7 @@ class Workers:
         self._jobs = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
         self._busy = 0  # jobs handed over and not yet settled
+        self._lock = threading.Lock()  # guards _busy (a job without ``done`` settles on its worker)
 
     async def run(self, cancel: threading.Event, function, *args):
         import asyncio
@@ -272,12 +278,16 @@ class Workers:
 
     def submit(self, cancel: threading.Event, function, args: tuple, done) -> None:
         """Run ``function(*args)`` on a worker; then ``done(result, error)`` on the event loop (error None
-        unless it raised; result None when ``cancel`` was set before it started, so it never ran)."""
+        unless it raised; result None when ``cancel`` was set before it started, so it never ran).
+        With ``done`` None nothing follows on the loop: ``function`` settles its call itself, and is
+        not run when ``cancel`` was set first."""
         import asyncio
 
-        loop = asyncio.get_running_loop()
-        self._busy += 1
-        if self._busy > len(self._threads) and len(self._threads) < self.size:
+        loop = asyncio.get_running_loop() if done is not None else None
+        with self._lock:
+            self._busy += 1
+            spawn = self._busy > len(self._threads) and len(self._threads) < self.size
+        if spawn:
             thread = threading.Thread(target=self._work, name="wrapgen serve worker")
             self._threads.append(thread)
             thread.start()
@@ -293,13 +303,18 @@ class Workers:
                 result, error = (None, None) if cancel.is_set() else (function(*args), None)
             except BaseException as raised:  # noqa: BLE001 - handed to the call
                 result, error = None, raised
+            if done is None:
+                with self._lock:
+                    self._busy -= 1
+                continue
             try:
                 loop.call_soon_threadsafe(self._settle, done, result, error)
             except RuntimeError:  # the loop has closed: nobody waits any more
                 pass
 
     def _settle(self, done, result, error) -> None:
-        self._busy -= 1
+        with self._lock:
+            self._busy -= 1
         done(result, error)
 
     def close(self) -> None:
@@ -319,7 +334,8 @@ def _settle(future, result, error) -> None:
 
 
 class Admission:
-    """The in-flight and queue limits of one server. Used from the event loop only (no lock).
+    """The in-flight and queue limits of one server. Used from the event loop, except that a fast-path
+    call leaves from its worker thread: ``try_enter`` and ``leave`` take a lock.
 
     ``admitted`` counts calls past the door: running (at most ``max_in_flight``, on the
     ``workers``) or waiting, for a worker or for the person's answer.
@@ -329,6 +345,7 @@ class Admission:
         self.max_in_flight, self.max_queue = max_in_flight, max_queue
         self.admitted = 0
         self._workers = None
+        self._lock = threading.Lock()
 
     @property
     def workers(self) -> Workers:
@@ -337,13 +354,15 @@ class Admission:
         return self._workers
 
     def try_enter(self) -> bool:
-        if self.admitted >= self.max_in_flight + self.max_queue:
-            return False
-        self.admitted += 1
-        return True
+        with self._lock:
+            if self.admitted >= self.max_in_flight + self.max_queue:
+                return False
+            self.admitted += 1
+            return True
 
     def leave(self) -> None:
-        self.admitted -= 1
+        with self._lock:
+            self.admitted -= 1
 
     def busy_message(self) -> str:
         return (f"server busy: {self.max_in_flight} calls are running and {self.max_queue} are waiting;"
@@ -530,6 +549,7 @@ def _settle_workers() -> None:
 
 # A tool name no client can send (MCP names hold no NUL): the stand-in for a dropped message.
 _OVERSIZED = "\0oversized"
+_END = object()  # PipeLines: the input has ended
 _ID_RE = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 
 
@@ -636,18 +656,28 @@ def screen_line(line: str):
 class PipeLines:
     """Lines from a pipe, read with the event loop rather than a thread per line.
 
-    The SDK's own stdin reader blocks a worker thread on each line; on a pipe, waiting for
-    readability costs less and leaves nothing blocked at shutdown. A line over ``limit`` bytes
-    is dropped without being held: in its place comes a tools/call of a name no client can use,
-    with the dropped request's id when it was readable, so the client gets an error answer.
+    The SDK's own stdin reader blocks a worker thread on each line; on a pipe, a reader callback
+    of the event loop costs less and leaves nothing blocked at shutdown. The fd stays registered
+    with the loop's selector while lines are read (not registered and unregistered per read), and
+    each ``os.read`` follows a readiness report, so no read ends in EAGAIN. A line over ``limit``
+    bytes is dropped without being held: in its place comes a tools/call of a name no client can
+    use, with the dropped request's id when it was readable, so the client gets an error answer.
 
     Once ``answer`` is set (an async function taking a JSON-RPC error dict), each line is
     screened first (``screen_line``): what the SDK would drop unanswered is answered here.
+
+    With ``fast`` set (a ``mcp_fast.FastPath``), the lines it takes are handled right in the reader
+    callback and never reach the iterator, so such a call wakes no task. Lines are still handled
+    strictly one after another: while a line (or an error answer) waits for the iterator, and until
+    the SDK's reader comes back for the next one (or the error answer is written), nothing more is
+    read or handled.
 
     With ``max_unanswered`` set, the ids of requests passed on are remembered until the writer
     sees their answer (``answered``) or the client cancels them; while that many are unanswered,
     reading pauses, so a client that sends without reading cannot make the server hold answers
     (and the tasks waiting to write them) without bound.
+
+    Needs asyncio's event loop (anyio's default backend, which ``serve`` runs on).
     """
 
     def __init__(self, fd: int, *, limit: int = LINE_LIMIT):
@@ -660,12 +690,24 @@ class PipeLines:
         self.fast = None  # a mcp_fast.FastPath: the tools/call it takes never reach the SDK
         self.max_unanswered: int | None = None
         self.unanswered: set = set()
-        self._room = None  # an anyio.Event while reading waits for answers to go out
+        self._loop = None  # the event loop whose selector watches ``fd``
+        self._watching = False  # ``fd`` is registered with the loop (a reader callback)
+        self._item = None  # what the iterator hands on next: a line, an error dict to answer, _END, an OSError
+        self._waiter = None  # the future the iterator awaits while there is no item
+        self._pumping = False
+        self._full = False  # reading paused: ``max_unanswered`` requests wait for their answer
+        self._handed = False  # the iterator's caller has the last line (or its error answer) in hand
 
     def answered(self, request_id) -> None:
         self.unanswered.discard(request_id)
-        if self._room is not None and self.max_unanswered is not None and len(self.unanswered) < self.max_unanswered:
-            self._room.set()
+        if self._full:  # reading paused: read on (from the loop, never inside whoever wrote the answer)
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                self._loop.call_soon_threadsafe(self._read_on)
+
+    def _read_on(self) -> None:
+        if self._full and len(self.unanswered) < self.max_unanswered:
+            self._full = False
+            self._pump()
 
     def _track(self, line: str, value=None) -> None:
         """Remember a request's id; forget one the client cancelled (the SDK never answers it)."""
@@ -705,80 +747,162 @@ class PipeLines:
         ) + "\n"
 
     async def __anext__(self) -> str:
+        import asyncio
+
+        self._handed = False  # the SDK's reader is back for the next line: the last one is taken
         while True:
-            if self.max_unanswered is not None:
-                while len(self.unanswered) >= self.max_unanswered:
-                    import anyio
-
-                    self._room = anyio.Event()
-                    await self._room.wait()
-                self._room = None
-            line = await self._next_line()
-            if self.answer is None:
-                return line
-            plain = _plain_request(line) if line.strip() else None
-            verdict = True if plain is not None else screen_line(line)
-            if verdict is True:
-                if self.max_unanswered is not None:
-                    self._track(line, plain)
-                if self.fast is not None:
-                    if plain is None:
-                        self.fast.passed_unparsed(line)
-                    elif self._offer(plain):
-                        continue  # answered next to the SDK
-                return line
-            if verdict is not None:
-                await self.answer(verdict)
-
-    async def _next_line(self) -> str:
-        import anyio
-
-        while True:
-            newline = self.buffer.find(b"\n")
-            if newline >= 0:
-                if not self.dropping and newline >= self.limit:
-                    self.dropping, self.dropped_head = True, bytes(self.buffer[:65536])
-                line = bytes(self.buffer[: newline + 1])
-                del self.buffer[: newline + 1]
-                if self.dropping:
-                    self.dropping = False
-                    return self._stand_in()
-                return line.decode("utf-8", "replace")
-            if self.dropping:
-                self.buffer.clear()
-            elif len(self.buffer) > self.limit:
-                self.dropping, self.dropped_head = True, bytes(self.buffer[:65536])
-                self.buffer.clear()
-            if self.eof:
-                if self.buffer and not self.dropping:
-                    line = bytes(self.buffer)
-                    self.buffer.clear()
-                    return line.decode("utf-8", "replace")
-                raise StopAsyncIteration
-            try:
-                data = os.read(self.fd, 1 << 16)
-            except BlockingIOError:
-                await anyio.wait_readable(self.fd)
+            if self._item is None:
+                if self._loop is None:
+                    self._loop = asyncio.get_running_loop()
+                self._pump()
+            if self._item is None:
+                self._waiter = self._loop.create_future()
+                try:
+                    await self._waiter
+                finally:
+                    self._waiter = None
                 continue
-            if data:
-                self.buffer += data
-            else:
-                self.eof = True
+            item = self._item
+            if item is _END:
+                self._unwatch()
+                raise StopAsyncIteration
+            self._item = None
+            if type(item) is str:
+                self._handed = True
+                return item
+            if isinstance(item, BaseException):
+                raise item
+            self._handed = True
+            try:
+                await self.answer(item)
+            finally:
+                self._handed = False
 
+    def _pump(self) -> None:
+        """Handle the lines read so far, one after another, until one is for the iterator (then stop
+        reading until it is taken) or more bytes are needed (then read on when the pipe is readable)."""
+        if self._pumping:
+            return  # an answer written from inside this loop: it checks the limits itself
+        self._pumping = True
+        try:
+            while self._item is None and not self._handed:
+                if self.eof and not self.buffer:
+                    self._item = _END
+                    break
+                if self.max_unanswered is not None and len(self.unanswered) >= self.max_unanswered:
+                    self._full = True
+                    if len(self.unanswered) >= self.max_unanswered:  # not answered in between (a worker)
+                        self._unwatch()  # ``answered`` reads on once there is room
+                        return
+                    self._full = False
+                line = self._take_line()
+                if line is None:
+                    if self.eof:
+                        self._item = _END
+                        break
+                    self._watch()
+                    return
+                try:
+                    self._handle(line)
+                except Exception as error:  # noqa: BLE001 - raised in the SDK's reader, as before
+                    self._item = error
+        finally:
+            self._pumping = False
+        self._unwatch()
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    def _handle(self, line: str) -> None:
+        """One line: answered here (the fast path), an error answer or the line for the iterator, or dropped."""
+        if self.answer is None:
+            self._item = line
+            return
+        plain = _plain_request(line) if line.strip() else None
+        verdict = True if plain is not None else screen_line(line)
+        if verdict is True:
+            if self.max_unanswered is not None:
+                self._track(line, plain)
+            if self.fast is not None:
+                if plain is None:
+                    self.fast.passed_unparsed(line)
+                elif self._offer(plain):
+                    return  # answered next to the SDK
+            self._item = line
+        elif verdict is not None:
+            self._item = verdict
+
+    def _on_readable(self) -> None:
+        try:
+            data = os.read(self.fd, 1 << 16)
+        except BlockingIOError:
+            return
+        except OSError as error:  # the iterator raises it, as a failed read did
+            self._item = error
+            self._unwatch()
+            if self._waiter is not None and not self._waiter.done():
+                self._waiter.set_result(None)
+            return
+        if data:
+            self.buffer += data
+        else:
+            self.eof = True
+        self._pump()
+
+    def _watch(self) -> None:
+        if not self._watching and not self.eof:
+            self._loop.add_reader(self.fd, self._on_readable)
+            self._watching = True
+
+    def _unwatch(self) -> None:
+        if self._watching:
+            self._watching = False
+            self._loop.remove_reader(self.fd)
+
+    def _take_line(self) -> str | None:
+        """The next whole line of the buffer (the stand-in for an oversized one; at EOF the unended tail),
+        or None when more must be read first."""
+        newline = self.buffer.find(b"\n")
+        if newline >= 0:
+            if not self.dropping and newline >= self.limit:
+                self.dropping, self.dropped_head = True, bytes(self.buffer[:65536])
+            line = bytes(self.buffer[: newline + 1])
+            del self.buffer[: newline + 1]
+            if self.dropping:
+                self.dropping = False
+                return self._stand_in()
+            return line.decode("utf-8", "replace")
+        if self.dropping:
+            self.buffer.clear()
+        elif len(self.buffer) > self.limit:
+            self.dropping, self.dropped_head = True, bytes(self.buffer[:65536])
+            self.buffer.clear()
+        if self.eof and self.buffer and not self.dropping:
+            line = bytes(self.buffer)
+            self.buffer.clear()
+            return line.decode("utf-8", "replace")
+        return None
+
+    def close(self) -> None:
+        """Stop watching the pipe (before its fd is closed)."""
+        self._unwatch()
 
     def hang_up(self) -> None:
         """The client stopped reading us: end the input too, so the session ends as on EOF."""
-        import anyio
-
         self.eof, self.dropping = True, False
         self.buffer.clear()
-        anyio.notify_closing(self.fd)  # wakes a read waiting on the pipe with ClosedResourceError
+        self._full = False
+        if self._loop is not None and not self._pumping and self._item is None:
+            self._pump()  # nothing more to read: the iterator ends
 
 
 class PipeWriter:
     """The writing half: ``write`` collects, ``flush`` writes it out as the pipe takes it.
 
     A client that closed its end gets the session ended (``reader.hang_up``), not a traceback.
+
+    Used from the event loop, except that a fast-path call writes its answer from its worker thread
+    (``push`` with ``hold`` and ``put`` with ``later``): what is pending, whether a flush is under way
+    and each ``os.write`` are guarded by a lock, so lines stay whole and in order whoever writes them.
     """
 
     def __init__(self, fd: int, *, reader: PipeLines | None = None):
@@ -788,6 +912,7 @@ class PipeWriter:
         self.fast = None  # a mcp_fast.FastPath waiting to see the SDK answer initialize
         self._flushing = False
         self._idle = None  # an anyio.Event, set when the flush under way ends, while someone waits for it
+        self._lock = threading.Lock()
 
     def push(self, line: str, *, hold: bool = False) -> None:
         """Write one whole message line now, past the SDK's writer task (progress notifications).
@@ -795,51 +920,73 @@ class PipeWriter:
         What the pipe does not take at once stays pending, ahead of what the SDK writes next, and goes
         out with it: a line is never split by another. Costs one ``os.write``; the SDK's path
         (a pydantic model, its JSON dump, a memory stream and a task switch) costs several times that.
-        ``hold``: only queue it, for a caller that sends its next line at once (one write for both).
+        ``hold``: only queue it, for a caller that sends its next line at once (one write for both);
+        safe from a worker thread.
         """
-        if self.broken:
-            return
-        self.pending += line.encode("utf-8")
-        if self._flushing or hold:
-            return  # the flush under way writes it next, in order
-        try:
-            written = os.write(self.fd, self.pending)
-        except BlockingIOError:
-            return
-        except OSError:
-            self.broken = True
-            if self.reader is not None:
-                self.reader.hang_up()
-            return
-        del self.pending[:written]
+        data = line.encode("utf-8")
+        with self._lock:
+            if self.broken:
+                return
+            self.pending += data
+            if self._flushing or hold:
+                return  # the flush under way writes it next, in order
+            try:
+                written = os.write(self.fd, self.pending)
+            except BlockingIOError:
+                return
+            except OSError:
+                self.broken = True
+            else:
+                del self.pending[:written]
+                return
+        if self.reader is not None:
+            self.reader.hang_up()
 
     async def write(self, text: str) -> None:
         if self.reader is not None and self.reader.unanswered:
             self._note_answer(text)
         if self.fast is not None and self.fast.waiting:
             self.fast.note_written(text)
-        self.pending += text.encode("utf-8")
+        data = text.encode("utf-8")
+        with self._lock:
+            self.pending += data
 
-    def put(self, line: bytes) -> bool:
+    def put(self, line: bytes, *, later=None) -> bool:
         """Write one whole message line now if the pipe takes it (True); else it stays pending (False),
-        ahead of what is written next, and ``flush`` writes it."""
-        if self.broken:
-            return True
-        self.pending += line
-        if self._flushing:
-            return False
-        try:
-            written = os.write(self.fd, self.pending)
-        except BlockingIOError:
-            return False
-        except OSError:
+        ahead of what is written next, and ``flush`` writes it.
+
+        From a worker thread, ``later`` is ``loop.call_soon_threadsafe``: what must happen on the event
+        loop (ending the session when the pipe broke) goes through it.
+        """
+        with self._lock:
+            if self.broken:
+                return True
+            self.pending += line
+            if self._flushing:
+                return False
+            try:
+                written = os.write(self.fd, self.pending)
+            except BlockingIOError:
+                return False
+            except OSError:
+                self.broken = True
+                self.pending = bytearray()
+            else:
+                del self.pending[:written]
+                return not self.pending
+        if self.reader is not None:
+            if later is None:
+                self.reader.hang_up()
+            else:
+                with contextlib.suppress(RuntimeError):  # the loop has closed
+                    later(self.reader.hang_up)
+        return True
+
+    def close(self) -> None:
+        """Write nothing more (before the fd is closed; a worker finishing a call may still try)."""
+        with self._lock:
             self.broken = True
             self.pending = bytearray()
-            if self.reader is not None:
-                self.reader.hang_up()
-            return True
-        del self.pending[:written]
-        return not self.pending
 
     async def send(self, line: bytes) -> None:
         """Write one whole message line and wait until it is out (or the pipe broke: ClosedResourceError).
@@ -849,9 +996,12 @@ class PipeWriter:
         """
         import anyio
 
-        if self.broken:
+        with self._lock:
+            broken = self.broken
+            if not broken:
+                self.pending += line
+        if broken:
             raise anyio.ClosedResourceError
-        self.pending += line
         await self.flush()
 
     def _note_answer(self, text: str) -> None:
@@ -871,15 +1021,20 @@ class PipeWriter:
             if self._idle is None:
                 self._idle = anyio.Event()
             await self._idle.wait()
-        if self.broken:
-            raise anyio.ClosedResourceError
-        if not self.pending:
-            return
-        self._flushing = True
+        with self._lock:
+            if self.broken:
+                raise anyio.ClosedResourceError
+            if not self.pending:
+                return
+            self._flushing = True
         try:
-            while self.pending:
-                # ``push`` may add a line while we wait: it goes to a new buffer, written after this one
-                data, self.pending = self.pending, bytearray()
+            while True:
+                with self._lock:
+                    if not self.pending:
+                        self._flushing = False  # with the check: a line added from a worker is written by it
+                        break
+                    # what is added while we wait goes to a new buffer, written after this one
+                    data, self.pending = self.pending, bytearray()
                 view = memoryview(data)
                 try:
                     while view:
@@ -890,13 +1045,15 @@ class PipeWriter:
                 finally:
                     view.release()
         except OSError:  # EPIPE, ECONNRESET: nobody reads our answers any more
-            self.broken = True
-            self.pending = bytearray()
+            with self._lock:
+                self.broken = True
+                self.pending = bytearray()
             if self.reader is not None:
                 self.reader.hang_up()
             raise anyio.ClosedResourceError from None
         finally:
-            self._flushing = False
+            with self._lock:
+                self._flushing = False
             if self._idle is not None:
                 self._idle.set()
                 self._idle = None
@@ -929,10 +1086,13 @@ def _pipe_stdio():
     blocking = (os.get_blocking(wire_in), os.get_blocking(wire_out))
     os.set_blocking(wire_in, False)
     os.set_blocking(wire_out, False)
+    reader = PipeLines(wire_in)
+    writer = PipeWriter(wire_out, reader=reader)
     try:
-        reader = PipeLines(wire_in)
-        yield reader, PipeWriter(wire_out, reader=reader)
+        yield reader, writer
     finally:
+        reader.close()
+        writer.close()
         os.set_blocking(wire_in, blocking[0])
         os.set_blocking(wire_out, blocking[1])
         sys.stdout.flush()
@@ -995,8 +1155,8 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
         params = {"progressToken": token, "progress": value, "message": message}
         if total is not None:
             params["total"] = total
-        direct.push(json.dumps({"jsonrpc": "2.0", "method": "notifications/progress", "params": params},
-                               ensure_ascii=False, separators=(",", ":")) + "\n", hold=hold)
+        direct.push(_LINE_ENCODER.encode({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
+                    + "\n", hold=hold)
 
     def begin(token, verb: Mapping, args: dict) -> None:
         """Before the call runs (on pipes): with a progress token, the live title as progress."""

@@ -8,8 +8,9 @@ dump to JSON. The fast path takes a plain ``tools/call`` where the pipe reader (
 has already parsed it, runs it through the same handler code as the SDK path (``check_arguments``,
 ``Admission``, ``runtime.execute`` on the same worker threads, the same progress notifications
 and ``tool_result``) and writes the JSON-RPC answer itself through the same ``PipeWriter`` the SDK
-writes to, so lines never interleave. The call needs no task of its own: the worker's completion
-runs on the event loop and writes the answer at once (with the done title, in one write).
+writes to, so lines never interleave. The call needs no task of its own, and its end no turn of
+the event loop: the worker thread that ran it builds the answer and writes it at once (with the
+done title, in one write).
 
 It takes a request only when the SDK would do exactly that with it:
 
@@ -135,33 +136,69 @@ def exact_response(request_id, outcome: Any, version: str) -> bytes:
         return error_response(request_id, INTERNAL_ERROR, f"the result cannot be written as JSON: {error}")
 
 
+def _running_loop():
+    """The running event loop (None outside one: the unit tests' calls never reach a worker)."""
+    import asyncio
+
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 def response(request_id, outcome: Any, version: str) -> bytes:
     return plain_response(request_id, outcome) or exact_response(request_id, outcome, version)
 
 
+_coerce_id = None
+
+
 def _coerce(request_id):
     """The SDK's correlation key of a request id ("7" and 7 are one id: ``coerce_request_id``)."""
-    from mcp.shared.dispatcher import coerce_request_id
+    global _coerce_id
+    if _coerce_id is None:
+        from mcp.shared.dispatcher import coerce_request_id as _coerce_id
+    return _coerce_id(request_id)
 
-    return coerce_request_id(request_id)
+
+class _Cancel:
+    """What makes the runtime kill the tool: the part of ``threading.Event`` it uses (``is_set``, ``set``;
+    it polls), without the lock and condition an Event builds for waiters no one here has."""
+
+    __slots__ = ("_set",)
+
+    def __init__(self):
+        self._set = False
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def set(self) -> None:
+        self._set = True
 
 
 @dataclass
 class _Call:
-    cancel: Any  # the threading.Event that makes the runtime kill the tool
+    cancel: Any  # the _Cancel that makes the runtime kill the tool
     cancelled: bool = False  # cancelled by the client (never answered) or by shutdown (answered closed)
 
 
 @dataclass
 class FastPath:
-    """The fast path of one connection. Used from the event loop only.
+    """The fast path of one connection. Used from the event loop, but for the end of each call.
 
     A call taken here runs without a task of its own: ``begin(token, verb, args)`` (the live title),
-    then ``execute(binding, verb_key, args, cancel, None)`` on the admission's workers, then, on the
-    loop, ``finish(token, verb, args, envelope, hold=True)`` (the done title, queued, and the tool
-    result) and the answer, written with ``writer.put`` right away (one write for both) or, when the
-    pipe is full, by a flush. These are the SDK path's own pieces (``mcp._run_stdio``).
+    then, on one of the admission's workers, ``execute(binding, verb_key, args, cancel, None)`` and
+    right after it, on that same worker thread, ``finish(token, verb, args, envelope, hold=True)``
+    (the done title, queued, and the tool result) and the answer, written with ``writer.put`` at once
+    (one write for both) or, when the pipe is full, by a flush the loop is asked to run. The loop is
+    not woken for a call's end. These are the SDK path's own pieces (``mcp._run_stdio``).
     ``answered(id)`` tells the reader a request has its answer out.
+
+    What the worker shares with the loop is locked: the running calls (``_calls``, and whether one
+    was cancelled, under ``_lock``: a call is answered by its worker or cancelled, never both), the
+    admission's count, the writer's pending bytes; ``answered`` and ``begin`` are the reader's and
+    the loop's, and the worker only calls ``answered``, which is safe from a thread.
     """
 
     routes: Mapping[str, tuple[Mapping, str]]
@@ -180,6 +217,9 @@ class FastPath:
     _init_ids: list = field(default_factory=list)
     _calls: dict = field(default_factory=dict)  # coerced request id -> (request id, _Call)
     _drains: set = field(default_factory=set)  # tasks writing answers the pipe did not take at once
+    _lock: Any = field(default_factory=threading.Lock)  # guards _calls and each _Call.cancelled
+    _loop: Any = None  # the event loop the calls' answers hand their leftovers to (a full pipe, a hang-up)
+    _answering: int = 0  # workers between taking their call out of _calls and writing its answer (under _lock)
 
     @property
     def waiting(self) -> bool:
@@ -263,7 +303,7 @@ class FastPath:
 
     def _start(self, request_id, binding, verb_key: str, args: dict, token) -> None:
         verb = binding["verbs"][verb_key]
-        call = _Call(threading.Event())
+        call = _Call(_Cancel())
         key = _coerce(request_id)
         try:
             self.begin(token, verb, args)
@@ -271,31 +311,54 @@ class FastPath:
             self.admission.leave()
             self._write(request_id, error_response(request_id, 0, str(error)))
             return
-        self._calls[key] = (request_id, call)
+        with self._lock:
+            self._calls[key] = (request_id, call)
+        if self._loop is None:
+            self._loop = _running_loop()
+        job = (binding, verb_key, args, call.cancel, None, call, key, request_id, token, verb, self._loop)
+        self.admission.workers.submit(call.cancel, self._run, job, None)
 
-        def done(envelope, error) -> None:
+    def _run(self, binding, verb_key: str, args: dict, cancel, expected_argv, call: _Call, key, request_id, token,
+             verb, loop) -> None:
+        """On a worker thread: the call, then its answer (unless it was cancelled meanwhile)."""
+        try:
+            envelope, error = self.execute(binding, verb_key, args, cancel, expected_argv), None
+        except BaseException as raised:  # noqa: BLE001 - answered as the SDK answers a raising handler
+            envelope, error = None, raised
+        with self._lock:
             if self._calls.get(key, (None, None))[1] is call:
                 del self._calls[key]
             if call.cancelled:
                 return  # cancelled: its admission was left then, and it is never answered
+            self._answering += 1  # shutdown waits for this answer, as it answers the calls still running
+        try:
             self.admission.leave()
             if error is not None:
-                self._write(request_id, error_response(request_id, 0, str(error)))
+                line = error_response(request_id, 0, str(error))
+            else:
+                try:
+                    outcome = self.finish(token, verb, args, envelope, hold=True)
+                    line = response(request_id, outcome, self.version)
+                except Exception as raised:  # noqa: BLE001
+                    line = error_response(request_id, 0, str(raised))
+            if self.writer.put(line, later=loop.call_soon_threadsafe):
+                self.answered(request_id)
                 return
-            try:
-                outcome = self.finish(token, verb, args, envelope, hold=True)
-            except Exception as raised:  # noqa: BLE001
-                self._write(request_id, error_response(request_id, 0, str(raised)))
-                return
-            self._write(request_id, response(request_id, outcome, self.version))
-
-        self.admission.workers.submit(call.cancel, self.execute, (binding, verb_key, args, call.cancel, None), done)
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
+                loop.call_soon_threadsafe(self._drain_soon, request_id)
+        finally:
+            with self._lock:
+                self._answering -= 1
 
     def _write(self, request_id, line: bytes) -> None:
-        """Write an answer now; when the pipe is full, a flush writes it (and then it counts as answered)."""
+        """Write an answer now (on the loop); when the pipe is full, a flush writes it (and then it
+        counts as answered)."""
         if self.writer.put(line):
             self.answered(request_id)
             return
+        self._drain_soon(request_id)
+
+    def _drain_soon(self, request_id) -> None:
         import asyncio
 
         task = asyncio.get_running_loop().create_task(self._drain(request_id))
@@ -317,11 +380,14 @@ class FastPath:
         from mcp.shared.jsonrpc_dispatcher import cancelled_request_id_from_params
 
         request_id = cancelled_request_id_from_params(params if isinstance(params, dict) else None)
-        entry = self._calls.pop(coerce_request_id(request_id), None) if request_id is not None else None
-        if entry is None:
-            return False  # not ours: the SDK's (or nobody's)
-        _, call = entry
-        call.cancelled = True
+        if request_id is None:
+            return False
+        with self._lock:
+            entry = self._calls.pop(coerce_request_id(request_id), None)
+            if entry is None:
+                return False  # not ours (the SDK's, or nobody's), or answered already
+            _, call = entry
+            call.cancelled = True
         call.cancel.set()  # the runtime kills the tool's process group and returns
         self.admission.leave()  # as on the SDK path, a cancelled call leaves at once
         self.answered(request_id)
@@ -329,16 +395,21 @@ class FastPath:
 
     async def close(self) -> None:
         """The connection ended: calls still running get "Connection closed" (as the SDK answers its
-        own), their tools are killed, and answers still being written get their chance."""
+        own), their tools are killed, and answers still being written (on the loop or by the worker
+        of a call that has just ended) get their chance."""
         import anyio
 
-        entries, self._calls = list(self._calls.values()), {}
+        with self._lock:
+            entries, self._calls = list(self._calls.values()), {}
+            for _, call in entries:
+                call.cancelled = True
         for request_id, call in entries:
-            call.cancelled = True
             call.cancel.set()
             self.admission.leave()
             self.writer.put(error_response(request_id, CONNECTION_CLOSED, "Connection closed"))
         with anyio.move_on_after(_SHUTDOWN_WRITE_S, shield=True):
+            while self._answering:  # a call that ended just now: its worker is writing the answer
+                await anyio.sleep(0.001)
             with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
                 await self.writer.flush()
         for task in list(self._drains):

@@ -203,10 +203,11 @@ def wrap(
     proposal = propose(tool, recipe)
     fields: dict = {}
     notes: list[str] = []
+    use_cache = options.get("cache", True) is not False  # discovery's cache, the field lists' and the trials'
     if probe_json_fields:
         tell("JSON field probes")
         fields = json_field_lists(tool, proposal, bin_path=resolved, deadline_at=end, notes=notes,
-                                  cache=options.get("cache", True) is not False)
+                                  cache=use_cache)
         if fields:
             proposal = propose(tool, recipe, json_fields=fields)
     report = None
@@ -215,10 +216,10 @@ def wrap(
 
         tell("trials")
         repropose = _reproposer(tool, recipe, fields, bin_path=resolved, deadline_at=end,
-                                probe_json_fields=probe_json_fields, cache=options.get("cache", True) is not False)
+                                probe_json_fields=probe_json_fields, cache=use_cache)
         proposal, report = try_and_backfill(proposal, repropose=repropose, bin_path=resolved, try_in=try_in,
                                             timeout_s=trial_timeout_s, deadline_at=end,
-                                            cache=options.get("cache", True) is not False)
+                                            cache=use_cache)
     if not proposal.manifest["verbs"]:
         raise HelpUnreadableError(
             f"nothing to propose for {bin_name}: every candidate was left out",

@@ -139,17 +139,22 @@ def _trial_path(key: str) -> Path:
     return cache_dir() / "trials" / f"{key}.json"
 
 
-def load_trial(key: str | None) -> dict | None:
-    """The stored outcome fields for ``key``, or None (missing, corrupt, or another key's)."""
+def _stored(path: Path, key: str | None, field: str, kind: type):
+    """``field`` of the entry at ``path`` when it is ``key``'s and a ``kind``; None otherwise (missing, corrupt)."""
     if key is None:
         return None
     try:
-        data = json.loads(_trial_path(key).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("outcome"), dict):
+    if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get(field), kind):
         return None
-    return data["outcome"]
+    return data[field]
+
+
+def load_trial(key: str | None) -> dict | None:
+    """The stored outcome fields for ``key``, or None (missing, corrupt, or another key's)."""
+    return _stored(_trial_path(key), key, "outcome", dict) if key is not None else None
 
 
 def store_trial(key: str | None, outcome: dict) -> bool:
@@ -169,15 +174,7 @@ def field_list_key(tool_path: str, path) -> str | None:
 
 def load_field_list(key: str | None) -> str | None:
     """The stored text for ``key``, or None (missing, corrupt, or another key's)."""
-    if key is None:
-        return None
-    try:
-        data = json.loads((cache_dir() / "json-fields" / f"{key}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("text"), str):
-        return None
-    return data["text"]
+    return _stored(cache_dir() / "json-fields" / f"{key}.json", key, "text", str) if key is not None else None
 
 
 def store_field_list(key: str | None, text: str) -> bool:

@@ -112,6 +112,13 @@ class _Lines:
         return got
 
 
+async def _until(condition, timeout: float = 10.0) -> None:
+    """Poll until ``condition()`` holds; fails the test after ``timeout`` seconds."""
+    with anyio.fail_after(timeout):
+        while not condition():
+            await anyio.sleep(0.005)
+
+
 def _pipe(size: int | None = None) -> tuple[int, int]:
     read_fd, write_fd = os.pipe()
     os.set_blocking(read_fd, False)
@@ -130,9 +137,7 @@ def test_a_quick_call_is_answered_while_a_slow_one_runs_then_the_slow_one():
         fast = _path(writer, tools, answered)
         lines = _Lines(read_fd)
         assert fast.offer(_call(1, "slow"))
-        with anyio.fail_after(10):
-            while not tools.started.is_set():
-                await anyio.sleep(0.005)
+        await _until(tools.started.is_set)
         assert fast.offer(_call(2, "quick", n="a"))
         first = await lines.until(1)
         assert [line["id"] for line in first] == [2] and answered == [2]
@@ -171,9 +176,8 @@ def test_many_answers_from_many_workers_stay_whole_lines():
         got += await lines.until(400 - len(got))
         answers = sorted(line["id"] for line in got if "id" in line)
         assert answers == list(range(200))
-        with anyio.fail_after(10):  # an answer the pipe took only in part counts once its drain has run
-            while len(answered) < 200:
-                await anyio.sleep(0.005)
+        # an answer the pipe took only in part counts once its drain has run
+        await _until(lambda: len(answered) >= 200)
         assert sorted(answered) == answers
         assert sum(1 for line in got if line.get("method") == "notifications/progress") == 200
         fast.admission.workers.close()
@@ -197,16 +201,12 @@ def test_an_answer_the_full_pipe_does_not_take_is_written_by_the_loop_once_drain
         fast = _path(writer, tools, answered)
         assert writer.put(filler) is False  # the pipe took part of it; the rest is pending
         assert fast.offer(_call(5, "quick"))
-        with anyio.fail_after(10):
-            while fast._calls:
-                await anyio.sleep(0.005)
+        await _until(lambda: not fast._calls)
         await anyio.sleep(0.05)
         assert answered == []  # not out yet: nobody has read the pipe
         got = await _Lines(read_fd).until(2)
         assert got[0]["params"]["data"] == "f" * 20000 and got[1]["id"] == 5
-        with anyio.fail_after(10):
-            while answered != [5]:
-                await anyio.sleep(0.005)
+        await _until(lambda: answered == [5])
         fast.admission.workers.close()
 
     try:
@@ -224,9 +224,7 @@ def test_a_call_cancelled_while_it_runs_is_never_answered_and_leaves_once():
         writer = PipeWriter(write_fd)
         fast = _path(writer, tools, answered)
         assert fast.offer(_call("c", "slow"))
-        with anyio.fail_after(10):
-            while not tools.started.is_set():
-                await anyio.sleep(0.005)
+        await _until(tools.started.is_set)
         assert fast.offer({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c"}})
         assert fast.admission.admitted == 0 and answered == ["c"]
         tools.gate.set()  # the runtime returns (here: after seeing its cancel flag)
@@ -250,9 +248,7 @@ def test_shutdown_answers_a_running_call_closed_and_its_worker_writes_nothing_af
         writer = PipeWriter(write_fd)
         fast = _path(writer, tools, answered)
         assert fast.offer(_call(9, "slow"))
-        with anyio.fail_after(10):
-            while not tools.started.is_set():
-                await anyio.sleep(0.005)
+        await _until(tools.started.is_set)
         await fast.close()
         got = _Lines(read_fd).ready()
         assert got == [{"jsonrpc": "2.0", "id": 9, "error": {"code": CONNECTION_CLOSED, "message": "Connection closed"}}]
@@ -341,23 +337,18 @@ def test_reading_pauses_at_the_unanswered_limit_and_reads_on_when_a_worker_answe
             answering = threading.Thread(target=reader.answered, args=(1,))  # as a worker answers
             answering.start()
             answering.join()
-            with anyio.fail_after(10):
-                while len(events) < 3:
-                    await anyio.sleep(0.005)
+            await _until(lambda: len(events) >= 3)
             await anyio.sleep(0.05)
             assert events[2] == ("offered", 3) and len(events) == 3  # one place freed, one line read
             for request_id in (2, 3, 4):
                 reader.answered(request_id)
             os.close(write_fd)
-            with anyio.fail_after(10):
-                while len(events) < 5:
-                    await anyio.sleep(0.005)
+            await _until(lambda: len(events) >= 5)
             assert reader.unanswered == {4, 5}  # at the limit again: the end of the input is not read yet
             reader.answered(4)
             reader.answered(5)
-            with anyio.fail_after(10):
-                while not tasks.cancel_scope.cancel_called and reader._item is None:
-                    await anyio.sleep(0.005)  # the iterator ends at EOF: the task group then closes
+            # the iterator ends at EOF: the task group then closes
+            await _until(lambda: tasks.cancel_scope.cancel_called or reader._item is not None)
         return reader
 
     try:
@@ -413,9 +404,7 @@ def test_shutdown_waits_for_the_answer_of_a_call_that_has_just_ended():
         fast = _path(writer, tools, answered)
         fast.finish = finish
         assert fast.offer(_call(4, "quick"))
-        with anyio.fail_after(10):
-            while not building.is_set():
-                await anyio.sleep(0.005)
+        await _until(building.is_set)
         assert not fast._calls  # out of the running calls: shutdown does not answer it "closed"
         threading.Timer(0.1, release.set).start()
         await fast.close()

@@ -24,6 +24,12 @@ CODE = "W040"
 _SHOWN = 4
 
 
+def _copy_hint(field: str, detail: str = "") -> str:
+    """How a W040 finding is mended: the catalogue's own ``field`` (wrap and batch apply it)."""
+    return (f"regenerate the pack (wrapgen wrap/batch applies the catalogue), or copy {field} from "
+            f"wrapgen/knowledge/data/hardening.json{detail}")
+
+
 def _listed(items: list[str]) -> str:
     shown = ", ".join(items[:_SHOWN])
     return shown + (f" and {len(items) - _SHOWN} more" if len(items) > _SHOWN else "")
@@ -48,8 +54,7 @@ def unhardened_read_verb(ctx: PackContext):
             CODE, "env.set" if env_set is not None else "bin",
             f"read verbs of {entry.tool} ({names}) run without env.set {_listed(lacking)}: "
             f"{entry.tool}'s config could run a program",
-            hint="regenerate the pack (wrapgen wrap/batch applies the catalogue), or copy env.set from "
-                 "wrapgen/knowledge/data/hardening.json (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n)",
+            hint=_copy_hint("env.set", " (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n)"),
         )
     wanted = pack_guard(entry)
     if wanted is not None and not _guard_covers(ctx.manifest.data.get("config_guard"), wanted):
@@ -57,19 +62,17 @@ def unhardened_read_verb(ctx: PackContext):
             CODE, "config_guard" if "config_guard" in ctx.manifest.data else "bin",
             f"read verbs of {entry.tool} ({names}) run without the catalogue's config_guard: config the content "
             f"names itself ({_listed([r['prefix'] + '*' + r['suffixes'][0] for r in wanted['reset']])}) could run a program",
-            hint="regenerate the pack (wrapgen wrap/batch applies the catalogue), or copy config_guard from "
-                 "wrapgen/knowledge/data/hardening.json",
+            hint=_copy_hint("config_guard"),
         )
     credential = pack_credential_guard(entry)
     if credential is not None:
         declared = ctx.manifest.data.get("credential_guard")
         if not isinstance(declared, dict) or declared.get("format") != credential["format"]:
-                yield ctx.diagnostic(
+            yield ctx.diagnostic(
                 CODE, "credential_guard" if "credential_guard" in ctx.manifest.data else "bin",
                 f"read verbs of {entry.tool} ({names}) run without the catalogue's credential_guard "
                 f"(format {credential['format']}): a credential program the tool's config names could run",
-                hint="regenerate the pack (wrapgen wrap/batch applies the catalogue), or copy credential_guard from "
-                     "wrapgen/knowledge/data/hardening.json (its allow list may gain your own plugins)",
+                hint=_copy_hint("credential_guard", " (its allow list may gain your own plugins)"),
             )
     for verb in reads:
         if not verb.from_cli:

@@ -88,10 +88,12 @@ def classify(command: Command, *, extra_words: tuple[str, ...] = (), tool_name: 
     Ruff on the given files") leave the effect to the command's name."""
     found: list[tuple[str, str]] = []  # (effect, evidence)
     name = command.name.lower()
+    named_by = ""  # the name word whose effect was found
     for word in (name, *command.aliases, *extra_words):
         effect = NAME_EFFECTS.get(word.lower())
         if effect:
             found.append((effect, f"name '{word}'"))
+            named_by = word.lower()
             break
     if not found and "-" in name:
         # "ls-files", "dselect-upgrade": the strongest part speaks for the whole
@@ -103,7 +105,7 @@ def classify(command: Command, *, extra_words: tuple[str, ...] = (), tool_name: 
         found.append(("read", "help 'to standard output'"))
         return PolicyGuess("read", tuple(e for _, e in found), f"read: {', '.join(e for _, e in found)}")
     verbs = _summary_verbs(command.summary, tool_name.rsplit("/", 1)[-1])
-    if verbs and found and found[0][1] in {f"name '{noun}'" for noun in name_nouns()}:
+    if verbs and named_by in name_nouns():
         found = found[1:]  # "config: Display site configuration": the noun says what, the verb what it does
     for verb in verbs:
         found.append((SUMMARY_EFFECTS[verb.lower()], f"help '{verb}'"))

@@ -240,22 +240,27 @@ def _reap_all(timeout_s: float = 10.0) -> None:
             time.sleep(0.005)
 
 
-def metered(run, tool_path: str) -> tuple[object, CrawlCpu]:
-    """``run()`` (a discovery) with its CPU accounted: (its result, CrawlCpu)."""
-    from wrapgen.probe import prober
+def metered(run, tool_path: str, *, trials: bool = False) -> tuple[object, CrawlCpu]:
+    """``run()`` (a discovery) with its CPU accounted: (its result, CrawlCpu). With ``trials`` the
+    trials' spawns (``wrapgen.probe.trial``) are metered too: ``run()`` is then a whole ``wrap``."""
+    from wrapgen.probe import prober, trial
     from wrapgen.runtime import contain
 
-    _reap_all(timeout_s=0)  # (what ended before the crawl is not the crawl's)
+    contain.stop_all()  # a spawn helper started before (an earlier, unmetered wrap's): its CPU is not this run's
+    _reap_all(timeout_s=0 if not trials else 2.0)  # (what ended before the crawl is not the crawl's)
     _subreaper(True)
     meter = _Meter()
     meter.tool_path = os.path.realpath(tool_path)
-    originals = prober.run_process, prober.run_in_pty
-    prober.run_process, prober.run_in_pty = meter.wrap(originals[0]), meter.wrap(originals[1])
+    sites = [(prober, "run_process"), (prober, "run_in_pty")] + ([(trial, "run_process")] if trials else [])
+    originals = [getattr(module, name) for module, name in sites]
+    for (module, name), original in zip(sites, originals):
+        setattr(module, name, meter.wrap(original))
     own, children = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
     try:
         result = run()
     finally:
-        prober.run_process, prober.run_in_pty = originals
+        for (module, name), original in zip(sites, originals):
+            setattr(module, name, original)
         own = _cpu(resource.RUSAGE_SELF) - own
         contain.stop_all()  # the spawn helper exits; its children come back to this subreaper
         _reap_all()

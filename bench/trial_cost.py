@@ -12,6 +12,13 @@ rounds interleave the three kinds, so a load that comes and goes weighs on each 
 (issue 11): wrap with trials at most 2x wrap without, on gh, kubectl and git, in one run.
 `--cold` measures with the discovery cache off instead (a first wrap of a tool: the ratio is smaller).
 
+The floor: after the rounds, one more first wrap with trials runs with every trial metered
+(``bench/probe_cpu.py``: the tool's own CPU measured inside the sandbox). No implementation that runs
+each read verb once can take less wall time than ``without`` plus those CPU seconds spread over every
+core, so ``floor`` = (without + tools' CPU / cores) / without is the smallest "ratio 1st" this machine
+allows, with no containment, no wrapgen code and perfect parallelism. A floor above 2.00 says the
+goal cannot be met by a first wrap with trials here, whatever wrapgen does.
+
 Usage: python bench/trial_cost.py [--tool gh --tool git] [--rounds 3] [--cold]
 """
 
@@ -27,6 +34,7 @@ import time
 from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # probe_cpu, the meter
 
 
 _CRAWLS = [0]  # crawls run by the measured wraps: a "warm" wrap that crawls was not answered from the cache
@@ -53,6 +61,17 @@ def _once(tool: str, trials: bool, cold: bool, out: str):
     return time.perf_counter() - started, result
 
 
+def _trial_cpu(tool: str, cold: bool, out: str) -> tuple[float, int, float]:
+    """One first wrap with trials, every spawn metered: (the tool's CPU seconds in its trials, how
+    many trials ran it, the containment's CPU seconds). Discovery is cached here (cold or not), so
+    the tool's processes are its trials'."""
+    from probe_cpu import metered
+
+    shutil.rmtree(os.path.join(os.environ["WRAPGEN_CACHE_DIR"], "trials"), ignore_errors=True)
+    _, cpu = metered(lambda: _once(tool, True, False, out), shutil.which(tool), trials=True)
+    return cpu.tools, cpu.probes, cpu.containment
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tool", action="append", dest="tools")
@@ -65,9 +84,12 @@ def main(argv: list[str] | None = None) -> int:
     if not status.available:
         print(f"no sandbox here: {status.reason}", file=sys.stderr)
         return 1
+    from probe_cpu import warm_up
+
+    warm_up()  # the meter's residue, calibrated once (taken out of the containment's share)
     os.environ["WRAPGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="wrapgen-bench-cache-")
     out = tempfile.mkdtemp(prefix="wrapgen-bench-out-")
-    rows, worst = [], 0.0
+    rows, cpu_rows, worst = [], [], 0.0
     _count_crawls()
     print(f"load average at start: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)")
     for tool in args.tools or ["gh", "kubectl", "git"]:
@@ -87,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
                 if kind == "first":
                     seen = result.trials
         without, first, with_ = (statistics.median(runs[k]) for k in ("without", "first", "with"))
+        tools_cpu, tried, containment = _trial_cpu(tool, args.cold, out)
+        floor = (without + tools_cpu / (os.cpu_count() or 1)) / without if without else float("inf")
         ratio = with_ / without if without else float("inf")
         first_ratio = first / without if without else float("inf")
         worst = max(worst, ratio, first_ratio)
@@ -94,11 +118,16 @@ def main(argv: list[str] | None = None) -> int:
         if _CRAWLS[0] and not args.cold:
             print(f"{tool}: discovery was crawled again in {_CRAWLS[0]} of the measured wraps (not cached: a "
                   "probe timed out, so the result was transient): its times include a whole discovery")
-        rows.append((tool, without, first, with_, first_ratio, ratio,
+        rows.append((tool, without, first, with_, first_ratio, ratio, floor,
                      ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))))
-    print(f"{'tool':8} {'without':>9} {'with, 1st':>10} {'with':>9} {'ratio 1st':>9} {'ratio':>6}  trials showed")
-    for tool, without, first, with_, first_ratio, ratio, kinds in rows:
-        print(f"{tool:8} {without:8.2f}s {first:9.2f}s {with_:8.2f}s {first_ratio:9.2f} {ratio:6.2f}  {kinds}")
+        cpu_rows.append((tool, tried, tools_cpu, containment))
+    print(f"{'tool':8} {'without':>9} {'with, 1st':>10} {'with':>9} {'ratio 1st':>9} {'floor':>6} {'ratio':>6}  trials showed")
+    for tool, without, first, with_, first_ratio, ratio, floor, kinds in rows:
+        print(f"{tool:8} {without:8.2f}s {first:9.2f}s {with_:8.2f}s {first_ratio:9.2f} {floor:6.2f} {ratio:6.2f}  {kinds}")
+    for tool, tried, tools_cpu, containment in cpu_rows:
+        each = f"{tools_cpu / tried * 1000:.1f} ms" if tried else "-"
+        print(f"{tool}: {tried} trials ran the tool; its own CPU {tools_cpu:.3f} s ({each} a trial), the containment's "
+              f"{containment:.3f} s; floor: without + that CPU over {os.cpu_count()} cores, no containment, no wrapgen code")
     print(f"worst ratio {worst:.2f} (goal: at most 2.00; {'cold' if args.cold else 'warm'} discovery cache, "
           f"median of {args.rounds}; '1st' is a first wrap with trials, which runs every trial; 'with' a second one)")
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")

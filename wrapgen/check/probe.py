@@ -14,8 +14,9 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
+from wrapgen.check.samples import sample_value
 from wrapgen.errors import Diagnostic
 
 __all__ = ["sample_args", "rendered_flags", "probe_pack", "probe_packs", "PROBE_CODE", "PROBE_HELP_CODE"]
@@ -28,26 +29,9 @@ _HELP_TIMEOUT_S = 20.0
 _HELP_ENV = {"MANPAGER": "cat", "COLUMNS": "200"}
 
 
-def _sample(schema: dict) -> Any:
-    if "default" in schema:
-        return schema["default"]
-    if schema.get("enum"):
-        return schema["enum"][0]
-    kind = schema.get("type", "string")
-    if kind == "boolean":
-        return True
-    if kind == "integer":
-        return max(1, int(schema.get("minimum", 1)))
-    if kind == "number":
-        return max(1, schema.get("minimum", 1))
-    if kind == "array":
-        return [_sample(schema.get("items", {"type": "string"}))]
-    return "sample"
-
-
 def sample_args(args_schema: dict) -> dict:
     """One value per property: every optional flag renders, so every flag gets probed."""
-    return {name: _sample(schema) for name, schema in (args_schema.get("properties") or {}).items()}
+    return {name: sample_value(schema) for name, schema in (args_schema.get("properties") or {}).items()}
 
 
 def rendered_flags(argv: list[str]) -> list[str]:

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from wrapgen.check.rules import rule
-from wrapgen.knowledge.trials import ignored_path, phrase, sample_for
+from wrapgen.check.samples import sample_value
+from wrapgen.knowledge.trials import ignored_path, phrase
 from wrapgen.model.trial import TrialOutcome, is_json_text
 
 __all__ = ["Evidence", "KINDS", "sample_args", "classify", "apply_evidence", "evidence_line", "TRIAL_CODES",
@@ -79,29 +80,14 @@ class Evidence:
         return text
 
 
-def _sample(name: str, schema: Mapping[str, Any]) -> Any:
-    if "default" in schema:
-        return schema["default"]
-    if schema.get("enum"):
-        return schema["enum"][0]
-    kind = schema.get("type", "string")
-    if kind == "boolean":
-        return True
-    if kind in ("integer", "number"):
-        low = schema.get("minimum", 1)
-        return max(1, int(low)) if kind == "integer" else max(1, low)
-    if kind == "array":
-        return [_sample(name, schema.get("items", {"type": "string"}) | {"description": schema.get("description", "")})]
-    return sample_for(name, str(schema.get("description", "")))
-
-
 def sample_args(args_schema: Mapping[str, Any]) -> dict:
     """A value for each required arg (a revision ``HEAD``, a path ``.``, a pattern ``.``, ...); the rest left out.
 
     A trial calls a verb the way an agent's first call would: only what the verb cannot do without.
     """
     properties = args_schema.get("properties") or {}
-    return {name: _sample(name, properties.get(name, {})) for name in args_schema.get("required", ())
+    return {name: sample_value(properties.get(name, {}), name=name, realistic=True)
+            for name in args_schema.get("required", ())
             if name in properties}
 
 

@@ -128,14 +128,35 @@ def _pipe(size: int | None = None) -> tuple[int, int]:
     return read_fd, write_fd
 
 
-def test_a_quick_call_is_answered_while_a_slow_one_runs_then_the_slow_one():
-    read_fd, write_fd = _pipe()
-    tools, answered = _Tools(), []
+def _on_fast_path(tools: _Tools, answered: list, body, *, admission: Admission | None = None,
+                  pipe_size: int | None = None, finish=None):
+    """``body(fast, writer, lines)`` (async) on a fast path that writes to a fresh pipe, whose other end
+    ``lines`` reads; what it returns is returned. Its workers end and the pipe is closed afterwards,
+    whatever ``body`` asserts (the tools' gate opened first, so no worker stays blocked)."""
+    read_fd, write_fd = _pipe(pipe_size)
 
     async def main():
         writer = PipeWriter(write_fd)
-        fast = _path(writer, tools, answered)
-        lines = _Lines(read_fd)
+        fast = _path(writer, tools, answered, admission)
+        if finish is not None:
+            fast.finish = finish
+        try:
+            return await body(fast, writer, _Lines(read_fd))
+        finally:
+            tools.gate.set()
+            fast.admission.workers.close()
+
+    try:
+        return anyio.run(main)
+    finally:
+        os.close(read_fd)
+        os.close(write_fd)
+
+
+def test_a_quick_call_is_answered_while_a_slow_one_runs_then_the_slow_one():
+    tools, answered = _Tools(), []
+
+    async def body(fast, writer, lines):
         assert fast.offer(_call(1, "slow"))
         await _until(tools.started.is_set)
         assert fast.offer(_call(2, "quick", n="a"))
@@ -147,26 +168,17 @@ def test_a_quick_call_is_answered_while_a_slow_one_runs_then_the_slow_one():
         second = await lines.until(1)
         assert [line["id"] for line in second] == [1] and answered == [2, 1]
         assert fast.admission.admitted == 0 and not fast._calls
-        fast.admission.workers.close()
 
-    try:
-        anyio.run(main)
-    finally:
-        os.close(read_fd)
-        os.close(write_fd)
+    _on_fast_path(tools, answered, body)
     assert tools.threads and all(name == "wrapgen serve worker" for name in tools.threads)
 
 
 def test_many_answers_from_many_workers_stay_whole_lines():
     """Four workers answering at once, with progress lines of the loop in between: every line whole."""
-    read_fd, write_fd = _pipe()
     tools, answered = _Tools(), []
     tools.gate.set()
 
-    async def main():
-        writer = PipeWriter(write_fd)
-        fast = _path(writer, tools, answered, Admission(4, 200))
-        lines = _Lines(read_fd)
+    async def body(fast, writer, lines):
         got: list[dict] = []
         for n in range(200):
             assert fast.offer(_call(n, "quick", n="x" * (n * 37 % 3000)))
@@ -180,49 +192,33 @@ def test_many_answers_from_many_workers_stay_whole_lines():
         await _until(lambda: len(answered) >= 200)
         assert sorted(answered) == answers
         assert sum(1 for line in got if line.get("method") == "notifications/progress") == 200
-        fast.admission.workers.close()
 
-    try:
-        anyio.run(main)
-    finally:
-        os.close(read_fd)
-        os.close(write_fd)
+    _on_fast_path(tools, answered, body, admission=Admission(4, 200))
 
 
 def test_an_answer_the_full_pipe_does_not_take_is_written_by_the_loop_once_drained():
-    read_fd, write_fd = _pipe(4096)
     tools, answered = _Tools(), []
     tools.gate.set()
     filler = (json.dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": {"data": "f" * 20000}})
               + "\n").encode()
 
-    async def main():
-        writer = PipeWriter(write_fd)
-        fast = _path(writer, tools, answered)
+    async def body(fast, writer, lines):
         assert writer.put(filler) is False  # the pipe took part of it; the rest is pending
         assert fast.offer(_call(5, "quick"))
         await _until(lambda: not fast._calls)
         await anyio.sleep(0.05)
         assert answered == []  # not out yet: nobody has read the pipe
-        got = await _Lines(read_fd).until(2)
+        got = await lines.until(2)
         assert got[0]["params"]["data"] == "f" * 20000 and got[1]["id"] == 5
         await _until(lambda: answered == [5])
-        fast.admission.workers.close()
 
-    try:
-        anyio.run(main)
-    finally:
-        os.close(read_fd)
-        os.close(write_fd)
+    _on_fast_path(tools, answered, body, pipe_size=4096)
 
 
 def test_a_call_cancelled_while_it_runs_is_never_answered_and_leaves_once():
-    read_fd, write_fd = _pipe()
     tools, answered = _Tools(), []
 
-    async def main():
-        writer = PipeWriter(write_fd)
-        fast = _path(writer, tools, answered)
+    async def body(fast, writer, lines):
         assert fast.offer(_call("c", "slow"))
         await _until(tools.started.is_set)
         assert fast.offer({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c"}})
@@ -230,39 +226,26 @@ def test_a_call_cancelled_while_it_runs_is_never_answered_and_leaves_once():
         tools.gate.set()  # the runtime returns (here: after seeing its cancel flag)
         await anyio.sleep(0.2)
         assert fast.admission.admitted == 0  # left once, by the cancel
-        assert _Lines(read_fd).ready() == []
-        fast.admission.workers.close()
+        assert lines.ready() == []
 
-    try:
-        anyio.run(main)
-    finally:
-        os.close(read_fd)
-        os.close(write_fd)
+    _on_fast_path(tools, answered, body)
 
 
 def test_shutdown_answers_a_running_call_closed_and_its_worker_writes_nothing_after():
-    read_fd, write_fd = _pipe()
     tools, answered = _Tools(), []
 
-    async def main():
-        writer = PipeWriter(write_fd)
-        fast = _path(writer, tools, answered)
+    async def body(fast, writer, lines):
         assert fast.offer(_call(9, "slow"))
         await _until(tools.started.is_set)
         await fast.close()
-        got = _Lines(read_fd).ready()
+        got = lines.ready()
         assert got == [{"jsonrpc": "2.0", "id": 9, "error": {"code": CONNECTION_CLOSED, "message": "Connection closed"}}]
         writer.close()  # as _pipe_stdio does before closing the fd
         tools.gate.set()
         await anyio.sleep(0.2)
-        assert _Lines(read_fd).ready() == [] and fast.admission.admitted == 0
-        fast.admission.workers.close()
+        assert lines.ready() == [] and fast.admission.admitted == 0
 
-    try:
-        anyio.run(main)
-    finally:
-        os.close(read_fd)
-        os.close(write_fd)
+    _on_fast_path(tools, answered, body)
 
 
 # --- the reader ---------------------------------------------------------------------------------
@@ -389,7 +372,6 @@ def test_a_hang_up_ends_the_lines_while_the_reader_waits():
 
 def test_shutdown_waits_for_the_answer_of_a_call_that_has_just_ended():
     """A call whose worker is building its answer when the connection ends still gets that answer out."""
-    read_fd, write_fd = _pipe()
     tools, answered = _Tools(), []
     tools.gate.set()
     building, release = threading.Event(), threading.Event()
@@ -399,22 +381,15 @@ def test_shutdown_waits_for_the_answer_of_a_call_that_has_just_ended():
         release.wait(10)
         return tool_result(envelope)
 
-    async def main():
-        writer = PipeWriter(write_fd)
-        fast = _path(writer, tools, answered)
-        fast.finish = finish
+    async def body(fast, writer, lines):
         assert fast.offer(_call(4, "quick"))
         await _until(building.is_set)
         assert not fast._calls  # out of the running calls: shutdown does not answer it "closed"
         threading.Timer(0.1, release.set).start()
         await fast.close()
-        return _Lines(read_fd).ready()
+        return lines.ready()
 
-    try:
-        got = anyio.run(main)
-    finally:
-        os.close(read_fd)
-        os.close(write_fd)
+    got = _on_fast_path(tools, answered, body, finish=finish)
     assert [line["id"] for line in got] == [4] and got[0]["result"]["content"][0]["text"] == "quick"
     assert answered == [4]
 

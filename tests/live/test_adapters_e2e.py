@@ -12,6 +12,7 @@ import time
 import pytest
 
 from conftest import REPO, require_tool
+from tests.support.git import GIT_IDENTITY
 from wrapgen.runtime import execute
 
 ADAPTERS = REPO / "adapters"
@@ -25,8 +26,7 @@ def _ok(envelope: dict):
 @pytest.fixture
 def repo(tmp_path):
     require_tool("git")
-    env = {**os.environ, "GIT_AUTHOR_NAME": "A", "GIT_AUTHOR_EMAIL": "a@example.com",
-           "GIT_COMMITTER_NAME": "A", "GIT_COMMITTER_EMAIL": "a@example.com"}
+    env = {**os.environ, **GIT_IDENTITY}
     run = lambda *a: subprocess.run(["git", *a], cwd=tmp_path, env=env, check=True, capture_output=True)  # noqa: E731
     run("init", "-q", "-b", "main")
     (tmp_path / "hello.txt").write_text("hello world\n")

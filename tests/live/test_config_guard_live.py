@@ -7,13 +7,14 @@ Each attack is shown to be real first: plain git, in the same repository and env
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.git import isolated_git_env
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PACKS = [REPO_ROOT / "adapters" / "git", REPO_ROOT / "tests" / "packs" / "git"]
@@ -22,12 +23,11 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git not ins
 
 
 def _env(home: Path) -> dict:
-    return {"PATH": os.environ["PATH"], "HOME": str(home), "LANG": "C.UTF-8", "GIT_CONFIG_NOSYSTEM": "1"}
+    return isolated_git_env(home, identity=False)
 
 
 def _git(repo: Path, *args: str, home: Path) -> subprocess.CompletedProcess:
-    env = {**_env(home), "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.com",
-           "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@example.com"}
+    env = isolated_git_env(home)
     return subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True, timeout=60)
 
 

@@ -8,7 +8,6 @@ nothing. A file named like the revision does not turn it into a path either.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -16,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.git import isolated_git_env
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PACK = REPO_ROOT / "adapters" / "git"
 
 
 def _env(home: Path) -> dict:
-    return {"PATH": os.environ["PATH"], "HOME": str(home), "LANG": "C.UTF-8", "GIT_CONFIG_NOSYSTEM": "1",
-            "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.com",
-            "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@example.com"}
+    return isolated_git_env(home)
 
 
 @pytest.fixture

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.git import isolated_git_env
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PACKS = [REPO_ROOT / "adapters" / "git", REPO_ROOT / "tests" / "packs" / "git"]
 PROGRAMS = ("fsmonitor", "hook", "extdiff", "textconv", "pager", "gpg", "credential")
@@ -66,9 +68,7 @@ def _hostile_repo(tmp_path: Path) -> tuple[Path, Path]:
         shutil.copy(scripts["hook"], hooks / hook)
     repo = tmp_path / "repo"
     repo.mkdir()
-    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "GIT_CONFIG_NOSYSTEM": "1",
-           "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.com",
-           "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@example.com"}
+    env = isolated_git_env(tmp_path)
     _git(repo, "init", "-q", env=env)
     (repo / "a.txt").write_text("hello\n")
     (repo / "b.dat").write_text("binary-ish\n")
@@ -197,9 +197,7 @@ def test_a_filter_driver_defined_in_the_repository_config_does_not_run(tmp_path)
     script.chmod(0o755)
     repo = tmp_path / "repo"
     repo.mkdir()
-    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "GIT_CONFIG_NOSYSTEM": "1",
-           "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.com",
-           "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@example.com"}
+    env = isolated_git_env(tmp_path)
     _git(repo, "init", "-q", env=env)
     (repo / "f.txt").write_text("x\n")
     _git(repo, "add", ".", env=env)

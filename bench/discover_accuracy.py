@@ -1212,7 +1212,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{value(overall['value_accuracy']):>6}")
     print(f"\ncpu%: wrapgen's own CPU / the tools' (measured in the sandbox); +cont%: with the containment "
           f"(spawn helper, supervisors, bwrap); once per process, before the rows: {per_process:.3f} s "
-          f"(imports, the sandbox check); meter residue {1000 * residue():.2f} ms a probe, taken out")
+          f"(imports, the sandbox check, the parsers' first use on captured pages); meter residue {1000 * residue():.2f} ms a probe, taken out")
     for name, row in report.items():
         print(f"{name}: own {row['cpu_own']:.3f} s (the meter's {row['cpu_bench']:.3f} s taken out), "
               f"containment {row['cpu_containment']:.3f} s, "

@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from probe_cpu import warm_up
 
-    import_cpu = warm_up()  # the fixed cost (imports, the sandbox check), measured apart
+    import_cpu = warm_up()  # the fixed cost (imports, the sandbox check, the parsers' first use), measured apart
 
     from wrapgen.probe.crawl import default_jobs
 

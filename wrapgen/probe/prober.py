@@ -44,6 +44,10 @@ __all__ = [
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_OUTPUT_CAP = 2 * 1024 * 1024
 COLUMNS = 100
+# urfave/cli and kingpin print their help a piece at a time (twenty writes in half a millisecond):
+# the probe reads such a burst in one wake-up rather than one per write (run_process's gather_s), at
+# the cost of up to this much later a return for a tool that writes so.
+_GATHER_S = 0.001
 
 # Fixed so that the same tool prints the same help every run, in plain text, without a pager.
 PROBE_ENV = {
@@ -296,8 +300,8 @@ class Prober:
         cap = self.output_cap if output_cap is None else output_cap
         try:
             if pty:
-                return run_in_pty(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=env)
-            return run_process(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=env)
+                return run_in_pty(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=env, gather_s=_GATHER_S)
+            return run_process(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=env, gather_s=_GATHER_S)
         finally:
             if own_home is not None:
                 scratch.release_home(own_home)

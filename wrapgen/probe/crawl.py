@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+import threading
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -20,6 +20,7 @@ from wrapgen.knowledge.tools import pages_repeat_root_options
 from wrapgen.model.tool import Command, Flag
 from wrapgen.parse.registry import USAGE_LISTED
 from wrapgen.probe.frameworks import framework_root
+from wrapgen.probe.workers import Workers
 
 __all__ = ["CrawlResult", "NodeRead", "crawl", "read_node", "with_man", "default_jobs", "SKIP_RECURSION", "has_content"]
 
@@ -330,14 +331,16 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
     warnings: list[str] = []
     reads: dict[tuple[str, ...], NodeRead] = {}
     transient = False
-    with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="wrapgen-probe") as pool:
-        version_future = pool.submit(prober.version)
+    with Workers(jobs) as pool:
+        version: list[str] = []  # (set by the worker that asks for it)
+        pool.submit(lambda: version.append(prober.version()))
         # The root's man page is merged in only once it is known that no framework listing
         # replaces the root read (Symfony's `list --format=json` does: its page was never used).
         root = read_node(prober, parse, path=(), style=style, defer_man=depth > 0)
         transient = root.transient
         if root.command is None:
-            return CrawlResult(None, version_future.result(), tuple(root.problems), transient, 1)
+            pool.wait()
+            return CrawlResult(None, version[0], tuple(root.problems), transient, 1)
         framework = framework_root(prober, parse, root, with_man) if depth > 0 else None  # Symfony's `list`, kingpin's tree
         if framework is not None:
             root = framework.root
@@ -361,15 +364,18 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
             # nothing): that page is the node, not probed again.
             reads[listing.path] = listing
         echo = frozenset({root.text.strip()})
-        pending: dict[Future, tuple[str, ...]] = {}
+        # What the tasks share, changed only under ``lock``: each task records its node and queues
+        # the node's children itself, so this thread sleeps until the whole tree is read.
+        lock = threading.Lock()
         probed = 1
         skipped = 0
         late = 0  # stubs never submitted because the deadline had passed
         queue: list[Command] = list(root_cmd.subcommands) if depth > 0 else []
         done = 0
+        running = 0  # nodes submitted and not yet recorded
 
         def submit_children(children) -> None:
-            nonlocal probed, skipped, late
+            nonlocal probed, skipped, late, running
             for stub in children:
                 if stub.probe == USAGE_LISTED:
                     # npm's `access list`, yarn's `cache list`: read from the parent's page, never run
@@ -386,36 +392,38 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
                     skipped += 1
                     continue
                 probed += 1
+                running += 1
                 parent_text = reads.get(stub.path[:-1])
                 local_echo = echo | ({parent_text.text.strip()} if parent_text and parent_text.text else set())
-                future = pool.submit(read_node, prober, parse, path=stub.path, style=style,
-                                     git_style=git_style, echo=frozenset(local_echo), sub_help=sub_help)
-                pending[future] = stub.path
+                pool.submit(read_child, stub.path, frozenset(local_echo))
 
-        if framework is not None:
-            reads.update(framework.nodes)  # read from the framework's listing: never probed
-        submit_children(queue)
-        if framework is not None:
-            for listed in framework.nodes.values():
-                submit_children(listed.command.subcommands)
-        while pending:
-            finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
-            for future in sorted(finished, key=lambda f: pending[f]):
-                path = pending.pop(future)
-                try:
-                    node = future.result()
-                except Exception as error:  # e.g. out of file descriptors: lose this node, not the tree
-                    node = NodeRead(path, None, problems=(f"the probe failed: {type(error).__name__}: {error}",))
-                if framework is not None:
-                    node = framework.graft(node)
+        def read_child(path: tuple[str, ...], local_echo: frozenset[str]) -> None:
+            nonlocal done, transient, running
+            try:
+                node = read_node(prober, parse, path=path, style=style, git_style=git_style, echo=local_echo,
+                                 sub_help=sub_help)
+            except Exception as error:  # e.g. out of file descriptors: lose this node, not the tree
+                node = NodeRead(path, None, problems=(f"the probe failed: {type(error).__name__}: {error}",))
+            if framework is not None:
+                node = framework.graft(node)
+            with lock:
                 reads[path] = node
                 done += 1
+                running -= 1
                 transient = transient or node.transient
                 if progress is not None:
-                    progress(done, done + len(pending), path)
+                    pool.notify((done, done + running, path))
                 if node.command is not None and len(path) < depth:
                     submit_children(node.command.subcommands)
-        version = version_future.result()
+
+        with lock:
+            if framework is not None:
+                reads.update(framework.nodes)  # read from the framework's listing: never probed
+            submit_children(queue)
+            if framework is not None:
+                for listed in framework.nodes.values():
+                    submit_children(listed.command.subcommands)
+        pool.wait(None if progress is None else lambda report: progress(*report))
     cut = 0
     for path in sorted(reads):
         node = reads[path]
@@ -443,7 +451,7 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
     timed_out: tuple[tuple[str, ...], ...] = ()
     if transient and not (cut or late) and not reads[()].transient:
         timed_out = tuple(sorted(path for path, node in reads.items() if node.transient))
-    return CrawlResult(tree, version, tuple(warnings), transient, probed, timed_out)
+    return CrawlResult(tree, version[0], tuple(warnings), transient, probed, timed_out)
 
 
 def _read_from_parent(prober, parse: ParseFn, stub: Command, reads: dict, *, depth: int) -> None:

@@ -307,11 +307,13 @@ def _read_man(prober, parse: ParseFn, path: tuple[str, ...]) -> Command | None:
     return _normalise(replace(parsed, subcommands=()), path, (f"man:{page}",), "man")
 
 
-def _carry_stub(read: Command, stub: Command) -> Command:
-    """What the parent's listing knew (summary, group, aliases) kept on the probed command."""
+def _carry_stub(read: Command, stub: Command, **changes) -> Command:
+    """What the parent's listing knew (summary, group, aliases) kept on the probed command, with
+    ``changes`` (its assembled subcommands) made in the same copy."""
     aliases = tuple(dict.fromkeys((*stub.aliases, *read.aliases)))
     return replace(
         read,
+        **changes,
         summary=stub.summary or read.summary,
         group=stub.group or read.group,
         aliases=aliases,
@@ -541,6 +543,13 @@ def _man_listed_commands(prober, parse: ParseFn, root: Command) -> Command:
 
 
 def _assemble(command: Command, reads: dict[tuple[str, ...], NodeRead], shared: tuple[Flag, ...] = ()) -> Command:
+    return replace(command, subcommands=_assembled_children(command, reads, shared))
+
+
+def _assembled_children(command: Command, reads: dict[tuple[str, ...], NodeRead],
+                        shared: tuple[Flag, ...]) -> tuple[Command, ...]:
+    """``command``'s subcommands as read (each with what its stub knew), or the stub where none was;
+    each read one copied once (a copy of a Command is most of what assembling costs)."""
     children = []
     for stub in command.subcommands:
         node = reads.get(stub.path)
@@ -548,8 +557,8 @@ def _assemble(command: Command, reads: dict[tuple[str, ...], NodeRead], shared: 
             children.append(stub)
             continue
         child = _with_globals(node.command, shared) if shared else node.command
-        children.append(_carry_stub(_assemble(child, reads, shared), stub))
-    return replace(command, subcommands=tuple(children))
+        children.append(_carry_stub(child, stub, subcommands=_assembled_children(child, reads, shared)))
+    return tuple(children)
 
 
 def _global_options(prober, parse: ParseFn, root_text: str,

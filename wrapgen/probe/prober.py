@@ -229,6 +229,7 @@ class Prober:
         self.readable = tuple(dict.fromkeys([os.path.dirname(self.path)] + [d for d in extra if os.path.isdir(d)]))
         self._deadline: float | None = deadline_at  # time.monotonic() of the end, when given
         self._bwrap = ""
+        self._bwrap_prefix: list[str] | None = None  # (see _sandbox_prefix; never changed in place)
         self._home_tmpfs = False  # each sandboxed probe's HOME a tmpfs of its own (SandboxStatus.tmpfs_home)
         self._lock = threading.Lock()
         self._scratch: Scratch | None = None
@@ -237,6 +238,7 @@ class Prober:
 
     def __enter__(self) -> "Prober":
         self._scratch = Scratch().__enter__()
+        self._bwrap_prefix = None  # (it names the scratch directories)
         self.env.update(HOME=self._scratch.home, TMPDIR=self._scratch.tmpdir, PWD=self._scratch.workdir)
         if self.want_sandbox is None and os.environ.get("WRAPGEN_SANDBOX", "").lower() in ("off", "0", "no"):
             self.want_sandbox = False  # the operator's choice: no warning
@@ -292,19 +294,29 @@ class Prober:
         own_home = None if self._home_tmpfs else scratch.probe_home()
         env = self.env
         if self.sandboxed:
-            argv = bwrap_argv(argv, bwrap=self._bwrap, workdir=scratch.workdir, home=scratch.home,
-                              tmpdir=scratch.tmpdir, writable=self.writable, readable=self.readable,
-                              home_source=own_home, home_tmpfs=HOME_TMPFS_BYTES if self._home_tmpfs else None)
+            argv = self._sandbox_prefix(scratch, own_home) + argv
         else:
             env = {**self.env, "HOME": own_home}
         cap = self.output_cap if output_cap is None else output_cap
         try:
             if pty:
-                return run_in_pty(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=env, gather_s=_GATHER_S)
-            return run_process(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=env, gather_s=_GATHER_S)
+                return run_in_pty(argv, timeout_s=timeout, output_cap=cap, cwd=scratch.workdir, env=env, gather_s=_GATHER_S)
+            return run_process(argv, timeout_s=timeout, output_cap=cap, cwd=scratch.workdir, env=env, gather_s=_GATHER_S)
         finally:
             if own_home is not None:
                 scratch.release_home(own_home)
+
+    def _sandbox_prefix(self, scratch: Scratch, home_source: str | None) -> list[str]:
+        """``bwrap_argv``'s command line before the tool's argv (which it only appends after "--"):
+        with a tmpfs HOME it is the same for every probe of this Prober, so it is built once."""
+        prefix = self._bwrap_prefix if home_source is None else None
+        if prefix is None:
+            prefix = bwrap_argv([], bwrap=self._bwrap, workdir=scratch.workdir, home=scratch.home,
+                                tmpdir=scratch.tmpdir, writable=self.writable, readable=self.readable,
+                                home_source=home_source, home_tmpfs=HOME_TMPFS_BYTES if self._home_tmpfs else None)
+            if home_source is None:
+                self._bwrap_prefix = prefix
+        return prefix
 
     def _expired(self, args: tuple[str, ...], *, via_pty: bool = False) -> ProbeResult:
         limit = f"{self.deadline_s:g} s " if self.deadline_s is not None else ""
@@ -375,11 +387,11 @@ class Prober:
         page = "-".join((self.name, *path))
         for directory in self._man_dirs():
             for section in _MAN_SECTIONS:
-                folder = Path(directory) / f"man{section}"
-                for suffix in ("", ".gz"):
-                    candidate = folder / f"{page}.{section}{suffix}"
-                    if candidate.is_file():
-                        return _read_roff(str(candidate), self.output_cap), page
+                # (plain strings: a Path per candidate cost more than its stat)
+                stem = os.path.join(directory, f"man{section}", f"{page}.{section}")
+                for candidate in (stem, stem + ".gz"):
+                    if os.path.isfile(candidate):
+                        return _read_roff(candidate, self.output_cap), page
         return "", ""
 
     def _man_dirs(self) -> tuple[str, ...]:

@@ -591,7 +591,7 @@ def _found(pattern: re.Pattern, text: str, starts: tuple[str, ...], *, folded: b
     of ``list --format=json``); ``match`` at a position still sees the characters before it."""
     if folded and not text.isascii():  # (lower() keeps every position only in ASCII)
         return bool(pattern.search(text))
-    haystack = text.lower() if folded else text
+    haystack = _lowered(text) if folded else text
     for literal in starts:
         at = haystack.find(literal)
         while at >= 0:
@@ -601,13 +601,29 @@ def _found(pattern: re.Pattern, text: str, starts: tuple[str, ...], *, folded: b
     return False
 
 
+_last_lowered: tuple[str, str] = ("", "")
+
+
+def _lowered(text: str) -> str:
+    """``text.lower()``, made once for the root's page that ``_found`` and ``_options_hint`` each
+    search folded (composer's is 160 KB of JSON). Kept for the very same string object only (``is``:
+    no hash of the text, which costs as much as lowering it), so it can never answer for another."""
+    global _last_lowered
+    known = _last_lowered
+    if known[0] is text:
+        return known[1]
+    lowered = text.lower()
+    _last_lowered = (text, lowered)
+    return lowered
+
+
 def _options_hint(text: str):
     """The first _OPTIONS_HINT match of ``text`` (in order of the word "global" it holds), or None."""
     if not _found(_GLOBAL_LISTING, text, ("global",), folded=True):
         return None  # every hint holds "global flags" or the like: none here (no backtracking)
     if not text.isascii():  # (lower() keeps every position only in ASCII)
         return _OPTIONS_HINT.search(text)
-    lowered = text.lower()
+    lowered = _lowered(text)
     at = lowered.find("global")
     while at >= 0:
         match = _OPTIONS_HINT.search(text, max(0, at - _HINT_REACH), at + _HINT_AFTER)

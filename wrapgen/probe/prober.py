@@ -396,7 +396,8 @@ class Prober:
 
     def _man_dirs(self) -> tuple[str, ...]:
         """The man path, asked of `manpath` once: looking pages up by file name then costs no
-        process per command (`man -w` costs more than most tools' `--help`)."""
+        process per command (`man -w` costs more than most tools' `--help`). A later Prober in this
+        process whose `manpath` would see the same (``_manpath_key``) takes its answer, unspawned."""
         with self._lock:
             if self._manpath is not None:
                 return self._manpath
@@ -404,11 +405,17 @@ class Prober:
             program = shutil.which("manpath")
             if program is None:
                 return self._manpath
-        result = self._spawn([program], pty=False, output_cap=65536)
-        ok = result is not None and result.exit_code == 0
-        dirs = result.stdout.decode("utf-8", "replace").strip().split(":") if ok else []
+        key = _manpath_key(program, self.env, (self.sandboxed, self.readable, self.writable))
+        dirs = _MANPATHS.get(key) if key is not None else None
+        if dirs is None:
+            result = self._spawn([program], pty=False, output_cap=65536)
+            ok = result is not None and result.exit_code == 0
+            said = result.stdout.decode("utf-8", "replace").strip().split(":") if ok else []
+            dirs = tuple(d for d in said if d and os.path.isdir(d))
+            if ok and key is not None:
+                _MANPATHS[key] = dirs
         with self._lock:
-            self._manpath = tuple(d for d in dirs if d and os.path.isdir(d))
+            self._manpath = dirs
             return self._manpath
 
     def _problem(self, result: ProcessResult, args: tuple[str, ...]) -> str:
@@ -426,6 +433,73 @@ class Prober:
 
     def _show(self, args: tuple[str, ...]) -> str:
         return " ".join((self.name, *args))
+
+
+# `manpath`'s answers in this process, by ``_manpath_key``: each discovery's is the same
+# process start and its probe machinery again (and, the root's page waiting on it, its wall time).
+_MANPATHS: dict = {}
+_MANPATH_CONFIGS = ("/etc/manpath.config", "/etc/man_db.conf")  # man-db's, Debian's name and the others'
+# The configuration's keywords that name man directories (MANPATH_MAP's second word, the others' first).
+_CONFIG_DIRS = {b"MANDATORY_MANPATH": 1, b"MANPATH_MAP": 2, b"MANDB_MAP": 1}
+_config_dirs: dict = {}  # (config path, its stat) -> the directories it names
+
+
+def _stat_key(path: str):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _manpath_key(program: str, env: dict, view: tuple):
+    """Everything `manpath`'s answer depends on, or None where that is not known (then it is run).
+
+    `manpath` (man-db) answers from its program, its environment (PATH, and MANPATH where an
+    operator passes it), its configuration file and which of its candidate directories exist: for
+    each PATH directory D, D/../man, D/man, D/../share/man and D/share/man, and the directories the
+    configuration names. The key holds the program's and the configuration's stat, the environment
+    but for HOME, TMPDIR and PWD (every probe's are fresh and empty, so ~/.manpath never exists
+    there), what the probe's sandbox shows of the file system (``view``), and whether each of those
+    candidates, and each MANPATH directory, is a directory now: a man directory made or removed
+    since gives another key."""
+    path = env.get("PATH", "")
+    if not os.path.isabs(program) or any(d and not os.path.isabs(d) for d in path.split(os.pathsep)):
+        return None  # (relative to the scratch working directory: not worth knowing)
+    configs = tuple((name, _stat_key(name)) for name in _MANPATH_CONFIGS)
+    candidates: list[str] = []
+    for directory in dict.fromkeys(path.split(os.pathsep)):
+        directory = directory.rstrip("/")
+        if directory:  # (plain strings: os.path.join cost more than the stats)
+            up = directory[:directory.rindex("/")]
+            candidates += [f"{up}/man", f"{directory}/man", f"{up}/share/man", f"{directory}/share/man"]
+    for name, signature in configs:
+        if signature is not None:
+            candidates += _configured_dirs(name, signature)
+    candidates += [d for d in env.get("MANPATH", "").split(os.pathsep) if d]
+    candidates = list(dict.fromkeys(candidates))
+    environment = tuple(sorted((k, v) for k, v in env.items() if k not in ("HOME", "TMPDIR", "PWD")))
+    # (os.access first: most candidates do not exist, and it says so without an exception)
+    present = tuple(os.access(d, os.F_OK) and os.path.isdir(d) for d in candidates)
+    return (program, _stat_key(program), configs, environment, view, present, tuple(candidates))
+
+
+def _configured_dirs(config: str, signature) -> list[str]:
+    """The directories ``config`` names (read once per version of the file)."""
+    known = _config_dirs.get((config, signature))
+    if known is None:
+        known = []
+        try:
+            with open(config, "rb") as handle:
+                for line in handle:
+                    words = line.split()
+                    at = _CONFIG_DIRS.get(words[0]) if words else None
+                    if at is not None and len(words) > at:
+                        known.append(os.fsdecode(words[at]))
+        except OSError:
+            pass
+        _config_dirs[(config, signature)] = known
+    return known
 
 
 def _read_roff(location: str, cap: int) -> str:

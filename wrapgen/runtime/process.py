@@ -84,11 +84,19 @@ def _spawn_failure(argv: list[str], error: OSError) -> ProcessResult:
     return ProcessResult(argv=tuple(argv), not_found=reason)
 
 
+def _has_nul(argv) -> bool:
+    """Whether a token of ``argv`` holds a NUL character (as ``"\0" in str(token)`` for each)."""
+    try:  # the usual argv, all str: one join and one search instead of a generator over ~45 tokens
+        return "\0" in "".join(argv)
+    except TypeError:  # (a bytes token: its str() is its repr, which never holds a NUL)
+        return any("\0" in str(token) for token in argv)
+
+
 def _precheck(argv, cwd) -> str | None:
     """A reason the spawn cannot happen, found before forking (so the message is exact)."""
     if not argv:
         return "empty command"
-    if any("\0" in str(token) for token in argv):
+    if _has_nul(argv):
         return "argument contains a NUL byte"
     if cwd is not None and not os.path.isdir(cwd):
         return f"working directory {cwd} does not exist"
@@ -121,43 +129,27 @@ def _pump(sup, streams: dict, *, timeout_s: float, output_cap: int, stdin_fd, st
     open_reads = set(streams)
     pending = memoryview(stdin_data or b"")
     linger_until = None
+    end = deadline  # the deadline, or the linger's end once the supervisor has ended (if sooner)
     short_reads = 0  # reads in a row that emptied their pipe (less than a chunk)
+    gather = False
     read, poll, monotonic = os.read, poller.poll, time.monotonic
     try:
         while open_reads or not sup.ended:
             now = monotonic()
-            if sup.ended and linger_until is None:
+            if linger_until is None and sup.ended:
                 linger_until = now + _LINGER_S
-            if linger_until is not None and now >= linger_until:
-                break
-            if now >= deadline:
-                timed_out = True
+                end = min(deadline, linger_until)
+            if now >= end:
+                timed_out = linger_until is None or now < linger_until
                 break
             if cancel is not None and cancel.is_set():
                 cancelled = True
                 break
-            limit = min(deadline, linger_until or deadline) - now
-            wait = limit if cancel is None else min(limit, 0.05)
-            gather = False
-            for fd, _events in poll(max(wait, 0.0) * 1000):
-                if fd == status_fd:
-                    data = read(fd, 4096)
-                    sup.feed(data)
-                    if not data:
-                        poller.unregister(fd)
-                elif fd == stdin_fd:
-                    try:
-                        written = os.write(fd, pending[:_CHUNK])
-                        pending = pending[written:]
-                    except BlockingIOError:
-                        continue
-                    except OSError:  # the tool closed its stdin
-                        pending = pending[:0]
-                    if not pending:
-                        poller.unregister(fd)
-                        os.close(stdin_fd)
-                        stdin_fd = None
-                elif fd in open_reads:
+            wait = end - now
+            if cancel is not None and wait > 0.05:
+                wait = 0.05
+            for fd, _events in poll(wait * 1000):
+                if fd in open_reads:
                     try:
                         data = read(fd, _CHUNK)
                     except OSError:  # EIO: a pty whose other end is gone
@@ -174,11 +166,29 @@ def _pump(sup, streams: dict, *, timeout_s: float, output_cap: int, stdin_fd, st
                     buffers[fd] += data
                     total += len(data)
                     short_reads = short_reads + 1 if len(data) < _CHUNK else 0
-                    gather = gather_s > 0 and short_reads >= _GATHER_AFTER
+                    gather = short_reads >= _GATHER_AFTER and gather_s > 0
+                elif fd == status_fd:
+                    data = read(fd, 4096)
+                    sup.feed(data)
+                    if not data:
+                        poller.unregister(fd)
+                elif fd == stdin_fd:
+                    try:
+                        written = os.write(fd, pending[:_CHUNK])
+                        pending = pending[written:]
+                    except BlockingIOError:
+                        continue
+                    except OSError:  # the tool closed its stdin
+                        pending = pending[:0]
+                    if not pending:
+                        poller.unregister(fd)
+                        os.close(stdin_fd)
+                        stdin_fd = None
             if capped:
                 break
             if gather:
-                time.sleep(max(0.0, min(gather_s, wait)))
+                gather = False
+                time.sleep(min(gather_s, wait))
     finally:
         if stdin_fd is not None:
             os.close(stdin_fd)
@@ -257,7 +267,7 @@ def run_process(
     ``memory_mb`` limits the tool's heap (RLIMIT_DATA); None for no limit. ``gather_s`` (0: never) lets
     a tool that prints in many small writes be read in fewer wake-ups (``_GATHER_AFTER``).
     """
-    argv = [os.fspath(token) if not isinstance(token, str) else token for token in argv]
+    argv = list(map(os.fspath, argv))  # (a str is its own fspath)
     reason = _precheck(argv, cwd)
     if reason is not None:
         return ProcessResult(argv=tuple(argv), not_found=reason)
@@ -313,7 +323,7 @@ def run_in_pty(
 ) -> ProcessResult:
     """Like ``run_process``, but stdin/stdout/stderr are a pseudo-terminal (for tools that print
     help only to a terminal). Everything the tool wrote is in ``stdout``; ``stderr`` is empty."""
-    argv = [os.fspath(token) if not isinstance(token, str) else token for token in argv]
+    argv = list(map(os.fspath, argv))  # (a str is its own fspath)
     reason = _precheck(argv, cwd)
     if reason is not None:
         return ProcessResult(argv=tuple(argv), not_found=reason)

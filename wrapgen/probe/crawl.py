@@ -29,7 +29,9 @@ __all__ = ["CrawlResult", "NodeRead", "crawl", "read_node", "with_man", "default
 SKIP_RECURSION = load("commands")["not_crawled"].names
 
 # git's --help lists only the common commands and points at `git help -a` for the rest.
-_HELP_ALL = re.compile(r"\bhelp\s+-a\b")
+_HELP_ALL = re.compile(r"help(?<=\bhelp)\s+-a\b")  # \bhelp\s+-a\b, its word boundary
+# looked for behind the literal: a pattern that opens with a literal is scanned for it in C, one that
+# opens with \b is tried at every character (3 ms on composer's 160 KB of `list --format=json`)
 # cargo's --help lists the common commands and ends with "...  See all commands with --list".
 _LIST_ALL = re.compile(r"all\s+commands\s+with\s+['`\"]?--list\b|--list\s+List\s+(?:all|installed)\s+commands", re.I)
 # kubectl keeps its global flags out of every help and points at `kubectl options` instead;
@@ -46,6 +48,7 @@ _OPTIONS_HINT = re.compile(
 # What every _OPTIONS_HINT match holds (its last line, less the \b a window's end may satisfy),
 # looked for first on the whole text.
 _GLOBAL_LISTING = re.compile(r"global\s+(?:[\w-]+\s+)?(?:flags|options)", re.I)
+_GLOBAL_LISTING_FOLDED = re.compile(_GLOBAL_LISTING.pattern)  # for a lower-cased text: scanned for "g" in C
 # Every hint says "global": that word is found first (a plain substring search), and the hint is
 # looked for around it only, since _OPTIONS_HINT tried at every quote of a long page backtracks
 # (composer's `list --format=json`, 160 KB of quotes, took 90 ms).
@@ -349,8 +352,8 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
             warnings.extend(framework.warnings)
         root = with_man(prober, parse, root)
         root_cmd = root.command
-        git_style = _found(_HELP_ALL, root.text, ("help",))
-        sub_help = _found(re.compile(r"\b" + re.escape(prober.name) + _SUB_HELP), root.text, (prober.name,))
+        git_style = bool(_HELP_ALL.search(root.text))
+        sub_help = bool(_literal_first(re.escape(prober.name), _SUB_HELP).search(root.text))
         if git_style:
             root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
         elif _found(_LIST_ALL, root.text, ("all", "--list"), folded=True):
@@ -584,6 +587,12 @@ def _global_options(prober, parse: ParseFn, root_text: str,
     return flags, NodeRead(args, _normalise(parsed, args, args, parsed.parser), result.text)
 
 
+def _literal_first(literal: str, rest: str) -> re.Pattern:
+    """``\\b`` + ``literal`` + ``rest``, written so that ``re`` scans for the literal (see _HELP_ALL):
+    the word boundary before it is asserted behind it (``literal`` is an escaped, fixed-width string)."""
+    return re.compile(f"{literal}(?<=\\b{literal}){rest}")
+
+
 def _found(pattern: re.Pattern, text: str, starts: tuple[str, ...], *, folded: bool = False) -> bool:
     """Whether ``pattern`` matches somewhere in ``text``, where every match begins with one of the
     literal ``starts``: tried only where one occurs (lower-cased for an ``re.I`` pattern, ``folded``).
@@ -619,7 +628,9 @@ def _lowered(text: str) -> str:
 
 def _options_hint(text: str):
     """The first _OPTIONS_HINT match of ``text`` (in order of the word "global" it holds), or None."""
-    if not _found(_GLOBAL_LISTING, text, ("global",), folded=True):
+    # (_GLOBAL_LISTING's own text is lower-case: without re.I it reads a lower-cased ASCII text alike)
+    found = (_GLOBAL_LISTING_FOLDED.search(_lowered(text)) if text.isascii() else _GLOBAL_LISTING.search(text))
+    if not found:
         return None  # every hint holds "global flags" or the like: none here (no backtracking)
     if not text.isascii():  # (lower() keeps every position only in ASCII)
         return _OPTIONS_HINT.search(text)

@@ -955,7 +955,7 @@ class Supervised:
         *lines, self._pending = self._pending.split(b"\n")
         for line in lines:
             kind, *values = line.split()
-            numbers = [int(value) for value in values]
+            numbers = list(map(int, values))
             if kind == b"S":  # a supervisor the spawn helper forked: its pid
                 self.pid = numbers[0]
             elif kind == b"P":

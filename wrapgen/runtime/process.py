@@ -110,7 +110,7 @@ def _pump(sup, streams: dict, *, timeout_s: float, output_cap: int, stdin_fd, st
 
     (Each pass of the loop runs after a wake-up, with the caches cold: it is kept to plain
     comparisons of fds and a few locals.)"""
-    buffers = {fd: bytearray() for fd in streams}
+    buffers = {fd: [] for fd in streams}  # the chunks read (joined at the end: one copy, none for a single chunk)
     total = 0
     timed_out = capped = cancelled = False
     deadline = time.monotonic() + max(0.0, float(timeout_s))
@@ -160,10 +160,10 @@ def _pump(sup, streams: dict, *, timeout_s: float, output_cap: int, stdin_fd, st
                         continue
                     room = output_cap - total
                     if len(data) > room:
-                        buffers[fd] += data[: max(room, 0)]
+                        buffers[fd].append(data[: max(room, 0)])
                         capped = True
                         break
-                    buffers[fd] += data
+                    buffers[fd].append(data)
                     total += len(data)
                     short_reads = short_reads + 1 if len(data) < _CHUNK else 0
                     gather = short_reads >= _GATHER_AFTER and gather_s > 0
@@ -192,7 +192,7 @@ def _pump(sup, streams: dict, *, timeout_s: float, output_cap: int, stdin_fd, st
     finally:
         if stdin_fd is not None:
             os.close(stdin_fd)
-    return {name: buffers[fd] for fd, name in streams.items()}, timed_out, capped, cancelled
+    return {name: b"".join(buffers[fd]) for fd, name in streams.items()}, timed_out, capped, cancelled
 
 
 def _memory_exceeded(sup, memory_mb, output: bytes) -> bool:

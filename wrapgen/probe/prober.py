@@ -299,9 +299,8 @@ class Prober:
             env = {**self.env, "HOME": own_home}
         cap = self.output_cap if output_cap is None else output_cap
         try:
-            if pty:
-                return run_in_pty(argv, timeout_s=timeout, output_cap=cap, cwd=scratch.workdir, env=env, gather_s=_GATHER_S)
-            return run_process(argv, timeout_s=timeout, output_cap=cap, cwd=scratch.workdir, env=env, gather_s=_GATHER_S)
+            spawn = run_in_pty if pty else run_process
+            return spawn(argv, timeout_s=timeout, output_cap=cap, cwd=scratch.workdir, env=env, gather_s=_GATHER_S)
         finally:
             if own_home is not None:
                 scratch.release_home(own_home)

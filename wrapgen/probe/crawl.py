@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+import threading
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -20,6 +20,7 @@ from wrapgen.knowledge.tools import pages_repeat_root_options
 from wrapgen.model.tool import Command, Flag
 from wrapgen.parse.registry import USAGE_LISTED
 from wrapgen.probe.frameworks import framework_root
+from wrapgen.probe.workers import Workers
 
 __all__ = ["CrawlResult", "NodeRead", "crawl", "read_node", "with_man", "default_jobs", "SKIP_RECURSION", "has_content"]
 
@@ -28,7 +29,9 @@ __all__ = ["CrawlResult", "NodeRead", "crawl", "read_node", "with_man", "default
 SKIP_RECURSION = load("commands")["not_crawled"].names
 
 # git's --help lists only the common commands and points at `git help -a` for the rest.
-_HELP_ALL = re.compile(r"\bhelp\s+-a\b")
+_HELP_ALL = re.compile(r"help(?<=\bhelp)\s+-a\b")  # \bhelp\s+-a\b, its word boundary
+# looked for behind the literal: a pattern that opens with a literal is scanned for it in C, one that
+# opens with \b is tried at every character (3 ms on composer's 160 KB of `list --format=json`)
 # cargo's --help lists the common commands and ends with "...  See all commands with --list".
 _LIST_ALL = re.compile(r"all\s+commands\s+with\s+['`\"]?--list\b|--list\s+List\s+(?:all|installed)\s+commands", re.I)
 # kubectl keeps its global flags out of every help and points at `kubectl options` instead;
@@ -45,6 +48,7 @@ _OPTIONS_HINT = re.compile(
 # What every _OPTIONS_HINT match holds (its last line, less the \b a window's end may satisfy),
 # looked for first on the whole text.
 _GLOBAL_LISTING = re.compile(r"global\s+(?:[\w-]+\s+)?(?:flags|options)", re.I)
+_GLOBAL_LISTING_FOLDED = re.compile(_GLOBAL_LISTING.pattern)  # for a lower-cased text: scanned for "g" in C
 # Every hint says "global": that word is found first (a plain substring search), and the hint is
 # looked for around it only, since _OPTIONS_HINT tried at every quote of a long page backtracks
 # (composer's `list --format=json`, 160 KB of quotes, took 90 ms).
@@ -306,11 +310,13 @@ def _read_man(prober, parse: ParseFn, path: tuple[str, ...]) -> Command | None:
     return _normalise(replace(parsed, subcommands=()), path, (f"man:{page}",), "man")
 
 
-def _carry_stub(read: Command, stub: Command) -> Command:
-    """What the parent's listing knew (summary, group, aliases) kept on the probed command."""
+def _carry_stub(read: Command, stub: Command, **changes) -> Command:
+    """What the parent's listing knew (summary, group, aliases) kept on the probed command, with
+    ``changes`` (its assembled subcommands) made in the same copy."""
     aliases = tuple(dict.fromkeys((*stub.aliases, *read.aliases)))
     return replace(
         read,
+        **changes,
         summary=stub.summary or read.summary,
         group=stub.group or read.group,
         aliases=aliases,
@@ -330,22 +336,24 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
     warnings: list[str] = []
     reads: dict[tuple[str, ...], NodeRead] = {}
     transient = False
-    with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="wrapgen-probe") as pool:
-        version_future = pool.submit(prober.version)
+    with Workers(jobs) as pool:
+        version: list[str] = []  # (set by the worker that asks for it)
+        pool.submit(lambda: version.append(prober.version()))
         # The root's man page is merged in only once it is known that no framework listing
         # replaces the root read (Symfony's `list --format=json` does: its page was never used).
         root = read_node(prober, parse, path=(), style=style, defer_man=depth > 0)
         transient = root.transient
         if root.command is None:
-            return CrawlResult(None, version_future.result(), tuple(root.problems), transient, 1)
+            pool.wait()
+            return CrawlResult(None, version[0], tuple(root.problems), transient, 1)
         framework = framework_root(prober, parse, root, with_man) if depth > 0 else None  # Symfony's `list`, kingpin's tree
         if framework is not None:
             root = framework.root
             warnings.extend(framework.warnings)
         root = with_man(prober, parse, root)
         root_cmd = root.command
-        git_style = _found(_HELP_ALL, root.text, ("help",))
-        sub_help = _found(re.compile(r"\b" + re.escape(prober.name) + _SUB_HELP), root.text, (prober.name,))
+        git_style = bool(_HELP_ALL.search(root.text))
+        sub_help = bool(_literal_first(re.escape(prober.name), _SUB_HELP).search(root.text))
         if git_style:
             root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
         elif _found(_LIST_ALL, root.text, ("all", "--list"), folded=True):
@@ -361,15 +369,18 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
             # nothing): that page is the node, not probed again.
             reads[listing.path] = listing
         echo = frozenset({root.text.strip()})
-        pending: dict[Future, tuple[str, ...]] = {}
+        # What the tasks share, changed only under ``lock``: each task records its node and queues
+        # the node's children itself, so this thread sleeps until the whole tree is read.
+        lock = threading.Lock()
         probed = 1
         skipped = 0
         late = 0  # stubs never submitted because the deadline had passed
         queue: list[Command] = list(root_cmd.subcommands) if depth > 0 else []
         done = 0
+        running = 0  # nodes submitted and not yet recorded
 
         def submit_children(children) -> None:
-            nonlocal probed, skipped, late
+            nonlocal probed, skipped, late, running
             for stub in children:
                 if stub.probe == USAGE_LISTED:
                     # npm's `access list`, yarn's `cache list`: read from the parent's page, never run
@@ -386,36 +397,38 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
                     skipped += 1
                     continue
                 probed += 1
+                running += 1
                 parent_text = reads.get(stub.path[:-1])
                 local_echo = echo | ({parent_text.text.strip()} if parent_text and parent_text.text else set())
-                future = pool.submit(read_node, prober, parse, path=stub.path, style=style,
-                                     git_style=git_style, echo=frozenset(local_echo), sub_help=sub_help)
-                pending[future] = stub.path
+                pool.submit(read_child, stub.path, frozenset(local_echo))
 
-        if framework is not None:
-            reads.update(framework.nodes)  # read from the framework's listing: never probed
-        submit_children(queue)
-        if framework is not None:
-            for listed in framework.nodes.values():
-                submit_children(listed.command.subcommands)
-        while pending:
-            finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
-            for future in sorted(finished, key=lambda f: pending[f]):
-                path = pending.pop(future)
-                try:
-                    node = future.result()
-                except Exception as error:  # e.g. out of file descriptors: lose this node, not the tree
-                    node = NodeRead(path, None, problems=(f"the probe failed: {type(error).__name__}: {error}",))
-                if framework is not None:
-                    node = framework.graft(node)
+        def read_child(path: tuple[str, ...], local_echo: frozenset[str]) -> None:
+            nonlocal done, transient, running
+            try:
+                node = read_node(prober, parse, path=path, style=style, git_style=git_style, echo=local_echo,
+                                 sub_help=sub_help)
+            except Exception as error:  # e.g. out of file descriptors: lose this node, not the tree
+                node = NodeRead(path, None, problems=(f"the probe failed: {type(error).__name__}: {error}",))
+            if framework is not None:
+                node = framework.graft(node)
+            with lock:
                 reads[path] = node
                 done += 1
+                running -= 1
                 transient = transient or node.transient
                 if progress is not None:
-                    progress(done, done + len(pending), path)
+                    pool.notify((done, done + running, path))
                 if node.command is not None and len(path) < depth:
                     submit_children(node.command.subcommands)
-        version = version_future.result()
+
+        with lock:
+            if framework is not None:
+                reads.update(framework.nodes)  # read from the framework's listing: never probed
+            submit_children(queue)
+            if framework is not None:
+                for listed in framework.nodes.values():
+                    submit_children(listed.command.subcommands)
+        pool.wait(None if progress is None else lambda report: progress(*report))
     cut = 0
     for path in sorted(reads):
         node = reads[path]
@@ -443,7 +456,7 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
     timed_out: tuple[tuple[str, ...], ...] = ()
     if transient and not (cut or late) and not reads[()].transient:
         timed_out = tuple(sorted(path for path, node in reads.items() if node.transient))
-    return CrawlResult(tree, version, tuple(warnings), transient, probed, timed_out)
+    return CrawlResult(tree, version[0], tuple(warnings), transient, probed, timed_out)
 
 
 def _read_from_parent(prober, parse: ParseFn, stub: Command, reads: dict, *, depth: int) -> None:
@@ -533,6 +546,13 @@ def _man_listed_commands(prober, parse: ParseFn, root: Command) -> Command:
 
 
 def _assemble(command: Command, reads: dict[tuple[str, ...], NodeRead], shared: tuple[Flag, ...] = ()) -> Command:
+    return replace(command, subcommands=_assembled_children(command, reads, shared))
+
+
+def _assembled_children(command: Command, reads: dict[tuple[str, ...], NodeRead],
+                        shared: tuple[Flag, ...]) -> tuple[Command, ...]:
+    """``command``'s subcommands as read (each with what its stub knew), or the stub where none was;
+    each read one copied once (a copy of a Command is most of what assembling costs)."""
     children = []
     for stub in command.subcommands:
         node = reads.get(stub.path)
@@ -540,8 +560,8 @@ def _assemble(command: Command, reads: dict[tuple[str, ...], NodeRead], shared: 
             children.append(stub)
             continue
         child = _with_globals(node.command, shared) if shared else node.command
-        children.append(_carry_stub(_assemble(child, reads, shared), stub))
-    return replace(command, subcommands=tuple(children))
+        children.append(_carry_stub(child, stub, subcommands=_assembled_children(child, reads, shared)))
+    return tuple(children)
 
 
 def _global_options(prober, parse: ParseFn, root_text: str,
@@ -567,6 +587,12 @@ def _global_options(prober, parse: ParseFn, root_text: str,
     return flags, NodeRead(args, _normalise(parsed, args, args, parsed.parser), result.text)
 
 
+def _literal_first(literal: str, rest: str) -> re.Pattern:
+    """``\\b`` + ``literal`` + ``rest``, written so that ``re`` scans for the literal (see _HELP_ALL):
+    the word boundary before it is asserted behind it (``literal`` is an escaped, fixed-width string)."""
+    return re.compile(f"{literal}(?<=\\b{literal}){rest}")
+
+
 def _found(pattern: re.Pattern, text: str, starts: tuple[str, ...], *, folded: bool = False) -> bool:
     """Whether ``pattern`` matches somewhere in ``text``, where every match begins with one of the
     literal ``starts``: tried only where one occurs (lower-cased for an ``re.I`` pattern, ``folded``).
@@ -574,7 +600,7 @@ def _found(pattern: re.Pattern, text: str, starts: tuple[str, ...], *, folded: b
     of ``list --format=json``); ``match`` at a position still sees the characters before it."""
     if folded and not text.isascii():  # (lower() keeps every position only in ASCII)
         return bool(pattern.search(text))
-    haystack = text.lower() if folded else text
+    haystack = _lowered(text) if folded else text
     for literal in starts:
         at = haystack.find(literal)
         while at >= 0:
@@ -584,13 +610,31 @@ def _found(pattern: re.Pattern, text: str, starts: tuple[str, ...], *, folded: b
     return False
 
 
+_last_lowered: tuple[str, str] = ("", "")
+
+
+def _lowered(text: str) -> str:
+    """``text.lower()``, made once for the root's page that ``_found`` and ``_options_hint`` each
+    search folded (composer's is 160 KB of JSON). Kept for the very same string object only (``is``:
+    no hash of the text, which costs as much as lowering it), so it can never answer for another."""
+    global _last_lowered
+    known = _last_lowered
+    if known[0] is text:
+        return known[1]
+    lowered = text.lower()
+    _last_lowered = (text, lowered)
+    return lowered
+
+
 def _options_hint(text: str):
     """The first _OPTIONS_HINT match of ``text`` (in order of the word "global" it holds), or None."""
-    if not _found(_GLOBAL_LISTING, text, ("global",), folded=True):
+    # (_GLOBAL_LISTING's own text is lower-case: without re.I it reads a lower-cased ASCII text alike)
+    found = (_GLOBAL_LISTING_FOLDED.search(_lowered(text)) if text.isascii() else _GLOBAL_LISTING.search(text))
+    if not found:
         return None  # every hint holds "global flags" or the like: none here (no backtracking)
     if not text.isascii():  # (lower() keeps every position only in ASCII)
         return _OPTIONS_HINT.search(text)
-    lowered = text.lower()
+    lowered = _lowered(text)
     at = lowered.find("global")
     while at >= 0:
         match = _OPTIONS_HINT.search(text, max(0, at - _HINT_REACH), at + _HINT_AFTER)

@@ -44,6 +44,10 @@ __all__ = [
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_OUTPUT_CAP = 2 * 1024 * 1024
 COLUMNS = 100
+# urfave/cli and kingpin print their help a piece at a time (twenty writes in half a millisecond):
+# the probe reads such a burst in one wake-up rather than one per write (run_process's gather_s), at
+# the cost of up to this much later a return for a tool that writes so.
+_GATHER_S = 0.001
 
 # Fixed so that the same tool prints the same help every run, in plain text, without a pager.
 PROBE_ENV = {
@@ -225,6 +229,7 @@ class Prober:
         self.readable = tuple(dict.fromkeys([os.path.dirname(self.path)] + [d for d in extra if os.path.isdir(d)]))
         self._deadline: float | None = deadline_at  # time.monotonic() of the end, when given
         self._bwrap = ""
+        self._bwrap_prefix: list[str] | None = None  # (see _sandbox_prefix; never changed in place)
         self._home_tmpfs = False  # each sandboxed probe's HOME a tmpfs of its own (SandboxStatus.tmpfs_home)
         self._lock = threading.Lock()
         self._scratch: Scratch | None = None
@@ -233,6 +238,7 @@ class Prober:
 
     def __enter__(self) -> "Prober":
         self._scratch = Scratch().__enter__()
+        self._bwrap_prefix = None  # (it names the scratch directories)
         self.env.update(HOME=self._scratch.home, TMPDIR=self._scratch.tmpdir, PWD=self._scratch.workdir)
         if self.want_sandbox is None and os.environ.get("WRAPGEN_SANDBOX", "").lower() in ("off", "0", "no"):
             self.want_sandbox = False  # the operator's choice: no warning
@@ -288,19 +294,28 @@ class Prober:
         own_home = None if self._home_tmpfs else scratch.probe_home()
         env = self.env
         if self.sandboxed:
-            argv = bwrap_argv(argv, bwrap=self._bwrap, workdir=scratch.workdir, home=scratch.home,
-                              tmpdir=scratch.tmpdir, writable=self.writable, readable=self.readable,
-                              home_source=own_home, home_tmpfs=HOME_TMPFS_BYTES if self._home_tmpfs else None)
+            argv = self._sandbox_prefix(scratch, own_home) + argv
         else:
             env = {**self.env, "HOME": own_home}
         cap = self.output_cap if output_cap is None else output_cap
         try:
-            if pty:
-                return run_in_pty(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=env)
-            return run_process(argv, timeout_s=timeout, output_cap=cap, cwd=self.workdir, env=env)
+            spawn = run_in_pty if pty else run_process
+            return spawn(argv, timeout_s=timeout, output_cap=cap, cwd=scratch.workdir, env=env, gather_s=_GATHER_S)
         finally:
             if own_home is not None:
                 scratch.release_home(own_home)
+
+    def _sandbox_prefix(self, scratch: Scratch, home_source: str | None) -> list[str]:
+        """``bwrap_argv``'s command line before the tool's argv (which it only appends after "--"):
+        with a tmpfs HOME it is the same for every probe of this Prober, so it is built once."""
+        prefix = self._bwrap_prefix if home_source is None else None
+        if prefix is None:
+            prefix = bwrap_argv([], bwrap=self._bwrap, workdir=scratch.workdir, home=scratch.home,
+                                tmpdir=scratch.tmpdir, writable=self.writable, readable=self.readable,
+                                home_source=home_source, home_tmpfs=HOME_TMPFS_BYTES if self._home_tmpfs else None)
+            if home_source is None:
+                self._bwrap_prefix = prefix
+        return prefix
 
     def _expired(self, args: tuple[str, ...], *, via_pty: bool = False) -> ProbeResult:
         limit = f"{self.deadline_s:g} s " if self.deadline_s is not None else ""
@@ -371,16 +386,17 @@ class Prober:
         page = "-".join((self.name, *path))
         for directory in self._man_dirs():
             for section in _MAN_SECTIONS:
-                folder = Path(directory) / f"man{section}"
-                for suffix in ("", ".gz"):
-                    candidate = folder / f"{page}.{section}{suffix}"
-                    if candidate.is_file():
-                        return _read_roff(str(candidate), self.output_cap), page
+                # (plain strings: a Path per candidate cost more than its stat)
+                stem = os.path.join(directory, f"man{section}", f"{page}.{section}")
+                for candidate in (stem, stem + ".gz"):
+                    if os.path.isfile(candidate):
+                        return _read_roff(candidate, self.output_cap), page
         return "", ""
 
     def _man_dirs(self) -> tuple[str, ...]:
         """The man path, asked of `manpath` once: looking pages up by file name then costs no
-        process per command (`man -w` costs more than most tools' `--help`)."""
+        process per command (`man -w` costs more than most tools' `--help`). A later Prober in this
+        process whose `manpath` would see the same (``_manpath_key``) takes its answer, unspawned."""
         with self._lock:
             if self._manpath is not None:
                 return self._manpath
@@ -388,11 +404,17 @@ class Prober:
             program = shutil.which("manpath")
             if program is None:
                 return self._manpath
-        result = self._spawn([program], pty=False, output_cap=65536)
-        ok = result is not None and result.exit_code == 0
-        dirs = result.stdout.decode("utf-8", "replace").strip().split(":") if ok else []
+        key = _manpath_key(program, self.env, (self.sandboxed, self.readable, self.writable))
+        dirs = _MANPATHS.get(key) if key is not None else None
+        if dirs is None:
+            result = self._spawn([program], pty=False, output_cap=65536)
+            ok = result is not None and result.exit_code == 0
+            said = result.stdout.decode("utf-8", "replace").strip().split(":") if ok else []
+            dirs = tuple(d for d in said if d and os.path.isdir(d))
+            if ok and key is not None:
+                _MANPATHS[key] = dirs
         with self._lock:
-            self._manpath = tuple(d for d in dirs if d and os.path.isdir(d))
+            self._manpath = dirs
             return self._manpath
 
     def _problem(self, result: ProcessResult, args: tuple[str, ...]) -> str:
@@ -410,6 +432,73 @@ class Prober:
 
     def _show(self, args: tuple[str, ...]) -> str:
         return " ".join((self.name, *args))
+
+
+# `manpath`'s answers in this process, by ``_manpath_key``: each discovery's is the same
+# process start and its probe machinery again (and, the root's page waiting on it, its wall time).
+_MANPATHS: dict = {}
+_MANPATH_CONFIGS = ("/etc/manpath.config", "/etc/man_db.conf")  # man-db's, Debian's name and the others'
+# The configuration's keywords that name man directories (MANPATH_MAP's second word, the others' first).
+_CONFIG_DIRS = {b"MANDATORY_MANPATH": 1, b"MANPATH_MAP": 2, b"MANDB_MAP": 1}
+_config_dirs: dict = {}  # (config path, its stat) -> the directories it names
+
+
+def _stat_key(path: str):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _manpath_key(program: str, env: dict, view: tuple):
+    """Everything `manpath`'s answer depends on, or None where that is not known (then it is run).
+
+    `manpath` (man-db) answers from its program, its environment (PATH, and MANPATH where an
+    operator passes it), its configuration file and which of its candidate directories exist: for
+    each PATH directory D, D/../man, D/man, D/../share/man and D/share/man, and the directories the
+    configuration names. The key holds the program's and the configuration's stat, the environment
+    but for HOME, TMPDIR and PWD (every probe's are fresh and empty, so ~/.manpath never exists
+    there), what the probe's sandbox shows of the file system (``view``), and whether each of those
+    candidates, and each MANPATH directory, is a directory now: a man directory made or removed
+    since gives another key."""
+    path = env.get("PATH", "")
+    if not os.path.isabs(program) or any(d and not os.path.isabs(d) for d in path.split(os.pathsep)):
+        return None  # (relative to the scratch working directory: not worth knowing)
+    configs = tuple((name, _stat_key(name)) for name in _MANPATH_CONFIGS)
+    candidates: list[str] = []
+    for directory in dict.fromkeys(path.split(os.pathsep)):
+        directory = directory.rstrip("/")
+        if directory:  # (plain strings: os.path.join cost more than the stats)
+            up = directory[:directory.rindex("/")]
+            candidates += [f"{up}/man", f"{directory}/man", f"{up}/share/man", f"{directory}/share/man"]
+    for name, signature in configs:
+        if signature is not None:
+            candidates += _configured_dirs(name, signature)
+    candidates += [d for d in env.get("MANPATH", "").split(os.pathsep) if d]
+    candidates = list(dict.fromkeys(candidates))
+    environment = tuple(sorted((k, v) for k, v in env.items() if k not in ("HOME", "TMPDIR", "PWD")))
+    # (os.access first: most candidates do not exist, and it says so without an exception)
+    present = tuple(os.access(d, os.F_OK) and os.path.isdir(d) for d in candidates)
+    return (program, _stat_key(program), configs, environment, view, present, tuple(candidates))
+
+
+def _configured_dirs(config: str, signature) -> list[str]:
+    """The directories ``config`` names (read once per version of the file)."""
+    known = _config_dirs.get((config, signature))
+    if known is None:
+        known = []
+        try:
+            with open(config, "rb") as handle:
+                for line in handle:
+                    words = line.split()
+                    at = _CONFIG_DIRS.get(words[0]) if words else None
+                    if at is not None and len(words) > at:
+                        known.append(os.fsdecode(words[at]))
+        except OSError:
+            pass
+        _config_dirs[(config, signature)] = known
+    return known
 
 
 def _read_roff(location: str, cap: int) -> str:

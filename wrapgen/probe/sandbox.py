@@ -143,19 +143,21 @@ class Scratch:
 
     def __enter__(self) -> "Scratch":
         self.root = tempfile.mkdtemp(prefix=self.prefix)
-        for name in ("work", "home", "tmp"):
-            os.mkdir(os.path.join(self.root, name), 0o700)
+        self._paths = {name: os.path.join(self.root, name) for name in ("work", "home", "tmp")}
+        for path in self._paths.values():
+            os.mkdir(path, 0o700)
         return self
 
     def __exit__(self, *exc) -> None:
         if self.root is not None:
-            _remove(self.root)
+            if not _remove_empty(self.root, ("work", "home", "tmp")):
+                _remove(self.root)
             self.root = None
 
     def _path(self, name: str) -> str:
         if self.root is None:
             raise RuntimeError("Scratch used outside its `with` block")
-        return os.path.join(self.root, name)
+        return self._paths[name]  # (joined once: every probe asks for them)
 
     def probe_home(self) -> str:
         """A fresh HOME for one probe (mounted at ``home``'s path by ``bwrap_argv``'s ``home_source``)."""
@@ -189,6 +191,19 @@ class Scratch:
     @property
     def tmpdir(self) -> str:
         return self._path("tmp")
+
+
+def _remove_empty(root: str, names) -> bool:
+    """Remove ``root`` and its ``names`` if they are all empty directories (what a probe usually
+    leaves: a sandboxed one writes its HOME to a tmpfs): four rmdir calls instead of rmtree's walk.
+    False, with what could not be removed left, when any is not (a symbolic link is not removed)."""
+    try:
+        for name in names:
+            os.rmdir(os.path.join(root, name))
+        os.rmdir(root)
+    except OSError:
+        return False
+    return True
 
 
 def _remove(root: str) -> None:

@@ -773,13 +773,16 @@ def _caller_state():
     The umask comes from /proc (reading it with ``os.umask`` means setting it for a moment, a race with
     every other thread of the caller that creates a file)."""
     umask = None
-    try:
-        with open("/proc/self/status", "rb") as handle:
-            for line in handle:
-                if line.startswith(b"Umask:"):
-                    umask = int(line.split()[1], 8)
-                    break
-    except (OSError, ValueError, IndexError):
+    try:  # (raw reads of its head, no file object: this runs once per call; Umask is its second line)
+        fd = os.open("/proc/self/status", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            head = os.read(fd, 512)
+        finally:
+            os.close(fd)
+        at = head.find(b"\nUmask:")
+        if at >= 0:
+            umask = int(head[at + 7:head.index(b"\n", at + 7)], 8)
+    except (OSError, ValueError):
         pass
     return umask, tuple((which, *resource.getrlimit(which)) for which in _INHERITED_LIMITS)
 
@@ -952,7 +955,7 @@ class Supervised:
         *lines, self._pending = self._pending.split(b"\n")
         for line in lines:
             kind, *values = line.split()
-            numbers = [int(value) for value in values]
+            numbers = list(map(int, values))
             if kind == b"S":  # a supervisor the spawn helper forked: its pid
                 self.pid = numbers[0]
             elif kind == b"P":

@@ -28,10 +28,11 @@ def _pages() -> list[str]:
 
 def test_the_full_scoring_winner_on_every_fixture_after_every_style():
     pages = _pages()
+    wanted = [_full_winner(text) for text in pages]
     for last in ("", *detect._ORDER):
-        for text in pages:
+        for text, want in zip(pages, wanted):
             detect._LastStyle.name = last
-            assert detect.detect_style(text) == _full_winner(text), (last, text[:200])
+            assert detect.detect_style(text) == want, (last, text[:200])
 
 
 def test_the_full_scoring_winner_on_spliced_pages():

@@ -193,8 +193,10 @@ def _aliases(section: Section, prog: tuple[str, ...]) -> list[str]:
 _OPERATION_HEADING = re.compile(r"^(?:main\s+)?operations?(?:\s+modes?)?:?$", re.IGNORECASE)
 
 
-def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
-    """Walk the sections once and sort what they hold into ``Parts``."""
+def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules, stubs: bool = True) -> Parts:
+    """Walk the sections once and sort what they hold into ``Parts``. ``stubs=False``: the listing
+    sections' entries are not read as stubs, for a style that reads its commands its own way (it
+    sets ``parts.subcommands`` itself); their option-like rows are still flags."""
     parts = Parts(sections=split_sections(text))
     # (flag, strong, global): flags from prose sections are weak, and give way to an option
     # table that lists the same spelling (kubectl config set-credentials shows
@@ -219,9 +221,10 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
         if role == "options" and len(prog) > 1 and re.search(r"^general options$", section.key):
             role = "globals"  # pip install's "General Options" are the root's, inherited
         if role == "listing":
-            # "examine the history and state (see also: git help revisions)": the pointer is no group name
-            group = re.sub(r"\s*\(see also:[^)]*\)$", "", section.title)
-            parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=group, prog=prog))
+            if stubs:
+                # "examine the history and state (see also: git help revisions)": the pointer is no group name
+                group = re.sub(r"\s*\(see also:[^)]*\)$", "", section.title)
+                parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=group, prog=prog))
             # dpkg and gpg list their "commands" as options: -i|--install, --clear-sign.
             found.extend((replace(f, operation=True), True, False) for f in parse_options(lines, max_first_indent=8))
         elif role == "globals":

@@ -102,6 +102,20 @@ def tree_children(tree: tuple[Listed, ...]) -> dict[tuple[str, ...], tuple[Comma
     return {path: tuple(children) for path, children in out.items()}
 
 
+def _children_of(tree: tuple[Listed, ...], path: tuple[str, ...]) -> tuple[Command, ...]:
+    """``tree_children(tree).get(path, ())``, without making the stubs of every other path (a page
+    shows the whole tree; it needs its own children only)."""
+    depth = len(path) + 1
+    known: set[tuple[str, ...]] = set()
+    out: list[Command] = []
+    for entry in tree:
+        child = entry.words[:depth]
+        if len(child) == depth and child[:-1] == path and child not in known:
+            known.add(child)
+            out.append(stub(child, summary=entry.summary if len(entry.words) == depth else "", group=""))
+    return tuple(out)
+
+
 @register_parser("kingpin")
 def parse_kingpin(text: str, *, prog: tuple[str, ...]) -> Command:
     """One kingpin page: own flags (the application's are put apart by the crawl, which knows the
@@ -118,11 +132,10 @@ def parse_kingpin(text: str, *, prog: tuple[str, ...]) -> Command:
     text = _FLAG_VALUE.sub(placeholder, text)
     negatable = {f"--{m['name']}" for m in _NEGATABLE.finditer(text)}
     text = _NEGATABLE.sub(lambda m: f"--{m['name']}", text)
-    parts = read_parts(text, prog=prog, rules=RULES)
+    parts = read_parts(text, prog=prog, rules=RULES, stubs=False)  # (its commands are read below)
     parts.companions, parts.global_companions = [], []  # "Use --no-x to disable" names no flag of its own
     path = tuple(prog[1:])
-    tree = command_tree(text)
-    children = tree_children(tree).get(path, ())
+    children = _children_of(command_tree(text), path)
     parts.subcommands = list(children)
     command = assemble(parts, prog=prog, style="kingpin")
     flags = []

@@ -141,7 +141,7 @@ def parse_symfony(text: str, *, prog: tuple[str, ...]) -> Command:
     """One Symfony Console / cleo page: a command's help, or the ``TOOL list`` page at the root."""
     verbose = bool(_VERBOSITY.search(text))
     text = _VERBOSITY.sub(lambda m: f"{m['indent']}-v{m['rest']}", text)
-    parts = read_parts(text, prog=prog, rules=RULES)
+    parts = read_parts(text, prog=prog, rules=RULES, stubs=False)  # (its commands are read below)
     listed = listed_commands(text)
     path = tuple(prog[1:])
     parts.subcommands = [stub((*path, name), summary=summary, group=group, aliases=aliases)

@@ -74,7 +74,7 @@ def urfave_commands(text: str, *, parent: tuple[str, ...] = ()) -> list[Command]
 @register_parser("urfave")
 def parse_urfave(text: str, *, prog: tuple[str, ...]) -> Command:
     """One urfave/cli page: summary from ``NAME:``, commands by category, own and global options."""
-    parts = read_parts(text, prog=prog, rules=RULES)
+    parts = read_parts(text, prog=prog, rules=RULES, stubs=False)  # (its commands are read below)
     path = tuple(prog[1:])
     parts.subcommands = urfave_commands(text, parent=path)
     command = assemble(parts, prog=prog, style="urfave")

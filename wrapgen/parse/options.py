@@ -98,6 +98,9 @@ class OptionEntry:
 
 
 _LONE_SHORT = re.compile(r"-[A-Za-z0-9?#@](?:\s|$)")
+# The gap between an entry's spec and its description; python3's "-c cmd : program" has a colon in it.
+_FIRST_GAP = re.compile(r"\s{2,}(?::\s+)?|\s+:\s+(?=\S)")
+_LONG_OR_SHORT = re.compile(r"--?[A-Za-z]")
 
 
 def option_entries(lines, *, max_first_indent: int = 16) -> list[OptionEntry]:
@@ -149,12 +152,12 @@ def _split_first_line(text: str) -> tuple[str, str]:
     belongs to the spec when another spelling follows it.
     """
     # python3: "-c cmd : program passed in", "-b     : issue warnings": the colon is part of the gap
-    for match in re.finditer(r"\s{2,}(?::\s+)?|\s+:\s+(?=\S)", text):
+    for match in _FIRST_GAP.finditer(text):
         spec, rest = text[: match.start()], text[match.end():]
         if rest.startswith("...."):
             continue  # less: "-e  -E  ....  --quit-at-eof"
         if rest.startswith("-") and (spec.endswith((",", "|", "....")) or len(spec.split()) <= 2
-                                     and _LONE_SHORT.match(spec) and re.match(r"--?[A-Za-z]", rest)):
+                                     and _LONE_SHORT.match(spec) and _LONG_OR_SHORT.match(rest)):
             continue  # patch: "-p NUM  --strip=NUM  Strip ..."
         return spec, rest.strip()
     return text, ""
@@ -222,6 +225,15 @@ def _scan_spec(spec: str, gap_after: bool):
     return spellings, values, spec[pos:].strip()
 
 
+_KILL_SIGNAL = re.compile(r"^-<[^>]*>,\s*")
+_GLUED_NUMBER = re.compile(r"-[A-Za-z]#")  # zstd's "-T#"
+_INTEGER = re.compile(r"-?\d+")
+_DECIMAL = re.compile(r"-?\d+\.\d+")
+_OPTIONAL_BRACKETS = re.compile(r"^\[=?|\]$")  # "[=WHEN]" -> "WHEN"
+_BRACED_CHOICES = re.compile(r"=\{([^{}]*)\}")  # argparse's "={no,stdout}"
+_ANGLED = re.compile(r"<([^<>]*)>")
+
+
 def entry_to_flag(entry: OptionEntry) -> Flag | None:
     """The ``Flag`` an entry describes, or None when its spec holds no spelling."""
     return _entry_flag(entry.spec, entry.gap, tuple(entry.desc))
@@ -234,7 +246,8 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
 def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | None:
     kubectl = spec.endswith(":") and "=" in spec
     spec = spec[:-1] if kubectl else spec
-    spec = re.sub(r"^-<[^>]*>,\s*", "", spec)  # kill: "-<signal>, -s, --signal <signal>"
+    if spec.startswith("-<"):
+        spec = _KILL_SIGNAL.sub("", spec)  # kill: "-<signal>, -s, --signal <signal>"
     spellings, values, leftover = _scan_spec(spec, gap_after)
     if not spellings:
         return None
@@ -261,7 +274,7 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
         spell, attached = match["spell"], match["attached"] or ""
         if match["dots"]:
             repeatable = True
-        if re.fullmatch(r"-[A-Za-z]#", spell):
+        if spell.endswith("#") and _GLUED_NUMBER.fullmatch(spell):
             # zstd: "-T#  Spawn # compression threads": the option glued to its number
             spell, attached, type_hint = spell[:2], attached or "<#>", "integer"
         if spell.startswith(("--[no-]", "-[no-]")):
@@ -283,18 +296,18 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
                     repeatable = True
                 elif raw:
                     default = raw
-                    if re.fullmatch(r"-?\d+", raw):
+                    if _INTEGER.fullmatch(raw):
                         type_hint = "integer"
-                    elif re.fullmatch(r"-?\d+\.\d+", raw):
+                    elif _DECIMAL.fullmatch(raw):
                         type_hint = "number"
         elif attached:
             takes_value = True
             if attached.startswith("["):
                 optional = True
-                value_name = value_name or re.sub(r"^\[=?|\]$", "", attached).replace("][", "") or None
+                value_name = value_name or _OPTIONAL_BRACKETS.sub("", attached).replace("][", "") or None
             else:
                 value_name = value_name or attached.lstrip("=").rstrip(",") or None
-                braces = re.fullmatch(r"=\{([^{}]*)\}", attached)
+                braces = _BRACED_CHOICES.fullmatch(attached)
                 if braces:
                     choices = split_choices(braces[1])  # argparse: --show-capture={no,stdout}
     for token in values:
@@ -319,7 +332,7 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
         if value_name.startswith("[") and value_name.endswith("]") and "|" not in value_name:
             value_name = value_name[1:-1]
         if value_name.startswith("<") and value_name.endswith(">"):
-            value_name = re.sub(r"<([^<>]*)>", r"\1", value_name)  # "<zipfile> <output_dir>" too
+            value_name = _ANGLED.sub(r"\1", value_name)  # "<zipfile> <output_dir>" too
         value_name = value_name.lstrip("=") or None
 
     facts = read_description(full, desc_lines, takes_value=takes_value)

@@ -156,11 +156,30 @@ def _tagged(body: list[str]) -> dict[int, str]:
     return {code: meaning for code, meaning in found.items() if meaning}
 
 
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+# In lower-cased ASCII text: what every match of _OPENER holds ("exit status is", "exits with", "returns 1"),
+# and what every match of _IF_THEN and of _OCCURS does ("the exit status is", "return code").
+_OPENER_WORDS = re.compile(r"exits?[ ]|returns?\s")
+_STATUS_WORDS = re.compile(r"exit\s+(?:status|code|value)|return\s+(?:value|code)")
+
+
+def _may_state(text: str) -> tuple[bool, bool]:
+    """Whether _OPENER, and whether _IF_THEN or _OCCURS, can match ``text``: their case-blind scans of
+    a long page are costly, and a page holding "exit" or "return" in a word ("the returned alerts")
+    mostly has neither phrase. Lower-cased ASCII text holds a phrase exactly where the case-blind
+    pattern finds it; other text is always searched."""
+    if not text.isascii():
+        return True, True
+    low = text.lower()
+    return _OPENER_WORDS.search(low) is not None, _STATUS_WORDS.search(low) is not None
+
+
 def _sentences(text: str, *, bare: bool) -> dict[int, str]:
     """Codes stated in prose, in the order they appear; ``bare`` also reads any "N if A" (inside a section)."""
-    text = " ".join(re.sub(r"\s*\([^()]*\)", "", text).split())  # asides ("(e.g. ...)") hold stray commas and dots
+    text = " ".join((_ASIDE.sub("", text) if "(" in text else text).split())  # asides ("(e.g. ...)") hold stray commas and dots
+    opens, states = _may_state(text)
     hits: list[tuple[int, int, str]] = []  # (position, code, meaning)
-    for opener in _OPENER.finditer(text):
+    for opener in _OPENER.finditer(text) if opens else ():
         at, first = opener.end(), None
         while True:
             item = _ITEM.match(text, at)
@@ -175,8 +194,9 @@ def _sentences(text: str, *, bare: bool) -> dict[int, str]:
             if meaning:
                 hits.append((item.start(), code, meaning))
             at = item.end()
-    hits += [(m.start(), int(m["code"]), _meaning(m["cond"])) for m in _IF_THEN.finditer(text)]
-    hits += [(m.start(), int(m["code"]), _meaning(m["cond"])) for m in _OCCURS.finditer(text)]
+    if states:
+        hits += [(m.start(), int(m["code"]), _meaning(m["cond"])) for m in _IF_THEN.finditer(text)]
+        hits += [(m.start(), int(m["code"]), _meaning(m["cond"])) for m in _OCCURS.finditer(text)]
     if bare:
         hits += [(m.start(), int(m["code"]), _meaning(m["cond"])) for m in _BARE.finditer(text)]
     found: dict[int, str] = {}

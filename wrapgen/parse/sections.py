@@ -18,6 +18,7 @@ __all__ = [
     "Section",
     "clean_text",
     "indent_of",
+    "is_clean",
     "split_sections",
 ]
 
@@ -104,6 +105,15 @@ def clean_text(text: str | bytes) -> str:
     if "\u256d" in text:
         lines = _unboxed(lines)
     return "\n".join(lines)
+
+
+def is_clean(raw: str | bytes, cleaned: str) -> bool:
+    """Whether ``clean_text(cleaned) == cleaned`` is sure, ``cleaned`` being ``clean_text(raw)``. It is
+    when the raw text holds no tab (expanding one after a line's cut lengthens the line, and the
+    text) and the cleaned one no panel corner of rich's (a panel row may hold another panel):
+    cleaning removes every control and escape character, cuts and strips every line, so nothing
+    else changes a second time."""
+    return ("\t" not in raw if isinstance(raw, str) else b"\t" not in raw) and "\u256d" not in cleaned
 
 
 # rich's panels (typer, rich-click): "╭─ Options ───╮", "│ --force  -f  Skip checks │", "╰───╯".

@@ -77,7 +77,7 @@ def split_usage(line: str) -> list[str]:
 @lru_cache(maxsize=512)
 def _split_usage(line: str) -> tuple[str, ...]:
     # "<jq filter>" is one placeholder: keep its space out of the word splitting.
-    protected = re.sub(r"<[^<>]*>", lambda m: m[0].replace(" ", "\x01"), line)
+    protected = _ANGLED.sub(lambda m: m[0].replace(" ", "\x01"), line) if "<" in line else line
     if not _QUOTING.search(protected):
         # Every other metacharacter is escaped before bashlex sees it, so without quotes or
         # backslashes bashlex would only split on blanks; skipping it saves milliseconds a line.
@@ -301,17 +301,28 @@ _SUFFIX_GROUP = re.compile(r"(?<=[\w>\]])\[[:@.,=/#][^\[\]]*\]")  # also kubectl
 _UPPER = re.compile(r"[A-Z][A-Z0-9_-]*(?:[/:][A-Z][A-Z0-9_-]*)*")
 
 
+_ANGLED = re.compile(r"<[^<>]*>")
+_LOWER_WORD = re.compile(r"[a-z][a-z0-9_-]*")
+_CAMEL_WORD = re.compile(r"[a-z]+(?:-?[A-Z][A-Za-z0-9]*)+")
+_REMOTE_WORD = re.compile(r"[a-z][a-z0-9_-]*:(?:[a-z][a-z0-9_/-]*)?")
+_REPEAT_MARK = re.compile(r"[\]>][*+]$")
+_REPEAT_MARK_AFTER = re.compile(r"([\]>])[*+]$")
+_OPERAND_NAME = re.compile(r"[\w .:/|-]+")
+_PHRASE_START = re.compile(r"\[[a-z]+")  # "[global options]" opens with "[global"
+_PHRASE_WORD = re.compile(r"[a-z]+(?:\.\.\.)?\]?")
+
+
 def _placeholder(text: str, *, bare_ok: bool) -> str | None:
     """The name of one placeholder alternative (``<file>``, ``NAME``, ``TYPE/NAME``), else None."""
     if text.startswith("<") and text.endswith(">") and text.count("<") == 1:
         return text[1:-1]
     if _UPPER.fullmatch(text):
         return text
-    if re.fullmatch(r"[a-z][a-z0-9_-]*", text) and bare_ok:
+    if bare_ok and _LOWER_WORD.fullmatch(text):
         return text  # argparse: "[port]", clap: "[pattern]", BSD: "ssh [-46] destination"
-    if re.fullmatch(r"[a-z]+(?:-?[A-Z][A-Za-z0-9]*)+", text) and bare_ok:
+    if bare_ok and _CAMEL_WORD.fullmatch(text):
         return text  # camelCase after the options began: cobra's "restic diff [flags] snapshotID snapshot-ID"
-    if re.fullmatch(r"[a-z][a-z0-9_-]*:(?:[a-z][a-z0-9_/-]*)?", text):
+    if _REMOTE_WORD.fullmatch(text):
         return text  # rclone: "source:path dest:path", "remote:"; no subcommand word holds a colon
     return None
 
@@ -324,14 +335,14 @@ def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool]
     ``NAME|ID``); a ``-`` alternative (``DEST_PATH|-``, stdin or stdout) names nothing;
     ``a|b`` of lower-case words is a choice of literals, not an operand.
     """
-    variadic = "..." in word or bool(re.search(r"[\]>][*+]$", word))  # rclone: "[remote:path]+"
-    text = re.sub(r"([\]>])[*+]$", r"\1", word.replace("...", ""))
+    variadic = "..." in word or bool(_REPEAT_MARK.search(word))  # rclone: "[remote:path]+"
+    text = _REPEAT_MARK_AFTER.sub(r"\1", word.replace("...", ""))
     optional = text.startswith("[")
     text = _SUFFIX_GROUP.sub("", text)
     text = text.lstrip("[({").rstrip("])}").strip().rstrip(".")
     if not text or text.startswith("-") or "=" in text:
         return None
-    if "|" in re.sub(r"<[^<>]*>", "", text):
+    if "|" in text and "|" in _ANGLED.sub("", text):
         parts = [p for p in (q.strip() for q in text.split("|")) if p != "-"]
         names = [_placeholder(p, bare_ok=False) for p in parts]
         if not parts or None in names:
@@ -342,7 +353,7 @@ def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool]
         name = _placeholder(text, bare_ok=optional or bare_ok)
         if name is None:
             return None
-    if not re.fullmatch(r"[\w .:/|-]+", name) or _NOT_OPERANDS.match(name.strip()):
+    if not _OPERAND_NAME.fullmatch(name) or _NOT_OPERANDS.match(name.strip()):
         return None
     return name.strip(), optional, variadic
 
@@ -388,9 +399,9 @@ def _join_phrases(words: list[str]) -> list[str]:
     i = 0
     while i < len(words):
         end = None
-        if re.fullmatch(r"\[[a-z]+", words[i]):
+        if _PHRASE_START.fullmatch(words[i]):
             for j in range(i + 1, min(i + 4, len(words))):
-                if not re.fullmatch(r"[a-z]+(?:\.\.\.)?\]?", words[j]):
+                if not _PHRASE_WORD.fullmatch(words[j]):
                     break
                 if words[j].endswith("]"):
                     end = j

@@ -28,7 +28,7 @@ from wrapgen.model.tool import Command, Flag, Positional
 from wrapgen.parse.assemble import Rules, assemble, read_parts
 from wrapgen.parse.listing import stub
 from wrapgen.parse.registry import register_parser
-from wrapgen.parse.usage import guess_type
+from wrapgen.parse.facts import guess_type  # (what wrapgen.parse.usage.guess_type calls, imported once)
 
 __all__ = [
     "Listed",
@@ -88,6 +88,9 @@ def is_list_help(text: str) -> bool:
 
 def value_choices(description: str) -> tuple[str, ...]:
     """The values a description enumerates: ``(txt, xml, json, or md)`` gives txt, xml, json, md."""
+    # (every match opens with "(", "must be ", "one of" or "supports": most descriptions hold none)
+    if not ("(" in description or "ust be " in description or "one of" in description or "supports" in description):
+        return ()
     match = _CHOICES.search(description)
     if not match:
         return ()
@@ -214,6 +217,14 @@ def split_inherited(command: Command, inherited: tuple[Flag, ...]) -> Command:
 
 # -- list --format=json --------------------------------------------------------------------------
 
+_FORMAT_TAG = re.compile(r"</?[\w=;-]+>")  # Symfony's "<info>", "<comment>", "</>"
+
+
+def _untagged(text: str) -> str:
+    """The text without its format tags (a text with no "<" has none)."""
+    return _FORMAT_TAG.sub("", text) if "<" in text else text
+
+
 def _json_flag(option: dict) -> Flag | None:
     long = option.get("name") or ""
     if not isinstance(long, str) or not long.startswith("--"):
@@ -221,7 +232,7 @@ def _json_flag(option: dict) -> Flag | None:
     shortcut = str(option.get("shortcut") or "")
     shorts = [s if s.startswith("-") else "-" + s for s in shortcut.split("|") if s.strip("-")]
     takes = bool(option.get("accept_value"))
-    description = re.sub(r"</?[\w=;-]+>", "", str(option.get("description") or ""))
+    description = _untagged(str(option.get("description") or ""))
     default = option.get("default")
     value_name = long[2:].upper() if takes else None
     choices = value_choices(description) if takes else ()
@@ -334,14 +345,14 @@ def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:
         positionals = tuple(
             Positional(name=str(a.get("name") or key), required=bool(a.get("is_required")),
                        variadic=bool(a.get("is_array")),
-                       description=re.sub(r"</?[\w=;-]+>", "", str(a.get("description") or ""))[:300])
+                       description=_untagged(str(a.get("description") or ""))[:300])
             for key, a in arguments.items() if isinstance(a, dict))
         words = tuple(entry["name"].split())
         usage = [u for u in entry.get("usage") or [] if isinstance(u, str)]
         aliases = tuple(u for u in usage[1:] if u in alias_names)
         tool = prog[0] if prog else ""
-        summary = re.sub(r"</?[\w=;-]+>", "", str(entry.get("description") or "")).strip()
-        help_text = re.sub(r"</?[\w=;-]+>", "", str(entry.get("help") or "")).strip()
+        summary = _untagged(str(entry.get("description") or "")).strip()
+        help_text = _untagged(str(entry.get("help") or "")).strip()
         nodes[words] = Command(
             path=words, summary=summary[:300], description=help_text[:2000],
             usage=tuple(f"{tool} {u}".strip() for u in usage[:1]),

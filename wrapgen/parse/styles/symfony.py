@@ -134,7 +134,7 @@ def _tidy(flag: Flag) -> Flag:
         choices = value_choices(flag.description)
         if choices:
             flag = replace(flag, choices=choices, type="enum")
-    if re.search(r"\(multiple values allowed\)", flag.description):
+    if "(multiple values allowed)" in flag.description:
         flag = replace(flag, repeatable=True)
     return flag
 

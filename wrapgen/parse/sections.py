@@ -97,11 +97,15 @@ def clean_text(text: str | bytes) -> str:
         text = bytes(text[: MAX_CHARS * 4]).decode("utf-8", errors="replace")
     text = text[:MAX_CHARS]
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _ANSI.sub("", text)
+    if "\x1b" in text:  # (every escape starts so)
+        text = _ANSI.sub("", text)
     if "\x08" in text:
         text = _OVERSTRIKE.sub("", text)
     text = _CONTROL.sub("", text)
-    lines = [line[:MAX_LINE].expandtabs(8).rstrip() for line in text.split("\n")]
+    if "\t" in text:
+        lines = [line[:MAX_LINE].expandtabs(8).rstrip() for line in text.split("\n")]
+    else:
+        lines = [line[:MAX_LINE].rstrip() for line in text.split("\n")]
     if "\u256d" in text:
         lines = _unboxed(lines)
     return "\n".join(lines)
@@ -149,8 +153,8 @@ def indent_of(line: str) -> int:
 def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
     """(title, inline text) when line ``i`` is a heading, else None."""
     line = lines[i]
-    if not line:
-        return None
+    if not line or line.startswith("  "):
+        return None  # (every heading starts in the first two columns: most lines are entries, indented)
     match = _HEADING_INLINE.match(line)
     if match:
         return match["title"], match["inline"].strip()  # usage lines may be long

@@ -114,8 +114,9 @@ def option_entries(lines, *, max_first_indent: int = 16) -> list[OptionEntry]:
             if cur is not None:
                 cur.desc.append("")
             continue
-        ind = indent_of(line)
-        starts = bool(_ENTRY_START.match(text)) and not text.startswith("-- ") and text != "--"
+        ind = len(line) - len(line.lstrip(" "))  # (indent_of, inline: this loop reads every line)
+        # (every entry start is a dash first: the pattern is tried on those lines only)
+        starts = text[0] == "-" and bool(_ENTRY_START.match(text)) and not text.startswith("-- ") and text != "--"
         if starts and cur is not None and not cur.desc and cur.spec.endswith(",") and ind == cur.indent:
             # grep: "--color[=WHEN]," then "--colour[=WHEN]  use markers...": one entry, two lines
             spec, desc = _split_first_line(text)
@@ -173,21 +174,22 @@ def _scan_spec(spec: str, gap_after: bool):
     while pos < n:
         while pos < n and (spec[pos] in " ," or (spec[pos] in "|/" and spec.startswith("-", pos + 1))):
             pos += 1  # separators: "-a, --all", dpkg's "-i|--install", rich-click's "--x/--no-x"
-        if spec.startswith("....", pos):
-            pos += 4  # less: "-e  -E  ....  --quit-at-eof"
-            continue
-        if spec.startswith("| ", pos) and values and not spec.startswith("-", pos + 2):
-            # httpie: "--auth USER[:PASS] | TOKEN, -a ...": the value has two forms
-            match = _VALUE.match(spec, pos + 2)
-            if match:
-                values[-1] = f"{values[-1].rstrip(',')} | {match.group(0)}"
-                pos = match.end()
-                continue
-        if spec.startswith("/ ", pos) or spec.startswith("| ", pos):  # click: --debug / --no-debug
-            pos += 2
-            continue
         if pos >= n:
             break
+        if spec[pos] in "./|":  # (what the three cases below start with; spellings and values seldom do)
+            if spec.startswith("....", pos):
+                pos += 4  # less: "-e  -E  ....  --quit-at-eof"
+                continue
+            if spec.startswith("| ", pos) and values and not spec.startswith("-", pos + 2):
+                # httpie: "--auth USER[:PASS] | TOKEN, -a ...": the value has two forms
+                match = _VALUE.match(spec, pos + 2)
+                if match:
+                    values[-1] = f"{values[-1].rstrip(',')} | {match.group(0)}"
+                    pos = match.end()
+                    continue
+            if spec.startswith("/ ", pos) or spec.startswith("| ", pos):  # click: --debug / --no-debug
+                pos += 2
+                continue
         match = _SPELLING.match(spec, pos)
         if match and (pos == 0 or spec[pos - 1] in " ,/|"):
             spellings.append(match)

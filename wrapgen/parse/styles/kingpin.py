@@ -40,12 +40,16 @@ _FLAG_VALUE = re.compile(r'^(?P<head> +(?:-\w, )?--[\w.-]+)=(?P<value>"[^"]*"|\S
 _PLACEHOLDER = re.compile(r"^(?:<[^>]+>|[A-Z][A-Z0-9_.-]*)$")
 # newer kingpin: "--[no-]version-check"
 _NEGATABLE = re.compile(r"--\[no-\](?P<name>[\w.-]+)")
+_INTEGER = re.compile(r"-?\d+")
+
+
+_CAPITALISED = re.compile(r"^ +[A-Z]")
 
 
 def _default_template(lines: list[str]) -> bool:
     """Whether the tree is the default template: blank lines between entries, each entry's help
     (a sentence, capitalised) below it; the compact tree has neither."""
-    return any(not line.strip() for line in lines) and any(re.match(r"^ +[A-Z]", line) for line in lines)
+    return any(not line.strip() for line in lines) and any(_CAPITALISED.match(line) for line in lines)
 
 
 def command_tree(text: str) -> tuple[Listed, ...]:
@@ -154,7 +158,7 @@ def _page_flag(flag: Flag, value: str | None, negated: bool) -> Flag:
     if value is not None:
         choices = flag.choices or value_choices(flag.description)
         flag = replace(flag, default=value, value_name=None, choices=choices,
-                       type="enum" if choices else ("integer" if re.fullmatch(r"-?\d+", value) else "string"))
+                       type="enum" if choices else ("integer" if _INTEGER.fullmatch(value) else "string"))
     if negated:
         flag = replace(flag, aliases=flag.aliases + (f"--no-{flag.long[2:]}",))
     return flag

@@ -17,7 +17,7 @@ from wrapgen.model.tool import Flag
 from wrapgen.parse.sections import indent_of
 from wrapgen.parse.facts import _COMPANION, guess_type, read_description, split_choices, strip_quotes
 
-__all__ = ["OptionEntry", "parse_options", "option_entries", "entry_to_flag", "merge_flags", "tidy_flags"]
+__all__ = ["OptionEntry", "parse_options", "option_entries", "entry_to_flag", "merge_flag", "merge_flags", "tidy_flags"]
 
 # The most entries read from one help text: far above any real tool (curl has ~250).
 MAX_ENTRIES = 3_000
@@ -513,24 +513,27 @@ def merge_flags(flags, *, seen: set[str] | None = None) -> list[Flag]:
     seen = set() if seen is None else seen
     out: list[Flag] = []
     for flag in flags:
-        listed = flag.spellings
-        if seen.isdisjoint(listed):  # (the common case: a flag not listed before)
-            seen.update(listed)
-            out.append(flag)
-            continue
-        spellings = set(listed)
-        if spellings & seen:
-            rest = [s for s in listed if s not in seen]
-            if not rest:
-                continue
-            # ls: "-p, --indicator-style=slash": -p is its own switch meaning one preset value.
-            flag = Flag(
-                long=next((s for s in rest if s.startswith("--")), None),
-                short=next((s for s in rest if len(s) == 2), None),
-                aliases=tuple(s for s in rest if not s.startswith("--") and len(s) != 2),
-                description=flag.description,
-            )
-            spellings = set(flag.spellings)
-        seen |= spellings
-        out.append(flag)
+        merged = merge_flag(flag, flag.spellings, seen)
+        if merged is not None:
+            out.append(merged)
     return out
+
+
+def merge_flag(flag: Flag, listed: tuple[str, ...], seen: set[str]) -> Flag | None:
+    """``merge_flags([flag], seen=seen)``'s one flag (None for none), ``listed`` being ``flag.spellings``
+    (a caller that has them already passes them: the property builds a tuple each time)."""
+    if seen.isdisjoint(listed):  # (the common case: a flag not listed before)
+        seen.update(listed)
+        return flag
+    rest = [s for s in listed if s not in seen]
+    if not rest:
+        return None
+    # ls: "-p, --indicator-style=slash": -p is its own switch meaning one preset value.
+    flag = Flag(
+        long=next((s for s in rest if s.startswith("--")), None),
+        short=next((s for s in rest if len(s) == 2), None),
+        aliases=tuple(s for s in rest if not s.startswith("--") and len(s) != 2),
+        description=flag.description,
+    )
+    seen |= set(flag.spellings)
+    return flag

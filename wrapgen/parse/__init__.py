@@ -68,6 +68,8 @@ def parse_help(text: str | bytes, *, prog: tuple[str, ...], style: str | None = 
         except Exception:  # noqa: BLE001 - a parser bug must not stop discovery; gnu is the fallback
             continue
         if not command.exit_status and name != "man":  # man reads its own rendered EXIT STATUS section
-            command = command.with_changes(exit_status=exit_statuses(cleaned))
+            statuses = exit_statuses(cleaned)
+            if statuses:  # (most pages state none: the command stays as it is)
+                command = command.with_changes(exit_status=statuses)
         return command
     return Command(path=prog[1:], parser=chosen)

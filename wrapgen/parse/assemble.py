@@ -312,7 +312,8 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
     switches = frozenset(s for f, listed in own + inherited if not f.takes_value for s in listed)
     positionals = list(usage_positionals(usage_for_operands, prog=prog, switches=switches))
     docs = parts.operand_docs
-    positionals = [replace(p, description=docs.get(p.name.lower(), "")[:300]) for p in positionals]
+    positionals = [replace(p, description=said) if (said := docs.get(p.name.lower(), "")[:300]) != p.description else p
+                   for p in positionals]
     seen_paths: set[tuple[str, ...]] = set()
     subcommands = []
     for sub in parts.subcommands:

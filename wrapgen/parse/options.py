@@ -254,15 +254,18 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
     if not spellings:
         return None
     desc_lines = ([leftover] if leftover else []) + list(desc)
-    full = " ".join(line for line in desc_lines if line)
-    first_para: list[str] = []
-    for line in desc_lines:
-        if not line:
-            if first_para:
-                break
-            continue
-        first_para.append(line)
-    description = " ".join(first_para)[:400]
+    full = " ".join(filter(None, desc_lines))
+    if "" in desc_lines:  # (a blank line may end the first paragraph)
+        first_para: list[str] = []
+        for line in desc_lines:
+            if not line:
+                if first_para:
+                    break
+                continue
+            first_para.append(line)
+        description = " ".join(first_para)[:400]
+    else:
+        description = full[:400]
 
     longs: list[str] = []
     shorts: list[str] = []
@@ -353,15 +356,19 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
         kind = "boolean"
         choices = ()
     # git: "--no-decorate, --decorate[=short|full|auto|no]": the positive spelling leads.
-    present = set(longs)  # (a list being sorted looks empty to its own key function)
-    longs.sort(key=lambda spelling: spelling.startswith("--no-") and "--" + spelling[5:] in present)
+    if len(longs) > 1:
+        present = set(longs)  # (a list being sorted looks empty to its own key function)
+        longs.sort(key=lambda spelling: spelling.startswith("--no-") and "--" + spelling[5:] in present)
     # .NET: "--ucr, --use-current-runtime": a clipped first spelling is the alias.
     if len(longs) > 1 and len(longs[0]) <= 5 and len(longs[1]) > len(longs[0]) + 3:
         longs.insert(0, longs.pop(1))
     long = longs[0] if longs else None
     short = shorts[0] if shorts else None
-    own = {long, short}
-    aliases = tuple(a for a in dict.fromkeys(longs[1:] + shorts[1:] + others) if a not in own)
+    if len(longs) > 1 or len(shorts) > 1 or others:
+        own = {long, short}
+        aliases = tuple(a for a in dict.fromkeys(longs[1:] + shorts[1:] + others) if a not in own)
+    else:
+        aliases = ()  # (one spelling of each kind, the common case)
     return Flag(
         long=long,
         short=short,
@@ -394,6 +401,8 @@ _REPEATED = re.compile(r"^-([A-Za-z])\1+$")
 
 def _digit_flags(entry: OptionEntry) -> list[Flag] | None:
     """The switches a digit range stands for (``-0 ... -9``), or None when the entry is no range."""
+    if "-#" not in entry.spec and not entry.spec.lstrip()[1:2].isdigit():
+        return None  # (a range starts "-<digit>", gzip's "-#" is spelled so: most entries are neither)
     match = _DIGIT_RANGE.match(entry.spec.strip())
     low, high = (int(match["low"]), int(match["high"])) if match else (1, 9)
     if match is None:

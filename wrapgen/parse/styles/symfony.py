@@ -329,14 +329,15 @@ def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:
     alias_names = {n for ns in data.get("namespaces") or [] if isinstance(ns, dict)
                    for n in ns.get("commands") or [] if isinstance(n, str)} - names
     application: list[Flag] = []
-    nodes: dict[tuple[str, ...], Command] = {}
+    nodes: dict[tuple[str, ...], dict] = {}  # path -> the fields of its Command
     listed: list[Listed] = []
     memo: dict = {}
+    common_longs = {"--" + k for k in common}
     for entry, definition in zip(entries, definitions):
         options = definition.get("options") if isinstance(definition.get("options"), dict) else {}
         flags = _json_flags(options, memo)
-        shared_longs = {"--" + k for k in common} | {(options.get(k) or {}).get("name") for k in common
-                                                     if isinstance(options.get(k), dict)}
+        shared_longs = common_longs | {(options.get(k) or {}).get("name") for k in common
+                                       if isinstance(options.get(k), dict)}
         own = tuple(f for f in flags if f.long not in shared_longs)
         shared = tuple(f for f in flags if f.long in shared_longs)
         if not application:
@@ -353,7 +354,7 @@ def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:
         tool = prog[0] if prog else ""
         summary = _untagged(str(entry.get("description") or "")).strip()
         help_text = _untagged(str(entry.get("help") or "")).strip()
-        nodes[words] = Command(
+        nodes[words] = dict(
             path=words, summary=summary[:300], description=help_text[:2000],
             usage=tuple(f"{tool} {u}".strip() for u in usage[:1]),
             flags=own, global_flags=shared, positionals=positionals, aliases=aliases,
@@ -362,16 +363,18 @@ def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:
         listed.append(Listed(words, summary, aliases))
     children = nest(tuple(listed))
 
-    def build(path: tuple[str, ...], **group) -> Command:
-        node = nodes.get(path) or Command(path=path, summary=_namespace_summary(path, children),
-                                          probe=("list", "--format=json"), parser="symfony",
-                                          global_flags=tuple(application) if path else ())
+    # (each node's fields are gathered first and the node made once, with its subcommands: a
+    # Command rebuilt by replace() for each costs as much as the rest of its reading)
+    def build(path: tuple[str, ...], **fields) -> Command:
+        node = nodes.get(path) or dict(path=path, summary=_namespace_summary(path, children),
+                                       probe=("list", "--format=json"), parser="symfony",
+                                       global_flags=tuple(application) if path else ())
         subs = tuple(build(s.path, group=s.group) for s in children.get(path, ()))
-        return replace(node, subcommands=subs, **group)
+        return Command(**{**node, **fields, "subcommands": subs})
 
-    root = build(())
-    return replace(root, path=(), flags=tuple(application), global_flags=(), summary="", usage=(),
-                   positionals=(), aliases=(), hidden=False)
+    # (no entry's path is the root's: a name has a word)
+    return build((), flags=tuple(application), global_flags=(), summary="", usage=(),
+                 positionals=(), aliases=(), hidden=False)
 
 
 def _namespace_summary(path, children) -> str:

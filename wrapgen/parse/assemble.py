@@ -273,10 +273,14 @@ _NOT_SUMMARY = re.compile(
 )
 
 
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+_SENTENCE_END = re.compile(r"(?<=\.)\s")
+
+
 def _summary_and_description(prose: list[str]) -> tuple[str, str]:
     paragraphs: list[str] = []
     for block in prose:
-        for para in re.split(r"\n\s*\n", block):
+        for para in _PARAGRAPH_BREAK.split(block) if "\n" in block else (block,):
             para = para.strip()
             if para:
                 paragraphs.append(para)
@@ -285,7 +289,7 @@ def _summary_and_description(prose: list[str]) -> tuple[str, str]:
     summary = ""
     if kept:
         first = " ".join(kept[0].split())
-        summary = re.split(r"(?<=\.)\s", first, maxsplit=1)[0][:200]
+        summary = _SENTENCE_END.split(first, maxsplit=1)[0][:200]
     return summary, description
 
 

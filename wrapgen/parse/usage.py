@@ -18,6 +18,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from wrapgen.model.tool import Flag, Positional
+from wrapgen.parse.facts import guess_type as _guess_type  # (facts imports nothing of the parsers)
 
 
 __all__ = [
@@ -47,6 +48,19 @@ _NOT_OPERANDS = re.compile(
     )$""",
     re.VERBOSE | re.IGNORECASE,
 )
+
+
+# _NOT_OPERANDS, case-sensitive, for a lower-cased ASCII name: its literals are lower case and its
+# classes blind to case, so it matches the lowered name exactly where the case-blind one matches the
+# name, and faster.
+_NOT_OPERANDS_LOW = re.compile(_NOT_OPERANDS.pattern, _NOT_OPERANDS.flags & ~re.IGNORECASE)
+
+
+def _not_operand(name: str) -> bool:
+    """Whether a placeholder stands for options or the subcommand (``_NOT_OPERANDS``), not an operand."""
+    if name.isascii():
+        return _NOT_OPERANDS_LOW.match(name.lower()) is not None
+    return _NOT_OPERANDS.match(name) is not None
 
 
 def _bashlex():
@@ -288,10 +302,7 @@ def _skip_prog(words: list[str], prog: tuple[str, ...]) -> list[str]:
 
 
 def guess_type(name: str | None) -> str:
-    # Imported late: the parsers package imports this module while it initialises.
-    from wrapgen.parse.facts import guess_type as guess
-
-    return guess(name)
+    return _guess_type(name)
 
 
 # A group stuck to an operand's end that refines the same argv element: NAME[:TAG|@DIGEST],
@@ -335,10 +346,14 @@ def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool]
     ``NAME|ID``); a ``-`` alternative (``DEST_PATH|-``, stdin or stdout) names nothing;
     ``a|b`` of lower-case words is a choice of literals, not an operand.
     """
-    variadic = "..." in word or bool(_REPEAT_MARK.search(word))  # rclone: "[remote:path]+"
-    text = _REPEAT_MARK_AFTER.sub(r"\1", word.replace("...", ""))
+    marked = "*" in word or "+" in word  # (what the repeat marks need: most words have neither)
+    variadic = "..." in word or (marked and bool(_REPEAT_MARK.search(word)))  # rclone: "[remote:path]+"
+    text = word.replace("...", "")
+    if marked:
+        text = _REPEAT_MARK_AFTER.sub(r"\1", text)
     optional = text.startswith("[")
-    text = _SUFFIX_GROUP.sub("", text)
+    if text.find("[", 1) != -1:  # (a suffix group is a "[" after the operand's first character)
+        text = _SUFFIX_GROUP.sub("", text)
     text = text.lstrip("[({").rstrip("])}").strip().rstrip(".")
     if not text or text.startswith("-") or "=" in text:
         return None
@@ -353,7 +368,7 @@ def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool]
         name = _placeholder(text, bare_ok=optional or bare_ok)
         if name is None:
             return None
-    if not _OPERAND_NAME.fullmatch(name) or _NOT_OPERANDS.match(name.strip()):
+    if not _OPERAND_NAME.fullmatch(name) or _not_operand(name.strip()):
         return None
     return name.strip(), optional, variadic
 

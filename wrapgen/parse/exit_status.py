@@ -206,15 +206,26 @@ def _sentences(text: str, *, bare: bool) -> dict[int, str]:
     return found
 
 
+def _may_head(page: str) -> bool:
+    """Whether a line of ``page`` may be a _HEADING: every one starts with "exit ", "return " or
+    "diagnostics" in some case (a page that has these words only inside lines has no section, and
+    its lines need not be tried). Lower-cased ASCII text is tested; other text is always read."""
+    if not page.isascii():
+        return True
+    low = "\n" + page.lower()
+    return "\nexit " in low or "\nreturn " in low or "\ndiagnostics" in low
+
+
 def exit_statuses(text: str) -> tuple[tuple[int, str], ...]:
     """``((0, "a line is selected"), (1, "no lines were selected"), (2, "an error occurred"))`` for grep(1);
     ``()`` when the text states none. Sorted by code."""
     if not _ANY_WORD.search(text or ""):
         return ()
     try:
-        lines = (text or "").replace("\r\n", "\n").expandtabs().split("\n")
+        page = (text or "").replace("\r\n", "\n").expandtabs()
+        lines = page.split("\n")
         found: dict[int, str] = {}
-        for body in _sections(lines):
+        for body in _sections(lines) if _may_head(page) else ():
             tagged = _tagged(body)
             stated = tagged if len(tagged) >= 2 else {**_sentences("\n".join(body), bare=True), **tagged}
             for code, meaning in stated.items():

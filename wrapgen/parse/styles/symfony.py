@@ -143,7 +143,8 @@ def _tidy(flag: Flag) -> Flag:
 def parse_symfony(text: str, *, prog: tuple[str, ...]) -> Command:
     """One Symfony Console / cleo page: a command's help, or the ``TOOL list`` page at the root."""
     verbose = bool(_VERBOSITY.search(text))
-    text = _VERBOSITY.sub(lambda m: f"{m['indent']}-v{m['rest']}", text)
+    if verbose:  # (else there is nothing to rewrite)
+        text = _VERBOSITY.sub(lambda m: f"{m['indent']}-v{m['rest']}", text)
     parts = read_parts(text, prog=prog, rules=RULES, stubs=False)  # (its commands are read below)
     listed = listed_commands(text)
     path = tuple(prog[1:])
@@ -164,12 +165,16 @@ def parse_symfony(text: str, *, prog: tuple[str, ...]) -> Command:
     return command.with_changes(flags=flags, description=description, positionals=positionals)
 
 
+_HELP = re.compile(r"^Help:\n(?P<body>(?:[ \t].*\n?|\n)+)", re.MULTILINE)
+_BLANK_RUN = re.compile(r"\n{3,}")
+
+
 def _help_section(text: str) -> str:
-    match = re.search(r"^Help:\n(?P<body>(?:[ \t].*\n?|\n)+)", text, re.MULTILINE)
+    match = _HELP.search(text) if "Help:\n" in text else None
     if not match:
         return ""
     lines = [line.strip() for line in match["body"].split("\n")]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    return _BLANK_RUN.sub("\n\n", "\n".join(lines)).strip()
 
 
 def _children(listed, path: tuple[str, ...]):

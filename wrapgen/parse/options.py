@@ -276,8 +276,9 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
     default: str | None = None
     type_hint: str | None = None
     for match in spellings:
-        spell, attached = match["spell"], match["attached"] or ""
-        if match["dots"]:
+        spell, attached, dots = match.group("spell", "attached", "dots")
+        attached = attached or ""
+        if dots:
             repeatable = True
         if spell.endswith("#") and _GLUED_NUMBER.fullmatch(spell):
             # zstd: "-T#  Spawn # compression threads": the option glued to its number

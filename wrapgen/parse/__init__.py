@@ -12,7 +12,7 @@ from wrapgen.errors import UsageError
 from wrapgen.model.tool import Command
 
 from wrapgen.parse.exit_status import exit_statuses
-from wrapgen.parse.sections import clean_text
+from wrapgen.parse.sections import clean_text, is_clean
 from wrapgen.parse.styles import argparse_style, clap, click_style, cobra, docopt, git, gnu, man  # noqa: F401 (they register)
 from wrapgen.parse.styles import commander, npm, oclif, yargs  # noqa: F401 (Node's frameworks)
 from wrapgen.parse.styles import kingpin, symfony, urfave  # noqa: F401 (they register)
@@ -35,6 +35,20 @@ def detect_style(text: str | bytes) -> str:
         return "gnu"
 
 
+def _detect_cleaned(raw: str | bytes, cleaned: str) -> str:
+    """``detect_style(cleaned)``, without cleaning the text a second time where that changes nothing."""
+    try:
+        sure = is_clean(raw, cleaned)
+    except Exception:  # noqa: BLE001 - (raw of a type clean_text refused: cleaned is "")
+        sure = False
+    if not sure:
+        return detect_style(cleaned)
+    try:
+        return _detect(cleaned)
+    except Exception:  # noqa: BLE001 - detection must never fail; gnu reads anything
+        return "gnu"
+
+
 def parse_help(text: str | bytes, *, prog: tuple[str, ...], style: str | None = None) -> Command:
     """The ``Command`` this help text describes; ``prog[0]`` is the tool, the rest its path."""
     if style is not None and style not in PARSERS:
@@ -47,13 +61,15 @@ def parse_help(text: str | bytes, *, prog: tuple[str, ...], style: str | None = 
         cleaned = clean_text(text)
     except Exception:  # noqa: BLE001 - undecodable input reads as nothing
         cleaned = ""
-    chosen = style or detect_style(cleaned)
+    chosen = style or _detect_cleaned(text, cleaned)
     for name in dict.fromkeys((chosen, "gnu")):
         try:
             command = PARSERS[name](cleaned, prog=prog)
         except Exception:  # noqa: BLE001 - a parser bug must not stop discovery; gnu is the fallback
             continue
         if not command.exit_status and name != "man":  # man reads its own rendered EXIT STATUS section
-            command = command.with_changes(exit_status=exit_statuses(cleaned))
+            statuses = exit_statuses(cleaned)
+            if statuses:  # (most pages state none: the command stays as it is)
+                command = command.with_changes(exit_status=statuses)
         return command
     return Command(path=prog[1:], parser=chosen)

@@ -17,7 +17,7 @@ from wrapgen.model.tool import Command, Flag
 from wrapgen.parse.sections import Section, indent_of, split_sections
 from wrapgen.parse.usage import split_example, usage_flags, usage_positionals
 from wrapgen.parse.listing import parse_listing
-from wrapgen.parse.options import merge_flags, parse_options
+from wrapgen.parse.options import merge_flag, merge_flags, parse_options
 
 __all__ = ["Rules", "Parts", "assemble", "read_parts", "classify", "split_usage_section"]
 
@@ -193,8 +193,10 @@ def _aliases(section: Section, prog: tuple[str, ...]) -> list[str]:
 _OPERATION_HEADING = re.compile(r"^(?:main\s+)?operations?(?:\s+modes?)?:?$", re.IGNORECASE)
 
 
-def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
-    """Walk the sections once and sort what they hold into ``Parts``."""
+def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules, stubs: bool = True) -> Parts:
+    """Walk the sections once and sort what they hold into ``Parts``. ``stubs=False``: the listing
+    sections' entries are not read as stubs, for a style that reads its commands its own way (it
+    sets ``parts.subcommands`` itself); their option-like rows are still flags."""
     parts = Parts(sections=split_sections(text))
     # (flag, strong, global): flags from prose sections are weak, and give way to an option
     # table that lists the same spelling (kubectl config set-credentials shows
@@ -219,9 +221,10 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
         if role == "options" and len(prog) > 1 and re.search(r"^general options$", section.key):
             role = "globals"  # pip install's "General Options" are the root's, inherited
         if role == "listing":
-            # "examine the history and state (see also: git help revisions)": the pointer is no group name
-            group = re.sub(r"\s*\(see also:[^)]*\)$", "", section.title)
-            parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=group, prog=prog))
+            if stubs:
+                # "examine the history and state (see also: git help revisions)": the pointer is no group name
+                group = re.sub(r"\s*\(see also:[^)]*\)$", "", section.title)
+                parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=group, prog=prog))
             # dpkg and gpg list their "commands" as options: -i|--install, --clear-sign.
             found.extend((replace(f, operation=True), True, False) for f in parse_options(lines, max_first_indent=8))
         elif role == "globals":
@@ -245,12 +248,14 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules) -> Parts:
                 prose = _prose_before_options(lines)
                 if prose:
                     parts.prose.append(prose)
-    tabled = {s for flag, strong, _ in found if strong for s in flag.spellings}
-    kept = [(flag, is_global) for flag, strong, is_global in found if strong or not set(flag.spellings) & tabled]
+    spelled = [(flag, strong, is_global, flag.spellings) for flag, strong, is_global in found]
+    tabled = {s for _flag, strong, _global, listed in spelled if strong for s in listed}
     seen: set[str] = set()
-    for flag, is_global in kept:
-        for merged in merge_flags([flag], seen=seen):
-            (parts.global_flags if is_global else parts.flags).append(merged)
+    for flag, strong, is_global, listed in spelled:
+        if strong or tabled.isdisjoint(listed):
+            merged = merge_flag(flag, listed, seen)
+            if merged is not None:
+                (parts.global_flags if is_global else parts.flags).append(merged)
     return parts
 
 
@@ -268,10 +273,14 @@ _NOT_SUMMARY = re.compile(
 )
 
 
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+_SENTENCE_END = re.compile(r"(?<=\.)\s")
+
+
 def _summary_and_description(prose: list[str]) -> tuple[str, str]:
     paragraphs: list[str] = []
     for block in prose:
-        for para in re.split(r"\n\s*\n", block):
+        for para in _PARAGRAPH_BREAK.split(block) if "\n" in block else (block,):
             para = para.strip()
             if para:
                 paragraphs.append(para)
@@ -280,8 +289,11 @@ def _summary_and_description(prose: list[str]) -> tuple[str, str]:
     summary = ""
     if kept:
         first = " ".join(kept[0].split())
-        summary = re.split(r"(?<=\.)\s", first, maxsplit=1)[0][:200]
+        summary = _SENTENCE_END.split(first, maxsplit=1)[0][:200]
     return summary, description
+
+
+_DEPRECATED_COMMAND = re.compile(r"(?:Command \"[\w-]+\" is deprecated|\W*deprecated\b)", re.IGNORECASE)
 
 
 def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
@@ -295,12 +307,17 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
     summary, description = _summary_and_description(parts.prose)
     if prog and prog[0]:
         # "greet - fight the loneliness!", "jq - commandline JSON processor": the name is not the summary.
-        summary = re.sub(rf"^{re.escape(prog[0])}\s+[-\u2013\u2014]+\s+", "", summary)
+        if summary.startswith(prog[0]):  # (the pattern is anchored there)
+            summary = re.sub(rf"^{re.escape(prog[0])}\s+[-\u2013\u2014]+\s+", "", summary)
     usage_for_operands = parts.usage if parts.operand_usage is None else parts.operand_usage
-    switches = frozenset(s for f in parts.flags + parts.global_flags if not f.takes_value for s in f.spellings)
+    # (each flag's spellings, read once: the property builds a tuple each time)
+    own = [(f, f.spellings) for f in parts.flags]
+    inherited = [(f, f.spellings) for f in parts.global_flags]
+    switches = frozenset(s for f, listed in own + inherited if not f.takes_value for s in listed)
     positionals = list(usage_positionals(usage_for_operands, prog=prog, switches=switches))
     docs = parts.operand_docs
-    positionals = [replace(p, description=docs.get(p.name.lower(), "")[:300]) for p in positionals]
+    positionals = [replace(p, description=said) if (said := docs.get(p.name.lower(), "")[:300]) != p.description else p
+                   for p in positionals]
     seen_paths: set[tuple[str, ...]] = set()
     subcommands = []
     for sub in parts.subcommands:
@@ -311,13 +328,15 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
         # No option table at all (ssh, scp, tmux print only a BSD usage synopsis):
         # the usage lines are the only place the flags are named.
         parts.flags = usage_flags(parts.usage, prog=prog)
-    global_spellings = {s for f in parts.global_flags for s in f.spellings}
-    flags = [f for f in parts.flags if not set(f.spellings) & global_spellings]
-    seen = {s for f in flags + list(parts.global_flags) for s in f.spellings}
+        own = [(f, f.spellings) for f in parts.flags]
+    global_spellings = {s for _f, listed in inherited for s in listed}
+    kept = [(f, listed) for f, listed in own if global_spellings.isdisjoint(listed)]
+    flags = [f for f, _listed in kept]
+    seen = {s for _f, listed in kept + inherited for s in listed}
     flags += merge_flags(parts.companions, seen=seen)
     global_flags = list(parts.global_flags) + merge_flags(parts.global_companions, seen=seen)
     # cobra prints 'Command "x" is deprecated, use y instead' atop a deprecated command's help.
-    deprecated = bool(re.match(r"(?:Command \"[\w-]+\" is deprecated|\W*deprecated\b)", description, re.IGNORECASE))
+    deprecated = bool(_DEPRECATED_COMMAND.match(description))
     return Command(
         path=tuple(prog[1:]),
         deprecated=deprecated,

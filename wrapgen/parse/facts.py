@@ -8,6 +8,7 @@ name into a type guess.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -107,6 +108,13 @@ _PATH_NAMES = {
     "filepath", "file path", "dirname", "pathspec",
 }
 
+_COUNT_NAME = re.compile(r"(?:num|max|min)_?\w*|\w*_(?:num|count|n)")  # "max_depth", "retry_count"
+_NAME_WORDS = re.compile(r"[\s_/|]+")
+_PATH_END = re.compile(r"(?:file|path|dir)$")
+_CHOICE_SEPARATOR = re.compile(r"[,|]|(?<![\w-])or(?![\w-])")
+_CHOICE_ITEM = re.compile(r"[\w.+:/-]+")
+
+
 @dataclass(frozen=True)
 class DescriptionFacts:
     """The facts found in one option's description."""
@@ -122,6 +130,11 @@ class DescriptionFacts:
     hidden: bool = False
 
 
+_LONG_SPELLING = re.compile(r"--[\w-]+")
+_ALIAS_SEPARATOR = re.compile(r"[,\s]+")
+
+
+@functools.lru_cache(maxsize=2048)  # (pure; a tool's entries repeat their value names: "string", "FILE")
 def guess_type(value_name: str | None, choices: tuple[str, ...] = ()) -> str:
     """The type a value name suggests: N -> integer, FILE -> path, {a,b} -> enum."""
     if choices:
@@ -130,7 +143,7 @@ def guess_type(value_name: str | None, choices: tuple[str, ...] = ()) -> str:
         return "string"  # "KEY=VALUE|PATH": one of several shapes, so no narrower guess
     name = value_name.strip("<>[]=(){}. ").lower().replace("-", "_")
     spaced = name.replace("_", " ")
-    if name in _INT_NAMES or spaced in _INT_NAMES or re.fullmatch(r"(?:num|max|min)_?\w*|\w*_(?:num|count|n)", name):
+    if name in _INT_NAMES or spaced in _INT_NAMES or _COUNT_NAME.fullmatch(name):
         return "integer"
     if name in _NUMBER_NAMES or spaced in _NUMBER_NAMES:
         return "number"
@@ -138,17 +151,17 @@ def guess_type(value_name: str | None, choices: tuple[str, ...] = ()) -> str:
         return "boolean"
     if ":" in name:
         return "string"  # "range:file", "user:password": structured, not a path
-    last = re.split(r"[\s_/|]+", spaced)[-1] if spaced else ""
-    if name in _PATH_NAMES or spaced in _PATH_NAMES or last in _PATH_NAMES or re.search(r"(?:file|path|dir)$", name):
+    last = _NAME_WORDS.split(spaced)[-1] if spaced else ""
+    if name in _PATH_NAMES or spaced in _PATH_NAMES or last in _PATH_NAMES or _PATH_END.search(name):
         return "path"
     return "string"
 
 
 def split_choices(text: str) -> tuple[str, ...]:
     """Words of a choice list ("a, b", "a|b", '"a", "b"'); () when any item is not one word."""
-    parts = [p.strip().strip("\"'`") for p in re.split(r"[,|]|(?<![\w-])or(?![\w-])", text)]
+    parts = [p.strip().strip("\"'`") for p in _CHOICE_SEPARATOR.split(text)]
     parts = [p for p in parts if p]
-    if len(parts) < 2 or any(not re.fullmatch(r"[\w.+:/-]+", p) for p in parts):
+    if len(parts) < 2 or any(not _CHOICE_ITEM.fullmatch(p) for p in parts):
         return ()
     return tuple(dict.fromkeys(parts))
 
@@ -199,7 +212,8 @@ def read_description(full: str, desc_lines: list[str], *, takes_value: bool) -> 
     low = full.lower()
     if not choices and "possible values:" in low:
         choices = _listed_values(desc_lines)
-    if not choices and any(k in low for k in ("possible values", "{", "one of", "choices", "values:", '("', "/")):
+    if not choices and ("/" in low or "{" in low or "one of" in low or "choices" in low or "values:" in low
+                        or '("' in low or "possible values" in low):
         match = _CHOICES.search(full)
         if match:
             said = next(g for g in match.groups() if g is not None)
@@ -211,21 +225,23 @@ def read_description(full: str, desc_lines: list[str], *, takes_value: bool) -> 
         # value to pass: an unquoted default is one word; only cobra's quoted "(default "a b")" holds spaces
         quoted = bool(match and match["c"] is not None)
         default = said if said and (quoted or len(said.split()) == 1) else None
-    if any(k in low for k in (" be ", "additive", "repeatable", "twice", " times")) and _REPEATABLE.search(full):
+    if (" be " in low or " times" in low or "twice" in low or "additive" in low or "repeatable" in low) \
+            and _REPEATABLE.search(full):
         repeatable = True
     if "alias" in low:
         for match in _ALIAS_LIST.finditer(full):
             if match["list"]:
-                others.extend(re.findall(r"--[\w-]+", match["list"]))
+                others.extend(_LONG_SPELLING.findall(match["list"]))
             else:
-                for name in re.split(r"[,\s]+", match["clap"]):
+                for name in _ALIAS_SEPARATOR.split(match["clap"]):
                     name = name.strip()
                     if name:
                         others.append(name if name.startswith("-") else ("--" if len(name) > 1 else "-") + name)
     required = "required" in low and bool(_REQUIRED.search(full))
     deprecated = "deprecated" in low and bool(_DEPRECATED.search(full))
     hidden = "hidden" in low and bool(_HIDDEN.search(full))
-
+    if not (type_hint or choices or default is not None or repeatable or others or required or deprecated or hidden):
+        return _NO_FACTS[takes_value]  # (most descriptions say nothing of these)
     return DescriptionFacts(
         takes_value=takes_value,
         type_hint=type_hint,
@@ -237,3 +253,7 @@ def read_description(full: str, desc_lines: list[str], *, takes_value: bool) -> 
         deprecated=deprecated,
         hidden=hidden,
     )
+
+
+# The facts of a description that states none, by takes_value: shared, as facts are immutable.
+_NO_FACTS = {False: DescriptionFacts(takes_value=False), True: DescriptionFacts(takes_value=True)}

@@ -17,7 +17,7 @@ from wrapgen.model.tool import Flag
 from wrapgen.parse.sections import indent_of
 from wrapgen.parse.facts import _COMPANION, guess_type, read_description, split_choices, strip_quotes
 
-__all__ = ["OptionEntry", "parse_options", "option_entries", "entry_to_flag", "merge_flags", "tidy_flags"]
+__all__ = ["OptionEntry", "parse_options", "option_entries", "entry_to_flag", "merge_flag", "merge_flags", "tidy_flags"]
 
 # The most entries read from one help text: far above any real tool (curl has ~250).
 MAX_ENTRIES = 3_000
@@ -98,6 +98,9 @@ class OptionEntry:
 
 
 _LONE_SHORT = re.compile(r"-[A-Za-z0-9?#@](?:\s|$)")
+# The gap between an entry's spec and its description; python3's "-c cmd : program" has a colon in it.
+_FIRST_GAP = re.compile(r"\s{2,}(?::\s+)?|\s+:\s+(?=\S)")
+_LONG_OR_SHORT = re.compile(r"--?[A-Za-z]")
 
 
 def option_entries(lines, *, max_first_indent: int = 16) -> list[OptionEntry]:
@@ -111,8 +114,9 @@ def option_entries(lines, *, max_first_indent: int = 16) -> list[OptionEntry]:
             if cur is not None:
                 cur.desc.append("")
             continue
-        ind = indent_of(line)
-        starts = bool(_ENTRY_START.match(text)) and not text.startswith("-- ") and text != "--"
+        ind = len(line) - len(line.lstrip(" "))  # (indent_of, inline: this loop reads every line)
+        # (every entry start is a dash first: the pattern is tried on those lines only)
+        starts = text[0] == "-" and bool(_ENTRY_START.match(text)) and not text.startswith("-- ") and text != "--"
         if starts and cur is not None and not cur.desc and cur.spec.endswith(",") and ind == cur.indent:
             # grep: "--color[=WHEN]," then "--colour[=WHEN]  use markers...": one entry, two lines
             spec, desc = _split_first_line(text)
@@ -149,12 +153,12 @@ def _split_first_line(text: str) -> tuple[str, str]:
     belongs to the spec when another spelling follows it.
     """
     # python3: "-c cmd : program passed in", "-b     : issue warnings": the colon is part of the gap
-    for match in re.finditer(r"\s{2,}(?::\s+)?|\s+:\s+(?=\S)", text):
+    for match in _FIRST_GAP.finditer(text):
         spec, rest = text[: match.start()], text[match.end():]
         if rest.startswith("...."):
             continue  # less: "-e  -E  ....  --quit-at-eof"
         if rest.startswith("-") and (spec.endswith((",", "|", "....")) or len(spec.split()) <= 2
-                                     and _LONE_SHORT.match(spec) and re.match(r"--?[A-Za-z]", rest)):
+                                     and _LONE_SHORT.match(spec) and _LONG_OR_SHORT.match(rest)):
             continue  # patch: "-p NUM  --strip=NUM  Strip ..."
         return spec, rest.strip()
     return text, ""
@@ -170,21 +174,22 @@ def _scan_spec(spec: str, gap_after: bool):
     while pos < n:
         while pos < n and (spec[pos] in " ," or (spec[pos] in "|/" and spec.startswith("-", pos + 1))):
             pos += 1  # separators: "-a, --all", dpkg's "-i|--install", rich-click's "--x/--no-x"
-        if spec.startswith("....", pos):
-            pos += 4  # less: "-e  -E  ....  --quit-at-eof"
-            continue
-        if spec.startswith("| ", pos) and values and not spec.startswith("-", pos + 2):
-            # httpie: "--auth USER[:PASS] | TOKEN, -a ...": the value has two forms
-            match = _VALUE.match(spec, pos + 2)
-            if match:
-                values[-1] = f"{values[-1].rstrip(',')} | {match.group(0)}"
-                pos = match.end()
-                continue
-        if spec.startswith("/ ", pos) or spec.startswith("| ", pos):  # click: --debug / --no-debug
-            pos += 2
-            continue
         if pos >= n:
             break
+        if spec[pos] in "./|":  # (what the three cases below start with; spellings and values seldom do)
+            if spec.startswith("....", pos):
+                pos += 4  # less: "-e  -E  ....  --quit-at-eof"
+                continue
+            if spec.startswith("| ", pos) and values and not spec.startswith("-", pos + 2):
+                # httpie: "--auth USER[:PASS] | TOKEN, -a ...": the value has two forms
+                match = _VALUE.match(spec, pos + 2)
+                if match:
+                    values[-1] = f"{values[-1].rstrip(',')} | {match.group(0)}"
+                    pos = match.end()
+                    continue
+            if spec.startswith("/ ", pos) or spec.startswith("| ", pos):  # click: --debug / --no-debug
+                pos += 2
+                continue
         match = _SPELLING.match(spec, pos)
         if match and (pos == 0 or spec[pos - 1] in " ,/|"):
             spellings.append(match)
@@ -222,6 +227,15 @@ def _scan_spec(spec: str, gap_after: bool):
     return spellings, values, spec[pos:].strip()
 
 
+_KILL_SIGNAL = re.compile(r"^-<[^>]*>,\s*")
+_GLUED_NUMBER = re.compile(r"-[A-Za-z]#")  # zstd's "-T#"
+_INTEGER = re.compile(r"-?\d+")
+_DECIMAL = re.compile(r"-?\d+\.\d+")
+_OPTIONAL_BRACKETS = re.compile(r"^\[=?|\]$")  # "[=WHEN]" -> "WHEN"
+_BRACED_CHOICES = re.compile(r"=\{([^{}]*)\}")  # argparse's "={no,stdout}"
+_ANGLED = re.compile(r"<([^<>]*)>")
+
+
 def entry_to_flag(entry: OptionEntry) -> Flag | None:
     """The ``Flag`` an entry describes, or None when its spec holds no spelling."""
     return _entry_flag(entry.spec, entry.gap, tuple(entry.desc))
@@ -234,20 +248,24 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
 def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | None:
     kubectl = spec.endswith(":") and "=" in spec
     spec = spec[:-1] if kubectl else spec
-    spec = re.sub(r"^-<[^>]*>,\s*", "", spec)  # kill: "-<signal>, -s, --signal <signal>"
+    if spec.startswith("-<"):
+        spec = _KILL_SIGNAL.sub("", spec)  # kill: "-<signal>, -s, --signal <signal>"
     spellings, values, leftover = _scan_spec(spec, gap_after)
     if not spellings:
         return None
     desc_lines = ([leftover] if leftover else []) + list(desc)
-    full = " ".join(line for line in desc_lines if line)
-    first_para: list[str] = []
-    for line in desc_lines:
-        if not line:
-            if first_para:
-                break
-            continue
-        first_para.append(line)
-    description = " ".join(first_para)[:400]
+    full = " ".join(filter(None, desc_lines))
+    if "" in desc_lines:  # (a blank line may end the first paragraph)
+        first_para: list[str] = []
+        for line in desc_lines:
+            if not line:
+                if first_para:
+                    break
+                continue
+            first_para.append(line)
+        description = " ".join(first_para)[:400]
+    else:
+        description = full[:400]
 
     longs: list[str] = []
     shorts: list[str] = []
@@ -258,10 +276,11 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
     default: str | None = None
     type_hint: str | None = None
     for match in spellings:
-        spell, attached = match["spell"], match["attached"] or ""
-        if match["dots"]:
+        spell, attached, dots = match.group("spell", "attached", "dots")
+        attached = attached or ""
+        if dots:
             repeatable = True
-        if re.fullmatch(r"-[A-Za-z]#", spell):
+        if spell.endswith("#") and _GLUED_NUMBER.fullmatch(spell):
             # zstd: "-T#  Spawn # compression threads": the option glued to its number
             spell, attached, type_hint = spell[:2], attached or "<#>", "integer"
         if spell.startswith(("--[no-]", "-[no-]")):
@@ -283,18 +302,18 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
                     repeatable = True
                 elif raw:
                     default = raw
-                    if re.fullmatch(r"-?\d+", raw):
+                    if _INTEGER.fullmatch(raw):
                         type_hint = "integer"
-                    elif re.fullmatch(r"-?\d+\.\d+", raw):
+                    elif _DECIMAL.fullmatch(raw):
                         type_hint = "number"
         elif attached:
             takes_value = True
             if attached.startswith("["):
                 optional = True
-                value_name = value_name or re.sub(r"^\[=?|\]$", "", attached).replace("][", "") or None
+                value_name = value_name or _OPTIONAL_BRACKETS.sub("", attached).replace("][", "") or None
             else:
                 value_name = value_name or attached.lstrip("=").rstrip(",") or None
-                braces = re.fullmatch(r"=\{([^{}]*)\}", attached)
+                braces = _BRACED_CHOICES.fullmatch(attached)
                 if braces:
                     choices = split_choices(braces[1])  # argparse: --show-capture={no,stdout}
     for token in values:
@@ -319,7 +338,7 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
         if value_name.startswith("[") and value_name.endswith("]") and "|" not in value_name:
             value_name = value_name[1:-1]
         if value_name.startswith("<") and value_name.endswith(">"):
-            value_name = re.sub(r"<([^<>]*)>", r"\1", value_name)  # "<zipfile> <output_dir>" too
+            value_name = _ANGLED.sub(r"\1", value_name)  # "<zipfile> <output_dir>" too
         value_name = value_name.lstrip("=") or None
 
     facts = read_description(full, desc_lines, takes_value=takes_value)
@@ -338,15 +357,19 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
         kind = "boolean"
         choices = ()
     # git: "--no-decorate, --decorate[=short|full|auto|no]": the positive spelling leads.
-    present = set(longs)  # (a list being sorted looks empty to its own key function)
-    longs.sort(key=lambda spelling: spelling.startswith("--no-") and "--" + spelling[5:] in present)
+    if len(longs) > 1:
+        present = set(longs)  # (a list being sorted looks empty to its own key function)
+        longs.sort(key=lambda spelling: spelling.startswith("--no-") and "--" + spelling[5:] in present)
     # .NET: "--ucr, --use-current-runtime": a clipped first spelling is the alias.
     if len(longs) > 1 and len(longs[0]) <= 5 and len(longs[1]) > len(longs[0]) + 3:
         longs.insert(0, longs.pop(1))
     long = longs[0] if longs else None
     short = shorts[0] if shorts else None
-    own = {long, short}
-    aliases = tuple(a for a in dict.fromkeys(longs[1:] + shorts[1:] + others) if a not in own)
+    if len(longs) > 1 or len(shorts) > 1 or others:
+        own = {long, short}
+        aliases = tuple(a for a in dict.fromkeys(longs[1:] + shorts[1:] + others) if a not in own)
+    else:
+        aliases = ()  # (one spelling of each kind, the common case)
     return Flag(
         long=long,
         short=short,
@@ -379,6 +402,8 @@ _REPEATED = re.compile(r"^-([A-Za-z])\1+$")
 
 def _digit_flags(entry: OptionEntry) -> list[Flag] | None:
     """The switches a digit range stands for (``-0 ... -9``), or None when the entry is no range."""
+    if "-#" not in entry.spec and not entry.spec.lstrip()[1:2].isdigit():
+        return None  # (a range starts "-<digit>", gzip's "-#" is spelled so: most entries are neither)
     match = _DIGIT_RANGE.match(entry.spec.strip())
     low, high = (int(match["low"]), int(match["high"])) if match else (1, 9)
     if match is None:
@@ -498,24 +523,27 @@ def merge_flags(flags, *, seen: set[str] | None = None) -> list[Flag]:
     seen = set() if seen is None else seen
     out: list[Flag] = []
     for flag in flags:
-        listed = flag.spellings
-        if seen.isdisjoint(listed):  # (the common case: a flag not listed before)
-            seen.update(listed)
-            out.append(flag)
-            continue
-        spellings = set(listed)
-        if spellings & seen:
-            rest = [s for s in listed if s not in seen]
-            if not rest:
-                continue
-            # ls: "-p, --indicator-style=slash": -p is its own switch meaning one preset value.
-            flag = Flag(
-                long=next((s for s in rest if s.startswith("--")), None),
-                short=next((s for s in rest if len(s) == 2), None),
-                aliases=tuple(s for s in rest if not s.startswith("--") and len(s) != 2),
-                description=flag.description,
-            )
-            spellings = set(flag.spellings)
-        seen |= spellings
-        out.append(flag)
+        merged = merge_flag(flag, flag.spellings, seen)
+        if merged is not None:
+            out.append(merged)
     return out
+
+
+def merge_flag(flag: Flag, listed: tuple[str, ...], seen: set[str]) -> Flag | None:
+    """``merge_flags([flag], seen=seen)``'s one flag (None for none), ``listed`` being ``flag.spellings``
+    (a caller that has them already passes them: the property builds a tuple each time)."""
+    if seen.isdisjoint(listed):  # (the common case: a flag not listed before)
+        seen.update(listed)
+        return flag
+    rest = [s for s in listed if s not in seen]
+    if not rest:
+        return None
+    # ls: "-p, --indicator-style=slash": -p is its own switch meaning one preset value.
+    flag = Flag(
+        long=next((s for s in rest if s.startswith("--")), None),
+        short=next((s for s in rest if len(s) == 2), None),
+        aliases=tuple(s for s in rest if not s.startswith("--") and len(s) != 2),
+        description=flag.description,
+    )
+    seen |= set(flag.spellings)
+    return flag

@@ -18,6 +18,7 @@ __all__ = [
     "Section",
     "clean_text",
     "indent_of",
+    "is_clean",
     "split_sections",
 ]
 
@@ -96,14 +97,27 @@ def clean_text(text: str | bytes) -> str:
         text = bytes(text[: MAX_CHARS * 4]).decode("utf-8", errors="replace")
     text = text[:MAX_CHARS]
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _ANSI.sub("", text)
+    if "\x1b" in text:  # (every escape starts so)
+        text = _ANSI.sub("", text)
     if "\x08" in text:
         text = _OVERSTRIKE.sub("", text)
     text = _CONTROL.sub("", text)
-    lines = [line[:MAX_LINE].expandtabs(8).rstrip() for line in text.split("\n")]
+    if "\t" in text:
+        lines = [line[:MAX_LINE].expandtabs(8).rstrip() for line in text.split("\n")]
+    else:
+        lines = [line[:MAX_LINE].rstrip() for line in text.split("\n")]
     if "\u256d" in text:
         lines = _unboxed(lines)
     return "\n".join(lines)
+
+
+def is_clean(raw: str | bytes, cleaned: str) -> bool:
+    """Whether ``clean_text(cleaned) == cleaned`` is sure, ``cleaned`` being ``clean_text(raw)``. It is
+    when the raw text holds no tab (expanding one after a line's cut lengthens the line, and the
+    text) and the cleaned one no panel corner of rich's (a panel row may hold another panel):
+    cleaning removes every control and escape character, cuts and strips every line, so nothing
+    else changes a second time."""
+    return ("\t" not in raw if isinstance(raw, str) else b"\t" not in raw) and "\u256d" not in cleaned
 
 
 # rich's panels (typer, rich-click): "╭─ Options ───╮", "│ --force  -f  Skip checks │", "╰───╯".
@@ -139,8 +153,8 @@ def indent_of(line: str) -> int:
 def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
     """(title, inline text) when line ``i`` is a heading, else None."""
     line = lines[i]
-    if not line:
-        return None
+    if not line or line.startswith("  "):
+        return None  # (every heading starts in the first two columns: most lines are entries, indented)
     match = _HEADING_INLINE.match(line)
     if match:
         return match["title"], match["inline"].strip()  # usage lines may be long

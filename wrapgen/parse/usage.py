@@ -18,6 +18,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from wrapgen.model.tool import Flag, Positional
+from wrapgen.parse.facts import guess_type as _guess_type  # (facts imports nothing of the parsers)
 
 
 __all__ = [
@@ -49,6 +50,19 @@ _NOT_OPERANDS = re.compile(
 )
 
 
+# _NOT_OPERANDS, case-sensitive, for a lower-cased ASCII name: its literals are lower case and its
+# classes blind to case, so it matches the lowered name exactly where the case-blind one matches the
+# name, and faster.
+_NOT_OPERANDS_LOW = re.compile(_NOT_OPERANDS.pattern, _NOT_OPERANDS.flags & ~re.IGNORECASE)
+
+
+def _not_operand(name: str) -> bool:
+    """Whether a placeholder stands for options or the subcommand (``_NOT_OPERANDS``), not an operand."""
+    if name.isascii():
+        return _NOT_OPERANDS_LOW.match(name.lower()) is not None
+    return _NOT_OPERANDS.match(name) is not None
+
+
 def _bashlex():
     """bashlex, imported on first need: building its parser tables takes ~0.2 s, and help whose
     usage lines have no quoting (most) never needs it."""
@@ -77,7 +91,7 @@ def split_usage(line: str) -> list[str]:
 @lru_cache(maxsize=512)
 def _split_usage(line: str) -> tuple[str, ...]:
     # "<jq filter>" is one placeholder: keep its space out of the word splitting.
-    protected = re.sub(r"<[^<>]*>", lambda m: m[0].replace(" ", "\x01"), line)
+    protected = _ANGLED.sub(lambda m: m[0].replace(" ", "\x01"), line) if "<" in line else line
     if not _QUOTING.search(protected):
         # Every other metacharacter is escaped before bashlex sees it, so without quotes or
         # backslashes bashlex would only split on blanks; skipping it saves milliseconds a line.
@@ -288,10 +302,7 @@ def _skip_prog(words: list[str], prog: tuple[str, ...]) -> list[str]:
 
 
 def guess_type(name: str | None) -> str:
-    # Imported late: the parsers package imports this module while it initialises.
-    from wrapgen.parse.facts import guess_type as guess
-
-    return guess(name)
+    return _guess_type(name)
 
 
 # A group stuck to an operand's end that refines the same argv element: NAME[:TAG|@DIGEST],
@@ -301,17 +312,28 @@ _SUFFIX_GROUP = re.compile(r"(?<=[\w>\]])\[[:@.,=/#][^\[\]]*\]")  # also kubectl
 _UPPER = re.compile(r"[A-Z][A-Z0-9_-]*(?:[/:][A-Z][A-Z0-9_-]*)*")
 
 
+_ANGLED = re.compile(r"<[^<>]*>")
+_LOWER_WORD = re.compile(r"[a-z][a-z0-9_-]*")
+_CAMEL_WORD = re.compile(r"[a-z]+(?:-?[A-Z][A-Za-z0-9]*)+")
+_REMOTE_WORD = re.compile(r"[a-z][a-z0-9_-]*:(?:[a-z][a-z0-9_/-]*)?")
+_REPEAT_MARK = re.compile(r"[\]>][*+]$")
+_REPEAT_MARK_AFTER = re.compile(r"([\]>])[*+]$")
+_OPERAND_NAME = re.compile(r"[\w .:/|-]+")
+_PHRASE_START = re.compile(r"\[[a-z]+")  # "[global options]" opens with "[global"
+_PHRASE_WORD = re.compile(r"[a-z]+(?:\.\.\.)?\]?")
+
+
 def _placeholder(text: str, *, bare_ok: bool) -> str | None:
     """The name of one placeholder alternative (``<file>``, ``NAME``, ``TYPE/NAME``), else None."""
     if text.startswith("<") and text.endswith(">") and text.count("<") == 1:
         return text[1:-1]
     if _UPPER.fullmatch(text):
         return text
-    if re.fullmatch(r"[a-z][a-z0-9_-]*", text) and bare_ok:
+    if bare_ok and _LOWER_WORD.fullmatch(text):
         return text  # argparse: "[port]", clap: "[pattern]", BSD: "ssh [-46] destination"
-    if re.fullmatch(r"[a-z]+(?:-?[A-Z][A-Za-z0-9]*)+", text) and bare_ok:
+    if bare_ok and _CAMEL_WORD.fullmatch(text):
         return text  # camelCase after the options began: cobra's "restic diff [flags] snapshotID snapshot-ID"
-    if re.fullmatch(r"[a-z][a-z0-9_-]*:(?:[a-z][a-z0-9_/-]*)?", text):
+    if _REMOTE_WORD.fullmatch(text):
         return text  # rclone: "source:path dest:path", "remote:"; no subcommand word holds a colon
     return None
 
@@ -324,14 +346,18 @@ def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool]
     ``NAME|ID``); a ``-`` alternative (``DEST_PATH|-``, stdin or stdout) names nothing;
     ``a|b`` of lower-case words is a choice of literals, not an operand.
     """
-    variadic = "..." in word or bool(re.search(r"[\]>][*+]$", word))  # rclone: "[remote:path]+"
-    text = re.sub(r"([\]>])[*+]$", r"\1", word.replace("...", ""))
+    marked = "*" in word or "+" in word  # (what the repeat marks need: most words have neither)
+    variadic = "..." in word or (marked and bool(_REPEAT_MARK.search(word)))  # rclone: "[remote:path]+"
+    text = word.replace("...", "")
+    if marked:
+        text = _REPEAT_MARK_AFTER.sub(r"\1", text)
     optional = text.startswith("[")
-    text = _SUFFIX_GROUP.sub("", text)
+    if text.find("[", 1) != -1:  # (a suffix group is a "[" after the operand's first character)
+        text = _SUFFIX_GROUP.sub("", text)
     text = text.lstrip("[({").rstrip("])}").strip().rstrip(".")
     if not text or text.startswith("-") or "=" in text:
         return None
-    if "|" in re.sub(r"<[^<>]*>", "", text):
+    if "|" in text and "|" in _ANGLED.sub("", text):
         parts = [p for p in (q.strip() for q in text.split("|")) if p != "-"]
         names = [_placeholder(p, bare_ok=False) for p in parts]
         if not parts or None in names:
@@ -342,7 +368,7 @@ def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool]
         name = _placeholder(text, bare_ok=optional or bare_ok)
         if name is None:
             return None
-    if not re.fullmatch(r"[\w .:/|-]+", name) or _NOT_OPERANDS.match(name.strip()):
+    if not _OPERAND_NAME.fullmatch(name) or _not_operand(name.strip()):
         return None
     return name.strip(), optional, variadic
 
@@ -388,9 +414,9 @@ def _join_phrases(words: list[str]) -> list[str]:
     i = 0
     while i < len(words):
         end = None
-        if re.fullmatch(r"\[[a-z]+", words[i]):
+        if _PHRASE_START.fullmatch(words[i]):
             for j in range(i + 1, min(i + 4, len(words))):
-                if not re.fullmatch(r"[a-z]+(?:\.\.\.)?\]?", words[j]):
+                if not _PHRASE_WORD.fullmatch(words[j]):
                     break
                 if words[j].endswith("]"):
                     end = j

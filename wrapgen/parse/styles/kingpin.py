@@ -40,12 +40,16 @@ _FLAG_VALUE = re.compile(r'^(?P<head> +(?:-\w, )?--[\w.-]+)=(?P<value>"[^"]*"|\S
 _PLACEHOLDER = re.compile(r"^(?:<[^>]+>|[A-Z][A-Z0-9_.-]*)$")
 # newer kingpin: "--[no-]version-check"
 _NEGATABLE = re.compile(r"--\[no-\](?P<name>[\w.-]+)")
+_INTEGER = re.compile(r"-?\d+")
+
+
+_CAPITALISED = re.compile(r"^ +[A-Z]")
 
 
 def _default_template(lines: list[str]) -> bool:
     """Whether the tree is the default template: blank lines between entries, each entry's help
     (a sentence, capitalised) below it; the compact tree has neither."""
-    return any(not line.strip() for line in lines) and any(re.match(r"^ +[A-Z]", line) for line in lines)
+    return any(not line.strip() for line in lines) and any(_CAPITALISED.match(line) for line in lines)
 
 
 def command_tree(text: str) -> tuple[Listed, ...]:
@@ -102,6 +106,20 @@ def tree_children(tree: tuple[Listed, ...]) -> dict[tuple[str, ...], tuple[Comma
     return {path: tuple(children) for path, children in out.items()}
 
 
+def _children_of(tree: tuple[Listed, ...], path: tuple[str, ...]) -> tuple[Command, ...]:
+    """``tree_children(tree).get(path, ())``, without making the stubs of every other path (a page
+    shows the whole tree; it needs its own children only)."""
+    depth = len(path) + 1
+    known: set[tuple[str, ...]] = set()
+    out: list[Command] = []
+    for entry in tree:
+        child = entry.words[:depth]
+        if len(child) == depth and child[:-1] == path and child not in known:
+            known.add(child)
+            out.append(stub(child, summary=entry.summary if len(entry.words) == depth else "", group=""))
+    return tuple(out)
+
+
 @register_parser("kingpin")
 def parse_kingpin(text: str, *, prog: tuple[str, ...]) -> Command:
     """One kingpin page: own flags (the application's are put apart by the crawl, which knows the
@@ -118,11 +136,10 @@ def parse_kingpin(text: str, *, prog: tuple[str, ...]) -> Command:
     text = _FLAG_VALUE.sub(placeholder, text)
     negatable = {f"--{m['name']}" for m in _NEGATABLE.finditer(text)}
     text = _NEGATABLE.sub(lambda m: f"--{m['name']}", text)
-    parts = read_parts(text, prog=prog, rules=RULES)
+    parts = read_parts(text, prog=prog, rules=RULES, stubs=False)  # (its commands are read below)
     parts.companions, parts.global_companions = [], []  # "Use --no-x to disable" names no flag of its own
     path = tuple(prog[1:])
-    tree = command_tree(text)
-    children = tree_children(tree).get(path, ())
+    children = _children_of(command_tree(text), path)
     parts.subcommands = list(children)
     command = assemble(parts, prog=prog, style="kingpin")
     flags = []
@@ -141,7 +158,7 @@ def _page_flag(flag: Flag, value: str | None, negated: bool) -> Flag:
     if value is not None:
         choices = flag.choices or value_choices(flag.description)
         flag = replace(flag, default=value, value_name=None, choices=choices,
-                       type="enum" if choices else ("integer" if re.fullmatch(r"-?\d+", value) else "string"))
+                       type="enum" if choices else ("integer" if _INTEGER.fullmatch(value) else "string"))
     if negated:
         flag = replace(flag, aliases=flag.aliases + (f"--no-{flag.long[2:]}",))
     return flag

@@ -28,7 +28,7 @@ from wrapgen.model.tool import Command, Flag, Positional
 from wrapgen.parse.assemble import Rules, assemble, read_parts
 from wrapgen.parse.listing import stub
 from wrapgen.parse.registry import register_parser
-from wrapgen.parse.usage import guess_type
+from wrapgen.parse.facts import guess_type  # (what wrapgen.parse.usage.guess_type calls, imported once)
 
 __all__ = [
     "Listed",
@@ -88,6 +88,9 @@ def is_list_help(text: str) -> bool:
 
 def value_choices(description: str) -> tuple[str, ...]:
     """The values a description enumerates: ``(txt, xml, json, or md)`` gives txt, xml, json, md."""
+    # (every match opens with "(", "must be ", "one of" or "supports": most descriptions hold none)
+    if not ("(" in description or "ust be " in description or "one of" in description or "supports" in description):
+        return ()
     match = _CHOICES.search(description)
     if not match:
         return ()
@@ -131,7 +134,7 @@ def _tidy(flag: Flag) -> Flag:
         choices = value_choices(flag.description)
         if choices:
             flag = replace(flag, choices=choices, type="enum")
-    if re.search(r"\(multiple values allowed\)", flag.description):
+    if "(multiple values allowed)" in flag.description:
         flag = replace(flag, repeatable=True)
     return flag
 
@@ -140,8 +143,9 @@ def _tidy(flag: Flag) -> Flag:
 def parse_symfony(text: str, *, prog: tuple[str, ...]) -> Command:
     """One Symfony Console / cleo page: a command's help, or the ``TOOL list`` page at the root."""
     verbose = bool(_VERBOSITY.search(text))
-    text = _VERBOSITY.sub(lambda m: f"{m['indent']}-v{m['rest']}", text)
-    parts = read_parts(text, prog=prog, rules=RULES)
+    if verbose:  # (else there is nothing to rewrite)
+        text = _VERBOSITY.sub(lambda m: f"{m['indent']}-v{m['rest']}", text)
+    parts = read_parts(text, prog=prog, rules=RULES, stubs=False)  # (its commands are read below)
     listed = listed_commands(text)
     path = tuple(prog[1:])
     parts.subcommands = [stub((*path, name), summary=summary, group=group, aliases=aliases)
@@ -161,12 +165,16 @@ def parse_symfony(text: str, *, prog: tuple[str, ...]) -> Command:
     return command.with_changes(flags=flags, description=description, positionals=positionals)
 
 
+_HELP = re.compile(r"^Help:\n(?P<body>(?:[ \t].*\n?|\n)+)", re.MULTILINE)
+_BLANK_RUN = re.compile(r"\n{3,}")
+
+
 def _help_section(text: str) -> str:
-    match = re.search(r"^Help:\n(?P<body>(?:[ \t].*\n?|\n)+)", text, re.MULTILINE)
+    match = _HELP.search(text) if "Help:\n" in text else None
     if not match:
         return ""
     lines = [line.strip() for line in match["body"].split("\n")]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    return _BLANK_RUN.sub("\n\n", "\n".join(lines)).strip()
 
 
 def _children(listed, path: tuple[str, ...]):
@@ -214,6 +222,14 @@ def split_inherited(command: Command, inherited: tuple[Flag, ...]) -> Command:
 
 # -- list --format=json --------------------------------------------------------------------------
 
+_FORMAT_TAG = re.compile(r"</?[\w=;-]+>")  # Symfony's "<info>", "<comment>", "</>"
+
+
+def _untagged(text: str) -> str:
+    """The text without its format tags (a text with no "<" has none)."""
+    return _FORMAT_TAG.sub("", text) if "<" in text else text
+
+
 def _json_flag(option: dict) -> Flag | None:
     long = option.get("name") or ""
     if not isinstance(long, str) or not long.startswith("--"):
@@ -221,7 +237,7 @@ def _json_flag(option: dict) -> Flag | None:
     shortcut = str(option.get("shortcut") or "")
     shorts = [s if s.startswith("-") else "-" + s for s in shortcut.split("|") if s.strip("-")]
     takes = bool(option.get("accept_value"))
-    description = re.sub(r"</?[\w=;-]+>", "", str(option.get("description") or ""))
+    description = _untagged(str(option.get("description") or ""))
     default = option.get("default")
     value_name = long[2:].upper() if takes else None
     choices = value_choices(description) if takes else ()
@@ -318,14 +334,15 @@ def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:
     alias_names = {n for ns in data.get("namespaces") or [] if isinstance(ns, dict)
                    for n in ns.get("commands") or [] if isinstance(n, str)} - names
     application: list[Flag] = []
-    nodes: dict[tuple[str, ...], Command] = {}
+    nodes: dict[tuple[str, ...], dict] = {}  # path -> the fields of its Command
     listed: list[Listed] = []
     memo: dict = {}
+    common_longs = {"--" + k for k in common}
     for entry, definition in zip(entries, definitions):
         options = definition.get("options") if isinstance(definition.get("options"), dict) else {}
         flags = _json_flags(options, memo)
-        shared_longs = {"--" + k for k in common} | {(options.get(k) or {}).get("name") for k in common
-                                                     if isinstance(options.get(k), dict)}
+        shared_longs = common_longs | {(options.get(k) or {}).get("name") for k in common
+                                       if isinstance(options.get(k), dict)}
         own = tuple(f for f in flags if f.long not in shared_longs)
         shared = tuple(f for f in flags if f.long in shared_longs)
         if not application:
@@ -334,15 +351,15 @@ def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:
         positionals = tuple(
             Positional(name=str(a.get("name") or key), required=bool(a.get("is_required")),
                        variadic=bool(a.get("is_array")),
-                       description=re.sub(r"</?[\w=;-]+>", "", str(a.get("description") or ""))[:300])
+                       description=_untagged(str(a.get("description") or ""))[:300])
             for key, a in arguments.items() if isinstance(a, dict))
         words = tuple(entry["name"].split())
         usage = [u for u in entry.get("usage") or [] if isinstance(u, str)]
         aliases = tuple(u for u in usage[1:] if u in alias_names)
         tool = prog[0] if prog else ""
-        summary = re.sub(r"</?[\w=;-]+>", "", str(entry.get("description") or "")).strip()
-        help_text = re.sub(r"</?[\w=;-]+>", "", str(entry.get("help") or "")).strip()
-        nodes[words] = Command(
+        summary = _untagged(str(entry.get("description") or "")).strip()
+        help_text = _untagged(str(entry.get("help") or "")).strip()
+        nodes[words] = dict(
             path=words, summary=summary[:300], description=help_text[:2000],
             usage=tuple(f"{tool} {u}".strip() for u in usage[:1]),
             flags=own, global_flags=shared, positionals=positionals, aliases=aliases,
@@ -351,16 +368,18 @@ def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:
         listed.append(Listed(words, summary, aliases))
     children = nest(tuple(listed))
 
-    def build(path: tuple[str, ...], **group) -> Command:
-        node = nodes.get(path) or Command(path=path, summary=_namespace_summary(path, children),
-                                          probe=("list", "--format=json"), parser="symfony",
-                                          global_flags=tuple(application) if path else ())
+    # (each node's fields are gathered first and the node made once, with its subcommands: a
+    # Command rebuilt by replace() for each costs as much as the rest of its reading)
+    def build(path: tuple[str, ...], **fields) -> Command:
+        node = nodes.get(path) or dict(path=path, summary=_namespace_summary(path, children),
+                                       probe=("list", "--format=json"), parser="symfony",
+                                       global_flags=tuple(application) if path else ())
         subs = tuple(build(s.path, group=s.group) for s in children.get(path, ()))
-        return replace(node, subcommands=subs, **group)
+        return Command(**{**node, **fields, "subcommands": subs})
 
-    root = build(())
-    return replace(root, path=(), flags=tuple(application), global_flags=(), summary="", usage=(),
-                   positionals=(), aliases=(), hidden=False)
+    # (no entry's path is the root's: a name has a word)
+    return build((), flags=tuple(application), global_flags=(), summary="", usage=(),
+                 positionals=(), aliases=(), hidden=False)
 
 
 def _namespace_summary(path, children) -> str:

@@ -11,7 +11,6 @@ names nothing (``--log value`` keeps its placeholder as the value name). Flags u
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import replace
 
@@ -74,7 +73,7 @@ def urfave_commands(text: str, *, parent: tuple[str, ...] = ()) -> list[Command]
 @register_parser("urfave")
 def parse_urfave(text: str, *, prog: tuple[str, ...]) -> Command:
     """One urfave/cli page: summary from ``NAME:``, commands by category, own and global options."""
-    parts = read_parts(text, prog=prog, rules=RULES)
+    parts = read_parts(text, prog=prog, rules=RULES, stubs=False)  # (its commands are read below)
     path = tuple(prog[1:])
     parts.subcommands = urfave_commands(text, parent=path)
     command = assemble(parts, prog=prog, style="urfave")
@@ -104,8 +103,8 @@ def _required_spellings(text: str) -> set[str]:
     return {word for head in heads for word in re.findall(r"(?<![\w-])(--?\w[\w.-]*)", head)}
 
 
-@functools.lru_cache(maxsize=2048)  # (pure; every page repeats the application's flags)
 def _tidy(flag):
+    # (not memoised: hashing a Flag to look it up costs more than value_choices' substring tests)
     if flag.takes_value and not flag.choices:
         choices = value_choices(flag.description)
         if choices:

@@ -48,17 +48,3 @@ def test_the_full_scoring_winner_on_spliced_pages():
 def test_nothing_scoring_three_is_gnu():
     assert detect.detect_style("") == "gnu"
     assert detect.detect_style("Usage:\n") == "gnu"  # docopt's 2 points alone
-
-
-def test_whole_line_marks_match_where_their_patterns_do():
-    marks = [(pattern, whole) for (_s, _w, pattern), whole in zip(detect._MARKS, detect._WHOLE_LINES) if whole]
-    assert len(marks) >= 10
-    assert detect._WHOLE_LINES[[p.pattern for _s, _w, p in detect._MARKS].index(
-        r"^(?:options|optional arguments|[Pp]ositional arguments):$")] == {
-        "options:", "optional arguments:", "Positional arguments:", "positional arguments:"}
-    pages = _pages() + ["NAME", "x\nNAME", "NAME \n", " NAME", "Flags:\n", "USAGE:x", ""]
-    for text in pages:
-        head = detect._marked_lines(text)
-        lines = set(head.split("\n"))
-        for pattern, whole in marks:
-            assert (not whole.isdisjoint(lines)) == bool(pattern.search(head)), (pattern.pattern, text[:100])

@@ -160,49 +160,6 @@ def _at_line_starts(pattern: re.Pattern) -> re.Pattern | None:
 _LINE_MARKS: tuple[re.Pattern | None, ...] = tuple(_at_line_starts(pattern) for _style, _weight, pattern in _MARKS)
 
 
-def _spelled_out(items, parser) -> list[str] | None:
-    """Every string the parsed pattern ``items`` matches, when they are few and plain: literals,
-    classes of literals, groups of alternatives; None for anything else."""
-    out = [""]
-    for op, value in items:
-        if op is parser.LITERAL:
-            choices = [chr(value)]
-        elif op is parser.IN and all(kind is parser.LITERAL for kind, _ in value):
-            choices = [chr(char) for _, char in value]
-        elif op is parser.SUBPATTERN and not value[1] and not value[2]:
-            choices = _spelled_out(list(value[3]), parser)
-        elif op is parser.BRANCH:
-            branches = [_spelled_out(list(branch), parser) for branch in value[1]]
-            choices = None if None in branches else [text for branch in branches for text in branch]
-        else:
-            return None
-        if choices is None:
-            return None
-        out = [head + choice for head in out for choice in choices]
-    return out
-
-
-def _whole_lines(pattern: re.Pattern) -> frozenset[str] | None:
-    """For a mark that is whole lines spelled out (``^(?:USAGE|FLAGS):$`` under re.M): those lines. It
-    matches exactly where the text has one of them as a line (``^`` and ``$`` are a line's ends), a
-    test of a set of the text's lines instead of a search. None for the other marks."""
-    if not pattern.flags & re.MULTILINE or pattern.flags & re.IGNORECASE:
-        return None
-    try:
-        from re import _constants, _parser  # (the standard library's own parser, 3.11+)
-
-        items = list(_parser.parse(pattern.pattern, pattern.flags))
-        if len(items) < 3 or items[0] != (_constants.AT, _constants.AT_BEGINNING) \
-                or items[-1] != (_constants.AT, _constants.AT_END):
-            return None
-        lines = _spelled_out(items[1:-1], _constants)
-    except Exception:  # noqa: BLE001 - another Python: every pattern is simply searched
-        return None
-    return frozenset(lines) if lines and not any("\n" in line for line in lines) else None
-
-
-_WHOLE_LINES: tuple[frozenset[str] | None, ...] = tuple(_whole_lines(pattern) for _style, _weight, pattern in _MARKS)
-
 # On a tie the earlier style wins: the more specific ones come first.
 _ORDER = (
     "man", "git", "symfony", "kingpin", "urfave", "npm", "yarn", "oclif", "yargs", "commander",
@@ -224,9 +181,8 @@ def scores(text: str) -> dict[str, int]:
     lines = "\n" + head  # (for the marks of _LINE_MARKS)
     out = dict.fromkeys(_ORDER, 0)
     for (style, weight, pattern), literals, at_lines in zip(_MARKS, _LITERALS, _LINE_MARKS):
-        if not literals or (literals[0] in head if len(literals) == 1 else any(literal in head for literal in literals)):
-            if at_lines.search(lines) if at_lines is not None else pattern.search(head):
-                out[style] += weight
+        if _mark_found((weight, literals, pattern, at_lines), head, lines):
+            out[style] += weight
     return out
 
 
@@ -234,10 +190,10 @@ _ROFF = re.compile(r"^\.(?:TH|SH|Dd|Sh|Dt)\b", re.MULTILINE)
 
 # Each style's marks, heaviest first, as (weight, literals, pattern, pattern at line starts), and the
 # most it can score: what lets ``detect_style`` stop scoring a style that can no longer win.
-_STYLE_MARKS: dict[str, tuple[tuple[int, tuple[str, ...], re.Pattern, re.Pattern | None, frozenset | None], ...]] = {
-    name: tuple(sorted(((weight, literals, pattern, at_lines, whole)
-                        for (style, weight, pattern), literals, at_lines, whole
-                        in zip(_MARKS, _LITERALS, _LINE_MARKS, _WHOLE_LINES)
+_STYLE_MARKS: dict[str, tuple[tuple[int, tuple[str, ...], re.Pattern, re.Pattern | None], ...]] = {
+    name: tuple(sorted(((weight, literals, pattern, at_lines)
+                        for (style, weight, pattern), literals, at_lines
+                        in zip(_MARKS, _LITERALS, _LINE_MARKS)
                         if style == name), key=lambda mark: -mark[0]))
     for name in _ORDER
 }
@@ -252,7 +208,7 @@ _RANK = {name: -index for index, name in enumerate(_ORDER)}  # (a higher rank wi
 
 def _mark_found(mark, head: str, lines: str) -> bool:
     """Whether one mark matches, the way ``scores`` tests it."""
-    _weight, literals, pattern, at_lines, _whole = mark
+    _weight, literals, pattern, at_lines = mark
     if literals and not (literals[0] in head if len(literals) == 1 else any(literal in head for literal in literals)):
         return False
     return bool(at_lines.search(lines) if at_lines is not None else pattern.search(head))
@@ -278,7 +234,6 @@ def _winner(text: str) -> str:
     lines = "\n" + head  # (for the marks of _LINE_MARKS)
     # (score, rank) of the best so far; (2, 1) stands for "nothing scores 3": no style ties with it
     best, best_key = "", (2, 1)
-    line_set: set[str] | None = None  # (the head's lines, made for the first whole-line mark tested)
     for name in _SCORING_ORDER.get(_LastStyle.name, _FIRST_SCORED):
         rank = _RANK[name]
         if (_MOST[name], rank) <= best_key:
@@ -286,14 +241,7 @@ def _winner(text: str) -> str:
         score, left = 0, _MOST[name]
         for mark in _STYLE_MARKS[name]:
             left -= mark[0]
-            whole = mark[4]
-            if whole is not None:
-                if line_set is None:
-                    line_set = set(head.split("\n"))
-                found = not whole.isdisjoint(line_set)
-            else:
-                found = _mark_found(mark, head, lines)
-            if found:
+            if _mark_found(mark, head, lines):
                 score += mark[0]
             if (score + left, rank) <= best_key:
                 break  # it cannot win any more

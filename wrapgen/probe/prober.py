@@ -299,8 +299,9 @@ class Prober:
             env = {**self.env, "HOME": own_home}
         cap = self.output_cap if output_cap is None else output_cap
         try:
-            spawn = run_in_pty if pty else run_process
-            return spawn(argv, timeout_s=timeout, output_cap=cap, cwd=scratch.workdir, env=env, gather_s=_GATHER_S)
+            options = dict(timeout_s=timeout, output_cap=cap, cwd=scratch.workdir, env=env, gather_s=_GATHER_S)
+            # (the two calls spelled out: docs/architecture.md's table of who spawns is checked against them)
+            return run_in_pty(argv, **options) if pty else run_process(argv, **options)
         finally:
             if own_home is not None:
                 scratch.release_home(own_home)

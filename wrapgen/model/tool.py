@@ -75,7 +75,11 @@ class Flag:
 
     @property
     def spellings(self) -> tuple[str, ...]:
-        return tuple(s for s in (self.long, self.short, *self.aliases) if s)
+        """Every spelling, the long one first: ``("--all", "-a", "--every")``."""
+        long, short = self.long, self.short
+        if not self.aliases:  # (the common case, asked for every flag of every page: no generator)
+            return (long, short) if long and short else (long,) if long else (short,) if short else ()
+        return tuple(s for s in (long, short, *self.aliases) if s)
 
     def to_dict(self) -> dict:
         out = _drop_defaults(self)

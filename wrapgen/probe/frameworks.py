@@ -16,6 +16,7 @@ adds a warning naming the page. The tool runs only through ``prober.run`` (the p
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 
 from wrapgen.model.tool import Command, Flag
@@ -34,6 +35,14 @@ class Framework:
     warnings: tuple[str, ...] = ()
     defaults: frozenset = frozenset()  # kingpin: the paths that are their parent's default command
 
+    @functools.cached_property
+    def inherited_spellings(self) -> frozenset[str]:
+        """The spellings of ``inherited``, made once for all the pages ``graft`` splits (a frozen
+        dataclass may cache: ``cached_property`` writes the instance's ``__dict__``, not its fields)."""
+        from wrapgen.parse.styles.symfony import flag_spellings
+
+        return flag_spellings(self.inherited)
+
     def graft(self, node):
         """``node`` with the listing's children under it and the application's flags put apart."""
         from wrapgen.parse.styles.symfony import split_inherited
@@ -46,7 +55,7 @@ class Framework:
         if extra:
             command = replace(command, subcommands=command.subcommands + extra)
         if self.inherited and node.path:
-            command = split_inherited(command, self.inherited)
+            command = split_inherited(command, self.inherited, spellings=self.inherited_spellings)
         return replace(node, command=command)
 
     def finish(self, tree: Command) -> Command:

@@ -38,6 +38,7 @@ __all__ = [
     "parse_symfony",
     "parse_symfony_json",
     "split_inherited",
+    "flag_spellings",
     "value_choices",
 ]
 
@@ -208,16 +209,25 @@ def nest(listed: tuple[Listed, ...]) -> dict[tuple[str, ...], tuple[Command, ...
     return out
 
 
-def split_inherited(command: Command, inherited: tuple[Flag, ...]) -> Command:
-    """The page's flags that the application gives every command moved to ``global_flags``."""
-    spellings = {s for f in inherited for s in f.spellings}
+def flag_spellings(flags: tuple[Flag, ...]) -> frozenset[str]:
+    """Every spelling of ``flags`` (``--verbose``, ``-v``)."""
+    return frozenset(spelling for flag in flags for spelling in flag.spellings)
+
+
+def split_inherited(command: Command, inherited: tuple[Flag, ...], *,
+                    spellings: frozenset[str] | None = None) -> Command:
+    """The page's flags that the application gives every command moved to ``global_flags``.
+    ``spellings``: ``flag_spellings(inherited)``, where the caller splits many pages by the same flags."""
+    spellings = flag_spellings(inherited) if spellings is None else spellings
     if not spellings:
         return command
-    own = tuple(f for f in command.flags if not set(f.spellings) <= spellings)
-    shared = tuple(f for f in command.flags if set(f.spellings) <= spellings)
+    own: list[Flag] = []
+    shared: list[Flag] = []
+    for flag in command.flags:
+        (shared if spellings.issuperset(flag.spellings) else own).append(flag)
     if not shared:
         return command
-    return command.with_changes(flags=own, global_flags=command.global_flags + shared)
+    return command.with_changes(flags=tuple(own), global_flags=command.global_flags + tuple(shared))
 
 
 # -- list --format=json --------------------------------------------------------------------------

@@ -248,12 +248,11 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules, stubs: bool = 
                 prose = _prose_before_options(lines)
                 if prose:
                     parts.prose.append(prose)
-    spelled = [(flag, strong, is_global, flag.spellings) for flag, strong, is_global in found]
-    tabled = {s for _flag, strong, _global, listed in spelled if strong for s in listed}
+    tabled = {s for flag, strong, _ in found if strong for s in flag.spellings}
     seen: set[str] = set()
-    for flag, strong, is_global, listed in spelled:
-        if strong or tabled.isdisjoint(listed):
-            merged = merge_flag(flag, listed, seen)
+    for flag, strong, is_global in found:
+        if strong or tabled.isdisjoint(flag.spellings):
+            merged = merge_flag(flag, seen)
             if merged is not None:
                 (parts.global_flags if is_global else parts.flags).append(merged)
     return parts
@@ -310,10 +309,7 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
         if summary.startswith(prog[0]):  # (the pattern is anchored there)
             summary = re.sub(rf"^{re.escape(prog[0])}\s+[-\u2013\u2014]+\s+", "", summary)
     usage_for_operands = parts.usage if parts.operand_usage is None else parts.operand_usage
-    # (each flag's spellings, read once: the property builds a tuple each time)
-    own = [(f, f.spellings) for f in parts.flags]
-    inherited = [(f, f.spellings) for f in parts.global_flags]
-    switches = frozenset(s for f, listed in own + inherited if not f.takes_value for s in listed)
+    switches = frozenset(s for f in parts.flags + parts.global_flags if not f.takes_value for s in f.spellings)
     positionals = list(usage_positionals(usage_for_operands, prog=prog, switches=switches))
     docs = parts.operand_docs
     positionals = [replace(p, description=said) if (said := docs.get(p.name.lower(), "")[:300]) != p.description else p
@@ -328,11 +324,9 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
         # No option table at all (ssh, scp, tmux print only a BSD usage synopsis):
         # the usage lines are the only place the flags are named.
         parts.flags = usage_flags(parts.usage, prog=prog)
-        own = [(f, f.spellings) for f in parts.flags]
-    global_spellings = {s for _f, listed in inherited for s in listed}
-    kept = [(f, listed) for f, listed in own if global_spellings.isdisjoint(listed)]
-    flags = [f for f, _listed in kept]
-    seen = {s for _f, listed in kept + inherited for s in listed}
+    global_spellings = {s for f in parts.global_flags for s in f.spellings}
+    flags = [f for f in parts.flags if global_spellings.isdisjoint(f.spellings)]
+    seen = {s for f in flags + list(parts.global_flags) for s in f.spellings}
     flags += merge_flags(parts.companions, seen=seen)
     global_flags = list(parts.global_flags) + merge_flags(parts.global_companions, seen=seen)
     # cobra prints 'Command "x" is deprecated, use y instead' atop a deprecated command's help.

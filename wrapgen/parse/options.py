@@ -523,15 +523,15 @@ def merge_flags(flags, *, seen: set[str] | None = None) -> list[Flag]:
     seen = set() if seen is None else seen
     out: list[Flag] = []
     for flag in flags:
-        merged = merge_flag(flag, flag.spellings, seen)
+        merged = merge_flag(flag, seen)
         if merged is not None:
             out.append(merged)
     return out
 
 
-def merge_flag(flag: Flag, listed: tuple[str, ...], seen: set[str]) -> Flag | None:
-    """``merge_flags([flag], seen=seen)``'s one flag (None for none), ``listed`` being ``flag.spellings``
-    (a caller that has them already passes them: the property builds a tuple each time)."""
+def merge_flag(flag: Flag, seen: set[str]) -> Flag | None:
+    """``merge_flags([flag], seen=seen)``'s one flag (None for none)."""
+    listed = flag.spellings
     if seen.isdisjoint(listed):  # (the common case: a flag not listed before)
         seen.update(listed)
         return flag

@@ -275,16 +275,23 @@ async def _no_answer(error):
     raise AssertionError(error)
 
 
+def _reader(read_fd: int, events: list, *, max_unanswered: int | None = None) -> PipeLines:
+    """The reader of ``read_fd`` with ``_Offers(events)`` as its fast path and no answer expected."""
+    reader = PipeLines(read_fd)
+    reader.answer, reader.fast = _no_answer, _Offers(events)
+    if max_unanswered is not None:
+        reader.max_unanswered = max_unanswered
+    return reader
+
+
 def test_lines_after_one_for_the_sdk_wait_until_the_sdk_has_taken_it():
-    read_fd, write_fd = os.pipe()
-    os.set_blocking(read_fd, False)
+    read_fd, write_fd = _pipe()
     os.write(write_fd, _line(1, "fast") + _line(2, "sdk") + _line(3, "fast") + _line(4, "fast") + _line(5, "sdk"))
     os.close(write_fd)
     events: list = []
 
     async def main():
-        reader = PipeLines(read_fd)
-        reader.answer, reader.fast = _no_answer, _Offers(events)
+        reader = _reader(read_fd, events)
         async for line in reader:
             events.append(("yielded", json.loads(line)["id"]))
             await anyio.sleep(0.01)  # the SDK takes its time: nothing more is handled meanwhile
@@ -300,14 +307,12 @@ def test_lines_after_one_for_the_sdk_wait_until_the_sdk_has_taken_it():
 
 
 def test_reading_pauses_at_the_unanswered_limit_and_reads_on_when_a_worker_answers():
-    read_fd, write_fd = os.pipe()
-    os.set_blocking(read_fd, False)
+    read_fd, write_fd = _pipe()
     os.write(write_fd, b"".join(_line(n, "fast") for n in range(1, 6)))
     events: list = []
 
     async def main():
-        reader = PipeLines(read_fd)
-        reader.answer, reader.fast, reader.max_unanswered = _no_answer, _Offers(events), 2
+        reader = _reader(read_fd, events, max_unanswered=2)
 
         async def sdk():
             async for line in reader:
@@ -344,8 +349,7 @@ def test_reading_pauses_at_the_unanswered_limit_and_reads_on_when_a_worker_answe
 
 
 def test_a_hang_up_ends_the_lines_while_the_reader_waits():
-    read_fd, write_fd = os.pipe()
-    os.set_blocking(read_fd, False)
+    read_fd, write_fd = _pipe()
 
     async def main():
         reader = PipeLines(read_fd)
@@ -396,15 +400,13 @@ def test_shutdown_waits_for_the_answer_of_a_call_that_has_just_ended():
 
 def test_reading_on_after_an_answer_waits_while_the_sdk_holds_its_line():
     """An answer that frees a place while the SDK's reader still holds a line reads nothing before it is back."""
-    read_fd, write_fd = os.pipe()
-    os.set_blocking(read_fd, False)
+    read_fd, write_fd = _pipe()
     os.write(write_fd, _line(1, "fast") + _line(2, "sdk") + _line(3, "fast"))
     os.close(write_fd)
     events: list = []
 
     async def main():
-        reader = PipeLines(read_fd)
-        reader.answer, reader.fast, reader.max_unanswered = _no_answer, _Offers(events), 1
+        reader = _reader(read_fd, events, max_unanswered=1)
 
         async def sdk():
             async for line in reader:

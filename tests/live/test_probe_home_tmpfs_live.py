@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 from pathlib import Path
 
 from tests.support.sandbox import sandbox_required as _sandbox  # noqa: F401  (autouse)
 from wrapgen.probe import prober as prober_module
 from wrapgen.probe.prober import Prober
 from wrapgen.probe.sandbox import Scratch, reset_sandbox_status, sandbox_status
+from tests.support.tools import python_tool
 
 # hangs when an earlier probe's lock is in its HOME (pm2 on a dead daemon's socket); says what HOME is
 LOCKD = '''\
@@ -37,9 +37,7 @@ print("Usage: lockd [OPTIONS]\\n\\nOptions:\\n  -v, --verbose  say more\\n  -h, 
 
 def _tool(tmp_path: Path) -> str:
     path = tmp_path / "lockd"
-    path.write_text(f"#!{sys.executable} -IS\n{LOCKD}")
-    path.chmod(0o755)
-    return str(path)
+    return python_tool(path, LOCKD)
 
 
 def test_each_probe_gets_an_empty_private_tmpfs_home_and_nothing_on_disk(tmp_path, monkeypatch):

@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 import random
 import socket
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -22,6 +20,7 @@ from wrapgen.probe import sandbox
 from wrapgen.probe.discover import discover
 from wrapgen.probe.prober import Prober
 from wrapgen.probe.sandbox import bwrap_argv, reset_sandbox_status, sandbox_status
+from tests.support.tools import python_tool
 
 USAGE = "Usage: {name} [OPTIONS]\\n\\nOptions:\\n  -v, --verbose  say more\\n  -h, --help     show help\\n"
 
@@ -29,10 +28,8 @@ USAGE = "Usage: {name} [OPTIONS]\\n\\nOptions:\\n  -v, --verbose  say more\\n  -
 def _tool(tmp_path: Path, name: str, body: str) -> str:
     """A Python fake tool; ``body`` runs before it prints its usage."""
     path = tmp_path / name
-    path.write_text(f"#!{sys.executable} -IS\nimport os, sys\nargs = sys.argv[1:]\n{body}\n"
-                    f"print('{USAGE.format(name=name)}')\n")
-    path.chmod(0o755)
-    return str(path)
+    return python_tool(path, f"import os, sys\nargs = sys.argv[1:]\n{body}\n"
+                             f"print('{USAGE.format(name=name)}')\n")
 
 
 def _try_write(label: str, target: str) -> str:
@@ -196,17 +193,15 @@ def _hanging_tool(tmp_path: Path, count: int, marker: str) -> str:
     names = [f"cmd{i:03d}" for i in range(count)]
     listing = "".join(f"  {n:<12}Do thing {n}\\n" for n in names)
     path = tmp_path / "wg-hangs"
-    path.write_text(
-        f"#!{sys.executable} -IS\nimport sys, time, subprocess\nargs = sys.argv[1:]\n"
+    return python_tool(path, (
+        "import sys, time, subprocess\nargs = sys.argv[1:]\n"
         "if args in (['--help'], ['-h']):\n"
         f"    print('Usage:\\n  wg-hangs [command]\\n\\nAvailable Commands:\\n{listing}\\n"
         "Flags:\\n  -h, --help   help for wg-hangs\\n')\n"
         "    sys.exit(0)\n"
         "if args == ['--version']:\n    print('wg-hangs 1.0'); sys.exit(0)\n"
         f"subprocess.Popen(['sleep', '{marker}'])\n"
-        "time.sleep(3600)\n")
-    path.chmod(0o755)
-    return str(path)
+        "time.sleep(3600)\n"))
 
 
 def _processes_with(marker: str) -> list[str]:

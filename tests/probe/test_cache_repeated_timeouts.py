@@ -4,11 +4,11 @@ once, or a different one the next time, is the machine's and is not cached."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from wrapgen.probe import cache as disk
 from wrapgen.probe.discover import discover
+from tests.support.tools import python_tool
 
 TOOL = '''\
 import os, sys, time
@@ -27,9 +27,7 @@ print("Usage: tooly [OPTIONS] COMMAND\\n\\nCommands:\\n  hang  Wait a while\\n  
 def _tool(tmp_path: Path) -> tuple[str, Path, Path]:
     log, hang = tmp_path / "calls.log", tmp_path / "hang-now"
     path = tmp_path / "tooly"
-    path.write_text(f"#!{sys.executable} -IS\n" + TOOL.format(log=str(log), hang=str(hang)))
-    path.chmod(0o755)
-    return str(path), log, hang
+    return python_tool(path, TOOL.format(log=str(log), hang=str(hang))), log, hang
 
 
 def _runs(log: Path) -> int:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import random
-import sys
 import textwrap
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from wrapgen.probe.crawl import _merge_man_flags, crawl, default_jobs, has_conte
 from wrapgen.parse import parse_help
 from wrapgen.probe.prober import Prober
 from wrapgen.model.tool import Command, Flag
+from tests.support.tools import python_tool
 
 COBRA = str(FIXTURES / "tools" / "wg-cobra")
 
@@ -31,9 +31,7 @@ def _crawl(tool: str, log: Path | None = None, *, hang: bool = False, **options)
 
 def _script(tmp_path: Path, name: str, body: str) -> str:
     path = tmp_path / name
-    path.write_text(f"#!{sys.executable} -IS\nimport sys\nargs = sys.argv[1:]\n" + textwrap.dedent(body))
-    path.chmod(0o755)
-    return str(path)
+    return python_tool(path, "import sys\nargs = sys.argv[1:]\n" + textwrap.dedent(body))
 
 
 ROOT_HELP = '''Usage:

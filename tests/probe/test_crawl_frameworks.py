@@ -3,9 +3,7 @@ that print captured pages)."""
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 import textwrap
 from pathlib import Path
 
@@ -13,6 +11,7 @@ from conftest import FIXTURES
 from wrapgen.parse import parse_help
 from wrapgen.probe.crawl import crawl
 from wrapgen.probe.prober import Prober
+from tests.support.tools import python_tool
 
 HELP = FIXTURES / "help"
 
@@ -22,7 +21,7 @@ def _tool(tmp_path: Path, name: str, pages: dict, fallback: str = "") -> tuple[s
     log = tmp_path / "calls.log"
     table = {key: (str(value) if isinstance(value, Path) else value) for key, value in pages.items()}
     path = tmp_path / name
-    path.write_text(f"#!{sys.executable} -IS\n" + textwrap.dedent(f"""\
+    python_tool(path, textwrap.dedent(f"""\
         import os, sys
         args = " ".join(sys.argv[1:])
         with open({str(log)!r}, "a") as handle:
@@ -41,7 +40,6 @@ def _tool(tmp_path: Path, name: str, pages: dict, fallback: str = "") -> tuple[s
             sys.exit(code)
         sys.stdout.write(text)
     """))
-    path.chmod(0o755)
     return str(path), log
 
 

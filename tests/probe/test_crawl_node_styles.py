@@ -4,7 +4,6 @@ parent's page and never run; oclif topics are probed; an unreadable page is name
 from __future__ import annotations
 
 import os
-import sys
 import textwrap
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from wrapgen.parse import parse_help
 from wrapgen.parse.registry import USAGE_LISTED
 from wrapgen.probe.crawl import crawl
 from wrapgen.probe.prober import Prober
+from tests.support.tools import python_tool
 
 YARN_ROOT = """
   Usage: wg-yarn [command] [flags]
@@ -41,13 +41,12 @@ YARN_CACHE = """
 def _tool(tmp_path: Path, name: str, pages: dict, log: Path) -> str:
     """A fake tool printing ``pages[args]``; any other command line is an action, logged to ``log``."""
     path = tmp_path / name
-    path.write_text(f"#!{sys.executable} -IS\nimport sys\nargs = ' '.join(sys.argv[1:])\n"
-                    f"pages = {pages!r}\n"
-                    "if args in pages or args == '--version':\n    print(pages.get(args, '1.0.0')); sys.exit(0)\n"
-                    f"open({str(log)!r}, 'a').write(args + '\\n')\n"
-                    "print('did it'); sys.exit(0)\n")
-    path.chmod(0o755)
-    return str(path)
+    return python_tool(path, (
+        f"import sys\nargs = ' '.join(sys.argv[1:])\n"
+        f"pages = {pages!r}\n"
+        "if args in pages or args == '--version':\n    print(pages.get(args, '1.0.0')); sys.exit(0)\n"
+        f"open({str(log)!r}, 'a').write(args + '\\n')\n"
+        "print('did it'); sys.exit(0)\n"))
 
 
 def _crawl(tool: str, **options):

@@ -5,23 +5,21 @@ root's options into each command's global flags, so what a command adds is told 
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 from wrapgen.parse import parse_help
 from wrapgen.probe.crawl import crawl
 from wrapgen.probe.prober import Prober
+from tests.support.tools import python_tool
 
 HELP = Path(__file__).resolve().parent.parent / "fixtures" / "help" / "yarn"
 
 
 def _tool(tmp_path: Path, pages: dict) -> str:
     path = tmp_path / "yarn"
-    path.write_text(f"#!{sys.executable} -IS\nimport sys\nargs = ' '.join(sys.argv[1:])\npages = {pages!r}\n"
-                    "print(pages.get(args, '1.22.22')); sys.exit(0 if args in pages or args == '--version' else 1)\n")
-    path.chmod(0o755)
-    return str(path)
+    return python_tool(path, (
+        f"import sys\nargs = ' '.join(sys.argv[1:])\npages = {pages!r}\n"
+        "print(pages.get(args, '1.22.22')); sys.exit(0 if args in pages or args == '--version' else 1)\n"))
 
 
 def _crawl(tool: str, style: str):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 import textwrap
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from wrapgen.parse import parse_help
 from wrapgen.probe import crawl as crawl_module
 from wrapgen.probe.crawl import crawl
 from wrapgen.probe.prober import Prober
+from tests.support.tools import python_tool
 
 HELP = FIXTURES / "help"
 
@@ -86,15 +86,13 @@ def _tool(tmp_path: Path, name: str, pages: dict) -> str:
     """A fake tool printing ``pages[" ".join(args)]`` (a file's text or a string); exit 1 otherwise."""
     table = {key: (str(value) if isinstance(value, Path) else value) for key, value in pages.items()}
     path = tmp_path / name
-    path.write_text(f"#!{sys.executable} -IS\n" + textwrap.dedent(f"""\
+    return python_tool(path, textwrap.dedent(f"""\
         import os, sys
         page = {table!r}.get(" ".join(sys.argv[1:]))
         if page is None:
             sys.exit(1)
         sys.stdout.write(open(page).read() if os.path.exists(page) else page)
     """))
-    path.chmod(0o755)
-    return str(path)
 
 
 def _crawl_with_man(tool: str, *, depth: int):

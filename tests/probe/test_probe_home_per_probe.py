@@ -4,10 +4,10 @@ hangs when an earlier probe's lock file is in its HOME, as pm2 does on a dead da
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from wrapgen.probe.prober import Prober
+from tests.support.tools import python_tool
 
 TOOL = '''\
 import os, sys, time
@@ -21,9 +21,7 @@ print("Usage: lockd [OPTIONS]\\n\\nOptions:\\n  -v, --verbose  say more\\n  -h, 
 
 def _tool(tmp_path: Path) -> str:
     path = tmp_path / "lockd"
-    path.write_text(f"#!{sys.executable} -IS\n{TOOL}")
-    path.chmod(0o755)
-    return str(path)
+    return python_tool(path, TOOL)
 
 
 def test_probes_without_the_sandbox_do_not_share_a_home(tmp_path):

@@ -130,3 +130,24 @@ def test_symfony_json_negations_join_the_flag_they_negate_in_order():
     assert flags["--quiet"].short == "-q"
     assert sorted(s.name for s in root.subcommands) == ["about", "list"]
     assert all(not s.flags for s in root.subcommands)  # every option is the application's
+
+
+def test_symfony_json_options_of_one_name_in_other_forms_are_each_read_as_they_are():
+    """The memo takes an option only where it equals the one remembered: `--dry-run` described
+    differently on each of six commands (more forms than the memo keeps) keeps each description."""
+    commands = [{"name": f"cmd{i}", "usage": [f"cmd{i}"], "definition": {"arguments": {}, "options": {
+        "quiet": _option("--quiet", "Quiet", "q"),
+        "dry-run": _option("--dry-run", f"Pretend, form {i}"),
+    }}} for i in range(6)]
+    commands.append({"name": "valued", "usage": ["valued"], "definition": {"arguments": {}, "options": {
+        "quiet": _option("--quiet", "Quiet", "q"),
+        "dry-run": {**_option("--dry-run", "Pretend, form 0"), "accept_value": True, "default": "no"},
+    }}})
+    commands.append({"name": "plain", "usage": ["plain"], "definition": {"arguments": {}, "options": {
+        "quiet": _option("--quiet", "Quiet", "q")}}})  # (so --dry-run is no application option)
+    root = parse_symfony_json(json.dumps({"commands": commands}), prog=("tool",))
+    by_name = {s.name: {f.long: f for f in s.flags} for s in root.subcommands}
+    assert [by_name[f"cmd{i}"]["--dry-run"].description for i in range(6)] == [f"Pretend, form {i}" for i in range(6)]
+    assert by_name["valued"]["--dry-run"].takes_value and by_name["valued"]["--dry-run"].default == "no"
+    assert not by_name["cmd0"]["--dry-run"].takes_value
+    assert [f.long for f in root.flags] == ["--quiet"]

@@ -4,7 +4,8 @@
   hint) are tried only where their literal start occurs: the same answer as a search of the whole
   page, on every captured page and on pages built to trip a literal-only scan;
 - the root's man page is merged in only when no framework listing replaces the root read: never
-  parsed for Symfony's ``list --format=json``, still merged when the listing cannot be read and for
+  read at all for Symfony's ``list --format=json`` (the application's registry of its commands, to
+  which the page's list of pages can add none), still merged when the listing cannot be read and for
   a tool without a framework;
 - the prober reads the root's man page once (the crawl asks for it twice).
 """
@@ -119,8 +120,9 @@ def test_symfony_json_root_never_parses_the_man_page_it_would_discard(tmp_path):
         "--help": HELP / "symfony" / "composer_list.txt",
         "list --format=json": FIXTURES / "listings" / "composer_list.json",
     })
-    result, styles, _ = _crawl_with_man(tool, depth=2)
+    result, styles, asked = _crawl_with_man(tool, depth=2)
     assert "man" not in styles, styles
+    assert asked == [], asked
     assert "--man-only" not in {f.long for f in result.root.flags}
     with Prober(tool, name="composer", timeout_s=20, use_man=False, sandbox=False) as prober:
         without_man = crawl(prober, parse_help, depth=2)

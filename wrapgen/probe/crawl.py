@@ -358,7 +358,7 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
             root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
         elif _found(_LIST_ALL, root.text, ("all", "--list"), folded=True):
             root_cmd = _listed_commands(prober, parse, root_cmd, warnings)
-        if root_cmd.subcommands:
+        if root_cmd.subcommands and not (framework is not None and framework.complete):
             root_cmd = _man_listed_commands(prober, parse, root_cmd)
         shared, listing = _global_options(prober, parse, root.text, warnings)
         if shared:

@@ -34,6 +34,9 @@ class Framework:
     inherited: tuple[Flag, ...] = ()  # the application's flags, repeated on every page
     warnings: tuple[str, ...] = ()
     defaults: frozenset = frozenset()  # kingpin: the paths that are their parent's default command
+    # The listing is the application's own registry (Symfony's JSON: every command, hidden ones too):
+    # a man page's list of pages can add no command to it, so the man page is not read for one.
+    complete: bool = False
 
     @functools.cached_property
     def inherited_spellings(self) -> frozenset[str]:
@@ -123,7 +126,9 @@ def _symfony(prober, parse, root, complete=_as_read):
             stubs = tuple(replace(s, stub=True, subcommands=()) for s in node.subcommands)
             nodes[node.path] = NodeRead(node.path, replace(node, subcommands=stubs), "")
         top = nodes.pop(())
-        return Framework(root=replace(top, text=result.text or root.text), nodes=nodes, inherited=tree.flags)
+        # (the root keeps the text of its help page, `list`'s: the crawl's tests of the root's page
+        # — "help -a", "TOOL options" — are about help, and would only scan the JSON in vain)
+        return Framework(root=replace(top, text=root.text), nodes=nodes, inherited=tree.flags, complete=True)
     if result is not None and result.usable and result.text.lstrip().startswith(("{", "[")):
         # the framework answered in JSON, but not one this reads: say so, read the text listing
         warnings.append(f"could not read `{_shown(prober, args)}` (not a Symfony command list); "

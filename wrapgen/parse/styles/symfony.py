@@ -268,32 +268,37 @@ def _json_flag(option: dict) -> Flag | None:
     return flag
 
 
-def _option_key(option: dict) -> tuple:
-    """What ``_json_flag`` reads of an option (and nothing else), hashable. A description or default
-    that is a string is its own key (``_json_flag`` reads it as it is); another value, its repr (in a
-    tuple: never equal to a string)."""
-    get = option.get
-    description, default = get("description"), get("default")
-    return (get("name"), get("shortcut"), get("accept_value"), get("is_value_required"), get("is_multiple"),
-            description if description.__class__ is str else (repr(description),),
-            default if default.__class__ is str else (repr(default),))
+_VARIANTS_KEPT = 4  # the forms of one option name remembered (composer's differ only per command: --dry-run)
 
 
 def _json_flags(options: dict, memo: dict | None = None) -> list[Flag]:
-    """``memo`` (option -> (Flag, the long it negates)) spares rebuilding the application's options,
-    which every command's definition repeats (composer: 10 of them on each of 80 commands)."""
+    """``memo`` (an option's name -> [(the option, its Flag, the long it negates)]) spares rebuilding
+    the application's options, which every command's definition repeats (composer: 10 of them on
+    each of 80 commands). An option is taken from it only where it is equal to the one remembered
+    (a dict compared in C costs less than any key made of its fields)."""
     memo = {} if memo is None else memo
     flags = []
     negates = []  # for each flag: the long its description says it negates ('Negate the "--ansi" option'), or None
     for option in options.values():
         if not isinstance(option, dict):
             continue
-        key = _option_key(option)
-        known = memo.get(key)
+        name = option.get("name")
+        if name.__class__ is not str:
+            continue  # (_json_flag reads no option without a string name)
+        seen = memo.get(name)
+        known = None
+        if seen is not None:
+            for remembered, flag, negated in seen:
+                if remembered == option:
+                    known = (flag, negated)
+                    break
         if known is None:
             flag = _json_flag(option)
             negated = _NEGATE.match(flag.description) if flag is not None and not flag.takes_value else None
-            known = memo[key] = (flag, negated["long"] if negated else None)
+            known = (flag, negated["long"] if negated else None)
+            variants = memo.setdefault(name, [])
+            if len(variants) < _VARIANTS_KEPT:  # (bounded: a hostile list of one name in 10⁵ forms stays linear)
+                variants.append((option, *known))
         if known[0] is not None:
             flags.append(known[0])
             negates.append(known[1])

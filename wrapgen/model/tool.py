@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
+from wrapgen.model.changes import replace as _quick_replace
+
 __all__ = [
     "MODEL_VERSION",
     "VALUE_TYPES",
@@ -163,7 +165,7 @@ class Command:
         return node
 
     def with_changes(self, **changes) -> "Command":
-        return replace(self, **changes)
+        return _quick_replace(self, **changes)
 
     def to_dict(self) -> dict:
         out = _drop_defaults(self)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
+from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag
 
 from wrapgen.parse.sections import Section, indent_of, split_sections

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from wrapgen.errors import HelpUnreadableError
 from wrapgen.knowledge.table import load
+from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag, Positional, Tool
 
 __all__ = ["is_shell_script", "is_launcher", "launched_paths", "launcher_prelude_problem", "shebang_interpreter", "read_shell_script", "discover_script", "SHELLS"]

@@ -12,11 +12,12 @@ import functools
 import os
 import re
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable
 
 from wrapgen.knowledge.table import load
 from wrapgen.knowledge.tools import pages_repeat_root_options
+from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag
 from wrapgen.parse.registry import USAGE_LISTED
 from wrapgen.probe.frameworks import framework_root

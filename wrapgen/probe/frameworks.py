@@ -17,8 +17,9 @@ adds a warning naming the page. The tool runs only through ``prober.run`` (the p
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
+from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag
 
 __all__ = ["Framework", "framework_root"]

@@ -21,8 +21,9 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag, Positional
 
 from wrapgen.parse.assemble import Rules, assemble, read_parts

@@ -12,8 +12,8 @@ names nothing (``--log value`` keeps its placeholder as the value name). Flags u
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
+from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command
 
 from wrapgen.parse.assemble import Rules, assemble, read_parts

@@ -172,3 +172,22 @@ def test_probe_env_overrides_colour_forcing():
     assert "FORCE_COLOR" not in env and "CLICOLOR_FORCE" not in env
     assert env["HOME"] == "/home/x"
     assert env["PAGER"] == "cat"
+
+
+def test_probes_of_programs_but_shell_scripts_write_to_in_memory_files(tmp_path):
+    """A program's probes need no pipe (nothing is read until the probe ends); a shell script's
+    keep one, since it may write to its output by name, which an in-memory file refuses."""
+    import sys
+
+    from wrapgen.probe.prober import _output_in_memory
+    from tests.support.tools import python_tool
+
+    script = tmp_path / "by-name"
+    script.write_text("#!/bin/sh\necho 'usage: by-name [-q]' > /dev/stderr\n")
+    script.chmod(0o755)
+    assert _output_in_memory(os.path.realpath(sys.executable))  # a compiled program
+    assert _output_in_memory(python_tool(tmp_path / "py-tool", "print('usage: py-tool')\n"))
+    assert not _output_in_memory(str(script))
+    assert not _output_in_memory(str(tmp_path / "missing"))
+    with Prober(str(script), sandbox=False) as prober:
+        assert "usage: by-name [-q]" in prober.run(("--help",)).text

@@ -141,3 +141,51 @@ def test_without_pidfd_the_polling_path_behaves_the_same(monkeypatch):
     left = run_process(["sh", "-c", "sleep 60 & echo $!"], timeout_s=30)
     assert left.exit_code == 0 and _dead(int(left.stdout.split()[0]))
     assert run_process(["sleep", "60"], timeout_s=0.5).timed_out
+
+
+# --- in_memory: the probes' mode (stdout and stderr in sealed in-memory files, read at the end) ---
+
+FLOOD = "import sys\nwhile True:\n    sys.stdout.write('y\\n' * 4096)\n"
+
+
+def test_in_memory_captures_what_pipes_capture_from_many_small_writes():
+    code = ("import os, sys\n"
+            "for i in range(200): os.write(1, b'%d ' % i)\n"
+            "os.write(2, b'err'); sys.exit(3)")
+    result = run_process([PY, "-c", code], timeout_s=10, in_memory=True)
+    piped = run_process([PY, "-c", code], timeout_s=10)
+    assert (result.stdout, result.stderr, result.exit_code) == (piped.stdout, b"err", 3)
+    assert result.stdout.split()[-1] == b"199"
+    assert not result.timed_out and not result.output_capped and result.signal is None
+
+
+def test_in_memory_output_past_the_cap_fails_the_tool_and_is_reported():
+    """A tool printing without end cannot fill the memory: its writes past the files' end fail, it
+    ends long before its timeout, and the call says it was capped, with the cap's worth kept."""
+    started = time.monotonic()
+    result = run_process([PY, "-c", FLOOD], timeout_s=30, output_cap=100_000, in_memory=True)
+    assert time.monotonic() - started < 20
+    assert result.output_capped and not result.timed_out
+    assert len(result.stdout) == 100_000 and set(result.stdout) == set(b"y\n")
+
+
+def test_in_memory_timeout_kills_the_group_and_keeps_what_was_printed():
+    result = run_process(["sh", "-c", "sleep 60 & echo $!; wait"], timeout_s=1, in_memory=True)
+    assert result.timed_out and result.exit_code is None
+    assert _dead(int(result.stdout.split()[0]))
+
+
+def test_in_memory_left_behind_child_killed_signal_and_missing_tool_reported():
+    left = run_process(["sh", "-c", "sleep 60 & echo $!"], timeout_s=30, in_memory=True)
+    assert left.exit_code == 0 and _dead(int(left.stdout.split()[0]))
+    assert run_process(["sh", "-c", "kill -9 $$"], timeout_s=10, in_memory=True).signal == 9
+    assert run_process(["wrapgen-no-such-tool-xyz"], timeout_s=5, in_memory=True).not_found == "not found"
+
+
+def test_in_memory_is_not_taken_with_stdin_and_falls_back_without_memfd(monkeypatch):
+    import wrapgen.runtime.process as process
+
+    assert run_process(["cat"], timeout_s=10, stdin=b"fed", in_memory=True).stdout == b"fed"
+    monkeypatch.setattr(process, "_MEMFD", False)
+    result = run_process([PY, "-c", FLOOD], timeout_s=30, output_cap=50_000, in_memory=True)
+    assert result.output_capped and len(result.stdout) == 50_000

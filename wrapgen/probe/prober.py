@@ -235,6 +235,7 @@ class Prober:
         self._scratch: Scratch | None = None
         self._manpath: tuple[str, ...] | None = None
         self._root_man: tuple[str, str] | None = None
+        self._in_memory = _output_in_memory(self.path)
 
     def __enter__(self) -> "Prober":
         self._scratch = Scratch().__enter__()
@@ -299,9 +300,11 @@ class Prober:
             env = {**self.env, "HOME": own_home}
         cap = self.output_cap if output_cap is None else output_cap
         try:
-            options = dict(timeout_s=timeout, output_cap=cap, cwd=scratch.workdir, env=env, gather_s=_GATHER_S)
+            options = dict(timeout_s=timeout, output_cap=cap, cwd=scratch.workdir, env=env)
             # (the two calls spelled out: docs/architecture.md's table of who spawns is checked against them)
-            return run_in_pty(argv, **options) if pty else run_process(argv, **options)
+            if pty:
+                return run_in_pty(argv, **options, gather_s=_GATHER_S)
+            return run_process(argv, **options, in_memory=self._in_memory, gather_s=_GATHER_S)
         finally:
             if own_home is not None:
                 scratch.release_home(own_home)
@@ -442,6 +445,25 @@ _MANPATH_CONFIGS = ("/etc/manpath.config", "/etc/man_db.conf")  # man-db's, Debi
 # The configuration's keywords that name man directories (MANPATH_MAP's second word, the others' first).
 _CONFIG_DIRS = {b"MANDATORY_MANPATH": 1, b"MANPATH_MAP": 2, b"MANDB_MAP": 1}
 _config_dirs: dict = {}  # (config path, its stat) -> the directories it names
+
+
+def _output_in_memory(path: str) -> bool:
+    """Whether the probes of the program at ``path`` write to in-memory files rather than pipes
+    (run_process's ``in_memory``: no wake-up per write). Every program but a shell script: a script
+    may write to its output by name (``echo usage > /dev/stderr``), which works on a pipe only; a
+    launcher (a shell script that execs the tool) keeps pipes too."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4)
+    except OSError:
+        return False
+    if head == b"\x7fELF":
+        return True
+    if not head.startswith(b"#!"):
+        return False
+    from wrapgen.parse.script import is_shell_script  # (only for a script: discovery has imported it then)
+
+    return not is_shell_script(path)
 
 
 def _stat_key(path: str):

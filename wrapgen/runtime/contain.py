@@ -944,6 +944,7 @@ class Supervised:
         self.max_rss_kb = 0
         self.ended = False
         self._pending = b""
+        self._finished = False
         _live.add(self)
 
     def feed(self, data: bytes) -> None:
@@ -977,7 +978,10 @@ class Supervised:
             self.ctl_w = None
 
     def finish(self) -> None:
-        """Stop, wait for the sweep to end (bounded), close the pipes and reap the supervisor."""
+        """Stop, wait for the sweep to end (bounded), close the pipes and reap the supervisor. Once
+        that has all been done, a second call does nothing (one interrupted midway does it again)."""
+        if self._finished:
+            return
         self.stop()
         deadline = time.monotonic() + _STOP_WAIT_S
         while not self.ended:
@@ -1000,6 +1004,7 @@ class Supervised:
         if not _reap(self.pid, block=not self.ended):
             with _lock:
                 _unreaped.append(self.pid)
+        self._finished = True
 
 
 def spawn_supervised(argv, *, stdio, cwd=None, env=None, memory_bytes: int | None = None) -> Supervised:

@@ -13,6 +13,7 @@ Standard library only.
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import re
 import select
@@ -258,6 +259,7 @@ def run_process(
     cancel=None,
     memory_mb: int | None = None,
     gather_s: float = 0.0,
+    in_memory: bool = False,
 ) -> ProcessResult:
     """Run ``argv`` with no shell, contained, in its own process group; never raises for a tool's behaviour.
 
@@ -266,11 +268,15 @@ def run_process(
     ``cancel`` (anything with ``is_set()``, e.g. a ``threading.Event``) kills the call once set.
     ``memory_mb`` limits the tool's heap (RLIMIT_DATA); None for no limit. ``gather_s`` (0: never) lets
     a tool that prints in many small writes be read in fewer wake-ups (``_GATHER_AFTER``).
+    ``in_memory``: the output goes to in-memory files read at the end (``_run_in_memory``), for a
+    call without ``stdin`` or ``cancel`` (with either, or where Linux has no memfd, pipes as usual).
     """
     argv = list(map(os.fspath, argv))  # (a str is its own fspath)
     reason = _precheck(argv, cwd)
     if reason is not None:
         return ProcessResult(argv=tuple(argv), not_found=reason)
+    if in_memory and stdin is None and cancel is None and _MEMFD:
+        return _run_in_memory(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=env, memory_mb=memory_mb)
     stdin_data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
@@ -294,6 +300,84 @@ def run_process(
         os.close(out_r)
         os.close(err_r)
     return _finish(sup, argv, buffers, timed_out=timed_out, capped=capped, cancelled=cancelled, memory_mb=memory_mb)
+
+
+_MEMFD = hasattr(os, "memfd_create") and hasattr(fcntl, "F_ADD_SEALS")
+_SEALS = getattr(fcntl, "F_SEAL_GROW", 0) | getattr(fcntl, "F_SEAL_SHRINK", 0) | getattr(fcntl, "F_SEAL_SEAL", 0)
+# How far past the cap an in-memory file reaches. A write that would cross its end fails whole
+# (a sealed file takes no partial write), so the room past the cap is what lets a tool's last writes
+# land and show that the call went over: a tool printing in pieces of up to this much is reported
+# capped; one that writes more in a single call sees that write fail (EPERM), and says so itself.
+_CAP_ROOM = 1 << 20
+
+
+def _capped_file(name: str, size: int) -> int:
+    """An in-memory file of ``size`` bytes that can never grow or shrink: a write past its end fails.
+    Its pages take memory only once written."""
+    fd = os.memfd_create(name, os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    try:
+        os.ftruncate(fd, size)
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, _SEALS)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _written(fd: int, size: int) -> bytes:
+    """What the tool wrote to ``fd``: from its start to where the tool's writes left the offset,
+    which the tool's copies of the fd share with ours."""
+    end = min(os.lseek(fd, 0, os.SEEK_CUR), size)
+    return os.pread(fd, end, 0) if end > 0 else b""
+
+
+def _run_in_memory(argv, *, timeout_s, output_cap, cwd, env, memory_mb) -> ProcessResult:
+    """``run_process`` for a caller that needs no output before the call ends (discovery's probes):
+    stdout and stderr are in-memory files the kernel writes into, read once the call is over, so
+    nothing wakes this process while the tool prints (a pipe wakes its reader once per write: twenty
+    times for one help page of urfave/cli). Each file ends ``_CAP_ROOM`` past ``output_cap``, sealed:
+    what lies past the cap is dropped and the call reported capped.
+
+    Unlike a pipe, the file cannot be opened again by name with truncation (``echo x > /dev/stdout``
+    fails): the prober uses this only for programs that are no shell scripts."""
+    cap = max(1, int(output_cap))
+    size = cap + _CAP_ROOM
+    fds: list[int] = []
+    try:
+        try:
+            fds.append(_capped_file("wrapgen-stdout", size))
+            fds.append(_capped_file("wrapgen-stderr", size))
+            sup = spawn_supervised(argv, stdio=(None, *fds), cwd=cwd, env=env, memory_bytes=_memory_bytes(memory_mb))
+        except OSError as error:
+            return _spawn_failure(argv, error)
+        try:
+            timed_out = _await_end(sup, timeout_s)
+        finally:
+            sup.finish()  # (the sweep: no process of the call is left to write to the files)
+        out, err = _written(fds[0], size), _written(fds[1], size)
+    finally:
+        for fd in fds:
+            os.close(fd)
+    capped = len(out) + len(err) > cap
+    if capped:
+        out = out[:cap]
+        err = err[:cap - len(out)]
+    return _finish(sup, argv, {"stdout": out, "stderr": err}, timed_out=timed_out and not capped, capped=capped,
+                   memory_mb=memory_mb)
+
+
+def _await_end(sup, timeout_s: float) -> bool:
+    """Read the supervisor's status records until it has ended; True when ``timeout_s`` passed first."""
+    deadline = time.monotonic() + max(0.0, float(timeout_s))
+    poller = select.poll()
+    poller.register(sup.status_fd, select.POLLIN)
+    while not sup.ended:
+        wait = deadline - time.monotonic()
+        if wait <= 0:
+            return True
+        if poller.poll(wait * 1000):
+            sup.read_status()
+    return False
 
 
 def _raw_tty(fd: int, *, rows: int, columns: int) -> None:
@@ -320,6 +404,7 @@ def run_in_pty(
     cancel=None,
     memory_mb: int | None = None,
     gather_s: float = 0.0,
+    in_memory: bool = False,
 ) -> ProcessResult:
     """Like ``run_process``, but stdin/stdout/stderr are a pseudo-terminal (for tools that print
     help only to a terminal). Everything the tool wrote is in ``stdout``; ``stderr`` is empty."""

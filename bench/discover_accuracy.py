@@ -1120,6 +1120,13 @@ def unlisted(program: str, missed_paths: list[str]) -> list[str]:
     return [" ".join(p) for p in sorted(hidden)]
 
 
+def _median_round(rounds: list):
+    """The crawl whose own-CPU share is the median of ``rounds`` (the lower middle one of an even
+    count): one crawl's figures, never a mix of several."""
+    ranked = sorted(rounds, key=lambda r: (r.share is None, r.share or 0.0))
+    return ranked[(len(ranked) - 1) // 2]
+
+
 def _cpu(usage) -> float:
     return usage.ru_utime + usage.ru_stime
 
@@ -1130,7 +1137,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the full report as JSON")
     parser.add_argument("--explain", action="store_true",
                         help="count apart the missed flags no help of their command mentions, and list only the others")
+    parser.add_argument("--cpu-rounds", type=int, default=1, metavar="N",
+                        help="crawl each tool N times and report the median of its CPU shares, with their "
+                             "range (a single crawl's share moves by a few points with the machine's load)")
     args = parser.parse_args(argv)
+    if args.cpu_rounds < 1:
+        parser.error("--cpu-rounds must be at least 1")
     names = args.tools or list(TOOLS)
     unknown = [n for n in names if n not in TOOLS]
     if unknown:
@@ -1153,6 +1165,9 @@ def main(argv: list[str] | None = None) -> int:
         ref = references[build]
         started = time.monotonic()
         tool, cpu = metered(lambda: discover(program, depth=depth, cache=False, **options), shutil.which(program))
+        rounds = [cpu] + [metered(lambda: discover(program, depth=depth, cache=False, **options),
+                                  shutil.which(program))[1] for _ in range(args.cpu_rounds - 1)]
+        cpu = _median_round(rounds)
         row = score(ref, tool)
         row.update(style=style, depth=depth, reference=ref.source, seconds=round(time.monotonic() - started, 2))
         # discovery's own CPU (wrapgen's process: parsing, the crawl) against the CPU of the tool's
@@ -1162,7 +1177,11 @@ def main(argv: list[str] | None = None) -> int:
                    cpu_probes=cpu.probes, cpu_unmetered=cpu.unmetered, cpu_bench=round(cpu.bench, 4),
                    cpu_share=round(cpu.share, 4) if cpu.share is not None else None,
                    cpu_share_contained=round(cpu.share_with_containment, 4)
-                   if cpu.share_with_containment is not None else None)
+                   if cpu.share_with_containment is not None else None,
+                   cpu_rounds=len(rounds),
+                   cpu_share_range=[round(min(r.share for r in rounds if r.share is not None), 4),
+                                    round(max(r.share for r in rounds if r.share is not None), 4)]
+                   if any(r.share is not None for r in rounds) else None)
         hidden = set(unmentioned(program, row["missed_flags"])) if args.explain else set()
         if args.explain:
             row["missed_unmentioned"] = len(hidden)
@@ -1214,9 +1233,12 @@ def main(argv: list[str] | None = None) -> int:
           f"(spawn helper, supervisors, bwrap); once per process, before the rows: {per_process:.3f} s "
           f"(imports, the sandbox check, the parsers' first use on captured pages); meter residue {1000 * residue():.2f} ms a probe, taken out")
     for name, row in report.items():
+        spread = row["cpu_share_range"]
         print(f"{name}: own {row['cpu_own']:.3f} s (the meter's {row['cpu_bench']:.3f} s taken out), "
               f"containment {row['cpu_containment']:.3f} s, "
               f"tools {row['cpu_tools']:.3f} s over {row['cpu_probes']} probes"
+              + (f"; the median of {row['cpu_rounds']} crawls, whose cpu% ranged "
+                 f"{100 * spread[0]:.1f}-{100 * spread[1]:.1f}" if row["cpu_rounds"] > 1 and spread else "")
               + (f" ({row['cpu_unmetered']} cut short unmetered: their CPU is in the containment)"
                  if row['cpu_unmetered'] else ""))
     for name, row in report.items():

@@ -78,6 +78,9 @@ class NodeRead:
     problems: tuple[str, ...] = ()
     transient: bool = False  # a probe timed out: the result should not be cached
     man_due: bool = False  # the man page is still to be merged in (``with_man``): read only if kept
+    # probed, not yet parsed (``read_node(defer_parse=...)``): the probes' results so far, by args,
+    # which ``read_node(known=...)`` reads as though it had just run them
+    parse_due: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -211,18 +214,30 @@ def _fuller_grammar(command: Command, man: Command) -> bool:
 
 def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | None = None,
               git_style: bool = False, echo: frozenset[str] = frozenset(), use_man: bool = True,
-              sub_help: bool = False, defer_man: bool = False) -> NodeRead:
+              sub_help: bool = False, defer_man: bool = False, defer_parse: Callable[[str], bool] | None = None,
+              known: tuple = ()) -> NodeRead:
     """Probe one node: the first candidate that parses into content wins (exit 0 preferred).
 
     ``defer_man``: a man page that would be merged into the help read is left for ``with_man``
-    (``man_due``), for a root that a framework's listing may replace whole (Symfony's)."""
+    (``man_due``), for a root that a framework's listing may replace whole (Symfony's).
+    ``defer_parse(text)``: whether a page that would be parsed now (one a candidate printed, exit 0)
+    may be parsed later instead: the node then comes back unparsed (``parse_due``), and
+    ``read_node(known=node.parse_due)`` finishes it, with the same answer, running no probe again."""
     problems: list[str] = []
     transient = False
     timeouts = 0
     fallback: tuple[Command, str] | None = None
     chosen: tuple[Command, str] | None = None
+    ran: list[tuple] = list(known)  # (args, result) of each probe run for this node
+    results = dict(known)
     for args in _candidates(path, git_style=git_style, sub_help=sub_help):
-        result = prober.run(args)
+        result = results.get(args)
+        if result is None:
+            result = prober.run(args)
+            ran.append((args, result))
+            if (defer_parse is not None and result.usable and result.exit_code in (0, None)
+                    and result.text.strip() not in echo and defer_parse(result.text)):
+                return NodeRead(path, None, result.text, parse_due=tuple(ran))
         if not result.usable:
             problems.append(result.problem)
             if getattr(result, "expired", False):
@@ -403,14 +418,24 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
                 local_echo = echo | ({parent_text.text.strip()} if parent_text and parent_text.text else set())
                 pool.submit(read_child, stub.path, frozenset(local_echo))
 
+        def leaf_page(path: tuple[str, ...]) -> Callable[[str], bool]:
+            # A page read where no child of it is crawled, or one that shows no listing of commands,
+            # is parsed after the probes, with the other such pages (``finish_deferred``); a page
+            # that lists commands is parsed at once, so that its children are probed meanwhile.
+            if len(path) >= depth:
+                return lambda text: True
+            if framework is not None and framework.children.get(path):
+                return lambda text: False
+            return lambda text: not _may_list_commands(text)
+
         def read_child(path: tuple[str, ...], local_echo: frozenset[str]) -> None:
             nonlocal done, transient, running
             try:
                 node = read_node(prober, parse, path=path, style=style, git_style=git_style, echo=local_echo,
-                                 sub_help=sub_help)
+                                 sub_help=sub_help, defer_parse=leaf_page(path))
             except Exception as error:  # e.g. out of file descriptors: lose this node, not the tree
                 node = NodeRead(path, None, problems=(f"the probe failed: {type(error).__name__}: {error}",))
-            if framework is not None:
+            if framework is not None and not node.parse_due:
                 node = framework.graft(node)
             with lock:
                 reads[path] = node
@@ -421,6 +446,33 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
                     pool.notify((done, done + running, path))
                 if node.command is not None and len(path) < depth:
                     submit_children(node.command.subcommands)
+                if node.parse_due:
+                    echoes[path] = local_echo
+
+        echoes: dict[tuple[str, ...], frozenset[str]] = {}  # a deferred node's echo set, for its finishing
+
+        def finish_deferred() -> bool:
+            """Parse the pages left for later, one after another (a burst of parsing costs less CPU
+            than the same parses spread between probes, each after a wait); queue their children.
+            Whether any was left."""
+            nonlocal transient
+            with lock:
+                due = sorted(path for path, node in reads.items() if node.parse_due)
+            for path in due:
+                node = reads[path]
+                try:
+                    node = read_node(prober, parse, path=path, style=style, git_style=git_style,
+                                     echo=echoes.pop(path, frozenset()), sub_help=sub_help, known=node.parse_due)
+                except Exception as error:  # (as read_child)
+                    node = NodeRead(path, None, problems=(f"the probe failed: {type(error).__name__}: {error}",))
+                if framework is not None:
+                    node = framework.graft(node)
+                with lock:
+                    reads[path] = node
+                    transient = transient or node.transient
+                    if node.command is not None and len(path) < depth:
+                        submit_children(node.command.subcommands)
+            return bool(due)
 
         with lock:
             if framework is not None:
@@ -429,7 +481,10 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
             if framework is not None:
                 for listed in framework.nodes.values():
                     submit_children(listed.command.subcommands)
-        pool.wait(None if progress is None else lambda report: progress(*report))
+        on_progress = None if progress is None else (lambda report: progress(*report))
+        pool.wait(on_progress)
+        while finish_deferred():
+            pool.wait(on_progress)
     cut = 0
     for path in sorted(reads):
         node = reads[path]
@@ -586,6 +641,19 @@ def _global_options(prober, parse: ParseFn, root_text: str,
         warnings.append(f"`{shown}` listed no flags that could be read")
         return (), None
     return flags, NodeRead(args, _normalise(parsed, args, args, parsed.parser), result.text)
+
+
+# A line of a page that may head or hold a listing of commands: a heading that names commands or
+# topics ("Available Commands:", "COMMANDS:", "These are common Git commands ...:"), argparse's
+# "{add,remove}", yarn's "- access" bullets. Only the order of the work depends on it (a page
+# without one is parsed after the probes, and its children, if it has any, probed then).
+_LISTING_HINT = re.compile(
+    r"^[^\n]*(?:command|topic)[^\n]*:[ \t]*$|^[ \t]*(?:sub)?commands?[ \t]*$|\{[\w.-]+(?:,[\w.-]+)+\}|^[ \t]+- \w",
+    re.IGNORECASE | re.MULTILINE)
+
+
+def _may_list_commands(text: str) -> bool:
+    return _LISTING_HINT.search(text) is not None
 
 
 def _literal_first(literal: str, rest: str) -> re.Pattern:

@@ -151,3 +151,52 @@ def test_symfony_json_options_of_one_name_in_other_forms_are_each_read_as_they_a
     assert by_name["valued"]["--dry-run"].takes_value and by_name["valued"]["--dry-run"].default == "no"
     assert not by_name["cmd0"]["--dry-run"].takes_value
     assert [f.long for f in root.flags] == ["--quiet"]
+
+
+def _composer_variants():
+    """composer's `list --format=json`, and variants that each break one thing the application
+    shortcut relies on: its options in another order, one of them changed, a negation across an own
+    option and an application one (both ways), an own option spelled as an application flag."""
+    base = json.loads((FIXTURES / "listings" / "composer_list.json").read_text())
+    yield "as captured", base
+
+    def variant(change):
+        document = json.loads(json.dumps(base))
+        change(document["commands"])
+        return document
+
+    def reorder(commands):
+        options = commands[3]["definition"]["options"]
+        commands[3]["definition"]["options"] = dict(reversed(list(options.items())))
+
+    def change_one(commands):
+        commands[5]["definition"]["options"]["ansi"]["description"] = "Colour, this command's way"
+
+    def own_negates_application(commands):
+        commands[6]["definition"]["options"]["no-quiet"] = _option("--no-quiet", 'Negate the "--quiet" option')
+
+    def application_negates_own(commands):
+        for command in commands:
+            command["definition"]["options"]["no-frob"] = _option("--no-frob", 'Negate the "--frob" option')
+        commands[7]["definition"]["options"]["frob"] = _option("--frob", "Frobnicate")
+
+    def own_spelled_as_application(commands):
+        commands[8]["definition"]["options"]["quiet-too"] = _option("--quiet", "Quiet, again")
+
+    for change in (reorder, change_one, own_negates_application, application_negates_own, own_spelled_as_application):
+        yield change.__name__, variant(change)
+
+
+def test_symfony_json_application_shortcut_reads_as_every_command_read_whole(monkeypatch):
+    """Reading only a command's own options where its definition repeats the application's gives
+    the tree reading each command whole gives, on composer's list and on each variant."""
+    from wrapgen.parse.styles import symfony
+
+    for name, document in _composer_variants():
+        text = json.dumps(document)
+        shortcut = parse_symfony_json(text, prog=("composer",))
+        with monkeypatch.context() as patch:
+            patch.setattr(symfony, "_flags_with_application", lambda *args: None)
+            whole = parse_symfony_json(text, prog=("composer",))
+        assert shortcut == whole, name
+        assert len(list(shortcut.walk())) > 30, name

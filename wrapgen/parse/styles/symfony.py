@@ -273,11 +273,15 @@ _VARIANTS_KEPT = 4  # the forms of one option name remembered (composer's differ
 
 
 def _json_flags(options: dict, memo: dict | None = None) -> list[Flag]:
-    """``memo`` (an option's name -> [(the option, its Flag, the long it negates)]) spares rebuilding
-    the application's options, which every command's definition repeats (composer: 10 of them on
-    each of 80 commands). An option is taken from it only where it is equal to the one remembered
-    (a dict compared in C costs less than any key made of its fields)."""
-    memo = {} if memo is None else memo
+    """The flags of one command's options, ``--no-`` negations joined to the flag they negate."""
+    return _merge_negations(*_option_flags(options, {} if memo is None else memo))
+
+
+def _option_flags(options: dict, memo: dict) -> tuple[list[Flag], list[str | None]]:
+    """(the Flag of each option, the long each negates or None). ``memo`` (an option's name ->
+    [(the option, its Flag, the long it negates)]) spares rebuilding the options every command's
+    definition repeats; one is taken from it only where it equals the option remembered (a dict
+    compared in C costs less than any key made of its fields)."""
     flags = []
     negates = []  # for each flag: the long its description says it negates ('Negate the "--ansi" option'), or None
     for option in options.values():
@@ -303,6 +307,10 @@ def _json_flags(options: dict, memo: dict | None = None) -> list[Flag]:
         if known[0] is not None:
             flags.append(known[0])
             negates.append(known[1])
+    return flags, negates
+
+
+def _merge_negations(flags: list[Flag], negates: list[str | None]) -> list[Flag]:
     longs = {f.long for f in flags}
     # "--no-ansi": the other spelling of "--ansi", as help prints it
     merged = {flag.long for flag, negated in zip(flags, negates) if negated is not None and negated in longs}
@@ -319,6 +327,50 @@ def _json_flags(options: dict, memo: dict | None = None) -> list[Flag]:
         negations = tuple(negating.get(f'Negate the "{flag.long}" option', ()))
         out.append(_with_negations(flag, negations) if negations else flag)
     return out
+
+
+@dataclass(frozen=True)
+class _Application:
+    """The application's options as the first command's definition has them, and the flags they
+    gave there: a later command whose definition repeats them (the same keys in the same order,
+    each option equal) has the same application flags, and only its own options are read."""
+
+    keys: tuple[str, ...]
+    options: tuple[dict, ...]
+    shared: tuple[Flag, ...]
+    shared_longs: frozenset
+    negated: frozenset  # the longs the application's options negate
+    longs: frozenset  # the application flags' longs
+
+
+def _application(options: dict, common: set, shared: tuple, shared_longs: set, memo: dict):
+    """The ``_Application`` of the first command, or None where its application flags depend on
+    its own options (a negation across the two: then every command is read whole)."""
+    keys = tuple(k for k in options if k in common)
+    if not all(isinstance(options[k], dict) for k in keys):
+        return None
+    flags, negates = _option_flags({k: options[k] for k in keys}, memo)
+    if tuple(_merge_negations(flags, negates)) != shared:
+        return None
+    return _Application(keys, tuple(options[k] for k in keys), shared, frozenset(shared_longs),
+                        frozenset(n for n in negates if n is not None), frozenset(f.long for f in flags))
+
+
+def _flags_with_application(options: dict, common: set, app: _Application, memo: dict):
+    """(own flags, application flags) of a command whose definition repeats ``app``'s options,
+    reading only its own; None where it does not repeat them exactly, or where a negation crosses
+    between its own flags and the application's (read whole then, as the first command was)."""
+    if tuple(k for k in options if k in common) != app.keys:
+        return None
+    for key, option in zip(app.keys, app.options):
+        if options[key] != option:
+            return None
+    flags, negates = _option_flags({k: v for k, v in options.items() if k not in common}, memo)
+    own_longs = {f.long for f in flags}
+    if not own_longs.isdisjoint(app.shared_longs) or not app.negated.isdisjoint(own_longs) \
+            or not app.longs.isdisjoint(n for n in negates if n is not None):
+        return None
+    return tuple(_merge_negations(flags, negates)), app.shared
 
 
 @functools.lru_cache(maxsize=1024)
@@ -354,13 +406,20 @@ def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:
     listed: list[Listed] = []
     memo: dict = {}
     common_longs = {"--" + k for k in common}
+    app: _Application | None | bool = False  # (False: not made yet; None: none to use)
     for entry, definition in zip(entries, definitions):
         options = definition.get("options") if isinstance(definition.get("options"), dict) else {}
-        flags = _json_flags(options, memo)
-        shared_longs = common_longs | {(options.get(k) or {}).get("name") for k in common
-                                       if isinstance(options.get(k), dict)}
-        own = tuple(f for f in flags if f.long not in shared_longs)
-        shared = tuple(f for f in flags if f.long in shared_longs)
+        split = _flags_with_application(options, common, app, memo) if app else None
+        if split is not None:
+            own, shared = split
+        else:
+            flags = _json_flags(options, memo)
+            shared_longs = common_longs | {(options.get(k) or {}).get("name") for k in common
+                                           if isinstance(options.get(k), dict)}
+            own = tuple(f for f in flags if f.long not in shared_longs)
+            shared = tuple(f for f in flags if f.long in shared_longs)
+            if app is False:
+                app = _application(options, common, shared, shared_longs, memo)
         if not application:
             application = list(shared)
         arguments = definition.get("arguments") if isinstance(definition.get("arguments"), dict) else {}

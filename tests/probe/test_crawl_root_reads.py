@@ -172,3 +172,49 @@ def test_the_prober_reads_the_root_man_page_once(tmp_path, monkeypatch):
     assert first == second == (MAN_PAGE, "composer")
     assert sub == ("", "")
     assert len(reads) == 1, reads
+
+
+def test_symfony_list_help_is_never_parsed_where_its_json_listing_reads(tmp_path, monkeypatch):
+    """`list`'s help offering JSON is left unparsed until the listing is asked: it reads, so the page
+    is never parsed (the same tree as a crawl that parses it first); where the listing does not read,
+    the page is parsed and the listing is not asked twice."""
+    page = (HELP / "symfony" / "composer_list.txt").read_text()
+    pages = {"--help": HELP / "symfony" / "composer_list.txt",
+             "list --format=json": FIXTURES / "listings" / "composer_list.json"}
+    parsed: list[str] = []
+
+    def parse(text, *, prog, style=None):
+        parsed.append(text)
+        return parse_help(text, prog=prog, style=style)
+
+    def run(tool, depth):
+        with Prober(tool, name="composer", timeout_s=20, use_man=False, sandbox=False) as prober:
+            return crawl(prober, parse, depth=depth)
+
+    shortcut = run(_tool(tmp_path, "composer", pages), 2)
+    assert page not in parsed and shortcut.root.find(("install",)).flags
+    with monkeypatch.context() as patch:
+        patch.setattr(crawl_module, "root_may_wait", lambda text: False)
+        parsed_first = run(_tool(tmp_path, "composer", pages), 2)
+    assert page in parsed
+    assert shortcut.root == parsed_first.root and shortcut.warnings == parsed_first.warnings
+
+    log = tmp_path / "calls.log"
+    broken = python_tool(tmp_path / "composer-broken", textwrap.dedent(f"""\
+        import sys
+        args = " ".join(sys.argv[1:])
+        open({str(log)!r}, "a").write(args + "\\n")
+        pages = {{"--help": {str(HELP / "symfony" / "composer_list.txt")!r},
+                  "list": {str(HELP / "symfony" / "composer_list.txt")!r}}}
+        if args == "list --format=json":
+            sys.stdout.write('{{"commands": "oops"}}')
+        elif args in pages:
+            sys.stdout.write(open(pages[args]).read())
+        else:
+            sys.exit("no such command")
+    """))
+    parsed.clear()
+    fallback = run(broken, 1)
+    assert page in parsed
+    assert any("`composer list` instead" in w for w in fallback.warnings), fallback.warnings
+    assert log.read_text().splitlines().count("list --format=json") == 1

@@ -20,7 +20,7 @@ from wrapgen.knowledge.tools import pages_repeat_root_options
 from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag
 from wrapgen.parse.registry import USAGE_LISTED
-from wrapgen.probe.frameworks import framework_root
+from wrapgen.probe.frameworks import framework_root, root_may_wait
 from wrapgen.probe.workers import Workers
 
 __all__ = ["CrawlResult", "NodeRead", "crawl", "read_node", "with_man", "default_jobs", "SKIP_RECURSION", "has_content"]
@@ -357,15 +357,19 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
         pool.submit(lambda: version.append(prober.version()))
         # The root's man page is merged in only once it is known that no framework listing
         # replaces the root read (Symfony's `list --format=json` does: its page was never used).
-        root = read_node(prober, parse, path=(), style=style, defer_man=depth > 0)
-        transient = root.transient
-        if root.command is None:
-            pool.wait()
-            return CrawlResult(None, version[0], tuple(root.problems), transient, 1)
+        # (Symfony's `list` help, read where its JSON listing may replace it, is parsed only if not)
+        root = read_node(prober, parse, path=(), style=style, defer_man=depth > 0,
+                         defer_parse=root_may_wait if depth > 0 and style is None else None)
         framework = framework_root(prober, parse, root, with_man) if depth > 0 else None  # Symfony's `list`, kingpin's tree
         if framework is not None:
             root = framework.root
             warnings.extend(framework.warnings)
+        elif root.parse_due:  # (no framework: framework_root parsed it, but kept no Framework)
+            root = read_node(prober, parse, path=(), style=style, defer_man=True, known=root.parse_due)
+        transient = root.transient
+        if root.command is None:
+            pool.wait()
+            return CrawlResult(None, version[0], tuple(root.problems), transient, 1)
         root = with_man(prober, parse, root)
         root_cmd = root.command
         git_style = bool(_HELP_ALL.search(root.text))

@@ -3,7 +3,8 @@
 - Symfony Console and cleo (composer, artisan, poetry): ``TOOL --help`` is the ``list`` command's
   own help. The commands are read from ``TOOL list --format=json`` where the framework answers it
   (Symfony: every command with its definition, so no command needs a probe of its own; asked only
-  where ``list``'s help offers json), else from ``TOOL list`` (cleo), whose namespaces ("cache" of "cache clear") are no commands and are never
+  where ``list``'s help offers json, before that help is even parsed: where the JSON reads, the page
+  never is), else from ``TOOL list`` (cleo), whose namespaces ("cache" of "cache clear") are no commands and are never
   probed; cleo's ``self show plugins`` is grafted under ``self show`` once that page is read.
 - kingpin (amtool, promtool): the root's ``Commands:`` tree holds every path; each page is read as
   usual and the tree's entries under it are grafted on, so no level is lost when a page lists its
@@ -17,6 +18,7 @@ adds a warning naming the page. The tool runs only through ``prober.run`` (the p
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 
 from wrapgen.model.changes import replace
@@ -76,11 +78,36 @@ def _as_read(prober, parse, node):
     return node
 
 
+def root_may_wait(text: str) -> bool:
+    """Whether the root's page need not be parsed before ``framework_root`` sees it: Symfony's
+    ``list`` help that offers JSON, whose listing replaces the page whole when it reads (the crawl's
+    ``read_node(defer_parse=...)``; ``framework_root`` parses it where it does not)."""
+    from wrapgen.parse.styles.symfony import is_list_help
+
+    return is_list_help(text) and _OFFERS_JSON.search(text) is not None
+
+
+# list's own option, as its help prints it: "--format=FORMAT  The output format (txt, xml, json, or md)"
+_OFFERS_JSON = re.compile(r"^ *--format[= ]\S+ +.*\bjson\b", re.MULTILINE)
+
+
 def framework_root(prober, parse, root, complete=_as_read):
     """The Framework for this root read (a crawl ``NodeRead``), or None for every other style.
 
     ``complete(prober, parse, root)`` gives the root as the crawl keeps it (its man page merged in,
-    ``crawl.with_man``): asked only where the root read is kept, or its flags are looked at."""
+    ``crawl.with_man``): asked only where the root read is kept, or its flags are looked at. A root
+    left unparsed (``parse_due``, see ``root_may_wait``) is parsed here unless the JSON listing
+    replaces it."""
+    listing = None  # `list --format=json`'s result, when asked before the root was parsed
+    if root.parse_due:
+        if len(root.parse_due) == 1:  # (`--help` answered: no earlier try's timeout to keep)
+            listing = prober.run(_JSON_ARGS)
+            framework = _from_json(prober, root, listing)
+            if framework is not None:
+                return framework
+        from wrapgen.probe.crawl import read_node
+
+        root = read_node(prober, parse, path=(), defer_man=True, known=root.parse_due)
     command = root.command
     if command is None:
         return None
@@ -89,7 +116,7 @@ def framework_root(prober, parse, root, complete=_as_read):
     # Only where the page is `list`'s help or a listing: a Symfony single-command application would
     # take `list` as its operand and run
     if is_list_help(root.text) or (command.parser == "symfony" and listed_commands(root.text)):
-        return _symfony(prober, parse, root, complete)
+        return _symfony(prober, parse, root, complete, listing)
     root = complete(prober, parse, root)
     command = root.command
     if command.parser == "kingpin":
@@ -105,12 +132,34 @@ def _shown(prober, args) -> str:
     return " ".join((prober.name, *args))
 
 
-def _symfony(prober, parse, root, complete=_as_read):
+_JSON_ARGS = ("list", "--format=json")
+
+
+def _from_json(prober, root, result):
+    """The Framework of ``TOOL list --format=json``'s ``result`` where it is a Symfony command list
+    with commands, else None. The root keeps its help page (``list``'s) as its text."""
     from wrapgen.probe.crawl import NodeRead
-    from wrapgen.parse.styles.symfony import is_list_help, listed_commands, nest, parse_symfony_json
+    from wrapgen.parse.styles.symfony import parse_symfony_json
+
+    tree = parse_symfony_json(result.text, prog=(prober.name,)) if result.usable else None
+    if tree is None or not tree.subcommands:
+        return None
+    nodes = {}
+    for node in tree.walk():
+        stubs = tuple(replace(s, stub=True, subcommands=()) for s in node.subcommands)
+        nodes[node.path] = NodeRead(node.path, replace(node, subcommands=stubs), "")
+    top = nodes.pop(())
+    # (the root keeps the text of its help page, `list`'s: the crawl's tests of the root's page
+    # — "help -a", "TOOL options" — are about help, and would only scan the JSON in vain)
+    return Framework(root=replace(top, text=root.text), nodes=nodes, inherited=tree.flags, complete=True)
+
+
+def _symfony(prober, parse, root, complete=_as_read, listing=None):
+    from wrapgen.probe.crawl import NodeRead
+    from wrapgen.parse.styles.symfony import is_list_help, listed_commands, nest
 
     warnings: list[str] = []
-    args = ("list", "--format=json")
+    args = _JSON_ARGS
     # list's own help says whether it prints JSON (Symfony: "--format=FORMAT ... (txt, xml, json, or
     # md)"); cleo's list has no --format: not asked, which saves a start of the tool
     format_flag = next((f for f in root.command.flags if f.long == "--format"), None)
@@ -119,17 +168,10 @@ def _symfony(prober, parse, root, complete=_as_read):
         root = complete(prober, parse, root)
         format_flag = next((f for f in root.command.flags if f.long == "--format"), None)
     offers_json = not is_list_help(root.text) or (format_flag is not None and "json" in format_flag.description)
-    result = prober.run(args) if offers_json else None
-    tree = parse_symfony_json(result.text, prog=(prober.name,)) if result is not None and result.usable else None
-    if tree is not None and tree.subcommands:
-        nodes = {}
-        for node in tree.walk():
-            stubs = tuple(replace(s, stub=True, subcommands=()) for s in node.subcommands)
-            nodes[node.path] = NodeRead(node.path, replace(node, subcommands=stubs), "")
-        top = nodes.pop(())
-        # (the root keeps the text of its help page, `list`'s: the crawl's tests of the root's page
-        # — "help -a", "TOOL options" — are about help, and would only scan the JSON in vain)
-        return Framework(root=replace(top, text=root.text), nodes=nodes, inherited=tree.flags, complete=True)
+    result = (listing if listing is not None else prober.run(args)) if offers_json else None
+    framework = _from_json(prober, root, result) if result is not None else None
+    if framework is not None:
+        return framework
     if result is not None and result.usable and result.text.lstrip().startswith(("{", "[")):
         # the framework answered in JSON, but not one this reads: say so, read the text listing
         warnings.append(f"could not read `{_shown(prober, args)}` (not a Symfony command list); "

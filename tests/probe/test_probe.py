@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import textwrap
 import time
 from pathlib import Path
 
@@ -67,8 +68,9 @@ def test_the_tool_sees_the_fixed_environment_and_a_scratch_home():
     seen = dict(line.split("=", 1) for line in result.text.splitlines() if "=" in line)
     for key in ("PAGER", "MANPAGER", "GIT_PAGER", "TERM", "NO_COLOR", "LC_ALL", "COLUMNS"):
         assert seen[key] == PROBE_ENV[key], key
-    assert seen.get("HOME") == home != os.environ.get("HOME")
-    assert seen["PWD"] == workdir
+    # (the text names the scratch HOME and working directory as ~ and .: the real HOME would show)
+    assert seen.get("HOME") == "~" and home != os.environ.get("HOME") and os.environ.get("HOME") != "~"
+    assert seen["PWD"] == "."
     assert not os.path.exists(workdir), "the probe's working directory is removed afterwards"
     assert not os.path.exists(home), "the probe's HOME is removed afterwards"
 
@@ -191,3 +193,24 @@ def test_probes_of_programs_but_shell_scripts_write_to_in_memory_files(tmp_path)
     assert not _output_in_memory(str(tmp_path / "missing"))
     with Prober(str(script), sandbox=False) as prober:
         assert "usage: by-name [-q]" in prober.run(("--help",)).text
+
+
+def test_the_probes_scratch_directories_read_as_the_tool_would_name_them_anywhere(tmp_path):
+    """Help that prints its HOME, working directory or TMPDIR (kubectl's --cache-dir default) reads
+    the same every run: ~, . and $TMPDIR, never the scratch directory's random name."""
+    from tests.support.tools import python_tool
+
+    tool = python_tool(tmp_path / "paths", textwrap.dedent("""\
+        import os
+        print("usage: paths [--cache DIR] [--cwd DIR] [--tmp DIR]")
+        print(f"  --cache DIR  cache (default {os.environ['HOME']}/.cache/paths)")
+        print(f"  --cwd DIR    working directory (default: {os.getcwd()})")
+        print(f"  --tmp DIR    scratch (default {os.environ['TMPDIR']}/paths)")
+    """))
+    texts = []
+    for _ in range(2):
+        with Prober(tool, sandbox=False) as prober:
+            texts.append(prober.run(("--help",)).text)
+    assert texts[0] == texts[1]
+    assert "(default ~/.cache/paths)" in texts[0] and "(default: .)" in texts[0]
+    assert "(default $TMPDIR/paths)" in texts[0] and "wrapgen-probe" not in texts[0]

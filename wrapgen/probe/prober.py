@@ -338,7 +338,7 @@ class Prober:
         stdout, out_problem = clean_text(result.stdout)
         stderr, err_problem = clean_text(result.stderr)
         # Help goes to stdout by convention; usage errors and some `-h` go to stderr.
-        text = stdout if stdout.strip() else stderr
+        text = self._unscratched(stdout if stdout.strip() else stderr)
         bad = out_problem or (err_problem if not stdout.strip() else "")
         if bad:
             return ProbeResult(args, exit_code=result.exit_code, problem=f"`{self._show(args)}` {bad}")
@@ -352,12 +352,25 @@ class Prober:
         if problem:
             return ProbeResult(args, exit_code=tty.exit_code, problem=problem, via_pty=True, timed_out=tty.timed_out)
         text, bad = clean_text(tty.stdout)
+        text = self._unscratched(text)
         if bad:
             return ProbeResult(args, exit_code=tty.exit_code, problem=f"`{self._show(args)}` {bad}", via_pty=True)
         if not text.strip():
             return ProbeResult(args, exit_code=tty.exit_code, via_pty=True,
                                problem=f"`{self._show(args)}` printed nothing, on a pipe or a terminal")
         return ProbeResult(args, text=text, exit_code=tty.exit_code, via_pty=True)
+
+    def _unscratched(self, text: str) -> str:
+        """``text`` with the probe's scratch directories named as the tool would name them anywhere:
+        its HOME as ``~``, its working directory as ``.``, its TMPDIR as ``$TMPDIR`` (kubectl's
+        "--cache-dir (default /tmp/wrapgen-probe-x1/home/.kube/cache)" is "~/.kube/cache"), so that
+        what discovery reads is the same every run."""
+        scratch = self._scratch
+        root = scratch.root if scratch is not None else None
+        if not root or root not in text:
+            return text
+        return re.sub(re.escape(root) + r"(?:/(home(?:-\w+)?|work|tmp)(?![\w.-]))?",
+                      lambda m: _SCRATCH_NAMES.get((m.group(1) or "").split("-")[0], "<scratch>"), text)
 
     def version(self) -> str:
         """The first line of ``TOOL --version``, or "" when it gave none."""
@@ -445,6 +458,9 @@ _MANPATH_CONFIGS = ("/etc/manpath.config", "/etc/man_db.conf")  # man-db's, Debi
 # The configuration's keywords that name man directories (MANPATH_MAP's second word, the others' first).
 _CONFIG_DIRS = {b"MANDATORY_MANPATH": 1, b"MANPATH_MAP": 2, b"MANDB_MAP": 1}
 _config_dirs: dict = {}  # (config path, its stat) -> the directories it names
+
+
+_SCRATCH_NAMES = {"home": "~", "work": ".", "tmp": "$TMPDIR"}
 
 
 def _output_in_memory(path: str) -> bool:

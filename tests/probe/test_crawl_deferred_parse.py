@@ -81,3 +81,21 @@ def test_a_waiting_page_that_reads_as_nothing_falls_through_to_the_next_candidat
     assert [f.short for f in read.flags] == ["-k"] and read.probe == ("help", "read")
     calls = _calls(log)
     assert calls.count("read --help") == 1 and calls.count("help read") == 1, calls
+
+
+def test_the_listing_hint_reads_headings_and_hostile_pages_in_linear_time():
+    import time
+
+    from wrapgen.probe.crawl import _may_list_commands
+
+    for page in ("Available Commands:\n  a  b\n", "COMMANDS:\n   x\n", "These are common Git commands used:\n",
+                 "usage: t {add,remove} ...\n", "  Commands\n", "    - access\n"):
+        assert _may_list_commands(page), page
+    for page in ("NAME:\n   t read - Reads.\n\nUSAGE:\n   t read [command options] <path>\n\nOPTIONS:\n   --k value  key\n",
+                 "usage: amtool alert query [<flags>]\n\nFlags:\n  -h, --help  Show help.\n"):
+        assert not _may_list_commands(page), page
+    hostile = ["x " + "command " * 250_000, "{" + "a," * 1_000_000, "Commands " * 200_000 + ":"]
+    started = time.monotonic()
+    for page in hostile:
+        _may_list_commands(page)
+    assert time.monotonic() - started < 20  # (linear: well under a second; the unbounded pattern took minutes)

@@ -432,24 +432,32 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
                 return lambda text: False
             return lambda text: not _may_list_commands(text)
 
-        def read_child(path: tuple[str, ...], local_echo: frozenset[str]) -> None:
-            nonlocal done, transient, running
+        def read(path: tuple[str, ...], local_echo: frozenset[str], **options) -> NodeRead:
             try:
-                node = read_node(prober, parse, path=path, style=style, git_style=git_style, echo=local_echo,
-                                 sub_help=sub_help, defer_parse=leaf_page(path))
+                return read_node(prober, parse, path=path, style=style, git_style=git_style, echo=local_echo,
+                                 sub_help=sub_help, **options)
             except Exception as error:  # e.g. out of file descriptors: lose this node, not the tree
-                node = NodeRead(path, None, problems=(f"the probe failed: {type(error).__name__}: {error}",))
+                return NodeRead(path, None, problems=(f"the probe failed: {type(error).__name__}: {error}",))
+
+        def record(path: tuple[str, ...], node: NodeRead) -> None:
+            """Keep ``node`` (grafted, once parsed) and queue its children; under ``lock``."""
+            nonlocal transient
             if framework is not None and not node.parse_due:
                 node = framework.graft(node)
+            reads[path] = node
+            transient = transient or node.transient
+            if node.command is not None and len(path) < depth:
+                submit_children(node.command.subcommands)
+
+        def read_child(path: tuple[str, ...], local_echo: frozenset[str]) -> None:
+            nonlocal done, running
+            node = read(path, local_echo, defer_parse=leaf_page(path))
             with lock:
-                reads[path] = node
+                record(path, node)
                 done += 1
                 running -= 1
-                transient = transient or node.transient
                 if progress is not None:
                     pool.notify((done, done + running, path))
-                if node.command is not None and len(path) < depth:
-                    submit_children(node.command.subcommands)
                 if node.parse_due:
                     echoes[path] = local_echo
 
@@ -459,23 +467,12 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
             """Parse the pages left for later, one after another (a burst of parsing costs less CPU
             than the same parses spread between probes, each after a wait); queue their children.
             Whether any was left."""
-            nonlocal transient
             with lock:
                 due = sorted(path for path, node in reads.items() if node.parse_due)
             for path in due:
-                node = reads[path]
-                try:
-                    node = read_node(prober, parse, path=path, style=style, git_style=git_style,
-                                     echo=echoes.pop(path, frozenset()), sub_help=sub_help, known=node.parse_due)
-                except Exception as error:  # (as read_child)
-                    node = NodeRead(path, None, problems=(f"the probe failed: {type(error).__name__}: {error}",))
-                if framework is not None:
-                    node = framework.graft(node)
+                node = read(path, echoes.pop(path, frozenset()), known=reads[path].parse_due)
                 with lock:
-                    reads[path] = node
-                    transient = transient or node.transient
-                    if node.command is not None and len(path) < depth:
-                        submit_children(node.command.subcommands)
+                    record(path, node)
             return bool(due)
 
         with lock:
@@ -650,9 +647,11 @@ def _global_options(prober, parse: ParseFn, root_text: str,
 # A line of a page that may head or hold a listing of commands: a heading that names commands or
 # topics ("Available Commands:", "COMMANDS:", "These are common Git commands ...:"), argparse's
 # "{add,remove}", yarn's "- access" bullets. Only the order of the work depends on it (a page
-# without one is parsed after the probes, and its children, if it has any, probed then).
+# without one is parsed after the probes, and its children, if it has any, probed then). Every
+# repetition is bounded, so a hostile page (one 2 MiB line of "command command ...") costs linear time.
 _LISTING_HINT = re.compile(
-    r"^[^\n]*(?:command|topic)[^\n]*:[ \t]*$|^[ \t]*(?:sub)?commands?[ \t]*$|\{[\w.-]+(?:,[\w.-]+)+\}|^[ \t]+- \w",
+    r"(?:command|topic)[^\n:]{0,200}:[ \t]*$|^[ \t]*(?:sub)?commands?[ \t]*$"
+    r"|\{[\w.-]{1,60}(?:,[\w.-]{1,60}){1,200}\}|^[ \t]+- \w",
     re.IGNORECASE | re.MULTILINE)
 
 

@@ -154,3 +154,21 @@ def test_urfave_commands_by_category_with_the_automatic_help():
     image = next(f for f in page.flags if f.long == "--image-path")
     assert image.takes_value and image.value_name == "value"
     assert [p.name for p in page.positionals] == ["container-id"]
+
+
+def test_urfave_a_name_line_that_is_a_usage_gives_the_operands_and_no_summary():
+    """mender-artifact's "cp - cp <src> <dst>" (prose under USAGE) and "cat - cat X:<filepath>"
+    (USAGE only "[arguments...]"): the name line is the usage, read for operands; the summary is the
+    description's first sentence, and the root's listing keeps no usage as a summary."""
+    urfave = FIXTURES / "help" / "urfave"
+    cp = parse_help((urfave / "mender-artifact_cp.txt").read_text(), prog=("mender-artifact", "cp"))
+    assert [(p.name, p.required) for p in cp.positionals] == [("src", True), ("dst", True)]
+    assert cp.summary.startswith("Copies a file into or out of a mender artifact") and "<src>" not in cp.summary
+    cat = parse_help((urfave / "mender-artifact_cat.txt").read_text(), prog=("mender-artifact", "cat"))
+    assert [(p.name, p.required) for p in cat.positionals] == [("filepath", True)]
+    install = parse_help((urfave / "mender-artifact_install.txt").read_text(), prog=("mender-artifact", "install"))
+    assert {p.name for p in install.positionals} == {"hostfile", "filepath", "directory"}
+    assert not any(p.required for p in install.positionals)  # two forms: each operand in one of them
+    root = parse_help((urfave / "mender-artifact.txt").read_text(), prog=("mender-artifact",))
+    listed = {s.name: s.summary for s in root.subcommands}
+    assert listed["cp"] == "" and listed["sign"] == "Signs existing artifact file."

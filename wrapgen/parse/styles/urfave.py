@@ -6,7 +6,10 @@ The ``NAME:`` line says ``TOOL PATH - summary``. ``COMMANDS:`` may be split into
 framework adds a ``help, h`` command at every level that has subcommands (kept as a listed command,
 never probed: crawl leaves ``help`` unread). ``[arguments...]`` is urfave's generic operand and
 names nothing (``--log value`` keeps its placeholder as the value name). Flags under ``REQUIRED ARGUMENTS:``
-(mender-artifact) are required. All functions here are pure.
+(mender-artifact) are required. A ``NAME:`` line whose summary is the command's own usage
+(mender-artifact's "cp - cp <src> <dst>", "cat - cat [artifact|sdimg]:<filepath>") is read as the
+usage where the page's own names no operand; the summary is then the description's first sentence,
+and the root's listing keeps no such usage as a summary. All functions here are pure.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ RULES = Rules(
     listing=r"^commands$",
     operands=r"^arguments$",
     description=r"^description$",
-    skip=r"^(?:version|authors?|copyright|name)$",
+    skip=r"^(?:version|authors?|copyright|name|category)$",  # (a command's category is its listing group)
 )
 
 _NAME = re.compile(r"^NAME:\n +(?P<line>\S.*)$", re.MULTILINE)
@@ -65,8 +68,10 @@ def urfave_commands(text: str, *, parent: tuple[str, ...] = ()) -> list[Command]
             continue
         base = indent if base is None else base
         names = [n.strip() for n in entry["names"].split(",")]
-        out.append(stub((*parent, names[0]), summary=(entry["summary"] or "").strip()[:300],
-                        group=group, aliases=names[1:]))
+        summary = (entry["summary"] or "").strip()
+        if _usage_in_name(summary, ("", names[0])):
+            summary = ""  # "cp   cp <src> <dst>": a usage, not a summary (the command's page has one)
+        out.append(stub((*parent, names[0]), summary=summary[:300], group=group, aliases=names[1:]))
     return out
 
 
@@ -76,11 +81,21 @@ def parse_urfave(text: str, *, prog: tuple[str, ...]) -> Command:
     parts = read_parts(text, prog=prog, rules=RULES, stubs=False)  # (its commands are read below)
     path = tuple(prog[1:])
     parts.subcommands = urfave_commands(text, parent=path)
+    name = _NAME.search(text)
+    said = re.split(r"\s+-\s+", name["line"].strip(), maxsplit=1)[-1] if name and " - " in name["line"] else ""
+    named = _usage_in_name(said, prog)
+    if named:
+        # mender-artifact's "cp - cp <src> <dst>": the name line is the usage, where USAGE holds
+        # prose (cp) or names no operand of its own ("cat [arguments...]")
+        if not any(line.startswith(prog[0] + " ") for line in parts.usage):
+            parts.prose.extend(parts.usage)
+            parts.usage = named
+        elif not any(_names_operands(line, prog) for line in parts.usage):
+            parts.usage = named  # (the generic line says nothing, and would make every operand optional)
     command = assemble(parts, prog=prog, style="urfave")
     summary = command.summary
-    name = _NAME.search(text)
     if name:
-        summary = re.split(r"\s+-\s+", name["line"].strip(), maxsplit=1)[-1] if " - " in name["line"] else ""
+        summary = said if not named else _first_sentence(command.description)
     required = _required_spellings(text)
     flags = tuple(_tidy(replace(f, required=True) if required & set(f.spellings) else f) for f in command.flags)
     global_flags = tuple(_tidy(f) for f in command.global_flags)
@@ -89,6 +104,35 @@ def parse_urfave(text: str, *, prog: tuple[str, ...]) -> Command:
         positionals = ()
     return command.with_changes(summary=summary[:200], flags=flags, global_flags=global_flags,
                                 positionals=positionals)
+
+
+# "[artifact|sdimg|uefiimg]:<filepath>": one operand, a path inside an image of one of those kinds
+_PREFIXED_OPERAND = re.compile(r"(?<!\S)\[?[\w|.-]+\]?:(<[\w-]+>)")
+
+
+def _usage_in_name(said: str, prog: tuple[str, ...]) -> list[str]:
+    """The usage lines a ``NAME:`` line gives in place of a summary (``cp <src> <dst>``, ``install
+    -m <mode> <file> X:<path> or install -d X:<dir>``: the command's own name, then operands), as
+    ``TOOL PATH ...`` lines; [] for a summary."""
+    own = prog[-1] if len(prog) > 1 else ""
+    if not own or not said.startswith(own + " ") or "<" not in said:
+        return []
+    forms = re.split(rf"\s+or\s+(?={re.escape(own)}\s)", said)
+    return [" ".join((*prog[:-1], _PREFIXED_OPERAND.sub(r"\1", form.strip()))) for form in forms]
+
+
+_GENERIC_USAGE = re.compile(r"\[(?:global |command )?options\]|\[arguments\.\.\.\]|\bcommand\b")
+
+
+def _names_operands(line: str, prog: tuple[str, ...]) -> bool:
+    """Whether a usage line names anything past its path besides urfave's generic words."""
+    rest = line[len(" ".join(prog)):] if line.startswith(" ".join(prog)) else line
+    return bool(_GENERIC_USAGE.sub("", rest).strip())
+
+
+def _first_sentence(text: str) -> str:
+    first = " ".join(text.strip().split("\n\n", 1)[0].split())
+    return re.split(r"(?<=\.)\s", first, maxsplit=1)[0]
 
 
 _REQUIRED = re.compile(r"^REQUIRED (?:ARGUMENTS|OPTIONS|FLAGS):\n(?P<body>(?:[ \t].*\n?)*)", re.MULTILINE)

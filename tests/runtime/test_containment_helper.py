@@ -213,6 +213,28 @@ def test_the_tool_gets_the_callers_umask_and_limits_at_call_time():
     assert json.loads(result.stdout) == [0o027, 200, 0], result.stderr
 
 
+def test_a_state_read_once_is_what_every_later_call_takes():
+    """A caller that read its state once (discovery, for all its probes) passes it to each call: the
+    tools take that umask and those limits, not the ones the caller set since."""
+    import resource
+
+    _helper_pid()
+    nofile = resource.getrlimit(resource.RLIMIT_NOFILE)
+    old_mask = os.umask(0o027)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (200, nofile[1]))
+        state = contain.caller_state()
+    finally:
+        os.umask(old_mask)
+        resource.setrlimit(resource.RLIMIT_NOFILE, nofile)
+    results = [run_process([PY, "-c", LIMITS_AND_UMASK], timeout_s=20, caller_state=state, in_memory=in_memory)
+               for in_memory in (False, True)]
+    assert contain._usable_helper() is not None  # (the calls went through the helper)
+    for result in results:
+        assert json.loads(result.stdout)[:2] == [0o027, 200], result.stderr
+    assert json.loads(run_process([PY, "-c", LIMITS_AND_UMASK], timeout_s=20).stdout)[:2] == [old_mask, nofile[0]]
+
+
 def test_a_helper_that_stopped_reading_does_not_block_the_call():
     """A helper that no longer reads its socket (here SIGSTOPped) holds a call up for the send timeout
     at most: then it is dropped and the call runs under a supervisor the caller forks."""

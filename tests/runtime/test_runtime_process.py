@@ -189,3 +189,46 @@ def test_in_memory_is_not_taken_with_stdin_and_falls_back_without_memfd(monkeypa
     monkeypatch.setattr(process, "_MEMFD", False)
     result = run_process([PY, "-c", FLOOD], timeout_s=30, output_cap=50_000, in_memory=True)
     assert result.output_capped and len(result.stdout) == 50_000
+
+
+def test_in_memory_reads_the_supervisors_records_once_the_call_is_over(monkeypatch):
+    """The supervisor's records (its pid and the tool's when the tool starts, the exit when it ends)
+    wait in the status pipe: the caller is woken once, by its end, and reads them all then."""
+    from wrapgen.runtime import contain
+
+    reads = []
+    feed = contain.Supervised.feed
+
+    def recorded(self, data):
+        reads.append((time.monotonic(), data))
+        feed(self, data)
+
+    monkeypatch.setattr(contain.Supervised, "feed", recorded)
+    started = time.monotonic()
+    result = run_process([PY, "-c", "import time; time.sleep(0.5); print('done')"], timeout_s=20, in_memory=True)
+    assert result.exit_code == 0 and result.stdout == b"done\n"
+    assert reads and all(at - started >= 0.5 for at, _ in reads), reads
+    assert b"P " in b"".join(data for _, data in reads) and reads[-1][1] == b""
+
+
+def test_in_memory_timeout_of_a_stopped_supervisor_still_kills_it():
+    """A tool that stops its own supervisor: at the timeout the caller reads the supervisor's pid
+    from the records that waited in the pipe, and kills it (the tool dies with it)."""
+    code = "import os, signal, time; os.kill(os.getppid(), signal.SIGSTOP); print(os.getpid(), flush=True); time.sleep(60)"
+    started = time.monotonic()
+    result = run_process([PY, "-c", code], timeout_s=1, in_memory=True)
+    assert result.timed_out
+    assert time.monotonic() - started < 15
+    tool = int(result.stdout)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and os.path.exists(f"/proc/{tool}") and not _zombie(tool):
+        time.sleep(0.05)
+    assert not os.path.exists(f"/proc/{tool}") or _zombie(tool)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except OSError:
+        return True

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from wrapgen.errors import ToolNotFoundError
 from wrapgen.probe.sandbox import HOME_TMPFS_BYTES, Scratch, bwrap_argv, sandbox_status
+from wrapgen.runtime.contain import caller_state
 from wrapgen.runtime.process import ProcessResult, run_in_pty, run_process
 
 __all__ = [
@@ -233,11 +234,14 @@ class Prober:
         self._home_tmpfs = False  # each sandboxed probe's HOME a tmpfs of its own (SandboxStatus.tmpfs_home)
         self._lock = threading.Lock()
         self._scratch: Scratch | None = None
+        self._caller_state = None
         self._manpath: tuple[str, ...] | None = None
         self._root_man: tuple[str, str] | None = None
         self._in_memory = _output_in_memory(self.path)
 
     def __enter__(self) -> "Prober":
+        # the umask and limits every probe takes: this process's when discovery starts (read once)
+        self._caller_state = caller_state()
         self._scratch = Scratch().__enter__()
         self._bwrap_prefix = None  # (it names the scratch directories)
         self.env.update(HOME=self._scratch.home, TMPDIR=self._scratch.tmpdir, PWD=self._scratch.workdir)
@@ -300,7 +304,8 @@ class Prober:
             env = {**self.env, "HOME": own_home}
         cap = self.output_cap if output_cap is None else output_cap
         try:
-            options = dict(timeout_s=timeout, output_cap=cap, cwd=scratch.workdir, env=env)
+            options = dict(timeout_s=timeout, output_cap=cap, cwd=scratch.workdir, env=env,
+                           caller_state=self._caller_state)
             # (the two calls spelled out: docs/architecture.md's table of who spawns is checked against them)
             if pty:
                 return run_in_pty(argv, **options, gather_s=_GATHER_S)

@@ -65,7 +65,7 @@ except ImportError:  # pragma: no cover - another Python
 
 from wrapgen.errors import ExitStatus
 
-__all__ = ["Supervised", "spawn_supervised", "containment_available", "kill_subtree", "stop_all", "one_shot", "prestart"]
+__all__ = ["Supervised", "spawn_supervised", "caller_state", "containment_available", "kill_subtree", "stop_all", "one_shot", "prestart"]
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -767,8 +767,10 @@ _INHERITED_LIMITS = tuple(getattr(resource, name) for name in (
     "RLIMIT_AS", "RLIMIT_MEMLOCK") if hasattr(resource, name))
 
 
-def _caller_state():
+def caller_state():
     """(umask or None, ((resource, soft, hard), ...)) of the caller now: what a fork of it would pass on.
+    A caller that spawns many times in one job (discovery's probes) may read it once and pass it to
+    each ``spawn_supervised``: a read of /proc costs more than the rest of handing a call over.
 
     The umask comes from /proc (reading it with ``os.umask`` means setting it for a moment, a race with
     every other thread of the caller that creates a file)."""
@@ -802,7 +804,7 @@ def _take_caller_state(state) -> None:
             pass
 
 
-def _via_helper(helper, argv, stdio, cwd, env, memory_bytes):
+def _via_helper(helper, argv, stdio, cwd, env, memory_bytes, state):
     """Hand one call to the spawn helper: its ``Supervised``, or None when the helper is gone (then a cold one runs)."""
     import socket
 
@@ -820,7 +822,7 @@ def _via_helper(helper, argv, stdio, cwd, env, memory_bytes):
         except OSError:
             cwd = None
     body = marshal.dumps((argv, dict(os.environ) if env is None else env, cwd, tuple(index), memory_bytes,
-                          _caller_state()))
+                          caller_state() if state is None else state))
     message = len(body).to_bytes(8, "little") + body
     ctl_r, ctl_w = os.pipe()
     st_r, st_w = os.pipe()
@@ -1007,9 +1009,12 @@ class Supervised:
         self._finished = True
 
 
-def spawn_supervised(argv, *, stdio, cwd=None, env=None, memory_bytes: int | None = None) -> Supervised:
+def spawn_supervised(argv, *, stdio, cwd=None, env=None, memory_bytes: int | None = None,
+                     state=None) -> Supervised:
     """Fork a supervisor that runs ``argv`` with ``stdio`` (three fds; the first may be None for
     /dev/null) as stdin/stdout/stderr, in a session of its own, under ``memory_bytes`` of RLIMIT_DATA.
+    ``state``: the umask and limits the tool takes, as ``caller_state()`` read them (None: read now);
+    a supervisor forked from this process takes this process's own, as a fork does.
 
     The caller closes its copies of the stdio fds it gave the child. Raises ``OSError`` only when
     the fork itself fails; an exec failure arrives as ``exec_errno`` on the status pipe.
@@ -1024,7 +1029,7 @@ def spawn_supervised(argv, *, stdio, cwd=None, env=None, memory_bytes: int | Non
     _spawns += 1
     helper = _usable_helper()
     if helper is not None:
-        sup = _via_helper(helper, argv, stdio, cwd, env, memory_bytes)
+        sup = _via_helper(helper, argv, stdio, cwd, env, memory_bytes, state)
         if sup is not None:
             return sup
     elif _helper is None and _spawns > _HELPER_AFTER:

@@ -260,6 +260,7 @@ def run_process(
     memory_mb: int | None = None,
     gather_s: float = 0.0,
     in_memory: bool = False,
+    caller_state=None,
 ) -> ProcessResult:
     """Run ``argv`` with no shell, contained, in its own process group; never raises for a tool's behaviour.
 
@@ -270,19 +271,23 @@ def run_process(
     a tool that prints in many small writes be read in fewer wake-ups (``_GATHER_AFTER``).
     ``in_memory``: the output goes to in-memory files read at the end (``_run_in_memory``), for a
     call without ``stdin`` or ``cancel`` (with either, or where Linux has no memfd, pipes as usual).
+    ``caller_state``: the umask and limits the tool takes, read once by a caller that spawns many
+    times (``contain.caller_state()``; None: read for this call).
     """
     argv = list(map(os.fspath, argv))  # (a str is its own fspath)
     reason = _precheck(argv, cwd)
     if reason is not None:
         return ProcessResult(argv=tuple(argv), not_found=reason)
     if in_memory and stdin is None and cancel is None and _MEMFD:
-        return _run_in_memory(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=env, memory_mb=memory_mb)
+        return _run_in_memory(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=env, memory_mb=memory_mb,
+                              state=caller_state)
     stdin_data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     in_r, in_w = os.pipe() if stdin_data is not None else (None, None)
     try:
-        sup = spawn_supervised(argv, stdio=(in_r, out_w, err_w), cwd=cwd, env=env, memory_bytes=_memory_bytes(memory_mb))
+        sup = spawn_supervised(argv, stdio=(in_r, out_w, err_w), cwd=cwd, env=env, memory_bytes=_memory_bytes(memory_mb),
+                               state=caller_state)
     except OSError as error:
         for fd in (out_r, err_r, in_w):
             if fd is not None:
@@ -331,7 +336,7 @@ def _written(fd: int, size: int) -> bytes:
     return os.pread(fd, end, 0) if end > 0 else b""
 
 
-def _run_in_memory(argv, *, timeout_s, output_cap, cwd, env, memory_mb) -> ProcessResult:
+def _run_in_memory(argv, *, timeout_s, output_cap, cwd, env, memory_mb, state) -> ProcessResult:
     """``run_process`` for a caller that needs no output before the call ends (discovery's probes):
     stdout and stderr are in-memory files the kernel writes into, read once the call is over, so
     nothing wakes this process while the tool prints (a pipe wakes its reader once per write: twenty
@@ -347,7 +352,8 @@ def _run_in_memory(argv, *, timeout_s, output_cap, cwd, env, memory_mb) -> Proce
         try:
             fds.append(_capped_file("wrapgen-stdout", size))
             fds.append(_capped_file("wrapgen-stderr", size))
-            sup = spawn_supervised(argv, stdio=(None, *fds), cwd=cwd, env=env, memory_bytes=_memory_bytes(memory_mb))
+            sup = spawn_supervised(argv, stdio=(None, *fds), cwd=cwd, env=env, memory_bytes=_memory_bytes(memory_mb),
+                                   state=state)
         except OSError as error:
             return _spawn_failure(argv, error)
         try:
@@ -367,16 +373,25 @@ def _run_in_memory(argv, *, timeout_s, output_cap, cwd, env, memory_mb) -> Proce
 
 
 def _await_end(sup, timeout_s: float) -> bool:
-    """Read the supervisor's status records until it has ended; True when ``timeout_s`` passed first."""
+    """Wait until the supervisor has closed its status pipe (the call's subtree is empty), then read
+    its records; True when ``timeout_s`` passed first (``finish`` then reads what was sent so far).
+
+    The pipe is polled for no event at all: poll still reports the hang-up when its last writer
+    closes, but not each record written before it, so a probe wakes this process once, not three
+    times (``S``/``P`` when the tool starts, ``X`` when it ends, then the end of file). The records
+    wait in the pipe meanwhile; the supervisor's pid among them is needed only to kill a supervisor
+    that stopped answering, which ``finish`` reads first."""
     deadline = time.monotonic() + max(0.0, float(timeout_s))
     poller = select.poll()
-    poller.register(sup.status_fd, select.POLLIN)
-    while not sup.ended:
+    poller.register(sup.status_fd, 0)
+    while True:
         wait = deadline - time.monotonic()
         if wait <= 0:
             return True
         if poller.poll(wait * 1000):
-            sup.read_status()
+            break
+    while not sup.ended:  # (no writer is left: these reads never block)
+        sup.read_status()
     return False
 
 
@@ -405,6 +420,7 @@ def run_in_pty(
     memory_mb: int | None = None,
     gather_s: float = 0.0,
     in_memory: bool = False,
+    caller_state=None,
 ) -> ProcessResult:
     """Like ``run_process``, but stdin/stdout/stderr are a pseudo-terminal (for tools that print
     help only to a terminal). Everything the tool wrote is in ``stdout``; ``stderr`` is empty."""
@@ -420,7 +436,7 @@ def run_in_pty(
             pass
         try:
             sup = spawn_supervised(argv, stdio=(slave, slave, slave), cwd=cwd, env=env,
-                                   memory_bytes=_memory_bytes(memory_mb))
+                                   memory_bytes=_memory_bytes(memory_mb), state=caller_state)
         except OSError as error:
             return _spawn_failure(argv, error)
         finally:

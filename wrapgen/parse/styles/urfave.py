@@ -97,7 +97,8 @@ def parse_urfave(text: str, *, prog: tuple[str, ...]) -> Command:
     if name:
         summary = said if not named else _first_sentence(command.description)
     required = _required_spellings(text)
-    flags = tuple(_tidy(replace(f, required=True) if required & set(f.spellings) else f) for f in command.flags)
+    flags = tuple(_tidy(replace(f, required=True) if required and not required.isdisjoint(f.spellings) else f)
+                  for f in command.flags)
     global_flags = tuple(_tidy(f) for f in command.global_flags)
     positionals = tuple(p for p in command.positionals if p.name.lower() not in _GENERIC_OPERANDS)
     if command.subcommands:

@@ -208,7 +208,7 @@ def test_in_memory_reads_the_supervisors_records_once_the_call_is_over(monkeypat
     result = run_process([PY, "-c", "import time; time.sleep(0.5); print('done')"], timeout_s=20, in_memory=True)
     assert result.exit_code == 0 and result.stdout == b"done\n"
     assert reads and all(at - started >= 0.5 for at, _ in reads), reads
-    assert b"P " in b"".join(data for _, data in reads) and reads[-1][1] == b""
+    assert b"P " in b"".join(data for _, data in reads) and b"X 0 " in reads[0][1] and reads[-1][1] == b""
 
 
 def test_in_memory_timeout_of_a_stopped_supervisor_still_kills_it():
@@ -232,3 +232,19 @@ def _zombie(pid: int) -> bool:
             return handle.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
     except OSError:
         return True
+
+
+@pytest.mark.parametrize("in_memory", [False, True])
+def test_a_working_directory_that_does_not_exist_is_named_and_nothing_runs(tmp_path, in_memory):
+    """No stat before the spawn: the tool's chdir fails, and the result says which directory."""
+    marker = tmp_path / "ran"
+    code = f"open({str(marker)!r}, 'w').close()"
+    for cwd in (tmp_path / "gone", tmp_path / "file"):
+        if cwd.name == "file":
+            cwd.write_text("")
+        result = run_process([PY, "-c", code], timeout_s=10, cwd=cwd, in_memory=in_memory)
+        assert result.not_found == f"working directory {cwd} does not exist"
+        assert result.exit_code is None
+    assert run_in_pty([PY, "-c", code], timeout_s=10, cwd=tmp_path / "gone").not_found.startswith("working directory")
+    assert not marker.exists()
+    assert run_process(["wrapgen-no-such-tool-xyz"], timeout_s=5, cwd=tmp_path, in_memory=in_memory).not_found == "not found"

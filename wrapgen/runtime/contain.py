@@ -927,6 +927,9 @@ def _zombie(pid: int) -> bool:
         return handle.read().rsplit(b")", 1)[-1].split()[0] in (b"Z", b"X")
 
 
+_STATUS_READ = 65536  # (a pipe holds 64 KiB: one read takes whatever a hung-up pipe still holds)
+
+
 class Supervised:
     """A spawned, contained tool as its caller sees it: the supervisor's pid and the two pipes.
 
@@ -972,6 +975,15 @@ class Supervised:
     def read_status(self) -> None:
         """Read the status pipe until the next record or its end (blocking)."""
         self.feed(os.read(self.status_fd, 4096))
+
+    def read_rest(self) -> None:
+        """Read every record left on a status pipe that has hung up (its last writer closed it): a
+        read that leaves it empty has reached its end, so none is made just to see end of file."""
+        while not self.ended:
+            data = os.read(self.status_fd, _STATUS_READ)
+            self.feed(data)
+            if len(data) < _STATUS_READ:
+                self.feed(b"")
 
     def stop(self) -> None:
         """Ask the supervisor to kill the tool and everything it started (idempotent)."""

@@ -93,14 +93,14 @@ def _has_nul(argv) -> bool:
         return any("\0" in str(token) for token in argv)
 
 
-def _precheck(argv, cwd) -> str | None:
-    """A reason the spawn cannot happen, found before forking (so the message is exact)."""
+def _precheck(argv) -> str | None:
+    """A reason the spawn cannot happen, found before forking (so the message is exact). A working
+    directory that does not exist is found after: the tool's chdir fails, and ``_finish`` says why
+    (a stat of it before every call cost more than the rest of the check)."""
     if not argv:
         return "empty command"
     if _has_nul(argv):
         return "argument contains a NUL byte"
-    if cwd is not None and not os.path.isdir(cwd):
-        return f"working directory {cwd} does not exist"
     return None
 
 
@@ -210,9 +210,11 @@ def _memory_exceeded(sup, memory_mb, output: bytes) -> bool:
 
 
 def _finish(sup, argv, buffers, *, timed_out: bool, capped: bool, cancelled: bool = False, memory_mb=None,
-            stdout="stdout", stderr="stderr"):
+            stdout="stdout", stderr="stderr", cwd=None):
     sup.finish()  # the sweep: nothing of this call is left once it returns
     if sup.exec_errno is not None:
+        if cwd is not None and not os.path.isdir(cwd):  # (the chdir before the exec failed)
+            return ProcessResult(argv=tuple(argv), not_found=f"working directory {cwd} does not exist")
         return _spawn_failure(argv, OSError(sup.exec_errno, os.strerror(sup.exec_errno)))
     exit_code, sig = sup.exit_code, sup.signal
     if exit_code is None and sig is None:  # the supervisor itself was killed
@@ -275,7 +277,7 @@ def run_process(
     times (``contain.caller_state()``; None: read for this call).
     """
     argv = list(map(os.fspath, argv))  # (a str is its own fspath)
-    reason = _precheck(argv, cwd)
+    reason = _precheck(argv)
     if reason is not None:
         return ProcessResult(argv=tuple(argv), not_found=reason)
     if in_memory and stdin is None and cancel is None and _MEMFD:
@@ -304,7 +306,8 @@ def run_process(
     finally:
         os.close(out_r)
         os.close(err_r)
-    return _finish(sup, argv, buffers, timed_out=timed_out, capped=capped, cancelled=cancelled, memory_mb=memory_mb)
+    return _finish(sup, argv, buffers, timed_out=timed_out, capped=capped, cancelled=cancelled, memory_mb=memory_mb,
+                   cwd=cwd)
 
 
 _MEMFD = hasattr(os, "memfd_create") and hasattr(fcntl, "F_ADD_SEALS")
@@ -369,7 +372,7 @@ def _run_in_memory(argv, *, timeout_s, output_cap, cwd, env, memory_mb, state) -
         out = out[:cap]
         err = err[:cap - len(out)]
     return _finish(sup, argv, {"stdout": out, "stderr": err}, timed_out=timed_out and not capped, capped=capped,
-                   memory_mb=memory_mb)
+                   memory_mb=memory_mb, cwd=cwd)
 
 
 def _await_end(sup, timeout_s: float) -> bool:
@@ -390,8 +393,7 @@ def _await_end(sup, timeout_s: float) -> bool:
             return True
         if poller.poll(wait * 1000):
             break
-    while not sup.ended:  # (no writer is left: these reads never block)
-        sup.read_status()
+    sup.read_rest()  # (no writer is left: nothing blocks)
     return False
 
 
@@ -425,7 +427,7 @@ def run_in_pty(
     """Like ``run_process``, but stdin/stdout/stderr are a pseudo-terminal (for tools that print
     help only to a terminal). Everything the tool wrote is in ``stdout``; ``stderr`` is empty."""
     argv = list(map(os.fspath, argv))  # (a str is its own fspath)
-    reason = _precheck(argv, cwd)
+    reason = _precheck(argv)
     if reason is not None:
         return ProcessResult(argv=tuple(argv), not_found=reason)
     master, slave = os.openpty()
@@ -446,4 +448,5 @@ def run_in_pty(
             cancel=cancel, gather_s=gather_s)
     finally:
         os.close(master)
-    return _finish(sup, argv, buffers, timed_out=timed_out, capped=capped, cancelled=cancelled, memory_mb=memory_mb)
+    return _finish(sup, argv, buffers, timed_out=timed_out, capped=capped, cancelled=cancelled, memory_mb=memory_mb,
+                   cwd=cwd)

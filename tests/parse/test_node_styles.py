@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wrapgen.parse import detect_style, parse_help, styles
+from wrapgen.parse import detect_style, parse_help, style_names
 from wrapgen.parse.registry import USAGE_LISTED
 
 HELP = Path(__file__).resolve().parent.parent / "fixtures" / "help"
@@ -20,7 +20,7 @@ def _spellings(command):
 
 
 def test_the_node_styles_are_registered():
-    assert {"commander", "yarn", "yargs", "oclif", "npm"} <= set(styles())
+    assert {"commander", "yarn", "yargs", "oclif", "npm"} <= set(style_names())
 
 
 def test_commander_listing_reads_operands_and_aliases_as_one_command_each():

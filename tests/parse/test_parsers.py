@@ -52,9 +52,9 @@ def test_style_detected(path: Path):
 
 def test_every_style_has_a_fixture():
     """Every registered style is pinned by at least one real capture."""
-    from wrapgen.parse import styles
+    from wrapgen.parse import style_names
 
-    assert {p.parent.name for p in CASES} == set(styles())
+    assert {p.parent.name for p in CASES} == set(style_names())
     assert len({p.stem.split("_")[0] for p in CASES}) >= 15
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from wrapgen.parse import detect_style, parse_help, styles
+from wrapgen.parse import detect_style, parse_help, style_names
 from wrapgen.errors import UsageError, WrapgenError
 
 HELP = Path(__file__).resolve().parent.parent / "fixtures" / "help"
@@ -285,16 +285,33 @@ def test_unknown_style_lists_valid_ones():
     with pytest.raises(UsageError) as caught:
         parse_help("Usage: x", prog=("x",), style="nope")
     assert isinstance(caught.value, WrapgenError)
-    for name in styles():
+    for name in style_names():
         assert name in caught.value.hint
 
 
 def test_registered_styles():
     """All eight styles of the contract are registered, and the other ecosystems' frameworks
     (issue 13: PHP/Go ones here; tests/parse/test_node_styles.py pins the Node ones too)."""
-    assert set(styles()) == {"gnu", "argparse", "click", "cobra", "clap", "git", "man", "docopt",
-                             "symfony", "kingpin", "urfave",
-                             "commander", "yarn", "yargs", "oclif", "npm"}
+    assert set(style_names()) == {"gnu", "argparse", "click", "cobra", "clap", "git", "man", "docopt",
+                                  "symfony", "kingpin", "urfave",
+                                  "commander", "yarn", "yargs", "oclif", "npm"}
+
+
+def test_a_style_module_imports_by_its_dotted_name():
+    """``wrapgen.parse.styles`` is the subpackage, not a function of the same name, so the dotted
+    import of a style module works in this process (wrapgen.parse imported) and in a fresh one."""
+    import subprocess
+    import sys
+    import types
+
+    import wrapgen.parse
+    import wrapgen.parse.styles.urfave as urfave
+
+    assert isinstance(wrapgen.parse.styles, types.ModuleType)
+    assert urfave.parse_urfave.__module__ == "wrapgen.parse.styles.urfave"
+    fresh = subprocess.run([sys.executable, "-c", "import wrapgen.parse.styles.symfony as S; print(S.__name__)"],
+                           capture_output=True, text=True, timeout=60)
+    assert fresh.stdout.strip() == "wrapgen.parse.styles.symfony", fresh.stderr
 
 
 def test_empty_and_junk_input():

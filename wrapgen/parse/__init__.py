@@ -19,11 +19,12 @@ from wrapgen.parse.styles import kingpin, symfony, urfave  # noqa: F401 (they re
 from wrapgen.parse.detect import detect_style as _detect
 from wrapgen.parse.registry import PARSERS, register_parser
 
-__all__ = ["parse_help", "detect_style", "register_parser", "styles"]
+__all__ = ["parse_help", "detect_style", "register_parser", "style_names"]
 
 
-def styles() -> tuple[str, ...]:
-    """The registered style names, sorted."""
+def style_names() -> tuple[str, ...]:
+    """The registered style names, sorted. (Not ``styles``: that name is the ``styles`` subpackage's,
+    and a function bound to it made ``import wrapgen.parse.styles.urfave as urfave`` fail.)"""
     return tuple(sorted(PARSERS))
 
 
@@ -54,7 +55,7 @@ def parse_help(text: str | bytes, *, prog: tuple[str, ...], style: str | None = 
     if style is not None and style not in PARSERS:
         raise UsageError(
             f"unknown help style {style!r}",
-            hint=f"use one of: {', '.join(styles())}",
+            hint=f"use one of: {', '.join(style_names())}",
         )
     prog = tuple(str(p) for p in prog) or ("",)
     try:

@@ -140,10 +140,10 @@ def _read_head(path: str) -> str:
 
 
 def _check_style(style: str | None) -> None:
-    from wrapgen.parse import styles
+    from wrapgen.parse import style_names
 
-    if style is not None and style not in styles():
-        raise UsageError(f"unknown help style {style!r}", hint=f"use one of: script, {', '.join(styles())}")
+    if style is not None and style not in style_names():
+        raise UsageError(f"unknown help style {style!r}", hint=f"use one of: script, {', '.join(style_names())}")
 
 
 def _parser():

@@ -11,7 +11,7 @@ from conftest import FIXTURES
 from wrapgen.model.tool import Command, Flag, Positional, Tool
 from wrapgen.parse import parse_help
 from wrapgen.propose import propose
-from wrapgen.propose.args import flag_noise, plan_args
+from wrapgen.propose.args import MAX_ARGS_SINGLE, flag_noise, plan_args
 from wrapgen.propose.select import Candidate, bare_job, exclusion_reason, preview_modes
 
 from support.propose import checked, tar_from_fixture
@@ -67,6 +67,18 @@ def test_cobra_scope_flags_inherited_from_the_root_are_offered():
     assert "kubeconfig" not in plan_args(command, tool="kubectl", effect="read", style="cobra").properties
     # where the style does not say global flags may follow the command, they are not offered
     assert "namespace" not in plan_args(command, tool="x", effect="read", style="git").properties
+
+
+def test_git_log_offers_the_one_line_history():
+    """git-log(1) lists --oneline after some forty ways to select commits, and its EXAMPLES never use
+    it: the one-line history still ranks among the twelve args of a command that rich (an agent reads
+    it in a tenth of the tokens), beside the author, grep, since and path an expert asks for too."""
+    from wrapgen.propose.args import RICH_COMMAND_FLAGS
+
+    log = parse_help((FIXTURES / "help" / "man" / "git_log.txt").read_text(), prog=("git", "log"), style="man")
+    assert len(log.flags) >= RICH_COMMAND_FLAGS
+    plan = plan_args(log, tool="git", effect="read", style="man", max_args=MAX_ARGS_SINGLE)
+    assert {"oneline", "max_count", "author", "grep", "since", "paths", "revision_range"} <= set(plan.properties)
 
 
 # -- never offered ------------------------------------------------------------------------------

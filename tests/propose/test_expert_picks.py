@@ -109,6 +109,47 @@ def test_servers_listeners_streams_logins_and_self_update_are_never_proposed():
         assert _excluded(path, summary) is None, path
 
 
+def _npm_page(name: str) -> Command:
+    return parse_help((FIXTURES / "help" / "npm" / f"npm_{name}.txt").read_text(), prog=("npm", name), style="npm")
+
+
+def test_commands_that_hand_what_follows_a_double_dash_on_are_never_proposed():
+    """npm's `explore <pkg> [ -- <command>]` runs the command in a shell it spawns, `restart [-- <args>]`
+    runs a package script with those arguments: both forward a command line (captured help). git's
+    `[--] <path>...` hands on nothing but paths."""
+    for name in ("explore", "restart"):
+        page = _npm_page(name)
+        assert "mega-command" in exclusion_reason(Candidate(path=(name,), command=page)), name
+    log = parse_help((FIXTURES / "help" / "man" / "git_log.txt").read_text(), prog=("git", "log"), style="man")
+    assert any("[--]" in line for line in log.usage)
+    assert exclusion_reason(Candidate(path=("log",), command=log)) is None
+
+
+def test_npm_adduser_is_a_login_flow():
+    """npm's adduser is its login under the older name (captured help: "Add a registry user account")."""
+    assert exclusion_reason(Candidate(path=("adduser",), command=_npm_page("adduser"))) == "interactive: a login flow"
+
+
+def test_of_commands_with_one_summary_the_one_it_names_or_people_use_is_proposed():
+    """npm lists `ll` (the --long form) before `ls`, both "List installed packages": `ls` is proposed.
+    pm2's `create` repeats the summary of `pid` ("return pid of [app_name] or all"): `pid` is kept."""
+    def sub(name: str, summary: str) -> Command:
+        return Command(path=(name,), summary=summary, stub=False,
+                       positionals=(Positional(name="name"),) if name in ("view", "pid") else ())
+
+    listed = [sub("ll", "List installed packages"), sub("ls", "List installed packages"),
+              sub("outdated", "Check for outdated packages"), sub("view", "View registry info"),
+              sub("create", "return pid of [app_name] or all"), sub("pid", "return pid of [app_name] or all"),
+              sub("prefix", "Display prefix"), sub("root", "Display npm root"), sub("whoami", "Display npm username")]
+    tool = Tool(name="pkgtool", root=Command(subcommands=tuple(listed), parser="npm"))
+    proposal = propose(tool)
+    verbs = set(proposal.manifest["verbs"])
+    assert {"ls", "outdated", "view", "pid"} <= verbs and not {"ll", "create"} & verbs, verbs
+    said = {d.path: d.reason for d in proposal.decisions}
+    assert said["ll"] == "same as 'ls' (list installed packages)"
+    assert said["create"].startswith("same as 'pid'")
+
+
 # -- read-only forms of writes and the bare job ------------------------------------------------
 
 

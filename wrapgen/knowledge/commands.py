@@ -93,13 +93,23 @@ def forwarding_operand(arg_name: str) -> bool:
 _COMMAND_ARG_USAGE = re.compile(r"\bCOMMAND \[ARG")  # "nohup COMMAND [ARG]...": the usage of a launcher
 
 
+@lru_cache(maxsize=None)
+def _after_double_dash() -> re.Pattern[str]:
+    """A literal ``--`` and then an operand named like a forwarded command line: npm's ``explore <pkg>
+    [ -- <command>]`` (a command for the shell it spawns), ``restart [-- <args>]`` (arguments for a
+    package script). Not git's ``[--] <path>...``: a path list is no command line."""
+    words = sorted(_names("mega_args"), key=lambda w: (-len(w), w))
+    return re.compile(r"(?:^|[\s\[(])--\s+[\[<(]*(?:%s)\b" % "|".join(map(re.escape, words)), re.IGNORECASE)
+
+
 def forwards_command_line(command) -> bool:
-    """Whether a discovered command forwards a command line: a variadic operand named like one, or a
-    usage line of the form ``COMMAND [ARG]...``. (Its name is ``is_mega_command``'s question.)"""
+    """Whether a discovered command forwards a command line: a variadic operand named like one, a
+    usage line of the form ``COMMAND [ARG]...``, or one that hands what follows a ``--`` on as a
+    command or its arguments. (Its name is ``is_mega_command``'s question.)"""
     pattern = mega_positional()
     if any(p.variadic and pattern.match(p.name) for p in command.positionals):
         return True
-    return any(_COMMAND_ARG_USAGE.search(line) for line in command.usage)
+    return any(_COMMAND_ARG_USAGE.search(line) or _after_double_dash().search(line) for line in command.usage)
 
 
 def is_not_operand(word: str) -> bool:

@@ -25,6 +25,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
+from wrapgen.knowledge.commands import common_weight
 from wrapgen.knowledge.table import load
 from wrapgen.model.recipe import PolicySetting, ProposalRequest
 from wrapgen.model.tool import Command, Tool
@@ -285,6 +286,28 @@ def _placed_effect(draft: _Draft, cand: Candidate, guess):
     return guess
 
 
+def _kept_for_summary(draft: _Draft) -> dict[str, Candidate]:
+    """For each summary that commands share (``docker container logs`` and ``docker logs``, npm's
+    ``ls`` and ``ll``), the one proposed: the shallowest, then the one the summary names (pm2's
+    ``pid``, whose summary its ``create`` repeats: "return pid of [app_name] or all"), then the one
+    whose name people use most (npm's ``ls``, not ``ll``, its ``--long`` form listed first), then
+    the first listed. Commands never proposed (exclusion_reason) and named modes take no part."""
+    kept: dict[str, Candidate] = {}
+
+    def preference(c: Candidate) -> tuple:
+        name = (c.path[-1] if c.path else "").lower()
+        named = name in re.findall(r"[\w-]+", c.command.summary.lower())
+        return len(c.path), not named, -max(common_weight(name, "read"), common_weight(name, "write")), c.index
+
+    for cand in draft.candidates:
+        key = _first_sentence(cand.command.summary).lower()
+        if not key or cand.name or (draft.request.excludes(cand.path) and not cand.name) or exclusion_reason(cand):
+            continue
+        if key not in kept or preference(cand) < preference(kept[key]):
+            kept[key] = cand
+    return kept
+
+
 def _rank_and_pick(draft: _Draft) -> _Draft:
     """No list: rule out what is never proposed, rank the rest, and pick 5 to 12 of them.
 
@@ -301,7 +324,7 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
     decisions: list[Decision] = []
     ranked: list[tuple[float, Candidate, str]] = []
     why_chosen: dict[int, str] = {}
-    seen_summaries: dict[str, str] = {}
+    kept_for_summary = _kept_for_summary(draft)
     main_effect: tuple[str, str] | None = None
     queue = deque(sorted(draft.candidates, key=lambda c: (len(c.path), c.index)))
     listings: deque[Candidate] = deque()
@@ -319,12 +342,10 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
             main_effect = (guess.effect, guess.reason)  # the main mode's own words, before any override
         guess = _placed_effect(draft, cand, guess)
         summary_key = _first_sentence(cand.command.summary).lower()
-        if summary_key and not cand.name:
-            if summary_key in seen_summaries:
-                decisions.append(Decision(cand.text, "", False, guess.effect,
-                                          f"same as '{seen_summaries[summary_key]}' ({summary_key})"))
-                continue
-            seen_summaries[summary_key] = cand.text
+        kept = kept_for_summary.get(summary_key) if summary_key and not cand.name else None
+        if kept is not None and kept is not cand:
+            decisions.append(Decision(cand.text, "", False, guess.effect, f"same as '{kept.text}' ({summary_key})"))
+            continue
         score = rank_score(cand, guess.effect, min_depth=min_depth, featured=featured, total=len(draft.candidates))
         if draft.request.overrides.get(cand.name or verb_name(cand.path, bin=draft.tool.name)) is not None:
             score += _RECIPE_BONUS  # the recipe says how this command should look: the person wants it

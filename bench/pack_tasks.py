@@ -25,7 +25,9 @@ the task expects is judged on the output it keeps instead), ``not tried`` (needs
 ``task broken`` (the human command itself did not do what the task data says: a bench defect).
 
 The expert-picks table (``bench/data/expert_picks.json``) is scored on the fresh packs with the same
-matcher: a pick is present when some verb can express it, a forbidden pick when some verb can.
+matcher: a pick is present when some verb can express it, a forbidden pick when some verb can. A tool
+the table names and the task data does not (the other ecosystems' frameworks: npm, yarn, composer,
+poetry, pm2, amtool) is wrapped fresh and scored on its picks alone (its row shows no tasks).
 """
 
 from __future__ import annotations
@@ -780,6 +782,10 @@ def print_report(result: dict) -> None:
             picks = _pct(len(score["present"]), len(score["present"]) + len(score["missing"])) if score else ""
             bad = ", ".join(score["forbidden"]) if score else ""
             print(f"{tool:<10} {row['equal']:>5}/{row['expressible']:>3}/{row['tasks']:<5}    {outcomes:<52} {picks:>6}  {bad}")
+        for tool, score in scores.items():  # tools scored on their picks alone
+            if tool not in summary["per_tool"]:
+                picks = _pct(len(score["present"]), len(score["present"]) + len(score["missing"]))
+                print(f"{tool:<10} {'-':>17}    {'(expert picks only)':<52} {picks:>6}  {', '.join(score['forbidden'])}")
         t = summary["totals"]
         print(f"{'TOTAL':<10} {t['equal']:>5}/{t['expressible']:>3}/{t['tasks']:<5}    "
               + ", ".join(f"{k} {v}" for k, v in sorted(t["by_outcome"].items())))
@@ -815,19 +821,25 @@ def main(argv=None) -> int:
     started = time.monotonic()
     data = json.loads(TASKS_FILE.read_text())
     tools = data["tools"]
+    picks = json.loads(PICKS_FILE.read_text())["tools"]
+    # tools with expert picks and no tasks: wrapped fresh and scored on their picks alone
+    picks_only = [{"tool": name, "bin": name, "tasks": []} for name in picks if name not in {t["tool"] for t in tools}]
     if options.tools:
         wanted = [name.strip() for name in options.tools.split(",") if name.strip()]
-        unknown = [name for name in wanted if name not in {tool["tool"] for tool in tools}]
+        known = [t["tool"] for t in tools + picks_only]
+        unknown = [name for name in wanted if name not in known]
         if unknown:
-            parser.error(f"unknown tool(s) {', '.join(unknown)}; the task data has: {', '.join(t['tool'] for t in tools)}")
+            parser.error(f"unknown tool(s) {', '.join(unknown)}; the task and picks data have: {', '.join(known)}")
         tools = [tool for tool in tools if tool["tool"] in wanted]
+        picks_only = [tool for tool in picks_only if tool["tool"] in wanted]
     set_names = [name.strip() for name in options.sets.split(",") if name.strip()]
     if not set_names or any(name not in ("shipped", "fresh") for name in set_names):
         parser.error("--sets takes shipped, fresh or shipped,fresh")
-    missing = [tool["tool"] for tool in tools if not shutil.which(tool["bin"])]
+    missing = [tool["tool"] for tool in tools + picks_only if not shutil.which(tool["bin"])]
     if missing:
         print(f"not installed, left out: {', '.join(missing)}", file=sys.stderr)
         tools = [tool for tool in tools if tool["tool"] not in missing]
+        picks_only = [tool for tool in picks_only if tool["tool"] not in missing]
     why_not = bwrap_works()
     sandbox = "bwrap (read-only /, private /tmp, work dir writable, own PID namespace, no network but for the loopback server)" if why_not is None else f"NONE: {why_not}; tasks ran unsandboxed"
     scratch = Path(tempfile.mkdtemp(prefix="wrapgen-pack-tasks-"))
@@ -837,16 +849,16 @@ def main(argv=None) -> int:
         if "shipped" in set_names:
             sets["shipped"] = shipped_packs(tools)
         if "fresh" in set_names:
-            sets["fresh"], wraps = wrap_fresh(tools, scratch, options.jobs)
+            sets["fresh"], wraps = wrap_fresh(tools + picks_only, scratch, options.jobs)
         with concurrent.futures.ThreadPoolExecutor(max_workers=options.jobs) as pool:
             reports = list(pool.map(lambda tool: run_tool(tool, sets=sets, use_bwrap=why_not is None, scratch=scratch), tools))
-        picks = json.loads(PICKS_FILE.read_text())["tools"]
+        scored = {t["tool"] for t in tools + picks_only}
         result = {
             "sandbox": sandbox,
             "sets": list(sets),
             "tools": reports,
             "summary": {name: summarise(reports, name) for name in sets},
-            "picks": score_picks({k: v for k, v in picks.items() if k in {t["tool"] for t in tools}}, sets.get("fresh", {})),
+            "picks": score_picks({k: v for k, v in picks.items() if k in scored}, sets.get("fresh", {})),
             "wraps": wraps,
             "fresh_verbs": {name: sorted(pack["binding"]["verbs"]) for name, pack in sets.get("fresh", {}).items()},
             "seconds": round(time.monotonic() - started, 1),

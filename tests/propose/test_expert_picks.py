@@ -125,6 +125,15 @@ def test_commands_that_hand_what_follows_a_double_dash_on_are_never_proposed():
     assert exclusion_reason(Candidate(path=("log",), command=log)) is None
 
 
+def test_commands_that_run_a_program_they_download_or_daemonize_are_never_proposed():
+    """yarn v1's create runs a create-* starter kit's program; pm2's start daemonizes the app it is
+    given (their summaries, as their help prints them). pm2's restart and startup are no such thing."""
+    assert "mega-command" in _excluded(("create",), "Creates new projects from any create-* starter kits.")
+    assert "mega-command" in _excluded(("start",), "start and daemonize an app")
+    assert _excluded(("restart",), "restart a process") is None
+    assert _excluded(("create",), "Create a new issue") is None
+
+
 def test_npm_adduser_is_a_login_flow():
     """npm's adduser is its login under the older name (captured help: "Add a registry user account")."""
     assert exclusion_reason(Candidate(path=("adduser",), command=_npm_page("adduser"))) == "interactive: a login flow"

@@ -160,10 +160,10 @@ _PARENTHESES = re.compile(r"\([^()]*\)")
 
 
 def _without_asides(text: str) -> str:
-    """``re.sub(r"\\s*\\([^()]*\\)", "", text)``: each innermost parenthesis with the whitespace before it removed. Found
-    by its "(" (a pattern that opens with ``\\s*`` is tried at every position of the text: 1.4 ms for
-    rg's 58 KB of --help); the whitespace before it is stripped up to the last removal's end, as far
-    as the pattern's scan would have begun."""
+    """``re.sub(r"\\s*\\([^()]*\\)", "", text)``: each innermost parenthesis with the whitespace
+    before it removed. Found by its "(" (a pattern that opens with ``\\s*`` is tried at every
+    position of the text: 1.4 ms for rg's 58 KB of --help); the whitespace before it is stripped up
+    to the last removal's end, as far as the pattern's scan would have begun."""
     out: list[str] = []
     end = 0
     for match in _PARENTHESES.finditer(text):
@@ -171,10 +171,14 @@ def _without_asides(text: str) -> str:
         end = match.end()
     out.append(text[end:])
     return "".join(out)
+
+
 # In lower-cased ASCII text: what every match of _OPENER holds ("exit status is", "exits with", "returns 1"),
 # and what every match of _IF_THEN does ("the exit status is", "return code").
 _OPENER_WORDS = re.compile(r"exits?[ ]|returns?\s")
 _STATUS_WORDS = re.compile(r"exit\s+(?:status|code|value)|return\s+(?:value|code)")
+# What every match of _OCCURS holds, four characters at most after its start in normalised text.
+_OCCURS_WORDS = re.compile(r"exit\s+(?:status|code)")
 
 
 def _folded(text: str) -> str | None:
@@ -246,10 +250,6 @@ def _occurrences(text: str, low: str | None):
                 yield match
                 end = match.end()
                 break
-
-
-# What every match of _OCCURS holds, four characters at most after its start in normalised text.
-_OCCURS_WORDS = re.compile(r"exit\s+(?:status|code)")
 
 
 def _sentences(text: str, *, bare: bool) -> dict[int, str]:

@@ -286,12 +286,13 @@ def _placed_effect(draft: _Draft, cand: Candidate, guess):
     return guess
 
 
-def _kept_for_summary(draft: _Draft) -> dict[str, Candidate]:
+def _kept_for_summary(draft: _Draft, reasons: Mapping[int, str | None]) -> dict[str, Candidate]:
     """For each summary that commands share (``docker container logs`` and ``docker logs``, npm's
     ``ls`` and ``ll``), the one proposed: the shallowest, then the one the summary names (pm2's
     ``pid``, whose summary its ``create`` repeats: "return pid of [app_name] or all"), then the one
     whose name people use most (npm's ``ls``, not ``ll``, its ``--long`` form listed first), then
-    the first listed. Commands never proposed (exclusion_reason) and named modes take no part."""
+    the first listed. Commands never proposed (``reasons``: each candidate's exclusion_reason, by
+    its id) and named modes take no part."""
     kept: dict[str, Candidate] = {}
 
     def preference(c: Candidate) -> tuple:
@@ -301,7 +302,7 @@ def _kept_for_summary(draft: _Draft) -> dict[str, Candidate]:
 
     for cand in draft.candidates:
         key = _first_sentence(cand.command.summary).lower()
-        if not key or cand.name or (draft.request.excludes(cand.path) and not cand.name) or exclusion_reason(cand):
+        if not key or cand.name or draft.request.excludes(cand.path) or reasons[id(cand)]:
             continue
         if key not in kept or preference(cand) < preference(kept[key]):
             kept[key] = cand
@@ -324,7 +325,9 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
     decisions: list[Decision] = []
     ranked: list[tuple[float, Candidate, str]] = []
     why_chosen: dict[int, str] = {}
-    kept_for_summary = _kept_for_summary(draft)
+    # (each candidate's reason to be left out, asked once: the summary choice needs them all first)
+    reasons = {id(cand): exclusion_reason(cand) for cand in draft.candidates}
+    kept_for_summary = _kept_for_summary(draft, reasons)
     main_effect: tuple[str, str] | None = None
     queue = deque(sorted(draft.candidates, key=lambda c: (len(c.path), c.index)))
     listings: deque[Candidate] = deque()
@@ -333,7 +336,7 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
         if draft.request.excludes(cand.path) and not cand.name:
             decisions.append(Decision(cand.text, "", False, "", "excluded by the recipe"))
             continue
-        why = exclusion_reason(cand)
+        why = reasons[id(cand)] if id(cand) in reasons else exclusion_reason(cand)  # (a listing mode is new here)
         if why:
             decisions.append(Decision(cand.text, "", False, _classified(cand, draft.tool.name).effect, f"left out: {why}"))
             continue

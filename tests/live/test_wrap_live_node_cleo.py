@@ -17,7 +17,7 @@ from conftest import require_tool
 
 # (tool, verbs of which at least one must be offered)
 FRAMEWORKS = (
-    ("poetry", {"show", "check", "list"}),
+    ("poetry", {"show", "check"}),
     ("runc", {"list", "state", "features"}),
     ("pm2", {"list", "describe", "start"}),
     ("typeorm", {"migration-show", "query"}),
@@ -71,15 +71,31 @@ def test_oclif_dry_run_generates_nothing_and_says_what_it_would(cli, tmp_path):
     assert list(work.iterdir()) == []  # a dry run: nothing written
 
 
+PYPROJECT = """\
+[project]
+name = "demo"
+version = "0.1.0"
+description = "A project for poetry check."
+authors = [{name = "A", email = "a@example.org"}]
+readme = "README.md"
+requires-python = ">=3.9"
+dependencies = []
+"""
+
+
 def test_poetry_and_runc_reads_match_the_tool_run_by_hand(cli, tmp_path):
-    for name, verb, argv, expect in (("poetry", "list", ["poetry", "list"], "Available commands"),
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text(PYPROJECT)
+    (project / "README.md").write_text("demo\n")
+    for name, verb, argv, expect in (("poetry", "check", ["poetry", "check"], "All set!"),
                                      ("runc", "features", ["runc", "features"], "ociVersionMin")):
         require_tool(name)
         pack = tmp_path / name
         verbs = _wrap(cli, pack, name)["verbs"]
         assert verb in verbs and verbs[verb]["policy"]["effect"] == "read", (name, list(verbs))
-        envelope = _exec(cli, pack / name, verb, cwd=tmp_path)
+        envelope = _exec(cli, pack / name, verb, cwd=project)
         assert envelope["ok"], envelope
         result = envelope["result"]
         text = result if isinstance(result, str) else json.dumps(result)
-        assert expect in text and expect in _by_hand(argv, tmp_path)
+        assert expect in text and expect in _by_hand(argv, project)

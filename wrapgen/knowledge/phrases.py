@@ -14,7 +14,7 @@ from functools import lru_cache
 from wrapgen.knowledge.table import Knowledge, KnowledgeError, load
 
 __all__ = ["summary_out", "group_weights", "noise_help_words", "danger_words", "compiled", "preview_words",
-           "bare_job_patterns", "in_place_words", "answer_switch_words"]
+           "bare_job_patterns", "in_place_words", "answer_switch_words", "about_the_tool"]
 
 
 def compiled(data: Knowledge, table: str) -> tuple[tuple[re.Pattern[str], object], ...]:
@@ -80,3 +80,12 @@ def answer_switch_words() -> re.Pattern[str]:
 def bare_job_patterns() -> tuple[re.Pattern[str], ...]:
     """Patterns over a tool's summary whose group ``verb`` names the job it does when run bare."""
     return tuple(p for p, _ in compiled(load("phrases"), "bare_job"))
+
+
+@lru_cache(maxsize=None)
+def about_the_tool(tool: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """(pattern, reason shown) for summaries that describe ``tool`` itself ("information about Composer")."""
+    if not tool:
+        return ()
+    return tuple((re.compile(pattern.pattern.replace("{tool}", re.escape(tool)), re.IGNORECASE), why)
+                 for pattern, why in compiled(load("phrases"), "about_the_tool"))

@@ -326,7 +326,7 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
     ranked: list[tuple[float, Candidate, str]] = []
     why_chosen: dict[int, str] = {}
     # (each candidate's reason to be left out, asked once: the summary choice needs them all first)
-    reasons = {id(cand): exclusion_reason(cand) for cand in draft.candidates}
+    reasons = {id(cand): exclusion_reason(cand, draft.tool.name) for cand in draft.candidates}
     kept_for_summary = _kept_for_summary(draft, reasons)
     main_effect: tuple[str, str] | None = None
     queue = deque(sorted(draft.candidates, key=lambda c: (len(c.path), c.index)))
@@ -336,7 +336,7 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
         if draft.request.excludes(cand.path) and not cand.name:
             decisions.append(Decision(cand.text, "", False, "", "excluded by the recipe"))
             continue
-        why = reasons[id(cand)] if id(cand) in reasons else exclusion_reason(cand)  # (a listing mode is new here)
+        why = reasons[id(cand)] if id(cand) in reasons else exclusion_reason(cand, draft.tool.name)  # (a listing mode is new here)
         if why:
             decisions.append(Decision(cand.text, "", False, _classified(cand, draft.tool.name).effect, f"left out: {why}"))
             continue

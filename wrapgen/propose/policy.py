@@ -47,14 +47,24 @@ class PolicyGuess:
     reason: str
 
 
-def _summary_verbs(summary: str, tool_name: str = "") -> list[str]:
+def _names_itself(rest: str, name: str) -> bool:
+    """Whether the words after a summary's "run" name the command itself within a few words ("a
+    security audit" after "Run", for ``audit``): then the summary only says the command is done."""
+    words = re.findall(r"[a-z][\w-]*", rest.lower())[:4]
+    return bool(name) and any(word in (name, f"{name}s") for word in words)
+
+
+def _summary_verbs(summary: str, tool_name: str = "", name: str = "") -> list[str]:
     first = re.match(r"\s*([A-Za-z]+)\s+(?=[A-Za-z])", summary or "")
     if first and first.group(1).lower() in summary_modifiers():
         # "force compression": the word after decides ("Force delete a branch" still deletes)
         summary = summary[first.end():]
-    elif first and tool_name and first.group(1).lower() in summary_self_run() and re.match(
-            rf"(?:the\s+)?{re.escape(tool_name)}\b", summary[first.end():], re.I):
-        return []  # "Run Ruff on the given files": the tool runs itself; the command's name decides
+    elif first and first.group(1).lower() in summary_self_run() and (
+            (tool_name and re.match(rf"(?:the\s+)?{re.escape(tool_name)}\b", summary[first.end():], re.I))
+            or _names_itself(re.split(r"[.;:(]", summary[first.end():])[0], name)):
+        # "Run Ruff on the given files": the tool runs itself; "Run a security audit" (npm audit): the
+        # command runs itself. Either way the command's name decides
+        return []
     match = _LEADING_VERBS.match(summary or "")
     if not match:
         return []
@@ -96,15 +106,17 @@ def classify(command: Command, *, extra_words: tuple[str, ...] = (), tool_name: 
             named_by = word.lower()
             break
     if not found and "-" in name:
-        # "ls-files", "dselect-upgrade": the strongest part speaks for the whole
-        effects = [NAME_EFFECTS[part] for part in name.split("-") if part in NAME_EFFECTS]
+        # "ls-files", "dselect-upgrade": the strongest part speaks for the whole; a part that is as
+        # often a noun is the object here ("check-config" checks a config, it does not configure)
+        effects = [NAME_EFFECTS[part] for part in name.split("-")
+                   if part in NAME_EFFECTS and part not in name_nouns()]
         if effects:
             found.append((max(effects, key=_RANK.__getitem__), f"name '{name}'"))
     if re.match(r"\s*(?:write|print|output)s?\b.*\bto (?:the )?standard output\b", command.summary or "", re.I):
         # "Write sorted concatenation of all FILE(s) to standard output" prints; it does not write
         found.append(("read", "help 'to standard output'"))
         return PolicyGuess("read", tuple(e for _, e in found), f"read: {', '.join(e for _, e in found)}")
-    verbs = _summary_verbs(command.summary, tool_name.rsplit("/", 1)[-1])
+    verbs = _summary_verbs(command.summary, tool_name.rsplit("/", 1)[-1], name)
     if verbs and named_by in name_nouns():
         found = found[1:]  # "config: Display site configuration": the noun says what, the verb what it does
     for verb in verbs:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from wrapgen.knowledge.phrases import bare_job_patterns, group_weights, preview_words, summary_out
+from wrapgen.knowledge.phrases import about_the_tool, bare_job_patterns, group_weights, preview_words, summary_out
 from wrapgen.knowledge.commands import (MEGA_REASON, common_weight, forwards_command_line, is_mega_command,
                                         is_setup_family, never_reason)
 from wrapgen.model.tool import Command, Flag
@@ -37,6 +37,10 @@ MIN_VERBS = 5
 # lists ranks before every unlisted one of the same effect.
 COMMON_BONUS = 4.5
 MIN_QUALITY = -1.5  # rank before the read/write bonus; below it a candidate only fills a pack up to 5
+# ... or, for a read within its family's cap, a pack with fewer reads than this: a read costs its user
+# nothing, and a tool with few commands (amtool's config show and config routes show, setup-family
+# reads) should not be left with three of them and room for nine
+FEW_READS = 6
 
 # Which words keep a command out, and which forward a command line: wrapgen/knowledge/commands.py
 # (one definition for propose, check and promote).
@@ -77,8 +81,9 @@ class Candidate:
         return self.summary or self.command.summary
 
 
-def exclusion_reason(candidate: Candidate) -> str | None:
-    """Why this candidate is never proposed, or None."""
+def exclusion_reason(candidate: Candidate, tool_name: str = "") -> str | None:
+    """Why this candidate is never proposed, or None; ``tool_name`` (the program's) finds a summary
+    about the tool itself ("Shows a short information about Composer")."""
     command = candidate.command
     if candidate.fixed or candidate.name:
         return None
@@ -97,9 +102,10 @@ def exclusion_reason(candidate: Candidate) -> str | None:
         return MEGA_REASON
     if forwards_command_line(command):
         return MEGA_REASON
-    text = f"{command.summary} {candidate.group}"
-    for pattern, why in _SUMMARY_OUT:
-        if pattern.search(text):
+    # the summary and the group heading each on its own, so a pattern may end with the summary
+    texts = (command.summary, candidate.group) if candidate.group else (command.summary,)
+    for pattern, why in _SUMMARY_OUT + about_the_tool(tool_name.rsplit("/", 1)[-1]):
+        if any(pattern.search(text) for text in texts):
             return why
     return None
 
@@ -280,7 +286,8 @@ def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candida
         score, c, effect = ranked[i]
         if len(chosen) >= MAX_VERBS:
             return f"the pack already has {MAX_VERBS} commands that rank higher"
-        if score - _EFFECT_BASE[effect] < MIN_QUALITY and not relaxed:
+        if score - _EFFECT_BASE[effect] < MIN_QUALITY and not relaxed and not (
+                effect == "read" and counts["read"] < FEW_READS and not spare):
             return "ranks low: plumbing, setup or rarely used, and the pack has enough commands"
         if effect == "read" and counts["read"] >= MAX_READS and not relaxed:
             return f"{MAX_READS} read commands rank higher"

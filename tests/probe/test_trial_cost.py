@@ -17,7 +17,7 @@ def _fake_sandbox(monkeypatch, seen: list):
     """A sandbox that "runs" (no process starts): run_process records the env and the scratch root."""
     monkeypatch.setattr(trial, "sandbox_status", lambda: SandboxStatus(True, bwrap="/usr/bin/bwrap"))
 
-    def fake_run(argv, *, timeout_s, output_cap, cwd, env):
+    def fake_run(argv, *, timeout_s, output_cap, cwd, env, on_timeout=None):
         seen.append({"env": dict(env), "cwd": cwd, "root": os.path.dirname(cwd)})
         return ProcessResult(argv=tuple(argv), exit_code=0, stdout=b"ok\n")
 

@@ -21,7 +21,7 @@ from wrapgen.knowledge.trials import ignored_path, phrase
 from wrapgen.model.trial import TrialOutcome, is_json_text
 
 __all__ = ["Evidence", "KINDS", "sample_args", "classify", "apply_evidence", "evidence_line", "TRIAL_CODES",
-           "without_streaming_flags", "optional_operands"]
+           "without_streaming_flags", "with_print_once_flags", "optional_operands"]
 
 # kind -> (what wrap does, what the trial showed, what wrap did about it)
 KINDS = {
@@ -54,6 +54,7 @@ class Evidence:
     detail: str = ""  # the phrase that decided, or what appeared ("work/out.txt"), or "exit 2"
     dropped_flags: tuple[str, ...] = ()  # streaming flags taken out of cli[] before this trial ("--follow")
     required_args: tuple[str, ...] = ()  # optional operands this trial gave a value: wrap makes them required
+    fixed_flags: tuple[str, ...] = ()  # print-once switches turned on for this trial ("--nostream"): wrap fixes them
 
     @property
     def action(self) -> str:
@@ -73,6 +74,10 @@ class Evidence:
         if self.dropped_flags:
             flags = " ".join(self.dropped_flags)
             text = f"tried: still running at the trial's timeout with {flags}: {flags} dropped; without it {text}"
+        if self.fixed_flags:
+            flags = " ".join(self.fixed_flags)
+            text = (f"tried: still running at the trial's timeout (streaming): {flags} fixed in its cli[]; "
+                    f"then {text.removeprefix('tried: ')}")
         if self.required_args:
             names = ", ".join(self.required_args)
             text = (f"tried: without {names} it exits with its usage: {names} made required; "
@@ -99,6 +104,9 @@ def classify(outcome: TrialOutcome) -> Evidence:
                         "" if outcome.not_run == "write" else outcome.not_run)
     if outcome.sandbox_failed:
         return Evidence(verb, "not-tried", "the sandbox failed to start")
+    if outcome.timed_out and outcome.retrying_network and not (outcome.stdout + outcome.stderr).strip():
+        return Evidence(verb, "unreachable", "it tried to reach the network, then printed nothing and slept until "
+                        "the timeout, holding no socket or file watch: waiting to try again")
     if outcome.timed_out:
         return Evidence(verb, "long-running", "it printed output and kept running" if outcome.stdout.strip()
                         else "it printed nothing and kept running")
@@ -159,6 +167,43 @@ def without_streaming_flags(cli: Iterable[str], args: Mapping[str, Any] | None =
     return out, tuple(dropped)
 
 
+def with_print_once_flags(cli: Iterable[str], args: Mapping[str, Any] | None = None
+                          ) -> tuple[list[str], dict, tuple[str, ...]]:
+    """``cli`` and ``args`` with each print-once switch of the args turned on for good, and the switches.
+
+    ``--nostream {{nostream}}`` with ``nostream`` a boolean of ``args`` becomes the literal ``--nostream``
+    and ``nostream`` leaves the schema: a read that streams until stopped (pm2 logs) becomes the one
+    snapshot of it an agent can use (``knowledge/data/trials.json``'s ``print_once_flags``)."""
+    from wrapgen.knowledge.trials import print_once_flags
+
+    schema = dict(args or {})
+    properties = dict(schema.get("properties") or {})
+    tokens = list(cli)
+    out, fixed, taken = [], [], []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        name = after[2:-2] if after.startswith("{{") and after.endswith("}}") else ""
+        if token in print_once_flags() and isinstance(properties.get(name), Mapping) \
+                and properties[name].get("type") == "boolean":
+            out.append(token)
+            fixed.append(token)
+            taken.append(name)
+            i += 2
+            continue
+        out.append(token)
+        i += 1
+    if not fixed:
+        return list(cli), dict(args or {}), ()
+    for name in taken:
+        properties.pop(name, None)
+    schema["properties"] = properties
+    if "required" in schema:
+        schema["required"] = [n for n in schema["required"] if n not in taken]
+    return out, schema, tuple(fixed)
+
+
 def optional_operands(verb: Mapping[str, Any]) -> tuple[str, ...]:
     """The args of a verb (as pack.yaml holds it) that fill a bare operand slot of its ``cli[]`` and are
     not required: what a trial that ends in the tool's usage tries once more with a value (``rg``'s
@@ -207,6 +252,8 @@ def apply_evidence(manifest: dict, evidence: Iterable[Evidence]) -> tuple[dict, 
             body["args"] = args
         if item.dropped_flags and "cli" in body:
             body["cli"] = without_streaming_flags(body["cli"], body.get("args"))[0]
+        if item.fixed_flags and "cli" in body:
+            body["cli"], body["args"], _ = with_print_once_flags(body["cli"], body.get("args"))
         why = body.get("x-why", "")
         body["x-why"] = f"{why}; {item.words}" if why else item.words
         if item.action == "relabel":

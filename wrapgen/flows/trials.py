@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Iterable
 
 from wrapgen.check.trial_evidence import (Evidence, apply_evidence, classify, optional_operands, sample_args,
-                                          without_streaming_flags)
+                                          with_print_once_flags, without_streaming_flags)
 from wrapgen.probe.trial import DEFAULT_TRIAL_JOBS, DEFAULT_TRIAL_TIMEOUT_S, TrialSpec, drain_cleanup, run_trials
 
 __all__ = ["TrialReport", "check_try_in", "trial_specs", "try_manifest", "try_proposal", "try_and_backfill",
@@ -194,7 +194,8 @@ def _chain_order(manifest: dict, name: str) -> int:
     cli = body.get("cli")
     if cli is None:
         return 1
-    return 0 if optional_operands(body) or without_streaming_flags(cli)[1] else 1
+    follows = optional_operands(body) or without_streaming_flags(cli)[1] or with_print_once_flags(cli, body.get("args"))[2]
+    return 0 if follows else 1
 
 
 def try_and_backfill(proposal, *, repropose=None, bin_path: str, try_in=None, timeout_s: float | None = None,
@@ -315,17 +316,25 @@ def _retry_slow_start(manifest: dict, report: TrialReport, *, bin_path, try_in, 
 def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,
                              deadline_at=None, memo=None, defer_cleanup=False) -> TrialReport:
     """A long-running read whose cli[] has a literal streaming flag (``--follow``) is tried once more
-    without it; when it then finishes, its evidence is that trial's, with the flag to drop."""
+    without it; one with none, whose args offer a print-once switch (pm2 logs ``--nostream``), is tried
+    once more with that switch on. When it then finishes, its evidence is that trial's, with the flag
+    to drop or the switch to fix."""
     verbs = manifest.get("verbs") or {}
-    variants = {}
+    variants = {}  # verb -> (its body for the second trial, the evidence fields that say what changed)
     for item in report.evidence:
-        if item.kind == "long-running" and "cli" in verbs.get(item.verb, {}):
-            cli, flags = without_streaming_flags(verbs[item.verb]["cli"], verbs[item.verb].get("args"))
+        body = verbs.get(item.verb, {})
+        if item.kind == "long-running" and "cli" in body:
+            cli, flags = without_streaming_flags(body["cli"], body.get("args"))
             if flags:
-                variants[item.verb] = (cli, flags)
+                variants[item.verb] = ({**body, "cli": cli}, {"dropped_flags": flags})
+                continue
+            # no streaming flag to drop: a switch the tool offers to print once (pm2 logs --nostream)
+            cli, args, fixed = with_print_once_flags(body["cli"], body.get("args"))
+            if fixed:
+                variants[item.verb] = ({**body, "cli": cli, "args": args}, {"fixed_flags": fixed})
     if not variants:
         return report
-    trimmed = {**manifest, "verbs": {name: {**verbs[name], "cli": cli} for name, (cli, _) in variants.items()}}
+    trimmed = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
     again = try_manifest(trimmed, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
                          deadline_at=deadline_at, memo=memo, try_in_checked=True,
                          defer_cleanup=defer_cleanup).by_verb()
@@ -333,7 +342,7 @@ def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, t
     for item in report.evidence:
         retry = again.get(item.verb)
         if retry is not None and retry.kind not in ("long-running", "not-tried"):
-            item = replace(retry, dropped_flags=variants[item.verb][1])
+            item = replace(retry, **variants[item.verb][1])
         evidence.append(item)
     return replace(report, evidence=tuple(evidence))
 
@@ -371,7 +380,8 @@ def _retry_with_operands(manifest: dict, report: TrialReport, *, bin_path, try_i
             retry = again.get(verb)
             if retry is not None and retry.kind not in ("lacks-operand", "not-tried"):
                 found[verb] = replace(retry, required_args=chosen)
-    evidence = [replace(found[item.verb], dropped_flags=item.dropped_flags) if item.verb in found else item
+    evidence = [replace(found[item.verb], dropped_flags=item.dropped_flags, fixed_flags=item.fixed_flags)
+                if item.verb in found else item
                 for item in report.evidence]
     return replace(report, evidence=tuple(evidence))
 

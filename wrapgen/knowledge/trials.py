@@ -16,7 +16,7 @@ from functools import lru_cache
 from wrapgen.knowledge.phrases import compiled
 from wrapgen.knowledge.table import load
 
-__all__ = ["PHRASE_TABLES", "phrase", "ignored_path", "sample_for", "streaming_flags", "trial_env"]
+__all__ = ["PHRASE_TABLES", "phrase", "ignored_path", "sample_for", "streaming_flags", "print_once_flags", "trial_env"]
 
 PHRASE_TABLES = ("writes", "interactive", "unreachable", "context", "usage")
 
@@ -56,6 +56,12 @@ def sample_for(name: str, description: str = "") -> str:
 def streaming_flags() -> frozenset[str]:
     """Literal flags that make a read stream (``--follow``, ``-f``, ``--watch``): exact tokens."""
     return load("trials")["streaming_flags"].names
+
+
+@lru_cache(maxsize=None)
+def print_once_flags() -> frozenset[str]:
+    """Switches that make a streaming read print once and exit (``--nostream``, ``--no-stream``)."""
+    return load("trials")["print_once_flags"].names
 
 
 @lru_cache(maxsize=None)

@@ -49,3 +49,6 @@ class TrialOutcome:
     tried_in: bool = False  # the cwd was a copy of the user's --try-in directory
     not_run: str = ""  # why it was not run (a write verb, no sandbox, sample args do not render)
     sandbox_failed: str = ""  # bubblewrap itself failed to start: its first line
+    # at its timeout, its processes held no socket or file watch and had mostly slept, after trying to
+    # reach the network the sandbox does not give: waiting to try again, not serving, watching or working
+    retrying_network: bool = False

@@ -41,6 +41,7 @@ from wrapgen.model.trial import TrialOutcome, is_json_text
 from wrapgen.probe.prober import clean_text, probe_env
 from wrapgen.probe.sandbox import Scratch, bwrap_argv, sandbox_status
 from wrapgen.runtime.process import run_process
+from wrapgen.runtime.waiting import tree_state
 
 __all__ = ["TrialSpec", "TrialRun", "run_trials", "drain_cleanup", "DEFAULT_TRIAL_TIMEOUT_S", "DEFAULT_TRIAL_JOBS"]
 
@@ -180,7 +181,10 @@ def _in_scratch(spec: TrialSpec, scratch: Scratch, *, bwrap: str, bin_path: str,
             return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, tried_in=True,
                                 not_run=f"could not be tried: {error.message}")
     argv = sandboxed([bin_path, *spec.argv[1:]])
-    result = run_process(argv, timeout_s=timeout_s, output_cap=_OUTPUT_CAP, cwd=scratch.workdir, env=env)
+    at_timeout = []
+    result = run_process(argv, timeout_s=timeout_s, output_cap=_OUTPUT_CAP, cwd=scratch.workdir, env=env,
+                         on_timeout=lambda pid: at_timeout.append(tree_state(pid)))
+    retrying = bool(at_timeout and at_timeout[0] is not None and at_timeout[0].retrying_network(timeout_s))
     after = _snapshot(scratch.root)
     stdout, _ = clean_text(result.stdout[:_KEEP_TEXT])
     stderr, _ = clean_text(result.stderr[:_KEEP_TEXT])
@@ -197,7 +201,7 @@ def _in_scratch(spec: TrialSpec, scratch: Scratch, *, bwrap: str, bin_path: str,
         spec.verb, shown, exit_code=result.exit_code, signal=result.signal, timed_out=result.timed_out,
         output_capped=result.output_capped, stdout=stdout, stderr=stderr,
         new_paths=tuple(sorted(after - before)), json_selected=spec.json_selected, stdout_json=parsed,
-        tried_in=bool(try_in),
+        tried_in=bool(try_in), retrying_network=retrying and result.timed_out,
     )
 
 

@@ -263,6 +263,7 @@ def run_process(
     gather_s: float = 0.0,
     in_memory: bool = False,
     caller_state=None,
+    on_timeout=None,
 ) -> ProcessResult:
     """Run ``argv`` with no shell, contained, in its own process group; never raises for a tool's behaviour.
 
@@ -275,6 +276,9 @@ def run_process(
     call without ``stdin`` or ``cancel`` (with either, or where Linux has no memfd, pipes as usual).
     ``caller_state``: the umask and limits the tool takes, read once by a caller that spawns many
     times (``contain.caller_state()``; None: read for this call).
+    ``on_timeout(pid)``, where the call reaches ``timeout_s``, is called with the supervisor's pid
+    before its processes are killed, so a caller can look at what they hold (``runtime/waiting.py``);
+    with pipes only (not ``in_memory``).
     """
     argv = list(map(os.fspath, argv))  # (a str is its own fspath)
     reason = _precheck(argv)
@@ -303,6 +307,12 @@ def run_process(
         buffers, timed_out, capped, cancelled = _pump_or_kill(
             sup, {out_r: "stdout", err_r: "stderr"}, timeout_s=timeout_s, output_cap=output_cap,
             stdin_fd=in_w, stdin_data=stdin_data, cancel=cancel, gather_s=gather_s)
+        if timed_out and on_timeout is not None and sup.pid is not None:
+            try:
+                on_timeout(sup.pid)
+            except BaseException:
+                sup.finish()  # the observer's failure is its own; the call's processes still go
+                raise
     finally:
         os.close(out_r)
         os.close(err_r)

@@ -1,0 +1,122 @@
+"""What a call's processes hold at its timeout (runtime/waiting.py), on real processes: a tool
+asleep on a timer holds nothing; a server holds its listening socket, a watcher its inotify
+descriptor, a busy tool the CPU; in a network namespace of its own (bubblewrap's), a tool that tried
+to reach the network has that counted. Read through run_process's on_timeout, before the sweep."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from conftest import require_tool
+
+from wrapgen.runtime.process import run_process
+from wrapgen.runtime.waiting import TreeState, tree_state
+
+TIMEOUT = 1.0
+
+
+def _state_at_timeout(source: str) -> TreeState:
+    seen = []
+    result = run_process([sys.executable, "-c", source], timeout_s=TIMEOUT,
+                         on_timeout=lambda pid: seen.append(tree_state(pid)))
+    assert result.timed_out and len(seen) == 1 and seen[0] is not None
+    return seen[0]
+
+
+def test_a_tool_asleep_between_retries_holds_nothing():
+    state = _state_at_timeout("import time\nfor _ in range(60): time.sleep(0.5)")
+    assert state.processes >= 1 and state.sockets == 0 and state.watches == 0
+    assert state.sleeping(TIMEOUT)
+    assert state.net_attempts is None and not state.retrying_network(TIMEOUT)  # it shares our namespace
+
+
+def test_a_server_holds_its_listening_socket():
+    state = _state_at_timeout(
+        "import socket, time\ns = socket.socket()\ns.bind(('127.0.0.1', 0))\ns.listen()\ntime.sleep(60)")
+    assert state.sockets >= 1 and not state.sleeping(TIMEOUT)
+
+
+def test_a_watcher_holds_its_inotify_descriptor(tmp_path):
+    watched = tmp_path / "log"
+    watched.write_text("")
+    state = _state_at_timeout(
+        "import ctypes, time\nlibc = ctypes.CDLL(None, use_errno=True)\nfd = libc.inotify_init()\n"
+        f"assert fd >= 0\nlibc.inotify_add_watch(fd, {str(watched).encode()!r}, 2)\ntime.sleep(60)")
+    assert state.watches >= 1 and not state.sleeping(TIMEOUT)
+
+
+def test_a_tool_at_work_is_not_asleep():
+    state = _state_at_timeout("while True: pass")
+    assert state.cpu_s > TIMEOUT / 2 and not state.sleeping(TIMEOUT)
+
+
+def test_the_children_of_the_tool_count_and_nothing_outlives_the_call():
+    pids = []
+
+    def look(pid):
+        state = tree_state(pid)
+        pids.append(state)
+
+    source = ("import subprocess, sys, time\n"
+              "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\ntime.sleep(60)")
+    result = run_process([sys.executable, "-c", source], timeout_s=TIMEOUT, on_timeout=look)
+    assert result.timed_out and pids[0].processes >= 2 and pids[0].sleeping(TIMEOUT)
+
+
+def test_an_observer_that_fails_still_leaves_no_process_behind(tmp_path):
+    import os
+    import time
+
+    pid_file = tmp_path / "pid"
+
+    def boom(_pid):
+        raise RuntimeError("observer failed")
+
+    source = f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(60)"
+    with pytest.raises(RuntimeError):
+        run_process([sys.executable, "-c", source], timeout_s=1.0, on_timeout=boom)
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not os.path.exists(f"/proc/{pid}"), "the tool outlived its call"
+
+
+def test_a_pid_with_no_children_is_an_empty_tree():
+    state = tree_state(2 ** 22 + 7)  # above any pid Linux hands out by default: no such process
+    assert state == TreeState(processes=0, sockets=0, watches=0, cpu_s=0.0)
+    assert not state.sleeping(TIMEOUT)
+
+
+RETRY = ("import socket, time\n"
+         "for _ in range(3):\n"
+         "    try:\n"
+         "        socket.create_connection(('192.0.2.1', 80), timeout=0.2)\n"  # TEST-NET-1: never routed here
+         "    except OSError:\n"
+         "        pass\n"
+         "time.sleep(60)")
+
+
+def _in_own_network(source: str) -> TreeState:
+    bwrap = require_tool("bwrap")
+    seen = []
+    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid",
+            "--die-with-parent", sys.executable, "-c", source]
+    result = run_process(argv, timeout_s=2.0, on_timeout=lambda pid: seen.append(tree_state(pid)))
+    assert result.timed_out and seen and seen[0] is not None, result
+    return seen[0]
+
+
+@pytest.mark.live
+def test_a_tool_that_tried_the_network_in_a_sandbox_is_retrying_it():
+    state = _in_own_network(RETRY)
+    assert state.net_attempts and state.net_attempts >= 1
+    assert state.retrying_network(2.0)
+
+
+@pytest.mark.live
+def test_a_sleeper_in_a_sandbox_never_tried_the_network():
+    state = _in_own_network("import time\ntime.sleep(60)")
+    assert state.net_attempts == 0 and state.sleeping(2.0) and not state.retrying_network(2.0)

@@ -155,6 +155,9 @@ class ToolHardening:
     not_covered: tuple[tuple[str, str], ...] = ()  # (what, why)
     config_guard: ConfigGuard | None = None
     credential_guard: CredentialGuard | None = None
+    # what it turns off runs only from write commands (npm's lifecycle scripts, on install): generated
+    # packs carry it, but a read verb without it (check's W040) runs nothing, so none is reported
+    writes_only: bool = False
 
     @property
     def empty(self) -> bool:
@@ -223,8 +226,11 @@ def _parse_tool(tool: str, data: Mapping) -> ToolHardening:
                                  "git's GIT_CONFIG_COUNT/KEY_n/VALUE_n, the one per-call config mechanism wrapgen renders")
     credential = (_parse_credential_guard(data.get("credential_guard"), f"{where}.credential_guard")
                   if "credential_guard" in data else None)
+    writes_only = data.get("writes_only", False)
+    if not isinstance(writes_only, bool):
+        raise HardeningDataError(f"hardening.json: {where}.writes_only must be true or false")
     return ToolHardening(tool, reason, tuple(config), tuple(env), tuple(verb_flags), tuple(flags), tuple(notes), guard,
-                         credential)
+                         credential, writes_only)
 
 
 def _plain_name(name: str) -> bool:

@@ -58,3 +58,18 @@ def test_a_verb_that_finishes_with_its_print_once_switch_keeps_that_form():
     assert "nostream" not in verb["args"]["properties"]
     assert verb["x-why"] == ("tried: still running at the trial's timeout (streaming): --nostream fixed in its "
                              "cli[]; then it ran and exited 0")
+
+
+def test_a_required_operand_the_tool_did_without_becomes_optional():
+    from wrapgen.check.trial_evidence import required_operands
+
+    verb = {"description": "L.", "cli": ["npm", "ls", "--all", "{{all}}", "--", "{{package_spec}}"],
+            "args": {"type": "object", "properties": {"all": {"type": "boolean"}, "package_spec": {"type": "string"}},
+                     "required": ["package_spec"]}, "policy": {"effect": "read", "confirm": False}}
+    assert required_operands(verb) == ("package_spec",)
+    manifest = {"pack_id": "npm", "description": "N.", "bin": "npm", "json": False, "verbs": {"ls": verb}}
+    out, _ = apply_evidence(manifest, [Evidence("ls", "ok", optional_args=("package_spec",))])
+    assert "required" not in out["verbs"]["ls"]["args"]
+    assert out["verbs"]["ls"]["x-why"] == ("tried: with a sample package_spec it failed; without it, it ran and "
+                                           "exited 0: package_spec made optional")
+    assert verb["args"]["required"] == ["package_spec"], "the input is not changed"

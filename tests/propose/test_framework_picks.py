@@ -109,3 +109,18 @@ def test_information_on_the_tools_objects_is_not_about_the_tool():
     inspect = Candidate(path=("inspect",), command=Command(path=("inspect",),
                                                           summary="Return low-level information on Docker objects"))
     assert exclusion_reason(inspect, "docker") is None
+
+
+def test_a_command_with_one_or_two_flags_of_its_own_offers_them():
+    """amtool's config routes show has one flag, --config.file (the file whose routing tree it
+    prints); no table says people reach for it, yet without it the verb could only ask a server."""
+    from wrapgen.model.tool import Flag
+    from wrapgen.propose.args import plan_args
+
+    config_file = Flag(long="--config.file", takes_value=True, value_name="CONFIG.FILE", type="path",
+                       description="Config file to be tested.")
+    show = Command(path=("config", "routes", "show"), summary="Prints alert routing tree", flags=(config_file,))
+    assert set(plan_args(show, tool="amtool", effect="read", style="kingpin").properties) == {"config_file"}
+    many = Command(path=("x",), summary="X.", flags=tuple(
+        Flag(long=f"--opt{i}", takes_value=True, description=f"option {i}") for i in range(5)))
+    assert plan_args(many, tool="t", effect="read", style="gnu").properties == {}

@@ -21,7 +21,7 @@ from wrapgen.knowledge.trials import ignored_path, phrase
 from wrapgen.model.trial import TrialOutcome, is_json_text
 
 __all__ = ["Evidence", "KINDS", "sample_args", "classify", "apply_evidence", "evidence_line", "TRIAL_CODES",
-           "without_streaming_flags", "with_print_once_flags", "optional_operands"]
+           "without_streaming_flags", "with_print_once_flags", "optional_operands", "required_operands"]
 
 # kind -> (what wrap does, what the trial showed, what wrap did about it)
 KINDS = {
@@ -55,6 +55,7 @@ class Evidence:
     dropped_flags: tuple[str, ...] = ()  # streaming flags taken out of cli[] before this trial ("--follow")
     required_args: tuple[str, ...] = ()  # optional operands this trial gave a value: wrap makes them required
     fixed_flags: tuple[str, ...] = ()  # print-once switches turned on for this trial ("--nostream"): wrap fixes them
+    optional_args: tuple[str, ...] = ()  # required operands this trial left out and the tool did without
 
     @property
     def action(self) -> str:
@@ -78,6 +79,10 @@ class Evidence:
             flags = " ".join(self.fixed_flags)
             text = (f"tried: still running at the trial's timeout (streaming): {flags} fixed in its cli[]; "
                     f"then {text.removeprefix('tried: ')}")
+        if self.optional_args:
+            names = ", ".join(self.optional_args)
+            text = (f"tried: with a sample {names} it failed; without {'it' if len(self.optional_args) == 1 else 'them'}, "
+                    f"{text.removeprefix('tried: ')}: {names} made optional")
         if self.required_args:
             names = ", ".join(self.required_args)
             text = (f"tried: without {names} it exits with its usage: {names} made required; "
@@ -204,14 +209,10 @@ def with_print_once_flags(cli: Iterable[str], args: Mapping[str, Any] | None = N
     return out, schema, tuple(fixed)
 
 
-def optional_operands(verb: Mapping[str, Any]) -> tuple[str, ...]:
-    """The args of a verb (as pack.yaml holds it) that fill a bare operand slot of its ``cli[]`` and are
-    not required: what a trial that ends in the tool's usage tries once more with a value (``rg``'s
-    ``{{pattern}}``, optional because ``rg --files`` needs none, is what ``rg PATTERN`` cannot do without).
-    A slot right after a flag is that flag's value or switch, never an operand."""
+def _operand_slots(verb: Mapping[str, Any], *, required: bool) -> tuple[str, ...]:
     schema = verb.get("args") or {}
     properties = schema.get("properties") or {}
-    required = set(schema.get("required") or ())
+    asked = set(schema.get("required") or ())
     cli = list(verb.get("cli") or ())
     out = []
     for i, token in enumerate(cli):
@@ -220,10 +221,25 @@ def optional_operands(verb: Mapping[str, Any]) -> tuple[str, ...]:
         name = token[2:-2]
         before = cli[i - 1] if i > 0 else ""
         after_flag = before.startswith("-") and before not in ("--", "--end-of-options")
-        if name in properties and name not in required and not after_flag \
+        if name in properties and (name in asked) == required and not after_flag \
                 and properties[name].get("type", "string") != "boolean" and name not in out:
             out.append(name)
     return tuple(out)
+
+
+def optional_operands(verb: Mapping[str, Any]) -> tuple[str, ...]:
+    """The args of a verb (as pack.yaml holds it) that fill a bare operand slot of its ``cli[]`` and are
+    not required: what a trial that ends in the tool's usage tries once more with a value (``rg``'s
+    ``{{pattern}}``, optional because ``rg --files`` needs none, is what ``rg PATTERN`` cannot do without).
+    A slot right after a flag is that flag's value or switch, never an operand."""
+    return _operand_slots(verb, required=False)
+
+
+def required_operands(verb: Mapping[str, Any]) -> tuple[str, ...]:
+    """The required args of a verb that fill a bare operand slot of its ``cli[]``: what a trial that
+    failed on their sample values tries once more without (npm's usage writes ``npm ls <package-spec>``
+    although bare ``npm ls`` lists the whole tree)."""
+    return _operand_slots(verb, required=True)
 
 
 def evidence_line(evidence: Evidence) -> str:
@@ -249,6 +265,12 @@ def apply_evidence(manifest: dict, evidence: Iterable[Evidence]) -> tuple[dict, 
             args = dict(body.get("args") or {})
             args["required"] = [*(args.get("required") or ()),
                                 *(n for n in item.required_args if n not in (args.get("required") or ()))]
+            body["args"] = args
+        if item.optional_args:
+            args = dict(body.get("args") or {})
+            args["required"] = [n for n in (args.get("required") or ()) if n not in item.optional_args]
+            if not args["required"]:
+                del args["required"]
             body["args"] = args
         if item.dropped_flags and "cli" in body:
             body["cli"] = without_streaming_flags(body["cli"], body.get("args"))[0]

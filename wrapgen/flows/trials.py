@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable
 
-from wrapgen.check.trial_evidence import (Evidence, apply_evidence, classify, optional_operands, sample_args,
-                                          with_print_once_flags, without_streaming_flags)
+from wrapgen.check.trial_evidence import (Evidence, apply_evidence, classify, optional_operands, required_operands,
+                                          sample_args, with_print_once_flags, without_streaming_flags)
 from wrapgen.probe.trial import DEFAULT_TRIAL_JOBS, DEFAULT_TRIAL_TIMEOUT_S, TrialSpec, drain_cleanup, run_trials
 
 __all__ = ["TrialReport", "check_try_in", "trial_specs", "try_manifest", "try_proposal", "try_and_backfill",
@@ -161,6 +161,7 @@ def _tried_verb_by_verb(manifest: dict, *, bin_path, try_in, timeout_s, cache, d
             return report
         report = _retry_slow_start(one, report, **options)
         report = _retry_without_streaming(one, report, **options)
+        report = _retry_without_operands(one, report, **options)
         return _retry_with_operands(one, report, **options)
 
     names = list(manifest.get("verbs") or {})
@@ -194,7 +195,8 @@ def _chain_order(manifest: dict, name: str) -> int:
     cli = body.get("cli")
     if cli is None:
         return 1
-    follows = optional_operands(body) or without_streaming_flags(cli)[1] or with_print_once_flags(cli, body.get("args"))[2]
+    follows = (optional_operands(body) or required_operands(body) or without_streaming_flags(cli)[1]
+               or with_print_once_flags(cli, body.get("args"))[2])
     return 0 if follows else 1
 
 
@@ -343,6 +345,36 @@ def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, t
         retry = again.get(item.verb)
         if retry is not None and retry.kind not in ("long-running", "not-tried"):
             item = replace(retry, **variants[item.verb][1])
+        evidence.append(item)
+    return replace(report, evidence=tuple(evidence))
+
+
+def _retry_without_operands(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,
+                            deadline_at=None, memo=None, defer_cleanup=False) -> TrialReport:
+    """A read that failed on the sample values of its required operands is tried once more without
+    them (npm's usage writes ``npm ls <package-spec>``, and 'sample' is no installed package, while
+    bare ``npm ls`` lists the tree): when the tool then exits 0, the operands become optional."""
+    verbs = manifest.get("verbs") or {}
+    variants = {}
+    for item in report.evidence:
+        body = verbs.get(item.verb, {})
+        names = required_operands(body) if item.kind == "failed" and "cli" in body else ()
+        if names:
+            args = dict(body.get("args") or {})
+            args["required"] = [n for n in (args.get("required") or ()) if n not in names]
+            variants[item.verb] = ({**body, "args": args}, names)
+    if not variants:
+        return report
+    bare = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
+    again = try_manifest(bare, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
+                         deadline_at=deadline_at, memo=memo, try_in_checked=True,
+                         defer_cleanup=defer_cleanup).by_verb()
+    evidence = []
+    for item in report.evidence:
+        retry = again.get(item.verb)
+        if retry is not None and retry.kind == "ok":
+            item = replace(retry, optional_args=variants[item.verb][1], dropped_flags=item.dropped_flags,
+                           fixed_flags=item.fixed_flags)
         evidence.append(item)
     return replace(report, evidence=tuple(evidence))
 

@@ -38,6 +38,10 @@ MAX_ARGS_SINGLE = 12
 # A command with as many options as a whole tool (git log: 164) carries as many args as such a tool's
 # verbs: at 8, log kept --follow and --first-parent but lost --author, --grep and --oneline.
 RICH_COMMAND_FLAGS = 40
+# A command with this few flags of its own (not noise) is about them: each is offered although no
+# table says people reach for it first (amtool's config routes show has one, --config.file, the
+# file whose routing tree it prints; without it the verb could only ask a running Alertmanager).
+FEW_OWN_FLAGS = 2
 # The help's own examples use the flag: what people reach for first, above every name bonus but "required".
 SHOWN_BONUS = 3.0
 
@@ -303,7 +307,9 @@ def plan_args(
         ranked: list[tuple[float, int, Flag]] = []
         shown = example_spellings(command.examples if examples is None else examples,
                                   frozenset(sp for f in (*all_flags, *command.global_flags) for sp in f.spellings))
-        for i, flag in enumerate(_offered_flags(command, all_flags, style=style, shown=shown)):
+        offered = _offered_flags(command, all_flags, style=style, shown=shown)
+        own_offered = [f for f in offered if f in all_flags and not flag_noise(f)]
+        for i, flag in enumerate(offered):
             name = arg_name(flag)
             if name in excluded or any(norm(s) in excluded for s in flag.spellings):
                 left_out.append((flag.spellings[0], "excluded by the recipe"))
@@ -317,7 +323,7 @@ def plan_args(
                 left_out.append((flag.spellings[0], why))
                 continue
             score = _score(flag, i, shown=shown)
-            if score < 0.9:
+            if score < 0.9 and len(own_offered) > FEW_OWN_FLAGS:
                 left_out.append((flag.spellings[0], "not a flag people reach for first"))
                 continue
             ranked.append((score, i, flag))

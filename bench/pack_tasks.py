@@ -264,6 +264,85 @@ def fixture_http(root: Path, _tool: dict) -> dict:
     return {"port": str(server.server_address[1]), "_server": server}
 
 
+COMPOSER_JSON = {"name": "bench/demo", "description": "A fixture for the pack benchmark.", "type": "project",
+                 "license": "MIT", "require": {"psr/log": "^3.0"}}
+# what `composer install` leaves in vendor/ for psr/log (the packages composer show, licenses and
+# depends read), written by hand: the sandbox has no network to install it
+COMPOSER_INSTALLED = {"packages": [{"name": "psr/log", "version": "3.0.2", "version_normalized": "3.0.2.0",
+                                    "type": "library", "license": ["MIT"],
+                                    "description": "Common interface for logging libraries",
+                                    "install-path": "../psr/log"}],
+                      "dev": True, "dev-package-names": []}
+
+
+def fixture_composer(root: Path, _tool: dict) -> dict:
+    _write(root, {
+        "composer.json": json.dumps(COMPOSER_JSON, indent=4) + "\n",
+        "vendor/composer/installed.json": json.dumps(COMPOSER_INSTALLED, indent=4) + "\n",
+        "vendor/psr/log/README.md": "psr/log\n",
+    })
+    _fix_times(root)
+    return {}
+
+
+ALERTMANAGER_YML = """\
+route:
+  receiver: team-default
+  group_by: [alertname]
+  routes:
+    - receiver: team-db-pager
+      matchers: [service="database"]
+    - receiver: team-web
+      matchers: [service="web"]
+receivers:
+  - name: team-default
+  - name: team-db-pager
+  - name: team-web
+"""
+
+
+def fixture_amtool(root: Path, _tool: dict) -> dict:
+    _write(root, {"alertmanager.yml": ALERTMANAGER_YML})
+    _fix_times(root)
+    return {}
+
+
+def fixture_npm(root: Path, _tool: dict) -> dict:
+    """A project with one local dependency, installed by npm itself (offline, no scripts), so its
+    lockfile and node_modules are what npm writes."""
+    _write(root, {
+        "package.json": json.dumps({"name": "app", "version": "1.0.0", "license": "MIT"}, indent=2) + "\n",
+        "dep/package.json": json.dumps({"name": "dep", "version": "2.1.0", "license": "ISC"}, indent=2) + "\n",
+    })
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(root.parent / "home"), "NO_COLOR": "1"}
+    subprocess.run(["npm", "install", "./dep", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"],
+                   cwd=root, env=env, check=True, capture_output=True, timeout=120)
+    _fix_times(root)
+    return {}
+
+
+PYPROJECT_TOML = """\
+[project]
+name = "benchdemo"
+version = "0.3.0"
+description = "A fixture for the pack benchmark."
+authors = [{name = "Bench", email = "bench@example.org"}]
+readme = "README.md"
+requires-python = ">=3.9"
+dependencies = []
+"""
+
+
+def fixture_poetry(root: Path, _tool: dict) -> dict:
+    """A project and the lock file poetry writes for it (no dependencies: resolved offline)."""
+    _write(root, {"pyproject.toml": PYPROJECT_TOML, "README.md": "# benchdemo\n"})
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(root.parent / "home"), "NO_COLOR": "1"}
+    subprocess.run(["poetry", "lock", "--no-interaction"], cwd=root, env=env, check=True, capture_output=True,
+                   timeout=120)
+    _fix_times(root)
+    return {}
+
+
 def fixture_none(root: Path, _tool: dict) -> dict:
     return {}
 
@@ -271,7 +350,8 @@ def fixture_none(root: Path, _tool: dict) -> dict:
 FIXTURES = {
     "text": fixture_text, "git": fixture_git, "archive": fixture_archive, "json": fixture_json,
     "hugo": fixture_hugo, "restic": fixture_restic, "python": fixture_python, "make": fixture_make,
-    "http": fixture_http, "none": fixture_none,
+    "http": fixture_http, "composer": fixture_composer, "amtool": fixture_amtool, "npm": fixture_npm,
+    "poetry": fixture_poetry, "none": fixture_none,
 }
 
 
@@ -353,7 +433,8 @@ def _owns(flag: str, name: str, props: dict) -> bool:
     value named after the flag (``--glob {{glob}}``). ``--raw-output {{jq_filter}}`` is a flag and an operand."""
     if (props.get(name) or {}).get("type") == "boolean":
         return True
-    return flag.lstrip("-").replace("-", "_").lower() == name.replace("-", "_").lower() or len(flag.lstrip("-")) == 1
+    # (an arg's name spells the flag's '-' and '.' as '_': --config.file {{config_file}})
+    return re.sub(r"[-.]", "_", flag.lstrip("-")).lower() == name.replace("-", "_").lower() or len(flag.lstrip("-")) == 1
 
 
 def parse_verb(bin_name: str, verb: dict) -> dict:

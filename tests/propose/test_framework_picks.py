@@ -75,6 +75,8 @@ def test_run_naming_the_command_itself_leaves_the_effect_to_the_name():
     assert audit.effect == "read" and audit.words == ("name 'audit'",)
     assert classify(Command(path=("exec",), summary="Run a command from a local or remote npm package")).effect == "write"
     assert classify(Command(path=("test",), summary="Run the tests")).effect == "write"  # nothing reads it as a read
+    # executing a query runs the caller's SQL: "execute" never hands the effect to the name
+    assert classify(Command(path=("query",), summary="Executes given SQL query on a default dataSource.")).effect == "write"
 
 
 def test_a_noun_part_of_a_hyphenated_name_is_its_object():

@@ -61,9 +61,11 @@ def _summary_verbs(summary: str, tool_name: str = "", name: str = "") -> list[st
         summary = summary[first.end():]
     elif first and first.group(1).lower() in summary_self_run() and (
             (tool_name and re.match(rf"(?:the\s+)?{re.escape(tool_name)}\b", summary[first.end():], re.I))
-            or _names_itself(re.split(r"[.;:(]", summary[first.end():])[0], name)):
+            or (first.group(1).lower() in ("run", "runs")
+                and _names_itself(re.split(r"[.;:(]", summary[first.end():])[0], name))):
         # "Run Ruff on the given files": the tool runs itself; "Run a security audit" (npm audit): the
-        # command runs itself. Either way the command's name decides
+        # command runs itself. Either way the command's name decides. Only "run" says so: "Executes
+        # given SQL query" (typeorm query) runs a program of the caller's, whatever the name reads as
         return []
     match = _LEADING_VERBS.match(summary or "")
     if not match:

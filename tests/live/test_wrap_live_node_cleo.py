@@ -44,6 +44,14 @@ def test_wrap_gives_five_to_twelve_commands(cli, tmp_path, name, expected):
     verbs = _wrap(cli, tmp_path, name)["verbs"]
     assert 5 <= len(verbs) <= 12, (name, list(verbs))
     assert expected & set(verbs), (name, list(verbs))
+    if name == "pm2":
+        # pm2 logs streams until stopped; its trial turned on the switch pm2 offers to print once
+        logs = verbs["logs"]
+        assert "--nostream" in logs["cli"] and "nostream" not in logs["args"]["properties"], logs
+        assert "--nostream fixed in its cli[]" in logs["x-why"]
+    if name == "npm":
+        # npm search retries the registry the sandbox does not give: kept, not long-running
+        assert "search" in verbs and "tried to reach the network" in verbs["search"]["x-why"], verbs.get("search")
 
 
 def _exec(cli, pack, verb: str, *args: str, cwd) -> dict:

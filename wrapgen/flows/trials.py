@@ -334,17 +334,28 @@ def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, t
             cli, args, fixed = with_print_once_flags(body["cli"], body.get("args"))
             if fixed:
                 variants[item.verb] = ({**body, "cli": cli, "args": args}, {"fixed_flags": fixed})
+    return _second_trial(manifest, report, variants, lambda retry: retry.kind not in ("long-running", "not-tried"),
+                         bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache, deadline_at=deadline_at,
+                         memo=memo, defer_cleanup=defer_cleanup)
+
+
+def _second_trial(manifest: dict, report: TrialReport, variants: dict, keep, *, bin_path, try_in, timeout_s, cache,
+                  deadline_at=None, memo=None, defer_cleanup=False) -> TrialReport:
+    """Try each verb of ``variants`` (verb -> (its changed body, the evidence fields that say what
+    changed)) once more; where ``keep(retry)``, its evidence is the retry's with those fields, and the
+    streaming flags and switches an earlier retry changed carried over."""
     if not variants:
         return report
-    trimmed = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
-    again = try_manifest(trimmed, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
+    changed = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
+    again = try_manifest(changed, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
                          deadline_at=deadline_at, memo=memo, try_in_checked=True,
                          defer_cleanup=defer_cleanup).by_verb()
     evidence = []
     for item in report.evidence:
         retry = again.get(item.verb)
-        if retry is not None and retry.kind not in ("long-running", "not-tried"):
-            item = replace(retry, **variants[item.verb][1])
+        if retry is not None and keep(retry):
+            fields = {"dropped_flags": item.dropped_flags, "fixed_flags": item.fixed_flags, **variants[item.verb][1]}
+            item = replace(retry, **fields)
         evidence.append(item)
     return replace(report, evidence=tuple(evidence))
 
@@ -362,21 +373,10 @@ def _retry_without_operands(manifest: dict, report: TrialReport, *, bin_path, tr
         if names:
             args = dict(body.get("args") or {})
             args["required"] = [n for n in (args.get("required") or ()) if n not in names]
-            variants[item.verb] = ({**body, "args": args}, names)
-    if not variants:
-        return report
-    bare = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
-    again = try_manifest(bare, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
-                         deadline_at=deadline_at, memo=memo, try_in_checked=True,
-                         defer_cleanup=defer_cleanup).by_verb()
-    evidence = []
-    for item in report.evidence:
-        retry = again.get(item.verb)
-        if retry is not None and retry.kind == "ok":
-            item = replace(retry, optional_args=variants[item.verb][1], dropped_flags=item.dropped_flags,
-                           fixed_flags=item.fixed_flags)
-        evidence.append(item)
-    return replace(report, evidence=tuple(evidence))
+            variants[item.verb] = ({**body, "args": args}, {"optional_args": names})
+    return _second_trial(manifest, report, variants, lambda retry: retry.kind == "ok", bin_path=bin_path,
+                         try_in=try_in, timeout_s=timeout_s, cache=cache, deadline_at=deadline_at, memo=memo,
+                         defer_cleanup=defer_cleanup)
 
 
 def _retry_with_operands(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,

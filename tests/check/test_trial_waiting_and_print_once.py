@@ -73,3 +73,17 @@ def test_a_required_operand_the_tool_did_without_becomes_optional():
     assert out["verbs"]["ls"]["x-why"] == ("tried: with a sample package_spec it failed; without it, it ran and "
                                            "exited 0: package_spec made optional")
     assert verb["args"]["required"] == ["package_spec"], "the input is not changed"
+
+
+def test_a_tool_making_its_state_root_could_not_be_tried_but_other_writes_are_writes():
+    """runc list makes /run/runc, where it keeps its containers' state, even to list them: the
+    read-only sandbox refuses it, and that says nothing about the command writing data."""
+    runc = TrialOutcome(verb="list", argv=("runc", "list"), exit_code=1,
+                        stderr='time="2026-12-02T06:20:01Z" level=error msg="mkdir /run/runc: read-only file system"\n')
+    evidence = classify(runc)
+    assert evidence.kind == "unreachable" and "state under /run" in evidence.detail
+    other = TrialOutcome(verb="get", argv=("t", "get"), exit_code=1,
+                         stderr="mkdir: cannot create directory '/var/lib/x': Read-only file system\n")
+    assert classify(other).kind == "writes"
+    home = TrialOutcome(verb="get", argv=("t", "get"), exit_code=1, stderr="mkdir /run/user/0/t/x.lock: read-only file system\n")
+    assert classify(home).kind == "unreachable"

@@ -120,6 +120,10 @@ def classify(outcome: TrialOutcome) -> Evidence:
         shown = ", ".join(written[:3]) + (f" and {len(written) - 3} more" if len(written) > 3 else "")
         return Evidence(verb, "writes", f"created {shown}")
     said = outcome.stderr + "\n" + outcome.stdout
+    if outcome.exit_code != 0:
+        found = phrase("state_root", said)
+        if found:
+            return Evidence(verb, "unreachable", f"'{found}': it keeps its state under /run, which the sandbox does not give")
     found = phrase("writes", said)
     if found:
         return Evidence(verb, "writes", f"'{found}'")

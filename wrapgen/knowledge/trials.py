@@ -18,7 +18,7 @@ from wrapgen.knowledge.table import load
 
 __all__ = ["PHRASE_TABLES", "phrase", "ignored_path", "sample_for", "streaming_flags", "print_once_flags", "trial_env"]
 
-PHRASE_TABLES = ("writes", "interactive", "unreachable", "context", "usage")
+PHRASE_TABLES = ("state_root", "writes", "interactive", "unreachable", "context", "usage")
 
 
 @lru_cache(maxsize=None)

@@ -126,3 +126,22 @@ def test_a_command_with_one_or_two_flags_of_its_own_offers_them():
     many = Command(path=("x",), summary="X.", flags=tuple(
         Flag(long=f"--opt{i}", takes_value=True, description=f"option {i}") for i in range(5)))
     assert plan_args(many, tool="t", effect="read", style="gnu").properties == {}
+
+
+def test_verbs_joined_by_a_slash_each_count():
+    guess = classify(Command(path=("config",), summary="get / set module config values"))  # pm2 config
+    assert guess.effect == "write" and "help 'set'" in guess.reason
+    assert classify(Command(path=("unit",), summary="enable/disable a unit")).effect == "write"
+
+
+def test_a_read_named_config_alone_is_no_setup_but_its_family_and_writes_are():
+    from wrapgen.propose.select import rank_score
+
+    def score(path, effect, summary="X."):
+        cand = Candidate(path=path, command=Command(path=path, summary=summary), depth=1)
+        return rank_score(cand, effect, min_depth=1)
+
+    # hugo config "Print the site configuration": what the tool works with, ranked as any read
+    assert score(("config",), "read") == score(("settings",), "read")
+    assert score(("config",), "write") == score(("settings",), "write") - 3.0  # composer config "Sets config options"
+    assert score(("config", "view"), "read") < score(("cluster", "view"), "read") - 2.9  # kubectl config view

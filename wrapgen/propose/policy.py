@@ -31,7 +31,8 @@ _LEADING_VERBS = re.compile(
     r"""^\s*
     (?P<run>[A-Za-z-]+                     # the first word
       (?:\s*(?:,\s*(?:or\s+|and\s+)?       # ", " or ", or " / ", and "
-            |\s+(?:or|and|and/or)\s+)      # " or " / " and "
+            |\s+(?:or|and|and/or)\s+       # " or " / " and "
+            |\s*/\s*)                      # "get / set" (pm2 config), "enable/disable"
          [A-Za-z-]+)*)                     # each further verb
     """,
     re.VERBOSE,
@@ -70,7 +71,7 @@ def _summary_verbs(summary: str, tool_name: str = "", name: str = "") -> list[st
     match = _LEADING_VERBS.match(summary or "")
     if not match:
         return []
-    words = re.split(r"[\s,]+", match.group("run"))
+    words = re.split(r"[\s,/]+", match.group("run"))
     out = []
     for word in words:
         low = word.lower()

@@ -128,7 +128,10 @@ def rank_score(candidate: Candidate, effect: str, *, min_depth: int,
     score = 0.0
     if family in featured:
         score += 1.5
-    if is_setup_family(family) or is_setup_family(name):
+    # a setup family's commands, or a write named like one (composer config "Sets config options");
+    # a read of that name alone shows what the tool works with (hugo config "Print the site
+    # configuration"), which is not setting the tool up
+    if is_setup_family(family) or (is_setup_family(name) and (effect != "read" or family)):
         score -= 3.0
     score += _EFFECT_BASE[effect]
     # the short help's own headings ("grow, mark and tweak your common history") only sort its

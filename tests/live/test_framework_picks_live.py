@@ -85,3 +85,59 @@ def test_an_install_through_the_pack_runs_no_dependency_script(cli, tmp_path, na
     assert envelope["ok"], envelope
     assert (app / "node_modules" / "dep" / "package.json").exists()
     assert not marker.exists(), "the dependency's postinstall ran"
+
+
+PLUGIN_PHP = r"""<?php
+namespace Acme;
+use Composer\Composer;
+use Composer\IO\IOInterface;
+use Composer\Plugin\PluginInterface;
+class Plug implements PluginInterface {
+    public function activate(Composer $composer, IOInterface $io) { touch('MARKER'); }
+    public function deactivate(Composer $composer, IOInterface $io) {}
+    public function uninstall(Composer $composer, IOInterface $io) {}
+}
+"""
+
+
+def test_a_composer_read_through_the_pack_loads_no_project_plugin(cli, tmp_path):
+    """A project that installed and allowed a plugin runs its code on a plain `composer show`; the
+    pack's show carries --no-plugins (hardening.json), so the same read runs none of it."""
+    import json
+    import os
+    import subprocess
+
+    import yaml
+
+    require_tool("composer")
+    plug = tmp_path / "plug"
+    (plug / "src").mkdir(parents=True)
+    (plug / "composer.json").write_text(json.dumps({
+        "name": "acme/plug", "version": "1.0.0", "type": "composer-plugin", "license": "MIT",
+        "require": {"composer-plugin-api": "^2.0"}, "autoload": {"psr-4": {"Acme\\": "src/"}},
+        "extra": {"class": "Acme\\Plug"}}))
+    marker = tmp_path / "plugin-ran"  # written by the plugin's activate(), wherever it runs from
+    (plug / "src" / "Plug.php").write_text(PLUGIN_PHP.replace("MARKER", str(marker)))
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "composer.json").write_text(json.dumps({
+        "name": "acme/app", "license": "MIT",
+        "repositories": [{"type": "path", "url": "../plug"}, {"packagist.org": False}],
+        "config": {"allow-plugins": {"acme/plug": True}}}))
+    env = {**os.environ, "COMPOSER_HOME": str(tmp_path / "composer-home"), "COMPOSER_NO_INTERACTION": "1"}
+    subprocess.run(["composer", "require", "--no-plugins", "acme/plug:1.0.0"], cwd=app, env=env, check=True,
+                   capture_output=True, timeout=120)
+    subprocess.run(["composer", "show"], cwd=app, env=env, check=True, capture_output=True, timeout=60)
+    assert marker.exists(), "the plugin did not run on a plain composer show: the test shows nothing"
+    marker.unlink()
+
+    packs = tmp_path / "packs"
+    result = cli("wrap", "composer", "-o", str(packs), "--no-try")
+    assert result.exit_code == 0, result.stderr
+    show = yaml.safe_load((packs / "composer" / "pack.yaml").read_text())["verbs"]["show"]
+    assert {"--no-plugins", "--no-scripts"} <= set(show["cli"])
+    run = cli("exec", str(packs / "composer"), "show", "--json", cwd=app)
+    envelope = json.loads(run.stdout)
+    assert envelope["ok"], envelope
+    assert "acme/plug" in json.dumps(envelope["result"])
+    assert not marker.exists(), "the project's plugin ran through the pack"

@@ -36,7 +36,7 @@ def _listed(items: list[str]) -> str:
 
 
 @rule(CODE, severity="error",
-      summary="a read verb of a catalogued tool (git, curl, kubectl, docker) lacks the hardening that stops its config from running programs")
+      summary="a read verb of a catalogued tool (git, curl, sed, kubectl, docker, composer) lacks the hardening that stops its config from running programs")
 def unhardened_read_verb(ctx: PackContext):
     bin_name = str(ctx.manifest.data.get("bin", ""))
     entry = hardening_for(bin_name)

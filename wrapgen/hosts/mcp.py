@@ -56,6 +56,7 @@ from wrapgen.errors import ExitStatus, ManifestError, UsageError
 from wrapgen.runtime.contain import stop_all
 from wrapgen.hosts.export import CONFIRM_MODES, json_fields, mcp_tools, structured_content, tool_refs, tool_text
 from wrapgen.runtime.titles import render_title
+from wrapgen.runtime.waiting import children_by_parent
 
 __all__ = [
     "ARGS_LIMIT",
@@ -478,23 +479,9 @@ def _child_pids() -> list[int]:
     me = os.getpid()
     found: list[int] = []
     try:
-        entries = os.listdir("/proc")
+        return children_by_parent().get(me, [])
     except OSError:
-        entries = None
-    if entries is not None:
-        for entry in entries:
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as handle:
-                    stat = handle.read()
-            except OSError:
-                continue
-            # the command name (field 2) may hold spaces or parentheses: parse after the last ')'
-            fields = stat[stat.rfind(b")") + 2 :].split()
-            if len(fields) > 1 and int(fields[1]) == me:
-                found.append(int(entry))
-        return found
+        pass
     try:  # no /proc (macOS): ask ps
         listing = subprocess.run(["ps", "-A", "-o", "pid=,ppid="], capture_output=True, text=True, timeout=5)
     except (OSError, subprocess.SubprocessError):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-__all__ = ["TreeState", "tree_state"]
+__all__ = ["TreeState", "tree_state", "children_by_parent"]
 
 _WATCHES = ("anon_inode:inotify", "anon_inode:[fanotify]", "anon_inode:fanotify")
 
@@ -68,7 +68,8 @@ def _own_namespace(pid: int, ours: str) -> bool:
         return False
 
 
-def _children() -> dict[int, list[int]]:
+def children_by_parent() -> dict[int, list[int]]:
+    """Every live process under its parent's pid, from one scan of /proc (OSError where there is none)."""
     tree: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -79,7 +80,8 @@ def _children() -> dict[int, list[int]]:
         except OSError:
             continue  # it ended while we looked
         fields = stat[stat.rfind(b")") + 2:].split()  # after "pid (comm) ": the comm may hold spaces
-        tree.setdefault(int(fields[1]), []).append(int(entry))
+        if len(fields) > 1:
+            tree.setdefault(int(fields[1]), []).append(int(entry))
     return tree
 
 
@@ -115,7 +117,7 @@ def _held(pid: int) -> tuple[int, int]:
 def tree_state(root_pid: int) -> TreeState | None:
     """The state of ``root_pid``'s descendants (not of ``root_pid`` itself), or None where /proc cannot say."""
     try:
-        tree = _children()
+        tree = children_by_parent()
     except OSError:
         return None
     tick = 1.0 / os.sysconf("SC_CLK_TCK")

@@ -339,11 +339,17 @@ def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, t
                          memo=memo, defer_cleanup=defer_cleanup)
 
 
+def _carried(item: Evidence) -> dict:
+    """What an earlier retry changed in a verb's cli[] (a streaming flag dropped, a print-once switch
+    fixed), which a later retry's evidence keeps: wrap applies it from the evidence it ends with."""
+    return {"dropped_flags": item.dropped_flags, "fixed_flags": item.fixed_flags}
+
+
 def _second_trial(manifest: dict, report: TrialReport, variants: dict, keep, *, bin_path, try_in, timeout_s, cache,
                   deadline_at=None, memo=None, defer_cleanup=False) -> TrialReport:
     """Try each verb of ``variants`` (verb -> (its changed body, the evidence fields that say what
-    changed)) once more; where ``keep(retry)``, its evidence is the retry's with those fields, and the
-    streaming flags and switches an earlier retry changed carried over."""
+    changed)) once more; where ``keep(retry)``, its evidence is the retry's with those fields, and what
+    an earlier retry changed carried over (``_carried``)."""
     if not variants:
         return report
     changed = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
@@ -354,8 +360,7 @@ def _second_trial(manifest: dict, report: TrialReport, variants: dict, keep, *, 
     for item in report.evidence:
         retry = again.get(item.verb)
         if retry is not None and keep(retry):
-            fields = {"dropped_flags": item.dropped_flags, "fixed_flags": item.fixed_flags, **variants[item.verb][1]}
-            item = replace(retry, **fields)
+            item = replace(retry, **{**_carried(item), **variants[item.verb][1]})
         evidence.append(item)
     return replace(report, evidence=tuple(evidence))
 
@@ -412,8 +417,7 @@ def _retry_with_operands(manifest: dict, report: TrialReport, *, bin_path, try_i
             retry = again.get(verb)
             if retry is not None and retry.kind not in ("lacks-operand", "not-tried"):
                 found[verb] = replace(retry, required_args=chosen)
-    evidence = [replace(found[item.verb], dropped_flags=item.dropped_flags, fixed_flags=item.fixed_flags)
-                if item.verb in found else item
+    evidence = [replace(found[item.verb], **_carried(item)) if item.verb in found else item
                 for item in report.evidence]
     return replace(report, evidence=tuple(evidence))
 

@@ -201,7 +201,7 @@ def _in_scratch(spec: TrialSpec, scratch: Scratch, *, bwrap: str, bin_path: str,
         spec.verb, shown, exit_code=result.exit_code, signal=result.signal, timed_out=result.timed_out,
         output_capped=result.output_capped, stdout=stdout, stderr=stderr,
         new_paths=tuple(sorted(after - before)), json_selected=spec.json_selected, stdout_json=parsed,
-        tried_in=bool(try_in), retrying_network=retrying and result.timed_out,
+        tried_in=bool(try_in), retrying_network=retrying,  # (on_timeout is called only at a timeout)
     )
 
 

@@ -61,11 +61,11 @@ def _net_attempts(pid: int) -> int | None:
         return None
 
 
-def _own_namespace(pid: int, ours: str) -> bool:
+def _namespace(pid: int) -> str | None:
     try:
-        return os.readlink(f"/proc/{pid}/ns/net") != ours
+        return os.readlink(f"/proc/{pid}/ns/net")
     except OSError:
-        return False
+        return None
 
 
 def children_by_parent() -> dict[int, list[int]]:
@@ -128,19 +128,17 @@ def tree_state(root_pid: int) -> TreeState | None:
         todo.extend(tree.get(pid, ()))
     sockets = watches = 0
     cpu = 0.0
-    attempts = None
-    try:
-        ours = os.readlink("/proc/self/ns/net")
-    except OSError:
-        ours = None
+    ours = _namespace(os.getpid())
+    counted: dict[str, int] = {}  # each namespace not ours -> its tries (the sandbox's processes share one: read once)
     for pid in found:
         held = _held(pid)
         sockets += held[0]
         watches += held[1]
         cpu += _cpu_s(pid, tick)
-        if ours is not None and _own_namespace(pid, ours):
-            # (the sandbox's processes share one namespace: its counters once, the largest read)
+        space = _namespace(pid) if ours is not None else None
+        if space is not None and space != ours and space not in counted:
             count = _net_attempts(pid)
             if count is not None:
-                attempts = max(attempts or 0, count)
-    return TreeState(processes=len(found), sockets=sockets, watches=watches, cpu_s=cpu, net_attempts=attempts)
+                counted[space] = count
+    return TreeState(processes=len(found), sockets=sockets, watches=watches, cpu_s=cpu,
+                     net_attempts=sum(counted.values()) if counted else None)

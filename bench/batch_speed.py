@@ -36,12 +36,16 @@ SKIP: set[str] = set()  # recipe paths left out of the timed set
 
 def _sources() -> list[tuple[Path, dict]]:
     out = []
-    for path in sorted((REPO / "recipes").glob("*.yaml")) + sorted((REPO / "recipes" / "examples").glob("*.yaml")):
+    for path in sorted((REPO / "recipes").glob("*.yaml")) + sorted(
+        (REPO / "recipes" / "examples").glob("*.yaml")
+    ):
         if str(path) in SKIP:
             continue
         data = yaml.safe_load(path.read_text())
         if path.parent.name == "examples":
-            data["search_paths"] = [str((path.parent / p).resolve()) for p in data.get("search_paths", [])]
+            data["search_paths"] = [
+                str((path.parent / p).resolve()) for p in data.get("search_paths", [])
+            ]
         elif shutil.which(data["tool"]) is None:
             continue
         out.append((path, data))
@@ -67,16 +71,22 @@ def make_recipes(directory: Path, count: int) -> list[str]:
 
 def _batch(args: list[str], env: dict) -> tuple[float, int, str]:
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "wrapgen", "batch", *args], env=env, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "wrapgen", "batch", *args], env=env, capture_output=True, text=True
+    )
     return time.perf_counter() - start, proc.returncode, proc.stdout + proc.stderr
 
 
 def _rediscovery_seconds(recipe_path: Path, env: dict) -> float:
     """Seconds for a second discovery of a recipe's tool (the first fills the cache)."""
-    code = ("import sys, time; from wrapgen.pack.recipe import load_recipe, discover_tool; "
-            "r = load_recipe(sys.argv[1]); discover_tool(r); t = time.perf_counter(); discover_tool(r); "
-            "print(time.perf_counter() - t)")
-    proc = subprocess.run([sys.executable, "-c", code, str(recipe_path)], env=env, capture_output=True, text=True)
+    code = (
+        "import sys, time; from wrapgen.pack.recipe import load_recipe, discover_tool; "
+        "r = load_recipe(sys.argv[1]); discover_tool(r); t = time.perf_counter(); discover_tool(r); "
+        "print(time.perf_counter() - t)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(recipe_path)], env=env, capture_output=True, text=True
+    )
     try:
         return float(proc.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
@@ -86,15 +96,23 @@ def _rediscovery_seconds(recipe_path: Path, env: dict) -> float:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--recipes", type=int, default=20)
-    parser.add_argument("--repeat", type=int, default=1, help="timed runs of each kind (the median is reported)")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="timed runs of each kind (the median is reported)"
+    )
     ns = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="wrapgen-bench-batch-") as tmp:
         tmp = Path(tmp)
         # A snapshot of wrapgen's code: the conversion memo is keyed by wrapgen's own files, and in a
         # tree where people are editing, the live code would change under the timed runs.
-        shutil.copytree(REPO / "wrapgen", tmp / "src" / "wrapgen", ignore=shutil.ignore_patterns("__pycache__"))
-        env = {**os.environ, "WRAPGEN_CACHE_DIR": str(tmp / "cache"), "PYTHONPATH": str(tmp / "src"),
-               "PATH": f"{REPO / 'recipes' / 'examples' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
+        shutil.copytree(
+            REPO / "wrapgen", tmp / "src" / "wrapgen", ignore=shutil.ignore_patterns("__pycache__")
+        )
+        env = {
+            **os.environ,
+            "WRAPGEN_CACHE_DIR": str(tmp / "cache"),
+            "PYTHONPATH": str(tmp / "src"),
+            "PATH": f"{REPO / 'recipes' / 'examples' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+        }
         # A tool whose discovery cannot be cached here (a probe timed out) would re-crawl in every
         # run and measure the machine, not the batch: it is left out and named.
         left_out = []
@@ -115,8 +133,11 @@ def main(argv=None) -> int:
             print("\n".join(text.splitlines()[:25]))
         rows = {}
         last_out = tmp / "warm"
-        configs = (("serial (--jobs 1)", "1", "process"), ("--jobs 2, processes", "2", "process"),
-                   ("--jobs 2, threads", "2", "thread"))
+        configs = (
+            ("serial (--jobs 1)", "1", "process"),
+            ("--jobs 2, processes", "2", "process"),
+            ("--jobs 2, threads", "2", "thread"),
+        )
         # cold: every run discovers every tool again (a fresh cache), as a first conversion does;
         # warm: discovery cached, so the runs compare proposing, dumping and checking alone.
         for cache in ("cold", "warm"):
@@ -127,8 +148,9 @@ def main(argv=None) -> int:
                     if cache == "cold":
                         run_env["WRAPGEN_CACHE_DIR"] = str(tmp / f"cache-{jobs}-{executor}-{r}")
                     last_out = tmp / f"out-{cache}-{jobs}-{executor}-{r}"
-                    seconds, code, text = _batch([str(recipes), "-o", str(last_out), "-j", jobs, "--no-cache"],
-                                                 run_env)
+                    seconds, code, text = _batch(
+                        [str(recipes), "-o", str(last_out), "-j", jobs, "--no-cache"], run_env
+                    )
                     if code != 0:
                         print("\n".join(text.splitlines()[:25]))
                     times.append(seconds)
@@ -137,7 +159,9 @@ def main(argv=None) -> int:
             serial = rows[(cache, "serial (--jobs 1)")]
             for label in ("--jobs 2, processes", "--jobs 2, threads"):
                 ratio = rows[(cache, label)] / serial
-                print(f"{cache} ratio {label:<20} {ratio:5.2f}  (goal <= 0.60: {'met' if ratio <= 0.6 else 'NOT met'})")
+                print(
+                    f"{cache} ratio {label:<20} {ratio:5.2f}  (goal <= 0.60: {'met' if ratio <= 0.6 else 'NOT met'})"
+                )
         checks = []
         for _ in range(max(1, ns.repeat)):
             seconds, code, text = _batch([str(recipes), "-o", str(last_out), "--check"], env)
@@ -145,9 +169,13 @@ def main(argv=None) -> int:
                 print("\n".join(text.splitlines()[:25]))
             checks.append(seconds)
         check = statistics.median(checks)
-        print(f"--check, {ns.recipes} unchanged recipes, warm cache: {check:.2f} s "
-              f"(goal <= 1 s: {'met' if check <= 1.0 else 'NOT met'})")
-        print(f"CPUs: {os.cpu_count()}; load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+        print(
+            f"--check, {ns.recipes} unchanged recipes, warm cache: {check:.2f} s "
+            f"(goal <= 1 s: {'met' if check <= 1.0 else 'NOT met'})"
+        )
+        print(
+            f"CPUs: {os.cpu_count()}; load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())}"
+        )
     return 0
 
 

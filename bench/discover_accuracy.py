@@ -94,7 +94,9 @@ Path = tuple  # a command path: ("pr", "list")
 @dataclass
 class Reference:
     flags: dict = field(default_factory=dict)  # path -> set of spellings the tool advertises
-    valid: dict = field(default_factory=dict)  # path -> more spellings it accepts but does not advertise
+    valid: dict = field(
+        default_factory=dict
+    )  # path -> more spellings it accepts but does not advertise
     # path -> spellings the reference lists but no help can show (clap's hidden, undocumented
     # arguments): taken out of the expected ones, counted as valid, and reported apart
     undocumented: dict = field(default_factory=dict)
@@ -109,12 +111,14 @@ class Reference:
 
 def _run(argv: list[str], *, cwd: str | None = None) -> str:
     env = dict(os.environ, NO_COLOR="1", LC_ALL="C.UTF-8", PAGER="cat", GIT_PAGER="cat")
-    done = subprocess.run(argv, capture_output=True, text=True, cwd=cwd, env=env, timeout=30,
-                          stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        argv, capture_output=True, text=True, cwd=cwd, env=env, timeout=30, stdin=subprocess.DEVNULL
+    )
     return done.stdout
 
 
 # -- cobra ---------------------------------------------------------------------------------------
+
 
 def _cobra_items(tool: str, args: list[str]) -> list[tuple[str, str]]:
     out = _run([tool, "__complete", *args])
@@ -130,19 +134,30 @@ def _cobra_items(tool: str, args: list[str]) -> list[tuple[str, str]]:
 def _cobra_subcommands(tool: str, path: Path) -> list[str]:
     # A subcommand always comes with its one-line description; argument completions (kubectl's
     # "pods/") do not. Configured aliases ("Alias for pr checkout") are the user's, not the tool's.
-    return [name for name, text in _cobra_items(tool, [*path, ""])
-            if text and not name.startswith("-") and not text.startswith("Alias for")]
+    return [
+        name
+        for name, text in _cobra_items(tool, [*path, ""])
+        if text and not name.startswith("-") and not text.startswith("Alias for")
+    ]
 
 
 def _cobra_flags(tool: str, path: Path) -> set[str]:
     items = _cobra_items(tool, [*path, "-"]) + _cobra_items(tool, [*path, "--"])
     names = {name for name, _ in items}
     # Without --help in the list, cobra is offering only the required flags (not always marked so).
-    required = [name for name, text in items if name.startswith("--") and ("Required" in text or "--help" not in names)]
+    required = [
+        name
+        for name, text in items
+        if name.startswith("--") and ("Required" in text or "--help" not in names)
+    ]
     if required:
         # While a required flag is unset, cobra offers only the required ones: set them and ask again.
-        filled = [token for name in required for token in (name, "1")]  # "1" parses as a string or a number
-        items += _cobra_items(tool, [*path, *filled, "-"]) + _cobra_items(tool, [*path, *filled, "--"])
+        filled = [
+            token for name in required for token in (name, "1")
+        ]  # "1" parses as a string or a number
+        items += _cobra_items(tool, [*path, *filled, "-"]) + _cobra_items(
+            tool, [*path, *filled, "--"]
+        )
     return {name for name, _ in items if name.startswith("-")}
 
 
@@ -173,7 +188,9 @@ def cobra_reference(tool: str, depth: int) -> Reference:
 
 # clap_complete's bash script walks the words typed so far through `case "${cmd},${i}" in`, one arm
 # per (command, next word) pair, naming the command reached: `ruff,check)  cmd="ruff__check"`.
-_CLAP_STEP = re.compile(r'^\s*"?(?P<cmd>[\w-]*),(?P<word>[^")]+)"?\)\s*\n\s*cmd="(?P<next>[\w-]+)"', re.M)
+_CLAP_STEP = re.compile(
+    r'^\s*"?(?P<cmd>[\w-]*),(?P<word>[^")]+)"?\)\s*\n\s*cmd="(?P<next>[\w-]+)"', re.M
+)
 # Its second `case "${cmd}" in` has one arm per command, with the words it completes there.
 _CLAP_ARM = re.compile(r'^\s*(?P<cmd>[\w-]+)\)\s*\n\s*opts="(?P<opts>[^"]*)"', re.M)
 # clap's own `help` command (and the paths under it) mirror the tree; they are left out as for cobra.
@@ -223,8 +240,11 @@ def _fish_path(condition: str) -> Path | None:
     `__fish_uv_using_subcommand pip; and __fish_seen_subcommand_from install` is `pip install`."""
     if re.fullmatch(r"__fish_\w+_needs_command", condition):
         return ()
-    match = re.fullmatch(r"__fish_\w+_using_subcommand ([\w-]+)"
-                         r"(?:; and (not )?__fish_seen_subcommand_from ([\w -]+))?", condition)
+    match = re.fullmatch(
+        r"__fish_\w+_using_subcommand ([\w-]+)"
+        r"(?:; and (not )?__fish_seen_subcommand_from ([\w -]+))?",
+        condition,
+    )
     if match is None:
         return None
     if match[3] is None or match[2]:
@@ -268,7 +288,9 @@ def clap_undocumented(fish: str) -> dict:
     return out
 
 
-def clap_generated_reference(tool: str, depth: int, command: str = "generate-shell-completion") -> Reference:
+def clap_generated_reference(
+    tool: str, depth: int, command: str = "generate-shell-completion"
+) -> Reference:
     """A clap 4 tool that prints its own completion scripts (`TOOL generate-shell-completion SHELL`,
     `rustup completions SHELL`)."""
     ref = clap_bash_reference(_run([tool, command, "bash"]), f"{tool} {command} bash", depth=depth)
@@ -278,16 +300,25 @@ def clap_generated_reference(tool: str, depth: int, command: str = "generate-she
     return ref
 
 
-def accepted_spellings(spellings: set[str], argv_of, *, rejects: re.Pattern, cwd: str,
-                       env: dict | None = None) -> set[str]:
+def accepted_spellings(
+    spellings: set[str], argv_of, *, rejects: re.Pattern, cwd: str, env: dict | None = None
+) -> set[str]:
     """The spellings a tool itself takes: neither ``argv_of("--x")`` nor the same with ``--x=1`` ends
     in an error whose words match ``rejects`` (a timeout means it ran, so the option was taken).
     Run in ``cwd``, stdin closed, four at a time."""
 
     def refused(argv: list[str]) -> bool:
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, errors="replace", cwd=cwd, timeout=10,
-                                  stdin=subprocess.DEVNULL, env=env)
+            done = subprocess.run(
+                argv,
+                capture_output=True,
+                text=True,
+                errors="replace",
+                cwd=cwd,
+                timeout=10,
+                stdin=subprocess.DEVNULL,
+                env=env,
+            )
         except subprocess.TimeoutExpired:
             return False
         # stdout too: rev-list takes the diff options apart, then refuses them with its usage there
@@ -313,7 +344,9 @@ def clap_judge(program: str):
 
     def judge(path: Path, spellings: set[str]) -> set[str]:
         with tempfile.TemporaryDirectory() as scratch:
-            return accepted_spellings(spellings, lambda s: [program, *path, s], rejects=_CLAP_REJECTS, cwd=scratch)
+            return accepted_spellings(
+                spellings, lambda s: [program, *path, s], rejects=_CLAP_REJECTS, cwd=scratch
+            )
 
     return judge
 
@@ -327,7 +360,9 @@ def rg_reference() -> Reference:
 
 
 def fd_reference() -> Reference:
-    ref = clap_bash_reference(_run(["fdfind", "--gen-completions", "bash"]), "fdfind --gen-completions bash")
+    ref = clap_bash_reference(
+        _run(["fdfind", "--gen-completions", "bash"]), "fdfind --gen-completions bash"
+    )
     ref.judge = clap_judge("fdfind")
     return ref
 
@@ -337,9 +372,22 @@ def fd_reference() -> Reference:
 # Every category of git's command list (command-list.txt) except the guides, plus `others`
 # (git-* programs on PATH): the commands git itself knows it has.
 GIT_CATEGORIES = ",".join(
-    ["list-" + c for c in ("mainporcelain", "ancillarymanipulators", "ancillaryinterrogators",
-                            "foreignscminterface", "plumbingmanipulators", "plumbinginterrogators",
-                            "synchingrepositories", "synchelpers", "purehelpers")] + ["others"])
+    [
+        "list-" + c
+        for c in (
+            "mainporcelain",
+            "ancillarymanipulators",
+            "ancillaryinterrogators",
+            "foreignscminterface",
+            "plumbingmanipulators",
+            "plumbinginterrogators",
+            "synchingrepositories",
+            "synchelpers",
+            "purehelpers",
+        )
+    ]
+    + ["others"]
+)
 
 
 GIT_COMPLETION = "/usr/share/bash-completion/completions/git"
@@ -356,12 +404,16 @@ def _git_completion_options() -> dict[str, set[str]]:
             script = handle.read()
     except OSError:
         return {}
-    variables = {m.group(1): m.group(2) for m in re.finditer(r'^(__git_\w+)="(.*?)"', script, re.S | re.M)}
+    variables = {
+        m.group(1): m.group(2) for m in re.finditer(r'^(__git_\w+)="(.*?)"', script, re.S | re.M)
+    }
     options = {}
     for match in re.finditer(r"^_git_([\w]+) \(\)\n\{\n(.*?)^\}", script, re.S | re.M):
         body = match.group(2)
         text = body + " ".join(variables.get(v, "") for v in re.findall(r"\$(__git_\w+)", body))
-        options[match.group(1).replace("_", "-")] = {w.rstrip("=") for w in re.findall(r"--[a-z][\w-]*=?", text)}
+        options[match.group(1).replace("_", "-")] = {
+            w.rstrip("=") for w in re.findall(r"--[a-z][\w-]*=?", text)
+        }
     return options
 
 
@@ -369,12 +421,27 @@ def _git_completion_options() -> dict[str, set[str]]:
 # which no --git-completion-helper enumerates fully: shortlog's lists only its own options, blame's
 # and diff-tree's leave out the revision options they take, and rev-list's lists the diff options,
 # which rev-list itself refuses (`git rev-list --stat HEAD` prints its usage).
-GIT_REVISION_COMMANDS = ("log", "show", "shortlog", "rev-list", "whatchanged", "blame", "annotate",
-                         "diff-files", "diff-index", "diff-tree", "format-patch", "difftool")
+GIT_REVISION_COMMANDS = (
+    "log",
+    "show",
+    "shortlog",
+    "rev-list",
+    "whatchanged",
+    "blame",
+    "annotate",
+    "diff-files",
+    "diff-index",
+    "diff-tree",
+    "format-patch",
+    "difftool",
+)
 # What git says when it refuses an option, or this form of it (a value given to a switch, or none
 # to an option that needs one: the other form is tried too).
-_GIT_REJECTS = re.compile(r"unrecognized argument|unknown option|invalid option|takes no value|requires a value"
-                          r"|^usage: ", re.M)
+_GIT_REJECTS = re.compile(
+    r"unrecognized argument|unknown option|invalid option|takes no value|requires a value"
+    r"|^usage: ",
+    re.M,
+)
 # The operands each judged command runs with: ones it accepts with no option (diff-files takes no revision).
 GIT_JUDGE_OPERANDS = {"diff-files": ["--", "f"]}
 
@@ -390,20 +457,45 @@ def git_judge(path: Path, spellings: set[str]) -> set[str] | None:
     with tempfile.TemporaryDirectory() as repo:
         _run(["git", "init", "-q", repo])
         with open(os.path.join(repo, "f"), "w", encoding="utf-8") as handle:
-            handle.write("a\n")  # blame needs a file to run at all (without one it prints its usage)
+            handle.write(
+                "a\n"
+            )  # blame needs a file to run at all (without one it prints its usage)
         _run(["git", "add", "f"], cwd=repo)
-        _run(["git", "-c", "user.name=bench", "-c", "user.email=bench@invalid", "commit", "-q",
-              "-m", "bench"], cwd=repo)
+        _run(
+            [
+                "git",
+                "-c",
+                "user.name=bench",
+                "-c",
+                "user.email=bench@invalid",
+                "commit",
+                "-q",
+                "-m",
+                "bench",
+            ],
+            cwd=repo,
+        )
 
-        env = dict(os.environ, GIT_PAGER="cat", PAGER="cat", HOME=repo, GIT_CONFIG_NOSYSTEM="1",
-                   GIT_EDITOR="true", GIT_EXTERNAL_DIFF="true")
-        return accepted_spellings(spellings, lambda s: ["git", path[0], s, *tail], rejects=_GIT_REJECTS,
-                                  cwd=repo, env=env)
+        env = dict(
+            os.environ,
+            GIT_PAGER="cat",
+            PAGER="cat",
+            HOME=repo,
+            GIT_CONFIG_NOSYSTEM="1",
+            GIT_EDITOR="true",
+            GIT_EXTERNAL_DIFF="true",
+        )
+        return accepted_spellings(
+            spellings, lambda s: ["git", path[0], s, *tail], rejects=_GIT_REJECTS, cwd=repo, env=env
+        )
 
 
 def git_reference() -> Reference:
-    ref = Reference(long_only=True, judge=git_judge,
-                    source="git --list-cmds=<command-list categories>, git CMD --git-completion-helper-all")
+    ref = Reference(
+        long_only=True,
+        judge=git_judge,
+        source="git --list-cmds=<command-list categories>, git CMD --git-completion-helper-all",
+    )
     commands = sorted(set(_run(["git", "--list-cmds=" + GIT_CATEGORIES]).split()))
     ref.paths = {(c,) for c in commands}
     with tempfile.TemporaryDirectory() as repo:
@@ -415,7 +507,11 @@ def git_reference() -> Reference:
             out = _run(["git", HELPER_OF.get(command, command), HELPER], cwd=repo)
             advertised, _, negations = out.partition(" -- ")
             words = advertised.split()
-            if words and words[-1].startswith("--no-") and "--" + words[-1][5:] in {w.rstrip("=") for w in words}:
+            if (
+                words
+                and words[-1].startswith("--no-")
+                and "--" + words[-1][5:] in {w.rstrip("=") for w in words}
+            ):
                 # git prints the first `--no-X` last, before the `--` (so that completion offers
                 # "--no-"): a negation like those after it (`check-mailmap`: "--stdin --no-stdin").
                 negations = words.pop() + " " + negations
@@ -423,7 +519,11 @@ def git_reference() -> Reference:
             # the argument itself back: none of those is a machine reference.
             if not words or not all(w.startswith("--") for w in words) or HELPER in words:
                 return command, None, None
-            return command, {w.rstrip("=") for w in words}, {w.rstrip("=") for w in negations.split()}
+            return (
+                command,
+                {w.rstrip("=") for w in words},
+                {w.rstrip("=") for w in negations.split()},
+            )
 
         completion = _git_completion_options()
         with ThreadPoolExecutor(8) as pool:
@@ -444,8 +544,10 @@ def git_reference() -> Reference:
 # did mean ("option '--block-size' requires an argument", "option '--zero' doesn't allow an
 # argument", ls's own "invalid argument 'x' for '--color'").
 _GETOPT_AMBIGUOUS = re.compile(r"is ambiguous; possibilities:((?: '--[\w-]+')+)")
-_GETOPT_NAMED = re.compile(r"option '(--[\w-]+)' (?:requires an argument|doesn't allow an argument)"
-                           r"|argument '[^'\n]*' for '(--[\w-]+)'")
+_GETOPT_NAMED = re.compile(
+    r"option '(--[\w-]+)' (?:requires an argument|doesn't allow an argument)"
+    r"|argument '[^'\n]*' for '(--[\w-]+)'"
+)
 _GETOPT_UNKNOWN = re.compile(r"unrecognized option|invalid option")
 # the value a tool is given when its option is matched, so that it refuses it and names the option
 _GETOPT_PROBE_VALUE = "\x01"
@@ -462,11 +564,20 @@ def getopt_reference(tool: str) -> Reference:
     ref = Reference(source=f"{tool}'s getopt_long, asked for each prefix")
     env = dict(os.environ, LC_ALL="C", LANG="C", LANGUAGE="C")
     with tempfile.TemporaryDirectory() as scratch:
+
         def complaint(argument: str) -> str:
             try:
-                done = subprocess.run([tool, argument], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                      text=True, errors="replace", cwd=scratch, timeout=10,
-                                      stdin=subprocess.DEVNULL, env=env)
+                done = subprocess.run(
+                    [tool, argument],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                    errors="replace",
+                    cwd=scratch,
+                    timeout=10,
+                    stdin=subprocess.DEVNULL,
+                    env=env,
+                )
             except subprocess.TimeoutExpired:
                 return ""
             return done.stderr
@@ -489,8 +600,10 @@ def getopt_reference(tool: str) -> Reference:
 
         characters = string.ascii_letters + string.digits
         with ThreadPoolExecutor(4) as pool:
-            found = set().union(*pool.map(longs_from, string.ascii_lowercase + string.digits),
-                                *pool.map(short, characters))
+            found = set().union(
+                *pool.map(longs_from, string.ascii_lowercase + string.digits),
+                *pool.map(short, characters),
+            )
     ref.flags[()] = found
     # glibc lists one spelling per option in its "possibilities" (grep's --fixed-strings and
     # --fixed-regexp are one option to it): a discovered alias is judged by the tool itself
@@ -500,10 +613,13 @@ def getopt_reference(tool: str) -> Reference:
 
 def _getopt_judge(tool: str, env: dict, spellings: set[str]) -> set[str]:
     with tempfile.TemporaryDirectory() as scratch:
-        return accepted_spellings(spellings, lambda s: [tool, s], rejects=_GETOPT_UNKNOWN, cwd=scratch, env=env)
+        return accepted_spellings(
+            spellings, lambda s: [tool, s], rejects=_GETOPT_UNKNOWN, cwd=scratch, env=env
+        )
 
 
 # -- Python parsers, introspected ----------------------------------------------------------------
+
 
 def argparse_reference(parser, source: str) -> Reference:
     ref = Reference(source=source)
@@ -539,7 +655,9 @@ def click_reference(command, name: str, source: str) -> Reference:
                 spellings.update(param.opts)
                 spellings.update(param.secondary_opts)
                 for spelling in (*param.opts, *param.secondary_opts):
-                    ref.takes_value.setdefault(path, {})[spelling] = not (param.is_flag or param.count)
+                    ref.takes_value.setdefault(path, {})[spelling] = not (
+                        param.is_flag or param.count
+                    )
         ref.flags[path] = spellings
         if isinstance(cmd, click.Group):
             for sub_name in cmd.list_commands(ctx):
@@ -659,12 +777,27 @@ def _boxed(argv: list[str], env: dict | None = None) -> str:
 
     status = sandbox_status()
     with Scratch() as scratch:
-        run_env = dict(os.environ, HOME=scratch.home, TMPDIR=scratch.tmpdir, NO_COLOR="1", **(env or {}))
+        run_env = dict(
+            os.environ, HOME=scratch.home, TMPDIR=scratch.tmpdir, NO_COLOR="1", **(env or {})
+        )
         if status.available:
-            argv = bwrap_argv(argv, bwrap=status.bwrap, workdir=scratch.workdir, home=scratch.home,
-                              tmpdir=scratch.tmpdir, readable=[NODE_DIR])
-        done = subprocess.run(argv, capture_output=True, text=True, cwd=scratch.workdir, env=run_env,
-                              timeout=60, stdin=subprocess.DEVNULL)
+            argv = bwrap_argv(
+                argv,
+                bwrap=status.bwrap,
+                workdir=scratch.workdir,
+                home=scratch.home,
+                tmpdir=scratch.tmpdir,
+                readable=[NODE_DIR],
+            )
+        done = subprocess.run(
+            argv,
+            capture_output=True,
+            text=True,
+            cwd=scratch.workdir,
+            env=run_env,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
     return done.stdout
 
 
@@ -677,8 +810,14 @@ def commander_reference(tool: str, commander_dir: str, script: str) -> Reference
     (its parse() replaced before the CLI loads, so nothing runs); the '*' catch-all left out."""
     ref = Reference(source=f"{tool}'s commander program object")
     root = os.path.join(_node_modules(), tool)
-    out = _boxed(["node", os.path.join(NODE_DIR, "commander_tree.js"), os.path.join(root, commander_dir),
-                  os.path.join(root, script)])
+    out = _boxed(
+        [
+            "node",
+            os.path.join(NODE_DIR, "commander_tree.js"),
+            os.path.join(root, commander_dir),
+            os.path.join(root, script),
+        ]
+    )
     tree = json.loads(out.strip().splitlines()[-1])
     ref.flags[()] = {s for spellings in tree["options"] for s in spellings}
     for command in tree["commands"]:
@@ -696,16 +835,26 @@ def yargs_reference(tool: str, commands_dir: str) -> Reference:
     valid everywhere."""
     ref = Reference(source=f"{tool}'s yargs command modules")
     root = os.path.join(_node_modules(), tool)
-    out = _boxed(["node", os.path.join(NODE_DIR, "yargs_tree.js"), os.path.join(root, "node_modules", "yargs"),
-                  os.path.join(root, commands_dir)])
+    out = _boxed(
+        [
+            "node",
+            os.path.join(NODE_DIR, "yargs_tree.js"),
+            os.path.join(root, "node_modules", "yargs"),
+            os.path.join(root, commands_dir),
+        ]
+    )
     ref.flags[()] = set()
     for command in json.loads(out.strip().splitlines()[-1]):
         words = command["command"].split()
         path = (words[0],)
         operands = _operand_names(command["command"])
         ref.paths.add(path)
-        ref.flags[path] = {s for spellings in command["options"] if spellings[0].lstrip("-") not in operands
-                           for s in spellings}
+        ref.flags[path] = {
+            s
+            for spellings in command["options"]
+            if spellings[0].lstrip("-") not in operands
+            for s in spellings
+        }
         ref.takes_value[path] = {s: s not in command["boolean"] for s in ref.flags[path]}
         ref.valid[path] = {"--version", "-v"}
     ref.valid[()] = {"--version", "-v"}
@@ -716,7 +865,9 @@ def oclif_reference(tool: str) -> Reference:
     """oclif: the manifest the CLI ships (``oclif.manifest.json``), every command with its flags;
     a topic (``pack`` of ``pack:deb``) is a path too; hidden commands and flags are undocumented."""
     ref = Reference(source=f"{tool}'s oclif.manifest.json")
-    with open(os.path.join(_node_modules(), tool, "oclif.manifest.json"), encoding="utf-8") as handle:
+    with open(
+        os.path.join(_node_modules(), tool, "oclif.manifest.json"), encoding="utf-8"
+    ) as handle:
         manifest = json.load(handle)
     ref.flags[()] = set()
     for command_id, command in manifest["commands"].items():
@@ -742,8 +893,10 @@ def oclif_reference(tool: str) -> Reference:
 
 def _npm_complete(words: list[str]) -> list[str]:
     line = " ".join(["npm", *words, ""])
-    out = _boxed(["npm", "completion", "--", "npm", *words, ""],
-                 env={"COMP_CWORD": str(len(words) + 1), "COMP_LINE": line, "COMP_POINT": str(len(line))})
+    out = _boxed(
+        ["npm", "completion", "--", "npm", *words, ""],
+        env={"COMP_CWORD": str(len(words) + 1), "COMP_LINE": line, "COMP_POINT": str(len(line))},
+    )
     return [w for w in out.split() if re.fullmatch(r"[a-z][a-z-]*", w)]
 
 
@@ -753,7 +906,9 @@ def npm_reference() -> Reference:
     completion offers (``npm completion`` protocol, one level below each command); a boolean
     config's ``--no-X`` is valid, not expected."""
     ref = Reference(source="npm's command classes and `npm completion`")
-    out = _boxed(["node", os.path.join(NODE_DIR, "npm_tree.js"), os.path.join(_node_modules(), "npm")])
+    out = _boxed(
+        ["node", os.path.join(NODE_DIR, "npm_tree.js"), os.path.join(_node_modules(), "npm")]
+    )
     data = json.loads(out.strip().splitlines()[-1])
     commands = data["commands"]
     ref.flags[()] = set()
@@ -785,7 +940,10 @@ def yarn_reference() -> Reference:
     the command's setFlags() adds, and the subcommand names its buildSubCommands() object holds
     (which setFlags() writes into its usage); commands yarn marks ``useless`` are left out."""
     ref = Reference(source="yarn's command table and commander objects")
-    script = [os.path.join(NODE_DIR, "yarn_tree.js"), os.path.join(_node_modules(), "yarn", "lib", "cli.js")]
+    script = [
+        os.path.join(NODE_DIR, "yarn_tree.js"),
+        os.path.join(_node_modules(), "yarn", "lib", "cli.js"),
+    ]
 
     def dump(*words: str) -> dict:
         return json.loads(_boxed(["node", *script, *words]).strip().splitlines()[-1])
@@ -807,6 +965,7 @@ def yarn_reference() -> Reference:
 
 # -- Symfony Console, cleo, kingpin, urfave/cli -----------------------------------------------------
 
+
 def _symfony_spellings(option: dict) -> set[str]:
     spellings = {option["name"]} if option.get("name") else set()
     shortcut = option.get("shortcut") or ""
@@ -826,12 +985,25 @@ def symfony_reference(tool: str) -> Reference:
         path = tuple(command["name"].split())
         options = (command.get("definition") or {}).get("options") or {}
         ref.paths.add(path)
-        ref.flags[path] = set().union(*(_symfony_spellings(o) for o in options.values())) if options else set()
-        ref.takes_value[path] = {s: bool(o.get("accept_value")) for o in options.values() for s in _symfony_spellings(o)}
+        ref.flags[path] = (
+            set().union(*(_symfony_spellings(o) for o in options.values())) if options else set()
+        )
+        ref.takes_value[path] = {
+            s: bool(o.get("accept_value")) for o in options.values() for s in _symfony_spellings(o)
+        }
         if command["name"] == "list":
-            app = {"--" + name for name in set.intersection(*(set((c.get("definition") or {}).get("options") or {})
-                                                            for c in data["commands"]))}
-            ref.flags[()] = {s for o in options.values() if o["name"] in app for s in _symfony_spellings(o)}
+            app = {
+                "--" + name
+                for name in set.intersection(
+                    *(
+                        set((c.get("definition") or {}).get("options") or {})
+                        for c in data["commands"]
+                    )
+                )
+            }
+            ref.flags[()] = {
+                s for o in options.values() if o["name"] in app for s in _symfony_spellings(o)
+            }
     return ref
 
 
@@ -883,8 +1055,14 @@ def kingpin_reference(tool: str, depth: int) -> Reference:
     frontier = [()]
     with ThreadPoolExecutor(8) as pool:
         while frontier:
-            flags = list(pool.map(lambda p: {w for w in words([*p, "--completion-bash", "--"]) if w.startswith("--")},
-                                  frontier))
+            flags = list(
+                pool.map(
+                    lambda p: {
+                        w for w in words([*p, "--completion-bash", "--"]) if w.startswith("--")
+                    },
+                    frontier,
+                )
+            )
             children = list(pool.map(lambda p: words([*p, "--completion-bash"]), frontier))
             nxt = []
             for path, spellings, names in zip(frontier, flags, children):
@@ -902,9 +1080,12 @@ def kingpin_reference(tool: str, depth: int) -> Reference:
         # kingpin's completion leaves out some flags a command takes (amtool's `config routes
         # --config.file`): the tool settles them, in completion mode (no action runs), refusing
         # an unknown one with "unknown long flag"
-        return accepted_spellings({s for s in spellings if s.startswith("--")},
-                                  lambda s: [tool, *path, s, "--completion-bash"],
-                                  rejects=re.compile(r"unknown long flag"), cwd=scratch)
+        return accepted_spellings(
+            {s for s in spellings if s.startswith("--")},
+            lambda s: [tool, *path, s, "--completion-bash"],
+            rejects=re.compile(r"unknown long flag"),
+            cwd=scratch,
+        )
 
     ref.judge = judge
     return ref
@@ -925,8 +1106,8 @@ def urfave_reference(tool: str, depth: int) -> Reference:
 
     def flags_of(path: Path) -> set[str]:
         offered = [w for w in words([*path, "-"]) if w.startswith("-")]
-        if path and offered[:len(app)] == app:
-            offered = offered[len(app):]
+        if path and offered[: len(app)] == app:
+            offered = offered[len(app) :]
         return set(offered)
 
     frontier = [()]
@@ -940,7 +1121,11 @@ def urfave_reference(tool: str, depth: int) -> Reference:
                 if path:
                     ref.paths.add(path)
                 if len(path) < depth:
-                    nxt += [(*path, n) for n in names if not n.startswith("-") and n not in ("help", "h")]
+                    nxt += [
+                        (*path, n)
+                        for n in names
+                        if not n.startswith("-") and n not in ("help", "h")
+                    ]
             frontier = nxt
     return ref
 
@@ -963,11 +1148,29 @@ TOOLS = {
     "ruff": ("ruff", "clap 4", 2, lambda: clap_generated_reference("ruff", 2), {}),
     "uv": ("uv", "clap 4", 2, lambda: clap_generated_reference("uv", 2), {}),
     "jsonschema": ("jsonschema", "argparse", 1, jsonschema_reference, {}),
-    "rustup": ("rustup", "clap 4", 2, lambda: clap_generated_reference("rustup", 2, "completions"), {}),
+    "rustup": (
+        "rustup",
+        "clap 4",
+        2,
+        lambda: clap_generated_reference("rustup", 2, "completions"),
+        {},
+    ),
     # clap tools shipped as Python wheels (pip install ty ast-grep-cli maturin)
     "ty": ("ty", "clap 4", 2, lambda: clap_generated_reference("ty", 2), {}),
-    "ast-grep": ("ast-grep", "clap 4", 2, lambda: clap_generated_reference("ast-grep", 2, "completions"), {}),
-    "maturin": ("maturin", "clap 4", 2, lambda: clap_generated_reference("maturin", 2, "completions"), {}),
+    "ast-grep": (
+        "ast-grep",
+        "clap 4",
+        2,
+        lambda: clap_generated_reference("ast-grep", 2, "completions"),
+        {},
+    ),
+    "maturin": (
+        "maturin",
+        "clap 4",
+        2,
+        lambda: clap_generated_reference("maturin", 2, "completions"),
+        {},
+    ),
     "http": ("http", "argparse", 0, httpie_reference, {}),
     "httpie": ("httpie", "argparse", 3, httpie_manager_reference, {}),
     "dotenv": ("dotenv", "click", 1, dotenv_reference, {}),
@@ -978,28 +1181,46 @@ TOOLS = {
     "pytest-benchmark": ("pytest-benchmark", "argparse", 1, pytest_benchmark_reference, {}),
     "pip": ("pip", "optparse", 1, pip_reference, {}),
     # Node's frameworks (npm install -g, see .ci/run)
-    "pm2": ("pm2", "commander", 1, lambda: commander_reference("pm2", "node_modules/commander",
-                                                               "lib/binaries/CLI.js"), {}),
+    "pm2": (
+        "pm2",
+        "commander",
+        1,
+        lambda: commander_reference("pm2", "node_modules/commander", "lib/binaries/CLI.js"),
+        {},
+    ),
     "typeorm": ("typeorm", "yargs", 1, lambda: yargs_reference("typeorm", "commands"), {}),
     "oclif": ("oclif", "oclif", 2, lambda: oclif_reference("oclif"), {}),
     "npm": ("npm", "npm", 3, npm_reference, {}),
     "yarn": ("yarn", "yarn", 2, yarn_reference, {}),
     # GNU tools (coreutils, grep, sed, tar's argp, xz, gzip), whose options glibc's getopt_long knows
-    **{name: (name, "gnu", 0, (lambda n=name: getopt_reference(n)), {})
-       for name in ("ls", "grep", "sort", "du", "wc", "head", "cut", "sed", "tar", "xz", "gzip")},
+    **{
+        name: (name, "gnu", 0, (lambda n=name: getopt_reference(n)), {})
+        for name in ("ls", "grep", "sort", "du", "wc", "head", "cut", "sed", "tar", "xz", "gzip")
+    },
     # Symfony Console (composer), cleo (poetry: each probe starts Python, so a longer probe timeout on
     # a loaded machine), kingpin (amtool), urfave/cli (mender-artifact; runc has no completion)
     "composer": ("composer", "symfony", 2, lambda: symfony_reference("composer"), {}),
     "poetry": ("poetry", "cleo", 3, cleo_reference, {"timeout_s": 30}),
     "amtool": ("amtool", "kingpin", 3, lambda: kingpin_reference("amtool", 3), {}),
-    "mender-artifact": ("mender-artifact", "urfave", 2, lambda: urfave_reference("mender-artifact", 2), {}),
+    "mender-artifact": (
+        "mender-artifact",
+        "urfave",
+        2,
+        lambda: urfave_reference("mender-artifact", 2),
+        {},
+    ),
 }
 
 
 def _values(tool) -> dict:
     """path -> {spelling: whether discovery says it takes a value}."""
-    return {node.path: {s: f.takes_value for f in (*node.flags, *node.global_flags) for s in f.spellings}
-            for node in tool.root.walk() if not node.stub}
+    return {
+        node.path: {
+            s: f.takes_value for f in (*node.flags, *node.global_flags) for s in f.spellings
+        }
+        for node in tool.root.walk()
+        if not node.stub
+    }
 
 
 def _discovered(tool, *, long_only: bool) -> tuple[dict, set]:
@@ -1070,16 +1291,25 @@ def score(ref: Reference, tool) -> dict:
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     path_hits = len(ref.paths & found_paths)
     return {
-        "tp": tp, "fp": fp, "fn": fn,
-        "precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
-        "paths": len(ref.paths), "paths_found": path_hits,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "precision": round(precision, 4),
+        "recall": round(recall, 4),
+        "f1": round(f1, 4),
+        "paths": len(ref.paths),
+        "paths_found": path_hits,
         "path_recall": round(path_hits / len(ref.paths), 4) if ref.paths else 1.0,
         "missed_paths": sorted(" ".join(p) for p in ref.paths - found_paths),
-        "missed_flags": missed, "extra_flags": extra,
+        "missed_flags": missed,
+        "extra_flags": extra,
         "warnings": len(tool.warnings),
-        "undocumented": undocumented, "undocumented_found": found_hidden,
+        "undocumented": undocumented,
+        "undocumented_found": found_hidden,
         # of the flags found that the reference says take a value or not, how many discovery got right
-        "value_checked": value_checked, "value_right": value_right, "value_wrong": value_wrong,
+        "value_checked": value_checked,
+        "value_right": value_right,
+        "value_wrong": value_wrong,
         "value_accuracy": round(value_right / value_checked, 4) if value_checked else None,
     }
 
@@ -1098,8 +1328,12 @@ def unmentioned(program: str, missed: list[str]) -> list[str]:
 
     with ThreadPoolExecutor(4) as pool:
         texts = dict(zip(by_path, pool.map(helps, by_path)))
-    return [" ".join((*path, s)) for path, spellings in by_path.items() for s in spellings
-            if not re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", texts[path])]
+    return [
+        " ".join((*path, s))
+        for path, spellings in by_path.items()
+        for s in spellings
+        if not re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", texts[path])
+    ]
 
 
 def unlisted(program: str, missed_paths: list[str]) -> list[str]:
@@ -1115,7 +1349,9 @@ def unlisted(program: str, missed_paths: list[str]) -> list[str]:
         texts = dict(zip(parents, pool.map(helps, parents)))
     hidden: set[tuple] = set()
     for path in sorted(missed, key=len):
-        if path[:-1] in hidden or not re.search(rf"(?<![\w-]){re.escape(path[-1])}(?![\w-])", texts[path[:-1]]):
+        if path[:-1] in hidden or not re.search(
+            rf"(?<![\w-]){re.escape(path[-1])}(?![\w-])", texts[path[:-1]]
+        ):
             hidden.add(path)
     return [" ".join(p) for p in sorted(hidden)]
 
@@ -1135,11 +1371,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("tools", nargs="*", help=f"default: {' '.join(TOOLS)}")
     parser.add_argument("--json", action="store_true", help="print the full report as JSON")
-    parser.add_argument("--explain", action="store_true",
-                        help="count apart the missed flags no help of their command mentions, and list only the others")
-    parser.add_argument("--cpu-rounds", type=int, default=1, metavar="N",
-                        help="crawl each tool N times and report the median of its CPU shares, with their "
-                             "range (a single crawl's share moves by a few points with the machine's load)")
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="count apart the missed flags no help of their command mentions, and list only the others",
+    )
+    parser.add_argument(
+        "--cpu-rounds",
+        type=int,
+        default=1,
+        metavar="N",
+        help="crawl each tool N times and report the median of its CPU shares, with their "
+        "range (a single crawl's share moves by a few points with the machine's load)",
+    )
     args = parser.parse_args(argv)
     if args.cpu_rounds < 1:
         parser.error("--cpu-rounds must be at least 1")
@@ -1153,7 +1397,18 @@ def main(argv: list[str] | None = None) -> int:
     # per-process cost is printed apart
     per_process = warm_up()
 
-    report, totals = {}, {"tp": 0, "fp": 0, "fn": 0, "paths": 0, "paths_found": 0, "value_checked": 0, "value_right": 0}
+    report, totals = (
+        {},
+        {
+            "tp": 0,
+            "fp": 0,
+            "fn": 0,
+            "paths": 0,
+            "paths_found": 0,
+            "value_checked": 0,
+            "value_right": 0,
+        },
+    )
     references = {}
     for name in names:
         program, style, depth, build, options = TOOLS[name]
@@ -1164,24 +1419,46 @@ def main(argv: list[str] | None = None) -> int:
             references[build] = build()
         ref = references[build]
         started = time.monotonic()
-        tool, cpu = metered(lambda: discover(program, depth=depth, cache=False, **options), shutil.which(program))
-        rounds = [cpu] + [metered(lambda: discover(program, depth=depth, cache=False, **options),
-                                  shutil.which(program))[1] for _ in range(args.cpu_rounds - 1)]
+        tool, cpu = metered(
+            lambda: discover(program, depth=depth, cache=False, **options), shutil.which(program)
+        )
+        rounds = [cpu] + [
+            metered(
+                lambda: discover(program, depth=depth, cache=False, **options),
+                shutil.which(program),
+            )[1]
+            for _ in range(args.cpu_rounds - 1)
+        ]
         cpu = _median_round(rounds)
         row = score(ref, tool)
-        row.update(style=style, depth=depth, reference=ref.source, seconds=round(time.monotonic() - started, 2))
+        row.update(
+            style=style,
+            depth=depth,
+            reference=ref.source,
+            seconds=round(time.monotonic() - started, 2),
+        )
         # discovery's own CPU (wrapgen's process: parsing, the crawl) against the CPU of the tool's
         # processes, measured inside the sandbox (bench/probe_cpu.py); the containment (spawn helper,
         # supervisors, bwrap) apart: the speed goal is a ratio in one run, never a timed assert
-        row.update(cpu_own=round(cpu.own, 3), cpu_tools=round(cpu.tools, 3), cpu_containment=round(cpu.containment, 3),
-                   cpu_probes=cpu.probes, cpu_unmetered=cpu.unmetered, cpu_bench=round(cpu.bench, 4),
-                   cpu_share=round(cpu.share, 4) if cpu.share is not None else None,
-                   cpu_share_contained=round(cpu.share_with_containment, 4)
-                   if cpu.share_with_containment is not None else None,
-                   cpu_rounds=len(rounds),
-                   cpu_share_range=[round(min(r.share for r in rounds if r.share is not None), 4),
-                                    round(max(r.share for r in rounds if r.share is not None), 4)]
-                   if any(r.share is not None for r in rounds) else None)
+        row.update(
+            cpu_own=round(cpu.own, 3),
+            cpu_tools=round(cpu.tools, 3),
+            cpu_containment=round(cpu.containment, 3),
+            cpu_probes=cpu.probes,
+            cpu_unmetered=cpu.unmetered,
+            cpu_bench=round(cpu.bench, 4),
+            cpu_share=round(cpu.share, 4) if cpu.share is not None else None,
+            cpu_share_contained=round(cpu.share_with_containment, 4)
+            if cpu.share_with_containment is not None
+            else None,
+            cpu_rounds=len(rounds),
+            cpu_share_range=[
+                round(min(r.share for r in rounds if r.share is not None), 4),
+                round(max(r.share for r in rounds if r.share is not None), 4),
+            ]
+            if any(r.share is not None for r in rounds)
+            else None,
+        )
         hidden = set(unmentioned(program, row["missed_flags"])) if args.explain else set()
         if args.explain:
             row["missed_unmentioned"] = len(hidden)
@@ -1190,7 +1467,10 @@ def main(argv: list[str] | None = None) -> int:
             row["missed_paths_unlisted"] = len(unlisted_paths)
             row["missed_paths"] = [p for p in row["missed_paths"] if p not in unlisted_paths]
         if not args.json:
-            row["missed_flags"], row["extra_flags"] = row["missed_flags"][:25], row["extra_flags"][:25]
+            row["missed_flags"], row["extra_flags"] = (
+                row["missed_flags"][:25],
+                row["extra_flags"][:25],
+            )
             row["missed_paths"] = row["missed_paths"][:20]
             row["value_wrong"] = row["value_wrong"][:12]
         report[name] = row
@@ -1201,19 +1481,33 @@ def main(argv: list[str] | None = None) -> int:
     precision = tp / (tp + fp) if tp + fp else 1.0
     recall = tp / (tp + fn) if tp + fn else 1.0
     overall = {
-        "precision": round(precision, 4), "recall": round(recall, 4),
-        "f1": round(2 * precision * recall / (precision + recall), 4) if precision + recall else 0.0,
-        "path_recall": round(totals["paths_found"] / totals["paths"], 4) if totals["paths"] else 1.0,
-        "value_accuracy": round(totals["value_right"] / totals["value_checked"], 4) if totals["value_checked"] else None,
+        "precision": round(precision, 4),
+        "recall": round(recall, 4),
+        "f1": round(2 * precision * recall / (precision + recall), 4)
+        if precision + recall
+        else 0.0,
+        "path_recall": round(totals["paths_found"] / totals["paths"], 4)
+        if totals["paths"]
+        else 1.0,
+        "value_accuracy": round(totals["value_right"] / totals["value_checked"], 4)
+        if totals["value_checked"]
+        else None,
         **totals,
     }
     if args.json:
-        print(json.dumps({"tools": report, "overall": overall, "cpu_per_process": round(per_process, 3)},
-                         indent=2, sort_keys=True))
+        print(
+            json.dumps(
+                {"tools": report, "overall": overall, "cpu_per_process": round(per_process, 3)},
+                indent=2,
+                sort_keys=True,
+            )
+        )
         return 0
     w = max([11, *map(len, report)])
-    print(f"{'tool':<{w}} {'style':<9} {'depth':>5} {'flag P':>7} {'flag R':>7} {'flag F1':>7} "
-          f"{'paths':>11} {'path R':>7} {'value':>6} {'secs':>6} {'cpu%':>6} {'+cont%':>6}")
+    print(
+        f"{'tool':<{w}} {'style':<9} {'depth':>5} {'flag P':>7} {'flag R':>7} {'flag F1':>7} "
+        f"{'paths':>11} {'path R':>7} {'value':>6} {'secs':>6} {'cpu%':>6} {'+cont%':>6}"
+    )
 
     def value(accuracy) -> str:
         return "-" if accuracy is None else f"{accuracy:.3f}"
@@ -1222,36 +1516,62 @@ def main(argv: list[str] | None = None) -> int:
         return "-" if ratio is None else f"{100 * ratio:.1f}"
 
     for name, row in report.items():
-        print(f"{name:<{w}} {row['style']:<9} {row['depth']:>5} {row['precision']:>7.3f} {row['recall']:>7.3f} "
-              f"{row['f1']:>7.3f} {row['paths_found']:>5}/{row['paths']:<5} {row['path_recall']:>7.3f} "
-              f"{value(row['value_accuracy']):>6} {row['seconds']:>6.1f} {share(row['cpu_share']):>6} "
-              f"{share(row['cpu_share_contained']):>6}")
-    print(f"{'overall':<{w}} {'':<9} {'':>5} {overall['precision']:>7.3f} {overall['recall']:>7.3f} "
-          f"{overall['f1']:>7.3f} {overall['paths_found']:>5}/{overall['paths']:<5} {overall['path_recall']:>7.3f} "
-          f"{value(overall['value_accuracy']):>6}")
-    print(f"\ncpu%: wrapgen's own CPU / the tools' (measured in the sandbox); +cont%: with the containment "
-          f"(spawn helper, supervisors, bwrap); once per process, before the rows: {per_process:.3f} s "
-          f"(imports, the sandbox check, the parsers' first use on captured pages); meter residue {1000 * residue():.2f} ms a probe, taken out")
+        print(
+            f"{name:<{w}} {row['style']:<9} {row['depth']:>5} {row['precision']:>7.3f} {row['recall']:>7.3f} "
+            f"{row['f1']:>7.3f} {row['paths_found']:>5}/{row['paths']:<5} {row['path_recall']:>7.3f} "
+            f"{value(row['value_accuracy']):>6} {row['seconds']:>6.1f} {share(row['cpu_share']):>6} "
+            f"{share(row['cpu_share_contained']):>6}"
+        )
+    print(
+        f"{'overall':<{w}} {'':<9} {'':>5} {overall['precision']:>7.3f} {overall['recall']:>7.3f} "
+        f"{overall['f1']:>7.3f} {overall['paths_found']:>5}/{overall['paths']:<5} {overall['path_recall']:>7.3f} "
+        f"{value(overall['value_accuracy']):>6}"
+    )
+    print(
+        f"\ncpu%: wrapgen's own CPU / the tools' (measured in the sandbox); +cont%: with the containment "
+        f"(spawn helper, supervisors, bwrap); once per process, before the rows: {per_process:.3f} s "
+        f"(imports, the sandbox check, the parsers' first use on captured pages); meter residue {1000 * residue():.2f} ms a probe, taken out"
+    )
     for name, row in report.items():
         spread = row["cpu_share_range"]
-        print(f"{name}: own {row['cpu_own']:.3f} s (the meter's {row['cpu_bench']:.3f} s taken out), "
-              f"containment {row['cpu_containment']:.3f} s, "
-              f"tools {row['cpu_tools']:.3f} s over {row['cpu_probes']} probes"
-              + (f"; the median of {row['cpu_rounds']} crawls, whose cpu% ranged "
-                 f"{100 * spread[0]:.1f}-{100 * spread[1]:.1f}" if row["cpu_rounds"] > 1 and spread else "")
-              + (f" ({row['cpu_unmetered']} cut short unmetered: their CPU is in the containment)"
-                 if row['cpu_unmetered'] else ""))
+        print(
+            f"{name}: own {row['cpu_own']:.3f} s (the meter's {row['cpu_bench']:.3f} s taken out), "
+            f"containment {row['cpu_containment']:.3f} s, "
+            f"tools {row['cpu_tools']:.3f} s over {row['cpu_probes']} probes"
+            + (
+                f"; the median of {row['cpu_rounds']} crawls, whose cpu% ranged "
+                f"{100 * spread[0]:.1f}-{100 * spread[1]:.1f}"
+                if row["cpu_rounds"] > 1 and spread
+                else ""
+            )
+            + (
+                f" ({row['cpu_unmetered']} cut short unmetered: their CPU is in the containment)"
+                if row["cpu_unmetered"]
+                else ""
+            )
+        )
     for name, row in report.items():
-        if row["missed_paths"] or row["missed_flags"] or row["extra_flags"] or row.get("missed_unmentioned") \
-                or row.get("missed_paths_unlisted"):
+        if (
+            row["missed_paths"]
+            or row["missed_flags"]
+            or row["extra_flags"]
+            or row.get("missed_unmentioned")
+            or row.get("missed_paths_unlisted")
+        ):
             print(f"\n{name}: missed paths {row['missed_paths'][:8]}")
             if row.get("missed_paths_unlisted"):
-                print(f"{name}: {row['missed_paths_unlisted']} missed paths their parent's help never names; the others:")
+                print(
+                    f"{name}: {row['missed_paths_unlisted']} missed paths their parent's help never names; the others:"
+                )
             if "missed_unmentioned" in row:
-                print(f"{name}: {row['missed_unmentioned']} missed flags no help mentions; the others:")
+                print(
+                    f"{name}: {row['missed_unmentioned']} missed flags no help mentions; the others:"
+                )
             if row.get("undocumented"):
-                print(f"{name}: {row['undocumented']} undocumented (hidden) flags left out of both sides, "
-                      f"{row['undocumented_found']} of them found")
+                print(
+                    f"{name}: {row['undocumented']} undocumented (hidden) flags left out of both sides, "
+                    f"{row['undocumented_found']} of them found"
+                )
             print(f"{name}: missed flags {row['missed_flags'][:12]}")
             print(f"{name}: extra flags  {row['extra_flags'][:12]}")
         if row["value_wrong"]:

@@ -30,7 +30,9 @@ def _once(tool: str, depth: int, sandbox: bool) -> tuple[float, float, object]:
     from wrapgen.probe.discover import discover
 
     cpu, started = _children_cpu(), time.perf_counter()
-    found = discover(tool, depth=depth, cache=False, sandbox=None if sandbox else False, deadline_s=None)
+    found = discover(
+        tool, depth=depth, cache=False, sandbox=None if sandbox else False, deadline_s=None
+    )
     return time.perf_counter() - started, _children_cpu() - cpu, found
 
 
@@ -65,11 +67,15 @@ def main(argv: list[str] | None = None) -> int:
         plain_cpu = statistics.median(c for _, c in runs[False])
         boxed_cpu = statistics.median(c for _, c in runs[True])
         print(f"{tool} (depth {args.depth}, {nodes} commands read, same tree: {same}):")
-        print(f"  wall: {plain_wall:.2f} s without, {boxed_wall:.2f} s with the sandbox: {boxed_wall / plain_wall:.2f}x")
+        print(
+            f"  wall: {plain_wall:.2f} s without, {boxed_wall:.2f} s with the sandbox: {boxed_wall / plain_wall:.2f}x"
+        )
         # a sandboxed tool runs under bwrap's own init in its PID namespace, which is killed, not
         # waited for: its CPU never reaches RUSAGE_CHILDREN, so only the unsandboxed figure means much
-        print(f"  child CPU: {plain_cpu:.2f} s without the sandbox ({boxed_cpu:.2f} s counted with it: "
-              "not comparable, see the comment)")
+        print(
+            f"  child CPU: {plain_cpu:.2f} s without the sandbox ({boxed_cpu:.2f} s counted with it: "
+            "not comparable, see the comment)"
+        )
     return 0
 
 

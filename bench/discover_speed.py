@@ -48,7 +48,7 @@ def _recording_probes():
         if os.path.basename(tool[0]) == "bwrap" and "--" in tool:
             # the tool's own command line: the sandbox's binds name scratch directories that are
             # gone by the time xargs runs, so the floor runs the tool outside it (a lower floor)
-            tool = tool[tool.index("--") + 1:]
+            tool = tool[tool.index("--") + 1 :]
         seen.append(tool)
         return original(argv, **options)
 
@@ -114,8 +114,14 @@ def xargs_once(argvs: list[list[str]], jobs: int) -> float:
         started = time.perf_counter()
         with open(listing, "rb") as source:
             # Output goes to a pipe, as in the crawl (some tools behave differently on /dev/null).
-            subprocess.run(["xargs", "-P", str(jobs), "-L", "1", "env"], stdin=source, cwd=scratch,
-                           env=probe_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            subprocess.run(
+                ["xargs", "-P", str(jobs), "-L", "1", "env"],
+                stdin=source,
+                cwd=scratch,
+                env=probe_env(),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+            )
         return time.perf_counter() - started
 
 
@@ -132,7 +138,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from probe_cpu import warm_up
 
-    import_cpu = warm_up()  # the fixed cost (imports, the sandbox check, the parsers' first use), measured apart
+    import_cpu = (
+        warm_up()
+    )  # the fixed cost (imports, the sandbox check, the parsers' first use), measured apart
 
     from wrapgen.probe.crawl import default_jobs
 
@@ -155,23 +163,43 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     discover(args.tool, depth=args.depth, jobs=jobs)
     cached_in_process = time.perf_counter() - started
-    wrapgen = [sys.executable, "-m", "wrapgen", "discover", args.tool, "--depth", str(args.depth), "--format", "json"]
+    wrapgen = [
+        sys.executable,
+        "-m",
+        "wrapgen",
+        "discover",
+        args.tool,
+        "--depth",
+        str(args.depth),
+        "--format",
+        "json",
+    ]
     started = time.perf_counter()
     subprocess.run(wrapgen, stdout=subprocess.DEVNULL, check=True)
     cached_process = time.perf_counter() - started
 
-    print(f"tool: {args.tool} depth {args.depth}: {last['nodes']} commands read, {len(last['argvs'])} processes, "
-          f"jobs {jobs}, {args.rounds} rounds (medians)")
+    print(
+        f"tool: {args.tool} depth {args.depth}: {last['nodes']} commands read, {len(last['argvs'])} processes, "
+        f"jobs {jobs}, {args.rounds} rounds (medians)"
+    )
     print(f"own CPU      {own:7.2f} s   (+ {import_cpu:.2f} s importing the parsers, once)")
-    print(f"tool CPU     {tool_cpu:7.2f} s   (the tool's processes, measured in the sandbox: bench/probe_cpu.py)")
-    print(f"containment  {containment:7.2f} s   (spawn helper, supervisors, bwrap, manpath; not in the ratio below)")
-    print(f"ratio        {(own + import_cpu) / tool_cpu:7.3f}   own/tool, goal <= 0.10 "
-          f"({own / tool_cpu:.3f} without the import)")
+    print(
+        f"tool CPU     {tool_cpu:7.2f} s   (the tool's processes, measured in the sandbox: bench/probe_cpu.py)"
+    )
+    print(
+        f"containment  {containment:7.2f} s   (spawn helper, supervisors, bwrap, manpath; not in the ratio below)"
+    )
+    print(
+        f"ratio        {(own + import_cpu) / tool_cpu:7.3f}   own/tool, goal <= 0.10 "
+        f"({own / tool_cpu:.3f} without the import)"
+    )
     print(f"crawl wall   {median_wall:7.2f} s")
     print(f"xargs -P{jobs:<3} {floor_wall:7.2f} s   the same {len(last['argvs'])} command lines")
     print(f"ratio        {median_wall / floor_wall:7.3f}   crawl/xargs, goal <= 1.2")
     print(f"cached       {cached_in_process:7.3f} s   discover() in process, goal <= 0.2")
-    print(f"cached CLI   {cached_process:7.3f} s   `wrapgen discover {args.tool} --format json` as a new process")
+    print(
+        f"cached CLI   {cached_process:7.3f} s   `wrapgen discover {args.tool} --format json` as a new process"
+    )
     return 0
 
 

@@ -50,10 +50,25 @@ def _write_pack(root: Path, argv: list[str], selection: list[str]) -> Path:
 
     pack = root / "bench"
     pack.mkdir()
-    text = json.dumps({
-        "pack_id": "bench", "description": "bench", "bin": argv[0],
-        "verbs": {"run": {"description": "bench", "cli": argv, "json": selection, "policy": {"effect": "read"}}},
-    }, indent=2) + "\n"
+    text = (
+        json.dumps(
+            {
+                "pack_id": "bench",
+                "description": "bench",
+                "bin": argv[0],
+                "verbs": {
+                    "run": {
+                        "description": "bench",
+                        "cli": argv,
+                        "json": selection,
+                        "policy": {"effect": "read"},
+                    }
+                },
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     (pack / "pack.yaml").write_text(text)
     for name, body in render_pack_files(text.encode()).items():
         (pack / name).write_text(body)
@@ -62,7 +77,10 @@ def _write_pack(root: Path, argv: list[str], selection: list[str]) -> Path:
 
 def _cpu() -> float:
     """CPU seconds used by this process and its reaped children: far less load-sensitive than wall time."""
-    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    me, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
@@ -92,8 +110,14 @@ def _time(fn) -> tuple[float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=40)
-    parser.add_argument("--tool", choices=sorted(TOOLS), default="jq" if shutil.which("jq") else "true")
-    parser.add_argument("--fifo", action="store_true", help="run under SCHED_FIFO (priority 5), inherited by every child")
+    parser.add_argument(
+        "--tool", choices=sorted(TOOLS), default="jq" if shutil.which("jq") else "true"
+    )
+    parser.add_argument(
+        "--fifo",
+        action="store_true",
+        help="run under SCHED_FIFO (priority 5), inherited by every child",
+    )
     options = parser.parse_args()
     scheduling = "normal"
     if options.fifo:
@@ -101,14 +125,19 @@ def main() -> int:
             os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(5))
             scheduling = "SCHED_FIFO 5 (the bench and everything it starts)"
         except (AttributeError, OSError) as error:
-            print(f"--fifo: cannot use SCHED_FIFO here ({error}); running with normal scheduling", file=sys.stderr)
+            print(
+                f"--fifo: cannot use SCHED_FIFO here ({error}); running with normal scheduling",
+                file=sys.stderr,
+            )
 
     import compileall
 
     import wrapgen
     from wrapgen.runtime import containment_available, execute, load_binding, memory_limit_mb
 
-    compileall.compile_dir(os.path.dirname(wrapgen.__file__), quiet=1)  # (py_compile writes .pyc whatever the environment says)
+    compileall.compile_dir(
+        os.path.dirname(wrapgen.__file__), quiet=1
+    )  # (py_compile writes .pyc whatever the environment says)
 
     argv, selection = TOOLS[options.tool]
     with tempfile.TemporaryDirectory() as tmp:
@@ -148,37 +177,62 @@ def main() -> int:
             for name, fn in cases.items():  # interleaved, so load changes hit every case alike
                 samples[name].append(_time(fn))
         time.sleep(1.5)  # the helper reaps its supervisors within a second
-        helper_ms = (_helper_cpu_ms() - helper_before) / (2 * options.runs)  # both in-process cases use it
+        helper_ms = (_helper_cpu_ms() - helper_before) / (
+            2 * options.runs
+        )  # both in-process cases use it
 
     med = {name: statistics.median(w for w, _ in values) for name, values in samples.items()}
     cpu = {name: statistics.median(c for _, c in values) for name, values in samples.items()}
-    for name in ("in-process", "in-process (pack dir)"):  # the supervisors and tools the spawn helper ran
+    for name in (
+        "in-process",
+        "in-process (pack dir)",
+    ):  # the supervisors and tools the spawn helper ran
         cpu[name] += helper_ms
     base = med["direct"]
-    print(f"tool: {' '.join(direct_argv)}   runs: {options.runs}   (medians; CPU = this process + children)")
-    print(f"spawn helper: {'used' if helper_ms else 'not used'}; its CPU (and its supervisors' and tools')"
-          f" per in-process call, added below: {helper_ms:.2f} ms")
-    print(f"protections: subreaper supervisor {'on' if containment_available() else 'UNAVAILABLE'},"
-          f" RLIMIT_DATA {memory_limit_mb(binding)} MiB, environment allowlist")
+    print(
+        f"tool: {' '.join(direct_argv)}   runs: {options.runs}   (medians; CPU = this process + children)"
+    )
+    print(
+        f"spawn helper: {'used' if helper_ms else 'not used'}; its CPU (and its supervisors' and tools')"
+        f" per in-process call, added below: {helper_ms:.2f} ms"
+    )
+    print(
+        f"protections: subreaper supervisor {'on' if containment_available() else 'UNAVAILABLE'},"
+        f" RLIMIT_DATA {memory_limit_mb(binding)} MiB, environment allowlist"
+    )
     for name, value in med.items():
-        print(f"  {name:<22} wall {value:8.2f} ms  {value / base:5.2f}x direct   CPU {cpu[name]:7.2f} ms  {cpu[name] / cpu['direct']:5.2f}x")
+        print(
+            f"  {name:<22} wall {value:8.2f} ms  {value / base:5.2f}x direct   CPU {cpu[name]:7.2f} ms  {cpu[name] / cpu['direct']:5.2f}x"
+        )
     ratio = med["in-process"] / base
-    paired = statistics.median(i[0] / d[0] for d, i in zip(samples["direct"], samples["in-process"]))
+    paired = statistics.median(
+        i[0] / d[0] for d, i in zip(samples["direct"], samples["in-process"])
+    )
     print(f"scheduling: {scheduling}")
     print(f"in-process / direct, per round (median of paired ratios): {paired:.2f}x")
     added = med["adapter.py"] - base
-    print(f"in-process / direct: {ratio:.2f}x (goal <= 1.10x)  {'OK' if ratio <= 1.10 else 'MISSED'}")
-    print(f"adapter.py adds:     {added:.1f} ms (goal <= 25 ms)  {'OK' if added <= 25 else 'MISSED'}"
-          f"   of which python startup alone: {med['python -c pass']:.1f} ms,"
-          f" wrapgen's own share: {added - med['python -c pass']:.1f} ms")
+    print(
+        f"in-process / direct: {ratio:.2f}x (goal <= 1.10x)  {'OK' if ratio <= 1.10 else 'MISSED'}"
+    )
+    print(
+        f"adapter.py adds:     {added:.1f} ms (goal <= 25 ms)  {'OK' if added <= 25 else 'MISSED'}"
+        f"   of which python startup alone: {med['python -c pass']:.1f} ms,"
+        f" wrapgen's own share: {added - med['python -c pass']:.1f} ms"
+    )
     own_wall = med["adapter.py"] - base - med["python -c pass"]
     own_cpu = cpu["adapter.py"] - cpu["direct"] - cpu["python -c pass"]
-    print(f"adapter.py's own share over the interpreter's start-up: {own_wall:.1f} ms wall, {own_cpu:.1f} ms CPU"
-          f" (goal <= 10 ms)  {'OK' if own_wall <= 10 else 'MISSED'}")
-    print(f"CPU view: in-process / direct {cpu['in-process'] / cpu['direct']:.2f}x;"
-          f" adapter.py adds {cpu['adapter.py'] - cpu['direct']:.1f} ms CPU, of which python startup"
-          f" {cpu['python -c pass']:.1f} ms and wrapgen {cpu['adapter.py'] - cpu['direct'] - cpu['python -c pass']:.1f} ms")
-    print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores (absolute ms scale with it)")
+    print(
+        f"adapter.py's own share over the interpreter's start-up: {own_wall:.1f} ms wall, {own_cpu:.1f} ms CPU"
+        f" (goal <= 10 ms)  {'OK' if own_wall <= 10 else 'MISSED'}"
+    )
+    print(
+        f"CPU view: in-process / direct {cpu['in-process'] / cpu['direct']:.2f}x;"
+        f" adapter.py adds {cpu['adapter.py'] - cpu['direct']:.1f} ms CPU, of which python startup"
+        f" {cpu['python -c pass']:.1f} ms and wrapgen {cpu['adapter.py'] - cpu['direct'] - cpu['python -c pass']:.1f} ms"
+    )
+    print(
+        f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores (absolute ms scale with it)"
+    )
     return 0
 
 

@@ -110,32 +110,65 @@ def fixture_text(root: Path, _tool: dict) -> dict:
     return {}
 
 
-def _git(root: Path, *args: str, when: str = "2026-01-01T10:00:00+00:00", who=("Alice", "alice@example.com")) -> None:
+def _git(
+    root: Path,
+    *args: str,
+    when: str = "2026-01-01T10:00:00+00:00",
+    who=("Alice", "alice@example.com"),
+) -> None:
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(root.parent / "home"),
-        "GIT_AUTHOR_NAME": who[0], "GIT_AUTHOR_EMAIL": who[1],
-        "GIT_COMMITTER_NAME": who[0], "GIT_COMMITTER_EMAIL": who[1],
-        "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when,
-        "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null",
+        "GIT_AUTHOR_NAME": who[0],
+        "GIT_AUTHOR_EMAIL": who[1],
+        "GIT_COMMITTER_NAME": who[0],
+        "GIT_COMMITTER_EMAIL": who[1],
+        "GIT_AUTHOR_DATE": when,
+        "GIT_COMMITTER_DATE": when,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": "/dev/null",
     }
     subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
 
 
 def fixture_git(root: Path, _tool: dict) -> dict:
     _git(root, "init", "-q", "-b", "main")
-    _write(root, {"README.md": "# demo\n", "src/app.py": "def parse(text):\n    return text.split()\n"})
+    _write(
+        root, {"README.md": "# demo\n", "src/app.py": "def parse(text):\n    return text.split()\n"}
+    )
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "Initial commit")
-    _write(root, {"src/app.py": "def parse(text):\n    return text.split()\n\n\ndef count(text):\n    return len(parse(text))\n"})
+    _write(
+        root,
+        {
+            "src/app.py": "def parse(text):\n    return text.split()\n\n\ndef count(text):\n    return len(parse(text))\n"
+        },
+    )
     _git(root, "commit", "-q", "-am", "Add count helper", when="2026-01-02T11:00:00+00:00")
     _git(root, "tag", "-a", "v1.0", "-m", "Release 1.0", when="2026-01-02T11:30:00+00:00")
     _git(root, "branch", "feature")
-    _write(root, {"README.md": "# demo\n\nUsage: call parse().\n", "docs/notes.md": "TODO: explain count\n"})
+    _write(
+        root,
+        {"README.md": "# demo\n\nUsage: call parse().\n", "docs/notes.md": "TODO: explain count\n"},
+    )
     _git(root, "add", "-A")
-    _git(root, "commit", "-q", "-m", "Document usage", when="2026-01-03T12:00:00+00:00", who=("Bob", "bob@example.com"))
+    _git(
+        root,
+        "commit",
+        "-q",
+        "-m",
+        "Document usage",
+        when="2026-01-03T12:00:00+00:00",
+        who=("Bob", "bob@example.com"),
+    )
     # a working-tree change and an untracked file, for status and diff
-    _write(root, {"src/app.py": "def parse(text):\n    return text.split()\n\n\ndef count(text):\n    return len(parse(text))  # words\n", "scratch.txt": "untracked\n"})
+    _write(
+        root,
+        {
+            "src/app.py": "def parse(text):\n    return text.split()\n\n\ndef count(text):\n    return len(parse(text))  # words\n",
+            "scratch.txt": "untracked\n",
+        },
+    )
     return {}
 
 
@@ -153,7 +186,9 @@ def _tar_bytes(members: dict[str, str]) -> bytes:
 
 
 def fixture_archive(root: Path, _tool: dict) -> dict:
-    members = {name: TEXT_FILES[name] for name in ("notes.txt", "words.txt", "data.csv", "src/main.py")}
+    members = {
+        name: TEXT_FILES[name] for name in ("notes.txt", "words.txt", "data.csv", "src/main.py")
+    }
     _write(root, members)
     (root / "data.tar").write_bytes(_tar_bytes(members))
     (root / "data.tar.xz").write_bytes(lzma.compress(_tar_bytes(members)))
@@ -169,7 +204,9 @@ def fixture_archive(root: Path, _tool: dict) -> dict:
 
 
 DATA_JSON = {
-    "name": "wrapgen", "version": "1.2.0", "license": "MIT",
+    "name": "wrapgen",
+    "version": "1.2.0",
+    "license": "MIT",
     "items": [
         {"id": 1, "name": "alpha", "tags": ["a", "first"], "price": 9.5},
         {"id": 2, "name": "beta", "tags": [], "price": 20},
@@ -179,56 +216,86 @@ DATA_JSON = {
 
 
 def fixture_json(root: Path, _tool: dict) -> dict:
-    _write(root, {
-        "data.json": json.dumps(DATA_JSON, indent=2) + "\n",
-        "a.json": '{"n": 1}\n', "b.json": '{"n": 2}\n',
-        "events.jsonl": '{"level":"info","msg":"up"}\n{"level":"error","msg":"db down"}\n{"level":"info","msg":"ok"}\n',
-    })
+    _write(
+        root,
+        {
+            "data.json": json.dumps(DATA_JSON, indent=2) + "\n",
+            "a.json": '{"n": 1}\n',
+            "b.json": '{"n": 2}\n',
+            "events.jsonl": '{"level":"info","msg":"up"}\n{"level":"error","msg":"db down"}\n{"level":"info","msg":"ok"}\n',
+        },
+    )
     _fix_times(root)
     return {}
 
 
 def fixture_hugo(root: Path, _tool: dict) -> dict:
-    _write(root, {
-        "hugo.toml": 'baseURL = "https://example.org/"\nlanguageCode = "en-us"\ntitle = "Bench site"\n',
-        "content/posts/first.md": '+++\ntitle = "First post"\ndate = 2026-01-01T00:00:00Z\ndraft = false\n+++\nHello.\n',
-        "content/posts/second.md": '+++\ntitle = "Second post"\ndate = 2026-01-02T00:00:00Z\ndraft = true\n+++\nWork in progress.\n',
-        "content/about.md": '+++\ntitle = "About"\ndate = 2026-01-01T00:00:00Z\n+++\nAbout us.\n',
-        "content/posts/later.md": '+++\ntitle = "Scheduled post"\ndate = 2099-01-01T00:00:00Z\n+++\nNot yet.\n',
-        "layouts/_default/single.html": "{{ .Content }}\n",
-        "layouts/_default/list.html": "{{ range .Pages }}{{ .Title }}{{ end }}\n",
-    })
+    _write(
+        root,
+        {
+            "hugo.toml": 'baseURL = "https://example.org/"\nlanguageCode = "en-us"\ntitle = "Bench site"\n',
+            "content/posts/first.md": '+++\ntitle = "First post"\ndate = 2026-01-01T00:00:00Z\ndraft = false\n+++\nHello.\n',
+            "content/posts/second.md": '+++\ntitle = "Second post"\ndate = 2026-01-02T00:00:00Z\ndraft = true\n+++\nWork in progress.\n',
+            "content/about.md": '+++\ntitle = "About"\ndate = 2026-01-01T00:00:00Z\n+++\nAbout us.\n',
+            "content/posts/later.md": '+++\ntitle = "Scheduled post"\ndate = 2099-01-01T00:00:00Z\n+++\nNot yet.\n',
+            "layouts/_default/single.html": "{{ .Content }}\n",
+            "layouts/_default/list.html": "{{ range .Pages }}{{ .Title }}{{ end }}\n",
+        },
+    )
     _fix_times(root)
     return {}
 
 
 def fixture_restic(root: Path, _tool: dict) -> dict:
-    _write(root, {"pw.txt": "bench-password\n", "docs/guide.md": TEXT_FILES["docs/guide.md"], "docs/notes.txt": TEXT_FILES["notes.txt"]})
+    _write(
+        root,
+        {
+            "pw.txt": "bench-password\n",
+            "docs/guide.md": TEXT_FILES["docs/guide.md"],
+            "docs/notes.txt": TEXT_FILES["notes.txt"],
+        },
+    )
     _fix_times(root)
-    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(root.parent / "home"), "RESTIC_CACHE_DIR": str(root.parent / "home" / "cache")}
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(root.parent / "home"),
+        "RESTIC_CACHE_DIR": str(root.parent / "home" / "cache"),
+    }
     base = ["restic", "--repo", "repo", "--password-file", "pw.txt", "--quiet"]
     subprocess.run([*base, "init"], cwd=root, env=env, check=True, capture_output=True)
-    subprocess.run([*base, "backup", "--host", "bench", "--time", "2026-01-02 10:00:00", "docs"], cwd=root, env=env, check=True, capture_output=True)
+    subprocess.run(
+        [*base, "backup", "--host", "bench", "--time", "2026-01-02 10:00:00", "docs"],
+        cwd=root,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     return {}
 
 
 def fixture_python(root: Path, _tool: dict) -> dict:
-    _write(root, {
-        "bad.py": "import os, sys\ndef f(x) :\n  return x+1\n",
-        "good.py": "def f(x):\n    return x + 1\n",
-        "pyproject.toml": '[project]\nname = "benchdemo"\nversion = "0.3.0"\nrequires-python = ">=3.9"\ndependencies = []\n',
-    })
+    _write(
+        root,
+        {
+            "bad.py": "import os, sys\ndef f(x) :\n  return x+1\n",
+            "good.py": "def f(x):\n    return x + 1\n",
+            "pyproject.toml": '[project]\nname = "benchdemo"\nversion = "0.3.0"\nrequires-python = ">=3.9"\ndependencies = []\n',
+        },
+    )
     _fix_times(root)
     return {"python": sys.executable}
 
 
 def fixture_make(root: Path, _tool: dict) -> dict:
-    _write(root, {
-        "Makefile": "CC ?= cc\n\nall: build\n\nbuild: main.o\n\t$(CC) -o app main.o\n\nmain.o: main.c\n\t$(CC) -c main.c\n\n"
-        "test: build\n\t./app --selftest\n\nclean:\n\trm -f app main.o\n\n.PHONY: all build test clean\n",
-        "main.c": "int main(void) { return 0; }\n",
-        "sub/Makefile": "docs:\n\t@echo building docs\n\n.PHONY: docs\n",
-    })
+    _write(
+        root,
+        {
+            "Makefile": "CC ?= cc\n\nall: build\n\nbuild: main.o\n\t$(CC) -o app main.o\n\nmain.o: main.c\n\t$(CC) -c main.c\n\n"
+            "test: build\n\t./app --selftest\n\nclean:\n\trm -f app main.o\n\n.PHONY: all build test clean\n",
+            "main.c": "int main(void) { return 0; }\n",
+            "sub/Makefile": "docs:\n\t@echo building docs\n\n.PHONY: docs\n",
+        },
+    )
     _fix_times(root)
     return {}
 
@@ -264,23 +331,41 @@ def fixture_http(root: Path, _tool: dict) -> dict:
     return {"port": str(server.server_address[1]), "_server": server}
 
 
-COMPOSER_JSON = {"name": "bench/demo", "description": "A fixture for the pack benchmark.", "type": "project",
-                 "license": "MIT", "require": {"psr/log": "^3.0"}}
+COMPOSER_JSON = {
+    "name": "bench/demo",
+    "description": "A fixture for the pack benchmark.",
+    "type": "project",
+    "license": "MIT",
+    "require": {"psr/log": "^3.0"},
+}
 # what `composer install` leaves in vendor/ for psr/log (the packages composer show, licenses and
 # depends read), written by hand: the sandbox has no network to install it
-COMPOSER_INSTALLED = {"packages": [{"name": "psr/log", "version": "3.0.2", "version_normalized": "3.0.2.0",
-                                    "type": "library", "license": ["MIT"],
-                                    "description": "Common interface for logging libraries",
-                                    "install-path": "../psr/log"}],
-                      "dev": True, "dev-package-names": []}
+COMPOSER_INSTALLED = {
+    "packages": [
+        {
+            "name": "psr/log",
+            "version": "3.0.2",
+            "version_normalized": "3.0.2.0",
+            "type": "library",
+            "license": ["MIT"],
+            "description": "Common interface for logging libraries",
+            "install-path": "../psr/log",
+        }
+    ],
+    "dev": True,
+    "dev-package-names": [],
+}
 
 
 def fixture_composer(root: Path, _tool: dict) -> dict:
-    _write(root, {
-        "composer.json": json.dumps(COMPOSER_JSON, indent=4) + "\n",
-        "vendor/composer/installed.json": json.dumps(COMPOSER_INSTALLED, indent=4) + "\n",
-        "vendor/psr/log/README.md": "psr/log\n",
-    })
+    _write(
+        root,
+        {
+            "composer.json": json.dumps(COMPOSER_JSON, indent=4) + "\n",
+            "vendor/composer/installed.json": json.dumps(COMPOSER_INSTALLED, indent=4) + "\n",
+            "vendor/psr/log/README.md": "psr/log\n",
+        },
+    )
     _fix_times(root)
     return {}
 
@@ -310,13 +395,28 @@ def fixture_amtool(root: Path, _tool: dict) -> dict:
 def fixture_npm(root: Path, _tool: dict) -> dict:
     """A project with one local dependency, installed by npm itself (offline, no scripts), so its
     lockfile and node_modules are what npm writes."""
-    _write(root, {
-        "package.json": json.dumps({"name": "app", "version": "1.0.0", "license": "MIT"}, indent=2) + "\n",
-        "dep/package.json": json.dumps({"name": "dep", "version": "2.1.0", "license": "ISC"}, indent=2) + "\n",
-    })
+    _write(
+        root,
+        {
+            "package.json": json.dumps(
+                {"name": "app", "version": "1.0.0", "license": "MIT"}, indent=2
+            )
+            + "\n",
+            "dep/package.json": json.dumps(
+                {"name": "dep", "version": "2.1.0", "license": "ISC"}, indent=2
+            )
+            + "\n",
+        },
+    )
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(root.parent / "home"), "NO_COLOR": "1"}
-    subprocess.run(["npm", "install", "./dep", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"],
-                   cwd=root, env=env, check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        ["npm", "install", "./dep", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"],
+        cwd=root,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     _fix_times(root)
     return {}
 
@@ -337,8 +437,14 @@ def fixture_poetry(root: Path, _tool: dict) -> dict:
     """A project and the lock file poetry writes for it (no dependencies: resolved offline)."""
     _write(root, {"pyproject.toml": PYPROJECT_TOML, "README.md": "# benchdemo\n"})
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(root.parent / "home"), "NO_COLOR": "1"}
-    subprocess.run(["poetry", "lock", "--no-interaction"], cwd=root, env=env, check=True, capture_output=True,
-                   timeout=120)
+    subprocess.run(
+        ["poetry", "lock", "--no-interaction"],
+        cwd=root,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     _fix_times(root)
     return {}
 
@@ -348,10 +454,20 @@ def fixture_none(root: Path, _tool: dict) -> dict:
 
 
 FIXTURES = {
-    "text": fixture_text, "git": fixture_git, "archive": fixture_archive, "json": fixture_json,
-    "hugo": fixture_hugo, "restic": fixture_restic, "python": fixture_python, "make": fixture_make,
-    "http": fixture_http, "composer": fixture_composer, "amtool": fixture_amtool, "npm": fixture_npm,
-    "poetry": fixture_poetry, "none": fixture_none,
+    "text": fixture_text,
+    "git": fixture_git,
+    "archive": fixture_archive,
+    "json": fixture_json,
+    "hugo": fixture_hugo,
+    "restic": fixture_restic,
+    "python": fixture_python,
+    "make": fixture_make,
+    "http": fixture_http,
+    "composer": fixture_composer,
+    "amtool": fixture_amtool,
+    "npm": fixture_npm,
+    "poetry": fixture_poetry,
+    "none": fixture_none,
 }
 
 
@@ -364,9 +480,25 @@ def bwrap_works() -> str | None:
     if not shutil.which("bwrap"):
         return "bwrap is not installed"
     try:
-        done = subprocess.run(["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid",
-                               "--unshare-net", "--die-with-parent", "--new-session", "true"],
-                              capture_output=True, timeout=20)
+        done = subprocess.run(
+            [
+                "bwrap",
+                "--ro-bind",
+                "/",
+                "/",
+                "--dev",
+                "/dev",
+                "--proc",
+                "/proc",
+                "--unshare-pid",
+                "--unshare-net",
+                "--die-with-parent",
+                "--new-session",
+                "true",
+            ],
+            capture_output=True,
+            timeout=20,
+        )
     except (OSError, subprocess.TimeoutExpired) as error:
         return f"bwrap failed to start: {error}"
     if done.returncode != 0:
@@ -375,8 +507,16 @@ def bwrap_works() -> str | None:
 
 
 class Sandbox:
-    def __init__(self, work: Path, fix: Path, home: Path, *, network: bool, use_bwrap: bool, ro_binds=()):
-        self.work, self.fix, self.home, self.network, self.use_bwrap = work, fix, home, network, use_bwrap
+    def __init__(
+        self, work: Path, fix: Path, home: Path, *, network: bool, use_bwrap: bool, ro_binds=()
+    ):
+        self.work, self.fix, self.home, self.network, self.use_bwrap = (
+            work,
+            fix,
+            home,
+            network,
+            use_bwrap,
+        )
         self.ro_binds = [str(path) for path in ro_binds]
         venv_bin = str(Path(sys.executable).parent)
         path = os.environ.get("PATH", "/usr/bin:/bin")
@@ -384,24 +524,46 @@ class Sandbox:
             path = venv_bin + os.pathsep + path
         # the runtime's own baseline (docs/contract.md §8), given to the human command too
         self.env = {
-            "PATH": path, "HOME": str(home), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC",
-            "USER": os.environ.get("USER", "root"), "TMPDIR": "/tmp",
-            "NO_COLOR": "1", "PAGER": "cat", "GIT_PAGER": "cat", "TERM": "dumb",
+            "PATH": path,
+            "HOME": str(home),
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            "TZ": "UTC",
+            "USER": os.environ.get("USER", "root"),
+            "TMPDIR": "/tmp",
+            "NO_COLOR": "1",
+            "PAGER": "cat",
+            "GIT_PAGER": "cat",
+            "TERM": "dumb",
         }
         for name in ("PYENV_ROOT", "PYENV_VERSION"):
             if name in os.environ:
                 self.env[name] = os.environ[name]
 
-    def wrap(self, argv: list[str], extra_env: dict | None = None) -> tuple[list[str], dict, str | None]:
+    def wrap(
+        self, argv: list[str], extra_env: dict | None = None
+    ) -> tuple[list[str], dict, str | None]:
         env = dict(self.env, **(extra_env or {}))
         if not self.use_bwrap:
             return argv, env, str(self.fix)
-        cmd = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-               "--bind", str(self.work), str(self.work)]
+        cmd = [
+            "bwrap",
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--proc",
+            "/proc",
+            "--tmpfs",
+            "/tmp",
+            "--bind",
+            str(self.work),
+            str(self.work),
+        ]
         for path in self.ro_binds:
             cmd += ["--ro-bind", path, path]
-        cmd += ["--unshare-pid", "--die-with-parent", "--new-session",
-               "--clearenv"]
+        cmd += ["--unshare-pid", "--die-with-parent", "--new-session", "--clearenv"]
         if not self.network:
             cmd.append("--unshare-net")
         for key, value in env.items():
@@ -409,12 +571,20 @@ class Sandbox:
         cmd += ["--chdir", str(self.fix), "--", *argv]
         return cmd, env, None
 
-    def run(self, argv: list[str], *, extra_env: dict | None = None, timeout: float = HUMAN_TIMEOUT_S):
+    def run(
+        self, argv: list[str], *, extra_env: dict | None = None, timeout: float = HUMAN_TIMEOUT_S
+    ):
         """Run argv in the sandbox with stdin /dev/null (as the runtime gives the tool)."""
         cmd, env, cwd = self.wrap(argv, extra_env)
         try:
-            done = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
-                                  env=env, cwd=cwd, timeout=timeout)
+            done = subprocess.run(
+                cmd,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                env=env,
+                cwd=cwd,
+                timeout=timeout,
+            )
         except subprocess.TimeoutExpired:
             return None, b"", b"timed out"
         return done.returncode, done.stdout, done.stderr
@@ -434,7 +604,10 @@ def _owns(flag: str, name: str, props: dict) -> bool:
     if (props.get(name) or {}).get("type") == "boolean":
         return True
     # (an arg's name spells the flag's '-' and '.' as '_': --config.file {{config_file}})
-    return re.sub(r"[-.]", "_", flag.lstrip("-")).lower() == name.replace("-", "_").lower() or len(flag.lstrip("-")) == 1
+    return (
+        re.sub(r"[-.]", "_", flag.lstrip("-")).lower() == name.replace("-", "_").lower()
+        or len(flag.lstrip("-")) == 1
+    )
 
 
 def parse_verb(bin_name: str, verb: dict) -> dict:
@@ -443,7 +616,12 @@ def parse_verb(bin_name: str, verb: dict) -> dict:
     props = ((verb.get("args") or {}).get("properties")) or {}
     tokens = argv[1:]
     path, i = [], 0
-    while i < len(tokens) and not _is_flag(tokens[i]) and tokens[i] != "--" and not PLACEHOLDER.search(tokens[i]):
+    while (
+        i < len(tokens)
+        and not _is_flag(tokens[i])
+        and tokens[i] != "--"
+        and not PLACEHOLDER.search(tokens[i])
+    ):
         path.append(tokens[i])
         i += 1
     literals: dict[str, str | bool] = {}  # flag -> True, or the literal value written after it
@@ -458,10 +636,19 @@ def parse_verb(bin_name: str, verb: dict) -> dict:
         if token == "--":
             after_ddash = True
         elif _is_flag(token):
-            if nxt is not None and PLACEHOLDER.fullmatch(nxt) and _owns(token, PLACEHOLDER.fullmatch(nxt).group(1), props):
+            if (
+                nxt is not None
+                and PLACEHOLDER.fullmatch(nxt)
+                and _owns(token, PLACEHOLDER.fullmatch(nxt).group(1), props)
+            ):
                 slots[token] = PLACEHOLDER.fullmatch(nxt).group(1)
                 j += 1
-            elif nxt is not None and not _is_flag(nxt) and nxt != "--" and not PLACEHOLDER.search(nxt):
+            elif (
+                nxt is not None
+                and not _is_flag(nxt)
+                and nxt != "--"
+                and not PLACEHOLDER.search(nxt)
+            ):
                 literals[token] = nxt
                 j += 1
             else:
@@ -476,13 +663,23 @@ def parse_verb(bin_name: str, verb: dict) -> dict:
     selection = list(verb.get("json") or [])
     for k, flag in enumerate(selection):  # the JSON selection is literal too: ["--format", "json"]
         if _is_flag(flag):
-            value = selection[k + 1] if k + 1 < len(selection) and not _is_flag(selection[k + 1]) else True
+            value = (
+                selection[k + 1]
+                if k + 1 < len(selection) and not _is_flag(selection[k + 1])
+                else True
+            )
             if "=" in flag and value is True:
                 flag, value = flag.split("=", 1)
             literals.setdefault(flag, value)
-    return {"path": path, "literals": literals, "slots": slots, "operands": operands, "props": props,
-            "required": list((verb.get("args") or {}).get("required") or []),
-            "effect": (verb.get("policy") or {}).get("effect", "read")}
+    return {
+        "path": path,
+        "literals": literals,
+        "slots": slots,
+        "operands": operands,
+        "props": props,
+        "required": list((verb.get("args") or {}).get("required") or []),
+        "effect": (verb.get("policy") or {}).get("effect", "read"),
+    }
 
 
 def _typed(prop: dict, value):
@@ -511,7 +708,9 @@ def _fill_operands(slots: list[str], values: list[str], props: dict, args: dict)
             break
         prop = props.get(name) or {}
         if prop.get("type") == "array":
-            later = sum(1 for other in slots[index + 1:] if (props.get(other) or {}).get("type") != "array")
+            later = sum(
+                1 for other in slots[index + 1 :] if (props.get(other) or {}).get("type") != "array"
+            )
             take = max(1, len(values) - later)
             args[name] = _typed(prop, values[:take])
             values = values[take:]
@@ -538,7 +737,11 @@ def resolve(match: dict, parsed: dict) -> tuple[dict | None, str, int]:
                     used_literals.add(spelling)
                     done = True
                     break
-            if flag in parsed["literals"] and (parsed["literals"][flag] is True and value is True or parsed["literals"][flag] == value):
+            if flag in parsed["literals"] and (
+                parsed["literals"][flag] is True
+                and value is True
+                or parsed["literals"][flag] == value
+            ):
                 used_literals.add(flag)
                 done = True
                 break
@@ -556,7 +759,9 @@ def resolve(match: dict, parsed: dict) -> tuple[dict | None, str, int]:
     post = [name for name, after in parsed["operands"] if after and name not in args]
     operands, paths = list(match.get("operands") or []), list(match.get("paths") or [])
     if pre and post and paths:
-        left = _fill_operands(pre, operands, parsed["props"], args) + _fill_operands(post, paths, parsed["props"], args)
+        left = _fill_operands(pre, operands, parsed["props"], args) + _fill_operands(
+            post, paths, parsed["props"], args
+        )
     else:
         left = _fill_operands(pre + post, operands + paths, parsed["props"], args)
     if left:
@@ -568,7 +773,11 @@ def resolve(match: dict, parsed: dict) -> tuple[dict | None, str, int]:
 
 def resolve_in_pack(match: dict, binding: dict) -> tuple[str | None, dict | None, str]:
     """The best verb of a pack for a matcher: (verb key, args, why not)."""
-    best, why, farthest = None, "no verb for subcommand " + (" ".join(match.get("path") or []) or "(none)"), -1
+    best, why, farthest = (
+        None,
+        "no verb for subcommand " + (" ".join(match.get("path") or []) or "(none)"),
+        -1,
+    )
     for key in sorted(binding.get("verbs") or {}):
         parsed = parse_verb(binding.get("bin", ""), binding["verbs"][key])
         args, reason, rank = resolve(match, parsed)
@@ -616,7 +825,11 @@ def first_difference(got: str, wanted: str, how: list[str]) -> dict:
         if x != y:
             return {"line": line, "pack": x[:200], "human": y[:200]}
     line = min(len(a), len(b)) + 1
-    return {"line": line, "pack": a[line - 1][:200] if len(a) >= line else "<end>", "human": b[line - 1][:200] if len(b) >= line else "<end>"}
+    return {
+        "line": line,
+        "pack": a[line - 1][:200] if len(a) >= line else "<end>",
+        "human": b[line - 1][:200] if len(b) >= line else "<end>",
+    }
 
 
 def compare(result, human_stdout: str, how: list[str], json_selected: bool) -> bool:
@@ -655,13 +868,19 @@ def load_binding(pack_dir: Path) -> dict:
 def pack_call(box: Sandbox, packs_root: Path, pack_id: str, verb: str, args: dict) -> dict:
     request = box.work / "envelope.json"  # outside the fixture, so no listing of it sees the file
     request.write_text(json.dumps({"pack_id": pack_id, "verb_key": verb, "args": args}))
-    code, out, err = box.run([sys.executable, "-m", "wrapgen", "exec", "--envelope", str(request)],
-                             extra_env={"WRAPGEN_PATH": str(packs_root), "PYTHONPATH": _WRAPGEN_ROOT}, timeout=150)
+    code, out, err = box.run(
+        [sys.executable, "-m", "wrapgen", "exec", "--envelope", str(request)],
+        extra_env={"WRAPGEN_PATH": str(packs_root), "PYTHONPATH": _WRAPGEN_ROOT},
+        timeout=150,
+    )
     request.unlink()
     try:
         return json.loads(out.decode())
     except ValueError:
-        return {"ok": False, "error": f"wrapgen exec gave no envelope (exit {code}): {err.decode(errors='replace').strip()[-300:]}"}
+        return {
+            "ok": False,
+            "error": f"wrapgen exec gave no envelope (exit {code}): {err.decode(errors='replace').strip()[-300:]}",
+        }
 
 
 # The directory the wrapgen package is imported from (a checkout may live under /tmp, which the box hides).
@@ -679,11 +898,24 @@ def run_tool(tool: dict, *, sets: dict, use_bwrap: bool, scratch: Path) -> dict:
     try:
         if not tool.get("not_tried"):
             context = FIXTURES[tool.get("fixture", "none")](fix, tool)
-        roots = sorted({str(packs[tool["tool"]]["root"]) for packs in sets.values() if tool["tool"] in packs}
-                       | {_WRAPGEN_ROOT})  # `python -m wrapgen` inside the box: a checkout under /tmp stays visible
-        box = Sandbox(work, fix, home, network=tool.get("fixture") == "http", use_bwrap=use_bwrap, ro_binds=roots)
+        roots = sorted(
+            {str(packs[tool["tool"]]["root"]) for packs in sets.values() if tool["tool"] in packs}
+            | {_WRAPGEN_ROOT}
+        )  # `python -m wrapgen` inside the box: a checkout under /tmp stays visible
+        box = Sandbox(
+            work,
+            fix,
+            home,
+            network=tool.get("fixture") == "http",
+            use_bwrap=use_bwrap,
+            ro_binds=roots,
+        )
         for task in tool["tasks"]:
-            row = {"id": task["id"], "source": task["source"], "human": substitute(task["human"], context)}
+            row = {
+                "id": task["id"],
+                "source": task["source"],
+                "human": substitute(task["human"], context),
+            }
             human = None
             if not tool.get("not_tried"):
                 code, out, err = box.run(row["human"])
@@ -704,7 +936,9 @@ def run_tool(tool: dict, *, sets: dict, use_bwrap: bool, scratch: Path) -> dict:
     return report
 
 
-def judge(task: dict, tool: dict, set_name: str, packs: dict, box: Sandbox, human, context: dict) -> dict | None:
+def judge(
+    task: dict, tool: dict, set_name: str, packs: dict, box: Sandbox, human, context: dict
+) -> dict | None:
     pack = packs.get(tool["tool"])
     if pack is None:
         return None  # this set has no pack for the tool
@@ -713,7 +947,10 @@ def judge(task: dict, tool: dict, set_name: str, packs: dict, box: Sandbox, huma
         call = task.get("shipped") or {}
         verb, args = call.get("verb"), dict(call.get("args") or {})
         if not verb:
-            return {"outcome": "not expressible", "why": call.get("why", "no verb named for this pack")}
+            return {
+                "outcome": "not expressible",
+                "why": call.get("why", "no verb named for this pack"),
+            }
         verbs = binding.get("verbs") or {}
         if verb not in verbs:
             return {"outcome": "not expressible", "why": f"the pack has no verb {verb!r}"}
@@ -741,8 +978,12 @@ def judge(task: dict, tool: dict, set_name: str, packs: dict, box: Sandbox, huma
     # a declared answer (docs/contract.md §8: tar --diff's "differences found (exit 1)") is ok: false by
     # contract and keeps what the tool printed as "output": where the task expects that very exit, the
     # kept output is the pack's answer and is compared like any result
-    answered = (not envelope.get("ok") and "output" in envelope and task.get("expect_exit", 0) != 0
-                and envelope.get("exit_code") == task.get("expect_exit"))
+    answered = (
+        not envelope.get("ok")
+        and "output" in envelope
+        and task.get("expect_exit", 0) != 0
+        and envelope.get("exit_code") == task.get("expect_exit")
+    )
     if not envelope.get("ok") and not answered:
         row.update(outcome="error", error=str(envelope.get("error"))[:300])
         return row
@@ -769,7 +1010,11 @@ def shipped_packs(tools: list[dict]) -> dict:
     for tool in tools:
         name = tool.get("shipped_pack")
         if name and (ADAPTERS / name / "binding.json").is_file():
-            packs[tool["tool"]] = {"root": ADAPTERS, "pack_id": name, "binding": load_binding(ADAPTERS / name)}
+            packs[tool["tool"]] = {
+                "root": ADAPTERS,
+                "pack_id": name,
+                "binding": load_binding(ADAPTERS / name),
+            }
     return packs
 
 
@@ -783,13 +1028,21 @@ def wrap_fresh(tools: list[dict], scratch: Path, jobs: int) -> tuple[dict, dict]
         out = scratch / "fresh" / tool["tool"]
         out.mkdir(parents=True, exist_ok=True)
         start = time.monotonic()
-        done = subprocess.run([sys.executable, "-m", "wrapgen", "wrap", tool["bin"], "-o", str(out)],
-                              capture_output=True, env=env, timeout=600, cwd=scratch)
+        done = subprocess.run(
+            [sys.executable, "-m", "wrapgen", "wrap", tool["bin"], "-o", str(out)],
+            capture_output=True,
+            env=env,
+            timeout=600,
+            cwd=scratch,
+        )
         seconds = time.monotonic() - start
         dirs = [d for d in out.iterdir() if (d / "binding.json").is_file()]
         info = {"seconds": round(seconds, 2), "exit": done.returncode}
         if not dirs:
-            info["error"] = (done.stderr.decode(errors="replace").strip() or done.stdout.decode(errors="replace").strip())[-300:]
+            info["error"] = (
+                done.stderr.decode(errors="replace").strip()
+                or done.stdout.decode(errors="replace").strip()
+            )[-300:]
             return tool["tool"], None, info
         binding = load_binding(dirs[0])
         info["verbs"] = len(binding.get("verbs") or {})
@@ -836,7 +1089,12 @@ def summarise(reports: list[dict], set_name: str) -> dict:
         for row in rows:
             counts[row["outcome"]] = counts.get(row["outcome"], 0) + 1
         expressible = len(rows) - counts.get("not expressible", 0)
-        per_tool[report["tool"]] = {"equal": counts.get("equal", 0), "expressible": expressible, "tasks": len(rows), "by_outcome": counts}
+        per_tool[report["tool"]] = {
+            "equal": counts.get("equal", 0),
+            "expressible": expressible,
+            "tasks": len(rows),
+            "by_outcome": counts,
+        }
         totals["equal"] += counts.get("equal", 0)
         totals["expressible"] += expressible
         totals["tasks"] += len(rows)
@@ -860,42 +1118,73 @@ def print_report(result: dict) -> None:
         for tool, row in summary["per_tool"].items():
             outcomes = ", ".join(f"{k} {v}" for k, v in sorted(row["by_outcome"].items()))
             score = scores.get(tool)
-            picks = _pct(len(score["present"]), len(score["present"]) + len(score["missing"])) if score else ""
+            picks = (
+                _pct(len(score["present"]), len(score["present"]) + len(score["missing"]))
+                if score
+                else ""
+            )
             bad = ", ".join(score["forbidden"]) if score else ""
-            print(f"{tool:<10} {row['equal']:>5}/{row['expressible']:>3}/{row['tasks']:<5}    {outcomes:<52} {picks:>6}  {bad}")
+            print(
+                f"{tool:<10} {row['equal']:>5}/{row['expressible']:>3}/{row['tasks']:<5}    {outcomes:<52} {picks:>6}  {bad}"
+            )
         for tool, score in scores.items():  # tools scored on their picks alone
             if tool not in summary["per_tool"]:
                 picks = _pct(len(score["present"]), len(score["present"]) + len(score["missing"]))
-                print(f"{tool:<10} {'-':>17}    {'(expert picks only)':<52} {picks:>6}  {', '.join(score['forbidden'])}")
+                print(
+                    f"{tool:<10} {'-':>17}    {'(expert picks only)':<52} {picks:>6}  {', '.join(score['forbidden'])}"
+                )
         t = summary["totals"]
-        print(f"{'TOTAL':<10} {t['equal']:>5}/{t['expressible']:>3}/{t['tasks']:<5}    "
-              + ", ".join(f"{k} {v}" for k, v in sorted(t["by_outcome"].items())))
-        print(f"  expressible {_pct(t['expressible'], t['tasks'])} (goal: {GOALS['expressible']}); "
-              f"equal of the expressible tasks tried {_pct(t['equal'], t['tried'])}"
-              + (f" (goal: {GOALS['shipped_equal']})" if set_name == "shipped" else ""))
+        print(
+            f"{'TOTAL':<10} {t['equal']:>5}/{t['expressible']:>3}/{t['tasks']:<5}    "
+            + ", ".join(f"{k} {v}" for k, v in sorted(t["by_outcome"].items()))
+        )
+        print(
+            f"  expressible {_pct(t['expressible'], t['tasks'])} (goal: {GOALS['expressible']}); "
+            f"equal of the expressible tasks tried {_pct(t['equal'], t['tried'])}"
+            + (f" (goal: {GOALS['shipped_equal']})" if set_name == "shipped" else "")
+        )
         if set_name == "fresh" and scores:
             present = sum(len(s["present"]) for s in scores.values())
             total = sum(len(s["present"]) + len(s["missing"]) for s in scores.values())
             forbidden = sum(len(s["forbidden"]) for s in scores.values())
-            print(f"  expert picks present {present}/{total} = {_pct(present, total)}, forbidden picks present {forbidden} "
-                  f"(goal: {GOALS['fresh_picks']})")
+            print(
+                f"  expert picks present {present}/{total} = {_pct(present, total)}, forbidden picks present {forbidden} "
+                f"(goal: {GOALS['fresh_picks']})"
+            )
     if result.get("wraps"):
-        times = ", ".join(f"{name} {info['seconds']} s" for name, info in result["wraps"].items() if name in ("gh", "kubectl", "git"))
+        times = ", ".join(
+            f"{name} {info['seconds']} s"
+            for name, info in result["wraps"].items()
+            if name in ("gh", "kubectl", "git")
+        )
         print(f"\nwrap time (no trials; baseline for the 'with trials' ratio): {times}")
         failed = {name: info for name, info in result["wraps"].items() if info.get("error")}
         for name, info in failed.items():
             print(f"  wrap {name} failed: {info['error']}")
-    empty = [task["id"] for report in result["tools"] for task in report["tasks"] if task.get("human_lines") == 0]
+    empty = [
+        task["id"]
+        for report in result["tools"]
+        for task in report["tasks"]
+        if task.get("human_lines") == 0
+    ]
     if empty:
-        print(f"tasks whose human command prints nothing (an 'equal' there says little): {', '.join(empty)}")
+        print(
+            f"tasks whose human command prints nothing (an 'equal' there says little): {', '.join(empty)}"
+        )
     print(f"bench wall time {result['seconds']} s")
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tools", help="comma-separated tool names from the task data (default: all)")
-    parser.add_argument("--sets", default="shipped,fresh", help="pack sets to judge: shipped, fresh or both")
-    parser.add_argument("--json", metavar="OUT", help="also write every task's outcome as JSON to OUT")
+    parser.add_argument(
+        "--tools", help="comma-separated tool names from the task data (default: all)"
+    )
+    parser.add_argument(
+        "--sets", default="shipped,fresh", help="pack sets to judge: shipped, fresh or both"
+    )
+    parser.add_argument(
+        "--json", metavar="OUT", help="also write every task's outcome as JSON to OUT"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="tools judged at once (default 2)")
     parser.add_argument("--verbose", action="store_true", help="print every task that is not equal")
     options = parser.parse_args(argv)
@@ -904,13 +1193,19 @@ def main(argv=None) -> int:
     tools = data["tools"]
     picks = json.loads(PICKS_FILE.read_text())["tools"]
     # tools with expert picks and no tasks: wrapped fresh and scored on their picks alone
-    picks_only = [{"tool": name, "bin": name, "tasks": []} for name in picks if name not in {t["tool"] for t in tools}]
+    picks_only = [
+        {"tool": name, "bin": name, "tasks": []}
+        for name in picks
+        if name not in {t["tool"] for t in tools}
+    ]
     if options.tools:
         wanted = [name.strip() for name in options.tools.split(",") if name.strip()]
         known = [t["tool"] for t in tools + picks_only]
         unknown = [name for name in wanted if name not in known]
         if unknown:
-            parser.error(f"unknown tool(s) {', '.join(unknown)}; the task and picks data have: {', '.join(known)}")
+            parser.error(
+                f"unknown tool(s) {', '.join(unknown)}; the task and picks data have: {', '.join(known)}"
+            )
         tools = [tool for tool in tools if tool["tool"] in wanted]
         picks_only = [tool for tool in picks_only if tool["tool"] in wanted]
     set_names = [name.strip() for name in options.sets.split(",") if name.strip()]
@@ -922,7 +1217,11 @@ def main(argv=None) -> int:
         tools = [tool for tool in tools if tool["tool"] not in missing]
         picks_only = [tool for tool in picks_only if tool["tool"] not in missing]
     why_not = bwrap_works()
-    sandbox = "bwrap (read-only /, private /tmp, work dir writable, own PID namespace, no network but for the loopback server)" if why_not is None else f"NONE: {why_not}; tasks ran unsandboxed"
+    sandbox = (
+        "bwrap (read-only /, private /tmp, work dir writable, own PID namespace, no network but for the loopback server)"
+        if why_not is None
+        else f"NONE: {why_not}; tasks ran unsandboxed"
+    )
     scratch = Path(tempfile.mkdtemp(prefix="wrapgen-pack-tasks-"))
     try:
         sets: dict[str, dict] = {}
@@ -932,16 +1231,28 @@ def main(argv=None) -> int:
         if "fresh" in set_names:
             sets["fresh"], wraps = wrap_fresh(tools + picks_only, scratch, options.jobs)
         with concurrent.futures.ThreadPoolExecutor(max_workers=options.jobs) as pool:
-            reports = list(pool.map(lambda tool: run_tool(tool, sets=sets, use_bwrap=why_not is None, scratch=scratch), tools))
+            reports = list(
+                pool.map(
+                    lambda tool: run_tool(
+                        tool, sets=sets, use_bwrap=why_not is None, scratch=scratch
+                    ),
+                    tools,
+                )
+            )
         scored = {t["tool"] for t in tools + picks_only}
         result = {
             "sandbox": sandbox,
             "sets": list(sets),
             "tools": reports,
             "summary": {name: summarise(reports, name) for name in sets},
-            "picks": score_picks({k: v for k, v in picks.items() if k in scored}, sets.get("fresh", {})),
+            "picks": score_picks(
+                {k: v for k, v in picks.items() if k in scored}, sets.get("fresh", {})
+            ),
             "wraps": wraps,
-            "fresh_verbs": {name: sorted(pack["binding"]["verbs"]) for name, pack in sets.get("fresh", {}).items()},
+            "fresh_verbs": {
+                name: sorted(pack["binding"]["verbs"])
+                for name, pack in sets.get("fresh", {}).items()
+            },
             "seconds": round(time.monotonic() - started, 1),
         }
     finally:
@@ -953,7 +1264,10 @@ def main(argv=None) -> int:
                 for set_name in result["sets"]:
                     row = task.get(set_name)
                     if row and row["outcome"] != "equal":
-                        print(f"  [{set_name}] {task['id']}: {row['outcome']}: " + json.dumps({k: v for k, v in row.items() if k != 'outcome'})[:400])
+                        print(
+                            f"  [{set_name}] {task['id']}: {row['outcome']}: "
+                            + json.dumps({k: v for k, v in row.items() if k != "outcome"})[:400]
+                        )
     if options.json:
         Path(options.json).write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
     return 0

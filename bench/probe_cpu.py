@@ -54,6 +54,7 @@ def residue() -> float:
     """The calibrated meter residue per probe, CPU seconds."""
     return _residue[0]
 
+
 _PR_SET_CHILD_SUBREAPER = 36
 
 METER = r"""
@@ -105,7 +106,9 @@ class CrawlCpu:
     meters: float = 0.0
     probes: int = 0
     other: int = 0  # processes spawned that are not the tool (manpath)
-    unmetered: int = 0  # probes killed before their meter wrote (timeouts): their CPU is in the containment
+    unmetered: int = (
+        0  # probes killed before their meter wrote (timeouts): their CPU is in the containment
+    )
     bench: float = 0.0  # the meter's bookkeeping in wrapgen's process, taken out of ``own``
 
     @property
@@ -140,7 +143,9 @@ class _Meter:
             scratch = env.get("TMPDIR") or options.get("cwd")
             if not scratch:
                 return spawn(argv, **options)
-            at = argv.index("--") + 1 if "--" in argv and os.path.basename(argv[0]) == "bwrap" else 0
+            at = (
+                argv.index("--") + 1 if "--" in argv and os.path.basename(argv[0]) == "bwrap" else 0
+            )
             program = argv[at]
             out = os.path.join(scratch, f"wrapgen-meter-{next(self.counter)}")
             argv[at:at] = [sys.executable, "-I", "-S", "-c", METER, out]
@@ -152,7 +157,9 @@ class _Meter:
                     tool, meter = (float(word) for word in handle.read().split())
                 os.unlink(out)
             except (OSError, ValueError):
-                with self.lock:  # killed before the meter wrote (a timeout): its CPU lands in the containment
+                with (
+                    self.lock
+                ):  # killed before the meter wrote (a timeout): its CPU lands in the containment
                     self.unmetered += 1
                     self.bench += before + time.thread_time() - started
                 return result
@@ -210,7 +217,9 @@ def warm_up() -> float:
     return _cpu(resource.RUSAGE_SELF) - before
 
 
-_CAPTURED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "help")
+_CAPTURED = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "help"
+)
 
 
 def _parse_captured_pages() -> None:
@@ -226,7 +235,11 @@ def _parse_captured_pages() -> None:
         return
     for style in sorted(os.listdir(_CAPTURED)):
         folder = os.path.join(_CAPTURED, style)
-        pages = sorted(name for name in os.listdir(folder) if name.endswith(".txt")) if os.path.isdir(folder) else []
+        pages = (
+            sorted(name for name in os.listdir(folder) if name.endswith(".txt"))
+            if os.path.isdir(folder)
+            else []
+        )
         if pages:
             with open(os.path.join(folder, pages[0]), encoding="utf-8", errors="replace") as handle:
                 parse_help(handle.read(), prog=("warm-up",))
@@ -271,7 +284,10 @@ def _reap_all(timeout_s: float = 10.0) -> None:
         if pid == 0:
             if time.monotonic() >= deadline:
                 if timeout_s:
-                    print("probe_cpu: a child outlived the crawl; its CPU is not counted", file=sys.stderr)
+                    print(
+                        "probe_cpu: a child outlived the crawl; its CPU is not counted",
+                        file=sys.stderr,
+                    )
                 return
             time.sleep(0.005)
 
@@ -283,11 +299,15 @@ def metered(run, tool_path: str, *, trials: bool = False) -> tuple[object, Crawl
     from wrapgen.runtime import contain
 
     contain.stop_all()  # a spawn helper started before (an earlier, unmetered wrap's): its CPU is not this run's
-    _reap_all(timeout_s=0 if not trials else 2.0)  # (what ended before the crawl is not the crawl's)
+    _reap_all(
+        timeout_s=0 if not trials else 2.0
+    )  # (what ended before the crawl is not the crawl's)
     _subreaper(True)
     meter = _Meter()
     meter.tool_path = os.path.realpath(tool_path)
-    sites = [(prober, "run_process"), (prober, "run_in_pty")] + ([(trial, "run_process")] if trials else [])
+    sites = [(prober, "run_process"), (prober, "run_in_pty")] + (
+        [(trial, "run_process")] if trials else []
+    )
     originals = [getattr(module, name) for module, name in sites]
     for (module, name), original in zip(sites, originals):
         setattr(module, name, meter.wrap(original))
@@ -303,7 +323,14 @@ def metered(run, tool_path: str, *, trials: bool = False) -> tuple[object, Crawl
         _subreaper(False)
     spawned = _cpu(resource.RUSAGE_CHILDREN) - children
     meters = meter.meters + _residue[0] * (meter.probes + meter.other)
-    cpu = CrawlCpu(own=own - meter.bench, bench=meter.bench, tools=meter.tools, meters=meters, probes=meter.probes, other=meter.other,
-                   unmetered=meter.unmetered,
-                   containment=max(0.0, spawned - meter.tools - meters))
+    cpu = CrawlCpu(
+        own=own - meter.bench,
+        bench=meter.bench,
+        tools=meter.tools,
+        meters=meters,
+        probes=meter.probes,
+        other=meter.other,
+        unmetered=meter.unmetered,
+        containment=max(0.0, spawned - meter.tools - meters),
+    )
     return result, cpu

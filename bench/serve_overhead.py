@@ -113,18 +113,32 @@ class _RawClient:
     """A minimal MCP client over pipes (no SDK): one request line out, lines in until its answer."""
 
     def __init__(self, pack: Path):
-        self.process = subprocess.Popen([sys.executable, "-m", "wrapgen", *SERVE, str(pack)],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "wrapgen", *SERVE, str(pack)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
         self.buffer, self.next_id = b"", 0
-        self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                    "clientInfo": {"name": "bench", "version": "0"}})
+        self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "0"},
+            },
+        )
         self.process.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         self.process.stdin.flush()
 
     def request(self, method: str, params: dict, titles: list | None = None) -> dict:
         self.next_id += 1
-        line = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params},
-                          separators=(",", ":")).encode() + b"\n"
+        line = (
+            json.dumps(
+                {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params},
+                separators=(",", ":"),
+            ).encode()
+            + b"\n"
+        )
         os.write(self.process.stdin.fileno(), line)
         while True:
             while b"\n" not in self.buffer:
@@ -163,20 +177,29 @@ class _Side:
         self.label, self.times, self.client_cpu = label, [], []
         self.server_pid: int | None = None
         self.server_cpu_ms = float("nan")
-        self.loop_cpu_ms = self.workers_cpu_ms = float("nan")  # --threads: the server's CPU per call by thread
+        self.loop_cpu_ms = self.workers_cpu_ms = float(
+            "nan"
+        )  # --threads: the server's CPU per call by thread
         self.titles: list[str] = []
 
 
-async def _paired(pack: Path, calls: int, progress: bool = True, sdk_path: bool = False,
-                  raw_client: bool = False) -> tuple[list[float], list[float], dict]:
+async def _paired(
+    pack: Path, calls: int, progress: bool = True, sdk_path: bool = False, raw_client: bool = False
+) -> tuple[list[float], list[float], dict]:
     """Alternate one in-process call and one call on each way of serving, so all see the same machine load."""
     binding = runtime.load_binding(pack)  # what the server does: load once, execute per call
     local, local_cpu = [], []
     sides = {"serve": _Side("wrapgen serve (stdio, SDK client)")}
-    commands = {"serve": StdioServerParameters(command=sys.executable, args=["-m", "wrapgen", *SERVE, str(pack)])}
+    commands = {
+        "serve": StdioServerParameters(
+            command=sys.executable, args=["-m", "wrapgen", *SERVE, str(pack)]
+        )
+    }
     if sdk_path:
         sides["sdk"] = _Side("  the same, fast path off")
-        commands["sdk"] = StdioServerParameters(command=sys.executable, args=["-c", SDK_PATH, str(pack)])
+        commands["sdk"] = StdioServerParameters(
+            command=sys.executable, args=["-c", SDK_PATH, str(pack)]
+        )
     raw = _RawClient(pack) if raw_client else None
     if raw is not None:
         sides["raw"] = _Side("wrapgen serve, minimal client")
@@ -196,6 +219,7 @@ async def _paired(pack: Path, calls: int, progress: bool = True, sdk_path: bool 
         def callback(side: _Side):
             async def on_progress(value, total, message):
                 side.titles.append(message)
+
             return on_progress if progress else None
 
         async def one(key: str, side: _Side) -> None:
@@ -228,7 +252,9 @@ async def _paired(pack: Path, calls: int, progress: bool = True, sdk_path: bool 
             side.server_cpu_ms = (_cpu_s(side.server_pid) - before[key]) * 1000 / calls
             threads = _thread_cpu_s(side.server_pid)
             if threads:  # the main thread (tid = pid) runs the event loop; the others are workers
-                spent = {tid: cpu - threads_before[key].get(tid, 0.0) for tid, cpu in threads.items()}
+                spent = {
+                    tid: cpu - threads_before[key].get(tid, 0.0) for tid, cpu in threads.items()
+                }
                 side.loop_cpu_ms = spent.pop(side.server_pid, 0.0) * 1000 / calls
                 side.workers_cpu_ms = sum(spent.values()) * 1000 / calls
     if raw is not None:
@@ -266,27 +292,42 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--no-progress", action="store_true", help="send no progress token")
-    parser.add_argument("--sdk-path", action="store_true", help="also serve with the fast path off, interleaved")
-    parser.add_argument("--raw-client", action="store_true", help="also drive the server with a minimal client")
-    parser.add_argument("--threads", action="store_true", help="also split each server's CPU per call by thread")
+    parser.add_argument(
+        "--sdk-path", action="store_true", help="also serve with the fast path off, interleaved"
+    )
+    parser.add_argument(
+        "--raw-client", action="store_true", help="also drive the server with a minimal client"
+    )
+    parser.add_argument(
+        "--threads", action="store_true", help="also split each server's CPU per call by thread"
+    )
     ns = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         pack = _make_pack(Path(tmp))
-        local, local_cpu, sides = anyio.run(_paired, pack, ns.calls, not ns.no_progress, ns.sdk_path, ns.raw_client)
+        local, local_cpu, sides = anyio.run(
+            _paired, pack, ns.calls, not ns.no_progress, ns.sdk_path, ns.raw_client
+        )
     local_cpu_ms = statistics.fmean(local_cpu) * 1000
-    print(_line("runtime.execute in-process", local)
-          + f"   CPU {local_cpu_ms:.2f} ms" + ("" if ns.no_progress else "   (2 progress notifications per served call)"))
+    print(
+        _line("runtime.execute in-process", local)
+        + f"   CPU {local_cpu_ms:.2f} ms"
+        + ("" if ns.no_progress else "   (2 progress notifications per served call)")
+    )
     for side in sides.values():
         added = [(s - l) * 1000 for l, s in zip(local, side.times)]
         print(_line(side.label, side.times))
         # wall time suffers from other load on the machine; the processes' own CPU time per call does less so
-        print(f"    adds {statistics.median(added):.2f} ms wall per call (median of paired differences;"
-              f" mean {statistics.fmean(added):.2f} ms); CPU per call beyond the runtime's:"
-              f" server {side.server_cpu_ms - local_cpu_ms:.2f} ms (process {side.server_cpu_ms:.2f} ms),"
-              f" client {statistics.fmean(side.client_cpu) * 1000:.2f} ms; goal <= {GOAL_MS} ms")
+        print(
+            f"    adds {statistics.median(added):.2f} ms wall per call (median of paired differences;"
+            f" mean {statistics.fmean(added):.2f} ms); CPU per call beyond the runtime's:"
+            f" server {side.server_cpu_ms - local_cpu_ms:.2f} ms (process {side.server_cpu_ms:.2f} ms),"
+            f" client {statistics.fmean(side.client_cpu) * 1000:.2f} ms; goal <= {GOAL_MS} ms"
+        )
         if ns.threads:
-            print(f"    server CPU per call by thread: event loop {side.loop_cpu_ms:.2f} ms,"
-                  f" workers {side.workers_cpu_ms:.2f} ms (the runtime in-process: {local_cpu_ms:.2f} ms)")
+            print(
+                f"    server CPU per call by thread: event loop {side.loop_cpu_ms:.2f} ms,"
+                f" workers {side.workers_cpu_ms:.2f} ms (the runtime in-process: {local_cpu_ms:.2f} ms)"
+            )
     print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     return 0
 

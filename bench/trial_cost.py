@@ -37,7 +37,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # probe_cpu, the meter
 
 
-_CRAWLS = [0]  # crawls run by the measured wraps: a "warm" wrap that crawls was not answered from the cache
+_CRAWLS = [
+    0
+]  # crawls run by the measured wraps: a "warm" wrap that crawls was not answered from the cache
 
 
 def _count_crawls() -> None:
@@ -56,8 +58,13 @@ def _once(tool: str, trials: bool, cold: bool, out: str):
     from wrapgen.flows.wrap import wrap
 
     started = time.perf_counter()
-    result = wrap(tool, out_dir=out, check=True, trials=trials,
-                  discover_options={"cache": False} if cold else None)
+    result = wrap(
+        tool,
+        out_dir=out,
+        check=True,
+        trials=trials,
+        discover_options={"cache": False} if cold else None,
+    )
     return time.perf_counter() - started, result
 
 
@@ -102,8 +109,12 @@ def main(argv: list[str] | None = None) -> int:
         _CRAWLS[0] = 0
         for _ in range(args.rounds):
             for kind in ("without", "first", "with"):
-                if kind == "first":  # a trial cache without this tool's trials: the first wrap runs them all
-                    shutil.rmtree(os.path.join(os.environ["WRAPGEN_CACHE_DIR"], "trials"), ignore_errors=True)
+                if (
+                    kind == "first"
+                ):  # a trial cache without this tool's trials: the first wrap runs them all
+                    shutil.rmtree(
+                        os.path.join(os.environ["WRAPGEN_CACHE_DIR"], "trials"), ignore_errors=True
+                    )
                 wall, result = _once(tool, kind != "without", args.cold, out)
                 runs[kind].append(wall)
                 if kind == "first":
@@ -116,25 +127,47 @@ def main(argv: list[str] | None = None) -> int:
         worst = max(worst, ratio, first_ratio)
         kinds = Counter(e.kind for e in seen.evidence) if seen else Counter()
         if _CRAWLS[0] and not args.cold:
-            print(f"{tool}: discovery was crawled again in {_CRAWLS[0]} of the measured wraps (not cached: a "
-                  "probe timed out, so the result was transient): its times include a whole discovery")
-        rows.append((tool, without, first, with_, first_ratio, ratio, floor,
-                     ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))))
+            print(
+                f"{tool}: discovery was crawled again in {_CRAWLS[0]} of the measured wraps (not cached: a "
+                "probe timed out, so the result was transient): its times include a whole discovery"
+            )
+        rows.append(
+            (
+                tool,
+                without,
+                first,
+                with_,
+                first_ratio,
+                ratio,
+                floor,
+                ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())),
+            )
+        )
         cpu_rows.append((tool, tried, tools_cpu, containment))
-    print(f"{'tool':8} {'without':>9} {'with, 1st':>10} {'with':>9} {'ratio 1st':>9} {'floor':>6} {'ratio':>6}  trials showed")
+    print(
+        f"{'tool':8} {'without':>9} {'with, 1st':>10} {'with':>9} {'ratio 1st':>9} {'floor':>6} {'ratio':>6}  trials showed"
+    )
     for tool, without, first, with_, first_ratio, ratio, floor, kinds in rows:
-        print(f"{tool:8} {without:8.2f}s {first:9.2f}s {with_:8.2f}s {first_ratio:9.2f} {floor:6.2f} {ratio:6.2f}  {kinds}")
+        print(
+            f"{tool:8} {without:8.2f}s {first:9.2f}s {with_:8.2f}s {first_ratio:9.2f} {floor:6.2f} {ratio:6.2f}  {kinds}"
+        )
     for tool, tried, tools_cpu, containment in cpu_rows:
         each = f"{tools_cpu / tried * 1000:.1f} ms" if tried else "-"
-        print(f"{tool}: {tried} trials ran the tool; its own CPU {tools_cpu:.3f} s ({each} a trial), the containment's "
-              f"{containment:.3f} s; floor: without + that CPU over {os.cpu_count()} cores, no containment, no wrapgen code")
-    print(f"worst ratio {worst:.2f} (goal: at most 2.00; {'cold' if args.cold else 'warm'} discovery cache, "
-          f"median of {args.rounds}; '1st' is a first wrap with trials, which runs every trial; 'with' a second one)")
+        print(
+            f"{tool}: {tried} trials ran the tool; its own CPU {tools_cpu:.3f} s ({each} a trial), the containment's "
+            f"{containment:.3f} s; floor: without + that CPU over {os.cpu_count()} cores, no containment, no wrapgen code"
+        )
+    print(
+        f"worst ratio {worst:.2f} (goal: at most 2.00; {'cold' if args.cold else 'warm'} discovery cache, "
+        f"median of {args.rounds}; '1st' is a first wrap with trials, which runs every trial; 'with' a second one)"
+    )
     beyond = [tool for tool, *_, floor, _kinds in rows if floor > 2.0]
     if beyond:
-        print(f"floor above 2.00 for {', '.join(beyond)}: their trials' own CPU alone, spread over {os.cpu_count()} cores, "
-              "takes longer than the wrap without trials; no wrap that tries each read verb once meets the goal "
-              "in the '1st' case on this machine")
+        print(
+            f"floor above 2.00 for {', '.join(beyond)}: their trials' own CPU alone, spread over {os.cpu_count()} cores, "
+            "takes longer than the wrap without trials; no wrap that tries each read verb once meets the goal "
+            "in the '1st' case on this machine"
+        )
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     shutil.rmtree(out, ignore_errors=True)
     shutil.rmtree(os.environ["WRAPGEN_CACHE_DIR"], ignore_errors=True)

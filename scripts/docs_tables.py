@@ -46,7 +46,9 @@ def proposal_table(packs: Mapping[str, str]) -> str:
             policy = verb.get("policy", {})
             effect = policy.get("effect", "read") + (" (confirm)" if policy.get("confirm") else "")
             cli = " ".join(verb.get("cli", []))
-            lines.append(f"| {pack_id} | `{name}` | `{_cell(cli)}` | {effect} | {_cell(verb.get('x-why', ''))} |")
+            lines.append(
+                f"| {pack_id} | `{name}` | `{_cell(cli)}` | {effect} | {_cell(verb.get('x-why', ''))} |"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -60,14 +62,19 @@ def catalogue_table() -> str:
         lines.append(f"| {entry.tool} | {flags} | {entry.why} |")
     for guard in VALUE_GUARDS:
         flags = ", ".join(f"`{s}`" for s in guard.spellings)
-        lines.append(f"| {guard.tool} | values of {flags} must match `{guard.pattern}` | {guard.why} |")
+        lines.append(
+            f"| {guard.tool} | values of {flags} must match `{guard.pattern}` | {guard.why} |"
+        )
     return "\n".join(lines) + "\n"
 
 
 def read_packs(adapters: Path = REPO / "adapters") -> dict[str, str]:
     """Every pack.yaml under ``adapters``, keyed by directory name, in the table's order."""
-    found = {p.name: (p / "pack.yaml").read_text(encoding="utf-8")
-             for p in sorted(adapters.iterdir()) if (p / "pack.yaml").is_file()}
+    found = {
+        p.name: (p / "pack.yaml").read_text(encoding="utf-8")
+        for p in sorted(adapters.iterdir())
+        if (p / "pack.yaml").is_file()
+    }
 
     def rank(name: str):
         return (PACK_ORDER.index(name) if name in PACK_ORDER else len(PACK_ORDER), name)
@@ -96,7 +103,9 @@ def render_page(text: str, tables: Mapping[str, str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a table is stale")
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 when a table is stale"
+    )
     ns = parser.parse_args(argv)
     pages: dict[str, dict[str, str]] = {}
     for name, (page, render) in TABLES.items():
@@ -114,7 +123,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         stale += 1
         if ns.check:
-            sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True), page, page))
+            sys.stdout.writelines(
+                difflib.unified_diff(old.splitlines(True), new.splitlines(True), page, page)
+            )
         else:
             path.write_text(new, encoding="utf-8")
             print(f"rewrote {page}")

@@ -71,11 +71,17 @@ def pytest_runtest_makereport(item, call):
     that skips fails instead, so ``-m "not live"`` never passes by quietly running less."""
     outcome = yield
     report = outcome.get_result()
-    if report.skipped and not hasattr(report, "wasxfail") and item.get_closest_marker("live") is None:
+    if (
+        report.skipped
+        and not hasattr(report, "wasxfail")
+        and item.get_closest_marker("live") is None
+    ):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.outcome = "failed"
-        report.longrepr = (f"{item.nodeid} skipped ({reason}), but it is not under tests/live/: only a live test "
-                           "may skip, where its tool is absent. Move it to tests/live/, or make it need no tool.")
+        report.longrepr = (
+            f"{item.nodeid} skipped ({reason}), but it is not under tests/live/: only a live test "
+            "may skip, where its tool is absent. Move it to tests/live/, or make it need no tool."
+        )
 
 
 def pytest_addoption(parser):
@@ -156,7 +162,11 @@ def examples(tmp_path, monkeypatch):
     dirs for the tools."""
     root = tmp_path / "recipes"
     # the task-runner example (shop/, shop-*.yaml) needs make, just and npm: tests/live/test_runners_live.py has it
-    shutil.copytree(REPO / "recipes" / "examples", root, ignore=shutil.ignore_patterns("__pycache__", "shop", "shop-*"))
+    shutil.copytree(
+        REPO / "recipes" / "examples",
+        root,
+        ignore=shutil.ignore_patterns("__pycache__", "shop", "shop-*"),
+    )
     monkeypatch.setenv("PATH", f"{root / 'bin'}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("DEPLOYCTL_HOME", str(tmp_path / "deploy-state"))
     monkeypatch.setenv("NOTES_FILE", str(tmp_path / "notes.json"))
@@ -165,4 +175,6 @@ def examples(tmp_path, monkeypatch):
 
 def flag_of(command, spelling: str):
     """The flag of ``command`` (its own or a global one) that has ``spelling``, or None."""
-    return next((f for f in (*command.flags, *command.global_flags) if spelling in f.spellings), None)
+    return next(
+        (f for f in (*command.flags, *command.global_flags) if spelling in f.spellings), None
+    )

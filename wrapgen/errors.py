@@ -39,7 +39,9 @@ class ExitStatus(IntEnum):
     DRIFT_METADATA = 3  # the version line or help text changed, nothing a verb uses
     DRIFT_COMPATIBLE = 4  # new flags or commands; everything the verbs use is still there
     DRIFT_BREAKING = 5  # a command or flag a verb uses is gone, an effect escalated, a new required operand, or the tool is gone
-    CANNOT_RUN = 127  # a forked child whose exec failed (the shell's convention); the parent reads why
+    CANNOT_RUN = (
+        127  # a forked child whose exec failed (the shell's convention); the parent reads why
+    )
     INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as a shell reports it
 
 

@@ -25,5 +25,7 @@ def source_fingerprint(*parts: str) -> str:
         for path in paths:
             if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
                 stat = path.stat()
-                digest.update(f"{path.relative_to(_PACKAGE)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+                digest.update(
+                    f"{path.relative_to(_PACKAGE)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode()
+                )
     return digest.hexdigest()

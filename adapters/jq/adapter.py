@@ -13,8 +13,12 @@ import sys
 # Never import from this pack's own directory: a planted wrapgen/ (or pathlib.py, ...) there must
 # not stand in for the installed package. Run as a script, Python put this file's directory first
 # on sys.path (unless -I or -P kept it off); nothing else was imported before this line.
-if (__name__ == "__main__" and sys.argv[:1] == [__file__] and sys.path
-        and not (sys.flags.isolated or getattr(sys.flags, "safe_path", False))):
+if (
+    __name__ == "__main__"
+    and sys.argv[:1] == [__file__]
+    and sys.path
+    and not (sys.flags.isolated or getattr(sys.flags, "safe_path", False))
+):
     del sys.path[0]
 
 from pathlib import Path

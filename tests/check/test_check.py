@@ -112,15 +112,28 @@ def test_a_directory_of_packs_checks_each_pack(cli):
 
 def test_W001_schema_violation_has_field_and_line(tmp_path, cli):
     """A bad timeout: W001 error at verbs.list.timeout_s with its line; check exits 1."""
-    pack = _pack(tmp_path, BASE.replace("    policy: {effect: read}\n", "    policy: {effect: read}\n    timeout_s: soon\n", 1), build=False)
+    pack = _pack(
+        tmp_path,
+        BASE.replace(
+            "    policy: {effect: read}\n", "    policy: {effect: read}\n    timeout_s: soon\n", 1
+        ),
+        build=False,
+    )
     [finding] = check_pack(pack)
-    assert (finding.code, finding.level, finding.field, finding.line) == ("W001", "error", "verbs.list.timeout_s", 14)
+    assert (finding.code, finding.level, finding.field, finding.line) == (
+        "W001",
+        "error",
+        "verbs.list.timeout_s",
+        14,
+    )
     result = cli("check", str(pack))
     assert result.exit_code == 1
     assert f"{pack / 'pack.yaml'}:14: W001 error verbs.list.timeout_s: " in result.stdout
 
 
-@pytest.mark.parametrize("old, new", [("pack_id: mail", "pack_id: 2mail"), ("  show:", "  Show_Message:")])
+@pytest.mark.parametrize(
+    "old, new", [("pack_id: mail", "pack_id: 2mail"), ("  show:", "  Show_Message:")]
+)
 def test_W002_bad_names(tmp_path, old, new):
     """A pack_id or verb name that breaks docs/contract.md §4 is W002."""
     pack = _pack(tmp_path, BASE.replace(old, new), build=False)
@@ -138,7 +151,10 @@ def test_W003_too_few_verbs_is_only_a_warning(tmp_path, cli):
 
 def test_W003_too_many_verbs(tmp_path):
     """Thirteen verbs: W003 suggests two packs."""
-    extra = "".join(f"  extra{i}:\n    description: Extra.\n    cli: [mail, x{i}]\n    policy: {{effect: read}}\n" for i in range(8))
+    extra = "".join(
+        f"  extra{i}:\n    description: Extra.\n    cli: [mail, x{i}]\n    policy: {{effect: read}}\n"
+        for i in range(8)
+    )
     [finding] = _findings(_pack(tmp_path, BASE + extra), "W003")
     assert "13 verbs" in finding.message and "two packs" in finding.hint
 
@@ -156,7 +172,10 @@ def test_W004_binding_serving_other_names(tmp_path):
 
 def test_W004_alias_shadowing_another_verb(tmp_path):
     """An alias equal to another verb's name would make two commands answer to one name."""
-    text = BASE.replace("    policy: {effect: destructive}\n", "    policy: {effect: destructive}\n    aliases: {en: [show]}\n")
+    text = BASE.replace(
+        "    policy: {effect: destructive}\n",
+        "    policy: {effect: destructive}\n    aliases: {en: [show]}\n",
+    )
     [finding] = _findings(_pack(tmp_path, text), "W004")
     assert finding.field == "verbs.delete.aliases.en"
 
@@ -230,7 +249,9 @@ def test_W008_mega_command(tmp_path):
 
 def test_W008_also_by_arg_name_but_not_with_a_flag(tmp_path):
     """A list arg named cmd fires anywhere; `--label {{cmd}}` (a flag before it) does not."""
-    text = BASE + MEGA.replace("run:", "deliver:").replace("mail, run", "mail, deliver").replace("argv", "cmd")
+    text = BASE + MEGA.replace("run:", "deliver:").replace("mail, run", "mail, deliver").replace(
+        "argv", "cmd"
+    )
     assert "W008" in _codes(_pack(tmp_path, text))
     flagged = text.replace("--, '{{cmd}}'", "--label, '{{cmd}}'")
     assert "W008" not in _codes(_pack(tmp_path / "flagged", flagged))
@@ -241,7 +262,9 @@ def test_W009_positional_not_behind_double_dash(tmp_path):
     text = BASE.replace("[mail, show, --, '{{id}}']", "[mail, show, '{{id}}']")
     [finding] = _findings(_pack(tmp_path, text), "W009")
     assert (finding.level, finding.field) == ("warning", "verbs.show.cli[2]")
-    safe = text.replace("id: {type: string}\n      required", "id: {type: integer, minimum: 0}\n      required")
+    safe = text.replace(
+        "id: {type: string}\n      required", "id: {type: integer, minimum: 0}\n      required"
+    )
     assert "W009" not in _codes(_pack(tmp_path / "safe", safe))
 
 
@@ -249,11 +272,21 @@ def test_a_switch_before_an_optional_self_contained_slot_is_kept_and_W014_is_ret
     """`--unread --folder={{folder}}` keeps --unread when folder is empty (docs/contract.md §5 rule 3, changed 2026-12-01), so check has no W014 to give."""
     from wrapgen.runtime import render_argv
 
-    text = BASE.replace("[mail, list, '--folder={{folder}}']", "[mail, list, --unread, '--folder={{folder}}']")
+    text = BASE.replace(
+        "[mail, list, '--folder={{folder}}']", "[mail, list, --unread, '--folder={{folder}}']"
+    )
     assert "[mail, list, --unread, '--folder={{folder}}']" in text
-    assert render_argv(["mail", "list", "--unread", "--folder={{folder}}"], {}) == ["mail", "list", "--unread"]
-    assert render_argv(["mail", "list", "--unread", "--folder={{folder}}"], {"folder": "x"}) == \
-        ["mail", "list", "--unread", "--folder=x"]
+    assert render_argv(["mail", "list", "--unread", "--folder={{folder}}"], {}) == [
+        "mail",
+        "list",
+        "--unread",
+    ]
+    assert render_argv(["mail", "list", "--unread", "--folder={{folder}}"], {"folder": "x"}) == [
+        "mail",
+        "list",
+        "--unread",
+        "--folder=x",
+    ]
     codes = _codes(_pack(tmp_path, text))
     assert "W014" not in codes and "W014" not in all_rules()
 
@@ -275,13 +308,20 @@ def test_W011_verb_without_policy(tmp_path):
 def test_W012_derived_files_missing_stale_or_not_executable(tmp_path):
     """No derived files, an edited pack.yaml, or adapter.py without its x bit: W012."""
     pack = _pack(tmp_path, BASE, build=False)
-    assert sorted(d.message for d in _findings(pack, "W012")) == ["adapter.py is missing", "binding.json is missing"]
+    assert sorted(d.message for d in _findings(pack, "W012")) == [
+        "adapter.py is missing",
+        "binding.json is missing",
+    ]
     write_files(pack, render_pack_files(BASE.encode()))
     (pack / "pack.yaml").write_text(BASE.replace("Read and send mail.", "Read mail."))
-    assert [d.message for d in _findings(pack, "W012")] == ["binding.json is out of date with pack.yaml"]
+    assert [d.message for d in _findings(pack, "W012")] == [
+        "binding.json is out of date with pack.yaml"
+    ]
     (pack / "pack.yaml").write_text(BASE)
     os.chmod(pack / "adapter.py", 0o644)
-    assert [d.message for d in _findings(pack, "W012")] == ["adapter.py has mode 0644, expected 0755"]
+    assert [d.message for d in _findings(pack, "W012")] == [
+        "adapter.py has mode 0644, expected 0755"
+    ]
 
 
 def test_W013_directory_name_differs_from_pack_id(tmp_path):
@@ -294,7 +334,10 @@ def test_W013_directory_name_differs_from_pack_id(tmp_path):
     "title, words",
     [
         ("{live: ['Searching {{query}}', Searching]}", "unknown argument"),
-        ("{done: ['Found {{result.count}}', Found], live: ['Found {{result.count}}', Searching]}", "in live"),
+        (
+            "{done: ['Found {{result.count}}', Found], live: ['Found {{result.count}}', Searching]}",
+            "in live",
+        ),
         ("{live: 'Searching for {{q}}'}", "no plain fallback"),
     ],
 )
@@ -302,17 +345,23 @@ def test_M026_title_problems(tmp_path, title, words):
     """Unknown argument, result in live, no plain fallback: M026 at the title field."""
     plain = BASE.replace(
         "      live: ['Searching the Inbox for “{{q}}”', Searching the Inbox]\n"
-        "      done: ['Searched the Inbox for “{{q}}”', Searched the Inbox]\n", "")
+        "      done: ['Searched the Inbox for “{{q}}”', Searched the Inbox]\n",
+        "",
+    )
     text = plain.replace("    title:\n", f"    title: {title}\n")
     assert text != plain != BASE
     findings = _findings(_pack(tmp_path, text), "M026")
-    assert findings and all(d.level == "error" and d.field.startswith("verbs.find.title.live") for d in findings)
+    assert findings and all(
+        d.level == "error" and d.field.startswith("verbs.find.title.live") for d in findings
+    )
     assert any(words in d.message for d in findings)
 
 
 def test_json_format_lists_findings(tmp_path, cli):
     """--format json gives ok, counts and each finding with code, level, path, line and field."""
-    pack = _pack(tmp_path, BASE.replace("{effect: destructive}", "{effect: destructive, confirm: false}"))
+    pack = _pack(
+        tmp_path, BASE.replace("{effect: destructive}", "{effect: destructive, confirm: false}")
+    )
     result = cli("check", "--format", "json", str(pack))
     assert result.exit_code == 1
     report = json.loads(result.stdout)
@@ -344,11 +393,16 @@ def test_a_new_rule_plugs_into_the_registry(tmp_path):
         for verb in ctx.verbs:
             for index, flag, _ in verb.literal_flags():
                 if verb.effect == "read" and flag == "--output":
-                    yield ctx.diagnostic("W999", verb.field_of(index), "--output writes a file on a read verb")
+                    yield ctx.diagnostic(
+                        "W999", verb.field_of(index), "--output writes a file on a read verb"
+                    )
 
     rule("W999", severity="error", summary="test rule")(dangerous_output_flag)
     try:
-        text = BASE.replace("[mail, list, '--folder={{folder}}']", "[mail, list, '--output=x', '--folder={{folder}}']")
+        text = BASE.replace(
+            "[mail, list, '--folder={{folder}}']",
+            "[mail, list, '--output=x', '--folder={{folder}}']",
+        )
         [finding] = _findings(_pack(tmp_path, text), "W999")
         assert (finding.field, finding.level) == ("verbs.list.cli[2]", "error")
     finally:
@@ -358,26 +412,59 @@ def test_a_new_rule_plugs_into_the_registry(tmp_path):
 def test_check_packs_concatenates_in_order(tmp_path):
     """check_packs over two dirs returns each pack's findings, first pack first."""
     first = _pack(tmp_path, BASE.replace("    policy: {effect: read}\n", "", 1), name="mail")
-    second = _pack(tmp_path / "other", BASE.replace("{effect: destructive}", "{effect: destructive, confirm: false}"))
+    second = _pack(
+        tmp_path / "other",
+        BASE.replace("{effect: destructive}", "{effect: destructive, confirm: false}"),
+    )
     codes = [(Path(d.path).parent, d.code) for d in check_packs([first, second])]
     assert codes == [(first, "W011"), (second, "W010")]
 
 
 _json = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(["", "x", "-v", "{{q}}", "read", "write", "object", "array", "|", "--"]),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(
-        st.sampled_from(["type", "properties", "q", "items", "effect", "confirm", "live", "done", "de", "x"]), children, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 5)
+    | st.sampled_from(["", "x", "-v", "{{q}}", "read", "write", "object", "array", "|", "--"]),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                ["type", "properties", "q", "items", "effect", "confirm", "live", "done", "de", "x"]
+            ),
+            children,
+            max_size=4,
+        )
+    ),
     max_leaves=12,
 )
 _verb = st.fixed_dictionaries(
     {"description": st.sampled_from(["Do it.", ""])},
-    optional={"cli": st.lists(st.sampled_from(["mail", "sh", "-c", "--", "{{q}}", "{{nope}}", "{{result.x}}", "|", "--x={{q}}"]), max_size=6),
-              "args": _json, "policy": _json, "title": _json, "json": _json, "timeout_s": _json, "aliases": _json},
+    optional={
+        "cli": st.lists(
+            st.sampled_from(
+                ["mail", "sh", "-c", "--", "{{q}}", "{{nope}}", "{{result.x}}", "|", "--x={{q}}"]
+            ),
+            max_size=6,
+        ),
+        "args": _json,
+        "policy": _json,
+        "title": _json,
+        "json": _json,
+        "timeout_s": _json,
+        "aliases": _json,
+    },
 )
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(verbs=st.dictionaries(st.sampled_from(["list", "run", "a.b", "Bad", "exec"]), _verb, max_size=4), wrap=_json)
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    verbs=st.dictionaries(
+        st.sampled_from(["list", "run", "a.b", "Bad", "exec"]), _verb, max_size=4
+    ),
+    wrap=_json,
+)
 def test_check_never_raises_on_arbitrary_manifests(tmp_path, verbs, wrap):
     """Any manifest shape gives diagnostics (each with a code and a line), never an exception."""
     import yaml
@@ -396,9 +483,14 @@ def test_W015_flag_before_an_optional_mixed_value_token(tmp_path):
     assert "[mail, list, -o, '{{folder}}.txt']" in text
     [finding] = _findings(_pack(tmp_path, text), "W015")
     assert (finding.level, finding.field) == ("warning", "verbs.list.cli[2]")
-    required = text.replace("folder: {type: string}\n      additionalProperties: false",
-                            "folder: {type: string}\n      required: [folder]\n      additionalProperties: false", 1)
+    required = text.replace(
+        "folder: {type: string}\n      additionalProperties: false",
+        "folder: {type: string}\n      required: [folder]\n      additionalProperties: false",
+        1,
+    )
     assert required != text
     assert "W015" not in _codes(_pack(tmp_path / "required", required))
-    joined = text.replace("[mail, list, -o, '{{folder}}.txt']", "[mail, list, '--out={{folder}}.txt']")
+    joined = text.replace(
+        "[mail, list, -o, '{{folder}}.txt']", "[mail, list, '--out={{folder}}.txt']"
+    )
     assert "W015" not in _codes(_pack(tmp_path / "joined", joined))

@@ -31,30 +31,59 @@ def test_the_catalogue_allows_plugins_by_bare_name_with_reasons():
             assert item.reason.strip() and "/" not in item.name
     aws = [a for a in hardening_for("kubectl").credential_guard.allow if a.name == "aws"]
     assert aws and aws[0].args == ("eks", "get-token") and "AWS_CONFIG_FILE" not in aws[0].env
-    assert {s.name: s.value for s in hardening_for("docker").env} == {"DOCKER_CLI_HOOKS": "false",
-                                                                      "DOCKER_CLI_HINTS": "false"}
+    assert {s.name: s.value for s in hardening_for("docker").env} == {
+        "DOCKER_CLI_HOOKS": "false",
+        "DOCKER_CLI_HINTS": "false",
+    }
 
 
-@pytest.mark.parametrize("guard, words", [
-    ({"format": "kubeconfig", "allow": []}, "reason"),
-    ({"format": "ini", "reason": "r", "allow": []}, "format"),
-    ({"format": "kubeconfig", "reason": "r", "allow": [{"name": "./plug", "reason": "x"}]}, "plain program"),
-    ({"format": "kubeconfig", "reason": "r", "allow": [{"name": "a", "reason": "x"}, {"name": "a", "reason": "y"}]},
-     "twice"),
-    ({"format": "docker_config", "reason": "r", "allow": [{"name": "pass"}]}, "reason"),
-])
+@pytest.mark.parametrize(
+    "guard, words",
+    [
+        ({"format": "kubeconfig", "allow": []}, "reason"),
+        ({"format": "ini", "reason": "r", "allow": []}, "format"),
+        (
+            {"format": "kubeconfig", "reason": "r", "allow": [{"name": "./plug", "reason": "x"}]},
+            "plain program",
+        ),
+        (
+            {
+                "format": "kubeconfig",
+                "reason": "r",
+                "allow": [{"name": "a", "reason": "x"}, {"name": "a", "reason": "y"}],
+            },
+            "twice",
+        ),
+        ({"format": "docker_config", "reason": "r", "allow": [{"name": "pass"}]}, "reason"),
+    ],
+)
 def test_a_malformed_credential_guard_is_refused(guard, words):
     with pytest.raises(HardeningDataError, match=words):
-        parse_catalogue({"version": 1, "reason": "r", "tools": {"kubectl": {"reason": "x", "credential_guard": guard}}})
+        parse_catalogue(
+            {
+                "version": 1,
+                "reason": "r",
+                "tools": {"kubectl": {"reason": "x", "credential_guard": guard}},
+            }
+        )
 
 
 def test_harden_manifest_gives_kubectl_and_docker_their_guard():
     for tool in ("kubectl", "docker"):
-        out = harden_manifest({"pack_id": tool, "description": "d", "bin": tool, "verbs": {
-            "get": {"description": "d", "cli": [tool, "get"]}}}, tool=tool)
+        out = harden_manifest(
+            {
+                "pack_id": tool,
+                "description": "d",
+                "bin": tool,
+                "verbs": {"get": {"description": "d", "cli": [tool, "get"]}},
+            },
+            tool=tool,
+        )
         assert out["credential_guard"] == pack_credential_guard(hardening_for(tool))
         assert harden_manifest(out, tool=tool) == out
-    docker = harden_manifest({"pack_id": "docker", "description": "d", "bin": "docker", "verbs": {}}, tool="docker")
+    docker = harden_manifest(
+        {"pack_id": "docker", "description": "d", "bin": "docker", "verbs": {}}, tool="docker"
+    )
     assert docker["env"]["set"] == {"DOCKER_CLI_HOOKS": "false", "DOCKER_CLI_HINTS": "false"}
 
 
@@ -95,7 +124,9 @@ def test_check_errors_on_a_guard_of_the_wrong_format_and_accepts_a_longer_allow_
     def longer(data):
         data["credential_guard"]["allow"].append({"name": "my-login", "args": ["token"]})
 
-    assert [d for d in check_pack(_pack(tmp_path / "b", "kubectl", longer)) if d.code == "W040"] == []
+    assert [
+        d for d in check_pack(_pack(tmp_path / "b", "kubectl", longer)) if d.code == "W040"
+    ] == []
 
 
 def test_the_schema_refuses_a_path_as_an_allowed_plugin(tmp_path):

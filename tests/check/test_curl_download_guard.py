@@ -20,11 +20,16 @@ def test_download_is_destructive_and_gated():
     assert policy["effect"] == "destructive" and policy["confirm"] is True
 
 
-@pytest.mark.parametrize("output", ["/etc/cron.d/x", "~/.bashrc", "../outside", "a/../../outside", ".."])
+@pytest.mark.parametrize(
+    "output", ["/etc/cron.d/x", "~/.bashrc", "../outside", "a/../../outside", ".."]
+)
 def test_download_refuses_a_path_outside_the_working_directory(output):
     """An absolute path, a home path or a '..' segment is refused before anything runs (a confirmed call too)."""
-    envelope = execute(str(REPO / "adapters" / "curl"), "download",
-                       {"url": "http://127.0.0.1:9/x", "output": output, "confirm": True})
+    envelope = execute(
+        str(REPO / "adapters" / "curl"),
+        "download",
+        {"url": "http://127.0.0.1:9/x", "output": output, "confirm": True},
+    )
     assert envelope["ok"] is False and "output" in envelope["error"], envelope
 
 

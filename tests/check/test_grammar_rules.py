@@ -50,7 +50,9 @@ def test_W071_a_revision_after_dash_dash_is_an_error(tmp_path):
     """The shipped git pack of before issue 11: `git show -- {{objects}}` answers HEAD with nothing."""
     pack = _pack(tmp_path, GIT_SHOW.format(tail="'--', '{{objects}}'"))
     found = _codes(pack, "W071")
-    assert len(found) == 1 and "objects" in found[0].message and found[0].field == "verbs.show.cli[3]"
+    assert (
+        len(found) == 1 and "objects" in found[0].message and found[0].field == "verbs.show.cli[3]"
+    )
 
 
 def test_W071_quiet_on_a_revision_before_dash_dash(tmp_path):
@@ -59,8 +61,12 @@ def test_W071_quiet_on_a_revision_before_dash_dash(tmp_path):
 
 
 def test_W071_only_for_tools_of_that_grammar(tmp_path):
-    text = GIT_SHOW.format(tail="'--', '{{objects}}'").replace("pack_id: git", "pack_id: other").replace(
-        "bin: git", "bin: other").replace("[git, show", "[other, show")
+    text = (
+        GIT_SHOW.format(tail="'--', '{{objects}}'")
+        .replace("pack_id: git", "pack_id: other")
+        .replace("bin: git", "bin: other")
+        .replace("[git, show", "[other, show")
+    )
     assert _codes(_pack(tmp_path, text, "other"), "W071") == []
 
 
@@ -151,15 +157,24 @@ def test_W070_a_verb_without_the_operand_its_command_requires(tmp_path):
     """systemctl's help lists `start UNIT...`; `systemctl start` alone is a usage error."""
     help_text = (HELP / "gnu" / "systemctl.txt").read_text()
     manifest, verb = _verb(tmp_path, SYSTEMCTL.format(tail="", props="{}"), "start", "systemctl")
-    found = operand_diagnostics(manifest, "start", verb, help_text, bin_name="systemctl", path=["start"])
+    found = operand_diagnostics(
+        manifest, "start", verb, help_text, bin_name="systemctl", path=["start"]
+    )
     assert [d.code for d in found] == ["W070"] and "UNIT" in found[0].message
 
 
 def test_W070_quiet_when_the_verb_has_the_slot(tmp_path):
     help_text = (HELP / "gnu" / "systemctl.txt").read_text()
-    text = SYSTEMCTL.format(tail=", --, '{{units}}'", props="{units: {type: array, items: {type: string}}}")
+    text = SYSTEMCTL.format(
+        tail=", --, '{{units}}'", props="{units: {type: array, items: {type: string}}}"
+    )
     manifest, verb = _verb(tmp_path / "b", text, "start", "systemctl")
-    assert operand_diagnostics(manifest, "start", verb, help_text, bin_name="systemctl", path=["start"]) == []
+    assert (
+        operand_diagnostics(
+            manifest, "start", verb, help_text, bin_name="systemctl", path=["start"]
+        )
+        == []
+    )
 
 
 def test_W072_with_the_help_a_flag_choice_as_an_operand(tmp_path):
@@ -182,7 +197,9 @@ def test_W072_with_the_help_a_flag_choice_as_an_operand(tmp_path):
             policy: {effect: write}
     """
     manifest, verb = _verb(tmp_path, text, "ssh-keygen", "ssh-keygen")
-    found = operand_diagnostics(manifest, "ssh-keygen", verb, help_text, bin_name="ssh-keygen", path=[])
+    found = operand_diagnostics(
+        manifest, "ssh-keygen", verb, help_text, bin_name="ssh-keygen", path=[]
+    )
     assert [d.code for d in found] == ["W072"] and "-t" in found[0].message
 
 

@@ -38,22 +38,58 @@ def test_every_catalogue_entry_has_a_reason_and_git_covers_the_issue_keys():
         for _, why in entry.not_covered:
             assert why.strip()
     keys = {o.key for o in hardening_for("git").config}
-    assert {"core.fsmonitor", "core.hooksPath", "core.sshCommand", "core.pager", "core.editor",
-            "credential.helper", "protocol.ext.allow", "core.askPass"} <= keys
+    assert {
+        "core.fsmonitor",
+        "core.hooksPath",
+        "core.sshCommand",
+        "core.pager",
+        "core.editor",
+        "credential.helper",
+        "protocol.ext.allow",
+        "core.askPass",
+    } <= keys
     # kubectl and docker: no longer notes only, a credential guard each (tests/check/test_credential_guard_rule.py)
-    assert not hardening_for("kubectl").empty and hardening_for("kubectl").credential_guard is not None
-    assert hardening_for("kubectl").not_covered and hardening_for("docker").credential_guard is not None
+    assert (
+        not hardening_for("kubectl").empty and hardening_for("kubectl").credential_guard is not None
+    )
+    assert (
+        hardening_for("kubectl").not_covered
+        and hardening_for("docker").credential_guard is not None
+    )
 
 
-@pytest.mark.parametrize("broken, words", [
-    ({"git": {"reason": "x", "config": [{"key": "core.pager", "value": "cat"}]}}, "reason"),
-    ({"git": {"reason": "x", "config": [{"key": "core.pager", "value": "cat", "reason": "a"},
-                                        {"key": "core.Pager", "value": "less", "reason": "b"}]}}, "second time"),
-    ({"git": {"reason": "x", "verb_flags": [{"verbs": ["diff"], "flags": ["--a"], "reason": "a"},
-                                            {"verbs": ["diff"], "flags": ["--b"], "reason": "b"}]}}, "again"),
-    ({"curl": {"reason": "x", "config": [{"key": "a.b", "value": "c", "reason": "d"}]}}, "git"),
-    ({"curl": {"reason": ""}}, "reason"),
-])
+@pytest.mark.parametrize(
+    "broken, words",
+    [
+        ({"git": {"reason": "x", "config": [{"key": "core.pager", "value": "cat"}]}}, "reason"),
+        (
+            {
+                "git": {
+                    "reason": "x",
+                    "config": [
+                        {"key": "core.pager", "value": "cat", "reason": "a"},
+                        {"key": "core.Pager", "value": "less", "reason": "b"},
+                    ],
+                }
+            },
+            "second time",
+        ),
+        (
+            {
+                "git": {
+                    "reason": "x",
+                    "verb_flags": [
+                        {"verbs": ["diff"], "flags": ["--a"], "reason": "a"},
+                        {"verbs": ["diff"], "flags": ["--b"], "reason": "b"},
+                    ],
+                }
+            },
+            "again",
+        ),
+        ({"curl": {"reason": "x", "config": [{"key": "a.b", "value": "c", "reason": "d"}]}}, "git"),
+        ({"curl": {"reason": ""}}, "reason"),
+    ],
+)
 def test_a_malformed_catalogue_is_refused_with_the_entry_named(broken, words):
     """A missing reason, a key set twice, a verb listed twice, config for a non-git tool: errors."""
     with pytest.raises(HardeningDataError, match=words):
@@ -72,17 +108,36 @@ def test_git_env_settings_are_a_consistent_git_config_block():
 def test_harden_manifest_adds_flags_before_the_literal_dashdash_and_env_set():
     """git diff gets --no-ext-diff --no-textconv right before its '--'; status none; env.set the block;
     the input manifest is not changed."""
-    manifest = {"pack_id": "git", "description": "d", "bin": "git", "verbs": {
-        "diff": {"description": "d", "cli": ["git", "diff", "--stat", "--", "{{paths}}"]},
-        "log": {"description": "d", "cli": ["git", "log", "--max-count={{n}}"]},
-        "status": {"description": "d", "cli": ["git", "status"]},
-    }}
+    manifest = {
+        "pack_id": "git",
+        "description": "d",
+        "bin": "git",
+        "verbs": {
+            "diff": {"description": "d", "cli": ["git", "diff", "--stat", "--", "{{paths}}"]},
+            "log": {"description": "d", "cli": ["git", "log", "--max-count={{n}}"]},
+            "status": {"description": "d", "cli": ["git", "status"]},
+        },
+    }
     before = copy.deepcopy(manifest)
     out = harden_manifest(manifest, tool="git")
     assert manifest == before
-    assert out["verbs"]["diff"]["cli"] == ["git", "diff", "--stat", "--no-ext-diff", "--no-textconv", "--", "{{paths}}"]
+    assert out["verbs"]["diff"]["cli"] == [
+        "git",
+        "diff",
+        "--stat",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--",
+        "{{paths}}",
+    ]
     # never right before a placeholder (omitting it would drop them): at the end when there is no '--'
-    assert out["verbs"]["log"]["cli"] == ["git", "log", "--max-count={{n}}", "--no-ext-diff", "--no-textconv"]
+    assert out["verbs"]["log"]["cli"] == [
+        "git",
+        "log",
+        "--max-count={{n}}",
+        "--no-ext-diff",
+        "--no-textconv",
+    ]
     assert out["verbs"]["status"]["cli"] == ["git", "status"]
     assert out["env"]["set"] == env_settings(hardening_for("git"))
     assert harden_manifest(out, tool="git") == out, "hardening twice changes nothing"
@@ -90,9 +145,22 @@ def test_harden_manifest_adds_flags_before_the_literal_dashdash_and_env_set():
 
 def test_harden_manifest_keeps_a_packs_own_git_config_and_wins_over_it():
     """A pack's own GIT_CONFIG_* entries stay, renumbered; a catalogued key gets the catalogue's value."""
-    manifest = {"pack_id": "git", "description": "d", "bin": "git", "verbs": {}, "env": {"set": {
-        "GIT_CONFIG_COUNT": "2", "GIT_CONFIG_KEY_0": "color.ui", "GIT_CONFIG_VALUE_0": "never",
-        "GIT_CONFIG_KEY_1": "core.fsmonitor", "GIT_CONFIG_VALUE_1": "/evil", "OTHER": "1"}}}
+    manifest = {
+        "pack_id": "git",
+        "description": "d",
+        "bin": "git",
+        "verbs": {},
+        "env": {
+            "set": {
+                "GIT_CONFIG_COUNT": "2",
+                "GIT_CONFIG_KEY_0": "color.ui",
+                "GIT_CONFIG_VALUE_0": "never",
+                "GIT_CONFIG_KEY_1": "core.fsmonitor",
+                "GIT_CONFIG_VALUE_1": "/evil",
+                "OTHER": "1",
+            }
+        },
+    }
     out = harden_manifest(manifest, tool="git")["env"]["set"]
     config = config_overrides_in(out)
     assert config["color.ui"] == "never" and config["core.fsmonitor"] == "false"
@@ -101,17 +169,43 @@ def test_harden_manifest_keeps_a_packs_own_git_config_and_wins_over_it():
 
 def test_curl_verbs_get_the_protocol_restriction():
     """Every curl verb gets --proto =http,https --proto-redir =http,https and -sS."""
-    out = harden_manifest({"pack_id": "curl", "description": "d", "bin": "curl", "verbs": {
-        "get": {"description": "d", "cli": ["curl", "--location", "{{location}}", "--", "{{url}}"]}}}, tool="curl")
-    assert out["verbs"]["get"]["cli"] == ["curl", "--location", "{{location}}", "--proto", "=http,https",
-                                          "--proto-redir", "=http,https", "-sS", "--", "{{url}}"]
+    out = harden_manifest(
+        {
+            "pack_id": "curl",
+            "description": "d",
+            "bin": "curl",
+            "verbs": {
+                "get": {
+                    "description": "d",
+                    "cli": ["curl", "--location", "{{location}}", "--", "{{url}}"],
+                }
+            },
+        },
+        tool="curl",
+    )
+    assert out["verbs"]["get"]["cli"] == [
+        "curl",
+        "--location",
+        "{{location}}",
+        "--proto",
+        "=http,https",
+        "--proto-redir",
+        "=http,https",
+        "-sS",
+        "--",
+        "{{url}}",
+    ]
     assert "env" not in out
 
 
 def test_an_uncatalogued_tool_comes_back_unchanged():
     """jq is not in the catalogue: nothing is added."""
-    manifest = {"pack_id": "jq", "description": "d", "bin": "jq", "verbs": {
-        "q": {"description": "d", "cli": ["jq", "{{f}}"]}}}
+    manifest = {
+        "pack_id": "jq",
+        "description": "d",
+        "bin": "jq",
+        "verbs": {"q": {"description": "d", "cli": ["jq", "{{f}}"]}},
+    }
     assert harden_manifest(manifest, tool="jq") == manifest
 
 

@@ -75,9 +75,16 @@ def test_a_shell_behind_another_command_is_w007():
     assert [d.field for d in findings] == ["verbs.go.cli[4]"]
 
 
-@pytest.mark.parametrize("cli", [["bash", "--norc", "{{script}}"], ["python3", "{{script}}"],
-                                 ["kubectl", "exec", "pod", "--", "python3", "{{script}}"],
-                                 ["sudo", "perl", "{{script}}"], ["env", "A=1", "node", "{{script}}"]])
+@pytest.mark.parametrize(
+    "cli",
+    [
+        ["bash", "--norc", "{{script}}"],
+        ["python3", "{{script}}"],
+        ["kubectl", "exec", "pod", "--", "python3", "{{script}}"],
+        ["sudo", "perl", "{{script}}"],
+        ["env", "A=1", "node", "{{script}}"],
+    ],
+)
 def test_a_script_or_option_chosen_by_the_caller_is_w007(cli):
     """`bash {{script}}`: the caller names the script, or slips in -c; either way it runs their code."""
     [finding] = _w007(cli)
@@ -103,7 +110,7 @@ def test_env_split_string_is_w007(cli, says):
     "cli",
     [
         ["awk", "{{script}}"],
-        ["awk", "BEGIN { system(\"id\") }"],
+        ["awk", 'BEGIN { system("id") }'],
         ["gawk", "-F", ":", "{print $1}", "/etc/passwd"],
         ["/usr/bin/mawk", "-f", "prog.awk"],
         ["find", ".", "-name", "x", "--", "awk", "{{script}}"],
@@ -115,7 +122,9 @@ def test_awk_programs_are_w007(cli):
     assert findings and "runs its program operand as code" in findings[0].message
 
 
-@pytest.mark.parametrize("cli", [["xargs", "{{items}}"], ["xargs", "-0", "rm"], ["fd", "-e", "txt", "xargs"]])
+@pytest.mark.parametrize(
+    "cli", [["xargs", "{{items}}"], ["xargs", "-0", "rm"], ["fd", "-e", "txt", "xargs"]]
+)
 def test_xargs_is_w007(cli):
     """xargs runs a command line built from its operands and its input."""
     findings = _w007(cli)

@@ -9,18 +9,38 @@ import pytest
 from wrapgen.knowledge.trials import ignored_path
 
 NOT_WRITES = [
-    "home/.config/", "home/.config/rclone/",  # rclone, first run: an empty folder
-    "home/.local/", "home/.local/share/", "home/.local/share/composer/", "home/.local/share/composer/.htaccess",
-    "home/.config/composer/.htaccess", "home/.cache/composer/.htaccess",
-    "home/.npm/", "home/.npm/_logs/", "home/.npm/_logs/2026-12-01T16_33_10_115Z-debug-0.log",
+    "home/.config/",
+    "home/.config/rclone/",  # rclone, first run: an empty folder
+    "home/.local/",
+    "home/.local/share/",
+    "home/.local/share/composer/",
+    "home/.local/share/composer/.htaccess",
+    "home/.config/composer/.htaccess",
+    "home/.cache/composer/.htaccess",
+    "home/.npm/",
+    "home/.npm/_logs/",
+    "home/.npm/_logs/2026-12-01T16_33_10_115Z-debug-0.log",
     "home/.npm/_update-notifier-last-checked",
-    "home/.pm2/", "home/.pm2/logs/", "home/.pm2/pids/", "home/.pm2/rpc.sock", "home/.pm2/pm2.log",
-    "work/.ruff_cache/", "work/.ruff_cache/0.6.0/123", "work/.mypy_cache/",
+    "home/.pm2/",
+    "home/.pm2/logs/",
+    "home/.pm2/pids/",
+    "home/.pm2/rpc.sock",
+    "home/.pm2/pm2.log",
+    "work/.ruff_cache/",
+    "work/.ruff_cache/0.6.0/123",
+    "work/.mypy_cache/",
 ]
 WRITES = [
-    "home/.config/rclone/rclone.conf", "home/.config/settings.json", "home/.config/tool/state.json",
-    "home/.local/share/composer/auth.json", "home/.npm/_cacache/", "home/.pm2/dump.pm2",
-    "work/out/", "work/cache.txt", "work/go.mod", "work/.config/",
+    "home/.config/rclone/rclone.conf",
+    "home/.config/settings.json",
+    "home/.config/tool/state.json",
+    "home/.local/share/composer/auth.json",
+    "home/.npm/_cacache/",
+    "home/.pm2/dump.pm2",
+    "work/out/",
+    "work/cache.txt",
+    "work/go.mod",
+    "work/.config/",
 ]
 
 

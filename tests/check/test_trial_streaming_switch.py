@@ -15,6 +15,11 @@ def test_a_switch_pair_is_kept_whole():
 
 
 def test_a_literal_flag_before_an_operand_is_still_taken_out():
-    assert without_streaming_flags(["tail", "-f", "{{file}}"], ARGS) == (["tail", "{{file}}"], ("-f",))
+    assert without_streaming_flags(["tail", "-f", "{{file}}"], ARGS) == (
+        ["tail", "{{file}}"],
+        ("-f",),
+    )
     assert without_streaming_flags(["kubectl", "logs", "--follow", "--", "{{file}}"], ARGS) == (
-        ["kubectl", "logs", "--", "{{file}}"], ("--follow",))
+        ["kubectl", "logs", "--", "{{file}}"],
+        ("--follow",),
+    )

@@ -83,8 +83,9 @@ def test_base_pack_has_no_trust_finding(tmp_path):
 def test_codes_are_registered_with_their_severities():
     """W050-W053 are registered (through _RULE_MODULES) as errors."""
     rules = all_rules()
-    assert {code: rules[code].severity for code in ("W050", "W051", "W052", "W053")} == dict.fromkeys(
-        ("W050", "W051", "W052", "W053"), "error")
+    assert {
+        code: rules[code].severity for code in ("W050", "W051", "W052", "W053")
+    } == dict.fromkeys(("W050", "W051", "W052", "W053"), "error")
 
 
 @pytest.mark.parametrize("gate", ["confirm", "apply"])
@@ -99,7 +100,10 @@ def test_W040_schema_default_or_const_on_the_gate_is_an_error(tmp_path, cli, gat
     [finding] = _findings(pack, "W050")
     assert finding.level == "error"
     assert finding.field == f"verbs.send.args.properties.{gate}.{keyword}"
-    assert finding.line == text.splitlines().index(f"        {gate}: {{type: boolean, {keyword}: true}}") + 1
+    assert (
+        finding.line
+        == text.splitlines().index(f"        {gate}: {{type: boolean, {keyword}: true}}") + 1
+    )
     result = cli("check", str(pack))
     assert result.exit_code == 1 and "W050 error" in result.stdout
 
@@ -137,7 +141,9 @@ def _with_pattern(pattern: str, *, max_length: int | None = None, array: bool = 
     return BASE.replace("        q: {type: string}\n", f"        q: {schema}\n")
 
 
-@pytest.mark.parametrize("pattern", ["^(a+)+$", "(a|a)*x", "(.*)*y", r"^(\w+\s?)+$", "(x+x+)+y", "(a+){1,100}b"])
+@pytest.mark.parametrize(
+    "pattern", ["^(a+)+$", "(a|a)*x", "(.*)*y", r"^(\w+\s?)+$", "(x+x+)+y", "(a+){1,100}b"]
+)
 def test_W042_catastrophic_pattern_is_an_error(tmp_path, cli, pattern):
     """Nested quantifiers and quantified overlapping alternations fail check, maxLength or not."""
     pack = _pack(tmp_path, _with_pattern(pattern, max_length=64))
@@ -173,10 +179,20 @@ def test_a_pattern_re_cannot_compile_is_reported_not_raised():
     assert pattern_danger(5) == "a pattern must be a string"
 
 
-@pytest.mark.parametrize("pattern", [
-    "^[^@]", "^[a-z][a-z0-9-]*$", "([a-z]+-)*[a-z]+", r"(\d{1,3}\.){3}\d{1,3}", "(get|post)*",
-    r"^v?[0-9]+(\.[0-9]+)*$", "^(?:[a-zA-Z0-9._-]+/)*[a-zA-Z0-9._-]+$", "(?>a+)+", "(a++)+",
-])
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "^[^@]",
+        "^[a-z][a-z0-9-]*$",
+        "([a-z]+-)*[a-z]+",
+        r"(\d{1,3}\.){3}\d{1,3}",
+        "(get|post)*",
+        r"^v?[0-9]+(\.[0-9]+)*$",
+        "^(?:[a-zA-Z0-9._-]+/)*[a-zA-Z0-9._-]+$",
+        "(?>a+)+",
+        "(a++)+",
+    ],
+)
 def test_safe_patterns_are_not_flagged(pattern):
     """Patterns whose repetitions are delimited (slugs, versions, paths) or atomic are not catastrophic."""
     assert pattern_danger(pattern) is None

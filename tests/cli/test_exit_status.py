@@ -19,7 +19,16 @@ SOURCES = sorted(PACKAGE.rglob("*.py"))
 
 # Functions whose return value is an exit status: every command's run()/main(), the dispatchers,
 # serve() and the exit_status properties.
-_STATUS_FUNCTIONS = {"run", "main", "exec_main", "raw_main", "_run", "_dispatch", "serve", "exit_status"}
+_STATUS_FUNCTIONS = {
+    "run",
+    "main",
+    "exec_main",
+    "raw_main",
+    "_run",
+    "_dispatch",
+    "serve",
+    "exit_status",
+}
 _EXITS = {("sys", "exit"), ("os", "_exit")}
 
 
@@ -43,22 +52,42 @@ def _bare_exit_numbers(path: Path) -> list[str]:
     found: list[str] = []
     where = path.relative_to(PACKAGE.parent)
     for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in _STATUS_FUNCTIONS:
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.name in _STATUS_FUNCTIONS
+        ):
             for inner in ast.walk(node):
                 if isinstance(inner, ast.Return) and _int_literals(inner.value):
-                    found.append(f"{where}:{inner.lineno}: {node.name}() returns a bare {_int_literals(inner.value)}")
-                if isinstance(inner, ast.Assign) and _int_literals(inner.value) and any(
-                        isinstance(t, ast.Name) and "status" in t.id for t in inner.targets):
-                    found.append(f"{where}:{inner.lineno}: {node.name}() sets a status to a bare number")
+                    found.append(
+                        f"{where}:{inner.lineno}: {node.name}() returns a bare {_int_literals(inner.value)}"
+                    )
+                if (
+                    isinstance(inner, ast.Assign)
+                    and _int_literals(inner.value)
+                    and any(isinstance(t, ast.Name) and "status" in t.id for t in inner.targets)
+                ):
+                    found.append(
+                        f"{where}:{inner.lineno}: {node.name}() sets a status to a bare number"
+                    )
         if isinstance(node, ast.Call):
             func = node.func
-            name = (func.value.id, func.attr) if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
-                else (None, func.id) if isinstance(func, ast.Name) else None
-            exits = name in _EXITS or (name is not None and name[1] in ("SystemExit", "exit") and name[0] is None)
+            name = (
+                (func.value.id, func.attr)
+                if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                else (None, func.id)
+                if isinstance(func, ast.Name)
+                else None
+            )
+            exits = name in _EXITS or (
+                name is not None and name[1] in ("SystemExit", "exit") and name[0] is None
+            )
             if exits and any(_int_literals(arg) for arg in node.args):
                 found.append(f"{where}:{node.lineno}: exits with a bare number")
-        if isinstance(node, ast.Assign) and _int_literals(node.value) and any(
-                isinstance(t, ast.Name) and t.id == "exit_status" for t in node.targets):
+        if (
+            isinstance(node, ast.Assign)
+            and _int_literals(node.value)
+            and any(isinstance(t, ast.Name) and t.id == "exit_status" for t in node.targets)
+        ):
             found.append(f"{where}:{node.lineno}: exit_status is a bare number")
     return found
 
@@ -66,10 +95,19 @@ def _bare_exit_numbers(path: Path) -> list[str]:
 def test_exit_statuses_keep_their_values():
     """docs/contract.md §14 fixes exec's 0/1/2; 127 is a forked child whose exec failed and 130 Ctrl-C, as a shell reports them."""
     # 3, 4, 5: the worst drift `check --drift` found (issue 14, docs/packs-and-check.md)
-    assert [(s.name, int(s)) for s in ExitStatus] == [("OK", 0), ("FAILED", 1), ("USAGE", 2), ("DRIFT_METADATA", 3),
-                                                    ("DRIFT_COMPATIBLE", 4), ("DRIFT_BREAKING", 5),
-                                                    ("CANNOT_RUN", 127), ("INTERRUPTED", 130)]
-    assert WrapgenError.exit_status is ExitStatus.FAILED and UsageError.exit_status is ExitStatus.USAGE
+    assert [(s.name, int(s)) for s in ExitStatus] == [
+        ("OK", 0),
+        ("FAILED", 1),
+        ("USAGE", 2),
+        ("DRIFT_METADATA", 3),
+        ("DRIFT_COMPATIBLE", 4),
+        ("DRIFT_BREAKING", 5),
+        ("CANNOT_RUN", 127),
+        ("INTERRUPTED", 130),
+    ]
+    assert (
+        WrapgenError.exit_status is ExitStatus.FAILED and UsageError.exit_status is ExitStatus.USAGE
+    )
 
 
 def test_the_scan_finds_bare_numbers(tmp_path):
@@ -101,9 +139,13 @@ def test_no_module_returns_or_exits_with_a_bare_number():
 
 def _error_prints(path: Path) -> list[str]:
     """Strings in code (literals or f-string heads) that start an `Error: ` line."""
-    return [f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("Error: ")]
+    return [
+        f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value.startswith("Error: ")
+    ]
 
 
 def test_one_module_prints_errors():
@@ -116,23 +158,29 @@ def test_one_module_prints_errors():
 def test_print_error_writes_message_diagnostics_and_hint_and_returns_the_status():
     """The one printer: Error line, each diagnostic indented, then the hint; the status is the error's."""
     stream = io.StringIO()
-    error = ManifestError("pack.yaml is not valid", hint="fix it",
-                          diagnostics=(Diagnostic("error", "W001", "bad", "", "pack.yaml", 3, "bin"),))
+    error = ManifestError(
+        "pack.yaml is not valid",
+        hint="fix it",
+        diagnostics=(Diagnostic("error", "W001", "bad", "", "pack.yaml", 3, "bin"),),
+    )
     assert print_error(error, stream=stream) is ExitStatus.FAILED
-    assert stream.getvalue() == ("Error: pack.yaml is not valid\n"
-                                 "  pack.yaml:3: W001 error bin: bad\n"
-                                 "  hint: fix it\n")
+    assert stream.getvalue() == (
+        "Error: pack.yaml is not valid\n  pack.yaml:3: W001 error bin: bad\n  hint: fix it\n"
+    )
     stream = io.StringIO()
     assert print_error(UsageError("no"), stream=stream) is ExitStatus.USAGE
     assert stream.getvalue() == "Error: no\n"
 
 
-@pytest.mark.parametrize("argv, status", [
-    (["--version"], ExitStatus.OK),
-    ([], ExitStatus.USAGE),
-    (["no-such-command"], ExitStatus.USAGE),
-    (["exec", "--nope"], ExitStatus.USAGE),
-])
+@pytest.mark.parametrize(
+    "argv, status",
+    [
+        (["--version"], ExitStatus.OK),
+        ([], ExitStatus.USAGE),
+        (["no-such-command"], ExitStatus.USAGE),
+        (["exec", "--nope"], ExitStatus.USAGE),
+    ],
+)
 def test_main_returns_named_statuses(argv, status, capsys):
     """wrapgen's main returns an ExitStatus; an error goes through the one printer."""
     result = main(argv)

@@ -31,7 +31,9 @@ def test_version_has_one_source():
 
 def test_version_from_a_process():
     """`python -m wrapgen --version` in a process prints the same line and exits 0."""
-    result = subprocess.run([sys.executable, "-m", "wrapgen", "--version"], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "wrapgen", "--version"], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0 and result.stdout == f"wrapgen {wrapgen.__version__}\n"
 
 

@@ -7,7 +7,9 @@ import re
 from conftest import REPO
 
 INSTALL_AND_WRAP = "python3 -m pip install -e . && wrapgen wrap git -o out"
-INSTALL_AND_TEST = "python3 -m pip install -e '.[test,mcp]' && python3 -m pytest -q -p no:cacheprovider"
+INSTALL_AND_TEST = (
+    "python3 -m pip install -e '.[test,mcp]' && python3 -m pytest -q -p no:cacheprovider"
+)
 
 
 def _first_commands() -> list[str]:
@@ -15,7 +17,11 @@ def _first_commands() -> list[str]:
     text = (REPO / "README.md").read_text(encoding="utf-8")
     block = re.search(r"^```sh\n(.*?)^```", text, re.M | re.S)
     assert block, "README must open with a code block of commands"
-    return [line for line in block.group(1).splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return [
+        line
+        for line in block.group(1).splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
 
 
 def test_readme_opens_with_the_two_commands():
@@ -37,8 +43,8 @@ def test_ci_runs_the_test_command_written_in_readme():
 def _check_codes() -> dict[str, str]:
     """code -> severity, from the table under docs/packs-and-check.md's "Check codes" heading."""
     text = (REPO / "docs" / "packs-and-check.md").read_text(encoding="utf-8")
-    section = text[text.index("## Check codes"):]
-    section = section[:section.index("\n## ", 1)]
+    section = text[text.index("## Check codes") :]
+    section = section[: section.index("\n## ", 1)]
     rows = re.findall(r"^\| `([A-Z]\d{3})` \| (\w+) \|", section, re.M)
     codes = dict(rows)
     assert len(codes) == len(rows), "a code is listed twice"
@@ -61,10 +67,14 @@ def test_docs_document_the_probe_codes_with_their_levels():
 
     source = (REPO / "wrapgen" / "check" / "probe.py").read_text(encoding="utf-8")
     documented = _check_codes()
-    constants = {name: value for name, value in vars(probe).items() if name.startswith("PROBE") and name.endswith("CODE")}
+    constants = {
+        name: value
+        for name, value in vars(probe).items()
+        if name.startswith("PROBE") and name.endswith("CODE")
+    }
     assert constants
     for name, code in constants.items():
-        level = re.search(rf"diagnostic\(\s*{name}, \"(\w+)\"", source)
+        level = re.search(rf"diagnostic\(\s*{name},\s*\"(\w+)\"", source)
         assert level, name
         assert documented.get(code) == level.group(1), code
 
@@ -74,5 +84,7 @@ def test_every_documented_code_exists():
     from wrapgen.check import probe
     from wrapgen.check.rules import all_rules
 
-    known = set(all_rules()) | {v for k, v in vars(probe).items() if k.startswith("PROBE") and k.endswith("CODE")}
+    known = set(all_rules()) | {
+        v for k, v in vars(probe).items() if k.startswith("PROBE") and k.endswith("CODE")
+    }
     assert set(_check_codes()) <= known, set(_check_codes()) - known

@@ -17,7 +17,17 @@ _FENCE = re.compile(r"^(```|~~~).*?^\1", re.M | re.S)
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 
 # the directories a clone has that are not the project's own files
-_NOT_OURS = {".git", "__pycache__", ".pytest_cache", ".hypothesis", "build", "dist", "out", ".venv", "venv"}
+_NOT_OURS = {
+    ".git",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    "build",
+    "dist",
+    "out",
+    ".venv",
+    "venv",
+}
 OUTSIDE = ".." + "/shared"  # spelled in two parts so that this file does not name it
 
 
@@ -40,16 +50,27 @@ def _repo_files():
 
 def test_the_link_finder_finds_links():
     """The link pattern sees inline and reference links and skips code, so the next test checks something."""
-    text = "see [a](guide/a.md) and [b](b.md#x \"t\")\n\n[c]: ../c.md\n\n`[d](d.md)`\n```\n[e](e.md)\n```\n"
+    text = 'see [a](guide/a.md) and [b](b.md#x "t")\n\n[c]: ../c.md\n\n`[d](d.md)`\n```\n[e](e.md)\n```\n'
     assert _links(text) == ["guide/a.md", "b.md#x", "../c.md"]
-    assert not _relative("https://example.com/x") and not _relative("#anchor") and _relative("a.md#b")
+    assert (
+        not _relative("https://example.com/x") and not _relative("#anchor") and _relative("a.md#b")
+    )
 
 
 def test_the_docs_pages_exist():
     """README links into docs/, and the pages the issue promised are there."""
     names = {p.name for p in PAGES}
-    assert {"contract.md", "discover.md", "propose.md", "packs-and-check.md", "runtime.md", "flows.md",
-            "serving.md", "benchmarks.md", "architecture.md"} <= names
+    assert {
+        "contract.md",
+        "discover.md",
+        "propose.md",
+        "packs-and-check.md",
+        "runtime.md",
+        "flows.md",
+        "serving.md",
+        "benchmarks.md",
+        "architecture.md",
+    } <= names
 
 
 def test_every_relative_link_points_at_a_file_that_exists():
@@ -104,7 +125,9 @@ def test_contract_sections_keep_their_numbers():
     cited = set()
     for folder in ("wrapgen", "tests"):
         for path in (REPO / folder).rglob("*.py"):
-            cited |= {int(n) for n in re.findall(r"contract\.md §(\d+)", path.read_text(encoding="utf-8"))}
+            cited |= {
+                int(n) for n in re.findall(r"contract\.md §(\d+)", path.read_text(encoding="utf-8"))
+            }
     assert cited and cited <= set(numbers), cited - set(numbers)
 
 
@@ -114,7 +137,9 @@ def test_every_docs_page_the_code_names_exists():
     for folder in ("wrapgen", "tests", "scripts"):
         for path in (REPO / folder).rglob("*"):
             if path.suffix in (".py", ".json") and "fixtures" not in path.parts:
-                for page in re.findall(r"\bdocs/([a-z0-9-]+\.md)", path.read_text(encoding="utf-8")):
+                for page in re.findall(
+                    r"\bdocs/([a-z0-9-]+\.md)", path.read_text(encoding="utf-8")
+                ):
                     named.setdefault(page, str(path.relative_to(REPO)))
     assert "contract.md" in named
     missing = {page: where for page, where in named.items() if not (REPO / "docs" / page).is_file()}

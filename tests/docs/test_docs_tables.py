@@ -14,7 +14,9 @@ from conftest import REPO
 @pytest.fixture(scope="module")
 def tables():
     """scripts/docs_tables.py, loaded from its file (it is a maintainer's script, not part of the package)."""
-    spec = importlib.util.spec_from_file_location("docs_tables", REPO / "scripts" / "docs_tables.py")
+    spec = importlib.util.spec_from_file_location(
+        "docs_tables", REPO / "scripts" / "docs_tables.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -23,7 +25,7 @@ def tables():
 def _generated(page: str, name: str) -> str:
     text = (REPO / page).read_text(encoding="utf-8")
     start, end = f"<!-- generated:{name} -->\n", f"<!-- /generated:{name} -->"
-    return text[text.index(start) + len(start):text.index(end)]
+    return text[text.index(start) + len(start) : text.index(end)]
 
 
 def _rows(table: str) -> list[list[str]]:
@@ -38,7 +40,9 @@ def _rows(table: str) -> list[list[str]]:
 def test_every_generated_table_is_current(tables):
     """Each page holds exactly what the script renders now: `python3 scripts/docs_tables.py` regenerates."""
     for name, (page, render) in tables.TABLES.items():
-        assert _generated(page, name) == render(), f"{page}: table {name} is stale: run python3 scripts/docs_tables.py"
+        assert _generated(page, name) == render(), (
+            f"{page}: table {name} is stale: run python3 scripts/docs_tables.py"
+        )
 
 
 def test_the_script_check_mode_agrees(tables, capsys):
@@ -51,7 +55,10 @@ def test_the_script_check_mode_agrees(tables, capsys):
 def test_render_page_replaces_only_between_the_markers(tables):
     """Prose around a generated table is kept; a page without the markers is an error, not a silent no-op."""
     page = "intro\n<!-- generated:t -->\nold\n<!-- /generated:t -->\noutro\n"
-    assert tables.render_page(page, {"t": "new\n"}) == "intro\n<!-- generated:t -->\nnew\n<!-- /generated:t -->\noutro\n"
+    assert (
+        tables.render_page(page, {"t": "new\n"})
+        == "intro\n<!-- generated:t -->\nnew\n<!-- /generated:t -->\noutro\n"
+    )
     with pytest.raises(ValueError):
         tables.render_page("no markers\n", {"t": "new\n"})
 
@@ -90,4 +97,6 @@ def test_the_package_has_no_docs_generator():
     """The generator lives outside the package, and the pure proposal imports no YAML."""
     assert not (REPO / "wrapgen" / "propose" / "report.py").exists()
     for path in (REPO / "wrapgen" / "propose").rglob("*.py"):
-        assert not re.search(r"^\s*(import yaml|from yaml)", path.read_text(encoding="utf-8"), re.M), path
+        assert not re.search(
+            r"^\s*(import yaml|from yaml)", path.read_text(encoding="utf-8"), re.M
+        ), path

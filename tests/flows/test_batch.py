@@ -32,11 +32,16 @@ def test_check_passes_unchanged_and_fails_on_drift_writing_nothing(examples, tmp
     ok = cli("batch", str(examples / "deployctl.yaml"), "-o", str(out), "--check", "-j", "1")
     assert ok.exit_code == 0 and "up to date" in ok.stdout
     pack_yaml = out / "deployctl" / "pack.yaml"
-    edited = pack_yaml.read_text().replace("Deploy services to the team's environments.", "Hand edited.")
+    edited = pack_yaml.read_text().replace(
+        "Deploy services to the team's environments.", "Hand edited."
+    )
     pack_yaml.write_text(edited)
     drift = cli("batch", str(examples / "deployctl.yaml"), "-o", str(out), "--check", "-j", "1")
     assert drift.exit_code == 1
-    assert f"--- a/{str(out).lstrip('/')}/deployctl/pack.yaml" in drift.stdout and "-description: Hand edited." in drift.stdout
+    assert (
+        f"--- a/{str(out).lstrip('/')}/deployctl/pack.yaml" in drift.stdout
+        and "-description: Hand edited." in drift.stdout
+    )
     assert "differs" in drift.stdout
     assert pack_yaml.read_text() == edited
 
@@ -52,7 +57,9 @@ def test_broken_recipe_does_not_stop_the_batch(examples, tmp_path, cli):
     assert result.exit_code == 1
     assert (out / "deployctl" / "pack.yaml").exists()
     assert "2 of 3 recipes failed" in result.stderr
-    assert "unknown key 'overides'" in result.stderr and "did you mean 'overrides'?" in result.stderr
+    assert (
+        "unknown key 'overides'" in result.stderr and "did you mean 'overrides'?" in result.stderr
+    )
     assert "no-such-tool-xyz" in result.stderr and "not installed" in result.stderr
     assert "FAILED" in result.stdout
 
@@ -73,7 +80,9 @@ def test_overrides_survive_help_changes_and_stale_names_warn(examples, tmp_path,
     script = examples / "bin" / "deployctl"
     text = script.read_text()
     # The tool renames --lines to --line-count and rewords its summaries.
-    text = text.replace("--lines", "--line-count").replace("Show the last lines", "Print the newest lines")
+    text = text.replace("--lines", "--line-count").replace(
+        "Show the last lines", "Print the newest lines"
+    )
     script.write_text(text)
     recipe = yaml.safe_load((examples / "deployctl.yaml").read_text())
     recipe["overrides"]["logs"] = {"args": {"include": ["lines"]}}
@@ -87,7 +96,9 @@ def test_overrides_survive_help_changes_and_stale_names_warn(examples, tmp_path,
     assert manifest["verbs"]["destroy"]["policy"]["effect"] == "destructive"
     assert manifest["verbs"]["list"]["title"]["live"][0] == "Listing services in {{env}}"
     assert "newest lines" in manifest["verbs"]["logs"]["description"]
-    assert "args.include names `lines`" in result.stdout and "(closest: line_count)" in result.stdout
+    assert (
+        "args.include names `lines`" in result.stdout and "(closest: line_count)" in result.stdout
+    )
     assert "override `lst` names no proposed command (closest: list)" in result.stdout
     assert "`histroy` is not a subcommand of deployctl any more (closest: history)" in result.stdout
     assert result.stdout.count("histroy") == 1
@@ -114,8 +125,12 @@ def test_memo_skips_unchanged_recipes_and_notices_edits(examples, tmp_path, monk
     recipe = examples / "deployctl.yaml"
     first = run_batch([recipe], out_dir=tmp_path / "out", jobs=1).outcomes[0]
     second = run_batch([recipe], out_dir=tmp_path / "out", jobs=1, check=True).outcomes[0]
-    assert not first.memoized and second.memoized and second.files == first.files and not second.diffs
-    assert not run_batch([recipe], out_dir=tmp_path / "out", jobs=1, memo=False).outcomes[0].memoized
+    assert (
+        not first.memoized and second.memoized and second.files == first.files and not second.diffs
+    )
+    assert (
+        not run_batch([recipe], out_dir=tmp_path / "out", jobs=1, memo=False).outcomes[0].memoized
+    )
     recipe.write_text(recipe.read_text().replace("Deploy services to", "Ship services to"))
     third = run_batch([recipe], out_dir=tmp_path / "out", jobs=1, check=True).outcomes[0]
     assert not third.memoized and third.diffs and "Ship services to" in third.files["pack.yaml"]

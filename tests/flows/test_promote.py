@@ -7,24 +7,44 @@ import yaml
 
 from wrapgen.errors import RecipeError
 from wrapgen.model.tool import Command, Flag, Positional, Tool
-from wrapgen.flows.promote import load_path_wrap, parse_path_wrap, plan_promotion, promotion_report, split_by_family
+from wrapgen.flows.promote import (
+    load_path_wrap,
+    parse_path_wrap,
+    plan_promotion,
+    promotion_report,
+    split_by_family,
+)
 
 
 def _cmd(path, flags=(), subs=(), **kw):
-    return Command(path=tuple(path.split()), flags=tuple(Flag(long=f"--{f}") for f in flags),
-                   subcommands=tuple(subs), **kw)
+    return Command(
+        path=tuple(path.split()),
+        flags=tuple(Flag(long=f"--{f}") for f in flags),
+        subcommands=tuple(subs),
+        **kw,
+    )
 
 
-TOOL = Tool(name="kc", root=Command(subcommands=(
-    _cmd("get", ["selector", "output", "raw"], positionals=(Positional("type"),)),
-    _cmd("logs", ["tail", "follow"]),
-    _cmd("exec", ["stdin"]),
-    _cmd("rollout", subs=(_cmd("rollout status", ["watch"]), _cmd("rollout undo", ["to-revision"]))),
-)))
+TOOL = Tool(
+    name="kc",
+    root=Command(
+        subcommands=(
+            _cmd("get", ["selector", "output", "raw"], positionals=(Positional("type"),)),
+            _cmd("logs", ["tail", "follow"]),
+            _cmd("exec", ["stdin"]),
+            _cmd(
+                "rollout",
+                subs=(_cmd("rollout status", ["watch"]), _cmd("rollout undo", ["to-revision"])),
+            ),
+        )
+    ),
+)
 
 
 def _wrap(allowed, pack_id="kc"):
-    return parse_path_wrap(yaml.safe_dump({"pack_id": pack_id, "wrap": {"bin": "kc", "allowedSubcommands": allowed}}))
+    return parse_path_wrap(
+        yaml.safe_dump({"pack_id": pack_id, "wrap": {"bin": "kc", "allowedSubcommands": allowed}})
+    )
 
 
 def test_plan_keeps_the_allowlist_boundary():
@@ -41,7 +61,9 @@ def test_missing_subcommand_is_reported_with_closest():
     plan = plan_promotion(_wrap(["get", "rollout stats", "nope"]), TOOL)
     assert [m.path for m in plan.missing] == [("rollout", "stats"), ("nope",)]
     assert plan.missing[0].closest == "rollout status"
-    assert any("`rollout stats` does not exist in kc" in w and "rollout status" in w for w in plan.warnings)
+    assert any(
+        "`rollout stats` does not exist in kc" in w and "rollout status" in w for w in plan.warnings
+    )
     assert plan.commands == (("get",),)
 
 
@@ -68,9 +90,18 @@ def test_split_by_family_above_twelve():
     small = split_by_family([("a",)] * 3, pack_id="k")
     assert small == (("k", (("a",),) * 3),)
     subs = tuple(_cmd(f"fam{i // 5} c{i}") for i in range(15))
-    groups = tuple(_cmd(f"fam{g}", subs=tuple(s for s in subs if s.path[0] == f"fam{g}")) for g in range(3))
-    many = Tool(name="kc", root=Command(subcommands=tuple(
-        _cmd(g.path[0], subs=tuple(_cmd(f"{g.path[0]} c{i}") for i in range(5))) for g in groups)))
+    groups = tuple(
+        _cmd(f"fam{g}", subs=tuple(s for s in subs if s.path[0] == f"fam{g}")) for g in range(3)
+    )
+    many = Tool(
+        name="kc",
+        root=Command(
+            subcommands=tuple(
+                _cmd(g.path[0], subs=tuple(_cmd(f"{g.path[0]} c{i}") for i in range(5)))
+                for g in groups
+            )
+        ),
+    )
     plan = plan_promotion(_wrap(["fam0", "fam1", "fam2"]), many)
     assert plan.split and [n for n, _ in plan.packs] == ["kc-1", "kc-fam2"]
     assert any("split by family into 2 packs" in w for w in plan.warnings)
@@ -79,9 +110,17 @@ def test_split_by_family_above_twelve():
 def test_report_shows_reach_and_what_was_narrowed():
     """The report lists the old reach (every flag) and the flags no named command reaches any more."""
     plan = plan_promotion(_wrap(["get", "nope"]), TOOL)
-    manifest = {"pack_id": "kc", "bin": "kc", "verbs": {"get": {
-        "cli": ["kc", "get", "--selector={{selector}}", "--", "{{type}}"],
-        "args": {"properties": {"type": {}, "selector": {}}}, "policy": {"effect": "read"}}}}
+    manifest = {
+        "pack_id": "kc",
+        "bin": "kc",
+        "verbs": {
+            "get": {
+                "cli": ["kc", "get", "--selector={{selector}}", "--", "{{type}}"],
+                "args": {"properties": {"type": {}, "selector": {}}},
+                "policy": {"effect": "read"},
+            }
+        },
+    }
     report = promotion_report(plan, TOOL, {"kc": manifest})
     assert "any of 3 flags" in report
     assert "| `get` | `--output`, `--raw` | `--selector` |" in report
@@ -89,13 +128,24 @@ def test_report_shows_reach_and_what_was_narrowed():
     assert "type, selector" in report
 
 
-@pytest.mark.parametrize("text, needle, hint", [
-    ("pack_id: k\n", "no `wrap:`", "allowedSubcommands"),
-    ("pack_id: k\nwrap: {allowedSubcommands: [get]}\n", "wrap.bin", "kubectl"),
-    ("pack_id: k\nwrap: {bin: kubectl, allowedSubcommand: [get]}\n", "missing", "did you mean"),
-    ("pack_id: K\nwrap: {bin: kubectl, allowedSubcommands: [get]}\n", "not a valid pack id", "lower-case"),
-    ("pack_id: k\nwrap: {bin: kubectl, allowedSubcommands: []}\n", "non-empty list", "rollout status"),
-])
+@pytest.mark.parametrize(
+    "text, needle, hint",
+    [
+        ("pack_id: k\n", "no `wrap:`", "allowedSubcommands"),
+        ("pack_id: k\nwrap: {allowedSubcommands: [get]}\n", "wrap.bin", "kubectl"),
+        ("pack_id: k\nwrap: {bin: kubectl, allowedSubcommand: [get]}\n", "missing", "did you mean"),
+        (
+            "pack_id: K\nwrap: {bin: kubectl, allowedSubcommands: [get]}\n",
+            "not a valid pack id",
+            "lower-case",
+        ),
+        (
+            "pack_id: k\nwrap: {bin: kubectl, allowedSubcommands: []}\n",
+            "non-empty list",
+            "rollout status",
+        ),
+    ],
+)
 def test_bad_path_wrap_files(text, needle, hint):
     """A malformed PATH wrap is a RecipeError that names the problem and the fix."""
     with pytest.raises(RecipeError) as info:

@@ -21,11 +21,22 @@ READ = {"effect": "read", "confirm": False}
 
 
 def _proposal(chosen: list[str], others: list[str] = ()) -> Proposal:
-    verbs = {p.replace(" ", "."): {"description": "D.", "cli": ["t", *p.split()], "policy": READ, "x-why": "read"}
-             for p in chosen}
-    decisions = tuple(Decision(p, p.replace(" ", "."), True, "read", "read: picked") for p in chosen)
+    verbs = {
+        p.replace(" ", "."): {
+            "description": "D.",
+            "cli": ["t", *p.split()],
+            "policy": READ,
+            "x-why": "read",
+        }
+        for p in chosen
+    }
+    decisions = tuple(
+        Decision(p, p.replace(" ", "."), True, "read", "read: picked") for p in chosen
+    )
     decisions += tuple(Decision(p, "", False, "read", "not chosen: ranks low") for p in others)
-    return Proposal({"pack_id": "t", "description": "T.", "bin": "t", "json": False, "verbs": verbs}, decisions)
+    return Proposal(
+        {"pack_id": "t", "description": "T.", "bin": "t", "json": False, "verbs": verbs}, decisions
+    )
 
 
 @pytest.fixture
@@ -36,13 +47,20 @@ def fake_trials(monkeypatch):
 
     def fake(proposal, **_options):
         calls.append(sorted(proposal.manifest["verbs"]))
-        evidence = tuple(Evidence(name, "long-running" if name in drop else "ok")
-                         for name in proposal.manifest["verbs"])
+        evidence = tuple(
+            Evidence(name, "long-running" if name in drop else "ok")
+            for name in proposal.manifest["verbs"]
+        )
         verbs = {n: b for n, b in proposal.manifest["verbs"].items() if n not in drop}
-        decisions = tuple(replace(d, chosen=False, name="", reason=Evidence(d.name, "long-running").words)
-                          if d.chosen and d.name in drop else d for d in proposal.decisions)
-        return replace(proposal, manifest={**proposal.manifest, "verbs": verbs}, decisions=decisions), \
-            TrialReport(evidence)
+        decisions = tuple(
+            replace(d, chosen=False, name="", reason=Evidence(d.name, "long-running").words)
+            if d.chosen and d.name in drop
+            else d
+            for d in proposal.decisions
+        )
+        return replace(
+            proposal, manifest={**proposal.manifest, "verbs": verbs}, decisions=decisions
+        ), TrialReport(evidence)
 
     monkeypatch.setattr(trials, "try_proposal", fake)
     return drop, calls
@@ -62,14 +80,28 @@ def test_a_dropped_verb_is_replaced_by_the_next_candidate(fake_trials):
     assert asked == [(("watch",),)]
     assert [d.path for d in proposal.chosen] == ["get", "list", "show", "status", "info"]
     assert report.replaced == (("info", "watch"),)
-    assert "added by wrap in place of 'watch', which its trial left out" in proposal.manifest["verbs"]["info"]["x-why"]
+    assert (
+        "added by wrap in place of 'watch', which its trial left out"
+        in proposal.manifest["verbs"]["info"]["x-why"]
+    )
     info = next(d for d in proposal.decisions if d.path == "info")
     assert info.reason.endswith("; in place of 'watch' (left out by its trial)")
     watch = next(d for d in proposal.decisions if d.path == "watch")
-    assert not watch.chosen and "long-running" in watch.reason and watch.reason.endswith("replaced by 'info'")
-    assert "  backfill: info takes the place of 'watch', which its trial left out" in trial_lines(report)
-    assert [e.verb for e in report.evidence].count("watch") == 1  # the first round's evidence is kept
-    assert calls == [["get", "list", "show", "status", "watch"], ["get", "info", "list", "show", "status"]]
+    assert (
+        not watch.chosen
+        and "long-running" in watch.reason
+        and watch.reason.endswith("replaced by 'info'")
+    )
+    assert "  backfill: info takes the place of 'watch', which its trial left out" in trial_lines(
+        report
+    )
+    assert [e.verb for e in report.evidence].count(
+        "watch"
+    ) == 1  # the first round's evidence is kept
+    assert calls == [
+        ["get", "list", "show", "status", "watch"],
+        ["get", "info", "list", "show", "status"],
+    ]
 
 
 def test_no_backfill_while_the_pack_has_five(fake_trials):
@@ -109,8 +141,9 @@ def test_a_replacement_left_out_by_its_own_trial_is_replaced_in_the_next_round(f
         asked.append(excluded)
         return next(rounds)
 
-    proposal, report = try_and_backfill(_proposal(["a", "b", "c", "d", "watch"]), repropose=repropose,
-                                        bin_path="/bin/t")
+    proposal, report = try_and_backfill(
+        _proposal(["a", "b", "c", "d", "watch"]), repropose=repropose, bin_path="/bin/t"
+    )
     assert asked == [(("watch",),), (("watch",), ("follow",))]
     assert [d.path for d in proposal.chosen] == ["a", "b", "c", "d", "e"]
     assert report.replaced == (("e", "watch"),)
@@ -123,10 +156,13 @@ def test_modes_and_listed_commands_are_not_backfilled(fake_trials):
     first = _proposal(["--list", "--follow"])
     for decision in first.decisions:
         assert decision.path.startswith("--")
-    proposal, report = try_and_backfill(first, repropose=lambda _e: pytest.fail("a mode cannot be excluded"),
-                                        bin_path="/bin/t")
+    proposal, report = try_and_backfill(
+        first, repropose=lambda _e: pytest.fail("a mode cannot be excluded"), bin_path="/bin/t"
+    )
     assert [d.path for d in proposal.chosen] == ["--list"]
     drop.clear()
     drop.add("watch")
-    proposal, report = try_and_backfill(_proposal(["get", "watch"]), repropose=None, bin_path="/bin/t")
+    proposal, report = try_and_backfill(
+        _proposal(["get", "watch"]), repropose=None, bin_path="/bin/t"
+    )
     assert [d.path for d in proposal.chosen] == ["get"] and report.replaced == ()

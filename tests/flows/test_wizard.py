@@ -28,7 +28,9 @@ def test_atomic_write_replaces_and_keeps_extra_files(tmp_path):
 def test_edits_are_values():
     """Edits accumulate into new values keyed by the proposed name; the old value is unchanged."""
     first = Edits()
-    second = first.with_override("log", name="history").with_override("log", policy={"effect": "read"})
+    second = first.with_override("log", name="history").with_override(
+        "log", policy={"effect": "read"}
+    )
     assert first.overrides == {} and second.overrides["log"].name == "history"
     assert second.overrides["log"].policy == {"effect": "read"}
     assert second.skip("diff").skipped == frozenset({"diff"})

@@ -97,7 +97,8 @@ def test_pick_takes_exactly_the_paths_given(cli, notes, tmp_path):
 def test_recipe_overrides_apply(cli, notes, tmp_path):
     """A recipe renames a verb, narrows its args and sets its title; the pack says so."""
     recipe = tmp_path / "notes.yaml"
-    recipe.write_text(textwrap.dedent(f"""\
+    recipe.write_text(
+        textwrap.dedent(f"""\
         tool: {notes}
         pack_id: notes
         overrides:
@@ -105,7 +106,8 @@ def test_recipe_overrides_apply(cli, notes, tmp_path):
             name: notes.recent
             args: {{include: [limit]}}
             title: {{live: [Listing recent notes], done: [Listed recent notes]}}
-        """))
+        """)
+    )
     out = tmp_path / "packs"
     result = cli("wrap", "--recipe", str(recipe), "-o", str(out))
     assert result.exit_code == 0, result.stderr
@@ -153,8 +155,12 @@ def test_wrap_passes_discovery_options_over_the_recipes(tmp_path):
         return Tool(name=name)  # nothing readable: wrap stops with a clear error after discovery
 
     with pytest.raises(HelpUnreadableError):
-        wrap("git", out_dir=tmp_path, discover=fake_discover,
-             discover_options={"depth": 1, "timeout_s": 2.5, "style": None})
+        wrap(
+            "git",
+            out_dir=tmp_path,
+            discover=fake_discover,
+            discover_options={"depth": 1, "timeout_s": 2.5, "style": None},
+        )
     assert seen == {"depth": 1, "timeout_s": 2.5}
 
 

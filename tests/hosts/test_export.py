@@ -51,7 +51,10 @@ def _binding(pack_id="git", verbs=None):
                     "properties": {"limit": {"type": "integer", "minimum": 1}},
                     "additionalProperties": False,
                 },
-                title={"live": ["Reading the last {{limit}} commits", "Reading the log"], "done": ["Read the log"]},
+                title={
+                    "live": ["Reading the last {{limit}} commits", "Reading the log"],
+                    "done": ["Read the log"],
+                },
             ),
             "tag.create": _verb("Create a tag.", "write"),
             "branch.delete": _verb("Delete a branch.", "destructive"),
@@ -81,7 +84,11 @@ def test_same_pack_twice_is_refused():
 
 
 _LOWER = "abcdefghijklmnopqrstuvwxyz"
-_SEGMENT = st.builds(lambda first, rest: first + rest, st.sampled_from(_LOWER), st.text(_LOWER + "0123456789-", max_size=8))
+_SEGMENT = st.builds(
+    lambda first, rest: first + rest,
+    st.sampled_from(_LOWER),
+    st.text(_LOWER + "0123456789-", max_size=8),
+)
 
 
 @given(pack_id=_SEGMENT, verb=st.lists(_SEGMENT, min_size=1, max_size=3).map(".".join))
@@ -154,7 +161,10 @@ def test_annotations_follow_the_policy():
     assert tools["branch.delete"]["annotations"] == {"readOnlyHint": False, "destructiveHint": True}
     assert tools["status"]["annotations"] == {}
     for tool in tools.values():
-        assert "openWorldHint" not in tool["annotations"] and "idempotentHint" not in tool["annotations"]
+        assert (
+            "openWorldHint" not in tool["annotations"]
+            and "idempotentHint" not in tool["annotations"]
+        )
 
 
 def test_title_is_the_plain_fallback():
@@ -171,7 +181,10 @@ def test_title_is_the_plain_fallback():
 def test_description_carries_the_policy():
     """The description is the verb's plus its effect and, when gated, how to confirm."""
     tools = {tool["name"]: tool for tool in export.mcp_tools([_binding()])}
-    assert tools["log"]["description"] == "From the tool's help: Show commit logs.\n\nEffect: read-only."
+    assert (
+        tools["log"]["description"]
+        == "From the tool's help: Show commit logs.\n\nEffect: read-only."
+    )
     assert "destructive" in tools["branch.delete"]["description"]
     assert "confirm=true" in tools["tag.create"]["description"]
     assert "not declared" in tools["status"]["description"]
@@ -183,7 +196,12 @@ def test_openai_tools_shape():
     first = tools[0]
     assert first["type"] == "function"
     assert set(first["function"]) == {"name", "description", "parameters"}
-    assert [t["function"]["name"] for t in tools] == ["branch__delete", "log", "status", "tag__create"]
+    assert [t["function"]["name"] for t in tools] == [
+        "branch__delete",
+        "log",
+        "status",
+        "tag__create",
+    ]
     assert tools[3]["function"]["parameters"]["properties"]["confirm"]["type"] == "boolean"
 
 

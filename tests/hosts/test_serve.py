@@ -36,7 +36,6 @@ from wrapgen.hosts.mcp import (  # noqa: E402
 )
 
 
-
 def _parent_of(pid: int) -> int | None:
     try:
         with open(f"/proc/{pid}/stat") as handle:
@@ -44,9 +43,14 @@ def _parent_of(pid: int) -> int | None:
     except (OSError, ValueError, IndexError):
         return None
 
+
 def test_pipe_lines_splits_lines_and_stands_in_for_oversized():
     """PipeLines yields each line, replaces an oversized one by a stand-in with its id, keeps a tail."""
-    big = b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"id":9,"x":"' + b"y" * 5000 + b'"}}\n'
+    big = (
+        b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"id":9,"x":"'
+        + b"y" * 5000
+        + b'"}}\n'
+    )
     data = b'{"a":1}\n' + big + b'{"b":2}\n' + b"tail"
     read_fd, write_fd = os.pipe()
     os.set_blocking(read_fd, False)
@@ -68,7 +72,10 @@ def test_pipe_lines_splits_lines_and_stands_in_for_oversized():
 
 def test_tool_result_mapping():
     """Envelopes map to results: text as is, JSON as text (+ structured for objects), errors as isError."""
-    assert tool_result({"ok": True, "result": "hi\n"}) == {"content": [{"type": "text", "text": "hi\n"}], "isError": False}
+    assert tool_result({"ok": True, "result": "hi\n"}) == {
+        "content": [{"type": "text", "text": "hi\n"}],
+        "isError": False,
+    }
     listed = tool_result({"ok": True, "result": [1, 2]})
     assert listed["content"][0]["text"] == "[1, 2]" and "structuredContent" not in listed
     assert tool_result({"ok": True, "result": {"a": 1}})["structuredContent"] == {"a": 1}
@@ -82,7 +89,9 @@ def test_build_table_routes_names_to_verbs():
     slow = json.loads(render_pack_files(SLOW_PACK.encode())["binding.json"])
     jq = json.loads(render_pack_files(JQ_PACK.encode())["binding.json"])
     single = build_table([(Path("slow"), slow)])
-    assert [tool["name"] for tool in single.tools] == ["nap"] and single.server_name == "wrapgen-slow"
+    assert [tool["name"] for tool in single.tools] == [
+        "nap"
+    ] and single.server_name == "wrapgen-slow"
     assert single.routes["nap"] == (slow, "nap")
     both = build_table([(Path("slow"), slow), (Path("jq"), jq)])
     assert list(both.routes) == ["slow.nap", "jq.eval"] and both.routes["jq.eval"] == (jq, "eval")
@@ -125,20 +134,40 @@ def test_server_stops_mid_call_and_kills_tool(slow_pack, tmp_path, how):
         cwd=tmp_path,
     )
     try:
-        _rpc(process, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}})
+        _rpc(
+            process,
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "t", "version": "0"},
+                },
+            },
+        )
         ready, _, _ = select.select([process.stdout], [], [], START_TIMEOUT_S)
         assert ready, "the server never answered initialize"
         assert json.loads(process.stdout.readline())["id"] == 1
         _rpc(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
-        process.stdin.write(b"this is not JSON\n\xff\xfe\x00 nor this\n")  # answered; the server reads on
+        process.stdin.write(
+            b"this is not JSON\n\xff\xfe\x00 nor this\n"
+        )  # answered; the server reads on
         process.stdin.flush()
         for _ in range(2):  # issue 12: a parse error answer (id null), never silence
             assert json.loads(process.stdout.readline())["error"]["code"] == -32700
         _rpc(process, {"jsonrpc": "2.0", "id": 9, "method": "ping"})
         assert json.loads(process.stdout.readline())["id"] == 9
-        _rpc(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                       "params": {"name": "nap", "arguments": {"seconds": marker}}})
+        _rpc(
+            process,
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "nap", "arguments": {"seconds": marker}},
+            },
+        )
         sleep_pid, parent = anyio.run(_wait_for_process, marker)
         # the tool is this server's: its child, or (docs/contract.md §8 containment) the child of the
         # per-call supervisor the server forked
@@ -148,7 +177,9 @@ def test_server_stops_mid_call_and_kills_tool(slow_pack, tmp_path, how):
             process.send_signal(signal.SIGTERM)
         elif how == "stop-reading":
             process.stdout.close()
-            _rpc(process, {"jsonrpc": "2.0", "id": 3, "method": "tools/list"})  # its answer hits EPIPE
+            _rpc(
+                process, {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}
+            )  # its answer hits EPIPE
         else:
             process.stdin.close()
         status = process.wait(timeout=10)
@@ -177,8 +208,27 @@ def test_serve_without_mcp_says_what_to_install(cli, monkeypatch, slow_pack):
 
 def test_an_answer_exit_keeps_the_tools_output_over_mcp():
     """A declared exit (exit_codes: "differences found") is an error result whose second block is what the tool printed."""
-    result = tool_result({"ok": False, "error": "differences found (exit 1)", "exit_code": 1, "output": "1c1\n< a\n---\n> b\n"})
+    result = tool_result(
+        {
+            "ok": False,
+            "error": "differences found (exit 1)",
+            "exit_code": 1,
+            "output": "1c1\n< a\n---\n> b\n",
+        }
+    )
     assert result["isError"] is True
-    assert [c["text"] for c in result["content"]] == ["differences found (exit 1)", "1c1\n< a\n---\n> b\n"]
-    assert tool_result({"ok": False, "error": "exit 2"})["content"] == [{"type": "text", "text": "exit 2"}]
-    assert len(tool_result({"ok": False, "error": "no matches (exit 1)", "exit_code": 1, "output": None})["content"]) == 1
+    assert [c["text"] for c in result["content"]] == [
+        "differences found (exit 1)",
+        "1c1\n< a\n---\n> b\n",
+    ]
+    assert tool_result({"ok": False, "error": "exit 2"})["content"] == [
+        {"type": "text", "text": "exit 2"}
+    ]
+    assert (
+        len(
+            tool_result(
+                {"ok": False, "error": "no matches (exit 1)", "exit_code": 1, "output": None}
+            )["content"]
+        )
+        == 1
+    )

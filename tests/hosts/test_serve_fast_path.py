@@ -15,7 +15,13 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS  # noqa: E402
 from wrapgen.hosts.mcp import Admission, check_arguments, error_result, tool_result  # noqa: E402
 from wrapgen.hosts.mcp_fast import FastPath, error_response, exact_response, plain_response  # noqa: E402
 
-TEXTS = ["", "hello\n", "é ü 中文 🙂", "tab\tquote\" back\\slash \x00\x1f\x7f \u2028 </script>", "x" * 5000]
+TEXTS = [
+    "",
+    "hello\n",
+    "é ü 中文 🙂",
+    'tab\tquote" back\\slash \x00\x1f\x7f \u2028 </script>',
+    "x" * 5000,
+]
 STRUCTURED = [
     {"a": 1, "b": [1, 2, {"c": None}], "d": "é", "e": True, "f": False},
     {"nested": {"deep": [[[[]]]], "empty": {}}, "none": None},
@@ -34,8 +40,12 @@ def _outcomes():
         yield tool_result({"ok": True, "result": value}, title="Listed")
         yield tool_result({"ok": True, "result": [value]})
     verb = {"json": ["--json", "number,title"]}
-    yield tool_result({"ok": True, "result": [{"number": 1, "title": "t"}]}, verb, title="Listed rows")
-    yield tool_result({"ok": True, "result": {"other": 1}}, verb)  # not the promised shape: an error result
+    yield tool_result(
+        {"ok": True, "result": [{"number": 1, "title": "t"}]}, verb, title="Listed rows"
+    )
+    yield tool_result(
+        {"ok": True, "result": {"other": 1}}, verb
+    )  # not the promised shape: an error result
     yield error_result("server busy: 1 calls are running and 0 are waiting; nothing ran, try again")
 
 
@@ -59,21 +69,33 @@ def test_floats_give_the_same_json_values(version):
         outcome = tool_result({"ok": True, "result": value})
         fast, exact = plain_response(1, outcome), exact_response(1, outcome, version)
         assert json.loads(fast) == json.loads(exact)
-        assert types.JSONRPCResponse.model_validate_json(fast) == types.JSONRPCResponse.model_validate_json(exact)
+        assert types.JSONRPCResponse.model_validate_json(
+            fast
+        ) == types.JSONRPCResponse.model_validate_json(exact)
 
 
-@pytest.mark.parametrize("outcome", [
-    {"content": [{"type": "text", "text": "x"}], "isError": False, "structuredContent": {"v": float("nan")}},
-    {"content": [{"type": "text", "text": "\ud800"}], "isError": False},
-    {"content": [{"type": "image", "data": "AA==", "mimeType": "image/png"}], "isError": False},
-    {"content": [{"type": "text", "text": "x", "annotations": {"priority": 1}}], "isError": False},
-    {"content": [{"type": "text", "text": "x"}]},
-    {"content": [{"type": "text", "text": "x"}], "isError": 0},
-    {"content": [{"type": "text", "text": "x"}], "isError": False, "extra": 1},
-    {"content": [{"type": "text", "text": "x"}], "isError": False, "_meta": {"n": 1}},
-    {"content": [{"type": "text", "text": "x"}], "isError": False, "structuredContent": [1]},
-    {"content": "x", "isError": False},
-])
+@pytest.mark.parametrize(
+    "outcome",
+    [
+        {
+            "content": [{"type": "text", "text": "x"}],
+            "isError": False,
+            "structuredContent": {"v": float("nan")},
+        },
+        {"content": [{"type": "text", "text": "\ud800"}], "isError": False},
+        {"content": [{"type": "image", "data": "AA==", "mimeType": "image/png"}], "isError": False},
+        {
+            "content": [{"type": "text", "text": "x", "annotations": {"priority": 1}}],
+            "isError": False,
+        },
+        {"content": [{"type": "text", "text": "x"}]},
+        {"content": [{"type": "text", "text": "x"}], "isError": 0},
+        {"content": [{"type": "text", "text": "x"}], "isError": False, "extra": 1},
+        {"content": [{"type": "text", "text": "x"}], "isError": False, "_meta": {"n": 1}},
+        {"content": [{"type": "text", "text": "x"}], "isError": False, "structuredContent": [1]},
+        {"content": "x", "isError": False},
+    ],
+)
 def test_anything_unusual_is_left_to_the_sdks_serializer(outcome):
     """A result not of tool_result's plain shapes gets no cheap answer; the exact one is the SDK's verdict."""
     assert plain_response(5, outcome) is None
@@ -84,19 +106,30 @@ def test_anything_unusual_is_left_to_the_sdks_serializer(outcome):
 def test_an_invalid_result_is_answered_as_the_sdk_answers_it():
     """A result the SDK's model refuses is INVALID_PARAMS with empty data, as the dispatcher maps it."""
     answer = json.loads(exact_response("a", {"content": 5}, "2025-11-25"))
-    assert answer == {"jsonrpc": "2.0", "id": "a", "error": {"code": -32602, "message": "Invalid request parameters",
-                                                               "data": ""}}
+    assert answer == {
+        "jsonrpc": "2.0",
+        "id": "a",
+        "error": {"code": -32602, "message": "Invalid request parameters", "data": ""},
+    }
 
 
 def test_error_lines_are_the_sdks():
     """The fast path's error answers (shutdown, a raising handler) print as the SDK's JSONRPCError."""
-    for request_id, code, message, data in [(3, -32000, "Connection closed", None), ("x", 0, "boom", None),
-                                            (4, -32602, "Invalid request parameters", "")]:
-        error = types.ErrorData(code=code, message=message) if data is None else \
-            types.ErrorData(code=code, message=message, data=data)  # as the dispatcher makes them
+    for request_id, code, message, data in [
+        (3, -32000, "Connection closed", None),
+        ("x", 0, "boom", None),
+        (4, -32602, "Invalid request parameters", ""),
+    ]:
+        error = (
+            types.ErrorData(code=code, message=message)
+            if data is None
+            else types.ErrorData(code=code, message=message, data=data)
+        )  # as the dispatcher makes them
         sdk = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
-        assert error_response(request_id, code, message, data) == (
-            sdk.model_dump_json(by_alias=True, exclude_unset=True) + "\n").encode()
+        assert (
+            error_response(request_id, code, message, data)
+            == (sdk.model_dump_json(by_alias=True, exclude_unset=True) + "\n").encode()
+        )
 
 
 # --- what the fast path takes -----------------------------------------------------------------
@@ -131,23 +164,41 @@ def _fast() -> tuple[FastPath, _Recorder]:
     admission = Admission(1, 1)
     admission._workers = seen
     fast = FastPath(
-        routes={"look": (READ, "look"), "wipe": (GATED, "wipe")}, admission=admission, begin=seen.begin,
-        finish=lambda token, verb, args, envelope, hold: tool_result(envelope), execute=lambda *args: None,
-        writer=seen, answered=lambda _id: None, check_arguments=check_arguments, error_result=error_result,
+        routes={"look": (READ, "look"), "wipe": (GATED, "wipe")},
+        admission=admission,
+        begin=seen.begin,
+        finish=lambda token, verb, args, envelope, hold: tool_result(envelope),
+        execute=lambda *args: None,
+        writer=seen,
+        answered=lambda _id: None,
+        check_arguments=check_arguments,
+        error_result=error_result,
         versions=frozenset(HANDSHAKE_PROTOCOL_VERSIONS),
     )
     return fast, seen
 
 
 def _initialize(fast: FastPath, version: str = "2025-11-25", request_id=1) -> None:
-    assert not fast.offer({"jsonrpc": "2.0", "id": request_id, "method": "initialize", "params": {}})
+    assert not fast.offer(
+        {"jsonrpc": "2.0", "id": request_id, "method": "initialize", "params": {}}
+    )
     assert fast.waiting
-    fast.note_written(json.dumps({"jsonrpc": "2.0", "id": request_id, "result": {"protocolVersion": version}},
-                                 separators=(",", ":")) + "\n")
+    fast.note_written(
+        json.dumps(
+            {"jsonrpc": "2.0", "id": request_id, "result": {"protocolVersion": version}},
+            separators=(",", ":"),
+        )
+        + "\n"
+    )
 
 
 def _call(request_id=2, **params):
-    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": "look", **params}}
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "tools/call",
+        "params": {"name": "look", **params},
+    }
 
 
 def test_nothing_is_taken_before_the_sdk_has_answered_initialize():
@@ -170,23 +221,31 @@ def test_a_call_is_taken_once_initialize_is_answered_even_before_initialized():
     assert seen.jobs == [(READ, "look", {})] and seen.begun == ["t"] and seen.lines == []
 
 
-@pytest.mark.parametrize("message", [
-    _call(arguments=None),
-    _call(arguments=[1]),
-    _call(task={"ttl": 1}),
-    _call(_meta={"progressToken": True}),
-    _call(_meta={"progressToken": 1.5}),
-    _call(_meta={"progressToken": 1, "traceparent": "x"}),
-    _call(_meta={"io.modelcontextprotocol/protocolVersion": "2026-07-28"}),
-    _call(_meta=None),
-    {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "wipe", "arguments": {}}},
-    {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "nope"}},
-    {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": 5}},
-    {"jsonrpc": "2.0", "id": 2, "method": "tools/call"},
-    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-    {"jsonrpc": "2.0", "id": 2, "method": "ping"},
-    {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}},
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        _call(arguments=None),
+        _call(arguments=[1]),
+        _call(task={"ttl": 1}),
+        _call(_meta={"progressToken": True}),
+        _call(_meta={"progressToken": 1.5}),
+        _call(_meta={"progressToken": 1, "traceparent": "x"}),
+        _call(_meta={"io.modelcontextprotocol/protocolVersion": "2026-07-28"}),
+        _call(_meta=None),
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "wipe", "arguments": {}},
+        },
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "nope"}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": 5}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}},
+    ],
+)
 def test_what_only_the_sdk_can_answer_goes_to_it(message):
     """Gated or unknown tools, odd params, an envelope, other methods: left to the SDK unchanged."""
     fast, seen = _fast()
@@ -199,8 +258,12 @@ def test_a_modern_connection_is_never_served_here():
     """A first request with the 2026 envelope opens the modern era: every call goes to the SDK."""
     fast, seen = _fast()
     envelope = {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}
-    assert not fast.offer({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": envelope}})
-    _initialize(fast)  # refused by the SDK on a modern connection; even a result would not open the path
+    assert not fast.offer(
+        {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": envelope}}
+    )
+    _initialize(
+        fast
+    )  # refused by the SDK on a modern connection; even a result would not open the path
     assert not fast.offer(_call())
     assert fast.era == "modern" and seen.nothing()
 
@@ -245,9 +308,13 @@ def test_a_cancelled_call_leaves_at_once_and_is_never_answered():
     _initialize(fast)
     assert fast.offer(_call(request_id="c", arguments={}))
     assert fast.admission.admitted == 1
-    assert fast.offer({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c"}})
+    assert fast.offer(
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c"}}
+    )
     assert fast.admission.admitted == 0 and seen.lines == []
-    assert not fast.offer({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c"}})
+    assert not fast.offer(
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c"}}
+    )
 
 
 def test_a_bug_in_the_fast_path_turns_it_off_and_the_sdk_answers(capfd):

@@ -68,11 +68,16 @@ def _close_workers():
 
 def _path(writer, tools: _Tools, answered: list, admission: Admission | None = None) -> FastPath:
     fast = FastPath(
-        routes={"quick": (QUICK, "quick"), "slow": (SLOW, "slow")}, admission=admission or Admission(4, 4),
+        routes={"quick": (QUICK, "quick"), "slow": (SLOW, "slow")},
+        admission=admission or Admission(4, 4),
         begin=lambda token, verb, args: None,
         finish=lambda token, verb, args, envelope, hold: tool_result(envelope),
-        execute=tools.execute, writer=writer, answered=answered.append, check_arguments=check_arguments,
-        error_result=error_result, versions=frozenset(HANDSHAKE_PROTOCOL_VERSIONS),
+        execute=tools.execute,
+        writer=writer,
+        answered=answered.append,
+        check_arguments=check_arguments,
+        error_result=error_result,
+        versions=frozenset(HANDSHAKE_PROTOCOL_VERSIONS),
     )
     assert not fast.offer({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}})
     fast.note_written('{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25"}}\n')
@@ -82,7 +87,12 @@ def _path(writer, tools: _Tools, answered: list, admission: Admission | None = N
 
 
 def _call(request_id, name: str, **arguments) -> dict:
-    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "tools/call",
+        "params": {"name": name, "arguments": arguments},
+    }
 
 
 class _Lines:
@@ -128,8 +138,15 @@ def _pipe(size: int | None = None) -> tuple[int, int]:
     return read_fd, write_fd
 
 
-def _on_fast_path(tools: _Tools, answered: list, body, *, admission: Admission | None = None,
-                  pipe_size: int | None = None, finish=None):
+def _on_fast_path(
+    tools: _Tools,
+    answered: list,
+    body,
+    *,
+    admission: Admission | None = None,
+    pipe_size: int | None = None,
+    finish=None,
+):
     """``body(fast, writer, lines)`` (async) on a fast path that writes to a fresh pipe, whose other end
     ``lines`` reads; what it returns is returned. Its workers end and the pipe is closed afterwards,
     whatever ``body`` asserts (the tools' gate opened first, so no worker stays blocked)."""
@@ -182,8 +199,16 @@ def test_many_answers_from_many_workers_stay_whole_lines():
         got: list[dict] = []
         for n in range(200):
             assert fast.offer(_call(n, "quick", n="x" * (n * 37 % 3000)))
-            writer.push(json.dumps({"jsonrpc": "2.0", "method": "notifications/progress",
-                                    "params": {"progressToken": n, "progress": 0, "message": "m"}}) + "\n")
+            writer.push(
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "notifications/progress",
+                        "params": {"progressToken": n, "progress": 0, "message": "m"},
+                    }
+                )
+                + "\n"
+            )
             got += lines.ready()
         got += await lines.until(400 - len(got))
         answers = sorted(line["id"] for line in got if "id" in line)
@@ -199,8 +224,12 @@ def test_many_answers_from_many_workers_stay_whole_lines():
 def test_an_answer_the_full_pipe_does_not_take_is_written_by_the_loop_once_drained():
     tools, answered = _Tools(), []
     tools.gate.set()
-    filler = (json.dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": {"data": "f" * 20000}})
-              + "\n").encode()
+    filler = (
+        json.dumps(
+            {"jsonrpc": "2.0", "method": "notifications/message", "params": {"data": "f" * 20000}}
+        )
+        + "\n"
+    ).encode()
 
     async def body(fast, writer, lines):
         assert writer.put(filler) is False  # the pipe took part of it; the rest is pending
@@ -221,7 +250,9 @@ def test_a_call_cancelled_while_it_runs_is_never_answered_and_leaves_once():
     async def body(fast, writer, lines):
         assert fast.offer(_call("c", "slow"))
         await _until(tools.started.is_set)
-        assert fast.offer({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c"}})
+        assert fast.offer(
+            {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c"}}
+        )
         assert fast.admission.admitted == 0 and answered == ["c"]
         tools.gate.set()  # the runtime returns (here: after seeing its cancel flag)
         await anyio.sleep(0.2)
@@ -239,7 +270,13 @@ def test_shutdown_answers_a_running_call_closed_and_its_worker_writes_nothing_af
         await _until(tools.started.is_set)
         await fast.close()
         got = lines.ready()
-        assert got == [{"jsonrpc": "2.0", "id": 9, "error": {"code": CONNECTION_CLOSED, "message": "Connection closed"}}]
+        assert got == [
+            {
+                "jsonrpc": "2.0",
+                "id": 9,
+                "error": {"code": CONNECTION_CLOSED, "message": "Connection closed"},
+            }
+        ]
         writer.close()  # as _pipe_stdio does before closing the fd
         tools.gate.set()
         await anyio.sleep(0.2)
@@ -286,7 +323,10 @@ def _reader(read_fd: int, events: list, *, max_unanswered: int | None = None) ->
 
 def test_lines_after_one_for_the_sdk_wait_until_the_sdk_has_taken_it():
     read_fd, write_fd = _pipe()
-    os.write(write_fd, _line(1, "fast") + _line(2, "sdk") + _line(3, "fast") + _line(4, "fast") + _line(5, "sdk"))
+    os.write(
+        write_fd,
+        _line(1, "fast") + _line(2, "sdk") + _line(3, "fast") + _line(4, "fast") + _line(5, "sdk"),
+    )
     os.close(write_fd)
     events: list = []
 
@@ -301,8 +341,15 @@ def test_lines_after_one_for_the_sdk_wait_until_the_sdk_has_taken_it():
         reader = anyio.run(main)
     finally:
         os.close(read_fd)
-    assert events == [("offered", 1), ("offered", 2), ("yielded", 2), ("offered", 3), ("offered", 4),
-                      ("offered", 5), ("yielded", 5)]
+    assert events == [
+        ("offered", 1),
+        ("offered", 2),
+        ("yielded", 2),
+        ("offered", 3),
+        ("offered", 4),
+        ("offered", 5),
+        ("yielded", 5),
+    ]
     assert not reader._watching
 
 
@@ -327,12 +374,17 @@ def test_reading_pauses_at_the_unanswered_limit_and_reads_on_when_a_worker_answe
             answering.join()
             await _until(lambda: len(events) >= 3)
             await anyio.sleep(0.05)
-            assert events[2] == ("offered", 3) and len(events) == 3  # one place freed, one line read
+            assert (
+                events[2] == ("offered", 3) and len(events) == 3
+            )  # one place freed, one line read
             for request_id in (2, 3, 4):
                 reader.answered(request_id)
             os.close(write_fd)
             await _until(lambda: len(events) >= 5)
-            assert reader.unanswered == {4, 5}  # at the limit again: the end of the input is not read yet
+            assert reader.unanswered == {
+                4,
+                5,
+            }  # at the limit again: the end of the input is not read yet
             reader.answered(4)
             reader.answered(5)
             # the iterator ends at EOF: the task group then closes
@@ -344,7 +396,9 @@ def test_reading_pauses_at_the_unanswered_limit_and_reads_on_when_a_worker_answe
     finally:
         os.close(read_fd)
     assert not reader._watching and not reader.unanswered
-    assert [event for event in events if event[0] == "offered"] == [("offered", n) for n in range(1, 6)]
+    assert [event for event in events if event[0] == "offered"] == [
+        ("offered", n) for n in range(1, 6)
+    ]
     assert not any(event[0] == "yielded" for event in events)
 
 

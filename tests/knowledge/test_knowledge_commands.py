@@ -48,9 +48,19 @@ def _w008(verb: str, arg: str = "argv") -> list[str]:
 
 
 def _promoted(words: list[str]) -> tuple[tuple[str, ...], ...]:
-    tool = Tool(name="box", root=Command(subcommands=tuple(
-        Command(path=(w,), flags=(Flag(long="--all"),)) for w in ["get", *words])))
-    wrap = parse_path_wrap(yaml.safe_dump({"pack_id": "box", "wrap": {"bin": "box", "allowedSubcommands": ["get", *words]}}))
+    tool = Tool(
+        name="box",
+        root=Command(
+            subcommands=tuple(
+                Command(path=(w,), flags=(Flag(long="--all"),)) for w in ["get", *words]
+            )
+        ),
+    )
+    wrap = parse_path_wrap(
+        yaml.safe_dump(
+            {"pack_id": "box", "wrap": {"bin": "box", "allowedSubcommands": ["get", *words]}}
+        )
+    )
     return plan_promotion(wrap, tool).commands
 
 
@@ -93,9 +103,13 @@ def test_not_a_command_ignores_case():
 
 def test_a_forwarded_command_line_is_recognised_from_operands_and_usage():
     """A variadic <command> operand or a `COMMAND [ARG]...` usage forwards a command line."""
-    assert commands.forwards_command_line(Command(positionals=(Positional("<command>", variadic=True),)))
+    assert commands.forwards_command_line(
+        Command(positionals=(Positional("<command>", variadic=True),))
+    )
     assert commands.forwards_command_line(Command(usage=("nohup COMMAND [ARG]...",)))
-    assert not commands.forwards_command_line(Command(positionals=(Positional("<commands>", variadic=True),)))
+    assert not commands.forwards_command_line(
+        Command(positionals=(Positional("<commands>", variadic=True),))
+    )
     assert commands.forwarding_operand("x_args") and commands.forwarding_operand("expression")
     assert not commands.forwarding_operand("paths")
 
@@ -106,22 +120,35 @@ def test_per_tool_facts_are_data_keyed_by_the_tool():
     assert not tools.accepts_equals("/usr/bin/curl", style="gnu")
     assert tools.accepts_equals("git", style="git") and tools.accepts_equals("rg", style="")
     assert not tools.accepts_equals("x", style="man")
-    assert tools.operands_before_dash_dash("/usr/bin/jq") == 1 and tools.operands_before_dash_dash("rg") is None
+    assert (
+        tools.operands_before_dash_dash("/usr/bin/jq") == 1
+        and tools.operands_before_dash_dash("rg") is None
+    )
     assert not tools.honours_double_dash("man") and tools.honours_double_dash("gnu")
 
 
-_TOOL_NAMES = "|".join(sorted({e.name for e in load("tools")["no_equals"]} | {e.name for e in load("tools")["dash_dash_after"]}
-                              | {e.tool for e in load("dangerous_flags")["catalogue"] if e.tool != "*"} | {"gitk", "kubectl"}))
+_TOOL_NAMES = "|".join(
+    sorted(
+        {e.name for e in load("tools")["no_equals"]}
+        | {e.name for e in load("tools")["dash_dash_after"]}
+        | {e.tool for e in load("dangerous_flags")["catalogue"] if e.tool != "*"}
+        | {"gitk", "kubectl"}
+    )
+)
 # `tool == "curl"`, `base in ("jq",)`, or a literal table of tools: `{"jq": 1}`, `frozenset({"curl"})`
-_COMPARISON = re.compile(r"""(?:==|!=|\bin)\s*[\(\[{]?\s*["'](?:%s)["']|[{(]\s*["'](?:%s)["']\s*[:,})]"""
-                         % (_TOOL_NAMES, _TOOL_NAMES))
+_COMPARISON = re.compile(
+    r"""(?:==|!=|\bin)\s*[\(\[{]?\s*["'](?:%s)["']|[{(]\s*["'](?:%s)["']\s*[:,})]"""
+    % (_TOOL_NAMES, _TOOL_NAMES)
+)
 
 
 @pytest.mark.parametrize("folder", ["propose", "check", "flows", "knowledge"])
 def test_generic_code_names_no_tool(folder):
     """No `tool == "curl"` (or `in {"jq"}`) in generic code: a per-tool fact lives in knowledge/data."""
-    hits = [f"{path.relative_to(PACKAGE)}:{n}: {line.strip()}"
-            for path in sorted((PACKAGE / folder).rglob("*.py"))
-            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-            if _COMPARISON.search(line)]
+    hits = [
+        f"{path.relative_to(PACKAGE)}:{n}: {line.strip()}"
+        for path in sorted((PACKAGE / folder).rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if _COMPARISON.search(line)
+    ]
     assert hits == []

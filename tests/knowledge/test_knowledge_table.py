@@ -15,14 +15,26 @@ from wrapgen.knowledge.table import KnowledgeError, decode, load, parse
 GOOD = {
     "about": "a test file",
     "tables": {
-        "read": {"about": "read words", "groups": [
-            {"why": "lists things", "names": ["list", "show"]},
-            {"why": "prints a log", "names": ["log"]}]},
+        "read": {
+            "about": "read words",
+            "groups": [
+                {"why": "lists things", "names": ["list", "show"]},
+                {"why": "prints a log", "names": ["log"]},
+            ],
+        },
         "write": {"about": "write words", "groups": [{"why": "changes things", "names": ["push"]}]},
-        "weights": {"about": "weights", "groups": [{"why": "used most", "values": {"list": 2.0, "log": 1.0}}]},
-        "danger": {"about": "per tool", "keyed_by_tool": True, "groups": [
-            {"tool": "*", "why": "runs a program", "names": ["--exec"]},
-            {"tool": "fd", "why": "runs a program per result", "names": ["--exec", "-x"]}]},
+        "weights": {
+            "about": "weights",
+            "groups": [{"why": "used most", "values": {"list": 2.0, "log": 1.0}}],
+        },
+        "danger": {
+            "about": "per tool",
+            "keyed_by_tool": True,
+            "groups": [
+                {"tool": "*", "why": "runs a program", "names": ["--exec"]},
+                {"tool": "fd", "why": "runs a program per result", "names": ["--exec", "-x"]},
+            ],
+        },
     },
     "exclusive": [["read", "write"]],
 }
@@ -41,7 +53,11 @@ _STRUCTURED = {"hardening"}
 
 def _shipped() -> list[str]:
     folder = resources.files("wrapgen.knowledge").joinpath("data")
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json") and p.name[:-5] not in _STRUCTURED)
+    return sorted(
+        p.name[:-5]
+        for p in folder.iterdir()
+        if p.name.endswith(".json") and p.name[:-5] not in _STRUCTURED
+    )
 
 
 def test_the_structured_data_files_load_through_their_own_loader():
@@ -58,25 +74,52 @@ def test_the_good_table_loads_with_its_reasons():
     assert [e.name for e in data["read"]] == ["list", "show", "log"]
     assert data["read"].get("log").why == "prints a log"
     assert data["weights"].values() == {"list": 2.0, "log": 1.0}
-    assert {(e.tool, e.name) for e in data["danger"]} == {("*", "--exec"), ("fd", "--exec"), ("fd", "-x")}
+    assert {(e.tool, e.name) for e in data["danger"]} == {
+        ("*", "--exec"),
+        ("fd", "--exec"),
+        ("fd", "-x"),
+    }
 
 
 @pytest.mark.parametrize(
     "change, message",
     [
-        (lambda d: d["tables"]["read"]["groups"][1]["names"].append("list"), "duplicate entry 'list'"),
-        (lambda d: d["tables"]["read"]["groups"][0]["names"].append("show"), "duplicate entry 'show'"),
-        (lambda d: d["tables"]["danger"]["groups"][1]["names"].append("-x"), "duplicate entry '-x' for tool 'fd'"),
-        (lambda d: d["tables"]["write"]["groups"][0]["names"].append("log"),
-         "contradiction: 'log' is in both 'read' and 'write'"),
+        (
+            lambda d: d["tables"]["read"]["groups"][1]["names"].append("list"),
+            "duplicate entry 'list'",
+        ),
+        (
+            lambda d: d["tables"]["read"]["groups"][0]["names"].append("show"),
+            "duplicate entry 'show'",
+        ),
+        (
+            lambda d: d["tables"]["danger"]["groups"][1]["names"].append("-x"),
+            "duplicate entry '-x' for tool 'fd'",
+        ),
+        (
+            lambda d: d["tables"]["write"]["groups"][0]["names"].append("log"),
+            "contradiction: 'log' is in both 'read' and 'write'",
+        ),
         (lambda d: d["tables"]["read"]["groups"][0].pop("why"), "why: must be a non-empty string"),
-        (lambda d: d["tables"]["read"]["groups"][0].update(why="  "), "why: must be a non-empty string"),
+        (
+            lambda d: d["tables"]["read"]["groups"][0].update(why="  "),
+            "why: must be a non-empty string",
+        ),
         (lambda d: d["tables"]["read"]["groups"][0].update(reason="x"), "unknown key(s) reason"),
-        (lambda d: d["tables"]["read"]["groups"][0].update(values={"a": 1}), "exactly one of 'names'"),
+        (
+            lambda d: d["tables"]["read"]["groups"][0].update(values={"a": 1}),
+            "exactly one of 'names'",
+        ),
         (lambda d: d["tables"]["read"]["groups"][0].update(names=[]), "non-empty list"),
         (lambda d: d["tables"]["read"]["groups"][0]["names"].append(""), "entry ''"),
-        (lambda d: d["tables"]["danger"]["groups"][0].pop("tool"), "tool: must be a non-empty string"),
-        (lambda d: d["tables"]["read"]["groups"][0].update(tool="git"), "only allowed in a table keyed_by_tool"),
+        (
+            lambda d: d["tables"]["danger"]["groups"][0].pop("tool"),
+            "tool: must be a non-empty string",
+        ),
+        (
+            lambda d: d["tables"]["read"]["groups"][0].update(tool="git"),
+            "only allowed in a table keyed_by_tool",
+        ),
         (lambda d: d["exclusive"].append(["read", "nowhere"]), "unknown table 'nowhere'"),
         (lambda d: d["exclusive"].append(["read"]), "two or more tables"),
         (lambda d: d["tables"].update(empty={"about": "x", "groups": []}), "non-empty 'groups'"),
@@ -101,9 +144,13 @@ def test_a_key_twice_in_one_json_object_is_an_error():
 
 def test_a_no_prefix_noise_flag_beside_its_base_is_an_error():
     """'no-X' matches wherever 'X' does, so listing both is a duplicate the flags loader refuses."""
-    data = {"about": "x", "tables": {
-        "noise_flags": {"about": "n", "groups": [{"why": "w", "names": ["pager", "no-pager"]}]},
-        "noise_flag_patterns": {"about": "p", "groups": [{"why": "w", "names": ["log-\\w+"]}]}}}
+    data = {
+        "about": "x",
+        "tables": {
+            "noise_flags": {"about": "n", "groups": [{"why": "w", "names": ["pager", "no-pager"]}]},
+            "noise_flag_patterns": {"about": "p", "groups": [{"why": "w", "names": ["log-\\w+"]}]},
+        },
+    }
     with pytest.raises(KnowledgeError, match="'no-pager' and 'pager'"):
         build_noise_pattern(parse(data, source="flags.json"))
     data["tables"]["noise_flags"]["groups"][0]["names"] = ["pager"]
@@ -114,9 +161,12 @@ def test_a_no_prefix_noise_flag_beside_its_base_is_an_error():
 
 def test_a_bad_shell_value_or_operator_is_an_error():
     """A shell's code options must be {short, long}; a shell operator must be a regular expression."""
-    tables = {kind: {"about": "k", "groups": [{"why": "w", "names": [f"p{i}"]}]}
-              for i, kind in enumerate(("shells", "interpreters", "program_operand", "command_runners",
-                                        "split_string"))}
+    tables = {
+        kind: {"about": "k", "groups": [{"why": "w", "names": [f"p{i}"]}]}
+        for i, kind in enumerate(
+            ("shells", "interpreters", "program_operand", "command_runners", "split_string")
+        )
+    }
     tables["shells"]["groups"][0]["value"] = {"short": "c", "lng": []}
     tables["shell_operators"] = {"about": "o", "groups": [{"why": "w", "names": ["(unclosed"]}]}
     data = parse({"about": "x", "tables": tables}, source="shells.json")
@@ -147,16 +197,43 @@ def test_the_shipped_derived_tables_build():
     build_noise_pattern(load("flags"))
     assert build_runners(load("shells"))
     assert build_operator_pattern(load("shells")).match("&&")
-    assert _shipped() == ["commands", "dangerous_flags", "effects", "exit_codes", "fields", "flags", "jc", "phrases", "runners",
-                          "shells", "tools", "trials", "verbs"]
+    assert _shipped() == [
+        "commands",
+        "dangerous_flags",
+        "effects",
+        "exit_codes",
+        "fields",
+        "flags",
+        "jc",
+        "phrases",
+        "runners",
+        "shells",
+        "tools",
+        "trials",
+        "verbs",
+    ]
 
 
 def test_a_phrase_that_is_no_regular_expression_is_an_error():
     """Help phrases are regular expressions; a broken one stops loading with its file and table named."""
     from wrapgen.knowledge.phrases import compiled
 
-    data = parse({"about": "x", "tables": {"summary_out": {"about": "s", "groups": [
-        {"why": "deprecated", "value": "deprecated", "names": ["\\bdeprecated\\b"]},
-        {"why": "broken", "value": "x", "names": ["(?:unclosed"]}]}}}, source="phrases.json")
-    with pytest.raises(KnowledgeError, match="phrases.json: summary_out: .* not a regular expression"):
+    data = parse(
+        {
+            "about": "x",
+            "tables": {
+                "summary_out": {
+                    "about": "s",
+                    "groups": [
+                        {"why": "deprecated", "value": "deprecated", "names": ["\\bdeprecated\\b"]},
+                        {"why": "broken", "value": "x", "names": ["(?:unclosed"]},
+                    ],
+                }
+            },
+        },
+        source="phrases.json",
+    )
+    with pytest.raises(
+        KnowledgeError, match="phrases.json: summary_out: .* not a regular expression"
+    ):
         compiled(data, "summary_out")

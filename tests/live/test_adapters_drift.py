@@ -16,10 +16,15 @@ def test_adapters_match_their_recipes(own_cache):
     for recipe in sorted((REPO / "recipes").glob("*.yaml")):
         require_tool(yaml.safe_load(recipe.read_text(encoding="utf-8"))["tool"])
     result = run_batch([REPO / "recipes"], out_dir=REPO / "adapters", check=True)
-    failed = [f"{o.source}: {o.error}" + (f" (hint: {o.hint})" if o.hint else "") for o in result.failed]
+    failed = [
+        f"{o.source}: {o.error}" + (f" (hint: {o.hint})" if o.hint else "") for o in result.failed
+    ]
     assert failed == [], "recipes that did not convert:\n" + "\n".join(failed)
     drift = "".join(f"adapters/{o.pack_id}:\n{''.join(o.diffs)}" for o in result.drifted)
     assert drift == "", (
         "adapters/ differs from what recipes/ generates (regenerate it with `wrapgen batch recipes/ -o adapters/`"
-        f" and review the diff, or undo the change that moved it):\n{drift}")
-    assert result.orphans == (), f"packs under adapters/ that no recipe produces, so nothing checks: {result.orphans}"
+        f" and review the diff, or undo the change that moved it):\n{drift}"
+    )
+    assert result.orphans == (), (
+        f"packs under adapters/ that no recipe produces, so nothing checks: {result.orphans}"
+    )

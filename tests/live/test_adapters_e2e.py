@@ -27,7 +27,9 @@ def _ok(envelope: dict):
 def repo(tmp_path):
     require_tool("git")
     env = {**os.environ, **GIT_IDENTITY}
-    run = lambda *a: subprocess.run(["git", *a], cwd=tmp_path, env=env, check=True, capture_output=True)  # noqa: E731
+    run = lambda *a: subprocess.run(
+        ["git", *a], cwd=tmp_path, env=env, check=True, capture_output=True
+    )  # noqa: E731
     run("init", "-q", "-b", "main")
     (tmp_path / "hello.txt").write_text("hello world\n")
     run("add", "hello.txt")
@@ -51,7 +53,9 @@ def test_git_tag_list_with_a_pattern_and_no_sort_only_lists(repo):
     pack = ADAPTERS / "git"
     assert _ok(execute(pack, "tag.list", {"patterns": ["v1*"]}, cwd=repo)) == "v1.0\n"
     assert _ok(execute(pack, "tag.list", {"patterns": ["release"]}, cwd=repo)) == ""
-    tags = subprocess.run(["git", "tag"], cwd=repo, check=True, capture_output=True, text=True).stdout
+    tags = subprocess.run(
+        ["git", "tag"], cwd=repo, check=True, capture_output=True, text=True
+    ).stdout
     assert tags == "v1.0\n"
 
 
@@ -74,7 +78,9 @@ def test_rg_search_files_json(tree):
     """rg: search finds the needle, files lists the tree, search.json returns JSON events."""
     require_tool("rg")
     pack = ADAPTERS / "rg"
-    assert "needle" in _ok(execute(pack, "search", {"pattern": "needle", "paths": ["src"]}, cwd=tree))
+    assert "needle" in _ok(
+        execute(pack, "search", {"pattern": "needle", "paths": ["src"]}, cwd=tree)
+    )
     files = _ok(execute(pack, "files", {}, cwd=tree))
     assert "src/util.py" in files and "README.md" in files
     events = _ok(execute(pack, "search.json", {"pattern": "needle"}, cwd=tree))
@@ -98,7 +104,10 @@ def test_jq_query_and_raw(tmp_path):
     data.write_text(json.dumps({"items": [{"name": "a", "n": 1}, {"name": "b", "n": 2}]}))
     pack = ADAPTERS / "jq"
     assert _ok(execute(pack, "query", {"jq_filter": ".items[].n", "files": [str(data)]})) == [1, 2]
-    assert _ok(execute(pack, "query.raw", {"jq_filter": ".items[].name", "files": [str(data)]})) == "a\nb\n"
+    assert (
+        _ok(execute(pack, "query.raw", {"jq_filter": ".items[].name", "files": [str(data)]}))
+        == "a\nb\n"
+    )
     assert _ok(execute(pack, "eval", {"jq_filter": "[1,2] | add"})) == 3
 
 
@@ -108,8 +117,12 @@ def http_server(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-                            cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         for _ in range(100):
             try:
@@ -141,9 +154,15 @@ def test_fd_files_dirs_recent(tree):
     (tree / "src" / "old.py").write_text("OLD = 1\n")
     os.utime(tree / "src" / "old.py", (time.time() - 3 * 86400, time.time() - 3 * 86400))
     files = _ok(execute(pack, "files", {}, cwd=tree)).split()
-    assert "src/main.py" in files and "src/old.py" in files and not any(f.rstrip("/") == "src" for f in files)
+    assert (
+        "src/main.py" in files
+        and "src/old.py" in files
+        and not any(f.rstrip("/") == "src" for f in files)
+    )
     assert [d.rstrip("/") for d in _ok(execute(pack, "dirs", {}, cwd=tree)).split()] == ["src"]
-    recent = _ok(execute(pack, "recent", {"changed_within": "1d", "extension": "py"}, cwd=tree)).split()
+    recent = _ok(
+        execute(pack, "recent", {"changed_within": "1d", "extension": "py"}, cwd=tree)
+    ).split()
     assert sorted(recent) == ["src/main.py", "src/util.py"]
     assert execute(pack, "recent", {}, cwd=tree)["ok"] is False  # the time is required
 
@@ -157,8 +176,9 @@ def post_server():
     class Echo(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            reply = json.dumps({"method": "POST", "type": self.headers.get("Content-Type"),
-                                "body": body.decode()}).encode()
+            reply = json.dumps(
+                {"method": "POST", "type": self.headers.get("Content-Type"), "body": body.decode()}
+            ).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(reply)))
@@ -188,9 +208,18 @@ def test_curl_with_headers_and_download(http_server, tmp_path):
     refused = execute(pack, "download", {"url": http_server, "output": "saved.html"}, cwd=tmp_path)
     assert refused["ok"] is False and "confirm" in refused["error"] and not target.exists()
     # it writes only inside the working directory (docs/contract.md §9): an absolute path is refused
-    outside = execute(pack, "download", {"url": http_server, "output": str(target), "confirm": True}, cwd=tmp_path)
+    outside = execute(
+        pack, "download", {"url": http_server, "output": str(target), "confirm": True}, cwd=tmp_path
+    )
     assert outside["ok"] is False and "output" in outside["error"] and not target.exists()
-    _ok(execute(pack, "download", {"url": http_server, "output": "saved.html", "confirm": True}, cwd=tmp_path))
+    _ok(
+        execute(
+            pack,
+            "download",
+            {"url": http_server, "output": "saved.html", "confirm": True},
+            cwd=tmp_path,
+        )
+    )
     assert target.read_text() == "hello from the test server\n"
 
 
@@ -200,14 +229,27 @@ def test_curl_post_and_post_json(post_server, http_server, tmp_path):
     pack = ADAPTERS / "curl"
     secret = tmp_path / "secret.txt"
     secret.write_text("do not send me")
-    sent = json.loads(_ok(execute(pack, "post", {"url": post_server, "data_raw": "@" + str(secret),
-                                                  "confirm": True})))
+    sent = json.loads(
+        _ok(
+            execute(
+                pack, "post", {"url": post_server, "data_raw": "@" + str(secret), "confirm": True}
+            )
+        )
+    )
     assert sent["method"] == "POST" and sent["body"] == "@" + str(secret)
     assert sent["type"] == "application/x-www-form-urlencoded"
-    sent = json.loads(_ok(execute(pack, "post.json", {"url": post_server, "json": '{"a": 1}', "confirm": True})))
+    sent = json.loads(
+        _ok(execute(pack, "post.json", {"url": post_server, "json": '{"a": 1}', "confirm": True}))
+    )
     assert sent["type"] == "application/json" and json.loads(sent["body"]) == {"a": 1}
-    refused = execute(pack, "post", {"url": http_server, "data_raw": "x=1", "fail": True, "confirm": True})
-    assert refused["ok"] is False and isinstance(refused["error"], str) and "Traceback" not in refused["error"]
+    refused = execute(
+        pack, "post", {"url": http_server, "data_raw": "x=1", "fail": True, "confirm": True}
+    )
+    assert (
+        refused["ok"] is False
+        and isinstance(refused["error"], str)
+        and "Traceback" not in refused["error"]
+    )
 
 
 def test_curl_never_reads_a_local_file_through_a_value(post_server, http_server, tmp_path):
@@ -216,8 +258,10 @@ def test_curl_never_reads_a_local_file_through_a_value(post_server, http_server,
     pack = ADAPTERS / "curl"
     secret = tmp_path / "secret.txt"
     secret.write_text("do not send me")
-    for verb, args in [("get", {"url": post_server, "header": ["@" + str(secret)]}),
-                       ("post.json", {"url": post_server, "json": "@" + str(secret), "confirm": True})]:
+    for verb, args in [
+        ("get", {"url": post_server, "header": ["@" + str(secret)]}),
+        ("post.json", {"url": post_server, "json": "@" + str(secret), "confirm": True}),
+    ]:
         refused = execute(pack, verb, args)
         assert refused["ok"] is False and "pattern" in refused["error"], (verb, refused)
     # an ordinary header still goes out
@@ -225,19 +269,27 @@ def test_curl_never_reads_a_local_file_through_a_value(post_server, http_server,
     assert "hello from the test server" in body
 
 
-@pytest.mark.parametrize("pack,verb,args", [
-    ("gh", "pr.list", {"repo": "cli/cli", "limit": 1}),
-    ("gh", "issue.list", {"repo": "cli/cli", "limit": 1}),
-    ("kubectl", "get", {"type": "pods"}),
-    ("kubectl", "events", {}),
-    ("docker", "ps", {}),
-    ("docker", "images", {}),
-])
+@pytest.mark.parametrize(
+    "pack,verb,args",
+    [
+        ("gh", "pr.list", {"repo": "cli/cli", "limit": 1}),
+        ("gh", "issue.list", {"repo": "cli/cli", "limit": 1}),
+        ("kubectl", "get", {"type": "pods"}),
+        ("kubectl", "events", {}),
+        ("docker", "ps", {}),
+        ("docker", "images", {}),
+    ],
+)
 def test_no_server_or_login_gives_a_clean_envelope(pack, verb, args, tmp_path):
     """gh/kubectl/docker without a login, cluster or daemon: ok false with the tool's own message."""
     require_tool(pack)
-    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), "KUBECONFIG": str(tmp_path / "none"),
-           "DOCKER_HOST": f"unix://{tmp_path}/no-docker.sock", "GH_CONFIG_DIR": str(tmp_path / "gh")}
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path),
+        "KUBECONFIG": str(tmp_path / "none"),
+        "DOCKER_HOST": f"unix://{tmp_path}/no-docker.sock",
+        "GH_CONFIG_DIR": str(tmp_path / "gh"),
+    }
     envelope = execute(ADAPTERS / pack, verb, args, cwd=tmp_path, env=env)
     if envelope["ok"]:
         return  # a machine that does have access: nothing more to check

@@ -14,7 +14,8 @@ from tests.support.sandbox import sandbox_required as _sandbox  # noqa: F401  (a
 def _tool(tmp_path, marker):
     script = tmp_path / "bin" / "helpy"
     script.parent.mkdir()
-    script.write_text(textwrap.dedent(f"""\
+    script.write_text(
+        textwrap.dedent(f"""\
         #!{sys.executable}
         import os
         for target in ({str(marker)!r}, os.path.join(os.environ.get("HOME", "/nonexistent"), "touched")):
@@ -26,7 +27,8 @@ def _tool(tmp_path, marker):
         print("  --limit N   at most N lines")
         if os.environ.get("GH_TOKEN"):
             print("  --token-was-" + os.environ["GH_TOKEN"])
-        """))
+        """)
+    )
     script.chmod(0o755)
     return script
 
@@ -38,7 +40,9 @@ def test_check_probe_reads_help_in_the_sandbox(cli, tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("GH_TOKEN", "secret123")
     script = _tool(tmp_path, marker)
-    pack = write_pack(tmp_path / "packs", textwrap.dedent(f"""\
+    pack = write_pack(
+        tmp_path / "packs",
+        textwrap.dedent(f"""\
         pack_id: helpy
         description: Lists things.
         bin: {script}
@@ -54,7 +58,9 @@ def test_check_probe_reads_help_in_the_sandbox(cli, tmp_path, monkeypatch):
                 x: {{type: string, maxLength: 10, pattern: '^[a-z]+$', description: A word.}}
               additionalProperties: false
             policy: {{effect: read, confirm: false}}
-        """), name="helpy")
+        """),
+        name="helpy",
+    )
     result = cli("check", "--probe", str(pack))
     # --limit is in the help; the token flag would be only if the caller's GH_TOKEN had reached the tool
     assert "P001" in result.stdout and "--token-was-secret123" in result.stdout, result.stdout

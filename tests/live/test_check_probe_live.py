@@ -19,7 +19,9 @@ def test_misspelled_flag_is_reported(tmp_path):
     require_tool("rg")
     pack = tmp_path / "rg"
     shutil.copytree(REPO / "adapters" / "rg", pack)
-    text = (pack / "pack.yaml").read_text().replace("cli: [rg, --type-list]", "cli: [rg, --type-lizt]")
+    text = (
+        (pack / "pack.yaml").read_text().replace("cli: [rg, --type-list]", "cli: [rg, --type-lizt]")
+    )
     (pack / "pack.yaml").write_text(text)
     findings = probe_pack(pack)
     assert [(d.code, d.field) for d in findings] == [("P001", "verbs.list-types")]
@@ -30,6 +32,8 @@ def test_probe_reads_man_page_and_global_options(cli):
     """git log's man page and `kubectl options` count as help: those packs probe clean."""
     require_tool("git")
     require_tool("kubectl")
-    result = cli("check", "--probe", str(REPO / "adapters" / "git"), str(REPO / "adapters" / "kubectl"))
+    result = cli(
+        "check", "--probe", str(REPO / "adapters" / "git"), str(REPO / "adapters" / "kubectl")
+    )
     assert result.exit_code == 0, result.stdout
     assert "P001" not in result.stdout

@@ -28,12 +28,16 @@ def _env(home: Path) -> dict:
 
 def _git(repo: Path, *args: str, home: Path) -> subprocess.CompletedProcess:
     env = isolated_git_env(home)
-    return subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        ["git", *args], cwd=repo, env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 def _exec(pack: Path, verb: str, repo: Path, home: Path) -> dict:
     command = [sys.executable, "-m", "wrapgen", "exec", str(pack), verb, "--json"]
-    done = subprocess.run(command, cwd=repo, env=_env(home), capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        command, cwd=repo, env=_env(home), capture_output=True, text=True, timeout=120
+    )
     assert done.stdout.strip(), done.stderr
     return json.loads(done.stdout)
 
@@ -114,7 +118,9 @@ def test_a_listing_that_fails_refuses_the_call(repo, tmp_path):
     (home / ".gitconfig").write_text("[broken\n")
     envelope = _exec(PACKS[0], "diff", repo, home)
     assert envelope["ok"] is False
-    assert "config guard could not list" in envelope["error"] and "nothing ran" in envelope["error"], envelope
+    assert (
+        "config guard could not list" in envelope["error"] and "nothing ran" in envelope["error"]
+    ), envelope
     assert "bad config" in envelope["error"]
     assert not marker.exists()
 
@@ -144,5 +150,7 @@ def test_trials_in_a_copy_of_a_hostile_repository_use_the_guard(repo, tmp_path, 
     result = cli("check", "--try", "--try-in", str(repo), "--format", "json", str(PACKS[0]))
     assert "Traceback" not in result.stderr
     report = json.loads(result.stdout)
-    lines = [line for line in report["trials"] if line.split(": ", 1)[-1].strip().startswith("diff: ")]
+    lines = [
+        line for line in report["trials"] if line.split(": ", 1)[-1].strip().startswith("diff: ")
+    ]
     assert lines and "exited 0" in lines[0], report["trials"]

@@ -39,17 +39,29 @@ def _exec(pack: Path, verb: str, cwd: Path, env: dict, *args: str) -> dict:
 _TOKEN = '{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"t"}}'
 
 
-def _kubeconfig(path: Path, command: str, args: list[str], env: list | None = None, user: str = "u") -> Path:
-    exec_entry = {"apiVersion": "client.authentication.k8s.io/v1beta1", "command": command, "args": args,
-                  "interactiveMode": "Never"}
+def _kubeconfig(
+    path: Path, command: str, args: list[str], env: list | None = None, user: str = "u"
+) -> Path:
+    exec_entry = {
+        "apiVersion": "client.authentication.k8s.io/v1beta1",
+        "command": command,
+        "args": args,
+        "interactiveMode": "Never",
+    }
     if env:
         exec_entry["env"] = env
     doc = {
-        "apiVersion": "v1", "kind": "Config",
+        "apiVersion": "v1",
+        "kind": "Config",
         "clusters": [{"name": "c", "cluster": {"server": "https://127.0.0.1:1"}}],
-        "users": [{"name": user, "user": {"exec": exec_entry}}, {"name": "plain", "user": {"token": "abc"}}],
-        "contexts": [{"name": "ctx", "context": {"cluster": "c", "user": user}},
-                     {"name": "other", "context": {"cluster": "c", "user": "plain"}}],
+        "users": [
+            {"name": user, "user": {"exec": exec_entry}},
+            {"name": "plain", "user": {"token": "abc"}},
+        ],
+        "contexts": [
+            {"name": "ctx", "context": {"cluster": "c", "user": user}},
+            {"name": "other", "context": {"cluster": "c", "user": "plain"}},
+        ],
         "current-context": "ctx",
     }
     path.write_text(json.dumps(doc))  # JSON is YAML
@@ -66,8 +78,12 @@ def kube(tmp_path):
     for directory in (work, home, bindir):
         directory.mkdir()
     marker = tmp_path / "marker"
-    env = {"PATH": f"{bindir}:{os.environ['PATH']}", "HOME": str(home), "LANG": "C.UTF-8",
-           "KUBECONFIG": "kubeconfig"}  # relative: the working directory supplies it (a project's .envrc)
+    env = {
+        "PATH": f"{bindir}:{os.environ['PATH']}",
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "KUBECONFIG": "kubeconfig",
+    }  # relative: the working directory supplies it (a project's .envrc)
     return work, bindir, marker, env
 
 
@@ -76,15 +92,26 @@ def test_a_working_directory_kubeconfig_exec_plugin_does_not_run_from_a_read_ver
     _plugin(work / "plug.sh", marker, _TOKEN)
     _kubeconfig(work / "kubeconfig", "./plug.sh", ["steal"])
     # the attack is real: plain kubectl get runs the plugin
-    subprocess.run(["kubectl", "get", "pods", "--request-timeout=2s"], cwd=work, env=env, capture_output=True,
-                   timeout=60)
+    subprocess.run(
+        ["kubectl", "get", "pods", "--request-timeout=2s"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        timeout=60,
+    )
     assert marker.read_text().startswith("ran steal")
     marker.unlink()
-    for verb, args in (("get", ["type=pods"]), ("explain", ["type=pods"]), ("events", []),
-                       ("describe", ["type=pods"])):
+    for verb, args in (
+        ("get", ["type=pods"]),
+        ("explain", ["type=pods"]),
+        ("events", []),
+        ("describe", ["type=pods"]),
+    ):
         envelope = _exec(KUBECTL_PACK, verb, work, env, *args)
         assert envelope["ok"] is False, (verb, envelope)
-        assert envelope["error"].startswith("refused:") and "./plug.sh" in envelope["error"], envelope
+        assert envelope["error"].startswith("refused:") and "./plug.sh" in envelope["error"], (
+            envelope
+        )
         assert "nothing ran" in envelope["error"]
     assert not marker.exists()
 
@@ -98,18 +125,29 @@ def test_a_plugin_named_on_path_but_not_allowed_is_refused_and_an_allowed_one_ru
     assert not marker.exists()
     # the user's own EKS-style config: an allowed plugin with the words and variables its setup tool writes
     _plugin(bindir / "aws", marker, _TOKEN)
-    _kubeconfig(work / "kubeconfig", "aws", ["--region", "eu-west-1", "eks", "get-token", "--cluster-name", "c"],
-                env=[{"name": "AWS_PROFILE", "value": "dev"}])
+    _kubeconfig(
+        work / "kubeconfig",
+        "aws",
+        ["--region", "eu-west-1", "eks", "get-token", "--cluster-name", "c"],
+        env=[{"name": "AWS_PROFILE", "value": "dev"}],
+    )
     envelope = _exec(KUBECTL_PACK, "get", work, env, "type=pods")
-    assert envelope["ok"] is False and not envelope["error"].startswith("refused:"), envelope  # the cluster is unreachable
+    assert envelope["ok"] is False and not envelope["error"].startswith("refused:"), (
+        envelope
+    )  # the cluster is unreachable
     assert marker.read_text().startswith("ran --region eu-west-1 eks get-token")
     marker.unlink()
     # the same allowed program made to do something else, or given a variable its entry does not name
-    for args, extra in ((["s3", "rm", "s3://b/k", "eks", "get-token"], None),
-                        (["eks", "get-token"], [{"name": "AWS_CONFIG_FILE", "value": "./aws-config"}])):
+    for args, extra in (
+        (["s3", "rm", "s3://b/k", "eks", "get-token"], None),
+        (["eks", "get-token"], [{"name": "AWS_CONFIG_FILE", "value": "./aws-config"}]),
+    ):
         _kubeconfig(work / "kubeconfig", "aws", args, env=extra)
         envelope = _exec(KUBECTL_PACK, "get", work, env, "type=pods")
-        assert envelope["ok"] is False and envelope["error"].startswith("refused:"), (args, envelope)
+        assert envelope["ok"] is False and envelope["error"].startswith("refused:"), (
+            args,
+            envelope,
+        )
     assert not marker.exists()
 
 
@@ -132,14 +170,17 @@ def test_a_kubeconfig_that_cannot_be_read_for_certain_refuses_the_call(kube):
     work, _, marker, env = kube
     (work / "kubeconfig").write_text("users: [unclosed\n")
     envelope = _exec(KUBECTL_PACK, "get", work, env, "type=pods")
-    assert envelope["ok"] is False and "could not read the kubeconfig" in envelope["error"], envelope
+    assert envelope["ok"] is False and "could not read the kubeconfig" in envelope["error"], (
+        envelope
+    )
     _plugin(work / "plug.sh", marker, _TOKEN)
     (work / "kubeconfig").write_text(
         "apiVersion: v1\nkind: Config\ncurrent-context: ctx\n"
         "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n"
         "contexts: [{name: ctx, context: {cluster: c, user: u}}]\n"
         "users:\n- name: u\n  user:\n    exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: aws, args: [eks, get-token]}\n"
-        "    exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: ./plug.sh}\n")
+        "    exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: ./plug.sh}\n"
+    )
     envelope = _exec(KUBECTL_PACK, "get", work, env, "type=pods")
     assert envelope["ok"] is False and "twice" in envelope["error"], envelope
     assert not marker.exists()
@@ -153,7 +194,11 @@ def test_the_user_s_own_home_kubeconfig_is_read_when_nothing_names_another(kube)
     _plugin(work / "plug.sh", marker, _TOKEN)
     _kubeconfig(Path(env["HOME"]) / ".kube" / "config", str(work / "plug.sh"), [])
     envelope = _exec(KUBECTL_PACK, "get", work, env, "type=pods")
-    assert envelope["ok"] is False and envelope["error"].startswith("refused:") and "plug.sh" in envelope["error"]
+    assert (
+        envelope["ok"] is False
+        and envelope["error"].startswith("refused:")
+        and "plug.sh" in envelope["error"]
+    )
     assert not marker.exists()
 
 
@@ -167,8 +212,13 @@ def dock(tmp_path):
     for directory in (work, home, bindir, work / ".docker"):
         directory.mkdir()
     marker = tmp_path / "marker"
-    env = {"PATH": f"{bindir}:{os.environ['PATH']}", "HOME": str(home), "LANG": "C.UTF-8",
-           "DOCKER_CONFIG": ".docker", "DOCKER_HOST": "unix:///nonexistent/docker.sock"}
+    env = {
+        "PATH": f"{bindir}:{os.environ['PATH']}",
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "DOCKER_CONFIG": ".docker",
+        "DOCKER_HOST": "unix:///nonexistent/docker.sock",
+    }
     _plugin(bindir / "docker-credential-evil", marker, '{"ServerURL":"","Username":"","Secret":""}')
     return work, bindir, marker, env
 
@@ -177,14 +227,25 @@ def test_a_working_directory_docker_config_credential_helper_does_not_run(dock):
     work, _, marker, env = dock
     (work / ".docker" / "config.json").write_text(json.dumps({"credsStore": "evil"}))
     # the attack is real: plain docker pull asks the helper before it reaches the (absent) daemon
-    subprocess.run(["docker", "pull", "example.com/x"], cwd=work, env=env, capture_output=True, timeout=60)
+    subprocess.run(
+        ["docker", "pull", "example.com/x"], cwd=work, env=env, capture_output=True, timeout=60
+    )
     assert marker.read_text().startswith("ran get")
     marker.unlink()
-    for verb, args in (("pull", ["name=example.com/x", "confirm=true"]), ("ps", []), ("images", [])):
+    for verb, args in (
+        ("pull", ["name=example.com/x", "confirm=true"]),
+        ("ps", []),
+        ("images", []),
+    ):
         envelope = _exec(DOCKER_PACK, verb, work, env, *args)
-        assert envelope["ok"] is False and "docker-credential-evil" in envelope["error"], (verb, envelope)
+        assert envelope["ok"] is False and "docker-credential-evil" in envelope["error"], (
+            verb,
+            envelope,
+        )
     assert not marker.exists()
-    (work / ".docker" / "config.json").write_text(json.dumps({"credHelpers": {"example.com": "evil"}}))
+    (work / ".docker" / "config.json").write_text(
+        json.dumps({"credHelpers": {"example.com": "evil"}})
+    )
     envelope = _exec(DOCKER_PACK, "pull", work, env, "name=example.com/x", "confirm=true")
     assert envelope["ok"] is False and "docker-credential-evil" in envelope["error"], envelope
     assert not marker.exists()
@@ -195,7 +256,9 @@ def test_an_allowed_docker_helper_runs(dock):
     _plugin(bindir / "docker-credential-pass", marker, '{"ServerURL":"","Username":"","Secret":""}')
     (work / ".docker" / "config.json").write_text(json.dumps({"credsStore": "pass"}))
     envelope = _exec(DOCKER_PACK, "pull", work, env, "name=example.com/x", "confirm=true")
-    assert envelope["ok"] is False and not envelope["error"].startswith("refused:"), envelope  # no daemon
+    assert envelope["ok"] is False and not envelope["error"].startswith("refused:"), (
+        envelope
+    )  # no daemon
     assert marker.read_text().startswith("ran get")
 
 
@@ -208,11 +271,14 @@ def test_docker_plugin_hooks_are_off_for_pack_calls(dock):
     plugins = work / ".docker" / "cli-plugins"
     plugins.mkdir()
     hook = plugins / "docker-hooky"
-    hook.write_text(f"#!/bin/sh\necho \"ran $*\" >> '{marker}'\n[ \"$1\" = docker-cli-plugin-metadata ] && "
-                    "echo '{\"SchemaVersion\":\"0.1.0\",\"Vendor\":\"x\",\"Version\":\"1\"}'\nexit 0\n")
+    hook.write_text(
+        f'#!/bin/sh\necho "ran $*" >> \'{marker}\'\n[ "$1" = docker-cli-plugin-metadata ] && '
+        'echo \'{"SchemaVersion":"0.1.0","Vendor":"x","Version":"1"}\'\nexit 0\n'
+    )
     hook.chmod(0o755)
-    (work / ".docker" / "config.json").write_text(json.dumps(
-        {"plugins": {"hooky": {"hooks": "context ls"}}, "features": {"hooks": "true"}}))
+    (work / ".docker" / "config.json").write_text(
+        json.dumps({"plugins": {"hooky": {"hooks": "context ls"}}, "features": {"hooks": "true"}})
+    )
     tty = ["script", "-qec", "docker context ls", "/dev/null"]
     subprocess.run(tty, cwd=work, env=env, capture_output=True, timeout=60)
     assert "docker-cli-plugin-hooks" in marker.read_text()  # the attack is real

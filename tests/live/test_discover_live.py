@@ -124,17 +124,22 @@ def test_a_hanging_tool_times_out_and_leaves_no_process(monkeypatch):
     with pytest.raises(HelpUnreadableError) as caught:
         discover(str(TOOLS / "wg-hang"), timeout_s=0.5)
     assert time.monotonic() - started < 8
-    assert caught.value.message.count("did not finish within 0.5 s") == 2  # --help and -h, then it gives up
+    assert (
+        caught.value.message.count("did not finish within 0.5 s") == 2
+    )  # --help and -h, then it gives up
     assert "--timeout" in caught.value.hint
     time.sleep(0.1)
     assert _live_with(marker) == []
 
 
-@pytest.mark.parametrize("name, words", [
-    ("wg-binary", "binary data"),
-    ("wg-huge", "more than 2 MiB"),
-    ("wg-silent", "printed nothing"),
-])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("wg-binary", "binary data"),
+        ("wg-huge", "more than 2 MiB"),
+        ("wg-silent", "printed nothing"),
+    ],
+)
 def test_unreadable_tools_say_why(name, words):
     """Binary, flooding and silent tools each give an error naming what they did."""
     with pytest.raises(HelpUnreadableError) as caught:
@@ -153,7 +158,9 @@ def test_ansi_and_tty_only_tools_are_read():
     assert flag_of(tty.root, "--ignore-case").short == "-i"
 
 
-def test_a_tool_that_runs_its_action_writes_nothing_into_the_callers_directory(tmp_path, monkeypatch):
+def test_a_tool_that_runs_its_action_writes_nothing_into_the_callers_directory(
+    tmp_path, monkeypatch
+):
     """A tool that ignores --help and writes into its cwd leaves the caller's directory empty."""
     here = tmp_path / "here"
     here.mkdir()

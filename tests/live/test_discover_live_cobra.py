@@ -16,9 +16,20 @@ pytestmark = [pytest.mark.live, pytest.mark.usefixtures("own_cache")]
 
 def _complete(tool: str, *args: str) -> list[str]:
     """The names cobra's hidden completion command offers after ``args``."""
-    done = subprocess.run([tool, "__complete", *args], capture_output=True, text=True, timeout=30,
-                          stdin=subprocess.DEVNULL, cwd="/", env=dict(os.environ, NO_COLOR="1"))
-    return [line.split("\t")[0] for line in done.stdout.splitlines() if line and not line.startswith(":")]
+    done = subprocess.run(
+        [tool, "__complete", *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+        cwd="/",
+        env=dict(os.environ, NO_COLOR="1"),
+    )
+    return [
+        line.split("\t")[0]
+        for line in done.stdout.splitlines()
+        if line and not line.startswith(":")
+    ]
 
 
 def _spellings(command) -> set[str]:

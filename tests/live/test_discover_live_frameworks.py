@@ -17,13 +17,21 @@ def test_composer_commands_come_from_list_json():
     require_tool("composer")
     tool = discover("composer", depth=2, cache=False)
     nodes = _nodes(tool)
-    assert not tool.warnings or all("sandbox" in w or "bubblewrap" in w for w in tool.warnings), tool.warnings
+    assert not tool.warnings or all("sandbox" in w or "bubblewrap" in w for w in tool.warnings), (
+        tool.warnings
+    )
     assert {("install",), ("require",), ("update",), ("show",)} <= set(nodes)
     root_flags = {s for f in tool.root.flags for s in f.spellings}
-    assert {"--quiet", "--working-dir", "-vvv"} <= root_flags and not {"--format", "--raw", "--short"} & root_flags
+    assert {"--quiet", "--working-dir", "-vvv"} <= root_flags and not {
+        "--format",
+        "--raw",
+        "--short",
+    } & root_flags
     install = nodes[("install",)]
     assert install.parser == "symfony" and not install.stub and "i" in install.aliases
-    assert "--dry-run" in {f.long for f in install.flags} and "--quiet" in {f.long for f in install.global_flags}
+    assert "--dry-run" in {f.long for f in install.flags} and "--quiet" in {
+        f.long for f in install.global_flags
+    }
 
 
 def test_poetry_namespaces_and_their_commands():
@@ -34,7 +42,9 @@ def test_poetry_namespaces_and_their_commands():
         assert path in nodes and not nodes[path].stub, (path, tool.warnings)
     assert "--format" not in {f.long for f in tool.root.flags}
     add = nodes[("add",)]
-    assert "--group" in {f.long for f in add.flags} and "--no-interaction" in {f.long for f in add.global_flags}
+    assert "--group" in {f.long for f in add.flags} and "--no-interaction" in {
+        f.long for f in add.global_flags
+    }
 
 
 def test_amtool_reaches_every_leaf_of_its_kingpin_tree():
@@ -42,7 +52,12 @@ def test_amtool_reaches_every_leaf_of_its_kingpin_tree():
     tool = discover("amtool", depth=3, cache=False)
     nodes = _nodes(tool)
     assert ("alert", "alert") not in nodes
-    for path in (("alert", "query"), ("silence", "import"), ("config", "routes", "test"), ("template", "render")):
+    for path in (
+        ("alert", "query"),
+        ("silence", "import"),
+        ("config", "routes", "test"),
+        ("template", "render"),
+    ):
         assert path in nodes and not nodes[path].stub, path
     query = nodes[("alert", "query")]
     assert query.parser == "kingpin" and "--receiver" in {f.long for f in query.flags}
@@ -66,7 +81,10 @@ def test_runc_commands_and_global_options():
     nodes = _nodes(tool)
     assert {("checkpoint",), ("run",), ("list",)} <= set(nodes)
     assert {"--root", "--debug"} <= {f.long for f in tool.root.global_flags}
-    assert nodes[("checkpoint",)].parser == "urfave" and nodes[("checkpoint",)].positionals[0].name == "container-id"
+    assert (
+        nodes[("checkpoint",)].parser == "urfave"
+        and nodes[("checkpoint",)].positionals[0].name == "container-id"
+    )
 
 
 def _wrapped(cli, tmp_path, name: str) -> dict:
@@ -76,8 +94,11 @@ def _wrapped(cli, tmp_path, name: str) -> dict:
 
 
 def test_wrap_gives_five_to_twelve_commands_for_each_framework(cli, tmp_path):
-    for name, expected in (("composer", {"install", "show", "outdated"}), ("amtool", {"alert.query", "silence.add"}),
-                           ("mender-artifact", {"read", "validate"})):
+    for name, expected in (
+        ("composer", {"install", "show", "outdated"}),
+        ("amtool", {"alert.query", "silence.add"}),
+        ("mender-artifact", {"read", "validate"}),
+    ):
         require_tool(name)
         verbs = _wrapped(cli, tmp_path / name, name)["verbs"]
         assert 5 <= len(verbs) <= 12, (name, list(verbs))

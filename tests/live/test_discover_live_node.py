@@ -36,7 +36,9 @@ def test_pm2_commands_are_read_and_no_daemon_is_left_running():
     if not sandbox_status().available:
         pytest.skip("bubblewrap cannot run here: pm2's daemon could not be reaped")
     before = _daemons()
-    tool = discover("pm2", depth=1, max_nodes=8, cache=False, timeout_s=30)  # each probe starts a daemon
+    tool = discover(
+        "pm2", depth=1, max_nodes=8, cache=False, timeout_s=30
+    )  # each probe starts a daemon
     assert _daemons() <= before, "a pm2 daemon started by discovery is still running"
     names = {s.name for s in tool.root.subcommands}
     assert len(names) >= 75 and {"start", "stop", "logs", "delete"} <= names

@@ -22,7 +22,9 @@ def test_ruff_check_and_analyze_graph_are_read():
     assert {"check", "format", "analyze", "rule"} <= {c.name for c in tool.root.subcommands}
     check = tool.root.find(("check",))
     assert check is not None and not check.stub and check.parser == "clap"
-    assert {"--fix", "--no-fix", "--select", "--statistics"} <= {s for f in check.flags for s in f.spellings}
+    assert {"--fix", "--no-fix", "--select", "--statistics"} <= {
+        s for f in check.flags for s in f.spellings
+    }
     output_format = flag_of(check, "--output-format")
     assert output_format.takes_value and {"json", "concise", "full"} <= set(output_format.choices)
     assert [(p.name, p.variadic) for p in check.positionals] == [("FILES", True)]
@@ -50,13 +52,18 @@ def test_typer_app_behind_a_launcher_is_read_through_rich_panels(tmp_path):
     """A typer app (rich panels) started by a launcher script: the tree, the columns and the operand."""
     pytest.importorskip("typer")
     launcher = tmp_path / "typer-demo"
-    launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FIXTURES / "tools" / "typer_demo.py"}" "$@"\n')
+    launcher.write_text(
+        f'#!/bin/sh\nexec "{sys.executable}" "{FIXTURES / "tools" / "typer_demo.py"}" "$@"\n'
+    )
     launcher.chmod(launcher.stat().st_mode | stat.S_IXUSR)
     tool = discover(str(launcher), depth=2, cache=False)
     assert tool.root.parser == "click"
     assert [c.name for c in tool.root.subcommands] == ["deploy", "list-items", "users"]
     deploy = tool.root.find(("deploy",))
-    assert flag_of(deploy, "--force").short == "-f" and flag_of(deploy, "--output").choices == ("json", "table")
+    assert flag_of(deploy, "--force").short == "-f" and flag_of(deploy, "--output").choices == (
+        "json",
+        "table",
+    )
     assert [p.name for p in deploy.positionals] == ["env"]
     add = tool.root.find(("users", "add"))
     assert add is not None and not add.stub and flag_of(add, "--no-admin") is not None

@@ -21,8 +21,14 @@ from wrapgen.errors import ExitStatus
 
 
 def _wrapgen(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "wrapgen", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300, env={**os.environ})
+    return subprocess.run(
+        [sys.executable, "-m", "wrapgen", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ},
+    )
 
 
 @pytest.fixture(scope="module")
@@ -62,18 +68,29 @@ def _older(pack: Path, to: Path, *, drop_flags: int = 0, version: str = "ripgrep
     manifest = manifest.replace(data["source"]["help_sha256"], "a" * 64)
     (copy / "pack.yaml").write_text(manifest, encoding="utf-8")
     snap = json.loads((copy / SOURCE_FILE).read_text(encoding="utf-8"))
-    used = {t.split("=")[0] for verb in data["verbs"].values() for t in verb["cli"] if str(t).startswith("-")}
+    used = {
+        t.split("=")[0]
+        for verb in data["verbs"].values()
+        for t in verb["cli"]
+        if str(t).startswith("-")
+    }
     flags = snap["commands"][""]["flags"]
     unused = [g for g in flags if g.split()[0] not in used]
     snap["commands"][""]["flags"] = [g for g in flags if g not in unused[:drop_flags]]
     (copy / SOURCE_FILE).write_text(json.dumps(snap), encoding="utf-8")
-    subprocess.run([sys.executable, "-m", "wrapgen", "build", str(copy)], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "wrapgen", "build", str(copy)], check=True, capture_output=True
+    )
     return copy
 
 
 def test_wrap_records_the_tool(rg_pack):
     data = yaml.safe_load((rg_pack / "pack.yaml").read_text(encoding="utf-8"))
-    version = subprocess.run(["rg", "--version"], capture_output=True, text=True).stdout.splitlines()[0].strip()
+    version = (
+        subprocess.run(["rg", "--version"], capture_output=True, text=True)
+        .stdout.splitlines()[0]
+        .strip()
+    )
     assert data["source"]["version"] == version
     assert len(data["source"]["help_sha256"]) == 64
     snap = json.loads((rg_pack / SOURCE_FILE).read_text(encoding="utf-8"))
@@ -92,9 +109,13 @@ def test_check_drift_new_flags_are_compatible(rg_pack, tmp_path):
     older = _older(rg_pack, tmp_path / "rg", drop_flags=14)
     done = _wrapgen("check", "--drift", str(older), cwd=tmp_path)
     assert done.returncode == ExitStatus.DRIFT_COMPATIBLE, done.stdout + done.stderr
-    new = yaml.safe_load((rg_pack / "pack.yaml").read_text(encoding="utf-8"))["source"]["version"].split()[1]
+    new = yaml.safe_load((rg_pack / "pack.yaml").read_text(encoding="utf-8"))["source"][
+        "version"
+    ].split()[1]
     assert f"rg 12.1.1 -> {new}: compatible, 14 new flags" in done.stdout
-    report = json.loads(_wrapgen("check", "--drift", "--format", "json", str(older), cwd=tmp_path).stdout)
+    report = json.loads(
+        _wrapgen("check", "--drift", "--format", "json", str(older), cwd=tmp_path).stdout
+    )
     (pack,) = report["packs"]
     assert pack["level"] == "compatible" and report["exit_status"] == ExitStatus.DRIFT_COMPATIBLE
     assert {c["kind"] for c in pack["changes"]} == {"version", "new-flags"}
@@ -106,9 +127,15 @@ def test_check_drift_a_used_flag_gone_is_breaking(rg_pack, tmp_path):
     manifest = (copy / "pack.yaml").read_text(encoding="utf-8")
     verb = next(iter(yaml.safe_load(manifest)["verbs"]))
     data = yaml.safe_load(manifest)
-    data["verbs"][verb]["cli"] = [*data["verbs"][verb]["cli"][:1], "--no-such-flag-any-more", *data["verbs"][verb]["cli"][1:]]
+    data["verbs"][verb]["cli"] = [
+        *data["verbs"][verb]["cli"][:1],
+        "--no-such-flag-any-more",
+        *data["verbs"][verb]["cli"][1:],
+    ]
     snap = json.loads((copy / SOURCE_FILE).read_text(encoding="utf-8"))
-    snap["commands"][""]["flags"].append("--no-such-flag-any-more")  # rg had it when the pack was made
+    snap["commands"][""]["flags"].append(
+        "--no-such-flag-any-more"
+    )  # rg had it when the pack was made
     (copy / SOURCE_FILE).write_text(json.dumps(snap), encoding="utf-8")
     data["source"]["help_sha256"] = "b" * 64
     (copy / "pack.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
@@ -120,9 +147,12 @@ def test_check_drift_a_used_flag_gone_is_breaking(rg_pack, tmp_path):
 def test_check_drift_tool_not_installed_is_breaking(rg_pack, tmp_path):
     copy = _copy(rg_pack, tmp_path / "rg")
     manifest = (copy / "pack.yaml").read_text(encoding="utf-8")
-    (copy / "pack.yaml").write_text(manifest.replace("bin: rg", "bin: wrapgen-no-such-tool-xyz")
-                                    .replace("[rg,", "[wrapgen-no-such-tool-xyz,")
-                                    .replace("- rg\n", "- wrapgen-no-such-tool-xyz\n"), encoding="utf-8")
+    (copy / "pack.yaml").write_text(
+        manifest.replace("bin: rg", "bin: wrapgen-no-such-tool-xyz")
+        .replace("[rg,", "[wrapgen-no-such-tool-xyz,")
+        .replace("- rg\n", "- wrapgen-no-such-tool-xyz\n"),
+        encoding="utf-8",
+    )
     done = _wrapgen("check", "--drift", str(copy), cwd=tmp_path)
     assert done.returncode == ExitStatus.DRIFT_BREAKING, done.stdout + done.stderr
     assert "wrapgen-no-such-tool-xyz: breaking: tool not found" in done.stdout
@@ -134,8 +164,13 @@ def _serve_stderr(pack: Path, *extra: str, cwd: Path, wait_for: str | None) -> s
     import select
     import time
 
-    process = subprocess.Popen([sys.executable, "-m", "wrapgen", "serve", *extra, str(pack)], stdin=subprocess.PIPE,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "wrapgen", "serve", *extra, str(pack)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+    )
     seen = b""
     deadline = time.monotonic() + (120 if wait_for else 8)
     try:
@@ -175,15 +210,24 @@ def test_batch_check_reports_drift_in_one_line(tmp_path):
     assert clean.returncode == 0 and "drift:" not in clean.stdout
     manifest = (out / "jq" / "pack.yaml").read_text(encoding="utf-8")
     version = yaml.safe_load(manifest)["source"]["version"]
-    (out / "jq" / "pack.yaml").write_text(manifest.replace(f"version: {version}", "version: jq-1.5"), encoding="utf-8")
+    (out / "jq" / "pack.yaml").write_text(
+        manifest.replace(f"version: {version}", "version: jq-1.5"), encoding="utf-8"
+    )
     drifted = _wrapgen("batch", str(recipes), "-o", str(out), "--check", "--no-cache", cwd=tmp_path)
     assert drifted.returncode == ExitStatus.FAILED
-    assert f"drift: jq 1.5 -> {version.split('-')[-1]}: metadata, version line was 'jq-1.5', now '{version}'" in drifted.stdout
+    assert (
+        f"drift: jq 1.5 -> {version.split('-')[-1]}: metadata, version line was 'jq-1.5', now '{version}'"
+        in drifted.stdout
+    )
 
 
 def _npm_install(prefix: Path, spec: str) -> None:
-    done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent", "--prefix", str(prefix), spec],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        ["npm", "install", "--no-audit", "--no-fund", "--silent", "--prefix", str(prefix), spec],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -199,8 +243,14 @@ def test_two_real_versions_of_a_tool(tmp_path):
     env = {**os.environ, "WRAPGEN_SANDBOX": "off", "WRAPGEN_CACHE_DIR": str(tmp_path / "cache")}
 
     def wrapgen(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "wrapgen", *args], cwd=tmp_path, capture_output=True,
-                              text=True, timeout=300, env=env)
+        return subprocess.run(
+            [sys.executable, "-m", "wrapgen", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
+        )
 
     made = wrapgen("wrap", str(tool), "-o", str(tmp_path / "packs"))
     assert made.returncode == 0, made.stderr

@@ -29,7 +29,9 @@ def test_no_match_is_a_declared_answer(tree):
 
 def test_no_match_with_json_keeps_rgs_summary(tree):
     """search.json with no match keeps what rg printed (its JSON summary event), parsed."""
-    envelope = execute(RG, "search.json", {"pattern": "zzz-not-there", "paths": ["a.txt"]}, cwd=tree)
+    envelope = execute(
+        RG, "search.json", {"pattern": "zzz-not-there", "paths": ["a.txt"]}, cwd=tree
+    )
     assert envelope["error"] == "no matches (exit 1)" and envelope["exit_code"] == 1
     assert envelope["output"]["type"] == "summary"
     assert envelope["output"]["data"]["stats"]["matches"] == 0
@@ -55,11 +57,14 @@ def test_missing_file_is_an_error_not_no_matches(tree):
     assert "missing.txt" in envelope["error"]
 
 
-@pytest.mark.parametrize("tool, code, meaning", [
-    ("rg", 1, "no match could be found"),
-    ("grep", 1, "no lines were selected"),
-    ("diff", 1, "different"),
-])
+@pytest.mark.parametrize(
+    "tool, code, meaning",
+    [
+        ("rg", 1, "no match could be found"),
+        ("grep", 1, "no lines were selected"),
+        ("diff", 1, "different"),
+    ],
+)
 def test_discovery_reads_the_man_page(tool, code, meaning):
     """discover() on the installed tool records its man page's exit statuses on the root command."""
     require_tool(tool)
@@ -72,12 +77,18 @@ def test_discovery_reads_the_man_page(tool, code, meaning):
     if not root.exit_status:
         pytest.skip(f"no man page for {tool} installed")
     assert dict(root.exit_status)[code] == meaning
-    assert answer_codes(root) == {str(code): "no matches" if tool != "diff" else "differences found"}
+    assert answer_codes(root) == {
+        str(code): "no matches" if tool != "diff" else "differences found"
+    }
 
 
 def test_files_without_match_declares_no_answer(tree):
     """files-without-match exits 1 when every file matched: "exit 1", never a misleading "no matches"."""
-    envelope = execute(RG, "files-without-match", {"pattern": "e", "paths": ["a.txt", "b.txt"]}, cwd=tree)
+    envelope = execute(
+        RG, "files-without-match", {"pattern": "e", "paths": ["a.txt", "b.txt"]}, cwd=tree
+    )
     assert envelope == {"ok": False, "error": "exit 1"}
-    listed = execute(RG, "files-without-match", {"pattern": "hello", "paths": ["a.txt", "b.txt"]}, cwd=tree)
+    listed = execute(
+        RG, "files-without-match", {"pattern": "hello", "paths": ["a.txt", "b.txt"]}, cwd=tree
+    )
     assert listed == {"ok": True, "result": "b.txt\n"}

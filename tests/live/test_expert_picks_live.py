@@ -25,9 +25,16 @@ def test_hugo_builds_bare_and_offers_no_server():
     assert not any(cli[1] == "server" for cli in clis if len(cli) > 1)
 
 
-@pytest.mark.parametrize("tool, never", [
-    ("kubectl", "--follow"), ("docker", "events"), ("rclone", "authorize"), ("ruff", "server"), ("rclone", "selfupdate"),
-])
+@pytest.mark.parametrize(
+    "tool, never",
+    [
+        ("kubectl", "--follow"),
+        ("docker", "events"),
+        ("rclone", "authorize"),
+        ("ruff", "server"),
+        ("rclone", "selfupdate"),
+    ],
+)
 def test_forbidden_picks_are_not_offered(tool, never):
     clis = _clis(_proposal(tool))
     assert not any(never in cli for cli in clis), clis
@@ -40,7 +47,9 @@ def test_kubectl_get_is_scoped_by_namespace_and_tar_list_is_verbose():
     assert "verbose" in tar["list"]["args"]["properties"]
 
 
-@pytest.mark.parametrize("tool", ["git", "gh", "kubectl", "docker", "grep", "tar", "rclone", "hugo"])
+@pytest.mark.parametrize(
+    "tool", ["git", "gh", "kubectl", "docker", "grep", "tar", "rclone", "hugo"]
+)
 def test_fresh_packs_hold_no_usage_syntax_or_placeholder_titles(tool):
     findings = [f for f in text_findings(_proposal(tool).manifest) if f[0] in ("W080", "W081")]
     assert findings == []

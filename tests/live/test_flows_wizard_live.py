@@ -18,15 +18,23 @@ TIMEOUT = 120
 
 def _spawn(tool: str, out) -> pexpect.spawn:
     env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200"}
-    return pexpect.spawn(sys.executable, ["-m", "wrapgen", "wizard", tool, "-o", str(out)],
-                         env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(50, 200))
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "wrapgen", "wizard", tool, "-o", str(out)],
+        env=env,
+        encoding="utf-8",
+        timeout=TIMEOUT,
+        dimensions=(50, 200),
+    )
 
 
 def _answer(child: pexpect.spawn, answers=()) -> int:
     """Answer each prompt from ``answers`` in turn (Enter once they run out); the exit status."""
     answers = list(answers)
     while True:
-        index = child.expect([REVIEW, WRITE, r"new name \[[^\]]*\]: ", r"\(Enter for none\)?: ", pexpect.EOF])
+        index = child.expect(
+            [REVIEW, WRITE, r"new name \[[^\]]*\]: ", r"\(Enter for none\)?: ", pexpect.EOF]
+        )
         if index == 4:
             child.close()
             return child.exitstatus
@@ -34,7 +42,11 @@ def _answer(child: pexpect.spawn, answers=()) -> int:
 
 
 def _files(directory):
-    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(directory).as_posix(): p.read_bytes()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_enter_throughout_gives_the_bytes_of_wrap(tmp_path, cli):
@@ -97,7 +109,9 @@ def test_session_with_scripted_answers_previews_and_refuses_to_run_writes(tmp_pa
 
     require_tool("rg")
     said: list[str] = []
-    answers = iter(["v", "pattern=foo", "p", "write", "", "x", "t", "Changing {{pattern}} | Changing", ""])
+    answers = iter(
+        ["v", "pattern=foo", "p", "write", "", "x", "t", "Changing {{pattern}} | Changing", ""]
+    )
 
     def ask(prompt: str) -> str:
         said.append(prompt)
@@ -141,7 +155,9 @@ def test_add_and_drop_args_through_overrides(tmp_path):
 
     result = run_wizard("rg", out_dir=tmp_path, ask=ask, say=said.append)
     assert result.pack_dir is not None and result.errors == 0
-    first = next(iter(yaml.safe_load((result.pack_dir / "pack.yaml").read_text())["verbs"].values()))
+    first = next(
+        iter(yaml.safe_load((result.pack_dir / "pack.yaml").read_text())["verbs"].values())
+    )
     props = first["args"]["properties"]
     assert chosen["dropped"] not in props and chosen["added"] in props
     assert "--" + chosen["added"].replace("_", "-") in " ".join(first["cli"])

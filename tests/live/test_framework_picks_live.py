@@ -56,7 +56,9 @@ def test_npm_audit_is_a_read_and_install_runs_no_lifecycle_script():
     assert manifest["env"]["set"]["NPM_CONFIG_IGNORE_SCRIPTS"] == "true"
 
 
-@pytest.mark.parametrize("name,variable", [("npm", "NPM_CONFIG_IGNORE_SCRIPTS"), ("yarn", "YARN_IGNORE_SCRIPTS")])
+@pytest.mark.parametrize(
+    "name,variable", [("npm", "NPM_CONFIG_IGNORE_SCRIPTS"), ("yarn", "YARN_IGNORE_SCRIPTS")]
+)
 def test_an_install_through_the_pack_runs_no_dependency_script(cli, tmp_path, name, variable):
     """The hardening is the tool's own switch, checked on the real tool: a local dependency whose
     postinstall would create a file installs, through the pack, without creating it."""
@@ -72,15 +74,34 @@ def test_an_install_through_the_pack_runs_no_dependency_script(cli, tmp_path, na
     marker = tmp_path / "postinstall-ran"
     dep = tmp_path / "dep"
     dep.mkdir()
-    (dep / "package.json").write_text(json.dumps({
-        "name": "dep", "version": "1.0.0",
-        "scripts": {"postinstall": f"node -e \"require('fs').writeFileSync('{marker}', 'x')\""}}))
+    (dep / "package.json").write_text(
+        json.dumps(
+            {
+                "name": "dep",
+                "version": "1.0.0",
+                "scripts": {
+                    "postinstall": f"node -e \"require('fs').writeFileSync('{marker}', 'x')\""
+                },
+            }
+        )
+    )
     app = tmp_path / "app"
     app.mkdir()
-    (app / "package.json").write_text(json.dumps({"name": "app", "version": "1.0.0", "license": "MIT"}))
+    (app / "package.json").write_text(
+        json.dumps({"name": "app", "version": "1.0.0", "license": "MIT"})
+    )
     verb = "install" if name == "npm" else "add"
     field = next(n for n in manifest["verbs"][verb]["args"]["properties"] if "pack" in n)
-    run = cli("exec", str(packs / name), verb, "--json", "--", f"{field}=file:../dep", "confirm=true", cwd=app)
+    run = cli(
+        "exec",
+        str(packs / name),
+        verb,
+        "--json",
+        "--",
+        f"{field}=file:../dep",
+        "confirm=true",
+        cwd=app,
+    )
     envelope = json.loads(run.stdout)
     assert envelope["ok"], envelope
     assert (app / "node_modules" / "dep" / "package.json").exists()
@@ -112,23 +133,52 @@ def test_a_composer_read_through_the_pack_loads_no_project_plugin(cli, tmp_path)
     require_tool("composer")
     plug = tmp_path / "plug"
     (plug / "src").mkdir(parents=True)
-    (plug / "composer.json").write_text(json.dumps({
-        "name": "acme/plug", "version": "1.0.0", "type": "composer-plugin", "license": "MIT",
-        "require": {"composer-plugin-api": "^2.0"}, "autoload": {"psr-4": {"Acme\\": "src/"}},
-        "extra": {"class": "Acme\\Plug"}}))
+    (plug / "composer.json").write_text(
+        json.dumps(
+            {
+                "name": "acme/plug",
+                "version": "1.0.0",
+                "type": "composer-plugin",
+                "license": "MIT",
+                "require": {"composer-plugin-api": "^2.0"},
+                "autoload": {"psr-4": {"Acme\\": "src/"}},
+                "extra": {"class": "Acme\\Plug"},
+            }
+        )
+    )
     marker = tmp_path / "plugin-ran"  # written by the plugin's activate(), wherever it runs from
     (plug / "src" / "Plug.php").write_text(PLUGIN_PHP.replace("MARKER", str(marker)))
     app = tmp_path / "app"
     app.mkdir()
-    (app / "composer.json").write_text(json.dumps({
-        "name": "acme/app", "license": "MIT",
-        "repositories": [{"type": "path", "url": "../plug"}, {"packagist.org": False}],
-        "config": {"allow-plugins": {"acme/plug": True}}}))
-    env = {**os.environ, "COMPOSER_HOME": str(tmp_path / "composer-home"), "COMPOSER_NO_INTERACTION": "1"}
-    subprocess.run(["composer", "require", "--no-plugins", "acme/plug:1.0.0"], cwd=app, env=env, check=True,
-                   capture_output=True, timeout=120)
-    subprocess.run(["composer", "show"], cwd=app, env=env, check=True, capture_output=True, timeout=60)
-    assert marker.exists(), "the plugin did not run on a plain composer show: the test shows nothing"
+    (app / "composer.json").write_text(
+        json.dumps(
+            {
+                "name": "acme/app",
+                "license": "MIT",
+                "repositories": [{"type": "path", "url": "../plug"}, {"packagist.org": False}],
+                "config": {"allow-plugins": {"acme/plug": True}},
+            }
+        )
+    )
+    env = {
+        **os.environ,
+        "COMPOSER_HOME": str(tmp_path / "composer-home"),
+        "COMPOSER_NO_INTERACTION": "1",
+    }
+    subprocess.run(
+        ["composer", "require", "--no-plugins", "acme/plug:1.0.0"],
+        cwd=app,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    subprocess.run(
+        ["composer", "show"], cwd=app, env=env, check=True, capture_output=True, timeout=60
+    )
+    assert marker.exists(), (
+        "the plugin did not run on a plain composer show: the test shows nothing"
+    )
     marker.unlink()
 
     packs = tmp_path / "packs"

@@ -30,7 +30,9 @@ def test_fresh_blame_with_a_revision_answers_as_git_blame_does(tmp_path):
     git = require_tool("git")
     repo = tmp_path / "repo"
     repo.mkdir()
-    run = lambda *argv: subprocess.run([git, *argv], cwd=repo, check=True, capture_output=True, text=True)  # noqa: E731
+    run = lambda *argv: subprocess.run(
+        [git, *argv], cwd=repo, check=True, capture_output=True, text=True
+    )  # noqa: E731
     run("init", "-q")
     run("config", "user.email", "a@example.com")
     run("config", "user.name", "Ann")
@@ -43,8 +45,12 @@ def test_fresh_blame_with_a_revision_answers_as_git_blame_does(tmp_path):
     blame = result.proposal.manifest["verbs"]["blame"]
     assert "--end-of-options" not in blame["cli"], blame["cli"]
     binding = str(result.pack_dir)
-    answer = runtime.execute(binding, "blame", {"rev": "HEAD~1", "file": "notes.txt"}, cwd=str(repo))
+    answer = runtime.execute(
+        binding, "blame", {"rev": "HEAD~1", "file": "notes.txt"}, cwd=str(repo)
+    )
     assert answer["ok"], answer
     assert answer["result"] == run("blame", "HEAD~1", "--", "notes.txt").stdout
-    refused = runtime.execute(binding, "blame", {"rev": "--contents=/etc/passwd", "file": "notes.txt"}, cwd=str(repo))
+    refused = runtime.execute(
+        binding, "blame", {"rev": "--contents=/etc/passwd", "file": "notes.txt"}, cwd=str(repo)
+    )
     assert not refused["ok"] and "option injection refused" in refused["error"]

@@ -24,16 +24,25 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git not ins
 
 
 def _env(home: Path) -> dict:
-    return {"PATH": os.environ["PATH"], "HOME": str(home), "LANG": "C.UTF-8", "GIT_CONFIG_NOSYSTEM": "1"}
+    return {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
 
 
 def _git(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", *args], cwd=cwd, env=_env(home), capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        ["git", *args], cwd=cwd, env=_env(home), capture_output=True, text=True, timeout=60
+    )
 
 
 def _exec(verb: str, cwd: Path, home: Path, *args: str) -> dict:
     command = [sys.executable, "-m", "wrapgen", "exec", str(PACK), verb, "--json", "--", *args]
-    done = subprocess.run(command, cwd=cwd, env=_env(home), capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        command, cwd=cwd, env=_env(home), capture_output=True, text=True, timeout=120
+    )
     assert done.stdout.strip(), done.stderr
     return json.loads(done.stdout)
 
@@ -43,7 +52,9 @@ def clone(tmp_path):
     """An upstream repository, a clone of it (its remote a local path) and a home with an identity."""
     home = tmp_path / "home"
     home.mkdir()
-    (home / ".gitconfig").write_text("[user]\n\tname = a\n\temail = a@example.com\n[pull]\n\trebase = false\n")
+    (home / ".gitconfig").write_text(
+        "[user]\n\tname = a\n\temail = a@example.com\n[pull]\n\trebase = false\n"
+    )
     up = tmp_path / "up"
     up.mkdir()
     _git(up, home, "init", "-q")
@@ -68,13 +79,21 @@ def test_a_repository_s_uploadpack_does_not_run_from_fetch_or_pull(clone):
     assert marker.exists()  # the attack is real
     marker.unlink()
     # and a GIT_CONFIG_* override alone would not stop it (the first value wins)
-    env = {**_env(home), "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "remote.origin.uploadpack",
-           "GIT_CONFIG_VALUE_0": "git-upload-pack"}
+    env = {
+        **_env(home),
+        "GIT_CONFIG_COUNT": "1",
+        "GIT_CONFIG_KEY_0": "remote.origin.uploadpack",
+        "GIT_CONFIG_VALUE_0": "git-upload-pack",
+    }
     subprocess.run(["git", "fetch", "-q"], cwd=down, env=env, capture_output=True, timeout=60)
     assert marker.exists()
     marker.unlink()
-    for verb, args in (("fetch", ["confirm=true"]), ("fetch", ["all=true", "confirm=true"]),
-                       ("pull", ["confirm=true"]), ("fetch", ["repository=origin", "confirm=true"])):
+    for verb, args in (
+        ("fetch", ["confirm=true"]),
+        ("fetch", ["all=true", "confirm=true"]),
+        ("pull", ["confirm=true"]),
+        ("fetch", ["repository=origin", "confirm=true"]),
+    ):
         envelope = _exec(verb, down, home, *args)
         assert envelope["ok"] is True, (verb, args, envelope)
     assert not marker.exists()
@@ -96,6 +115,8 @@ def test_a_repository_s_merge_driver_does_not_run_from_pull(clone):
     marker.unlink()
     assert _git(down, home, "reset", "-q", "--hard", "HEAD~1").returncode == 0
     envelope = _exec("pull", down, home, "confirm=true")
-    assert envelope["ok"] is False, envelope  # (git prints the CONFLICT line on stdout; the exit is 1)
+    assert envelope["ok"] is False, (
+        envelope
+    )  # (git prints the CONFLICT line on stdout; the exit is 1)
     assert not marker.exists()
     assert "UU f" in _git(down, home, "status", "--short").stdout

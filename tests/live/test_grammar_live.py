@@ -48,8 +48,15 @@ def repo(tmp_path):
 
 
 def _human(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=repo, env=_env(repo.parent), capture_output=True, text=True,
-                          timeout=60, check=True)
+    done = subprocess.run(
+        ["git", *args],
+        cwd=repo,
+        env=_env(repo.parent),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return done.stdout
 
 
@@ -57,8 +64,15 @@ def _pack(repo: Path, verb: str, args: dict) -> dict:
     envelope = {"pack_id": "git", "verb_key": verb, "args": args}
     command = [sys.executable, "-m", "wrapgen", "exec", "--envelope", "-"]
     env = {**_env(repo.parent), "WRAPGEN_PATH": str(PACK.parent)}
-    done = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, timeout=120,
-                          input=json.dumps(envelope))
+    done = subprocess.run(
+        command,
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        input=json.dumps(envelope),
+    )
     assert done.stdout.strip(), done.stderr
     return json.loads(done.stdout)
 
@@ -79,8 +93,12 @@ def test_show_of_a_tag_that_is_also_a_file_name_shows_the_tag(repo):
 
 
 def test_log_of_a_revision_range_and_a_path(repo):
-    want = _human(repo, "log", "--oneline", "--no-ext-diff", "--no-textconv", "HEAD~1..HEAD", "--", "a.txt")
-    got = _pack(repo, "log", {"revision_range": "HEAD~1..HEAD", "paths": ["a.txt"], "oneline": True})
+    want = _human(
+        repo, "log", "--oneline", "--no-ext-diff", "--no-textconv", "HEAD~1..HEAD", "--", "a.txt"
+    )
+    got = _pack(
+        repo, "log", {"revision_range": "HEAD~1..HEAD", "paths": ["a.txt"], "oneline": True}
+    )
     assert got == {"ok": True, "result": want}
     assert "second" in want and "first" not in want
 

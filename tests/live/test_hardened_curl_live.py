@@ -88,10 +88,23 @@ def servers():
 
 def _exec(verb: str, *pairs: str, cwd: Path) -> dict:
     env = {"PATH": os.environ["PATH"], "HOME": str(cwd), "LANG": "C.UTF-8"}
-    for proxy in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"):
+    for proxy in (
+        "http_proxy",
+        "https_proxy",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "all_proxy",
+    ):
         env.pop(proxy, None)
-    done = subprocess.run([sys.executable, "-m", "wrapgen", "exec", str(PACK), verb, "--json", "--", *pairs],
-                          cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "wrapgen", "exec", str(PACK), verb, "--json", "--", *pairs],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.stdout.strip(), done.stderr
     return json.loads(done.stdout)
 
@@ -107,7 +120,9 @@ def test_plain_curl_reads_a_local_file_so_the_attack_is_real(tmp_path):
     """Without the hardening curl returns a local file for a file:// URL."""
     secret = tmp_path / "secret.txt"
     secret.write_text("token=abc\n")
-    done = subprocess.run(["curl", "-sS", f"file://{secret}"], capture_output=True, text=True, timeout=30)
+    done = subprocess.run(
+        ["curl", "-sS", f"file://{secret}"], capture_output=True, text=True, timeout=30
+    )
     assert done.stdout == "token=abc\n"
 
 
@@ -128,7 +143,13 @@ def test_gopher_urls_never_reach_the_local_service(servers, tmp_path):
     _, gopher_port, connections = servers
     envelope = _exec("get", f"url=gopher://127.0.0.1:{gopher_port}/_SET%20owned%201", cwd=tmp_path)
     assert envelope["ok"] is False and "protocol" in envelope["error"].lower()
-    envelope = _exec("post", f"url=gopher://127.0.0.1:{gopher_port}/_x", "data_raw=a=1", "confirm=true", cwd=tmp_path)
+    envelope = _exec(
+        "post",
+        f"url=gopher://127.0.0.1:{gopher_port}/_x",
+        "data_raw=a=1",
+        "confirm=true",
+        cwd=tmp_path,
+    )
     assert envelope["ok"] is False
     assert connections == []
 
@@ -146,8 +167,11 @@ def test_redirects_to_file_or_gopher_are_refused(servers, tmp_path):
 def test_plain_curl_delivers_gopher_bytes_to_a_local_service_so_the_attack_is_real(servers):
     """Without the hardening a gopher:// URL sends its payload to the local listener."""
     _, gopher_port, connections = servers
-    subprocess.run(["curl", "-sS", "--max-time", "3", f"gopher://127.0.0.1:{gopher_port}/_SET%20owned%201"],
-                   capture_output=True, timeout=30)
+    subprocess.run(
+        ["curl", "-sS", "--max-time", "3", f"gopher://127.0.0.1:{gopher_port}/_SET%20owned%201"],
+        capture_output=True,
+        timeout=30,
+    )
     for _ in range(20):
         if connections:
             break

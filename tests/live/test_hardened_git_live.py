@@ -30,7 +30,9 @@ SAMPLE_ARGS = {
     "blame": ["file=b.dat"],
     "diff": [],
     "grep": ["pattern=more"],
-    "show": ["objects=HEAD"],  # a revision (before "--"); its diff touches b.dat, whose driver is evil
+    "show": [
+        "objects=HEAD"
+    ],  # a revision (before "--"); its diff touches b.dat, whose driver is evil
     "log": [],
     "status": [],
     "branch.list": [],
@@ -44,7 +46,9 @@ SAMPLE_ARGS = {
 
 
 def _git(repo: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        ["git", *args], cwd=repo, env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 def _scripts(base: Path, markers: Path) -> dict[str, Path]:
@@ -52,7 +56,9 @@ def _scripts(base: Path, markers: Path) -> dict[str, Path]:
     for name in PROGRAMS:
         script = base / f"{name}.sh"
         # each program records that it ran, then behaves well enough for git to go on
-        script.write_text(f"#!/bin/sh\necho ran >> '{markers / name}'\ncat >/dev/null 2>&1\nexit 0\n")
+        script.write_text(
+            f"#!/bin/sh\necho ran >> '{markers / name}'\ncat >/dev/null 2>&1\nexit 0\n"
+        )
         script.chmod(0o755)
         out[name] = script
     return out
@@ -64,7 +70,13 @@ def _hostile_repo(tmp_path: Path) -> tuple[Path, Path]:
     scripts = _scripts(tmp_path, markers)
     hooks = tmp_path / "hooks"
     hooks.mkdir()
-    for hook in ("post-index-change", "pre-commit", "commit-msg", "post-commit", "reference-transaction"):
+    for hook in (
+        "post-index-change",
+        "pre-commit",
+        "commit-msg",
+        "post-commit",
+        "reference-transaction",
+    ):
         shutil.copy(scripts["hook"], hooks / hook)
     repo = tmp_path / "repo"
     repo.mkdir()
@@ -80,10 +92,18 @@ def _hostile_repo(tmp_path: Path) -> tuple[Path, Path]:
     # a signed-looking commit on top: with log.showSignature git log hands the signature to gpg.program
     body = _git(repo, "cat-file", "commit", "HEAD", env=env).stdout
     head, _, message = body.partition("\n\n")
-    signature = ("gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n"
-                 " -----END PGP SIGNATURE-----")
-    signed = subprocess.run(["git", "hash-object", "-t", "commit", "-w", "--stdin"], cwd=repo, env=env,
-                            input=f"{head}\n{signature}\n\n{message}", capture_output=True, text=True, check=True)
+    signature = (
+        "gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----"
+    )
+    signed = subprocess.run(
+        ["git", "hash-object", "-t", "commit", "-w", "--stdin"],
+        cwd=repo,
+        env=env,
+        input=f"{head}\n{signature}\n\n{message}",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     _git(repo, "update-ref", "HEAD", signed.stdout.strip(), env=env)
     (repo / "a.txt").write_text("hello\nchanged\n")
     (repo / "b.dat").write_text("binary-ish\nmore\nchanged\n")
@@ -118,13 +138,27 @@ def _verbs(pack: Path) -> list[tuple[str, str]]:
 def _pairs(pack: Path, verb: str) -> list[str]:
     binding = json.loads((pack / "binding.json").read_text())
     properties = binding["verbs"][verb]["args"].get("properties", {})
-    pairs = [p for p in SAMPLE_ARGS.get(verb, []) if p.split("=", 1)[0] in properties or p.startswith("confirm=")]
+    pairs = [
+        p
+        for p in SAMPLE_ARGS.get(verb, [])
+        if p.split("=", 1)[0] in properties or p.startswith("confirm=")
+    ]
     return pairs
 
 
 def _exec(pack: Path, verb: str, repo: Path, home: Path) -> dict:
     env = {"PATH": os.environ["PATH"], "HOME": str(home), "LANG": "C.UTF-8"}
-    command = [sys.executable, "-m", "wrapgen", "exec", str(pack), verb, "--json", "--", *_pairs(pack, verb)]
+    command = [
+        sys.executable,
+        "-m",
+        "wrapgen",
+        "exec",
+        str(pack),
+        verb,
+        "--json",
+        "--",
+        *_pairs(pack, verb),
+    ]
     done = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, timeout=120)
     assert done.stdout.strip(), done.stderr
     return json.loads(done.stdout)

@@ -106,8 +106,16 @@ mode, in_flight, queue, packs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]),
 sys.exit(serve(load_packs(packs), confirm="arg", max_in_flight=in_flight, max_queue=queue, fast_path=mode == "fast"))
 """
 
-INIT = {"jsonrpc": "2.0", "id": "init", "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": "init",
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"},
+    },
+}
 
 
 @pytest.fixture(scope="module")
@@ -130,10 +138,16 @@ def _env(cwd: Path) -> dict:
 class Raw(PipeClient):
     """One server over pipes, driven by hand; ``mode`` "fast" or "sdk" (the fast path off)."""
 
-    def __init__(self, pack: Path, mode: str, *, in_flight: int = 4, queue: int = 32, initialize: bool = True):
+    def __init__(
+        self, pack: Path, mode: str, *, in_flight: int = 4, queue: int = 32, initialize: bool = True
+    ):
         self.process = subprocess.Popen(
             [sys.executable, "-c", LAUNCH, mode, str(in_flight), str(queue), str(pack)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=pack.parent, env=_env(pack.parent),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=pack.parent,
+            env=_env(pack.parent),
         )
         self.buffer = b""
         if initialize:
@@ -148,7 +162,11 @@ class Raw(PipeClient):
 
 
 def _taken(stderr: str) -> list:
-    return [json.loads(line.split("fast-path took ", 1)[1]) for line in stderr.splitlines() if "fast-path took " in line]
+    return [
+        json.loads(line.split("fast-path took ", 1)[1])
+        for line in stderr.splitlines()
+        if "fast-path took " in line
+    ]
 
 
 def _call(request_id, name, arguments=None, token=None, **extra) -> dict:
@@ -173,14 +191,58 @@ SCRIPT = [  # (message, how many lines it gets: answers plus progress notificati
     (_call(10, "wipe", {"confirm": True}), 1),  # gated: the SDK path
     (_call(11, "text", None), 1),  # no arguments at all
     (_call(12, "text", {"word": "t"}, task={"ttl": 1000}), 1),  # a param only the SDK knows
-    ({"jsonrpc": "2.0", "id": 13, "method": "tools/call", "params": {"name": "text", "arguments": None}}, 1),
-    ({"jsonrpc": "2.0", "id": 14, "method": "tools/call", "params": {"name": "text", "arguments": [1]}}, 1),
-    ({"jsonrpc": "2.0", "id": "s-é", "method": "tools/call", "params": {"name": "text", "arguments": {"word": "é"},
-                                                                         "_meta": {"progressToken": "tok"}}}, 3),
-    ({"jsonrpc": "2.0", "id": 15, "method": "tools/call", "params": {"name": "text", "arguments": {"word": "m"},
-      "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}}, 1),  # the envelope on a legacy connection
-    (b'{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"text","arguments":{"word":', 1),  # broken JSON
-    (b'{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"text","arguments":{"word":"\\ud800"}}}', 1),
+    (
+        {
+            "jsonrpc": "2.0",
+            "id": 13,
+            "method": "tools/call",
+            "params": {"name": "text", "arguments": None},
+        },
+        1,
+    ),
+    (
+        {
+            "jsonrpc": "2.0",
+            "id": 14,
+            "method": "tools/call",
+            "params": {"name": "text", "arguments": [1]},
+        },
+        1,
+    ),
+    (
+        {
+            "jsonrpc": "2.0",
+            "id": "s-é",
+            "method": "tools/call",
+            "params": {
+                "name": "text",
+                "arguments": {"word": "é"},
+                "_meta": {"progressToken": "tok"},
+            },
+        },
+        3,
+    ),
+    (
+        {
+            "jsonrpc": "2.0",
+            "id": 15,
+            "method": "tools/call",
+            "params": {
+                "name": "text",
+                "arguments": {"word": "m"},
+                "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"},
+            },
+        },
+        1,
+    ),  # the envelope on a legacy connection
+    (
+        b'{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"text","arguments":{"word":',
+        1,
+    ),  # broken JSON
+    (
+        b'{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"text","arguments":{"word":"\\ud800"}}}',
+        1,
+    ),
     ({"jsonrpc": "2.0", "id": 18, "method": "ping"}, 1),
 ]
 
@@ -189,7 +251,11 @@ def _by_request(lines: list[dict]) -> dict:
     """Each request's lines (its progress notifications, then its answer), keyed by id or token."""
     grouped: dict = {}
     for line in lines:
-        key = line["params"]["progressToken"] if line.get("method") == "notifications/progress" else line["id"]
+        key = (
+            line["params"]["progressToken"]
+            if line.get("method") == "notifications/progress"
+            else line["id"]
+        )
         grouped.setdefault(json.dumps(key), []).append(line)
     return grouped
 
@@ -209,13 +275,22 @@ def test_the_fast_path_answers_exactly_as_the_sdk_path(pack):
         assert "Traceback" not in err, err
         transcripts[mode], taken[mode] = lines, _taken(err)
     assert taken["sdk"] == []
-    assert sorted(map(json.dumps, taken["fast"])) == sorted(map(json.dumps, [1, 2, 3, 4, 5, 6, 7, 8, 11, "s-é"]))
+    assert sorted(map(json.dumps, taken["fast"])) == sorted(
+        map(json.dumps, [1, 2, 3, 4, 5, 6, 7, 8, 11, "s-é"])
+    )
     fast, sdk = _by_request(transcripts["fast"]), _by_request(transcripts["sdk"])
     assert fast == sdk
     assert [line["params"]["message"] for line in fast['"p1"']] == ["Greeting you", "Greeted you"]
     assert fast["1"][0]["result"]["_meta"] == {"wrapgen/title": "Greeted you"}
-    assert fast["3"][0]["result"]["structuredContent"] == {"a": 1, "b": [None, 2.5, "é"], "c": {"d": True}}
-    assert fast["4"][0]["result"]["structuredContent"]["result"][1] == {"number": 2, "title": "second"}
+    assert fast["3"][0]["result"]["structuredContent"] == {
+        "a": 1,
+        "b": [None, 2.5, "é"],
+        "c": {"d": True},
+    }
+    assert fast["4"][0]["result"]["structuredContent"]["result"][1] == {
+        "number": 2,
+        "title": "second",
+    }
     assert fast["5"][0]["result"]["isError"] is True
     assert fast["16"][0]["error"]["code"] == -32700 and fast["15"][0]["error"]["code"] == -32600
 
@@ -235,7 +310,9 @@ def test_calls_before_initialize_are_the_sdks_to_refuse(pack):
         answers[mode] = (early, init, between, _taken(err))
     assert answers["fast"][:3] == answers["sdk"][:3]
     early, _, between, taken = answers["fast"]
-    assert early["error"]["code"] == -32602 and between["result"]["content"][0]["text"] == "hello b\n"
+    assert (
+        early["error"]["code"] == -32602 and between["result"]["content"][0]["text"] == "hello b\n"
+    )
     assert taken == ["between"]
 
 
@@ -250,13 +327,20 @@ def test_a_cancelled_fast_call_has_its_tool_killed_and_no_answer(pack):
         while (found := find_process(marker)) is None:
             assert time.monotonic() < deadline, "the tool never started"
             time.sleep(0.02)
-        server.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "slow"}})
+        server.send(
+            {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "slow"}}
+        )
         deadline = time.monotonic() + 5
         while not dead(found[0]):
             assert time.monotonic() < deadline, "the cancelled call's tool still runs"
             time.sleep(0.02)
-        after = server.exchange([_call("after", "text", {"word": "on"}), {"jsonrpc": "2.0", "id": "ping",
-                                                                           "method": "ping"}], 2)
+        after = server.exchange(
+            [
+                _call("after", "text", {"word": "on"}),
+                {"jsonrpc": "2.0", "id": "ping", "method": "ping"},
+            ],
+            2,
+        )
         assert sorted(a["id"] for a in after) == ["after", "ping"]  # nothing for "slow"
         time.sleep(0.3)
         ready, _, _ = select.select([server.process.stdout], [], [], 0)
@@ -276,7 +360,10 @@ def test_the_busy_limits_hold_on_the_fast_path(pack):
             server.send(_call(n, "nap", {"seconds": marker}))
         busy = [server.read() for _ in range(2)]
         assert sorted(a["id"] for a in busy) == [2, 3]
-        assert all(a["result"]["isError"] and "server busy" in a["result"]["content"][0]["text"] for a in busy)
+        assert all(
+            a["result"]["isError"] and "server busy" in a["result"]["content"][0]["text"]
+            for a in busy
+        )
         deadline = time.monotonic() + CALL_TIMEOUT_S
         while find_process(marker) is None:
             assert time.monotonic() < deadline
@@ -306,8 +393,12 @@ def test_the_sdk_client_gets_progress_and_validated_structured_content(pack):
     order, and the client's outputSchema check of structuredContent passes."""
 
     async def scenario(mode: str):
-        params = StdioServerParameters(command=sys.executable, args=["-c", LAUNCH, mode, "4", "32", str(pack)],
-                                       cwd=str(pack.parent), env=_env(pack.parent))
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-c", LAUNCH, mode, "4", "32", str(pack)],
+            cwd=str(pack.parent),
+            env=_env(pack.parent),
+        )
         log = pack.parent / f"{mode}.log"
         with open(log, "w") as errlog:
             async with stdio_client(params, errlog=errlog) as (read, write):
@@ -322,15 +413,27 @@ def test_the_sdk_client_gets_progress_and_validated_structured_content(pack):
 
                     with anyio.fail_after(CALL_TIMEOUT_S):
                         rows = await session.call_tool("rows", {}, progress_callback=on_progress)
-                        text = await session.call_tool("text", {"word": "w"}, progress_callback=on_progress)
+                        text = await session.call_tool(
+                            "text", {"word": "w"}, progress_callback=on_progress
+                        )
                         obj = await session.call_tool("obj", {})
-        return seen, [r.model_dump(by_alias=True, exclude_none=True) for r in (rows, text, obj)], _taken(log.read_text())
+        return (
+            seen,
+            [r.model_dump(by_alias=True, exclude_none=True) for r in (rows, text, obj)],
+            _taken(log.read_text()),
+        )
 
     fast = anyio.run(scenario, "fast")
     sdk = anyio.run(scenario, "sdk")
     assert fast[:2] == sdk[:2]
     seen, results, taken = fast
-    assert [message for _, _, message in seen] == ["Listing rows", "Listed rows", "Greeting w", "Greeted w"]
-    assert results[0]["structuredContent"] == {"result": [{"number": 1, "title": "first"},
-                                                          {"number": 2, "title": "second"}]}
+    assert [message for _, _, message in seen] == [
+        "Listing rows",
+        "Listed rows",
+        "Greeting w",
+        "Greeted w",
+    ]
+    assert results[0]["structuredContent"] == {
+        "result": [{"number": 1, "title": "first"}, {"number": 2, "title": "second"}]
+    }
     assert len(taken) == 3 and sdk[2] == []

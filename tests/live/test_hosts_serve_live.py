@@ -143,7 +143,9 @@ def client(repo, tmp_path_factory):
     jq_dir = make_pack(packs / "jq", JQ_PACK)
     slow_dir = make_pack(packs / "slow", SLOW_PACK)
     with open(packs / "server.err", "w") as errlog, start_blocking_portal() as portal:
-        with portal.wrap_async_context_manager(connect([git_dir, jq_dir, slow_dir], cwd=repo, errlog=errlog)) as session:
+        with portal.wrap_async_context_manager(
+            connect([git_dir, jq_dir, slow_dir], cwd=repo, errlog=errlog)
+        ) as session:
             yield Client(portal, session)
     assert "Traceback" not in (packs / "server.err").read_text()
 
@@ -296,7 +298,9 @@ def test_kill_child_groups_kills_groups_of_children(tmp_path):
     """kill_child_groups kills each child's group (grandchild too), a child in our group alone, not us."""
     require_tool("pgrep")
     # run in a fresh process: in pytest's own, it would also kill the module's server
-    out = subprocess.run([sys.executable, "-c", _KILL_SCRIPT], capture_output=True, text=True, timeout=30)
+    out = subprocess.run(
+        [sys.executable, "-c", _KILL_SCRIPT], capture_output=True, text=True, timeout=30
+    )
     assert out.returncode == 0, out.stderr
     count, statuses, grandchild_alive = out.stdout.splitlines()
     assert int(count) == 2

@@ -64,8 +64,13 @@ LONG_VERB = "a" + "-very-long-verb-name" * 4  # 81 characters, over the 64 hosts
 
 
 def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=T", "-c", "user.email=t@example.com", *args], cwd=repo, check=True,
-                   capture_output=True, env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(repo)})
+    subprocess.run(
+        ["git", "-c", "user.name=T", "-c", "user.email=t@example.com", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+        env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(repo)},
+    )
 
 
 @contextlib.asynccontextmanager
@@ -73,8 +78,12 @@ async def _session(packs, cwd: Path):
     env = {"HOME": str(cwd), "GIT_CONFIG_NOSYSTEM": "1", "PATH": os.environ.get("PATH", "")}
     if os.environ.get("PYTHONPATH"):
         env["PYTHONPATH"] = os.environ["PYTHONPATH"]
-    params = StdioServerParameters(command=sys.executable, args=["-m", "wrapgen", "serve", *map(str, packs)],
-                                   cwd=str(cwd), env=env)
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "wrapgen", "serve", *map(str, packs)],
+        cwd=str(cwd),
+        env=env,
+    )
     with open(cwd / "serve.log", "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
             async with ClientSession(read, write) as session:
@@ -99,7 +108,9 @@ def rows_pack(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("rows")
     script = root / "rows.py"
     script.write_text(FIELDS_TOOL)
-    return make_pack(root / "rows", FIELDS_PACK.format(python=sys.executable, script=script, long=LONG_VERB))
+    return make_pack(
+        root / "rows", FIELDS_PACK.format(python=sys.executable, script=script, long=LONG_VERB)
+    )
 
 
 def test_progress_notifications_carry_the_live_then_done_title(repo):
@@ -122,9 +133,13 @@ def test_progress_notifications_carry_the_live_then_done_title(repo):
     assert not result.is_error, result
     assert "main" in result.content[0].text
     assert [message for _, _, message in seen] == ["Listing branches", "Listed branches"]
-    assert seen[0][0] < seen[1][0] and seen[1][1] == 1  # progress increases; the last one is complete
+    assert (
+        seen[0][0] < seen[1][0] and seen[1][1] == 1
+    )  # progress increases; the last one is complete
     assert result.meta == {TITLE_META: "Listed branches"}
-    assert plain.meta == {TITLE_META: "Listed branches"}  # the done title even without a progress token
+    assert plain.meta == {
+        TITLE_META: "Listed branches"
+    }  # the done title even without a progress token
 
 
 def test_progress_titles_fill_in_the_arguments(repo):
@@ -138,7 +153,9 @@ def test_progress_titles_fill_in_the_arguments(repo):
                 seen.append(message)
 
             with anyio.fail_after(CALL_TIMEOUT_S):
-                result = await session.call_tool("log", {"revision_range": "main"}, progress_callback=on_progress)
+                result = await session.call_tool(
+                    "log", {"revision_range": "main"}, progress_callback=on_progress
+                )
             return seen, result
 
     seen, result = anyio.run(scenario)
@@ -166,9 +183,15 @@ def test_output_schema_and_structured_content_for_json_fields(rows_pack, tmp_pat
     assert schema["properties"]["result"]["anyOf"][0]["required"] == ["number", "title"]
     assert tools[LONG_VERB[:55] + tools_suffix(tools)].output_schema is None
     assert not listed.is_error and listed.structured_content == {
-        "result": [{"number": "number-0", "title": "title-0"}, {"number": "number-1", "title": "title-1"}]}
+        "result": [
+            {"number": "number-0", "title": "title-0"},
+            {"number": "number-1", "title": "title-1"},
+        ]
+    }
     assert listed.meta == {TITLE_META: "Listed rows"}
-    assert not viewed.is_error and viewed.structured_content == {"result": {"number": "number-0", "title": "title-0"}}
+    assert not viewed.is_error and viewed.structured_content == {
+        "result": {"number": "number-0", "title": "title-0"}
+    }
     assert broken.is_error and "number, title" in broken.content[0].text
 
 
@@ -193,10 +216,16 @@ def test_long_names_annotations_and_titles_as_listed(rows_pack, tmp_path):
     assert len(long_name) == 64 and all(len(name) <= 64 for name in tools)
     assert not called.is_error and '"number"' in called.content[0].text
     long_tool = tools[long_name].annotations
-    assert (long_tool.read_only_hint, long_tool.destructive_hint, long_tool.idempotent_hint,
-            long_tool.open_world_hint) == (False, False, True, False)
+    assert (
+        long_tool.read_only_hint,
+        long_tool.destructive_hint,
+        long_tool.idempotent_hint,
+        long_tool.open_world_hint,
+    ) == (False, False, True, False)
     listing = tools["list"]
     assert listing.title == "Listing rows" and listing.annotations.title == "Listing rows"
-    assert listing.annotations.read_only_hint is True and listing.annotations.open_world_hint is False
+    assert (
+        listing.annotations.read_only_hint is True and listing.annotations.open_world_hint is False
+    )
     assert listing.annotations.idempotent_hint is None  # meaningful for a tool that writes only
     assert tools["view"].annotations.open_world_hint is None  # not declared: the protocol's default

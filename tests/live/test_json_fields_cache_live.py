@@ -18,17 +18,26 @@ from wrapgen.probe import json_fields
 def _tool(tmp_path, names=("list", "view", "status")):
     script = tmp_path / "bin" / "fieldy"
     script.parent.mkdir()
-    script.write_text(textwrap.dedent(f"""\
+    script.write_text(
+        textwrap.dedent(f"""\
         #!{sys.executable}
         import sys
         print("Specify one or more comma-separated fields for `--json`:")
         print("  id\\n  " + sys.argv[2] + "_name")
-        """))
+        """)
+    )
     script.chmod(0o755)
-    subs = tuple(Command(path=("pr", name), flags=(Flag(long="--json", takes_value=True, value_name="fields"),))
-                 for name in names)
-    tool = Tool(name="fieldy", root=Command(path=(), subcommands=(Command(path=("pr",), subcommands=subs),)),
-                path=str(script))
+    subs = tuple(
+        Command(
+            path=("pr", name), flags=(Flag(long="--json", takes_value=True, value_name="fields"),)
+        )
+        for name in names
+    )
+    tool = Tool(
+        name="fieldy",
+        root=Command(path=(), subcommands=(Command(path=("pr",), subcommands=subs),)),
+        path=str(script),
+    )
     proposal = SimpleNamespace(chosen=[SimpleNamespace(path=f"pr {name}") for name in names])
     return tool, str(script), proposal
 
@@ -56,4 +65,6 @@ def test_a_changed_binary_is_asked_again(tmp_path, monkeypatch):
     assert json_field_lists(tool, proposal, bin_path=path) == {("pr", "list"): ("id", "list_name")}
     with open(path, "a", encoding="utf-8") as handle:
         handle.write('print("  added")\n')
-    assert json_field_lists(tool, proposal, bin_path=path) == {("pr", "list"): ("id", "list_name", "added")}
+    assert json_field_lists(tool, proposal, bin_path=path) == {
+        ("pr", "list"): ("id", "list_name", "added")
+    }

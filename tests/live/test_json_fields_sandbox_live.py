@@ -20,7 +20,8 @@ from wrapgen.model.tool import Command, Flag, Tool
 def _tool(tmp_path, marker):
     script = tmp_path / "bin" / "fieldy"
     script.parent.mkdir()
-    script.write_text(textwrap.dedent(f"""\
+    script.write_text(
+        textwrap.dedent(f"""\
         #!{sys.executable}
         import os, sys
         # a tool whose --json is a switch: it runs `delete` and writes where it can
@@ -32,9 +33,12 @@ def _tool(tmp_path, marker):
         token = os.environ.get("GH_TOKEN", "")
         print("Specify one or more comma-separated fields for `--json`:")
         print("  id\\n  name" + ("\\n  leaked" + token if token else ""))
-        """))
+        """)
+    )
     script.chmod(0o755)
-    delete = Command(path=("repo", "delete"), flags=(Flag(long="--json", takes_value=True, value_name="fields"),))
+    delete = Command(
+        path=("repo", "delete"), flags=(Flag(long="--json", takes_value=True, value_name="fields"),)
+    )
     repo = Command(path=("repo",), subcommands=(delete,))
     tool = Tool(name="fieldy", root=Command(path=(), subcommands=(repo,)), path=str(script))
     return tool, str(script)

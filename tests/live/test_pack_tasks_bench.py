@@ -28,8 +28,13 @@ def report(tmp_path_factory):
         if not shutil.which(tool):
             pytest.skip(f"{tool} is not installed")
     out = tmp_path_factory.mktemp("pack-tasks") / "report.json"
-    done = subprocess.run([sys.executable, str(BENCH), "--tools", ",".join(TOOLS), "--json", str(out)],
-                          cwd=REPO, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--tools", ",".join(TOOLS), "--json", str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     assert "== shipped packs" in done.stdout and "== fresh packs" in done.stdout
     return json.loads(out.read_text())
@@ -37,7 +42,12 @@ def report(tmp_path_factory):
 
 def _task_data():
     data = json.loads((REPO / "bench" / "data" / "pack_tasks.json").read_text())
-    return {task["id"]: task for tool in data["tools"] if tool["tool"] in TOOLS for task in tool["tasks"]}
+    return {
+        task["id"]: task
+        for tool in data["tools"]
+        if tool["tool"] in TOOLS
+        for task in tool["tasks"]
+    }
 
 
 def test_report_structure(report):
@@ -71,10 +81,15 @@ def test_shipped_expressible_tasks_are_equal_but_the_known_defects(report):
     tasks = _task_data()
     not_equal = {
         task["id"]: task["shipped"]
-        for tool in report["tools"] for task in tool["tasks"]
+        for tool in report["tools"]
+        for task in tool["tasks"]
         if task["shipped"]["outcome"] not in ("equal", "not expressible")
     }
-    known = {task_id for task_id, task in tasks.items() if (task.get("known_defect") or {}).get("shipped")}
+    known = {
+        task_id
+        for task_id, task in tasks.items()
+        if (task.get("known_defect") or {}).get("shipped")
+    }
     assert set(not_equal) == known, not_equal
     # a known defect is a task the pack can express: the data must not hide a gap as a defect
     for task_id in known:
@@ -102,35 +117,70 @@ def _bench():
 
 
 def _verb(argv, props, *, required=(), effect="read", json_flags=()):
-    return {"argv": argv, "args": {"type": "object", "properties": props, "required": list(required)},
-            "policy": {"effect": effect}, "json": list(json_flags)}
+    return {
+        "argv": argv,
+        "args": {"type": "object", "properties": props, "required": list(required)},
+        "policy": {"effect": effect},
+        "json": list(json_flags),
+    }
 
 
-BOOL, STR, INT, LIST = {"type": "boolean"}, {"type": "string"}, {"type": "integer"}, {"type": "array", "items": {"type": "string"}}
+BOOL, STR, INT, LIST = (
+    {"type": "boolean"},
+    {"type": "string"},
+    {"type": "integer"},
+    {"type": "array", "items": {"type": "string"}},
+)
 
 
 def test_matcher_reads_slots_literals_and_operands():
     bench = _bench()
-    jq = _verb(["jq", "--raw-output", "{{jq_filter}}", "--", "{{files}}"], {"jq_filter": STR, "files": LIST})
+    jq = _verb(
+        ["jq", "--raw-output", "{{jq_filter}}", "--", "{{files}}"],
+        {"jq_filter": STR, "files": LIST},
+    )
     parsed = bench.parse_verb("jq", jq)
     assert parsed["literals"] == {"--raw-output": True} and parsed["slots"] == {}
     assert parsed["operands"] == [("jq_filter", False), ("files", True)]
-    args, why, _ = bench.resolve({"opts": {"--raw-output|-r": True}, "operands": [".a", "x.json"]}, parsed)
+    args, why, _ = bench.resolve(
+        {"opts": {"--raw-output|-r": True}, "operands": [".a", "x.json"]}, parsed
+    )
     assert args == {"jq_filter": ".a", "files": ["x.json"]}, why
 
-    log = _verb(["git", "log", "--max-count={{max_count}}", "--oneline", "{{oneline}}", "{{revision_range}}", "--", "{{paths}}"],
-                {"max_count": INT, "oneline": BOOL, "revision_range": STR, "paths": LIST})
+    log = _verb(
+        [
+            "git",
+            "log",
+            "--max-count={{max_count}}",
+            "--oneline",
+            "{{oneline}}",
+            "{{revision_range}}",
+            "--",
+            "{{paths}}",
+        ],
+        {"max_count": INT, "oneline": BOOL, "revision_range": STR, "paths": LIST},
+    )
     parsed = bench.parse_verb("git", log)
-    assert parsed["path"] == ["log"] and parsed["slots"] == {"--max-count": "max_count", "--oneline": "oneline"}
-    args, _, _ = bench.resolve({"path": ["log"], "opts": {"--oneline": True, "--max-count|-n": "2"}, "paths": ["a.py"]}, parsed)
+    assert parsed["path"] == ["log"] and parsed["slots"] == {
+        "--max-count": "max_count",
+        "--oneline": "oneline",
+    }
+    args, _, _ = bench.resolve(
+        {"path": ["log"], "opts": {"--oneline": True, "--max-count|-n": "2"}, "paths": ["a.py"]},
+        parsed,
+    )
     assert args == {"oneline": True, "max_count": 2, "paths": ["a.py"]}
     args, why, _ = bench.resolve({"path": ["log"], "opts": {"--format": "%h"}}, parsed)
     assert args is None and why == "no arg for --format"
     args, why, _ = bench.resolve({"path": ["show"]}, parsed)
     assert args is None and "subcommand show" in why
 
-    grep = _verb(["git", "grep", "-e{{pattern}}", "--", "{{paths}}"], {"pattern": STR, "paths": LIST})
-    args, _, _ = bench.resolve({"path": ["grep"], "opts": {"-e": "x"}, "paths": ["*.py"]}, bench.parse_verb("git", grep))
+    grep = _verb(
+        ["git", "grep", "-e{{pattern}}", "--", "{{paths}}"], {"pattern": STR, "paths": LIST}
+    )
+    args, _, _ = bench.resolve(
+        {"path": ["grep"], "opts": {"-e": "x"}, "paths": ["*.py"]}, bench.parse_verb("git", grep)
+    )
     assert args == {"pattern": "x", "paths": ["*.py"]}
 
     fd = _verb(["fdfind", "--type", "d", "--", "{{pattern}}"], {"pattern": STR})
@@ -142,16 +192,39 @@ def test_matcher_reads_slots_literals_and_operands():
 
 def test_matcher_picks_the_verb_that_fits_best():
     bench = _bench()
-    binding = {"bin": "curl", "verbs": {
-        "download": _verb(["curl", "--output", "{{output}}", "--", "{{url}}"], {"output": STR, "url": STR}, required=["output", "url"], effect="write"),
-        "get": _verb(["curl", "--", "{{url}}"], {"url": STR}, required=["url"]),
-        "head": _verb(["curl", "--head", "--", "{{url}}"], {"url": STR}, required=["url"]),
-    }}
-    assert bench.resolve_in_pack({"operands": ["http://x"]}, binding)[:2] == ("get", {"url": "http://x"})
-    assert bench.resolve_in_pack({"opts": {"--head|-I": True}, "operands": ["http://x"]}, binding)[0] == "head"
-    verb, args, why = bench.resolve_in_pack({"opts": {"--include|-i": True}, "operands": ["u"]}, binding)
+    binding = {
+        "bin": "curl",
+        "verbs": {
+            "download": _verb(
+                ["curl", "--output", "{{output}}", "--", "{{url}}"],
+                {"output": STR, "url": STR},
+                required=["output", "url"],
+                effect="write",
+            ),
+            "get": _verb(["curl", "--", "{{url}}"], {"url": STR}, required=["url"]),
+            "head": _verb(["curl", "--head", "--", "{{url}}"], {"url": STR}, required=["url"]),
+        },
+    }
+    assert bench.resolve_in_pack({"operands": ["http://x"]}, binding)[:2] == (
+        "get",
+        {"url": "http://x"},
+    )
+    assert (
+        bench.resolve_in_pack({"opts": {"--head|-I": True}, "operands": ["http://x"]}, binding)[0]
+        == "head"
+    )
+    verb, args, why = bench.resolve_in_pack(
+        {"opts": {"--include|-i": True}, "operands": ["u"]}, binding
+    )
     assert verb is None and why.startswith("no arg for --include")
-    ls = {"bin": "ls", "verbs": {"list": _verb(["ls", "--format={{format}}", "--", "{{files}}"], {"format": STR, "files": LIST})}}
+    ls = {
+        "bin": "ls",
+        "verbs": {
+            "list": _verb(
+                ["ls", "--format={{format}}", "--", "{{files}}"], {"format": STR, "files": LIST}
+            )
+        },
+    }
     assert bench.resolve_in_pack({"opts": {"-l|--format=long": True}}, ls)[1] == {"format": "long"}
 
 

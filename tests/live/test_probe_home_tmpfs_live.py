@@ -15,7 +15,7 @@ from wrapgen.probe.sandbox import Scratch, reset_sandbox_status, sandbox_status
 from tests.support.tools import python_tool
 
 # hangs when an earlier probe's lock is in its HOME (pm2 on a dead daemon's socket); says what HOME is
-LOCKD = '''\
+LOCKD = """\
 import os, stat, sys, time
 home = os.environ["HOME"]
 lock = os.path.join(home, ".lockd")
@@ -32,7 +32,7 @@ except OSError as error:
     wrote = error.strerror
 print(f"mode={oct(stat.S_IMODE(os.stat(home).st_mode))} before={before} wrote={wrote}")
 print("Usage: lockd [OPTIONS]\\n\\nOptions:\\n  -v, --verbose  say more\\n  -h, --help     show help")
-'''
+"""
 
 
 def _tool(tmp_path: Path) -> str:
@@ -51,7 +51,9 @@ def test_each_probe_gets_an_empty_private_tmpfs_home_and_nothing_on_disk(tmp_pat
         home_on_disk = os.listdir(prober.home)
     assert [r.usable for r in results] == [True] * 3, [r.problem for r in results]
     assert all("mode=0o700 before=[] wrote=ok" in r.text for r in results)
-    assert made == [] and home_on_disk == []  # no directory per probe, and nothing left in the mount point
+    assert (
+        made == [] and home_on_disk == []
+    )  # no directory per probe, and nothing left in the mount point
 
 
 def test_a_tool_that_fills_its_home_is_stopped_at_the_size(tmp_path, monkeypatch):
@@ -67,8 +69,10 @@ def test_a_bubblewrap_without_size_gets_a_home_directory_per_probe(tmp_path, mon
     real = shutil.which("bwrap")
     old = tmp_path / "bin" / "bwrap"
     old.parent.mkdir()
-    old.write_text(f"#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = --size ] && {{ echo 'bwrap: Unknown option --size' >&2; exit 1; }}; done\n"
-                   f"exec {real} \"$@\"\n")
+    old.write_text(
+        f'#!/bin/sh\nfor a in "$@"; do [ "$a" = --size ] && {{ echo \'bwrap: Unknown option --size\' >&2; exit 1; }}; done\n'
+        f'exec {real} "$@"\n'
+    )
     old.chmod(0o755)
     monkeypatch.setenv("PATH", f"{old.parent}{os.pathsep}{os.environ['PATH']}")
     reset_sandbox_status()

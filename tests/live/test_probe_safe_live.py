@@ -28,18 +28,22 @@ USAGE = "Usage: {name} [OPTIONS]\\n\\nOptions:\\n  -v, --verbose  say more\\n  -
 def _tool(tmp_path: Path, name: str, body: str) -> str:
     """A Python fake tool; ``body`` runs before it prints its usage."""
     path = tmp_path / name
-    return python_tool(path, f"import os, sys\nargs = sys.argv[1:]\n{body}\n"
-                             f"print('{USAGE.format(name=name)}')\n")
+    return python_tool(
+        path, f"import os, sys\nargs = sys.argv[1:]\n{body}\nprint('{USAGE.format(name=name)}')\n"
+    )
 
 
 def _try_write(label: str, target: str) -> str:
     """Tool code: try to write ``target`` and print 'label:ok' or 'label:fail'."""
-    return (f"try:\n    open({target}, 'w').write('planted')\n    print('{label}:ok')\n"
-            f"except OSError:\n    print('{label}:fail')\n")
+    return (
+        f"try:\n    open({target}, 'w').write('planted')\n    print('{label}:ok')\n"
+        f"except OSError:\n    print('{label}:fail')\n"
+    )
 
 
-needs_sandbox = pytest.mark.skipif(not sandbox_status().available,
-                                   reason=f"bubblewrap cannot run here: {sandbox_status().reason}")
+needs_sandbox = pytest.mark.skipif(
+    not sandbox_status().available, reason=f"bubblewrap cannot run here: {sandbox_status().reason}"
+)
 
 
 @pytest.fixture
@@ -52,15 +56,22 @@ def user_home(tmp_path, monkeypatch):
     return home
 
 
-@pytest.mark.parametrize("use_sandbox", [None, False], ids=["sandbox-where-available", "no-sandbox"])
-def test_a_help_that_deletes_and_writes_in_home_cannot_touch_the_users(tmp_path, user_home, use_sandbox):
+@pytest.mark.parametrize(
+    "use_sandbox", [None, False], ids=["sandbox-where-available", "no-sandbox"]
+)
+def test_a_help_that_deletes_and_writes_in_home_cannot_touch_the_users(
+    tmp_path, user_home, use_sandbox
+):
     """--help runs `rm $HOME/keep.txt` and plants a file in HOME: the user's HOME is untouched
     (the probe's HOME is a scratch directory, removed afterwards), with or without the sandbox."""
-    tool = _tool(tmp_path, "wg-homewriter",
-                 "home = os.environ.get('HOME', '')\n"
-                 "print('home=' + home)\n"
-                 "try:\n    os.remove(os.path.join(home, 'keep.txt'))\nexcept OSError:\n    pass\n"
-                 + _try_write("home", "os.path.join(home, 'planted')"))
+    tool = _tool(
+        tmp_path,
+        "wg-homewriter",
+        "home = os.environ.get('HOME', '')\n"
+        "print('home=' + home)\n"
+        "try:\n    os.remove(os.path.join(home, 'keep.txt'))\nexcept OSError:\n    pass\n"
+        + _try_write("home", "os.path.join(home, 'planted')"),
+    )
     found = discover(tool, depth=0, cache=False, sandbox=use_sandbox)
     assert (user_home / "keep.txt").read_text() == "precious\n"
     assert sorted(p.name for p in user_home.iterdir()) == ["keep.txt"]
@@ -78,13 +89,16 @@ def test_in_the_sandbox_only_the_scratch_directories_are_writable(tmp_path, user
     """Sandboxed: HOME, the cwd and TMPDIR take writes; the cwd's parent, the user's files by
     absolute path and /tmp do not."""
     victim = user_home / "keep.txt"
-    tool = _tool(tmp_path, "wg-writer",
-                 _try_write("home", "os.path.join(os.environ['HOME'], 'x')")
-                 + _try_write("cwd", "'here'")
-                 + _try_write("tmpdir", "os.path.join(os.environ['TMPDIR'], 'x')")
-                 + _try_write("parent", "'../escaped'")
-                 + _try_write("absolute", repr(str(victim)))
-                 + _try_write("slashtmp", repr(f"/tmp/wg-escaped-{random.randint(0, 10**9)}")))
+    tool = _tool(
+        tmp_path,
+        "wg-writer",
+        _try_write("home", "os.path.join(os.environ['HOME'], 'x')")
+        + _try_write("cwd", "'here'")
+        + _try_write("tmpdir", "os.path.join(os.environ['TMPDIR'], 'x')")
+        + _try_write("parent", "'../escaped'")
+        + _try_write("absolute", repr(str(victim)))
+        + _try_write("slashtmp", repr(f"/tmp/wg-escaped-{random.randint(0, 10**9)}")),
+    )
     with Prober(tool) as prober:
         assert prober.sandboxed
         text = prober.run(("--help",)).text
@@ -135,10 +149,13 @@ def listener():
 
 
 def _net_tool(tmp_path: Path, port: int) -> str:
-    return _tool(tmp_path, "wg-phonehome",
-                 "import socket\n"
-                 f"try:\n    socket.create_connection(('127.0.0.1', {port}), timeout=2).close()\n    print('net:ok')\n"
-                 "except OSError:\n    print('net:fail')\n")
+    return _tool(
+        tmp_path,
+        "wg-phonehome",
+        "import socket\n"
+        f"try:\n    socket.create_connection(('127.0.0.1', {port}), timeout=2).close()\n    print('net:ok')\n"
+        "except OSError:\n    print('net:fail')\n",
+    )
 
 
 def test_without_the_sandbox_a_help_reaches_the_network(tmp_path, listener):
@@ -168,8 +185,10 @@ def test_a_launcher_with_an_rm_line_is_read_not_run(tmp_path, user_home):
     ran = tmp_path / "ran"
     program = _tool(tmp_path, "wg-real", f"open({str(ran)!r}, 'a').write('x')\n")
     script = tmp_path / "wg-launch"
-    script.write_text(f'#!/bin/sh\n# start the real tool\nrm -f "{victim}" "$HOME/keep.txt"\n'
-                      f'exec "{program}" "$@"\n')
+    script.write_text(
+        f'#!/bin/sh\n# start the real tool\nrm -f "{victim}" "$HOME/keep.txt"\n'
+        f'exec "{program}" "$@"\n'
+    )
     script.chmod(0o755)
     for cache in (True, False):
         found = discover(str(script), depth=0, cache=cache, sandbox=False)
@@ -182,8 +201,10 @@ def test_a_launcher_with_only_allowlisted_lines_is_still_probed(tmp_path, user_h
     """export, cd and an `if [ -x ... ]` before the exec keep a script a launcher: it is probed."""
     program = _tool(tmp_path, "wg-real2", "")
     script = tmp_path / "wg-launch2"
-    script.write_text(f'#!/bin/sh\nset -e\nexport WG_MODE=1\ncd "$(dirname "$0")"\n'
-                      f'if [ -x "{program}" ]; then\n  exec "{program}" "$@"\nfi\nexec "{program}" "$@"\n')
+    script.write_text(
+        f'#!/bin/sh\nset -e\nexport WG_MODE=1\ncd "$(dirname "$0")"\n'
+        f'if [ -x "{program}" ]; then\n  exec "{program}" "$@"\nfi\nexec "{program}" "$@"\n'
+    )
     script.chmod(0o755)
     found = discover(str(script), depth=0, cache=False)
     assert found.root.parser != "script"
@@ -194,15 +215,19 @@ def _hanging_tool(tmp_path: Path, count: int, marker: str) -> str:
     names = [f"cmd{i:03d}" for i in range(count)]
     listing = "".join(f"  {n:<12}Do thing {n}\\n" for n in names)
     path = tmp_path / "wg-hangs"
-    return python_tool(path, (
-        "import sys, time, subprocess\nargs = sys.argv[1:]\n"
-        "if args in (['--help'], ['-h']):\n"
-        f"    print('Usage:\\n  wg-hangs [command]\\n\\nAvailable Commands:\\n{listing}\\n"
-        "Flags:\\n  -h, --help   help for wg-hangs\\n')\n"
-        "    sys.exit(0)\n"
-        "if args == ['--version']:\n    print('wg-hangs 1.0'); sys.exit(0)\n"
-        f"subprocess.Popen(['sleep', '{marker}'])\n"
-        "time.sleep(3600)\n"))
+    return python_tool(
+        path,
+        (
+            "import sys, time, subprocess\nargs = sys.argv[1:]\n"
+            "if args in (['--help'], ['-h']):\n"
+            f"    print('Usage:\\n  wg-hangs [command]\\n\\nAvailable Commands:\\n{listing}\\n"
+            "Flags:\\n  -h, --help   help for wg-hangs\\n')\n"
+            "    sys.exit(0)\n"
+            "if args == ['--version']:\n    print('wg-hangs 1.0'); sys.exit(0)\n"
+            f"subprocess.Popen(['sleep', '{marker}'])\n"
+            "time.sleep(3600)\n"
+        ),
+    )
 
 
 def _processes_with(marker: str) -> list[str]:
@@ -222,7 +247,9 @@ def _processes_with(marker: str) -> list[str]:
     return found
 
 
-def test_four_hundred_hanging_subcommands_end_at_the_deadline_with_what_was_read(tmp_path, user_home):
+def test_four_hundred_hanging_subcommands_end_at_the_deadline_with_what_was_read(
+    tmp_path, user_home
+):
     """400 subcommands whose --help hangs: discovery ends promptly at its deadline, keeps the root
     and the stubs, says so once, caches nothing, and leaves no process behind."""
     marker = str(random.randint(700000, 799999))
@@ -256,8 +283,13 @@ def test_the_deadline_must_be_positive():
 def test_bwrap_argv_builds_the_sandbox_the_issue_asks_for():
     """Read-only root, each scratch directory bound on its own, no network, own PID namespace,
     dies with its parent, new session, the command after --."""
-    argv = bwrap_argv(["/usr/bin/tool", "--help"], bwrap="/usr/bin/bwrap", workdir="/s/work",
-                      home="/s/home", tmpdir="/s/tmp")
+    argv = bwrap_argv(
+        ["/usr/bin/tool", "--help"],
+        bwrap="/usr/bin/bwrap",
+        workdir="/s/work",
+        home="/s/home",
+        tmpdir="/s/tmp",
+    )
     assert argv[0] == "/usr/bin/bwrap"
     assert argv[1:4] == ["--ro-bind", "/", "/"]
     for hidden in ("/tmp", "/run"):  # empty: no other temp files, no docker, D-Bus or X11 sockets
@@ -269,10 +301,12 @@ def test_bwrap_argv_builds_the_sandbox_the_issue_asks_for():
     for flag in ("--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"):
         assert flag in argv
     assert argv[argv.index("--chdir") + 1] == "/s/work"
-    assert argv[argv.index("--") + 1:] == ["/usr/bin/tool", "--help"]
+    assert argv[argv.index("--") + 1 :] == ["/usr/bin/tool", "--help"]
 
 
-def test_without_bwrap_discovery_says_so_once_and_still_uses_a_scratch_home(tmp_path, user_home, monkeypatch):
+def test_without_bwrap_discovery_says_so_once_and_still_uses_a_scratch_home(
+    tmp_path, user_home, monkeypatch
+):
     """Where bwrap cannot run (here: not on PATH), discovery warns once and probes with a scratch HOME."""
     tool = _tool(tmp_path, "wg-nobwrap", "print('home=' + os.environ['HOME'])\n")
     empty = tmp_path / "empty-bin"
@@ -280,8 +314,10 @@ def test_without_bwrap_discovery_says_so_once_and_still_uses_a_scratch_home(tmp_
     monkeypatch.setattr(sandbox, "BWRAP", "wg-no-such-bwrap")
     reset_sandbox_status()
     try:
-        monkeypatch.setattr("wrapgen.probe.prober.sandbox_status",
-                            lambda: sandbox.sandbox_status("wg-no-such-bwrap"))
+        monkeypatch.setattr(
+            "wrapgen.probe.prober.sandbox_status",
+            lambda: sandbox.sandbox_status("wg-no-such-bwrap"),
+        )
         found = discover(tool, depth=0, cache=False)
         with Prober(tool) as prober:
             assert not prober.sandboxed and "not installed" in prober.sandbox_note
@@ -309,10 +345,13 @@ def test_in_the_sandbox_a_help_cannot_reach_a_unix_socket_in_tmp(tmp_path):
     server.bind(path)
     server.listen(4)
     server.settimeout(0.1)
-    tool = _tool(bin_dir, "wg-socket",
-                 "import socket\n"
-                 f"try:\n    s = socket.socket(socket.AF_UNIX); s.connect({path!r}); s.close(); print('sock:ok')\n"
-                 "except OSError:\n    print('sock:fail')\n")
+    tool = _tool(
+        bin_dir,
+        "wg-socket",
+        "import socket\n"
+        f"try:\n    s = socket.socket(socket.AF_UNIX); s.connect({path!r}); s.close(); print('sock:ok')\n"
+        "except OSError:\n    print('sock:fail')\n",
+    )
     try:
         with Prober(tool, sandbox=False) as prober:
             assert "sock:ok" in prober.run(("--help",)).text

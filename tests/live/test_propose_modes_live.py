@@ -21,7 +21,9 @@ def test_real_fd_gets_five_to_twelve_commands():
     assert {"find", "list-details", "files", "dirs", "recent"} <= set(verbs)
     assert 5 <= len(verbs) <= 12
     assert all(v["policy"]["effect"] == "read" for v in verbs.values())
-    assert not any(t in ("--exec", "--exec-batch", "-x", "-X") for v in verbs.values() for t in v["cli"])
+    assert not any(
+        t in ("--exec", "--exec-batch", "-x", "-X") for v in verbs.values() for t in v["cli"]
+    )
     assert _checked(proposal.manifest) == []
 
 

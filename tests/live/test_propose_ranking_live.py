@@ -54,15 +54,28 @@ def test_git_branch_offers_a_read_only_listing_form():
     """`git branch` (List, create, or delete) yields branch.list: --list fixed, no delete/move flags, only <pattern>."""
     require_tool("git")
     branch = _git_help("branch")
-    cand = Candidate(path=("branch",), command=branch.with_changes(path=("branch",),
-                                                                     summary="List, create, or delete branches"),
-                     common=True)
+    cand = Candidate(
+        path=("branch",),
+        command=branch.with_changes(path=("branch",), summary="List, create, or delete branches"),
+        common=True,
+    )
     listing = listing_mode(cand, "destructive")
     assert listing is not None and listing.fixed == ("--list",) and listing.name == "branch.list"
     assert listing.listing and listing.common and listing.summary == "List branch names."
     spellings = {s for f in listing.command.flags for s in f.spellings}
     assert {"--all", "--sort", "--merged"} <= spellings
-    assert not {"--delete", "-D", "--move", "--copy", "--force", "--set-upstream-to", "--edit-description"} & spellings
+    assert (
+        not {
+            "--delete",
+            "-D",
+            "--move",
+            "--copy",
+            "--force",
+            "--set-upstream-to",
+            "--edit-description",
+        }
+        & spellings
+    )
     assert [p.name for p in listing.command.positionals] == ["pattern"]
 
 
@@ -70,8 +83,12 @@ def test_git_tag_listing_keeps_only_what_its_list_usage_line_names():
     """`git tag -l [--contains <commit>] ... [<pattern>...]`: flags named there, `<commit>` is no operand."""
     require_tool("git")
     tag = _git_help("tag")
-    cand = Candidate(path=("tag",), command=tag.with_changes(path=("tag",),
-                                                              summary="Create, list, delete or verify a tag object"))
+    cand = Candidate(
+        path=("tag",),
+        command=tag.with_changes(
+            path=("tag",), summary="Create, list, delete or verify a tag object"
+        ),
+    )
     listing = listing_mode(cand, "destructive")
     spellings = {s for f in listing.command.flags for s in f.spellings}
     assert {"--list", "--sort", "--contains"} <= spellings

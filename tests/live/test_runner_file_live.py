@@ -42,17 +42,31 @@ def test_make_runner_file_is_named_in_every_verb(cli, repo, tmp_path, monkeypatc
     assert result.exit_code == 0, result.stderr
     [pack] = out.iterdir()
     verbs = _verbs(pack)
-    assert verbs["status"]["cli"][:6] == ["make", "--no-print-directory", "-C", str(repo), "-f", str(repo / "ci" / "release.mk")]
+    assert verbs["status"]["cli"][:6] == [
+        "make",
+        "--no-print-directory",
+        "-C",
+        str(repo),
+        "-f",
+        str(repo / "ci" / "release.mk"),
+    ]
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
     called = json.loads(cli("exec", str(pack), "status", "--", "env=production").stdout)
 
-    by_hand = subprocess.run([make, "--no-print-directory", "-f", "ci/release.mk", "status", "ENV=production"],
-                             cwd=repo, capture_output=True, text=True, timeout=60)
+    by_hand = subprocess.run(
+        [make, "--no-print-directory", "-f", "ci/release.mk", "status", "ENV=production"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert by_hand.returncode == 0, by_hand.stderr
     assert called == {"ok": True, "result": by_hand.stdout}
-    checked = cli("check", "--probe", str(pack))  # make's -f is the runner's own flag, not an unknown one
+    checked = cli(
+        "check", "--probe", str(pack)
+    )  # make's -f is the runner's own flag, not an unknown one
     assert checked.exit_code == 0 and "0 errors, 0 warnings" in checked.stdout, checked.stdout
 
 
@@ -60,13 +74,21 @@ def test_task_runner_file_via_a_recipe(cli, repo, tmp_path):
     require_tool("task")
     recipes = tmp_path / "recipes"
     recipes.mkdir()
-    (recipes / "shop-task.yaml").write_text(f"tool: task\nrunner: {{dir: {repo}, file: ci/tasks.yml}}\n")
+    (recipes / "shop-task.yaml").write_text(
+        f"tool: task\nrunner: {{dir: {repo}, file: ci/tasks.yml}}\n"
+    )
     out = tmp_path / "packs"
     result = cli("batch", str(recipes), "-o", str(out))
     assert result.exit_code == 0, result.stdout + result.stderr
     [pack] = out.iterdir()
     some = next(iter(_verbs(pack).values()))
-    assert some["cli"][:5] == ["task", "--dir", str(repo), "--taskfile", str(repo / "ci" / "tasks.yml")]
+    assert some["cli"][:5] == [
+        "task",
+        "--dir",
+        str(repo),
+        "--taskfile",
+        str(repo / "ci" / "tasks.yml"),
+    ]
 
 
 def test_default_names_stay_unnamed(cli, tmp_path):
@@ -75,17 +97,22 @@ def test_default_names_stay_unnamed(cli, tmp_path):
     root = tmp_path / "shop"
     shutil.copytree(SHOP, root)
     out = tmp_path / "packs"
-    result = cli("wrap", "make", "--dir", str(root), "--runner-file", "Makefile", "-o", str(out), "--no-try")
+    result = cli(
+        "wrap", "make", "--dir", str(root), "--runner-file", "Makefile", "-o", str(out), "--no-try"
+    )
     assert result.exit_code == 0, result.stderr
     assert "-f" not in _verbs(out / "shop-make")["status"]["cli"]
 
 
-@pytest.mark.parametrize("args, says", [
-    (["npm", "--runner-file", "ci/release.mk"], "npm reads only package.json, not release.mk"),
-    (["make", "--runner-file", "ci/missing.mk"], "no runner file"),
-    (["make", "--dir", "ci/release.mk"], "--dir names the repository"),
-    (["rg", "--runner-file", "ci/release.mk"], "rg is not a task runner"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["npm", "--runner-file", "ci/release.mk"], "npm reads only package.json, not release.mk"),
+        (["make", "--runner-file", "ci/missing.mk"], "no runner file"),
+        (["make", "--dir", "ci/release.mk"], "--dir names the repository"),
+        (["rg", "--runner-file", "ci/release.mk"], "rg is not a task runner"),
+    ],
+)
 def test_wrong_runner_files_are_one_clear_error(cli, repo, tmp_path, monkeypatch, args, says):
     monkeypatch.chdir(repo)
     result = cli("wrap", *args, "-o", str(tmp_path / "packs"), "--no-try")

@@ -25,16 +25,25 @@ def pack(cli, tmp_path):
     return repo, tmp_path / "packs" / "release-just"
 
 
-@pytest.mark.parametrize("verb, args, by_hand", [
-    ("preview", ["version=1.4", "env=production"], ["preview", "--env", "production", "1.4"]),
-    ("preview", ["version=1.4"], ["preview", "1.4"]),
-    ("changelog", ["brief=true"], ["changelog", "--brief"]),
-    ("changelog", [], ["changelog"]),
-    ("publish", ["version=2.0", "registry=internal"], ["publish", "--registry=internal", "2.0"]),
-])
+@pytest.mark.parametrize(
+    "verb, args, by_hand",
+    [
+        ("preview", ["version=1.4", "env=production"], ["preview", "--env", "production", "1.4"]),
+        ("preview", ["version=1.4"], ["preview", "1.4"]),
+        ("changelog", ["brief=true"], ["changelog", "--brief"]),
+        ("changelog", [], ["changelog"]),
+        (
+            "publish",
+            ["version=2.0", "registry=internal"],
+            ["publish", "--registry=internal", "2.0"],
+        ),
+    ],
+)
 def test_option_parameters_give_the_human_commands_output(cli, pack, verb, args, by_hand):
     repo, directory = pack
-    human = subprocess.run([shutil.which("just"), *by_hand], cwd=repo, capture_output=True, text=True, timeout=60)
+    human = subprocess.run(
+        [shutil.which("just"), *by_hand], cwd=repo, capture_output=True, text=True, timeout=60
+    )
     assert human.returncode == 0, human.stderr
     called = json.loads(cli("exec", str(directory), verb, "--", *args, "confirm=true").stdout)
     assert called == {"ok": True, "result": human.stdout}
@@ -42,8 +51,19 @@ def test_option_parameters_give_the_human_commands_output(cli, pack, verb, args,
 
 def test_a_required_option_is_required_and_no_value_becomes_an_option(cli, pack):
     _, directory = pack
-    missing = json.loads(cli("exec", str(directory), "publish", "--", "version=2.0", "confirm=true").stdout)
+    missing = json.loads(
+        cli("exec", str(directory), "publish", "--", "version=2.0", "confirm=true").stdout
+    )
     assert not missing["ok"] and "registry: required" in missing["error"]
-    smuggled = json.loads(cli("exec", str(directory), "publish", "--", "version=--registry=evil",
-                              "registry=internal", "confirm=true").stdout)
+    smuggled = json.loads(
+        cli(
+            "exec",
+            str(directory),
+            "publish",
+            "--",
+            "version=--registry=evil",
+            "registry=internal",
+            "confirm=true",
+        ).stdout
+    )
     assert not smuggled["ok"] and "pattern" in smuggled["error"]

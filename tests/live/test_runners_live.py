@@ -49,9 +49,13 @@ def test_make_targets_become_a_pack_that_runs_from_anywhere(cli, shop, monkeypat
     refused = cli("exec", str(pack), "deploy", "--", "env=production", "version=1.4")
     assert refused.exit_code != 0 and "confirm" in _envelope(refused)["error"]
     assert not (repo / "dist").exists()  # nothing ran
-    deployed = _envelope(cli("exec", str(pack), "deploy", "--", "env=production", "version=1.4", "confirm=true"))
+    deployed = _envelope(
+        cli("exec", str(pack), "deploy", "--", "env=production", "version=1.4", "confirm=true")
+    )
     assert deployed["ok"] and "deployed shop 1.4 to production" in deployed["result"]
-    assert (repo / "dist" / "shop-1.4.txt").read_text() == "shop 1.4\n"  # in the repository, not in cwd
+    assert (
+        repo / "dist" / "shop-1.4.txt"
+    ).read_text() == "shop 1.4\n"  # in the repository, not in cwd
     assert not (elsewhere / "dist").exists()
     injected = cli("exec", str(pack), "status", "--", "env=$(shell touch pwned)")
     assert not _envelope(injected)["ok"] and "pattern" in _envelope(injected)["error"]
@@ -79,11 +83,18 @@ def test_just_recipes_with_parameters(cli, shop, monkeypatch):
     pack = out / "shop-just"
     assert "_sign" not in (pack / "pack.yaml").read_text()
     monkeypatch.chdir(elsewhere)
-    assert _envelope(cli("exec", str(pack), "status", "--", "env=qa"))["result"] == "qa: shop deployed\n"
-    assert _envelope(cli("exec", str(pack), "status"))["result"] == "staging: shop deployed\n"  # just's default
+    assert (
+        _envelope(cli("exec", str(pack), "status", "--", "env=qa"))["result"]
+        == "qa: shop deployed\n"
+    )
+    assert (
+        _envelope(cli("exec", str(pack), "status"))["result"] == "staging: shop deployed\n"
+    )  # just's default
     missing = _envelope(cli("exec", str(pack), "deploy", "--", "confirm=true"))
     assert not missing["ok"] and "env" in missing["error"]
-    deployed = _envelope(cli("exec", str(pack), "deploy", "--", "env=production", "version=2.0", "confirm=true"))
+    deployed = _envelope(
+        cli("exec", str(pack), "deploy", "--", "env=production", "version=2.0", "confirm=true")
+    )
     assert deployed["ok"] and "deployed shop 2.0 to production" in deployed["result"]
     assert (repo / "dist" / "shop-2.0.txt").is_file()
 
@@ -133,7 +144,9 @@ def test_a_makefile_is_read_in_the_sandbox(cli, tmp_path):
     require_tool("make")
     from wrapgen.probe.sandbox import sandbox_status
 
-    (tmp_path / "Makefile").write_text("X := $(shell touch $(CURDIR)/pwned)\nall: ## everything\n\t@true\n")
+    (tmp_path / "Makefile").write_text(
+        "X := $(shell touch $(CURDIR)/pwned)\nall: ## everything\n\t@true\n"
+    )
     result = cli("wrap", "make", "--dir", str(tmp_path), "-o", str(tmp_path / "out"))
     assert result.exit_code == 0, result.stderr
     if sandbox_status().available:
@@ -144,6 +157,7 @@ def test_a_makefile_is_read_in_the_sandbox(cli, tmp_path):
 
 def test_the_captured_databases_are_what_the_runners_print_today():
     """The golden tests' captures (tests/fixtures/runners/shop) still match the example repository."""
+
     def live(tool: str, args: list[str]) -> str:
         repo = find_repository(tool, SHOP)
         code, out, err, _ = _run(shutil.which(tool), args, repo, timeout_s=30, sandbox=None)
@@ -155,17 +169,32 @@ def test_the_captured_databases_are_what_the_runners_print_today():
     makefiles = {"Makefile": (SHOP / "Makefile").read_text()}
     require_tool("make")
     db = live("make", ["-C", str(SHOP), "-f", "Makefile", "-pRrq", "--no-print-directory", ":"])
-    assert [c.to_dict() for c in parse_make_database(db, makefiles)] == \
-        [c.to_dict() for c in parse_make_database(captured("make-database.txt"), makefiles)]
+    assert [c.to_dict() for c in parse_make_database(db, makefiles)] == [
+        c.to_dict() for c in parse_make_database(captured("make-database.txt"), makefiles)
+    ]
     justfile = (SHOP / "justfile").read_text()
     if shutil.which("just"):
-        dump = live("just", ["--justfile", str(SHOP / "justfile"), "--working-directory", str(SHOP),
-                             "--dump", "--dump-format", "json"])
-        assert parse_just_dump(dump, justfile) == parse_just_dump(captured("just-dump.json"), justfile)
+        dump = live(
+            "just",
+            [
+                "--justfile",
+                str(SHOP / "justfile"),
+                "--working-directory",
+                str(SHOP),
+                "--dump",
+                "--dump-format",
+                "json",
+            ],
+        )
+        assert parse_just_dump(dump, justfile) == parse_just_dump(
+            captured("just-dump.json"), justfile
+        )
     if shutil.which("task"):
         listing = live("task", ["--dir", str(SHOP), "--list-all", "--json"])
         taskfile = (SHOP / "Taskfile.yml").read_text()
-        assert parse_task_list(listing, taskfile) == parse_task_list(captured("task-list.json"), taskfile)
+        assert parse_task_list(listing, taskfile) == parse_task_list(
+            captured("task-list.json"), taskfile
+        )
 
 
 def test_batch_converts_runner_recipes_and_checks_them(cli, tmp_path):
@@ -179,14 +208,20 @@ def test_batch_converts_runner_recipes_and_checks_them(cli, tmp_path):
     out = tmp_path / "packs"
     result = cli("batch", str(recipes), "-o", str(out))
     assert result.exit_code == 0, result.stdout + result.stderr
-    assert sorted(os.listdir(out)) == ["shop-just", "shop-make", "shop-npm"]  # Taskfile.yml is no recipe
+    assert sorted(os.listdir(out)) == [
+        "shop-just",
+        "shop-make",
+        "shop-npm",
+    ]  # Taskfile.yml is no recipe
     assert "warnings:" not in result.stdout
     npm_pack = (out / "shop-npm" / "pack.yaml").read_text()
     assert "start" not in npm_pack.split("verbs:", 1)[1]  # excluded by the recipe
     checked = cli("batch", str(recipes), "-o", str(out), "--check")
     assert checked.exit_code == 0, checked.stdout
     probed = cli("check", "--probe", str(out))  # npm's --prefix is in its manual, not its --help
-    assert probed.exit_code == 0 and "3 packs checked: 0 errors, 0 warnings" in probed.stdout, probed.stdout
+    assert probed.exit_code == 0 and "3 packs checked: 0 errors, 0 warnings" in probed.stdout, (
+        probed.stdout
+    )
     makefile = recipes / "shop" / "Makefile"
     makefile.write_text(makefile.read_text().replace("## Run the unit tests", "## Run every test"))
     drifted = cli("batch", str(recipes), "-o", str(out), "--check")

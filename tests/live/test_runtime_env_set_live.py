@@ -17,7 +17,8 @@ def _pack(tmp_path, env_block: str):
     printenv = shutil.which("printenv")
     if printenv is None:
         pytest.skip("printenv not installed")
-    (tmp_path / "pack.yaml").write_text(textwrap.dedent(f"""\
+    (tmp_path / "pack.yaml").write_text(
+        textwrap.dedent(f"""\
         pack_id: envy
         description: Print one variable.
         bin: {printenv}
@@ -28,7 +29,8 @@ def _pack(tmp_path, env_block: str):
             description: Print WG_X.
             cli: [{printenv}, WG_X]
             policy: {{effect: read}}
-        """))
+        """)
+    )
     build_pack(tmp_path)
     return tmp_path
 
@@ -61,4 +63,6 @@ def test_env_set_values_must_be_strings_with_variable_names(tmp_path):
               show: {{description: Print., cli: [/usr/bin/printenv], policy: {{effect: read}}}}
             """).encode()
         _, diagnostics = parse_manifest(raw)
-        assert any(d.level == "error" and "env" in d.message + str(d.field) for d in diagnostics), block
+        assert any(d.level == "error" and "env" in d.message + str(d.field) for d in diagnostics), (
+            block
+        )

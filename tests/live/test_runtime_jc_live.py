@@ -28,10 +28,26 @@ def _pack(tmp_path, bin_name: str, cli: list[str], parser: str):
     """A pack made as `wrapgen build` makes one (pack.yaml -> binding.json), with `jc: parser` on its verb."""
     pack = tmp_path / "pack"
     pack.mkdir()
-    text = json.dumps({
-        "pack_id": "jcp", "description": "A jc pack.", "bin": bin_name, "json": False,
-        "verbs": {"v": {"description": "Run it.", "cli": cli, "jc": parser, "policy": {"effect": "read"}}},
-    }, indent=2) + "\n"
+    text = (
+        json.dumps(
+            {
+                "pack_id": "jcp",
+                "description": "A jc pack.",
+                "bin": bin_name,
+                "json": False,
+                "verbs": {
+                    "v": {
+                        "description": "Run it.",
+                        "cli": cli,
+                        "jc": parser,
+                        "policy": {"effect": "read"},
+                    }
+                },
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     (pack / "pack.yaml").write_text(text)
     for name, body in render_pack_files(text.encode()).items():
         (pack / name).write_text(body)
@@ -42,8 +58,16 @@ def _pack(tmp_path, bin_name: str, cli: list[str], parser: str):
 
 def _jc_of(binding, argv: list[str], parser: str, cwd=None):
     """jc's own parse of the command's output, run with the same environment the runtime gives the tool."""
-    done = subprocess.run(argv, capture_output=True, text=True, env=tool_env(binding), cwd=cwd,
-                          stdin=subprocess.DEVNULL, timeout=60, check=True)
+    done = subprocess.run(
+        argv,
+        capture_output=True,
+        text=True,
+        env=tool_env(binding),
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=True,
+    )
     return jc.parse(parser, done.stdout, quiet=True)
 
 
@@ -54,8 +78,17 @@ def _call(binding, cwd=None):
 
 
 def test_the_table_lists_only_forms_tested_here():
-    tested = {"ps -ef", "ps aux", "ls -l", "ls -la", "ls -al", "df", "free", "uname -a",
-              "git log --format=fuller --date=default"}
+    tested = {
+        "ps -ef",
+        "ps aux",
+        "ls -l",
+        "ls -la",
+        "ls -al",
+        "df",
+        "free",
+        "uname -a",
+        "git log --format=fuller --date=default",
+    }
     assert {entry.name for entry in load("jc")["forms"]} == tested
 
 
@@ -78,22 +111,35 @@ def test_ls_long(tmp_path, flags):
     result = _call(binding)
     assert result == _jc_of(binding, ["ls", flags, "--", str(where)], "ls")
     names = {row["filename"] for row in result}
-    assert {"a.txt", "b b.bin", "sub"} <= names and ("link" in names or "link -> a.txt" in names or any(
-        row.get("link_to") == "a.txt" for row in result))
+    assert {"a.txt", "b b.bin", "sub"} <= names and (
+        "link" in names
+        or "link -> a.txt" in names
+        or any(row.get("link_to") == "a.txt" for row in result)
+    )
 
 
 def test_git_log_fuller(tmp_path):
     _need("git")
     repo = tmp_path / "repo"
     repo.mkdir()
-    env = {**os.environ, "GIT_AUTHOR_NAME": "Ann", "GIT_AUTHOR_EMAIL": "ann@example.com",
-           "GIT_COMMITTER_NAME": "Bob", "GIT_COMMITTER_EMAIL": "bob@example.com",
-           "GIT_AUTHOR_DATE": "2024-01-02T03:04:05Z", "GIT_COMMITTER_DATE": "2024-01-02T03:04:05Z"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Ann",
+        "GIT_AUTHOR_EMAIL": "ann@example.com",
+        "GIT_COMMITTER_NAME": "Bob",
+        "GIT_COMMITTER_EMAIL": "bob@example.com",
+        "GIT_AUTHOR_DATE": "2024-01-02T03:04:05Z",
+        "GIT_COMMITTER_DATE": "2024-01-02T03:04:05Z",
+    }
     subprocess.run(["git", "init", "-q", str(repo)], check=True, env=env)
     for n in (1, 2):
         (repo / "f").write_text(f"{n}\n")
         subprocess.run(["git", "-C", str(repo), "add", "f"], check=True, env=env)
-        subprocess.run(["git", "-C", str(repo), "commit", "-q", "-m", f"change {n}\n\nbody {n}"], check=True, env=env)
+        subprocess.run(
+            ["git", "-C", str(repo), "commit", "-q", "-m", f"change {n}\n\nbody {n}"],
+            check=True,
+            env=env,
+        )
     cli = ["git", "log", "--format=fuller", "--date=default"]
     binding = _pack(tmp_path, "git", cli, "git_log")
     result = _call(binding, cwd=repo)
@@ -108,9 +154,14 @@ def test_ps(tmp_path, form):
     binding = _pack(tmp_path, "ps", ["ps", form], "ps")
     ours, theirs = _call(binding), _jc_of(binding, ["ps", form], "ps")
     assert ours and theirs and set(ours[0]) == set(theirs[0])  # the same columns
-    assert next(row for row in ours if row["pid"] == 1).keys() == next(row for row in theirs if row["pid"] == 1).keys()
+    assert (
+        next(row for row in ours if row["pid"] == 1).keys()
+        == next(row for row in theirs if row["pid"] == 1).keys()
+    )
     command = "cmd" if form == "-ef" else "command"
-    assert next(row[command] for row in ours if row["pid"] == 1) == next(row[command] for row in theirs if row["pid"] == 1)
+    assert next(row[command] for row in ours if row["pid"] == 1) == next(
+        row[command] for row in theirs if row["pid"] == 1
+    )
 
 
 def test_df(tmp_path):
@@ -118,14 +169,18 @@ def test_df(tmp_path):
     binding = _pack(tmp_path, "df", ["df"], "df")
     ours, theirs = _call(binding), _jc_of(binding, ["df"], "df")
     assert [set(row) for row in ours] == [set(row) for row in theirs]
-    assert [(row["filesystem"], row["mounted_on"]) for row in ours] == [(row["filesystem"], row["mounted_on"]) for row in theirs]
+    assert [(row["filesystem"], row["mounted_on"]) for row in ours] == [
+        (row["filesystem"], row["mounted_on"]) for row in theirs
+    ]
 
 
 def test_free(tmp_path):
     _need("free")
     binding = _pack(tmp_path, "free", ["free"], "free")
     ours, theirs = _call(binding), _jc_of(binding, ["free"], "free")
-    assert [row["type"] for row in ours] == [row["type"] for row in theirs] and ours[0]["type"] == "Mem"
+    assert [row["type"] for row in ours] == [row["type"] for row in theirs] and ours[0][
+        "type"
+    ] == "Mem"
     assert [set(row) for row in ours] == [set(row) for row in theirs]
     assert ours[0]["total"] == theirs[0]["total"]
 
@@ -137,4 +192,6 @@ def test_a_form_the_parser_cannot_read_keeps_the_text(tmp_path):
     envelope = execute(binding, "v", {})
     assert envelope["ok"] is False
     assert envelope["error"].startswith("could not parse uname output with jc.uname: ")
-    assert envelope["output"] == subprocess.run(["uname", "-s"], capture_output=True, text=True).stdout
+    assert (
+        envelope["output"] == subprocess.run(["uname", "-s"], capture_output=True, text=True).stdout
+    )

@@ -14,4 +14,7 @@ def test_jq_building_a_huge_array_hits_the_limit():
     binding = binding_dict("jq", "jq", {"q": verb(["jq", "-n", "[range(1e9)]"], json_sel=[])})
     binding["limits"] = {"memory_mb": 256}
     envelope = execute(binding, "q", {})
-    assert envelope == {"ok": False, "error": "exceeded the memory limit of 256 MiB; a pack that needs more sets limits: {memory_mb: N} in pack.yaml"}
+    assert envelope == {
+        "ok": False,
+        "error": "exceeded the memory limit of 256 MiB; a pack that needs more sets limits: {memory_mb: N} in pack.yaml",
+    }

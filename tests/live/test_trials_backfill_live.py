@@ -18,8 +18,6 @@ from support.sandbox import sandbox_required  # noqa: F401 (autouse fixture: bwr
 KEEP = {"explain", "diff", "config"}
 
 
-
-
 def _kubectl_recipe():
     from wrapgen.pack.recipe import Recipe
     from wrapgen.probe.discover import discover
@@ -44,7 +42,9 @@ def test_a_verb_its_trial_leaves_out_is_replaced_by_the_next_candidate(tmp_path)
     chosen = {d.path: d for d in result.proposal.chosen}
     assert "diff" not in chosen
     assert len(chosen) >= 5, list(chosen)
-    new = [d for d in result.proposal.chosen if d.path not in {x.path for x in before.proposal.chosen}]
+    new = [
+        d for d in result.proposal.chosen if d.path not in {x.path for x in before.proposal.chosen}
+    ]
     assert new, "nothing took diff's place"
     replaced = dict(result.trials.replaced)
     assert "diff" in replaced.values(), result.trials.replaced
@@ -54,7 +54,11 @@ def test_a_verb_its_trial_leaves_out_is_replaced_by_the_next_candidate(tmp_path)
     assert "in place of 'diff'" in chosen[next(d.path for d in new if d.name == name)].reason
     # the command left out says why and what replaced it; the summary says the same
     gone = next(d for d in result.proposal.decisions if d.path == "diff")
-    assert not gone.chosen and "lacks an operand" in gone.reason and f"replaced by '{name}'" in gone.reason
+    assert (
+        not gone.chosen
+        and "lacks an operand" in gone.reason
+        and f"replaced by '{name}'" in gone.reason
+    )
     lines = trial_lines(result.trials)
     assert f"  backfill: {name} takes the place of 'diff', which its trial left out" in lines
     assert any(line.startswith("  diff: tried: it exits with its usage") for line in lines)
@@ -69,7 +73,13 @@ def test_no_backfill_when_the_commands_are_listed(tmp_path):
         pytest.skip("kubectl is not installed")
     from wrapgen.flows.wrap import wrap
 
-    result = wrap("kubectl", picks=["explain", "diff", "config view"], out_dir=tmp_path, check=True, trials=True)
+    result = wrap(
+        "kubectl",
+        picks=["explain", "diff", "config view"],
+        out_dir=tmp_path,
+        check=True,
+        trials=True,
+    )
     assert {d.path for d in result.proposal.chosen} == {"explain", "config view"}
     assert result.trials.replaced == ()
 
@@ -85,17 +95,31 @@ def test_a_silent_slow_start_is_tried_again_with_a_longer_timeout(tmp_path, monk
 
     monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
     read = {"effect": "read", "confirm": False}
-    manifest = {"pack_id": "sl", "description": "S.", "bin": "sleep", "json": False, "verbs": {
-        "slow": {"description": "S.", "cli": ["sleep", "2"], "policy": read},
-        "forever": {"description": "F.", "cli": ["sleep", "60"], "policy": read}}}
-    decisions = (Decision("slow", "slow", True, "read", "picked"), Decision("forever", "forever", True, "read", "picked"))
-    proposal, report = try_proposal(Proposal(manifest, decisions), bin_path=shutil.which("sleep"), timeout_s=1.0)
+    manifest = {
+        "pack_id": "sl",
+        "description": "S.",
+        "bin": "sleep",
+        "json": False,
+        "verbs": {
+            "slow": {"description": "S.", "cli": ["sleep", "2"], "policy": read},
+            "forever": {"description": "F.", "cli": ["sleep", "60"], "policy": read},
+        },
+    }
+    decisions = (
+        Decision("slow", "slow", True, "read", "picked"),
+        Decision("forever", "forever", True, "read", "picked"),
+    )
+    proposal, report = try_proposal(
+        Proposal(manifest, decisions), bin_path=shutil.which("sleep"), timeout_s=1.0
+    )
     kinds = {item.verb: item.kind for item in report.evidence}
     assert kinds == {"slow": "ok", "forever": "long-running"}, report.evidence
     assert set(proposal.manifest["verbs"]) == {"slow"}
     spawned = []
     real = trial._one
     monkeypatch.setattr(trial, "_one", lambda *a, **k: spawned.append(a) or real(*a, **k))
-    _, again = try_proposal(Proposal(manifest, decisions), bin_path=shutil.which("sleep"), timeout_s=1.0)
+    _, again = try_proposal(
+        Proposal(manifest, decisions), bin_path=shutil.which("sleep"), timeout_s=1.0
+    )
     assert {item.verb: item.kind for item in again.evidence} == kinds
     assert spawned == [], "the second wrap ran a trial the cache answers"

@@ -21,11 +21,18 @@ from support.sandbox import sandbox_required  # noqa: F401 (autouse fixture: bwr
 from wrapgen.probe.sandbox import reset_sandbox_status
 
 
-def _pack(root: Path, pack_id: str, bin_name: str, verbs: dict, *, json_sel=False, cli, build=True) -> Path:
+def _pack(
+    root: Path, pack_id: str, bin_name: str, verbs: dict, *, json_sel=False, cli, build=True
+) -> Path:
     pack = root / pack_id
     pack.mkdir(parents=True)
-    data = {"pack_id": pack_id, "description": f"Trials of {bin_name}.", "bin": bin_name, "json": json_sel,
-            "verbs": verbs}
+    data = {
+        "pack_id": pack_id,
+        "description": f"Trials of {bin_name}.",
+        "bin": bin_name,
+        "json": json_sel,
+        "verbs": verbs,
+    }
     (pack / "pack.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
     if build:  # (trials need only pack.yaml; a git pack without the hardening env does not build)
         result = cli("build", str(pack))
@@ -34,7 +41,12 @@ def _pack(root: Path, pack_id: str, bin_name: str, verbs: dict, *, json_sel=Fals
 
 
 def _read(cli_, description="A verb.", **extra):
-    return {"description": description, "cli": cli_, "policy": {"effect": "read", "confirm": False}, **extra}
+    return {
+        "description": description,
+        "cli": cli_,
+        "policy": {"effect": "read", "confirm": False},
+        **extra,
+    }
 
 
 def _tried(cli, *args):
@@ -54,14 +66,20 @@ def test_streaming_and_long_running_reads_are_found(tmp_path, cli):
     result, report = _tried(cli, str(tmp_path))
     assert result.exit_code == 1
     assert _codes(report) == {"verbs.follow": "W060", "verbs.wait": "W060"}
-    assert any("tail" in line and "printed output and kept running" in line for line in report["trials"])
-    assert any("sleep" in line and "printed nothing and kept running" in line for line in report["trials"])
+    assert any(
+        "tail" in line and "printed output and kept running" in line for line in report["trials"]
+    )
+    assert any(
+        "sleep" in line and "printed nothing and kept running" in line for line in report["trials"]
+    )
 
 
 def test_a_read_verb_that_writes_is_not_a_read(tmp_path, cli):
     """`touch` creates a file in the scratch cwd; `mkdir /var/...` meets the read-only file system."""
     _pack(tmp_path, "touch", "touch", {"stamp": _read(["touch", "made-by-a-read.txt"])}, cli=cli)
-    _pack(tmp_path, "mkdir", "mkdir", {"make": _read(["mkdir", "/var/wrapgen-trial-test"])}, cli=cli)
+    _pack(
+        tmp_path, "mkdir", "mkdir", {"make": _read(["mkdir", "/var/wrapgen-trial-test"])}, cli=cli
+    )
     result, report = _tried(cli, str(tmp_path))
     assert _codes(report) == {"verbs.stamp": "W062", "verbs.make": "W062"}
     assert any("created work/made-by-a-read.txt" in line for line in report["trials"])
@@ -84,14 +102,34 @@ def test_json_selected_but_not_json(tmp_path, cli):
     _pack(tmp_path, "jq", "jq", {"obj": _read(["jq", "-n", '{"a": 1}'])}, json_sel=["-c"], cli=cli)
     _, report = _tried(cli, str(tmp_path))
     assert _codes(report) == {"verbs.say": "W064"}
-    assert any("obj: tried: it ran and exited 0 (and printed JSON)" in line for line in report["trials"])
+    assert any(
+        "obj: tried: it ran and exited 0 (and printed JSON)" in line for line in report["trials"]
+    )
 
 
 def _repo(path: Path) -> Path:
     path.mkdir()
-    env = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(path), "PATH": "/usr/bin:/bin"}
-    for argv in (["git", "init", "-q"], ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q",
-                                         "--allow-empty", "-m", "first"]):
+    env = {
+        "GIT_CONFIG_GLOBAL": "/dev/null",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "HOME": str(path),
+        "PATH": "/usr/bin:/bin",
+    }
+    for argv in (
+        ["git", "init", "-q"],
+        [
+            "git",
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "first",
+        ],
+    ):
         subprocess.run(argv, cwd=path, env=env, check=True)
     (path / "notes.txt").write_text("hello\n")
     return path
@@ -103,27 +141,52 @@ def test_git_not_a_repository_is_context_and_try_in_tries_it_on_a_repository(tmp
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     packs = tmp_path / "packs"
-    env = {"set": {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-                   "GIT_COMMITTER_EMAIL": "t@t"}}
-    pack = _pack(packs, "git", "git", {
-        "show": _read(["git", "show", "--no-patch", "{{rev}}"],
-                      args={"type": "object", "properties": {"rev": {"type": "string", "description": "revision"}},
-                            "required": ["rev"]}),
-        "commit": _read(["git", "commit", "--allow-empty"]),
-    }, cli=cli, build=False)
+    env = {
+        "set": {
+            "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@t",
+            "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@t",
+        }
+    }
+    pack = _pack(
+        packs,
+        "git",
+        "git",
+        {
+            "show": _read(
+                ["git", "show", "--no-patch", "{{rev}}"],
+                args={
+                    "type": "object",
+                    "properties": {"rev": {"type": "string", "description": "revision"}},
+                    "required": ["rev"],
+                },
+            ),
+            "commit": _read(["git", "commit", "--allow-empty"]),
+        },
+        cli=cli,
+        build=False,
+    )
     data = yaml.safe_load((pack / "pack.yaml").read_text())
     data["env"] = env
     (pack / "pack.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
     _, bare = _tried(cli, str(pack))
     assert "verbs.show" not in _codes(bare)
-    assert any("show: tried: it needs a working directory with content" in line and "not a git repository" in line
-               for line in bare["trials"])
+    assert any(
+        "show: tried: it needs a working directory with content" in line
+        and "not a git repository" in line
+        for line in bare["trials"]
+    )
     repo = _repo(tmp_path / "repo")
     before = sorted(p.name for p in (repo / ".git").iterdir())
     _, inside = _tried(cli, "--try-in", str(repo), str(pack))
-    assert any("show: tried: it ran and exited 0" in line for line in inside["trials"]), inside["trials"]
+    assert any("show: tried: it ran and exited 0" in line for line in inside["trials"]), inside[
+        "trials"
+    ]
     assert _codes(inside) == {"verbs.commit": "W061"}
-    assert sorted(p.name for p in (repo / ".git").iterdir()) == before, "the user's directory is only copied"
+    assert sorted(p.name for p in (repo / ".git").iterdir()) == before, (
+        "the user's directory is only copied"
+    )
 
 
 def test_gh_without_a_login_could_not_be_tried(tmp_path, cli):
@@ -138,7 +201,9 @@ def test_gh_without_a_login_could_not_be_tried(tmp_path, cli):
 
 def test_without_a_sandbox_nothing_runs_and_it_is_said_once(tmp_path, cli, monkeypatch):
     """WRAPGEN_SANDBOX=off: one line for all packs, and the writing verb did not run unsandboxed."""
-    _pack(tmp_path, "touch", "touch", {"stamp": _read(["touch", str(tmp_path / "written")])}, cli=cli)
+    _pack(
+        tmp_path, "touch", "touch", {"stamp": _read(["touch", str(tmp_path / "written")])}, cli=cli
+    )
     _pack(tmp_path, "tail", "tail", {"follow": _read(["tail", "-f", "/etc/hostname"])}, cli=cli)
     monkeypatch.setenv("WRAPGEN_SANDBOX", "off")
     result = cli("check", "--try", str(tmp_path))
@@ -194,7 +259,11 @@ def test_wrap_acts_on_what_its_trials_show(tmp_path, cli):
     tool.write_text(_SVC)
     tool.chmod(tool.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     out = tmp_path / "out"
-    picks = [a for cmd in ("list", "status", "history", "cache", "describe", "ping", "remove") for a in ("--pick", cmd)]
+    picks = [
+        a
+        for cmd in ("list", "status", "history", "cache", "describe", "ping", "remove")
+        for a in ("--pick", cmd)
+    ]
     result = cli("wrap", str(tool), "-o", str(out), "--no-cache", *picks)
     assert result.exit_code == 0, result.stdout + result.stderr
     data = yaml.safe_load((out / "svcctl" / "pack.yaml").read_text())
@@ -206,7 +275,10 @@ def test_wrap_acts_on_what_its_trials_show(tmp_path, cli):
     assert "could not be tried" in verbs["ping"]["x-why"]
     assert "it ran and exited 0 (and printed JSON)" in verbs["list"]["x-why"]
     assert "rendered with sample args, never run" in verbs["remove"]["x-why"]
-    assert "still running at the trial's timeout" in result.stdout and "lacks an operand" in result.stdout
+    assert (
+        "still running at the trial's timeout" in result.stdout
+        and "lacks an operand" in result.stdout
+    )
     again = cli("wrap", str(tool), "-o", str(out), "--check", *picks)
     assert again.exit_code == 0 and "check: up to date" in again.stdout, again.stdout
     skipped = cli("wrap", str(tool), "-o", str(tmp_path / "plain"), "--no-try", *picks)
@@ -220,15 +292,23 @@ def test_a_sandbox_that_fails_to_start_is_one_message(tmp_path, cli, monkeypatch
     fake = tmp_path / "fakebin" / "bwrap"
     fake.parent.mkdir()
     real = shutil.which("bwrap")
-    fake.write_text(textwrap.dedent(f"""\
+    fake.write_text(
+        textwrap.dedent(f"""\
         #!/bin/sh
         for last; do :; done
         case "$last" in */true) exec {real} "$@";; esac
         echo "bwrap: Can't mount proc on /newroot/proc: Operation not permitted" >&2
         exit 1
-        """))
+        """)
+    )
     fake.chmod(0o755)
-    _pack(tmp_path / "packs", "tail", "tail", {"follow": _read(["tail", "-f", "/etc/hostname"])}, cli=cli)
+    _pack(
+        tmp_path / "packs",
+        "tail",
+        "tail",
+        {"follow": _read(["tail", "-f", "/etc/hostname"])},
+        cli=cli,
+    )
     _pack(tmp_path / "packs", "cp", "cp", {"copy": _read(["cp"])}, cli=cli)
     monkeypatch.setenv("PATH", f"{fake.parent}:{__import__('os').environ['PATH']}")
     reset_sandbox_status()
@@ -244,12 +324,19 @@ def test_an_unchanged_tool_is_not_tried_twice_unless_asked(tmp_path, monkeypatch
 
     calls = []
     real = trial._one
-    monkeypatch.setattr(trial, "_one", lambda spec, **kw: calls.append(spec.verb) or real(spec, **kw))
-    specs = [trial.TrialSpec("show", ("cat", "/etc/hostname")), trial.TrialSpec("wait", ("cat", "/dev/zero-nope"))]
+    monkeypatch.setattr(
+        trial, "_one", lambda spec, **kw: calls.append(spec.verb) or real(spec, **kw)
+    )
+    specs = [
+        trial.TrialSpec("show", ("cat", "/etc/hostname")),
+        trial.TrialSpec("wait", ("cat", "/dev/zero-nope")),
+    ]
     first = trial.run_trials(specs, bin_path=shutil.which("cat"))
     again = trial.run_trials(specs, bin_path=shutil.which("cat"))
     assert sorted(calls) == ["show", "wait"], "the second run spawned nothing"
-    assert [(o.exit_code, o.stdout) for o in again.outcomes] == [(o.exit_code, o.stdout) for o in first.outcomes]
+    assert [(o.exit_code, o.stdout) for o in again.outcomes] == [
+        (o.exit_code, o.stdout) for o in first.outcomes
+    ]
     trial.run_trials(specs, bin_path=shutil.which("cat"), cache=False)
     assert len(calls) == 4
     sleeper = [trial.TrialSpec("nap", ("sleep", "30"))]
@@ -264,7 +351,11 @@ def test_bad_try_in_and_try_timeout_are_usage_errors(tmp_path, cli, monkeypatch)
 
     _pack(tmp_path, "cp", "cp", {"copy": _read(["cp"])}, cli=cli)
     missing = cli("check", "--try", "--try-in", str(tmp_path / "nope"), str(tmp_path))
-    assert missing.exit_code == 2 and "not a directory" in missing.stderr and "Traceback" not in missing.stderr
+    assert (
+        missing.exit_code == 2
+        and "not a directory" in missing.stderr
+        and "Traceback" not in missing.stderr
+    )
     big = tmp_path / "big"
     big.mkdir()
     for n in range(5):
@@ -285,14 +376,36 @@ def test_a_streaming_flag_is_dropped_when_the_verb_then_finishes():
     from wrapgen.propose.core import Decision, Proposal
 
     read = {"effect": "read", "confirm": False}
-    manifest = {"pack_id": "tail", "description": "T.", "bin": "tail", "json": False, "verbs": {
-        "follow": {"description": "F.", "cli": ["tail", "-n", "1", "-f", "--", "/etc/hostname"], "policy": read},
-        "wait": {"description": "W.", "cli": ["tail", "--follow=name", "--retry", "--", "missing"], "policy": read}}}
-    decisions = (Decision("follow", "follow", True, "read", "picked"), Decision("wait", "wait", True, "read", "picked"))
-    proposal, report = try_proposal(Proposal(manifest, decisions), bin_path=shutil.which("tail"), cache=False)
+    manifest = {
+        "pack_id": "tail",
+        "description": "T.",
+        "bin": "tail",
+        "json": False,
+        "verbs": {
+            "follow": {
+                "description": "F.",
+                "cli": ["tail", "-n", "1", "-f", "--", "/etc/hostname"],
+                "policy": read,
+            },
+            "wait": {
+                "description": "W.",
+                "cli": ["tail", "--follow=name", "--retry", "--", "missing"],
+                "policy": read,
+            },
+        },
+    }
+    decisions = (
+        Decision("follow", "follow", True, "read", "picked"),
+        Decision("wait", "wait", True, "read", "picked"),
+    )
+    proposal, report = try_proposal(
+        Proposal(manifest, decisions), bin_path=shutil.which("tail"), cache=False
+    )
     follow = proposal.manifest["verbs"]["follow"]
     assert follow["cli"] == ["tail", "-n", "1", "--", "/etc/hostname"]
     assert "with -f: -f dropped; without it tried: it ran and exited 0" in follow["x-why"]
-    assert "wait" not in proposal.manifest["verbs"] and [d.name for d in proposal.chosen] == ["follow"]
+    assert "wait" not in proposal.manifest["verbs"] and [d.name for d in proposal.chosen] == [
+        "follow"
+    ]
     left = next(d for d in proposal.decisions if d.path == "wait")
     assert not left.chosen and "still running at the trial's timeout" in left.reason

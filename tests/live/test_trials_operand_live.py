@@ -25,7 +25,14 @@ def test_rg_search_verbs_are_repaired_not_dropped(tmp_path, cli):
     assert "pattern made required" in verbs["search"]["x-why"]
     (tmp_path / "work").mkdir()
     (tmp_path / "work" / "a.txt").write_text("needle here\n")
-    found = cli("exec", str(tmp_path / "out" / "rg"), "search", "--", "pattern=needle", cwd=tmp_path / "work")
+    found = cli(
+        "exec",
+        str(tmp_path / "out" / "rg"),
+        "search",
+        "--",
+        "pattern=needle",
+        cwd=tmp_path / "work",
+    )
     assert found.exit_code == 0 and "needle here" in found.stdout, found.stdout + found.stderr
 
 
@@ -40,7 +47,10 @@ def test_a_tool_whose_only_read_lacks_a_flag_still_gets_a_pack(tmp_path, cli):
     assert result.exit_code == 0, result.stdout + result.stderr
     verbs = yaml.safe_load((tmp_path / "out" / "cut" / "pack.yaml").read_text())["verbs"]
     assert len(verbs) >= 1
-    assert any("kept, since without it the pack would hold no command" in v["x-why"] for v in verbs.values())
+    assert any(
+        "kept, since without it the pack would hold no command" in v["x-why"]
+        for v in verbs.values()
+    )
 
 
 def test_npm_ls_operand_npm_writes_as_required_is_made_optional(tmp_path, cli):
@@ -57,16 +67,26 @@ def test_npm_ls_operand_npm_writes_as_required_is_made_optional(tmp_path, cli):
     result = cli("wrap", "npm", "-o", str(tmp_path / "out"), "--try-timeout", "20")
     assert result.exit_code == 0, result.stdout + result.stderr
     ls = yaml.safe_load((tmp_path / "out" / "npm" / "pack.yaml").read_text())["verbs"]["ls"]
-    assert "package_spec" in ls["args"]["properties"] and "package_spec" not in ls["args"].get("required", [])
+    assert "package_spec" in ls["args"]["properties"] and "package_spec" not in ls["args"].get(
+        "required", []
+    )
     assert "package_spec made optional" in ls["x-why"]
     work = tmp_path / "work"
     (work / "dep").mkdir(parents=True)
     (work / "package.json").write_text(json.dumps({"name": "app", "version": "1.0.0"}))
     (work / "dep" / "package.json").write_text(json.dumps({"name": "dep", "version": "2.1.0"}))
-    subprocess.run(["npm", "install", "./dep", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"],
-                   cwd=work, check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        ["npm", "install", "./dep", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"],
+        cwd=work,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     call = cli("exec", str(tmp_path / "out" / "npm"), "ls", "--json", cwd=work)
     envelope = json.loads(call.stdout)
-    by_hand = json.loads(subprocess.run(["npm", "ls", "--json"], cwd=work, capture_output=True, text=True,
-                                        timeout=60).stdout)
+    by_hand = json.loads(
+        subprocess.run(
+            ["npm", "ls", "--json"], cwd=work, capture_output=True, text=True, timeout=60
+        ).stdout
+    )
     assert envelope["ok"] and envelope["result"] == by_hand and "dep" in by_hand["dependencies"]

@@ -28,8 +28,6 @@ from support.sandbox import sandbox_required  # noqa: F401 (autouse fixture: bwr
 ROOT = Path(__file__).resolve().parents[2]
 
 
-
-
 def _env(tmp_path: Path) -> dict:
     return {**os.environ, "WRAPGEN_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
 
@@ -38,7 +36,8 @@ def _hanging_tool(tmp_path: Path) -> Path:
     """A tool whose top-level help lists six commands and whose every command's help hangs."""
     tool = tmp_path / "bin" / "slowtool"
     tool.parent.mkdir()
-    tool.write_text(textwrap.dedent(f"""\
+    tool.write_text(
+        textwrap.dedent(f"""\
         #!{sys.executable}
         import sys, time
         args = sys.argv[1:]
@@ -51,7 +50,8 @@ def _hanging_tool(tmp_path: Path) -> Path:
             print("slowtool 1.0")
             sys.exit(0)
         time.sleep(600)  # every command's help, and every command, hangs
-        """))
+        """)
+    )
     tool.chmod(0o755)
     return tool
 
@@ -59,9 +59,26 @@ def _hanging_tool(tmp_path: Path) -> Path:
 def test_total_deadline_bounds_discovery_and_trials_of_a_hanging_tool(tmp_path):
     tool = _hanging_tool(tmp_path)
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "wrapgen", "wrap", str(tool), "-o", str(tmp_path / "out"),
-                           "--timeout", "120", "--total-deadline", "6"],
-                          capture_output=True, text=True, env=_env(tmp_path), cwd=tmp_path, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "wrapgen",
+            "wrap",
+            str(tool),
+            "-o",
+            str(tmp_path / "out"),
+            "--timeout",
+            "120",
+            "--total-deadline",
+            "6",
+        ],
+        capture_output=True,
+        text=True,
+        env=_env(tmp_path),
+        cwd=tmp_path,
+        timeout=300,
+    )
     took = time.monotonic() - started
     # without the total deadline each command's help probe waits its 120 s timeout, and discovery its 120 s
     assert took < 60, (took, done.stdout, done.stderr)
@@ -80,8 +97,10 @@ def test_watchdog_ends_a_wrap_stuck_in_a_wait_without_a_bound(tmp_path):
     of the stuck thread in a file, and the process it waited on is gone."""
     pid_file = tmp_path / "stuck.pid"
     sleeper = tmp_path / "sleeper"
-    sleeper.write_text(f"#!{sys.executable}\nimport os, time\n"
-                       f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(600)\n")
+    sleeper.write_text(
+        f"#!{sys.executable}\nimport os, time\n"
+        f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(600)\n"
+    )
     sleeper.chmod(0o755)
     driver = textwrap.dedent(f"""\
         import sys
@@ -99,8 +118,14 @@ def test_watchdog_ends_a_wrap_stuck_in_a_wait_without_a_bound(tmp_path):
     if shutil.which("jq") is None:
         pytest.skip("jq is not installed")
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True, env=_env(tmp_path),
-                          cwd=tmp_path, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", driver],
+        capture_output=True,
+        text=True,
+        env=_env(tmp_path),
+        cwd=tmp_path,
+        timeout=300,
+    )
     took = time.monotonic() - started
     assert done.returncode == 1, (done.stdout, done.stderr)
     assert took < 90, took

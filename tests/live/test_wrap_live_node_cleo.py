@@ -51,7 +51,9 @@ def test_wrap_gives_five_to_twelve_commands(cli, tmp_path, name, expected):
         assert "--nostream fixed in its cli[]" in logs["x-why"]
     if name == "npm":
         # npm search retries the registry the sandbox does not give: kept, not long-running
-        assert "search" in verbs and "tried to reach the network" in verbs["search"]["x-why"], verbs.get("search")
+        assert "search" in verbs and "tried to reach the network" in verbs["search"]["x-why"], (
+            verbs.get("search")
+        )
 
 
 def _exec(cli, pack, verb: str, *args: str, cwd) -> dict:
@@ -60,8 +62,14 @@ def _exec(cli, pack, verb: str, *args: str, cwd) -> dict:
 
 
 def _by_hand(argv: list[str], cwd) -> str:
-    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "NO_COLOR": "1"}).stdout
+    return subprocess.run(
+        argv,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "NO_COLOR": "1"},
+    ).stdout
 
 
 def test_oclif_dry_run_generates_nothing_and_says_what_it_would(cli, tmp_path):
@@ -75,7 +83,9 @@ def test_oclif_dry_run_generates_nothing_and_says_what_it_would(cli, tmp_path):
     envelope = _exec(cli, pack / "oclif", "generate.dry-run", "name=demo", "yes=true", cwd=work)
     assert envelope["ok"], envelope
     assert "demo/package.json" in envelope["result"]
-    assert "demo/package.json" in _by_hand(["oclif", "generate", "demo", "--dry-run", "--yes"], work)
+    assert "demo/package.json" in _by_hand(
+        ["oclif", "generate", "demo", "--dry-run", "--yes"], work
+    )
     assert list(work.iterdir()) == []  # a dry run: nothing written
 
 
@@ -96,8 +106,10 @@ def test_poetry_and_runc_reads_match_the_tool_run_by_hand(cli, tmp_path):
     project.mkdir()
     (project / "pyproject.toml").write_text(PYPROJECT)
     (project / "README.md").write_text("demo\n")
-    for name, verb, argv, expect in (("poetry", "check", ["poetry", "check"], "All set!"),
-                                     ("runc", "features", ["runc", "features"], "ociVersionMin")):
+    for name, verb, argv, expect in (
+        ("poetry", "check", ["poetry", "check"], "All set!"),
+        ("runc", "features", ["runc", "features"], "ociVersionMin"),
+    ):
         require_tool(name)
         pack = tmp_path / name
         verbs = _wrap(cli, pack, name)["verbs"]

@@ -17,7 +17,11 @@ from wrapgen.probe.crawl import NodeRead
 
 def _model_objects():
     """Every Command, Flag and Positional of the golden models: the objects discovery copies."""
-    for page in ("cobra/gh_issue_view.json", "urfave/mender-artifact_write_rootfs-image.json", "gnu/ls.json"):
+    for page in (
+        "cobra/gh_issue_view.json",
+        "urfave/mender-artifact_write_rootfs-image.json",
+        "gnu/ls.json",
+    ):
         root = Command.from_dict(json.loads((FIXTURES / "help" / page).read_text()))
         for command in root.walk():
             yield command
@@ -26,7 +30,9 @@ def _model_objects():
             yield from command.positionals
 
 
-@pytest.mark.parametrize("changes", [{}, {"description": "changed"}, {"hidden": True, "description": ""}])
+@pytest.mark.parametrize(
+    "changes", [{}, {"description": "changed"}, {"hidden": True, "description": ""}]
+)
 def test_copies_equal_what_dataclasses_replace_makes(changes):
     objects = list(_model_objects())
     assert len(objects) > 50
@@ -40,10 +46,13 @@ def test_copies_equal_what_dataclasses_replace_makes(changes):
 
 def test_a_node_read_and_a_flag_keep_every_field_not_changed():
     flag = Flag(long="--x", short="-x", choices=("a", "b"), description="d")
-    assert replace(flag, required=True) == Flag(long="--x", short="-x", choices=("a", "b"), description="d",
-                                                required=True)
+    assert replace(flag, required=True) == Flag(
+        long="--x", short="-x", choices=("a", "b"), description="d", required=True
+    )
     node = NodeRead(("a",), Command(path=("a",)), "text", problems=("p",))
-    assert replace(node, text="other") == NodeRead(("a",), Command(path=("a",)), "other", problems=("p",))
+    assert replace(node, text="other") == NodeRead(
+        ("a",), Command(path=("a",)), "other", problems=("p",)
+    )
 
 
 def test_a_name_that_is_no_field_is_refused_as_dataclasses_does():

@@ -73,20 +73,29 @@ def test_binding_follows_the_architecture_layout():
     assert binding["binding_version"] == 1
     assert binding["pack_sha256"] == hashlib.sha256(raw).hexdigest()
     assert binding["wrapgen_version"] == __version__
-    assert (binding["pack_id"], binding["bin"], binding["description"]) == ("gh", "gh", "Work with GitHub.")
+    assert (binding["pack_id"], binding["bin"], binding["description"]) == (
+        "gh",
+        "gh",
+        "Work with GitHub.",
+    )
     listing, merge, status = (binding["verbs"][k] for k in ("pr.list", "pr.merge", "status"))
     assert listing["argv_from"] == "argv_template"
     assert listing["json"] == ["--json"]
     assert listing["policy"] == {"effect": "read", "confirm": False, "declared": True}
     assert listing["timeout_s"] == 60
     assert listing["title"] == {"live": ["Listing pull requests"]}
-    assert merge["argv"] == ["gh", "pr", "merge", "--", "{{number}}"] and merge["argv_from"] == "cli"
+    assert (
+        merge["argv"] == ["gh", "pr", "merge", "--", "{{number}}"] and merge["argv_from"] == "cli"
+    )
     assert merge["json"] == [] and merge["timeout_s"] == 120
     assert merge["policy"] == {"effect": "destructive", "confirm": True, "declared": True}
     assert "title" not in merge
     assert status["policy"] == {"effect": "read", "confirm": False, "declared": False}
     assert status["args"] == {"type": "object", "properties": {}, "additionalProperties": False}
-    assert files["binding.json"] == json.dumps(binding, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    assert (
+        files["binding.json"]
+        == json.dumps(binding, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    )
 
 
 def test_argv_template_fallback_is_expanded_by_the_runtime():
@@ -95,9 +104,21 @@ def test_argv_template_fallback_is_expanded_by_the_runtime():
 
     binding = json.loads(render_pack_files(GH.encode())["binding.json"])
     argv = binding["verbs"]["pr.list"]["argv"]
-    assert argv == ["gh", "pr", "list", "--state", "{{state}}", "--draft", "{{draft}}", "--max-count", "{{max_count}}"]
+    assert argv == [
+        "gh",
+        "pr",
+        "list",
+        "--state",
+        "{{state}}",
+        "--draft",
+        "{{draft}}",
+        "--max-count",
+        "{{max_count}}",
+    ]
     assert argv == expand_argv_template(
-        ["gh", "{{verb}}", "{{flags}}"], verb="pr.list", bin="gh",
+        ["gh", "{{verb}}", "{{flags}}"],
+        verb="pr.list",
+        bin="gh",
         properties={"state": {}, "draft": {}, "max_count": {}},
     )
 
@@ -201,7 +222,9 @@ def test_build_of_a_malformed_pack_is_an_error_not_a_traceback(tmp_path, cli):
     result = cli("build", str(tmp_path))
     assert result.exit_code == 1
     assert "Traceback" not in result.stderr
-    assert "Error:" in result.stderr and "pack.yaml:2: W001 error YAML syntax error" in result.stderr
+    assert (
+        "Error:" in result.stderr and "pack.yaml:2: W001 error YAML syntax error" in result.stderr
+    )
     assert "hint:" in result.stderr
 
 
@@ -221,7 +244,9 @@ def test_write_files_repairs_a_lost_executable_bit(tmp_path):
     """Same bytes but adapter.py not executable: one mode note, then fixed."""
     write_files(tmp_path, {"adapter.py": "x\n"})
     os.chmod(tmp_path / "adapter.py", 0o644)
-    assert write_files(tmp_path, {"adapter.py": "x\n"}, check=True) == ["mode adapter.py: 0644 -> 0755\n"]
+    assert write_files(tmp_path, {"adapter.py": "x\n"}, check=True) == [
+        "mode adapter.py: 0644 -> 0755\n"
+    ]
     write_files(tmp_path, {"adapter.py": "x\n"})
     assert stat.S_IMODE((tmp_path / "adapter.py").stat().st_mode) == 0o755
 

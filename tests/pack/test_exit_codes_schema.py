@@ -24,8 +24,13 @@ def _diagnostics(top="", verb=""):
 
 def test_valid_exit_codes_pass():
     """Quoted statuses 1..255 with short meanings, at pack and verb level, are valid."""
-    assert _diagnostics('exit_codes: {"1": no matches, "255": gone}\n',
-                        '    exit_codes: {"1": differences found}\n') == []
+    assert (
+        _diagnostics(
+            'exit_codes: {"1": no matches, "255": gone}\n',
+            '    exit_codes: {"1": differences found}\n',
+        )
+        == []
+    )
     assert _diagnostics(verb="    exit_codes: {}\n") == []
 
 

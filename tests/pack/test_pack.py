@@ -191,7 +191,9 @@ def test_dates_stay_strings():
 
 def test_load_manifest_raises_one_error_listing_every_problem(tmp_path):
     """load_manifest raises ManifestError with a hint and one diagnostic per problem."""
-    (tmp_path / MANIFEST_NAME).write_text(MINIMAL.replace("bin: mail\n", "").replace("type: object", "type: array"))
+    (tmp_path / MANIFEST_NAME).write_text(
+        MINIMAL.replace("bin: mail\n", "").replace("type: object", "type: array")
+    )
     with pytest.raises(ManifestError) as caught:
         load_manifest(tmp_path)
     error = caught.value
@@ -224,7 +226,11 @@ def test_dump_orders_keys_and_keeps_unicode():
                 "aliases": {"de": ["suchen"]},
                 "title": {"done": "Gesucht", "live": ["Suche nach „{{q}}“", "Suche"]},
                 "policy": {"effect": "read"},
-                "args": {"additionalProperties": False, "properties": {"q": {"description": "Wörter", "type": "string"}}, "type": "object"},
+                "args": {
+                    "additionalProperties": False,
+                    "properties": {"q": {"description": "Wörter", "type": "string"}},
+                    "type": "object",
+                },
                 "cli": ["mail", "find", "--query", "{{q}}"],
                 "description": "Post finden.",
             }
@@ -236,7 +242,11 @@ def test_dump_orders_keys_and_keeps_unicode():
     text = dump_manifest(data)
     top = [line.split(":")[0] for line in text.splitlines() if line and not line.startswith(" ")]
     assert top == ["pack_id", "description", "bin", "verbs"]
-    verb_keys = [line.strip().split(":")[0] for line in text.splitlines() if line.startswith("    ") and not line.startswith("     ")]
+    verb_keys = [
+        line.strip().split(":")[0]
+        for line in text.splitlines()
+        if line.startswith("    ") and not line.startswith("     ")
+    ]
     assert verb_keys == ["description", "cli", "args", "policy", "title", "aliases"]
     assert "cli: [mail, find, --query, '{{q}}']" in text
     assert "„{{q}}“" in text and "\\u" not in text
@@ -258,19 +268,36 @@ def test_dump_is_deterministic_and_a_fixed_point():
 def test_dump_refuses_an_invalid_manifest():
     """dump_manifest validates what it writes and names the bad field."""
     with pytest.raises(ManifestError) as caught:
-        dump_manifest({"pack_id": "x", "description": "d", "bin": "x", "verbs": {"a": {"description": "d", "timeout_s": -1}}})
+        dump_manifest(
+            {
+                "pack_id": "x",
+                "description": "d",
+                "bin": "x",
+                "verbs": {"a": {"description": "d", "timeout_s": -1}},
+            }
+        )
     assert [d.field for d in caught.value.diagnostics] == ["verbs.a.timeout_s"]
 
 
-_text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1, max_size=40)
+_text = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+    min_size=1,
+    max_size=40,
+)
 
 
 @settings(max_examples=60, deadline=None)
-@given(description=_text.filter(lambda s: s.strip()), tokens=st.lists(_text, min_size=1, max_size=5))
+@given(
+    description=_text.filter(lambda s: s.strip()), tokens=st.lists(_text, min_size=1, max_size=5)
+)
 def test_dump_round_trips_arbitrary_text(description, tokens):
     """Any description and cli tokens survive dump -> parse unchanged (quoting is the dumper's job)."""
-    data = {"pack_id": "p", "description": description, "bin": "p",
-            "verbs": {"v": {"description": description, "cli": ["p", *tokens]}}}
+    data = {
+        "pack_id": "p",
+        "description": description,
+        "bin": "p",
+        "verbs": {"v": {"description": description, "cli": ["p", *tokens]}},
+    }
     manifest, diagnostics = parse_manifest(dump_manifest(data, validate=False).encode("utf-8"))
     assert manifest is not None, [d.format() for d in diagnostics]
     assert manifest.data == data

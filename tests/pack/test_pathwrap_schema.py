@@ -9,7 +9,13 @@ import pytest
 
 from wrapgen.errors import RecipeError
 from wrapgen.flows import promote
-from wrapgen.pack.pathwrap import PathWrap, PathWrapError, load_path_wrap, parse_path_wrap, pathwrap_schema
+from wrapgen.pack.pathwrap import (
+    PathWrap,
+    PathWrapError,
+    load_path_wrap,
+    parse_path_wrap,
+    pathwrap_schema,
+)
 
 
 def _error(text: str) -> PathWrapError:
@@ -25,7 +31,11 @@ def test_the_schema_ships_in_the_package_and_is_valid():
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["required"] == ["wrap"]
     # argv_template (issue 11 item 7): how the tool composes commands, carried over into the promoted packs
-    assert set(schema["properties"]["wrap"]["properties"]) == {"bin", "allowedSubcommands", "argv_template"}
+    assert set(schema["properties"]["wrap"]["properties"]) == {
+        "bin",
+        "allowedSubcommands",
+        "argv_template",
+    }
 
 
 def test_promote_reads_path_wraps_through_the_pack_module():
@@ -36,10 +46,18 @@ def test_promote_reads_path_wraps_through_the_pack_module():
 
 def test_a_valid_path_wrap_loads_with_paths_split_and_deduplicated():
     """Entries are split into words, kept in order, each once; description and source are kept."""
-    wrap = parse_path_wrap("pack_id: kube\ndescription: Inspect.\nwrap:\n  bin: kubectl\n"
-                           "  allowedSubcommands: [get, 'rollout  status', get]\n", source="w.yaml")
-    assert wrap == PathWrap(pack_id="kube", bin="kubectl", allowed=(("get",), ("rollout", "status")),
-                            description="Inspect.", source_path="w.yaml")
+    wrap = parse_path_wrap(
+        "pack_id: kube\ndescription: Inspect.\nwrap:\n  bin: kubectl\n"
+        "  allowedSubcommands: [get, 'rollout  status', get]\n",
+        source="w.yaml",
+    )
+    assert wrap == PathWrap(
+        pack_id="kube",
+        bin="kubectl",
+        allowed=(("get",), ("rollout", "status")),
+        description="Inspect.",
+        source_path="w.yaml",
+    )
 
 
 def test_bin_may_stand_at_the_top_level_and_pack_id_defaults_to_it():
@@ -49,21 +67,61 @@ def test_bin_may_stand_at_the_top_level_and_pack_id_defaults_to_it():
     assert (both.bin, both.pack_id) == ("kubectl", "kubectl")
 
 
-@pytest.mark.parametrize("text, headline, hint", [
-    ("pack_id: k\n", "w.yaml:1: no `wrap:` mapping; this is not a PATH wrap", "a PATH wrap looks like"),
-    ("pack_id: k\nwrap: {allowedSubcommands: [get]}\n", "w.yaml:2: wrap: `wrap.bin` is missing", "kubectl"),
-    ("pack_id: k\nwrap: 3\n", "w.yaml:2: wrap: `wrap` must be a mapping", "a PATH wrap looks like"),
-    ("pack_id: k\nwrap:\n  bin: kc\n  allowedSubcommands: get\n",
-     "w.yaml:4: wrap.allowedSubcommands: `wrap.allowedSubcommands` must be a non-empty list", "rollout status"),
-    ("pack_id: k\nwrap:\n  bin: kc\n  allowedSubcommands:\n    - get\n    - '  '\n",
-     "w.yaml:6: wrap.allowedSubcommands[1]: must be a subcommand path", "rollout status"),
-    ("pack_id: K8s\nwrap: {bin: kc, allowedSubcommands: [get]}\n", "w.yaml:1: pack_id: not a valid pack id", "lower-case"),
-    ("wrap: {bin: /usr/bin/kubectl, allowedSubcommands: [get]}\n",
-     "w.yaml:1: wrap.bin: no pack_id, and bin '/usr/bin/kubectl' is not a valid pack id", "add `pack_id:`"),
-    ("pack_id: k\nwrap: {bin: ' ', allowedSubcommands: [get]}\n", "w.yaml:2: wrap.bin: must name the tool", "kubectl"),
-    ("pack_id: k\nwrap: {bin: kc, allowedSubcommands: [get]\n", "w.yaml:3: invalid YAML: ", "YAML syntax"),
-    ("- get\n", "w.yaml:1: the top level is a list, expected a mapping with pack_id and wrap", "allowedSubcommands"),
-])
+@pytest.mark.parametrize(
+    "text, headline, hint",
+    [
+        (
+            "pack_id: k\n",
+            "w.yaml:1: no `wrap:` mapping; this is not a PATH wrap",
+            "a PATH wrap looks like",
+        ),
+        (
+            "pack_id: k\nwrap: {allowedSubcommands: [get]}\n",
+            "w.yaml:2: wrap: `wrap.bin` is missing",
+            "kubectl",
+        ),
+        (
+            "pack_id: k\nwrap: 3\n",
+            "w.yaml:2: wrap: `wrap` must be a mapping",
+            "a PATH wrap looks like",
+        ),
+        (
+            "pack_id: k\nwrap:\n  bin: kc\n  allowedSubcommands: get\n",
+            "w.yaml:4: wrap.allowedSubcommands: `wrap.allowedSubcommands` must be a non-empty list",
+            "rollout status",
+        ),
+        (
+            "pack_id: k\nwrap:\n  bin: kc\n  allowedSubcommands:\n    - get\n    - '  '\n",
+            "w.yaml:6: wrap.allowedSubcommands[1]: must be a subcommand path",
+            "rollout status",
+        ),
+        (
+            "pack_id: K8s\nwrap: {bin: kc, allowedSubcommands: [get]}\n",
+            "w.yaml:1: pack_id: not a valid pack id",
+            "lower-case",
+        ),
+        (
+            "wrap: {bin: /usr/bin/kubectl, allowedSubcommands: [get]}\n",
+            "w.yaml:1: wrap.bin: no pack_id, and bin '/usr/bin/kubectl' is not a valid pack id",
+            "add `pack_id:`",
+        ),
+        (
+            "pack_id: k\nwrap: {bin: ' ', allowedSubcommands: [get]}\n",
+            "w.yaml:2: wrap.bin: must name the tool",
+            "kubectl",
+        ),
+        (
+            "pack_id: k\nwrap: {bin: kc, allowedSubcommands: [get]\n",
+            "w.yaml:3: invalid YAML: ",
+            "YAML syntax",
+        ),
+        (
+            "- get\n",
+            "w.yaml:1: the top level is a list, expected a mapping with pack_id and wrap",
+            "allowedSubcommands",
+        ),
+    ],
+)
 def test_each_problem_is_file_line_field_message(text, headline, hint):
     """Every malformed PATH wrap is one PathWrapError whose message starts `file:line: field: message`."""
     error = _error(text)
@@ -77,7 +135,10 @@ def test_unknown_keys_are_errors_with_the_closest_schema_key():
     assert error.message == "w.yaml:2: descripton: unknown key 'descripton'"
     assert error.hint.startswith("did you mean 'description'?")
     error = _error("pack_id: k\nwrap:\n  bin: kc\n  allowedSubcommands: [get]\n  bni: x\n")
-    assert error.message == "w.yaml:5: wrap.bni: unknown key 'bni'" and "did you mean 'bin'?" in error.hint
+    assert (
+        error.message == "w.yaml:5: wrap.bni: unknown key 'bni'"
+        and "did you mean 'bin'?" in error.hint
+    )
 
 
 def test_extension_keys_are_allowed():
@@ -89,7 +150,9 @@ def test_extension_keys_are_allowed():
 def test_every_problem_is_listed_not_only_the_first():
     """Two problems: the headline is the first (by line) and says how many more; the rest ride along."""
     error = _error("pack_id: K\nwrap: {bin: kc, allowedSubcommands: [get, 3]}\n")
-    assert error.message.startswith("w.yaml:1: pack_id: ") and error.message.endswith("(and 1 more)")
+    assert error.message.startswith("w.yaml:1: pack_id: ") and error.message.endswith(
+        "(and 1 more)"
+    )
     [other] = error.diagnostics
     assert (other.line, other.field) == (2, "wrap.allowedSubcommands[1]")
 

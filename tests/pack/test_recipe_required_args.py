@@ -16,12 +16,16 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_required_args_reach_the_proposal_request():
-    recipe = parse_recipe("tool: rg\noverrides:\n  search:\n    args: {include: [pattern, paths], required: [pattern]}\n")
+    recipe = parse_recipe(
+        "tool: rg\noverrides:\n  search:\n    args: {include: [pattern, paths], required: [pattern]}\n"
+    )
     assert recipe.overrides["search"].required_args == ("pattern",)
     assert ProposalRequest.of(recipe).overrides["search"].required_args == ("pattern",)
 
 
-@pytest.mark.parametrize("args", ["{include: [paths], required: [pattern]}", "{exclude: [pattern], required: [pattern]}"])
+@pytest.mark.parametrize(
+    "args", ["{include: [paths], required: [pattern]}", "{exclude: [pattern], required: [pattern]}"]
+)
 def test_an_arg_required_but_not_offered_is_a_recipe_error(args):
     with pytest.raises(RecipeError) as caught:
         parse_recipe(f"tool: rg\noverrides:\n  search:\n    args: {args}\n", source="r.yaml")

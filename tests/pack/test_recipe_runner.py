@@ -22,11 +22,17 @@ def test_runner_dir_is_relative_to_the_recipe(tmp_path):
     assert parse_recipe("tool: git\n").runner_dir is None
 
 
-@pytest.mark.parametrize("text, words", [
-    ("tool: git\nrunner: {dir: x}\n", "needs a task runner as the tool"),
-    ("tool: make\nrunner: {}\n", "dir"),
-    ("tool: make\nrunner: {dir: x, makefile: y}\n", "makefile"),  # `file` is a key since runner files of other names
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("tool: git\nrunner: {dir: x}\n", "needs a task runner as the tool"),
+        ("tool: make\nrunner: {}\n", "dir"),
+        (
+            "tool: make\nrunner: {dir: x, makefile: y}\n",
+            "makefile",
+        ),  # `file` is a key since runner files of other names
+    ],
+)
 def test_a_bad_runner_key_is_a_recipe_error(text, words):
     with pytest.raises(RecipeError) as caught:
         parse_recipe(text, source="r.yaml")
@@ -36,14 +42,18 @@ def test_a_bad_runner_key_is_a_recipe_error(text, words):
 def test_the_shipped_example_recipes_name_the_example_repository():
     for kind in ("make", "just", "npm"):
         recipe = load_recipe(REPO / "recipes" / "examples" / f"shop-{kind}.yaml")
-        assert recipe.tool == kind and recipe.runner_dir == str(REPO / "recipes" / "examples" / "shop")
+        assert recipe.tool == kind and recipe.runner_dir == str(
+            REPO / "recipes" / "examples" / "shop"
+        )
 
 
 def test_batch_never_takes_a_taskfile_for_a_recipe_and_skips_examples():
     found = [p.relative_to(REPO).as_posix() for p in find_recipes([REPO / "recipes" / "examples"])]
     assert "recipes/examples/shop-make.yaml" in found
     assert not any(p.endswith(("Taskfile.yml", "package.json")) for p in found)
-    assert not any("/examples/" in p.relative_to(REPO).as_posix() for p in find_recipes([REPO / "recipes"]))
+    assert not any(
+        "/examples/" in p.relative_to(REPO).as_posix() for p in find_recipes([REPO / "recipes"])
+    )
 
 
 def test_the_memo_of_a_runner_recipe_changes_with_the_makefile(tmp_path):

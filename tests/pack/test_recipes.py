@@ -9,7 +9,13 @@ import pytest
 
 from conftest import REPO
 from wrapgen.errors import RecipeError, ToolNotFoundError
-from wrapgen.pack.recipe import CommandSpec, default_pack_id, load_recipe, parse_recipe, resolve_tool
+from wrapgen.pack.recipe import (
+    CommandSpec,
+    default_pack_id,
+    load_recipe,
+    parse_recipe,
+    resolve_tool,
+)
 
 FULL = """\
 tool: gh
@@ -56,8 +62,10 @@ def test_full_recipe_loads_every_field(tmp_path):
     assert spec.name == "pr.ls" and spec.json is False
     assert spec.include_args == ("state", "limit") and spec.exclude_args == ("web",)
     assert spec.positional_order == ("repo",)
-    assert spec.title == {"live": ("Listing pull requests",),
-                          "done": ("Listed {{state}} pull requests", "Listed pull requests")}
+    assert spec.title == {
+        "live": ("Listing pull requests",),
+        "done": ("Listed {{state}} pull requests", "Listed pull requests"),
+    }
     assert recipe.source_path == str(tmp_path / "r.yaml")
     with pytest.raises(AttributeError):
         recipe.tool = "git"  # type: ignore[misc]
@@ -77,7 +85,11 @@ def test_minimal_recipe_defaults(tmp_path):
         ("tool: git\noverides: {}\n", "overides", "overrides"),
         ("tool: git\noverrides:\n  log: {polcy: read}\n", "overrides.log.polcy", "policy"),
         ("tool: git\ncommands:\n  - {path: log, nmae: log}\n", "commands[0].nmae", "name"),
-        ("tool: git\noverrides:\n  pr.list: {args: {includ: [a]}}\n", "overrides['pr.list'].args.includ", "include"),
+        (
+            "tool: git\noverrides:\n  pr.list: {args: {includ: [a]}}\n",
+            "overrides['pr.list'].args.includ",
+            "include",
+        ),
         ("tool: git\ndiscover: {dept: 2}\n", "discover.dept", "depth"),
     ],
 )
@@ -87,7 +99,11 @@ def test_typo_names_key_field_and_closest(tmp_path, text, field, suggestion):
         load_recipe(_write(tmp_path, text))
     error = info.value
     assert field in error.message and f"{suggestion!r}" in error.hint
-    bad_line = next(i for i, line in enumerate(text.splitlines(), 1) if field.split(".")[-1].split("'")[-1] in line)
+    bad_line = next(
+        i
+        for i, line in enumerate(text.splitlines(), 1)
+        if field.split(".")[-1].split("'")[-1] in line
+    )
     assert f"r.yaml:{bad_line}:" in error.message
 
 
@@ -144,7 +160,9 @@ def test_resolve_tool_relative_path_and_missing(tmp_path):
     """A path is relative to the recipe; a missing tool names every place looked in."""
     recipe = load_recipe(REPO / "recipes" / "examples" / "deployctl.yaml")
     assert resolve_tool(recipe) == str(REPO / "recipes" / "examples" / "bin" / "deployctl")
-    missing = parse_recipe("tool: no-such-tool-xyz\nsearch_paths: [a]\n", source=str(tmp_path / "r.yaml"))
+    missing = parse_recipe(
+        "tool: no-such-tool-xyz\nsearch_paths: [a]\n", source=str(tmp_path / "r.yaml")
+    )
     with pytest.raises(ToolNotFoundError) as info:
         resolve_tool(missing)
     assert "no-such-tool-xyz" in info.value.message and str(tmp_path / "a") in info.value.message

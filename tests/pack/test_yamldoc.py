@@ -57,16 +57,19 @@ def test_field_text_quotes_dotted_keys_only_where_the_kind_says():
     assert yamldoc.format_field(()) == ""
 
 
-@pytest.mark.parametrize("text, words, line", [
-    ("tool: git\ncommands: [log\nexclude: []\n", "invalid YAML: ", 3),
-    ("tool: git\n  bad: indent\n", "invalid YAML: ", 2),
-    ("", "empty file", 1),
-    ("# nothing\n", "empty file", 1),
-    ("- tool: git\n", "the top level is a list", 1),
-    ("git\n", "the top level is a string", 1),
-    ("a: &x [*x]\n", "cycle", 1),
-    ("[" * 100 + "]" * 100, "nested too deeply", 1),
-])
+@pytest.mark.parametrize(
+    "text, words, line",
+    [
+        ("tool: git\ncommands: [log\nexclude: []\n", "invalid YAML: ", 3),
+        ("tool: git\n  bad: indent\n", "invalid YAML: ", 2),
+        ("", "empty file", 1),
+        ("# nothing\n", "empty file", 1),
+        ("- tool: git\n", "the top level is a list", 1),
+        ("git\n", "the top level is a string", 1),
+        ("a: &x [*x]\n", "cycle", 1),
+        ("[" * 100 + "]" * 100, "nested too deeply", 1),
+    ],
+)
 def test_unreadable_documents_are_one_diagnostic_with_a_line(text, words, line):
     """Broken YAML, an empty file, a non-mapping, a cycle, deep nesting: one diagnostic, no document, no raise."""
     doc, diagnostics = _load(text)
@@ -77,10 +80,13 @@ def test_unreadable_documents_are_one_diagnostic_with_a_line(text, words, line):
     assert diagnostic.hint
 
 
-@pytest.mark.parametrize("raw, words", [
-    (b"tool: \xff\n", "not UTF-8"),
-    (b"tool: git\x00\n", "binary file"),
-])
+@pytest.mark.parametrize(
+    "raw, words",
+    [
+        (b"tool: \xff\n", "not UTF-8"),
+        (b"tool: git\x00\n", "binary file"),
+    ],
+)
 def test_bytes_that_are_not_text_are_a_diagnostic(raw, words):
     """Bytes are decoded by the loader: invalid UTF-8 and NUL bytes are diagnostics, not exceptions."""
     doc, [diagnostic] = _load(raw)
@@ -109,7 +115,9 @@ def test_a_one_of_failure_reports_the_branch_the_value_has_the_shape_of():
     diagnostic = _only("tool: git\noverrides:\n  log:\n    policy: {effect: rede}\n")
     assert diagnostic.field == "overrides.log.policy.effect"
     assert "'rede' is not one of" in diagnostic.message
-    assert diagnostic.hint.startswith("use read, write or destructive")  # x-hint of $defs/policy, via $ref
+    assert diagnostic.hint.startswith(
+        "use read, write or destructive"
+    )  # x-hint of $defs/policy, via $ref
 
 
 def test_a_value_fitting_no_branch_is_named_with_its_value():
@@ -126,7 +134,9 @@ def test_unknown_keys_suggest_the_closest_key_the_schema_allows_there():
     assert (diagnostic.field, diagnostic.line) == ("commands[0].nmae", 3)
     assert diagnostic.message == "unknown key 'nmae'"
     assert diagnostic.hint.startswith("did you mean 'name'? allowed here: ")
-    assert set(diagnostic.hint.split("allowed here: ")[1].split(", ")) == set(RECIPE_KEYS["command"])
+    assert set(diagnostic.hint.split("allowed here: ")[1].split(", ")) == set(
+        RECIPE_KEYS["command"]
+    )
 
 
 def test_the_suggestion_follows_the_schema_not_a_copy(monkeypatch):
@@ -177,7 +187,9 @@ def test_raise_for_puts_the_first_error_in_the_headline_and_keeps_the_rest():
     assert len(diagnostics) == 2
     with pytest.raises(RecipeError) as caught:
         yamldoc.raise_for(diagnostics, RecipeError)
-    assert caught.value.message.startswith("doc.yaml:2: exclude[0]: ") and caught.value.message.endswith("(and 1 more)")
+    assert caught.value.message.startswith(
+        "doc.yaml:2: exclude[0]: "
+    ) and caught.value.message.endswith("(and 1 more)")
     assert [d.field for d in caught.value.diagnostics] == ["discover.dept"]
     yamldoc.raise_for([], RecipeError)  # nothing to raise
 
@@ -186,7 +198,10 @@ def test_manifests_and_recipes_share_the_loader():
     """pack.yaml and recipes read through the same function: the same YAML problem, the same words."""
     pack_doc, [pack_problem] = yamldoc.load_document(b"a: 1\na: 2\n", manifest.KIND, path="p")
     recipe_doc, [recipe_problem] = yamldoc.load_document(b"a: 1\na: 2\n", recipe.KIND, path="p")
-    assert pack_problem.message == recipe_problem.message and pack_problem.line == recipe_problem.line == 2
+    assert (
+        pack_problem.message == recipe_problem.message
+        and pack_problem.line == recipe_problem.line == 2
+    )
     assert (pack_problem.code, recipe_problem.code) == ("W001", "R001")
 
 
@@ -201,7 +216,10 @@ def test_read_document_turns_os_errors_into_diagnostics(tmp_path):
 def test_schema_keys_follow_refs():
     """schema_keys resolves a $ref chain (override_fields.policy -> $defs/policy)."""
     schema = recipe_schema()
-    assert yamldoc.schema_keys(schema, "#/$defs/override_fields/properties/policy") == ("effect", "confirm")
+    assert yamldoc.schema_keys(schema, "#/$defs/override_fields/properties/policy") == (
+        "effect",
+        "confirm",
+    )
     assert json.dumps(schema)  # still plain JSON
 
 
@@ -209,8 +227,10 @@ def test_one_field_breaking_two_rules_with_one_message_is_one_finding():
     """An empty verb description fails minLength and pattern, both saying 'must be a non-empty text': one diagnostic."""
     from wrapgen.pack.manifest import parse_manifest
 
-    raw = (b"pack_id: p\ndescription: A pack.\nbin: p\nverbs:\n  v:\n    description: ''\n"
-           b"    cli: [p]\n    policy: {effect: read}\n")
+    raw = (
+        b"pack_id: p\ndescription: A pack.\nbin: p\nverbs:\n  v:\n    description: ''\n"
+        b"    cli: [p]\n    policy: {effect: read}\n"
+    )
     _, diagnostics = parse_manifest(raw)
     found = [d for d in diagnostics if d.field == "verbs.v.description"]
     assert len(found) == 1 and found[0].level == "error", diagnostics

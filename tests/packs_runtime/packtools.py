@@ -25,7 +25,17 @@ __all__ = ["verb", "binding_dict", "binding_of", "write_pack"]
 _EMPTY_ARGS = {"type": "object", "properties": {}, "additionalProperties": False}
 
 
-def verb(argv, *, args=None, json_sel=None, effect="read", confirm=None, timeout_s=60, title=None, description="A verb."):
+def verb(
+    argv,
+    *,
+    args=None,
+    json_sel=None,
+    effect="read",
+    confirm=None,
+    timeout_s=60,
+    title=None,
+    description="A verb.",
+):
     """One binding verb; ``json_sel`` None means the default ["--json"], [] means none."""
     data = {
         "description": description,
@@ -33,7 +43,11 @@ def verb(argv, *, args=None, json_sel=None, effect="read", confirm=None, timeout
         "argv_from": "cli",
         "json": ["--json"] if json_sel is None else list(json_sel),
         "args": args or dict(_EMPTY_ARGS),
-        "policy": {"effect": effect, "confirm": (effect != "read") if confirm is None else confirm, "declared": True},
+        "policy": {
+            "effect": effect,
+            "confirm": (effect != "read") if confirm is None else confirm,
+            "declared": True,
+        },
         "timeout_s": timeout_s,
     }
     if title is not None:
@@ -43,7 +57,14 @@ def verb(argv, *, args=None, json_sel=None, effect="read", confirm=None, timeout
 
 def _yaml_text(pack_id: str, bin: str, verbs: dict) -> str:
     # A faithful-enough pack.yaml: JSON is valid YAML, and only its bytes matter to the runtime.
-    return json.dumps({"pack_id": pack_id, "description": "test pack", "bin": bin, "verbs": verbs}, indent=2, sort_keys=True) + "\n"
+    return (
+        json.dumps(
+            {"pack_id": pack_id, "description": "test pack", "bin": bin, "verbs": verbs},
+            indent=2,
+            sort_keys=True,
+        )
+        + "\n"
+    )
 
 
 def binding_dict(pack_id: str, bin: str, verbs: dict, *, yaml_text: str | None = None) -> dict:

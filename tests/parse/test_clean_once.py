@@ -8,9 +8,27 @@ from hypothesis import given, strategies as st
 from conftest import FIXTURES
 from wrapgen.parse.sections import MAX_LINE, clean_text, is_clean
 
-_PIECES = st.sampled_from(["\t", "\r\n", "\r", "\x1b[1m", "\x1b]8;;x\x07", "a\x08a", "\x00", "\x85", " ", "\n",
-                           "\u256d\u2500 Opts \u2500\u256e", "\u2502 -a  all \u2502", "\u2570\u2500\u256f",
-                           "x" * 600, "-h, --help", "\u00e9", "\u2502 \u256d\u2500 in \u2500\u256e \u2502"])
+_PIECES = st.sampled_from(
+    [
+        "\t",
+        "\r\n",
+        "\r",
+        "\x1b[1m",
+        "\x1b]8;;x\x07",
+        "a\x08a",
+        "\x00",
+        "\x85",
+        " ",
+        "\n",
+        "\u256d\u2500 Opts \u2500\u256e",
+        "\u2502 -a  all \u2502",
+        "\u2570\u2500\u256f",
+        "x" * 600,
+        "-h, --help",
+        "\u00e9",
+        "\u2502 \u256d\u2500 in \u2500\u256e \u2502",
+    ]
+)
 
 
 def _sure_then_stable(raw) -> bool:

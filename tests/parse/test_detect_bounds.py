@@ -21,7 +21,11 @@ def _full_winner(text: str) -> str:
 
 
 def _pages() -> list[str]:
-    paths = [p for p in sorted(FIXTURES.rglob("*")) if p.is_file() and p.suffix in (".txt", ".json", ".1")]
+    paths = [
+        p
+        for p in sorted(FIXTURES.rglob("*"))
+        if p.is_file() and p.suffix in (".txt", ".json", ".1")
+    ]
     assert len(paths) > 100
     return [clean_text(p.read_text(errors="replace")) for p in paths]
 
@@ -40,7 +44,9 @@ def test_the_full_scoring_winner_on_spliced_pages():
     rng = random.Random(13)
     for _ in range(500):
         first, second = (page.split("\n") for page in rng.sample(pages, 2))
-        text = "\n".join(first[: rng.randint(0, len(first))] + second[rng.randint(0, len(second)):])
+        text = "\n".join(
+            first[: rng.randint(0, len(first))] + second[rng.randint(0, len(second)) :]
+        )
         detect._LastStyle.name = rng.choice(detect._ORDER)
         assert detect.detect_style(text) == _full_winner(text)
 

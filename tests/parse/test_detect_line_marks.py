@@ -12,8 +12,11 @@ from wrapgen.parse.sections import clean_text
 
 
 def _pairs():
-    return [(pattern, line) for (_style, _weight, pattern), line in zip(detect._MARKS, detect._LINE_MARKS)
-            if line is not None]
+    return [
+        (pattern, line)
+        for (_style, _weight, pattern), line in zip(detect._MARKS, detect._LINE_MARKS)
+        if line is not None
+    ]
 
 
 def test_most_line_anchored_marks_get_a_line_form():
@@ -22,7 +25,9 @@ def test_most_line_anchored_marks_get_a_line_form():
 
 
 def test_each_line_form_matches_where_its_mark_does_on_every_fixture():
-    pages = [p for p in sorted(FIXTURES.rglob("*")) if p.suffix in (".txt", ".json") and p.is_file()]
+    pages = [
+        p for p in sorted(FIXTURES.rglob("*")) if p.suffix in (".txt", ".json") and p.is_file()
+    ]
     assert len(pages) > 100
     hits = 0
     for page in pages:
@@ -37,9 +42,15 @@ def test_each_line_form_matches_where_its_mark_does_on_every_fixture():
 def test_the_edges_first_line_last_line_and_a_line_that_only_contains_the_mark():
     pattern = re.compile(r"^ +-\w, --[\w-]+ <[A-Z_]+>", re.M)
     line = detect._at_line_starts(pattern)
-    for text, found in ((" -o, --out <FILE>", True), ("x\n -o, --out <FILE>", True),
-                        ("x -o, --out <FILE>", False), ("", False), ("\n", False),
-                        ("usage\n\n  -o, --out <FILE>\n", True), ("a\n-o, --out <FILE>", False)):
+    for text, found in (
+        (" -o, --out <FILE>", True),
+        ("x\n -o, --out <FILE>", True),
+        ("x -o, --out <FILE>", False),
+        ("", False),
+        ("\n", False),
+        ("usage\n\n  -o, --out <FILE>\n", True),
+        ("a\n-o, --out <FILE>", False),
+    ):
         assert bool(pattern.search(text)) is found
         assert bool(line.search("\n" + text)) is found, text
 

@@ -21,7 +21,9 @@ def _full_scores(text: str) -> dict[str, int]:
 
 
 def test_scores_equal_the_full_search_on_every_fixture():
-    pages = [p for p in sorted(FIXTURES.rglob("*")) if p.suffix in (".txt", ".json") and p.is_file()]
+    pages = [
+        p for p in sorted(FIXTURES.rglob("*")) if p.suffix in (".txt", ".json") and p.is_file()
+    ]
     assert len(pages) > 100
     for page in pages:
         text = clean_text(page.read_text(errors="replace"))
@@ -30,7 +32,11 @@ def test_scores_equal_the_full_search_on_every_fixture():
 
 def test_required_literals_of_a_few_marks():
     assert detect._required_literals(re.compile(r"^GLOBAL OPTIONS:$", re.M)) == ("GLOBAL OPTIONS:",)
-    assert detect._required_literals(re.compile(r"^(?:USAGE|FLAGS|ARGS):$", re.M)) == ("USAGE", "FLAGS", "ARGS")
+    assert detect._required_literals(re.compile(r"^(?:USAGE|FLAGS|ARGS):$", re.M)) == (
+        "USAGE",
+        "FLAGS",
+        "ARGS",
+    )
     assert detect._required_literals(re.compile(r"^ +-\w --[\w-]+ {2,}", re.M)) == (" --",)
     # nothing sure: a short run, an alternative without a literal, a case-insensitive pattern
     assert detect._required_literals(re.compile(r"^\.(?:TH|SH)\b", re.M)) == ()

@@ -20,29 +20,58 @@ def _read(name: str) -> str:
     return roff_to_text(text) if text.lstrip().startswith((".", "'")) or "\n.SH" in text else text
 
 
-@pytest.mark.parametrize("fixture, expected", [
-    ("man/grep.txt", {0: "a line is selected", 1: "no lines were selected", 2: "an error occurred"}),
-    ("man/rg.txt", {0: "ripgrep finds a match", 1: "no match could be found", 2: "an error occurred"}),
-    ("man/diff.txt", {0: "inputs are the same", 1: "different", 2: "trouble"}),
-    ("man/cmp.txt", {0: "inputs are the same", 1: "different", 2: "trouble"}),
-    ("man/tar.txt", {0: "Successful termination", 1: "Some files differ", 2: "Fatal error"}),
-    ("man/xz.txt", {0: "All is good", 1: "An error occurred",
-                    2: "Something worth a warning occurred, but no actual errors occurred"}),
-    ("man/ssh.txt", {255: "an error occurred"}),
-    ("man/find.txt", {0: "all files are processed successfully"}),
-    ("gnu/diff.txt", {0: "inputs are the same", 1: "different", 2: "trouble"}),
-    ("gnu/grep.txt", {0: "any line is selected", 1: "not any line is selected",
-                      2: "any error occurs and -q is not given"}),
-    ("gnu/ls.txt", {0: "OK", 1: "minor problems", 2: "serious trouble"}),
-    ("cobra/restic_backup.txt", {0: "the command was successful", 1: "there was a fatal error",
-                                 3: "some source data could not be read"}),
-])
+@pytest.mark.parametrize(
+    "fixture, expected",
+    [
+        (
+            "man/grep.txt",
+            {0: "a line is selected", 1: "no lines were selected", 2: "an error occurred"},
+        ),
+        (
+            "man/rg.txt",
+            {0: "ripgrep finds a match", 1: "no match could be found", 2: "an error occurred"},
+        ),
+        ("man/diff.txt", {0: "inputs are the same", 1: "different", 2: "trouble"}),
+        ("man/cmp.txt", {0: "inputs are the same", 1: "different", 2: "trouble"}),
+        ("man/tar.txt", {0: "Successful termination", 1: "Some files differ", 2: "Fatal error"}),
+        (
+            "man/xz.txt",
+            {
+                0: "All is good",
+                1: "An error occurred",
+                2: "Something worth a warning occurred, but no actual errors occurred",
+            },
+        ),
+        ("man/ssh.txt", {255: "an error occurred"}),
+        ("man/find.txt", {0: "all files are processed successfully"}),
+        ("gnu/diff.txt", {0: "inputs are the same", 1: "different", 2: "trouble"}),
+        (
+            "gnu/grep.txt",
+            {
+                0: "any line is selected",
+                1: "not any line is selected",
+                2: "any error occurs and -q is not given",
+            },
+        ),
+        ("gnu/ls.txt", {0: "OK", 1: "minor problems", 2: "serious trouble"}),
+        (
+            "cobra/restic_backup.txt",
+            {
+                0: "the command was successful",
+                1: "there was a fatal error",
+                3: "some source data could not be read",
+            },
+        ),
+    ],
+)
 def test_real_pages(fixture, expected):
     """Each captured page gives exactly the codes it documents, in the tool's words, sorted."""
     assert exit_statuses(_read(fixture)) == tuple(sorted(expected.items()))
 
 
-@pytest.mark.parametrize("fixture", ["man/git.txt", "man/jq.txt", "gnu/curl.txt", "clap/rg.txt", "cobra/gh.txt"])
+@pytest.mark.parametrize(
+    "fixture", ["man/git.txt", "man/jq.txt", "gnu/curl.txt", "clap/rg.txt", "cobra/gh.txt"]
+)
 def test_pages_without_a_statement_give_nothing(fixture):
     """Pages that document no exit statuses (or only under a flag, as jq's -e) give ()."""
     path = HELP / fixture
@@ -59,13 +88,18 @@ def test_greater_than_is_no_code():
 
 def test_otherwise_negates_the_first_condition():
     """ "0 if X, 1 otherwise": 1 means "not X"."""
-    assert exit_statuses("Exit status is 0 if a file matched, 1 otherwise.") == ((0, "a file matched"), (1, "not a file matched"))
+    assert exit_statuses("Exit status is 0 if a file matched, 1 otherwise.") == (
+        (0, "a file matched"),
+        (1, "not a file matched"),
+    )
 
 
 def test_first_statement_wins_and_parentheses_go():
     """A code stated twice keeps its first meaning; "(e.g. ...)" asides are dropped."""
-    text = ("EXIT CODES\n       If nothing was found (e.g. an empty tree), then the exit status is 1.\n\n"
-            "       o   1 exit status occurs only when nothing else happened.\n")
+    text = (
+        "EXIT CODES\n       If nothing was found (e.g. an empty tree), then the exit status is 1.\n\n"
+        "       o   1 exit status occurs only when nothing else happened.\n"
+    )
     assert exit_statuses(text) == ((1, "nothing was found"),)
 
 
@@ -95,7 +129,10 @@ def test_parse_help_records_it_on_the_command():
 def test_man_parser_reads_roff():
     """The man parser reads EXIT STATUS from roff source (what discovery reads), before dropping the section."""
     roff = (HELP / "man/grep.txt").read_text(encoding="utf-8")
-    assert dict(parse_help(roff, prog=("grep",), style="man").exit_status)[1] == "no lines were selected"
+    assert (
+        dict(parse_help(roff, prog=("grep",), style="man").exit_status)[1]
+        == "no lines were selected"
+    )
 
 
 def test_no_statement_leaves_the_model_unchanged():

@@ -40,10 +40,17 @@ def _full(text: str):
 
 
 def test_same_as_the_full_reading():
-    pages = [clean_text(p.read_text(errors="replace")) for p in sorted(FIXTURES.rglob("*"))
-             if p.is_file() and p.suffix in (".txt", ".json", ".1")]
+    pages = [
+        clean_text(p.read_text(errors="replace"))
+        for p in sorted(FIXTURES.rglob("*"))
+        if p.is_file() and p.suffix in (".txt", ".json", ".1")
+    ]
     stated = 0
-    headed = [head + "\n" + s for s in SENTENCES for head in ("EXIT STATUS", "Exit codes:", "diagnostics", "RETURN VALUE")]
+    headed = [
+        head + "\n" + s
+        for s in SENTENCES
+        for head in ("EXIT STATUS", "Exit codes:", "diagnostics", "RETURN VALUE")
+    ]
     for text in pages + SENTENCES + [s.upper() for s in SENTENCES] + headed:
         assert exit_status.exit_statuses(text) == _full(text), text[:200]
         stated += bool(_full(text))
@@ -56,13 +63,59 @@ def test_same_as_the_full_reading_on_generated_prose():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    words = ["exit status", "exit code", "return value", "return code", "returns", "exits with", "a status of",
-             "is", "will be", "always", "0", "1", "2", "42", "255", "300", "if", "when", "then", "the", "otherwise",
-             "occurs", "means", "is returned", "only", "and", "or", "with", "of the tool", "foo", "bar baz",
-             ",", ".", ";", ". ", "e.g.", "(an aside)", "(", ")", "=", "\n", "EXIT STATUS", "Returns", "If", "When"]
+    words = [
+        "exit status",
+        "exit code",
+        "return value",
+        "return code",
+        "returns",
+        "exits with",
+        "a status of",
+        "is",
+        "will be",
+        "always",
+        "0",
+        "1",
+        "2",
+        "42",
+        "255",
+        "300",
+        "if",
+        "when",
+        "then",
+        "the",
+        "otherwise",
+        "occurs",
+        "means",
+        "is returned",
+        "only",
+        "and",
+        "or",
+        "with",
+        "of the tool",
+        "foo",
+        "bar baz",
+        ",",
+        ".",
+        ";",
+        ". ",
+        "e.g.",
+        "(an aside)",
+        "(",
+        ")",
+        "=",
+        "\n",
+        "EXIT STATUS",
+        "Returns",
+        "If",
+        "When",
+    ]
 
     @settings(max_examples=400, deadline=None)
-    @given(st.lists(st.sampled_from(words), max_size=40), st.lists(st.sampled_from([" ", "", "  "]), min_size=40, max_size=40))
+    @given(
+        st.lists(st.sampled_from(words), max_size=40),
+        st.lists(st.sampled_from([" ", "", "  "]), min_size=40, max_size=40),
+    )
     def check(pieces, gaps):
         text = "".join(piece + gap for piece, gap in zip(pieces, gaps))
         assert exit_status.exit_statuses(text) == _full(text), text
@@ -78,9 +131,20 @@ def test_asides_go_as_the_pattern_removes_them():
     from hypothesis import strategies as st
 
     aside = re.compile(r"\s*\([^()]*\)")
-    pages = [clean_text(p.read_text(errors="replace")) for p in sorted(FIXTURES.rglob("*"))
-             if p.is_file() and p.suffix in (".txt", ".1")]
-    for text in pages + ["a (b) c", "((x))", " (x)(y) \n (z", "x\u2003(y).", "(", ")", "a  \t(b)  (c)d"]:
+    pages = [
+        clean_text(p.read_text(errors="replace"))
+        for p in sorted(FIXTURES.rglob("*"))
+        if p.is_file() and p.suffix in (".txt", ".1")
+    ]
+    for text in pages + [
+        "a (b) c",
+        "((x))",
+        " (x)(y) \n (z",
+        "x\u2003(y).",
+        "(",
+        ")",
+        "a  \t(b)  (c)d",
+    ]:
         assert exit_status._without_asides(text) == aside.sub("", text), text[:200]
 
     @settings(max_examples=300, deadline=None)

@@ -22,7 +22,10 @@ def _pages():
 def test_read_parts_without_stubs_differs_only_in_the_stubs():
     for prog, text in _pages():
         for rules in (urfave.RULES, kingpin.RULES, symfony.RULES):
-            full, bare = read_parts(text, prog=prog, rules=rules), read_parts(text, prog=prog, rules=rules, stubs=False)
+            full, bare = (
+                read_parts(text, prog=prog, rules=rules),
+                read_parts(text, prog=prog, rules=rules, stubs=False),
+            )
             assert bare.subcommands == []
             assert replace(bare, subcommands=full.subcommands) == full, prog
 

@@ -61,7 +61,10 @@ def test_yargs_annotations_say_what_an_option_takes():
     assert flags["--transaction"].default == "default"
     assert "[required]" not in flags["--dataSource"].description
     root = _parse("yargs/typeorm.txt", "typeorm")
-    assert len(root.subcommands) == 14 and root.find(("migration:run",)).summary == "Runs all pending migrations."
+    assert (
+        len(root.subcommands) == 14
+        and root.find(("migration:run",)).summary == "Runs all pending migrations."
+    )
     sync = _parse("yargs/typeorm_schema:sync.txt", "typeorm", "schema:sync")
     assert "-c" not in _spellings(sync)  # "... use\n-c option." is prose
 
@@ -70,7 +73,12 @@ def test_oclif_topics_and_two_word_entries():
     root = _parse("oclif/oclif.txt", "oclif")
     assert [s.name for s in root.subcommands][:3] == ["generate", "pack", "upload"]
     pack = _parse("oclif/oclif_pack.txt", "oclif", "pack")
-    assert [s.path for s in pack.subcommands] == [("pack", "deb"), ("pack", "macos"), ("pack", "tarballs"), ("pack", "win")]
+    assert [s.path for s in pack.subcommands] == [
+        ("pack", "deb"),
+        ("pack", "macos"),
+        ("pack", "tarballs"),
+        ("pack", "win"),
+    ]
     generate = _parse("oclif/oclif_generate.txt", "oclif", "generate")
     manager = next(f for f in generate.flags if f.long == "--package-manager")
     assert manager.choices == ("npm", "yarn", "pnpm") and "<options" not in manager.description
@@ -83,7 +91,14 @@ def test_npm_usage_line_subcommands_and_negation_companions():
     assert [s.name for s in listed.subcommands] == ["packages", "collaborators"]
     install = _parse("npm/npm_install.txt", "npm", "install")
     spelled = _spellings(install)
-    assert {"--no-audit", "--audit", "--no-package-lock", "--package-lock", "-S", "--save-dev"} <= spelled
+    assert {
+        "--no-audit",
+        "--audit",
+        "--no-package-lock",
+        "--package-lock",
+        "-S",
+        "--save-dev",
+    } <= spelled
     strategy = next(f for f in install.flags if f.long == "--install-strategy")
     assert strategy.choices == ("hoisted", "nested", "shallow", "linked")
     assert "i" in install.aliases
@@ -97,4 +112,6 @@ def test_old_styles_keep_their_detection():
     """The Node marks do not pull other tools' help: cobra, clap and argparse fixtures stay theirs."""
     for path in sorted(HELP.glob("*/*.txt")):
         if path.parent.name in ("cobra", "clap", "argparse", "click", "gnu", "git", "docopt"):
-            assert detect_style(path.read_text(encoding="utf-8", errors="replace")) == path.parent.name, path
+            assert (
+                detect_style(path.read_text(encoding="utf-8", errors="replace")) == path.parent.name
+            ), path

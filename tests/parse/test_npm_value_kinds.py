@@ -18,7 +18,12 @@ def _flag(long: str):
 
 def test_kinds_of_value_are_no_choices():
     exclude = _flag("--min-release-age-exclude")
-    assert exclude.choices == () and exclude.type == "string" and exclude.takes_value and exclude.repeatable
+    assert (
+        exclude.choices == ()
+        and exclude.type == "string"
+        and exclude.takes_value
+        and exclude.repeatable
+    )
 
 
 def test_literal_values_stay_choices():

@@ -22,7 +22,11 @@ PAGES = [
     ("kingpin", "amtool_config_routes.txt", ("amtool", "config", "routes")),
     ("urfave", "mender-artifact.txt", ("mender-artifact",)),
     ("urfave", "mender-artifact_write.txt", ("mender-artifact", "write")),
-    ("urfave", "mender-artifact_write_rootfs-image.txt", ("mender-artifact", "write", "rootfs-image")),
+    (
+        "urfave",
+        "mender-artifact_write_rootfs-image.txt",
+        ("mender-artifact", "write", "rootfs-image"),
+    ),
     ("urfave", "runc.txt", ("runc",)),
     ("urfave", "runc_checkpoint.txt", ("runc", "checkpoint")),
 ]
@@ -105,8 +109,15 @@ def test_kingpin_page_defaults_are_each_pages_own():
 
 
 def _option(name, description, shortcut=""):
-    return {"name": name, "shortcut": shortcut, "accept_value": False, "is_value_required": False,
-            "is_multiple": False, "description": description, "default": False}
+    return {
+        "name": name,
+        "shortcut": shortcut,
+        "accept_value": False,
+        "is_value_required": False,
+        "is_multiple": False,
+        "description": description,
+        "default": False,
+    }
 
 
 def test_symfony_json_negations_join_the_flag_they_negate_in_order():
@@ -118,10 +129,20 @@ def test_symfony_json_negations_join_the_flag_they_negate_in_order():
         "nocolor": _option("--nocolor", 'Negate the "--color" option'),
         "quiet": _option("--quiet", "Quiet", "q"),
     }
-    document = {"commands": [
-        {"name": "list", "definition": {"options": options_, "arguments": {}}, "usage": ["list"]},
-        {"name": "about", "definition": {"options": dict(options_), "arguments": {}}, "usage": ["about"]},
-    ]}
+    document = {
+        "commands": [
+            {
+                "name": "list",
+                "definition": {"options": options_, "arguments": {}},
+                "usage": ["list"],
+            },
+            {
+                "name": "about",
+                "definition": {"options": dict(options_), "arguments": {}},
+                "usage": ["about"],
+            },
+        ]
+    }
     root = parse_symfony_json(json.dumps(document), prog=("tool",))
     flags = {f.long: f for f in root.flags}
     assert set(flags) == {"--ansi", "--color", "--quiet"}
@@ -135,20 +156,53 @@ def test_symfony_json_negations_join_the_flag_they_negate_in_order():
 def test_symfony_json_options_of_one_name_in_other_forms_are_each_read_as_they_are():
     """The memo takes an option only where it equals the one remembered: `--dry-run` described
     differently on each of six commands (more forms than the memo keeps) keeps each description."""
-    commands = [{"name": f"cmd{i}", "usage": [f"cmd{i}"], "definition": {"arguments": {}, "options": {
-        "quiet": _option("--quiet", "Quiet", "q"),
-        "dry-run": _option("--dry-run", f"Pretend, form {i}"),
-    }}} for i in range(6)]
-    commands.append({"name": "valued", "usage": ["valued"], "definition": {"arguments": {}, "options": {
-        "quiet": _option("--quiet", "Quiet", "q"),
-        "dry-run": {**_option("--dry-run", "Pretend, form 0"), "accept_value": True, "default": "no"},
-    }}})
-    commands.append({"name": "plain", "usage": ["plain"], "definition": {"arguments": {}, "options": {
-        "quiet": _option("--quiet", "Quiet", "q")}}})  # (so --dry-run is no application option)
+    commands = [
+        {
+            "name": f"cmd{i}",
+            "usage": [f"cmd{i}"],
+            "definition": {
+                "arguments": {},
+                "options": {
+                    "quiet": _option("--quiet", "Quiet", "q"),
+                    "dry-run": _option("--dry-run", f"Pretend, form {i}"),
+                },
+            },
+        }
+        for i in range(6)
+    ]
+    commands.append(
+        {
+            "name": "valued",
+            "usage": ["valued"],
+            "definition": {
+                "arguments": {},
+                "options": {
+                    "quiet": _option("--quiet", "Quiet", "q"),
+                    "dry-run": {
+                        **_option("--dry-run", "Pretend, form 0"),
+                        "accept_value": True,
+                        "default": "no",
+                    },
+                },
+            },
+        }
+    )
+    commands.append(
+        {
+            "name": "plain",
+            "usage": ["plain"],
+            "definition": {"arguments": {}, "options": {"quiet": _option("--quiet", "Quiet", "q")}},
+        }
+    )  # (so --dry-run is no application option)
     root = parse_symfony_json(json.dumps({"commands": commands}), prog=("tool",))
     by_name = {s.name: {f.long: f for f in s.flags} for s in root.subcommands}
-    assert [by_name[f"cmd{i}"]["--dry-run"].description for i in range(6)] == [f"Pretend, form {i}" for i in range(6)]
-    assert by_name["valued"]["--dry-run"].takes_value and by_name["valued"]["--dry-run"].default == "no"
+    assert [by_name[f"cmd{i}"]["--dry-run"].description for i in range(6)] == [
+        f"Pretend, form {i}" for i in range(6)
+    ]
+    assert (
+        by_name["valued"]["--dry-run"].takes_value
+        and by_name["valued"]["--dry-run"].default == "no"
+    )
     assert not by_name["cmd0"]["--dry-run"].takes_value
     assert [f.long for f in root.flags] == ["--quiet"]
 
@@ -173,17 +227,27 @@ def _composer_variants():
         commands[5]["definition"]["options"]["ansi"]["description"] = "Colour, this command's way"
 
     def own_negates_application(commands):
-        commands[6]["definition"]["options"]["no-quiet"] = _option("--no-quiet", 'Negate the "--quiet" option')
+        commands[6]["definition"]["options"]["no-quiet"] = _option(
+            "--no-quiet", 'Negate the "--quiet" option'
+        )
 
     def application_negates_own(commands):
         for command in commands:
-            command["definition"]["options"]["no-frob"] = _option("--no-frob", 'Negate the "--frob" option')
+            command["definition"]["options"]["no-frob"] = _option(
+                "--no-frob", 'Negate the "--frob" option'
+            )
         commands[7]["definition"]["options"]["frob"] = _option("--frob", "Frobnicate")
 
     def own_spelled_as_application(commands):
         commands[8]["definition"]["options"]["quiet-too"] = _option("--quiet", "Quiet, again")
 
-    for change in (reorder, change_one, own_negates_application, application_negates_own, own_spelled_as_application):
+    for change in (
+        reorder,
+        change_one,
+        own_negates_application,
+        application_negates_own,
+        own_spelled_as_application,
+    ):
         yield change.__name__, variant(change)
 
 

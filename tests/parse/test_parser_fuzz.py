@@ -18,15 +18,37 @@ FIXTURES = sorted(HELP.glob("*/*.txt"))
 TEXTS = [p.read_text(encoding="utf-8", errors="replace") for p in FIXTURES]
 
 # Characters that matter to the grammars, so random text hits the interesting paths.
-ALPHABET = st.sampled_from(list(" \t\n-=[]<>{}()|,.:;'\"`$#*\\/_") + list("aAzZ09") + ["\x1b[1m", "\x08", "\x00", "é"])
+ALPHABET = st.sampled_from(
+    list(" \t\n-=[]<>{}()|,.:;'\"`$#*\\/_") + list("aAzZ09") + ["\x1b[1m", "\x08", "\x00", "é"]
+)
 HELPISH = st.lists(ALPHABET, max_size=400).map("".join)
 LINES = st.lists(
-    st.sampled_from([
-        "Usage: x [OPTIONS] <a> [b]...", "Options:", "FLAGS", "  -a, --all  all", "  --color[=WHEN]  c",
-        "      --limit int   n (default 30)", "Commands:", "  run   Run it", "  pr:  prs", "    -w, --watch=false:",
-        "\tIf true", ".SH OPTIONS", ".TP", "\\fB\\-a\\fR", "usage: x [-h] {a,b}", "positional arguments:",
-        "  {a,b}", "    a   aa", "", "   or: git x", "  -h --help  Show", "[possible values: a, b]",
-    ]),
+    st.sampled_from(
+        [
+            "Usage: x [OPTIONS] <a> [b]...",
+            "Options:",
+            "FLAGS",
+            "  -a, --all  all",
+            "  --color[=WHEN]  c",
+            "      --limit int   n (default 30)",
+            "Commands:",
+            "  run   Run it",
+            "  pr:  prs",
+            "    -w, --watch=false:",
+            "\tIf true",
+            ".SH OPTIONS",
+            ".TP",
+            "\\fB\\-a\\fR",
+            "usage: x [-h] {a,b}",
+            "positional arguments:",
+            "  {a,b}",
+            "    a   aa",
+            "",
+            "   or: git x",
+            "  -h --help  Show",
+            "[possible values: a, b]",
+        ]
+    ),
     max_size=40,
 ).map("\n".join)
 
@@ -72,7 +94,10 @@ def test_arbitrary_text(text):
 
 
 @FAST
-@given(LINES, st.sampled_from(sorted(["gnu", "argparse", "click", "cobra", "clap", "git", "man", "docopt"])))
+@given(
+    LINES,
+    st.sampled_from(sorted(["gnu", "argparse", "click", "cobra", "clap", "git", "man", "docopt"])),
+)
 def test_help_like_lines_in_every_style(text, style):
     """Shuffled help-like lines parse in every style without raising."""
     check(text, style)
@@ -95,7 +120,7 @@ def test_mutated_fixtures(index, edits):
     text = TEXTS[index]
     for at, cut, junk in edits:
         at %= len(text) + 1
-        text = text[:at] + junk + text[at + cut:]
+        text = text[:at] + junk + text[at + cut :]
     check(text)
 
 
@@ -109,18 +134,57 @@ def test_megabytes_finish_quickly():
     assert command.flags  # still read what fits under the cap
 
 
-USAGE_WORDS = st.sampled_from([
-    "[a", "b]", "[global", "options]", "<x>", "<y z>", "|", "(", ")", "{", "}", "...", "...]", "-f", "--long",
-    "[--]", "--", "[-46A]", "[-B", "value]", "FILE", "[FILE]...", "cmd", "[command", "[args]", "x=1", "'q",
-    '"a b"', "\\", "]]", "[[", "(-m", "--message)", "--[no-]x", "[=<v>]",
-])
+USAGE_WORDS = st.sampled_from(
+    [
+        "[a",
+        "b]",
+        "[global",
+        "options]",
+        "<x>",
+        "<y z>",
+        "|",
+        "(",
+        ")",
+        "{",
+        "}",
+        "...",
+        "...]",
+        "-f",
+        "--long",
+        "[--]",
+        "--",
+        "[-46A]",
+        "[-B",
+        "value]",
+        "FILE",
+        "[FILE]...",
+        "cmd",
+        "[command",
+        "[args]",
+        "x=1",
+        "'q",
+        '"a b"',
+        "\\",
+        "]]",
+        "[[",
+        "(-m",
+        "--message)",
+        "--[no-]x",
+        "[=<v>]",
+    ]
+)
 
 
 @FAST
 @given(st.lists(st.lists(USAGE_WORDS, max_size=25).map(" ".join), min_size=1, max_size=4))
 def test_usage_readers_terminate(lines):
     """Usage readers (operands, flags, literals, subcommands) never raise or loop on odd bracket soup."""
-    from wrapgen.parse.usage import usage_flags, usage_literals, usage_positionals, usage_subcommands
+    from wrapgen.parse.usage import (
+        usage_flags,
+        usage_literals,
+        usage_positionals,
+        usage_subcommands,
+    )
 
     started = time.perf_counter()
     with time_limit(10):

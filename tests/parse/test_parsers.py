@@ -26,7 +26,11 @@ def prog_of(path: Path) -> tuple[str, ...]:
 
 
 def model_json(path: Path) -> str:
-    command = parse_help(path.read_text(encoding="utf-8", errors="replace"), prog=prog_of(path), style=path.parent.name)
+    command = parse_help(
+        path.read_text(encoding="utf-8", errors="replace"),
+        prog=prog_of(path),
+        style=path.parent.name,
+    )
     return json.dumps(command.to_dict(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
@@ -40,8 +44,14 @@ def test_golden_model(path: Path, update_goldens: bool):
     assert golden.exists(), f"no golden for {path}; {REGENERATE}"
     want = golden.read_text(encoding="utf-8")
     if got != want:
-        diff = "".join(difflib.unified_diff(want.splitlines(True), got.splitlines(True), str(golden), "parsed", n=2))
-        pytest.fail(f"model of {path} differs from its golden:\n{diff[:6000]}\n{REGENERATE}", pytrace=False)
+        diff = "".join(
+            difflib.unified_diff(
+                want.splitlines(True), got.splitlines(True), str(golden), "parsed", n=2
+            )
+        )
+        pytest.fail(
+            f"model of {path} differs from its golden:\n{diff[:6000]}\n{REGENERATE}", pytrace=False
+        )
 
 
 @pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
@@ -65,7 +75,9 @@ def test_model_invariants(path: Path):
     for flag in command.flags + command.global_flags:
         assert flag.spellings and all(s.startswith(("-", "+")) for s in flag.spellings), flag
         if flag.takes_value:
-            assert flag.value_name is None or len(set(flag.value_name.split())) == len(flag.value_name.split()), flag
+            assert flag.value_name is None or len(set(flag.value_name.split())) == len(
+                flag.value_name.split()
+            ), flag
             assert flag.value_name is None or not flag.value_name.endswith((",", "=")), flag
         else:
             assert flag.value_name is None and flag.type == "boolean" and not flag.choices, flag

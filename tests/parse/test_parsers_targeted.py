@@ -15,7 +15,9 @@ HELP = Path(__file__).resolve().parent.parent / "fixtures" / "help"
 
 def parse_fixture(name: str, *, style: str | None = None):
     path = HELP / f"{name}.txt"
-    return parse_help(path.read_text(encoding="utf-8"), prog=tuple(path.stem.split("_")), style=style)
+    return parse_help(
+        path.read_text(encoding="utf-8"), prog=tuple(path.stem.split("_")), style=style
+    )
 
 
 def flag(command, spelling: str):
@@ -42,7 +44,7 @@ def test_gh_inherited_flags_kept_apart():
     assert [f.long for f in command.global_flags] == ["--help", "--repo"]
     assert "--repo" not in {f.long for f in command.flags}
     assert command.path == ("pr", "list")
-    assert "gh pr list --author \"@me\"" in command.examples
+    assert 'gh pr list --author "@me"' in command.examples
 
 
 def test_gh_grouped_subcommands():
@@ -248,7 +250,10 @@ def test_argparse_against_its_own_parser():
     assert flag(command, "--tag").repeatable
     assert flag(command, "-o").type == "path"
     assert flag(command, "--name").required and not flag(command, "--mode").required
-    assert [(s.name, s.summary) for s in command.subcommands] == [("serve", "serve the thing"), ("build", "build the thing")]
+    assert [(s.name, s.summary) for s in command.subcommands] == [
+        ("serve", "serve the thing"),
+        ("build", "build the thing"),
+    ]
 
 
 def test_click_against_its_own_command():
@@ -292,9 +297,24 @@ def test_unknown_style_lists_valid_ones():
 def test_registered_styles():
     """All eight styles of the contract are registered, and the other ecosystems' frameworks
     (issue 13: PHP/Go ones here; tests/parse/test_node_styles.py pins the Node ones too)."""
-    assert set(style_names()) == {"gnu", "argparse", "click", "cobra", "clap", "git", "man", "docopt",
-                                  "symfony", "kingpin", "urfave",
-                                  "commander", "yarn", "yargs", "oclif", "npm"}
+    assert set(style_names()) == {
+        "gnu",
+        "argparse",
+        "click",
+        "cobra",
+        "clap",
+        "git",
+        "man",
+        "docopt",
+        "symfony",
+        "kingpin",
+        "urfave",
+        "commander",
+        "yarn",
+        "yargs",
+        "oclif",
+        "npm",
+    }
 
 
 def test_a_style_module_imports_by_its_dotted_name():
@@ -309,8 +329,12 @@ def test_a_style_module_imports_by_its_dotted_name():
 
     assert isinstance(wrapgen.parse.styles, types.ModuleType)
     assert urfave.parse_urfave.__module__ == "wrapgen.parse.styles.urfave"
-    fresh = subprocess.run([sys.executable, "-c", "import wrapgen.parse.styles.symfony as S; print(S.__name__)"],
-                           capture_output=True, text=True, timeout=60)
+    fresh = subprocess.run(
+        [sys.executable, "-c", "import wrapgen.parse.styles.symfony as S; print(S.__name__)"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert fresh.stdout.strip() == "wrapgen.parse.styles.symfony", fresh.stderr
 
 
@@ -319,7 +343,10 @@ def test_empty_and_junk_input():
     assert parse_help("", prog=("x", "y")).path == ("y",)
     junk = parse_help(b"\x00\xff\xfe\x1b[31m--bad\x1b[0m \x08\x08", prog=("x",))
     assert junk.path == ()
-    coloured = parse_help("Usage: x [OPTIONS]\n\nOptions:\n  \x1b[1m-a\x1b[0m, \x1b[1m--all\x1b[0m  everything\n", prog=("x",))
+    coloured = parse_help(
+        "Usage: x [OPTIONS]\n\nOptions:\n  \x1b[1m-a\x1b[0m, \x1b[1m--all\x1b[0m  everything\n",
+        prog=("x",),
+    )
     assert flag(coloured, "--all").short == "-a"
     bold = "".join(c + "\b" + c for c in "--all")
     overstruck = parse_help(f"Options:\n  {bold}  everything\n", prog=("x",))
@@ -331,7 +358,7 @@ def test_go_flag_package_style():
     text = (
         "Usage of server:\n"
         "  -addr string\n"
-        "    \tlisten address (default \":8080\")\n"
+        '    \tlisten address (default ":8080")\n'
         "  -n int\n"
         "    \tworkers (default 4)\n"
         "  -v\tverbose logging\n"
@@ -350,7 +377,7 @@ def test_yargs_and_commander_styles():
         "Options:\n  --version   Show version number                     [boolean]\n"
         "  -p, --port  port to bind on           [number] [default: 5000]\n"
         "  --tag       tags to add                               [array]\n"
-        "  --mode      how                  [choices: \"fast\", \"slow\"]\n"
+        '  --mode      how                  [choices: "fast", "slow"]\n'
     )
     command = parse_help(yargs, prog=("tool",))
     assert [s.name for s in command.subcommands] == ["serve", "build"]
@@ -364,8 +391,10 @@ def test_yargs_and_commander_styles():
         "  serve [options] <dir>  start a server\n  help [command]         display help for command\n"
     )
     command = parse_help(commander, prog=("app",))
-    assert [(s.name, s.summary) for s in command.subcommands] == [("serve", "start a server"),
-                                                                 ("help", "display help for command")]
+    assert [(s.name, s.summary) for s in command.subcommands] == [
+        ("serve", "start a server"),
+        ("help", "display help for command"),
+    ]
 
 
 def test_git_subcommands_from_usage_lines():
@@ -394,7 +423,9 @@ def test_man_mdoc_and_docbook():
     """mdoc (ssh.1: .It Fl B Ar x, .It Fl D Xo ... .Xc) and docbook (.PP tag, .RS description) pages read."""
     ssh = parse_fixture("man/ssh")
     usage_flags = parse_fixture("gnu/ssh")
-    assert {f.short for f in ssh.flags} == {f.short for f in usage_flags.flags}  # man == usage synopsis
+    assert {f.short for f in ssh.flags} == {
+        f.short for f in usage_flags.flags
+    }  # man == usage synopsis
     assert flag(ssh, "-D").value_name == "[bind_address:]port"
     assert ssh.summary == "OpenSSH remote login client"
     assert [p.name for p in ssh.positionals] == ["destination"]
@@ -410,7 +441,7 @@ def test_urfave_picocli_dotnet_styles():
     urfave = (
         "NAME:\n   greet - fight the loneliness!\n\nUSAGE:\n   greet [global options] command [command options]\n\n"
         "COMMANDS:\n   help, h  Shows a list of commands\n\nGLOBAL OPTIONS:\n"
-        "   --lang value, -l value  language for the greeting (default: \"english\")\n"
+        '   --lang value, -l value  language for the greeting (default: "english")\n'
         "   --help, -h              show help (default: false)\n"
     )
     command = parse_help(urfave, prog=("greet",))
@@ -457,7 +488,9 @@ def test_terraform_and_go_styles():
         "  -chdir=DIR    Switch to a different working directory\n  -help         Show this help output\n"
     )
     command = parse_help(terraform, prog=("terraform",))
-    assert command.positionals == ()  # "[global options]" is a placeholder, "<subcommand>" the command
+    assert (
+        command.positionals == ()
+    )  # "[global options]" is a placeholder, "<subcommand>" the command
     chdir = flag(command, "-chdir")
     assert chdir in command.global_flags and chdir.value_name == "DIR"
     assert [(s.name, s.group) for s in command.subcommands] == [("init", "Main commands")]
@@ -473,15 +506,23 @@ def test_man_ronn_bullet_options_jq():
     raw = flag(command, "--raw-output")
     assert raw.short == "-r" and not raw.takes_value
     assert flag(command, "-s").long == "--slurp"  # "--slurp/-s:" without spaces
-    assert flag(command, "-C").long == "--color-output" and flag(command, "-M").long == "--monochrome-output"
-    assert flag(command, "--from-file").short == "-f" and flag(command, "-f").value_name == "filename"
-    assert "-Ldirectory" not in {s for f in command.flags for s in f.spellings}  # "-Ldirectory / -L directory"
+    assert (
+        flag(command, "-C").long == "--color-output"
+        and flag(command, "-M").long == "--monochrome-output"
+    )
+    assert (
+        flag(command, "--from-file").short == "-f" and flag(command, "-f").value_name == "filename"
+    )
+    assert "-Ldirectory" not in {
+        s for f in command.flags for s in f.spellings
+    }  # "-Ldirectory / -L directory"
     assert flag(command, "--arg").value_name == "name value"
     assert flag(command, "--run-tests").value_optional
     # Every option jq's own --help lists is found in its man page too.
     help_text = parse_fixture("gnu/jq")
     assert {s for f in help_text.flags for s in f.spellings} - {"-h", "--help"} <= {
-        s for f in command.flags for s in f.spellings}
+        s for f in command.flags for s in f.spellings
+    }
     # ronn wrote the description into SYNOPSIS: only the usage line is usage.
     assert command.usage == ("jq [options...] filter [files...]",)
     assert [p.name for p in command.positionals] == ["filter", "files"]
@@ -493,9 +534,24 @@ def test_man_ronn_helpers_leave_prose_alone():
 
     assert _ronn_tags("Numbers are added by normal arithmetic.") is None
     assert _ronn_tags("--indent n:") == ["--indent <n>"]
-    text = roff_to_text('.SH "X"\n.IP "\\[ci]" 4\n\\fBnull\\fR\n.P\nuse ## markers here\n.P\nsimpler: ## INVOKING JQ\n')
-    assert text.split("\n") == ["", "X", "", "", "       null", "", "       use ## markers here", "",
-                                 "       simpler:", "", "INVOKING JQ", "", ""]
+    text = roff_to_text(
+        '.SH "X"\n.IP "\\[ci]" 4\n\\fBnull\\fR\n.P\nuse ## markers here\n.P\nsimpler: ## INVOKING JQ\n'
+    )
+    assert text.split("\n") == [
+        "",
+        "X",
+        "",
+        "",
+        "       null",
+        "",
+        "       use ## markers here",
+        "",
+        "       simpler:",
+        "",
+        "INVOKING JQ",
+        "",
+        "",
+    ]
 
 
 def test_git_stat_nested_optional_value():
@@ -505,7 +561,7 @@ def test_git_stat_nested_optional_value():
 
     lines = roff_to_text((HELP / "man/git_log.txt").read_text(encoding="utf-8")).split("\n")
     start = next(i for i, line in enumerate(lines) if line.strip().startswith("--stat[="))
-    flags = parse_options(lines[start:start + 2])
+    flags = parse_options(lines[start : start + 2])
     assert [f.spellings for f in flags] == [("--stat",)]
     assert flags[0].takes_value and flags[0].value_optional
     assert flags[0].value_name == "<width>[,<name-width>[,<count>]]"

@@ -39,13 +39,17 @@ def _three_commands(sub) -> None:
 
 # -- argparse subparsers -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("options", [
-    {"metavar": "COMMAND"},
-    {"metavar": "COMMAND", "help": "the command to run"},
-    {"title": "commands", "metavar": "<command>"},
-    {"title": "Available commands", "description": "Pick one of these."},
-    {},
-])
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"metavar": "COMMAND"},
+        {"metavar": "COMMAND", "help": "the command to run"},
+        {"title": "commands", "metavar": "<command>"},
+        {"title": "Available commands", "description": "Pick one of these."},
+        {},
+    ],
+)
 def test_argparse_subparsers_in_every_layout_are_subcommands(options):
     """A subparsers action is read whatever its metavar, title or help: init, run, list (alias ls)."""
     text = _argparse_help(lambda p: _three_commands(p.add_subparsers(dest="cmd", **options)))
@@ -86,8 +90,11 @@ options:
 
 def test_argparse_positional_with_help_below_is_no_subcommand_listing():
     """A variadic positional (`[FILE ...]`) whose help sits on the next line is an operand, not a listing."""
+
     def build(parser):
-        parser.add_argument("FILE", nargs="*", help="the files to read, one after the other  in order")
+        parser.add_argument(
+            "FILE", nargs="*", help="the files to read, one after the other  in order"
+        )
 
     command = parse_help(_argparse_help(build), prog=("tool",))
     assert command.subcommands == ()
@@ -195,7 +202,9 @@ def test_use_no_x_to_disable_adds_the_negation():
     command = parse_help(RUFF_CHECK, prog=("ruff", "check"))
     spellings = {s for f in command.flags for s in f.spellings}
     assert {"--fix", "--no-fix", "--preview", "--no-preview"} <= spellings
-    assert "--unsafe-fixes" not in spellings  # named in the same sentence, but to include, not to disable
+    assert (
+        "--unsafe-fixes" not in spellings
+    )  # named in the same sentence, but to include, not to disable
 
 
 UV_PIP_INSTALL = """Install packages into an environment
@@ -218,7 +227,9 @@ def test_clap_arguments_section_names_the_operand_the_usage_folds():
     """uv pip install's usage hides PACKAGE in a group; its Arguments: entry makes it an operand."""
     command = parse_help(UV_PIP_INSTALL, prog=("uv", "pip", "install"))
     assert command.parser == "clap"
-    assert [(p.name, p.required, p.variadic) for p in command.positionals] == [("PACKAGE", False, True)]
+    assert [(p.name, p.required, p.variadic) for p in command.positionals] == [
+        ("PACKAGE", False, True)
+    ]
     assert command.positionals[0].description == "Install all listed packages"
 
 
@@ -267,12 +278,15 @@ def test_pyenv_shim_is_a_launcher():
     assert is_launcher(PYENV_SHIM)
 
 
-@pytest.mark.parametrize("script", [
-    '#!/bin/sh\ncase "$1" in\n  deploy) shift; exec ./deploy.sh "$@" ;;\n  *) echo usage ;;\nesac\n',
-    '#!/bin/sh\nwhile [ $# -gt 0 ]; do\n  case "$1" in\n    --env) env="$2"; shift 2 ;;\n    *) break ;;\n'
-    '  esac\ndone\nexec ./run "$@"\n',
-    '#!/bin/sh\nrm -rf "$1"\n',
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        '#!/bin/sh\ncase "$1" in\n  deploy) shift; exec ./deploy.sh "$@" ;;\n  *) echo usage ;;\nesac\n',
+        '#!/bin/sh\nwhile [ $# -gt 0 ]; do\n  case "$1" in\n    --env) env="$2"; shift 2 ;;\n    *) break ;;\n'
+        '  esac\ndone\nexec ./run "$@"\n',
+        '#!/bin/sh\nrm -rf "$1"\n',
+    ],
+)
 def test_scripts_with_their_own_dispatch_or_options_are_no_launchers(script):
     """A dispatch, an option loop of its own, or no exec "$@" at all: the script is read, not run."""
     assert not is_launcher(script)
@@ -282,8 +296,10 @@ def test_discover_probes_the_program_a_launcher_execs(tmp_path, monkeypatch):
     """discover() on a launcher script reads the help of the program it execs (here argparse)."""
     monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
     program = tmp_path / "real.py"
-    program.write_text("import argparse\np = argparse.ArgumentParser(prog='shimmed')\n"
-                       "p.add_argument('--colour', choices=['red', 'blue'])\np.parse_args()\n")
+    program.write_text(
+        "import argparse\np = argparse.ArgumentParser(prog='shimmed')\n"
+        "p.add_argument('--colour', choices=['red', 'blue'])\np.parse_args()\n"
+    )
     shim = tmp_path / "shimmed"
     shim.write_text(f'#!/bin/sh\nexport X=1\nexec "{sys.executable}" "{program}" "$@"\n')
     shim.chmod(shim.stat().st_mode | stat.S_IXUSR)
@@ -318,7 +334,9 @@ def test_rich_panels_read_as_click_sections():
     command = parse_help(TYPER_DEPLOY, prog=("typer-demo", "deploy"))
     assert command.usage == ("typer-demo deploy [OPTIONS] {env}",)
     assert command.summary == "Deploy the widget to an environment."
-    assert [(p.name, p.description) for p in command.positionals] == [("env", "Target environment [required]")]
+    assert [(p.name, p.description) for p in command.positionals] == [
+        ("env", "Target environment [required]")
+    ]
 
 
 def test_typer_columns_are_spellings_values_and_switches():
@@ -326,7 +344,9 @@ def test_typer_columns_are_spellings_values_and_switches():
     command = parse_help(TYPER_DEPLOY, prog=("typer-demo", "deploy"))
     force, output = flag_of(command, "--force"), flag_of(command, "--output")
     assert force.short == "-f" and not force.takes_value
-    assert output.short == "-o" and output.choices == ("json", "table") and output.default == "table"
+    assert (
+        output.short == "-o" and output.choices == ("json", "table") and output.default == "table"
+    )
     assert flag_of(command, "--token").required and flag_of(command, "--token").takes_value
     dry_run = flag_of(command, "--dry-run")
     assert dry_run.aliases == ("--no-dry-run",) and not dry_run.takes_value
@@ -381,6 +401,7 @@ def test_rich_click_rows_with_a_short_column_and_a_slash_negation():
 
 def test_argparse_default_none_is_no_default():
     """ArgumentDefaultsHelpFormatter's "(default: None)" means the option has no default."""
+
     def build(parser):
         parser.formatter_class = argparse.ArgumentDefaultsHelpFormatter
         parser.add_argument("--name", help="the name")

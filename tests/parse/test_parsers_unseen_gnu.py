@@ -13,7 +13,9 @@ HELP = Path(__file__).resolve().parent.parent / "fixtures" / "help"
 
 def parse_fixture(name: str, *, style: str | None = None):
     path = HELP / f"{name}.txt"
-    return parse_help(path.read_text(encoding="utf-8"), prog=tuple(path.stem.split("_")), style=style)
+    return parse_help(
+        path.read_text(encoding="utf-8"), prog=tuple(path.stem.split("_")), style=style
+    )
 
 
 def spellings(command) -> set[str]:
@@ -39,7 +41,11 @@ def test_restic_listing_reads_the_longest_name_padded_by_one_space():
 
 def test_hugo_gen_and_rclone_listings_keep_their_longest_entry():
     """hugo gen's "chromastyles" and rclone's "genautocomplete", each the longest of its listing, are read."""
-    assert [s.name for s in parse_fixture("cobra/hugo_gen").subcommands] == ["chromastyles", "doc", "man"]
+    assert [s.name for s in parse_fixture("cobra/hugo_gen").subcommands] == [
+        "chromastyles",
+        "doc",
+        "man",
+    ]
     rclone = parse_fixture("cobra/rclone")
     assert "genautocomplete" in {s.name for s in rclone.subcommands}
     assert rclone.find(("genautocomplete",)).summary.startswith("Output completion script")
@@ -47,8 +53,10 @@ def test_hugo_gen_and_rclone_listings_keep_their_longest_entry():
 
 def test_tight_listing_line_is_not_read_off_its_column():
     """A one-space "name Word" line is a command only where its summary starts in the listing's column."""
-    text = ("Usage:\n  tool [command]\n\nAvailable Commands:\n  build     Build it\n  run       Run it\n"
-            "  see the manual for more\n")
+    text = (
+        "Usage:\n  tool [command]\n\nAvailable Commands:\n  build     Build it\n  run       Run it\n"
+        "  see the manual for more\n"
+    )
     names = [s.name for s in parse_help(text, prog=("tool",), style="cobra").subcommands]
     assert names == ["build", "run"]
 
@@ -56,9 +64,14 @@ def test_tight_listing_line_is_not_read_off_its_column():
 def test_restic_backup_flags_and_globals_apart():
     """restic backup: own flags with values and repeatables, the 20 global flags kept apart."""
     command = parse_fixture("cobra/restic_backup")
-    assert (flag(command, "--exclude").value_name, flag(command, "--exclude").repeatable) == ("pattern", True)
+    assert (flag(command, "--exclude").value_name, flag(command, "--exclude").repeatable) == (
+        "pattern",
+        True,
+    )
     assert flag(command, "-H").long == "--host"
-    assert len(command.global_flags) == 20 and "--repo" in {s for f in command.global_flags for s in f.spellings}
+    assert len(command.global_flags) == 20 and "--repo" in {
+        s for f in command.global_flags for s in f.spellings
+    }
     assert not {"--repo", "-r"} & {s for f in command.flags for s in f.spellings}
     [operand] = command.positionals
     assert (operand.name, operand.required, operand.variadic) == ("FILE/DIR", False, True)
@@ -67,7 +80,10 @@ def test_restic_backup_flags_and_globals_apart():
 def test_rclone_copy_operands_with_colons():
     """rclone copy: "source:path dest:path" are two required operands (no subcommand word has a colon)."""
     command = parse_fixture("cobra/rclone_copy")
-    assert [(p.name, p.required) for p in command.positionals] == [("source:path", True), ("dest:path", True)]
+    assert [(p.name, p.required) for p in command.positionals] == [
+        ("source:path", True),
+        ("dest:path", True),
+    ]
     assert spellings(command) == {"--create-empty-src-dirs", "-h", "--help"}
 
 
@@ -80,8 +96,13 @@ def test_find_primaries_one_flag_each_with_values():
     assert flag(command, "-name").value_name == "PATTERN"
     assert flag(command, "-maxdepth").value_name == "LEVELS"
     assert flag(command, "-fprintf").value_name == "FILE FORMAT"
-    assert flag(command, "-type").value_name == "[bcdpflsD]" and not flag(command, "-type").value_optional
-    assert not flag(command, "-empty").takes_value and flag(command, "-empty").spellings == ("-empty",)
+    assert (
+        flag(command, "-type").value_name == "[bcdpflsD]"
+        and not flag(command, "-type").value_optional
+    )
+    assert not flag(command, "-empty").takes_value and flag(command, "-empty").spellings == (
+        "-empty",
+    )
     assert flag(command, "-exec").value_name == "COMMAND"
     assert {"-print", "-print0", "-prune", "-delete", "-xdev"} <= spellings(command)
 
@@ -94,7 +115,9 @@ def test_find_operators_are_no_options():
 
 def test_primary_runs_need_two_long_primaries_and_no_prose():
     """A line is a run of primaries only with two single-dash words and no description words."""
-    text = "Usage: t [OPTION]...\n\n  -a -b        same as -ab\n  -depth -xdev  stay put and go deep\n"
+    text = (
+        "Usage: t [OPTION]...\n\n  -a -b        same as -ab\n  -depth -xdev  stay put and go deep\n"
+    )
     command = parse_help(text, prog=("t",), style="gnu")
     assert [f.spellings for f in command.flags] == [("-a", "-b"), ("-depth", "-xdev")]
 
@@ -129,19 +152,28 @@ def test_grep_num_placeholder_dropped_and_colour_joined():
 
 
 def test_repeated_switch_is_the_single_one_repeatable():
-    """"-vv" and "-qq" are -v and -q given again: the single switch becomes repeatable, no "-vv" flag."""
-    text = ("Usage: t [options]\n\n  -v    verbose\n  -vv   more verbose\n  -qq   no output at all\n")
+    """ "-vv" and "-qq" are -v and -q given again: the single switch becomes repeatable, no "-vv" flag."""
+    text = "Usage: t [options]\n\n  -v    verbose\n  -vv   more verbose\n  -qq   no output at all\n"
     command = parse_help(text, prog=("t",), style="gnu")
-    assert [(f.spellings, f.repeatable) for f in command.flags] == [(("-v",), True), (("-q",), True)]
+    assert [(f.spellings, f.repeatable) for f in command.flags] == [
+        (("-v",), True),
+        (("-q",), True),
+    ]
 
 
 def test_python_colon_gap():
     """python3-style "-c cmd : program ..." entries: the colon ends the spec, cmd is the value."""
-    text = ("usage: py [option] ...\nOptions:\n-b     : issue warnings\n-c cmd : program passed in as string\n"
-            "-OO    : do -O changes and discard docstrings\n-O     : optimise\n")
+    text = (
+        "usage: py [option] ...\nOptions:\n-b     : issue warnings\n-c cmd : program passed in as string\n"
+        "-OO    : do -O changes and discard docstrings\n-O     : optimise\n"
+    )
     command = parse_help(text, prog=("py",), style="gnu")
     c = flag(command, "-c")
-    assert (c.takes_value, c.value_name, c.description) == (True, "cmd", "program passed in as string")
+    assert (c.takes_value, c.value_name, c.description) == (
+        True,
+        "cmd",
+        "program passed in as string",
+    )
     assert flag(command, "-b").description == "issue warnings"
     assert flag(command, "-O").repeatable and "-OO" not in spellings(command)
 
@@ -155,11 +187,16 @@ def test_npm_comma_listing():
 
 def test_java_usage_or_lines_and_notes():
     """java: "   or  java ..." starts a usage line; "(to execute a class)" is a note, not operands."""
-    text = ("Usage: java [options] <mainclass> [args...]\n           (to execute a class)\n"
-            "   or  java [options] -jar <jarfile> [args...]\n           (to execute a jar file)\n\n"
-            " where options include:\n    -zero\t  to select the \"zero\" VM\n")
+    text = (
+        "Usage: java [options] <mainclass> [args...]\n           (to execute a class)\n"
+        "   or  java [options] -jar <jarfile> [args...]\n           (to execute a jar file)\n\n"
+        ' where options include:\n    -zero\t  to select the "zero" VM\n'
+    )
     command = parse_help(text, prog=("java",), style="gnu")
-    assert command.usage == ("java [options] <mainclass> [args...]", "java [options] -jar <jarfile> [args...]")
+    assert command.usage == (
+        "java [options] <mainclass> [args...]",
+        "java [options] -jar <jarfile> [args...]",
+    )
     assert not {"to", "execute", "a", "class"} & {p.name for p in command.positionals}
 
 
@@ -192,7 +229,9 @@ def test_find_man_examples_subsections_stay_examples():
 def test_unusual_filenames_is_no_name_section():
     """A man section whose title merely contains NAME (find's UNUSUAL FILENAMES) is not NAME."""
     command = parse_fixture("man/find")
-    assert flag(command, "-print0").spellings == ("-print0",)  # not "-print0, -fprint0" from UNUSUAL FILENAMES
+    assert flag(command, "-print0").spellings == (
+        "-print0",
+    )  # not "-print0, -fprint0" from UNUSUAL FILENAMES
     assert flag(command, "-print0").description.startswith("True; print the full file name")
 
 
@@ -210,7 +249,8 @@ def test_tmux_style_command_section_still_dropped():
     """A man section whose tags are command names (tmux's COMMANDS) is no option table."""
     text = roff_to_text(
         ".TH T 1\n.SH NAME\nt \\- x\n.SH OPTIONS\n.TP\n.B \\-v\nverbose\n.SH COMMANDS\n"
-        ".TP\n.B attach\nattach it, see\n.B \\-d\n.TP\n.B detach\ndetach\n.TP\n.B kill\nkill it\n")
+        ".TP\n.B attach\nattach it, see\n.B \\-d\n.TP\n.B detach\ndetach\n.TP\n.B kill\nkill it\n"
+    )
     command = parse_help(text, prog=("t",), style="man")
     assert spellings(command) == {"-v"}
 
@@ -251,21 +291,31 @@ def test_cobra_leaf_bare_words_are_operands():
     leaf = "Usage:\n  rclone config create name type [key value]* [flags]\n\nFlags:\n  -h, --help   help for create\n"
     command = parse_help(leaf, prog=("rclone", "config", "create"), style="cobra")
     assert [(p.name, p.required, p.variadic) for p in command.positionals] == [
-        ("name", True, False), ("type", True, False), ("key", False, False), ("value", False, True)]
+        ("name", True, False),
+        ("type", True, False),
+        ("key", False, False),
+        ("value", False, True),
+    ]
     about = "Usage:\n  rclone about remote: [flags]\n\nFlags:\n  -h, --help   help for about\n"
-    assert [p.name for p in parse_help(about, prog=("rclone", "about"), style="cobra").positionals] == ["remote:"]
-    group = ("Usage:\n  tool net add name [flags]\n\nAvailable Commands:\n  add         Add one\n\n"
-             "Flags:\n  -h, --help   help for net\n")
+    assert [
+        p.name for p in parse_help(about, prog=("rclone", "about"), style="cobra").positionals
+    ] == ["remote:"]
+    group = (
+        "Usage:\n  tool net add name [flags]\n\nAvailable Commands:\n  add         Add one\n\n"
+        "Flags:\n  -h, --help   help for net\n"
+    )
     assert parse_help(group, prog=("tool", "net"), style="cobra").positionals == ()
 
 
 def test_openssl_single_dash_names_are_kept_whole():
     """openssl: where options are spelled "-help", "-www", a "-vv" or "-tt" is an option of its own,
     not -v given twice, even when the single-dash names sit in another section (global flags)."""
-    text = ("Usage: engine [options] engine...\n\nGeneral options:\n -help      Display this summary\n"
-            " -t         Check that specified engine is available\n\nOutput options:\n"
-            " -v         List 'control commands'\n -vv        Also display each command's description\n"
-            " -tt        Display error trace\n")
+    text = (
+        "Usage: engine [options] engine...\n\nGeneral options:\n -help      Display this summary\n"
+        " -t         Check that specified engine is available\n\nOutput options:\n"
+        " -v         List 'control commands'\n -vv        Also display each command's description\n"
+        " -tt        Display error trace\n"
+    )
     command = parse_help(text, prog=("openssl", "engine"), style="gnu")
     assert {"-v", "-vv", "-tt", "-t", "-help"} <= spellings(command)
     assert not flag(command, "-v").repeatable
@@ -276,31 +326,45 @@ def test_glued_hash_is_a_number_value():
     text = "Usage: zstd [OPTIONS...] [INPUT...]\n\n  -T#     Spawn # compression threads.\n  -#      level\n"
     command = parse_help(text, prog=("zstd",), style="gnu")
     threads = flag(command, "-T")
-    assert (threads.spellings, threads.takes_value, threads.value_name, threads.type) == (("-T",), True, "#", "integer")
+    assert (threads.spellings, threads.takes_value, threads.value_name, threads.type) == (
+        ("-T",),
+        True,
+        "#",
+        "integer",
+    )
     assert "-#" in spellings(command)
 
 
 def test_numbers_written_as_options_are_no_flags():
     """A nested "-500 specifies the last 500 bytes" (curl(1)) or ps(1)'s "-123" names no option."""
-    command = parse_help(".TH T 1\n.SH OPTIONS\n.TP\n.B \\-r\nrange\n.TP\n.B \\-500\nthe last 500 bytes\n",
-                         prog=("t",), style="man")
+    command = parse_help(
+        ".TH T 1\n.SH OPTIONS\n.TP\n.B \\-r\nrange\n.TP\n.B \\-500\nthe last 500 bytes\n",
+        prog=("t",),
+        style="man",
+    )
     assert spellings(command) == {"-r"}
 
 
 def test_available_columns_is_no_listing():
     """lsblk's "Available output columns:" lists columns, not subcommands to probe."""
-    text = ("Usage:\n lsblk [options] [<device> ...]\n\nOptions:\n -a, --all   print all devices\n\n"
-            "Available output columns:\n        NAME  device name\n       KNAME  internal kernel device name\n")
+    text = (
+        "Usage:\n lsblk [options] [<device> ...]\n\nOptions:\n -a, --all   print all devices\n\n"
+        "Available output columns:\n        NAME  device name\n       KNAME  internal kernel device name\n"
+    )
     assert parse_help(text, prog=("lsblk",), style="gnu").subcommands == ()
 
 
 def test_prose_under_a_usage_line_is_not_usage():
     """unzip: "  Default action is to extract files in list, ..." under the usage line is prose."""
-    text = ("Usage: unzip [-Z] [-opts[modifiers]] file[.zip] [list] [-x xlist] [-d exdir]\n"
-            "  Default action is to extract files in list, except those in xlist, to exdir;\n"
-            "  file[.zip] may be a wildcard.\n\n  -p  extract files to pipe, no messages\n")
+    text = (
+        "Usage: unzip [-Z] [-opts[modifiers]] file[.zip] [list] [-x xlist] [-d exdir]\n"
+        "  Default action is to extract files in list, except those in xlist, to exdir;\n"
+        "  file[.zip] may be a wildcard.\n\n  -p  extract files to pipe, no messages\n"
+    )
     command = parse_help(text, prog=("unzip",), style="gnu")
-    assert command.usage == ("unzip [-Z] [-opts[modifiers]] file[.zip] [list] [-x xlist] [-d exdir]",)
+    assert command.usage == (
+        "unzip [-Z] [-opts[modifiers]] file[.zip] [list] [-x xlist] [-d exdir]",
+    )
     assert [p.name for p in command.positionals] == ["file", "list"]
 
 
@@ -319,7 +383,9 @@ def test_aws_help_pages_list_their_commands_as_bullets():
     assert len(names) > 400 and {"s3", "ec2", "iam", "sts"} <= set(names)
     assert all(c.stub and c.group == "Available Services" for c in aws.subcommands)
     assert "help" not in names
-    assert {"--region", "--output", "--profile"} <= {s for f in aws.global_flags for s in f.spellings}
+    assert {"--region", "--output", "--profile"} <= {
+        s for f in aws.global_flags for s in f.spellings
+    }
     assert aws.summary.startswith("The AWS Command Line Interface")
     s3 = parse_fixture("man/aws_s3")
     assert [c.path for c in s3.subcommands][:3] == [("s3", "cp"), ("s3", "ls"), ("s3", "mb")]

@@ -8,7 +8,12 @@ import pytest
 
 from conftest import REPO
 from wrapgen.probe.discover import discover
-from wrapgen.parse.script import discover_script, is_shell_script, read_shell_script, shebang_interpreter
+from wrapgen.parse.script import (
+    discover_script,
+    is_shell_script,
+    read_shell_script,
+    shebang_interpreter,
+)
 from wrapgen.errors import HelpUnreadableError
 
 DEPLOYCTL = REPO / "recipes" / "examples" / "bin" / "deployctl"
@@ -22,7 +27,15 @@ def test_example_deployctl_tree():
     """The example script's seven arms become commands with aliases, summaries, flags and positionals."""
     tool = discover_script(DEPLOYCTL)
     root = tool.root
-    assert [c.name for c in root.subcommands] == ["list", "status", "history", "logs", "deploy", "rollback", "destroy"]
+    assert [c.name for c in root.subcommands] == [
+        "list",
+        "status",
+        "history",
+        "logs",
+        "deploy",
+        "rollback",
+        "destroy",
+    ]
     assert _sub(root, "list").aliases == ("ls",) and _sub(root, "destroy").aliases == ("rm",)
     assert _sub(root, "deploy").summary == "Deploy a version of a service"
     deploy = _sub(root, "deploy")
@@ -31,7 +44,10 @@ def test_example_deployctl_tree():
     assert env.description.startswith("Environment to act on")
     dry = next(f for f in deploy.flags if f.long == "--dry-run")
     assert dry.short == "-n" and not dry.takes_value
-    assert [(p.name, p.required) for p in deploy.positionals] == [("service", True), ("version", True)]
+    assert [(p.name, p.required) for p in deploy.positionals] == [
+        ("service", True),
+        ("version", True),
+    ]
     assert [(p.name, p.required) for p in _sub(root, "list").positionals] == []
     logs = _sub(root, "logs")
     assert [f.long for f in logs.flags] == ["--lines"] and logs.flags[0].takes_value
@@ -45,14 +61,16 @@ def test_discover_reads_a_shell_script_without_running_it(tmp_path):
     """discover() on a shell script never executes it (a marker file it would write stays absent)."""
     marker = tmp_path / "ran"
     script = tmp_path / "tool.sh"
-    script.write_text(textwrap.dedent(f"""\
+    script.write_text(
+        textwrap.dedent(f"""\
         #!/bin/bash
         touch {marker}
         case "$1" in
           start) echo start ;;
           stop) echo stop ;;
         esac
-        """))
+        """)
+    )
     script.chmod(0o755)
     tool = discover(str(script), cache=False)
     assert [c.name for c in tool.root.subcommands] == ["start", "stop"]
@@ -63,7 +81,9 @@ def test_a_script_read_to_nothing_points_at_probing_it(tmp_path):
     """A script with no dispatch, flags or usage (mvn's) is not run, and the warning names --style to probe it."""
     marker = tmp_path / "ran"
     script = tmp_path / "launch-java"
-    script.write_text(f'#!/bin/sh\ntouch {marker}\nJAVA_OPTS="-Xmx1g"\njava $JAVA_OPTS -jar app.jar $*\n')
+    script.write_text(
+        f'#!/bin/sh\ntouch {marker}\nJAVA_OPTS="-Xmx1g"\njava $JAVA_OPTS -jar app.jar $*\n'
+    )
     script.chmod(0o755)
     tool = discover(str(script), cache=False)
     assert not marker.exists()
@@ -150,8 +170,13 @@ def test_unreadable_script_is_a_clear_error():
 
 def test_shebang_detection(tmp_path):
     """sh/bash/env bash scripts count as shell scripts; python and binaries do not."""
-    cases = {"a": "#!/bin/bash\n", "b": "#!/usr/bin/env bash\n", "c": "#!/bin/sh -e\n",
-             "d": "#!/usr/bin/env python3\n", "e": "\x7fELF\x02"}
+    cases = {
+        "a": "#!/bin/bash\n",
+        "b": "#!/usr/bin/env bash\n",
+        "c": "#!/bin/sh -e\n",
+        "d": "#!/usr/bin/env python3\n",
+        "e": "\x7fELF\x02",
+    }
     for name, head in cases.items():
         (tmp_path / name).write_text(head)
     assert [is_shell_script(tmp_path / n) for n in "abcde"] == [True, True, True, False, False]

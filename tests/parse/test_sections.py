@@ -16,7 +16,10 @@ def titles(text: str) -> list[str]:
 
 def test_ansi_overstrike_and_controls_removed():
     """ANSI colours, OSC hyperlinks, overstrike, CR and NUL bytes are gone; tabs become spaces."""
-    raw = "\x1b[1mUsage\x1b[0m: x\r\n\x1b]8;;http://a\x07link\x1b]8;;\x07\n" + "B\bBo\bol\bld\bd\n\x00a\tb"
+    raw = (
+        "\x1b[1mUsage\x1b[0m: x\r\n\x1b]8;;http://a\x07link\x1b]8;;\x07\n"
+        + "B\bBo\bol\bld\bd\n\x00a\tb"
+    )
     assert clean_text(raw) == "Usage: x\nlink\nBold\na       b"
 
 
@@ -42,8 +45,13 @@ def test_heading_kinds():
         "Commit message options\n    -m, --message <msg>  the message\n"
     )
     sections = split_sections(clean_text(text))
-    assert [s.title for s in sections] == ["Usage", "Options", "Main operation mode", "CORE COMMANDS",
-                                           "Commit message options"]
+    assert [s.title for s in sections] == [
+        "Usage",
+        "Options",
+        "Main operation mode",
+        "CORE COMMANDS",
+        "Commit message options",
+    ]
     assert sections[0].inline == "tool [OPTIONS]"
     assert sections[3].key == "core commands"
 

@@ -53,7 +53,7 @@ def _lines(pattern: re.Pattern, limit: int = 2500) -> list[str]:
     for path in sorted((FIXTURES / "help").rglob("*.txt")):
         for line in path.read_text(errors="replace").splitlines():
             line = line.strip()
-            line = (line[2:].strip() if line.startswith("$ ") else line)[:usage.MAX_LINE]
+            line = (line[2:].strip() if line.startswith("$ ") else line)[: usage.MAX_LINE]
             if line and pattern.search(line):
                 found.add(line)
     return sorted(found)[:limit]
@@ -64,11 +64,30 @@ CRAFTED = [
     "amtool silence query -o json foo > foo.json",
     "gh auth login --with-token < mytoken.txt",
     "tool 2>&1 | grep x && tool y",
-    "tool >> log x", "tool x 2>/dev/null", "tool >&2 y", "tool a |& tee", "tool x &", "tool x;",
-    "a 'b c' | d && e", "tool \"it's\"", "tool 'a'\"b\"c", "'-x'/'--exec' option last.",
-    "FOO=1 tool x", "! tool", "| tool", "tool ||| x", "tool 'unbalanced", "tool a;; b", "a && && b",
-    "gh repo clone <repo>", "tool <repo> --depth 1", "tool a>b", "tool &> f", "tool > ",
-    "then it is possible to use '--pre-glob' 'x'", "name=HTTPie  description='CLI HTTP client'",
+    "tool >> log x",
+    "tool x 2>/dev/null",
+    "tool >&2 y",
+    "tool a |& tee",
+    "tool x &",
+    "tool x;",
+    "a 'b c' | d && e",
+    'tool "it\'s"',
+    "tool 'a'\"b\"c",
+    "'-x'/'--exec' option last.",
+    "FOO=1 tool x",
+    "! tool",
+    "| tool",
+    "tool ||| x",
+    "tool 'unbalanced",
+    "tool a;; b",
+    "a && && b",
+    "gh repo clone <repo>",
+    "tool <repo> --depth 1",
+    "tool a>b",
+    "tool &> f",
+    "tool > ",
+    "then it is possible to use '--pre-glob' 'x'",
+    "name=HTTPie  description='CLI HTTP client'",
 ]
 
 
@@ -84,11 +103,24 @@ def test_example_lines_split_as_bashlex_splits_them():
 
 
 def test_crafted_lines_that_need_the_parser_are_left_to_it():
-    for line in ("FOO=1 tool x", "! tool", "| tool", "tool 'unbalanced", "tool a;; b", "gh repo clone <repo>",
-                 "tool $(pwd)", "tool `x`", "tool {a,b}", "tool # note", "tool a\\ b", "tool 'a \"b\"'"):
+    for line in (
+        "FOO=1 tool x",
+        "! tool",
+        "| tool",
+        "tool 'unbalanced",
+        "tool a;; b",
+        "gh repo clone <repo>",
+        "tool $(pwd)",
+        "tool `x`",
+        "tool {a,b}",
+        "tool # note",
+        "tool a\\ b",
+        "tool 'a \"b\"'",
+    ):
         assert usage._simple_commands(line) is None, line
     assert usage._simple_commands("amtool silence query -o json foo > foo.json") == [
-        ["amtool", "silence", "query", "-o", "json", "foo"]]
+        ["amtool", "silence", "query", "-o", "json", "foo"]
+    ]
 
 
 def test_quoted_usage_lines_split_as_bashlex_splits_them():
@@ -100,10 +132,14 @@ def test_quoted_usage_lines_split_as_bashlex_splits_them():
 
 
 def test_a_quoted_kingpin_example_never_imports_bashlex():
-    code = ("import sys; from wrapgen.parse.usage import split_example, split_usage; "
-            "assert split_example(\"amtool alert query 'alertname=~foo.*' > out\", prog='amtool') == "
-            "['amtool', 'alert', 'query', 'alertname=~foo.*']; "
-            "assert split_usage(\"tool [--sep 'a b'] <file>\") == ['tool', '[--sep', 'a b]', '<file>']; "
-            "print('bashlex' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    code = (
+        "import sys; from wrapgen.parse.usage import split_example, split_usage; "
+        "assert split_example(\"amtool alert query 'alertname=~foo.*' > out\", prog='amtool') == "
+        "['amtool', 'alert', 'query', 'alertname=~foo.*']; "
+        "assert split_usage(\"tool [--sep 'a b'] <file>\") == ['tool', '[--sep', 'a b]', '<file>']; "
+        "print('bashlex' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip() == "False"

@@ -7,8 +7,14 @@ from pathlib import Path
 from wrapgen.model.tool import Command, Flag
 from wrapgen.parse import parse_help
 from wrapgen.parse.styles.kingpin import command_tree, default_paths, tree_children
-from wrapgen.parse.styles.symfony import (is_list_help, listed_commands, nest, parse_symfony_json,
-                                          split_inherited, value_choices)
+from wrapgen.parse.styles.symfony import (
+    is_list_help,
+    listed_commands,
+    nest,
+    parse_symfony_json,
+    split_inherited,
+    value_choices,
+)
 from wrapgen.parse.styles.urfave import urfave_commands
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -20,7 +26,9 @@ def _text(name: str) -> str:
 
 
 def test_symfony_json_gives_the_whole_tree_with_the_application_flags_apart():
-    root = parse_symfony_json((FIXTURES / "listings" / "composer_list.json").read_text(), prog=("composer",))
+    root = parse_symfony_json(
+        (FIXTURES / "listings" / "composer_list.json").read_text(), prog=("composer",)
+    )
     assert root is not None
     names = [s.name for s in root.subcommands]
     assert {"install", "require", "update", "list", "_complete"} <= set(names)
@@ -50,13 +58,17 @@ def test_symfony_json_that_is_no_command_list_reads_as_none():
 
 def test_the_root_help_of_symfony_is_the_help_of_list():
     assert is_list_help(_text("symfony/composer_list.txt"))
-    assert not is_list_help(_text("symfony/composer.txt")) and not is_list_help(_text("symfony/poetry_add.txt"))
+    assert not is_list_help(_text("symfony/composer.txt")) and not is_list_help(
+        _text("symfony/poetry_add.txt")
+    )
 
 
 def test_cleo_list_names_namespaced_commands_and_nests_them():
     listed = listed_commands(_text("symfony/poetry.txt"))
     words = [e.words for e in listed]
-    assert ("add",) in words and ("cache", "clear") in words and ("self", "show", "plugins") in words
+    assert (
+        ("add",) in words and ("cache", "clear") in words and ("self", "show", "plugins") in words
+    )
     assert next(e for e in listed if e.words == ("env", "info")).group == "env"
     tree = nest(listed)
     assert [s.name for s in tree[("cache",)]] == ["clear", "list"]
@@ -64,7 +76,9 @@ def test_cleo_list_names_namespaced_commands_and_nests_them():
     root = parse_help(_text("symfony/poetry.txt"), prog=("poetry",))
     names = [s.name for s in root.subcommands]
     assert "cache" in names and "cache clear" not in names and len(names) == len(set(names))
-    assert {f.long for f in root.flags} >= {"--quiet", "--project"} and "--format" not in {f.long for f in root.flags}
+    assert {f.long for f in root.flags} >= {"--quiet", "--project"} and "--format" not in {
+        f.long for f in root.flags
+    }
 
 
 def test_symfony_listing_keeps_aliases_in_brackets():
@@ -76,30 +90,49 @@ def test_symfony_listing_keeps_aliases_in_brackets():
 
 
 def test_value_choices():
-    assert value_choices("The output format (txt, xml, json, or md)") == ("txt", "xml", "json", "md")
-    assert value_choices('Must be "table", "plain", "json", or "summary". [default: "summary"]') == (
-        "table", "plain", "json", "summary")
+    assert value_choices("The output format (txt, xml, json, or md)") == (
+        "txt",
+        "xml",
+        "json",
+        "md",
+    )
+    assert value_choices(
+        'Must be "table", "plain", "json", or "summary". [default: "summary"]'
+    ) == ("table", "plain", "json", "summary")
     assert value_choices("Sets config options") == ()
 
 
 def test_split_inherited_moves_only_the_application_flags():
     app = (Flag(long="--quiet", short="-q"), Flag(long="--verbose", short="-v"))
-    page = Command(path=("add",), flags=(Flag(long="--dev", short="-D"), Flag(long="--quiet", short="-q")))
+    page = Command(
+        path=("add",), flags=(Flag(long="--dev", short="-D"), Flag(long="--quiet", short="-q"))
+    )
     moved = split_inherited(page, app)
-    assert [f.long for f in moved.flags] == ["--dev"] and [f.long for f in moved.global_flags] == ["--quiet"]
+    assert [f.long for f in moved.flags] == ["--dev"] and [f.long for f in moved.global_flags] == [
+        "--quiet"
+    ]
     assert split_inherited(page, ()) == page
 
 
 def test_kingpin_tree_is_absolute_on_every_page():
     tree = command_tree(_text("kingpin/amtool.txt"))
     paths = [e.words for e in tree]
-    assert ("config", "routes", "show") in paths and ("silence", "import") in paths and ("help",) in paths
+    assert (
+        ("config", "routes", "show") in paths
+        and ("silence", "import") in paths
+        and ("help",) in paths
+    )
     assert ("alert", "query") in default_paths(tree)
     under = tree_children(command_tree(_text("kingpin/amtool_alert.txt")))
     assert [s.path for s in under[("alert",)]] == [("alert", "query"), ("alert", "add")]
     page = parse_help(_text("kingpin/amtool_alert.txt"), prog=("amtool", "alert"))
-    assert [s.path for s in page.subcommands] == [("alert", "query"), ("alert", "add")]  # never alert alert
-    routes = parse_help(_text("kingpin/amtool_config_routes.txt"), prog=("amtool", "config", "routes"))
+    assert [s.path for s in page.subcommands] == [
+        ("alert", "query"),
+        ("alert", "add"),
+    ]  # never alert alert
+    routes = parse_help(
+        _text("kingpin/amtool_config_routes.txt"), prog=("amtool", "config", "routes")
+    )
     assert [s.name for s in routes.subcommands] == ["show", "test"]
 
 
@@ -132,9 +165,15 @@ Commands:
 def test_kingpin_reads_no_flag_named_in_a_description_and_placeholders_as_defaults():
     page = parse_help(_text("kingpin/amtool_alert_query.txt"), prog=("amtool", "alert", "query"))
     spellings = {sp for f in page.flags for sp in f.spellings}
-    assert "--no-version-check" not in spellings and {"--inhibited", "-i", "--receiver"} <= spellings
+    assert (
+        "--no-version-check" not in spellings and {"--inhibited", "-i", "--receiver"} <= spellings
+    )
     output = next(f for f in page.flags if f.long == "--output")
-    assert output.default == "simple" and output.value_name is None and output.choices == ("simple", "extended", "json")
+    assert (
+        output.default == "simple"
+        and output.value_name is None
+        and output.choices == ("simple", "extended", "json")
+    )
     receiver = next(f for f in page.flags if f.long == "--receiver")
     assert receiver.value_name == "RECEIVER" and receiver.default is None
     date = next(f for f in page.flags if f.long == "--date.format")
@@ -145,7 +184,10 @@ def test_urfave_commands_by_category_with_the_automatic_help():
     stubs = urfave_commands(_text("urfave/mender-artifact.txt"))
     by_name = {s.name: s for s in stubs}
     assert by_name["help"].aliases == ("h",)
-    assert by_name["write"].group == "Artifact creation and validation" and by_name["rm"].group == "Artifact modification"
+    assert (
+        by_name["write"].group == "Artifact creation and validation"
+        and by_name["rm"].group == "Artifact modification"
+    )
     assert "Artifact" not in by_name and len(stubs) == 11
     root = parse_help(_text("urfave/runc.txt"), prog=("runc",))
     assert root.summary == "Open Container Initiative runtime" and not root.flags
@@ -163,12 +205,21 @@ def test_urfave_a_name_line_that_is_a_usage_gives_the_operands_and_no_summary():
     urfave = FIXTURES / "help" / "urfave"
     cp = parse_help((urfave / "mender-artifact_cp.txt").read_text(), prog=("mender-artifact", "cp"))
     assert [(p.name, p.required) for p in cp.positionals] == [("src", True), ("dst", True)]
-    assert cp.summary.startswith("Copies a file into or out of a mender artifact") and "<src>" not in cp.summary
-    cat = parse_help((urfave / "mender-artifact_cat.txt").read_text(), prog=("mender-artifact", "cat"))
+    assert (
+        cp.summary.startswith("Copies a file into or out of a mender artifact")
+        and "<src>" not in cp.summary
+    )
+    cat = parse_help(
+        (urfave / "mender-artifact_cat.txt").read_text(), prog=("mender-artifact", "cat")
+    )
     assert [(p.name, p.required) for p in cat.positionals] == [("filepath", True)]
-    install = parse_help((urfave / "mender-artifact_install.txt").read_text(), prog=("mender-artifact", "install"))
+    install = parse_help(
+        (urfave / "mender-artifact_install.txt").read_text(), prog=("mender-artifact", "install")
+    )
     assert {p.name for p in install.positionals} == {"hostfile", "filepath", "directory"}
-    assert not any(p.required for p in install.positionals)  # two forms: each operand in one of them
+    assert not any(
+        p.required for p in install.positionals
+    )  # two forms: each operand in one of them
     root = parse_help((urfave / "mender-artifact.txt").read_text(), prog=("mender-artifact",))
     listed = {s.name: s.summary for s in root.subcommands}
     assert listed["cp"] == "" and listed["sign"] == "Signs existing artifact file."

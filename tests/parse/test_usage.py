@@ -2,20 +2,42 @@
 
 from __future__ import annotations
 
-from wrapgen.parse.usage import split_example, split_usage, usage_flags, usage_literals, usage_positionals
+from wrapgen.parse.usage import (
+    split_example,
+    split_usage,
+    usage_flags,
+    usage_literals,
+    usage_positionals,
+)
 
 
 def test_split_usage_keeps_placeholders():
     """<placeholders>, | and ( ) are words of a usage line, not shell syntax."""
-    assert split_usage("gh <command> <subcommand> [flags]") == ["gh", "<command>", "<subcommand>", "[flags]"]
-    assert split_usage("jq [options] <jq filter> [file...]") == ["jq", "[options]", "<jq filter>", "[file...]"]
+    assert split_usage("gh <command> <subcommand> [flags]") == [
+        "gh",
+        "<command>",
+        "<subcommand>",
+        "[flags]",
+    ]
+    assert split_usage("jq [options] <jq filter> [file...]") == [
+        "jq",
+        "[options]",
+        "<jq filter>",
+        "[file...]",
+    ]
     assert split_usage("x (a|b) [-v | -q]") == ["x", "(a|b)", "[-v", "|", "-q]"]
     assert split_usage('x --sep "a b" [<y>]') == ["x", "--sep", "a b", "[<y>]"]  # quotes honoured
 
 
 def test_split_example_is_shell():
     """Example lines are parsed as shell: quotes removed, the tool's command found in a pipeline."""
-    assert split_example('$ gh pr list --label "priority 1"', prog="gh") == ["gh", "pr", "list", "--label", "priority 1"]
+    assert split_example('$ gh pr list --label "priority 1"', prog="gh") == [
+        "gh",
+        "pr",
+        "list",
+        "--label",
+        "priority 1",
+    ]
     assert split_example("echo '{\"a\": 1}' | jq .", prog="jq") == ["jq", "."]
     assert split_example("# just a comment", prog="jq") is None
     assert split_example("echo hi", prog="jq") is None
@@ -43,13 +65,23 @@ def test_flag_values_are_not_operands():
 
 def test_alternatives_and_brace_groups():
     """'[<number> | <url>]' is one optional operand; '{<a> | <b>}' one required; '-- <gitflags>' kept."""
-    got = usage_positionals(["gh pr view [<number> | <url> | <branch>] [flags]"], prog=("gh", "pr", "view"))
+    got = usage_positionals(
+        ["gh pr view [<number> | <url> | <branch>] [flags]"], prog=("gh", "pr", "view")
+    )
     assert [(p.name, p.required) for p in got] == [("number|url|branch", False)]
-    got = usage_positionals(["gh issue view {<number> | <url>} [flags]"], prog=("gh", "issue", "view"))
+    got = usage_positionals(
+        ["gh issue view {<number> | <url>} [flags]"], prog=("gh", "issue", "view")
+    )
     assert [(p.name, p.required) for p in got] == [("number|url", True)]
-    got = usage_positionals(["gh repo clone <repository> [<directory>] [-- <gitflags>...]"], prog=("gh", "repo", "clone"))
+    got = usage_positionals(
+        ["gh repo clone <repository> [<directory>] [-- <gitflags>...]"],
+        prog=("gh", "repo", "clone"),
+    )
     assert [(p.name, p.required, p.variadic) for p in got] == [
-        ("repository", True, False), ("directory", False, False), ("gitflags", False, True)]
+        ("repository", True, False),
+        ("directory", False, False),
+        ("gitflags", False, True),
+    ]
 
 
 def test_alternatives_on_a_later_line_do_not_swallow_earlier_operands():
@@ -65,32 +97,51 @@ def test_alternatives_on_a_later_line_do_not_swallow_earlier_operands():
 
 def test_required_only_when_every_form_requires_it():
     """An operand missing from one usage form is optional; another command's usage line is ignored."""
-    got = usage_positionals(["rg [OPTIONS] PATTERN [PATH ...]", "rg [OPTIONS] --files [PATH ...]"], prog=("rg",))
+    got = usage_positionals(
+        ["rg [OPTIONS] PATTERN [PATH ...]", "rg [OPTIONS] --files [PATH ...]"], prog=("rg",)
+    )
     assert [(p.name, p.required) for p in got] == [("PATTERN", False), ("PATH", False)]
-    got = usage_positionals(["git log [<options>] [<revision-range>]", "git show [<options>] <object>..."],
-                            prog=("git", "log"))
+    got = usage_positionals(
+        ["git log [<options>] [<revision-range>]", "git show [<options>] <object>..."],
+        prog=("git", "log"),
+    )
     assert [p.name for p in got] == ["revision-range"]
 
 
 def test_docopt_flags_and_literals():
     """docopt usage lines spell flags (with =<value>) and literal subcommand words."""
-    lines = ["naval-fate ship <name> move <x> <y> [--speed=<kn>]", "naval-fate mine (set|remove) <x> <y>",
-             "naval-fate (-h | --help)"]
+    lines = [
+        "naval-fate ship <name> move <x> <y> [--speed=<kn>]",
+        "naval-fate mine (set|remove) <x> <y>",
+        "naval-fate (-h | --help)",
+    ]
     flags = {f.long or f.short: f for f in usage_flags(lines, prog=("naval-fate",))}
     assert flags["--speed"].takes_value and flags["--speed"].value_name == "kn"
-    assert not flags["--help"].takes_value and flags["--help"].short == "-h"  # "(-h | --help)" pairs them
+    assert (
+        not flags["--help"].takes_value and flags["--help"].short == "-h"
+    )  # "(-h | --help)" pairs them
     assert usage_literals(lines, prog=("naval-fate",)) == ["ship", "mine"]
 
 
 def test_usage_flag_forms():
     """BSD clusters, '[-B value]', git's '(-m | --message) <msg>' and '--[no-]x' are read from usage lines."""
-    flags = {f.long or f.short: f for f in usage_flags(
-        ["ssh [-46A] [-B bind_interface] destination", "git stash [(-m | --message) <message>] [-k | --[no-]keep-index]"],
-        prog=("x",))}
+    flags = {
+        f.long or f.short: f
+        for f in usage_flags(
+            [
+                "ssh [-46A] [-B bind_interface] destination",
+                "git stash [(-m | --message) <message>] [-k | --[no-]keep-index]",
+            ],
+            prog=("x",),
+        )
+    }
     assert {"-4", "-6", "-A"} <= set(flags)
     assert flags["-B"].value_name == "bind_interface"
     assert (flags["--message"].short, flags["--message"].value_name) == ("-m", "message")
-    assert flags["--keep-index"].aliases == ("--no-keep-index",) and flags["--keep-index"].short == "-k"
+    assert (
+        flags["--keep-index"].aliases == ("--no-keep-index",)
+        and flags["--keep-index"].short == "-k"
+    )
 
 
 def test_hostile_lines_do_not_raise():
@@ -107,7 +158,9 @@ def _fixture_usage(name: str) -> list[str]:
     from wrapgen.parse import parse_help
 
     path = next((Path(__file__).parent.parent / "fixtures" / "help").glob(f"*/{name}.txt"))
-    command = parse_help(path.read_text(encoding="utf-8"), prog=tuple(name.split("_")), style=path.parent.name)
+    command = parse_help(
+        path.read_text(encoding="utf-8"), prog=tuple(name.split("_")), style=path.parent.name
+    )
     return list(command.usage)
 
 
@@ -121,7 +174,9 @@ def test_docker_suffix_groups_stay_with_their_operand():
     assert _fixture_usage("docker_pull") == ["docker pull [OPTIONS] NAME[:TAG|@DIGEST]"]
     assert _read("docker_pull") == [("NAME", True, False)]
     assert _read("docker_images") == [("REPOSITORY", False, False)]
-    got = usage_positionals(["docker tag SOURCE_IMAGE[:TAG] TARGET_IMAGE[:TAG]"], prog=("docker", "tag"))
+    got = usage_positionals(
+        ["docker tag SOURCE_IMAGE[:TAG] TARGET_IMAGE[:TAG]"], prog=("docker", "tag")
+    )
     assert [(p.name, p.required) for p in got] == [("SOURCE_IMAGE", True), ("TARGET_IMAGE", True)]
 
 
@@ -130,7 +185,9 @@ def test_upper_case_alternatives_are_one_operand():
     assert _read("docker_inspect") == [("NAME|ID", True, True)]
     assert _read("kubectl_logs") == [("POD|TYPE/NAME", True, False)]
     # the flag's value (-c CONTAINER) and [options] are still not operands
-    assert _fixture_usage("kubectl_logs") == ["kubectl logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER] [options]"]
+    assert _fixture_usage("kubectl_logs") == [
+        "kubectl logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER] [options]"
+    ]
     assert _read("gh_issue_view") == [("number|url", True, False)]
 
 
@@ -138,26 +195,43 @@ def test_docker_cp_forms_merge_position_wise():
     """docker cp's two forms name a source and a destination: two required operands, '-' is no name."""
     assert len(_fixture_usage("docker_cp")) == 2
     assert _read("docker_cp") == [
-        ("CONTAINER:SRC_PATH|SRC_PATH", True, False), ("DEST_PATH|CONTAINER:DEST_PATH", True, False)]
+        ("CONTAINER:SRC_PATH|SRC_PATH", True, False),
+        ("DEST_PATH|CONTAINER:DEST_PATH", True, False),
+    ]
 
 
 def test_lower_case_words_stay_literals_and_subcommands():
     """'a|b' of lower-case words is a choice of literals, a bare word before the options a subcommand word."""
-    assert usage_positionals(["naval-fate mine (set|remove) <x> <y>"], prog=("naval-fate",))[0].name == "x"
-    got = usage_positionals(["naval-fate ship new <name>...", "naval-fate ship <name> move <x> <y>"],
-                            prog=("naval-fate",))
+    assert (
+        usage_positionals(["naval-fate mine (set|remove) <x> <y>"], prog=("naval-fate",))[0].name
+        == "x"
+    )
+    got = usage_positionals(
+        ["naval-fate ship new <name>...", "naval-fate ship <name> move <x> <y>"],
+        prog=("naval-fate",),
+    )
     assert [p.name for p in got] == ["name", "x", "y"]
     # a later form that shares an operand with the first is not merged position-wise
-    got = usage_positionals(["cp [OPTION]... SOURCE DEST", "cp [OPTION]... SOURCE... DIRECTORY"], prog=("cp",))
-    assert [(p.name, p.required) for p in got] == [("SOURCE", True), ("DEST", False), ("DIRECTORY", False)]
+    got = usage_positionals(
+        ["cp [OPTION]... SOURCE DEST", "cp [OPTION]... SOURCE... DIRECTORY"], prog=("cp",)
+    )
+    assert [(p.name, p.required) for p in got] == [
+        ("SOURCE", True),
+        ("DEST", False),
+        ("DIRECTORY", False),
+    ]
 
 
 def test_a_flag_claims_only_its_own_branch():
     """In kubectl's '(-f FILENAME | TYPE [NAME | -l label])' TYPE and NAME are operands, optional beside -f."""
     assert _read("kubectl_get") == [("TYPE", True, False), ("NAME", False, False)]
-    got = usage_positionals(["kubectl describe (-f FILENAME | TYPE [NAME_PREFIX | -l label] | TYPE/NAME) [options]"],
-                            prog=("kubectl", "describe"))
+    got = usage_positionals(
+        ["kubectl describe (-f FILENAME | TYPE [NAME_PREFIX | -l label] | TYPE/NAME) [options]"],
+        prog=("kubectl", "describe"),
+    )
     assert [(p.name, p.required) for p in got] == [("TYPE", False), ("NAME_PREFIX", False)]
-    got = usage_positionals(["kubectl delete ([-f FILENAME] | [-k DIRECTORY] | TYPE [(NAME | -l label | --all)])"],
-                            prog=("kubectl", "delete"))
+    got = usage_positionals(
+        ["kubectl delete ([-f FILENAME] | [-k DIRECTORY] | TYPE [(NAME | -l label | --all)])"],
+        prog=("kubectl", "delete"),
+    )
     assert [p.name for p in got] == ["TYPE", "NAME"]

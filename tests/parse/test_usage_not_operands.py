@@ -8,9 +8,29 @@ from conftest import FIXTURES
 from wrapgen.parse import usage
 from wrapgen.parse.sections import clean_text
 
-ODD = ["OPTIONS", "Options", "global_OPTIONS", "package-index-Options", "FLAG", "sub-Command", "CMD", "ARGS",
-       "command_ARGUMENTS", "COMMAND-args", "option...", "OPTION...", "optionsx", "file", "K\u212aY", "options\u017f",
-       "\u017fubcommand", "", "-", "x options", "X OPTIONS"]
+ODD = [
+    "OPTIONS",
+    "Options",
+    "global_OPTIONS",
+    "package-index-Options",
+    "FLAG",
+    "sub-Command",
+    "CMD",
+    "ARGS",
+    "command_ARGUMENTS",
+    "COMMAND-args",
+    "option...",
+    "OPTION...",
+    "optionsx",
+    "file",
+    "K\u212aY",
+    "options\u017f",
+    "\u017fubcommand",
+    "",
+    "-",
+    "x options",
+    "X OPTIONS",
+]
 
 
 def test_the_same_answer_as_the_case_blind_pattern():

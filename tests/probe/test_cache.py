@@ -15,8 +15,10 @@ pytestmark = pytest.mark.usefixtures("own_cache")
 
 
 def _tool() -> Tool:
-    root = Command(flags=(Flag(long="--all", short="-a", description="all"),),
-                   subcommands=(Command(path=("list",), summary="List things", stub=True),))
+    root = Command(
+        flags=(Flag(long="--all", short="-a", description="all"),),
+        subcommands=(Command(path=("list",), summary="List things", stub=True),),
+    )
     return Tool(name="demo", root=root, path="/bin/demo", version="demo 1.0", warnings=("w",))
 
 
@@ -76,20 +78,38 @@ def test_store_then_load_gives_the_same_tool(tmp_path):
 def test_global_flags_every_command_shares_are_stored_once(tmp_path):
     """A cobra-like tree whose commands all carry the same global flags loads back equal, the flags written once."""
     verbose = (Flag(long="--verbose-logging-of-everything", short="-v", description="talk"),)
-    leaves = tuple(Command(path=("remote", name), global_flags=verbose) for name in ("add", "ls", "rm"))
-    root = Command(flags=(Flag(long="--all"),), global_flags=verbose,
-                   subcommands=(Command(path=("remote",), global_flags=verbose, subcommands=leaves),
-                                Command(path=("version",))))
+    leaves = tuple(
+        Command(path=("remote", name), global_flags=verbose) for name in ("add", "ls", "rm")
+    )
+    root = Command(
+        flags=(Flag(long="--all"),),
+        global_flags=verbose,
+        subcommands=(
+            Command(path=("remote",), global_flags=verbose, subcommands=leaves),
+            Command(path=("version",)),
+        ),
+    )
     tool = Tool(name="demo", root=root, path="/bin/demo")
     assert cache.store("k1", tool)
     assert cache.load("k1") == tool
-    assert (tmp_path / "cache" / "k1.json").read_text().count("--verbose-logging-of-everything") == 1
+    assert (tmp_path / "cache" / "k1.json").read_text().count(
+        "--verbose-logging-of-everything"
+    ) == 1
 
 
-@pytest.mark.parametrize("content", ["", "{not json", "[]", '{"key": "k1"}',
-                                     '{"key": "k1", "tool": {"model_version": 1, "name": "x", "root": {}}, '
-                                     '"shared_globals": [], "globals_of": [3]}', '{"key": "k1", "tool": {"model_version": 999}}',
-                                     '{"key": "k1", "tool": {"model_version": 1, "name": "x", "root": {"flags": [{"bogus": 1}]}}}'])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "",
+        "{not json",
+        "[]",
+        '{"key": "k1"}',
+        '{"key": "k1", "tool": {"model_version": 1, "name": "x", "root": {}}, '
+        '"shared_globals": [], "globals_of": [3]}',
+        '{"key": "k1", "tool": {"model_version": 999}}',
+        '{"key": "k1", "tool": {"model_version": 1, "name": "x", "root": {"flags": [{"bogus": 1}]}}}',
+    ],
+)
 def test_a_corrupt_entry_is_ignored(tmp_path, content):
     """Garbage, a wrong shape or another model version in an entry reads as a miss, never an error."""
     directory = tmp_path / "cache"
@@ -143,7 +163,9 @@ def test_a_launcher_is_keyed_by_the_program_it_starts(tmp_path, monkeypatch):
     """A launcher script (a pyenv shim) unchanged while the program behind it is upgraded: rediscovered, not stale."""
     from wrapgen.probe.discover import discover
 
-    monkeypatch.setenv("WRAPGEN_SANDBOX", "off")  # the program logs its calls outside the scratch directories
+    monkeypatch.setenv(
+        "WRAPGEN_SANDBOX", "off"
+    )  # the program logs its calls outside the scratch directories
 
     program = tmp_path / "real-tool"
     calls = tmp_path / "calls"
@@ -153,7 +175,8 @@ def test_a_launcher_is_keyed_by_the_program_it_starts(tmp_path, monkeypatch):
             "#!/usr/bin/env python3\nimport sys\n"
             f"open({str(calls)!r}, 'a').write(' '.join(sys.argv[1:]) + '\\n')\n"
             f"if sys.argv[1:] == ['--version']: print('real-tool {version}')\n"
-            f"else: print('Usage: real-tool [OPTIONS]\\n\\nOptions:\\n  {flag}  do it\\n  -h, --help  show help')\n")
+            f"else: print('Usage: real-tool [OPTIONS]\\n\\nOptions:\\n  {flag}  do it\\n  -h, --help  show help')\n"
+        )
         program.chmod(0o755)
 
     launcher = tmp_path / "shim"

@@ -10,7 +10,7 @@ from wrapgen.probe import cache as disk
 from wrapgen.probe.discover import discover
 from tests.support.tools import python_tool
 
-TOOL = '''\
+TOOL = """\
 import os, sys, time
 with open({log!r}, "a") as log:
     log.write(" ".join(sys.argv[1:]) + "\\n")
@@ -21,7 +21,7 @@ if sys.argv[1:2] == ["hang"] or sys.argv[1:2] == ["ok"]:
     sys.exit(0)
 print("Usage: tooly [OPTIONS] COMMAND\\n\\nCommands:\\n  hang  Wait a while\\n  ok    Answer at once\\n\\n"
       "Options:\\n  -v, --verbose  say more\\n  -h, --help     show help")
-'''
+"""
 
 
 def _tool(tmp_path: Path) -> tuple[str, Path, Path]:

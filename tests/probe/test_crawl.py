@@ -24,8 +24,14 @@ def _crawl(tool: str, log: Path | None = None, *, hang: bool = False, **options)
     if log is not None:
         env["WG_LOG"] = str(log)
     # the fake tools log to a file outside the probe's scratch directories: no sandbox for them
-    with Prober(tool, name=os.path.basename(tool), timeout_s=options.pop("timeout_s", 10), env=env,
-                use_man=False, sandbox=False) as prober:
+    with Prober(
+        tool,
+        name=os.path.basename(tool),
+        timeout_s=options.pop("timeout_s", 10),
+        env=env,
+        use_man=False,
+        sandbox=False,
+    ) as prober:
         return crawl(prober, parse_help, **options)
 
 
@@ -34,7 +40,7 @@ def _script(tmp_path: Path, name: str, body: str) -> str:
     return python_tool(path, "import sys\nargs = sys.argv[1:]\n" + textwrap.dedent(body))
 
 
-ROOT_HELP = '''Usage:
+ROOT_HELP = """Usage:
   {name} <command> [flags]
 
 Available Commands:
@@ -43,15 +49,15 @@ Available Commands:
 
 Flags:
   -h, --help   help for {name}
-'''
+"""
 
-SUB_HELP = '''Usage:
+SUB_HELP = """Usage:
   {name} {sub} [flags]
 
 Flags:
   -h, --help        help for {sub}
       --{sub}-only  a flag only {sub} has
-'''
+"""
 
 
 def test_crawl_reads_the_whole_tree_of_a_cobra_tool(tmp_path):
@@ -108,7 +114,9 @@ def test_max_nodes_stops_the_crawl_and_says_so(tmp_path):
     """Past max_nodes no more commands are probed, and a warning says how many were left."""
     result = _crawl(COBRA, tmp_path / "log", depth=3, max_nodes=3)
     assert result.nodes == 3
-    assert any("stopped after 3 commands: 3 more" in w and "--max-nodes" in w for w in result.warnings)
+    assert any(
+        "stopped after 3 commands: 3 more" in w and "--max-nodes" in w for w in result.warnings
+    )
     probed = [c.path for c in result.root.walk() if c.path and not c.stub]
     assert probed == [("pr",)]  # the root, then `broken` (which fails) and `pr`, in listing order
 
@@ -132,7 +140,7 @@ def test_a_tool_that_echoes_its_root_help_for_every_subcommand(tmp_path):
 
 def test_falls_back_to_help_sub_when_sub_help_fails(tmp_path):
     """A tool whose `SUB --help` is an error is read through `TOOL help SUB`."""
-    body = f'''
+    body = f"""
     root = {ROOT_HELP.format(name="fallback")!r}
     sub = {SUB_HELP!r}
     if args in (["--help"], ["-h"]):
@@ -142,7 +150,7 @@ def test_falls_back_to_help_sub_when_sub_help_fails(tmp_path):
     else:
         print("Error: unknown flag: --help", file=sys.stderr)
         sys.exit(1)
-    '''
+    """
     tool = _script(tmp_path, "fallback", body)
     result = _crawl(tool, None, depth=1)
     alpha = result.root.find(("alpha",))
@@ -153,11 +161,11 @@ def test_falls_back_to_help_sub_when_sub_help_fails(tmp_path):
 
 def test_a_help_printed_with_a_failing_exit_status_is_still_used(tmp_path):
     """When no probe exits 0, the first one that parsed into content is kept."""
-    body = f'''
+    body = f"""
     print({ROOT_HELP.format(name="grumpy")!r} if len(args) == 1 else
           {SUB_HELP!r}.format(name="grumpy", sub=args[0]), file=sys.stderr)
     sys.exit(2)
-    '''
+    """
     tool = _script(tmp_path, "grumpy", body)
     result = _crawl(tool, None, depth=1)
     assert result.root.probe == ("--help",)
@@ -176,7 +184,12 @@ def test_unreadable_root_returns_no_tree_and_the_reasons(tmp_path):
 def test_man_flags_fill_in_only_what_help_lacks():
     """Merging a man page adds its unknown flags and never replaces a flag the help described."""
     helped = Command(flags=(Flag(long="--all", short="-a", description="from help"),))
-    man = Command(flags=(Flag(long="--all", description="from man"), Flag(long="--bare", description="man only")))
+    man = Command(
+        flags=(
+            Flag(long="--all", description="from man"),
+            Flag(long="--bare", description="man only"),
+        )
+    )
     merged = _merge_man_flags(helped, man)
     assert [f.long for f in merged.flags] == ["--all", "--bare"]
     assert merged.flags[0].description == "from help"
@@ -184,28 +197,48 @@ def test_man_flags_fill_in_only_what_help_lacks():
 
 def test_a_man_page_spelling_the_help_omits_becomes_an_alias():
     """gzip: help "-c, --stdout", man "-c --stdout --to-stdout": one flag, --to-stdout its alias, nothing doubled."""
-    helped = Command(flags=(Flag(long="--stdout", short="-c", description="write on standard output"),
-                            Flag(long="--quiet", short="-q")))
-    man = Command(flags=(Flag(long="--stdout", short="-c", aliases=("--to-stdout",)),
-                         Flag(long="--quiet", short="-q", aliases=("--stdout",))))
+    helped = Command(
+        flags=(
+            Flag(long="--stdout", short="-c", description="write on standard output"),
+            Flag(long="--quiet", short="-q"),
+        )
+    )
+    man = Command(
+        flags=(
+            Flag(long="--stdout", short="-c", aliases=("--to-stdout",)),
+            Flag(long="--quiet", short="-q", aliases=("--stdout",)),
+        )
+    )
     merged = _merge_man_flags(helped, man)
-    assert [f.spellings for f in merged.flags] == [("--stdout", "-c", "--to-stdout"), ("--quiet", "-q")]
+    assert [f.spellings for f in merged.flags] == [
+        ("--stdout", "-c", "--to-stdout"),
+        ("--quiet", "-q"),
+    ]
 
 
 def test_content_and_jobs_defaults():
     """A node with only prose has no content; the default pool is at least two workers."""
     assert not has_content(Command(summary="text"))
-    assert has_content(Command(positionals=()) .with_changes(flags=(Flag(long="--x"),)))
+    assert has_content(Command(positionals=()).with_changes(flags=(Flag(long="--x"),)))
     assert default_jobs() >= 2
 
 
 def test_progress_reports_each_command_read():
     """The progress callback sees every probed subcommand once, with a running count."""
     seen = []
-    result = _crawl(COBRA, None, depth=3, progress=lambda done, total, path: seen.append((done, total, path)))
+    result = _crawl(
+        COBRA, None, depth=3, progress=lambda done, total, path: seen.append((done, total, path))
+    )
     assert [done for done, _, _ in seen] == list(range(1, len(seen) + 1))
     assert len(seen) == result.nodes - 1  # the root is read before the first report
-    assert {path for _, _, path in seen} == {("broken",), ("pr",), ("repo",), ("pr", "list"), ("pr", "view"), ("repo", "clone")}
+    assert {path for _, _, path in seen} == {
+        ("broken",),
+        ("pr",),
+        ("repo",),
+        ("pr", "list"),
+        ("pr", "view"),
+        ("repo", "clone"),
+    }
     assert all(done <= total for done, total, _ in seen)
 
 
@@ -213,7 +246,7 @@ def _lister(tmp_path: Path, *, alias: bool = False) -> str:
     """A cargo-like tool: `--help` shows `build` and "See all commands with --list"; `--list` adds
     `vendor` (and, with ``alias``, the alias `b`)."""
     alias_line = '"    b                    alias: build\\n"' if alias else '""'
-    body = f'''
+    body = f"""
     if args == ["--list"]:
         print("Installed Commands:\\n    build                Compile a package\\n"
               {alias_line} "    vendor               Vendor all dependencies\\n")
@@ -222,7 +255,7 @@ def _lister(tmp_path: Path, *, alias: bool = False) -> str:
               "Commands:\\n    build       Compile a package\\n    ...         See all commands with --list\\n")
     else:
         sys.exit(1)
-    '''
+    """
     return _script(tmp_path, "lister", body)
 
 
@@ -236,34 +269,48 @@ def test_listed_subcommands_become_clean_stubs_under_their_parent():
     """A parser's listing is placed under the node's path; duplicates, dashed and empty names are dropped."""
     from wrapgen.probe.crawl import _normalise
 
-    parsed = Command(path=("ignored",), parser="gnu", subcommands=(
-        Command(path=("list",), summary="List"), Command(path=("list",), summary="again"),
-        Command(path=("--all",)), Command(path=()), Command(path=("show",), subcommands=(Command(path=("x",)),)),
-    ))
+    parsed = Command(
+        path=("ignored",),
+        parser="gnu",
+        subcommands=(
+            Command(path=("list",), summary="List"),
+            Command(path=("list",), summary="again"),
+            Command(path=("--all",)),
+            Command(path=()),
+            Command(path=("show",), subcommands=(Command(path=("x",)),)),
+        ),
+    )
     node = _normalise(parsed, ("pr",), ("pr", "--help"), "gnu")
     assert node.path == ("pr",) and node.probe == ("pr", "--help") and not node.stub
     assert [(s.path, s.summary, s.stub) for s in node.subcommands] == [
-        (("pr", "list"), "List", True), (("pr", "show"), "", True)]
+        (("pr", "list"), "List", True),
+        (("pr", "show"), "", True),
+    ]
     assert node.subcommands[1].subcommands == ()
 
 
 def test_commands_the_short_help_shows_beside_a_fuller_list_are_marked_common(tmp_path):
     """With `--list` adding commands (cargo), the ones `--help` showed are marked common; the added ones are not."""
     result = _crawl(_lister(tmp_path), None, depth=0)
-    assert [(c.name, c.common) for c in result.root.subcommands] == [("build", True), ("vendor", False)]
+    assert [(c.name, c.common) for c in result.root.subcommands] == [
+        ("build", True),
+        ("vendor", False),
+    ]
 
 
 def test_a_probed_command_keeps_the_common_mark_of_its_listing():
     """The parent's listing said the command is common: reading the command's own help does not lose that."""
     from wrapgen.probe.crawl import _carry_stub
 
-    stub = Command(path=("log",), summary="Show commit logs", group="examine", common=True, stub=True)
+    stub = Command(
+        path=("log",), summary="Show commit logs", group="examine", common=True, stub=True
+    )
     read = Command(path=("log",), flags=(Flag(long="--oneline"),))
     carried = _carry_stub(read, stub)
     assert carried.common and carried.group == "examine" and carried.flags == read.flags
 
 
-GLOBALS_HINT_ROOT = '''Usage:
+GLOBALS_HINT_ROOT = """Usage:
   {name} [command]
 
 Available Commands:
@@ -271,14 +318,17 @@ Available Commands:
   options     Print the flags every command takes
 
 Use "{name} help flags" for to see the global flags.
-'''
+"""
 
 
 def test_global_flags_from_the_command_the_root_help_names(tmp_path):
     """rclone's 'Use "TOOL help flags" for to see the global flags': that page's flags (all but its
     own --help) become every command's global flags, read once."""
     log = tmp_path / "log"
-    tool = _script(tmp_path, "wg-globals", f'''
+    tool = _script(
+        tmp_path,
+        "wg-globals",
+        f"""
         open({str(log)!r}, "a").write(" ".join(args) + "\\n")
         if args == ["--help"]:
             print({GLOBALS_HINT_ROOT!r}.format(name="wg-globals"))
@@ -289,7 +339,8 @@ def test_global_flags_from_the_command_the_root_help_names(tmp_path):
             print("Usage:\\n  wg-globals copy src dst [flags]\\n\\nFlags:\\n  -h, --help   help for copy\\n")
         elif args[:1] == ["options"]:
             print("Usage:\\n  wg-globals options\\n\\nFlags:\\n  -h, --help   help for options\\n")
-    ''')
+    """,
+    )
     with Prober(tool, name="wg-globals", timeout_s=10, use_man=False, sandbox=False) as prober:
         result = crawl(prober, parse_help, depth=1)
     copy = result.root.find(("copy",))
@@ -302,7 +353,10 @@ def test_options_page_named_by_the_hint_is_that_node(tmp_path):
     """kubectl: `TOOL options` (its --help prints nothing) is read once, as the global flags and as
     the `options` node itself."""
     log = tmp_path / "log"
-    tool = _script(tmp_path, "wg-opts", f'''
+    tool = _script(
+        tmp_path,
+        "wg-opts",
+        f"""
         open({str(log)!r}, "a").write(" ".join(args) + "\\n")
         if args == ["--help"]:
             print("Usage:\\n  wg-opts [command]\\n\\nAvailable Commands:\\n  get         Get things\\n"
@@ -313,13 +367,16 @@ def test_options_page_named_by_the_hint_is_that_node(tmp_path):
                   "    --kubeconfig='':\\n\\tPath to the kubeconfig file\\n")
         elif args == ["get", "--help"]:
             print("Usage:\\n  wg-opts get [flags]\\n\\nOptions:\\n    --watch=false:\\n\\tWatch\\n")
-    ''')
+    """,
+    )
     with Prober(tool, name="wg-opts", timeout_s=10, use_man=False, sandbox=False) as prober:
         result = crawl(prober, parse_help, depth=1)
     options = result.root.find(("options",))
     assert options is not None and not options.stub and options.probe == ("options",)
     assert "--kubeconfig" in {s for f in options.global_flags for s in f.spellings}
-    assert "--kubeconfig" in {s for f in result.root.find(("get",)).global_flags for s in f.spellings}
+    assert "--kubeconfig" in {
+        s for f in result.root.find(("get",)).global_flags for s in f.spellings
+    }
     assert "options --help" not in log.read_text().splitlines()
     assert not result.warnings
 
@@ -328,19 +385,35 @@ def test_man_page_fills_the_value_of_a_bare_help_entry():
     """find's help names "-regextype" bare; find(1) says "-regextype type": the merged flag takes a value,
     while a help entry with its own description keeps what help says."""
     bare = Command(flags=(Flag(aliases=("-regextype",)), Flag(short="-x", description="mine")))
-    man = Command(flags=(Flag(aliases=("-regextype",), takes_value=True, value_name="type", type="string",
-                              description="Changes the regex syntax"),
-                         Flag(short="-x", takes_value=True, value_name="v", type="string", description="man's")))
+    man = Command(
+        flags=(
+            Flag(
+                aliases=("-regextype",),
+                takes_value=True,
+                value_name="type",
+                type="string",
+                description="Changes the regex syntax",
+            ),
+            Flag(short="-x", takes_value=True, value_name="v", type="string", description="man's"),
+        )
+    )
     merged = _merge_man_flags(bare, man)
     regextype, x = merged.flags
-    assert (regextype.takes_value, regextype.value_name, regextype.description) == (True, "type", "Changes the regex syntax")
+    assert (regextype.takes_value, regextype.value_name, regextype.description) == (
+        True,
+        "type",
+        "Changes the regex syntax",
+    )
     assert (x.takes_value, x.description) == (False, "mine")
 
 
 def test_a_root_that_says_tool_command_help_is_crawled_with_sub_help(tmp_path):
     """aws-style: the root says "Use NAME <command> help"; `SUB help` is asked first and `SUB --help` never runs."""
     marker = tmp_path / "ran"
-    tool = _script(tmp_path, "cloudy", f'''
+    tool = _script(
+        tmp_path,
+        "cloudy",
+        f'''
         ROOT = """usage: cloudy [options] <command> <subcommand> [parameters]
         To see help text, you can run:
           cloudy help
@@ -364,7 +437,8 @@ def test_a_root_that_says_tool_command_help_is_crawled_with_sub_help(tmp_path):
         else:
             open({str(marker)!r}, "a").write(" ".join(args) + "\\n")  # the real action
             sys.exit(2)
-        ''')
+        ''',
+    )
     result = _crawl(tool, depth=1)
     store = result.root.find(("store",))
     assert store is not None and store.probe == ("store", "help")

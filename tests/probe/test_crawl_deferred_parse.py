@@ -22,9 +22,13 @@ URFAVE = FIXTURES / "help" / "urfave"
 
 def _tool(tmp_path: Path, pages: dict) -> tuple[str, Path]:
     """A fake tool printing ``pages[" ".join(args)]`` (exit 1 otherwise), logging every call."""
-    table = {key: (str(value) if isinstance(value, Path) else value) for key, value in pages.items()}
+    table = {
+        key: (str(value) if isinstance(value, Path) else value) for key, value in pages.items()
+    }
     log = tmp_path / "calls.log"
-    tool = python_tool(tmp_path / "mender-artifact", textwrap.dedent(f"""\
+    tool = python_tool(
+        tmp_path / "mender-artifact",
+        textwrap.dedent(f"""\
         import os, sys
         with open({str(log)!r}, "a") as handle:
             handle.write(" ".join(sys.argv[1:]) + "\\n")
@@ -32,7 +36,8 @@ def _tool(tmp_path: Path, pages: dict) -> tuple[str, Path]:
         if page is None:
             sys.exit("no such command")  # (said: a silent failure is tried again through a terminal)
         sys.stdout.write(open(page).read() if os.path.exists(page) else page)
-    """))
+    """),
+    )
     return tool, log
 
 
@@ -49,13 +54,20 @@ def _calls(log: Path) -> list[str]:
 
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_the_tree_is_the_same_whichever_pages_wait(tmp_path, monkeypatch, depth):
-    tool, log = _tool(tmp_path, {
-        "--help": URFAVE / "mender-artifact.txt",
-        "write --help": URFAVE / "mender-artifact_write.txt",
-        "write rootfs-image --help": URFAVE / "mender-artifact_write_rootfs-image.txt",
-    })
+    tool, log = _tool(
+        tmp_path,
+        {
+            "--help": URFAVE / "mender-artifact.txt",
+            "write --help": URFAVE / "mender-artifact_write.txt",
+            "write rootfs-image --help": URFAVE / "mender-artifact_write_rootfs-image.txt",
+        },
+    )
     trees, calls = {}, {}
-    for mode, hint in (("as found", None), ("all wait", lambda text: False), ("none waits", lambda text: True)):
+    for mode, hint in (
+        ("as found", None),
+        ("all wait", lambda text: False),
+        ("none waits", lambda text: True),
+    ):
         if hint is not None:
             monkeypatch.setattr(crawl_module, "_may_list_commands", hint)
         result = _crawl(tool, depth=depth)
@@ -65,17 +77,24 @@ def test_the_tree_is_the_same_whichever_pages_wait(tmp_path, monkeypatch, depth)
     assert sorted(calls["as found"]) == sorted(calls["all wait"]) == sorted(calls["none waits"])
     write = trees["as found"].find(("write",))
     if depth >= 2:
-        assert write.find(("write", "rootfs-image")).flags  # read through the waiting page's children
+        assert write.find(
+            ("write", "rootfs-image")
+        ).flags  # read through the waiting page's children
     assert write.flags or depth < 1
 
 
-def test_a_waiting_page_that_reads_as_nothing_falls_through_to_the_next_candidate(tmp_path, monkeypatch):
+def test_a_waiting_page_that_reads_as_nothing_falls_through_to_the_next_candidate(
+    tmp_path, monkeypatch
+):
     monkeypatch.setattr(crawl_module, "_may_list_commands", lambda text: False)
-    tool, log = _tool(tmp_path, {
-        "--help": "Usage: mender-artifact <command>\n\nCommands:\n  read   Read an artifact\n",
-        "read --help": "nothing useful here\n",
-        "help read": "Usage: mender-artifact read [-k KEY] FILE\n\nOptions:\n  -k KEY   the key\n",
-    })
+    tool, log = _tool(
+        tmp_path,
+        {
+            "--help": "Usage: mender-artifact <command>\n\nCommands:\n  read   Read an artifact\n",
+            "read --help": "nothing useful here\n",
+            "help read": "Usage: mender-artifact read [-k KEY] FILE\n\nOptions:\n  -k KEY   the key\n",
+        },
+    )
     result = _crawl(tool, depth=1)
     read = result.root.find(("read",))
     assert [f.short for f in read.flags] == ["-k"] and read.probe == ("help", "read")
@@ -88,14 +107,24 @@ def test_the_listing_hint_reads_headings_and_hostile_pages_in_linear_time():
 
     from wrapgen.probe.crawl import _may_list_commands
 
-    for page in ("Available Commands:\n  a  b\n", "COMMANDS:\n   x\n", "These are common Git commands used:\n",
-                 "usage: t {add,remove} ...\n", "  Commands\n", "    - access\n"):
+    for page in (
+        "Available Commands:\n  a  b\n",
+        "COMMANDS:\n   x\n",
+        "These are common Git commands used:\n",
+        "usage: t {add,remove} ...\n",
+        "  Commands\n",
+        "    - access\n",
+    ):
         assert _may_list_commands(page), page
-    for page in ("NAME:\n   t read - Reads.\n\nUSAGE:\n   t read [command options] <path>\n\nOPTIONS:\n   --k value  key\n",
-                 "usage: amtool alert query [<flags>]\n\nFlags:\n  -h, --help  Show help.\n"):
+    for page in (
+        "NAME:\n   t read - Reads.\n\nUSAGE:\n   t read [command options] <path>\n\nOPTIONS:\n   --k value  key\n",
+        "usage: amtool alert query [<flags>]\n\nFlags:\n  -h, --help  Show help.\n",
+    ):
         assert not _may_list_commands(page), page
     hostile = ["x " + "command " * 250_000, "{" + "a," * 1_000_000, "Commands " * 200_000 + ":"]
     started = time.monotonic()
     for page in hostile:
         _may_list_commands(page)
-    assert time.monotonic() - started < 20  # (linear: well under a second; the unbounded pattern took minutes)
+    assert (
+        time.monotonic() - started < 20
+    )  # (linear: well under a second; the unbounded pattern took minutes)

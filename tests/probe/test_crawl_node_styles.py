@@ -41,31 +41,42 @@ YARN_CACHE = """
 def _tool(tmp_path: Path, name: str, pages: dict, log: Path) -> str:
     """A fake tool printing ``pages[args]``; any other command line is an action, logged to ``log``."""
     path = tmp_path / name
-    return python_tool(path, (
-        f"import sys\nargs = ' '.join(sys.argv[1:])\n"
-        f"pages = {pages!r}\n"
-        "if args in pages or args == '--version':\n    print(pages.get(args, '1.0.0')); sys.exit(0)\n"
-        f"open({str(log)!r}, 'a').write(args + '\\n')\n"
-        "print('did it'); sys.exit(0)\n"))
+    return python_tool(
+        path,
+        (
+            f"import sys\nargs = ' '.join(sys.argv[1:])\n"
+            f"pages = {pages!r}\n"
+            "if args in pages or args == '--version':\n    print(pages.get(args, '1.0.0')); sys.exit(0)\n"
+            f"open({str(log)!r}, 'a').write(args + '\\n')\n"
+            "print('did it'); sys.exit(0)\n"
+        ),
+    )
 
 
 def _crawl(tool: str, **options):
-    with Prober(tool, name=os.path.basename(tool), timeout_s=10, use_man=False, sandbox=False) as prober:
+    with Prober(
+        tool, name=os.path.basename(tool), timeout_s=10, use_man=False, sandbox=False
+    ) as prober:
         return crawl(prober, parse_help, **options)
 
 
 def test_yarn_subcommands_from_usage_are_read_from_the_parent_page_and_never_run(tmp_path):
     """`yarn cache list --help` runs `yarn cache list`: the crawl reads `cache list` from `cache`'s page."""
     log = tmp_path / "ran.log"
-    pages = {"--help": textwrap.dedent(YARN_ROOT), "cache --help": YARN_CACHE,
-             "install --help": YARN_CACHE.replace("cache [list|clean|dir]", "install")}
+    pages = {
+        "--help": textwrap.dedent(YARN_ROOT),
+        "cache --help": YARN_CACHE,
+        "install --help": YARN_CACHE.replace("cache [list|clean|dir]", "install"),
+    }
     tool = _tool(tmp_path, "wg-yarn", pages, log)
     result = _crawl(tool, depth=3, style="yarn")
     cache = result.root.find(("cache",))
     assert [s.name for s in cache.subcommands] == ["list", "clean", "dir"]
     listed = cache.find(("cache", "list"))
     assert not listed.stub and listed.probe == ("cache", "--help")  # read from the parent's page
-    assert {"--pattern", "--offline"} <= {s for f in listed.flags + listed.global_flags for s in f.spellings}
+    assert {"--pattern", "--offline"} <= {
+        s for f in listed.flags + listed.global_flags for s in f.spellings
+    }
     assert not log.exists(), f"an action ran: {log.read_text()}"
     assert not result.warnings
 
@@ -94,8 +105,13 @@ def test_npm_usage_line_subcommands_two_levels_deep_without_a_probe(tmp_path):
     """`npm access list packages`: both levels come from `npm access`'s usage lines, nothing else runs."""
     log = tmp_path / "ran.log"
     root = "wg-npm <command>\n\nAll commands:\n\n    access, adduser, audit,\n    bugs\n"
-    pages = {"--help": root, "access --help": NPM_ACCESS, "adduser --help": NPM_ACCESS.replace("access", "adduser"),
-             "audit --help": NPM_ACCESS.replace("access", "audit"), "bugs --help": NPM_ACCESS.replace("access", "bugs")}
+    pages = {
+        "--help": root,
+        "access --help": NPM_ACCESS,
+        "adduser --help": NPM_ACCESS.replace("access", "adduser"),
+        "audit --help": NPM_ACCESS.replace("access", "audit"),
+        "bugs --help": NPM_ACCESS.replace("access", "bugs"),
+    }
     tool = _tool(tmp_path, "wg-npm", pages, log)
     result = _crawl(tool, depth=3, style="npm")
     access = result.root.find(("access",))
@@ -142,15 +158,22 @@ def test_oclif_topics_are_probed_and_an_unreadable_page_is_named(tmp_path):
     """A topic's page lists its two-word commands; `pack win` prints nothing readable: it stays a stub,
     the warning names that page, and the rest of the tree is kept."""
     log = tmp_path / "ran.log"
-    pages = {"--help": OCLIF_ROOT, "pack --help": OCLIF_PACK, "pack deb --help": OCLIF_DEB,
-             "init --help": OCLIF_DEB.replace("pack deb", "init"), "pack win --help": "\x00\x01"}
+    pages = {
+        "--help": OCLIF_ROOT,
+        "pack --help": OCLIF_PACK,
+        "pack deb --help": OCLIF_DEB,
+        "init --help": OCLIF_DEB.replace("pack deb", "init"),
+        "pack win --help": "\x00\x01",
+    }
     tool = _tool(tmp_path, "wg-oclif", pages, log)
     result = _crawl(tool, depth=2, style="oclif")
     deb = result.root.find(("pack", "deb"))
     assert deb is not None and not deb.stub and deb.flags[0].long == "--root"
     win = result.root.find(("pack", "win"))
     assert win is not None and win.stub
-    assert any("`wg-oclif pack win`" in w and "kept it as a stub" in w for w in result.warnings), result.warnings
+    assert any("`wg-oclif pack win`" in w and "kept it as a stub" in w for w in result.warnings), (
+        result.warnings
+    )
 
 
 def test_the_marker_is_what_the_styles_put_on_usage_listed_stubs():

@@ -17,9 +17,13 @@ HELP = Path(__file__).resolve().parent.parent / "fixtures" / "help" / "yarn"
 
 def _tool(tmp_path: Path, pages: dict) -> str:
     path = tmp_path / "yarn"
-    return python_tool(path, (
-        f"import sys\nargs = ' '.join(sys.argv[1:])\npages = {pages!r}\n"
-        "print(pages.get(args, '1.22.22')); sys.exit(0 if args in pages or args == '--version' else 1)\n"))
+    return python_tool(
+        path,
+        (
+            f"import sys\nargs = ' '.join(sys.argv[1:])\npages = {pages!r}\n"
+            "print(pages.get(args, '1.22.22')); sys.exit(0 if args in pages or args == '--version' else 1)\n"
+        ),
+    )
 
 
 def _crawl(tool: str, style: str):
@@ -43,4 +47,6 @@ def test_the_root_options_are_globals_of_every_command(tmp_path):
     assert not _spellings(cache.flags) & root_spellings
     assert {"--offline", "--json"} <= _spellings(cache.global_flags)
     listed = cache.find(("cache", "list"))  # read from cache's page: the same split
-    assert "--pattern" in _spellings(listed.flags) and "--offline" in _spellings(listed.global_flags)
+    assert "--pattern" in _spellings(listed.flags) and "--offline" in _spellings(
+        listed.global_flags
+    )

@@ -40,13 +40,20 @@ MAN_PAGE = textwrap.dedent("""\
 def _checks(name: str):
     """(pattern, literal starts, folded) of each root check, as the crawl makes them."""
     sub_help = re.compile(r"\b" + re.escape(name) + crawl_module._SUB_HELP)
-    return ((crawl_module._HELP_ALL, ("help",), False), (sub_help, (name,), False),
-            (crawl_module._LIST_ALL, ("all", "--list"), True),
-            (crawl_module._GLOBAL_LISTING, ("global",), True))
+    return (
+        (crawl_module._HELP_ALL, ("help",), False),
+        (sub_help, (name,), False),
+        (crawl_module._LIST_ALL, ("all", "--list"), True),
+        (crawl_module._GLOBAL_LISTING, ("global",), True),
+    )
 
 
 def test_root_checks_answer_as_a_whole_page_search_on_every_fixture():
-    pages = [p for p in sorted(FIXTURES.rglob("*")) if p.suffix in (".txt", ".json", ".1") and p.is_file()]
+    pages = [
+        p
+        for p in sorted(FIXTURES.rglob("*"))
+        if p.suffix in (".txt", ".json", ".1") and p.is_file()
+    ]
     assert len(pages) > 50
     hits = set()
     for page in pages:
@@ -54,7 +61,10 @@ def test_root_checks_answer_as_a_whole_page_search_on_every_fixture():
         for name in ("git", "aws", "cargo", page.stem.split("_")[0]):
             for index, (pattern, starts, folded) in enumerate(_checks(name)):
                 expected = bool(pattern.search(text))
-                assert crawl_module._found(pattern, text, starts, folded=folded) is expected, (page, pattern.pattern)
+                assert crawl_module._found(pattern, text, starts, folded=folded) is expected, (
+                    page,
+                    pattern.pattern,
+                )
                 if expected:
                     hits.add(index)
     assert {0, 3} <= hits  # git's `help -a`, kubectl's "global options": the positive side is tried
@@ -85,15 +95,20 @@ def test_root_checks_on_pages_that_trip_a_literal_scan():
 
 def _tool(tmp_path: Path, name: str, pages: dict) -> str:
     """A fake tool printing ``pages[" ".join(args)]`` (a file's text or a string); exit 1 otherwise."""
-    table = {key: (str(value) if isinstance(value, Path) else value) for key, value in pages.items()}
+    table = {
+        key: (str(value) if isinstance(value, Path) else value) for key, value in pages.items()
+    }
     path = tmp_path / name
-    return python_tool(path, textwrap.dedent(f"""\
+    return python_tool(
+        path,
+        textwrap.dedent(f"""\
         import os, sys
         page = {table!r}.get(" ".join(sys.argv[1:]))
         if page is None:
             sys.exit(1)
         sys.stdout.write(open(page).read() if os.path.exists(page) else page)
-    """))
+    """),
+    )
 
 
 def _crawl_with_man(tool: str, *, depth: int):
@@ -106,6 +121,7 @@ def _crawl_with_man(tool: str, *, depth: int):
         return parse_help(text, prog=prog, style=style)
 
     with Prober(tool, name=os.path.basename(tool), timeout_s=20, sandbox=False) as prober:
+
         def man_source(path):
             asked.append(tuple(path))
             return (MAN_PAGE, "composer") if not path else ("", "")
@@ -116,10 +132,14 @@ def _crawl_with_man(tool: str, *, depth: int):
 
 
 def test_symfony_json_root_never_parses_the_man_page_it_would_discard(tmp_path):
-    tool = _tool(tmp_path, "composer", {
-        "--help": HELP / "symfony" / "composer_list.txt",
-        "list --format=json": FIXTURES / "listings" / "composer_list.json",
-    })
+    tool = _tool(
+        tmp_path,
+        "composer",
+        {
+            "--help": HELP / "symfony" / "composer_list.txt",
+            "list --format=json": FIXTURES / "listings" / "composer_list.json",
+        },
+    )
     result, styles, asked = _crawl_with_man(tool, depth=2)
     assert "man" not in styles, styles
     assert asked == [], asked
@@ -130,11 +150,15 @@ def test_symfony_json_root_never_parses_the_man_page_it_would_discard(tmp_path):
 
 
 def test_symfony_root_kept_when_no_listing_reads_keeps_its_man_page(tmp_path):
-    tool = _tool(tmp_path, "composer", {
-        "--help": HELP / "symfony" / "composer_list.txt",
-        "list --format=json": "not json\n",
-        "list": "no listing here\n",
-    })
+    tool = _tool(
+        tmp_path,
+        "composer",
+        {
+            "--help": HELP / "symfony" / "composer_list.txt",
+            "list --format=json": "not json\n",
+            "list": "no listing here\n",
+        },
+    )
     result, styles, _ = _crawl_with_man(tool, depth=1)
     assert any("could not read the command list" in w for w in result.warnings), result.warnings
     assert "man" in styles
@@ -142,7 +166,9 @@ def test_symfony_root_kept_when_no_listing_reads_keeps_its_man_page(tmp_path):
 
 
 def test_a_tool_without_a_framework_still_merges_its_man_page(tmp_path):
-    tool = _tool(tmp_path, "composer", {"--help": "Usage: composer [-q]\n\nOptions:\n  -q  quiet\n"})
+    tool = _tool(
+        tmp_path, "composer", {"--help": "Usage: composer [-q]\n\nOptions:\n  -q  quiet\n"}
+    )
     for depth in (0, 2):
         result, styles, _ = _crawl_with_man(tool, depth=depth)
         assert "man" in styles
@@ -165,6 +191,7 @@ def test_the_prober_reads_the_root_man_page_once(tmp_path, monkeypatch):
     with Prober(tool, name="composer", sandbox=False) as prober:
         monkeypatch.setattr(prober, "_man_dirs", lambda: (str(tmp_path / "man"),))
         import builtins
+
         monkeypatch.setattr(builtins, "open", counting_open)
         first = prober.man_source(())
         second = prober.man_source(())
@@ -179,8 +206,10 @@ def test_symfony_list_help_is_never_parsed_where_its_json_listing_reads(tmp_path
     is never parsed (the same tree as a crawl that parses it first); where the listing does not read,
     the page is parsed and the listing is not asked twice."""
     page = (HELP / "symfony" / "composer_list.txt").read_text()
-    pages = {"--help": HELP / "symfony" / "composer_list.txt",
-             "list --format=json": FIXTURES / "listings" / "composer_list.json"}
+    pages = {
+        "--help": HELP / "symfony" / "composer_list.txt",
+        "list --format=json": FIXTURES / "listings" / "composer_list.json",
+    }
     parsed: list[str] = []
 
     def parse(text, *, prog, style=None):
@@ -200,7 +229,9 @@ def test_symfony_list_help_is_never_parsed_where_its_json_listing_reads(tmp_path
     assert shortcut.root == parsed_first.root and shortcut.warnings == parsed_first.warnings
 
     log = tmp_path / "calls.log"
-    broken = python_tool(tmp_path / "composer-broken", textwrap.dedent(f"""\
+    broken = python_tool(
+        tmp_path / "composer-broken",
+        textwrap.dedent(f"""\
         import sys
         args = " ".join(sys.argv[1:])
         open({str(log)!r}, "a").write(args + "\\n")
@@ -212,7 +243,8 @@ def test_symfony_list_help_is_never_parsed_where_its_json_listing_reads(tmp_path
             sys.stdout.write(open(pages[args]).read())
         else:
             sys.exit("no such command")
-    """))
+    """),
+    )
     parsed.clear()
     fallback = run(broken, 1)
     assert page in parsed

@@ -84,10 +84,13 @@ def test_style_option_forces_a_parser(cli):
     assert "unknown help style 'nope'" in bad.stderr and "cobra" in bad.stderr
 
 
-@pytest.mark.parametrize("tool, words", [
-    ("no-such-tool-wrapgen-xyz", "not found on PATH"),
-    (str(FIXTURES / "tools" / "wg-binary"), "binary data"),
-])
+@pytest.mark.parametrize(
+    "tool, words",
+    [
+        ("no-such-tool-wrapgen-xyz", "not found on PATH"),
+        (str(FIXTURES / "tools" / "wg-binary"), "binary data"),
+    ],
+)
 def test_errors_are_one_message_and_a_hint(cli, tool, words):
     """A missing or unreadable tool exits 1 with `Error:` and a hint, never a traceback."""
     result = cli("discover", tool)
@@ -101,8 +104,12 @@ def test_progress_is_shown_on_a_terminal(tmp_path):
     """Run for real on a pseudo-terminal, discover prints a progress line and then clears it."""
     wrapgen = shutil.which("wrapgen") or pytest.skip("the wrapgen command is not installed")
     env = dict(os.environ, WRAPGEN_CACHE_DIR=str(tmp_path / "cache"), NO_COLOR="1")
-    result = run_in_pty([sys.executable, "-m", "wrapgen", "discover", COBRA, "--format", "json"],
-                        timeout_s=60, env=env, cwd=str(tmp_path))
+    result = run_in_pty(
+        [sys.executable, "-m", "wrapgen", "discover", COBRA, "--format", "json"],
+        timeout_s=60,
+        env=env,
+        cwd=str(tmp_path),
+    )
     assert wrapgen
     text = result.stdout.decode()
     assert result.exit_code == 0, text

@@ -35,19 +35,25 @@ def _python_tool(tmp_path):
     return str(tool)
 
 
-def test_the_helper_starts_before_the_first_probe_and_not_for_a_cached_rediscovery(tmp_path, events):
+def test_the_helper_starts_before_the_first_probe_and_not_for_a_cached_rediscovery(
+    tmp_path, events
+):
     tool = _python_tool(tmp_path)
     found = discover_module.discover(tool, depth=0, sandbox=False, man=False)
     assert any(flag.long == "--all" for flag in found.root.flags)
     assert events[0] == "prestart" and events.count("prestart") == 1 and "spawn" in events
     events.clear()
-    discover_module.discover(tool, depth=0, sandbox=False, man=False)  # (from the cache: nothing runs)
+    discover_module.discover(
+        tool, depth=0, sandbox=False, man=False
+    )  # (from the cache: nothing runs)
     assert events == []
 
 
 def test_a_shell_script_read_without_running_starts_no_helper(tmp_path, events):
     script = tmp_path / "tool.sh"
-    script.write_text("#!/bin/sh\n# usage: tool.sh start|stop\ncase \"$1\" in\n  start) echo start;;\n  stop) echo stop;;\nesac\n")
+    script.write_text(
+        '#!/bin/sh\n# usage: tool.sh start|stop\ncase "$1" in\n  start) echo start;;\n  stop) echo stop;;\nesac\n'
+    )
     script.chmod(0o755)
     discover_module.discover(str(script), depth=1, man=False, cache=False)
     assert events == []

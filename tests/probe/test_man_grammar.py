@@ -16,7 +16,9 @@ from wrapgen.propose.args import plan_args
 
 
 def _read(style: str, name: str, prog: tuple[str, ...]):
-    return parse_help((FIXTURES / "help" / style / f"{name}.txt").read_text(), prog=prog, style=style)
+    return parse_help(
+        (FIXTURES / "help" / style / f"{name}.txt").read_text(), prog=prog, style=style
+    )
 
 
 def test_the_pages_synopsis_gives_the_operands_a_one_mode_help_left_out():
@@ -26,9 +28,13 @@ def test_the_pages_synopsis_gives_the_operands_a_one_mode_help_left_out():
     merged = _merge_man_flags(helped, man)
     names = [p.name for p in merged.positionals]
     assert "commit" in names and "path" in names
-    assert next(p for p in merged.positionals if p.name == "commit").variadic  # "<commit> [<commit>...] <commit>"
+    assert next(
+        p for p in merged.positionals if p.name == "commit"
+    ).variadic  # "<commit> [<commit>...] <commit>"
     assert len(merged.usage) > 1
-    assert [f.description for f in merged.flags[: len(helped.flags)]] == [f.description for f in helped.flags]
+    assert [f.description for f in merged.flags[: len(helped.flags)]] == [
+        f.description for f in helped.flags
+    ]
     tail = plan_args(merged, tool="git", effect="read", style="git").cli_tail
     assert tail.index("{{commits}}") < tail.index("--") < tail.index("{{paths}}")
 

@@ -69,7 +69,9 @@ def test_the_tool_sees_the_fixed_environment_and_a_scratch_home():
     for key in ("PAGER", "MANPAGER", "GIT_PAGER", "TERM", "NO_COLOR", "LC_ALL", "COLUMNS"):
         assert seen[key] == PROBE_ENV[key], key
     # (the text names the scratch HOME and working directory as ~ and .: the real HOME would show)
-    assert seen.get("HOME") == "~" and home != os.environ.get("HOME") and os.environ.get("HOME") != "~"
+    assert (
+        seen.get("HOME") == "~" and home != os.environ.get("HOME") and os.environ.get("HOME") != "~"
+    )
     assert seen["PWD"] == "."
     assert not os.path.exists(workdir), "the probe's working directory is removed afterwards"
     assert not os.path.exists(home), "the probe's HOME is removed afterwards"
@@ -152,7 +154,9 @@ def test_a_tool_that_runs_its_action_writes_only_into_the_probe_directory(tmp_pa
     log = tmp_path / "log"
     monkeypatch.chdir(user_dir)
     # no sandbox: the tool logs outside its scratch directories (the sandbox would refuse that write)
-    with Prober(str(TOOLS / "wg-action"), env=dict(os.environ, WG_LOG=str(log)), sandbox=False) as prober:
+    with Prober(
+        str(TOOLS / "wg-action"), env=dict(os.environ, WG_LOG=str(log)), sandbox=False
+    ) as prober:
         result = prober.run(("--help",))
     assert result.text == "did the thing\n"
     assert list(user_dir.iterdir()) == []
@@ -200,13 +204,16 @@ def test_the_probes_scratch_directories_read_as_the_tool_would_name_them_anywher
     the same every run: ~, . and $TMPDIR, never the scratch directory's random name."""
     from tests.support.tools import python_tool
 
-    tool = python_tool(tmp_path / "paths", textwrap.dedent("""\
+    tool = python_tool(
+        tmp_path / "paths",
+        textwrap.dedent("""\
         import os
         print("usage: paths [--cache DIR] [--cwd DIR] [--tmp DIR]")
         print(f"  --cache DIR  cache (default {os.environ['HOME']}/.cache/paths)")
         print(f"  --cwd DIR    working directory (default: {os.getcwd()})")
         print(f"  --tmp DIR    scratch (default {os.environ['TMPDIR']}/paths)")
-    """))
+    """),
+    )
     texts = []
     for _ in range(2):
         with Prober(tool, sandbox=False) as prober:

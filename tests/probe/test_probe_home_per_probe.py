@@ -9,14 +9,14 @@ from pathlib import Path
 from wrapgen.probe.prober import Prober
 from tests.support.tools import python_tool
 
-TOOL = '''\
+TOOL = """\
 import os, sys, time
 lock = os.path.join(os.environ["HOME"], ".lockd")
 if os.path.exists(lock):
     time.sleep(30)  # "waiting for the daemon"
 open(lock, "w").write(str(os.getpid()))
 print("Usage: lockd [OPTIONS]\\n\\nOptions:\\n  -v, --verbose  say more\\n  -h, --help     show help")
-'''
+"""
 
 
 def _tool(tmp_path: Path) -> str:

@@ -26,7 +26,9 @@ def test_wrap_reads_targets_only_where_the_runner_has_its_file(tmp_path, monkeyp
     assert runner_discovery("git") is None
     (tmp_path / "Makefile").write_text("all:\n")
     assert callable(runner_discovery("make"))
-    assert callable(runner_discovery("npm", tmp_path, explicit=True))  # asked for: its absence is an error later
+    assert callable(
+        runner_discovery("npm", tmp_path, explicit=True)
+    )  # asked for: its absence is an error later
     with pytest.raises(UsageError, match="not a task runner"):
         runner_discovery("git", tmp_path, explicit=True)
 
@@ -40,4 +42,6 @@ def test_a_missing_runner_file_is_a_clear_error(tmp_path):
 def test_only_makes_own_complaints_count():
     stderr = "make: *** No rule to make target ':'.  Stop.\n"
     assert _make_errors(stderr) == []
-    assert _make_errors("Makefile:2: *** missing separator.  Stop.\n") == ["Makefile:2: *** missing separator.  Stop."]
+    assert _make_errors("Makefile:2: *** missing separator.  Stop.\n") == [
+        "Makefile:2: *** missing separator.  Stop."
+    ]

@@ -7,16 +7,31 @@ from wrapgen.probe.sandbox import HOME_TMPFS_BYTES, bwrap_argv
 
 
 def _argv(**options):
-    return bwrap_argv(["/bin/tool", "--help"], bwrap="/usr/bin/bwrap", workdir="/s/work", home="/s/home",
-                      tmpdir="/s/tmp", **options)
+    return bwrap_argv(
+        ["/bin/tool", "--help"],
+        bwrap="/usr/bin/bwrap",
+        workdir="/s/work",
+        home="/s/home",
+        tmpdir="/s/tmp",
+        **options,
+    )
 
 
 def test_a_tmpfs_home_is_mounted_sized_and_private_and_never_bound():
     argv = _argv(home_tmpfs=HOME_TMPFS_BYTES, home_source="/s/home-abc")
-    at = argv.index("--tmpfs", argv.index("--tmpfs", argv.index("--tmpfs") + 1) + 1)  # (after /tmp's and /run's)
-    assert argv[at - 4:at + 2] == ["--perms", "0700", "--size", str(HOME_TMPFS_BYTES), "--tmpfs", "/s/home"]
+    at = argv.index(
+        "--tmpfs", argv.index("--tmpfs", argv.index("--tmpfs") + 1) + 1
+    )  # (after /tmp's and /run's)
+    assert argv[at - 4 : at + 2] == [
+        "--perms",
+        "0700",
+        "--size",
+        str(HOME_TMPFS_BYTES),
+        "--tmpfs",
+        "/s/home",
+    ]
     assert "/s/home-abc" not in argv  # (home_source is not used)
-    binds = [argv[i + 1:i + 3] for i, word in enumerate(argv) if word == "--bind"]
+    binds = [argv[i + 1 : i + 3] for i, word in enumerate(argv) if word == "--bind"]
     assert binds == [["/s/work", "/s/work"], ["/s/tmp", "/s/tmp"]]
     # the HOME mount comes before the remount of /tmp read-only (it lives under the scratch root there)
     assert at < argv.index("--remount-ro")
@@ -25,7 +40,9 @@ def test_a_tmpfs_home_is_mounted_sized_and_private_and_never_bound():
 
 def test_without_it_the_home_is_bound_as_before():
     argv = _argv(home_source="/s/home-abc")
-    assert ["--bind", "/s/home-abc", "/s/home"] == argv[argv.index("/s/home-abc") - 1:argv.index("/s/home-abc") + 2]
+    assert ["--bind", "/s/home-abc", "/s/home"] == argv[
+        argv.index("/s/home-abc") - 1 : argv.index("/s/home-abc") + 2
+    ]
     assert "--size" not in argv and "--perms" not in argv
     assert _argv(home_tmpfs=None) == _argv()
 

@@ -15,7 +15,9 @@ from wrapgen.runtime.process import ProcessResult
 
 def _fake_sandbox(monkeypatch, seen: list):
     """A sandbox that "runs" (no process starts): run_process records the env and the scratch root."""
-    monkeypatch.setattr(trial, "sandbox_status", lambda: SandboxStatus(True, bwrap="/usr/bin/bwrap"))
+    monkeypatch.setattr(
+        trial, "sandbox_status", lambda: SandboxStatus(True, bwrap="/usr/bin/bwrap")
+    )
 
     def fake_run(argv, *, timeout_s, output_cap, cwd, env, on_timeout=None):
         seen.append({"env": dict(env), "cwd": cwd, "root": os.path.dirname(cwd)})
@@ -28,13 +30,20 @@ def test_a_trial_runs_with_the_trial_env_and_the_packs_env_set_wins(monkeypatch,
     seen: list = []
     _fake_sandbox(monkeypatch, seen)
     assert trial_env() == {"GOGC": "400"}  # knowledge/data/trials.json, with its reason
-    run = trial.run_trials([trial.TrialSpec("a", ("tool", "list")),
-                            trial.TrialSpec("b", ("tool", "show"), env={"GOGC": "100", "X": "1"})],
-                           bin_path="/bin/true", cache=False)
+    run = trial.run_trials(
+        [
+            trial.TrialSpec("a", ("tool", "list")),
+            trial.TrialSpec("b", ("tool", "show"), env={"GOGC": "100", "X": "1"}),
+        ],
+        bin_path="/bin/true",
+        cache=False,
+    )
     assert [o.exit_code for o in run.outcomes] == [0, 0]
     by_argv = sorted(seen, key=lambda s: s["env"].get("X", ""))
     assert by_argv[0]["env"]["GOGC"] == "400"
-    assert by_argv[1]["env"]["GOGC"] == "100" and by_argv[1]["env"]["X"] == "1"  # the pack's env.set wins
+    assert (
+        by_argv[1]["env"]["GOGC"] == "100" and by_argv[1]["env"]["X"] == "1"
+    )  # the pack's env.set wins
 
 
 def test_deferred_scratch_directories_are_gone_once_drained(monkeypatch):
@@ -48,8 +57,12 @@ def test_deferred_scratch_directories_are_gone_once_drained(monkeypatch):
         return real_exit(self, *exc)
 
     monkeypatch.setattr(trial.Scratch, "__exit__", slow_exit)
-    run = trial.run_trials([trial.TrialSpec("a", ("tool", "list"))], bin_path="/bin/true", cache=False,
-                           defer_cleanup=True)
+    run = trial.run_trials(
+        [trial.TrialSpec("a", ("tool", "list"))],
+        bin_path="/bin/true",
+        cache=False,
+        defer_cleanup=True,
+    )
     assert run.outcomes[0].exit_code == 0  # the outcome did not wait for the removal
     root = seen[0]["root"]
     assert os.path.isdir(root)
@@ -67,17 +80,26 @@ def test_without_deferring_the_scratch_is_removed_before_run_trials_returns(monk
 
 def _verb(cli, *, effect="read", optional=()):
     props = {name: {"type": "string"} for name in optional}
-    return {"description": "d", "cli": cli, "args": {"type": "object", "properties": props},
-            "policy": {"effect": effect}}
+    return {
+        "description": "d",
+        "cli": cli,
+        "args": {"type": "object", "properties": props},
+        "policy": {"effect": effect},
+    }
 
 
-def test_chains_that_may_need_a_second_trial_start_first_and_the_evidence_keeps_the_manifest_order(monkeypatch):
-    manifest = {"bin": "tool", "verbs": {
-        "add": _verb(["tool", "add"], effect="write"),
-        "list": _verb(["tool", "list"]),
-        "show": _verb(["tool", "show", "--", "{{name}}"], optional=("name",)),
-        "logs": _verb(["tool", "logs", "--follow"]),
-    }}
+def test_chains_that_may_need_a_second_trial_start_first_and_the_evidence_keeps_the_manifest_order(
+    monkeypatch,
+):
+    manifest = {
+        "bin": "tool",
+        "verbs": {
+            "add": _verb(["tool", "add"], effect="write"),
+            "list": _verb(["tool", "list"]),
+            "show": _verb(["tool", "show", "--", "{{name}}"], optional=("name",)),
+            "logs": _verb(["tool", "logs", "--follow"]),
+        },
+    }
     assert [flows_trials._chain_order(manifest, n) for n in manifest["verbs"]] == [2, 1, 0, 0]
     started: list = []
 
@@ -87,7 +109,15 @@ def test_chains_that_may_need_a_second_trial_start_first_and_the_evidence_keeps_
         return flows_trials.TrialReport((flows_trials.Evidence(name, "ok"),))
 
     monkeypatch.setattr(flows_trials, "try_manifest", fake_try)
-    report = flows_trials._tried_verb_by_verb(manifest, bin_path="/bin/true", try_in=None, timeout_s=None,
-                                              cache=False, deadline_at=None, memo={}, jobs=1)
+    report = flows_trials._tried_verb_by_verb(
+        manifest,
+        bin_path="/bin/true",
+        try_in=None,
+        timeout_s=None,
+        cache=False,
+        deadline_at=None,
+        memo={},
+        jobs=1,
+    )
     assert started == ["show", "logs", "list", "add"]
     assert [e.verb for e in report.evidence] == ["add", "list", "show", "logs"]

@@ -18,24 +18,38 @@ def _root(*statuses) -> Command:
     return Command(exit_status=tuple(statuses))
 
 
-@pytest.mark.parametrize("meaning, declared", [
-    ("no lines were selected", "no matches"),  # grep(1)
-    ("no match could be found", "no matches"),  # rg(1)
-    ("not any line is selected", "no matches"),  # grep --help: "1 otherwise"
-    ("nothing was found", "no matches"),
-    ("different", "differences found"),  # diff(1), cmp(1)
-    ("Some files differ", "differences found"),  # tar(1)
-])
+@pytest.mark.parametrize(
+    "meaning, declared",
+    [
+        ("no lines were selected", "no matches"),  # grep(1)
+        ("no match could be found", "no matches"),  # rg(1)
+        ("not any line is selected", "no matches"),  # grep --help: "1 otherwise"
+        ("nothing was found", "no matches"),
+        ("different", "differences found"),  # diff(1), cmp(1)
+        ("Some files differ", "differences found"),  # tar(1)
+    ],
+)
 def test_answers(meaning, declared):
     """Meanings that say the tool answered "no" are declared, with the knowledge entry's short meaning."""
     assert answer_codes(_root((1, meaning))) == {"1": declared}
 
 
-@pytest.mark.parametrize("meaning", [
-    "trouble", "an error occurred", "An error occurred", "Fatal error", "minor problems", "serious trouble",
-    "Something worth a warning occurred, but no actual errors occurred", "some source data could not be read",
-    "there was a fatal error", "the command was successful", "inputs differ but one could not be read",
-])
+@pytest.mark.parametrize(
+    "meaning",
+    [
+        "trouble",
+        "an error occurred",
+        "An error occurred",
+        "Fatal error",
+        "minor problems",
+        "serious trouble",
+        "Something worth a warning occurred, but no actual errors occurred",
+        "some source data could not be read",
+        "there was a fatal error",
+        "the command was successful",
+        "inputs differ but one could not be read",
+    ],
+)
 def test_errors_and_unknown_meanings_stay_errors(meaning):
     """Error words win over answer words; a meaning that is neither is not declared."""
     assert answer_codes(_root((1, meaning))) == {}
@@ -48,8 +62,13 @@ def test_zero_is_never_declared():
 
 def test_why_quotes_the_tools_words():
     """The reason names the status and the tool's own words."""
-    why = exit_codes_why(_root((0, "a line is selected"), (1, "no lines were selected"), (2, "an error occurred")))
-    assert why == "exit 1: the tool documents it as 'no lines were selected', an answer (declared 'no matches')"
+    why = exit_codes_why(
+        _root((0, "a line is selected"), (1, "no lines were selected"), (2, "an error occurred"))
+    )
+    assert (
+        why
+        == "exit 1: the tool documents it as 'no lines were selected', an answer (declared 'no matches')"
+    )
 
 
 def test_every_group_has_a_reason():
@@ -64,11 +83,14 @@ def _tool(fixture: str, name: str, style: str) -> Tool:
     return Tool(name=name, root=parse_help(text, prog=(name,), style=style))
 
 
-@pytest.mark.parametrize("fixture, name, style, expected", [
-    ("man/grep.txt", "grep", "man", {"1": "no matches"}),
-    ("gnu/diff.txt", "diff", "gnu", {"1": "differences found"}),
-    ("man/tar.txt", "tar", "man", {"1": "differences found"}),
-])
+@pytest.mark.parametrize(
+    "fixture, name, style, expected",
+    [
+        ("man/grep.txt", "grep", "man", {"1": "no matches"}),
+        ("gnu/diff.txt", "diff", "gnu", {"1": "differences found"}),
+        ("man/tar.txt", "tar", "man", {"1": "differences found"}),
+    ],
+)
 def test_propose_declares_them_and_the_pack_is_valid(fixture, name, style, expected):
     """A proposal from a page documenting answers declares them at pack level, says why, and passes check."""
     manifest = propose(_tool(fixture, name, style)).manifest
@@ -77,7 +99,9 @@ def test_propose_declares_them_and_the_pack_is_valid(fixture, name, style, expec
     assert checked(manifest) == []
 
 
-@pytest.mark.parametrize("fixture, name, style", [("gnu/ls.txt", "ls", "gnu"), ("man/xz.txt", "xz", "man")])
+@pytest.mark.parametrize(
+    "fixture, name, style", [("gnu/ls.txt", "ls", "gnu"), ("man/xz.txt", "xz", "man")]
+)
 def test_propose_declares_nothing_for_error_statuses(fixture, name, style):
     """ls's and xz's documented statuses are all errors or warnings: no exit_codes in the pack."""
     manifest = propose(_tool(fixture, name, style)).manifest
@@ -88,12 +112,18 @@ def test_a_mode_that_inverts_the_answer_declares_none():
     """rg's files-without-match exits 1 when every file matched: that verb declares {} over the pack's map."""
     from wrapgen.propose.exitcodes import inverts_answers
 
-    assert inverts_answers(("--files-without-match",)) and not inverts_answers(("--files-with-matches",))
+    assert inverts_answers(("--files-without-match",)) and not inverts_answers(
+        ("--files-with-matches",)
+    )
     root = _tool("clap/rg.txt", "rg", "clap").root
-    root = root.with_changes(exit_status=((0, "ripgrep finds a match"), (1, "no match could be found")))
+    root = root.with_changes(
+        exit_status=((0, "ripgrep finds a match"), (1, "no match could be found"))
+    )
     manifest = propose(Tool(name="rg", root=root)).manifest
     assert manifest["exit_codes"] == {"1": "no matches"}
-    by_mode = {verb["cli"][1] if len(verb["cli"]) > 1 else "": verb for verb in manifest["verbs"].values()}
+    by_mode = {
+        verb["cli"][1] if len(verb["cli"]) > 1 else "": verb for verb in manifest["verbs"].values()
+    }
     inverted = [v for v in manifest["verbs"].values() if "--files-without-match" in v["cli"]]
     assert inverted and all(v["exit_codes"] == {} for v in inverted)
     others = [v for v in manifest["verbs"].values() if "--files-without-match" not in v["cli"]]

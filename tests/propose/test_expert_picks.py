@@ -48,23 +48,39 @@ def test_example_words_that_are_whole_flags_are_not_bundles():
 
 
 def test_single_dash_long_flags_shown_in_examples_are_offered():
-    root = Command(usage=("find [path...] [expression]",), parser="man",
-                   examples=("find . -name '*.py' -type f", "find / -maxdepth 1"),
-                   positionals=(Positional(name="path", variadic=True, type="path"),),
-                   flags=tuple(Flag(long=f"-{n}", takes_value=True, description=f"tests {n}")
-                               for n in ("amin", "anewer", "atime", "name", "type", "maxdepth", "perm", "uid")))
+    root = Command(
+        usage=("find [path...] [expression]",),
+        parser="man",
+        examples=("find . -name '*.py' -type f", "find / -maxdepth 1"),
+        positionals=(Positional(name="path", variadic=True, type="path"),),
+        flags=tuple(
+            Flag(long=f"-{n}", takes_value=True, description=f"tests {n}")
+            for n in ("amin", "anewer", "atime", "name", "type", "maxdepth", "perm", "uid")
+        ),
+    )
     plan = plan_args(root, tool="find", effect="read", style="man", max_args=5)
     assert {"name", "type", "maxdepth"} <= set(plan.properties)
 
 
 def test_cobra_scope_flags_inherited_from_the_root_are_offered():
     """kubectl get --namespace, restic --repo: a global flag that scopes the command, where cobra parses it after."""
-    scope = Flag(long="--namespace", short="-n", takes_value=True, description="the namespace scope")
+    scope = Flag(
+        long="--namespace", short="-n", takes_value=True, description="the namespace scope"
+    )
     other = Flag(long="--kubeconfig", takes_value=True, description="path to the kubeconfig file")
-    command = Command(path=("get",), parser="cobra", global_flags=(scope, other),
-                      positionals=(Positional(name="TYPE"),))
-    assert "namespace" in plan_args(command, tool="kubectl", effect="read", style="cobra").properties
-    assert "kubeconfig" not in plan_args(command, tool="kubectl", effect="read", style="cobra").properties
+    command = Command(
+        path=("get",),
+        parser="cobra",
+        global_flags=(scope, other),
+        positionals=(Positional(name="TYPE"),),
+    )
+    assert (
+        "namespace" in plan_args(command, tool="kubectl", effect="read", style="cobra").properties
+    )
+    assert (
+        "kubeconfig"
+        not in plan_args(command, tool="kubectl", effect="read", style="cobra").properties
+    )
     # where the style does not say global flags may follow the command, they are not offered
     assert "namespace" not in plan_args(command, tool="x", effect="read", style="git").properties
 
@@ -75,18 +91,26 @@ def test_git_log_offers_the_one_line_history():
     it in a tenth of the tokens), beside the author, grep, since and path an expert asks for too."""
     from wrapgen.propose.args import RICH_COMMAND_FLAGS
 
-    log = parse_help((FIXTURES / "help" / "man" / "git_log.txt").read_text(), prog=("git", "log"), style="man")
+    log = parse_help(
+        (FIXTURES / "help" / "man" / "git_log.txt").read_text(), prog=("git", "log"), style="man"
+    )
     assert len(log.flags) >= RICH_COMMAND_FLAGS
     plan = plan_args(log, tool="git", effect="read", style="man", max_args=MAX_ARGS_SINGLE)
-    assert {"oneline", "max_count", "author", "grep", "since", "paths", "revision_range"} <= set(plan.properties)
+    assert {"oneline", "max_count", "author", "grep", "since", "paths", "revision_range"} <= set(
+        plan.properties
+    )
 
 
 # -- never offered ------------------------------------------------------------------------------
 
 
 def test_streaming_follow_flags_are_noise_and_redirect_following_is_not():
-    assert flag_noise(Flag(long="--follow", short="-f", description="Specify if the logs should be streamed."))
-    assert flag_noise(Flag(long="--follow", short="-f", description="output appended data as the file grows"))
+    assert flag_noise(
+        Flag(long="--follow", short="-f", description="Specify if the logs should be streamed.")
+    )
+    assert flag_noise(
+        Flag(long="--follow", short="-f", description="output appended data as the file grows")
+    )
     assert flag_noise(Flag(long="--follow", description="Follow redirects")) is None
 
 
@@ -97,20 +121,32 @@ def _excluded(path: tuple[str, ...], summary: str) -> str | None:
 def test_servers_listeners_streams_logins_and_self_update_are_never_proposed():
     assert "long-running" in _excluded(("server",), "Run the language server")
     assert "long-running" in _excluded(("events",), "Get real time events from the server")
-    assert "long-running" in _excluded(("stats",), "Display a live stream of container(s) resource usage statistics")
-    assert "long-running" in _excluded(("rcd",), "Run rclone listening to remote control commands only")
+    assert "long-running" in _excluded(
+        ("stats",), "Display a live stream of container(s) resource usage statistics"
+    )
+    assert "long-running" in _excluded(
+        ("rcd",), "Run rclone listening to remote control commands only"
+    )
     assert "login" in _excluded(("authorize",), "Remote authorization.")
     assert _excluded(("selfupdate",), "Update the rclone binary.") == "self-update"
     assert _excluded(("self", "update"), "Update uv.") == "self-update"
     assert _excluded(("gendocs",), "Output markdown docs for rclone to the directory supplied.")
-    assert _excluded(("genautocomplete", "bash"), "Output bash completion script for rclone.") == "shell completion"
-    for path, summary in ((("ps",), "List containers"), (("logs",), "Fetch the logs of a container"),
-                          (("check",), "Checks the files in the source and destination match.")):
+    assert (
+        _excluded(("genautocomplete", "bash"), "Output bash completion script for rclone.")
+        == "shell completion"
+    )
+    for path, summary in (
+        (("ps",), "List containers"),
+        (("logs",), "Fetch the logs of a container"),
+        (("check",), "Checks the files in the source and destination match."),
+    ):
         assert _excluded(path, summary) is None, path
 
 
 def _npm_page(name: str) -> Command:
-    return parse_help((FIXTURES / "help" / "npm" / f"npm_{name}.txt").read_text(), prog=("npm", name), style="npm")
+    return parse_help(
+        (FIXTURES / "help" / "npm" / f"npm_{name}.txt").read_text(), prog=("npm", name), style="npm"
+    )
 
 
 def test_commands_that_hand_what_follows_a_double_dash_on_are_never_proposed():
@@ -120,7 +156,9 @@ def test_commands_that_hand_what_follows_a_double_dash_on_are_never_proposed():
     for name in ("explore", "restart"):
         page = _npm_page(name)
         assert "mega-command" in exclusion_reason(Candidate(path=(name,), command=page)), name
-    log = parse_help((FIXTURES / "help" / "man" / "git_log.txt").read_text(), prog=("git", "log"), style="man")
+    log = parse_help(
+        (FIXTURES / "help" / "man" / "git_log.txt").read_text(), prog=("git", "log"), style="man"
+    )
     assert any("[--]" in line for line in log.usage)
     assert exclusion_reason(Candidate(path=("log",), command=log)) is None
 
@@ -128,7 +166,9 @@ def test_commands_that_hand_what_follows_a_double_dash_on_are_never_proposed():
 def test_commands_that_run_a_program_they_download_or_daemonize_are_never_proposed():
     """yarn v1's create runs a create-* starter kit's program; pm2's start daemonizes the app it is
     given (their summaries, as their help prints them). pm2's restart and startup are no such thing."""
-    assert "mega-command" in _excluded(("create",), "Creates new projects from any create-* starter kits.")
+    assert "mega-command" in _excluded(
+        ("create",), "Creates new projects from any create-* starter kits."
+    )
     assert "mega-command" in _excluded(("start",), "start and daemonize an app")
     assert _excluded(("restart",), "restart a process") is None
     assert _excluded(("create",), "Create a new issue") is None
@@ -136,20 +176,35 @@ def test_commands_that_run_a_program_they_download_or_daemonize_are_never_propos
 
 def test_npm_adduser_is_a_login_flow():
     """npm's adduser is its login under the older name (captured help: "Add a registry user account")."""
-    assert exclusion_reason(Candidate(path=("adduser",), command=_npm_page("adduser"))) == "interactive: a login flow"
+    assert (
+        exclusion_reason(Candidate(path=("adduser",), command=_npm_page("adduser")))
+        == "interactive: a login flow"
+    )
 
 
 def test_of_commands_with_one_summary_the_one_it_names_or_people_use_is_proposed():
     """npm lists `ll` (the --long form) before `ls`, both "List installed packages": `ls` is proposed.
     pm2's `create` repeats the summary of `pid` ("return pid of [app_name] or all"): `pid` is kept."""
-    def sub(name: str, summary: str) -> Command:
-        return Command(path=(name,), summary=summary, stub=False,
-                       positionals=(Positional(name="name"),) if name in ("view", "pid") else ())
 
-    listed = [sub("ll", "List installed packages"), sub("ls", "List installed packages"),
-              sub("outdated", "Check for outdated packages"), sub("view", "View registry info"),
-              sub("create", "return pid of [app_name] or all"), sub("pid", "return pid of [app_name] or all"),
-              sub("prefix", "Display prefix"), sub("root", "Display npm root"), sub("whoami", "Display npm username")]
+    def sub(name: str, summary: str) -> Command:
+        return Command(
+            path=(name,),
+            summary=summary,
+            stub=False,
+            positionals=(Positional(name="name"),) if name in ("view", "pid") else (),
+        )
+
+    listed = [
+        sub("ll", "List installed packages"),
+        sub("ls", "List installed packages"),
+        sub("outdated", "Check for outdated packages"),
+        sub("view", "View registry info"),
+        sub("create", "return pid of [app_name] or all"),
+        sub("pid", "return pid of [app_name] or all"),
+        sub("prefix", "Display prefix"),
+        sub("root", "Display npm root"),
+        sub("whoami", "Display npm username"),
+    ]
     tool = Tool(name="pkgtool", root=Command(subcommands=tuple(listed), parser="npm"))
     proposal = propose(tool)
     verbs = set(proposal.manifest["verbs"])
@@ -174,9 +229,19 @@ def test_black_check_and_diff_are_read_commands_of_their_own():
 
 
 def test_preview_modes_only_for_writes_with_a_no_write_switch():
-    write = Command(path=("format",), summary="Format files", flags=(
-        Flag(long="--check", description="Avoid writing any formatted files back; instead, exit non-zero"),
-        Flag(long="--line-length", takes_value=True, description="How many characters per line")))
+    write = Command(
+        path=("format",),
+        summary="Format files",
+        flags=(
+            Flag(
+                long="--check",
+                description="Avoid writing any formatted files back; instead, exit non-zero",
+            ),
+            Flag(
+                long="--line-length", takes_value=True, description="How many characters per line"
+            ),
+        ),
+    )
     modes = preview_modes(Candidate(path=("format",), command=write), "write")
     assert [m.fixed for m in modes] == [("--check",)] and modes[0].name == "format.check"
     assert preview_modes(Candidate(path=("format",), command=write), "read") == ()
@@ -196,8 +261,12 @@ def test_a_tool_that_does_not_say_what_it_does_bare_gets_no_bare_verb():
     assert bare_job(_fixture_tool("cobra", "gh").root, bin="gh") is None
     assert bare_job(_fixture_tool("cobra", "kubectl").root, bin="kubectl") is None
     # the job named by the summary has a command of its own: that one is proposed instead
-    root = Command(summary="tool is the main command, used to sync files.", usage=("tool [flags]", "tool [command]"),
-                   flags=(Flag(long="--dry-run"),), subcommands=(Command(path=("sync",), summary="Sync files"),))
+    root = Command(
+        summary="tool is the main command, used to sync files.",
+        usage=("tool [flags]", "tool [command]"),
+        flags=(Flag(long="--dry-run"),),
+        subcommands=(Command(path=("sync",), summary="Sync files"),),
+    )
     assert bare_job(root, bin="tool") is None
 
 
@@ -205,10 +274,18 @@ def test_a_family_that_does_nothing_bare_does_not_make_its_members_deep():
     """kubectl top has no flags of its own (only --help): `top pod` ranks as a first-level command."""
     from wrapgen.propose.core import _tree_candidates
 
-    top = Command(path=("top",), usage=("kubectl top [flags] [options]",), flags=(Flag(long="--help"),),
-                  subcommands=(Command(path=("top", "pod"), summary="Display resource usage of pods"),))
-    create = Command(path=("create",), usage=("kubectl create -f FILENAME",), flags=(Flag(long="--filename"),),
-                     subcommands=(Command(path=("create", "job"), summary="Create a job"),))
+    top = Command(
+        path=("top",),
+        usage=("kubectl top [flags] [options]",),
+        flags=(Flag(long="--help"),),
+        subcommands=(Command(path=("top", "pod"), summary="Display resource usage of pods"),),
+    )
+    create = Command(
+        path=("create",),
+        usage=("kubectl create -f FILENAME",),
+        flags=(Flag(long="--filename"),),
+        subcommands=(Command(path=("create", "job"), summary="Create a job"),),
+    )
     cands = {c.path: c for c in _tree_candidates(Command(subcommands=(top, create)))}
     assert ("top",) not in cands  # bare `kubectl top` prints help
     assert cands[("top", "pod")].depth == 1

@@ -21,7 +21,9 @@ HELP = Path(__file__).resolve().parent.parent / "fixtures" / "help"
 
 def _parsed(style: str, name: str) -> Command:
     prog = tuple(name.split("_"))
-    return parse_help((HELP / style / f"{name}.txt").read_text(encoding="utf-8"), prog=prog, style=style)
+    return parse_help(
+        (HELP / style / f"{name}.txt").read_text(encoding="utf-8"), prog=prog, style=style
+    )
 
 
 def test_git_show_puts_its_objects_before_dash_dash_behind_end_of_options():
@@ -38,7 +40,13 @@ def test_git_show_renders_a_revision_as_a_revision_and_refuses_a_dashed_one():
     show = _parsed("git", "git_show").with_changes(path=("show",))
     plan = plan_args(show, tool="git", effect="read", style="git", include=["objects"])
     cli = ["git", "show", *plan.cli_tail]
-    assert render_argv(cli, {"objects": ["HEAD"]}) == ["git", "show", "--end-of-options", "HEAD", "--"]
+    assert render_argv(cli, {"objects": ["HEAD"]}) == [
+        "git",
+        "show",
+        "--end-of-options",
+        "HEAD",
+        "--",
+    ]
     # the runtime's rule holds before '--' whatever the template says: no value becomes an option
     with pytest.raises(RenderError, match="option injection refused"):
         render_argv(cli, {"objects": ["--output=/tmp/x"]})
@@ -52,9 +60,13 @@ def test_usage_split_reads_only_the_commands_own_lines():
 
 def test_usage_split_ignores_a_flag_that_contains_an_operand_name():
     """git commit's '--pathspec-from-file' stands before '[--]'; <pathspec> itself comes after it."""
-    commit = Command(path=("commit",), usage=(
-        "git commit [-a] [--pathspec-from-file=<file> [--pathspec-file-nul]] [--] [<pathspec>...]",),
-        positionals=(Positional("pathspec", required=False, variadic=True),))
+    commit = Command(
+        path=("commit",),
+        usage=(
+            "git commit [-a] [--pathspec-from-file=<file> [--pathspec-file-nul]] [--] [<pathspec>...]",
+        ),
+        positionals=(Positional("pathspec", required=False, variadic=True),),
+    )
     assert usage_split(commit) == 0
     plan = plan_args(commit, tool="git", effect="write", style="git", include=["pathspecs"])
     assert plan.cli_tail == ("--", "{{pathspecs}}")
@@ -73,7 +85,9 @@ def test_an_operand_of_a_mode_line_only_stays_with_that_mode():
     assert {p.name for p in root.positionals} >= {"output_file", "file"}
     assert operands(root) == []
     plan = plan_args(root, tool="ssh-keygen", effect="read", style="gnu")
-    assert not any(t.startswith("{{") and t.strip("{}") in ("output_file", "files") for t in plan.cli_tail)
+    assert not any(
+        t.startswith("{{") and t.strip("{}") in ("output_file", "files") for t in plan.cli_tail
+    )
     # the mode that names it keeps it
     assert [p.name for p in operands(root, mode=("-M",))] == ["output_file"]
 
@@ -95,10 +109,18 @@ def test_a_required_flag_gets_no_default_and_is_required():
     scale = _parsed("cobra", "kubectl_scale")
     replicas = next(f for f in scale.flags if f.long == "--replicas")
     assert replicas.required
-    plan = plan_args(scale, tool="kubectl", effect="write", style="cobra", include=["replicas", "current_replicas"])
+    plan = plan_args(
+        scale,
+        tool="kubectl",
+        effect="write",
+        style="cobra",
+        include=["replicas", "current_replicas"],
+    )
     assert "replicas" in plan.required
     assert "default" not in plan.properties["replicas"]
-    assert "default" not in plan.properties["current_replicas"]  # a write verb: the tool's own default applies
+    assert (
+        "default" not in plan.properties["current_replicas"]
+    )  # a write verb: the tool's own default applies
 
 
 def test_a_default_in_prose_is_not_a_default():
@@ -123,5 +145,7 @@ def test_hardening_flags_stay_options_before_end_of_options():
 
 
 def test_the_json_selection_goes_before_end_of_options():
-    argv = render_argv(["tool", "show", "--end-of-options", "{{rev}}"], {"rev": "main"}, json_selection=["--json"])
+    argv = render_argv(
+        ["tool", "show", "--end-of-options", "{{rev}}"], {"rev": "main"}, json_selection=["--json"]
+    )
     assert argv == ["tool", "show", "--json", "--end-of-options", "main"]

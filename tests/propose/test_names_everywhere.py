@@ -30,12 +30,26 @@ from wrapgen.propose.args import arg_name as flag_arg_name
 from wrapgen.propose.args import positional_arg_name
 
 # Flags whose name has no letter to start a verb name with: the class of --0 (found by the property test).
-DIGIT_AND_SYMBOL_FLAGS = ("--0", "--1", "--42", "--9lives", "--1-2", "--0.5", "--_", "--.", "---", "--_0", "--Über")
+DIGIT_AND_SYMBOL_FLAGS = (
+    "--0",
+    "--1",
+    "--42",
+    "--9lives",
+    "--1-2",
+    "--0.5",
+    "--_",
+    "--.",
+    "---",
+    "--_0",
+    "--Über",
+)
 
 _LIST_HELP = "List all supported file types"  # reads as a mode flag (rg --type-list)
 
 
-def _mode_tool(*flags: Flag, name: str = "tool", summary: str = "Search files for a pattern") -> Tool:
+def _mode_tool(
+    *flags: Flag, name: str = "tool", summary: str = "Search files for a pattern"
+) -> Tool:
     return Tool(name=name, root=Command(path=(), summary=summary, flags=flags))
 
 
@@ -45,10 +59,14 @@ def _assert_pack_writes(proposal) -> None:
     assert is_pack_id(manifest["pack_id"]), manifest["pack_id"]
     for verb_name, verb in manifest["verbs"].items():
         assert is_verb_name(verb_name), verb_name
-        assert all(is_arg_name(a) for a in verb["args"]["properties"]), list(verb["args"]["properties"])
+        assert all(is_arg_name(a) for a in verb["args"]["properties"]), list(
+            verb["args"]["properties"]
+        )
     text = dump_manifest(manifest)
     parsed, diagnostics = parse_manifest(text.encode(), path="pack.yaml")
-    errors = [d.format() for d in lint_manifest(parsed, diagnostics, derived=False) if d.level == "error"]
+    errors = [
+        d.format() for d in lint_manifest(parsed, diagnostics, derived=False) if d.level == "error"
+    ]
     assert errors == []
 
 
@@ -69,24 +87,32 @@ def test_digit_and_symbol_only_mode_flags_give_valid_verbs(spelling):
 @pytest.mark.parametrize("spelling", DIGIT_AND_SYMBOL_FLAGS)
 def test_digit_and_symbol_only_value_flags_give_valid_arg_names(spelling):
     """A value flag `--0 N` on a subcommand is an arg with a valid name (`x_0`), and the pack writes."""
-    sub = Command(path=("list",), summary="List things",
-                  flags=(Flag(long=spelling, takes_value=True, type="integer", description="how many"),))
+    sub = Command(
+        path=("list",),
+        summary="List things",
+        flags=(Flag(long=spelling, takes_value=True, type="integer", description="how many"),),
+    )
     _assert_pack_writes(propose(Tool(name="tool", root=Command(path=(), subcommands=(sub,)))))
     assert flag_arg_name(Flag(long="--0", takes_value=True)) == "x_0"
 
 
 def test_a_short_only_mode_named_by_a_digit_in_its_help_is_valid():
     """`-0  (1) output ...`: the word in parentheses names a short-only mode; `1` becomes `x1`."""
-    proposal = propose(_mode_tool(Flag(short="-0", description="read (1) all inputs into an array")))
+    proposal = propose(
+        _mode_tool(Flag(short="-0", description="read (1) all inputs into an array"))
+    )
     assert "x1" in proposal.manifest["verbs"]
     _assert_pack_writes(proposal)
 
 
 def test_a_kind_filter_whose_kinds_start_with_digits_gives_valid_verbs():
     """fd-style `--type` kinds `'1' or '1x'` name the mode `x1xs`, not `1xs`."""
-    kinds = Flag(long="--type", takes_value=True,
-                 description="Filter the search by type: '1' or '1x': one thing, 'b' or 'bee': bees, "
-                             "'c' or 'cat': cats")
+    kinds = Flag(
+        long="--type",
+        takes_value=True,
+        description="Filter the search by type: '1' or '1x': one thing, 'b' or 'bee': bees, "
+        "'c' or 'cat': cats",
+    )
     proposal = propose(_mode_tool(kinds, summary="Do stuff"))
     assert "x1xs" in proposal.manifest["verbs"]
     _assert_pack_writes(proposal)
@@ -94,7 +120,9 @@ def test_a_kind_filter_whose_kinds_start_with_digits_gives_valid_verbs():
 
 def test_a_tool_named_by_digits_gets_a_valid_main_verb_and_pack_id():
     """A tool `2fa` whose help names no verb: main mode and pack id are `x2fa`."""
-    proposal = propose(_mode_tool(Flag(long="--0", description=_LIST_HELP), name="2fa", summary="Do stuff"))
+    proposal = propose(
+        _mode_tool(Flag(long="--0", description=_LIST_HELP), name="2fa", summary="Do stuff")
+    )
     assert proposal.manifest["pack_id"] == "x2fa"
     assert "x2fa" in proposal.manifest["verbs"]
     _assert_pack_writes(proposal)
@@ -102,8 +130,11 @@ def test_a_tool_named_by_digits_gets_a_valid_main_verb_and_pack_id():
 
 def test_the_listing_form_of_a_capitalised_command_is_lower_case():
     """`Br --list` (git branch --list's shape) gives `br.list`, not `Br.list`."""
-    sub = Command(path=("Br",), summary="List, create, or delete branches",
-                  flags=(Flag(long="--list", description="List branches"),))
+    sub = Command(
+        path=("Br",),
+        summary="List, create, or delete branches",
+        flags=(Flag(long="--list", description="List branches"),),
+    )
     proposal = propose(Tool(name="tool", root=Command(path=(), subcommands=(sub,))))
     assert "br.list" in proposal.manifest["verbs"]
     _assert_pack_writes(proposal)
@@ -111,10 +142,15 @@ def test_the_listing_form_of_a_capitalised_command_is_lower_case():
 
 def test_an_invalid_name_given_by_a_program_is_made_valid():
     """A Recipe built in code (no schema) naming a command `Pr_List` or renaming it `0` still writes valid names."""
-    subs = tuple(Command(path=(w,), summary=f"{w.capitalize()} things") for w in ("list", "view", "status"))
+    subs = tuple(
+        Command(path=(w,), summary=f"{w.capitalize()} things") for w in ("list", "view", "status")
+    )
     tool = Tool(name="tool", root=Command(path=(), subcommands=subs))
-    recipe = Recipe(tool="tool", commands=(CommandSpec(path=("list",), name="Pr_List"), CommandSpec(path=("view",))),
-                    overrides={"view": CommandSpec(name="0")})
+    recipe = Recipe(
+        tool="tool",
+        commands=(CommandSpec(path=("list",), name="Pr_List"), CommandSpec(path=("view",))),
+        overrides={"view": CommandSpec(name="0")},
+    )
     proposal = propose(tool, recipe)
     assert list(proposal.manifest["verbs"]) == ["pr-list", "x0"]
     recipe = Recipe(tool="tool", pack_id="My Pack")
@@ -174,8 +210,10 @@ def test_arg_sub_pack_and_pack_ids_are_valid_for_any_text(text):
 def test_a_subcommand_word_starting_with_a_dash_is_not_proposed():
     """A help that lists `-` (stdin) or `-x` as a subcommand: left out, since in cli[] it stands where a flag would
     (found by the property test: check's W014 refused the pack)."""
-    subs = (Command(path=("-",), summary="", flags=(Flag(long="--0", short="-a", takes_value=True),)),
-            Command(path=("list",), summary="List things"))
+    subs = (
+        Command(path=("-",), summary="", flags=(Flag(long="--0", short="-a", takes_value=True),)),
+        Command(path=("list",), summary="List things"),
+    )
     proposal = propose(Tool(name="tool", root=Command(path=(), subcommands=subs)))
     assert list(proposal.manifest["verbs"]) == ["list"]
     left = {d.path: d.reason for d in proposal.decisions if not d.chosen}
@@ -188,16 +226,26 @@ def test_the_wizard_refuses_an_invalid_rename_and_says_the_valid_form():
     from wrapgen.flows.wizard import _rename
 
     said: list[str] = []
-    _rename(None, "list", "list", lambda prompt: "Mail.List", said.append)  # refused before the session is used
-    assert said == ["    a name is lower-case words joined by dots, like pr.list (mail.list would do); unchanged"]
+    _rename(
+        None, "list", "list", lambda prompt: "Mail.List", said.append
+    )  # refused before the session is used
+    assert said == [
+        "    a name is lower-case words joined by dots, like pr.list (mail.list would do); unchanged"
+    ]
 
 
-@pytest.mark.parametrize("flag, operand", [("--result", "file"), ("--limit", "result"), ("--limit", "result...")])
+@pytest.mark.parametrize(
+    "flag, operand", [("--result", "file"), ("--limit", "result"), ("--limit", "result...")]
+)
 def test_an_arg_named_result_is_renamed(flag, operand):
     """A flag `--result` or an operand `<result>` is the arg `result_value`: `{{result}}` is the command's result,
     which check (W007) refuses in cli[] (found by the property test)."""
-    sub = Command(path=("list",), summary="List things", flags=(Flag(long=flag, takes_value=True, required=True),),
-                  positionals=(Positional(name=operand.rstrip("."), variadic=operand.endswith("...")),))
+    sub = Command(
+        path=("list",),
+        summary="List things",
+        flags=(Flag(long=flag, takes_value=True, required=True),),
+        positionals=(Positional(name=operand.rstrip("."), variadic=operand.endswith("...")),),
+    )
     proposal = propose(Tool(name="tool", root=Command(path=(), subcommands=(sub,))))
     args = proposal.manifest["verbs"]["list"]["args"]["properties"]
     assert "result" not in args and ("result_value" in args or "results" in args), list(args)

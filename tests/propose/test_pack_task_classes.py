@@ -40,20 +40,28 @@ def _effect(verb: dict) -> str:
 def test_find_primaries_follow_the_starting_points_without_a_double_dash():
     """find -name x -- . is 'unknown predicate'; find . -name x is what find(1) reads."""
     proposal = propose(_tool("gnu", "find"))
-    (name, verb), = _verbs(proposal).items()
+    ((name, verb),) = _verbs(proposal).items()
     cli = verb["cli"]
     assert "--" not in cli and "--end-of-options" not in cli
     paths = cli.index("{{paths}}")
-    primaries = [i for i, token in enumerate(cli) if token.startswith("-") and token not in ("-H", "-L", "-P")]
+    primaries = [
+        i
+        for i, token in enumerate(cli)
+        if token.startswith("-") and token not in ("-H", "-L", "-P")
+    ]
     assert primaries and min(primaries) > paths, cli
-    assert name != "show" and not verb["description"].startswith("Print")  # not named after "-print"
+    assert name != "show" and not verb["description"].startswith(
+        "Print"
+    )  # not named after "-print"
     assert checked(proposal.manifest) == []
 
 
 def test_leading_options_the_usage_shows_stay_before_the_operands():
     from wrapgen.knowledge.commands import options_after_operands
 
-    root = _tool("man", "find").root  # find(1) lists -H, -L, -P as options; --help names them only in its usage
+    root = _tool(
+        "man", "find"
+    ).root  # find(1) lists -H, -L, -P as options; --help names them only in its usage
     leading = options_after_operands(root)
     assert leading is not None and {"-H", "-L", "-P"} <= leading and "-name" not in leading
     # an ordinary trailing operand is no expression: ls [FILE]... keeps its grammar
@@ -67,14 +75,18 @@ def test_make_dry_run_is_a_read_command_of_its_own():
     verbs = _verbs(propose(_tool("gnu", "make")))
     preview = [v for v in verbs.values() if "--just-print" in v["cli"] or "--dry-run" in v["cli"]]
     assert preview and all(_effect(v) == "read" for v in preview)
-    assert any(_effect(v) != "read" and "--just-print" not in v["cli"] for v in verbs.values())  # bare make builds
+    assert any(
+        _effect(v) != "read" and "--just-print" not in v["cli"] for v in verbs.values()
+    )  # bare make builds
 
 
 def test_gzip_stdout_and_test_are_reads_beside_the_compressing_main_mode():
     proposal = propose(_tool("gnu", "gzip"))
     verbs = _verbs(proposal)
     stdout = [v for v in verbs.values() if "--stdout" in v["cli"]]
-    assert stdout and _effect(stdout[0]) == "read" and "decompress" in stdout[0]["args"]["properties"]
+    assert (
+        stdout and _effect(stdout[0]) == "read" and "decompress" in stdout[0]["args"]["properties"]
+    )
     assert "force" not in stdout[0]["args"]["properties"]  # "force overwrite of output file" writes
     tests = [v for v in verbs.values() if "--test" in v["cli"]]
     assert tests and _effect(tests[0]) == "read"
@@ -82,7 +94,9 @@ def test_gzip_stdout_and_test_are_reads_beside_the_compressing_main_mode():
 
 
 def test_xz_operations_get_their_standard_output_forms_and_are_not_destructive():
-    verbs = _verbs(propose(_tool("man", "xz")))  # xz(1) lists the operations; the short --help does not
+    verbs = _verbs(
+        propose(_tool("man", "xz"))
+    )  # xz(1) lists the operations; the short --help does not
     assert _effect(verbs["decompress.stdout"]) == "read"
     assert verbs["decompress.stdout"]["cli"][1:3] == ["--decompress", "--stdout"]
     assert _effect(verbs["decompress"]) == "write" and _effect(verbs["compress"]) == "write"
@@ -125,10 +139,22 @@ def test_sed_reads_by_default_and_edits_in_place_only_as_a_write_of_its_own():
 
 def test_a_summary_verb_in_the_third_person_decides_like_its_base_form():
     """rclone size: "Prints the total size and number of objects" reads; it was a write 'to be safe'."""
-    assert classify(Command(path=("size",), summary="Prints the total size and number of objects")).effect == "read"
-    assert classify(Command(path=("checksum",), summary="Checks the files in the destination")).effect == "read"
-    assert classify(Command(path=("x",), summary="Copies files from source to dest")).effect == "write"
-    assert classify(Command(path=("x",), summary="Process the input")).effect == "write"  # no verb: to be safe
+    assert (
+        classify(
+            Command(path=("size",), summary="Prints the total size and number of objects")
+        ).effect
+        == "read"
+    )
+    assert (
+        classify(Command(path=("checksum",), summary="Checks the files in the destination")).effect
+        == "read"
+    )
+    assert (
+        classify(Command(path=("x",), summary="Copies files from source to dest")).effect == "write"
+    )
+    assert (
+        classify(Command(path=("x",), summary="Process the input")).effect == "write"
+    )  # no verb: to be safe
 
 
 def test_a_short_only_long_listing_switch_is_a_mode():
@@ -143,7 +169,9 @@ def test_camel_case_operands_after_the_options_and_a_repeated_operand():
     """cobra's `restic diff [flags] snapshot-ID snapshot-ID` and `restic ls [flags] snapshotID [dir...]`."""
     from wrapgen.parse.usage import usage_positionals
 
-    (diff,) = usage_positionals(["restic diff [flags] snapshot-ID snapshot-ID"], prog=("restic", "diff"))
+    (diff,) = usage_positionals(
+        ["restic diff [flags] snapshot-ID snapshot-ID"], prog=("restic", "diff")
+    )
     assert diff.name == "snapshot-ID" and diff.required and diff.variadic
     ls = usage_positionals(["restic ls [flags] snapshotID [dir...]"], prog=("restic", "ls"))
     assert [p.name for p in ls] == ["snapshotID", "dir"] and ls[0].required and not ls[0].variadic
@@ -159,12 +187,16 @@ def test_read_slots_no_other_family_wants_go_to_a_capped_familys_next_reads():
     from wrapgen.propose.select import Candidate, pick
 
     def cand(i, *path):
-        return Candidate(path=path, command=Command(path=path, summary="List things."), index=i, depth=1)
+        return Candidate(
+            path=path, command=Command(path=path, summary="List things."), index=i, depth=1
+        )
 
     lists = [cand(i, "list", kind) for i, kind in enumerate(("all", "drafts", "expired", "future"))]
     others = [cand(4, "mod", "graph"), cand(5, "mod", "verify")]
     build = cand(6, "build")
-    ranked = [(8.0 - i * 0.1, c, "read") for i, c in enumerate(lists + others)] + [(1.0, build, "write")]
+    ranked = [(8.0 - i * 0.1, c, "read") for i, c in enumerate(lists + others)] + [
+        (1.0, build, "write")
+    ]
     chosen, why = pick(ranked)
     paths = [c.path for c, _ in chosen]
     assert ("list", "future") in paths and ("build",) in paths
@@ -174,7 +206,6 @@ def test_read_slots_no_other_family_wants_go_to_a_capped_familys_next_reads():
     chosen, why = pick(ranked)
     assert ("list", "future") not in [c.path for c, _ in chosen]
     assert "family rank higher" in why[3] or "read commands rank higher" in why[3]
-
 
 
 def test_a_quiet_switch_that_changes_the_answer_is_offered():
@@ -201,13 +232,22 @@ def test_a_summary_that_only_says_the_tool_runs_itself_leaves_the_effect_to_the_
     assert classify(check).effect == "write"  # without the tool's name, "Run" still speaks
     # a program the tool starts is still run: "Run the language server", "Run a command in a container"
     assert classify(root.find(("server",)), tool_name="ruff").effect == "write"
-    assert classify(Command(path=("exec",), summary="Run a command in a running container"),
-                    tool_name="docker").effect == "write"
+    assert (
+        classify(
+            Command(path=("exec",), summary="Run a command in a running container"),
+            tool_name="docker",
+        ).effect
+        == "write"
+    )
     # the formatter rewrites files: no word of "Run the Ruff formatter" decides, so it stays a write
     assert classify(root.find(("format",)), tool_name="ruff").effect == "write"
     verbs = _verbs(propose(_tool("clap", "ruff")))
-    checks = [v for v in verbs.values() if v["cli"][:2] == ["ruff", "check"] and "--fix" not in v["cli"]]
-    assert checks and all(_effect(v) == "read" and not v["policy"].get("confirm") for v in checks), checks
+    checks = [
+        v for v in verbs.values() if v["cli"][:2] == ["ruff", "check"] and "--fix" not in v["cli"]
+    ]
+    assert checks and all(
+        _effect(v) == "read" and not v["policy"].get("confirm") for v in checks
+    ), checks
 
 
 # -- rich commands (git log --author) -------------------------------------------------------------
@@ -231,7 +271,6 @@ def test_a_command_with_as_many_options_as_a_tool_gets_a_single_tools_args():
     assert {"author", "until", "grep"} <= set(props), sorted(props)
 
 
-
 # -- "config" names what a command is about, the summary what it does ------------------------------
 
 
@@ -239,8 +278,13 @@ def test_config_is_read_where_its_help_says_it_prints_and_a_write_elsewhere():
     """The name 'config' made `hugo config` ("Print the site configuration") and `ruff config` ("List
     or describe the available configuration options") writes: a noun as often as a verb, so the
     summary's verb decides where it has one."""
-    cases = {("cobra", "hugo"): "read", ("clap", "ruff"): "read", ("cobra", "docker"): "write",
-             ("cobra", "kubectl"): "write", ("cobra", "rclone"): "write"}
+    cases = {
+        ("cobra", "hugo"): "read",
+        ("clap", "ruff"): "read",
+        ("cobra", "docker"): "write",
+        ("cobra", "kubectl"): "write",
+        ("cobra", "rclone"): "write",
+    }
     for (style, name), effect in cases.items():
         config = _tool(style, name).root.find(("config",))
         assert config is not None, name
@@ -256,10 +300,26 @@ def test_a_placeholder_for_options_of_a_kind_is_no_operand():
     from wrapgen.model.tool import Positional
     from wrapgen.propose.operands import operands, usage_split
 
-    assert is_not_operand("rev-opts") and is_not_operand("<common-diff-options>") and is_not_operand("options")
-    assert not is_not_operand("rev") and not is_not_operand("file") and not is_not_operand("feature-flag")
-    blame = Command(path=("blame",), usage=("git blame [<options>] [<rev-opts>] [<rev>] [--] <file>",),
-                    positionals=(Positional(name="rev-opts"), Positional(name="rev"),
-                                 Positional(name="file", required=True)))
+    assert (
+        is_not_operand("rev-opts")
+        and is_not_operand("<common-diff-options>")
+        and is_not_operand("options")
+    )
+    assert (
+        not is_not_operand("rev")
+        and not is_not_operand("file")
+        and not is_not_operand("feature-flag")
+    )
+    blame = Command(
+        path=("blame",),
+        usage=("git blame [<options>] [<rev-opts>] [<rev>] [--] <file>",),
+        positionals=(
+            Positional(name="rev-opts"),
+            Positional(name="rev"),
+            Positional(name="file", required=True),
+        ),
+    )
     assert [p.name for p in operands(blame)] == ["rev", "file"]
-    assert usage_split(blame) == 1  # one operand of those kept stands before "[--]": the file stays after it
+    assert (
+        usage_split(blame) == 1
+    )  # one operand of those kept stands before "[--]": the file stays after it

@@ -20,11 +20,19 @@ def test_oclif_generate_dry_run_is_a_read_form():
 
 
 def test_prints_without_modifying_is_a_preview_and_other_switches_are_not():
-    readme = Command(path=("readme",), summary="Adds commands to README.md in current directory.", flags=(
-        Flag(long="--dry-run", description="Prints the generated README without modifying the file."),
-        Flag(long="--multi", description="Create a different markdown page for each topic."),
-        Flag(long="--force", description="Overwrite without asking."),
-        Flag(long="--no-newline", description="Print the name without a trailing newline.")))
+    readme = Command(
+        path=("readme",),
+        summary="Adds commands to README.md in current directory.",
+        flags=(
+            Flag(
+                long="--dry-run",
+                description="Prints the generated README without modifying the file.",
+            ),
+            Flag(long="--multi", description="Create a different markdown page for each topic."),
+            Flag(long="--force", description="Overwrite without asking."),
+            Flag(long="--no-newline", description="Print the name without a trailing newline."),
+        ),
+    )
     modes = preview_modes(Candidate(path=("readme",), command=readme), "write")
     assert [m.fixed for m in modes] == [("--dry-run",)]
     kept = {f.long for f in modes[0].command.flags}

@@ -16,10 +16,20 @@ from wrapgen.propose.verbs import ing, past
 
 @pytest.mark.parametrize(
     "verb,live,done",
-    [("get", "getting", "got"), ("find", "finding", "found"), ("run", "running", "ran"),
-     ("list", "listing", "listed"), ("show", "showing", "showed"), ("create", "creating", "created"),
-     ("apply", "applying", "applied"), ("stop", "stopping", "stopped"), ("commit", "committing", "committed"),
-     ("search", "searching", "searched"), ("output", "outputting", "output"), ("edit", "editing", "edited")],
+    [
+        ("get", "getting", "got"),
+        ("find", "finding", "found"),
+        ("run", "running", "ran"),
+        ("list", "listing", "listed"),
+        ("show", "showing", "showed"),
+        ("create", "creating", "created"),
+        ("apply", "applying", "applied"),
+        ("stop", "stopping", "stopped"),
+        ("commit", "committing", "committed"),
+        ("search", "searching", "searched"),
+        ("output", "outputting", "output"),
+        ("edit", "editing", "edited"),
+    ],
 )
 def test_conjugation(verb, live, done):
     """Verbs conjugate properly, irregular ones included (Getting/Got, Running/Ran)."""
@@ -56,12 +66,48 @@ def test_policy_summary_noun_is_not_a_verb():
 
 @pytest.mark.parametrize(
     "flag,tool",
-    [(Flag(long="--output", takes_value=True, value_name="file", description="Output to a specific file"), "git"),
-     (Flag(long="--pre", takes_value=True, description="search outputs of COMMAND FILE"), "rg"),
-     (Flag(long="--exec", short="-x", takes_value=True, description="Execute a command for each result"), "fdfind"),
-     (Flag(long="--compress-program", takes_value=True, description="compress temporaries with PROG"), "sort"),
-     (Flag(long="--upload-file", short="-T", takes_value=True, description="Transfer local FILE"), "curl"),
-     (Flag(long="--hook", takes_value=True, description="Run a hook script before each step"), "anytool")],
+    [
+        (
+            Flag(
+                long="--output",
+                takes_value=True,
+                value_name="file",
+                description="Output to a specific file",
+            ),
+            "git",
+        ),
+        (Flag(long="--pre", takes_value=True, description="search outputs of COMMAND FILE"), "rg"),
+        (
+            Flag(
+                long="--exec",
+                short="-x",
+                takes_value=True,
+                description="Execute a command for each result",
+            ),
+            "fdfind",
+        ),
+        (
+            Flag(
+                long="--compress-program",
+                takes_value=True,
+                description="compress temporaries with PROG",
+            ),
+            "sort",
+        ),
+        (
+            Flag(
+                long="--upload-file",
+                short="-T",
+                takes_value=True,
+                description="Transfer local FILE",
+            ),
+            "curl",
+        ),
+        (
+            Flag(long="--hook", takes_value=True, description="Run a hook script before each step"),
+            "anytool",
+        ),
+    ],
 )
 def test_dangerous_flags_are_recognised(flag, tool):
     """Flags that write files or run programs are caught, by catalogue or by their help words."""
@@ -70,7 +116,12 @@ def test_dangerous_flags_are_recognised(flag, tool):
 
 def test_output_format_flag_is_not_dangerous():
     """kubectl's -o/--output selects a format, not a file: it is not dangerous."""
-    flag = Flag(long="--output", short="-o", takes_value=True, description="Output format. One of: (json, yaml)")
+    flag = Flag(
+        long="--output",
+        short="-o",
+        takes_value=True,
+        description="Output format. One of: (json, yaml)",
+    )
     assert dangerous_reason(flag, tool="kubectl") is None
 
 
@@ -78,8 +129,15 @@ def test_value_guard_constrains_values_that_read_local_files():
     """curl -H is offered, but its schema refuses a value starting with @ (curl would send that file)."""
     from wrapgen.runtime import validate_args
 
-    header = Flag(long="--header", short="-H", takes_value=True, type="string", repeatable=True, value_name="header/@file",
-                  description="Extra header to include in information sent")
+    header = Flag(
+        long="--header",
+        short="-H",
+        takes_value=True,
+        type="string",
+        repeatable=True,
+        value_name="header/@file",
+        description="Extra header to include in information sent",
+    )
     command = Command(path=(), flags=(header,), positionals=(Positional(name="url"),))
     plan = plan_args(command, tool="curl", effect="read", include=["header", "url"])
     schema = {"type": "object", "properties": plan.properties, "additionalProperties": False}
@@ -100,10 +158,19 @@ def test_token_danger_sees_inline_values():
 
 def test_dangerous_flag_never_reaches_a_read_verb_even_when_asked():
     """A recipe asking for git log --output on a read verb gets it left out, with the reason."""
-    log = _cmd("log", "Show commit logs", flags=(
-        Flag(long="--output", takes_value=True, value_name="file", description="Output to a specific file"),
-        Flag(long="--author", takes_value=True, description="Limit to an author"),
-    ))
+    log = _cmd(
+        "log",
+        "Show commit logs",
+        flags=(
+            Flag(
+                long="--output",
+                takes_value=True,
+                value_name="file",
+                description="Output to a specific file",
+            ),
+            Flag(long="--author", takes_value=True, description="Limit to an author"),
+        ),
+    )
     plan = plan_args(log, tool="git", effect="read", include=["output", "author"])
     assert list(plan.properties) == ["author"]
     assert any(name == "--output" and "dangerous" in why for name, why in plan.left_out)
@@ -111,11 +178,25 @@ def test_dangerous_flag_never_reaches_a_read_verb_even_when_asked():
 
 @pytest.mark.parametrize(
     "flags,expected",
-    [((Flag(long="--json"),), ("--json",)),
-     ((Flag(long="--output", short="-o", takes_value=True, description="Output format. One of: json|yaml"),),
-      ("-o", "json")),
-     ((Flag(long="--format", takes_value=True, description="'json': Print in JSON format"),), ("--format", "json")),
-     ((Flag(long="--verbose"),), False)],
+    [
+        ((Flag(long="--json"),), ("--json",)),
+        (
+            (
+                Flag(
+                    long="--output",
+                    short="-o",
+                    takes_value=True,
+                    description="Output format. One of: json|yaml",
+                ),
+            ),
+            ("-o", "json"),
+        ),
+        (
+            (Flag(long="--format", takes_value=True, description="'json': Print in JSON format"),),
+            ("--format", "json"),
+        ),
+        ((Flag(long="--verbose"),), False),
+    ],
 )
 def test_json_selection(flags, expected):
     """--json, -o json, --format json are found; a tool without one gets json: false."""
@@ -129,19 +210,46 @@ def test_json_fields_are_picked_from_the_list():
     assert fields == ("additions", "author", "id", "number", "title", "url")
     assert pick_fields(fields) == ("number", "title", "author", "url")
     flag = Flag(long="--json", takes_value=True, value_name="fields")
-    assert select_json(Command(flags=(flag,)), fields=fields).selection == ("--json", "number,title,author,url")
+    assert select_json(Command(flags=(flag,)), fields=fields).selection == (
+        "--json",
+        "number,title,author,url",
+    )
 
 
 def test_args_schema_types_enums_defaults_arrays():
     """Flags become typed properties: integer with default, enum from choices, array for repeatable."""
-    cmd = _cmd("pr list", "List pull requests", flags=(
-        Flag(long="--limit", short="-L", takes_value=True, type="integer", default="30", description="Maximum number"),
-        Flag(long="--state", short="-s", takes_value=True, type="enum", choices=("open", "closed"), default="open",
-             description="Filter by state"),
-        Flag(long="--label", short="-l", takes_value=True, repeatable=True, description="Filter by label"),
-        Flag(long="--web", short="-w", description="List pull requests in the web browser"),
-        Flag(long="--color", takes_value=True, description="Use color"),
-    ))
+    cmd = _cmd(
+        "pr list",
+        "List pull requests",
+        flags=(
+            Flag(
+                long="--limit",
+                short="-L",
+                takes_value=True,
+                type="integer",
+                default="30",
+                description="Maximum number",
+            ),
+            Flag(
+                long="--state",
+                short="-s",
+                takes_value=True,
+                type="enum",
+                choices=("open", "closed"),
+                default="open",
+                description="Filter by state",
+            ),
+            Flag(
+                long="--label",
+                short="-l",
+                takes_value=True,
+                repeatable=True,
+                description="Filter by label",
+            ),
+            Flag(long="--web", short="-w", description="List pull requests in the web browser"),
+            Flag(long="--color", takes_value=True, description="Use color"),
+        ),
+    )
     plan = plan_args(cmd, tool="gh", effect="read", style="cobra")
     props = plan.properties
     assert props["limit"] == {"type": "integer", "default": 30, "description": "Maximum number"}
@@ -154,9 +262,15 @@ def test_args_schema_types_enums_defaults_arrays():
 
 def test_positionals_go_behind_double_dash_unless_usage_splits():
     """Operands follow '--'; git log's '[--]' keeps the revision before it and the paths after."""
-    log = _cmd("log", "Show commit logs", usage=("git log [<options>] [<revision-range>] [[--] <path>...]",),
-               positionals=(Positional("revision-range", required=False), Positional("path", required=False,
-                                                                                      variadic=True)))
+    log = _cmd(
+        "log",
+        "Show commit logs",
+        usage=("git log [<options>] [<revision-range>] [[--] <path>...]",),
+        positionals=(
+            Positional("revision-range", required=False),
+            Positional("path", required=False, variadic=True),
+        ),
+    )
     plan = plan_args(log, tool="git", effect="read", style="git")
     # git takes --end-of-options (tools.json end_of_options): the revision slot is an operand whatever its value
     assert plan.cli_tail == ("--end-of-options", "{{revision_range}}", "--", "{{paths}}")
@@ -165,10 +279,17 @@ def test_positionals_go_behind_double_dash_unless_usage_splits():
 
 def test_titles_name_the_arg_and_fall_back_plainly():
     """Titles template the primary arg, then end with a plain fallback (M026)."""
-    title = propose_title(name="pr.list", summary="List pull requests in a repository", display="gh pr list",
-                          primary="repo", args=["repo"])
-    assert title == {"live": ["Listing pull requests in {{repo}}", "Listing pull requests in a repository"],
-                     "done": ["Listed pull requests in {{repo}}", "Listed pull requests in a repository"]}
+    title = propose_title(
+        name="pr.list",
+        summary="List pull requests in a repository",
+        display="gh pr list",
+        primary="repo",
+        args=["repo"],
+    )
+    assert title == {
+        "live": ["Listing pull requests in {{repo}}", "Listing pull requests in a repository"],
+        "done": ["Listed pull requests in {{repo}}", "Listed pull requests in a repository"],
+    }
     plain = propose_title(name="mystery", summary="", display="tool mystery")
     assert plain == {"live": ["Running tool mystery"], "done": ["Ran tool mystery"]}
 
@@ -181,12 +302,22 @@ def _tool(subs):
 def test_propose_excludes_noise_commands_with_reasons():
     """help, completion, version, editors, logins and mega-commands are never proposed, each with a reason."""
     subs = [
-        _cmd("list", "List things"), _cmd("show", "Show a thing"), _cmd("status", "Show status"),
-        _cmd("get", "Get a thing"), _cmd("search", "Search things"), _cmd("create", "Create a thing"),
-        _cmd("help", "Help about any command"), _cmd("completion", "Generate completion script"),
-        _cmd("version", "Print the version"), _cmd("edit", "Edit a thing"), _cmd("login", "Log in"),
-        _cmd("exec", "Execute a command in a container", positionals=(Positional("COMMAND"),
-                                                                      Positional("ARG", variadic=True))),
+        _cmd("list", "List things"),
+        _cmd("show", "Show a thing"),
+        _cmd("status", "Show status"),
+        _cmd("get", "Get a thing"),
+        _cmd("search", "Search things"),
+        _cmd("create", "Create a thing"),
+        _cmd("help", "Help about any command"),
+        _cmd("completion", "Generate completion script"),
+        _cmd("version", "Print the version"),
+        _cmd("edit", "Edit a thing"),
+        _cmd("login", "Log in"),
+        _cmd(
+            "exec",
+            "Execute a command in a container",
+            positionals=(Positional("COMMAND"), Positional("ARG", variadic=True)),
+        ),
         _cmd("old", "Deprecated: use new"),
     ]
     proposal = propose(_tool(subs))
@@ -200,8 +331,14 @@ def test_propose_excludes_noise_commands_with_reasons():
 
 def test_propose_reads_before_writes_and_confirm_gates_writes():
     """Reads come first in the pack; every non-read verb is confirm-gated."""
-    subs = [_cmd("delete", "Delete a thing"), _cmd("create", "Create a thing"), _cmd("list", "List things"),
-            _cmd("view", "View a thing"), _cmd("status", "Show status"), _cmd("get", "Get a thing")]
+    subs = [
+        _cmd("delete", "Delete a thing"),
+        _cmd("create", "Create a thing"),
+        _cmd("list", "List things"),
+        _cmd("view", "View a thing"),
+        _cmd("status", "Show status"),
+        _cmd("get", "Get a thing"),
+    ]
     verbs = propose(_tool(subs)).manifest["verbs"]
     effects = [v["policy"]["effect"] for v in verbs.values()]
     assert effects == sorted(effects, key=["read", "write", "destructive"].index)
@@ -210,9 +347,17 @@ def test_propose_reads_before_writes_and_confirm_gates_writes():
 
 def test_propose_chooses_among_hundreds():
     """A tool with 300 commands gets at most 12, with at most 3 reads per family."""
-    subs = [Command(path=(f"fam{i}",), summary=f"Family {i}", subcommands=tuple(
-        _cmd(f"fam{i} {verb}", f"{verb.capitalize()} things of family {i}") for verb in ("list", "view", "get", "show", "create")
-    )) for i in range(60)]
+    subs = [
+        Command(
+            path=(f"fam{i}",),
+            summary=f"Family {i}",
+            subcommands=tuple(
+                _cmd(f"fam{i} {verb}", f"{verb.capitalize()} things of family {i}")
+                for verb in ("list", "view", "get", "show", "create")
+            ),
+        )
+        for i in range(60)
+    ]
     proposal = propose(_tool(subs))
     assert 5 <= len(proposal.chosen) <= 12
     families = [d.path.split()[0] for d in proposal.chosen if d.effect == "read"]
@@ -221,10 +366,15 @@ def test_propose_chooses_among_hundreds():
 
 def test_name_clash_is_resolved_deterministically():
     """Two modes that name themselves alike get -2, and the proposal says so."""
-    root = Command(path=(), summary="ripgrep recursively searches for a pattern", flags=(
-        Flag(short="-r", description="output raw strings, not JSON texts"),
-        Flag(short="-R", description="output raw lines, not JSON texts"),
-    ), positionals=(Positional("pattern"),))
+    root = Command(
+        path=(),
+        summary="ripgrep recursively searches for a pattern",
+        flags=(
+            Flag(short="-r", description="output raw strings, not JSON texts"),
+            Flag(short="-R", description="output raw lines, not JSON texts"),
+        ),
+        positionals=(Positional("pattern"),),
+    )
     proposal = propose(Tool(name="xq", root=root))
     names = list(proposal.manifest["verbs"])
     assert "raw-output" in names and "raw-output-2" in names
@@ -233,7 +383,11 @@ def test_name_clash_is_resolved_deterministically():
 
 def test_propose_is_deterministic():
     """Proposing twice gives identical manifests and decisions."""
-    subs = [_cmd("list", "List things"), _cmd("show", "Show a thing"), _cmd("create", "Create a thing")]
+    subs = [
+        _cmd("list", "List things"),
+        _cmd("show", "Show a thing"),
+        _cmd("create", "Create a thing"),
+    ]
     assert propose(_tool(subs)) == propose(_tool(subs))
 
 
@@ -246,10 +400,15 @@ def test_tool_without_json_says_so():
 
 def test_find_expression_is_never_exposed():
     """find's expression operand could carry -exec or -delete: it is left out as a command line."""
-    root = Command(path=(), summary="Print files matching an expression",
-                   usage=("find [-H] [-L] [-P] [path...] [expression]",),
-                   positionals=(Positional("path", required=False, variadic=True),
-                                Positional("expression", required=False, variadic=True)))
+    root = Command(
+        path=(),
+        summary="Print files matching an expression",
+        usage=("find [-H] [-L] [-P] [path...] [expression]",),
+        positionals=(
+            Positional("path", required=False, variadic=True),
+            Positional("expression", required=False, variadic=True),
+        ),
+    )
     verbs = propose(Tool(name="find", root=root)).manifest["verbs"]
     (verb,) = verbs.values()
     assert "expression" not in verb["args"]["properties"]
@@ -258,7 +417,12 @@ def test_find_expression_is_never_exposed():
 
 def test_printing_to_standard_output_is_a_read():
     """'Write sorted concatenation of all FILE(s) to standard output' (sort) reads."""
-    assert classify(_cmd("sort", "Write sorted concatenation of all FILE(s) to standard output.")).effect == "read"
+    assert (
+        classify(
+            _cmd("sort", "Write sorted concatenation of all FILE(s) to standard output.")
+        ).effect
+        == "read"
+    )
 
 
 def test_hyphenated_names_take_their_strongest_part():
@@ -268,22 +432,36 @@ def test_hyphenated_names_take_their_strongest_part():
 
 def test_config_file_flags_are_dangerous():
     """man -C/--config-file loads a configuration: never on a read verb."""
-    flag = Flag(long="--config-file", short="-C", takes_value=True, description="use this user configuration file")
+    flag = Flag(
+        long="--config-file",
+        short="-C",
+        takes_value=True,
+        description="use this user configuration file",
+    )
     assert dangerous_reason(flag, tool="man")
 
 
 def test_open_in_a_browser_is_interactive():
     """'Open the documentation for the current toolchain' (rustup doc) is left out as interactive."""
-    proposal = propose(_tool([_cmd("doc", "Open the documentation for the current toolchain"),
-                              _cmd("list", "List toolchains")]))
+    proposal = propose(
+        _tool(
+            [
+                _cmd("doc", "Open the documentation for the current toolchain"),
+                _cmd("list", "List toolchains"),
+            ]
+        )
+    )
     reasons = {d.path: d.reason for d in proposal.decisions if not d.chosen}
     assert "interactive" in reasons["doc"]
 
 
 def test_global_options_in_usage_are_not_operands():
     """'terraform [global options] plan [options]' gives plan no operands named global or plan."""
-    plan = _cmd("plan", "Show changes required by the current configuration",
-                usage=("terraform [global options] plan [options]",),
-                positionals=(Positional("global", required=False), Positional("plan")))
+    plan = _cmd(
+        "plan",
+        "Show changes required by the current configuration",
+        usage=("terraform [global options] plan [options]",),
+        positionals=(Positional("global", required=False), Positional("plan")),
+    )
     verb = propose(_tool([plan])).manifest["verbs"]["plan"]
     assert verb["cli"] == ["tool", "plan"] and verb["args"]["properties"] == {}

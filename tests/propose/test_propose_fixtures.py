@@ -20,9 +20,13 @@ def _tool(style: str, name: str, subs: tuple[str, ...] = ()) -> Tool:
     children = []
     for sub in root.subcommands:
         if sub.name in subs:
-            full = parse_help((HELP / style / f"{name}_{sub.name}.txt").read_text(encoding="utf-8"),
-                              prog=(name, sub.name))
-            sub = full.with_changes(path=(sub.name,), summary=sub.summary or full.summary, group=sub.group)
+            full = parse_help(
+                (HELP / style / f"{name}_{sub.name}.txt").read_text(encoding="utf-8"),
+                prog=(name, sub.name),
+            )
+            sub = full.with_changes(
+                path=(sub.name,), summary=sub.summary or full.summary, group=sub.group
+            )
         children.append(sub)
     return Tool(name=name, root=root.with_changes(subcommands=tuple(children)))
 
@@ -64,7 +68,10 @@ def test_kubectl_reads_and_json_via_dash_o():
     proposal = propose(_tool("cobra", "kubectl", ("get",)))
     chosen = _chosen(proposal)
     assert all(chosen[n].effect == "read" for n in ("get", "describe", "logs"))
-    assert proposal.manifest["verbs"]["get"].get("json", proposal.manifest["json"]) == ["-o", "json"]
+    assert proposal.manifest["verbs"]["get"].get("json", proposal.manifest["json"]) == [
+        "-o",
+        "json",
+    ]
     left = _left(proposal)
     assert "editor" in left["edit"] and "mega-command" in left["exec"]
 
@@ -106,11 +113,21 @@ def test_rg_modes_and_json_variant():
     assert "pattern" not in verbs["type-list"]["args"]["properties"]
 
 
-@pytest.mark.parametrize("style,name,subs", [
-    ("gnu", "pip", ("install",)), ("cobra", "docker", ("ps",)), ("cobra", "kubectl", ("get",)),
-    ("clap", "cargo", ("build",)), ("gnu", "ls", ()), ("gnu", "tar", ()), ("click", "flask", ("run",)),
-    ("argparse", "pytest", ()), ("docopt", "naval-fate", ()), ("cobra", "gh", ()),
-])
+@pytest.mark.parametrize(
+    "style,name,subs",
+    [
+        ("gnu", "pip", ("install",)),
+        ("cobra", "docker", ("ps",)),
+        ("cobra", "kubectl", ("get",)),
+        ("clap", "cargo", ("build",)),
+        ("gnu", "ls", ()),
+        ("gnu", "tar", ()),
+        ("click", "flask", ("run",)),
+        ("argparse", "pytest", ()),
+        ("docopt", "naval-fate", ()),
+        ("cobra", "gh", ()),
+    ],
+)
 def test_every_fixture_proposal_is_a_valid_manifest_with_titles(style, name, subs):
     """Each proposal validates against pack.schema.json and every verb has live and done titles."""
     proposal = propose(_tool(style, name, subs))

@@ -19,7 +19,12 @@ def test_the_forms_are_recognised():
     assert jc_parser_for("ps", ["ps", "aux"]) == "ps"
     assert jc_parser_for("/usr/bin/ls", ["ls", "-l", "--all", "{{all}}", "--", "{{paths}}"]) == "ls"
     assert jc_parser_for("df", ["df", "--human-readable", "{{human}}"]) == "df"
-    assert jc_parser_for("git", ["git", "log", "--format=fuller", "--date=default", "--max-count={{max_count}}"]) == "git_log"
+    assert (
+        jc_parser_for(
+            "git", ["git", "log", "--format=fuller", "--date=default", "--max-count={{max_count}}"]
+        )
+        == "git_log"
+    )
 
 
 def test_a_layout_option_literal_or_in_a_placeholder_stops_the_proposal():
@@ -27,26 +32,50 @@ def test_a_layout_option_literal_or_in_a_placeholder_stops_the_proposal():
     assert jc_parser_for("ps", ["ps", "-ef", "-opid"]) is None
     assert jc_parser_for("ls", ["ls", "-l", "-1"]) is None
     assert jc_parser_for("df", ["df", "--output={{fields}}"]) is None
-    assert jc_parser_for("git", ["git", "log", "--format=fuller", "--date=default", "--oneline", "{{oneline}}"]) is None
+    assert (
+        jc_parser_for(
+            "git", ["git", "log", "--format=fuller", "--date=default", "--oneline", "{{oneline}}"]
+        )
+        is None
+    )
 
 
 def test_other_forms_and_tools_are_not_proposed():
     assert jc_parser_for("ps", ["ps"]) is None  # not a form the table lists
     assert jc_parser_for("ls", ["ls", "--all"]) is None  # not the long listing
-    assert jc_parser_for("git", ["git", "log", "--oneline"]) is None  # the user's config could change it
-    assert jc_parser_for("git", ["git", "show", "--format=fuller", "--date=default"]) is None  # another subcommand
+    assert (
+        jc_parser_for("git", ["git", "log", "--oneline"]) is None
+    )  # the user's config could change it
+    assert (
+        jc_parser_for("git", ["git", "show", "--format=fuller", "--date=default"]) is None
+    )  # another subcommand
     assert jc_parser_for("rg", ["rg", "-l", "x"]) is None
     assert jc_parser_for("ls", ["gls", "-l"]) is None  # cli[] runs another program
 
 
 def test_propose_jc_marks_read_verbs_without_json_only():
     manifest = {
-        "pack_id": "ps", "bin": "ps", "json": False,
+        "pack_id": "ps",
+        "bin": "ps",
+        "json": False,
         "verbs": {
             "all": {"description": "d", "cli": ["ps", "-ef"], "policy": {"effect": "read"}},
-            "custom": {"description": "d", "cli": ["ps", "-ef", "-o", "{{fields}}"], "policy": {"effect": "read"}},
-            "kill": {"description": "d", "cli": ["ps", "aux"], "policy": {"effect": "write", "confirm": True}},
-            "json": {"description": "d", "cli": ["ps", "aux"], "json": ["--json"], "policy": {"effect": "read"}},
+            "custom": {
+                "description": "d",
+                "cli": ["ps", "-ef", "-o", "{{fields}}"],
+                "policy": {"effect": "read"},
+            },
+            "kill": {
+                "description": "d",
+                "cli": ["ps", "aux"],
+                "policy": {"effect": "write", "confirm": True},
+            },
+            "json": {
+                "description": "d",
+                "cli": ["ps", "aux"],
+                "json": ["--json"],
+                "policy": {"effect": "read"},
+            },
         },
     }
     out = propose_jc(manifest, tool="ps")
@@ -57,6 +86,10 @@ def test_propose_jc_marks_read_verbs_without_json_only():
 
 
 def test_a_pack_that_selects_json_gets_no_jc():
-    manifest = {"pack_id": "x", "bin": "df", "json": ["--json"],
-                "verbs": {"v": {"description": "d", "cli": ["df"], "policy": {"effect": "read"}}}}
+    manifest = {
+        "pack_id": "x",
+        "bin": "df",
+        "json": ["--json"],
+        "verbs": {"v": {"description": "d", "cli": ["df"], "policy": {"effect": "read"}}},
+    }
     assert "jc" not in propose_jc(manifest, tool="df")["verbs"]["v"]

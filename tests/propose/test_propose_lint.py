@@ -19,7 +19,11 @@ def test_w030_fires_on_git_log_output(tmp_path):
     pack = _copy(tmp_path, "git")
     text = (pack / "pack.yaml").read_text()
     assert "    cli:\n      - git\n      - log\n" in text
-    text = text.replace("    cli:\n      - git\n      - log\n", "    cli:\n      - git\n      - log\n      - --output=/tmp/x\n", 1)
+    text = text.replace(
+        "    cli:\n      - git\n      - log\n",
+        "    cli:\n      - git\n      - log\n      - --output=/tmp/x\n",
+        1,
+    )
     (pack / "pack.yaml").write_text(text)
     findings = [d for d in check_pack(pack) if d.code == "W030"]
     assert len(findings) == 1 and findings[0].level == "error"

@@ -11,37 +11,84 @@ from wrapgen.propose.valuemodes import kind_choices, value_modes
 from support.propose import checked as _checked
 from support.propose import tar_from_fixture as _tar_from_fixture
 
-_TYPE = Flag(long="--type", short="-t", takes_value=True, value_name="filetype", type="string", repeatable=True,
-             description="Filter the search by type: 'f' or 'file':   regular files 'd' or 'directory':  directories "
-                         "'l' or 'symlink':  symbolic links 'p' or 'pipe':  named pipe (FIFO)")
-_CHANGED = Flag(long="--changed-within", takes_value=True, value_name="date|dur", type="string",
-                description="Filter results based on the file modification time. Files with modification times "
-                            "greater than the argument are returned.")
-_DATA = Flag(long="--data", short="-d", takes_value=True, value_name="data", type="string", description="HTTP POST data")
-_DATA_RAW = Flag(long="--data-raw", takes_value=True, value_name="data", type="string", repeatable=True,
-                 description="(HTTP) This posts data similarly to -d, --data but without the special "
-                             "interpretation of the @ character.")
-_JSON = Flag(long="--json", takes_value=True, value_name="data", type="string", repeatable=True,
-             description="(HTTP) Sends the specified JSON data in a POST request to the HTTP server.")
-_OUTPUT = Flag(long="--output", short="-o", takes_value=True, value_name="file", type="path",
-               description="Write to file instead of stdout")
+_TYPE = Flag(
+    long="--type",
+    short="-t",
+    takes_value=True,
+    value_name="filetype",
+    type="string",
+    repeatable=True,
+    description="Filter the search by type: 'f' or 'file':   regular files 'd' or 'directory':  directories "
+    "'l' or 'symlink':  symbolic links 'p' or 'pipe':  named pipe (FIFO)",
+)
+_CHANGED = Flag(
+    long="--changed-within",
+    takes_value=True,
+    value_name="date|dur",
+    type="string",
+    description="Filter results based on the file modification time. Files with modification times "
+    "greater than the argument are returned.",
+)
+_DATA = Flag(
+    long="--data",
+    short="-d",
+    takes_value=True,
+    value_name="data",
+    type="string",
+    description="HTTP POST data",
+)
+_DATA_RAW = Flag(
+    long="--data-raw",
+    takes_value=True,
+    value_name="data",
+    type="string",
+    repeatable=True,
+    description="(HTTP) This posts data similarly to -d, --data but without the special "
+    "interpretation of the @ character.",
+)
+_JSON = Flag(
+    long="--json",
+    takes_value=True,
+    value_name="data",
+    type="string",
+    repeatable=True,
+    description="(HTTP) Sends the specified JSON data in a POST request to the HTTP server.",
+)
+_OUTPUT = Flag(
+    long="--output",
+    short="-o",
+    takes_value=True,
+    value_name="file",
+    type="path",
+    description="Write to file instead of stdout",
+)
 _HEAD = Flag(long="--head", short="-I", description="(HTTP FTP FILE) Fetch the headers only!")
 
 
 def _finder(*flags: Flag) -> Command:
-    return Command(summary="A program to find entries in your filesystem", usage=("finder [OPTIONS] [pattern] [path]...",),
-                   positionals=(Positional("pattern", required=False), Positional("path", required=False, variadic=True,
-                                                                                 type="path")),
-                   flags=flags)
+    return Command(
+        summary="A program to find entries in your filesystem",
+        usage=("finder [OPTIONS] [pattern] [path]...",),
+        positionals=(
+            Positional("pattern", required=False),
+            Positional("path", required=False, variadic=True, type="path"),
+        ),
+        flags=flags,
+    )
 
 
 def _fetcher(*flags: Flag) -> Command:
-    return Command(usage=("fetcher [options...] <url>",), positionals=(Positional("url"),), flags=flags)
+    return Command(
+        usage=("fetcher [options...] <url>",), positionals=(Positional("url"),), flags=flags
+    )
 
 
 def test_kind_choices_are_read_from_the_help():
     """'f' or 'file': regular files ... gives (f, file, regular files), in the help's order."""
-    assert kind_choices(_TYPE)[:2] == (("f", "file", "regular files"), ("d", "directory", "directories"))
+    assert kind_choices(_TYPE)[:2] == (
+        ("f", "file", "regular files"),
+        ("d", "directory", "directories"),
+    )
 
 
 def test_kind_filter_gives_files_and_dirs_with_the_kind_fixed():
@@ -66,8 +113,18 @@ def test_recent_requires_the_time_and_other_commands_leave_it_out():
 
 def test_a_type_flag_without_listed_kinds_gives_no_kind_modes():
     """rg's '--type TYPE: Only search files matching TYPE' lists no kinds: no files/dirs commands."""
-    plain = Flag(long="--type", takes_value=True, value_name="TYPE", description="Only search files matching TYPE")
-    assert value_modes(_finder(plain), bin="finder", main_name="find", main_verb="Find", fetches_url=False) == []
+    plain = Flag(
+        long="--type",
+        takes_value=True,
+        value_name="TYPE",
+        description="Only search files matching TYPE",
+    )
+    assert (
+        value_modes(
+            _finder(plain), bin="finder", main_name="find", main_verb="Find", fetches_url=False
+        )
+        == []
+    )
 
 
 def test_post_modes_are_confirm_gated_writes_with_the_reason_recorded():
@@ -79,8 +136,12 @@ def test_post_modes_are_confirm_gated_writes_with_the_reason_recorded():
         assert verbs[name]["policy"] == {"effect": "write", "confirm": True}, name
         assert "write:" in verbs[name]["x-why"], name
     assert verbs["download"]["policy"] == {"effect": "destructive", "confirm": True}
-    assert "destructive:" in verbs["download"]["x-why"] and "overwrite" in verbs["download"]["x-why"]
-    assert verbs["post.json"]["args"]["properties"]["json"]["type"] == "string"  # one document, not an array
+    assert (
+        "destructive:" in verbs["download"]["x-why"] and "overwrite" in verbs["download"]["x-why"]
+    )
+    assert (
+        verbs["post.json"]["args"]["properties"]["json"]["type"] == "string"
+    )  # one document, not an array
     assert verbs["post.json"]["args"]["required"] == ["json", "url"]
     assert list(verbs)[-3:] == ["post", "post.json", "download"]  # reads first, then writes
     assert verbs["post"]["title"]["live"][0].endswith(" to {{url}}")
@@ -105,29 +166,46 @@ def test_file_writing_flags_stay_off_read_verbs():
 
 def test_download_only_for_a_tool_whose_operand_is_a_url():
     """The same 'Write to file' flag on a tool that reads files (not URLs) gives no download command."""
-    assert not [m for m in value_modes(_finder(_OUTPUT), bin="finder", main_name="find", main_verb="Find",
-                                       fetches_url=False) if m.name == "download"]
+    assert not [
+        m
+        for m in value_modes(
+            _finder(_OUTPUT), bin="finder", main_name="find", main_verb="Find", fetches_url=False
+        )
+        if m.name == "download"
+    ]
 
 
 def test_value_modes_are_deterministic():
     """The same help gives the same manifest, byte for byte."""
     root = _fetcher(_HEAD, _DATA, _DATA_RAW, _JSON, _OUTPUT)
     assert dump_manifest(propose(Tool(name="fetcher", root=root)).manifest) == dump_manifest(
-        propose(Tool(name="fetcher", root=root)).manifest)
+        propose(Tool(name="fetcher", root=root)).manifest
+    )
 
 
 def test_operations_listed_by_the_help_are_the_commands():
     """tar's 'Main operation mode:' gives create/extract/list commands, no bare 'tar', no operation as an arg."""
     tool = _tar_from_fixture()
-    assert {f.long for f in tool.root.flags if f.operation} >= {"--create", "--extract", "--list", "--append"}
+    assert {f.long for f in tool.root.flags if f.operation} >= {
+        "--create",
+        "--extract",
+        "--list",
+        "--append",
+    }
     verbs = propose(tool).manifest["verbs"]
     assert {"create", "extract", "list"} <= set(verbs)
     assert "tar" not in verbs
     assert verbs["list"]["policy"]["effect"] == "read"
     assert verbs["create"]["policy"] == {"effect": "write", "confirm": True}
     for name, verb in verbs.items():
-        operations = [t for t in verb["cli"] if t in ("--create", "--extract", "--list", "--append", "--update")]
+        operations = [
+            t
+            for t in verb["cli"]
+            if t in ("--create", "--extract", "--list", "--append", "--update")
+        ]
         assert len(operations) <= 1, name  # one operation each; the others are not offered as args
         assert not {"create", "extract", "update"} & set(verb["args"]["properties"]), name
-    assert "file" in verbs["create"]["args"]["properties"], "the examples use -f: the archive is an arg"
+    assert "file" in verbs["create"]["args"]["properties"], (
+        "the examples use -f: the archive is an arg"
+    )
     assert _checked(propose(tool).manifest) == []

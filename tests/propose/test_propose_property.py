@@ -19,15 +19,42 @@ from wrapgen.model.tool import Command, Flag, Positional, Tool
 from wrapgen.pack.manifest import dump_manifest, parse_manifest
 from wrapgen.propose import propose
 
-_WORDS = st.sampled_from([
-    "list", "get", "show", "delete", "create", "run", "exec", "help", "edit", "login", "status", "the",
-    "files", "remove", "apply", "search", "a", "of", "Pr", "X_1", "2fa", "--weird", "über", "", " ",
-])
+_WORDS = st.sampled_from(
+    [
+        "list",
+        "get",
+        "show",
+        "delete",
+        "create",
+        "run",
+        "exec",
+        "help",
+        "edit",
+        "login",
+        "status",
+        "the",
+        "files",
+        "remove",
+        "apply",
+        "search",
+        "a",
+        "of",
+        "Pr",
+        "X_1",
+        "2fa",
+        "--weird",
+        "über",
+        "",
+        " ",
+    ]
+)
 _TEXT = st.lists(_WORDS, max_size=8).map(" ".join)
 # Digit- and symbol-only names (``0``, ``1-2``, ``_0``) are drawn on their own too: no letter to
 # start a verb or arg name with, the class of name that once broke the pack.
-_NAME = st.one_of(st.text(alphabet=string.ascii_letters + string.digits + "-_.", min_size=1, max_size=12),
-                  st.text(alphabet=string.digits + "-_.", min_size=1, max_size=3))
+_NAME = st.one_of(
+    st.text(alphabet=string.ascii_letters + string.digits + "-_.", min_size=1, max_size=12),
+    st.text(alphabet=string.digits + "-_.", min_size=1, max_size=3),
+)
 
 
 @st.composite
@@ -37,11 +64,18 @@ def _flags(draw):
     if long is None and short is None:
         long = "--flag"
     takes = draw(st.booleans())
-    return Flag(long=long, short=short, takes_value=takes,
-                type=draw(st.sampled_from(["string", "integer", "number", "path", "enum"])) if takes else "boolean",
-                choices=tuple(draw(st.lists(_NAME, max_size=3))) if takes else (),
-                default=draw(st.one_of(st.none(), _NAME)) if takes else None,
-                repeatable=draw(st.booleans()), description=draw(_TEXT))
+    return Flag(
+        long=long,
+        short=short,
+        takes_value=takes,
+        type=draw(st.sampled_from(["string", "integer", "number", "path", "enum"]))
+        if takes
+        else "boolean",
+        choices=tuple(draw(st.lists(_NAME, max_size=3))) if takes else (),
+        default=draw(st.one_of(st.none(), _NAME)) if takes else None,
+        repeatable=draw(st.booleans()),
+        description=draw(_TEXT),
+    )
 
 
 @st.composite
@@ -50,11 +84,19 @@ def _command(draw, path, depth):
     if depth and draw(st.booleans()):
         names = draw(st.lists(_NAME, min_size=1, max_size=5, unique=True))
         subs = tuple(draw(_command(path + (n,), depth - 1)) for n in names)
-    positionals = tuple(Positional(name=draw(_NAME), required=draw(st.booleans()), variadic=draw(st.booleans()))
-                        for _ in range(draw(st.integers(0, 2))))
-    return Command(path=path, summary=draw(_TEXT), flags=tuple(draw(st.lists(_flags(), max_size=5))),
-                   positionals=positionals, subcommands=subs, group=draw(_TEXT),
-                   usage=tuple(draw(st.lists(_TEXT, max_size=2))))
+    positionals = tuple(
+        Positional(name=draw(_NAME), required=draw(st.booleans()), variadic=draw(st.booleans()))
+        for _ in range(draw(st.integers(0, 2)))
+    )
+    return Command(
+        path=path,
+        summary=draw(_TEXT),
+        flags=tuple(draw(st.lists(_flags(), max_size=5))),
+        positionals=positionals,
+        subcommands=subs,
+        group=draw(_TEXT),
+        usage=tuple(draw(st.lists(_TEXT, max_size=2))),
+    )
 
 
 def _modes(*flags: Flag) -> Command:
@@ -65,20 +107,52 @@ _LISTS = "list all files"  # a switch whose help reads this way is a mode of its
 _FIXED = settings.get_current_profile_name() == "ci"
 
 
-@settings(max_examples=200 if _FIXED else 60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=200 if _FIXED else 60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(root=_command((), 2))
 @example(root=_modes(Flag(long="--0", description=_LISTS)))
-@example(root=_modes(Flag(long="--9lives", description=_LISTS), Flag(long="--1-2", description=_LISTS)))
+@example(
+    root=_modes(Flag(long="--9lives", description=_LISTS), Flag(long="--1-2", description=_LISTS))
+)
 @example(root=_modes(Flag(long="--_0", description=_LISTS), Flag(long="--.", description=_LISTS)))
 @example(root=_modes(Flag(short="-0", description="read (1) all inputs into an array")))
-@example(root=_modes(Flag(long="--type", takes_value=True,
-                          description="filter the search by type: '0' or '0x': zeros, '1' or '1y': ones, "
-                                      "'c' or 'cat': cats")))
-@example(root=Command(path=(), subcommands=(Command(path=("Br",), summary="List, create, or delete branches",
-                                                    flags=(Flag(long="--list", description="list branches"),)),)))
-@example(root=Command(path=(), subcommands=(Command(path=("-",), flags=(Flag(long="--0", short="-a",
-                                                                              takes_value=True),)),)))
-@example(root=Command(path=(), subcommands=(Command(path=("x",), flags=(Flag(long="--result", takes_value=True),)),)))
+@example(
+    root=_modes(
+        Flag(
+            long="--type",
+            takes_value=True,
+            description="filter the search by type: '0' or '0x': zeros, '1' or '1y': ones, "
+            "'c' or 'cat': cats",
+        )
+    )
+)
+@example(
+    root=Command(
+        path=(),
+        subcommands=(
+            Command(
+                path=("Br",),
+                summary="List, create, or delete branches",
+                flags=(Flag(long="--list", description="list branches"),),
+            ),
+        ),
+    )
+)
+@example(
+    root=Command(
+        path=(),
+        subcommands=(
+            Command(path=("-",), flags=(Flag(long="--0", short="-a", takes_value=True),)),
+        ),
+    )
+)
+@example(
+    root=Command(
+        path=(),
+        subcommands=(Command(path=("x",), flags=(Flag(long="--result", takes_value=True),)),),
+    )
+)
 def test_any_tree_gives_a_valid_checked_pack(root):
     """Whatever the help looked like: no exception, a schema-valid manifest, no check error."""
     proposal = propose(Tool(name="tool", root=root))

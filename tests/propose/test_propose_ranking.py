@@ -36,23 +36,34 @@ def _sub(name, summary, group="", common=False, **kw):
 def test_git_short_help_is_read_with_the_heading_above_each_row():
     """The git parser reads every row of a short help under the heading right above it, "(see also)" cut."""
     rows = {s.name: s.group for s in parse_help(GIT_SHORT_HELP, prog=("git",)).subcommands}
-    assert rows == {"clone": "start a working area", "log": "examine the history and state",
-                    "status": "examine the history and state", "branch": "grow, mark and tweak your common history"}
+    assert rows == {
+        "clone": "start a working area",
+        "log": "examine the history and state",
+        "status": "examine the history and state",
+        "branch": "grow, mark and tweak your common history",
+    }
 
 
 def test_common_commands_rank_before_main_porcelain_and_the_reason_says_so():
     """A read the short help lists outranks an unlisted one under a strong heading, and its reason says why."""
-    root = Command(subcommands=(
-        _sub("range-diff", "Compare two commit ranges", "Main Porcelain Commands"),
-        _sub("describe", "Give an object a human readable name", "Main Porcelain Commands"),
-        _sub("shortlog", "Summarize 'git log' output", "Main Porcelain Commands"),
-        _sub("whatchanged", "Show logs with differences", "Main Porcelain Commands"),
-        _sub("stash", "Stash the changes away", "Main Porcelain Commands"),
-        _sub("status", "Show the working tree status", "examine the history and state", True),
-        _sub("grep", "Print lines matching a pattern", "examine the history and state", True),
-        _sub("add", "Add file contents to the index", "work on the current change", True),
-        _sub("merge", "Join two or more development histories", "grow, mark and tweak your common history", True),
-    ))
+    root = Command(
+        subcommands=(
+            _sub("range-diff", "Compare two commit ranges", "Main Porcelain Commands"),
+            _sub("describe", "Give an object a human readable name", "Main Porcelain Commands"),
+            _sub("shortlog", "Summarize 'git log' output", "Main Porcelain Commands"),
+            _sub("whatchanged", "Show logs with differences", "Main Porcelain Commands"),
+            _sub("stash", "Stash the changes away", "Main Porcelain Commands"),
+            _sub("status", "Show the working tree status", "examine the history and state", True),
+            _sub("grep", "Print lines matching a pattern", "examine the history and state", True),
+            _sub("add", "Add file contents to the index", "work on the current change", True),
+            _sub(
+                "merge",
+                "Join two or more development histories",
+                "grow, mark and tweak your common history",
+                True,
+            ),
+        )
+    )
     proposal = propose(Tool(name="git", root=root))
     names = _chosen(proposal)
     assert names[:2] == ["status", "grep"], names
@@ -65,17 +76,26 @@ def test_common_commands_rank_before_main_porcelain_and_the_reason_says_so():
 def test_a_heading_that_says_common_is_not_counted_on_top_of_the_common_mark():
     """On the short help, "grow, mark and tweak your common history" weighs no more than "collaborate"."""
     cmd = Command(path=("commit",), summary="Record changes")
-    a = Candidate(path=("commit",), command=cmd, group="grow, mark and tweak your common history", common=True)
+    a = Candidate(
+        path=("commit",), command=cmd, group="grow, mark and tweak your common history", common=True
+    )
     b = Candidate(path=("commit",), command=cmd, group="collaborate", common=True)
     plain = Candidate(path=("commit",), command=cmd, group="collaborate")
     assert rank_score(a, "write", min_depth=1) == rank_score(b, "write", min_depth=1)
-    assert rank_score(b, "write", min_depth=1) - rank_score(plain, "write", min_depth=1) == COMMON_BONUS
+    assert (
+        rank_score(b, "write", min_depth=1) - rank_score(plain, "write", min_depth=1)
+        == COMMON_BONUS
+    )
 
 
 def test_without_a_short_help_the_core_heading_still_ranks_and_is_the_reason():
     """gh/docker style: no command is marked common, so a "Core commands" heading is what the reason cites."""
-    cand = Candidate(path=("pr", "list"), command=Command(path=("pr", "list")), group="Core commands / General")
-    other = Candidate(path=("gist", "list"), command=Command(path=("gist", "list")), group="Additional commands")
+    cand = Candidate(
+        path=("pr", "list"), command=Command(path=("pr", "list")), group="Core commands / General"
+    )
+    other = Candidate(
+        path=("gist", "list"), command=Command(path=("gist", "list")), group="Additional commands"
+    )
     assert rank_reason(cand) == "the help lists it under 'Core commands'"
     assert rank_reason(other) == ""
     assert rank_score(cand, "read", min_depth=2) > rank_score(other, "read", min_depth=2)
@@ -84,27 +104,53 @@ def test_without_a_short_help_the_core_heading_still_ranks_and_is_the_reason():
 def test_listing_form_only_for_a_non_read_command_that_lists_and_has_the_switch():
     """A read command, one whose summary does not list, or one without `--list` gets no listing form."""
     switch = Flag(long="--list", short="-l", description="list things")
-    lists = Command(path=("thing",), summary="List or delete things", flags=(switch,),
-                    positionals=(Positional(name="pattern"),))
+    lists = Command(
+        path=("thing",),
+        summary="List or delete things",
+        flags=(switch,),
+        positionals=(Positional(name="pattern"),),
+    )
     assert listing_mode(Candidate(path=("thing",), command=lists), "read") is None
-    assert listing_mode(Candidate(path=("thing",), command=lists.with_changes(summary="Delete things")),
-                        "destructive") is None
-    assert listing_mode(Candidate(path=("thing",), command=lists.with_changes(flags=())), "destructive") is None
-    assert listing_mode(Candidate(path=("thing",), command=lists), "destructive").name == "thing.list"
+    assert (
+        listing_mode(
+            Candidate(path=("thing",), command=lists.with_changes(summary="Delete things")),
+            "destructive",
+        )
+        is None
+    )
+    assert (
+        listing_mode(
+            Candidate(path=("thing",), command=lists.with_changes(flags=())), "destructive"
+        )
+        is None
+    )
+    assert (
+        listing_mode(Candidate(path=("thing",), command=lists), "destructive").name == "thing.list"
+    )
 
 
 def test_proposal_offers_the_listing_form_as_a_read_verb_with_a_listing_title():
     """A mixed command's listing form is proposed as read, without confirm, running `CMD --list`."""
     switch = Flag(long="--list", short="-l", description="list branch names")
     delete = Flag(long="--delete", short="-d", description="delete fully merged branch")
-    branch = _sub("branch", "List, create, or delete branches", "grow", True, flags=(switch, delete),
-                  positionals=(Positional(name="pattern", variadic=True),),
-                  usage=("git branch [<options>] [-l] [<pattern>...]", "git branch -d <branch-name>"))
-    root = Command(subcommands=(
-        branch, _sub("status", "Show the working tree status", "examine", True),
-        _sub("log", "Show commit logs", "examine", True), _sub("add", "Add file contents", "work", True),
-        _sub("commit", "Record changes", "grow", True),
-    ))
+    branch = _sub(
+        "branch",
+        "List, create, or delete branches",
+        "grow",
+        True,
+        flags=(switch, delete),
+        positionals=(Positional(name="pattern", variadic=True),),
+        usage=("git branch [<options>] [-l] [<pattern>...]", "git branch -d <branch-name>"),
+    )
+    root = Command(
+        subcommands=(
+            branch,
+            _sub("status", "Show the working tree status", "examine", True),
+            _sub("log", "Show commit logs", "examine", True),
+            _sub("add", "Add file contents", "work", True),
+            _sub("commit", "Record changes", "grow", True),
+        )
+    )
     proposal = propose(Tool(name="git", root=root))
     verb = proposal.manifest["verbs"]["branch.list"]
     assert verb["policy"] == {"effect": "read", "confirm": False}

@@ -24,9 +24,13 @@ from tests.parse.test_runner_parsers import SHOP, just_targets, make_targets, ta
 
 
 def _tool(kind: str, bin_name: str, targets, summary="The shop service's internal tasks.") -> Tool:
-    file = {"make": "Makefile", "just": "justfile", "npm": "package.json", "task": "Taskfile.yml"}[kind]
+    file = {"make": "Makefile", "just": "justfile", "npm": "package.json", "task": "Taskfile.yml"}[
+        kind
+    ]
     prefix = invocation(kind, directory="/repo/shop", file=f"/repo/shop/{file}")
-    root = Command(path=(), summary=summary, subcommands=tuple(targets), probe=prefix, parser=f"runner-{kind}")
+    root = Command(
+        path=(), summary=summary, subcommands=tuple(targets), probe=prefix, parser=f"runner-{kind}"
+    )
     return Tool(name=bin_name, root=root, path=f"/usr/bin/{bin_name}")
 
 
@@ -40,8 +44,15 @@ def test_every_make_target_is_a_verb_that_runs_make_in_the_repository():
     assert list(verbs) == ["help", "test", "lint", "build", "status", "deploy", "clean"]
     assert proposal.manifest["pack_id"] == "shop-make" and proposal.manifest["bin"] == "make"
     assert proposal.manifest["json"] is False
-    assert verbs["deploy"]["cli"] == ["make", "--no-print-directory", "-C", "/repo/shop", "deploy",
-                                      "ENV={{env}}", "VERSION={{version}}"]
+    assert verbs["deploy"]["cli"] == [
+        "make",
+        "--no-print-directory",
+        "-C",
+        "/repo/shop",
+        "deploy",
+        "ENV={{env}}",
+        "VERSION={{version}}",
+    ]
     assert verbs["deploy"]["timeout_s"] == 600
     argv = render_argv(verbs["deploy"]["cli"], {"env": "production"})
     assert argv == ["make", "--no-print-directory", "-C", "/repo/shop", "deploy", "ENV=production"]
@@ -51,39 +62,65 @@ def test_the_effect_rule_gates_everything_but_what_only_reads():
     verbs = propose(make_tool()).manifest["verbs"]
     effects = {name: (v["policy"]["effect"], v["policy"]["confirm"]) for name, v in verbs.items()}
     assert effects == {
-        "help": ("read", False), "status": ("read", False),
+        "help": ("read", False),
+        "status": ("read", False),
         "lint": ("read", False),  # its help: "Check the code style; changes nothing"
         "test": ("write", True),  # a checking name whose help does not say it changes nothing
-        "build": ("write", True), "deploy": ("write", True),
+        "build": ("write", True),
+        "deploy": ("write", True),
         "clean": ("destructive", True),
     }
     assert "often build first" in verbs["test"]["x-why"]
 
 
 def test_a_reading_target_that_depends_on_a_writing_one_writes():
-    targets = [Command(path=("compile",), summary="Compile", usage=("compile:",), parser="runner-make"),
-               Command(path=("status",), summary="Show the status", usage=("status: compile",), parser="runner-make"),
-               Command(path=("check",), summary="Check; changes nothing", usage=("check: status",), parser="runner-make"),
-               Command(path=("list",), summary="List the files", usage=("list: out/files.txt",), parser="runner-make")]
+    targets = [
+        Command(path=("compile",), summary="Compile", usage=("compile:",), parser="runner-make"),
+        Command(
+            path=("status",),
+            summary="Show the status",
+            usage=("status: compile",),
+            parser="runner-make",
+        ),
+        Command(
+            path=("check",),
+            summary="Check; changes nothing",
+            usage=("check: status",),
+            parser="runner-make",
+        ),
+        Command(
+            path=("list",),
+            summary="List the files",
+            usage=("list: out/files.txt",),
+            parser="runner-make",
+        ),
+    ]
     verbs = propose(_tool("make", "make", targets)).manifest["verbs"]
     assert verbs["status"]["policy"]["effect"] == "write" and "compile" in verbs["status"]["x-why"]
     assert verbs["check"]["policy"]["effect"] == "write"
     assert verbs["list"]["policy"]["effect"] == "write"  # a file prerequisite is made first
 
 
-@pytest.mark.parametrize("name, help_text, effect", [
-    ("status", "Show the deployed version", "read"),
-    ("status", "Update and show the status", "write"),
-    ("version", "", "read"),
-    ("test", "Run the tests", "write"),
-    ("check", "Verify the config; read-only", "read"),
-    ("lint", "Lint and fix", "write"),
-    ("typecheck", "", "write"),
-    ("clean-docker", "", "destructive"),
-    ("reset-db", "Reset the local database", "destructive"),
-    ("serve", "Serve the docs", "write"),
-    ("help", "Remove nothing, list the targets", "destructive"),  # conservative: a removing word wins
-])
+@pytest.mark.parametrize(
+    "name, help_text, effect",
+    [
+        ("status", "Show the deployed version", "read"),
+        ("status", "Update and show the status", "write"),
+        ("version", "", "read"),
+        ("test", "Run the tests", "write"),
+        ("check", "Verify the config; read-only", "read"),
+        ("lint", "Lint and fix", "write"),
+        ("typecheck", "", "write"),
+        ("clean-docker", "", "destructive"),
+        ("reset-db", "Reset the local database", "destructive"),
+        ("serve", "Serve the docs", "write"),
+        (
+            "help",
+            "Remove nothing, list the targets",
+            "destructive",
+        ),  # conservative: a removing word wins
+    ],
+)
 def test_target_effect_cases(name, help_text, effect):
     assert target_effect(name, help_text)[0] == effect
 
@@ -102,8 +139,17 @@ def test_just_recipes_pass_their_operands_after_a_literal_double_dash():
     proposal = propose(_tool("just", "just", just_targets()[0]))
     verbs = proposal.manifest["verbs"]
     assert proposal.manifest["pack_id"] == "shop-just"
-    assert verbs["deploy"]["cli"] == ["just", "--justfile", "/repo/shop/justfile", "--working-directory", "/repo/shop",
-                                      "--", "deploy", "{{env}}", "{{version}}"]
+    assert verbs["deploy"]["cli"] == [
+        "just",
+        "--justfile",
+        "/repo/shop/justfile",
+        "--working-directory",
+        "/repo/shop",
+        "--",
+        "deploy",
+        "{{env}}",
+        "{{version}}",
+    ]
     assert verbs["deploy"]["args"]["required"] == ["env"]
     assert verbs["default"]["policy"]["effect"] == "write"  # `default` could be anything
 
@@ -112,7 +158,14 @@ def test_npm_scripts_and_taskfile_tasks():
     scripts, about = parse_package_json((SHOP / "package.json").read_text(encoding="utf-8"))
     npm = propose(_tool("npm", "npm", scripts, summary=about)).manifest
     assert npm["description"] == "The shop service."
-    assert npm["verbs"]["test"]["cli"] == ["npm", "--silent", "--prefix", "/repo/shop", "run", "test"]
+    assert npm["verbs"]["test"]["cli"] == [
+        "npm",
+        "--silent",
+        "--prefix",
+        "/repo/shop",
+        "run",
+        "test",
+    ]
     assert npm["verbs"]["test"]["description"].startswith("Run the npm script 'test' (node -e")
     task = propose(_tool("task", "task", task_targets())).manifest["verbs"]
     assert task["deploy"]["cli"] == ["task", "--dir", "/repo/shop", "deploy", "ENV={{env}}"]
@@ -121,19 +174,26 @@ def test_npm_scripts_and_taskfile_tasks():
 
 def test_titles_name_the_target_and_the_parameters_given():
     verbs = propose(make_tool()).manifest["verbs"]
-    assert verbs["deploy"]["title"]["live"][0] == "Running make deploy (env={{env}}, version={{version}})"
+    assert (
+        verbs["deploy"]["title"]["live"][0]
+        == "Running make deploy (env={{env}}, version={{version}})"
+    )
     assert verbs["deploy"]["title"]["live"][-1] == "Running make deploy"
     assert verbs["test"]["title"] == {"live": ["Running make test"], "done": ["Ran make test"]}
 
 
 def test_a_recipe_lists_renames_excludes_and_overrides_targets():
-    recipe = parse_recipe("tool: make\npack_id: shop-tasks\ncommands: [deploy, {path: status, name: where}, nope]\n"
-                          "overrides:\n  deploy:\n    args: {include: [env]}\n    policy: destructive\n"
-                          "    description: Ship it.\n")
+    recipe = parse_recipe(
+        "tool: make\npack_id: shop-tasks\ncommands: [deploy, {path: status, name: where}, nope]\n"
+        "overrides:\n  deploy:\n    args: {include: [env]}\n    policy: destructive\n"
+        "    description: Ship it.\n"
+    )
     proposal = propose(make_tool(), recipe)
     verbs = proposal.manifest["verbs"]
     assert list(verbs) == ["deploy", "where"] and proposal.manifest["pack_id"] == "shop-tasks"
-    assert verbs["deploy"]["cli"][-1] == "ENV={{env}}" and list(verbs["deploy"]["args"]["properties"]) == ["env"]
+    assert verbs["deploy"]["cli"][-1] == "ENV={{env}}" and list(
+        verbs["deploy"]["args"]["properties"]
+    ) == ["env"]
     assert verbs["deploy"]["policy"] == {"effect": "destructive", "confirm": True}
     assert verbs["deploy"]["description"] == "Ship it."
     assert any("'nope'" in w for w in proposal.warnings)
@@ -150,7 +210,11 @@ def test_at_most_twelve_targets_in_the_file_order():
 
 
 def test_the_pack_passes_check_and_the_help_reading_tool_is_untouched():
-    for tool in (make_tool(), _tool("just", "just", just_targets()[0]), _tool("task", "task", task_targets())):
+    for tool in (
+        make_tool(),
+        _tool("just", "just", just_targets()[0]),
+        _tool("task", "task", task_targets()),
+    ):
         from wrapgen.flows.wrap import pack_files
 
         files = pack_files(propose(tool).manifest)

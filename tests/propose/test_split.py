@@ -14,13 +14,24 @@ _READS = ("list", "view", "status", "diff", "checks", "show", "search")
 
 
 def _family(name: str) -> Command:
-    return Command(path=(name,), summary=f"Manage {name}s", usage=(f"tool {name} <command>",), subcommands=tuple(
-        Command(path=(name, verb), summary=f"{verb.capitalize()} {name}s") for verb in _READS))
+    return Command(
+        path=(name,),
+        summary=f"Manage {name}s",
+        usage=(f"tool {name} <command>",),
+        subcommands=tuple(
+            Command(path=(name, verb), summary=f"{verb.capitalize()} {name}s") for verb in _READS
+        ),
+    )
 
 
 def _large() -> Tool:
-    return Tool(name="tool", root=Command(summary="A tool.", subcommands=tuple(
-        _family(n) for n in ("pr", "issue", "repo", "release"))))
+    return Tool(
+        name="tool",
+        root=Command(
+            summary="A tool.",
+            subcommands=tuple(_family(n) for n in ("pr", "issue", "repo", "release")),
+        ),
+    )
 
 
 def test_each_family_is_a_part_of_5_to_12_commands():
@@ -40,7 +51,9 @@ def test_wrap_says_when_splitting_would_help():
 
 def test_wrap_split_writes_one_checked_pack_per_family(tmp_path):
     # wrap resolves the tool on PATH: `true` stands in for a large tool whose help was read elsewhere
-    results = wrap_split("true", out_dir=tmp_path, discover=lambda *a, **k: _large(), probe_json_fields=False)
+    results = wrap_split(
+        "true", out_dir=tmp_path, discover=lambda *a, **k: _large(), probe_json_fields=False
+    )
     assert [r.pack_id for r in results] == ["true-pr", "true-issue", "true-repo", "true-release"]
     for result in results:
         assert (tmp_path / result.pack_id / "binding.json").is_file()
@@ -50,4 +63,6 @@ def test_wrap_split_writes_one_checked_pack_per_family(tmp_path):
 def test_a_tool_with_one_family_is_a_clear_usage_error(tmp_path):
     small = Tool(name="tool", root=Command(subcommands=(_family("pr"),)))
     with pytest.raises(UsageError, match="no two command families"):
-        wrap_split("tool", out_dir=tmp_path, discover=lambda *a, **k: small, probe_json_fields=False)
+        wrap_split(
+            "tool", out_dir=tmp_path, discover=lambda *a, **k: small, probe_json_fields=False
+        )

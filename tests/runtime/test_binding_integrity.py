@@ -85,12 +85,15 @@ def _edit(pack: Path, change) -> None:
     """The attack: edit binding.json, keep its pack_sha256 (so the old staleness check passes)."""
     binding = json.loads((pack / "binding.json").read_text(encoding="utf-8"))
     change(binding)
-    (pack / "binding.json").write_text(json.dumps(binding, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    (pack / "binding.json").write_text(
+        json.dumps(binding, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )
 
 
 def _argv_to_marker(marker: Path):
     def change(binding):
         binding["verbs"]["hello"]["argv"] = [PY, "-c", f"open({str(marker)!r}, 'w'); print(1)"]
+
     return change
 
 
@@ -99,13 +102,25 @@ def _write_made_read(binding):
 
 
 def _wrapgen(*args, cwd, env=None):
-    return subprocess.run([PY, "-m", "wrapgen", *args], capture_output=True, text=True, cwd=cwd,
-                          env=dict(os.environ if env is None else env), timeout=120)
+    return subprocess.run(
+        [PY, "-m", "wrapgen", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=dict(os.environ if env is None else env),
+        timeout=120,
+    )
 
 
 def _adapter(pack: Path, *args, cwd):
-    return subprocess.run([PY, str(pack / "adapter.py"), *args], capture_output=True, text=True, cwd=cwd,
-                          env=dict(os.environ), timeout=120)
+    return subprocess.run(
+        [PY, str(pack / "adapter.py"), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=dict(os.environ),
+        timeout=120,
+    )
 
 
 def _count_derivations(monkeypatch) -> list:
@@ -122,6 +137,7 @@ def _count_derivations(monkeypatch) -> list:
 
 # --- the attack ------------------------------------------------------------------------------------
 
+
 def test_changed_argv_is_refused_in_process(tmp_path, cache):
     """argv of a read verb pointed at another program, sha kept: refused, nothing spawned."""
     marker = tmp_path / "pwned"
@@ -129,8 +145,13 @@ def test_changed_argv_is_refused_in_process(tmp_path, cache):
     assert execute(pack, "hello") == HELLO
     _edit(pack, _argv_to_marker(marker))
     envelope = execute(pack, "hello")
-    assert envelope["ok"] is False and MISMATCH in envelope["error"] and str(pack) in envelope["error"]
-    assert execute_envelope({"pack_id": "py", "verb_key": "hello"}, pack_dir=pack)["error"] == envelope["error"]
+    assert (
+        envelope["ok"] is False and MISMATCH in envelope["error"] and str(pack) in envelope["error"]
+    )
+    assert (
+        execute_envelope({"pack_id": "py", "verb_key": "hello"}, pack_dir=pack)["error"]
+        == envelope["error"]
+    )
     with pytest.raises(BindingError, match="does not match pack.yaml"):
         load_binding(pack)
     assert not marker.exists()
@@ -156,8 +177,15 @@ def test_tampered_binding_is_refused_by_wrapgen_exec_as_a_process(tmp_path, cach
     assert done.returncode == 1, done.stderr
     assert MISMATCH in json.loads(done.stdout)["error"] and "Traceback" not in done.stderr
     env = {**os.environ, "WRAPGEN_PATH": str(tmp_path)}  # an envelope naming the pack by its id
-    done = subprocess.run([PY, "-m", "wrapgen", "exec", "--envelope", "-"], input='{"pack_id": "py", "verb_key": "hello"}',
-                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    done = subprocess.run(
+        [PY, "-m", "wrapgen", "exec", "--envelope", "-"],
+        input='{"pack_id": "py", "verb_key": "hello"}',
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+    )
     assert done.returncode == 1 and MISMATCH in json.loads(done.stdout)["error"]
     assert not marker.exists()
 
@@ -207,7 +235,9 @@ def test_a_wrapgen_package_planted_in_the_pack_or_cwd_does_not_derive(tmp_path, 
     for where in (pack, tmp_path / "cwd"):
         fake = where / "wrapgen" / "pack"
         fake.mkdir(parents=True)
-        (where / "wrapgen" / "__init__.py").write_text(f"open({str(planted_ran)!r}, 'w')\n__version__ = '0.1.0'\n")
+        (where / "wrapgen" / "__init__.py").write_text(
+            f"open({str(planted_ran)!r}, 'w')\n__version__ = '0.1.0'\n"
+        )
         (fake / "__init__.py").write_text("")
         (fake / "derive.py").write_text(f"print({fake_sha!r})\n")
     monkeypatch.chdir(tmp_path / "cwd")
@@ -218,6 +248,7 @@ def test_a_wrapgen_package_planted_in_the_pack_or_cwd_does_not_derive(tmp_path, 
 
 
 # --- an untouched pack runs ------------------------------------------------------------------------
+
 
 def test_build_writes_the_stamp_and_a_hit_derives_nothing(tmp_path, cache, monkeypatch):
     pack = _pack(tmp_path)
@@ -299,20 +330,37 @@ def test_an_unwritable_cache_derives_each_time(tmp_path, monkeypatch):
 
 # --- when the binding cannot be derived -----------------------------------------------------------
 
+
 def test_an_invalid_pack_yaml_is_a_clear_envelope(tmp_path, cache):
     """pack.yaml that is no manifest, with a binding that records its sha: refused, saying why, no traceback."""
     marker = tmp_path / "pwned"
     pack = tmp_path / "bad"
     pack.mkdir()
     (pack / "pack.yaml").write_text("pack_id: bad\nverbs: 3\n")
-    (pack / "binding.json").write_text(json.dumps({
-        "binding_version": 1, "pack_id": "bad", "pack_sha256": _pack_sha(pack), "bin": PY,
-        "verbs": {"v": {"argv": [PY, "-c", f"open({str(marker)!r}, 'w')"], "json": [], "args": {},
-                        "policy": {"effect": "read", "confirm": False, "declared": True}}},
-    }))
+    (pack / "binding.json").write_text(
+        json.dumps(
+            {
+                "binding_version": 1,
+                "pack_id": "bad",
+                "pack_sha256": _pack_sha(pack),
+                "bin": PY,
+                "verbs": {
+                    "v": {
+                        "argv": [PY, "-c", f"open({str(marker)!r}, 'w')"],
+                        "json": [],
+                        "args": {},
+                        "policy": {"effect": "read", "confirm": False, "declared": True},
+                    }
+                },
+            }
+        )
+    )
     envelope = execute(pack, "v")
     assert envelope["ok"] is False
-    assert "cannot check binding.json against pack.yaml" in envelope["error"] and "not a valid pack manifest" in envelope["error"]
+    assert (
+        "cannot check binding.json against pack.yaml" in envelope["error"]
+        and "not a valid pack manifest" in envelope["error"]
+    )
     assert "wrapgen check" in envelope["error"]
     done = _wrapgen("exec", str(pack), "v", cwd=tmp_path)
     assert done.returncode == 1 and "not a valid pack manifest" in json.loads(done.stdout)["error"]
@@ -321,11 +369,16 @@ def test_an_invalid_pack_yaml_is_a_clear_envelope(tmp_path, cache):
     assert read_stamp(_pack_sha(pack)) is None
 
 
-def test_wrapgen_not_importable_by_the_derive_process_is_a_clear_envelope(tmp_path, cache, monkeypatch):
+def test_wrapgen_not_importable_by_the_derive_process_is_a_clear_envelope(
+    tmp_path, cache, monkeypatch
+):
     pack = _pack(tmp_path, build=False)
     monkeypatch.setattr(binding_module, "DERIVE_MODULE", "wrapgen.pack.no_such_module")
     envelope = execute(pack, "hello")
-    assert envelope["ok"] is False and "cannot check binding.json against pack.yaml" in envelope["error"]
+    assert (
+        envelope["ok"] is False
+        and "cannot check binding.json against pack.yaml" in envelope["error"]
+    )
     assert "No module named" in envelope["error"] and "Traceback" not in envelope["error"]
 
 
@@ -343,28 +396,54 @@ def test_a_derive_process_that_hangs_is_stopped(tmp_path, cache, monkeypatch):
 
 # --- the derive module and the cache directory ----------------------------------------------------
 
+
 def test_derive_module_prints_the_sha_of_what_build_writes(tmp_path, cache):
     pack = _pack(tmp_path)
-    done = subprocess.run([PY, "-m", "wrapgen.pack.derive", str(pack)], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0 and done.stdout == _sha(pack / "binding.json") + "\n" and done.stderr == ""
-    other = subprocess.run([PY, "-m", "wrapgen.pack.derive", str(pack), "--wrapgen-version", "9.9"],
-                           capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [PY, "-m", "wrapgen.pack.derive", str(pack)], capture_output=True, text=True, timeout=120
+    )
+    assert (
+        done.returncode == 0
+        and done.stdout == _sha(pack / "binding.json") + "\n"
+        and done.stderr == ""
+    )
+    other = subprocess.run(
+        [PY, "-m", "wrapgen.pack.derive", str(pack), "--wrapgen-version", "9.9"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert other.returncode == 0 and other.stdout != done.stdout
-    usage = subprocess.run([PY, "-m", "wrapgen.pack.derive"], capture_output=True, text=True, timeout=120)
+    usage = subprocess.run(
+        [PY, "-m", "wrapgen.pack.derive"], capture_output=True, text=True, timeout=120
+    )
     assert usage.returncode == 2 and usage.stderr.startswith("error: usage:")
-    missing = subprocess.run([PY, "-m", "wrapgen.pack.derive", str(tmp_path / "nowhere")], capture_output=True,
-                             text=True, timeout=120)
-    assert missing.returncode == 1 and missing.stderr.startswith("error: cannot read") and "Traceback" not in missing.stderr
-    assert list((cache / "trusted").iterdir()) == [stamp_path(_pack_sha(pack))]  # derive itself writes nothing
+    missing = subprocess.run(
+        [PY, "-m", "wrapgen.pack.derive", str(tmp_path / "nowhere")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (
+        missing.returncode == 1
+        and missing.stderr.startswith("error: cannot read")
+        and "Traceback" not in missing.stderr
+    )
+    assert list((cache / "trusted").iterdir()) == [
+        stamp_path(_pack_sha(pack))
+    ]  # derive itself writes nothing
 
 
-@pytest.mark.parametrize("env", [
-    {"WRAPGEN_CACHE_DIR": "/x/explicit", "XDG_CACHE_HOME": "/x/xdg", "HOME": "/x/home"},
-    {"WRAPGEN_CACHE_DIR": "", "XDG_CACHE_HOME": "/x/xdg", "HOME": "/x/home"},
-    {"XDG_CACHE_HOME": "/x/xdg", "HOME": "/x/home"},
-    {"HOME": "/x/home"},
-    {"XDG_CACHE_HOME": "", "HOME": "/x/home"},
-])
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"WRAPGEN_CACHE_DIR": "/x/explicit", "XDG_CACHE_HOME": "/x/xdg", "HOME": "/x/home"},
+        {"WRAPGEN_CACHE_DIR": "", "XDG_CACHE_HOME": "/x/xdg", "HOME": "/x/home"},
+        {"XDG_CACHE_HOME": "/x/xdg", "HOME": "/x/home"},
+        {"HOME": "/x/home"},
+        {"XDG_CACHE_HOME": "", "HOME": "/x/home"},
+    ],
+)
 def test_the_runtime_and_the_discovery_cache_agree_on_the_directory(env, monkeypatch):
     from wrapgen.probe.cache import cache_dir as discovery_cache_dir
 

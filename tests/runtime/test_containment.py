@@ -78,7 +78,9 @@ def _wait_file(path: Path, *, within: float = 20.0) -> str:
 
 
 def _escaper_pids(pidfile: Path) -> list[int]:
-    return [int(word) for word in _wait_file(pidfile).split()] + [int(_wait_file(Path(str(pidfile) + ".tool")))]
+    return [int(word) for word in _wait_file(pidfile).split()] + [
+        int(_wait_file(Path(str(pidfile) + ".tool")))
+    ]
 
 
 def _kill_all(pids) -> None:
@@ -105,7 +107,9 @@ def test_setsid_grandchild_does_not_survive_the_call(tmp_path):
         assert result.exit_code == 0 and result.stdout == b"tool done\n"
         assert elapsed < 10
         # the grandchild left the tool's process group and session: only the subreaper finds it
-        assert all(_gone(pid, within=0.5) for pid in pids), f"survivors: {[p for p in pids if _alive(p)]}"
+        assert all(_gone(pid, within=0.5) for pid in pids), (
+            f"survivors: {[p for p in pids if _alive(p)]}"
+        )
     finally:
         _kill_all(pids)
 
@@ -140,8 +144,12 @@ def test_setsid_grandchild_dies_on_cancel(tmp_path):
 
     pidfile = tmp_path / "pids"
     cancel = threading.Event()
-    binding = binding_dict("t", PY, {"v": verb([PY, "-c", ESCAPE, str(pidfile), "sleep"], json_sel=[])})
-    watcher = threading.Thread(target=lambda: (_wait_file(Path(str(pidfile) + ".tool")), cancel.set()))
+    binding = binding_dict(
+        "t", PY, {"v": verb([PY, "-c", ESCAPE, str(pidfile), "sleep"], json_sel=[])}
+    )
+    watcher = threading.Thread(
+        target=lambda: (_wait_file(Path(str(pidfile) + ".tool")), cancel.set())
+    )
     watcher.start()
     envelope = execute(binding, "v", {}, cancel=cancel)
     watcher.join()
@@ -154,7 +162,12 @@ def test_setsid_grandchild_dies_on_cancel(tmp_path):
 
 
 def _escape_pack(tmp_path: Path, pidfile: Path) -> Path:
-    return write_pack(tmp_path / "packs", "esc", PY, {"v": verb([PY, "-c", ESCAPE, str(pidfile), "sleep"], json_sel=[])})
+    return write_pack(
+        tmp_path / "packs",
+        "esc",
+        PY,
+        {"v": verb([PY, "-c", ESCAPE, str(pidfile), "sleep"], json_sel=[])},
+    )
 
 
 def _wrapgen_env() -> dict:
@@ -167,8 +180,13 @@ def test_sigkill_of_wrapgen_exec_kills_the_tool_and_its_escaped_grandchild(tmp_p
     """kill -9 of `wrapgen exec` while its tool runs: the tool and its setsid() grandchild die with it."""
     pidfile = tmp_path / "pids"
     pack = _escape_pack(tmp_path, pidfile)
-    proc = subprocess.Popen([PY, "-m", "wrapgen", "exec", str(pack), "v"], env=_wrapgen_env(),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [PY, "-m", "wrapgen", "exec", str(pack), "v"],
+        env=_wrapgen_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     pids = []
     try:
         pids = _escaper_pids(pidfile)
@@ -177,7 +195,9 @@ def test_sigkill_of_wrapgen_exec_kills_the_tool_and_its_escaped_grandchild(tmp_p
         assert all(_alive(pid) for pid in pids[1:])
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
-        assert all(_gone(pid) for pid in pids), f"survivors of wrapgen exec: {[p for p in pids if _alive(p)]}"
+        assert all(_gone(pid) for pid in pids), (
+            f"survivors of wrapgen exec: {[p for p in pids if _alive(p)]}"
+        )
     finally:
         proc.kill()
         proc.wait()
@@ -197,9 +217,11 @@ def _built_escape_pack(tmp_path: Path, pidfile: Path) -> Path:
     from support.serve import make_pack
 
     argv = _json.dumps([PY, "-c", ESCAPE, str(pidfile), "sleep"])
-    manifest = (f"pack_id: esc\ndescription: Escapes its process group.\nbin: {_json.dumps(PY)}\njson: false\n"
-                f"verbs:\n  v:\n    description: Fork a setsid() grandchild and sleep.\n    cli: {argv}\n"
-                f"    policy: {{effect: read}}\n")
+    manifest = (
+        f"pack_id: esc\ndescription: Escapes its process group.\nbin: {_json.dumps(PY)}\njson: false\n"
+        f"verbs:\n  v:\n    description: Fork a setsid() grandchild and sleep.\n    cli: {argv}\n"
+        f"    policy: {{effect: read}}\n"
+    )
     return make_pack(tmp_path / "packs" / "esc", manifest)
 
 
@@ -207,23 +229,50 @@ def test_sigkill_of_wrapgen_serve_kills_the_running_tool(tmp_path):
     """kill -9 of `wrapgen serve` during a tools/call: the tool and its setsid() grandchild die with it."""
     pidfile = tmp_path / "pids"
     pack = _built_escape_pack(tmp_path, pidfile)
-    proc = subprocess.Popen([PY, "-m", "wrapgen", "serve", str(pack)], env=_wrapgen_env(), cwd=tmp_path,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [PY, "-m", "wrapgen", "serve", str(pack)],
+        env=_wrapgen_env(),
+        cwd=tmp_path,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     pids = []
     try:
-        _rpc(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+        _rpc(
+            proc,
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "t", "version": "1"},
+                },
+            },
+        )
         assert json.loads(proc.stdout.readline())["id"] == 1
         _rpc(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
-        _rpc(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "v", "arguments": {}}})
+        _rpc(
+            proc,
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "v", "arguments": {}},
+            },
+        )
         pids = _escaper_pids(pidfile)
         # pids[0] is the grandchild's parent when it wrote the file: the supervisor it was reparented
         # to, or (rarely) the middle child, which exits at once; the grandchild and the tool must live
         assert all(_alive(pid) for pid in pids[1:])
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
-        assert all(_gone(pid) for pid in pids), f"survivors of wrapgen serve: {[p for p in pids if _alive(p)]}"
+        assert all(_gone(pid) for pid in pids), (
+            f"survivors of wrapgen serve: {[p for p in pids if _alive(p)]}"
+        )
     finally:
         proc.kill()
         proc.wait()
@@ -235,8 +284,14 @@ def test_a_thread_that_exits_does_not_kill_a_call_of_another():
     import threading
 
     results = []
-    threads = [threading.Thread(target=lambda: results.append(run_process([PY, "-c", "import time; time.sleep(0.3); print('ok')"], timeout_s=20)))
-               for _ in range(4)]
+    threads = [
+        threading.Thread(
+            target=lambda: results.append(
+                run_process([PY, "-c", "import time; time.sleep(0.3); print('ok')"], timeout_s=20)
+            )
+        )
+        for _ in range(4)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -248,7 +303,11 @@ def test_concurrent_calls_do_not_hold_each_others_pipes():
     """A quick call next to a slow one ends when its own tool ends (supervisors close what is not theirs)."""
     import threading
 
-    slow = threading.Thread(target=run_process, args=([PY, "-c", "import time; time.sleep(3)"],), kwargs={"timeout_s": 20})
+    slow = threading.Thread(
+        target=run_process,
+        args=([PY, "-c", "import time; time.sleep(3)"],),
+        kwargs={"timeout_s": 20},
+    )
     slow.start()
     time.sleep(0.3)
     started = time.monotonic()
@@ -259,6 +318,7 @@ def test_concurrent_calls_do_not_hold_each_others_pipes():
 
 
 # --- memory ------------------------------------------------------------------------------------
+
 
 def _memory_pack(code: str, memory_mb=None) -> dict:
     binding = binding_dict("mem", PY, {"v": verb([PY, "-c", code], json_sel=[])})
@@ -311,18 +371,30 @@ def test_tool_has_pdeathsig_its_own_session_and_a_hard_limit(tmp_path):
     result = run_process([PY, "-c", PDEATHSIG_PROBE], timeout_s=30, memory_mb=1024)
     assert json.loads(result.stdout) == [signal.SIGKILL, 1024, True], result.stderr
     raise_it = "import resource; resource.setrlimit(resource.RLIMIT_DATA, (2 << 30, 2 << 30))"
-    assert run_process([PY, "-c", raise_it], timeout_s=30, memory_mb=1024).exit_code != 0  # the hard limit holds
-    assert run_process([PY, "-c", "import os; print(os.getcwd())"], timeout_s=30, cwd=tmp_path).stdout == f"{tmp_path}\n".encode()
+    assert (
+        run_process([PY, "-c", raise_it], timeout_s=30, memory_mb=1024).exit_code != 0
+    )  # the hard limit holds
+    assert (
+        run_process([PY, "-c", "import os; print(os.getcwd())"], timeout_s=30, cwd=tmp_path).stdout
+        == f"{tmp_path}\n".encode()
+    )
 
 
 def test_path_is_searched_in_the_tools_environment(tmp_path):
     """A bare name is looked up in the PATH of the environment given to the tool (as execvpe does)."""
     bindir = tmp_path / "bin"
     bindir.mkdir()
-    (bindir / "wg-only-here").symlink_to("/bin/echo" if os.path.exists("/bin/echo") else "/usr/bin/echo")
-    found = run_process(["wg-only-here", "found"], timeout_s=10, env={"PATH": str(bindir)}, cwd=tmp_path)
+    (bindir / "wg-only-here").symlink_to(
+        "/bin/echo" if os.path.exists("/bin/echo") else "/usr/bin/echo"
+    )
+    found = run_process(
+        ["wg-only-here", "found"], timeout_s=10, env={"PATH": str(bindir)}, cwd=tmp_path
+    )
     assert found.stdout == b"found\n"
-    assert run_process(["wg-only-here"], timeout_s=10, env={"PATH": "/nonexistent"}).not_found == "not found"
+    assert (
+        run_process(["wg-only-here"], timeout_s=10, env={"PATH": "/nonexistent"}).not_found
+        == "not found"
+    )
 
 
 def test_sigkill_of_the_supervisor_still_kills_the_tool(tmp_path):
@@ -331,7 +403,11 @@ def test_sigkill_of_the_supervisor_still_kills_the_tool(tmp_path):
 
     pidfile = tmp_path / "pids"
     done = []
-    worker = threading.Thread(target=lambda: done.append(run_process([PY, "-c", ESCAPE, str(pidfile), "sleep"], timeout_s=60)))
+    worker = threading.Thread(
+        target=lambda: done.append(
+            run_process([PY, "-c", ESCAPE, str(pidfile), "sleep"], timeout_s=60)
+        )
+    )
     worker.start()
     pids = _escaper_pids(pidfile)
     tool = pids[-1]
@@ -355,8 +431,14 @@ def test_stop_all_sweeps_every_call_in_flight(tmp_path):
 
     files = [tmp_path / f"pids{i}" for i in range(2)]
     results = []
-    workers = [threading.Thread(target=lambda f=f: results.append(run_process([PY, "-c", ESCAPE, str(f), "sleep"], timeout_s=60)))
-               for f in files]
+    workers = [
+        threading.Thread(
+            target=lambda f=f: results.append(
+                run_process([PY, "-c", ESCAPE, str(f), "sleep"], timeout_s=60)
+            )
+        )
+        for f in files
+    ]
     for worker in workers:
         worker.start()
     pids = [pid for f in files for pid in _escaper_pids(f)]

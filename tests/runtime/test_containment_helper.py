@@ -60,7 +60,10 @@ def test_later_calls_run_under_a_supervisor_the_helper_forked():
 def test_a_one_shot_caller_never_starts_a_helper():
     """A process that spawns once (`wrapgen exec`, adapter.py) pays for no helper."""
     code = "from wrapgen.runtime import run_process, contain; run_process(['true'], timeout_s=20); print(contain._helper)"
-    assert subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=60).stdout == "None\n"
+    assert (
+        subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=60).stdout
+        == "None\n"
+    )
 
 
 def test_daemon_of_a_tool_is_gone_after_the_call(tmp_path):
@@ -71,7 +74,9 @@ def test_daemon_of_a_tool_is_gone_after_the_call(tmp_path):
     pids = _escaper_pids(pidfile)
     try:
         assert result.exit_code == 0 and result.stdout == b"tool done\n"
-        assert all(_gone(pid, within=0.5) for pid in pids), f"survivors: {[p for p in pids if _alive(p)]}"
+        assert all(_gone(pid, within=0.5) for pid in pids), (
+            f"survivors: {[p for p in pids if _alive(p)]}"
+        )
     finally:
         _kill_all(pids)
 
@@ -102,8 +107,12 @@ CALLER = textwrap.dedent("""
 def test_sigkill_of_a_caller_with_a_helper_kills_tool_daemon_supervisor_and_helper(tmp_path):
     """kill -9 of a long-lived caller mid-call: its tool and the tool's daemon die, and so do the supervisor and the helper."""
     pidfile = tmp_path / "pids"
-    proc = subprocess.Popen([PY, "-c", CALLER, ESCAPE, str(pidfile)], stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [PY, "-c", CALLER, ESCAPE, str(pidfile)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     pids = []
     try:
         helper = int(proc.stdout.readline())
@@ -138,15 +147,20 @@ def test_the_same_limit_session_pdeathsig_and_stdin():
     assert json.loads(result.stdout) == [signal.SIGKILL, 1024, True], result.stderr
     raise_it = "import resource; resource.setrlimit(resource.RLIMIT_DATA, (2 << 30, 2 << 30))"
     assert run_process([PY, "-c", raise_it], timeout_s=30, memory_mb=1024).exit_code != 0
-    echoed = run_process([PY, "-c", "import sys; print(sys.stdin.read().upper())"], timeout_s=20, stdin="abc")
+    echoed = run_process(
+        [PY, "-c", "import sys; print(sys.stdin.read().upper())"], timeout_s=20, stdin="abc"
+    )
     assert echoed.stdout == b"ABC\n"
 
 
 def test_a_call_larger_than_one_packet_arrives_whole():
     _helper_pid()
     big = "x" * 100_000  # (one argument may have at most 128 KiB)
-    result = run_process([PY, "-c", "import sys, os; print(len(sys.argv[1]), len(os.environ['BIG']))", big],
-                         timeout_s=20, env={"PATH": os.environ["PATH"], "BIG": big})
+    result = run_process(
+        [PY, "-c", "import sys, os; print(len(sys.argv[1]), len(os.environ['BIG']))", big],
+        timeout_s=20,
+        env={"PATH": os.environ["PATH"], "BIG": big},
+    )
     assert result.stdout == b"100000 100000\n"
 
 
@@ -199,7 +213,10 @@ def test_the_tool_gets_the_callers_umask_and_limits_at_call_time():
     import resource
 
     _helper_pid()
-    nofile, core = resource.getrlimit(resource.RLIMIT_NOFILE), resource.getrlimit(resource.RLIMIT_CORE)
+    nofile, core = (
+        resource.getrlimit(resource.RLIMIT_NOFILE),
+        resource.getrlimit(resource.RLIMIT_CORE),
+    )
     old_mask = os.umask(0o027)
     try:
         resource.setrlimit(resource.RLIMIT_NOFILE, (200, nofile[1]))
@@ -227,12 +244,19 @@ def test_a_state_read_once_is_what_every_later_call_takes():
     finally:
         os.umask(old_mask)
         resource.setrlimit(resource.RLIMIT_NOFILE, nofile)
-    results = [run_process([PY, "-c", LIMITS_AND_UMASK], timeout_s=20, caller_state=state, in_memory=in_memory)
-               for in_memory in (False, True)]
+    results = [
+        run_process(
+            [PY, "-c", LIMITS_AND_UMASK], timeout_s=20, caller_state=state, in_memory=in_memory
+        )
+        for in_memory in (False, True)
+    ]
     assert contain._usable_helper() is not None  # (the calls went through the helper)
     for result in results:
         assert json.loads(result.stdout)[:2] == [0o027, 200], result.stderr
-    assert json.loads(run_process([PY, "-c", LIMITS_AND_UMASK], timeout_s=20).stdout)[:2] == [old_mask, nofile[0]]
+    assert json.loads(run_process([PY, "-c", LIMITS_AND_UMASK], timeout_s=20).stdout)[:2] == [
+        old_mask,
+        nofile[0],
+    ]
 
 
 def test_a_helper_that_stopped_reading_does_not_block_the_call():
@@ -244,7 +268,9 @@ def test_a_helper_that_stopped_reading_does_not_block_the_call():
     helper = _helper_pid()
     sock = contain._helper[1]
     assert sock.gettimeout() == contain._SEND_TIMEOUT_S  # a send to the helper is bounded
-    sock.setsockopt(_socket.SOL_SOCKET, _socket.SO_SNDBUF, 4096)  # (so the first call already fills it)
+    sock.setsockopt(
+        _socket.SOL_SOCKET, _socket.SO_SNDBUF, 4096
+    )  # (so the first call already fills it)
     sock.settimeout(0.5)  # (the test's own bound, shorter than the default)
     os.kill(helper, signal.SIGSTOP)
     try:

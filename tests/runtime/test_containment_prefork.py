@@ -80,13 +80,22 @@ def test_a_waiting_spare_and_its_child_go_when_the_caller_exits_or_is_killed():
     """Nothing the helper forked ahead of a call is left once its caller is gone: an exit (the socket
     closes) or a SIGKILL (the same, with no goodbye)."""
     for how in ("exit", "wait"):
-        proc = subprocess.Popen([PY, "-c", WAITING, how], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                start_new_session=True, text=True)
+        proc = subprocess.Popen(
+            [PY, "-c", WAITING, how],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            text=True,
+        )
         try:
             line = proc.stdout.readline().split()
             assert "/" in line, line
             at = line.index("/")
-            helper, spares, children = int(line[0]), [int(p) for p in line[1:at]], [int(p) for p in line[at + 1:]]
+            helper, spares, children = (
+                int(line[0]),
+                [int(p) for p in line[1:at]],
+                [int(p) for p in line[at + 1 :]],
+            )
             assert children, "the spare had no pre-forked child"
             assert all(_parent_of(child) in spares for child in children)
             if how == "wait":

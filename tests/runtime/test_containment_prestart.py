@@ -14,7 +14,9 @@ PY = sys.executable
 
 
 def _run(code: str) -> dict:
-    done = subprocess.run([PY, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [PY, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -31,7 +33,9 @@ COUNTING = """
 def test_after_prestart_no_call_forks_the_caller():
     """Every call, the very first included, runs under a supervisor the helper forked: none is cold,
     and the tool's grandparent is the helper, not this process."""
-    out = _run(COUNTING + """
+    out = _run(
+        COUNTING
+        + """
     contain.prestart()
     helper = contain._helper[0]
     parents = []
@@ -42,7 +46,8 @@ def test_after_prestart_no_call_forks_the_caller():
         assert result.exit_code == 0, result
         parents.append(int(result.stdout))
     print(json.dumps({"cold": len(cold), "parents": parents, "helper": helper, "me": os.getpid()}))
-    """)
+    """
+    )
     assert out["cold"] == 0
     assert out["parents"] == [out["helper"]] * 3  # the supervisor's parent: the helper
     assert out["helper"] != out["me"]
@@ -51,11 +56,14 @@ def test_after_prestart_no_call_forks_the_caller():
 def test_without_prestart_the_first_calls_are_cold():
     """The policy prestart changes: a process that did not call it forks its first calls itself (so the
     test above could fail)."""
-    out = _run(COUNTING + """
+    out = _run(
+        COUNTING
+        + """
     for _ in range(2):
         assert run_process(["true"], timeout_s=20).exit_code == 0
     print(json.dumps({"cold": len(cold)}))
-    """)
+    """
+    )
     assert out["cold"] == 2
 
 
@@ -84,7 +92,9 @@ def test_a_helper_that_never_gets_ready_holds_the_first_call_up_for_the_bound_on
     """A helper whose start hangs (here a boot that only waits for its socket to close): the first call waits at most
     ``_READY_WAIT_S`` from the helper's start, then runs under a supervisor the caller forks, and
     later calls do not wait again."""
-    out = _run(COUNTING + """
+    out = _run(
+        COUNTING
+        + """
     contain._READY_WAIT_S = 0.3
     contain._HELPER_BOOT = "import os; os.read(3, 1)"  # (never says it is ready; ends with its socket)
     contain.prestart()
@@ -97,7 +107,8 @@ def test_a_helper_that_never_gets_ready_holds_the_first_call_up_for_the_bound_on
     contain.stop_all()
     print(json.dumps({"cold": len(cold), "waited": waited, "again": again,
                       "out": [first.stdout.decode(), second.stdout.decode()]}))
-    """)
+    """
+    )
     assert out["out"] == ["one\n", "two\n"]
     assert out["cold"] == 2
     assert 0.2 <= out["waited"] < 5
@@ -106,7 +117,9 @@ def test_a_helper_that_never_gets_ready_holds_the_first_call_up_for_the_bound_on
 
 def test_stop_all_then_prestart_starts_a_new_helper():
     """A bench (or a host) that stops its helper between crawls gets a new one from the next prestart."""
-    out = _run(COUNTING + """
+    out = _run(
+        COUNTING
+        + """
     contain.prestart()
     run_process(["true"], timeout_s=20)
     first = contain._helper[0]
@@ -114,5 +127,6 @@ def test_stop_all_then_prestart_starts_a_new_helper():
     contain.prestart()
     run_process(["true"], timeout_s=20)
     print(json.dumps({"cold": len(cold), "new": contain._helper[0] != first}))
-    """)
+    """
+    )
     assert out == {"cold": 0, "new": True}

@@ -22,12 +22,29 @@ from wrapgen.runtime import ENV_ALLOWLIST, TOOL_ENV, execute, tool_env
 
 PY = sys.executable
 DUMP = "import os, json; print(json.dumps(dict(os.environ)))"
-SECRETS = {"AWS_SECRET_ACCESS_KEY": "aws-secret", "GH_TOKEN": "gh-secret", "GIT_CONFIG_COUNT": "1",
-           "GIT_CONFIG_KEY_0": "core.fsmonitor", "GIT_CONFIG_VALUE_0": "touch /tmp/pwned", "LD_PRELOAD": "/x.so",
-           "PYTHONSTARTUP": "/x.py", "KUBECONFIG": "/kube"}
-CALLER = {"PATH": os.environ["PATH"], "HOME": "/home/caller", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-          "LC_TIME": "C", "TZ": "UTC", "TMPDIR": "/tmp", "USER": "caller", "TERM": "xterm-256color",
-          "PAGER": "less", **SECRETS}
+SECRETS = {
+    "AWS_SECRET_ACCESS_KEY": "aws-secret",
+    "GH_TOKEN": "gh-secret",
+    "GIT_CONFIG_COUNT": "1",
+    "GIT_CONFIG_KEY_0": "core.fsmonitor",
+    "GIT_CONFIG_VALUE_0": "touch /tmp/pwned",
+    "LD_PRELOAD": "/x.so",
+    "PYTHONSTARTUP": "/x.py",
+    "KUBECONFIG": "/kube",
+}
+CALLER = {
+    "PATH": os.environ["PATH"],
+    "HOME": "/home/caller",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+    "LC_TIME": "C",
+    "TZ": "UTC",
+    "TMPDIR": "/tmp",
+    "USER": "caller",
+    "TERM": "xterm-256color",
+    "PAGER": "less",
+    **SECRETS,
+}
 
 
 def _dump_binding(env_spec=None) -> dict:
@@ -50,7 +67,10 @@ def test_secrets_of_the_caller_never_reach_the_tool():
     seen = _tool_saw(_dump_binding())
     for name in SECRETS:
         assert name not in seen, f"{name} leaked to the tool"
-    expected = {key: CALLER[key] for key in ("PATH", "HOME", "LANG", "LC_ALL", "LC_TIME", "TZ", "TMPDIR", "USER")}
+    expected = {
+        key: CALLER[key]
+        for key in ("PATH", "HOME", "LANG", "LC_ALL", "LC_TIME", "TZ", "TMPDIR", "USER")
+    }
     assert seen == {**expected, **TOOL_ENV}
 
 
@@ -81,10 +101,21 @@ def test_a_passed_name_absent_from_the_caller_is_absent():
 
 def test_set_values_are_fixed_and_win_over_the_caller():
     """env.set gives fixed values (the hardening), over what the caller passes; wrapgen's own settings win over both."""
-    spec = {"pass": ["GIT_CONFIG_COUNT"], "set": {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.fsmonitor",
-                                                  "GIT_CONFIG_VALUE_0": "", "PAGER": "more"}}
+    spec = {
+        "pass": ["GIT_CONFIG_COUNT"],
+        "set": {
+            "GIT_CONFIG_COUNT": "1",
+            "GIT_CONFIG_KEY_0": "core.fsmonitor",
+            "GIT_CONFIG_VALUE_0": "",
+            "PAGER": "more",
+        },
+    }
     seen = _tool_saw(_dump_binding(spec))
-    assert (seen["GIT_CONFIG_COUNT"], seen["GIT_CONFIG_KEY_0"], seen["GIT_CONFIG_VALUE_0"]) == ("1", "core.fsmonitor", "")
+    assert (seen["GIT_CONFIG_COUNT"], seen["GIT_CONFIG_KEY_0"], seen["GIT_CONFIG_VALUE_0"]) == (
+        "1",
+        "core.fsmonitor",
+        "",
+    )
     assert seen["PAGER"] == "cat" and seen["TERM"] == "dumb"
 
 
@@ -92,13 +123,18 @@ def test_malformed_env_in_a_binding_is_an_envelope():
     """A hand-edited binding with a broken env is refused before anything runs."""
     for bad in ({"pass": "GH_TOKEN"}, {"set": {"X": 1}}, ["GH_TOKEN"]):
         envelope = execute(_dump_binding(bad), "show", {}, env=CALLER)
-        assert envelope == {"ok": False, "error": "the binding's env is malformed; run wrapgen build on the pack"}
+        assert envelope == {
+            "ok": False,
+            "error": "the binding's env is malformed; run wrapgen build on the pack",
+        }
 
 
 def test_tool_env_is_the_one_function_hosts_use():
     """tool_env(binding, environ) is what execute applies: hosts and probes can build the same env."""
     env = tool_env({"env": {"pass": ["GH_TOKEN"], "set": {"A_B": "1"}}}, CALLER)
-    assert env["GH_TOKEN"] == "gh-secret" and env["A_B"] == "1" and "AWS_SECRET_ACCESS_KEY" not in env
+    assert (
+        env["GH_TOKEN"] == "gh-secret" and env["A_B"] == "1" and "AWS_SECRET_ACCESS_KEY" not in env
+    )
 
 
 PACK_YAML = """\
@@ -126,8 +162,14 @@ def test_pack_yaml_env_is_carried_into_the_binding():
     manifest, diagnostics = parse_manifest(_pack_yaml().encode())
     assert not [d for d in diagnostics if d.level == "error"], diagnostics
     binding = binding_data(manifest)
-    assert binding["env"] == {"pass": ["GH_TOKEN"], "set": {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.fsmonitor",
-                                                            "GIT_CONFIG_VALUE_0": ""}}
+    assert binding["env"] == {
+        "pass": ["GH_TOKEN"],
+        "set": {
+            "GIT_CONFIG_COUNT": "1",
+            "GIT_CONFIG_KEY_0": "core.fsmonitor",
+            "GIT_CONFIG_VALUE_0": "",
+        },
+    }
 
 
 def test_built_adapter_process_applies_the_allowlist(tmp_path):
@@ -137,31 +179,49 @@ def test_built_adapter_process_applies_the_allowlist(tmp_path):
     (pack / "pack.yaml").write_text(_pack_yaml())
     write_files(pack, render_pack_files(_pack_yaml().encode()))
     environ = {**os.environ, **SECRETS}
-    done = subprocess.run([PY, str(pack / "adapter.py"), "show", "--json"], capture_output=True, text=True,
-                          env=environ, timeout=60)
+    done = subprocess.run(
+        [PY, str(pack / "adapter.py"), "show", "--json"],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=60,
+    )
     envelope = json.loads(done.stdout)
     seen = json.loads(envelope["result"])
     assert seen["GH_TOKEN"] == "gh-secret" and seen["GIT_CONFIG_KEY_0"] == "core.fsmonitor"
-    assert "AWS_SECRET_ACCESS_KEY" not in seen and "LD_PRELOAD" not in seen and "PYTHONSTARTUP" not in seen
+    assert (
+        "AWS_SECRET_ACCESS_KEY" not in seen
+        and "LD_PRELOAD" not in seen
+        and "PYTHONSTARTUP" not in seen
+    )
 
 
-@pytest.mark.parametrize(("block", "where"), [
-    ("env: {pass: [gh_token]}", "env.pass[0]"),
-    ("env: {pass: [GH-TOKEN]}", "env.pass[0]"),
-    ("env: {pass: GH_TOKEN}", "env.pass"),
-    ("env: {set: {GIT_CONFIG_COUNT: 1}}", "env.set.GIT_CONFIG_COUNT"),
-    ("env: {set: {9LIVES: x}}", "env.set.9LIVES"),
-    ("env: {pas: [GH_TOKEN]}", "env.pas"),
-    ("env: [GH_TOKEN]", "env"),
-    ("limits: {memory_mb: 8}", "limits.memory_mb"),
-    ("limits: {memory_mb: 1.5}", "limits.memory_mb"),
-    ("limits: {memory: 100}", "limits.memory"),
-    ("response_files: yes please", "response_files"),
-])
+@pytest.mark.parametrize(
+    ("block", "where"),
+    [
+        ("env: {pass: [gh_token]}", "env.pass[0]"),
+        ("env: {pass: [GH-TOKEN]}", "env.pass[0]"),
+        ("env: {pass: GH_TOKEN}", "env.pass"),
+        ("env: {set: {GIT_CONFIG_COUNT: 1}}", "env.set.GIT_CONFIG_COUNT"),
+        ("env: {set: {9LIVES: x}}", "env.set.9LIVES"),
+        ("env: {pas: [GH_TOKEN]}", "env.pas"),
+        ("env: [GH_TOKEN]", "env"),
+        ("limits: {memory_mb: 8}", "limits.memory_mb"),
+        ("limits: {memory_mb: 1.5}", "limits.memory_mb"),
+        ("limits: {memory: 100}", "limits.memory"),
+        ("response_files: yes please", "response_files"),
+    ],
+)
 def test_check_w001_catches_a_bad_env_or_limits_block(tmp_path, block, where):
     """A malformed env/limits block is a W001 error of `wrapgen check` (and build refuses it)."""
-    text = _pack_yaml().replace("env:\n  pass: [GH_TOKEN]\n", "").replace(
-        '  set: {GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: core.fsmonitor, GIT_CONFIG_VALUE_0: ""}\n', "")
+    text = (
+        _pack_yaml()
+        .replace("env:\n  pass: [GH_TOKEN]\n", "")
+        .replace(
+            '  set: {GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: core.fsmonitor, GIT_CONFIG_VALUE_0: ""}\n',
+            "",
+        )
+    )
     text = text.replace("verbs:\n", block + "\nverbs:\n", 1)
     _manifest, diagnostics = parse_manifest(text.encode())
     found = [d for d in diagnostics if d.code == "W001" and d.level == "error"]
@@ -172,15 +232,29 @@ def test_check_prints_nothing_new_for_a_good_env_block(tmp_path, cli):
     """A valid env block adds no finding: check's output is what it is without it."""
     with_env = tmp_path / "a" / "envp"
     without = tmp_path / "b" / "envp"
-    for directory, text in ((with_env, _pack_yaml()), (without, _pack_yaml().replace("env:\n  pass: [GH_TOKEN]\n", "").replace(
-            '  set: {GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: core.fsmonitor, GIT_CONFIG_VALUE_0: ""}\n', ""))):
+    for directory, text in (
+        (with_env, _pack_yaml()),
+        (
+            without,
+            _pack_yaml()
+            .replace("env:\n  pass: [GH_TOKEN]\n", "")
+            .replace(
+                '  set: {GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: core.fsmonitor, GIT_CONFIG_VALUE_0: ""}\n',
+                "",
+            ),
+        ),
+    ):
         directory.mkdir(parents=True)
         (directory / "pack.yaml").write_text(text)
         write_files(directory, render_pack_files(text.encode()))
     first, second = cli("check", str(with_env)), cli("check", str(without))
     import re
 
-    strip = lambda out: re.sub(r"pack\.yaml:\d+:", "pack.yaml:N:", out.replace(str(with_env), "P").replace(str(without), "P"))
+    strip = lambda out: re.sub(
+        r"pack\.yaml:\d+:",
+        "pack.yaml:N:",
+        out.replace(str(with_env), "P").replace(str(without), "P"),
+    )
     assert strip(first.stdout) == strip(second.stdout) and first.exit_code == second.exit_code
     assert "W001" not in first.stdout
 

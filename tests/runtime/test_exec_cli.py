@@ -30,19 +30,33 @@ SCHEMA = {
 @pytest.fixture
 def pack(tmp_path):
     """A pack whose verbs echo their argv as JSON (the JSON selection is taken out of the echo)."""
-    return write_pack(tmp_path, "echo", PY, {
-        "show": verb([*ECHO, "--q={{q}}", "--n={{n}}", "--all", "{{all}}", "--label", "{{label}}"], args=SCHEMA, json_sel=[]),
-        "fail": verb([PY, "-c", "import sys; sys.exit('broken')"], json_sel=[]),
-        "drop": verb(ECHO, effect="destructive", json_sel=[]),
-    })
+    return write_pack(
+        tmp_path,
+        "echo",
+        PY,
+        {
+            "show": verb(
+                [*ECHO, "--q={{q}}", "--n={{n}}", "--all", "{{all}}", "--label", "{{label}}"],
+                args=SCHEMA,
+                json_sel=[],
+            ),
+            "fail": verb([PY, "-c", "import sys; sys.exit('broken')"], json_sel=[]),
+            "drop": verb(ECHO, effect="destructive", json_sel=[]),
+        },
+    )
 
 
 def test_exec_kv_args_typed_one_line(cli, pack):
     """k=v after -- are typed by the schema; --json prints one line; exit 0 when ok."""
-    result = cli("exec", str(pack), "show", "--json", "--", "q=a b", "n=3", "all=yes", "label=x", "label=y")
+    result = cli(
+        "exec", str(pack), "show", "--json", "--", "q=a b", "n=3", "all=yes", "label=x", "label=y"
+    )
     assert result.exit_code == 0
     assert result.stdout.count("\n") == 1
-    assert json.loads(result.stdout) == {"ok": True, "result": "[\"--q=a b\", \"--n=3\", \"--all\", \"--label\", \"x\", \"--label\", \"y\"]\n"}
+    assert json.loads(result.stdout) == {
+        "ok": True,
+        "result": '["--q=a b", "--n=3", "--all", "--label", "x", "--label", "y"]\n',
+    }
 
 
 def test_exec_without_json_is_indented(cli, pack):
@@ -59,7 +73,10 @@ def test_exec_not_ok_exits_1(cli, pack):
 
 def test_exec_confirm_gate_from_kv(cli, pack):
     """confirm=true on the command line opens the gate; without it, exit 1."""
-    assert json.loads(cli("exec", str(pack), "drop", "--json").stdout) == {"ok": False, "error": "confirmation required: pass confirm=true"}
+    assert json.loads(cli("exec", str(pack), "drop", "--json").stdout) == {
+        "ok": False,
+        "error": "confirmation required: pass confirm=true",
+    }
     assert cli("exec", str(pack), "drop", "--json", "--", "confirm=true").exit_code == 0
     assert cli("exec", str(pack), "drop", "--json", "--", "apply=yes").exit_code == 0
 
@@ -68,25 +85,43 @@ def test_exec_unknown_key_is_a_usage_error(cli, pack):
     """An unknown key exits 2 naming the valid keys."""
     result = cli("exec", str(pack), "show", "--", "qq=1")
     assert result.exit_code == 2 and result.stdout == ""
-    assert "unknown argument 'qq'" in result.stderr and "valid arguments: all, apply, confirm, label, n, q" in result.stderr
+    assert (
+        "unknown argument 'qq'" in result.stderr
+        and "valid arguments: all, apply, confirm, label, n, q" in result.stderr
+    )
 
 
 def test_exec_bad_value_is_a_usage_error(cli, pack):
     """A value of the wrong type exits 2 with a hint."""
     result = cli("exec", str(pack), "show", "--", "n=many")
-    assert result.exit_code == 2 and "n=many: not an integer" in result.stderr and "hint:" in result.stderr
+    assert (
+        result.exit_code == 2
+        and "n=many: not an integer" in result.stderr
+        and "hint:" in result.stderr
+    )
 
 
 def test_exec_unknown_verb_is_an_envelope(cli, pack):
     """An unknown verb is an envelope (exit 1), suggesting the close one."""
     result = cli("exec", str(pack), "shw", "--json")
     envelope = json.loads(result.stdout)
-    assert result.exit_code == 1 and "unknown verb 'shw'" in envelope["error"] and "'show'" in envelope["error"]
+    assert (
+        result.exit_code == 1
+        and "unknown verb 'shw'" in envelope["error"]
+        and "'show'" in envelope["error"]
+    )
 
 
 @pytest.mark.parametrize(
     "argv",
-    [["exec"], ["exec", "onlypack"], ["exec", "p", "v", "--bogus"], ["exec", "p", "v", "q=1"], ["exec", "--envelope"], ["exec", "--envelope", "-", "p"]],
+    [
+        ["exec"],
+        ["exec", "onlypack"],
+        ["exec", "p", "v", "--bogus"],
+        ["exec", "p", "v", "q=1"],
+        ["exec", "--envelope"],
+        ["exec", "--envelope", "-", "p"],
+    ],
 )
 def test_exec_usage_errors(cli, argv):
     """Malformed command lines exit 2 with an Error and a hint, printing no envelope."""
@@ -98,7 +133,11 @@ def test_exec_usage_errors(cli, argv):
 def test_exec_unknown_pack(cli, tmp_path):
     """A pack that is neither a directory nor a known pack_id exits 2."""
     result = cli("exec", "nopack", "v", cwd=tmp_path)
-    assert result.exit_code == 2 and "no pack 'nopack'" in result.stderr and "WRAPGEN_PATH" in result.stderr
+    assert (
+        result.exit_code == 2
+        and "no pack 'nopack'" in result.stderr
+        and "WRAPGEN_PATH" in result.stderr
+    )
 
 
 def test_exec_pack_id_from_adapters(cli, tmp_path):
@@ -123,7 +162,9 @@ def test_exec_envelope_from_file_and_stdin(cli, tmp_path, pack, monkeypatch):
 def test_exec_envelope_not_json(cli):
     """A malformed envelope is an envelope error, exit 1."""
     result = cli("exec", "--envelope", "-", stdin="{nope")
-    assert result.exit_code == 1 and json.loads(result.stdout)["error"].startswith("the envelope is not JSON")
+    assert result.exit_code == 1 and json.loads(result.stdout)["error"].startswith(
+        "the envelope is not JSON"
+    )
 
 
 def test_exec_help(cli):
@@ -151,7 +192,15 @@ def _adapter(pack: Path, *args, stdin: str = ""):
     script = pack / "adapter.py"
     script.write_text(ADAPTER)
     env = {key: value for key, value in os.environ.items() if key != "WRAPGEN_PATH"}
-    return subprocess.run([PY, str(script), *args], input=stdin, capture_output=True, text=True, env=env, cwd=pack.parent, timeout=60)
+    return subprocess.run(
+        [PY, str(script), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=pack.parent,
+        timeout=60,
+    )
 
 
 def test_adapter_verb_form(pack):
@@ -176,5 +225,10 @@ def test_adapter_usage_error(pack):
 
 def test_installed_wrapgen_exec_end_to_end(pack):
     """The installed `wrapgen exec` command runs a pack for real."""
-    result = subprocess.run([PY, "-m", "wrapgen", "exec", str(pack), "show", "--json", "--", "all=true"], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [PY, "-m", "wrapgen", "exec", str(pack), "show", "--json", "--", "all=true"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert (result.returncode, result.stdout) == (0, '{"ok": true, "result": "[\\"--all\\"]\\n"}\n')

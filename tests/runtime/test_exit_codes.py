@@ -24,13 +24,22 @@ def _run(code, *, exit_codes=NO_MATCH, json_sel=(), args=None):
 def test_declared_exit_says_its_meaning_and_keeps_stdout():
     """exit 1 declared as "no matches": the error says so, with the status, and stdout is kept as text."""
     envelope = _run("import sys; print('partial'); sys.stderr.write('noise'); sys.exit(1)")
-    assert envelope == {"ok": False, "error": "no matches (exit 1)", "exit_code": 1, "output": "partial\n"}
+    assert envelope == {
+        "ok": False,
+        "error": "no matches (exit 1)",
+        "exit_code": 1,
+        "output": "partial\n",
+    }
 
 
 def test_declared_exit_with_empty_stdout_gives_null_output():
     """Nothing on stdout: output is null, not an empty string."""
-    assert _run("import sys; sys.exit(1)") == {"ok": False, "error": "no matches (exit 1)", "exit_code": 1,
-                                               "output": None}
+    assert _run("import sys; sys.exit(1)") == {
+        "ok": False,
+        "error": "no matches (exit 1)",
+        "exit_code": 1,
+        "output": None,
+    }
 
 
 def test_declared_exit_parses_json_when_selected():
@@ -43,9 +52,17 @@ def test_declared_exit_parses_json_when_selected():
 
 def test_declared_exit_keeps_text_when_json_does_not_parse():
     """JSON selected but stdout is not JSON: the text is kept rather than lost or turned into another error."""
-    envelope = _run("import sys; print('1c1'); print('< a'); sys.exit(1)", json_sel=["--json"],
-                    exit_codes={"1": "differences found"})
-    assert envelope == {"ok": False, "error": "differences found (exit 1)", "exit_code": 1, "output": "1c1\n< a\n"}
+    envelope = _run(
+        "import sys; print('1c1'); print('< a'); sys.exit(1)",
+        json_sel=["--json"],
+        exit_codes={"1": "differences found"},
+    )
+    assert envelope == {
+        "ok": False,
+        "error": "differences found (exit 1)",
+        "exit_code": 1,
+        "output": "1c1\n< a\n",
+    }
 
 
 def test_undeclared_exit_keeps_the_seed_envelope():
@@ -61,7 +78,10 @@ def test_undeclared_exit_without_stderr_is_exit_n():
 
 def test_without_exit_codes_exit_1_is_unchanged():
     """A verb declaring nothing: exit 1 is "exit 1", as before."""
-    assert _run("import sys; print('x'); sys.exit(1)", exit_codes=None) == {"ok": False, "error": "exit 1"}
+    assert _run("import sys; print('x'); sys.exit(1)", exit_codes=None) == {
+        "ok": False,
+        "error": "exit 1",
+    }
 
 
 def test_success_is_unchanged_by_a_declaration():
@@ -71,8 +91,10 @@ def test_success_is_unchanged_by_a_declaration():
 
 def test_high_status_declared():
     """Any status 1..255 can be declared (255 included)."""
-    assert _run("import sys; sys.exit(255)", exit_codes={"255": "host unreachable"})["error"] == \
-        "host unreachable (exit 255)"
+    assert (
+        _run("import sys; sys.exit(255)", exit_codes={"255": "host unreachable"})["error"]
+        == "host unreachable (exit 255)"
+    )
 
 
 def test_malformed_declaration_is_ignored():
@@ -126,8 +148,12 @@ def _built():
 def test_built_binding_applies_pack_and_verb_exit_codes():
     """Through build: the pack's map reaches a verb without its own, a verb's map replaces it, {} declares none."""
     binding = _built()
-    assert execute(binding, "find", {"status": "1"}) == {"ok": False, "error": "no matches (exit 1)",
-                                                         "exit_code": 1, "output": "seen\n"}
+    assert execute(binding, "find", {"status": "1"}) == {
+        "ok": False,
+        "error": "no matches (exit 1)",
+        "exit_code": 1,
+        "output": "seen\n",
+    }
     assert execute(binding, "compare", {"status": "1"})["error"] == "differences found (exit 1)"
     assert execute(binding, "strict", {}) == {"ok": False, "error": "exit 1"}
     assert "exit_codes" not in binding["verbs"]["strict"]

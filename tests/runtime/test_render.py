@@ -13,35 +13,65 @@ JSON = ["--json"]
 
 # --- docs/contract.md §5 vectors -------------------------------------------------------------
 
+
 def test_vector_positionals():
     """transit plan A B --json: positional slots take one value each, JSON last."""
-    assert render_argv(["transit", "plan", "{{from}}", "{{to}}"], {"from": "A", "to": "B"}, json_selection=JSON) == [
-        "transit", "plan", "A", "B", "--json"]
+    assert render_argv(
+        ["transit", "plan", "{{from}}", "{{to}}"], {"from": "A", "to": "B"}, json_selection=JSON
+    ) == ["transit", "plan", "A", "B", "--json"]
 
 
 def test_vector_flag_equals_value():
     """--folder={{folder}} is substituted as text."""
-    assert render_argv(["mail", "list", "--folder={{folder}}"], {"folder": "inbox"}, json_selection=JSON) == [
-        "mail", "list", "--folder=inbox", "--json"]
+    assert render_argv(
+        ["mail", "list", "--folder={{folder}}"], {"folder": "inbox"}, json_selection=JSON
+    ) == ["mail", "list", "--folder=inbox", "--json"]
 
 
 def test_vector_missing_memo_and_true_confirm():
     """A missing memo drops --memo; confirm=true keeps --confirm and drops its slot."""
-    template = ["mail", "send", "--to", "{{to}}", "--subject", "{{subject}}", "--memo", "{{memo}}", "--confirm", "{{confirm}}"]
+    template = [
+        "mail",
+        "send",
+        "--to",
+        "{{to}}",
+        "--subject",
+        "{{subject}}",
+        "--memo",
+        "{{memo}}",
+        "--confirm",
+        "{{confirm}}",
+    ]
     args = {"to": "user@example.com", "subject": "Hello", "confirm": True}
     assert render_argv(template, args, json_selection=JSON) == [
-        "mail", "send", "--to", "user@example.com", "--subject", "Hello", "--confirm", "--json"]
+        "mail",
+        "send",
+        "--to",
+        "user@example.com",
+        "--subject",
+        "Hello",
+        "--confirm",
+        "--json",
+    ]
 
 
 def test_vector_value_with_space_is_one_element():
     """A value with a space stays one argv element; the missing --from pair goes."""
-    assert render_argv(["mail", "find", "--query", "{{q}}", "--from", "{{from}}"], {"q": "a b"}, json_selection=JSON) == [
-        "mail", "find", "--query", "a b", "--json"]
+    assert render_argv(
+        ["mail", "find", "--query", "{{q}}", "--from", "{{from}}"],
+        {"q": "a b"},
+        json_selection=JSON,
+    ) == ["mail", "find", "--query", "a b", "--json"]
 
 
 def test_vector_dash_value_after_double_dash():
     """After a literal --, a dashed value is an operand and allowed."""
-    assert render_argv(["grep", "-r", "--", "{{pattern}}"], {"pattern": "-v"}) == ["grep", "-r", "--", "-v"]
+    assert render_argv(["grep", "-r", "--", "{{pattern}}"], {"pattern": "-v"}) == [
+        "grep",
+        "-r",
+        "--",
+        "-v",
+    ]
 
 
 def test_vector_option_injection_refused():
@@ -53,6 +83,7 @@ def test_vector_option_injection_refused():
 
 
 # --- the rules one by one ----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("empty", [None, "", [], False])
 def test_empty_values_drop_token_and_flag(empty):
@@ -68,17 +99,33 @@ def test_numbers_render_in_json_form():
 
 def test_list_repeats_the_flag():
     """A list after a literal flag repeats the flag per element."""
-    assert render_argv(["t", "--label", "{{labels}}"], {"labels": ["a", "b"]}) == ["t", "--label", "a", "--label", "b"]
+    assert render_argv(["t", "--label", "{{labels}}"], {"labels": ["a", "b"]}) == [
+        "t",
+        "--label",
+        "a",
+        "--label",
+        "b",
+    ]
 
 
 def test_list_without_flag_is_one_token_each():
     """A list in a positional slot gives one token per element."""
-    assert render_argv(["git", "add", "--", "{{paths}}"], {"paths": ["a b", "-c"]}) == ["git", "add", "--", "a b", "-c"]
+    assert render_argv(["git", "add", "--", "{{paths}}"], {"paths": ["a b", "-c"]}) == [
+        "git",
+        "add",
+        "--",
+        "a b",
+        "-c",
+    ]
 
 
 def test_mixed_token_booleans_and_lists():
     """In a mixed token booleans are true/false and a list is joined with commas."""
-    assert render_argv(["t", "--x={{b}}", "--l={{l}}"], {"b": False, "l": ["a", 2]}) == ["t", "--x=false", "--l=a,2"]
+    assert render_argv(["t", "--x={{b}}", "--l={{l}}"], {"b": False, "l": ["a", 2]}) == [
+        "t",
+        "--x=false",
+        "--l=a,2",
+    ]
 
 
 def test_mixed_token_missing_drops_only_the_token():
@@ -86,7 +133,12 @@ def test_mixed_token_missing_drops_only_the_token():
     2026-12-01): the flag before it stays, even where it then reads the next token (check's W015 warns)."""
     assert render_argv(["t", "-o", "{{name}}.txt", "z"], {}) == ["t", "-o", "z"]
     assert render_argv(["t", "--a={{a}}:{{b}}"], {"a": "x"}) == ["t"]
-    assert render_argv(["t", "--list", "--sort={{sort}}", "--", "{{p}}"], {"p": "v1"}) == ["t", "--list", "--", "v1"]
+    assert render_argv(["t", "--list", "--sort={{sort}}", "--", "{{p}}"], {"p": "v1"}) == [
+        "t",
+        "--list",
+        "--",
+        "v1",
+    ]
 
 
 def test_double_dash_is_never_dropped():
@@ -135,10 +187,24 @@ def test_lone_surrogate_is_an_envelope_from_execute(tmp_path):
     """execute() answers a lone surrogate with ok: false instead of raising from Popen."""
     from wrapgen.runtime import execute
 
-    binding = {"pack_id": "t", "bin": "echo", "verbs": {"say": {
-        "description": "say", "argv": ["echo", "{{w}}"], "json": [], "args": {
-            "type": "object", "properties": {"w": {"type": "string"}}, "additionalProperties": False},
-        "policy": {"effect": "read", "confirm": False, "declared": True}, "timeout_s": 5}}}
+    binding = {
+        "pack_id": "t",
+        "bin": "echo",
+        "verbs": {
+            "say": {
+                "description": "say",
+                "argv": ["echo", "{{w}}"],
+                "json": [],
+                "args": {
+                    "type": "object",
+                    "properties": {"w": {"type": "string"}},
+                    "additionalProperties": False,
+                },
+                "policy": {"effect": "read", "confirm": False, "declared": True},
+                "timeout_s": 5,
+            }
+        },
+    }
     envelope = execute(binding, "say", {"w": "\udfff"})
     assert envelope["ok"] is False and "'w'" in envelope["error"]
 
@@ -151,14 +217,16 @@ def test_object_value_refused():
 
 def test_json_selection_goes_before_double_dash():
     """The JSON selection goes right before a literal -- (docs/contract.md §5 rule 6)."""
-    assert render_argv(["git", "log", "--", "{{p}}"], {"p": "x"}, json_selection=["--format", "json"]) == [
-        "git", "log", "--format", "json", "--", "x"]
+    assert render_argv(
+        ["git", "log", "--", "{{p}}"], {"p": "x"}, json_selection=["--format", "json"]
+    ) == ["git", "log", "--format", "json", "--", "x"]
 
 
 def test_json_selection_not_appended_twice():
     """A selection already in cli[] literally is not appended again."""
-    assert render_argv(["kubectl", "get", "pods", "-o", "json"], {}, json_selection=["-o", "json"]) == [
-        "kubectl", "get", "pods", "-o", "json"]
+    assert render_argv(
+        ["kubectl", "get", "pods", "-o", "json"], {}, json_selection=["-o", "json"]
+    ) == ["kubectl", "get", "pods", "-o", "json"]
 
 
 def test_no_json_selection():
@@ -168,37 +236,82 @@ def test_no_json_selection():
 
 # --- docs/contract.md §6 ----------------------------------------------------------------------
 
+
 def test_expand_verb_drops_bin_segment():
     """{{verb}}: mail.list in pack mail gives list; pr.list in gh gives pr list."""
-    assert expand_argv_template(["mail", "{{verb}}", "{{flags}}"], verb="mail.list", bin="mail", properties={}) == ["mail", "list"]
-    assert expand_argv_template(["gh", "{{verb}}", "{{flags}}"], verb="pr.list", bin="gh", properties={}) == ["gh", "pr", "list"]
+    assert expand_argv_template(
+        ["mail", "{{verb}}", "{{flags}}"], verb="mail.list", bin="mail", properties={}
+    ) == ["mail", "list"]
+    assert expand_argv_template(
+        ["gh", "{{verb}}", "{{flags}}"], verb="pr.list", bin="gh", properties={}
+    ) == ["gh", "pr", "list"]
 
 
 def test_expand_flags_in_property_order_skipping_consumed():
     """{{flags}} covers unconsumed properties in order, underscores becoming dashes."""
-    props = {"repo": {"type": "string"}, "max_count": {"type": "integer"}, "all": {"type": "boolean"}}
-    template = expand_argv_template(["gh", "{{verb}}", "{{flags}}", "--repo={{repo}}"], verb="pr.list", bin="gh", properties=props)
-    assert template == ["gh", "pr", "list", "--max-count", "{{max_count}}", "--all", "{{all}}", "--repo={{repo}}"]
+    props = {
+        "repo": {"type": "string"},
+        "max_count": {"type": "integer"},
+        "all": {"type": "boolean"},
+    }
+    template = expand_argv_template(
+        ["gh", "{{verb}}", "{{flags}}", "--repo={{repo}}"],
+        verb="pr.list",
+        bin="gh",
+        properties=props,
+    )
+    assert template == [
+        "gh",
+        "pr",
+        "list",
+        "--max-count",
+        "{{max_count}}",
+        "--all",
+        "{{all}}",
+        "--repo={{repo}}",
+    ]
 
 
 def test_expanded_template_renders_per_spec_6():
     """--name value for strings and numbers, --name for true, nothing for false, repeated for lists."""
     props = {"state": {}, "limit": {}, "web": {}, "draft": {}, "label": {}}
-    template = expand_argv_template(["gh", "{{verb}}", "{{flags}}"], verb="pr.list", bin="gh", properties=props)
+    template = expand_argv_template(
+        ["gh", "{{verb}}", "{{flags}}"], verb="pr.list", bin="gh", properties=props
+    )
     args = {"state": "open", "limit": 5, "web": True, "draft": False, "label": ["x", "y"]}
     assert render_argv(template, args) == [
-        "gh", "pr", "list", "--state", "open", "--limit", "5", "--web", "--label", "x", "--label", "y"]
+        "gh",
+        "pr",
+        "list",
+        "--state",
+        "open",
+        "--limit",
+        "5",
+        "--web",
+        "--label",
+        "x",
+        "--label",
+        "y",
+    ]
 
 
 def test_expand_confirm_only_when_listed():
     """confirm/apply reach {{flags}} only when the schema lists them."""
     assert expand_argv_template(["t", "{{flags}}"], verb="x", bin="t", properties={}) == ["t"]
-    assert expand_argv_template(["t", "{{flags}}"], verb="x", bin="t", properties={"confirm": {}}) == ["t", "--confirm", "{{confirm}}"]
+    assert expand_argv_template(
+        ["t", "{{flags}}"], verb="x", bin="t", properties={"confirm": {}}
+    ) == ["t", "--confirm", "{{confirm}}"]
 
 
 # --- properties -------------------------------------------------------------------------------
 
-_scalar = st.one_of(st.text(), st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.booleans(), st.none())
+_scalar = st.one_of(
+    st.text(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.booleans(),
+    st.none(),
+)
 _value = st.one_of(_scalar, st.lists(st.one_of(st.text(), st.integers()), max_size=4))
 _literal = st.sampled_from(["-r", "--name", "--", "x", "--opt=1", "sub", "-"])
 _slot = st.sampled_from(["{{a}}", "{{b}}", "{{c}}", "--k={{a}}", "{{b}}.txt", "pre{{c}}post"])
@@ -220,14 +333,18 @@ def test_property_no_new_options(template, args):
     cut = argv.index("--") if "--" in argv and "--" in template else len(argv)
     for token in argv[:cut]:
         if token.startswith("-"):
-            assert token in literal_flags or any(t.startswith("-") and "{{" in t for t in dashed_templates), token
+            assert token in literal_flags or any(
+                t.startswith("-") and "{{" in t for t in dashed_templates
+            ), token
             if token not in literal_flags:
                 # it came from a template token that itself starts with '-' (such as --k={{a}})
                 assert token.startswith("--k=")
 
 
 # lone surrogates (category Cs) have no bytes for exec(): refused like NUL, tested on their own
-_no_nul = st.text(alphabet=st.characters(blacklist_characters="\0", blacklist_categories=("Cs",)), min_size=1)
+_no_nul = st.text(
+    alphabet=st.characters(blacklist_characters="\0", blacklist_categories=("Cs",)), min_size=1
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -275,7 +392,20 @@ def test_end_of_options_is_written_once_before_an_array_of_revisions():
     revisions array (`git diff HEAD^ HEAD`), and stays when the array is empty (git takes it alone)."""
     template = ["git", "diff", "--end-of-options", "{{revs}}", "--", "{{paths}}"]
     assert render_argv(template, {"revs": ["HEAD^", "HEAD"]}) == [
-        "git", "diff", "--end-of-options", "HEAD^", "HEAD", "--"]
+        "git",
+        "diff",
+        "--end-of-options",
+        "HEAD^",
+        "HEAD",
+        "--",
+    ]
     assert render_argv(template, {}) == ["git", "diff", "--end-of-options", "--"]
     assert render_argv(template, {"revs": ["HEAD"], "paths": ["a", "b"]}) == [
-        "git", "diff", "--end-of-options", "HEAD", "--", "a", "b"]
+        "git",
+        "diff",
+        "--end-of-options",
+        "HEAD",
+        "--",
+        "a",
+        "b",
+    ]

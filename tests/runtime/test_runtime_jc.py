@@ -37,15 +37,20 @@ def test_a_jc_verb_answers_with_jcs_own_json():
 def test_text_the_parser_cannot_read_is_a_clear_failure_with_the_raw_text():
     envelope = execute(_printing("not uname output\n", "uname"), "v", {})
     assert envelope["ok"] is False
-    assert envelope["error"].startswith(f"could not parse {PY.rsplit('/', 1)[-1]} output with jc.uname: ")
+    assert envelope["error"].startswith(
+        f"could not parse {PY.rsplit('/', 1)[-1]} output with jc.uname: "
+    )
     assert envelope["output"] == "not uname output\n"
 
 
 def test_a_parser_that_finds_nothing_in_text_is_a_failure():
     """git_log makes [] of text that is no log: an empty answer would hide that nothing was read."""
     envelope = parse_with_jc("git", "git_log", "fatal: not a git repository\n")
-    assert envelope == {"ok": False, "error": "could not parse git output with jc.git_log: the parser found nothing in the output",
-                        "output": "fatal: not a git repository\n"}
+    assert envelope == {
+        "ok": False,
+        "error": "could not parse git output with jc.git_log: the parser found nothing in the output",
+        "output": "fatal: not a git repository\n",
+    }
 
 
 def test_empty_output_is_an_empty_answer():
@@ -54,14 +59,21 @@ def test_empty_output_is_an_empty_answer():
 
 def test_a_parser_jc_does_not_have_is_named():
     envelope = parse_with_jc("ps", "no_such_parser", "x\n")
-    assert envelope == {"ok": False, "error": "could not parse ps output with jc.no_such_parser: the installed jc has no parser 'no_such_parser'",
-                        "output": "x\n"}
+    assert envelope == {
+        "ok": False,
+        "error": "could not parse ps output with jc.no_such_parser: the installed jc has no parser 'no_such_parser'",
+        "output": "x\n",
+    }
 
 
 def test_without_jc_installed_the_failure_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "jc", None)  # import jc -> ImportError
     envelope = parse_with_jc("ps", "ps", "PID TTY TIME CMD\n")
-    assert envelope["ok"] is False and "jc is not installed" in envelope["error"] and "wrapgen[jc]" in envelope["error"]
+    assert (
+        envelope["ok"] is False
+        and "jc is not installed" in envelope["error"]
+        and "wrapgen[jc]" in envelope["error"]
+    )
     assert envelope["output"] == "PID TTY TIME CMD\n"
 
 
@@ -70,14 +82,19 @@ def test_a_failed_call_is_not_handed_to_jc():
     argv = [PY, "-c", "import sys; sys.exit('no such thing')"]
     data = verb(argv, json_sel=[])
     data["jc"] = "uname"
-    assert execute(binding_dict("t", PY, {"v": data}), "v", {}) == {"ok": False, "error": "no such thing"}
+    assert execute(binding_dict("t", PY, {"v": data}), "v", {}) == {
+        "ok": False,
+        "error": "no such thing",
+    }
 
 
 def test_a_malformed_jc_in_the_binding_is_refused():
     binding = _printing(UNAME, "uname")
     binding["verbs"]["v"]["jc"] = "../../evil"
     envelope = execute(binding, "v", {})
-    assert envelope["ok"] is False and "jc" in envelope["error"] and "malformed" in envelope["error"]
+    assert (
+        envelope["ok"] is False and "jc" in envelope["error"] and "malformed" in envelope["error"]
+    )
 
 
 def test_the_runtime_imports_jc_only_for_a_verb_that_declares_it():
@@ -95,8 +112,12 @@ envelope = execute(binding_dict("t", PY, {"v": data}), "v", {})
 print(json.dumps([envelope["ok"], "jc" in sys.modules]))
 """
     tests_dir = str(__import__("pathlib").Path(__file__).resolve().parents[1])
-    plain = subprocess.run([PY, "-c", code, tests_dir, "plain"], capture_output=True, text=True, timeout=60)
-    with_jc = subprocess.run([PY, "-c", code, tests_dir, "jc"], capture_output=True, text=True, timeout=60)
+    plain = subprocess.run(
+        [PY, "-c", code, tests_dir, "plain"], capture_output=True, text=True, timeout=60
+    )
+    with_jc = subprocess.run(
+        [PY, "-c", code, tests_dir, "jc"], capture_output=True, text=True, timeout=60
+    )
     assert json.loads(plain.stdout) == [True, False], plain.stderr
     assert json.loads(with_jc.stdout) == [True, True], with_jc.stderr
 
@@ -114,7 +135,10 @@ def test_jc_is_the_runtimes_only_module_loaded_by_name():
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.FunctionDef):
                 for inner in ast.walk(node):
-                    if isinstance(inner, ast.Call) and getattr(inner.func, "attr", None) == "import_module":
+                    if (
+                        isinstance(inner, ast.Call)
+                        and getattr(inner.func, "attr", None) == "import_module"
+                    ):
                         found.append((path.name, node.name, ast.literal_eval(inner.args[0])))
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "__import__":
                 found.append((path.name, "?", "__import__"))

@@ -30,7 +30,10 @@ def _dead(pid: int, *, within: float = 3.0) -> bool:
 
 def test_captures_stdout_stderr_and_exit_code():
     """stdout, stderr and the exit status come back separately, as bytes."""
-    result = run_process([PY, "-c", "import sys; print('out'); print('err', file=sys.stderr); sys.exit(3)"], timeout_s=10)
+    result = run_process(
+        [PY, "-c", "import sys; print('out'); print('err', file=sys.stderr); sys.exit(3)"],
+        timeout_s=10,
+    )
     assert isinstance(result, ProcessResult)
     assert (result.stdout, result.stderr, result.exit_code) == (b"out\n", b"err\n", 3)
     assert not result.timed_out and not result.output_capped and result.signal is None
@@ -51,7 +54,10 @@ def test_stdin_bytes_are_fed():
 
 def test_own_process_group():
     """The tool leads its own session and process group, apart from ours."""
-    result = run_process([PY, "-c", "import os; print(os.getpgid(0) == os.getpid(), os.getsid(0) == os.getpid())"], timeout_s=10)
+    result = run_process(
+        [PY, "-c", "import os; print(os.getpgid(0) == os.getpid(), os.getsid(0) == os.getpid())"],
+        timeout_s=10,
+    )
     assert result.stdout == b"True True\n"
 
 
@@ -103,13 +109,21 @@ def test_nul_byte_is_refused_before_spawning():
 
 def test_env_and_cwd_are_passed(tmp_path):
     """The given environment and working directory are the tool's."""
-    result = run_process([PY, "-c", "import os; print(os.getcwd(), os.environ['WG_X'])"], timeout_s=10, cwd=tmp_path, env={"WG_X": "1", "PATH": os.environ["PATH"]})
+    result = run_process(
+        [PY, "-c", "import os; print(os.getcwd(), os.environ['WG_X'])"],
+        timeout_s=10,
+        cwd=tmp_path,
+        env={"WG_X": "1", "PATH": os.environ["PATH"]},
+    )
     assert result.stdout.decode().split() == [str(tmp_path), "1"]
 
 
 def test_pty_makes_the_tool_see_a_terminal():
     """run_in_pty gives the tool a terminal, with LF line ends and a fixed width."""
-    result = run_in_pty([PY, "-c", "import os, sys; print(sys.stdout.isatty(), os.get_terminal_size().columns)"], timeout_s=10)
+    result = run_in_pty(
+        [PY, "-c", "import os, sys; print(sys.stdout.isatty(), os.get_terminal_size().columns)"],
+        timeout_s=10,
+    )
     assert result.stdout == b"True 100\n" and result.exit_code == 0
 
 
@@ -137,7 +151,9 @@ def test_without_pidfd_the_polling_path_behaves_the_same(monkeypatch):
     """Where os.pidfd_open is missing (non-Linux), exit, leftovers and timeouts still work."""
     monkeypatch.delattr(os, "pidfd_open")
     assert run_process(["sh", "-c", "echo hi; exit 5"], timeout_s=10).stdout == b"hi\n"
-    assert run_process(["sh", "-c", "exec >&- 2>&-; sleep 0.2; exit 4"], timeout_s=10).exit_code == 4
+    assert (
+        run_process(["sh", "-c", "exec >&- 2>&-; sleep 0.2; exit 4"], timeout_s=10).exit_code == 4
+    )
     left = run_process(["sh", "-c", "sleep 60 & echo $!"], timeout_s=30)
     assert left.exit_code == 0 and _dead(int(left.stdout.split()[0]))
     assert run_process(["sleep", "60"], timeout_s=0.5).timed_out
@@ -149,9 +165,11 @@ FLOOD = "import sys\nwhile True:\n    sys.stdout.write('y\\n' * 4096)\n"
 
 
 def test_in_memory_captures_what_pipes_capture_from_many_small_writes():
-    code = ("import os, sys\n"
-            "for i in range(200): os.write(1, b'%d ' % i)\n"
-            "os.write(2, b'err'); sys.exit(3)")
+    code = (
+        "import os, sys\n"
+        "for i in range(200): os.write(1, b'%d ' % i)\n"
+        "os.write(2, b'err'); sys.exit(3)"
+    )
     result = run_process([PY, "-c", code], timeout_s=10, in_memory=True)
     piped = run_process([PY, "-c", code], timeout_s=10)
     assert (result.stdout, result.stderr, result.exit_code) == (piped.stdout, b"err", 3)
@@ -179,7 +197,10 @@ def test_in_memory_left_behind_child_killed_signal_and_missing_tool_reported():
     left = run_process(["sh", "-c", "sleep 60 & echo $!"], timeout_s=30, in_memory=True)
     assert left.exit_code == 0 and _dead(int(left.stdout.split()[0]))
     assert run_process(["sh", "-c", "kill -9 $$"], timeout_s=10, in_memory=True).signal == 9
-    assert run_process(["wrapgen-no-such-tool-xyz"], timeout_s=5, in_memory=True).not_found == "not found"
+    assert (
+        run_process(["wrapgen-no-such-tool-xyz"], timeout_s=5, in_memory=True).not_found
+        == "not found"
+    )
 
 
 def test_in_memory_is_not_taken_with_stdin_and_falls_back_without_memfd(monkeypatch):
@@ -205,10 +226,16 @@ def test_in_memory_reads_the_supervisors_records_once_the_call_is_over(monkeypat
 
     monkeypatch.setattr(contain.Supervised, "feed", recorded)
     started = time.monotonic()
-    result = run_process([PY, "-c", "import time; time.sleep(0.5); print('done')"], timeout_s=20, in_memory=True)
+    result = run_process(
+        [PY, "-c", "import time; time.sleep(0.5); print('done')"], timeout_s=20, in_memory=True
+    )
     assert result.exit_code == 0 and result.stdout == b"done\n"
     assert reads and all(at - started >= 0.5 for at, _ in reads), reads
-    assert b"P " in b"".join(data for _, data in reads) and b"X 0 " in reads[0][1] and reads[-1][1] == b""
+    assert (
+        b"P " in b"".join(data for _, data in reads)
+        and b"X 0 " in reads[0][1]
+        and reads[-1][1] == b""
+    )
 
 
 def test_in_memory_timeout_of_a_stopped_supervisor_still_kills_it():
@@ -245,6 +272,13 @@ def test_a_working_directory_that_does_not_exist_is_named_and_nothing_runs(tmp_p
         result = run_process([PY, "-c", code], timeout_s=10, cwd=cwd, in_memory=in_memory)
         assert result.not_found == f"working directory {cwd} does not exist"
         assert result.exit_code is None
-    assert run_in_pty([PY, "-c", code], timeout_s=10, cwd=tmp_path / "gone").not_found.startswith("working directory")
+    assert run_in_pty([PY, "-c", code], timeout_s=10, cwd=tmp_path / "gone").not_found.startswith(
+        "working directory"
+    )
     assert not marker.exists()
-    assert run_process(["wrapgen-no-such-tool-xyz"], timeout_s=5, cwd=tmp_path, in_memory=in_memory).not_found == "not found"
+    assert (
+        run_process(
+            ["wrapgen-no-such-tool-xyz"], timeout_s=5, cwd=tmp_path, in_memory=in_memory
+        ).not_found
+        == "not found"
+    )

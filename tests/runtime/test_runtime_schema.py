@@ -29,7 +29,16 @@ SCHEMA = {
 
 def test_valid_args_have_no_messages():
     """Args that fit every keyword give []."""
-    args = {"q": "abc", "n": 10, "ratio": 0.5, "all": True, "state": "open", "kind": "pr", "labels": ["a"], "ids": [1]}
+    args = {
+        "q": "abc",
+        "n": 10,
+        "ratio": 0.5,
+        "all": True,
+        "state": "open",
+        "kind": "pr",
+        "labels": ["a"],
+        "ids": [1],
+    }
     assert validate_args(SCHEMA, args) == []
 
 
@@ -51,7 +60,10 @@ def test_valid_args_have_no_messages():
         ({"q": "ab", "kind": "issue"}, 'kind: must be "pr", got "issue"'),
         ({"q": "ab", "labels": ["abcd"]}, "labels[0]: must be at most 3 characters long"),
         ({"q": "ab", "labels": "a"}, 'labels: expected array, got string "a"'),
-        ({"q": "ab", "zzz": 1}, "zzz: unknown argument (valid: all, apply, confirm, ids, kind, labels, n, q, ratio, state)"),
+        (
+            {"q": "ab", "zzz": 1},
+            "zzz: unknown argument (valid: all, apply, confirm, ids, kind, labels, n, q, ratio, state)",
+        ),
     ],
 )
 def test_each_keyword_reports(args, expected):
@@ -62,7 +74,9 @@ def test_each_keyword_reports(args, expected):
 def test_confirm_and_apply_always_accepted():
     """confirm/apply pass a closed schema that does not list them, as booleans only."""
     assert validate_args(SCHEMA, {"q": "ab", "confirm": True, "apply": False}) == []
-    assert validate_args(SCHEMA, {"q": "ab", "confirm": "yes"}) == ['confirm: expected boolean, got string "yes"']
+    assert validate_args(SCHEMA, {"q": "ab", "confirm": "yes"}) == [
+        'confirm: expected boolean, got string "yes"'
+    ]
 
 
 def test_integral_float_is_an_integer():
@@ -83,11 +97,40 @@ def test_defaults_applied_without_overriding():
 
 def test_coerce_types():
     """k=v values are typed by the schema: integer, number, boolean words, arrays by repetition."""
-    pairs = ["q=abc", "n=4", "ratio=2.5", "all=yes", "labels=a", "labels=b", "ids=1", "ids=2", "confirm=1"]
-    assert coerce_kv(pairs, SCHEMA) == {"q": "abc", "n": 4, "ratio": 2.5, "all": True, "labels": ["a", "b"], "ids": [1, 2], "confirm": True}
+    pairs = [
+        "q=abc",
+        "n=4",
+        "ratio=2.5",
+        "all=yes",
+        "labels=a",
+        "labels=b",
+        "ids=1",
+        "ids=2",
+        "confirm=1",
+    ]
+    assert coerce_kv(pairs, SCHEMA) == {
+        "q": "abc",
+        "n": 4,
+        "ratio": 2.5,
+        "all": True,
+        "labels": ["a", "b"],
+        "ids": [1, 2],
+        "confirm": True,
+    }
 
 
-@pytest.mark.parametrize("word,value", [("true", True), ("false", False), ("yes", True), ("no", False), ("1", True), ("0", False), ("FALSE", False)])
+@pytest.mark.parametrize(
+    "word,value",
+    [
+        ("true", True),
+        ("false", False),
+        ("yes", True),
+        ("no", False),
+        ("1", True),
+        ("0", False),
+        ("FALSE", False),
+    ],
+)
 def test_coerce_boolean_words(word, value):
     """true/false/yes/no/1/0 are booleans."""
     assert coerce_kv([f"all={word}"], SCHEMA) == {"all": value}
@@ -119,7 +162,10 @@ def test_coerce_unknown_key_lists_valid_keys():
     """The hint for an unknown key lists every valid key."""
     with pytest.raises(UsageError) as caught:
         coerce_kv(["qq=1"], SCHEMA)
-    assert caught.value.hint == "valid arguments: all, apply, confirm, ids, kind, labels, n, q, ratio, state"
+    assert (
+        caught.value.hint
+        == "valid arguments: all, apply, confirm, ids, kind, labels, n, q, ratio, state"
+    )
 
 
 def test_coerce_scalar_given_twice():
@@ -155,8 +201,19 @@ def test_runtime_sources_import_only_stdlib():
     stdlib = set(sys.stdlib_module_names)
     for path in files:
         for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module]
+                if isinstance(node, ast.ImportFrom) and node.module
+                else []
+            )
             for name in names:
                 top = name.split(".")[0]
-                ok = top in stdlib or top == "__future__" or name in ("wrapgen.errors", "wrapgen.names") or name.startswith("wrapgen.runtime")
+                ok = (
+                    top in stdlib
+                    or top == "__future__"
+                    or name in ("wrapgen.errors", "wrapgen.names")
+                    or name.startswith("wrapgen.runtime")
+                )
                 assert ok, f"{path.name} imports {name}"

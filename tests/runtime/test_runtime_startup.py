@@ -44,7 +44,9 @@ print(json.dumps([codes, contain._helper]))
 def test_a_one_shot_process_never_starts_a_spawn_helper():
     """adapter.py marks its process one-shot: a call that spawns twice (config guard, then tool) or
     more starts no helper interpreter it would never use."""
-    done = subprocess.run([sys.executable, "-c", ONE_SHOT], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", ONE_SHOT], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [[0, 0, 0], False]
 
@@ -56,17 +58,40 @@ def test_adapter_output_arrives_whole_through_a_pipe(tmp_path):
     pack = tmp_path / "big"
     pack.mkdir()
     script = "import sys; sys.stdout.write('x' * 3_000_000)"
-    text = json.dumps({"pack_id": "big", "description": "big", "bin": sys.executable, "json": False,
-                       "verbs": {"run": {"description": "Print a lot.", "cli": [sys.executable, "-c", script],
-                                         "policy": {"effect": "read"}}}}) + "\n"
+    text = (
+        json.dumps(
+            {
+                "pack_id": "big",
+                "description": "big",
+                "bin": sys.executable,
+                "json": False,
+                "verbs": {
+                    "run": {
+                        "description": "Print a lot.",
+                        "cli": [sys.executable, "-c", script],
+                        "policy": {"effect": "read"},
+                    }
+                },
+            }
+        )
+        + "\n"
+    )
     (pack / "pack.yaml").write_text(text)
     for name, body in render_pack_files(text.encode()).items():
         (pack / name).write_text(body)
-    done = subprocess.run([sys.executable, str(pack / "adapter.py"), "run", "--json"], capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, str(pack / "adapter.py"), "run", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     envelope = json.loads(done.stdout)
     assert envelope["ok"] is True and envelope["result"] == "x" * 3_000_000
-    failed = subprocess.run([sys.executable, str(pack / "adapter.py"), "nosuch"], capture_output=True, text=True,
-                            timeout=60)
+    failed = subprocess.run(
+        [sys.executable, str(pack / "adapter.py"), "nosuch"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert failed.returncode == 1 and json.loads(failed.stdout)["ok"] is False

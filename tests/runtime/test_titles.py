@@ -12,13 +12,30 @@ from wrapgen.runtime.titles import command_title, title_findings
 
 FIND_TITLE = {
     "live": ["Searching the Inbox for “{{q}}”", "Searching the Inbox"],
-    "done": ["Searched the Inbox for “{{q}}”", "Searched the Inbox for mail from {{from}}", "Searched the Inbox"],
+    "done": [
+        "Searched the Inbox for “{{q}}”",
+        "Searched the Inbox for mail from {{from}}",
+        "Searched the Inbox",
+    ],
 }
-ARGS = {"type": "object", "properties": {"q": {"type": "string"}, "from": {"type": "string"}, "labels": {"type": "array"}, "n": {"type": "integer"}}, "additionalProperties": False}
+ARGS = {
+    "type": "object",
+    "properties": {
+        "q": {"type": "string"},
+        "from": {"type": "string"},
+        "labels": {"type": "array"},
+        "n": {"type": "integer"},
+    },
+    "additionalProperties": False,
+}
 
 
 def _pack(title, *, verb_key="find"):
-    return binding_dict("mail", "mail", {verb_key: verb(["mail", "find"], args=ARGS, title=title), "plain": verb(["mail", "x"])})
+    return binding_dict(
+        "mail",
+        "mail",
+        {verb_key: verb(["mail", "find"], args=ARGS, title=title), "plain": verb(["mail", "x"])},
+    )
 
 
 MAIL = _pack(FIND_TITLE)
@@ -27,7 +44,10 @@ MAIL = _pack(FIND_TITLE)
 def test_first_complete_template_wins():
     """The first template whose placeholders all have values is used."""
     assert command_title(MAIL, "find", {"q": "invoice"}) == "Searching the Inbox for “invoice”"
-    assert command_title(MAIL, "find", {"from": "a@b.c"}, {"n": 1}) == "Searched the Inbox for mail from a@b.c"
+    assert (
+        command_title(MAIL, "find", {"from": "a@b.c"}, {"n": 1})
+        == "Searched the Inbox for mail from a@b.c"
+    )
 
 
 def test_plain_fallback_when_nothing_has_a_value():
@@ -40,12 +60,20 @@ def test_done_defaults_to_having_a_result():
     """done defaults to result is not None; done=True forces it without a result."""
     assert command_title(MAIL, "find", {"q": "x"}, result=[]) == "Searched the Inbox for “x”"
     assert command_title(MAIL, "find", {"q": "x"}, done=True) == "Searched the Inbox for “x”"
-    assert command_title(MAIL, "find", {"q": "x"}, result={"a": 1}, done=False) == "Searching the Inbox for “x”"
+    assert (
+        command_title(MAIL, "find", {"q": "x"}, result={"a": 1}, done=False)
+        == "Searching the Inbox for “x”"
+    )
 
 
 def test_result_fields_only_in_done():
     """{{result.a.b}} reads the JSON result in done; in live it has no value."""
-    pack = _pack({"live": ["Reading {{result.mail.subject}}", "Reading mail"], "done": ["Read {{result.mail.subject}}", "Read mail"]})
+    pack = _pack(
+        {
+            "live": ["Reading {{result.mail.subject}}", "Reading mail"],
+            "done": ["Read {{result.mail.subject}}", "Read mail"],
+        }
+    )
     result = {"mail": {"subject": "Hello  there"}}
     assert command_title(pack, "find", {}, result) == "Read Hello there"
     assert command_title(pack, "find", {}, done=False) == "Reading mail"
@@ -71,15 +99,20 @@ def test_whitespace_only_value_counts_as_none():
 def test_cut_to_60_characters():
     """A long value is cut to 60 characters in all, ending in …."""
     title = command_title(MAIL, "find", {"q": "x" * 100})
-    value = title[len("Searching the Inbox for “"):-1]
+    value = title[len("Searching the Inbox for “") : -1]
     assert len(value) == 60 and value == "x" * 59 + "…"
-    assert command_title(MAIL, "find", {"q": "y" * 60}) == "Searching the Inbox for “" + "y" * 60 + "”"
+    assert (
+        command_title(MAIL, "find", {"q": "y" * 60}) == "Searching the Inbox for “" + "y" * 60 + "”"
+    )
 
 
 def test_list_joined_with_comma_skipping_others():
     """A list joins its string and number elements with ", "; other elements are skipped."""
     pack = _pack({"live": ["Labels {{labels}}", "Labels"]})
-    assert command_title(pack, "find", {"labels": ["a", 2, None, {"x": 1}, True, "b c"]}) == "Labels a, 2, b c"
+    assert (
+        command_title(pack, "find", {"labels": ["a", 2, None, {"x": 1}, True, "b c"]})
+        == "Labels a, 2, b c"
+    )
     assert command_title(pack, "find", {"labels": [None, True]}) == "Labels"
 
 
@@ -126,6 +159,7 @@ def test_unknown_verb_raises():
 
 # --- M026 -------------------------------------------------------------------------------------
 
+
 def test_findings_clean_title():
     """A title with known args, result only in done and plain fallbacks has no findings."""
     assert title_findings(FIND_TITLE, ["q", "from"]) == []
@@ -147,7 +181,11 @@ def test_findings_result_in_live():
 def test_findings_no_plain_fallback():
     """A form whose last template has placeholders is reported at that template."""
     assert title_findings({"done": ["Found {{q}}", "Found {{q}} again"]}, ["q"]) == [
-        ("title.done[1]", "no plain fallback: end done with a template without placeholders, so a title always shows")]
+        (
+            "title.done[1]",
+            "no plain fallback: end done with a template without placeholders, so a title always shows",
+        )
+    ]
     assert title_findings({"live": "Finding {{q}}"}, ["q"])[0][0] == "title.live"
 
 
@@ -160,9 +198,15 @@ def test_findings_shapes():
 
 # --- wrapgen title ----------------------------------------------------------------------------
 
+
 @pytest.fixture
 def mail_dir(tmp_path):
-    return write_pack(tmp_path, "mail", "mail", _pack({**FIND_TITLE, "done": ["Read {{result.subject}}", *FIND_TITLE["done"]]})["verbs"])
+    return write_pack(
+        tmp_path,
+        "mail",
+        "mail",
+        _pack({**FIND_TITLE, "done": ["Read {{result.subject}}", *FIND_TITLE["done"]]})["verbs"],
+    )
 
 
 def test_cli_title_live(cli, mail_dir):
@@ -176,13 +220,29 @@ def test_cli_title_done_with_result(cli, mail_dir, tmp_path):
     path = tmp_path / "r.json"
     path.write_text(json.dumps({"subject": "Hi"}))
     assert cli("title", str(mail_dir), "find", "--result", str(path)).stdout == "Read Hi\n"
-    assert cli("title", str(mail_dir), "find", "--result", "-", stdin='{"ok": true, "result": {"subject": "Yo"}}').stdout == "Read Yo\n"
-    assert cli("title", str(mail_dir), "find", "--done", "--", "q=x").stdout == "Searched the Inbox for “x”\n"
+    assert (
+        cli(
+            "title",
+            str(mail_dir),
+            "find",
+            "--result",
+            "-",
+            stdin='{"ok": true, "result": {"subject": "Yo"}}',
+        ).stdout
+        == "Read Yo\n"
+    )
+    assert (
+        cli("title", str(mail_dir), "find", "--done", "--", "q=x").stdout
+        == "Searched the Inbox for “x”\n"
+    )
 
 
 def test_cli_title_undeclared_prints_nothing(cli, mail_dir):
     """No title declared: nothing printed, exit 0."""
-    assert (cli("title", str(mail_dir), "plain").stdout, cli("title", str(mail_dir), "plain").exit_code) == ("", 0)
+    assert (
+        cli("title", str(mail_dir), "plain").stdout,
+        cli("title", str(mail_dir), "plain").exit_code,
+    ) == ("", 0)
 
 
 def test_cli_title_errors(cli, mail_dir):

@@ -29,8 +29,15 @@ PY = sys.executable
 
 def _wrapgen(*args, cwd=None, stdin=None, env=None, timeout=60):
     env = dict(os.environ if env is None else env)
-    return subprocess.run([PY, "-m", "wrapgen", *args], input=stdin, capture_output=True, text=True,
-                          cwd=cwd, env=env, timeout=timeout)
+    return subprocess.run(
+        [PY, "-m", "wrapgen", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=timeout,
+    )
 
 
 # --- the confirm gate (docs/contract.md §9 changed) ---------------------------------------------------------
@@ -70,7 +77,10 @@ def test_schema_default_or_const_never_opens_the_gate_in_execute(tmp_path, trick
     """A schema `default: true` / `const: true` on confirm and apply: nothing runs until the caller says so."""
     pack = _gated_pack(tmp_path, trick)
     marker = tmp_path / "marker"
-    assert execute(pack, "touch", {"path": str(marker)}) == {"ok": False, "error": "confirmation required: pass confirm=true"}
+    assert execute(pack, "touch", {"path": str(marker)}) == {
+        "ok": False,
+        "error": "confirmation required: pass confirm=true",
+    }
     assert not marker.exists()
     assert execute(pack, "touch", {"path": str(marker), "confirm": True})["ok"] is True
     assert marker.read_text() == "written"
@@ -82,13 +92,26 @@ def test_schema_default_or_const_never_opens_the_gate_in_adapter_py(tmp_path, tr
     pack = _gated_pack(tmp_path, trick)
     marker = tmp_path / "marker"
     adapter = [PY, str(pack / "adapter.py")]
-    done = subprocess.run([*adapter, "touch", "--json", "--", f"path={marker}"], capture_output=True, text=True, timeout=60)
-    assert (done.returncode, json.loads(done.stdout)) == (1, {"ok": False, "error": "confirmation required: pass confirm=true"})
+    done = subprocess.run(
+        [*adapter, "touch", "--json", "--", f"path={marker}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, json.loads(done.stdout)) == (
+        1,
+        {"ok": False, "error": "confirmation required: pass confirm=true"},
+    )
     request = json.dumps({"pack_id": "gate", "verb_key": "touch", "args": {"path": str(marker)}})
     done = subprocess.run(adapter, input=request, capture_output=True, text=True, timeout=60)
     assert json.loads(done.stdout)["error"] == "confirmation required: pass confirm=true"
     assert not marker.exists()
-    done = subprocess.run([*adapter, "touch", "--json", "--", f"path={marker}", "apply=true"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [*adapter, "touch", "--json", "--", f"path={marker}", "apply=true"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0 and marker.read_text() == "written"
 
 
@@ -101,7 +124,10 @@ def test_deep_json_output_of_a_tool_is_an_envelope():
     """A tool printing 100k-deep JSON: ok false with a clear message, no RecursionError."""
     code = f"import sys; sys.stdout.write('[' * {DEEP} + ']' * {DEEP})"
     envelope = execute(binding_dict("t", PY, {"v": verb([PY, "-c", code], json_sel=[PY])}), "v", {})
-    assert envelope == {"ok": False, "error": "output is JSON nested too deeply (more than about 1,000 levels)"}
+    assert envelope == {
+        "ok": False,
+        "error": "output is JSON nested too deeply (more than about 1,000 levels)",
+    }
 
 
 def test_deep_json_lines_output_is_an_envelope():
@@ -115,7 +141,10 @@ def test_deep_envelope_on_stdin_is_an_envelope(tmp_path):
     """`wrapgen exec --envelope -` with a 100k-deep envelope: an envelope on stdout, exit 1, no traceback."""
     done = _wrapgen("exec", "--envelope", "-", stdin="[" * DEEP + "]" * DEEP, cwd=tmp_path)
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert json.loads(done.stdout) == {"ok": False, "error": "the envelope is nested too deeply (more than about 1,000 levels)"}
+    assert json.loads(done.stdout) == {
+        "ok": False,
+        "error": "the envelope is nested too deeply (more than about 1,000 levels)",
+    }
 
 
 def test_deep_args_in_process_are_an_envelope():
@@ -126,14 +155,22 @@ def test_deep_args_in_process_are_an_envelope():
     schema = {"type": "object", "properties": {"q": {"type": "string"}}}
     binding = binding_dict("t", PY, {"v": verb([PY, "-c", "pass", "{{q}}"], args=schema)})
     envelope = execute(binding, "v", {"q": deep})
-    assert envelope == {"ok": False, "error": "args are nested too deeply (more than about 1,000 levels)"}
+    assert envelope == {
+        "ok": False,
+        "error": "args are nested too deeply (more than about 1,000 levels)",
+    }
 
 
 # --- numbers -------------------------------------------------------------------------------------
 
+
 def test_integral_floats_render_as_integers():
     """1.0 renders as 1 (--max-count=1.0 is an error for git); 1.5 and big numbers keep their JSON form."""
-    assert render_argv(["git", "log", "--max-count={{n}}"], {"n": 1.0}) == ["git", "log", "--max-count=1"]
+    assert render_argv(["git", "log", "--max-count={{n}}"], {"n": 1.0}) == [
+        "git",
+        "log",
+        "--max-count=1",
+    ]
     assert render_argv(["git", "log", "-n", "{{n}}"], {"n": 3.0}) == ["git", "log", "-n", "3"]
     assert render_argv(["t", "{{n}}"], {"n": [2.0, 2.5]}) == ["t", "2", "2.5"]
     assert render_argv(["t", "--n={{n}}"], {"n": 2.5}) == ["t", "--n=2.5"]
@@ -143,12 +180,27 @@ def test_integral_floats_render_as_integers():
 def test_integral_float_reaches_a_real_tool_as_an_integer(tmp_path):
     """Through execute: the tool's argv holds --max-count=1."""
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
-    binding = binding_dict("t", PY, {"v": verb([PY, "-c", "import sys, json; print(json.dumps(sys.argv[1:]))", "--max-count={{n}}"],
-                                                json_sel=[], args=schema)})
+    binding = binding_dict(
+        "t",
+        PY,
+        {
+            "v": verb(
+                [
+                    PY,
+                    "-c",
+                    "import sys, json; print(json.dumps(sys.argv[1:]))",
+                    "--max-count={{n}}",
+                ],
+                json_sel=[],
+                args=schema,
+            )
+        },
+    )
     assert execute(binding, "v", {"n": 1.0}) == {"ok": True, "result": '["--max-count=1"]\n'}
 
 
 # --- pack ids ------------------------------------------------------------------------------------
+
 
 def test_pack_id_with_a_trailing_newline_is_refused_by_the_schema():
     """The schema's pattern is anchored with \\Z: "nl\\n" breaks it (Python's $ would accept it)."""
@@ -166,7 +218,10 @@ def test_pack_id_with_a_trailing_newline_is_refused_by_the_schema():
 def test_pack_id_with_a_trailing_newline_is_refused_by_the_runtime(tmp_path):
     """An envelope or a binding whose pack_id is "t\\n" is refused."""
     pack = write_pack(tmp_path, "t", PY, {"v": verb([PY, "-c", "print(1)"])})
-    assert "is not a pack id" in execute_envelope({"pack_id": "t\n", "verb_key": "v"}, pack_dir=pack)["error"]
+    assert (
+        "is not a pack id"
+        in execute_envelope({"pack_id": "t\n", "verb_key": "v"}, pack_dir=pack)["error"]
+    )
     binding = json.loads((pack / "binding.json").read_text())
     binding["pack_id"] = "t\n"
     (pack / "binding.json").write_text(json.dumps(binding))
@@ -177,18 +232,30 @@ def test_pack_id_with_a_trailing_newline_is_refused_by_the_runtime(tmp_path):
 def test_envelope_pack_id_that_is_a_path_is_refused(tmp_path, monkeypatch):
     """{"pack_id": "../../packs/x"} names no pack: refused, and the pack at that path never runs."""
     marker = tmp_path / "ran"
-    write_pack(tmp_path / "packs", "x", PY, {"v": verb([PY, "-c", f"open({str(marker)!r}, 'w')"], json_sel=[])})
+    write_pack(
+        tmp_path / "packs",
+        "x",
+        PY,
+        {"v": verb([PY, "-c", f"open({str(marker)!r}, 'w')"], json_sel=[])},
+    )
     cwd = tmp_path / "a" / "b"
     cwd.mkdir(parents=True)
     monkeypatch.chdir(cwd)
     envelope = execute_envelope({"pack_id": "../../packs/x", "verb_key": "v"})
     assert envelope["ok"] is False and "never by a path" in envelope["error"]
-    done = _wrapgen("exec", "--envelope", "-", stdin=json.dumps({"pack_id": "../../packs/x", "verb_key": "v"}), cwd=cwd)
+    done = _wrapgen(
+        "exec",
+        "--envelope",
+        "-",
+        stdin=json.dumps({"pack_id": "../../packs/x", "verb_key": "v"}),
+        cwd=cwd,
+    )
     assert done.returncode == 1 and "never by a path" in json.loads(done.stdout)["error"]
     assert not marker.exists()
 
 
 # --- WRAPGEN_PATH before ./adapters (docs/contract.md §14 changed) --------------------------------------------
+
 
 def test_adapters_of_an_untrusted_cwd_do_not_shadow_wrapgen_path(tmp_path):
     """A ./adapters/<id> planted in the working directory loses to the installed pack on WRAPGEN_PATH."""
@@ -196,7 +263,12 @@ def test_adapters_of_an_untrusted_cwd_do_not_shadow_wrapgen_path(tmp_path):
     installed = tmp_path / "installed"
     write_pack(installed, "tool", PY, {"v": verb([PY, "-c", "print('installed')"], json_sel=[])})
     untrusted = tmp_path / "repo"
-    write_pack(untrusted / "adapters", "tool", PY, {"v": verb([PY, "-c", f"open({str(marker)!r}, 'w'); print('planted')"], json_sel=[])})
+    write_pack(
+        untrusted / "adapters",
+        "tool",
+        PY,
+        {"v": verb([PY, "-c", f"open({str(marker)!r}, 'w'); print('planted')"], json_sel=[])},
+    )
     env = {**os.environ, "WRAPGEN_PATH": str(installed)}
     done = _wrapgen("exec", "tool", "v", "--json", cwd=untrusted, env=env)
     assert json.loads(done.stdout) == {"ok": True, "result": "installed\n"}
@@ -238,9 +310,17 @@ def test_adapter_py_ignores_a_wrapgen_package_planted_beside_it(tmp_path):
     (planted / "runtime").mkdir(parents=True)
     payload = f"open({str(marker)!r}, 'a').write(__name__ + '\\n')\n"
     (planted / "__init__.py").write_text(payload)
-    (planted / "runtime" / "__init__.py").write_text(payload + "def exec_main(*a, **k):\n    print('planted'); return 0\n")
+    (planted / "runtime" / "__init__.py").write_text(
+        payload + "def exec_main(*a, **k):\n    print('planted'); return 0\n"
+    )
     (pack / "pathlib.py").write_text(payload)
-    done = subprocess.run([PY, str(pack / "adapter.py"), "hello", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    done = subprocess.run(
+        [PY, str(pack / "adapter.py"), "hello", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
     assert json.loads(done.stdout) == {"ok": True, "result": "hello\n"}, done.stderr
     assert not marker.exists(), marker.read_text()
 
@@ -260,7 +340,9 @@ def _argparse_pack(tmp_path: Path, response_files: bool) -> dict:
     script = tmp_path / "tool.py"
     script.write_text(ARGPARSE_TOOL)
     schema = {"type": "object", "properties": {"name": {"type": "string"}}}
-    binding = binding_dict("af", PY, {"show": verb([PY, str(script), "{{name}}"], json_sel=[], args=schema)})
+    binding = binding_dict(
+        "af", PY, {"show": verb([PY, str(script), "{{name}}"], json_sel=[], args=schema)}
+    )
     binding["response_files"] = response_files
     return binding
 
@@ -277,8 +359,13 @@ def test_at_file_is_refused_for_a_response_file_tool(tmp_path):
     (tmp_path / "args").write_text("--delete-everything\n")
     binding = _argparse_pack(tmp_path, True)
     envelope = execute(binding, "show", {"name": f"@{tmp_path / 'args'}"})
-    assert envelope["ok"] is False and envelope["error"].startswith("response file refused: arg 'name'")
-    assert json.loads(execute(binding, "show", {"name": "plain"})["result"]) == {"delete_everything": False, "name": "plain"}
+    assert envelope["ok"] is False and envelope["error"].startswith(
+        "response file refused: arg 'name'"
+    )
+    assert json.loads(execute(binding, "show", {"name": "plain"})["result"]) == {
+        "delete_everything": False,
+        "name": "plain",
+    }
 
 
 def test_response_files_flag_comes_from_pack_yaml():
@@ -286,10 +373,13 @@ def test_response_files_flag_comes_from_pack_yaml():
     text = PLAIN_YAML.format(py=PY)
     assert json.loads(render_pack_files(text.encode())["binding.json"])["response_files"] is False
     with_flag = text.replace("verbs:\n", "response_files: true\nverbs:\n")
-    assert json.loads(render_pack_files(with_flag.encode())["binding.json"])["response_files"] is True
+    assert (
+        json.loads(render_pack_files(with_flag.encode())["binding.json"])["response_files"] is True
+    )
 
 
 # --- exec never hangs ------------------------------------------------------------------------------
+
 
 def test_envelope_read_is_bounded_in_time(monkeypatch):
     """A stdin that never sends end of file: the read gives up after ENVELOPE_TIMEOUT_S with a usage error."""
@@ -317,7 +407,9 @@ def test_adapter_py_with_a_terminal_stdin_does_not_wait(tmp_path):
     write_files(pack, render_pack_files(text.encode()))
     master, slave = pty.openpty()
     try:
-        done = subprocess.run([PY, str(pack / "adapter.py")], stdin=slave, capture_output=True, text=True, timeout=30)
+        done = subprocess.run(
+            [PY, str(pack / "adapter.py")], stdin=slave, capture_output=True, text=True, timeout=30
+        )
     finally:
         os.close(master)
         os.close(slave)
@@ -352,11 +444,17 @@ CATASTROPHIC = {"type": "object", "properties": {"name": {"type": "string", "pat
 
 def test_catastrophic_pattern_is_stopped_with_a_clear_error():
     """^(a+)+$ against 'aaaa...b' would run for ages; the check is stopped after about 1 s."""
-    binding = binding_dict("t", PY, {"v": verb([PY, "-c", "print(1)", "{{name}}"], args=CATASTROPHIC)})
+    binding = binding_dict(
+        "t", PY, {"v": verb([PY, "-c", "print(1)", "{{name}}"], args=CATASTROPHIC)}
+    )
     started = time.monotonic()
     envelope = execute(binding, "v", {"name": "a" * 60 + "b"})
     assert time.monotonic() - started < 5
-    assert envelope["ok"] is False and "took longer than 1 s" in envelope["error"] and "backtracks catastrophically" in envelope["error"]
+    assert (
+        envelope["ok"] is False
+        and "took longer than 1 s" in envelope["error"]
+        and "backtracks catastrophically" in envelope["error"]
+    )
     assert execute(binding, "v", {"name": "aaa"}) == {"ok": True, "result": 1}
     assert "does not match" in execute(binding, "v", {"name": "aab"})["error"]
 
@@ -364,7 +462,9 @@ def test_catastrophic_pattern_is_stopped_with_a_clear_error():
 def test_catastrophic_pattern_does_not_freeze_other_calls():
     """While one call's pattern check runs away, another thread's call still completes at once (no GIL freeze)."""
     slow = binding_dict("t", PY, {"v": verb([PY, "-c", "print(1)", "{{name}}"], args=CATASTROPHIC)})
-    fast = binding_dict("f", sys.executable, {"v": verb([sys.executable, "-c", "print('hi')"], json_sel=[])})
+    fast = binding_dict(
+        "f", sys.executable, {"v": verb([sys.executable, "-c", "print('hi')"], json_sel=[])}
+    )
     runaway = threading.Thread(target=execute, args=(slow, "v", {"name": "a" * 60 + "b"}))
     runaway.start()
     time.sleep(0.1)
@@ -379,7 +479,14 @@ def test_simple_patterns_are_still_checked_inline():
     """The common one-repeat patterns are matched in-process (no fork), with the same answers."""
     from wrapgen.runtime.schema import _simple_pattern, pattern_search
 
-    assert _simple_pattern(r"^[a-z][a-z0-9-]*$") and not _simple_pattern(r"^(a+)+$") and not _simple_pattern(r"(\w)\1")
+    assert (
+        _simple_pattern(r"^[a-z][a-z0-9-]*$")
+        and not _simple_pattern(r"^(a+)+$")
+        and not _simple_pattern(r"(\w)\1")
+    )
     assert pattern_search(r"^[a-z][a-z0-9-]*$", "git") is True
     assert pattern_search(r"^[a-z][a-z0-9-]*$", "Git") is False
-    assert pattern_search(r"^(\d+\.)*\d+$", "1.2.3") is True and pattern_search(r"^(\d+\.)*\d+$", "1..2") is False
+    assert (
+        pattern_search(r"^(\d+\.)*\d+$", "1.2.3") is True
+        and pattern_search(r"^(\d+\.)*\d+$", "1..2") is False
+    )

@@ -19,8 +19,11 @@ TIMEOUT = 1.0
 
 def _state_at_timeout(source: str) -> TreeState:
     seen = []
-    result = run_process([sys.executable, "-c", source], timeout_s=TIMEOUT,
-                         on_timeout=lambda pid: seen.append(tree_state(pid)))
+    result = run_process(
+        [sys.executable, "-c", source],
+        timeout_s=TIMEOUT,
+        on_timeout=lambda pid: seen.append(tree_state(pid)),
+    )
     assert result.timed_out and len(seen) == 1 and seen[0] is not None
     return seen[0]
 
@@ -29,12 +32,15 @@ def test_a_tool_asleep_between_retries_holds_nothing():
     state = _state_at_timeout("import time\nfor _ in range(60): time.sleep(0.5)")
     assert state.processes >= 1 and state.sockets == 0 and state.watches == 0
     assert state.sleeping(TIMEOUT)
-    assert state.net_attempts is None and not state.retrying_network(TIMEOUT)  # it shares our namespace
+    assert state.net_attempts is None and not state.retrying_network(
+        TIMEOUT
+    )  # it shares our namespace
 
 
 def test_a_server_holds_its_listening_socket():
     state = _state_at_timeout(
-        "import socket, time\ns = socket.socket()\ns.bind(('127.0.0.1', 0))\ns.listen()\ntime.sleep(60)")
+        "import socket, time\ns = socket.socket()\ns.bind(('127.0.0.1', 0))\ns.listen()\ntime.sleep(60)"
+    )
     assert state.sockets >= 1 and not state.sleeping(TIMEOUT)
 
 
@@ -43,7 +49,8 @@ def test_a_watcher_holds_its_inotify_descriptor(tmp_path):
     watched.write_text("")
     state = _state_at_timeout(
         "import ctypes, time\nlibc = ctypes.CDLL(None, use_errno=True)\nfd = libc.inotify_init()\n"
-        f"assert fd >= 0\nlibc.inotify_add_watch(fd, {str(watched).encode()!r}, 2)\ntime.sleep(60)")
+        f"assert fd >= 0\nlibc.inotify_add_watch(fd, {str(watched).encode()!r}, 2)\ntime.sleep(60)"
+    )
     assert state.watches >= 1 and not state.sleeping(TIMEOUT)
 
 
@@ -59,8 +66,10 @@ def test_the_children_of_the_tool_count_and_nothing_outlives_the_call():
         state = tree_state(pid)
         pids.append(state)
 
-    source = ("import subprocess, sys, time\n"
-              "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\ntime.sleep(60)")
+    source = (
+        "import subprocess, sys, time\n"
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\ntime.sleep(60)"
+    )
     result = run_process([sys.executable, "-c", source], timeout_s=TIMEOUT, on_timeout=look)
     assert result.timed_out and pids[0].processes >= 2 and pids[0].sleeping(TIMEOUT)
 
@@ -74,7 +83,9 @@ def test_an_observer_that_fails_still_leaves_no_process_behind(tmp_path):
     def boom(_pid):
         raise RuntimeError("observer failed")
 
-    source = f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(60)"
+    source = (
+        f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(60)"
+    )
     with pytest.raises(RuntimeError):
         run_process([sys.executable, "-c", source], timeout_s=1.0, on_timeout=boom)
     pid = int(pid_file.read_text())
@@ -85,25 +96,41 @@ def test_an_observer_that_fails_still_leaves_no_process_behind(tmp_path):
 
 
 def test_a_pid_with_no_children_is_an_empty_tree():
-    state = tree_state(2 ** 22 + 7)  # above any pid Linux hands out by default: no such process
+    state = tree_state(2**22 + 7)  # above any pid Linux hands out by default: no such process
     assert state == TreeState(processes=0, sockets=0, watches=0, cpu_s=0.0)
     assert not state.sleeping(TIMEOUT)
 
 
-RETRY = ("import socket, time\n"
-         "for _ in range(3):\n"
-         "    try:\n"
-         "        socket.create_connection(('192.0.2.1', 80), timeout=0.2)\n"  # TEST-NET-1: never routed here
-         "    except OSError:\n"
-         "        pass\n"
-         "time.sleep(60)")
+RETRY = (
+    "import socket, time\n"
+    "for _ in range(3):\n"
+    "    try:\n"
+    "        socket.create_connection(('192.0.2.1', 80), timeout=0.2)\n"  # TEST-NET-1: never routed here
+    "    except OSError:\n"
+    "        pass\n"
+    "time.sleep(60)"
+)
 
 
 def _in_own_network(source: str) -> TreeState:
     bwrap = require_tool("bwrap")
     seen = []
-    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid",
-            "--die-with-parent", sys.executable, "-c", source]
+    argv = [
+        bwrap,
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+        "--unshare-net",
+        "--unshare-pid",
+        "--die-with-parent",
+        sys.executable,
+        "-c",
+        source,
+    ]
     result = run_process(argv, timeout_s=2.0, on_timeout=lambda pid: seen.append(tree_state(pid)))
     assert result.timed_out and seen and seen[0] is not None, result
     return seen[0]

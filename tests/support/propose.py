@@ -13,7 +13,9 @@ __all__ = ["checked", "chosen", "tar_from_fixture"]
 def checked(manifest: dict) -> list[str]:
     """The error diagnostics `wrapgen check` gives the manifest, formatted (derived files not compared)."""
     parsed, diagnostics = parse_manifest(dump_manifest(manifest).encode(), path="pack.yaml")
-    return [d.format() for d in lint_manifest(parsed, diagnostics, derived=False) if d.level == "error"]
+    return [
+        d.format() for d in lint_manifest(parsed, diagnostics, derived=False) if d.level == "error"
+    ]
 
 
 def chosen(proposal) -> list[str]:

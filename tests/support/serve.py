@@ -16,8 +16,17 @@ import anyio
 from wrapgen.pack.build import render_pack_files
 from wrapgen.pack.emit import write_files
 
-__all__ = ["CALL_TIMEOUT_S", "START_TIMEOUT_S", "JQ_PACK", "SLOW_PACK", "make_pack", "dead", "find_process",
-           "wait_for_process", "PipeClient"]
+__all__ = [
+    "CALL_TIMEOUT_S",
+    "START_TIMEOUT_S",
+    "JQ_PACK",
+    "SLOW_PACK",
+    "make_pack",
+    "dead",
+    "find_process",
+    "wait_for_process",
+    "PipeClient",
+]
 
 CALL_TIMEOUT_S = 15  # a hung server fails the test instead of hanging it
 START_TIMEOUT_S = 60  # importing the SDK takes seconds, many more on a loaded machine
@@ -103,7 +112,6 @@ async def wait_for_process(marker: str) -> tuple[int, int]:
     return found
 
 
-
 class PipeClient:
     """A server process driven by hand over its pipes, one JSON-RPC message a line, for what the SDK
     client will not send; a subclass starts ``self.process`` (stdin and stdout pipes) and sets
@@ -141,4 +149,3 @@ class PipeClient:
             self.process.kill()
             self.process.wait()
         return self.process.stderr.read().decode("utf-8", "replace")
-

@@ -16,8 +16,11 @@ __all__ = ["dangerous_flag_on_read"]
 CODE = "W030"
 
 
-@rule(CODE, severity="error",
-      summary="a read verb's cli[] holds a flag from the dangerous-flags catalogue (writes a file or runs a program)")
+@rule(
+    CODE,
+    severity="error",
+    summary="a read verb's cli[] holds a flag from the dangerous-flags catalogue (writes a file or runs a program)",
+)
 def dangerous_flag_on_read(ctx: PackContext):
     bin_name = str(ctx.manifest.data.get("bin", ""))
     for verb in ctx.verbs:
@@ -27,6 +30,8 @@ def dangerous_flag_on_read(ctx: PackContext):
             why = token_danger(flag, tool=bin_name)
             if why:
                 yield ctx.diagnostic(
-                    CODE, verb.field_of(index), f"read verb {verb.name!r} uses {why}",
+                    CODE,
+                    verb.field_of(index),
+                    f"read verb {verb.name!r} uses {why}",
                     hint="drop the flag, or make the verb a write (policy: {effect: write}) so it is confirm-gated",
                 )

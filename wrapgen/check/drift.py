@@ -79,7 +79,13 @@ class Change:
     count: int = 0  # how many flags / commands, for the kinds that count
 
     def to_dict(self) -> dict:
-        return {"level": self.level, "kind": self.kind, "message": self.message, "verb": self.verb, "count": self.count}
+        return {
+            "level": self.level,
+            "kind": self.kind,
+            "message": self.message,
+            "verb": self.verb,
+            "count": self.count,
+        }
 
 
 @dataclass(frozen=True)
@@ -91,7 +97,9 @@ class Drift:
     old_version: str
     new_version: str
     changes: tuple[Change, ...] = ()
-    checked: str = "help"  # "help": the tool was rediscovered; "version": only its version line was read
+    checked: str = (
+        "help"  # "help": the tool was rediscovered; "version": only its version line was read
+    )
 
     @property
     def level(self) -> str:
@@ -123,9 +131,16 @@ class Drift:
         return f"{head}: {self.level}, " + "; ".join(shown)
 
     def to_dict(self) -> dict:
-        return {"pack_id": self.pack_id, "tool": self.tool, "old_version": self.old_version,
-                "new_version": self.new_version, "level": self.level, "checked": self.checked,
-                "summary": self.summary(), "changes": [c.to_dict() for c in self.changes]}
+        return {
+            "pack_id": self.pack_id,
+            "tool": self.tool,
+            "old_version": self.old_version,
+            "new_version": self.new_version,
+            "level": self.level,
+            "checked": self.checked,
+            "summary": self.summary(),
+            "changes": [c.to_dict() for c in self.changes],
+        }
 
 
 def _plural(count: int, word: str) -> str:
@@ -166,7 +181,9 @@ def help_sha256(tool: Tool, paths: Iterable[tuple[str, ...]] = ((),)) -> str:
         body = chain[-1].with_changes(subcommands=()).to_dict()
         body.pop("subcommands", None)
         parts.append([list(path), body, _listed(chain[-1])])
-    text = _SCRATCH_RE.sub("<scratch>", json.dumps(parts, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
+    text = _SCRATCH_RE.sub(
+        "<scratch>", json.dumps(parts, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    )
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -280,7 +297,9 @@ def _node_entry(root: Command, path: tuple[str, ...]) -> dict:
     }
 
 
-def snapshot(tool: Tool, verbs: Mapping[str, Mapping], *, effect_of: Callable[[Command], str]) -> dict:
+def snapshot(
+    tool: Tool, verbs: Mapping[str, Mapping], *, effect_of: Callable[[Command], str]
+) -> dict:
     """``source.json`` for a pack of ``verbs`` (pack.yaml's) made from ``tool``."""
     root = tool.root
     verb_entries: dict[str, dict] = {}
@@ -290,8 +309,12 @@ def snapshot(tool: Tool, verbs: Mapping[str, Mapping], *, effect_of: Callable[[C
         verb_entries[key] = {"path": " ".join(path), "effect": effect_of(command) if path else ""}
     paths = pack_paths(tool, verbs)
     commands = {" ".join(path): _node_entry(root, path) for path in sorted(paths)}
-    return {"snapshot_version": SNAPSHOT_VERSION, **source_identity(tool, paths), "verbs": verb_entries,
-            "commands": commands}
+    return {
+        "snapshot_version": SNAPSHOT_VERSION,
+        **source_identity(tool, paths),
+        "verbs": verb_entries,
+        "commands": commands,
+    }
 
 
 def snapshot_text(data: Mapping) -> str:
@@ -301,7 +324,13 @@ def snapshot_text(data: Mapping) -> str:
 
 def not_found(pack_id: str, tool: str, old_version: str, why: str) -> Drift:
     """The drift of a pack whose tool is no longer installed: breaking."""
-    return Drift(pack_id, tool, old_version, "", (Change("breaking", "tool-missing", f"tool not found ({why})"),))
+    return Drift(
+        pack_id,
+        tool,
+        old_version,
+        "",
+        (Change("breaking", "tool-missing", f"tool not found ({why})"),),
+    )
 
 
 def version_drift(pack_id: str, tool: str, source: Mapping | None, version_line: str) -> Drift:
@@ -312,12 +341,15 @@ def version_drift(pack_id: str, tool: str, source: Mapping | None, version_line:
     old = str((source or {}).get("version") or "")
     changes = ()
     if source and old != version_line:
-        changes = (Change("metadata", "version", f"version line was {old!r}, now {version_line!r}"),)
+        changes = (
+            Change("metadata", "version", f"version line was {old!r}, now {version_line!r}"),
+        )
     return Drift(pack_id, tool, old, version_line, changes, checked="version")
 
 
-def classify(manifest: Mapping, snap: Mapping | None, tool: Tool, *,
-             effect_of: Callable[[Command], str]) -> Drift:
+def classify(
+    manifest: Mapping, snap: Mapping | None, tool: Tool, *, effect_of: Callable[[Command], str]
+) -> Drift:
     """Every change between the tool a pack was made from and ``tool``, discovered today.
 
     ``manifest`` is pack.yaml's data; ``snap`` its ``source.json`` (None when the pack has none: then
@@ -336,7 +368,9 @@ def classify(manifest: Mapping, snap: Mapping | None, tool: Tool, *,
     root = tool.root
     changes: list[Change] = []
     if old_version != new_version:
-        changes.append(Change("metadata", "version", f"version line was {old_version!r}, now {new_version!r}"))
+        changes.append(
+            Change("metadata", "version", f"version line was {old_version!r}, now {new_version!r}")
+        )
     if old_sha and old_sha == new_sha:
         return Drift(pack_id, name, old_version, new_version, tuple(changes))
     snap_verbs = (snap or {}).get("verbs") or {}
@@ -348,7 +382,9 @@ def classify(manifest: Mapping, snap: Mapping | None, tool: Tool, *,
         chain = _chain(root, path)
         shown = " ".join((name, *path))
         if len(chain) - 1 < len(path):
-            changes.append(Change("breaking", "command-gone", f"`{shown}` is gone (verb {key})", key))
+            changes.append(
+                Change("breaking", "command-gone", f"`{shown}` is gone (verb {key})", key)
+            )
             continue
         command = chain[-1]
         accepted = _accepted(root, path)
@@ -358,22 +394,50 @@ def classify(manifest: Mapping, snap: Mapping | None, tool: Tool, *,
                 continue
             # a flag discovery never saw (a short spelling the help did not list) is not evidence
             if snap is None or flag in old_spellings:
-                changes.append(Change("breaking", "flag-gone", f"`{shown}` no longer takes {flag} (verb {key})", key))
+                changes.append(
+                    Change(
+                        "breaking",
+                        "flag-gone",
+                        f"`{shown}` no longer takes {flag} (verb {key})",
+                        key,
+                    )
+                )
         if recorded and recorded.get("effect") and path:
             now = effect_of(command)
             if _EFFECT_RANK.get(now, 1) > _EFFECT_RANK.get(recorded["effect"], 1):
-                changes.append(Change("breaking", "effect-escalated",
-                                      f"`{shown}`'s help now implies {now} (it implied {recorded['effect']}; verb {key})", key))
+                changes.append(
+                    Change(
+                        "breaking",
+                        "effect-escalated",
+                        f"`{shown}`'s help now implies {now} (it implied {recorded['effect']}; verb {key})",
+                        key,
+                    )
+                )
         old_entry = snap_commands.get(" ".join(path))
         if old_entry is not None:
             old_required = [o["name"] for o in old_entry.get("operands") or () if o.get("required")]
             new_required = [p.name for p in command.positionals if p.required]
             if len(new_required) > len(old_required):
-                extra = ", ".join(new_required[len(old_required):])
-                changes.append(Change("breaking", "new-required-operand",
-                                      f"`{shown}` now requires {extra} (verb {key})", key))
-            elif [o["name"] for o in old_entry.get("operands") or ()] != [p.name for p in command.positionals]:
-                changes.append(Change("metadata", "operands-renamed", f"`{shown}`'s operands are named differently", key))
+                extra = ", ".join(new_required[len(old_required) :])
+                changes.append(
+                    Change(
+                        "breaking",
+                        "new-required-operand",
+                        f"`{shown}` now requires {extra} (verb {key})",
+                        key,
+                    )
+                )
+            elif [o["name"] for o in old_entry.get("operands") or ()] != [
+                p.name for p in command.positionals
+            ]:
+                changes.append(
+                    Change(
+                        "metadata",
+                        "operands-renamed",
+                        f"`{shown}`'s operands are named differently",
+                        key,
+                    )
+                )
     new_flags = new_commands = unused_gone = 0
     for path_text, old_entry in sorted(snap_commands.items()):
         path = tuple(path_text.split())
@@ -385,13 +449,35 @@ def classify(manifest: Mapping, snap: Mapping | None, tool: Tool, *,
         unused_gone += len(old_flags - new_set)
         new_commands += len(set(now["subcommands"]) - set(old_entry.get("subcommands") or ()))
     if new_flags:
-        changes.append(Change("compatible", "new-flags", _plural(new_flags, "new flag"), count=new_flags))
+        changes.append(
+            Change("compatible", "new-flags", _plural(new_flags, "new flag"), count=new_flags)
+        )
     if new_commands:
-        changes.append(Change("compatible", "new-commands", _plural(new_commands, "new command"), count=new_commands))
+        changes.append(
+            Change(
+                "compatible",
+                "new-commands",
+                _plural(new_commands, "new command"),
+                count=new_commands,
+            )
+        )
     used_gone = sum(1 for c in changes if c.kind == "flag-gone")
     if unused_gone - used_gone > 0:
         gone = unused_gone - used_gone
-        changes.append(Change("compatible", "unused-flags-gone", _COUNT_WORDS["unused-flags-gone"](gone), count=gone))
+        changes.append(
+            Change(
+                "compatible",
+                "unused-flags-gone",
+                _COUNT_WORDS["unused-flags-gone"](gone),
+                count=gone,
+            )
+        )
     if old_sha != new_sha and all(c.kind == "version" for c in changes):
-        changes.append(Change("metadata", "help-text", "the help text changed, not the commands or flags this pack uses"))
+        changes.append(
+            Change(
+                "metadata",
+                "help-text",
+                "the help text changed, not the commands or flags this pack uses",
+            )
+        )
     return Drift(pack_id, name, old_version, new_version, tuple(changes))

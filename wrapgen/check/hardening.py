@@ -16,7 +16,13 @@ allow). Generated packs carry them
 from __future__ import annotations
 
 from wrapgen.check.rules import PackContext, rule
-from wrapgen.knowledge.hardening import hardening_for, missing_env, missing_flags, pack_credential_guard, pack_guard
+from wrapgen.knowledge.hardening import (
+    hardening_for,
+    missing_env,
+    missing_flags,
+    pack_credential_guard,
+    pack_guard,
+)
 
 __all__ = ["unhardened_read_verb"]
 
@@ -26,8 +32,10 @@ _SHOWN = 4
 
 def _copy_hint(field: str, detail: str = "") -> str:
     """How a W040 finding is mended: the catalogue's own ``field`` (wrap and batch apply it)."""
-    return (f"regenerate the pack (wrapgen wrap/batch applies the catalogue), or copy {field} from "
-            f"wrapgen/knowledge/data/hardening.json{detail}")
+    return (
+        f"regenerate the pack (wrapgen wrap/batch applies the catalogue), or copy {field} from "
+        f"wrapgen/knowledge/data/hardening.json{detail}"
+    )
 
 
 def _listed(items: list[str]) -> str:
@@ -35,8 +43,11 @@ def _listed(items: list[str]) -> str:
     return shown + (f" and {len(items) - _SHOWN} more" if len(items) > _SHOWN else "")
 
 
-@rule(CODE, severity="error",
-      summary="a read verb of a catalogued tool (git, curl, sed, kubectl, docker, composer) lacks the hardening that stops its config from running programs")
+@rule(
+    CODE,
+    severity="error",
+    summary="a read verb of a catalogued tool (git, curl, sed, kubectl, docker, composer) lacks the hardening that stops its config from running programs",
+)
 def unhardened_read_verb(ctx: PackContext):
     bin_name = str(ctx.manifest.data.get("bin", ""))
     entry = hardening_for(bin_name)
@@ -51,7 +62,8 @@ def unhardened_read_verb(ctx: PackContext):
     lacking = missing_env(entry, env_set if isinstance(env_set, dict) else {})
     if lacking:
         yield ctx.diagnostic(
-            CODE, "env.set" if env_set is not None else "bin",
+            CODE,
+            "env.set" if env_set is not None else "bin",
             f"read verbs of {entry.tool} ({names}) run without env.set {_listed(lacking)}: "
             f"{entry.tool}'s config could run a program",
             hint=_copy_hint("env.set", " (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n)"),
@@ -59,7 +71,8 @@ def unhardened_read_verb(ctx: PackContext):
     wanted = pack_guard(entry)
     if wanted is not None and not _guard_covers(ctx.manifest.data.get("config_guard"), wanted):
         yield ctx.diagnostic(
-            CODE, "config_guard" if "config_guard" in ctx.manifest.data else "bin",
+            CODE,
+            "config_guard" if "config_guard" in ctx.manifest.data else "bin",
             f"read verbs of {entry.tool} ({names}) run without the catalogue's config_guard: config the content "
             f"names itself ({_listed([r['prefix'] + '*' + r['suffixes'][0] for r in wanted['reset']])}) could run a program",
             hint=_copy_hint("config_guard"),
@@ -69,7 +82,8 @@ def unhardened_read_verb(ctx: PackContext):
         declared = ctx.manifest.data.get("credential_guard")
         if not isinstance(declared, dict) or declared.get("format") != credential["format"]:
             yield ctx.diagnostic(
-                CODE, "credential_guard" if "credential_guard" in ctx.manifest.data else "bin",
+                CODE,
+                "credential_guard" if "credential_guard" in ctx.manifest.data else "bin",
                 f"read verbs of {entry.tool} ({names}) run without the catalogue's credential_guard "
                 f"(format {credential['format']}): a credential program the tool's config names could run",
                 hint=_copy_hint("credential_guard", " (its allow list may gain your own plugins)"),
@@ -80,10 +94,12 @@ def unhardened_read_verb(ctx: PackContext):
         for group in missing_flags(entry, verb.argv):
             flags = " ".join(group)
             yield ctx.diagnostic(
-                CODE, verb.field, f"read verb {verb.name!r} lacks {flags!r} (or has it right before a "
+                CODE,
+                verb.field,
+                f"read verb {verb.name!r} lacks {flags!r} (or has it right before a "
                 f"placeholder, which drops it when the arg is omitted)",
                 hint=f"add {flags} to cli[] before its literal '--' (or at its end); "
-                     "wrapgen/knowledge/data/hardening.json says why",
+                "wrapgen/knowledge/data/hardening.json says why",
             )
 
 
@@ -100,5 +116,11 @@ def _guard_covers(declared, wanted: dict) -> bool:
     have = set()
     for reset in declared.get("reset") or []:
         if isinstance(reset, dict) and isinstance(reset.get("suffixes"), list):
-            have.update((reset.get("prefix"), suffix, reset.get("value")) for suffix in reset["suffixes"])
-    return all((r["prefix"], suffix, r["value"]) in have for r in wanted["reset"] for suffix in r["suffixes"])
+            have.update(
+                (reset.get("prefix"), suffix, reset.get("value")) for suffix in reset["suffixes"]
+            )
+    return all(
+        (r["prefix"], suffix, r["value"]) in have
+        for r in wanted["reset"]
+        for suffix in r["suffixes"]
+    )

@@ -19,19 +19,30 @@ from typing import Iterable
 from wrapgen.check.samples import sample_value
 from wrapgen.errors import Diagnostic
 
-__all__ = ["sample_args", "rendered_flags", "probe_pack", "probe_packs", "PROBE_CODE", "PROBE_HELP_CODE"]
+__all__ = [
+    "sample_args",
+    "rendered_flags",
+    "probe_pack",
+    "probe_packs",
+    "PROBE_CODE",
+    "PROBE_HELP_CODE",
+]
 
 PROBE_CODE = "P001"  # a rendered flag the tool's help does not list
 PROBE_HELP_CODE = "P002"  # the help could not be read, so the verb was not probed
 PROBE_RENDER_CODE = "P003"  # the sample args do not render
-PROBE_OPERAND_CODE = "W070"  # wrapgen.check.grammar: the usage requires an operand the verb has no slot for
+PROBE_OPERAND_CODE = (
+    "W070"  # wrapgen.check.grammar: the usage requires an operand the verb has no slot for
+)
 _HELP_TIMEOUT_S = 20.0
 _HELP_ENV = {"MANPAGER": "cat", "COLUMNS": "200"}
 
 
 def sample_args(args_schema: dict) -> dict:
     """One value per property: every optional flag renders, so every flag gets probed."""
-    return {name: sample_value(schema) for name, schema in (args_schema.get("properties") or {}).items()}
+    return {
+        name: sample_value(schema) for name, schema in (args_schema.get("properties") or {}).items()
+    }
 
 
 def rendered_flags(argv: list[str]) -> list[str]:
@@ -62,7 +73,12 @@ def _help_text(bin_name: str, path: list[str], cache: dict) -> str:
         return cache[key]
     texts = []
     for ask in ("--help", "-h"):
-        result = run_isolated([bin_name, *path, ask], timeout_s=_HELP_TIMEOUT_S, output_cap=4 << 20, extra_env=_HELP_ENV)
+        result = run_isolated(
+            [bin_name, *path, ask],
+            timeout_s=_HELP_TIMEOUT_S,
+            output_cap=4 << 20,
+            extra_env=_HELP_ENV,
+        )
         texts.append((result.stdout + b"\n" + result.stderr).decode("utf-8", "replace"))
     text = re.sub(r".\x08", "", "\n".join(texts))  # man's overstrike bold
     cache[key] = text
@@ -89,8 +105,12 @@ def _more_help(bin_name: str, path: list[str], first: str, cache: dict) -> str:
         asks.append([man, "-P", "cat", page])
     texts = []
     for argv in asks:
-        result = run_isolated(argv, timeout_s=_HELP_TIMEOUT_S, output_cap=8 << 20,
-                              extra_env={**_HELP_ENV, "MANWIDTH": "200"})
+        result = run_isolated(
+            argv,
+            timeout_s=_HELP_TIMEOUT_S,
+            output_cap=8 << 20,
+            extra_env={**_HELP_ENV, "MANWIDTH": "200"},
+        )
         if result.exit_code == 0:
             texts.append(result.stdout.decode("utf-8", "replace"))
     text = re.sub(r".\x08", "", "\n".join(texts))
@@ -106,7 +126,11 @@ def _hardening_flags(bin_name: str, argv: list[str]) -> frozenset[str]:
     from wrapgen.knowledge.hardening import applied_flags, hardening_for
 
     entry = hardening_for(bin_name)
-    return frozenset(t for group in applied_flags(entry, argv) for t in group) if entry else frozenset()
+    return (
+        frozenset(t for group in applied_flags(entry, argv) for t in group)
+        if entry
+        else frozenset()
+    )
 
 
 def _runner_flags(bin_name: str, argv: list[str]) -> frozenset[str]:
@@ -134,27 +158,47 @@ def probe_pack(directory, *, cache: dict | None = None) -> list[Diagnostic]:
         try:
             argv = render_argv(verb["argv"], sample_args(verb["args"]), json_selection=verb["json"])
         except RenderError as error:
-            out.append(manifest.diagnostic(PROBE_RENDER_CODE, "error", field,
-                                           f"sample args do not render: {error}",
-                                           hint="fix cli[] or the arg schema"))
+            out.append(
+                manifest.diagnostic(
+                    PROBE_RENDER_CODE,
+                    "error",
+                    field,
+                    f"sample args do not render: {error}",
+                    hint="fix cli[] or the arg schema",
+                )
+            )
             continue
         path = _subcommand_path(verb["argv"])
         help_text = _help_text(data["bin"], path, cache)
         if not help_text.strip():
-            out.append(manifest.diagnostic(PROBE_HELP_CODE, "warning", field,
-                                           f"`{' '.join([data['bin'], *path])} --help` printed nothing; not probed",
-                                           hint="check that the tool is installed and prints help"))
+            out.append(
+                manifest.diagnostic(
+                    PROBE_HELP_CODE,
+                    "warning",
+                    field,
+                    f"`{' '.join([data['bin'], *path])} --help` printed nothing; not probed",
+                    hint="check that the tool is installed and prints help",
+                )
+            )
             continue
-        from wrapgen.check.grammar import FLAG_VALUE_CODE, operand_findings  # the operands the usage names
+        from wrapgen.check.grammar import (
+            FLAG_VALUE_CODE,
+            operand_findings,
+        )  # the operands the usage names
 
-        missing, flag_values = operand_findings(name, verb, help_text, bin_name=data["bin"], path=path)
+        missing, flag_values = operand_findings(
+            name, verb, help_text, bin_name=data["bin"], path=path
+        )
         for where, message, hint in missing:
             out.append(manifest.diagnostic(PROBE_OPERAND_CODE, "error", where, message, hint=hint))
         for where, message, hint in flag_values:
             out.append(manifest.diagnostic(FLAG_VALUE_CODE, "warning", where, message, hint=hint))
         # "-e{{pattern}}" renders stuck to its value ("-esample"): the flag is the template's "-e"
-        stuck = {t[: t.index("{{")] for t in verb["argv"] if t.startswith("-") and not t.startswith("--")
-                 and "{{" in t and t.index("{{") > 1}
+        stuck = {
+            t[: t.index("{{")]
+            for t in verb["argv"]
+            if t.startswith("-") and not t.startswith("--") and "{{" in t and t.index("{{") > 1
+        }
         # the hardened-tools catalogue's flags (git blame --no-textconv, which blame's help leaves out)
         # were tried on the tool when they were catalogued
         hardened = _hardening_flags(data["bin"], verb["argv"])
@@ -164,12 +208,18 @@ def probe_pack(directory, *, cache: dict | None = None) -> list[Diagnostic]:
             flag = next((p for p in stuck if flag.startswith(p)), flag)
             if flag in hardened:
                 continue
-            if not _listed(flag, help_text) and not _listed(flag, _more_help(data["bin"], path, help_text, cache)):
-                out.append(manifest.diagnostic(
-                    PROBE_CODE, "error", field,
-                    f"renders {flag}, which `{' '.join([data['bin'], *path])} --help` does not list",
-                    hint="drop the flag from cli[] or fix its spelling",
-                ))
+            if not _listed(flag, help_text) and not _listed(
+                flag, _more_help(data["bin"], path, help_text, cache)
+            ):
+                out.append(
+                    manifest.diagnostic(
+                        PROBE_CODE,
+                        "error",
+                        field,
+                        f"renders {flag}, which `{' '.join([data['bin'], *path])} --help` does not list",
+                        hint="drop the flag from cli[] or fix its spelling",
+                    )
+                )
     return out
 
 

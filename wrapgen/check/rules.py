@@ -54,7 +54,10 @@ __all__ = [
 ]
 
 PLACEHOLDER_RE = re.compile(r"\{\{(.*?)\}\}")
-ALWAYS_ACCEPTED = ("confirm", "apply")  # docs/contract.md §9: accepted as args even when the schema omits them
+ALWAYS_ACCEPTED = (
+    "confirm",
+    "apply",
+)  # docs/contract.md §9: accepted as args even when the schema omits them
 # What is a mega-command, a shell, an interpreter or shell syntax is knowledge, shared with propose
 # and promote: wrapgen/knowledge/commands.py and wrapgen/knowledge/shells.py (data/*.json).
 
@@ -118,7 +121,11 @@ class VerbView:
 
     def placeholders(self) -> list[tuple[int, str]]:
         """(token index, placeholder name) for every ``{{name}}`` in the argv."""
-        return [(i, m.group(1).strip()) for i, token in enumerate(self.argv) for m in PLACEHOLDER_RE.finditer(token)]
+        return [
+            (i, m.group(1).strip())
+            for i, token in enumerate(self.argv)
+            for m in PLACEHOLDER_RE.finditer(token)
+        ]
 
     def literal_flags(self) -> list[tuple[int, str, str | None]]:
         """(token index, flag, inline value or None): ``--output=x`` -> ``(i, "--output", "x")``."""
@@ -142,22 +149,38 @@ class PackContext:
     manifest: Manifest
     load_diagnostics: tuple[Diagnostic, ...]
     verbs: tuple[VerbView, ...]
-    derived: Mapping[str, tuple[bytes, int] | None] = field(default_factory=dict)  # name -> (bytes, mode)
-    trials: Mapping[str, Any] = field(default_factory=dict)  # verb -> trial Evidence (`check --try` only)
+    derived: Mapping[str, tuple[bytes, int] | None] = field(
+        default_factory=dict
+    )  # name -> (bytes, mode)
+    trials: Mapping[str, Any] = field(
+        default_factory=dict
+    )  # verb -> trial Evidence (`check --try` only)
 
-    def diagnostic(self, code: str, field_path: str, message: str, *, hint: str = "", level: str = "") -> Diagnostic:
-        return self.manifest.diagnostic(code, level or RULES[code].severity, field_path, message, hint=hint)
+    def diagnostic(
+        self, code: str, field_path: str, message: str, *, hint: str = "", level: str = ""
+    ) -> Diagnostic:
+        return self.manifest.diagnostic(
+            code, level or RULES[code].severity, field_path, message, hint=hint
+        )
 
 
 # --- rules -------------------------------------------------------------------------------------
 
 
-@rule(SCHEMA_CODE, severity="error", summary="pack.yaml is unreadable or breaks pack.schema.json (field path and line given)")
+@rule(
+    SCHEMA_CODE,
+    severity="error",
+    summary="pack.yaml is unreadable or breaks pack.schema.json (field path and line given)",
+)
 def _schema(ctx: PackContext):
     return [d for d in ctx.load_diagnostics if d.code == SCHEMA_CODE]
 
 
-@rule(NAME_CODE, severity="error", summary="a pack_id or verb name breaks docs/contract.md §4 (lower-case, dot-separated)")
+@rule(
+    NAME_CODE,
+    severity="error",
+    summary="a pack_id or verb name breaks docs/contract.md §4 (lower-case, dot-separated)",
+)
 def _names(ctx: PackContext):
     return [d for d in ctx.load_diagnostics if d.code == NAME_CODE]
 
@@ -166,25 +189,40 @@ def _names(ctx: PackContext):
 def _verb_count(ctx: PackContext):
     count = len(ctx.verbs)
     if count < 5:
-        yield ctx.diagnostic("W003", "verbs", f"{count} verb{'s' * (count != 1)}: a pack has 5 to 12",
-                             hint="add the commands people use most")
+        yield ctx.diagnostic(
+            "W003",
+            "verbs",
+            f"{count} verb{'s' * (count != 1)}: a pack has 5 to 12",
+            hint="add the commands people use most",
+        )
     elif count > 12:
-        yield ctx.diagnostic("W003", "verbs", f"{count} verbs: a pack has 5 to 12",
-                             hint="more than 12 is usually two packs")
+        yield ctx.diagnostic(
+            "W003",
+            "verbs",
+            f"{count} verbs: a pack has 5 to 12",
+            hint="more than 12 is usually two packs",
+        )
 
 
 # Not derived=True: the alias half must stop a build; the binding half is silent when build
 # passes no derived files (it is about to rewrite them).
-@rule("W004", severity="error", summary="name drift between projections: manifest, binding.json, adapter, aliases")
+@rule(
+    "W004",
+    severity="error",
+    summary="name drift between projections: manifest, binding.json, adapter, aliases",
+)
 def _drift(ctx: PackContext):
     names = [verb.name for verb in ctx.verbs]
     for verb in ctx.verbs:
         for language, words in sorted(verb.aliases.items()):
             for word in words:
                 if word in names and word != verb.name:
-                    yield ctx.diagnostic("W004", f"{verb.field}.aliases.{language}",
-                                         f"alias {word!r} is the name of another verb",
-                                         hint="an alias must not shadow a command name")
+                    yield ctx.diagnostic(
+                        "W004",
+                        f"{verb.field}.aliases.{language}",
+                        f"alias {word!r} is the name of another verb",
+                        hint="an alias must not shadow a command name",
+                    )
     stored = ctx.derived.get(BINDING_NAME)
     if stored is None:
         return  # W012 reports the missing file
@@ -192,21 +230,37 @@ def _drift(ctx: PackContext):
         binding = json.loads(stored[0].decode("utf-8"))
         bound_id, bound_verbs = binding["pack_id"], list(binding["verbs"])
     except (ValueError, KeyError, TypeError, AttributeError):
-        yield ctx.diagnostic("W004", "verbs", f"{BINDING_NAME} is not a binding wrapgen can read",
-                             hint="run wrapgen build on this directory")
+        yield ctx.diagnostic(
+            "W004",
+            "verbs",
+            f"{BINDING_NAME} is not a binding wrapgen can read",
+            hint="run wrapgen build on this directory",
+        )
         return
     pack_id = ctx.manifest.data["pack_id"]
     if bound_id != pack_id:
-        yield ctx.diagnostic("W004", "pack_id", f"pack_id is {pack_id!r} here but {bound_id!r} in {BINDING_NAME}",
-                             hint="run wrapgen build on this directory")
+        yield ctx.diagnostic(
+            "W004",
+            "pack_id",
+            f"pack_id is {pack_id!r} here but {bound_id!r} in {BINDING_NAME}",
+            hint="run wrapgen build on this directory",
+        )
     for name in names:
         if name not in bound_verbs:
-            yield ctx.diagnostic("W004", f"verbs.{name}", f"verb {name!r} is missing from {BINDING_NAME} (adapter.py would not serve it)",
-                                 hint="run wrapgen build on this directory")
+            yield ctx.diagnostic(
+                "W004",
+                f"verbs.{name}",
+                f"verb {name!r} is missing from {BINDING_NAME} (adapter.py would not serve it)",
+                hint="run wrapgen build on this directory",
+            )
     for name in bound_verbs:
         if name not in names:
-            yield ctx.diagnostic("W004", "verbs", f"{BINDING_NAME} serves {name!r}, which pack.yaml does not declare",
-                                 hint="run wrapgen build on this directory")
+            yield ctx.diagnostic(
+                "W004",
+                "verbs",
+                f"{BINDING_NAME} serves {name!r}, which pack.yaml does not declare",
+                hint="run wrapgen build on this directory",
+            )
 
 
 @rule("W005", severity="error", summary="a cli[] placeholder names no argument of the verb")
@@ -217,19 +271,29 @@ def _unknown_placeholder(ctx: PackContext):
                 continue  # W007 reports {{result...}}
             if name not in verb.arg_names():
                 known = ", ".join(sorted(verb.properties)) or "none"
-                yield ctx.diagnostic("W005", verb.field_of(index),
-                                     f"placeholder {{{{{name}}}}} names no argument{verb.where}",
-                                     hint=f"add {name!r} to args.properties (arguments: {known})")
+                yield ctx.diagnostic(
+                    "W005",
+                    verb.field_of(index),
+                    f"placeholder {{{{{name}}}}} names no argument{verb.where}",
+                    hint=f"add {name!r} to args.properties (arguments: {known})",
+                )
 
 
-@rule("W006", severity="error", summary="the first token of cli[] (or wrap.argv_template) is not the bin")
+@rule(
+    "W006",
+    severity="error",
+    summary="the first token of cli[] (or wrap.argv_template) is not the bin",
+)
 def _first_token(ctx: PackContext):
     bin_name = ctx.manifest.data["bin"]
     for verb in ctx.verbs:
         if verb.argv and verb.argv[0] != bin_name:
-            yield ctx.diagnostic("W006", verb.field_of(0),
-                                 f"first token is {verb.argv[0]!r}, not the bin {bin_name!r}{verb.where}",
-                                 hint=f"start the command with {bin_name!r}")
+            yield ctx.diagnostic(
+                "W006",
+                verb.field_of(0),
+                f"first token is {verb.argv[0]!r}, not the bin {bin_name!r}{verb.where}",
+                hint=f"start the command with {bin_name!r}",
+            )
 
 
 def _names_a_program(argv: tuple[str, ...], index: int) -> bool:
@@ -239,7 +303,11 @@ def _names_a_program(argv: tuple[str, ...], index: int) -> bool:
     if index == 0:
         return True
     before = argv[index - 1]
-    return before == "--" or is_mega_command(before.rsplit("/", 1)[-1]) or re.fullmatch(r"[A-Za-z_]\w*=.*", before) is not None
+    return (
+        before == "--"
+        or is_mega_command(before.rsplit("/", 1)[-1])
+        or re.fullmatch(r"[A-Za-z_]\w*=.*", before) is not None
+    )
 
 
 def _runs_code(argv: tuple[str, ...], index: int) -> str | None:
@@ -257,7 +325,7 @@ def _runs_code(argv: tuple[str, ...], index: int) -> str | None:
     program = runner(token)
     if program is None:
         return None
-    rest = argv[index + 1:]
+    rest = argv[index + 1 :]
     if program.kind == "program_operand":
         return f"{token} runs its program operand as code ({program.why})"
     if program.kind == "command_runners":
@@ -276,25 +344,38 @@ def _runs_code(argv: tuple[str, ...], index: int) -> str | None:
     return None
 
 
-@rule("W007", severity="error",
-      summary="a shell in between: a shell or interpreter running code (sh -c, bash -l -c, python3.11 -c, "
-              "perl -E), awk, xargs, env -S; |, ;, &&, redirections as tokens; {{result...}} in cli[]")
+@rule(
+    "W007",
+    severity="error",
+    summary="a shell in between: a shell or interpreter running code (sh -c, bash -l -c, python3.11 -c, "
+    "perl -E), awk, xargs, env -S; |, ;, &&, redirections as tokens; {{result...}} in cli[]",
+)
 def _shell(ctx: PackContext):
     for verb in ctx.verbs:
         for index, token in enumerate(verb.argv):
             why = _runs_code(verb.argv, index)
             if why:
-                yield ctx.diagnostic("W007", verb.field_of(index), f"{why}{verb.where}",
-                                     hint="call the tool directly; the runtime spawns with no shell")
+                yield ctx.diagnostic(
+                    "W007",
+                    verb.field_of(index),
+                    f"{why}{verb.where}",
+                    hint="call the tool directly; the runtime spawns with no shell",
+                )
             elif "{{" not in token and is_shell_operator(token):
-                yield ctx.diagnostic("W007", verb.field_of(index),
-                                     f"{token!r} is shell syntax, but cli[] is spawned with no shell{verb.where}",
-                                     hint="make two verbs, or pass the value through an argument")
+                yield ctx.diagnostic(
+                    "W007",
+                    verb.field_of(index),
+                    f"{token!r} is shell syntax, but cli[] is spawned with no shell{verb.where}",
+                    hint="make two verbs, or pass the value through an argument",
+                )
         for index, name in verb.placeholders():
             if name == "result" or name.startswith("result."):
-                yield ctx.diagnostic("W007", verb.field_of(index),
-                                     f"{{{{{name}}}}} in cli[]: a result exists only after the command ran",
-                                     hint="results belong in title.done, never in the command")
+                yield ctx.diagnostic(
+                    "W007",
+                    verb.field_of(index),
+                    f"{{{{{name}}}}} in cli[]: a result exists only after the command ran",
+                    hint="results belong in title.done, never in the command",
+                )
 
 
 def _table_words(table: str) -> str:
@@ -306,9 +387,12 @@ def _arg_type(schema) -> str:
     return schema.get("type", "") if isinstance(schema, dict) else ""
 
 
-@rule("W008", severity="error",
-      summary=f"a mega-command: a list forwarded with no flag in a verb named like one ({_table_words('mega_names')}) "
-              f"or as an arg named like argv ({_table_words('mega_args')})")
+@rule(
+    "W008",
+    severity="error",
+    summary=f"a mega-command: a list forwarded with no flag in a verb named like one ({_table_words('mega_names')}) "
+    f"or as an arg named like argv ({_table_words('mega_args')})",
+)
 def _mega(ctx: PackContext):
     for verb in ctx.verbs:
         mega_verb = is_mega_command(verb.name.rsplit(".", 1)[-1])
@@ -321,9 +405,12 @@ def _mega(ctx: PackContext):
                 continue
             flagged = index > 0 and _is_flag(verb.argv[index - 1])
             if not flagged and (mega_verb or is_mega_arg(name)):
-                yield ctx.diagnostic("W008", verb.field_of(index),
-                                     f"{{{{{name}}}}} forwards arbitrary arguments: {verb.name!r} behaves as a shell{verb.where}",
-                                     hint="name the operations as separate verbs with typed arguments (docs/contract.md §13)")
+                yield ctx.diagnostic(
+                    "W008",
+                    verb.field_of(index),
+                    f"{{{{{name}}}}} forwards arbitrary arguments: {verb.name!r} behaves as a shell{verb.where}",
+                    hint="name the operations as separate verbs with typed arguments (docs/contract.md §13)",
+                )
 
 
 def _may_start_with_dash(schema) -> bool:
@@ -344,7 +431,11 @@ def _may_start_with_dash(schema) -> bool:
     return True
 
 
-@rule("W009", severity="warning", summary="a positional slot not behind a literal -- (the runtime refuses dashed values there)")
+@rule(
+    "W009",
+    severity="warning",
+    summary="a positional slot not behind a literal -- (the runtime refuses dashed values there)",
+)
 def _positional(ctx: PackContext):
     for verb in ctx.verbs:
         seen_end = False
@@ -356,14 +447,22 @@ def _positional(ctx: PackContext):
             if _is_flag(verb.argv[index - 1]):
                 continue  # a flag's value, e.g. --query {{q}}
             names = [m.group(1).strip() for m in PLACEHOLDER_RE.finditer(token)]
-            if token.startswith("{{") and any(_may_start_with_dash(verb.properties.get(n)) for n in names[:1]):
-                yield ctx.diagnostic("W009", verb.field_of(index),
-                                     f"positional {token!r} is not behind a literal '--'{verb.where}",
-                                     hint="put '--' before it, or use --flag={{x}}; a dashed value is refused at run time")
+            if token.startswith("{{") and any(
+                _may_start_with_dash(verb.properties.get(n)) for n in names[:1]
+            ):
+                yield ctx.diagnostic(
+                    "W009",
+                    verb.field_of(index),
+                    f"positional {token!r} is not behind a literal '--'{verb.where}",
+                    hint="put '--' before it, or use --flag={{x}}; a dashed value is refused at run time",
+                )
 
 
-@rule("W015", severity="warning",
-      summary="a literal flag before an optional value token with other text ({{name}}.txt): left empty, the flag stays and reads the next token")
+@rule(
+    "W015",
+    severity="warning",
+    summary="a literal flag before an optional value token with other text ({{name}}.txt): left empty, the flag stays and reads the next token",
+)
 def _flag_before_optional_mixed_value(ctx: PackContext):
     # docs/contract.md §5 rule 3 (changed 2026-12-01): a token with a placeholder among other text is
     # dropped alone. That is right for a self-contained `--sort={{sort}}`, but `-o {{name}}.txt`
@@ -371,35 +470,58 @@ def _flag_before_optional_mixed_value(ctx: PackContext):
     for verb in ctx.verbs:
         for index in range(1, len(verb.argv) - 1):
             flag, value = verb.argv[index], verb.argv[index + 1]
-            if not _is_flag(flag) or value.startswith("-") or PLACEHOLDER_RE.fullmatch(value) or "{{" not in value:
+            if (
+                not _is_flag(flag)
+                or value.startswith("-")
+                or PLACEHOLDER_RE.fullmatch(value)
+                or "{{" not in value
+            ):
                 continue
-            optional = [m.group(1).strip() for m in PLACEHOLDER_RE.finditer(value)
-                        if m.group(1).strip() not in verb.required]
+            optional = [
+                m.group(1).strip()
+                for m in PLACEHOLDER_RE.finditer(value)
+                if m.group(1).strip() not in verb.required
+            ]
             if optional:
-                yield ctx.diagnostic("W015", verb.field_of(index),
-                                     f"without {optional[0]!r}, {value!r} is dropped and {flag!r} stays, reading "
-                                     f"the next token as its value{verb.where}",
-                                     hint=f"write it as one token ({flag}={value}), or make {optional[0]!r} required")
+                yield ctx.diagnostic(
+                    "W015",
+                    verb.field_of(index),
+                    f"without {optional[0]!r}, {value!r} is dropped and {flag!r} stays, reading "
+                    f"the next token as its value{verb.where}",
+                    hint=f"write it as one token ({flag}={value}), or make {optional[0]!r} required",
+                )
 
 
 @rule("W010", severity="error", summary="a write or destructive verb that is not confirm-gated")
 def _confirm(ctx: PackContext):
     for verb in ctx.verbs:
         if verb.effect in ("write", "destructive") and not verb.confirm:
-            yield ctx.diagnostic("W010", f"{verb.field}.policy.confirm",
-                                 f"a {verb.effect} verb must be confirm-gated",
-                                 hint="remove 'confirm: false' so that it runs only with confirm=true")
+            yield ctx.diagnostic(
+                "W010",
+                f"{verb.field}.policy.confirm",
+                f"a {verb.effect} verb must be confirm-gated",
+                hint="remove 'confirm: false' so that it runs only with confirm=true",
+            )
 
 
 @rule("W011", severity="warning", summary="a verb without a policy (the runtime treats it as read)")
 def _no_policy(ctx: PackContext):
     for verb in ctx.verbs:
         if not verb.policy_declared:
-            yield ctx.diagnostic("W011", verb.field, f"verb {verb.name!r} declares no policy: treated as read",
-                                 hint="add policy: {effect: read}, {effect: write} or {effect: destructive}")
+            yield ctx.diagnostic(
+                "W011",
+                verb.field,
+                f"verb {verb.name!r} declares no policy: treated as read",
+                hint="add policy: {effect: read}, {effect: write} or {effect: destructive}",
+            )
 
 
-@rule("W012", severity="error", summary="binding.json or adapter.py missing or out of date (drift from pack.yaml)", derived=True)
+@rule(
+    "W012",
+    severity="error",
+    summary="binding.json or adapter.py missing or out of date (drift from pack.yaml)",
+    derived=True,
+)
 def _derived(ctx: PackContext):
     if any(d.level == "error" for d in ctx.load_diagnostics):
         return  # not buildable: W001/W002 already say why
@@ -407,13 +529,23 @@ def _derived(ctx: PackContext):
     for name in sorted(expected):
         stored = ctx.derived.get(name)
         if stored is None:
-            yield ctx.diagnostic("W012", "", f"{name} is missing", hint="run wrapgen build on this directory")
+            yield ctx.diagnostic(
+                "W012", "", f"{name} is missing", hint="run wrapgen build on this directory"
+            )
         elif stored[0] != expected[name].encode("utf-8"):
-            yield ctx.diagnostic("W012", "", f"{name} is out of date with pack.yaml",
-                                 hint="run wrapgen build on this directory")
+            yield ctx.diagnostic(
+                "W012",
+                "",
+                f"{name} is out of date with pack.yaml",
+                hint="run wrapgen build on this directory",
+            )
         elif stored[1] != file_mode(name):
-            yield ctx.diagnostic("W012", "", f"{name} has mode {stored[1]:04o}, expected {file_mode(name):04o}",
-                                 hint="run wrapgen build on this directory")
+            yield ctx.diagnostic(
+                "W012",
+                "",
+                f"{name} has mode {stored[1]:04o}, expected {file_mode(name):04o}",
+                hint="run wrapgen build on this directory",
+            )
 
 
 @rule("W013", severity="warning", summary="the pack directory's name differs from its pack_id")
@@ -421,11 +553,19 @@ def _directory_name(ctx: PackContext):
     pack_id = ctx.manifest.data["pack_id"]
     name = ctx.directory.resolve().name
     if name != pack_id:
-        yield ctx.diagnostic("W013", "pack_id", f"pack_id {pack_id!r} lives in directory {name!r}",
-                             hint=f"packs are looked up as adapters/<pack_id>/: rename the directory to {pack_id!r}")
+        yield ctx.diagnostic(
+            "W013",
+            "pack_id",
+            f"pack_id {pack_id!r} lives in directory {name!r}",
+            hint=f"packs are looked up as adapters/<pack_id>/: rename the directory to {pack_id!r}",
+        )
 
 
-@rule("M026", severity="error", summary="a title names an unknown argument, uses result in live, or has no plain fallback")
+@rule(
+    "M026",
+    severity="error",
+    summary="a title names an unknown argument, uses result in live, or has no plain fallback",
+)
 def _titles(ctx: PackContext):
     from wrapgen.runtime.titles import title_findings
 
@@ -447,8 +587,14 @@ def _titles(ctx: PackContext):
 
 
 # Rule modules beside this one; each registers its rules with ``@rule`` when imported.
-_RULE_MODULES = ("wrapgen.check.dangerous_flags", "wrapgen.check.hardening", "wrapgen.check.trust",
-                 "wrapgen.check.grammar", "wrapgen.check.trial_evidence", "wrapgen.check.text")
+_RULE_MODULES = (
+    "wrapgen.check.dangerous_flags",
+    "wrapgen.check.hardening",
+    "wrapgen.check.trust",
+    "wrapgen.check.grammar",
+    "wrapgen.check.trial_evidence",
+    "wrapgen.check.text",
+)
 
 
 def _load_plugins() -> None:
@@ -469,18 +615,22 @@ def _verb_views(data: Mapping[str, Any]) -> tuple[VerbView, ...]:
     views = []
     for name in data["verbs"]:
         resolved = resolve_verb(data, name)
-        views.append(VerbView(
-            name=name,
-            argv=tuple(resolved["argv"]),
-            from_cli=resolved["argv_from"] == "cli",
-            properties=resolved["args"].get("properties", {}),
-            effect=resolved["policy"]["effect"],
-            confirm=resolved["policy"]["confirm"],
-            policy_declared=resolved["policy"]["declared"],
-            title=data["verbs"][name].get("title"),  # as written, so M026 field paths match the lines
-            aliases=resolved["aliases"],
-            required=tuple(resolved["args"].get("required", ())),
-        ))
+        views.append(
+            VerbView(
+                name=name,
+                argv=tuple(resolved["argv"]),
+                from_cli=resolved["argv_from"] == "cli",
+                properties=resolved["args"].get("properties", {}),
+                effect=resolved["policy"]["effect"],
+                confirm=resolved["policy"]["confirm"],
+                policy_declared=resolved["policy"]["declared"],
+                title=data["verbs"][name].get(
+                    "title"
+                ),  # as written, so M026 field paths match the lines
+                aliases=resolved["aliases"],
+                required=tuple(resolved["args"].get("required", ())),
+            )
+        )
     return tuple(views)
 
 
@@ -495,8 +645,14 @@ def _read_derived(directory: Path) -> dict[str, tuple[bytes, int] | None]:
     return out
 
 
-def lint_manifest(manifest: Manifest, load_diagnostics: Iterable[Diagnostic] = (), *, directory=None,
-                  derived: bool = True, trials: Mapping[str, Any] | None = None) -> list[Diagnostic]:
+def lint_manifest(
+    manifest: Manifest,
+    load_diagnostics: Iterable[Diagnostic] = (),
+    *,
+    directory=None,
+    derived: bool = True,
+    trials: Mapping[str, Any] | None = None,
+) -> list[Diagnostic]:
     """Run every rule over a parsed manifest; ``derived=False`` skips the rules about files on disk;
     ``trials`` (verb -> Evidence, from ``check --try``) feeds the W060-W064 rules."""
     _load_plugins()

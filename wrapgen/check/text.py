@@ -32,7 +32,10 @@ def _titles(title: Any) -> Iterator[tuple[str, str]]:
         items = [value] if isinstance(value, str) else list(value or [])
         for index, template in enumerate(items):
             if isinstance(template, str):
-                yield (f"title.{form}" if isinstance(value, str) else f"title.{form}[{index}]"), template
+                yield (
+                    (f"title.{form}" if isinstance(value, str) else f"title.{form}[{index}]"),
+                    template,
+                )
 
 
 def text_findings(manifest: Mapping[str, Any]) -> list[tuple[str, str, str]]:
@@ -47,22 +50,41 @@ def text_findings(manifest: Mapping[str, Any]) -> list[tuple[str, str, str]]:
         where = f"verbs.{name}"
         why = unreadable_reason(str(verb.get("description") or ""))
         if why:
-            out.append(("W080", f"{where}.description", f"{name}'s description is {why}, not a sentence"))
+            out.append(
+                ("W080", f"{where}.description", f"{name}'s description is {why}, not a sentence")
+            )
         properties = ((verb.get("args") or {}).get("properties")) or {}
         for arg, schema in properties.items() if isinstance(properties, Mapping) else ():
-            text = str((schema or {}).get("description") or "") if isinstance(schema, Mapping) else ""
+            text = (
+                str((schema or {}).get("description") or "") if isinstance(schema, Mapping) else ""
+            )
             why = unreadable_reason(text)
             if why:
-                out.append(("W080", f"{where}.args.properties.{arg}.description",
-                            f"arg {arg}'s description is {why}, not a sentence"))
+                out.append(
+                    (
+                        "W080",
+                        f"{where}.args.properties.{arg}.description",
+                        f"arg {arg}'s description is {why}, not a sentence",
+                    )
+                )
             elif text and names_only(text, arg):
-                out.append(("W082", f"{where}.args.properties.{arg}.description",
-                            f"arg {arg}'s description {text!r} only repeats its name"))
+                out.append(
+                    (
+                        "W082",
+                        f"{where}.args.properties.{arg}.description",
+                        f"arg {arg}'s description {text!r} only repeats its name",
+                    )
+                )
         for field, template in _titles(verb.get("title")):
             found = title_placeholder(template)
             if found:
-                out.append(("W081", f"{where}.{field}",
-                            f"title {template!r} shows {found!r} literally: it is no {{{{arg}}}} template"))
+                out.append(
+                    (
+                        "W081",
+                        f"{where}.{field}",
+                        f"title {template!r} shows {found!r} literally: it is no {{{{arg}}}} template",
+                    )
+                )
     return out
 
 
@@ -78,9 +100,20 @@ def _rule(code: str):
         for found, field, message in text_findings(ctx.manifest.data):
             if found == code:
                 yield ctx.diagnostic(code, field, message, hint=_HINTS[code])
+
     return run
 
 
-rule("W080", severity="warning", summary="a description is usage syntax, an option table, a copyright or a version line")(_rule("W080"))
-rule("W081", severity="warning", summary="a title holds placeholder-like text (<rev>, {OBJECT}, [FILE], a|b) that is no {{arg}} template")(_rule("W081"))
-rule("W082", severity="warning", summary="an arg's description only repeats the arg's name")(_rule("W082"))
+rule(
+    "W080",
+    severity="warning",
+    summary="a description is usage syntax, an option table, a copyright or a version line",
+)(_rule("W080"))
+rule(
+    "W081",
+    severity="warning",
+    summary="a title holds placeholder-like text (<rev>, {OBJECT}, [FILE], a|b) that is no {{arg}} template",
+)(_rule("W081"))
+rule("W082", severity="warning", summary="an arg's description only repeats the arg's name")(
+    _rule("W082")
+)

@@ -20,29 +20,69 @@ from wrapgen.check.samples import sample_value
 from wrapgen.knowledge.trials import ignored_path, phrase
 from wrapgen.model.trial import TrialOutcome, is_json_text
 
-__all__ = ["Evidence", "KINDS", "sample_args", "classify", "apply_evidence", "evidence_line", "TRIAL_CODES",
-           "without_streaming_flags", "with_print_once_flags", "optional_operands", "required_operands"]
+__all__ = [
+    "Evidence",
+    "KINDS",
+    "sample_args",
+    "classify",
+    "apply_evidence",
+    "evidence_line",
+    "TRIAL_CODES",
+    "without_streaming_flags",
+    "with_print_once_flags",
+    "optional_operands",
+    "required_operands",
+]
 
 # kind -> (what wrap does, what the trial showed, what wrap did about it)
 KINDS = {
     "ok": ("keep", "tried: it ran and exited 0", ""),
-    "long-running": ("drop", "tried: still running at the trial's timeout (long-running or streaming)", "left out"),
+    "long-running": (
+        "drop",
+        "tried: still running at the trial's timeout (long-running or streaming)",
+        "left out",
+    ),
     "interactive": ("drop", "tried: it waits for a terminal or input: interactive", "left out"),
     "writes": ("relabel", "tried: it writes: not a read", "relabelled write (confirm-gated)"),
-    "lacks-operand": ("drop", "tried: it exits with its usage: the verb lacks an operand its command needs", "left out"),
+    "lacks-operand": (
+        "drop",
+        "tried: it exits with its usage: the verb lacks an operand its command needs",
+        "left out",
+    ),
     # wrap keeps these when leaving them out would leave the pack with no command at all (cut needs -f)
-    "lacks-operand-kept": ("keep", "tried: it exits with its usage: the verb lacks an operand or flag its command needs; "
-                           "kept, since without it the pack would hold no command: a call must give what the tool needs", ""),
-    "json-wrong": ("drop-json", "tried: JSON selected but the output is not JSON", "the JSON selection is dropped"),
-    "unreachable": ("keep", "could not be tried: it needs a daemon, cluster, network or login the sandbox does not give", ""),
-    "context": ("keep", "tried: it needs a working directory with content (try it with --try-in DIR); context, not a defect", ""),
+    "lacks-operand-kept": (
+        "keep",
+        "tried: it exits with its usage: the verb lacks an operand or flag its command needs; "
+        "kept, since without it the pack would hold no command: a call must give what the tool needs",
+        "",
+    ),
+    "json-wrong": (
+        "drop-json",
+        "tried: JSON selected but the output is not JSON",
+        "the JSON selection is dropped",
+    ),
+    "unreachable": (
+        "keep",
+        "could not be tried: it needs a daemon, cluster, network or login the sandbox does not give",
+        "",
+    ),
+    "context": (
+        "keep",
+        "tried: it needs a working directory with content (try it with --try-in DIR); context, not a defect",
+        "",
+    ),
     "failed": ("keep", "tried: it failed", ""),
     "not-tried": ("keep", "not tried", ""),
     "rendered": ("keep", "a write verb: rendered with sample args, never run", ""),
 }
 
-TRIAL_CODES = {"long-running": "W060", "interactive": "W061", "writes": "W062", "lacks-operand": "W063",
-               "json-wrong": "W064"}
+TRIAL_CODES = {
+    "long-running": "W060",
+    "interactive": "W061",
+    "writes": "W062",
+    "lacks-operand": "W063",
+    "json-wrong": "W064",
+}
 
 
 @dataclass(frozen=True)
@@ -52,10 +92,18 @@ class Evidence:
     verb: str
     kind: str  # a key of KINDS
     detail: str = ""  # the phrase that decided, or what appeared ("work/out.txt"), or "exit 2"
-    dropped_flags: tuple[str, ...] = ()  # streaming flags taken out of cli[] before this trial ("--follow")
-    required_args: tuple[str, ...] = ()  # optional operands this trial gave a value: wrap makes them required
-    fixed_flags: tuple[str, ...] = ()  # print-once switches turned on for this trial ("--nostream"): wrap fixes them
-    optional_args: tuple[str, ...] = ()  # required operands this trial left out and the tool did without
+    dropped_flags: tuple[
+        str, ...
+    ] = ()  # streaming flags taken out of cli[] before this trial ("--follow")
+    required_args: tuple[
+        str, ...
+    ] = ()  # optional operands this trial gave a value: wrap makes them required
+    fixed_flags: tuple[
+        str, ...
+    ] = ()  # print-once switches turned on for this trial ("--nostream"): wrap fixes them
+    optional_args: tuple[
+        str, ...
+    ] = ()  # required operands this trial left out and the tool did without
 
     @property
     def action(self) -> str:
@@ -77,16 +125,22 @@ class Evidence:
             text = f"tried: still running at the trial's timeout with {flags}: {flags} dropped; without it {text}"
         if self.fixed_flags:
             flags = " ".join(self.fixed_flags)
-            text = (f"tried: still running at the trial's timeout (streaming): {flags} fixed in its cli[]; "
-                    f"then {text.removeprefix('tried: ')}")
+            text = (
+                f"tried: still running at the trial's timeout (streaming): {flags} fixed in its cli[]; "
+                f"then {text.removeprefix('tried: ')}"
+            )
         if self.optional_args:
             names = ", ".join(self.optional_args)
-            text = (f"tried: with a sample {names} it failed; without {'it' if len(self.optional_args) == 1 else 'them'}, "
-                    f"{text.removeprefix('tried: ')}: {names} made optional")
+            text = (
+                f"tried: with a sample {names} it failed; without {'it' if len(self.optional_args) == 1 else 'them'}, "
+                f"{text.removeprefix('tried: ')}: {names} made optional"
+            )
         if self.required_args:
             names = ", ".join(self.required_args)
-            text = (f"tried: without {names} it exits with its usage: {names} made required; "
-                    f"with {'it' if len(self.required_args) == 1 else 'them'} {text.removeprefix('tried: ')}")
+            text = (
+                f"tried: without {names} it exits with its usage: {names} made required; "
+                f"with {'it' if len(self.required_args) == 1 else 'them'} {text.removeprefix('tried: ')}"
+            )
         return text
 
 
@@ -96,34 +150,58 @@ def sample_args(args_schema: Mapping[str, Any]) -> dict:
     A trial calls a verb the way an agent's first call would: only what the verb cannot do without.
     """
     properties = args_schema.get("properties") or {}
-    return {name: sample_value(properties.get(name, {}), name=name, realistic=True)
-            for name in args_schema.get("required", ())
-            if name in properties}
+    return {
+        name: sample_value(properties.get(name, {}), name=name, realistic=True)
+        for name in args_schema.get("required", ())
+        if name in properties
+    }
 
 
 def classify(outcome: TrialOutcome) -> Evidence:
     """The evidence of one trial, by the first class that fits (docs/packs-and-check.md, "Trials")."""
     verb = outcome.verb
     if outcome.not_run:
-        return Evidence(verb, "rendered" if outcome.not_run == "write" else "not-tried",
-                        "" if outcome.not_run == "write" else outcome.not_run)
+        return Evidence(
+            verb,
+            "rendered" if outcome.not_run == "write" else "not-tried",
+            "" if outcome.not_run == "write" else outcome.not_run,
+        )
     if outcome.sandbox_failed:
         return Evidence(verb, "not-tried", "the sandbox failed to start")
-    if outcome.timed_out and outcome.retrying_network and not (outcome.stdout + outcome.stderr).strip():
-        return Evidence(verb, "unreachable", "it tried to reach the network, then printed nothing and slept until "
-                        "the timeout, holding no socket or file watch: waiting to try again")
+    if (
+        outcome.timed_out
+        and outcome.retrying_network
+        and not (outcome.stdout + outcome.stderr).strip()
+    ):
+        return Evidence(
+            verb,
+            "unreachable",
+            "it tried to reach the network, then printed nothing and slept until "
+            "the timeout, holding no socket or file watch: waiting to try again",
+        )
     if outcome.timed_out:
-        return Evidence(verb, "long-running", "it printed output and kept running" if outcome.stdout.strip()
-                        else "it printed nothing and kept running")
+        return Evidence(
+            verb,
+            "long-running",
+            "it printed output and kept running"
+            if outcome.stdout.strip()
+            else "it printed nothing and kept running",
+        )
     written = sorted(p for p in outcome.new_paths if not ignored_path(p))
     if written:
-        shown = ", ".join(written[:3]) + (f" and {len(written) - 3} more" if len(written) > 3 else "")
+        shown = ", ".join(written[:3]) + (
+            f" and {len(written) - 3} more" if len(written) > 3 else ""
+        )
         return Evidence(verb, "writes", f"created {shown}")
     said = outcome.stderr + "\n" + outcome.stdout
     if outcome.exit_code != 0:
         found = phrase("state_root", said)
         if found:
-            return Evidence(verb, "unreachable", f"'{found}': it keeps its state under /run, which the sandbox does not give")
+            return Evidence(
+                verb,
+                "unreachable",
+                f"'{found}': it keeps its state under /run, which the sandbox does not give",
+            )
     found = phrase("writes", said)
     if found:
         return Evidence(verb, "writes", f"'{found}'")
@@ -145,13 +223,19 @@ def classify(outcome: TrialOutcome) -> Evidence:
             return Evidence(verb, "failed", f"killed by signal {outcome.signal}")
         return Evidence(verb, "failed", f"exit {outcome.exit_code}")
     if outcome.json_selected and outcome.stdout.strip() and not outcome.output_capped:
-        parsed = outcome.stdout_json if outcome.stdout_json is not None else is_json_text(outcome.stdout)
+        parsed = (
+            outcome.stdout_json if outcome.stdout_json is not None else is_json_text(outcome.stdout)
+        )
         if not parsed:
             return Evidence(verb, "json-wrong")
-    return Evidence(verb, "ok", "and printed JSON" if outcome.json_selected and outcome.stdout.strip() else "")
+    return Evidence(
+        verb, "ok", "and printed JSON" if outcome.json_selected and outcome.stdout.strip() else ""
+    )
 
 
-def without_streaming_flags(cli: Iterable[str], args: Mapping[str, Any] | None = None) -> tuple[list[str], tuple[str, ...]]:
+def without_streaming_flags(
+    cli: Iterable[str], args: Mapping[str, Any] | None = None
+) -> tuple[list[str], tuple[str, ...]]:
     """``cli`` without its literal streaming flags (``--follow``, ``-f``, ``--watch``), and the flags taken out.
 
     A flag is taken out only where no literal value follows it (``-f FILE`` keeps its ``-f``), and
@@ -162,8 +246,11 @@ def without_streaming_flags(cli: Iterable[str], args: Mapping[str, Any] | None =
     from wrapgen.knowledge.trials import streaming_flags
 
     properties = (args or {}).get("properties") or {}
-    switches = {f"{{{{{name}}}}}" for name, schema in properties.items()
-                if isinstance(schema, Mapping) and schema.get("type") == "boolean"}
+    switches = {
+        f"{{{{{name}}}}}"
+        for name, schema in properties.items()
+        if isinstance(schema, Mapping) and schema.get("type") == "boolean"
+    }
     tokens = list(cli)
     out, dropped = [], []
     for i, token in enumerate(tokens):
@@ -176,8 +263,9 @@ def without_streaming_flags(cli: Iterable[str], args: Mapping[str, Any] | None =
     return out, tuple(dropped)
 
 
-def with_print_once_flags(cli: Iterable[str], args: Mapping[str, Any] | None = None
-                          ) -> tuple[list[str], dict, tuple[str, ...]]:
+def with_print_once_flags(
+    cli: Iterable[str], args: Mapping[str, Any] | None = None
+) -> tuple[list[str], dict, tuple[str, ...]]:
     """``cli`` and ``args`` with each print-once switch of the args turned on for good, and the switches.
 
     ``--nostream {{nostream}}`` with ``nostream`` a boolean of ``args`` becomes the literal ``--nostream``
@@ -194,8 +282,11 @@ def with_print_once_flags(cli: Iterable[str], args: Mapping[str, Any] | None = N
         token = tokens[i]
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
         name = after[2:-2] if after.startswith("{{") and after.endswith("}}") else ""
-        if token in print_once_flags() and isinstance(properties.get(name), Mapping) \
-                and properties[name].get("type") == "boolean":
+        if (
+            token in print_once_flags()
+            and isinstance(properties.get(name), Mapping)
+            and properties[name].get("type") == "boolean"
+        ):
             out.append(token)
             fixed.append(token)
             taken.append(name)
@@ -225,8 +316,13 @@ def _operand_slots(verb: Mapping[str, Any], *, required: bool) -> tuple[str, ...
         name = token[2:-2]
         before = cli[i - 1] if i > 0 else ""
         after_flag = before.startswith("-") and before not in ("--", "--end-of-options")
-        if name in properties and (name in asked) == required and not after_flag \
-                and properties[name].get("type", "string") != "boolean" and name not in out:
+        if (
+            name in properties
+            and (name in asked) == required
+            and not after_flag
+            and properties[name].get("type", "string") != "boolean"
+            and name not in out
+        ):
             out.append(name)
     return tuple(out)
 
@@ -250,7 +346,9 @@ def evidence_line(evidence: Evidence) -> str:
     return f"{evidence.verb}: {evidence.words}"
 
 
-def apply_evidence(manifest: dict, evidence: Iterable[Evidence]) -> tuple[dict, dict[str, Evidence]]:
+def apply_evidence(
+    manifest: dict, evidence: Iterable[Evidence]
+) -> tuple[dict, dict[str, Evidence]]:
     """A copy of ``manifest`` acted on: dropped, relabelled and JSON-less verbs, the evidence in each ``x-why``.
 
     Returns the new manifest and the verbs that were dropped (name -> evidence).
@@ -267,12 +365,16 @@ def apply_evidence(manifest: dict, evidence: Iterable[Evidence]) -> tuple[dict, 
         body = dict(verbs[item.verb])
         if item.required_args:
             args = dict(body.get("args") or {})
-            args["required"] = [*(args.get("required") or ()),
-                                *(n for n in item.required_args if n not in (args.get("required") or ()))]
+            args["required"] = [
+                *(args.get("required") or ()),
+                *(n for n in item.required_args if n not in (args.get("required") or ())),
+            ]
             body["args"] = args
         if item.optional_args:
             args = dict(body.get("args") or {})
-            args["required"] = [n for n in (args.get("required") or ()) if n not in item.optional_args]
+            args["required"] = [
+                n for n in (args.get("required") or ()) if n not in item.optional_args
+            ]
             if not args["required"]:
                 del args["required"]
             body["args"] = args
@@ -297,8 +399,10 @@ def _trial_rule(kind: str):
     def run(ctx):
         for name, item in sorted((getattr(ctx, "trials", None) or {}).items()):
             if item.kind == kind:
-                yield ctx.diagnostic(TRIAL_CODES[kind], f"verbs.{name}", item.finding,
-                                     hint=_HINTS[kind])
+                yield ctx.diagnostic(
+                    TRIAL_CODES[kind], f"verbs.{name}", item.finding, hint=_HINTS[kind]
+                )
+
     return run
 
 
@@ -310,11 +414,22 @@ _HINTS = {
     "json-wrong": "set json: false on the verb, or fix its JSON selection",
 }
 
-rule("W060", severity="error", summary="--try: a read verb still running at the trial's timeout (long-running, streaming)")(
-    _trial_rule("long-running"))
-rule("W061", severity="error", summary="--try: a read verb that waits for a terminal or input")(_trial_rule("interactive"))
-rule("W062", severity="error", summary="--try: a read verb that writes (EROFS, or files in the scratch cwd or HOME)")(
-    _trial_rule("writes"))
-rule("W063", severity="error", summary="--try: a verb that exits with its usage: it lacks an operand")(
-    _trial_rule("lacks-operand"))
-rule("W064", severity="error", summary="--try: JSON selected but the output is not JSON")(_trial_rule("json-wrong"))
+rule(
+    "W060",
+    severity="error",
+    summary="--try: a read verb still running at the trial's timeout (long-running, streaming)",
+)(_trial_rule("long-running"))
+rule("W061", severity="error", summary="--try: a read verb that waits for a terminal or input")(
+    _trial_rule("interactive")
+)
+rule(
+    "W062",
+    severity="error",
+    summary="--try: a read verb that writes (EROFS, or files in the scratch cwd or HOME)",
+)(_trial_rule("writes"))
+rule(
+    "W063", severity="error", summary="--try: a verb that exits with its usage: it lacks an operand"
+)(_trial_rule("lacks-operand"))
+rule("W064", severity="error", summary="--try: JSON selected but the output is not JSON")(
+    _trial_rule("json-wrong")
+)

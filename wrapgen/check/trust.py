@@ -48,8 +48,12 @@ _SINGLE = (_c.LITERAL, _c.NOT_LITERAL, _c.ANY, _c.IN)
 
 def _category_set(name) -> frozenset[int]:
     probe = {
-        "CATEGORY_DIGIT": r"\d", "CATEGORY_NOT_DIGIT": r"\D", "CATEGORY_SPACE": r"\s",
-        "CATEGORY_NOT_SPACE": r"\S", "CATEGORY_WORD": r"\w", "CATEGORY_NOT_WORD": r"\W",
+        "CATEGORY_DIGIT": r"\d",
+        "CATEGORY_NOT_DIGIT": r"\D",
+        "CATEGORY_SPACE": r"\s",
+        "CATEGORY_NOT_SPACE": r"\S",
+        "CATEGORY_WORD": r"\w",
+        "CATEGORY_NOT_WORD": r"\W",
     }.get(str(name))
     if probe is None:
         return _UNIVERSE
@@ -130,7 +134,7 @@ def _walk(seq, follow: frozenset[int], depth: int) -> str | None:
     """
     seq = list(seq)
     for index, (op, av) in enumerate(seq):
-        rest_chars, rest_nullable = _first(seq[index + 1:])
+        rest_chars, rest_nullable = _first(seq[index + 1 :])
         after = rest_chars | follow if rest_nullable else rest_chars
         if op is getattr(_c, "POSSESSIVE_REPEAT", None) or op is getattr(_c, "ATOMIC_GROUP", None):
             continue  # no backtracking into it
@@ -219,7 +223,9 @@ def schema_patterns(schema, field_path: str) -> Iterator[tuple[str, Mapping]]:
     if isinstance(schema.get("items"), Mapping):
         yield from schema_patterns(schema["items"], f"{field_path}.items")
     if isinstance(schema.get("additionalProperties"), Mapping):
-        yield from schema_patterns(schema["additionalProperties"], f"{field_path}.additionalProperties")
+        yield from schema_patterns(
+            schema["additionalProperties"], f"{field_path}.additionalProperties"
+        )
 
 
 def _verb_args(ctx: PackContext, name: str) -> Mapping:
@@ -227,7 +233,11 @@ def _verb_args(ctx: PackContext, name: str) -> Mapping:
     return args if isinstance(args, Mapping) else {}
 
 
-@rule("W050", severity="error", summary="a schema default or const on confirm or apply (it would open the confirm gate by itself)")
+@rule(
+    "W050",
+    severity="error",
+    summary="a schema default or const on confirm or apply (it would open the confirm gate by itself)",
+)
 def gate_default(ctx: PackContext):
     for verb in ctx.verbs:
         for arg in GATE_ARGS:
@@ -237,35 +247,57 @@ def gate_default(ctx: PackContext):
             for keyword in ("default", "const"):
                 if keyword in schema:
                     yield ctx.diagnostic(
-                        "W050", f"{verb.field}.args.properties.{arg}.{keyword}",
+                        "W050",
+                        f"{verb.field}.args.properties.{arg}.{keyword}",
                         f"{arg!r} has a {keyword}: the confirm gate must open only when the caller passes {arg}=true",
                         hint=f"remove {keyword!r} from {arg}; the caller (or the person, through serve) gives it",
                     )
 
 
-@rule("W051", severity="error", summary="a relative bin (./tool, bin/tool): what runs depends on the caller's working directory")
+@rule(
+    "W051",
+    severity="error",
+    summary="a relative bin (./tool, bin/tool): what runs depends on the caller's working directory",
+)
 def relative_bin(ctx: PackContext):
     bin_name = str(ctx.manifest.data.get("bin", ""))
-    if "/" in bin_name and not bin_name.startswith("/") or bin_name.startswith("~") or bin_name in (".", ".."):
+    if (
+        "/" in bin_name
+        and not bin_name.startswith("/")
+        or bin_name.startswith("~")
+        or bin_name in (".", "..")
+    ):
         yield ctx.diagnostic(
-            "W051", "bin", f"bin {bin_name!r} is a relative path: it runs whatever sits there in the caller's directory",
+            "W051",
+            "bin",
+            f"bin {bin_name!r} is a relative path: it runs whatever sits there in the caller's directory",
             hint="use the bare name found on PATH (git) or an absolute path (/usr/bin/git)",
         )
 
 
-@rule("W052", severity="error", summary="a schema pattern that can backtrack catastrophically ((a+)+, (a|a)*, (.*)*) or does not compile")
+@rule(
+    "W052",
+    severity="error",
+    summary="a schema pattern that can backtrack catastrophically ((a+)+, (a|a)*, (.*)*) or does not compile",
+)
 def catastrophic_pattern(ctx: PackContext):
     for verb in ctx.verbs:
         for where, schema in schema_patterns(_verb_args(ctx, verb.name), f"{verb.field}.args"):
             why = pattern_danger(schema["pattern"])
             if why:
                 yield ctx.diagnostic(
-                    "W052", f"{where}.pattern", f"pattern {schema['pattern']!r} can freeze whoever checks it: {why}",
+                    "W052",
+                    f"{where}.pattern",
+                    f"pattern {schema['pattern']!r} can freeze whoever checks it: {why}",
                     hint="drop the inner quantifier or make the branches distinct, e.g. (a+)+ -> a+; or use an enum",
                 )
 
 
-@rule("W053", severity="error", summary="a string schema whose pattern has an unbounded quantifier but no maxLength")
+@rule(
+    "W053",
+    severity="error",
+    summary="a string schema whose pattern has an unbounded quantifier but no maxLength",
+)
 def pattern_without_max_length(ctx: PackContext):
     for verb in ctx.verbs:
         for where, schema in schema_patterns(_verb_args(ctx, verb.name), f"{verb.field}.args"):
@@ -274,7 +306,8 @@ def pattern_without_max_length(ctx: PackContext):
                 continue  # W052 already refuses a dangerous one
             if pattern_unbounded(pattern):
                 yield ctx.diagnostic(
-                    "W053", f"{where}.pattern",
+                    "W053",
+                    f"{where}.pattern",
                     f"pattern {pattern!r} has an unbounded quantifier but the schema sets no maxLength",
                     hint="add maxLength (e.g. 256) so matching time stays bounded",
                 )

@@ -21,17 +21,29 @@ __all__ = ["main", "COMMANDS"]
 
 # name -> (module, one-line summary); the order is the order of `wrapgen --help`.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "discover": ("wrapgen.cli.commands.discover", "read a tool's help, recursively, and print the tree found"),
-    "wrap": ("wrapgen.cli.commands.wrap", "discover, propose 5 to 12 commands, write a checked pack"),
+    "discover": (
+        "wrapgen.cli.commands.discover",
+        "read a tool's help, recursively, and print the tree found",
+    ),
+    "wrap": (
+        "wrapgen.cli.commands.wrap",
+        "discover, propose 5 to 12 commands, write a checked pack",
+    ),
     "wizard": ("wrapgen.cli.commands.wizard", "the same as wrap, interactively"),
     "batch": ("wrapgen.cli.commands.batch", "convert many tools from recipes"),
     "promote": ("wrapgen.cli.commands.promote", "turn a PATH wrap into named commands"),
-    "build": ("wrapgen.cli.commands.build", "regenerate a pack's derived files (binding.json, adapter.py)"),
+    "build": (
+        "wrapgen.cli.commands.build",
+        "regenerate a pack's derived files (binding.json, adapter.py)",
+    ),
     "check": ("wrapgen.cli.commands.check", "lint pack directories"),
     "exec": ("wrapgen.cli.commands.exec_", "run one command of a pack and print its envelope"),
     "title": ("wrapgen.cli.commands.title", "print a command's declared title"),
     "serve": ("wrapgen.cli.commands.serve", "serve packs over MCP (stdio)"),
-    "export": ("wrapgen.cli.commands.export", "print a pack's tools for a host (mcp, openai, hcp), or write it as an Agent Skill"),
+    "export": (
+        "wrapgen.cli.commands.export",
+        "print a pack's tools for a host (mcp, openai, hcp), or write it as an Agent Skill",
+    ),
 }
 
 
@@ -52,7 +64,10 @@ def _top_level_help() -> str:
         "commands:",
     ]
     lines += [f"  {name.ljust(width)}  {summary}" for name, (_, summary) in COMMANDS.items()]
-    lines += ["", "Run `wrapgen COMMAND --help` for the arguments of one command, `wrapgen --version` for the version."]
+    lines += [
+        "",
+        "Run `wrapgen COMMAND --help` for the arguments of one command, `wrapgen --version` for the version.",
+    ]
     return "\n".join(lines)
 
 
@@ -68,7 +83,9 @@ def _dispatch(argv: list[str]) -> int:
         import difflib
 
         close = difflib.get_close_matches(name, list(COMMANDS), n=1)
-        hint = f"did you mean `wrapgen {close[0]}`?" if close else "run `wrapgen --help` for the list"
+        hint = (
+            f"did you mean `wrapgen {close[0]}`?" if close else "run `wrapgen --help` for the list"
+        )
         raise UsageError(f"unknown command {name!r}", hint=hint)
     module_name, summary = COMMANDS[name]
     module = importlib.import_module(module_name)

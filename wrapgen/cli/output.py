@@ -16,13 +16,18 @@ from wrapgen.runtime.output import print_error
 __all__ = ["print_error", "report_written"]
 
 
-def report_written(folder: str, changes: Sequence[str], names: Iterable[str], *, check: bool) -> ExitStatus:
+def report_written(
+    folder: str, changes: Sequence[str], names: Iterable[str], *, check: bool
+) -> ExitStatus:
     """Say what ``emit.write_files`` did in ``folder``: with ``check``, print its diffs on stdout and
     "out of date" on stderr (FAILED); else "wrote NAMES" or "up to date" (OK)."""
     if check:
         sys.stdout.write("".join(changes))
         if changes:
-            print(f"{folder}: out of date ({len(changes)} file{'s' * (len(changes) != 1)})", file=sys.stderr)
+            print(
+                f"{folder}: out of date ({len(changes)} file{'s' * (len(changes) != 1)})",
+                file=sys.stderr,
+            )
             return ExitStatus.FAILED
     elif changes:
         print(f"{folder}: wrote {', '.join(sorted(names))}")

@@ -49,14 +49,20 @@ class Outcome:
     files: Mapping[str, str] = field(default_factory=dict)  # relpath -> text, pack.yaml included
     verbs: int = 0
     warnings: tuple[str, ...] = ()  # about the recipe and the proposal: printed
-    discovery_warnings: int = 0  # what discovery could not read: counted (`wrapgen discover` shows them)
+    discovery_warnings: int = (
+        0  # what discovery could not read: counted (`wrapgen discover` shows them)
+    )
     error: str = ""
     hint: str = ""
     seconds: float = 0.0
     diffs: tuple[str, ...] = ()  # filled by run_batch: what a write changes / --check found
-    cacheable: bool = False  # discovery read everything (no probe timed out): the result may be memoized
+    cacheable: bool = (
+        False  # discovery read everything (no probe timed out): the result may be memoized
+    )
     memoized: bool = False  # taken from the conversion memo, not converted again
-    drift: str = ""  # the pack on disk against the tool discovered now, in one line (check/drift.py)
+    drift: str = (
+        ""  # the pack on disk against the tool discovered now, in one line (check/drift.py)
+    )
 
     @property
     def ok(self) -> bool:
@@ -103,13 +109,21 @@ def find_recipes(paths: Sequence[str | os.PathLike]) -> list[Path]:
         path = Path(raw)
         if path.is_dir():
             for dirpath, dirnames, filenames in os.walk(path):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
-                found += [Path(dirpath) / f for f in sorted(filenames)
-                          if f.endswith((".yaml", ".yml")) and f not in _runner_files()]
+                dirnames[:] = sorted(
+                    d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS
+                )
+                found += [
+                    Path(dirpath) / f
+                    for f in sorted(filenames)
+                    if f.endswith((".yaml", ".yml")) and f not in _runner_files()
+                ]
         elif path.exists():
             found.append(path)
         else:
-            raise UsageError(f"{raw} does not exist", hint="pass recipe files or directories holding *.yaml recipes")
+            raise UsageError(
+                f"{raw} does not exist",
+                hint="pass recipe files or directories holding *.yaml recipes",
+            )
     unique: list[Path] = []
     seen: set[Path] = set()
     for path in found:
@@ -122,12 +136,15 @@ def find_recipes(paths: Sequence[str | os.PathLike]) -> list[Path]:
 
 # -- override warnings -----------------------------------------------------------------------------
 
+
 def _closest(word: str, options: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.5)
     return f" (closest: {close[0]})" if close else ""
 
 
-def override_warnings(recipe: Recipe, tool, manifest: Mapping, *, decisions: Sequence = ()) -> list[str]:
+def override_warnings(
+    recipe: Recipe, tool, manifest: Mapping, *, decisions: Sequence = ()
+) -> list[str]:
     """What a recipe names that the tool (or the proposal) no longer has, with the closest existing name.
 
     ``decisions`` are the proposal's (path text and final name of each chosen command): an override
@@ -143,8 +160,10 @@ def override_warnings(recipe: Recipe, tool, manifest: Mapping, *, decisions: Seq
 
     def check_path(path: tuple[str, ...], where: str) -> bool:
         if path and root.find(path) is None:
-            warnings.append(f"{where} `{' '.join(path)}` is not a subcommand of {recipe.tool} any more"
-                            f"{_closest(' '.join(path), path_texts)}")
+            warnings.append(
+                f"{where} `{' '.join(path)}` is not a subcommand of {recipe.tool} any more"
+                f"{_closest(' '.join(path), path_texts)}"
+            )
             return False
         return True
 
@@ -154,18 +173,29 @@ def override_warnings(recipe: Recipe, tool, manifest: Mapping, *, decisions: Seq
         from wrapgen.propose import args as propose_args
 
         # The proposal also reads operands from usage lines when the parser listed none (kubectl's TYPE).
-        operands = getattr(propose_args, "_with_usage_variadics", lambda c: list(c.positionals))(command)
+        operands = getattr(propose_args, "_with_usage_variadics", lambda c: list(c.positionals))(
+            command
+        )
         flags = tuple(command.flags) + tuple(command.global_flags)
-        names = {arg_name(f) for f in flags} | {positional_arg_name(p) for p in operands} | set(produced)
+        names = (
+            {arg_name(f) for f in flags}
+            | {positional_arg_name(p) for p in operands}
+            | set(produced)
+        )
         norm = lambda s: s.lower().replace("-", "_").lstrip("_")  # noqa: E731 - as propose.args matches
         known = {norm(n) for n in names} | {norm(s) for f in flags for s in f.spellings}
         known |= {norm(p.name) for p in operands}
-        for key, values in (("args.include", spec.include_args), ("args.exclude", spec.exclude_args),
-                            ("positional_order", spec.positional_order)):
+        for key, values in (
+            ("args.include", spec.include_args),
+            ("args.exclude", spec.exclude_args),
+            ("positional_order", spec.positional_order),
+        ):
             for value in values or ():
                 if norm(value) not in known:
-                    warnings.append(f"{where} {key} names `{value}`, which `{' '.join(command.path) or recipe.tool}` "
-                                    f"does not have (any more){_closest(value, sorted(names))}")
+                    warnings.append(
+                        f"{where} {key} names `{value}`, which `{' '.join(command.path) or recipe.tool}` "
+                        f"does not have (any more){_closest(value, sorted(names))}"
+                    )
 
     for i, spec in enumerate(recipe.commands or ()):
         if check_path(spec.path, f"commands[{i}]"):
@@ -177,16 +207,19 @@ def override_warnings(recipe: Recipe, tool, manifest: Mapping, *, decisions: Seq
     for name, spec in recipe.overrides.items():
         final = spec.name or name
         if final not in verbs:
-            warnings.append(f"override `{name}` names no proposed command{_closest(name, sorted(verbs))}; "
-                            f"it was not applied")
+            warnings.append(
+                f"override `{name}` names no proposed command{_closest(name, sorted(verbs))}; "
+                f"it was not applied"
+            )
             continue
         words = tuple(w for w in path_of.get(final, "").split() if not w.startswith("-"))
-        produced = (((manifest["verbs"][final].get("args") or {}).get("properties")) or {})
+        produced = ((manifest["verbs"][final].get("args") or {}).get("properties")) or {}
         check_args(spec, root.find(words) if words else root, f"override `{name}`:", produced)
     return warnings
 
 
 # -- converting ------------------------------------------------------------------------------------
+
 
 def _root_lacks(tool, path: tuple[str, ...]) -> bool:
     return tool is not None and bool(path) and tool.root.find(path) is None
@@ -226,23 +259,43 @@ def convert_recipe(path: str | os.PathLike, *, out_dir: str | os.PathLike = "ada
         from wrapgen.probe.runners import runner_discovery
 
         # a task runner's recipe (`runner: {dir:}`) reads the repository's targets instead of the help
-        capture = _Capture(discover=runner_discovery(recipe.tool, recipe.runner_dir, file=recipe.runner_file,
-                                                     explicit=recipe.runner_dir is not None))
+        capture = _Capture(
+            discover=runner_discovery(
+                recipe.tool,
+                recipe.runner_dir,
+                file=recipe.runner_file,
+                explicit=recipe.runner_dir is not None,
+            )
+        )
         result = wrap(recipe=recipe, out_dir=out_dir, check=True, discover=capture)
         manifest = result.proposal.manifest
         discovery = set(capture.tool.warnings) if capture.tool is not None else set()
-        warnings = override_warnings(recipe, capture.tool, manifest, decisions=result.proposal.decisions)
+        warnings = override_warnings(
+            recipe, capture.tool, manifest, decisions=result.proposal.decisions
+        )
         # propose() also notes a listed path it cannot find; the warning above says it with the closest name.
-        said = {f"'{spec.path_text}'" for spec in recipe.commands or () if _root_lacks(capture.tool, spec.path)}
-        warnings += [w for w in result.proposal.warnings
-                     if w not in discovery and not (w.startswith("recipe names ") and any(s in w for s in said))]
+        said = {
+            f"'{spec.path_text}'"
+            for spec in recipe.commands or ()
+            if _root_lacks(capture.tool, spec.path)
+        }
+        warnings += [
+            w
+            for w in result.proposal.warnings
+            if w not in discovery
+            and not (w.startswith("recipe names ") and any(s in w for s in said))
+        ]
         warnings += [d.format() for d in result.findings if d.level == "warning"]
         errors = [d.format() for d in result.findings if d.level == "error"]
         if errors:
-            return Outcome(source=source, pack_id=result.pack_id, verbs=len(manifest["verbs"]),
-                           error="the pack fails wrapgen check:" + "".join(f"\n    {e}" for e in errors),
-                           hint="fix the recipe (overrides) so that the pack passes check",
-                           seconds=time.perf_counter() - start)
+            return Outcome(
+                source=source,
+                pack_id=result.pack_id,
+                verbs=len(manifest["verbs"]),
+                error="the pack fails wrapgen check:" + "".join(f"\n    {e}" for e in errors),
+                hint="fix the recipe (overrides) so that the pack passes check",
+                seconds=time.perf_counter() - start,
+            )
         from wrapgen.flows.drift import drift_against
 
         drift = drift_against(result.pack_dir, capture.tool) if capture.tool is not None else None
@@ -261,12 +314,21 @@ def convert_recipe(path: str | os.PathLike, *, out_dir: str | os.PathLike = "ada
     except WrapgenError as error:
         details = [d.format() for d in error.diagnostics]
         message = error.message + "".join(f"\n    {d}" for d in details)
-        return Outcome(source=source, pack_id=pack_id, error=message, hint=error.hint,
-                       seconds=time.perf_counter() - start)
+        return Outcome(
+            source=source,
+            pack_id=pack_id,
+            error=message,
+            hint=error.hint,
+            seconds=time.perf_counter() - start,
+        )
     except Exception as error:  # a bug in one recipe's conversion must not sink the batch
-        return Outcome(source=source, pack_id=pack_id, error=f"internal error: {type(error).__name__}: {error}",
-                       hint="this is a bug in wrapgen; please report it with the recipe",
-                       seconds=time.perf_counter() - start)
+        return Outcome(
+            source=source,
+            pack_id=pack_id,
+            error=f"internal error: {type(error).__name__}: {error}",
+            hint="this is a bug in wrapgen; please report it with the recipe",
+            seconds=time.perf_counter() - start,
+        )
 
 
 def _convert_group(paths: Sequence[Path], out_dir: str | os.PathLike) -> list[Outcome]:
@@ -281,9 +343,13 @@ def _tool_identity(path: Path) -> str | None:
 
     try:
         data = yaml.safe_load(path.read_bytes())
-        recipe = Recipe(tool=data["tool"], search_paths=tuple(
-            str((path.resolve().parent / p).resolve()) for p in data.get("search_paths") or ()),
-            source_path=str(path))
+        recipe = Recipe(
+            tool=data["tool"],
+            search_paths=tuple(
+                str((path.resolve().parent / p).resolve()) for p in data.get("search_paths") or ()
+            ),
+            source_path=str(path),
+        )
         return resolve_tool(recipe)
     except Exception:
         return None
@@ -301,18 +367,26 @@ def _duplicates(outcomes: Sequence[Outcome]) -> list[Outcome]:
         sources = [outcomes[i].source for i in indexes]
         for i in indexes:
             others = ", ".join(s for s in sources if s != outcomes[i].source)
-            out[i] = Outcome(source=outcomes[i].source, pack_id=pack_id, seconds=outcomes[i].seconds,
-                             error=f"pack id {pack_id!r} is also produced by {others}; neither was written",
-                             hint="give each recipe its own `pack_id:`")
+            out[i] = Outcome(
+                source=outcomes[i].source,
+                pack_id=pack_id,
+                seconds=outcomes[i].seconds,
+                error=f"pack id {pack_id!r} is also produced by {others}; neither was written",
+                hint="give each recipe its own `pack_id:`",
+            )
     return out
 
 
 def _orphans(out_dir: Path, produced: set[str]) -> tuple[str, ...]:
     if not out_dir.is_dir():
         return ()
-    return tuple(sorted(d.name for d in out_dir.iterdir()
-                        if d.is_dir() and (d / "pack.yaml").is_file() and d.name not in produced))
-
+    return tuple(
+        sorted(
+            d.name
+            for d in out_dir.iterdir()
+            if d.is_dir() and (d / "pack.yaml").is_file() and d.name not in produced
+        )
+    )
 
 
 # -- the conversion memo -------------------------------------------------------------------------------
@@ -376,9 +450,15 @@ def _memo_load(key: str | None, source: str) -> Outcome | None:
         return None
     try:
         data = json.loads(_memo_path(key).read_text(encoding="utf-8"))
-        return Outcome(source=source, pack_id=data["pack_id"], files=data["files"], verbs=data["verbs"],
-                       warnings=tuple(data["warnings"]), discovery_warnings=data["discovery_warnings"],
-                       memoized=True)
+        return Outcome(
+            source=source,
+            pack_id=data["pack_id"],
+            files=data["files"],
+            verbs=data["verbs"],
+            warnings=tuple(data["warnings"]),
+            discovery_warnings=data["discovery_warnings"],
+            memoized=True,
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -389,8 +469,13 @@ def _memo_store(key: str | None, outcome: Outcome) -> None:
 
     if key is None or not outcome.ok or not outcome.cacheable:
         return
-    data = {"pack_id": outcome.pack_id, "files": dict(outcome.files), "verbs": outcome.verbs,
-            "warnings": list(outcome.warnings), "discovery_warnings": outcome.discovery_warnings}
+    data = {
+        "pack_id": outcome.pack_id,
+        "files": dict(outcome.files),
+        "verbs": outcome.verbs,
+        "warnings": list(outcome.warnings),
+        "discovery_warnings": outcome.discovery_warnings,
+    }
     target = _memo_path(key)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -416,9 +501,16 @@ def _preload() -> None:
 Progress = Callable[[int, int, Outcome], None]
 
 
-def run_batch(paths: Sequence[str | os.PathLike], *, out_dir: str | os.PathLike = "adapters",
-              jobs: int | None = None, check: bool = False, progress: Progress | None = None,
-              executor: str | None = None, memo: bool = True) -> BatchResult:
+def run_batch(
+    paths: Sequence[str | os.PathLike],
+    *,
+    out_dir: str | os.PathLike = "adapters",
+    jobs: int | None = None,
+    check: bool = False,
+    progress: Progress | None = None,
+    executor: str | None = None,
+    memo: bool = True,
+) -> BatchResult:
     """Convert every recipe; write (or, with ``check``, diff) the packs under ``out_dir``.
 
     ``executor`` is ``process`` (the default) or ``thread``; ``WRAPGEN_BATCH_EXECUTOR`` sets it too,
@@ -433,8 +525,10 @@ def run_batch(paths: Sequence[str | os.PathLike], *, out_dir: str | os.PathLike 
     start = time.perf_counter()
     recipes = find_recipes(paths)
     if not recipes:
-        raise RecipeError(f"no recipes (*.yaml) found in {', '.join(str(p) for p in paths)}",
-                          hint="pass recipe files, or a directory that holds them")
+        raise RecipeError(
+            f"no recipes (*.yaml) found in {', '.join(str(p) for p in paths)}",
+            hint="pass recipe files, or a directory that holds them",
+        )
     results: dict[int, Outcome] = {}
     # Without ``memo`` every recipe converts again, and the fresh results still refresh the memo.
     keys = {i: _memo_key(path, out_dir) for i, path in enumerate(recipes)}
@@ -464,8 +558,10 @@ def run_batch(paths: Sequence[str | os.PathLike], *, out_dir: str | os.PathLike 
         for i in todo:
             groups.setdefault(_tool_identity(recipes[i]) or f"#{i}", []).append(i)
         with pool_class(max_workers=jobs) as pool:
-            futures = {pool.submit(_convert_group, [recipes[i] for i in group], out_dir): group
-                       for group in sorted(groups.values(), key=len, reverse=True)}
+            futures = {
+                pool.submit(_convert_group, [recipes[i] for i in group], out_dir): group
+                for group in sorted(groups.values(), key=len, reverse=True)
+            }
             for future in as_completed(futures):
                 for i, outcome in zip(futures[future], future.result()):
                     results[i] = outcome
@@ -483,16 +579,29 @@ def run_batch(paths: Sequence[str | os.PathLike], *, out_dir: str | os.PathLike 
         try:
             diffs = write_files(out / outcome.pack_id, outcome.files, check=check)
         except WrapgenError as error:
-            final.append(Outcome(source=outcome.source, pack_id=outcome.pack_id, error=error.message,
-                                 hint=error.hint, seconds=outcome.seconds))
+            final.append(
+                Outcome(
+                    source=outcome.source,
+                    pack_id=outcome.pack_id,
+                    error=error.message,
+                    hint=error.hint,
+                    seconds=outcome.seconds,
+                )
+            )
             continue
         final.append(Outcome(**{**outcome.__dict__, "diffs": tuple(diffs)}))
     produced = {o.pack_id for o in outcomes if o.pack_id}
-    return BatchResult(outcomes=tuple(final), out_dir=str(out), check=check,
-                       orphans=_orphans(out, produced), seconds=time.perf_counter() - start)
+    return BatchResult(
+        outcomes=tuple(final),
+        out_dir=str(out),
+        check=check,
+        orphans=_orphans(out, produced),
+        seconds=time.perf_counter() - start,
+    )
 
 
 # -- rendering (pure: the command module prints) ----------------------------------------------------
+
 
 def summary_table(result: BatchResult) -> str:
     """pack | verbs | warnings | time | status, one row per recipe, in recipe order."""
@@ -504,10 +613,22 @@ def summary_table(result: BatchResult) -> str:
             status = "differs" if o.diffs else "up to date"
         else:
             status = "written" if o.diffs else "unchanged"
-        rows.append((o.pack_id or Path(o.source).stem, str(o.verbs) if o.ok else "-",
-                     str(len(o.warnings)), "cached" if o.memoized else f"{o.seconds:.1f}s", status))
+        rows.append(
+            (
+                o.pack_id or Path(o.source).stem,
+                str(o.verbs) if o.ok else "-",
+                str(len(o.warnings)),
+                "cached" if o.memoized else f"{o.seconds:.1f}s",
+                status,
+            )
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(cell.ljust(w) if i in (0, 4) else cell.rjust(w) for i, (cell, w) in
-                       enumerate(zip(row, widths))).rstrip() for row in rows]
+    lines = [
+        "  ".join(
+            cell.ljust(w) if i in (0, 4) else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths))
+        ).rstrip()
+        for row in rows
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)

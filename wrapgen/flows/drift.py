@@ -13,13 +13,28 @@ import json
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from wrapgen.check.drift import (SOURCE_FILE, Change, Drift, classify, not_found, snapshot, snapshot_text,
-                                 version_drift)
+from wrapgen.check.drift import (
+    SOURCE_FILE,
+    Change,
+    Drift,
+    classify,
+    not_found,
+    snapshot,
+    snapshot_text,
+    version_drift,
+)
 from wrapgen.errors import HelpUnreadableError, ManifestError, ToolNotFoundError, WrapgenError
 from wrapgen.model.tool import Command, Tool
 
-__all__ = ["source_files", "effect_of", "read_pack", "pack_drift", "drift_against", "version_drifts",
-           "DISCOVER_KEYS"]
+__all__ = [
+    "source_files",
+    "effect_of",
+    "read_pack",
+    "pack_drift",
+    "drift_against",
+    "version_drifts",
+    "DISCOVER_KEYS",
+]
 
 # Discovery options a pack records (those that change what is read), so a rediscovery reads the same.
 DISCOVER_KEYS = ("depth", "max_nodes", "style", "man")
@@ -37,7 +52,9 @@ def _effects_of(tool: Tool) -> Callable[[Command], str]:
     return lambda command: effect_of(command, tool.name)
 
 
-def source_files(manifest: Mapping, tool: Tool, options: Mapping[str, Any] | None = None) -> dict[str, str]:
+def source_files(
+    manifest: Mapping, tool: Tool, options: Mapping[str, Any] | None = None
+) -> dict[str, str]:
     """pack.yaml (with ``source``), its derived files and ``source.json``, as text."""
     from wrapgen.flows.wrap import pack_files
 
@@ -45,7 +62,9 @@ def source_files(manifest: Mapping, tool: Tool, options: Mapping[str, Any] | Non
     recorded = dict(manifest)
     recorded["source"] = {"version": data["version"], "help_sha256": data["help_sha256"]}
     files = pack_files(recorded)
-    kept = {k: v for k, v in sorted(dict(options or {}).items()) if k in DISCOVER_KEYS and v is not None}
+    kept = {
+        k: v for k, v in sorted(dict(options or {}).items()) if k in DISCOVER_KEYS and v is not None
+    }
     if kept:
         data["discover"] = kept
     files[SOURCE_FILE] = snapshot_text(data)
@@ -60,17 +79,23 @@ def read_pack(pack_dir: Path) -> tuple[dict, dict | None]:
     errors = [d for d in diagnostics if d.level == "error"]
     if manifest is None or errors:
         first = f": {errors[0].format()}" if errors else ""
-        raise ManifestError(f"{pack_dir} has no valid pack.yaml{first}", hint=f"run `wrapgen check {pack_dir}`")
+        raise ManifestError(
+            f"{pack_dir} has no valid pack.yaml{first}", hint=f"run `wrapgen check {pack_dir}`"
+        )
     snap = None
     path = Path(pack_dir) / SOURCE_FILE
     if path.is_file():
         try:
             snap = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
-            raise ManifestError(f"{path} is not readable JSON ({error})",
-                                hint="regenerate the pack with `wrapgen wrap` (or `wrapgen batch`)") from None
+            raise ManifestError(
+                f"{path} is not readable JSON ({error})",
+                hint="regenerate the pack with `wrapgen wrap` (or `wrapgen batch`)",
+            ) from None
         if not isinstance(snap, dict):
-            raise ManifestError(f"{path} is not a JSON object", hint="regenerate the pack with `wrapgen wrap`")
+            raise ManifestError(
+                f"{path} is not a JSON object", hint="regenerate the pack with `wrapgen wrap`"
+            )
     return dict(manifest.data), snap
 
 
@@ -104,8 +129,19 @@ def pack_drift(pack_dir: Path, *, discover: Callable[..., Tool] | None = None) -
     except ToolNotFoundError as error:
         return not_found(str(data.get("pack_id")), bin_name, old_version, error.message)
     except HelpUnreadableError as error:
-        return Drift(str(data.get("pack_id")), bin_name, old_version, "",
-                     (Change("breaking", "help-unreadable", f"its help can no longer be read ({error.message})"),))
+        return Drift(
+            str(data.get("pack_id")),
+            bin_name,
+            old_version,
+            "",
+            (
+                Change(
+                    "breaking",
+                    "help-unreadable",
+                    f"its help can no longer be read ({error.message})",
+                ),
+            ),
+        )
     return classify(data, snap, tool, effect_of=_effects_of(tool))
 
 
@@ -144,7 +180,12 @@ def version_drifts(pack_dirs: Sequence[Path]) -> list[tuple[Path, Drift]]:
             with Prober(path, name=bin_name, use_man=False) as prober:
                 line = prober.version()
         except ToolNotFoundError as error:
-            out.append((Path(pack_dir), not_found(pack_id, bin_name, str(source.get("version") or ""), error.message)))
+            out.append(
+                (
+                    Path(pack_dir),
+                    not_found(pack_id, bin_name, str(source.get("version") or ""), error.message),
+                )
+            )
             continue
         except WrapgenError:
             continue

@@ -19,12 +19,35 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable
 
-from wrapgen.check.trial_evidence import (Evidence, apply_evidence, classify, optional_operands, required_operands,
-                                          sample_args, with_print_once_flags, without_streaming_flags)
-from wrapgen.probe.trial import DEFAULT_TRIAL_JOBS, DEFAULT_TRIAL_TIMEOUT_S, TrialSpec, drain_cleanup, run_trials
+from wrapgen.check.trial_evidence import (
+    Evidence,
+    apply_evidence,
+    classify,
+    optional_operands,
+    required_operands,
+    sample_args,
+    with_print_once_flags,
+    without_streaming_flags,
+)
+from wrapgen.probe.trial import (
+    DEFAULT_TRIAL_JOBS,
+    DEFAULT_TRIAL_TIMEOUT_S,
+    TrialSpec,
+    drain_cleanup,
+    run_trials,
+)
 
-__all__ = ["TrialReport", "check_try_in", "trial_specs", "try_manifest", "try_proposal", "try_and_backfill",
-           "try_pack_dirs", "trial_lines", "BACKFILL_ROUNDS"]
+__all__ = [
+    "TrialReport",
+    "check_try_in",
+    "trial_specs",
+    "try_manifest",
+    "try_proposal",
+    "try_and_backfill",
+    "try_pack_dirs",
+    "trial_lines",
+    "BACKFILL_ROUNDS",
+]
 
 # How many times wrap proposes again without the commands its trials left out (each round's new
 # verbs are tried too; the verbs that did not change are answered from the round before)
@@ -35,7 +58,9 @@ BACKFILL_ROUNDS = 3
 class TrialReport:
     evidence: tuple[Evidence, ...]
     note: str = ""  # said once: why nothing was tried (no sandbox, the sandbox failed to start)
-    replaced: tuple[tuple[str, str], ...] = ()  # (new verb, the path of the command it took the place of)
+    replaced: tuple[
+        tuple[str, str], ...
+    ] = ()  # (new verb, the path of the command it took the place of)
 
     def by_verb(self) -> dict[str, Evidence]:
         return {e.verb: e for e in self.evidence}
@@ -52,7 +77,9 @@ def check_try_in(directory) -> str:
 
     path = os.path.abspath(os.fspath(directory))
     if not os.path.isdir(path):
-        raise UsageError(f"--try-in {directory}: not a directory", hint="name the directory to try the verbs in")
+        raise UsageError(
+            f"--try-in {directory}: not a directory", hint="name the directory to try the verbs in"
+        )
     files = size = 0
     for root, dirs, names in os.walk(path):
         files += len(names) + len(dirs)
@@ -62,9 +89,11 @@ def check_try_in(directory) -> str:
             except OSError:
                 pass
         if files > TRY_IN_MAX_FILES or size > TRY_IN_MAX_BYTES:
-            raise UsageError(f"--try-in {directory} is too large to copy for every trial "
-                             f"(more than {TRY_IN_MAX_FILES} files or {TRY_IN_MAX_BYTES >> 20} MiB)",
-                             hint="name a small checkout or a sample project")
+            raise UsageError(
+                f"--try-in {directory} is too large to copy for every trial "
+                f"(more than {TRY_IN_MAX_FILES} files or {TRY_IN_MAX_BYTES >> 20} MiB)",
+                hint="name a small checkout or a sample project",
+            )
     return path
 
 
@@ -81,18 +110,41 @@ def trial_specs(manifest: dict) -> list[TrialSpec]:
         try:
             argv = render_argv(verb["argv"], sample_args(verb["args"]), json_selection=verb["json"])
         except RenderError as error:
-            specs.append(TrialSpec(name, tuple(verb["argv"]), run=False, why=f"sample args do not render: {error}"))
+            specs.append(
+                TrialSpec(
+                    name, tuple(verb["argv"]), run=False, why=f"sample args do not render: {error}"
+                )
+            )
             continue
         read = verb["policy"]["effect"] == "read"
-        specs.append(TrialSpec(name, tuple(argv), env=env, json_selected=bool(verb["json"]), run=read,
-                               why="" if read else "write", guard=guard))
+        specs.append(
+            TrialSpec(
+                name,
+                tuple(argv),
+                env=env,
+                json_selected=bool(verb["json"]),
+                run=read,
+                why="" if read else "write",
+                guard=guard,
+            )
+        )
     return specs
 
 
-def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None, timeout_s: float | None = None,
-                 jobs: int | None = None, cache: bool = True, deadline_at: float | None = None,
-                 memo: dict | None = None, try_in_checked: bool = False,
-                 key_timeout_s: float | None = None, defer_cleanup: bool = False) -> TrialReport:
+def try_manifest(
+    manifest: dict,
+    *,
+    bin_path: str | None = None,
+    try_in=None,
+    timeout_s: float | None = None,
+    jobs: int | None = None,
+    cache: bool = True,
+    deadline_at: float | None = None,
+    memo: dict | None = None,
+    try_in_checked: bool = False,
+    key_timeout_s: float | None = None,
+    defer_cleanup: bool = False,
+) -> TrialReport:
     """The evidence of every verb of ``manifest`` (a dict as pack.yaml holds it); past ``deadline_at``
     (``time.monotonic()``) no trial starts. ``defer_cleanup``: see ``run_trials`` (the caller drains)."""
     specs = trial_specs(manifest)
@@ -101,13 +153,26 @@ def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None, ti
     bin_path = bin_path or shutil.which(manifest["bin"]) or ""
     if not bin_path or not os.access(bin_path, os.X_OK):
         note = f"{manifest['bin']} is not installed here: nothing was tried"
-        return TrialReport(tuple(classify_not_run(s, "the tool is not installed here") for s in specs), note=note)
+        return TrialReport(
+            tuple(classify_not_run(s, "the tool is not installed here") for s in specs), note=note
+        )
     if os.environ.get("WRAPGEN_SANDBOX", "").lower() in ("off", "0", "no"):
         note = "the sandbox is off (WRAPGEN_SANDBOX=off): nothing was tried, since a proposal never runs unsandboxed"
-        return TrialReport(tuple(classify_not_run(s, "the sandbox is off") for s in specs), note=note)
-    run = run_trials(specs, bin_path=bin_path, timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
-                     jobs=jobs or DEFAULT_TRIAL_JOBS, try_in=try_in, cache=cache, deadline_at=deadline_at, memo=memo,
-                     key_timeout_s=key_timeout_s, defer_cleanup=defer_cleanup)
+        return TrialReport(
+            tuple(classify_not_run(s, "the sandbox is off") for s in specs), note=note
+        )
+    run = run_trials(
+        specs,
+        bin_path=bin_path,
+        timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
+        jobs=jobs or DEFAULT_TRIAL_JOBS,
+        try_in=try_in,
+        cache=cache,
+        deadline_at=deadline_at,
+        memo=memo,
+        key_timeout_s=key_timeout_s,
+        defer_cleanup=defer_cleanup,
+    )
     note = run.note
     if run.sandbox_failed:
         note = f"the sandbox failed to start ({run.sandbox_failed}): nothing was tried"
@@ -117,20 +182,42 @@ def try_manifest(manifest: dict, *, bin_path: str | None = None, try_in=None, ti
 def classify_not_run(spec: TrialSpec, why: str) -> Evidence:
     from wrapgen.model.trial import TrialOutcome
 
-    return classify(TrialOutcome(spec.verb, spec.argv, not_run="write" if spec.why == "write" else why))
+    return classify(
+        TrialOutcome(spec.verb, spec.argv, not_run="write" if spec.why == "write" else why)
+    )
 
 
-def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | None = None, cache: bool = True,
-                 deadline_at: float | None = None, memo: dict | None = None):
+def try_proposal(
+    proposal,
+    *,
+    bin_path: str,
+    try_in=None,
+    timeout_s: float | None = None,
+    cache: bool = True,
+    deadline_at: float | None = None,
+    memo: dict | None = None,
+):
     """(the proposal acted on, its TrialReport): long-running, interactive and operand-less reads left
     out, writing reads relabelled, wrong JSON selections dropped, and the evidence in each ``x-why``."""
-    report = _tried_verb_by_verb(proposal.manifest, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s,
-                                 cache=cache, deadline_at=deadline_at, memo=memo)
+    report = _tried_verb_by_verb(
+        proposal.manifest,
+        bin_path=bin_path,
+        try_in=try_in,
+        timeout_s=timeout_s,
+        cache=cache,
+        deadline_at=deadline_at,
+        memo=memo,
+    )
     manifest, dropped = apply_evidence(proposal.manifest, report.evidence)
     if not manifest.get("verbs") and any(item.kind == "lacks-operand" for item in dropped.values()):
         # a pack of no command helps nobody: keep the verbs that only lack an arg, saying so (cut without -f)
-        report = replace(report, evidence=tuple(replace(item, kind="lacks-operand-kept") if item.kind == "lacks-operand"
-                                                else item for item in report.evidence))
+        report = replace(
+            report,
+            evidence=tuple(
+                replace(item, kind="lacks-operand-kept") if item.kind == "lacks-operand" else item
+                for item in report.evidence
+            ),
+        )
         manifest, dropped = apply_evidence(proposal.manifest, report.evidence)
     by_verb = report.by_verb()
     decisions = []
@@ -144,15 +231,31 @@ def try_proposal(proposal, *, bin_path: str, try_in=None, timeout_s: float | Non
     return replace(proposal, manifest=manifest, decisions=tuple(decisions)), report
 
 
-def _tried_verb_by_verb(manifest: dict, *, bin_path, try_in, timeout_s, cache, deadline_at, memo,
-                        jobs: int | None = None) -> TrialReport:
+def _tried_verb_by_verb(
+    manifest: dict,
+    *,
+    bin_path,
+    try_in,
+    timeout_s,
+    cache,
+    deadline_at,
+    memo,
+    jobs: int | None = None,
+) -> TrialReport:
     """Every verb's trial and its retries (without its streaming flag, then with its optional operands
     filled), one chain per verb, ``jobs`` chains at a time: a verb's retry starts as soon as its own
     trial ends, not once the slowest trial of the round has (the rounds cost a trial's latency each)."""
     if try_in is not None:
         try_in = check_try_in(try_in)  # once, not once per verb
-    options = dict(bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache, deadline_at=deadline_at,
-                   memo=memo, defer_cleanup=True)
+    options = dict(
+        bin_path=bin_path,
+        try_in=try_in,
+        timeout_s=timeout_s,
+        cache=cache,
+        deadline_at=deadline_at,
+        memo=memo,
+        defer_cleanup=True,
+    )
 
     def chain(name: str) -> TrialReport:
         one = {**manifest, "verbs": {name: manifest["verbs"][name]}}
@@ -178,11 +281,15 @@ def _tried_verb_by_verb(manifest: dict, *, bin_path, try_in, timeout_s, cache, d
 def _chains(manifest: dict, names: list[str], chain, jobs: int | None) -> list[TrialReport]:
     from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(max_workers=max(1, min(jobs or DEFAULT_TRIAL_JOBS, 4)),
-                            thread_name_prefix="wrapgen-trials") as pool:
+    with ThreadPoolExecutor(
+        max_workers=max(1, min(jobs or DEFAULT_TRIAL_JOBS, 4)), thread_name_prefix="wrapgen-trials"
+    ) as pool:
         # the chains that may need a second trial start first, so that trial is not the last one
         # running alone (a core idle); the evidence keeps the manifest's order
-        futures = {name: pool.submit(chain, name) for name in sorted(names, key=lambda n: _chain_order(manifest, n))}
+        futures = {
+            name: pool.submit(chain, name)
+            for name in sorted(names, key=lambda n: _chain_order(manifest, n))
+        }
         return [futures[name].result() for name in names]
 
 
@@ -195,13 +302,26 @@ def _chain_order(manifest: dict, name: str) -> int:
     cli = body.get("cli")
     if cli is None:
         return 1
-    follows = (optional_operands(body) or required_operands(body) or without_streaming_flags(cli)[1]
-               or with_print_once_flags(cli, body.get("args"))[2])
+    follows = (
+        optional_operands(body)
+        or required_operands(body)
+        or without_streaming_flags(cli)[1]
+        or with_print_once_flags(cli, body.get("args"))[2]
+    )
     return 0 if follows else 1
 
 
-def try_and_backfill(proposal, *, repropose=None, bin_path: str, try_in=None, timeout_s: float | None = None,
-                     cache: bool = True, deadline_at: float | None = None, rounds: int = BACKFILL_ROUNDS):
+def try_and_backfill(
+    proposal,
+    *,
+    repropose=None,
+    bin_path: str,
+    try_in=None,
+    timeout_s: float | None = None,
+    cache: bool = True,
+    deadline_at: float | None = None,
+    rounds: int = BACKFILL_ROUNDS,
+):
     """``try_proposal``, then, while the trials leave fewer than 5 commands, the proposal made again
     without the subcommands they left out (``repropose(excluded_paths) -> Proposal``, None: never),
     tried in turn; stops when the pack has 5, when the proposer has no other candidate, after
@@ -212,22 +332,35 @@ def try_and_backfill(proposal, *, repropose=None, bin_path: str, try_in=None, ti
     from wrapgen.propose.select import MIN_VERBS
 
     memo: dict = {}
-    options = dict(bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache, deadline_at=deadline_at,
-                   memo=memo)
+    options = dict(
+        bin_path=bin_path,
+        try_in=try_in,
+        timeout_s=timeout_s,
+        cache=cache,
+        deadline_at=deadline_at,
+        memo=memo,
+    )
     tried, report = try_proposal(proposal, **options)
     if repropose is None or report.note:
         return tried, report
     excluded: list[tuple[str, ...]] = []
-    lost: dict[str, tuple] = {}  # path -> (its decision after the trials, its evidence), every round
+    lost: dict[
+        str, tuple
+    ] = {}  # path -> (its decision after the trials, its evidence), every round
     replaced: list[tuple[str, str]] = []
     for _ in range(rounds):
-        if len(tried.chosen) >= MIN_VERBS or (deadline_at is not None and time.monotonic() >= deadline_at):
+        if len(tried.chosen) >= MIN_VERBS or (
+            deadline_at is not None and time.monotonic() >= deadline_at
+        ):
             break
         kept = {d.path for d in tried.chosen}
         by_verb = report.by_verb()
         names = {d.path: d.name for d in proposal.chosen}
-        new_lost = {d.path: (d, by_verb.get(names.get(d.path, ""))) for d in tried.decisions
-                    if not d.chosen and d.path in names and d.path not in kept}
+        new_lost = {
+            d.path: (d, by_verb.get(names.get(d.path, "")))
+            for d in tried.decisions
+            if not d.chosen and d.path in names and d.path not in kept
+        }
         # a mode (--list) or the tool itself cannot be proposed without: only subcommands are replaced
         paths = [tuple(p.split()) for p in new_lost if p and not p.startswith("-")]
         if not paths:
@@ -270,20 +403,36 @@ def _with_replacements(proposal, report: TrialReport, lost: dict, replaced: list
             earlier, _evidence = lost[decision.path]
             decision = earlier
             if decision.path in by_path:
-                decision = replace(decision, reason=f"{decision.reason}; replaced by '{by_path[decision.path]}'")
+                decision = replace(
+                    decision, reason=f"{decision.reason}; replaced by '{by_path[decision.path]}'"
+                )
             seen.add(decision.path)
         elif decision.chosen and decision.name in {n for n, _ in replaced}:
             path = next(p for n, p in replaced if n == decision.name)
-            decision = replace(decision, reason=f"{decision.reason}; in place of '{path}' (left out by its trial)")
+            decision = replace(
+                decision, reason=f"{decision.reason}; in place of '{path}' (left out by its trial)"
+            )
         decisions.append(decision)
-    for path, (decision, _evidence) in lost.items():  # left out in an earlier round, not a candidate now
+    for path, (
+        decision,
+        _evidence,
+    ) in lost.items():  # left out in an earlier round, not a candidate now
         if path not in seen and not any(d.path == path for d in decisions):
-            decisions.append(decision if path not in by_path else
-                             replace(decision, reason=f"{decision.reason}; replaced by '{by_path[path]}'"))
+            decisions.append(
+                decision
+                if path not in by_path
+                else replace(decision, reason=f"{decision.reason}; replaced by '{by_path[path]}'")
+            )
     present = {item.verb for item in report.evidence}
-    earlier = tuple(evidence for _d, evidence in lost.values() if evidence is not None and evidence.verb not in present)
+    earlier = tuple(
+        evidence
+        for _d, evidence in lost.values()
+        if evidence is not None and evidence.verb not in present
+    )
     report = replace(report, evidence=report.evidence + earlier, replaced=tuple(replaced))
-    return replace(proposal, manifest={**proposal.manifest, "verbs": verbs}, decisions=tuple(decisions)), report
+    return replace(
+        proposal, manifest={**proposal.manifest, "verbs": verbs}, decisions=tuple(decisions)
+    ), report
 
 
 # A read still running at the timeout that has printed nothing at all may only start slowly (a Python
@@ -292,20 +441,41 @@ def _with_replacements(proposal, report: TrialReport, lost: dict, replaced: list
 SLOW_START_FACTOR = 3.0
 
 
-def _retry_slow_start(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,
-                      deadline_at=None, memo=None, defer_cleanup=False) -> TrialReport:
+def _retry_slow_start(
+    manifest: dict,
+    report: TrialReport,
+    *,
+    bin_path,
+    try_in,
+    timeout_s,
+    cache,
+    deadline_at=None,
+    memo=None,
+    defer_cleanup=False,
+) -> TrialReport:
     """A read that printed nothing and kept running is tried again with ``SLOW_START_FACTOR`` times
     the timeout; when it then finishes, its evidence is that trial's (the words say nothing of it)."""
-    silent = [item.verb for item in report.evidence
-              if item.kind == "long-running" and item.detail == "it printed nothing and kept running"]
+    silent = [
+        item.verb
+        for item in report.evidence
+        if item.kind == "long-running" and item.detail == "it printed nothing and kept running"
+    ]
     if not silent:
         return report
     longer = (timeout_s or DEFAULT_TRIAL_TIMEOUT_S) * SLOW_START_FACTOR
     verbs = manifest.get("verbs") or {}
-    again = try_manifest({**manifest, "verbs": {name: verbs[name] for name in silent if name in verbs}},
-                         bin_path=bin_path, try_in=try_in, timeout_s=longer, cache=cache, deadline_at=deadline_at,
-                         memo=memo, try_in_checked=True, key_timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
-                         defer_cleanup=defer_cleanup).by_verb()
+    again = try_manifest(
+        {**manifest, "verbs": {name: verbs[name] for name in silent if name in verbs}},
+        bin_path=bin_path,
+        try_in=try_in,
+        timeout_s=longer,
+        cache=cache,
+        deadline_at=deadline_at,
+        memo=memo,
+        try_in_checked=True,
+        key_timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
+        defer_cleanup=defer_cleanup,
+    ).by_verb()
     evidence = []
     for item in report.evidence:
         retry = again.get(item.verb)
@@ -315,8 +485,18 @@ def _retry_slow_start(manifest: dict, report: TrialReport, *, bin_path, try_in, 
     return replace(report, evidence=tuple(evidence))
 
 
-def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,
-                             deadline_at=None, memo=None, defer_cleanup=False) -> TrialReport:
+def _retry_without_streaming(
+    manifest: dict,
+    report: TrialReport,
+    *,
+    bin_path,
+    try_in,
+    timeout_s,
+    cache,
+    deadline_at=None,
+    memo=None,
+    defer_cleanup=False,
+) -> TrialReport:
     """A long-running read whose cli[] has a literal streaming flag (``--follow``) is tried once more
     without it; one with none, whose args offer a print-once switch (pm2 logs ``--nostream``), is tried
     once more with that switch on. When it then finishes, its evidence is that trial's, with the flag
@@ -334,9 +514,19 @@ def _retry_without_streaming(manifest: dict, report: TrialReport, *, bin_path, t
             cli, args, fixed = with_print_once_flags(body["cli"], body.get("args"))
             if fixed:
                 variants[item.verb] = ({**body, "cli": cli, "args": args}, {"fixed_flags": fixed})
-    return _second_trial(manifest, report, variants, lambda retry: retry.kind not in ("long-running", "not-tried"),
-                         bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache, deadline_at=deadline_at,
-                         memo=memo, defer_cleanup=defer_cleanup)
+    return _second_trial(
+        manifest,
+        report,
+        variants,
+        lambda retry: retry.kind not in ("long-running", "not-tried"),
+        bin_path=bin_path,
+        try_in=try_in,
+        timeout_s=timeout_s,
+        cache=cache,
+        deadline_at=deadline_at,
+        memo=memo,
+        defer_cleanup=defer_cleanup,
+    )
 
 
 def _carried(item: Evidence) -> dict:
@@ -345,17 +535,37 @@ def _carried(item: Evidence) -> dict:
     return {"dropped_flags": item.dropped_flags, "fixed_flags": item.fixed_flags}
 
 
-def _second_trial(manifest: dict, report: TrialReport, variants: dict, keep, *, bin_path, try_in, timeout_s, cache,
-                  deadline_at=None, memo=None, defer_cleanup=False) -> TrialReport:
+def _second_trial(
+    manifest: dict,
+    report: TrialReport,
+    variants: dict,
+    keep,
+    *,
+    bin_path,
+    try_in,
+    timeout_s,
+    cache,
+    deadline_at=None,
+    memo=None,
+    defer_cleanup=False,
+) -> TrialReport:
     """Try each verb of ``variants`` (verb -> (its changed body, the evidence fields that say what
     changed)) once more; where ``keep(retry)``, its evidence is the retry's with those fields, and what
     an earlier retry changed carried over (``_carried``)."""
     if not variants:
         return report
     changed = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
-    again = try_manifest(changed, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
-                         deadline_at=deadline_at, memo=memo, try_in_checked=True,
-                         defer_cleanup=defer_cleanup).by_verb()
+    again = try_manifest(
+        changed,
+        bin_path=bin_path,
+        try_in=try_in,
+        timeout_s=timeout_s,
+        cache=cache,
+        deadline_at=deadline_at,
+        memo=memo,
+        try_in_checked=True,
+        defer_cleanup=defer_cleanup,
+    ).by_verb()
     evidence = []
     for item in report.evidence:
         retry = again.get(item.verb)
@@ -365,8 +575,18 @@ def _second_trial(manifest: dict, report: TrialReport, variants: dict, keep, *, 
     return replace(report, evidence=tuple(evidence))
 
 
-def _retry_without_operands(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,
-                            deadline_at=None, memo=None, defer_cleanup=False) -> TrialReport:
+def _retry_without_operands(
+    manifest: dict,
+    report: TrialReport,
+    *,
+    bin_path,
+    try_in,
+    timeout_s,
+    cache,
+    deadline_at=None,
+    memo=None,
+    defer_cleanup=False,
+) -> TrialReport:
     """A read that failed on the sample values of its required operands is tried once more without
     them (npm's usage writes ``npm ls <package-spec>``, and 'sample' is no installed package, while
     bare ``npm ls`` lists the tree): when the tool then exits 0, the operands become optional."""
@@ -379,13 +599,33 @@ def _retry_without_operands(manifest: dict, report: TrialReport, *, bin_path, tr
             args = dict(body.get("args") or {})
             args["required"] = [n for n in (args.get("required") or ()) if n not in names]
             variants[item.verb] = ({**body, "args": args}, {"optional_args": names})
-    return _second_trial(manifest, report, variants, lambda retry: retry.kind == "ok", bin_path=bin_path,
-                         try_in=try_in, timeout_s=timeout_s, cache=cache, deadline_at=deadline_at, memo=memo,
-                         defer_cleanup=defer_cleanup)
+    return _second_trial(
+        manifest,
+        report,
+        variants,
+        lambda retry: retry.kind == "ok",
+        bin_path=bin_path,
+        try_in=try_in,
+        timeout_s=timeout_s,
+        cache=cache,
+        deadline_at=deadline_at,
+        memo=memo,
+        defer_cleanup=defer_cleanup,
+    )
 
 
-def _retry_with_operands(manifest: dict, report: TrialReport, *, bin_path, try_in, timeout_s, cache,
-                         deadline_at=None, memo=None, defer_cleanup=False) -> TrialReport:
+def _retry_with_operands(
+    manifest: dict,
+    report: TrialReport,
+    *,
+    bin_path,
+    try_in,
+    timeout_s,
+    cache,
+    deadline_at=None,
+    memo=None,
+    defer_cleanup=False,
+) -> TrialReport:
     """A read that exits with its usage and has optional operand slots is tried again with a value in
     the first of them, then in all of them ("add it or drop the verb"): when the tool then gets past its
     usage, those operands become required and the verb stays; otherwise it is left out as before."""
@@ -410,15 +650,25 @@ def _retry_with_operands(manifest: dict, report: TrialReport, *, bin_path, try_i
         if not variants:
             continue
         filled = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
-        again = try_manifest(filled, bin_path=bin_path, try_in=try_in, timeout_s=timeout_s, cache=cache,
-                             deadline_at=deadline_at, memo=memo, try_in_checked=True,
-                         defer_cleanup=defer_cleanup).by_verb()
+        again = try_manifest(
+            filled,
+            bin_path=bin_path,
+            try_in=try_in,
+            timeout_s=timeout_s,
+            cache=cache,
+            deadline_at=deadline_at,
+            memo=memo,
+            try_in_checked=True,
+            defer_cleanup=defer_cleanup,
+        ).by_verb()
         for verb, (_, chosen) in variants.items():
             retry = again.get(verb)
             if retry is not None and retry.kind not in ("lacks-operand", "not-tried"):
                 found[verb] = replace(retry, required_args=chosen)
-    evidence = [replace(found[item.verb], **_carried(item)) if item.verb in found else item
-                for item in report.evidence]
+    evidence = [
+        replace(found[item.verb], **_carried(item)) if item.verb in found else item
+        for item in report.evidence
+    ]
     return replace(report, evidence=tuple(evidence))
 
 
@@ -431,12 +681,16 @@ def trial_lines(report: TrialReport) -> list[str]:
             kinds[item.kind] = kinds.get(item.kind, 0) + 1
         lines.append("trials: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())))
         lines += [f"  {item.verb}: {item.words}" for item in report.evidence]
-        lines += [f"  backfill: {name} takes the place of '{path}', which its trial left out"
-                  for name, path in report.replaced]
+        lines += [
+            f"  backfill: {name} takes the place of '{path}', which its trial left out"
+            for name, path in report.replaced
+        ]
     return lines
 
 
-def try_pack_dirs(paths: Iterable, *, try_in=None, timeout_s: float | None = None) -> list[tuple[Path, TrialReport]]:
+def try_pack_dirs(
+    paths: Iterable, *, try_in=None, timeout_s: float | None = None
+) -> list[tuple[Path, TrialReport]]:
     """``check --try``: the evidence for each pack directory whose pack.yaml loads."""
     from wrapgen.check.rules import expand_pack_dirs
     from wrapgen.pack.manifest import read_manifest
@@ -449,5 +703,10 @@ def try_pack_dirs(paths: Iterable, *, try_in=None, timeout_s: float | None = Non
         if manifest is None or any(d.level == "error" for d in diagnostics):
             continue  # check's own rules report a broken manifest
         # an audit asks the tool again: no answer from the trial cache
-        out.append((Path(path), try_manifest(manifest.data, try_in=try_in, timeout_s=timeout_s, cache=False)))
+        out.append(
+            (
+                Path(path),
+                try_manifest(manifest.data, try_in=try_in, timeout_s=timeout_s, cache=False),
+            )
+        )
     return out

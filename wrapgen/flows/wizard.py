@@ -28,7 +28,15 @@ from wrapgen.errors import WrapgenError
 from wrapgen.names import is_verb_name, proposed_verb_name
 from wrapgen.pack.recipe import CommandSpec, Recipe
 
-__all__ = ["Edits", "Session", "WizardResult", "discover_for", "run_wizard", "write_pack_atomically", "EFFECTS"]
+__all__ = [
+    "Edits",
+    "Session",
+    "WizardResult",
+    "discover_for",
+    "run_wizard",
+    "write_pack_atomically",
+    "EFFECTS",
+]
 
 EFFECTS = ("read", "write", "destructive")
 
@@ -81,8 +89,13 @@ class Session:
             if overrides:
                 base = recipe or Recipe(tool=self.tool_arg, pack_id=self.pack_id)
                 recipe = replace(base, overrides={**base.overrides, **overrides})
-            self._cache[key] = wrap(None if recipe is not None else self.tool_arg, recipe=recipe,
-                                    out_dir=self.out_dir, check=True, discover=lambda *a, **k: self.tool)
+            self._cache[key] = wrap(
+                None if recipe is not None else self.tool_arg,
+                recipe=recipe,
+                out_dir=self.out_dir,
+                check=True,
+                discover=lambda *a, **k: self.tool,
+            )
         return self._cache[key]
 
     def result(self):
@@ -128,6 +141,7 @@ class Session:
 
 # -- showing things ----------------------------------------------------------------------------------
 
+
 def _verb_line(name: str, verb: Mapping[str, Any]) -> str:
     policy = verb.get("policy") or {}
     effect = policy.get("effect", "read")
@@ -155,15 +169,17 @@ def _titles_text(verb: Mapping[str, Any]) -> str:
 
 def _command_screen(index: int, total: int, name: str, verb: Mapping[str, Any]) -> str:
     args = _arg_names(verb)
-    return "\n".join([
-        "",
-        f"[{index}/{total}] {name}: {verb.get('description', '')}",
-        f"    runs:   {' '.join(verb.get('cli') or [])}",
-        f"    policy: {(verb.get('policy') or {}).get('effect', 'read')}"
-        f"{' (confirm-gated)' if (verb.get('policy') or {}).get('confirm') else ''}",
-        f"    args:   {', '.join(args) or 'none'}",
-        f"    titles: {_titles_text(verb)}",
-    ])
+    return "\n".join(
+        [
+            "",
+            f"[{index}/{total}] {name}: {verb.get('description', '')}",
+            f"    runs:   {' '.join(verb.get('cli') or [])}",
+            f"    policy: {(verb.get('policy') or {}).get('effect', 'read')}"
+            f"{' (confirm-gated)' if (verb.get('policy') or {}).get('confirm') else ''}",
+            f"    args:   {', '.join(args) or 'none'}",
+            f"    titles: {_titles_text(verb)}",
+        ]
+    )
 
 
 HELP = """\
@@ -176,6 +192,7 @@ HELP = """\
 
 
 # -- the flow -------------------------------------------------------------------------------------------
+
 
 def _arg_names(verb: Mapping[str, Any] | None) -> list[str]:
     """A manifest verb's arg names, in the order of its schema's properties ([] for none or no verb)."""
@@ -239,8 +256,10 @@ def _rename(session: Session, proposed: str, current: str, ask: Ask, say: Say) -
     if not new or new == current:
         return
     if not is_verb_name(new):
-        say(f"    a name is lower-case words joined by dots, like pr.list "
-            f"({proposed_verb_name(new)} would do); unchanged")
+        say(
+            f"    a name is lower-case words joined by dots, like pr.list "
+            f"({proposed_verb_name(new)} would do); unchanged"
+        )
         return
     if new in session.manifest()["verbs"]:
         say(f"    {new} is already a command of this pack; unchanged")
@@ -261,7 +280,9 @@ def _policy(session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask, 
     confirm = default_confirm if not answer else answer.startswith("y")
     if match[0] != "read" and not confirm:
         say("    note: check reports a write or destructive command that is not confirm-gated")
-    session.edits = session.edits.with_override(proposed, policy={"effect": match[0], "confirm": confirm})
+    session.edits = session.edits.with_override(
+        proposed, policy={"effect": match[0], "confirm": confirm}
+    )
 
 
 def _available_args(session: Session, proposed: str, current: list[str]) -> list[str]:
@@ -286,10 +307,14 @@ def _add_args(session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask
         now = set(_arg_names(session.manifest()["verbs"].get(session.final_name(proposed))))
         refused = [p for p in picked if p not in now]
         if refused:
-            say(f"    not added (unsafe on this command, or set by the command itself): {', '.join(refused)}")
+            say(
+                f"    not added (unsafe on this command, or set by the command itself): {', '.join(refused)}"
+            )
 
 
-def _drop_args(session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask, say: Say) -> None:
+def _drop_args(
+    session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask, say: Say
+) -> None:
     current = _arg_names(verb)
     if not current:
         say("    this command has no args")
@@ -334,8 +359,11 @@ def _unreadable_title(templates, arg_names) -> str:
         why = unreadable_reason(template)
         if why:
             return f"{template!r} is {why}, not a title"
-        unknown = [n for n in re.findall(r"\{\{\s*([\w.-]+)\s*\}\}", template)
-                   if n not in arg_names and not n.startswith("result")]
+        unknown = [
+            n
+            for n in re.findall(r"\{\{\s*([\w.-]+)\s*\}\}", template)
+            if n not in arg_names and not n.startswith("result")
+        ]
         if unknown:
             return f"{template!r} names unknown arg {{{{{unknown[0]}}}}} (args: {', '.join(arg_names) or 'none'})"
     return ""
@@ -345,7 +373,11 @@ def _text_refusals(manifest) -> list[str]:
     """The unreadable descriptions and titles of a manifest (check's W080-W082), one line each."""
     from wrapgen.check.text import text_findings
 
-    return [f"{code} {field}: {message}" for code, field, message in text_findings(manifest) if code != "W082"]
+    return [
+        f"{code} {field}: {message}"
+        for code, field, message in text_findings(manifest)
+        if code != "W082"
+    ]
 
 
 def _review(session: Session, proposed: str, index: int, ask: Ask, say: Say) -> None:
@@ -378,7 +410,9 @@ def _review(session: Session, proposed: str, index: int, ask: Ask, say: Say) -> 
             say(f"    {error.message}" + (f" ({error.hint})" if error.hint else ""))
 
 
-def write_pack_atomically(out_dir: str | os.PathLike, pack_id: str, files: Mapping[str, str]) -> Path:
+def write_pack_atomically(
+    out_dir: str | os.PathLike, pack_id: str, files: Mapping[str, str]
+) -> Path:
     """Write ``files`` into ``out_dir/pack_id``: a temporary sibling directory, renamed into place.
 
     Files already in an existing pack directory that the pack does not generate (a README, a
@@ -430,14 +464,24 @@ class WizardResult:
     errors: int = 0  # errors wrapgen check found in the written pack
 
 
-def run_wizard(tool_arg: str, *, out_dir: str | os.PathLike, ask: Ask, say: Say,
-               recipe: Recipe | None = None, progress=None) -> WizardResult:
+def run_wizard(
+    tool_arg: str,
+    *,
+    out_dir: str | os.PathLike,
+    ask: Ask,
+    say: Say,
+    recipe: Recipe | None = None,
+    progress=None,
+) -> WizardResult:
     """The whole flow: discover, review each command, write, check."""
     say(f"Discovering {tool_arg} …")
     tool = discover_for(tool_arg, recipe, progress=progress)
     nodes = sum(1 for _ in tool.root.walk())
-    say(f"Read {nodes} command{'s' if nodes != 1 else ''} of {tool_arg}"
-        + (f" ({len(tool.warnings)} warnings)" if tool.warnings else "") + ".")
+    say(
+        f"Read {nodes} command{'s' if nodes != 1 else ''} of {tool_arg}"
+        + (f" ({len(tool.warnings)} warnings)" if tool.warnings else "")
+        + "."
+    )
     session = Session(tool_arg, tool, recipe, out_dir=out_dir)
     say("")
     say("Proposal:")
@@ -458,7 +502,9 @@ def run_wizard(tool_arg: str, *, out_dir: str | os.PathLike, ask: Ask, say: Say,
         # a description that is usage syntax or a title showing a placeholder is not written (check W080, W081)
         for line in refusals:
             say(f"  {line}")
-        say("Nothing written: fix these texts (t to edit a title; a recipe's description: for a description).")
+        say(
+            "Nothing written: fix these texts (t to edit a title; a recipe's description: for a description)."
+        )
         return WizardResult(None)
     answer = ask(f"Write {len(manifest['verbs'])} commands to {target}? [Y/n]: ").strip().lower()
     if answer.startswith("n"):

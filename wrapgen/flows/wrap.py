@@ -39,7 +39,9 @@ class WrapResult:
     changes: tuple[str, ...]  # unified diffs of what was (or, with check, would be) written
     findings: tuple[Diagnostic, ...]  # wrapgen check on the result
     trials: Any = None  # the flows.trials.TrialReport when the proposal was tried, else None
-    notes: tuple[str, ...] = ()  # what the wrap could not do here, one line each (no sandbox for field lists)
+    notes: tuple[
+        str, ...
+    ] = ()  # what the wrap could not do here, one line each (no sandbox for field lists)
 
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
@@ -59,9 +61,16 @@ def _json_value_flag(command) -> bool:
     return any(f.long == "--json" and f.takes_value and not f.value_optional for f in command.flags)
 
 
-def json_field_lists(tool: Tool, proposal: Proposal, *, bin_path: str, deadline_at: float | None = None,
-                     skip=(), notes: list[str] | None = None,
-                     cache: bool = True) -> dict[tuple[str, ...], tuple[str, ...]]:
+def json_field_lists(
+    tool: Tool,
+    proposal: Proposal,
+    *,
+    bin_path: str,
+    deadline_at: float | None = None,
+    skip=(),
+    notes: list[str] | None = None,
+    cache: bool = True,
+) -> dict[tuple[str, ...], tuple[str, ...]]:
     """Per chosen path whose ``--json`` needs field names: the fields the tool lists for a bare ``--json``,
     asked in the probe sandbox (``wrapgen.probe.json_fields``; where none runs, nothing is asked and
     one line saying why goes to ``notes``), ``_FIELD_PROBE_JOBS`` at a time; an unchanged binary's
@@ -88,8 +97,10 @@ def json_field_lists(tool: Tool, proposal: Proposal, *, bin_path: str, deadline_
     why_not = sandbox_off_reason()
     if why_not:
         if notes is not None:
-            notes.append(f"--json field lists were not asked ({why_not}): `TOOL CMD --json` runs only sandboxed, "
-                         "so the commands whose --json needs field names return text")
+            notes.append(
+                f"--json field lists were not asked ({why_not}): `TOOL CMD --json` runs only sandboxed, "
+                "so the commands whose --json needs field names return text"
+            )
         return out
 
     def ask(path: tuple[str, ...]) -> tuple[str, ...]:
@@ -100,8 +111,9 @@ def json_field_lists(tool: Tool, proposal: Proposal, *, bin_path: str, deadline_
                 return ()
         return fields_from_text(field_list_text(bin_path, path, timeout_s=timeout, cache=cache))
 
-    with ThreadPoolExecutor(max_workers=min(_FIELD_PROBE_JOBS, len(wanted)),
-                            thread_name_prefix="wrapgen-json-fields") as pool:
+    with ThreadPoolExecutor(
+        max_workers=min(_FIELD_PROBE_JOBS, len(wanted)), thread_name_prefix="wrapgen-json-fields"
+    ) as pool:
         for path, fields in zip(wanted, pool.map(ask, wanted)):  # in the proposal's order
             if fields:
                 out[path] = fields
@@ -172,8 +184,9 @@ def wrap(
 
         where = runner_dir if runner_dir is not None else getattr(recipe, "runner_dir", None)
         named = runner_file if runner_file is not None else getattr(recipe, "runner_file", None)
-        discover = runner_discovery(tool_arg or getattr(recipe, "tool", None), where, file=named,
-                                    explicit=where is not None)
+        discover = runner_discovery(
+            tool_arg or getattr(recipe, "tool", None), where, file=named, explicit=where is not None
+        )
     if discover is None:
         from wrapgen.probe.discover import discover
     options = {}
@@ -192,7 +205,9 @@ def wrap(
     tool = replace(tool, name=bin_name)
     root = tool.root
     if not (root.subcommands or root.flags or root.positionals):
-        tried = "; ".join(tool.warnings) or f"{bin_name} --help, -h and help printed nothing readable"
+        tried = (
+            "; ".join(tool.warnings) or f"{bin_name} --help, -h and help printed nothing readable"
+        )
         raise HelpUnreadableError(
             f"could not read any commands or flags from {bin_name}'s help ({tried})",
             hint="write a recipe listing the commands, or check that the tool prints help with --help",
@@ -203,11 +218,14 @@ def wrap(
     proposal = propose(tool, recipe)
     fields: dict = {}
     notes: list[str] = []
-    use_cache = options.get("cache", True) is not False  # discovery's cache, the field lists' and the trials'
+    use_cache = (
+        options.get("cache", True) is not False
+    )  # discovery's cache, the field lists' and the trials'
     if probe_json_fields:
         tell("JSON field probes")
-        fields = json_field_lists(tool, proposal, bin_path=resolved, deadline_at=end, notes=notes,
-                                  cache=use_cache)
+        fields = json_field_lists(
+            tool, proposal, bin_path=resolved, deadline_at=end, notes=notes, cache=use_cache
+        )
         if fields:
             proposal = propose(tool, recipe, json_fields=fields)
     report = None
@@ -215,30 +233,57 @@ def wrap(
         from wrapgen.flows.trials import try_and_backfill
 
         tell("trials")
-        repropose = _reproposer(tool, recipe, fields, bin_path=resolved, deadline_at=end,
-                                probe_json_fields=probe_json_fields, cache=use_cache)
-        proposal, report = try_and_backfill(proposal, repropose=repropose, bin_path=resolved, try_in=try_in,
-                                            timeout_s=trial_timeout_s, deadline_at=end,
-                                            cache=use_cache)
+        repropose = _reproposer(
+            tool,
+            recipe,
+            fields,
+            bin_path=resolved,
+            deadline_at=end,
+            probe_json_fields=probe_json_fields,
+            cache=use_cache,
+        )
+        proposal, report = try_and_backfill(
+            proposal,
+            repropose=repropose,
+            bin_path=resolved,
+            try_in=try_in,
+            timeout_s=trial_timeout_s,
+            deadline_at=end,
+            cache=use_cache,
+        )
     if not proposal.manifest["verbs"]:
         raise HelpUnreadableError(
             f"nothing to propose for {bin_name}: every candidate was left out",
             hint="pass --pick PATH for the subcommands you want, or write a recipe",
         )
-    from wrapgen.flows.drift import source_files  # pack.yaml's source and source.json: what drift compares
+    from wrapgen.flows.drift import (
+        source_files,
+    )  # pack.yaml's source and source.json: what drift compares
 
     tell("writing and checking the pack")
     files = source_files(proposal.manifest, tool, options)
     pack_id = proposal.manifest["pack_id"]
     pack_dir = Path(out_dir) / pack_id
     changes = write_files(pack_dir, files, check=check)
-    manifest, diagnostics = parse_manifest(files["pack.yaml"].encode("utf-8"), path=str(pack_dir / "pack.yaml"))
+    manifest, diagnostics = parse_manifest(
+        files["pack.yaml"].encode("utf-8"), path=str(pack_dir / "pack.yaml")
+    )
     findings = lint_manifest(manifest, diagnostics, directory=pack_dir, derived=not check)
-    return WrapResult(pack_id, pack_dir, proposal, files, tuple(changes), tuple(findings), report, tuple(notes))
+    return WrapResult(
+        pack_id, pack_dir, proposal, files, tuple(changes), tuple(findings), report, tuple(notes)
+    )
 
 
-def _reproposer(tool: Tool, recipe, fields: dict, *, bin_path: str, deadline_at, probe_json_fields: bool,
-                cache: bool = True):
+def _reproposer(
+    tool: Tool,
+    recipe,
+    fields: dict,
+    *,
+    bin_path: str,
+    deadline_at,
+    probe_json_fields: bool,
+    cache: bool = True,
+):
     """How the trials' backfill proposes again without the commands they left out, or None where the
     commands are not the proposer's to choose (a recipe's or ``--pick``'s list, a task runner's targets)."""
     from wrapgen.model.recipe import ProposalRequest
@@ -252,8 +297,14 @@ def _reproposer(tool: Tool, recipe, fields: dict, *, bin_path: str, deadline_at,
         asked = replace(request, exclude=tuple(request.exclude) + tuple(excluded))
         proposal = propose(tool, asked, json_fields=fields)
         if probe_json_fields:
-            more = json_field_lists(tool, proposal, bin_path=bin_path, deadline_at=deadline_at, skip=set(fields),
-                                    cache=cache)
+            more = json_field_lists(
+                tool,
+                proposal,
+                bin_path=bin_path,
+                deadline_at=deadline_at,
+                skip=set(fields),
+                cache=cache,
+            )
             if more:
                 fields.update(more)
                 proposal = propose(tool, asked, json_fields=fields)
@@ -298,15 +349,29 @@ def wrap_split(
     if discover is None:
         from wrapgen.probe.discover import discover
     bin_name = _bin_for(None, tool_arg, shutil.which(tool_arg) or tool_arg)
-    tool = replace(discover(bin_name, **{k: v for k, v in dict(discover_options or {}).items() if v is not None}),
-                   name=bin_name)
+    tool = replace(
+        discover(
+            bin_name, **{k: v for k, v in dict(discover_options or {}).items() if v is not None}
+        ),
+        name=bin_name,
+    )
     parts = split_tool(tool)
     if len(parts) < 2:
-        raise UsageError(f"{bin_name} has no two command families of 5 or more commands: one pack holds it",
-                         hint=f"run `wrapgen wrap {tool_arg}` without --split")
+        raise UsageError(
+            f"{bin_name} has no two command families of 5 or more commands: one pack holds it",
+            hint=f"run `wrapgen wrap {tool_arg}` without --split",
+        )
     results = []
     for part in parts:
         recipe = Recipe(tool=tool_arg, pack_id=f"{default_pack_id(tool_arg)}-{part.suffix}")
-        results.append(wrap(tool_arg, out_dir=out_dir, recipe=recipe, check=check,
-                            discover=lambda *_a, _t=part.tool, **_k: _t, probe_json_fields=probe_json_fields))
+        results.append(
+            wrap(
+                tool_arg,
+                out_dir=out_dir,
+                recipe=recipe,
+                check=check,
+                discover=lambda *_a, _t=part.tool, **_k: _t,
+                probe_json_fields=probe_json_fields,
+            )
+        )
     return tuple(results)

@@ -84,7 +84,9 @@ TOOL_TEXT_MAX = 200  # characters of the tool's own text kept in one description
 # How a confirm-gated verb is confirmed: the model passes confirm=true ("arg"), the person answers
 # an MCP elicitation ("elicit"), or it is refused ("deny"). It changes the listed schema and text.
 CONFIRM_MODES = ("arg", "elicit", "deny")
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
+_CONTROL_RE = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]"
+)
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 _EFFECT_SENTENCES = {
@@ -219,7 +221,9 @@ def _mark_descriptions(schema):
         else:
             del out["description"]
     if isinstance(out.get("properties"), dict):
-        out["properties"] = {name: _mark_descriptions(sub) for name, sub in out["properties"].items()}
+        out["properties"] = {
+            name: _mark_descriptions(sub) for name, sub in out["properties"].items()
+        }
     for key in ("items", "additionalProperties"):
         if isinstance(out.get(key), dict):
             out[key] = _mark_descriptions(out[key])
@@ -262,7 +266,11 @@ def plain_title(verb: Mapping) -> str | None:
         if isinstance(templates, str):
             templates = [templates]
         for template in templates or ():
-            if isinstance(template, str) and template.strip() and not _PLACEHOLDER_RE.search(template):
+            if (
+                isinstance(template, str)
+                and template.strip()
+                and not _PLACEHOLDER_RE.search(template)
+            ):
                 return template.strip()
     return None
 
@@ -299,7 +307,7 @@ def tool_description(verb: Mapping, *, confirm: str = "arg") -> str:
         policy += {
             "arg": " Confirm-gated: runs only with confirm=true; otherwise it is refused and nothing runs.",
             "elicit": " Confirm-gated: the person is asked to approve the exact command before it runs;"
-                      " a confirm argument is ignored.",
+            " a confirm argument is ignored.",
             "deny": " Refused by this server (confirm-gated commands are turned off); nothing runs.",
         }[confirm]
     return f"{text}\n\n{policy}" if text else policy
@@ -346,7 +354,7 @@ def json_fields(verb: Mapping) -> tuple[str, ...]:
     if len(selection) == 2 and selection[0] == "--json":
         value = selection[1]
     elif len(selection) == 1 and selection[0].startswith("--json="):
-        value = selection[0][len("--json="):]
+        value = selection[0][len("--json=") :]
     if value is None or not _FIELD_LIST_RE.fullmatch(value):
         return ()
     return tuple(dict.fromkeys(value.split(",")))
@@ -397,7 +405,9 @@ def mcp_tool(name: str, verb: Mapping, *, confirm: str = "arg") -> dict:
     return tool
 
 
-def mcp_tools(bindings: Iterable[Mapping], *, prefix: bool | None = None, confirm: str = "arg") -> list[dict]:
+def mcp_tools(
+    bindings: Iterable[Mapping], *, prefix: bool | None = None, confirm: str = "arg"
+) -> list[dict]:
     """The MCP tool list for these packs (what ``wrapgen serve`` lists; ``confirm`` as in ``tool_description``)."""
     bindings = list(bindings)
     return [
@@ -467,8 +477,11 @@ def _differences(stored: Mapping, derived: Mapping) -> list[str]:
         elif name not in stored_verbs:
             out.append(f"verb {name!r} (missing)")
         elif stored_verbs[name] != derived_verbs[name]:
-            fields = sorted(k for k in set(stored_verbs[name]) | set(derived_verbs[name])
-                            if stored_verbs[name].get(k) != derived_verbs[name].get(k))
+            fields = sorted(
+                k
+                for k in set(stored_verbs[name]) | set(derived_verbs[name])
+                if stored_verbs[name].get(k) != derived_verbs[name].get(k)
+            )
             out.append(f"verb {name!r} ({', '.join(fields)})")
     return out
 

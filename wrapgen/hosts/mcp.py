@@ -54,7 +54,14 @@ from typing import Any, Mapping, Sequence
 from wrapgen import __version__
 from wrapgen.errors import ExitStatus, ManifestError, UsageError
 from wrapgen.runtime.contain import stop_all
-from wrapgen.hosts.export import CONFIRM_MODES, json_fields, mcp_tools, structured_content, tool_refs, tool_text
+from wrapgen.hosts.export import (
+    CONFIRM_MODES,
+    json_fields,
+    mcp_tools,
+    structured_content,
+    tool_refs,
+    tool_text,
+)
 from wrapgen.runtime.titles import render_title
 from wrapgen.runtime.waiting import children_by_parent
 
@@ -96,8 +103,12 @@ PARSE_ERROR, INVALID_REQUEST = -32700, -32600  # JSON-RPC 2.0
 # for a client that does not read): past it, reading pauses until answers have gone out.
 UNANSWERED_SLACK = 64
 TITLE_META = "wrapgen/title"  # the done title, in a call result's _meta
-_ARGS_ENCODER = json.JSONEncoder(ensure_ascii=False)  # json.dumps(value, ensure_ascii=False), built once
-_LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # a compact message line
+_ARGS_ENCODER = json.JSONEncoder(
+    ensure_ascii=False
+)  # json.dumps(value, ensure_ascii=False), built once
+_LINE_ENCODER = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":")
+)  # a compact message line
 _ANSWER_ID_RE = re.compile(r'"id":(-?\d+|"(?:[^"\\]|\\.)*"),"(?:result|error)":')
 
 
@@ -116,8 +127,11 @@ class ToolTable:
 
     def gated(self) -> list[str]:
         """The tool names whose verb is confirm-gated."""
-        return [name for name, (binding, verb_key) in self.routes.items()
-                if (binding["verbs"][verb_key].get("policy") or {}).get("confirm")]
+        return [
+            name
+            for name, (binding, verb_key) in self.routes.items()
+            if (binding["verbs"][verb_key].get("policy") or {}).get("confirm")
+        ]
 
 
 def build_table(packs: Sequence[tuple[Path, Mapping]], *, prefix: bool | None = None) -> ToolTable:
@@ -130,13 +144,18 @@ def build_table(packs: Sequence[tuple[Path, Mapping]], *, prefix: bool | None = 
     pack_ids = [binding["pack_id"] for binding in bindings]
     server_name = f"wrapgen-{pack_ids[0]}" if len(pack_ids) == 1 else "wrapgen"
     instructions = " ".join(
-        f"{binding['pack_id']}: {tool_text(binding.get('description', ''))}".rstrip() for binding in bindings
+        f"{binding['pack_id']}: {tool_text(binding.get('description', ''))}".rstrip()
+        for binding in bindings
     )
-    listings = {mode: tuple(mcp_tools(bindings, prefix=prefix, confirm=mode)) for mode in CONFIRM_MODES}
+    listings = {
+        mode: tuple(mcp_tools(bindings, prefix=prefix, confirm=mode)) for mode in CONFIRM_MODES
+    }
     return ToolTable(listings["arg"], routes, server_name, instructions, listings)
 
 
-def tool_result(envelope: Mapping, verb: Mapping | None = None, *, title: str | None = None) -> dict:
+def tool_result(
+    envelope: Mapping, verb: Mapping | None = None, *, title: str | None = None
+) -> dict:
     """An envelope as an MCP CallToolResult dict.
 
     ``ok`` with a string result gives that text; any other result gives its JSON text. A verb whose
@@ -158,7 +177,9 @@ def tool_result(envelope: Mapping, verb: Mapping | None = None, *, title: str | 
 def _tool_result(envelope: Mapping, verb: Mapping | None) -> dict:
     if not envelope.get("ok"):
         error = envelope.get("error", "the command failed")
-        result = error_result(error if isinstance(error, str) else json.dumps(error, ensure_ascii=False))
+        result = error_result(
+            error if isinstance(error, str) else json.dumps(error, ensure_ascii=False)
+        )
         output = envelope.get("output")
         if "exit_code" in envelope and output not in (None, ""):
             text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
@@ -170,10 +191,22 @@ def _tool_result(envelope: Mapping, verb: Mapping | None) -> dict:
         structured = structured_content(verb, value)
         if structured is None:
             fields = ", ".join(json_fields(verb))
-            return {"content": [{"type": "text", "text": f"the tool's output is not the JSON its --json {fields}"
-                                 " selection promises (an object or a list of objects with those fields)"},
-                                {"type": "text", "text": text}], "isError": True}
-        return {"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": False}
+            return {
+                "content": [
+                    {
+                        "type": "text",
+                        "text": f"the tool's output is not the JSON its --json {fields}"
+                        " selection promises (an object or a list of objects with those fields)",
+                    },
+                    {"type": "text", "text": text},
+                ],
+                "isError": True,
+            }
+        return {
+            "content": [{"type": "text", "text": text}],
+            "structuredContent": structured,
+            "isError": False,
+        }
     result: dict = {"content": [{"type": "text", "text": text}], "isError": False}
     if isinstance(value, dict):
         result["structuredContent"] = value
@@ -195,7 +228,9 @@ def check_arguments(arguments: Any) -> str | None:
     try:
         size = len(_ARGS_ENCODER.encode(arguments).encode("utf-8"))
     except UnicodeEncodeError:
-        return "arguments hold a lone UTF-16 surrogate (\\ud800-\\udfff), which no tool can be given"
+        return (
+            "arguments hold a lone UTF-16 surrogate (\\ud800-\\udfff), which no tool can be given"
+        )
     except (TypeError, ValueError) as error:
         return f"arguments are not JSON: {error}"
     if size > ARGS_LIMIT:
@@ -219,7 +254,9 @@ def call_titles(verb: Mapping, args: Mapping, envelope: Mapping | None = None) -
     return render_title(title.get("done"), args, envelope.get("result"), done=True)
 
 
-def _execute(binding: Mapping, verb_key: str, args: dict, cancel: threading.Event, expected_argv=None) -> dict:
+def _execute(
+    binding: Mapping, verb_key: str, args: dict, cancel: threading.Event, expected_argv=None
+) -> dict:
     """``runtime.execute``, with the promise that nothing raises into the server enforced here too.
 
     Setting ``cancel`` makes the runtime kill the tool's process group and return. With
@@ -232,9 +269,14 @@ def _execute(binding: Mapping, verb_key: str, args: dict, cancel: threading.Even
         if expected_argv is not None:
             argv, _, _ = runtime.prepare(binding, verb_key, args)
             if list(argv) != list(expected_argv):
-                return {"ok": False, "error": "the command changed after the person approved it; nothing ran"}
+                return {
+                    "ok": False,
+                    "error": "the command changed after the person approved it; nothing ran",
+                }
         return runtime.execute(binding, verb_key, args, cancel=cancel)
-    except Exception as error:  # the runtime promises not to raise; a bug there must not kill the server
+    except (
+        Exception
+    ) as error:  # the runtime promises not to raise; a bug there must not kill the server
         return {"ok": False, "error": f"internal error in wrapgen: {type(error).__name__}: {error}"}
 
 
@@ -248,7 +290,9 @@ def unsafe_patterns(packs: Sequence[tuple[Path, Mapping]]) -> list[str]:
             for where, schema in schema_patterns(verb.get("args") or {}, f"verbs.{verb_key}.args"):
                 why = pattern_danger(schema["pattern"])
                 if why:
-                    problems.append(f"{binding['pack_id']} {where}.pattern {schema['pattern']!r}: {why}")
+                    problems.append(
+                        f"{binding['pack_id']} {where}.pattern {schema['pattern']!r}: {why}"
+                    )
     return problems
 
 
@@ -342,7 +386,9 @@ class Admission:
     ``workers``) or waiting, for a worker or for the person's answer.
     """
 
-    def __init__(self, max_in_flight: int = DEFAULT_MAX_IN_FLIGHT, max_queue: int = DEFAULT_MAX_QUEUE):
+    def __init__(
+        self, max_in_flight: int = DEFAULT_MAX_IN_FLIGHT, max_queue: int = DEFAULT_MAX_QUEUE
+    ):
         self.max_in_flight, self.max_queue = max_in_flight, max_queue
         self.admitted = 0
         self._workers = None
@@ -366,8 +412,10 @@ class Admission:
             self.admitted -= 1
 
     def busy_message(self) -> str:
-        return (f"server busy: {self.max_in_flight} calls are running and {self.max_queue} are waiting;"
-                " nothing ran, try again when one has finished")
+        return (
+            f"server busy: {self.max_in_flight} calls are running and {self.max_queue} are waiting;"
+            " nothing ran, try again when one has finished"
+        )
 
 
 def _printable(text: str) -> str:
@@ -383,25 +431,33 @@ def _printable(text: str) -> str:
     return "".join(out)
 
 
-def elicitation_request(*, title: str | None, argv: Sequence[str], pack_id: str, verb_key: str, effect: str) -> tuple[str, dict]:
+def elicitation_request(
+    *, title: str | None, argv: Sequence[str], pack_id: str, verb_key: str, effect: str
+) -> tuple[str, dict]:
     """(message, requestedSchema) of the question a confirm-gated call puts to the person.
 
     The argv is shown exactly, as a JSON array with control characters escaped, so an argument
     cannot disguise what runs. The answer must be "accept" with ``confirm: true``.
     """
-    shown = "[" + ", ".join(_printable(json.dumps(token, ensure_ascii=False)) for token in argv) + "]"
+    shown = (
+        "[" + ", ".join(_printable(json.dumps(token, ensure_ascii=False)) for token in argv) + "]"
+    )
     head = _printable(" ".join(title.split())) if title else f"{pack_id} {verb_key}"
     message = (
         f"{head}\n\n"
         f"Run this {effect} command ({pack_id} {verb_key})? Exactly this runs:\n\n"
         f"    {shown}\n\n"
-        "Nothing runs unless you accept with \"Run it\" checked."
+        'Nothing runs unless you accept with "Run it" checked.'
     )
     schema = {
         "type": "object",
         "properties": {
-            "confirm": {"type": "boolean", "title": "Run it", "description": "Run exactly the command shown",
-                        "default": False},
+            "confirm": {
+                "type": "boolean",
+                "title": "Run it",
+                "description": "Run exactly the command shown",
+                "default": False,
+            },
         },
         "required": ["confirm"],
     }
@@ -423,7 +479,9 @@ def _client_can_elicit(session) -> bool:
     return elicitation.form is not None or elicitation.url is None
 
 
-async def _ask_person(ctx, binding: Mapping, verb_key: str, args: dict) -> tuple[dict | None, list | None, str | None]:
+async def _ask_person(
+    ctx, binding: Mapping, verb_key: str, args: dict
+) -> tuple[dict | None, list | None, str | None]:
     """(args to run, the argv approved, None) when the person accepts; (None, None, why not) otherwise.
 
     The model's own ``confirm`` is dropped; the gate is opened with the person's answer only.
@@ -434,8 +492,14 @@ async def _ask_person(ctx, binding: Mapping, verb_key: str, args: dict) -> tuple
 
     pack_id = binding.get("pack_id", "?")
     if not _client_can_elicit(ctx.session):
-        return None, None, (f"{pack_id} {verb_key} is confirm-gated and this server asks the person (--confirm elicit),"
-                            " but this client cannot ask (it does not support MCP elicitation); nothing ran")
+        return (
+            None,
+            None,
+            (
+                f"{pack_id} {verb_key} is confirm-gated and this server asks the person (--confirm elicit),"
+                " but this client cannot ask (it does not support MCP elicitation); nothing ran"
+            ),
+        )
     args = {name: value for name, value in args.items() if name != "confirm"}
     args["confirm"] = True
     try:
@@ -445,18 +509,28 @@ async def _ask_person(ctx, binding: Mapping, verb_key: str, args: dict) -> tuple
     except Exception as error:
         return None, None, f"cannot prepare {verb_key!r}: {type(error).__name__}: {error}"
     title_forms = verb.get("title") or {}
-    title = render_title(title_forms.get("live"), full_args, done=False) if title_forms.get("live") else None
+    title = (
+        render_title(title_forms.get("live"), full_args, done=False)
+        if title_forms.get("live")
+        else None
+    )
     effect = (verb.get("policy") or {}).get("effect", "write")
-    message, schema = elicitation_request(title=title, argv=argv, pack_id=pack_id, verb_key=verb_key, effect=effect)
+    message, schema = elicitation_request(
+        title=title, argv=argv, pack_id=pack_id, verb_key=verb_key, effect=effect
+    )
     try:
         answer = await ctx.session.elicit_form(message, schema, related_request_id=ctx.request_id)
     except Exception as error:  # the client failed the request or went away: no answer is no
-        return None, None, f"could not ask the person ({type(error).__name__}: {error}); nothing ran"
+        return (
+            None,
+            None,
+            f"could not ask the person ({type(error).__name__}: {error}); nothing ran",
+        )
     content = answer.content or {}
     if answer.action == "accept" and content.get("confirm") is True:
         return args, list(argv), None
     if answer.action == "accept":
-        return None, None, "the person did not check \"Run it\"; nothing ran"
+        return None, None, 'the person did not check "Run it"; nothing ran'
     if answer.action == "decline":
         return None, None, "the person declined to run it; nothing ran"
     return None, None, "the person dismissed the question; nothing ran"
@@ -483,7 +557,9 @@ def _child_pids() -> list[int]:
     except OSError:
         pass
     try:  # no /proc (macOS): ask ps
-        listing = subprocess.run(["ps", "-A", "-o", "pid=,ppid="], capture_output=True, text=True, timeout=5)
+        listing = subprocess.run(
+            ["ps", "-A", "-o", "pid=,ppid="], capture_output=True, text=True, timeout=5
+        )
     except (OSError, subprocess.SubprocessError):
         return found
     for line in listing.stdout.splitlines():
@@ -522,7 +598,9 @@ def _settle_workers() -> None:
     stop_all()
     while True:
         kill_child_groups()
-        workers = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
+        workers = [
+            t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon
+        ]
         if not workers:
             return
         if time.monotonic() >= deadline:
@@ -541,7 +619,11 @@ _ID_RE = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 
 
 def _readable_id(value) -> Any:
-    return value if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)) else None
+    return (
+        value
+        if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+        else None
+    )
 
 
 def _error(request_id, code: int, message: str) -> dict:
@@ -549,7 +631,9 @@ def _error(request_id, code: int, message: str) -> dict:
 
 
 _FAST_GUARD_RE = re.compile(r"NaN|Infinity|\\u[dD][89a-fA-F]|\d[eE][+-]?\d{3}")
-_FAST_DEPTH = 100  # fewer brackets than this: nested less deep than the SDK's parser refuses (about 200)
+_FAST_DEPTH = (
+    100  # fewer brackets than this: nested less deep than the SDK's parser refuses (about 200)
+)
 
 
 def _plain_request(line: str):
@@ -565,7 +649,11 @@ def _plain_request(line: str):
         value = json.loads(line)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(value, dict) or value.get("jsonrpc") != "2.0" or not isinstance(value.get("method"), str):
+    if (
+        not isinstance(value, dict)
+        or value.get("jsonrpc") != "2.0"
+        or not isinstance(value.get("method"), str)
+    ):
         return None
     if "result" in value or "error" in value:
         return None
@@ -619,9 +707,15 @@ def screen_line(line: str):
         request_id = _readable_id(json.loads(match.group(1))) if match else None
         if parsed and isinstance(value, dict):
             request_id = _readable_id(value.get("id"))
-        return _error(request_id, INVALID_REQUEST, "Invalid Request: JSON nested too deeply for this server")
+        return _error(
+            request_id, INVALID_REQUEST, "Invalid Request: JSON nested too deeply for this server"
+        )
     if isinstance(value, list):
-        return _error(None, INVALID_REQUEST, "Invalid Request: batches are not supported; send one message per line")
+        return _error(
+            None,
+            INVALID_REQUEST,
+            "Invalid Request: batches are not supported; send one message per line",
+        )
     if not isinstance(value, dict):
         return _error(None, INVALID_REQUEST, "Invalid Request: a JSON-RPC message is a JSON object")
     if "method" not in value and ("result" in value or "error" in value):
@@ -683,11 +777,15 @@ class PipeLines:
         self._waiter = None  # the future the iterator awaits while there is no item
         self._pumping = False
         self._full = False  # reading paused: ``max_unanswered`` requests wait for their answer
-        self._handed = False  # the iterator's caller has the last line (or its error answer) in hand
+        self._handed = (
+            False  # the iterator's caller has the last line (or its error answer) in hand
+        )
 
     def answered(self, request_id) -> None:
         self.unanswered.discard(request_id)
-        if self._full:  # reading paused: read on (from the loop, never inside whoever wrote the answer)
+        if (
+            self._full
+        ):  # reading paused: read on (from the loop, never inside whoever wrote the answer)
             with contextlib.suppress(RuntimeError):  # the loop has closed
                 self._loop.call_soon_threadsafe(self._read_on)
 
@@ -710,7 +808,9 @@ class PipeLines:
         request_id = _readable_id(value.get("id"))
         if request_id is not None and "method" in value:
             self.unanswered.add(request_id)
-        elif value.get("method") == "notifications/cancelled" and isinstance(value.get("params"), dict):
+        elif value.get("method") == "notifications/cancelled" and isinstance(
+            value.get("params"), dict
+        ):
             self.answered(_readable_id(value["params"].get("requestId")))
 
     def __aiter__(self):
@@ -722,16 +822,26 @@ class PipeLines:
             return self.fast.offer(message)
         except Exception as error:  # noqa: BLE001 - the SDK answers this one and every later one
             self.fast.off = True
-            _notice(f"the fast path is off after an internal error ({type(error).__name__}: {error})")
+            _notice(
+                f"the fast path is off after an internal error ({type(error).__name__}: {error})"
+            )
             return False
 
     def _stand_in(self) -> str:
         head = self.dropped_head.split(b'"params"', 1)[0]
         match = _ID_RE.search(head)
         request_id = json.loads(match.group(1)) if match else None
-        return json.dumps(
-            {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": _OVERSIZED}}
-        ) + "\n"
+        return (
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": request_id,
+                    "method": "tools/call",
+                    "params": {"name": _OVERSIZED},
+                }
+            )
+            + "\n"
+        )
 
     async def __anext__(self) -> str:
         import asyncio
@@ -778,7 +888,9 @@ class PipeLines:
                     break
                 if self.max_unanswered is not None and len(self.unanswered) >= self.max_unanswered:
                     self._full = True
-                    if len(self.unanswered) >= self.max_unanswered:  # not answered in between (a worker)
+                    if (
+                        len(self.unanswered) >= self.max_unanswered
+                    ):  # not answered in between (a worker)
                         self._unwatch()  # ``answered`` reads on once there is room
                         return
                     self._full = False
@@ -898,7 +1010,9 @@ class PipeWriter:
         self.broken = False
         self.fast = None  # a mcp_fast.FastPath waiting to see the SDK answer initialize
         self._flushing = False
-        self._idle = None  # an anyio.Event, set when the flush under way ends, while someone waits for it
+        self._idle = (
+            None  # an anyio.Event, set when the flush under way ends, while someone waits for it
+        )
         self._lock = threading.Lock()
 
     def push(self, line: str, *, hold: bool = False) -> None:
@@ -1018,7 +1132,9 @@ class PipeWriter:
             while True:
                 with self._lock:
                     if not self.pending:
-                        self._flushing = False  # with the check: a line added from a worker is written by it
+                        self._flushing = (
+                            False  # with the check: a line added from a worker is written by it
+                        )
                         break
                     # what is added while we wait goes to a new buffer, written after this one
                     data, self.pending = self.pending, bytearray()
@@ -1053,6 +1169,7 @@ def _pipe_stdio():
     Like the SDK, fd 0 then reads /dev/null and fd 1 goes to stderr while serving, so a stray
     print cannot corrupt the protocol stream; both are put back afterwards.
     """
+
     def is_pipe(fd: int) -> bool:
         try:
             mode = os.fstat(fd).st_mode
@@ -1089,8 +1206,13 @@ def _pipe_stdio():
             os.close(fd)
 
 
-async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admission | None = None,
-                     fast_path: bool = True) -> None:
+async def _run_stdio(
+    table: ToolTable,
+    *,
+    confirm: str = "auto",
+    admission: Admission | None = None,
+    fast_path: bool = True,
+) -> None:
     import anyio
     import mcp_types as types
     from mcp.server.lowlevel import Server
@@ -1099,7 +1221,9 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
 
     admission = admission or Admission()
     listed = {
-        mode: types.ListToolsResult(tools=[types.Tool.model_validate(tool) for tool in table.listing(mode)])
+        mode: types.ListToolsResult(
+            tools=[types.Tool.model_validate(tool) for tool in table.listing(mode)]
+        )
         for mode in CONFIRM_MODES
     }
     told = set()  # start-up-like notices already written to stderr
@@ -1111,8 +1235,10 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
             return "elicit"
         if "arg" not in told and table.gated():
             told.add("arg")
-            _notice("this client does not support MCP elicitation: the model's confirm=true is accepted for "
-                    + ", ".join(table.gated()))
+            _notice(
+                "this client does not support MCP elicitation: the model's confirm=true is accepted for "
+                + ", ".join(table.gated())
+            )
         return "arg"
 
     async def on_list_tools(ctx, params):
@@ -1121,7 +1247,9 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
     async def run(binding, verb_key, args, expected_argv=None) -> dict:
         cancel = threading.Event()
         try:
-            return await admission.workers.run(cancel, _execute, binding, verb_key, args, cancel, expected_argv)
+            return await admission.workers.run(
+                cancel, _execute, binding, verb_key, args, cancel, expected_argv
+            )
         except anyio.get_cancelled_exc_class():
             # the client cancelled this call (or went away): the runtime kills the tool's group
             cancel.set()
@@ -1135,15 +1263,26 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
 
     async def run_titled(ctx, binding, verb_key, args, expected_argv=None) -> dict:
         meta = ctx.meta
-        token = meta.get("progress_token") if isinstance(meta, dict) else getattr(meta, "progress_token", None)
+        token = (
+            meta.get("progress_token")
+            if isinstance(meta, dict)
+            else getattr(meta, "progress_token", None)
+        )
         return await titled(token, binding, verb_key, args, expected_argv, ctx=ctx)
 
-    def push_progress(token, value: int, total: int | None, message: str, *, hold: bool = False) -> None:
+    def push_progress(
+        token, value: int, total: int | None, message: str, *, hold: bool = False
+    ) -> None:
         params = {"progressToken": token, "progress": value, "message": message}
         if total is not None:
             params["total"] = total
-        direct.push(_LINE_ENCODER.encode({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
-                    + "\n", hold=hold)
+        direct.push(
+            _LINE_ENCODER.encode(
+                {"jsonrpc": "2.0", "method": "notifications/progress", "params": params}
+            )
+            + "\n",
+            hold=hold,
+        )
 
     def begin(token, verb: Mapping, args: dict) -> None:
         """Before the call runs (on pipes): with a progress token, the live title as progress."""
@@ -1192,8 +1331,10 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
             return await run_titled(ctx, binding, verb_key, args)
         mode = mode_of(ctx)
         if mode == "deny":
-            return error_result(f"{binding['pack_id']} {verb_key} is confirm-gated and this server refuses such"
-                                " commands (--confirm deny); nothing ran")
+            return error_result(
+                f"{binding['pack_id']} {verb_key} is confirm-gated and this server refuses such"
+                " commands (--confirm deny); nothing ran"
+            )
         if mode == "elicit":
             approved, argv, refusal = await _ask_person(ctx, binding, verb_key, args)
             if refusal is not None:
@@ -1239,19 +1380,24 @@ async def _run_stdio(table: ToolTable, *, confirm: str = "auto", admission: Admi
         calls = None
         async with stdio_server(**streams) as (read_stream, write_stream):
             if pipes is not None:
+
                 async def answer(error: dict) -> None:
                     message = types.JSONRPCError.model_validate(error)
                     with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
                         await write_stream.send(SessionMessage(message))
 
                 pipes[0].answer = answer
-                pipes[0].max_unanswered = admission.max_in_flight + admission.max_queue + UNANSWERED_SLACK
+                pipes[0].max_unanswered = (
+                    admission.max_in_flight + admission.max_queue + UNANSWERED_SLACK
+                )
                 if fast_path:
                     calls = _fast_path(pipes, table, admission, begin, finish)
             try:
                 await server.run(read_stream, write_stream, server.create_initialization_options())
             finally:
-                if calls is not None:  # calls still running on the fast path: answered "Connection closed"
+                if (
+                    calls is not None
+                ):  # calls still running on the fast path: answered "Connection closed"
                     await calls.close()
                 admission.workers.close()
 
@@ -1264,8 +1410,15 @@ def _fast_path(pipes, table: ToolTable, admission: Admission, begin, finish):
 
     reader, writer = pipes
     fast = FastPath(
-        routes=table.routes, admission=admission, begin=begin, finish=finish, execute=_execute,
-        writer=writer, answered=reader.answered, check_arguments=check_arguments, error_result=error_result,
+        routes=table.routes,
+        admission=admission,
+        begin=begin,
+        finish=finish,
+        execute=_execute,
+        writer=writer,
+        answered=reader.answered,
+        check_arguments=check_arguments,
+        error_result=error_result,
         versions=frozenset(HANDSHAKE_PROTOCOL_VERSIONS),
     )
     reader.fast = writer.fast = fast
@@ -1288,12 +1441,12 @@ def confirm_notice(confirm: str, gated: Sequence[str]) -> str | None:
     names = ", ".join(gated)
     return {
         "arg": f"--confirm arg: the model can pass confirm=true itself, so the confirm-gated tools ({names})"
-               " run without asking anyone; use --confirm elicit (or auto) with a client that can ask the person",
+        " run without asking anyone; use --confirm elicit (or auto) with a client that can ask the person",
         "auto": f"the confirm-gated tools ({names}) ask the person through MCP elicitation when the client"
-                " supports it; with a client that does not, the model can pass confirm=true itself"
-                " (--confirm elicit refuses them there instead)",
+        " supports it; with a client that does not, the model can pass confirm=true itself"
+        " (--confirm elicit refuses them there instead)",
         "elicit": f"the confirm-gated tools ({names}) ask the person through MCP elicitation; a client without"
-                  " elicitation gets them refused",
+        " elicitation gets them refused",
         "deny": f"the confirm-gated tools ({names}) are refused (--confirm deny)",
     }[confirm]
 
@@ -1331,13 +1484,23 @@ def serve(
     leaves every message to the SDK (``mcp_fast`` answers plain tools/call next to it otherwise).
     """
     if transport not in TRANSPORTS:
-        raise UsageError(f"unknown transport {transport!r}", hint=f"use one of: {', '.join(TRANSPORTS)}")
+        raise UsageError(
+            f"unknown transport {transport!r}", hint=f"use one of: {', '.join(TRANSPORTS)}"
+        )
     if confirm not in CONFIRM_CHOICES:
-        raise UsageError(f"unknown confirm mode {confirm!r}", hint=f"use one of: {', '.join(CONFIRM_CHOICES)}")
+        raise UsageError(
+            f"unknown confirm mode {confirm!r}", hint=f"use one of: {', '.join(CONFIRM_CHOICES)}"
+        )
     if not isinstance(max_in_flight, int) or max_in_flight < 1:
-        raise UsageError(f"--max-in-flight {max_in_flight!r}: at least 1 call must be able to run", hint="e.g. --max-in-flight 4")
+        raise UsageError(
+            f"--max-in-flight {max_in_flight!r}: at least 1 call must be able to run",
+            hint="e.g. --max-in-flight 4",
+        )
     if not isinstance(max_queue, int) or max_queue < 0:
-        raise UsageError(f"--max-queue {max_queue!r}: not a count of calls", hint="e.g. --max-queue 32 (0: no waiting)")
+        raise UsageError(
+            f"--max-queue {max_queue!r}: not a count of calls",
+            hint="e.g. --max-queue 32 (0: no waiting)",
+        )
     require_mcp()
     problems = unsafe_patterns(packs)
     if problems:
@@ -1355,8 +1518,14 @@ def serve(
     stops = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
     previous = {signum: signal.signal(signum, _stop_now) for signum in stops}
     try:
-        anyio.run(lambda: _run_stdio(table, confirm=confirm, admission=Admission(max_in_flight, max_queue),
-                                     fast_path=fast_path))
+        anyio.run(
+            lambda: _run_stdio(
+                table,
+                confirm=confirm,
+                admission=Admission(max_in_flight, max_queue),
+                fast_path=fast_path,
+            )
+        )
     finally:
         _settle_workers()
         for signum, handler in previous.items():

@@ -47,7 +47,9 @@ from typing import Any
 
 __all__ = ["CONNECTION_CLOSED", "FastPath", "error_response", "exact_response", "plain_response"]
 
-CONNECTION_CLOSED = -32000  # mcp_types.CONNECTION_CLOSED: a request still running when the connection ends
+CONNECTION_CLOSED = (
+    -32000
+)  # mcp_types.CONNECTION_CLOSED: a request still running when the connection ends
 INVALID_PARAMS, INTERNAL_ERROR = -32602, -32603
 _SHUTDOWN_WRITE_S = 1.0  # the SDK's bound for the shutdown answer's write
 _PARAM_KEYS = frozenset({"name", "arguments", "_meta"})
@@ -74,13 +76,20 @@ def _plain_result(outcome: Any) -> dict | None:
         return None
     items = []
     for item in content:
-        if type(item) is not dict or len(item) != 2 or item.get("type") != "text" or type(item.get("text")) is not str:
+        if (
+            type(item) is not dict
+            or len(item) != 2
+            or item.get("type") != "text"
+            or type(item.get("text")) is not str
+        ):
             return None
         items.append({"text": item["text"], "type": "text"})  # the SDK's field order
     result: dict = {}
     if "_meta" in outcome:
         meta = outcome["_meta"]
-        if type(meta) is not dict or any(type(k) is not str or type(v) is not str for k, v in meta.items()):
+        if type(meta) is not dict or any(
+            type(k) is not str or type(v) is not str for k, v in meta.items()
+        ):
             return None
         result["_meta"] = meta
     result["content"] = items
@@ -121,7 +130,9 @@ def exact_response(request_id, outcome: Any, version: str) -> bytes:
 
     try:
         model = types.CallToolResult.model_validate(outcome)
-    except ValidationError:  # the dispatcher's ladder: a ValidationError is INVALID_PARAMS with empty data
+    except (
+        ValidationError
+    ):  # the dispatcher's ladder: a ValidationError is INVALID_PARAMS with empty data
         return error_response(request_id, INVALID_PARAMS, "Invalid request parameters", "")
     dumped = model.model_dump(by_alias=True, mode="json", exclude_none=True)
     try:
@@ -130,10 +141,13 @@ def exact_response(request_id, outcome: Any, version: str) -> bytes:
         return error_response(request_id, INTERNAL_ERROR, "Handler returned an invalid result")
     try:
         text = types.JSONRPCResponse(jsonrpc="2.0", id=request_id, result=dumped).model_dump_json(
-            by_alias=True, exclude_unset=True)
+            by_alias=True, exclude_unset=True
+        )
         return (text + "\n").encode("utf-8")
     except Exception as error:  # noqa: BLE001 - the SDK's writer would die here; we answer instead
-        return error_response(request_id, INTERNAL_ERROR, f"the result cannot be written as JSON: {error}")
+        return error_response(
+            request_id, INTERNAL_ERROR, f"the result cannot be written as JSON: {error}"
+        )
 
 
 def _running_loop():
@@ -180,7 +194,9 @@ class _Cancel:
 @dataclass
 class _Call:
     cancel: Any  # the _Cancel that makes the runtime kill the tool
-    cancelled: bool = False  # cancelled by the client (never answered) or by shutdown (answered closed)
+    cancelled: bool = (
+        False  # cancelled by the client (never answered) or by shutdown (answered closed)
+    )
 
 
 @dataclass
@@ -210,16 +226,24 @@ class FastPath:
     answered: Callable
     check_arguments: Callable
     error_result: Callable
-    versions: frozenset = frozenset()  # the handshake-era versions (mcp_types.version.HANDSHAKE_PROTOCOL_VERSIONS)
+    versions: frozenset = (
+        frozenset()
+    )  # the handshake-era versions (mcp_types.version.HANDSHAKE_PROTOCOL_VERSIONS)
     era: str | None = None  # "legacy" or "modern" once the first request has decided it
-    off: bool = False  # something went to the SDK that this path cannot follow: leave every call to it
+    off: bool = (
+        False  # something went to the SDK that this path cannot follow: leave every call to it
+    )
     version: str | None = None  # the negotiated version, once the SDK has answered initialize
     _init_ids: list = field(default_factory=list)
     _calls: dict = field(default_factory=dict)  # coerced request id -> (request id, _Call)
     _drains: set = field(default_factory=set)  # tasks writing answers the pipe did not take at once
     _lock: Any = field(default_factory=threading.Lock)  # guards _calls and each _Call.cancelled
-    _loop: Any = None  # the event loop the calls' answers hand their leftovers to (a full pipe, a hang-up)
-    _answering: int = 0  # workers between taking their call out of _calls and writing its answer (under _lock)
+    _loop: Any = (
+        None  # the event loop the calls' answers hand their leftovers to (a full pipe, a hang-up)
+    )
+    _answering: int = (
+        0  # workers between taking their call out of _calls and writing its answer (under _lock)
+    )
 
     @property
     def waiting(self) -> bool:
@@ -264,8 +288,11 @@ class FastPath:
             self._init_ids.append(message["id"])
             return False
         if self.era is None:
-            modern = isinstance(params, dict) and isinstance(params.get("_meta"), dict) \
+            modern = (
+                isinstance(params, dict)
+                and isinstance(params.get("_meta"), dict)
                 and _PROTOCOL_VERSION_KEY in params["_meta"]
+            )
             self.era = "modern" if modern else "legacy"
         if method != "tools/call" or self.off or self.version is None or self.era != "legacy":
             return False
@@ -279,7 +306,7 @@ class FastPath:
         if route is None:
             return False
         binding, verb_key = route
-        if ((binding["verbs"][verb_key].get("policy") or {}).get("confirm")):
+        if (binding["verbs"][verb_key].get("policy") or {}).get("confirm"):
             return False  # the confirm gate may need the SDK's session (elicitation, capabilities)
         token = None
         if "_meta" in params:
@@ -296,7 +323,12 @@ class FastPath:
         if problem is not None:
             self._write(request_id, response(request_id, self.error_result(problem), self.version))
         elif not self.admission.try_enter():
-            self._write(request_id, response(request_id, self.error_result(self.admission.busy_message()), self.version))
+            self._write(
+                request_id,
+                response(
+                    request_id, self.error_result(self.admission.busy_message()), self.version
+                ),
+            )
         else:
             self._start(request_id, binding, verb_key, dict(arguments or {}), token)
         return True
@@ -315,11 +347,35 @@ class FastPath:
             self._calls[key] = (request_id, call)
         if self._loop is None:
             self._loop = _running_loop()
-        job = (binding, verb_key, args, call.cancel, None, call, key, request_id, token, verb, self._loop)
+        job = (
+            binding,
+            verb_key,
+            args,
+            call.cancel,
+            None,
+            call,
+            key,
+            request_id,
+            token,
+            verb,
+            self._loop,
+        )
         self.admission.workers.submit(call.cancel, self._run, job, None)
 
-    def _run(self, binding, verb_key: str, args: dict, cancel, expected_argv, call: _Call, key, request_id, token,
-             verb, loop) -> None:
+    def _run(
+        self,
+        binding,
+        verb_key: str,
+        args: dict,
+        cancel,
+        expected_argv,
+        call: _Call,
+        key,
+        request_id,
+        token,
+        verb,
+        loop,
+    ) -> None:
         """On a worker thread: the call, then its answer (unless it was cancelled meanwhile)."""
         try:
             envelope, error = self.execute(binding, verb_key, args, cancel, expected_argv), None
@@ -330,7 +386,9 @@ class FastPath:
                 del self._calls[key]
             if call.cancelled:
                 return  # cancelled: its admission was left then, and it is never answered
-            self._answering += 1  # shutdown waits for this answer, as it answers the calls still running
+            self._answering += (
+                1  # shutdown waits for this answer, as it answers the calls still running
+            )
         try:
             self.admission.leave()
             if error is not None:

@@ -151,7 +151,9 @@ def _properties(verb: Mapping) -> dict:
 
 
 def _required(verb: Mapping) -> list[str]:
-    return [name for name in (verb.get("args") or {}).get("required") or () if isinstance(name, str)]
+    return [
+        name for name in (verb.get("args") or {}).get("required") or () if isinstance(name, str)
+    ]
 
 
 def _example_value(name: str, spec: Mapping) -> tuple[str, bool]:
@@ -161,7 +163,11 @@ def _example_value(name: str, spec: Mapping) -> tuple[str, bool]:
     """
     kind = spec.get("type")
     items = spec.get("items") or {}
-    for candidate in (spec.get("default"), (spec.get("enum") or [None])[0], (items.get("enum") or [None])[0]):
+    for candidate in (
+        spec.get("default"),
+        (spec.get("enum") or [None])[0],
+        (items.get("enum") or [None])[0],
+    ):
         if candidate is not None and not isinstance(candidate, (dict, list)):
             text = str(candidate).lower() if isinstance(candidate, bool) else str(candidate)
             if _SAFE_VALUE_RE.fullmatch(text):
@@ -214,7 +220,9 @@ def _type_cell(spec: Mapping) -> str:
     choices = spec.get("enum") or (spec.get("items") or {}).get("enum")
     notes = []
     if choices:
-        notes.append("one of " + ", ".join(_quote(choice, sentences=1, limit=40) for choice in choices[:12]))
+        notes.append(
+            "one of " + ", ".join(_quote(choice, sentences=1, limit=40) for choice in choices[:12])
+        )
     if "default" in spec:
         default = spec["default"]
         if isinstance(default, (bool, int, float)) and not isinstance(default, str):
@@ -236,8 +244,14 @@ def _args_table(verb_key: str, verb: Mapping, bin_name: str) -> list[str]:
             )
         spec = properties[name] if isinstance(properties[name], Mapping) else {}
         description = spec.get("description")
-        text = _quote(description) if isinstance(description, str) and description.strip() else "(none)"
-        rows.append(f"| `{name}` | {_type_cell(spec)} | {'yes' if name in required else 'no'} | {text} |")
+        text = (
+            _quote(description)
+            if isinstance(description, str) and description.strip()
+            else "(none)"
+        )
+        rows.append(
+            f"| `{name}` | {_type_cell(spec)} | {'yes' if name in required else 'no'} | {text} |"
+        )
     if _gated(verb):
         rows.append(
             "| `confirm` | boolean | yes, to run | wrapgen's gate: set `true` only after a person approved this"
@@ -284,7 +298,10 @@ def _verb_section(verb_key: str, verb: Mapping, bin_name: str) -> list[str]:
 
 def _check_verbs(pack_id: str, verbs: Mapping) -> None:
     if not isinstance(verbs, Mapping) or not verbs:
-        raise SkillError(f"pack {pack_id!r} has no commands to describe", hint="add verbs to pack.yaml, then run `wrapgen build`")
+        raise SkillError(
+            f"pack {pack_id!r} has no commands to describe",
+            hint="add verbs to pack.yaml, then run `wrapgen build`",
+        )
     for verb_key in sorted(verbs):
         if not is_verb_name(verb_key):
             raise SkillError(
@@ -435,9 +452,15 @@ def read_pack_files(pack_dir) -> dict[str, str]:
         try:
             files[file] = path.read_bytes().decode("utf-8")
         except FileNotFoundError:
-            raise SkillError(f"no {file} in {pack_dir}", hint=f"run `wrapgen build {pack_dir}` first") from None
+            raise SkillError(
+                f"no {file} in {pack_dir}", hint=f"run `wrapgen build {pack_dir}` first"
+            ) from None
         except UnicodeDecodeError:
-            raise SkillError(f"{path} is not UTF-8 text", hint=f"run `wrapgen build {pack_dir}` to regenerate it") from None
+            raise SkillError(
+                f"{path} is not UTF-8 text", hint=f"run `wrapgen build {pack_dir}` to regenerate it"
+            ) from None
         except OSError as error:
-            raise SkillError(f"cannot read {path}: {error.strerror}", hint="check the file's permissions") from None
+            raise SkillError(
+                f"cannot read {path}: {error.strerror}", hint="check the file's permissions"
+            ) from None
     return files

@@ -23,9 +23,21 @@ from functools import lru_cache
 from wrapgen.knowledge.table import Table, load
 
 __all__ = [
-    "not_command_reason", "never_reason", "is_not_command", "is_mega_command", "is_mega_arg",
-    "mega_positional", "forwards_command_line", "forwarding_operand", "is_not_operand", "not_operands",
-    "is_setup_family", "common_weight", "MEGA_REASON", "is_revision_operand", "options_after_operands",
+    "not_command_reason",
+    "never_reason",
+    "is_not_command",
+    "is_mega_command",
+    "is_mega_arg",
+    "mega_positional",
+    "forwards_command_line",
+    "forwarding_operand",
+    "is_not_operand",
+    "not_operands",
+    "is_setup_family",
+    "common_weight",
+    "MEGA_REASON",
+    "is_revision_operand",
+    "options_after_operands",
 ]
 
 MEGA_REASON = "a mega-command: forwards an arbitrary command line (docs/contract.md §13)"
@@ -90,7 +102,9 @@ def forwarding_operand(arg_name: str) -> bool:
     return _forwarding_name().search(arg_name) is not None
 
 
-_COMMAND_ARG_USAGE = re.compile(r"\bCOMMAND \[ARG")  # "nohup COMMAND [ARG]...": the usage of a launcher
+_COMMAND_ARG_USAGE = re.compile(
+    r"\bCOMMAND \[ARG"
+)  # "nohup COMMAND [ARG]...": the usage of a launcher
 
 
 @lru_cache(maxsize=None)
@@ -99,7 +113,9 @@ def _after_double_dash() -> re.Pattern[str]:
     [ -- <command>]`` (a command for the shell it spawns), ``restart [-- <args>]`` (arguments for a
     package script). Not git's ``[--] <path>...``: a path list is no command line."""
     words = sorted(_names("mega_args"), key=lambda w: (-len(w), w))
-    return re.compile(r"(?:^|[\s\[(])--\s+[\[<(]*(?:%s)\b" % "|".join(map(re.escape, words)), re.IGNORECASE)
+    return re.compile(
+        r"(?:^|[\s\[(])--\s+[\[<(]*(?:%s)\b" % "|".join(map(re.escape, words)), re.IGNORECASE
+    )
 
 
 def forwards_command_line(command) -> bool:
@@ -109,7 +125,10 @@ def forwards_command_line(command) -> bool:
     pattern = mega_positional()
     if any(p.variadic and pattern.match(p.name) for p in command.positionals):
         return True
-    return any(_COMMAND_ARG_USAGE.search(line) or _after_double_dash().search(line) for line in command.usage)
+    return any(
+        _COMMAND_ARG_USAGE.search(line) or _after_double_dash().search(line)
+        for line in command.usage
+    )
 
 
 def is_not_operand(word: str) -> bool:
@@ -119,7 +138,9 @@ def is_not_operand(word: str) -> bool:
     return low in _names("not_operands") or re.split(r"[-_ ]", low)[-1] in _OPTION_KINDS
 
 
-_OPTION_KINDS = frozenset({"options", "opts"})  # the last word of a placeholder for options of a kind
+_OPTION_KINDS = frozenset(
+    {"options", "opts"}
+)  # the last word of a placeholder for options of a kind
 
 
 def is_revision_operand(name: str) -> bool:
@@ -142,13 +163,19 @@ def options_after_operands(command) -> frozenset[str] | None:
         for match in re.finditer(r"\[<?([A-Za-z][\w-]*)>?\]\s*$", line.strip()):
             if match.group(1).lower() not in names:
                 continue
-            head = line.strip()[:match.start()]
-            if not any(p.name.strip("<>[]. ").lower() not in names
-                       and re.search(rf"(?<![\w-]){re.escape(p.name.strip('<>[]. '))}(?![\w-])", head)
-                       for p in command.positionals):
+            head = line.strip()[: match.start()]
+            if not any(
+                p.name.strip("<>[]. ").lower() not in names
+                and re.search(rf"(?<![\w-]){re.escape(p.name.strip('<>[]. '))}(?![\w-])", head)
+                for p in command.positionals
+            ):
                 continue  # no operand before it: an ordinary trailing operand
-            return frozenset(sp for f in (*command.flags, *command.global_flags) for sp in f.spellings
-                             if re.search(rf"\[{re.escape(sp)}(?![\w-])|\[{re.escape(sp)}[a-z]", head))
+            return frozenset(
+                sp
+                for f in (*command.flags, *command.global_flags)
+                for sp in f.spellings
+                if re.search(rf"\[{re.escape(sp)}(?![\w-])|\[{re.escape(sp)}[a-z]", head)
+            )
     return None
 
 

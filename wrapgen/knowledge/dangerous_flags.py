@@ -19,8 +19,16 @@ from wrapgen.knowledge.phrases import danger_words
 from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Flag
 
-__all__ = ["DangerEntry", "CATALOGUE", "DANGER_WORDS", "ValueGuard", "VALUE_GUARDS", "dangerous_reason",
-           "token_danger", "value_guard"]
+__all__ = [
+    "DangerEntry",
+    "CATALOGUE",
+    "DANGER_WORDS",
+    "ValueGuard",
+    "VALUE_GUARDS",
+    "dangerous_reason",
+    "token_danger",
+    "value_guard",
+]
 
 
 @dataclass(frozen=True)
@@ -31,8 +39,12 @@ class DangerEntry:
 
 
 def _catalogue() -> tuple[DangerEntry, ...]:
-    return tuple(_grouped(load("dangerous_flags")["catalogue"],
-                          lambda first, spellings: DangerEntry(first.tool, spellings, first.why)))
+    return tuple(
+        _grouped(
+            load("dangerous_flags")["catalogue"],
+            lambda first, spellings: DangerEntry(first.tool, spellings, first.why),
+        )
+    )
 
 
 def _grouped(table, make):
@@ -64,7 +76,9 @@ class ValueGuard:
 def _guard(first, spellings: tuple[str, ...]) -> ValueGuard:
     value = first.value
     if isinstance(value, dict):  # {"pattern": ..., "max_length": N}
-        return ValueGuard(first.tool, spellings, value["pattern"], first.why, value.get("max_length"))
+        return ValueGuard(
+            first.tool, spellings, value["pattern"], first.why, value.get("max_length")
+        )
     return ValueGuard(first.tool, spellings, value, first.why)
 
 
@@ -89,8 +103,9 @@ def value_guard(flag: Flag, *, tool: str) -> ValueGuard | None:
 # Help words that mark a flag as dangerous in any tool (data/phrases.json), and the flag and value
 # names that write the output to a file or load a configuration (data/dangerous_flags.json).
 DANGER_WORDS = danger_words()
-_FILE_VALUE = re.compile("^(?:%s)$" % "|".join(e.name for e in load("dangerous_flags")["file_values"]),
-                         re.IGNORECASE)
+_FILE_VALUE = re.compile(
+    "^(?:%s)$" % "|".join(e.name for e in load("dangerous_flags")["file_values"]), re.IGNORECASE
+)
 _OUTPUT_FLAGS = load("dangerous_flags")["output_flags"].names
 _CONFIG_FLAGS = load("dangerous_flags")["config_flags"].names
 _CONFIG_FLAGS_IF_SAID = load("dangerous_flags")["config_flags_if_said"].names
@@ -110,13 +125,20 @@ def dangerous_reason(flag: Flag, *, tool: str) -> str | None:
         hit = _catalogue_hit(spelling, tool)
         if hit:
             return hit
-    if flag.takes_value and flag.name in _OUTPUT_FLAGS and (
-        _FILE_VALUE.match(flag.value_name or "") or re.search(r"\bfile\b", flag.description, re.I)
-    ) and not re.search(r"\bformat\b", flag.description, re.I):
+    if (
+        flag.takes_value
+        and flag.name in _OUTPUT_FLAGS
+        and (
+            _FILE_VALUE.match(flag.value_name or "")
+            or re.search(r"\bfile\b", flag.description, re.I)
+        )
+        and not re.search(r"\bformat\b", flag.description, re.I)
+    ):
         return f"{flag.spellings[0]} writes the output to a file"
     if flag.takes_value and (
         flag.name in _CONFIG_FLAGS
-        or flag.name in _CONFIG_FLAGS_IF_SAID and re.search(r"config", flag.description, re.I)
+        or flag.name in _CONFIG_FLAGS_IF_SAID
+        and re.search(r"config", flag.description, re.I)
     ):
         return f"{flag.spellings[0]} loads a configuration file"
     match = DANGER_WORDS.search(flag.description or "")

@@ -13,8 +13,15 @@ from functools import lru_cache
 
 from wrapgen.knowledge.table import Knowledge, KnowledgeError, load, regex_names
 
-__all__ = ["is_noise_flag", "noise_flag_pattern", "build_noise_pattern", "preferred_weight", "primary_flags",
-           "kept_when_shown", "is_value_kind"]
+__all__ = [
+    "is_noise_flag",
+    "noise_flag_pattern",
+    "build_noise_pattern",
+    "preferred_weight",
+    "primary_flags",
+    "kept_when_shown",
+    "is_value_kind",
+]
 
 
 def build_noise_pattern(data: Knowledge) -> re.Pattern[str]:
@@ -22,8 +29,10 @@ def build_noise_pattern(data: Knowledge) -> re.Pattern[str]:
     names = data["noise_flags"].names
     redundant = sorted(n for n in names if n.startswith("no-") and n[3:] in names)
     if redundant:
-        raise KnowledgeError(f"{data.source}: noise_flags lists {redundant[0]!r} and {redundant[0][3:]!r}; "
-                             "'no-X' matches wherever 'X' does, so drop the first")
+        raise KnowledgeError(
+            f"{data.source}: noise_flags lists {redundant[0]!r} and {redundant[0][3:]!r}; "
+            "'no-X' matches wherever 'X' does, so drop the first"
+        )
     alternatives = [re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n))]
     alternatives += regex_names(data, "noise_flag_patterns")
     return re.compile(r"^(?:no-)?(?:%s)$" % "|".join(alternatives))

@@ -162,22 +162,32 @@ class ToolHardening:
     @property
     def empty(self) -> bool:
         """Nothing to apply (only ``not_covered`` notes)."""
-        return not (self.config or self.env or self.verb_flags or self.flags or self.config_guard
-                    or self.credential_guard)
+        return not (
+            self.config
+            or self.env
+            or self.verb_flags
+            or self.flags
+            or self.config_guard
+            or self.credential_guard
+        )
 
 
 def _need(entry: Mapping, field: str, where: str, kind=str) -> object:
     value = entry.get(field) if isinstance(entry, Mapping) else None
     if not isinstance(value, kind) or (kind is str and field == "reason" and not value.strip()):
-        raise HardeningDataError(f"hardening.json: {where} needs a {field!r} ({kind.__name__})",
-                                 hint="every entry of the catalogue says what it sets and why")
+        raise HardeningDataError(
+            f"hardening.json: {where} needs a {field!r} ({kind.__name__})",
+            hint="every entry of the catalogue says what it sets and why",
+        )
     return value
 
 
 def _tokens(entry: Mapping, field: str, where: str) -> tuple[str, ...]:
     value = _need(entry, field, where, list)
     if not value or not all(isinstance(t, str) and t for t in value):
-        raise HardeningDataError(f"hardening.json: {where}.{field} must be a list of non-empty strings")
+        raise HardeningDataError(
+            f"hardening.json: {where}.{field} must be a list of non-empty strings"
+        )
     return tuple(value)
 
 
@@ -197,7 +207,9 @@ def _parse_tool(tool: str, data: Mapping) -> ToolHardening:
         at = f"{where}.env[{i}]"
         name, value = _need(entry, "name", at), _need(entry, "value", at)
         if name in seen_env or name.startswith("GIT_CONFIG_"):
-            raise HardeningDataError(f"hardening.json: {at} sets {name} twice or clashes with the config overrides")
+            raise HardeningDataError(
+                f"hardening.json: {at} sets {name} twice or clashes with the config overrides"
+            )
         seen_env.add(name)
         env.append(EnvSetting(name, value, _need(entry, "reason", at)))
     verb_flags, seen_verbs = [], set()
@@ -208,40 +220,71 @@ def _parse_tool(tool: str, data: Mapping) -> ToolHardening:
         if twice:
             raise HardeningDataError(f"hardening.json: {at} lists {', '.join(sorted(twice))} again")
         seen_verbs.update(verbs)
-        verb_flags.append(FlagGroup(_tokens(entry, "flags", at), _need(entry, "reason", at), verbs=verbs))
+        verb_flags.append(
+            FlagGroup(_tokens(entry, "flags", at), _need(entry, "reason", at), verbs=verbs)
+        )
     flags = []
     for i, entry in enumerate(data.get("flags", [])):
         at = f"{where}.flags[{i}]"
         required = entry.get("required", True)
         if not isinstance(required, bool):
             raise HardeningDataError(f"hardening.json: {at}.required must be true or false")
-        flags.append(FlagGroup(_tokens(entry, "flags", at), _need(entry, "reason", at), required=required))
+        flags.append(
+            FlagGroup(_tokens(entry, "flags", at), _need(entry, "reason", at), required=required)
+        )
     notes = []
     for i, entry in enumerate(data.get("not_covered", [])):
         at = f"{where}.not_covered[{i}]"
         notes.append((_need(entry, "key", at), _need(entry, "reason", at)))
-    guard = _parse_guard(data.get("config_guard"), f"{where}.config_guard") if "config_guard" in data else None
+    guard = (
+        _parse_guard(data.get("config_guard"), f"{where}.config_guard")
+        if "config_guard" in data
+        else None
+    )
     if (config or guard) and data.get("config_env") != "GIT_CONFIG":
-        raise HardeningDataError(f"hardening.json: {where}.config needs \"config_env\": \"GIT_CONFIG\", "
-                                 "git's GIT_CONFIG_COUNT/KEY_n/VALUE_n, the one per-call config mechanism wrapgen renders")
-    credential = (_parse_credential_guard(data.get("credential_guard"), f"{where}.credential_guard")
-                  if "credential_guard" in data else None)
+        raise HardeningDataError(
+            f'hardening.json: {where}.config needs "config_env": "GIT_CONFIG", '
+            "git's GIT_CONFIG_COUNT/KEY_n/VALUE_n, the one per-call config mechanism wrapgen renders"
+        )
+    credential = (
+        _parse_credential_guard(data.get("credential_guard"), f"{where}.credential_guard")
+        if "credential_guard" in data
+        else None
+    )
     writes_only = data.get("writes_only", False)
     if not isinstance(writes_only, bool):
         raise HardeningDataError(f"hardening.json: {where}.writes_only must be true or false")
-    return ToolHardening(tool, reason, tuple(config), tuple(env), tuple(verb_flags), tuple(flags), tuple(notes), guard,
-                         credential, writes_only)
+    return ToolHardening(
+        tool,
+        reason,
+        tuple(config),
+        tuple(env),
+        tuple(verb_flags),
+        tuple(flags),
+        tuple(notes),
+        guard,
+        credential,
+        writes_only,
+    )
 
 
 def _plain_name(name: str) -> bool:
-    return bool(name) and "/" not in name and "\x00" not in name and name not in (".", "..") and not name.startswith("-")
+    return (
+        bool(name)
+        and "/" not in name
+        and "\x00" not in name
+        and name not in (".", "..")
+        and not name.startswith("-")
+    )
 
 
 def _parse_credential_guard(data, where: str) -> CredentialGuard:
     reason = _need(data, "reason", where)
     form = _need(data, "format", where)
     if form not in CREDENTIAL_FORMATS:
-        raise HardeningDataError(f"hardening.json: {where}.format must be one of {', '.join(CREDENTIAL_FORMATS)}")
+        raise HardeningDataError(
+            f"hardening.json: {where}.format must be one of {', '.join(CREDENTIAL_FORMATS)}"
+        )
     allow, seen = [], set()
     for i, entry in enumerate(_need(data, "allow", where, list)):
         at = f"{where}.allow[{i}]"
@@ -249,7 +292,9 @@ def _parse_credential_guard(data, where: str) -> CredentialGuard:
         args = _tokens(entry, "args", at) if "args" in entry else ()
         env = _tokens(entry, "env", at) if "env" in entry else ()
         if not _plain_name(name) or (name, args) in seen:
-            raise HardeningDataError(f"hardening.json: {at}.name {name!r} is no plain program name or is listed twice")
+            raise HardeningDataError(
+                f"hardening.json: {at}.name {name!r} is no plain program name or is listed twice"
+            )
         seen.add((name, args))
         allow.append(PluginAllow(name, _need(entry, "reason", at), args, env))
     return CredentialGuard(form, reason, tuple(allow))
@@ -278,11 +323,19 @@ def _parse_guard(data, where: str) -> ConfigGuard:
     resets = []
     for i, entry in enumerate(_need(data, "reset", where, list)):
         at = f"{where}.reset[{i}]"
-        resets.append(GuardReset(_need(entry, "prefix", at), _tokens(entry, "suffixes", at),
-                                 _need(entry, "value", at), _need(entry, "reason", at)))
+        resets.append(
+            GuardReset(
+                _need(entry, "prefix", at),
+                _tokens(entry, "suffixes", at),
+                _need(entry, "value", at),
+                _need(entry, "reason", at),
+            )
+        )
     if not resets:
         raise HardeningDataError(f"hardening.json: {where}.reset lists nothing to reset")
-    return ConfigGuard(_tokens(data, "list", where), _tokens(data, "scopes", where), tuple(resets), reason)
+    return ConfigGuard(
+        _tokens(data, "list", where), _tokens(data, "scopes", where), tuple(resets), reason
+    )
 
 
 def pack_guard(entry: ToolHardening) -> dict | None:
@@ -294,14 +347,23 @@ def pack_guard(entry: ToolHardening) -> dict | None:
         "env": "GIT_CONFIG",
         "list": list(guard.list),
         "scopes": list(guard.scopes),
-        "reset": [{"prefix": r.prefix, "suffixes": list(r.suffixes), "value": r.value} for r in guard.reset],
+        "reset": [
+            {"prefix": r.prefix, "suffixes": list(r.suffixes), "value": r.value}
+            for r in guard.reset
+        ],
     }
 
 
 def parse_catalogue(data: Mapping) -> dict[str, ToolHardening]:
     """The catalogue from the JSON value; HardeningDataError when an entry is malformed."""
-    if not isinstance(data, Mapping) or data.get("version") != 1 or not isinstance(data.get("tools"), Mapping):
-        raise HardeningDataError("hardening.json: expected {\"version\": 1, \"reason\": ..., \"tools\": {...}}")
+    if (
+        not isinstance(data, Mapping)
+        or data.get("version") != 1
+        or not isinstance(data.get("tools"), Mapping)
+    ):
+        raise HardeningDataError(
+            'hardening.json: expected {"version": 1, "reason": ..., "tools": {...}}'
+        )
     _need(data, "reason", "the catalogue")
     return {tool: _parse_tool(tool, entry) for tool, entry in sorted(data["tools"].items())}
 
@@ -385,7 +447,7 @@ def _kept_at(cli: Sequence[str], tokens: tuple[str, ...]) -> bool:
     before a placeholder token, whose omission would drop the flag in front of it (docs/contract.md §5 rule 3)."""
     width = len(tokens)
     for i in range(1, len(cli) - width + 1):
-        if tuple(cli[i:i + width]) == tokens:
+        if tuple(cli[i : i + width]) == tokens:
             after = cli[i + width] if i + width < len(cli) else None
             if after is None or "{{" not in after:
                 return True

@@ -13,8 +13,18 @@ from functools import lru_cache
 
 from wrapgen.knowledge.table import Knowledge, KnowledgeError, load
 
-__all__ = ["summary_out", "group_weights", "noise_help_words", "danger_words", "compiled", "preview_words",
-           "bare_job_patterns", "in_place_words", "answer_switch_words", "about_the_tool"]
+__all__ = [
+    "summary_out",
+    "group_weights",
+    "noise_help_words",
+    "danger_words",
+    "compiled",
+    "preview_words",
+    "bare_job_patterns",
+    "in_place_words",
+    "answer_switch_words",
+    "about_the_tool",
+]
 
 
 def compiled(data: Knowledge, table: str) -> tuple[tuple[re.Pattern[str], object], ...]:
@@ -24,8 +34,9 @@ def compiled(data: Knowledge, table: str) -> tuple[tuple[re.Pattern[str], object
         try:
             out.append((re.compile(entry.name, re.IGNORECASE), entry.value))
         except re.error as error:
-            raise KnowledgeError(f"{data.source}: {table}: {entry.name!r} is not a regular expression: "
-                                 f"{error}") from None
+            raise KnowledgeError(
+                f"{data.source}: {table}: {entry.name!r} is not a regular expression: {error}"
+            ) from None
     return tuple(out)
 
 
@@ -87,5 +98,7 @@ def about_the_tool(tool: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     """(pattern, reason shown) for summaries that describe ``tool`` itself ("information about Composer")."""
     if not tool:
         return ()
-    return tuple((re.compile(pattern.pattern.replace("{tool}", re.escape(tool)), re.IGNORECASE), why)
-                 for pattern, why in compiled(load("phrases"), "about_the_tool"))
+    return tuple(
+        (re.compile(pattern.pattern.replace("{tool}", re.escape(tool)), re.IGNORECASE), why)
+        for pattern, why in compiled(load("phrases"), "about_the_tool")
+    )

@@ -23,8 +23,18 @@ from wrapgen.knowledge.phrases import compiled
 from wrapgen.knowledge.table import load
 from wrapgen.knowledge.tools import base_name
 
-__all__ = ["runner_kind", "runner_files", "own_file_name", "names_other_files", "invocation", "invocation_flags", "target_effect", "parameter_schema", "is_hook",
-           "KINDS"]
+__all__ = [
+    "runner_kind",
+    "runner_files",
+    "own_file_name",
+    "names_other_files",
+    "invocation",
+    "invocation_flags",
+    "target_effect",
+    "parameter_schema",
+    "is_hook",
+    "KINDS",
+]
 
 KINDS = ("make", "npm", "just", "task")
 
@@ -46,7 +56,9 @@ def runner_files(kind: str) -> tuple[str, ...]:
 
 def own_file_name(kind: str, file: str, directory: str) -> bool:
     """Whether ``file`` is one runner ``kind`` finds by itself in ``directory`` (no flag needs to name it)."""
-    return os.path.dirname(file) == directory.rstrip(os.sep) and os.path.basename(file) in runner_files(kind)
+    return os.path.dirname(file) == directory.rstrip(os.sep) and os.path.basename(
+        file
+    ) in runner_files(kind)
 
 
 def names_other_files(kind: str) -> bool:
@@ -80,7 +92,7 @@ def invocation_flags(tool: str) -> frozenset[str]:
 
 def is_hook(name: str, names: Sequence[str]) -> bool:
     """Whether script ``name`` is one the runner runs by itself around another in ``names`` (``prebuild``)."""
-    return any(name.startswith(p) and name[len(p):] in names for p in _data()["hooks"].names)
+    return any(name.startswith(p) and name[len(p) :] in names for p in _data()["hooks"].names)
 
 
 @lru_cache(maxsize=None)
@@ -92,7 +104,9 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z]+", text.lower())
 
 
-def target_effect(name: str, help_text: str = "", *, prerequisites: Sequence[tuple[str, str]] = ()) -> tuple[str, str]:
+def target_effect(
+    name: str, help_text: str = "", *, prerequisites: Sequence[tuple[str, str]] = ()
+) -> tuple[str, str]:
     """(effect, reason) of one target: ``read``, ``write`` or ``destructive``.
 
     ``prerequisites`` are (name, effect) of what the target runs first: a read that depends on a
@@ -116,15 +130,23 @@ def target_effect(name: str, help_text: str = "", *, prerequisites: Sequence[tup
         if writing and not says_reads:
             return "write", f"write: '{name}' usually reads, but its help says '{writing}'"
         if writes_first:
-            return "write", f"write: '{name}' usually reads, but it first runs '{writes_first}', which writes"
-        return "read", f"read: '{name}' is a target that reads by convention, and its help says nothing of writing"
+            return (
+                "write",
+                f"write: '{name}' usually reads, but it first runs '{writes_first}', which writes",
+            )
+        return (
+            "read",
+            f"read: '{name}' is a target that reads by convention, and its help says nothing of writing",
+        )
     if lowered in data["checking_names"].names:
         if says_reads and not writes_first and not writing:
             return "read", f"read: '{name}' checks, and its help says it changes nothing"
         if writes_first:
             return "write", f"write: '{name}' checks, but it first runs '{writes_first}'"
-        return "write", (f"write: '{name}' checks, but such targets often build first; "
-                         "its help does not say it changes nothing")
+        return "write", (
+            f"write: '{name}' checks, but such targets often build first; "
+            "its help does not say it changes nothing"
+        )
     return "write", f"write: a target can do anything, and '{name}' is not one that only reads"
 
 
@@ -140,7 +162,11 @@ def parameter_schema(description: str, *, default: Any = None, choices: Sequence
     # The default stays the runner's: a value left out is not passed, so the runner applies its own
     # (which may be an expression: make's `$(shell git describe)`, just's backticks).
     if default not in (None, ""):
-        description = f"{description.rstrip('.')} (default: {default})" if description else f"default: {default}"
+        description = (
+            f"{description.rstrip('.')} (default: {default})"
+            if description
+            else f"default: {default}"
+        )
     if description:
         schema["description"] = description
     return schema

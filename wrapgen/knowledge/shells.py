@@ -14,8 +14,15 @@ from functools import lru_cache
 
 from wrapgen.knowledge.table import Knowledge, KnowledgeError, load, regex_names
 
-__all__ = ["Runner", "runner", "takes_code", "is_shell_operator", "shell_operator_pattern", "build_runners",
-           "build_operator_pattern"]
+__all__ = [
+    "Runner",
+    "runner",
+    "takes_code",
+    "is_shell_operator",
+    "shell_operator_pattern",
+    "build_runners",
+    "build_operator_pattern",
+]
 
 _VERSIONED = re.compile(r"^(?P<name>[a-z][a-z_]*?)(?:-?\d+(?:\.\d+)*)?$")
 
@@ -41,13 +48,23 @@ def build_runners(data: Knowledge) -> dict[str, Runner]:
     for kind in _KINDS:
         for entry in data[kind]:
             value = entry.value if entry.value is not None else {}
-            if (not isinstance(value, dict) or set(value) - {"short", "long"}
-                    or not isinstance(value.get("short", ""), str)
-                    or not isinstance(value.get("long", []), list)):
-                raise KnowledgeError(f"{data.source}: {kind}: {entry.name!r}: value must be "
-                                     "{\"short\": letters, \"long\": [spellings]}")
-            out[entry.name.lower()] = Runner(kind, entry.name, entry.why, value.get("short", ""),
-                                             tuple(str(s).lower() for s in value.get("long", ())))
+            if (
+                not isinstance(value, dict)
+                or set(value) - {"short", "long"}
+                or not isinstance(value.get("short", ""), str)
+                or not isinstance(value.get("long", []), list)
+            ):
+                raise KnowledgeError(
+                    f"{data.source}: {kind}: {entry.name!r}: value must be "
+                    '{"short": letters, "long": [spellings]}'
+                )
+            out[entry.name.lower()] = Runner(
+                kind,
+                entry.name,
+                entry.why,
+                value.get("short", ""),
+                tuple(str(s).lower() for s in value.get("long", ())),
+            )
     return out
 
 

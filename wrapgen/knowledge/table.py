@@ -15,7 +15,16 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterator, Mapping
 
-__all__ = ["Entry", "Table", "Knowledge", "KnowledgeError", "load", "parse", "decode", "regex_names"]
+__all__ = [
+    "Entry",
+    "Table",
+    "Knowledge",
+    "KnowledgeError",
+    "load",
+    "parse",
+    "decode",
+    "regex_names",
+]
 
 _FILE_KEYS = {"about", "tables", "exclusive"}
 _TABLE_KEYS = {"about", "groups", "keyed_by_tool"}
@@ -80,8 +89,9 @@ class Knowledge:
         try:
             return self.tables[name]
         except KeyError:
-            raise KnowledgeError(f"{self.source}: no table {name!r} (tables: {', '.join(sorted(self.tables))})") \
-                from None
+            raise KnowledgeError(
+                f"{self.source}: no table {name!r} (tables: {', '.join(sorted(self.tables))})"
+            ) from None
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict:
@@ -109,7 +119,9 @@ def _text(value: Any, where: str) -> str:
     return value
 
 
-def _group_entries(table: str, group: Any, where: str, *, index: int, keyed_by_tool: bool) -> list[Entry]:
+def _group_entries(
+    table: str, group: Any, where: str, *, index: int, keyed_by_tool: bool
+) -> list[Entry]:
     if not isinstance(group, dict):
         raise KnowledgeError(f"{where}: a group is an object with 'why' and 'names' or 'values'")
     unknown = set(group) - _GROUP_KEYS
@@ -122,7 +134,9 @@ def _group_entries(table: str, group: Any, where: str, *, index: int, keyed_by_t
     elif "tool" in group:
         raise KnowledgeError(f"{where}: 'tool' is only allowed in a table keyed_by_tool")
     if ("names" in group) == ("values" in group):
-        raise KnowledgeError(f"{where}: give exactly one of 'names' (a list) or 'values' (name -> value)")
+        raise KnowledgeError(
+            f"{where}: give exactly one of 'names' (a list) or 'values' (name -> value)"
+        )
     if "values" in group:
         if "value" in group:
             raise KnowledgeError(f"{where}: 'value' applies to 'names', not to 'values'")
@@ -157,8 +171,14 @@ def parse(data: Any, *, source: str) -> Knowledge:
     tables: dict[str, Table] = {}
     for tname, tdata in data["tables"].items():
         where = f"{source}: table {tname!r}"
-        if not isinstance(tdata, dict) or not isinstance(tdata.get("groups"), list) or not tdata["groups"]:
-            raise KnowledgeError(f"{where}: a table is an object with 'about' and a non-empty 'groups' list")
+        if (
+            not isinstance(tdata, dict)
+            or not isinstance(tdata.get("groups"), list)
+            or not tdata["groups"]
+        ):
+            raise KnowledgeError(
+                f"{where}: a table is an object with 'about' and a non-empty 'groups' list"
+            )
         unknown = set(tdata) - _TABLE_KEYS
         if unknown:
             raise KnowledgeError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
@@ -168,12 +188,16 @@ def parse(data: Any, *, source: str) -> Knowledge:
         entries: list[Entry] = []
         seen: dict[tuple[str, str], str] = {}
         for i, group in enumerate(tdata["groups"]):
-            for entry in _group_entries(tname, group, f"{where} group {i}", index=i, keyed_by_tool=keyed):
+            for entry in _group_entries(
+                tname, group, f"{where} group {i}", index=i, keyed_by_tool=keyed
+            ):
                 key = (entry.tool, entry.name)
                 if key in seen:
                     scope = f" for tool {entry.tool!r}" if keyed else ""
-                    raise KnowledgeError(f"{where}: duplicate entry {entry.name!r}{scope} "
-                                         f"(first: {seen[key]!r}; again: {entry.why!r})")
+                    raise KnowledgeError(
+                        f"{where}: duplicate entry {entry.name!r}{scope} "
+                        f"(first: {seen[key]!r}; again: {entry.why!r})"
+                    )
                 seen[key] = entry.why
                 entries.append(entry)
         tables[tname] = Table(tname, _text(tdata.get("about"), f"{where}.about"), tuple(entries))
@@ -191,8 +215,10 @@ def parse(data: Any, *, source: str) -> Knowledge:
             for entry in tables[name]:
                 key = (entry.tool, entry.name)
                 if key in owner:
-                    raise KnowledgeError(f"{source}: contradiction: {entry.name!r} is in both {owner[key]!r} "
-                                         f"and {name!r}, which exclude each other")
+                    raise KnowledgeError(
+                        f"{source}: contradiction: {entry.name!r} is in both {owner[key]!r} "
+                        f"and {name!r}, which exclude each other"
+                    )
                 owner[key] = name
     return Knowledge(source, about, tables)
 
@@ -202,7 +228,11 @@ def load(name: str) -> Knowledge:
     """The validated data file ``wrapgen/knowledge/data/<name>.json``, read once."""
     source = f"wrapgen/knowledge/data/{name}.json"
     try:
-        text = resources.files("wrapgen.knowledge").joinpath("data", f"{name}.json").read_text(encoding="utf-8")
+        text = (
+            resources.files("wrapgen.knowledge")
+            .joinpath("data", f"{name}.json")
+            .read_text(encoding="utf-8")
+        )
     except FileNotFoundError:
         raise KnowledgeError(f"{source} does not exist") from None
     return parse(decode(text, source=source), source=source)
@@ -217,6 +247,8 @@ def regex_names(data: Knowledge, table: str) -> list[str]:
         try:
             re.compile(entry.name)
         except re.error as error:
-            raise KnowledgeError(f"{data.source}: {table}: {entry.name!r} is not a regular expression: {error}") from None
+            raise KnowledgeError(
+                f"{data.source}: {table}: {entry.name!r} is not a regular expression: {error}"
+            ) from None
         names.append(entry.name)
     return names

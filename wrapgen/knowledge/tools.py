@@ -19,8 +19,17 @@ from functools import lru_cache
 
 from wrapgen.knowledge.table import load
 
-__all__ = ["base_name", "accepts_equals", "operands_before_dash_dash", "honours_double_dash", "UNKNOWN_STYLE",
-           "supports_end_of_options", "revisions_before_dash_dash", "END_OF_OPTIONS", "pages_repeat_root_options"]
+__all__ = [
+    "base_name",
+    "accepts_equals",
+    "operands_before_dash_dash",
+    "honours_double_dash",
+    "UNKNOWN_STYLE",
+    "supports_end_of_options",
+    "revisions_before_dash_dash",
+    "END_OF_OPTIONS",
+    "pages_repeat_root_options",
+]
 
 END_OF_OPTIONS = "--end-of-options"
 
@@ -39,7 +48,9 @@ def _names(table: str) -> frozenset[str]:
 
 def accepts_equals(tool: str, *, style: str) -> bool:
     """Whether ``--flag=value`` reaches ``tool`` (of help ``style``) as a flag and its value."""
-    return (style or UNKNOWN_STYLE) in _names("styles_with_equals") and base_name(tool) not in _names("no_equals")
+    return (style or UNKNOWN_STYLE) in _names("styles_with_equals") and base_name(
+        tool
+    ) not in _names("no_equals")
 
 
 def operands_before_dash_dash(tool: str) -> int | None:
@@ -60,7 +71,9 @@ def supports_end_of_options(tool: str, spellings=(), path=()) -> bool:
     if END_OF_OPTIONS in set(spellings):
         return True
     name = base_name(tool)
-    return name in _names("end_of_options") and " ".join((name, *path)) not in _names("end_of_options_refused")
+    return name in _names("end_of_options") and " ".join((name, *path)) not in _names(
+        "end_of_options_refused"
+    )
 
 
 def revisions_before_dash_dash(tool: str) -> bool:

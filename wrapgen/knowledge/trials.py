@@ -16,14 +16,25 @@ from functools import lru_cache
 from wrapgen.knowledge.phrases import compiled
 from wrapgen.knowledge.table import load
 
-__all__ = ["PHRASE_TABLES", "phrase", "ignored_path", "sample_for", "streaming_flags", "print_once_flags", "trial_env"]
+__all__ = [
+    "PHRASE_TABLES",
+    "phrase",
+    "ignored_path",
+    "sample_for",
+    "streaming_flags",
+    "print_once_flags",
+    "trial_env",
+]
 
 PHRASE_TABLES = ("state_root", "writes", "interactive", "unreachable", "context", "usage")
 
 
 @lru_cache(maxsize=None)
 def _table(name: str) -> tuple[tuple[re.Pattern[str], object], ...]:
-    return tuple((re.compile(p.pattern, re.IGNORECASE | re.MULTILINE), v) for p, v in compiled(load("trials"), name))
+    return tuple(
+        (re.compile(p.pattern, re.IGNORECASE | re.MULTILINE), v)
+        for p, v in compiled(load("trials"), name)
+    )
 
 
 def phrase(table: str, text: str) -> str:

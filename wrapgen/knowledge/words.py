@@ -15,9 +15,21 @@ from typing import Mapping
 from wrapgen.knowledge.table import load
 
 __all__ = [
-    "EFFECTS", "name_effects", "summary_effects", "irregular_forms", "known_verbs", "name_verbs", "to_verbs",
-    "match_verbs", "search_args", "place_args", "main_names", "json_field_preference", "json_redundant",
-    "kind_names", "summary_modifiers",
+    "EFFECTS",
+    "name_effects",
+    "summary_effects",
+    "irregular_forms",
+    "known_verbs",
+    "name_verbs",
+    "to_verbs",
+    "match_verbs",
+    "search_args",
+    "place_args",
+    "main_names",
+    "json_field_preference",
+    "json_redundant",
+    "kind_names",
+    "summary_modifiers",
 ]
 
 EFFECTS = ("read", "write", "destructive")
@@ -25,7 +37,9 @@ EFFECTS = ("read", "write", "destructive")
 
 def _effects(prefix: str) -> Mapping[str, str]:
     data = load("effects")
-    return MappingProxyType({entry.name: effect for effect in EFFECTS for entry in data[f"{prefix}_{effect}"]})
+    return MappingProxyType(
+        {entry.name: effect for effect in EFFECTS for entry in data[f"{prefix}_{effect}"]}
+    )
 
 
 @lru_cache(maxsize=None)

@@ -21,14 +21,19 @@ _PLAIN: dict[type, tuple[tuple[str, ...], frozenset[str]] | None] = {}
 def _plain_fields(cls: type):
     """(field names, the same as a set) where ``cls`` can be copied without ``__init__``, else None."""
     params = getattr(cls, "__dataclass_params__", None)
-    if params is None or not params.frozen or hasattr(cls, "__post_init__") or hasattr(cls, "__slots__"):
+    if (
+        params is None
+        or not params.frozen
+        or hasattr(cls, "__post_init__")
+        or hasattr(cls, "__slots__")
+    ):
         return None
     fields = dataclasses.fields(cls)
     # __init__ must take exactly the fields: no InitVar beside them, none left to a default it sets
     code = getattr(cls.__init__, "__code__", None)
     if code is None:
         return None
-    params = code.co_varnames[1:code.co_argcount + code.co_kwonlyargcount]
+    params = code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
     if set(params) != {f.name for f in fields} or any(not f.init for f in fields):
         return None
     names = tuple(f.name for f in fields)

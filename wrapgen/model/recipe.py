@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 __all__ = ["PolicySetting", "TitleSetting", "VerbSettings", "ProposalRequest"]
 
+
 @dataclass(frozen=True)
 class PolicySetting:
     """A command's policy as a person set it; either part may be left to the proposal."""
@@ -49,7 +50,11 @@ class TitleSetting:
         """
         if value is None or isinstance(value, cls):
             return value
-        forms = {form: (v,) if isinstance(v, str) else tuple(v) for form, v in value.items() if v is not None}
+        forms = {
+            form: (v,) if isinstance(v, str) else tuple(v)
+            for form, v in value.items()
+            if v is not None
+        }
         unknown = sorted(set(forms) - {"live", "done"})
         if unknown:
             raise ValueError(f"title forms are live and done, not {', '.join(unknown)}")
@@ -115,8 +120,11 @@ class VerbSettings:
         """
         if other is None:
             return self
-        taken = {f.name: getattr(other, f.name) for f in fields(self)
-                 if f.name not in ("path", "name") and getattr(self, f.name) is None}
+        taken = {
+            f.name: getattr(other, f.name)
+            for f in fields(self)
+            if f.name not in ("path", "name") and getattr(self, f.name) is None
+        }
         return type(self)(**{**{f.name: getattr(self, f.name) for f in fields(self)}, **taken})
 
 
@@ -126,12 +134,20 @@ class ProposalRequest:
 
     pack_id: str | None = None  # None: the tool's name as a pack id
     description: str | None = None
-    json: tuple[str, ...] | bool | None = None  # the pack-level JSON selection, over the detected one
+    json: tuple[str, ...] | bool | None = (
+        None  # the pack-level JSON selection, over the detected one
+    )
     commands: tuple[VerbSettings, ...] | None = None
-    exclude: tuple[tuple[str, ...], ...] = ()  # subcommand paths (and their families) never proposed
+    exclude: tuple[
+        tuple[str, ...], ...
+    ] = ()  # subcommand paths (and their families) never proposed
     overrides: Mapping[str, VerbSettings] = field(default_factory=dict)  # by proposed verb name
-    env: Mapping[str, Any] | None = None  # the pack's env {pass, set}, copied into the manifest as given
-    argv_template: tuple[str, ...] | None = None  # wrap.argv_template as given (a PATH wrap's), else composed
+    env: Mapping[str, Any] | None = (
+        None  # the pack's env {pass, set}, copied into the manifest as given
+    )
+    argv_template: tuple[str, ...] | None = (
+        None  # wrap.argv_template as given (a PATH wrap's), else composed
+    )
 
     @classmethod
     def of(cls, recipe: Any) -> "ProposalRequest":
@@ -141,8 +157,10 @@ class ProposalRequest:
         if isinstance(recipe, cls):
             return recipe
         if isinstance(recipe, Mapping):
-            raise TypeError("propose() takes a Recipe (wrapgen.pack.recipe.parse_recipe) or a ProposalRequest, "
-                            "not a mapping")
+            raise TypeError(
+                "propose() takes a Recipe (wrapgen.pack.recipe.parse_recipe) or a ProposalRequest, "
+                "not a mapping"
+            )
         commands = recipe.commands
         return cls(
             pack_id=recipe.resolved_pack_id,

@@ -80,7 +80,9 @@ class Flag:
         """Every spelling, the long one first: ``("--all", "-a", "--every")``."""
         long, short = self.long, self.short
         if not self.aliases:  # (the common case, asked for every flag of every page: no generator)
-            return (long, short) if long and short else (long,) if long else (short,) if short else ()
+            return (
+                (long, short) if long and short else (long,) if long else (short,) if short else ()
+            )
         return tuple(s for s in (long, short, *self.aliases) if s)
 
     def to_dict(self) -> dict:
@@ -137,7 +139,9 @@ class Command:
     deprecated: bool = False
     hidden: bool = False
     stub: bool = False  # True: known only from the parent's listing, not probed yet
-    probe: tuple[str, ...] = ()  # argv (after the bin) that produced this help: ("pr", "list", "--help")
+    probe: tuple[
+        str, ...
+    ] = ()  # argv (after the bin) that produced this help: ("pr", "list", "--help")
     parser: str = ""  # the parser that read it: "gnu", "argparse", "click", "cobra", "clap", "git", "man", "docopt", "symfony", "kingpin", "urfave"
     # The root's short help lists it where a fuller listing (`git help -a`, `cargo --list`) has more:
     # the tool's own pick of its common commands.
@@ -158,7 +162,7 @@ class Command:
 
     def find(self, path: tuple[str, ...] | list[str]) -> "Command | None":
         node: Command | None = self
-        for part in tuple(path)[len(self.path):]:
+        for part in tuple(path)[len(self.path) :]:
             node = next((s for s in node.subcommands if s.name == part or part in s.aliases), None)
             if node is None:
                 return None
@@ -186,7 +190,9 @@ class Command:
         data["positionals"] = tuple(Positional.from_dict(p) for p in data.get("positionals", ()))
         data["subcommands"] = tuple(Command.from_dict(c) for c in data.get("subcommands", ()))
         if "exit_status" in data:
-            data["exit_status"] = tuple(sorted((int(code), str(meaning)) for code, meaning in data["exit_status"].items()))
+            data["exit_status"] = tuple(
+                sorted((int(code), str(meaning)) for code, meaning in data["exit_status"].items())
+            )
         return cls(**data)
 
 

@@ -45,7 +45,9 @@ class TrialOutcome:
     stderr: str = ""
     new_paths: tuple[str, ...] = ()  # what appeared in the scratch cwd or HOME ("work/out.txt")
     json_selected: bool = False  # the verb's JSON selection was rendered into argv
-    stdout_json: bool | None = None  # whether all of stdout (up to the cap) parsed as JSON; None: not judged
+    stdout_json: bool | None = (
+        None  # whether all of stdout (up to the cap) parsed as JSON; None: not judged
+    )
     tried_in: bool = False  # the cwd was a copy of the user's --try-in directory
     not_run: str = ""  # why it was not run (a write verb, no sandbox, sample args do not render)
     sandbox_failed: str = ""  # bubblewrap itself failed to start: its first line

@@ -55,7 +55,10 @@ def _policy(declared) -> dict:
     effect = declared["effect"]
     confirm = declared.get("confirm", effect != "read")
     out = {"effect": effect, "confirm": bool(confirm), "declared": True}
-    for hint in ("idempotent", "open_world"):  # MCP annotations (hosts/export.py); only when declared
+    for hint in (
+        "idempotent",
+        "open_world",
+    ):  # MCP annotations (hosts/export.py); only when declared
         if isinstance(declared.get(hint), bool):
             out[hint] = declared[hint]
     return out
@@ -87,9 +90,14 @@ def resolve_verb(data: Mapping[str, Any], name: str) -> dict:
         from wrapgen.runtime import expand_argv_template
 
         template = (data.get("wrap") or {}).get("argv_template") or _default_template(data["bin"])
-        argv = list(expand_argv_template(
-            list(template), verb=name, bin=data["bin"], properties=args.get("properties", {}),
-        ))
+        argv = list(
+            expand_argv_template(
+                list(template),
+                verb=name,
+                bin=data["bin"],
+                properties=args.get("properties", {}),
+            )
+        )
         argv_from = "argv_template"
     json_value = verb["json"] if "json" in verb else data.get("json", list(DEFAULT_JSON))
     resolved = {
@@ -105,7 +113,9 @@ def resolve_verb(data: Mapping[str, Any], name: str) -> dict:
     title = _title(verb.get("title"))
     if title is not None:
         resolved["title"] = title
-    if "jc" in verb:  # (recorded only when declared: the binding of any other verb stays byte-identical)
+    if (
+        "jc" in verb
+    ):  # (recorded only when declared: the binding of any other verb stays byte-identical)
         resolved["jc"] = verb["jc"]
     # a verb's exit_codes replace the pack's; recorded only when some are declared, so the binding of
     # a pack without them stays byte-identical
@@ -147,13 +157,21 @@ def binding_data(manifest: Manifest) -> dict:
     if guard:
         # only when declared, so the binding of a pack without one stays byte-identical
         binding["config_guard"] = {
-            "env": guard["env"], "list": list(guard["list"]), "scopes": list(guard["scopes"]),
-            "reset": [{"prefix": r["prefix"], "suffixes": list(r["suffixes"]), "value": r["value"]} for r in guard["reset"]],
+            "env": guard["env"],
+            "list": list(guard["list"]),
+            "scopes": list(guard["scopes"]),
+            "reset": [
+                {"prefix": r["prefix"], "suffixes": list(r["suffixes"]), "value": r["value"]}
+                for r in guard["reset"]
+            ],
         }
     credential = data.get("credential_guard")
     if credential:
         # only when declared, like config_guard
-        binding["credential_guard"] = {"format": credential["format"], "allow": [dict(a) for a in credential["allow"]]}
+        binding["credential_guard"] = {
+            "format": credential["format"],
+            "allow": [dict(a) for a in credential["allow"]],
+        }
     env = data.get("env")
     if env:
         # only when declared, so the binding of a pack without env stays byte-identical
@@ -207,8 +225,12 @@ import sys
 # Never import from this pack's own directory: a planted wrapgen/ (or pathlib.py, ...) there must
 # not stand in for the installed package. Run as a script, Python put this file's directory first
 # on sys.path (unless -I or -P kept it off); nothing else was imported before this line.
-if (__name__ == "__main__" and sys.argv[:1] == [__file__] and sys.path
-        and not (sys.flags.isolated or getattr(sys.flags, "safe_path", False))):
+if (
+    __name__ == "__main__"
+    and sys.argv[:1] == [__file__]
+    and sys.path
+    and not (sys.flags.isolated or getattr(sys.flags, "safe_path", False))
+):
     del sys.path[0]
 
 from pathlib import Path

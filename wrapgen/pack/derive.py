@@ -32,12 +32,17 @@ def derived_binding(pack_dir) -> dict:
     try:
         raw = path.read_bytes()
     except OSError as error:
-        raise ManifestError(f"cannot read {path}: {error.strerror}", hint="check the file's permissions") from None
+        raise ManifestError(
+            f"cannot read {path}: {error.strerror}", hint="check the file's permissions"
+        ) from None
     manifest, diagnostics = parse_manifest(raw, path=str(path))
     errors = tuple(d for d in diagnostics if d.level == "error")
     if manifest is None or errors:
-        raise ManifestError(f"{path} is not a valid pack manifest",
-                            hint=f"run `wrapgen check {pack_dir}` and fix what it lists", diagnostics=errors)
+        raise ManifestError(
+            f"{path} is not a valid pack manifest",
+            hint=f"run `wrapgen check {pack_dir}` and fix what it lists",
+            diagnostics=errors,
+        )
     return binding_data(manifest)
 
 
@@ -57,7 +62,9 @@ def derived_binding_sha256(pack_dir, *, wrapgen_version: str | None = None) -> s
             raise
         first = f" ({errors[0].message})" if getattr(errors[0], "message", None) else ""
         more = f" and {len(errors) - 1} more" if len(errors) > 1 else ""
-        raise ManifestError(f"{error.message}{first}{more}", hint=f"run `wrapgen check {pack_dir}`") from None
+        raise ManifestError(
+            f"{error.message}{first}{more}", hint=f"run `wrapgen check {pack_dir}`"
+        ) from None
     if wrapgen_version is not None:
         data["wrapgen_version"] = wrapgen_version
     return hashlib.sha256(binding_text(data).encode("utf-8")).hexdigest()
@@ -66,7 +73,12 @@ def derived_binding_sha256(pack_dir, *, wrapgen_version: str | None = None) -> s
 def _parse(argv: list[str]) -> tuple[str, str | None] | None:
     if len(argv) == 1 and not argv[0].startswith("-"):
         return argv[0], None
-    if len(argv) == 3 and argv[1] == "--wrapgen-version" and not argv[0].startswith("-") and argv[2]:
+    if (
+        len(argv) == 3
+        and argv[1] == "--wrapgen-version"
+        and not argv[0].startswith("-")
+        and argv[2]
+    ):
         return argv[0], argv[2]
     return None
 
@@ -84,10 +96,14 @@ def main(argv=None) -> int:
     except RecursionError:
         sys.stderr.write(f"error: {pack_dir}/pack.yaml is nested too deeply\n")
         return ExitStatus.FAILED
-    except Exception as error:  # a hostile or broken pack.yaml must give one line, never a traceback
+    except (
+        Exception
+    ) as error:  # a hostile or broken pack.yaml must give one line, never a traceback
         from wrapgen.errors import WrapgenError
 
-        text = error.message if isinstance(error, WrapgenError) else f"{type(error).__name__}: {error}"
+        text = (
+            error.message if isinstance(error, WrapgenError) else f"{type(error).__name__}: {error}"
+        )
         sys.stderr.write("error: " + " ".join(str(text).split()) + "\n")
         return ExitStatus.FAILED
     sys.stdout.write(digest + "\n")

@@ -36,7 +36,9 @@ def _target(directory: Path, relpath: str) -> Path:
     parts = PurePosixPath(relpath)
     if parts.is_absolute() or ".." in parts.parts or not parts.parts:
         # A renderer bug, not user input: refuse rather than write outside the directory.
-        raise WrapgenError(f"refusing to write {relpath!r} outside {directory}", hint="this is a bug in wrapgen")
+        raise WrapgenError(
+            f"refusing to write {relpath!r} outside {directory}", hint="this is a bug in wrapgen"
+        )
     return directory.joinpath(*parts.parts)
 
 
@@ -48,7 +50,9 @@ def _diff(relpath: str, old: bytes | None, new: str) -> str:
         fromfile="/dev/null" if old is None else f"a/{relpath}",
         tofile=f"b/{relpath}",
     )
-    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )
 
 
 def _atomic_write(target: Path, data: bytes, mode: int) -> None:
@@ -98,7 +102,9 @@ def write_files(directory, files: Mapping[str, str], *, check: bool = False) -> 
         except FileNotFoundError:
             old, old_mode = None, None
         except IsADirectoryError:
-            raise WrapgenError(f"{target} is a directory", hint="remove or rename it, then run again") from None
+            raise WrapgenError(
+                f"{target} is a directory", hint="remove or rename it, then run again"
+            ) from None
         if not check and PurePosixPath(relpath).name == "binding.json":
             _stamp(text)
         if old == data and old_mode == mode:
@@ -112,6 +118,7 @@ def write_files(directory, files: Mapping[str, str], *, check: bool = False) -> 
                 _atomic_write(target, data, mode)
             except OSError as error:
                 raise WrapgenError(
-                    f"cannot write {target}: {error.strerror}", hint="check the directory's permissions"
+                    f"cannot write {target}: {error.strerror}",
+                    hint="check the directory's permissions",
                 ) from None
     return changes

@@ -43,7 +43,9 @@ def _loader():
             try:
                 duplicate = key in seen
             except TypeError:  # an unhashable key: no kubeconfig has one
-                raise KubeconfigError(f"line {key_node.start_mark.line + 1}: a key that is no text") from None
+                raise KubeconfigError(
+                    f"line {key_node.start_mark.line + 1}: a key that is no text"
+                ) from None
             if duplicate:
                 raise KubeconfigError(f"line {key_node.start_mark.line + 1}: the key {key!r} twice")
             seen.add(key)
@@ -85,7 +87,9 @@ def read_kubeconfigs(paths, *, explicit: bool = False) -> dict:
         except KubeconfigError as error:
             raise KubeconfigError(f"{path}: {error}") from None
         except (yaml.YAMLError, UnicodeDecodeError, RecursionError) as error:
-            raise KubeconfigError(f"{path}: not YAML ({str(error).splitlines()[0] if str(error) else type(error).__name__})") from None
+            raise KubeconfigError(
+                f"{path}: not YAML ({str(error).splitlines()[0] if str(error) else type(error).__name__})"
+            ) from None
         if data is None:
             continue
         if not isinstance(data, dict):
@@ -112,8 +116,12 @@ def _public(user: dict) -> dict:
     provider = user.get("auth-provider")
     if provider is not None:
         config = provider.get("config") if isinstance(provider, dict) else None
-        out["auth-provider"] = {"name": provider.get("name") if isinstance(provider, dict) else None,
-                                "config": {"cmd-path": config["cmd-path"]} if isinstance(config, dict) and "cmd-path" in config else {}}
+        out["auth-provider"] = {
+            "name": provider.get("name") if isinstance(provider, dict) else None,
+            "config": {"cmd-path": config["cmd-path"]}
+            if isinstance(config, dict) and "cmd-path" in config
+            else {},
+        }
     return out
 
 

@@ -40,12 +40,43 @@ MANIFEST_NAME = "pack.yaml"
 SCHEMA_CODE = "W001"  # the manifest is unreadable or breaks pack.schema.json
 NAME_CODE = "W002"  # a pack_id or verb name that breaks docs/contract.md §4
 
-TOP_ORDER = ("pack_id", "description", "bin", "source", "json", "exit_codes", "wrap", "env", "config_guard", "credential_guard", "verbs")
-VERB_ORDER = ("description", "cli", "args", "policy", "json", "exit_codes", "timeout_s", "title", "aliases")
+TOP_ORDER = (
+    "pack_id",
+    "description",
+    "bin",
+    "source",
+    "json",
+    "exit_codes",
+    "wrap",
+    "env",
+    "config_guard",
+    "credential_guard",
+    "verbs",
+)
+VERB_ORDER = (
+    "description",
+    "cli",
+    "args",
+    "policy",
+    "json",
+    "exit_codes",
+    "timeout_s",
+    "title",
+    "aliases",
+)
 ARGS_ORDER = ("type", "description", "properties", "required", "additionalProperties")
 ARG_ORDER = (
-    "type", "description", "enum", "const", "default", "items",
-    "minimum", "maximum", "minLength", "maxLength", "pattern",
+    "type",
+    "description",
+    "enum",
+    "const",
+    "default",
+    "items",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "pattern",
 )
 _SUBORDERS = {"policy": ("effect", "confirm"), "title": ("live", "done")}
 SCHEMA_FILE = "pack.schema.json"
@@ -69,10 +100,17 @@ class Manifest:
             current = _parent(current)
         return 1
 
-    def diagnostic(self, code: str, level: str, field_path: str, message: str, *, hint: str = "") -> Diagnostic:
+    def diagnostic(
+        self, code: str, level: str, field_path: str, message: str, *, hint: str = ""
+    ) -> Diagnostic:
         return Diagnostic(
-            level=level, code=code, message=message, hint=hint,
-            path=self.path, line=self.line_of(field_path), field=field_path,
+            level=level,
+            code=code,
+            message=message,
+            hint=hint,
+            path=self.path,
+            line=self.line_of(field_path),
+            field=field_path,
         )
 
 
@@ -116,7 +154,9 @@ KIND = yamldoc.DocumentKind(
 )
 
 
-def parse_manifest(raw: bytes, *, path: str = MANIFEST_NAME) -> tuple[Manifest | None, list[Diagnostic]]:
+def parse_manifest(
+    raw: bytes, *, path: str = MANIFEST_NAME
+) -> tuple[Manifest | None, list[Diagnostic]]:
     """Parse and validate pack.yaml bytes; the manifest is None when it could not be parsed at all.
 
     Pure: no file access. A manifest with schema diagnostics is still returned so that ``check``
@@ -125,7 +165,9 @@ def parse_manifest(raw: bytes, *, path: str = MANIFEST_NAME) -> tuple[Manifest |
     doc, diagnostics = yamldoc.load_document(raw, KIND, path=path)
     if doc is None:
         return None, diagnostics
-    manifest = Manifest(data=doc.data, raw=raw, lines=MappingProxyType(doc.field_lines()), path=path)
+    manifest = Manifest(
+        data=doc.data, raw=raw, lines=MappingProxyType(doc.field_lines()), path=path
+    )
     if not diagnostics:  # the walk below relies on the shape the schema guarantees
         diagnostics = _pattern_diagnostics(manifest)
     return manifest, diagnostics
@@ -135,7 +177,7 @@ def _pattern_diagnostics(manifest: Manifest) -> list[Diagnostic]:
     """An arg ``pattern`` must compile, or the runtime could not check it."""
     out = []
     verbs = manifest.data.get("verbs")
-    for name, verb in (verbs.items() if isinstance(verbs, dict) else ()):
+    for name, verb in verbs.items() if isinstance(verbs, dict) else ():
         properties = ((verb or {}).get("args") or {}).get("properties") or {}
         for arg, schema in properties.items():
             for sub, prefix in ((schema, ()), ((schema or {}).get("items"), ("items",))):
@@ -144,9 +186,17 @@ def _pattern_diagnostics(manifest: Manifest) -> list[Diagnostic]:
                     try:
                         re.compile(pattern)
                     except re.error as error:
-                        field_path = format_field(("verbs", name, "args", "properties", arg) + prefix + ("pattern",))
-                        out.append(manifest.diagnostic(SCHEMA_CODE, "error", field_path,
-                                                       f"not a valid regular expression: {error}"))
+                        field_path = format_field(
+                            ("verbs", name, "args", "properties", arg) + prefix + ("pattern",)
+                        )
+                        out.append(
+                            manifest.diagnostic(
+                                SCHEMA_CODE,
+                                "error",
+                                field_path,
+                                f"not a valid regular expression: {error}",
+                            )
+                        )
     return out
 
 
@@ -161,11 +211,29 @@ def read_manifest(path_or_dir) -> tuple[Manifest | None, list[Diagnostic]]:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        return None, [Diagnostic("error", SCHEMA_CODE, "no pack.yaml here",
-                                 "pass a pack directory or a pack.yaml file", str(path), 0, "")]
+        return None, [
+            Diagnostic(
+                "error",
+                SCHEMA_CODE,
+                "no pack.yaml here",
+                "pass a pack directory or a pack.yaml file",
+                str(path),
+                0,
+                "",
+            )
+        ]
     except OSError as error:
-        return None, [Diagnostic("error", SCHEMA_CODE, f"cannot read: {error.strerror}",
-                                 "check the path and its permissions", str(path), 0, "")]
+        return None, [
+            Diagnostic(
+                "error",
+                SCHEMA_CODE,
+                f"cannot read: {error.strerror}",
+                "check the path and its permissions",
+                str(path),
+                0,
+                "",
+            )
+        ]
     return parse_manifest(raw, path=str(path))
 
 
@@ -240,8 +308,10 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _represent_list(dumper, value):
-    flow = bool(value) and all(isinstance(item, (str, int, float, bool)) for item in value) and (
-        len(json.dumps(value, ensure_ascii=False)) <= 90
+    flow = (
+        bool(value)
+        and all(isinstance(item, (str, int, float, bool)) for item in value)
+        and (len(json.dumps(value, ensure_ascii=False)) <= 90)
     )
     return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
 
@@ -275,8 +345,13 @@ def dump_manifest(data: Mapping[str, Any], *, validate: bool = True) -> str:
     a violation raises ``ManifestError`` whose diagnostics give lines in the dumped text.
     """
     text = yaml.dump(
-        _canonical(data), Dumper=_Dumper, sort_keys=False, allow_unicode=True,
-        default_flow_style=False, width=4096, indent=2,
+        _canonical(data),
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+        width=4096,
+        indent=2,
     )
     if validate:
         manifest, diagnostics = parse_manifest(text.encode("utf-8"), path="pack.yaml (generated)")

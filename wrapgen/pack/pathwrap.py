@@ -21,7 +21,14 @@ from wrapgen.errors import RecipeError
 from wrapgen.names import is_pack_id
 from wrapgen.pack import yamldoc
 
-__all__ = ["KIND", "PathWrap", "PathWrapError", "parse_path_wrap", "load_path_wrap", "pathwrap_schema"]
+__all__ = [
+    "KIND",
+    "PathWrap",
+    "PathWrapError",
+    "parse_path_wrap",
+    "load_path_wrap",
+    "pathwrap_schema",
+]
 
 SCHEMA_FILE = "pathwrap.schema.json"
 
@@ -32,7 +39,7 @@ KIND = yamldoc.DocumentKind(
     term="key",
     expect="a mapping with pack_id and wrap",
     syntax="invalid YAML",
-    start_hint="like:\npack_id: kube\nwrap:\n  bin: kubectl\n  allowedSubcommands: [get, describe, \"rollout status\"]",
+    start_hint='like:\npack_id: kube\nwrap:\n  bin: kubectl\n  allowedSubcommands: [get, describe, "rollout status"]',
 )
 
 
@@ -47,7 +54,9 @@ class PathWrap:
     allowed: tuple[tuple[str, ...], ...]  # subcommand paths, in file order, each once
     description: str = ""
     source_path: str = ""
-    argv_template: tuple[str, ...] = ()  # the wrap's own, when it gives one: promote carries it over
+    argv_template: tuple[
+        str, ...
+    ] = ()  # the wrap's own, when it gives one: promote carries it over
 
 
 def pathwrap_schema():
@@ -62,8 +71,12 @@ def parse_path_wrap(text: str | bytes, *, source: str = "<pathwrap>") -> PathWra
 
 def load_path_wrap(path: str | Path) -> PathWrap:
     """Read, validate and return the PATH wrap at ``path``; raises ``PathWrapError``."""
-    doc, diagnostics = yamldoc.read_document(path, KIND, missing="the file does not exist",
-                                             missing_hint="check the path of the PATH-wrap file")
+    doc, diagnostics = yamldoc.read_document(
+        path,
+        KIND,
+        missing="the file does not exist",
+        missing_hint="check the path of the PATH-wrap file",
+    )
     return _path_wrap(doc, diagnostics, source=str(path))
 
 
@@ -76,9 +89,13 @@ def _path_wrap(doc: yamldoc.YamlDoc | None, diagnostics: list, *, source: str) -
         data = doc.data
         if "pack_id" not in data and not is_pack_id(_bin(data)):
             where = ("wrap", "bin") if "bin" in data["wrap"] else ("bin",)
-            diagnostics = [doc.diagnostic(
-                where, f"no pack_id, and bin {_bin(data)!r} is not a valid pack id",
-                hint="add `pack_id:` (lower-case letters, digits and dashes, starting with a letter)")]
+            diagnostics = [
+                doc.diagnostic(
+                    where,
+                    f"no pack_id, and bin {_bin(data)!r} is not a valid pack id",
+                    hint="add `pack_id:` (lower-case letters, digits and dashes, starting with a letter)",
+                )
+            ]
     yamldoc.raise_for(diagnostics, PathWrapError)
     data = doc.data
     paths: list[tuple[str, ...]] = []
@@ -86,6 +103,11 @@ def _path_wrap(doc: yamldoc.YamlDoc | None, diagnostics: list, *, source: str) -
         path = tuple(entry.split())
         if path not in paths:
             paths.append(path)
-    return PathWrap(pack_id=data.get("pack_id") or _bin(data), bin=_bin(data), allowed=tuple(paths),
-                    description=data.get("description") or "", source_path=source if source[:1] != "<" else "",
-                    argv_template=tuple(data["wrap"].get("argv_template") or ()))
+    return PathWrap(
+        pack_id=data.get("pack_id") or _bin(data),
+        bin=_bin(data),
+        allowed=tuple(paths),
+        description=data.get("description") or "",
+        source_path=source if source[:1] != "<" else "",
+        argv_template=tuple(data["wrap"].get("argv_template") or ()),
+    )

@@ -120,15 +120,23 @@ class Recipe:
     description: str | None = None
     json: tuple[str, ...] | bool | None = None
     search_paths: tuple[str, ...] = ()  # absolute, resolved against the recipe's directory
-    discover_options: Mapping[str, Any] = field(default_factory=dict)  # only the keys the recipe set
+    discover_options: Mapping[str, Any] = field(
+        default_factory=dict
+    )  # only the keys the recipe set
     commands: tuple[CommandSpec, ...] | None = None
     exclude: tuple[tuple[str, ...], ...] = ()
     overrides: Mapping[str, CommandSpec] = field(default_factory=dict)
     source_path: str = ""  # the recipe file ("" when parsed from text)
     env: Mapping[str, Any] | None = None  # the pack's env {pass, set}, copied as given
-    runner_dir: str | None = None  # `runner: {dir:}`, absolute: the repository a task runner's targets come from
-    runner_file: str | None = None  # `runner: {file:}`, relative to runner_dir: a runner file of another name
-    argv_template: tuple[str, ...] | None = None  # wrap.argv_template to write (promote: the PATH wrap's)
+    runner_dir: str | None = (
+        None  # `runner: {dir:}`, absolute: the repository a task runner's targets come from
+    )
+    runner_file: str | None = (
+        None  # `runner: {file:}`, relative to runner_dir: a runner file of another name
+    )
+    argv_template: tuple[str, ...] | None = (
+        None  # wrap.argv_template to write (promote: the PATH wrap's)
+    )
 
     @property
     def base_dir(self) -> Path:
@@ -147,6 +155,7 @@ def default_pack_id(tool: str) -> str:
 
 
 # -- parsing -------------------------------------------------------------------------------------
+
 
 def _tuple_or_none(value: Any) -> tuple[str, ...] | None:
     return None if value is None else tuple(str(v) for v in value)
@@ -195,37 +204,69 @@ def _semantic_problems(data: dict) -> list[tuple[tuple, str, str]]:
         for i, entry in enumerate(commands):
             path = _split_path(entry if isinstance(entry, str) else entry.get("path", ""))
             if path in seen:
-                problems.append((("commands", i), f"subcommand path {' '.join(path)!r} is listed twice "
-                                 f"(first at commands[{seen[path]}])", "list each subcommand once"))
+                problems.append(
+                    (
+                        ("commands", i),
+                        f"subcommand path {' '.join(path)!r} is listed twice "
+                        f"(first at commands[{seen[path]}])",
+                        "list each subcommand once",
+                    )
+                )
             seen.setdefault(path, i)
             if path in {_split_path(e) for e in data.get("exclude") or ()}:
-                problems.append((("commands", i), f"{' '.join(path)!r} is both in commands and in exclude",
-                                 "remove it from one of the two"))
+                problems.append(
+                    (
+                        ("commands", i),
+                        f"{' '.join(path)!r} is both in commands and in exclude",
+                        "remove it from one of the two",
+                    )
+                )
             name = entry.get("name") if isinstance(entry, dict) else None
             if name:
                 if name in names:
-                    problems.append((("commands", i, "name"), f"verb name {name!r} is used twice "
-                                     f"(also at commands[{names[name]}])", "give each command its own name"))
+                    problems.append(
+                        (
+                            ("commands", i, "name"),
+                            f"verb name {name!r} is used twice (also at commands[{names[name]}])",
+                            "give each command its own name",
+                        )
+                    )
                 names.setdefault(name, i)
     for name, entry in (data.get("overrides") or {}).items():
         args = (entry or {}).get("args") or {}
         both = sorted(set(args.get("include") or ()) & set(args.get("exclude") or ()))
         if both:
-            problems.append((("overrides", name, "args"), f"args {', '.join(both)} both included and excluded",
-                             "keep each arg in one of include or exclude"))
+            problems.append(
+                (
+                    ("overrides", name, "args"),
+                    f"args {', '.join(both)} both included and excluded",
+                    "keep each arg in one of include or exclude",
+                )
+            )
         required = set(args.get("required") or ())
         cut = sorted(required & set(args.get("exclude") or ())) or (
-            sorted(required - set(args["include"])) if args.get("include") is not None else [])
+            sorted(required - set(args["include"])) if args.get("include") is not None else []
+        )
         if cut:
-            problems.append((("overrides", name, "args", "required"),
-                             f"args {', '.join(cut)} are required but not offered (excluded, or not in include)",
-                             "offer an arg before requiring it"))
+            problems.append(
+                (
+                    ("overrides", name, "args", "required"),
+                    f"args {', '.join(cut)} are required but not offered (excluded, or not in include)",
+                    "offer an arg before requiring it",
+                )
+            )
     if data.get("runner") and isinstance(data.get("tool"), str):
         from wrapgen.knowledge.runners import runner_kind
 
         if runner_kind(data["tool"]) is None:
-            problems.append((("runner",), f"`runner:` needs a task runner as the tool (make, npm, just or task), "
-                             f"not {data['tool']!r}", "set `tool:` to the runner, or remove `runner:`"))
+            problems.append(
+                (
+                    ("runner",),
+                    f"`runner:` needs a task runner as the tool (make, npm, just or task), "
+                    f"not {data['tool']!r}",
+                    "set `tool:` to the runner, or remove `runner:`",
+                )
+            )
     return problems
 
 
@@ -233,7 +274,10 @@ def parse_recipe(text: str, *, source: str = "<recipe>") -> Recipe:
     """Parse and validate recipe text; raises ``RecipeError`` with every problem found."""
     doc, diagnostics = yamldoc.load_document(text, KIND, path=source)
     if doc is not None and not diagnostics:
-        diagnostics = [doc.diagnostic(path, message, hint=hint) for path, message, hint in _semantic_problems(doc.data)]
+        diagnostics = [
+            doc.diagnostic(path, message, hint=hint)
+            for path, message, hint in _semantic_problems(doc.data)
+        ]
     yamldoc.raise_for(diagnostics, RecipeError)
     data = doc.data
 
@@ -242,7 +286,9 @@ def parse_recipe(text: str, *, source: str = "<recipe>") -> Recipe:
     specs: tuple[CommandSpec, ...] | None = None
     if commands != "propose":
         specs = tuple(
-            _spec({} if isinstance(e, str) else e, _split_path(e if isinstance(e, str) else e["path"]))
+            _spec(
+                {} if isinstance(e, str) else e, _split_path(e if isinstance(e, str) else e["path"])
+            )
             for e in commands
         )
     return Recipe(
@@ -254,7 +300,9 @@ def parse_recipe(text: str, *, source: str = "<recipe>") -> Recipe:
         discover_options=dict(data.get("discover") or {}),
         commands=specs,
         exclude=tuple(_split_path(e) for e in data.get("exclude") or ()),
-        overrides={name: _spec(entry or {}, ()) for name, entry in (data.get("overrides") or {}).items()},
+        overrides={
+            name: _spec(entry or {}, ()) for name, entry in (data.get("overrides") or {}).items()
+        },
         source_path=source if not source.startswith("<") else "",
         env=data.get("env"),
         runner_dir=str((base / data["runner"]["dir"]).resolve()) if data.get("runner") else None,
@@ -270,10 +318,14 @@ def load_recipe(path: str | os.PathLike) -> Recipe:
     except FileNotFoundError:
         raise RecipeError(f"recipe {str(path)!r} does not exist", hint="check the path") from None
     except IsADirectoryError:
-        raise RecipeError(f"{str(path)!r} is a directory, not a recipe",
-                          hint="pass a .yaml file, or use `wrapgen batch DIR` for a directory") from None
+        raise RecipeError(
+            f"{str(path)!r} is a directory, not a recipe",
+            hint="pass a .yaml file, or use `wrapgen batch DIR` for a directory",
+        ) from None
     except (OSError, UnicodeDecodeError) as error:
-        raise RecipeError(f"cannot read recipe {str(path)!r}: {error}", hint="check the file") from None
+        raise RecipeError(
+            f"cannot read recipe {str(path)!r}: {error}", hint="check the file"
+        ) from None
     return parse_recipe(text, source=str(path))
 
 

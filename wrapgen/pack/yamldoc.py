@@ -103,11 +103,19 @@ class YamlDoc:
             current = current[:-1]
         return self.lines.get((), 1)
 
-    def diagnostic(self, parts: Iterable, message: str, *, hint: str = "", code: str = "",
-                   level: str = "error") -> Diagnostic:
+    def diagnostic(
+        self, parts: Iterable, message: str, *, hint: str = "", code: str = "", level: str = "error"
+    ) -> Diagnostic:
         parts = tuple(parts)
-        return Diagnostic(level, code or self.kind.code, message, hint, self.path, self.line_of(parts),
-                          self.kind.field(parts))
+        return Diagnostic(
+            level,
+            code or self.kind.code,
+            message,
+            hint,
+            self.path,
+            self.line_of(parts),
+            self.kind.field(parts),
+        )
 
     def field_lines(self) -> dict[str, int]:
         """``lines`` keyed by field text (``verbs.find.cli[2]``) instead of parts."""
@@ -155,7 +163,11 @@ def validator(name: str):
 def _resolve(root: Mapping, node: Any) -> Any:
     """Follow local ``$ref``s (``#/$defs/x``) until a node without one."""
     seen = 0
-    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/"):
+    while (
+        isinstance(node, dict)
+        and isinstance(node.get("$ref"), str)
+        and node["$ref"].startswith("#/")
+    ):
         target: Any = root
         for part in node["$ref"][2:].split("/"):
             target = target[part.replace("~1", "/").replace("~0", "~")]
@@ -298,7 +310,9 @@ def _not_json(value, parts: tuple = ()) -> list[tuple[tuple, str]]:
                 found += _not_json(item, parts + (key,))
         return found
     if isinstance(value, list):
-        return [hit for index, item in enumerate(value) for hit in _not_json(item, parts + (index,))]
+        return [
+            hit for index, item in enumerate(value) for hit in _not_json(item, parts + (index,))
+        ]
     if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
         return [(parts, "NaN and infinity are not JSON numbers")]
     if value is None or isinstance(value, (str, bool, int, float)):
@@ -310,7 +324,9 @@ def _kind_of(value) -> str:
     return {list: "a list", str: "a string"}.get(type(value), f"a {type(value).__name__}")
 
 
-def load_document(raw: bytes | str, kind: DocumentKind, *, path: str) -> tuple[YamlDoc | None, list[Diagnostic]]:
+def load_document(
+    raw: bytes | str, kind: DocumentKind, *, path: str
+) -> tuple[YamlDoc | None, list[Diagnostic]]:
     """Parse and validate one YAML document: (the document or None, its diagnostics).
 
     None when it could not be read as a mapping at all; a mapping that breaks the schema is still
@@ -325,17 +341,27 @@ def load_document(raw: bytes | str, kind: DocumentKind, *, path: str) -> tuple[Y
         text = raw
     else:
         if len(raw) > MAX_BYTES:
-            return fail(f"{len(raw)} bytes is too large for a {kind.name}", hint="is this the right file?")
+            return fail(
+                f"{len(raw)} bytes is too large for a {kind.name}", hint="is this the right file?"
+            )
         if b"\x00" in raw:
-            return fail("binary file, not YAML text (it contains NUL bytes)", hint=f"point at a {kind.name} file")
+            return fail(
+                "binary file, not YAML text (it contains NUL bytes)",
+                hint=f"point at a {kind.name} file",
+            )
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as error:
             return fail(f"not UTF-8 text (byte {error.start})", hint="save the file as UTF-8")
     if len(text) > MAX_BYTES:
-        return fail(f"{len(text)} characters is too large for a {kind.name}", hint="is this the right file?")
+        return fail(
+            f"{len(text)} characters is too large for a {kind.name}", hint="is this the right file?"
+        )
     if "\x00" in text:
-        return fail("binary file, not YAML text (it contains NUL bytes)", hint=f"point at a {kind.name} file")
+        return fail(
+            "binary file, not YAML text (it contains NUL bytes)",
+            hint=f"point at a {kind.name} file",
+        )
     deep_hint = f"a {kind.name} is a few levels deep, not {MAX_DEPTH}"
     try:
         if _too_deep(text):
@@ -355,21 +381,35 @@ def load_document(raw: bytes | str, kind: DocumentKind, *, path: str) -> tuple[Y
         context = getattr(error, "context", None)
         if context and problem and context not in problem:
             problem = f"{problem} ({context})"
-        return fail(f"{kind.syntax}: {problem}", line,
-                    hint="fix the YAML syntax at this line (indentation, a missing colon or quote)")
+        return fail(
+            f"{kind.syntax}: {problem}",
+            line,
+            hint="fix the YAML syntax at this line (indentation, a missing colon or quote)",
+        )
     except RecursionError:
         return fail("YAML nested too deeply", hint=deep_hint)
     if shape:
-        return fail(f"YAML structure not allowed: {shape}", hint="write the values out instead of aliasing")
+        return fail(
+            f"YAML structure not allowed: {shape}", hint="write the values out instead of aliasing"
+        )
     if node is None or data is None:
         return fail(f"empty file: expected {kind.expect}", hint=kind.start_hint)
     if not isinstance(data, dict):
-        return fail(f"the top level is {_kind_of(data)}, expected {kind.expect}", hint=kind.start_hint)
+        return fail(
+            f"the top level is {_kind_of(data)}, expected {kind.expect}", hint=kind.start_hint
+        )
 
     doc = YamlDoc(data=data, kind=kind, path=path, lines=MappingProxyType(_line_map(node)))
     diagnostics = [
-        Diagnostic("error", kind.code, "key given twice (YAML keeps only the last)", "remove one",
-                   path, line, kind.field(parts))
+        Diagnostic(
+            "error",
+            kind.code,
+            "key given twice (YAML keeps only the last)",
+            "remove one",
+            path,
+            line,
+            kind.field(parts),
+        )
         for parts, line in _duplicate_keys(node)
     ]
     diagnostics += [doc.diagnostic(parts, message) for parts, message in _not_json(data)]
@@ -381,27 +421,59 @@ def load_document(raw: bytes | str, kind: DocumentKind, *, path: str) -> tuple[Y
     return doc, diagnostics
 
 
-def read_document(file: str | Path, kind: DocumentKind, *, missing: str = "",
-                  missing_hint: str = "check the path") -> tuple[YamlDoc | None, list[Diagnostic]]:
+def read_document(
+    file: str | Path, kind: DocumentKind, *, missing: str = "", missing_hint: str = "check the path"
+) -> tuple[YamlDoc | None, list[Diagnostic]]:
     """``load_document`` of a file; a file that cannot be read is one diagnostic (line 0)."""
     file = Path(file)
     try:
         raw = file.read_bytes()
     except FileNotFoundError:
-        return None, [Diagnostic("error", kind.code, missing or f"{file} does not exist", missing_hint,
-                                 str(file), 0, "")]
+        return None, [
+            Diagnostic(
+                "error",
+                kind.code,
+                missing or f"{file} does not exist",
+                missing_hint,
+                str(file),
+                0,
+                "",
+            )
+        ]
     except IsADirectoryError:
-        return None, [Diagnostic("error", kind.code, f"{file} is a directory, not a {kind.name}",
-                                 f"pass a {kind.name} file", str(file), 0, "")]
+        return None, [
+            Diagnostic(
+                "error",
+                kind.code,
+                f"{file} is a directory, not a {kind.name}",
+                f"pass a {kind.name} file",
+                str(file),
+                0,
+                "",
+            )
+        ]
     except OSError as error:
-        return None, [Diagnostic("error", kind.code, f"cannot read: {error.strerror}",
-                                 "check the path and its permissions", str(file), 0, "")]
+        return None, [
+            Diagnostic(
+                "error",
+                kind.code,
+                f"cannot read: {error.strerror}",
+                "check the path and its permissions",
+                str(file),
+                0,
+                "",
+            )
+        ]
     return load_document(raw, kind, path=str(file))
 
 
 # -- schema errors -> diagnostics ---------------------------------------------------------------
 
-_SHAPE = ("type", "const", "enum")  # a branch failing one of these at the value itself does not fit it
+_SHAPE = (
+    "type",
+    "const",
+    "enum",
+)  # a branch failing one of these at the value itself does not fit it
 
 
 def _flatten(errors):
@@ -417,8 +489,11 @@ def _flatten(errors):
             branches: dict[Any, list] = {}
             for sub in error.context:
                 branches.setdefault(sub.relative_schema_path[0], []).append(sub)
-            fitting = [subs for subs in branches.values()
-                       if not any(len(s.absolute_path) == depth and s.validator in _SHAPE for s in subs)]
+            fitting = [
+                subs
+                for subs in branches.values()
+                if not any(len(s.absolute_path) == depth and s.validator in _SHAPE for s in subs)
+            ]
             if len(fitting) == 1:
                 yield from _flatten(fitting[0])
                 continue
@@ -465,8 +540,10 @@ def schema_diagnostics(doc: YamlDoc) -> list[Diagnostic]:
     kind = doc.kind
     root = schema(kind.schema_file)
     out: list[Diagnostic] = []
-    errors = sorted(_flatten(validator(kind.schema_file).iter_errors(doc.data)),
-                    key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    errors = sorted(
+        _flatten(validator(kind.schema_file).iter_errors(doc.data)),
+        key=lambda e: (list(map(str, e.absolute_path)), e.message),
+    )
     for error in errors:
         parts = tuple(error.absolute_path)
         chain = _schema_chain(root, error.absolute_schema_path)
@@ -483,13 +560,21 @@ def schema_diagnostics(doc: YamlDoc) -> list[Diagnostic]:
                 close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.5)
                 where = f"allowed here: {', '.join(allowed)}" if allowed else ""
                 key_hint = f"did you mean {close[0]!r}? {where}".strip() if close else where
-                out.append(doc.diagnostic(parts + (key,), f"unknown {kind.term} {key!r}", hint=key_hint))
+                out.append(
+                    doc.diagnostic(parts + (key,), f"unknown {kind.term} {key!r}", hint=key_hint)
+                )
             continue
         if error.validator == "required" and isinstance(error.instance, dict):
             missing = re.search(r"'([^']+)' is a required property", error.message)
             allowed, patterns = _allowed(error.schema)
-            strays = [k for k in error.instance if isinstance(k, str) and _unknown(k, allowed, patterns)]
-            close = difflib.get_close_matches(missing.group(1), strays, n=1, cutoff=0.6) if missing else []
+            strays = [
+                k for k in error.instance if isinstance(k, str) and _unknown(k, allowed, patterns)
+            ]
+            close = (
+                difflib.get_close_matches(missing.group(1), strays, n=1, cutoff=0.6)
+                if missing
+                else []
+            )
             if close:
                 hint = f"found {close[0]!r}: did you mean {missing.group(1)!r}?"
         if kind.classify is not None:
@@ -516,7 +601,9 @@ def raise_for(diagnostics: list[Diagnostic], error_cls: type[WrapgenError] = Wra
         return
     first = errors[0]
     where = f"{first.path}:{first.line}" if first.line else first.path
-    message = f"{where}: {first.field}: {first.message}" if first.field else f"{where}: {first.message}"
+    message = (
+        f"{where}: {first.field}: {first.message}" if first.field else f"{where}: {first.message}"
+    )
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more)"
     raise error_cls(message, hint=first.hint, diagnostics=tuple(errors[1:]))

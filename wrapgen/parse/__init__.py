@@ -68,7 +68,9 @@ def parse_help(text: str | bytes, *, prog: tuple[str, ...], style: str | None = 
             command = PARSERS[name](cleaned, prog=prog)
         except Exception:  # noqa: BLE001 - a parser bug must not stop discovery; gnu is the fallback
             continue
-        if not command.exit_status and name != "man":  # man reads its own rendered EXIT STATUS section
+        if (
+            not command.exit_status and name != "man"
+        ):  # man reads its own rendered EXIT STATUS section
             statuses = exit_statuses(cleaned)
             if statuses:  # (most pages state none: the command stays as it is)
                 command = command.with_changes(exit_status=statuses)

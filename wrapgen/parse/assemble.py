@@ -36,7 +36,9 @@ class Rules:
     examples: str = r"examples?\b"
     description: str = r"^description$|^about$"
     aliases: str = r"^aliases$"
-    skip: str = r"^(?:environment( variables)?|learn more|see also|exit status|feedback|json fields)$"
+    skip: str = (
+        r"^(?:environment( variables)?|learn more|see also|exit status|feedback|json fields)$"
+    )
 
 
 @dataclass
@@ -105,7 +107,9 @@ def split_usage_section(section: Section) -> tuple[list[str], list[str]]:
         if ind == 0 or (text.startswith("-") and usage):
             break  # prose (tar) or the option table (curl) follows the usage line
         text = re.sub(r"^or:\s+", "", text)
-        if usage and re.match(r"or\s+" + re.escape(usage[0].split()[0] if usage[0].split() else "") + r"\b", text):
+        if usage and re.match(
+            r"or\s+" + re.escape(usage[0].split()[0] if usage[0].split() else "") + r"\b", text
+        ):
             text = text[2:].lstrip()  # java: "   or  java [options] -jar <jarfile> [args...]"
         if usage and re.match(r"[A-Z][a-z]+ [a-z]+ [a-z(]", text):
             break  # unzip: "  Default action is to extract files in list, ...": prose, not usage
@@ -181,7 +185,11 @@ def _aliases(section: Section, prog: tuple[str, ...]) -> list[str]:
     out: list[str] = []
     for item in body.split(","):
         words = item.split()
-        if not words or not re.fullmatch(r"[\w.-]+", words[-1]) or words[-1] == (prog[-1] if prog else ""):
+        if (
+            not words
+            or not re.fullmatch(r"[\w.-]+", words[-1])
+            or words[-1] == (prog[-1] if prog else "")
+        ):
             continue
         if len(words) > 1 and tuple(words[:-1]) != tuple(prog[:-1]):
             continue  # another command's path ("docker container ls")
@@ -225,15 +233,24 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules, stubs: bool = 
             if stubs:
                 # "examine the history and state (see also: git help revisions)": the pointer is no group name
                 group = re.sub(r"\s*\(see also:[^)]*\)$", "", section.title)
-                parts.subcommands.extend(parse_listing(lines, parent=tuple(prog[1:]), group=group, prog=prog))
+                parts.subcommands.extend(
+                    parse_listing(lines, parent=tuple(prog[1:]), group=group, prog=prog)
+                )
             # dpkg and gpg list their "commands" as options: -i|--install, --clear-sign.
-            found.extend((replace(f, operation=True), True, False) for f in parse_options(lines, max_first_indent=8))
+            found.extend(
+                (replace(f, operation=True), True, False)
+                for f in parse_options(lines, max_first_indent=8)
+            )
         elif role == "globals":
-            found.extend((f, True, True) for f in parse_options(lines, companions=parts.global_companions))
+            found.extend(
+                (f, True, True) for f in parse_options(lines, companions=parts.global_companions)
+            )
         elif role == "options":
             operation = bool(_OPERATION_HEADING.match(section.key))
-            found.extend((replace(f, operation=True) if operation else f, True, False)
-                         for f in parse_options(lines, companions=parts.companions))
+            found.extend(
+                (replace(f, operation=True) if operation else f, True, False)
+                for f in parse_options(lines, companions=parts.companions)
+            )
         elif role == "operands":
             parts.operand_docs.update(_operand_docs(lines))
         elif role == "examples":
@@ -243,8 +260,10 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules, stubs: bool = 
         elif role in ("preamble", "description", "other", "after-usage"):
             strong = role == "other"  # tar's " Main operation mode:" is a table under a heading
             operation = strong and bool(_OPERATION_HEADING.match(section.key))
-            found.extend((replace(f, operation=True) if operation else f, strong, False)
-                         for f in parse_options(lines, max_first_indent=8, companions=parts.companions))
+            found.extend(
+                (replace(f, operation=True) if operation else f, strong, False)
+                for f in parse_options(lines, max_first_indent=8, companions=parts.companions)
+            )
             if role != "other" or not parts.prose:
                 prose = _prose_before_options(lines)
                 if prose:
@@ -293,7 +312,9 @@ def _summary_and_description(prose: list[str]) -> tuple[str, str]:
     return summary, description
 
 
-_DEPRECATED_COMMAND = re.compile(r"(?:Command \"[\w-]+\" is deprecated|\W*deprecated\b)", re.IGNORECASE)
+_DEPRECATED_COMMAND = re.compile(
+    r"(?:Command \"[\w-]+\" is deprecated|\W*deprecated\b)", re.IGNORECASE
+)
 
 
 def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
@@ -310,11 +331,17 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
         if summary.startswith(prog[0]):  # (the pattern is anchored there)
             summary = re.sub(rf"^{re.escape(prog[0])}\s+[-\u2013\u2014]+\s+", "", summary)
     usage_for_operands = parts.usage if parts.operand_usage is None else parts.operand_usage
-    switches = frozenset(s for f in parts.flags + parts.global_flags if not f.takes_value for s in f.spellings)
+    switches = frozenset(
+        s for f in parts.flags + parts.global_flags if not f.takes_value for s in f.spellings
+    )
     positionals = list(usage_positionals(usage_for_operands, prog=prog, switches=switches))
     docs = parts.operand_docs
-    positionals = [replace(p, description=said) if (said := docs.get(p.name.lower(), "")[:300]) != p.description else p
-                   for p in positionals]
+    positionals = [
+        replace(p, description=said)
+        if (said := docs.get(p.name.lower(), "")[:300]) != p.description
+        else p
+        for p in positionals
+    ]
     seen_paths: set[tuple[str, ...]] = set()
     subcommands = []
     for sub in parts.subcommands:
@@ -346,4 +373,3 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
         examples=tuple(dict.fromkeys(parts.examples)),
         parser=style,
     )
-

@@ -24,22 +24,38 @@ _MARKS: tuple[tuple[str, int, re.Pattern], ...] = tuple(
         ("git", 6, r"^See 'git help <command>'"),
         ("git", 1, r"^ {4}-[A-Za-z], --[\w-]+"),
         # argparse
-        ("argparse", 5, r"^(?:options|optional arguments|[Pp]ositional arguments):$"),  # httpie: "Positional"
+        (
+            "argparse",
+            5,
+            r"^(?:options|optional arguments|[Pp]ositional arguments):$",
+        ),  # httpie: "Positional"
         ("argparse", 2, r"^usage:(?: |$)"),  # httpie: "usage:" alone, the line below it
         ("argparse", 3, r"show this help message and exit"),
         # cobra and its custom templates (gh, kubectl, docker)
         ("cobra", 5, r"^(?:Available Commands|Global Flags|Flags):$"),
         ("cobra", 5, r"^(?:FLAGS|INHERITED FLAGS|CORE COMMANDS)$"),
-        ("cobra", 4, r"\[command\] --help\" for more information|COMMAND --help' for more information"),
+        (
+            "cobra",
+            4,
+            r"\[command\] --help\" for more information|COMMAND --help' for more information",
+        ),
         ("cobra", 3, r"^Use \"[\w-]+ <command> --help\""),
-        ("cobra", 1, r"^ +(?:-\w, )?--[\w-]+ (?:string|int|strings|stringArray|duration|uint|float64|list)  "),
+        (
+            "cobra",
+            1,
+            r"^ +(?:-\w, )?--[\w-]+ (?:string|int|strings|stringArray|duration|uint|float64|list)  ",
+        ),
         ("cobra", 4, r"^ {4}(?:-\w, )?--[\w-]+=(?:false|true|''|\[\]|-?\d+):$"),
         ("cobra", 2, r"^Aliases:$"),
         # clap 2/3 and 4
         ("clap", 6, r"\[possible values: "),
         ("clap", 4, r"^(?:USAGE|FLAGS|OPTIONS|ARGS|SUBCOMMANDS):$"),
         ("clap", 3, r"^Arguments:$"),
-        ("clap", 3, r"Print (?:help|version)(?: information)?(?: \(see (?:more with '--help'|a summary with '-h')\))?$"),
+        (
+            "clap",
+            3,
+            r"Print (?:help|version)(?: information)?(?: \(see (?:more with '--help'|a summary with '-h')\))?$",
+        ),
         ("clap", 2, r"^ +-\w, --[\w-]+ <[A-Z_]+>"),
         ("clap", 1, r"^ +(?:-\w, )?--[\w-]+\.\.\."),
         # click
@@ -62,7 +78,11 @@ _MARKS: tuple[tuple[str, int, re.Pattern], ...] = tuple(
         ("commander", 3, r"^ {2}Usage: \S+(?: \[options\])?"),
         ("yarn", 6, r"^ {4}- [a-z][\w-]*(?: / [A-Za-z][\w-]*)?$"),
         ("yarn", 10, r"^ +Usage: yarn\b|^ +Visit https://yarnpkg\.com/"),
-        ("yargs", 6, r"  \[(?:boolean|string|number|array|count)\](?: \[(?:required|default: [^\]]*)\])?$"),
+        (
+            "yargs",
+            6,
+            r"  \[(?:boolean|string|number|array|count)\](?: \[(?:required|default: [^\]]*)\])?$",
+        ),
         ("yargs", 4, r"\[choices: \"|^Positionals:$"),
         ("oclif", 6, r"^TOPICS$"),
         ("oclif", 4, r"^USAGE\n {2}\$ \S+"),
@@ -72,7 +92,11 @@ _MARKS: tuple[tuple[str, int, re.Pattern], ...] = tuple(
         # Symfony Console and cleo (composer, artisan, poetry)
         ("symfony", 8, r"When no command is given display help for the list command"),
         ("symfony", 4, r"^ +-v\|vv\|vvv, --verbose"),
-        ("symfony", 3, r"^Usage:\n +(?:command \[options\] \[arguments\]|list \[options\] \[--\] \[<namespace>\])$"),
+        (
+            "symfony",
+            3,
+            r"^Usage:\n +(?:command \[options\] \[arguments\]|list \[options\] \[--\] \[<namespace>\])$",
+        ),
         ("symfony", 2, r"^Available commands:$"),
         # kingpin (amtool, promtool)
         ("kingpin", 10, r"Show context-sensitive help \(also try --help-long\s+and\s+--help-man\)"),
@@ -86,7 +110,6 @@ _MARKS: tuple[tuple[str, int, re.Pattern], ...] = tuple(
         ("urfave", 2, r"^ {3}--help, -h +show help"),
     )
 )
-
 
 
 def _longest_run(items, literal_op) -> str:
@@ -126,7 +149,9 @@ def _required_literals(pattern: re.Pattern) -> tuple[str, ...]:
 
 
 # Each mark's required literals: where the text holds none of them, the mark cannot match.
-_LITERALS: tuple[tuple[str, ...], ...] = tuple(_required_literals(pattern) for _style, _weight, pattern in _MARKS)
+_LITERALS: tuple[tuple[str, ...], ...] = tuple(
+    _required_literals(pattern) for _style, _weight, pattern in _MARKS
+)
 
 
 def _at_line_starts(pattern: re.Pattern) -> re.Pattern | None:
@@ -157,13 +182,29 @@ def _at_line_starts(pattern: re.Pattern) -> re.Pattern | None:
     return re.compile("\n" + source[1:], pattern.flags)
 
 
-_LINE_MARKS: tuple[re.Pattern | None, ...] = tuple(_at_line_starts(pattern) for _style, _weight, pattern in _MARKS)
+_LINE_MARKS: tuple[re.Pattern | None, ...] = tuple(
+    _at_line_starts(pattern) for _style, _weight, pattern in _MARKS
+)
 
 
 # On a tie the earlier style wins: the more specific ones come first.
 _ORDER = (
-    "man", "git", "symfony", "kingpin", "urfave", "npm", "yarn", "oclif", "yargs", "commander",
-    "cobra", "clap", "click", "argparse", "docopt", "gnu",
+    "man",
+    "git",
+    "symfony",
+    "kingpin",
+    "urfave",
+    "npm",
+    "yarn",
+    "oclif",
+    "yargs",
+    "commander",
+    "cobra",
+    "clap",
+    "click",
+    "argparse",
+    "docopt",
+    "gnu",
 )
 
 
@@ -191,25 +232,39 @@ _ROFF = re.compile(r"^\.(?:TH|SH|Dd|Sh|Dt)\b", re.MULTILINE)
 # Each style's marks, heaviest first, as (weight, literals, pattern, pattern at line starts), and the
 # most it can score: what lets ``detect_style`` stop scoring a style that can no longer win.
 _STYLE_MARKS: dict[str, tuple[tuple[int, tuple[str, ...], re.Pattern, re.Pattern | None], ...]] = {
-    name: tuple(sorted(((weight, literals, pattern, at_lines)
-                        for (style, weight, pattern), literals, at_lines
-                        in zip(_MARKS, _LITERALS, _LINE_MARKS)
-                        if style == name), key=lambda mark: -mark[0]))
+    name: tuple(
+        sorted(
+            (
+                (weight, literals, pattern, at_lines)
+                for (style, weight, pattern), literals, at_lines in zip(
+                    _MARKS, _LITERALS, _LINE_MARKS
+                )
+                if style == name
+            ),
+            key=lambda mark: -mark[0],
+        )
+    )
     for name in _ORDER
 }
 _MOST = {name: sum(mark[0] for mark in marks) for name, marks in _STYLE_MARKS.items()}
 # The styles in the order they are scored: the one with the heaviest mark first, as a page that has such
 # a mark rules most others out at once (the order only saves time: every order gives the same winner).
-_FIRST_SCORED = tuple(sorted(_ORDER, key=lambda name: -(_STYLE_MARKS[name][0][0] if _STYLE_MARKS[name] else 0)))
+_FIRST_SCORED = tuple(
+    sorted(_ORDER, key=lambda name: -(_STYLE_MARKS[name][0][0] if _STYLE_MARKS[name] else 0))
+)
 # ... and with the style of the last page first
-_SCORING_ORDER = {first: (first, *(name for name in _FIRST_SCORED if name != first)) for first in _ORDER}
+_SCORING_ORDER = {
+    first: (first, *(name for name in _FIRST_SCORED if name != first)) for first in _ORDER
+}
 _RANK = {name: -index for index, name in enumerate(_ORDER)}  # (a higher rank wins a tie)
 
 
 def _mark_found(mark, head: str, lines: str) -> bool:
     """Whether one mark matches, the way ``scores`` tests it."""
     _weight, literals, pattern, at_lines = mark
-    if literals and not (literals[0] in head if len(literals) == 1 else any(literal in head for literal in literals)):
+    if literals and not (
+        literals[0] in head if len(literals) == 1 else any(literal in head for literal in literals)
+    ):
         return False
     return bool(at_lines.search(lines) if at_lines is not None else pattern.search(head))
 

@@ -51,8 +51,10 @@ _OPENER = re.compile(
     """,
     re.VERBOSE | re.IGNORECASE,
 )
-_ITEM = re.compile(rf"(?:,?\s*(?:and\s+|or\s+)?(?:with\s+)?){_CODE}\s+(?:(?P<when>if|when)\s+(?P<cond>[^,;]+?){_END}|(?P<otherwise>otherwise)\b)",
-                   re.IGNORECASE)
+_ITEM = re.compile(
+    rf"(?:,?\s*(?:and\s+|or\s+)?(?:with\s+)?){_CODE}\s+(?:(?P<when>if|when)\s+(?P<cond>[^,;]+?){_END}|(?P<otherwise>otherwise)\b)",
+    re.IGNORECASE,
+)
 # "If A, then the exit status is 1" / "When A, the exit code is always 2"
 _IF_THEN = re.compile(
     rf"""
@@ -63,11 +65,15 @@ _IF_THEN = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 # "1 exit status occurs only when A" (rg(1)'s summary list)
-_OCCURS = re.compile(rf"\b{_CODE}\s+exit\s+(?:status|code)\s+(?:occurs|means|is\s+returned)\s+(?:only\s+)?(?:when|if)\s+(?P<cond>.+?){_END}",
-                     re.IGNORECASE)
+_OCCURS = re.compile(
+    rf"\b{_CODE}\s+exit\s+(?:status|code)\s+(?:occurs|means|is\s+returned)\s+(?:only\s+)?(?:when|if)\s+(?P<cond>.+?){_END}",
+    re.IGNORECASE,
+)
 # Inside a section only: any "N if A" ("... or with 255 if an error occurred"), not "greater than 0 if".
-_BARE = re.compile(rf"(?<!than )(?<!least )(?<!most )(?<!over )(?<!above )(?<!below )\b{_CODE}\s+(?:if|when)\s+(?P<cond>[^.;,]+?){_END}",
-                   re.IGNORECASE)
+_BARE = re.compile(
+    rf"(?<!than )(?<!least )(?<!most )(?<!over )(?<!above )(?<!below )\b{_CODE}\s+(?:if|when)\s+(?P<cond>[^.;,]+?){_END}",
+    re.IGNORECASE,
+)
 
 
 class _AnyWord:
@@ -143,7 +149,11 @@ def _tagged(body: list[str]) -> dict[int, str]:
             index += 1
             while index < len(body) and not body[index].strip():
                 index += 1
-            while index < len(body) and body[index].strip() and len(body[index]) - len(body[index].lstrip()) > depth:
+            while (
+                index < len(body)
+                and body[index].strip()
+                and len(body[index]) - len(body[index].lstrip()) > depth
+            ):
                 text.append(body[index])
                 index += 1
             if text:
@@ -167,7 +177,7 @@ def _without_asides(text: str) -> str:
     out: list[str] = []
     end = 0
     for match in _PARENTHESES.finditer(text):
-        out.append(text[end:match.start()].rstrip())
+        out.append(text[end : match.start()].rstrip())
         end = match.end()
     out.append(text[end:])
     return "".join(out)
@@ -254,7 +264,9 @@ def _occurrences(text: str, low: str | None):
 
 def _sentences(text: str, *, bare: bool) -> dict[int, str]:
     """Codes stated in prose, in the order they appear; ``bare`` also reads any "N if A" (inside a section)."""
-    text = " ".join((_without_asides(text) if "(" in text else text).split())  # asides ("(e.g. ...)") hold stray commas and dots
+    text = " ".join(
+        (_without_asides(text) if "(" in text else text).split()
+    )  # asides ("(e.g. ...)") hold stray commas and dots
     # The three case-blind patterns scanned a long page whole (5 ms for rg's 58 KB of --help, a page
     # that states no status): in ASCII text, whose lower-cased copy holds a phrase exactly where the
     # case-blind pattern finds it, each is searched only where its words are (_stretches, _occurrences).
@@ -311,7 +323,9 @@ def exit_statuses(text: str) -> tuple[tuple[int, str], ...]:
         found: dict[int, str] = {}
         for body in _sections(lines) if _may_head(page) else ():
             tagged = _tagged(body)
-            stated = tagged if len(tagged) >= 2 else {**_sentences("\n".join(body), bare=True), **tagged}
+            stated = (
+                tagged if len(tagged) >= 2 else {**_sentences("\n".join(body), bare=True), **tagged}
+            )
             for code, meaning in stated.items():
                 found.setdefault(code, meaning)
         # outside a section every reading names an exit or a return ("exit status is", "returns 1"):

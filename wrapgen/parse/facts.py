@@ -96,16 +96,70 @@ _REQUIRED = re.compile(
 )
 
 _INT_NAMES = {
-    "n", "num", "number", "count", "int", "int8", "int16", "int32", "int64", "uint", "uint8",
-    "uint16", "uint32", "uint64", "integer", "lines", "depth", "limit", "port", "jobs", "level",
-    "max", "min", "seconds", "secs", "ms", "millis", "bytes-count", "columns", "cols", "width",
-    "integer range", "number of seconds", "size_in_bytes", "retries", "times", "threads",
+    "n",
+    "num",
+    "number",
+    "count",
+    "int",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "integer",
+    "lines",
+    "depth",
+    "limit",
+    "port",
+    "jobs",
+    "level",
+    "max",
+    "min",
+    "seconds",
+    "secs",
+    "ms",
+    "millis",
+    "bytes-count",
+    "columns",
+    "cols",
+    "width",
+    "integer range",
+    "number of seconds",
+    "size_in_bytes",
+    "retries",
+    "times",
+    "threads",
 }
-_NUMBER_NAMES = {"float", "float32", "float64", "double", "fractional seconds", "decimal", "ratio", "float range"}
+_NUMBER_NAMES = {
+    "float",
+    "float32",
+    "float64",
+    "double",
+    "fractional seconds",
+    "decimal",
+    "ratio",
+    "float range",
+}
 _BOOL_NAMES = {"bool", "boolean"}
 _PATH_NAMES = {
-    "file", "path", "dir", "directory", "filename", "file name", "files", "paths", "dirs", "folder",
-    "filepath", "file path", "dirname", "pathspec",
+    "file",
+    "path",
+    "dir",
+    "directory",
+    "filename",
+    "file name",
+    "files",
+    "paths",
+    "dirs",
+    "folder",
+    "filepath",
+    "file path",
+    "dirname",
+    "pathspec",
 }
 
 _COUNT_NAME = re.compile(r"(?:num|max|min)_?\w*|\w*_(?:num|count|n)")  # "max_depth", "retry_count"
@@ -134,7 +188,9 @@ _LONG_SPELLING = re.compile(r"--[\w-]+")
 _ALIAS_SEPARATOR = re.compile(r"[,\s]+")
 
 
-@functools.lru_cache(maxsize=2048)  # (pure; a tool's entries repeat their value names: "string", "FILE")
+@functools.lru_cache(
+    maxsize=2048
+)  # (pure; a tool's entries repeat their value names: "string", "FILE")
 def guess_type(value_name: str | None, choices: tuple[str, ...] = ()) -> str:
     """The type a value name suggests: N -> integer, FILE -> path, {a,b} -> enum."""
     if choices:
@@ -152,7 +208,12 @@ def guess_type(value_name: str | None, choices: tuple[str, ...] = ()) -> str:
     if ":" in name:
         return "string"  # "range:file", "user:password": structured, not a path
     last = _NAME_WORDS.split(spaced)[-1] if spaced else ""
-    if name in _PATH_NAMES or spaced in _PATH_NAMES or last in _PATH_NAMES or _PATH_END.search(name):
+    if (
+        name in _PATH_NAMES
+        or spaced in _PATH_NAMES
+        or last in _PATH_NAMES
+        or _PATH_END.search(name)
+    ):
         return "path"
     return "string"
 
@@ -212,8 +273,15 @@ def read_description(full: str, desc_lines: list[str], *, takes_value: bool) -> 
     low = full.lower()
     if not choices and "possible values:" in low:
         choices = _listed_values(desc_lines)
-    if not choices and ("/" in low or "{" in low or "one of" in low or "choices" in low or "values:" in low
-                        or '("' in low or "possible values" in low):
+    if not choices and (
+        "/" in low
+        or "{" in low
+        or "one of" in low
+        or "choices" in low
+        or "values:" in low
+        or '("' in low
+        or "possible values" in low
+    ):
         match = _CHOICES.search(full)
         if match:
             said = next(g for g in match.groups() if g is not None)
@@ -225,8 +293,13 @@ def read_description(full: str, desc_lines: list[str], *, takes_value: bool) -> 
         # value to pass: an unquoted default is one word; only cobra's quoted "(default "a b")" holds spaces
         quoted = bool(match and match["c"] is not None)
         default = said if said and (quoted or len(said.split()) == 1) else None
-    if (" be " in low or " times" in low or "twice" in low or "additive" in low or "repeatable" in low) \
-            and _REPEATABLE.search(full):
+    if (
+        " be " in low
+        or " times" in low
+        or "twice" in low
+        or "additive" in low
+        or "repeatable" in low
+    ) and _REPEATABLE.search(full):
         repeatable = True
     if "alias" in low:
         for match in _ALIAS_LIST.finditer(full):
@@ -236,11 +309,24 @@ def read_description(full: str, desc_lines: list[str], *, takes_value: bool) -> 
                 for name in _ALIAS_SEPARATOR.split(match["clap"]):
                     name = name.strip()
                     if name:
-                        others.append(name if name.startswith("-") else ("--" if len(name) > 1 else "-") + name)
+                        others.append(
+                            name
+                            if name.startswith("-")
+                            else ("--" if len(name) > 1 else "-") + name
+                        )
     required = "required" in low and bool(_REQUIRED.search(full))
     deprecated = "deprecated" in low and bool(_DEPRECATED.search(full))
     hidden = "hidden" in low and bool(_HIDDEN.search(full))
-    if not (type_hint or choices or default is not None or repeatable or others or required or deprecated or hidden):
+    if not (
+        type_hint
+        or choices
+        or default is not None
+        or repeatable
+        or others
+        or required
+        or deprecated
+        or hidden
+    ):
         return _NO_FACTS[takes_value]  # (most descriptions say nothing of these)
     return DescriptionFacts(
         takes_value=takes_value,

@@ -60,7 +60,12 @@ def _summary_columns(lines) -> set[int]:
     for line in lines:
         text = line.strip()
         match = _ENTRY.match(text) if text else None
-        if match is not None and not match["tight"] and match["summary"].strip() and re.search(r"\S {2,}\S", text):
+        if (
+            match is not None
+            and not match["tight"]
+            and match["summary"].strip()
+            and re.search(r"\S {2,}\S", text)
+        ):
             columns.add(indent_of(line) + match.start("summary"))
     return columns
 
@@ -85,8 +90,14 @@ def _with_operands(found: Command, operands: str, *, prog: tuple[str, ...]) -> C
     return found.with_changes(usage=(line,), positionals=positionals)
 
 
-def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent: int = 12,
-                  prog: tuple[str, ...] = ()) -> list[Command]:
+def parse_listing(
+    lines,
+    *,
+    parent: tuple[str, ...],
+    group: str = "",
+    max_indent: int = 12,
+    prog: tuple[str, ...] = (),
+) -> list[Command]:
     """Stubs for the entries of one listing section, in order.
 
     With ``prog``, entries spelled as whole command lines (yargs: ``tool serve [port]``)
@@ -108,7 +119,9 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
         if names:
             text = " ".join(summary).strip()[:300]
             found = stub(parent + (names[0],), summary=text, group=group, aliases=names[1:])
-            found = _with_operands(found, operands, prog=prog if prog and tuple(prog[1:]) == parent else parent)
+            found = _with_operands(
+                found, operands, prog=prog if prog and tuple(prog[1:]) == parent else parent
+            )
             if _DEPRECATED.search(text):
                 found = found.with_changes(deprecated=True)
             stubs.append(found)
@@ -119,7 +132,11 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
             in_columns = in_commas = False
             continue
         ind = indent_of(line)
-        if names and ind > (base or 0) and (ind >= summary_col or base is not None and ind > base + 1):
+        if (
+            names
+            and ind > (base or 0)
+            and (ind >= summary_col or base is not None and ind > base + 1)
+        ):
             summary.append(text)  # a wrapped summary
             continue
         commas = _COMMAS.match(line) or (in_commas and _COMMA_TAIL.match(line))
@@ -127,7 +144,11 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
         if commas:
             flush()
             names, summary = [], []
-            stubs.extend(stub(parent + (name.strip(),), group=group) for name in text.split(",") if name.strip())
+            stubs.extend(
+                stub(parent + (name.strip(),), group=group)
+                for name in text.split(",")
+                if name.strip()
+            )
             continue
         columns = _COLUMNS.match(line) or (in_columns and _COLUMN_TAIL.match(line))
         in_columns = bool(columns)
@@ -137,14 +158,20 @@ def parse_listing(lines, *, parent: tuple[str, ...], group: str = "", max_indent
             stubs.extend(stub(parent + (name,), group=group) for name in text.split())
             continue  # openssl: names in columns, no summaries; the last row may hold one
         if prefix and text.startswith(prefix):
-            text = text[len(prefix):]
+            text = text[len(prefix) :]
         match = _ENTRY.match(text)
         if match is None or match["tight"] and not match["operands"]:
             # "name Word" with one space is prose, unless operands filled the column or the
             # summary starts where the other entries' summaries do (the longest name, padded by one)
             tight = _TIGHT.match(text)
             match = tight if tight and ind + tight.start("summary") in aligned else None
-        if match is None or ind > max_indent or ind == 0 or text.startswith("-") or (base is not None and abs(ind - base) > 2):
+        if (
+            match is None
+            or ind > max_indent
+            or ind == 0
+            or text.startswith("-")
+            or (base is not None and abs(ind - base) > 2)
+        ):
             flush()
             names, summary = [], []
             continue

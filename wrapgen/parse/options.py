@@ -16,9 +16,23 @@ from wrapgen.model.changes import replace
 from wrapgen.model.tool import Flag
 
 from wrapgen.parse.sections import indent_of
-from wrapgen.parse.facts import _COMPANION, guess_type, read_description, split_choices, strip_quotes
+from wrapgen.parse.facts import (
+    _COMPANION,
+    guess_type,
+    read_description,
+    split_choices,
+    strip_quotes,
+)
 
-__all__ = ["OptionEntry", "parse_options", "option_entries", "entry_to_flag", "merge_flag", "merge_flags", "tidy_flags"]
+__all__ = [
+    "OptionEntry",
+    "parse_options",
+    "option_entries",
+    "entry_to_flag",
+    "merge_flag",
+    "merge_flags",
+    "tidy_flags",
+]
 
 # The most entries read from one help text: far above any real tool (curl has ~250).
 MAX_ENTRIES = 3_000
@@ -81,10 +95,11 @@ _REPEAT_TAIL = re.compile(
 )
 
 # cobra prints a flag's Go type as its value name; these take several values.
-_COBRA_LIST_TYPES = re.compile(r"^(?:strings|stringArray|stringSlice|ints|int32Slice|int64Slice|uints|"
-                               r"floats|float64Slice|durationSlice|boolSlice|list|filter|ipSlice|"
-                               r"stringToString|stringToInt\w*)$")
-
+_COBRA_LIST_TYPES = re.compile(
+    r"^(?:strings|stringArray|stringSlice|ints|int32Slice|int64Slice|uints|"
+    r"floats|float64Slice|durationSlice|boolSlice|list|filter|ipSlice|"
+    r"stringToString|stringToInt\w*)$"
+)
 
 
 @dataclass
@@ -117,8 +132,19 @@ def option_entries(lines, *, max_first_indent: int = 16) -> list[OptionEntry]:
             continue
         ind = len(line) - len(line.lstrip(" "))  # (indent_of, inline: this loop reads every line)
         # (every entry start is a dash first: the pattern is tried on those lines only)
-        starts = text[0] == "-" and bool(_ENTRY_START.match(text)) and not text.startswith("-- ") and text != "--"
-        if starts and cur is not None and not cur.desc and cur.spec.endswith(",") and ind == cur.indent:
+        starts = (
+            text[0] == "-"
+            and bool(_ENTRY_START.match(text))
+            and not text.startswith("-- ")
+            and text != "--"
+        )
+        if (
+            starts
+            and cur is not None
+            and not cur.desc
+            and cur.spec.endswith(",")
+            and ind == cur.indent
+        ):
             # grep: "--color[=WHEN]," then "--colour[=WHEN]  use markers...": one entry, two lines
             spec, desc = _split_first_line(text)
             cur.spec += " " + spec
@@ -155,11 +181,15 @@ def _split_first_line(text: str) -> tuple[str, str]:
     """
     # python3: "-c cmd : program passed in", "-b     : issue warnings": the colon is part of the gap
     for match in _FIRST_GAP.finditer(text):
-        spec, rest = text[: match.start()], text[match.end():]
+        spec, rest = text[: match.start()], text[match.end() :]
         if rest.startswith("...."):
             continue  # less: "-e  -E  ....  --quit-at-eof"
-        if rest.startswith("-") and (spec.endswith((",", "|", "....")) or len(spec.split()) <= 2
-                                     and _LONE_SHORT.match(spec) and _LONG_OR_SHORT.match(rest)):
+        if rest.startswith("-") and (
+            spec.endswith((",", "|", "...."))
+            or len(spec.split()) <= 2
+            and _LONE_SHORT.match(spec)
+            and _LONG_OR_SHORT.match(rest)
+        ):
             continue  # patch: "-p NUM  --strip=NUM  Strip ..."
         return spec, rest.strip()
     return text, ""
@@ -173,11 +203,15 @@ def _scan_spec(spec: str, gap_after: bool):
     pos, n = 0, len(spec)
     current_has_value = False
     while pos < n:
-        while pos < n and (spec[pos] in " ," or (spec[pos] in "|/" and spec.startswith("-", pos + 1))):
+        while pos < n and (
+            spec[pos] in " ," or (spec[pos] in "|/" and spec.startswith("-", pos + 1))
+        ):
             pos += 1  # separators: "-a, --all", dpkg's "-i|--install", rich-click's "--x/--no-x"
         if pos >= n:
             break
-        if spec[pos] in "./|":  # (what the three cases below start with; spellings and values seldom do)
+        if (
+            spec[pos] in "./|"
+        ):  # (what the three cases below start with; spellings and values seldom do)
             if spec.startswith("....", pos):
                 pos += 4  # less: "-e  -E  ....  --quit-at-eof"
                 continue
@@ -188,7 +222,9 @@ def _scan_spec(spec: str, gap_after: bool):
                     values[-1] = f"{values[-1].rstrip(',')} | {match.group(0)}"
                     pos = match.end()
                     continue
-            if spec.startswith("/ ", pos) or spec.startswith("| ", pos):  # click: --debug / --no-debug
+            if spec.startswith("/ ", pos) or spec.startswith(
+                "| ", pos
+            ):  # click: --debug / --no-debug
                 pos += 2
                 continue
         match = _SPELLING.match(spec, pos)
@@ -203,11 +239,16 @@ def _scan_spec(spec: str, gap_after: bool):
         if not match:
             break
         token = match.group(0)
-        rest = spec[match.end():].strip()
+        rest = spec[match.end() :].strip()
         explicit = token[0] in "<[{(" or bool(_CAPS_VALUE.match(token))
         if current_has_value:
-            if values and (_REPEAT_TAIL.match(token.rstrip(",")) or (token.startswith("<") and values[-1].endswith(">"))):
-                values[-1] += " " + token.rstrip(",")  # "X [X ...]"; zipfile's "-e <zipfile> <output_dir>"
+            if values and (
+                _REPEAT_TAIL.match(token.rstrip(","))
+                or (token.startswith("<") and values[-1].endswith(">"))
+            ):
+                values[-1] += " " + token.rstrip(
+                    ","
+                )  # "X [X ...]"; zipfile's "-e <zipfile> <output_dir>"
                 pos = match.end()
                 continue
             break
@@ -215,8 +256,19 @@ def _scan_spec(spec: str, gap_after: bool):
         # otherwise it is the first word of a description set off by one space (curl).
         # sed: "-e script, --expression=script": a word and a comma before the next spelling.
         listed = token.endswith(",") and rest.startswith("-")
-        if explicit or listed or (gap_after and not rest.startswith("-")) or (not rest and not gap_after and token.islower() and len(token) < 20):
-            if values and owner and owner[-1] == len(spellings) and not explicit and not values[-1].endswith(","):
+        if (
+            explicit
+            or listed
+            or (gap_after and not rest.startswith("-"))
+            or (not rest and not gap_after and token.islower() and len(token) < 20)
+        ):
+            if (
+                values
+                and owner
+                and owner[-1] == len(spellings)
+                and not explicit
+                and not values[-1].endswith(",")
+            ):
                 values[-1] += " " + token  # jq: "--arg a v" takes two values
             else:
                 values.append(token)
@@ -311,7 +363,9 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
             takes_value = True
             if attached.startswith("["):
                 optional = True
-                value_name = value_name or _OPTIONAL_BRACKETS.sub("", attached).replace("][", "") or None
+                value_name = (
+                    value_name or _OPTIONAL_BRACKETS.sub("", attached).replace("][", "") or None
+                )
             else:
                 value_name = value_name or attached.lstrip("=").rstrip(",") or None
                 braces = _BRACED_CHOICES.fullmatch(attached)
@@ -360,7 +414,9 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
     # git: "--no-decorate, --decorate[=short|full|auto|no]": the positive spelling leads.
     if len(longs) > 1:
         present = set(longs)  # (a list being sorted looks empty to its own key function)
-        longs.sort(key=lambda spelling: spelling.startswith("--no-") and "--" + spelling[5:] in present)
+        longs.sort(
+            key=lambda spelling: spelling.startswith("--no-") and "--" + spelling[5:] in present
+        )
     # .NET: "--ucr, --use-current-runtime": a clipped first spelling is the alias.
     if len(longs) > 1 and len(longs[0]) <= 5 and len(longs[1]) > len(longs[0]) + 3:
         longs.insert(0, longs.pop(1))
@@ -404,14 +460,22 @@ _REPEATED = re.compile(r"^-([A-Za-z])\1+$")
 def _digit_flags(entry: OptionEntry) -> list[Flag] | None:
     """The switches a digit range stands for (``-0 ... -9``), or None when the entry is no range."""
     if "-#" not in entry.spec and not entry.spec.lstrip()[1:2].isdigit():
-        return None  # (a range starts "-<digit>", gzip's "-#" is spelled so: most entries are neither)
+        return (
+            None  # (a range starts "-<digit>", gzip's "-#" is spelled so: most entries are neither)
+        )
     match = _DIGIT_RANGE.match(entry.spec.strip())
     low, high = (int(match["low"]), int(match["high"])) if match else (1, 9)
     if match is None:
         spellings = entry.spec.replace(",", " ").split()
         if "-#" not in spellings or not _DIGIT_HASH.search(" ".join(entry.desc[:3])):
             return None
-        entry = OptionEntry(entry.indent, " ".join(s for s in spellings if s != "-#"), entry.desc, entry.desc_col, entry.gap)
+        entry = OptionEntry(
+            entry.indent,
+            " ".join(s for s in spellings if s != "-#"),
+            entry.desc,
+            entry.desc_col,
+            entry.gap,
+        )
     description = " ".join(line for line in entry.desc[:2] if line)[:400]
     out = [Flag(short=f"-{digit}", description=description) for digit in range(low, high + 1)]
     if match is None and entry.spec:
@@ -423,7 +487,8 @@ def _digit_flags(entry: OptionEntry) -> list[Flag] | None:
 def _counts(spelling: str, flag: Flag) -> bool:
     """cut's "-M  from first to M'th (included) byte": a number in a range syntax, named by its letter."""
     return bool(re.fullmatch(r"-[A-Z]", spelling)) and bool(
-        re.search(r"\b" + spelling[1] + r"['’]?th\b", flag.description))
+        re.search(r"\b" + spelling[1] + r"['’]?th\b", flag.description)
+    )
 
 
 def tidy_flags(flags, *, beside=()) -> list[Flag]:
@@ -435,13 +500,20 @@ def tidy_flags(flags, *, beside=()) -> list[Flag]:
     the ``beside`` flags have already is not made again."""
     flags = list(flags)
     single_dash_long = re.compile(r"^-[A-Za-z][\w-]+$")
-    if any(single_dash_long.match(s) and not (_PLACEHOLDER.match(s) or _REPEATED.match(s))
-           for f in (*flags, *beside) for s in f.spellings):
+    if any(
+        single_dash_long.match(s) and not (_PLACEHOLDER.match(s) or _REPEATED.match(s))
+        for f in (*flags, *beside)
+        for s in f.spellings
+    ):
         return flags  # ``beside``: the help's other flags (its global ones), which say so too
     shorts = {f.short: i for i, f in enumerate(flags) if f.short}
     out: list[Flag | None] = list(flags)
     for i, flag in enumerate(flags):
-        odd = [s for s in flag.spellings if _PLACEHOLDER.match(s) or _REPEATED.match(s) or _counts(s, flag)]
+        odd = [
+            s
+            for s in flag.spellings
+            if _PLACEHOLDER.match(s) or _REPEATED.match(s) or _counts(s, flag)
+        ]
         if not odd:
             continue
         kept = [s for s in flag.spellings if s not in odd]
@@ -459,13 +531,18 @@ def tidy_flags(flags, *, beside=()) -> list[Flag]:
         if not kept:
             out[i] = None
             continue
-        out[i] = replace(flag, long=next((s for s in kept if s.startswith("--")), None),
-                         short=next((s for s in kept if len(s) == 2), None),
-                         aliases=tuple(s for s in kept if not s.startswith("--") and len(s) != 2))
+        out[i] = replace(
+            flag,
+            long=next((s for s in kept if s.startswith("--")), None),
+            short=next((s for s in kept if len(s) == 2), None),
+            aliases=tuple(s for s in kept if not s.startswith("--") and len(s) != 2),
+        )
     return [f for f in out if f is not None]
 
 
-def parse_options(lines, *, max_first_indent: int = 16, companions: list[Flag] | None = None) -> list[Flag]:
+def parse_options(
+    lines, *, max_first_indent: int = 16, companions: list[Flag] | None = None
+) -> list[Flag]:
     """Every flag described in these lines, in order, first spelling wins on duplicates.
 
     Switches that exist only as a mention in another flag's description ("can be disabled
@@ -481,8 +558,9 @@ def parse_options(lines, *, max_first_indent: int = 16, companions: list[Flag] |
 # read again (kingpin and urfave repeat the application's flags on every page, cobra its global
 # flags) is not read again. Bounded, so a long-lived process does not grow with it.
 @functools.lru_cache(maxsize=1024)
-def _parse_options(lines: tuple[str, ...], max_first_indent: int,
-                   with_companions: bool) -> tuple[tuple[Flag, ...], tuple[Flag, ...]]:
+def _parse_options(
+    lines: tuple[str, ...], max_first_indent: int, with_companions: bool
+) -> tuple[tuple[Flag, ...], tuple[Flag, ...]]:
     """(flags, companions) of ``parse_options``."""
     companions: list[Flag] | None = [] if with_companions else None
     flags: list[Flag] = []
@@ -500,12 +578,24 @@ def _parse_options(lines: tuple[str, ...], max_first_indent: int,
             for match in _COMPANION.finditer(text) if "--" in text else ():
                 other = match["spell"] or match["use"] or match["use_to"] or match["will"]
                 if other and other not in flag.spellings:
-                    companions.append(Flag(long=other, description=f"Turns {flag.long or flag.name} off again."))
+                    companions.append(
+                        Flag(long=other, description=f"Turns {flag.long or flag.name} off again.")
+                    )
                 elif match["mention"] and match["mention"] not in flag.spellings:
-                    companions.append(Flag(long=match["mention"], description=f"Named in the help of {flag.long or flag.name}."))
+                    companions.append(
+                        Flag(
+                            long=match["mention"],
+                            description=f"Named in the help of {flag.long or flag.name}.",
+                        )
+                    )
                 elif match["alias"] and match["alias"] not in flag.spellings:
-                    target = text[match.end():].split()[:1]
-                    companions.append(Flag(long=match["alias"], description=f"An alias for {' '.join(target).rstrip('.')}."))
+                    target = text[match.end() :].split()[:1]
+                    companions.append(
+                        Flag(
+                            long=match["alias"],
+                            description=f"An alias for {' '.join(target).rstrip('.')}.",
+                        )
+                    )
     return tuple(merge_flags(flags)), tuple(companions or ())
 
 

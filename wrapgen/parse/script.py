@@ -26,7 +26,16 @@ from wrapgen.knowledge.table import load
 from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag, Positional, Tool
 
-__all__ = ["is_shell_script", "is_launcher", "launched_paths", "launcher_prelude_problem", "shebang_interpreter", "read_shell_script", "discover_script", "SHELLS"]
+__all__ = [
+    "is_shell_script",
+    "is_launcher",
+    "launched_paths",
+    "launcher_prelude_problem",
+    "shebang_interpreter",
+    "read_shell_script",
+    "discover_script",
+    "SHELLS",
+]
 
 # The shells whose scripts are read statically: wrapgen/knowledge/data/shells.json, table script_shells.
 SHELLS = tuple(sorted(load("shells")["script_shells"].names))
@@ -42,7 +51,16 @@ _HEREDOC_START = re.compile(
     """,
     re.VERBOSE,
 )
-_USAGE_FUNCS = ("usage", "help", "show_help", "print_help", "print_usage", "show_usage", "_usage", "die_usage")
+_USAGE_FUNCS = (
+    "usage",
+    "help",
+    "show_help",
+    "print_help",
+    "print_usage",
+    "show_usage",
+    "_usage",
+    "die_usage",
+)
 # A listing line of the usage text: "  deploy SERVICE [--env ENV]    Deploy a service".
 _LISTING = re.compile(
     r"""^\s{1,12}(?P<name>[a-z][\w-]*(?:\|[a-z][\w-]*)*)  # the subcommand (with |aliases)
@@ -138,7 +156,9 @@ _SAFE_SUBST = re.compile(
 )
 _NAME = re.compile(r"^[A-Za-z_]\w*$")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=")
-_SET_OPTION = re.compile(r"^(?:[-+][a-zA-Z]+|[-+]o|errexit|nounset|pipefail|xtrace|noclobber|noglob|posix)$")
+_SET_OPTION = re.compile(
+    r"^(?:[-+][a-zA-Z]+|[-+]o|errexit|nounset|pipefail|xtrace|noclobber|noglob|posix)$"
+)
 _DECLARERS = frozenset({"export", "readonly", "unset", "local", "declare", "typeset"})
 _TESTS = frozenset({"[", "[[", "test"})
 _SEPARATORS = frozenset({";", "&&", "||", "\n"})
@@ -173,7 +193,7 @@ def _safe_substitutions(line: str) -> str | None:
             break
         if not _SAFE_SUBST.match(match.group(1)):
             return None
-        line = line[: match.start()] + "SUBST" + line[match.end():]
+        line = line[: match.start()] + "SUBST" + line[match.end() :]
     return None if "$(" in line else line
 
 
@@ -205,28 +225,42 @@ def _statement_problem(words: list[str], depth: int) -> tuple[str, int, bool]:
             return f"`{head}` on something other than a test: {' '.join(words)}", depth, False
         return "", depth, False
     if head == "fi":
-        return ("" if depth > 0 and len(words) == 1 else "an unmatched or busy `fi`"), depth - 1, False
+        return (
+            ("" if depth > 0 and len(words) == 1 else "an unmatched or busy `fi`"),
+            depth - 1,
+            False,
+        )
     index = 0
     while index < len(words) and _ASSIGNMENT.match(words[index]):
         index += 1
     if index == len(words):
         return "", depth, False
-    command, args = words[index], words[index + 1:]
+    command, args = words[index], words[index + 1 :]
     if command == "exec":
         program = next((a for a in args if not a.startswith("-")), "")
         if program in ("$@", "${@}", "$*", "${*}", "$1", "${1}"):
             return "an exec of the script's own arguments (probing it would run them)", depth, True
-        return ("" if "$@" in args or "${@}" in args else "an exec that does not pass \"$@\""), depth, True
+        return (
+            ("" if "$@" in args or "${@}" in args else 'an exec that does not pass "$@"'),
+            depth,
+            True,
+        )
     if index:
         return f"a command run with variables set for it: {command}", depth, False
     if command in _DECLARERS:
-        ok = all(_NAME.match(a) or _ASSIGNMENT.match(a) or re.match(r"^-[a-zA-Z]+$", a) for a in args)
+        ok = all(
+            _NAME.match(a) or _ASSIGNMENT.match(a) or re.match(r"^-[a-zA-Z]+$", a) for a in args
+        )
         return ("" if ok else f"`{command}` of something other than names"), depth, False
     if command == "cd":
         return ("" if len(args) <= 2 else "cd with more than a directory"), depth, False
     if command in ("set", "shopt"):
         ok = all(_SET_OPTION.match(a) or (command == "shopt" and _NAME.match(a)) for a in args)
-        return ("" if ok else f"`{command}` with more than options (it would change the arguments)"), depth, False
+        return (
+            ("" if ok else f"`{command}` with more than options (it would change the arguments)"),
+            depth,
+            False,
+        )
     if command in _TESTS or command in ("true", ":"):
         return "", depth, False
     return f"a command that launchers do not need: {command}", depth, False
@@ -282,11 +316,12 @@ def launcher_prelude_problem(text: str) -> str:
     if depth != 0:
         return "an if without its fi"
     if not last_exec:
-        return "the script does not end in exec ... \"$@\""
+        return 'the script does not end in exec ... "$@"'
     return ""
 
 
 # -- tokens ---------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class _Tok:
@@ -342,7 +377,13 @@ def _tokenize(text: str) -> _Script:
             if token.ttype is None:
                 break
             tokens.append(_Tok(token.ttype.name, str(token.value), token.lexpos))
-    except (bash_errors.ParsingError, NotImplementedError, AssertionError, IndexError, ValueError) as error:
+    except (
+        bash_errors.ParsingError,
+        NotImplementedError,
+        AssertionError,
+        IndexError,
+        ValueError,
+    ) as error:
         raise HelpUnreadableError(
             f"cannot read the shell script: {error}",
             hint="check the script with `bash -n`; or list the commands in the recipe (`commands:`)",
@@ -370,8 +411,12 @@ def _functions(tokens: list[_Tok]) -> dict[str, tuple[int, int]]:
     found: dict[str, tuple[int, int]] = {}
     for i, tok in enumerate(tokens):
         name = None
-        if (tok.kind in ("WORD", "FUNCTION") and i + 2 < len(tokens) and tokens[i + 1].kind == "LEFT_PAREN"
-                and tokens[i + 2].kind == "RIGHT_PAREN"):
+        if (
+            tok.kind in ("WORD", "FUNCTION")
+            and i + 2 < len(tokens)
+            and tokens[i + 1].kind == "LEFT_PAREN"
+            and tokens[i + 2].kind == "RIGHT_PAREN"
+        ):
             name, body = tok.value, i + 3
         elif tok.kind == "FUNCTION" and i + 1 < len(tokens):
             name, body = tokens[i + 1].value, i + 2
@@ -390,6 +435,7 @@ def _functions(tokens: list[_Tok]) -> dict[str, tuple[int, int]]:
 
 
 # -- case statements -------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class _Arm:
@@ -460,7 +506,9 @@ def _first_arg_vars(tokens: list[_Tok]) -> set[str]:
     """Variables assigned from ``$1``: ``cmd="${1:-}"`` makes ``case "$cmd" in`` the dispatch too."""
     names = set()
     for tok in tokens:
-        match = _ASSIGN_FROM_FIRST.match(tok.value) if tok.kind in ("ASSIGNMENT_WORD", "WORD") else None
+        match = (
+            _ASSIGN_FROM_FIRST.match(tok.value) if tok.kind in ("ASSIGNMENT_WORD", "WORD") else None
+        )
         if match:
             names.add(match.group(1))
     return names
@@ -474,13 +522,21 @@ def _is_dispatch_subject(subject: str, first_vars: set[str]) -> bool:
 
 
 def _word_arms(case: _Case) -> list[_Arm]:
-    return [arm for arm in case.arms if any(_is_literal(p) and not p.startswith("-") for p in arm.patterns)]
+    return [
+        arm
+        for arm in case.arms
+        if any(_is_literal(p) and not p.startswith("-") for p in arm.patterns)
+    ]
 
 
 def _dispatch(script: _Script) -> _Case | None:
     """The ``case`` over the first argument with the most word (not dash) arms."""
     first_vars = _first_arg_vars(script.tokens)
-    candidates = [c for c in _cases(script.tokens) if _is_dispatch_subject(c.subject, first_vars) and _word_arms(c)]
+    candidates = [
+        c
+        for c in _cases(script.tokens)
+        if _is_dispatch_subject(c.subject, first_vars) and _word_arms(c)
+    ]
     if not candidates:
         return None
     return max(candidates, key=lambda c: (len(_word_arms(c)), -c.start))
@@ -488,7 +544,10 @@ def _dispatch(script: _Script) -> _Case | None:
 
 # -- flags -------------------------------------------------------------------------------------------
 
-def _reached(script: _Script, lo: int, hi: int, seen: set[str] | None = None) -> list[tuple[int, int]]:
+
+def _reached(
+    script: _Script, lo: int, hi: int, seen: set[str] | None = None
+) -> list[tuple[int, int]]:
     """Token ranges that run from tokens[lo:hi]: the range itself plus the functions it calls."""
     seen = set() if seen is None else seen
     ranges = [(lo, hi)]
@@ -502,13 +561,13 @@ def _reached(script: _Script, lo: int, hi: int, seen: set[str] | None = None) ->
 
 
 def _takes_value(tokens: list[_Tok], body: tuple[int, int]) -> bool:
-    words = [t.value for t in tokens[body[0]:body[1]]]
+    words = [t.value for t in tokens[body[0] : body[1]]]
     text = " ".join(words)
     return bool(re.search(r"\$\{?2\b|\bshift 2\b|\$OPTARG|\$\{OPTARG", text))
 
 
 def _assigned_var(tokens: list[_Tok], body: tuple[int, int]) -> str:
-    for tok in tokens[body[0]:body[1]]:
+    for tok in tokens[body[0] : body[1]]:
         if tok.kind == "ASSIGNMENT_WORD" and re.search(r"\$\{?(2|OPTARG)\b", tok.value):
             return tok.value.split("=", 1)[0]
     return ""
@@ -532,14 +591,16 @@ def _flags_from_case(tokens: list[_Tok], case: _Case) -> list[Flag]:
         shorts = [s for s in spellings if not s.startswith("--") and len(s) == 2]
         others = [s for s in spellings if s not in longs[:1] and s not in shorts[:1]]
         var = _assigned_var(tokens, arm.body)
-        flags.append(Flag(
-            long=longs[0] if longs else None,
-            short=shorts[0] if shorts else None,
-            aliases=tuple(others),
-            takes_value=takes,
-            value_name=(var.upper() or "VALUE") if takes else None,
-            type="string" if takes else "boolean",
-        ))
+        flags.append(
+            Flag(
+                long=longs[0] if longs else None,
+                short=shorts[0] if shorts else None,
+                aliases=tuple(others),
+                takes_value=takes,
+                value_name=(var.upper() or "VALUE") if takes else None,
+                type="string" if takes else "boolean",
+            )
+        )
     return flags
 
 
@@ -553,12 +614,20 @@ def _flags_from_getopts(tokens: list[_Tok], lo: int, hi: int) -> list[Flag]:
                 if letter == ":":
                     continue
                 takes = j + 1 < len(spec) and spec[j + 1] == ":"
-                flags.append(Flag(short=f"-{letter}", takes_value=takes, value_name="VALUE" if takes else None,
-                                  type="string" if takes else "boolean"))
+                flags.append(
+                    Flag(
+                        short=f"-{letter}",
+                        takes_value=takes,
+                        value_name="VALUE" if takes else None,
+                        type="string" if takes else "boolean",
+                    )
+                )
     return flags
 
 
-def _flags_reached(script: _Script, lo: int, hi: int, *, exclude: tuple[int, int] | None = None) -> list[Flag]:
+def _flags_reached(
+    script: _Script, lo: int, hi: int, *, exclude: tuple[int, int] | None = None
+) -> list[Flag]:
     flags: dict[str, Flag] = {}
     for r_lo, r_hi in _reached(script, lo, hi):
         for case in _cases(script.tokens, r_lo, r_hi):
@@ -572,6 +641,7 @@ def _flags_reached(script: _Script, lo: int, hi: int, *, exclude: tuple[int, int
 
 
 # -- the usage text --------------------------------------------------------------------------------
+
 
 def _usage_text(script: _Script, text: str) -> str:
     """The text ``usage()`` (or a sibling) prints: its heredocs, else its echo/printf strings."""
@@ -609,7 +679,11 @@ def _leading_comment(text: str) -> str:
 
 
 def _substitute_prog(text: str, prog: str) -> str:
-    return re.sub(r"\$\{?0\}?|\$\(basename \"?\$0\"?\)|\$\{?(?:PROG|prog|SCRIPT|script|me|ME|NAME)\}?", prog, text)
+    return re.sub(
+        r"\$\{?0\}?|\$\(basename \"?\$0\"?\)|\$\{?(?:PROG|prog|SCRIPT|script|me|ME|NAME)\}?",
+        prog,
+        text,
+    )
 
 
 def _spec_positionals(spec: str) -> tuple[Positional, ...]:
@@ -648,14 +722,17 @@ def _listings(usage: str, names: set[str], prog: str) -> dict[str, _Listing]:
         stripped = line.strip()
         for prefix in (f"{prog} ", "usage: " + prog + " ", "Usage: " + prog + " "):
             if stripped.startswith(prefix):
-                body = "  " + stripped[len(prefix):]
+                body = "  " + stripped[len(prefix) :]
         match = _LISTING.match(body)
         if not match:
             continue
         for name in match.group("name").split("|"):
             if name in names and name not in found:
-                found[name] = _Listing(match.group("summary").strip(), match.group("spec").strip(),
-                                       f"{prog} {name} {match.group('spec').strip()}".strip())
+                found[name] = _Listing(
+                    match.group("summary").strip(),
+                    match.group("spec").strip(),
+                    f"{prog} {name} {match.group('spec').strip()}".strip(),
+                )
     for line in usage.splitlines():  # "usage: prog deploy SERVICE [--env ENV]" with no summary
         stripped = re.sub(r"^\s*(?:usage:|or:)?\s*", "", line.strip(), flags=re.IGNORECASE)
         words = stripped.split()
@@ -721,7 +798,9 @@ def read_shell_script(text: str, *, prog: str) -> tuple[Command, tuple[str, ...]
     dispatch = _dispatch(script)
     subcommands: list[Command] = []
     if dispatch is None:
-        warnings.append(f"{prog}: no `case \"$1\" in` dispatch found; read it as a tool without subcommands")
+        warnings.append(
+            f'{prog}: no `case "$1" in` dispatch found; read it as a tool without subcommands'
+        )
         root_flags = _flags_reached(script, 0, len(script.tokens))
     else:
         arms = _word_arms(dispatch)
@@ -734,15 +813,17 @@ def read_shell_script(text: str, *, prog: str) -> tuple[Command, tuple[str, ...]
             name = next((w for w in words if w in listing), words[0])
             entry = listing.get(name) or next((listing[w] for w in words if w in listing), None)
             flags = _flags_reached(script, *arm.body)
-            subcommands.append(Command(
-                path=(name,),
-                summary=entry.summary if entry else "",
-                usage=(entry.usage,) if entry and entry.usage else (),
-                flags=_describe(flags, described),
-                positionals=_spec_positionals(entry.spec) if entry else (),
-                aliases=tuple(w for w in words if w != name),
-                parser=_PARSER,
-            ))
+            subcommands.append(
+                Command(
+                    path=(name,),
+                    summary=entry.summary if entry else "",
+                    usage=(entry.usage,) if entry and entry.usage else (),
+                    flags=_describe(flags, described),
+                    positionals=_spec_positionals(entry.spec) if entry else (),
+                    aliases=tuple(w for w in words if w != name),
+                    parser=_PARSER,
+                )
+            )
         missing = sorted(s.name for s in subcommands if not s.summary)
         if missing:
             warnings.append(f"{prog}: no summary in the usage text for {', '.join(missing)}")
@@ -750,14 +831,22 @@ def read_shell_script(text: str, *, prog: str) -> tuple[Command, tuple[str, ...]
         root_flags = _flags_from_case(script.tokens, dispatch)
         for case in _cases(script.tokens):
             inside_function = any(lo <= case.start <= hi for lo, hi in script.functions.values())
-            if case is not dispatch and not inside_function and not (dispatch.start < case.start < dispatch.end):
-                root_flags += [f for f in _flags_from_case(script.tokens, case)
-                               if f.spellings[0] not in {g.spellings[0] for g in root_flags}]
+            if (
+                case is not dispatch
+                and not inside_function
+                and not (dispatch.start < case.start < dispatch.end)
+            ):
+                root_flags += [
+                    f
+                    for f in _flags_from_case(script.tokens, case)
+                    if f.spellings[0] not in {g.spellings[0] for g in root_flags}
+                ]
     if not usage.strip():
         warnings.append(f"{prog}: no usage text found (no usage() function or help heredoc)")
     usage_lines = tuple(
         re.sub(r"^\s*usage:\s*", "", line.strip(), flags=re.IGNORECASE)
-        for line in usage.splitlines() if line.strip().lower().startswith("usage:")
+        for line in usage.splitlines()
+        if line.strip().lower().startswith("usage:")
     )
     root = Command(
         path=(),
@@ -777,12 +866,16 @@ def discover_script(path: str | os.PathLike, *, name: str | None = None) -> Tool
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as error:
-        raise HelpUnreadableError(f"cannot read {path}: {error.strerror}", hint="check the path") from None
+        raise HelpUnreadableError(
+            f"cannot read {path}: {error.strerror}", hint="check the path"
+        ) from None
     prog = os.path.basename(name) if name else path.name
     root, warnings = read_shell_script(text, prog=prog)
     if not (root.flags or root.subcommands or root.positionals):
         # Reading is static because running a script that ignores --help would run its real action;
         # when the reading found nothing, the user may know better (mvn's script hands --help on).
-        warnings += (f"{prog} is a shell script, read without running it, and nothing was found in it; "
-                     f"if `{prog} --help` is safe to run, pass --style gnu (or another help style) to probe it",)
+        warnings += (
+            f"{prog} is a shell script, read without running it, and nothing was found in it; "
+            f"if `{prog} --help` is safe to run, pass --style gnu (or another help style) to probe it",
+        )
     return Tool(name=name or path.name, root=root, path=str(path), warnings=warnings)

@@ -117,7 +117,9 @@ def is_clean(raw: str | bytes, cleaned: str) -> bool:
     text) and the cleaned one no panel corner of rich's (a panel row may hold another panel):
     cleaning removes every control and escape character, cuts and strips every line, so nothing
     else changes a second time."""
-    return ("\t" not in raw if isinstance(raw, str) else b"\t" not in raw) and "\u256d" not in cleaned
+    return (
+        "\t" not in raw if isinstance(raw, str) else b"\t" not in raw
+    ) and "\u256d" not in cleaned
 
 
 # rich's panels (typer, rich-click): "╭─ Options ───╮", "│ --force  -f  Skip checks │", "╰───╯".

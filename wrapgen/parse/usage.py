@@ -177,8 +177,30 @@ def _split_example(line: str, prog: str) -> tuple[str, ...] | None:
 # a small tool spends on everything else (amtool's examples quote their matchers).
 _NEEDS_PARSER = re.compile(r"[()$`{}#\n\\]")
 _LIST_OPERATORS = frozenset(("|", "||", "&", "&&", ";", "|&"))
-_RESERVED = frozenset(("!", "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case",
-                       "esac", "select", "function", "time", "coproc", "in", "[[", "]]"))
+_RESERVED = frozenset(
+    (
+        "!",
+        "if",
+        "then",
+        "else",
+        "elif",
+        "fi",
+        "for",
+        "while",
+        "until",
+        "do",
+        "done",
+        "case",
+        "esac",
+        "select",
+        "function",
+        "time",
+        "coproc",
+        "in",
+        "[[",
+        "]]",
+    )
+)
 _ASSIGNMENT = re.compile(r"[A-Za-z_]\w*\+?=")
 
 
@@ -210,8 +232,13 @@ def _simple_commands(line: str) -> list[list[str]] | None:
         elif c in "<>":
             # a redirection (`> out.json`, `2>&1`, `< in.txt`): bashlex keeps it and its target out of the words
             word = "".join(current).rsplit(None, 1)[-1] if "".join(current).strip() else ""
-            if word and not opened and word.isdigit() and not "".join(current).endswith((" ", "\t")):
-                del current[len(current) - len(word):]  # `2>`: the descriptor, not a word
+            if (
+                word
+                and not opened
+                and word.isdigit()
+                and not "".join(current).endswith((" ", "\t"))
+            ):
+                del current[len(current) - len(word) :]  # `2>`: the descriptor, not a word
             elif word and not "".join(current)[-1:].isspace():
                 return None  # `a>b` glued to a word: leave it to the parser
             i += 1
@@ -307,7 +334,9 @@ def guess_type(name: str | None) -> str:
 
 # A group stuck to an operand's end that refines the same argv element: NAME[:TAG|@DIGEST],
 # [REPOSITORY[:TAG]], <image>[:<tag>]. It starts with a separator, so "[bind_address:]port" is not one.
-_SUFFIX_GROUP = re.compile(r"(?<=[\w>\]])\[[:@.,=/#][^\[\]]*\]")  # also kubectl's TYPE[.VERSION][.GROUP]
+_SUFFIX_GROUP = re.compile(
+    r"(?<=[\w>\]])\[[:@.,=/#][^\[\]]*\]"
+)  # also kubectl's TYPE[.VERSION][.GROUP]
 # An upper-case placeholder, possibly several joined into one argv element: TYPE/NAME, CONTAINER:SRC_PATH.
 _UPPER = re.compile(r"[A-Z][A-Z0-9_-]*(?:[/:][A-Z][A-Z0-9_-]*)*")
 
@@ -338,7 +367,9 @@ def _placeholder(text: str, *, bare_ok: bool) -> str | None:
     return None
 
 
-@lru_cache(maxsize=4096)  # (pure; every page of a tool repeats its usage words: "[<flags>]", "<command>")
+@lru_cache(
+    maxsize=4096
+)  # (pure; every page of a tool repeats its usage words: "[<flags>]", "<command>")
 def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool] | None:
     """(name, optional, variadic) of a usage word that is an operand, else None.
 
@@ -347,7 +378,9 @@ def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool]
     ``a|b`` of lower-case words is a choice of literals, not an operand.
     """
     marked = "*" in word or "+" in word  # (what the repeat marks need: most words have neither)
-    variadic = "..." in word or (marked and bool(_REPEAT_MARK.search(word)))  # rclone: "[remote:path]+"
+    variadic = "..." in word or (
+        marked and bool(_REPEAT_MARK.search(word))
+    )  # rclone: "[remote:path]+"
     text = word.replace("...", "")
     if marked:
         text = _REPEAT_MARK_AFTER.sub(r"\1", text)
@@ -421,21 +454,28 @@ def _join_phrases(words: list[str]) -> list[str]:
                 if words[j].endswith("]"):
                     end = j
                     break
-        if words[i] == "or" and out and i + 1 < len(words) and not _is_flag_word(out[-1]) \
-                and not _is_flag_word(words[i + 1]) and out[-1] != "|":
+        if (
+            words[i] == "or"
+            and out
+            and i + 1 < len(words)
+            and not _is_flag_word(out[-1])
+            and not _is_flag_word(words[i + 1])
+            and out[-1] != "|"
+        ):
             out.append("|")  # gdb: "[core-file or process-id]": one operand or the other
             i += 1
         elif end is None:
             out.append(words[i])
             i += 1
         else:
-            out.append("_".join(words[i:end + 1]))
+            out.append("_".join(words[i : end + 1]))
             i = end + 1
     return out
 
 
-def _branches(words: list[str]) -> tuple[list[tuple[tuple[int, int], ...]], dict[int, tuple[int, int] | None],
-                                         dict[int, int]]:
+def _branches(
+    words: list[str],
+) -> tuple[list[tuple[tuple[int, int], ...]], dict[int, tuple[int, int] | None], dict[int, int]]:
     """For each word, the (group, branch) pairs around it, outermost first; where each group sits
     (its parent's group and branch) and how many branches each group has.
 
@@ -501,8 +541,9 @@ def _choice_branches(words: list[str], places, counts: dict[int, int]) -> set[tu
     return out
 
 
-def _flag_words(words: list[str], places, parent: dict[int, tuple[int, int] | None],
-                counts: dict[int, int]) -> set[int]:
+def _flag_words(
+    words: list[str], places, parent: dict[int, tuple[int, int] | None], counts: dict[int, int]
+) -> set[int]:
     """Indices of the words that are flags or a flag's value by grouping.
 
     A flag claims its own branch (``[-F <file> | -m <msg>]``: <file> goes with -F); a group all
@@ -522,8 +563,9 @@ def _flag_words(words: list[str], places, parent: dict[int, tuple[int, int] | No
     return {i for i, pl in enumerate(places) if set(pl) & claimed}
 
 
-def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset(),
-                      bare_words: bool = False) -> tuple[Positional, ...]:
+def usage_positionals(
+    lines, *, prog: tuple[str, ...], switches=frozenset(), bare_words: bool = False
+) -> tuple[Positional, ...]:
     """Operands named on the usage lines, first line wins, with required and variadic.
 
     A word inside a bracket group that holds a flag is that flag's value
@@ -551,7 +593,11 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset(),
         # "(-f FILENAME | TYPE ...)" needs no TYPE, kubectl logs' "(POD | TYPE/NAME)" needs POD or TYPE/NAME.
         with_operand: dict[int, set[int]] = {}
         for i, word in enumerate(words):
-            if i not in flagged and not _is_flag_word(word) and _operand_name(word.replace("[--]", ""), bare_ok=True):
+            if (
+                i not in flagged
+                and not _is_flag_word(word)
+                and _operand_name(word.replace("[--]", ""), bare_ok=True)
+            ):
                 for g, b in places[i]:
                     with_operand.setdefault(g, set()).add(b)
         partial = {g for g, n in counts.items() if n > 1 and len(with_operand.get(g, ())) < n}
@@ -574,13 +620,20 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset(),
             if i in flagged:
                 continue
             prev = words[i - 1] if i else ""
-            if (_is_flag_word(prev) and prev not in switches and not prev.endswith(("]", ")"))
-                    and "=" not in prev and not word.startswith("[")):
+            if (
+                _is_flag_word(prev)
+                and prev not in switches
+                and not prev.endswith(("]", ")"))
+                and "=" not in prev
+                and not word.startswith("[")
+            ):
                 continue  # "-e PATTERN": the flag's value
             # A bare lowercase word is an operand only after the options began: before them it
             # is a subcommand word ("naval-fate ship new <name>").
-            parsed = _operand_name(word.replace("[--]", ""),
-                                   bare_ok=bare_words or any(w.startswith(("[", "-")) for w in words[:i]))
+            parsed = _operand_name(
+                word.replace("[--]", ""),
+                bare_ok=bare_words or any(w.startswith(("[", "-")) for w in words[:i]),
+            )
             if parsed is None:
                 bare = word.strip("[]<>.").lower()
                 if bare in ("command", "subcommand", "cmd"):
@@ -592,8 +645,12 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset(),
             optional = optional or any(kinds.get(g) == "[" or g in partial for g in groups[i])
             if "/" in name and "|" not in name and name.split("/")[0].lower() in line_keys:
                 continue  # "TYPE [NAME] | TYPE/NAME": the same operands written as one word
-            if (alternative_to is not None and alternative_to in new_on_line
-                    and groups[i] and groups[i] == last_group):
+            if (
+                alternative_to is not None
+                and alternative_to in new_on_line
+                and groups[i]
+                and groups[i] == last_group
+            ):
                 # "[<number> | <url> | <branch>]": one operand given one of several ways.
                 merged = found.pop(alternative_to)
                 required_in.pop(alternative_to, None)
@@ -621,7 +678,11 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset(),
             )
         if first_keys is None:
             first_keys = line_keys
-        elif len(line_keys) >= 2 and len(line_keys) == len(first_keys) and set(line_keys) == new_on_line:
+        elif (
+            len(line_keys) >= 2
+            and len(line_keys) == len(first_keys)
+            and set(line_keys) == new_on_line
+        ):
             # one operand per form is too little shape to say two forms mean the same operands
             _merge_forms(found, required_in, first_keys, line_keys)
             alias.update((b, a) for a, b in zip(first_keys, line_keys) if a != b)
@@ -629,8 +690,9 @@ def usage_positionals(lines, *, prog: tuple[str, ...], switches=frozenset(),
     return tuple(replace(p, required=required_in.get(k, 0) >= counted) for k, p in found.items())
 
 
-def _merge_forms(found: dict[str, Positional], required_in: dict[str, int],
-                 first: list[str], other: list[str]) -> None:
+def _merge_forms(
+    found: dict[str, Positional], required_in: dict[str, int], first: list[str], other: list[str]
+) -> None:
     """A later form with as many operands, all new, spells the same operands another way.
 
     ``docker cp CONTAINER:SRC_PATH DEST_PATH|-`` and ``docker cp SRC_PATH|- CONTAINER:DEST_PATH``
@@ -640,8 +702,12 @@ def _merge_forms(found: dict[str, Positional], required_in: dict[str, int],
         if a not in found or b not in found or a == b:
             continue
         extra = found.pop(b)
-        found[a] = replace(found[a], name=f"{found[a].name}|{extra.name}",
-                           variadic=found[a].variadic or extra.variadic, type="string")
+        found[a] = replace(
+            found[a],
+            name=f"{found[a].name}|{extra.name}",
+            variadic=found[a].variadic or extra.variadic,
+            type="string",
+        )
         required_in[a] = required_in.get(a, 0) + required_in.pop(b, 0)
 
 
@@ -682,18 +748,28 @@ def usage_flags(lines, *, prog: tuple[str, ...]) -> list[Flag]:
                 spell = match["spell"]
                 negated = spell.startswith("--[no-]")
                 if negated:
-                    spell = "--" + spell[len("--[no-]"):]
+                    spell = "--" + spell[len("--[no-]") :]
                 if spell == "--":
                     continue
                 value = match["eq"] or match["opt"]
                 nxt = words[i + 1] if i + 1 < len(words) else ""
-                tail = word[match.end():]
+                tail = word[match.end() :]
                 if not value and tail.strip(")]") == "" and not tail.startswith("]"):
                     if re.fullmatch(r"<[\w -]+>\]?\)?", nxt):
                         value = nxt.rstrip("])")  # "-F <file>", "(-m | --message) <message>"
-                    elif word.startswith("[") and re.fullmatch(r"[\w@:./\[\]-]+\]", nxt) and nxt.count("[") < nxt.count("]"):
+                    elif (
+                        word.startswith("[")
+                        and re.fullmatch(r"[\w@:./\[\]-]+\]", nxt)
+                        and nxt.count("[") < nxt.count("]")
+                    ):
                         value = nxt[:-1]  # ssh: "[-B bind_interface]"
-                if not value and word.startswith("[") and not tail and i + 2 < len(words) and words[i + 2] == "|":
+                if (
+                    not value
+                    and word.startswith("[")
+                    and not tail
+                    and i + 2 < len(words)
+                    and words[i + 2] == "|"
+                ):
                     choices = _choices_after(words, i + 1)  # ssh-keygen: "[-t dsa | ecdsa | rsa]"
                     if choices:
                         found.setdefault(spell, {}).setdefault("choices", choices)
@@ -705,7 +781,11 @@ def usage_flags(lines, *, prog: tuple[str, ...]) -> list[Flag]:
                     entry["negation"] = "--no-" + spell[2:]
                 if len(spell) == 2 and tail.rstrip(")]") == "":
                     previous_short = spell
-                elif spell.startswith("--") and previous_short and spell[2:3].lower() == previous_short[1].lower():
+                elif (
+                    spell.startswith("--")
+                    and previous_short
+                    and spell[2:3].lower() == previous_short[1].lower()
+                ):
                     pairs.append((previous_short, spell))  # "-q | --quiet": one flag
                     previous_short = ""
     shorts_of = {long: short for short, long in pairs if short in found and long in found}
@@ -719,16 +799,21 @@ def usage_flags(lines, *, prog: tuple[str, ...]) -> list[Flag]:
         if value is None and short is not None:
             value = found[short].get("value")  # "(-m | --message) <message>"
         is_long = spell.startswith("--")
-        out.append(Flag(
-            long=spell if is_long else None,
-            short=short if is_long else (spell if len(spell) == 2 else None),
-            aliases=((entry["negation"],) if "negation" in entry else ()) + (() if is_long or len(spell) == 2 else (spell,)),
-            takes_value=bool(value),
-            value_optional=bool(entry.get("optional")),
-            value_name=value.strip("<>") if value else None,
-            type=("enum" if entry.get("choices") else guess_type(value)) if value else "boolean",
-            choices=entry.get("choices", ()),
-        ))
+        out.append(
+            Flag(
+                long=spell if is_long else None,
+                short=short if is_long else (spell if len(spell) == 2 else None),
+                aliases=((entry["negation"],) if "negation" in entry else ())
+                + (() if is_long or len(spell) == 2 else (spell,)),
+                takes_value=bool(value),
+                value_optional=bool(entry.get("optional")),
+                value_name=value.strip("<>") if value else None,
+                type=("enum" if entry.get("choices") else guess_type(value))
+                if value
+                else "boolean",
+                choices=entry.get("choices", ()),
+            )
+        )
     return out
 
 
@@ -755,7 +840,11 @@ def usage_literals(lines, *, prog: tuple[str, ...]) -> list[str]:
     out: list[str] = []
     for line in list(lines)[:40]:
         words = _skip_prog(split_usage(line), prog)
-        if words and re.fullmatch(r"[a-z][a-z0-9_-]*", words[0]) and not _NOT_OPERANDS.match(words[0]):
+        if (
+            words
+            and re.fullmatch(r"[a-z][a-z0-9_-]*", words[0])
+            and not _NOT_OPERANDS.match(words[0])
+        ):
             if words[0] not in out:
                 out.append(words[0])
     return out
@@ -773,7 +862,7 @@ def usage_subcommands(lines, *, prog: tuple[str, ...]) -> dict[str, str]:
         words = split_usage(line)
         if len(words) <= len(prog) or tuple(words[: len(prog)]) != tuple(prog):
             continue
-        rest = words[len(prog):]
+        rest = words[len(prog) :]
         groups = _groups(rest)
         flagged = {g for word, gs in zip(rest, groups) if _is_flag_word(word) for g in gs}
         for i, word in enumerate(rest):

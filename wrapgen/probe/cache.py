@@ -20,8 +20,20 @@ from wrapgen.fingerprint import source_fingerprint
 from wrapgen.model.tool import MODEL_VERSION, Command, Flag, Tool
 from wrapgen.runtime.binding import cache_dir as runtime_cache_dir
 
-__all__ = ["cache_dir", "cache_key", "load", "store", "CACHE_FORMAT", "trial_key", "load_trial", "store_trial",
-           "field_list_key", "load_field_list", "store_field_list", "repeated_timeouts"]
+__all__ = [
+    "cache_dir",
+    "cache_key",
+    "load",
+    "store",
+    "CACHE_FORMAT",
+    "trial_key",
+    "load_trial",
+    "store_trial",
+    "field_list_key",
+    "load_field_list",
+    "store_field_list",
+    "repeated_timeouts",
+]
 
 CACHE_FORMAT = 2  # 2: the global flags every command shares are stored once
 
@@ -77,6 +89,7 @@ def load(key: str | None) -> Tool | None:
 # written out per command they made a 10 MB entry that took 0.8 s to read back. Each distinct
 # tuple is stored once, and every command (in walk order) names the one it has.
 
+
 def _without_globals(command: Command, shared: dict, order: list[int]) -> Command:
     order.append(shared.setdefault(command.global_flags, len(shared)))
     subcommands = tuple(_without_globals(sub, shared, order) for sub in command.subcommands)
@@ -97,9 +110,15 @@ def store(key: str | None, tool: Tool) -> bool:
     shared: dict = {}
     order: list[int] = []
     stripped = replace(tool, root=_without_globals(tool.root, shared, order))
-    entry = {"key": key, "tool": stripped.to_dict(), "globals_of": order,
-             "shared_globals": [[f.to_dict() for f in flags] for flags in shared]}
-    return _write(directory, _entry_path(key), json.dumps(entry, sort_keys=True, ensure_ascii=False))
+    entry = {
+        "key": key,
+        "tool": stripped.to_dict(),
+        "globals_of": order,
+        "shared_globals": [[f.to_dict() for f in flags] for flags in shared],
+    }
+    return _write(
+        directory, _entry_path(key), json.dumps(entry, sort_keys=True, ensure_ascii=False)
+    )
 
 
 def _write(directory: Path, path: Path, payload: str) -> bool:
@@ -123,15 +142,26 @@ def _write(directory: Path, path: Path, payload: str) -> bool:
 # scratch HOME, so what it shows depends on the binary, the rendered argv and the pack's env, as
 # help text does: an unchanged tool is not tried twice. Trials in a --try-in copy are not cached.
 
+
 def trial_key(tool_path: str, *, identity: dict) -> str | None:
     """A hex key for one trial of this binary (``identity``: argv, env, timeout); None when it cannot be stat'ed."""
     try:
         stat = os.stat(tool_path)
     except OSError:
         return None
-    blob = json.dumps({"kind": "trial", "wrapgen": __version__, "code": source_fingerprint("probe", "model"),
-                       "path": tool_path, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns, **identity},
-                      sort_keys=True, separators=(",", ":")).encode()
+    blob = json.dumps(
+        {
+            "kind": "trial",
+            "wrapgen": __version__,
+            "code": source_fingerprint("probe", "model"),
+            "path": tool_path,
+            "size": stat.st_size,
+            "mtime_ns": stat.st_mtime_ns,
+            **identity,
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+    ).encode()
     return hashlib.sha256(blob).hexdigest()
 
 
@@ -147,7 +177,11 @@ def _stored(path: Path, key: str | None, field: str, kind: type):
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get(field), kind):
+    if (
+        not isinstance(data, dict)
+        or data.get("key") != key
+        or not isinstance(data.get(field), kind)
+    ):
         return None
     return data[field]
 
@@ -160,12 +194,16 @@ def load_trial(key: str | None) -> dict | None:
 def store_trial(key: str | None, outcome: dict) -> bool:
     if key is None:
         return False
-    return _write(cache_dir() / "trials", _trial_path(key),
-                  json.dumps({"key": key, "outcome": outcome}, sort_keys=True, ensure_ascii=False))
+    return _write(
+        cache_dir() / "trials",
+        _trial_path(key),
+        json.dumps({"key": key, "outcome": outcome}, sort_keys=True, ensure_ascii=False),
+    )
 
 
 # The field lists a bare ``TOOL SUB --json`` prints (gh; wrapgen/probe/json_fields.py): asked in the
 # same sandbox as a trial, so kept the same way, apart from the trials (emptying one leaves the other).
+
 
 def field_list_key(tool_path: str, path) -> str | None:
     """A hex key for the field list of ``path`` of this binary; None when it cannot be stat'ed."""
@@ -174,14 +212,22 @@ def field_list_key(tool_path: str, path) -> str | None:
 
 def load_field_list(key: str | None) -> str | None:
     """The stored text for ``key``, or None (missing, corrupt, or another key's)."""
-    return _stored(cache_dir() / "json-fields" / f"{key}.json", key, "text", str) if key is not None else None
+    return (
+        _stored(cache_dir() / "json-fields" / f"{key}.json", key, "text", str)
+        if key is not None
+        else None
+    )
 
 
 def store_field_list(key: str | None, text: str) -> bool:
     if key is None:
         return False
     directory = cache_dir() / "json-fields"
-    return _write(directory, directory / f"{key}.json", json.dumps({"key": key, "text": text}, ensure_ascii=False))
+    return _write(
+        directory,
+        directory / f"{key}.json",
+        json.dumps({"key": key, "text": text}, ensure_ascii=False),
+    )
 
 
 def _pending_path(key: str) -> Path:

@@ -23,7 +23,16 @@ from wrapgen.parse.registry import USAGE_LISTED
 from wrapgen.probe.frameworks import framework_root, root_may_wait
 from wrapgen.probe.workers import Workers
 
-__all__ = ["CrawlResult", "NodeRead", "crawl", "read_node", "with_man", "default_jobs", "SKIP_RECURSION", "has_content"]
+__all__ = [
+    "CrawlResult",
+    "NodeRead",
+    "crawl",
+    "read_node",
+    "with_man",
+    "default_jobs",
+    "SKIP_RECURSION",
+    "has_content",
+]
 
 # Subcommands that describe the tool instead of doing something; probing them adds nothing
 # (wrapgen/knowledge/data/commands.json, table not_crawled; matched lower-cased).
@@ -34,7 +43,9 @@ _HELP_ALL = re.compile(r"help(?<=\bhelp)\s+-a\b")  # \bhelp\s+-a\b, its word bou
 # looked for behind the literal: a pattern that opens with a literal is scanned for it in C, one that
 # opens with \b is tried at every character (3 ms on composer's 160 KB of `list --format=json`)
 # cargo's --help lists the common commands and ends with "...  See all commands with --list".
-_LIST_ALL = re.compile(r"all\s+commands\s+with\s+['`\"]?--list\b|--list\s+List\s+(?:all|installed)\s+commands", re.I)
+_LIST_ALL = re.compile(
+    r"all\s+commands\s+with\s+['`\"]?--list\b|--list\s+List\s+(?:all|installed)\s+commands", re.I
+)
 # kubectl keeps its global flags out of every help and points at `kubectl options` instead;
 # rclone at `rclone help flags` ('Use "rclone help flags" for to see the global flags.').
 _OPTIONS_HINT = re.compile(
@@ -49,7 +60,9 @@ _OPTIONS_HINT = re.compile(
 # What every _OPTIONS_HINT match holds (its last line, less the \b a window's end may satisfy),
 # looked for first on the whole text.
 _GLOBAL_LISTING = re.compile(r"global\s+(?:[\w-]+\s+)?(?:flags|options)", re.I)
-_GLOBAL_LISTING_FOLDED = re.compile(_GLOBAL_LISTING.pattern)  # for a lower-cased text: scanned for "g" in C
+_GLOBAL_LISTING_FOLDED = re.compile(
+    _GLOBAL_LISTING.pattern
+)  # for a lower-cased text: scanned for "g" in C
 # Every hint says "global": that word is found first (a plain substring search), and the hint is
 # looked for around it only, since _OPTIONS_HINT tried at every quote of a long page backtracks
 # (composer's `list --format=json`, 160 KB of quotes, took 90 ms).
@@ -105,7 +118,9 @@ def has_content(command: Command) -> bool:
     return bool(command.flags or command.global_flags or command.subcommands or command.positionals)
 
 
-def _candidates(path: tuple[str, ...], *, git_style: bool, sub_help: bool = False) -> list[tuple[str, ...]]:
+def _candidates(
+    path: tuple[str, ...], *, git_style: bool, sub_help: bool = False
+) -> list[tuple[str, ...]]:
     if not path:
         return [("--help",), ("-h",), ("help",)]
     if sub_help:
@@ -118,14 +133,18 @@ def _candidates(path: tuple[str, ...], *, git_style: bool, sub_help: bool = Fals
     return [(*path, "--help"), ("help", *path), (*path, "-h")]
 
 
-def _safe_parse(parse: ParseFn, text: str, *, prog: tuple[str, ...], style: str | None) -> tuple[Command | None, str]:
+def _safe_parse(
+    parse: ParseFn, text: str, *, prog: tuple[str, ...], style: str | None
+) -> tuple[Command | None, str]:
     try:
         return parse(text, prog=prog, style=style), ""
     except Exception as error:  # a parser bug on one node must not lose the rest of the tree
         return None, f"{type(error).__name__}: {error}"
 
 
-def _normalise(command: Command, path: tuple[str, ...], probe: tuple[str, ...], parser: str) -> Command:
+def _normalise(
+    command: Command, path: tuple[str, ...], probe: tuple[str, ...], parser: str
+) -> Command:
     """The parsed command placed at ``path``, its subcommands as stubs under it, duplicates dropped."""
     seen: set[str] = set()
     stubs = []
@@ -173,19 +192,29 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
         mine = flags[index]
         if not mine.description and not mine.takes_value:
             # find's help names its primaries bare ("-regextype"): the man page says what they take
-            mine = replace(mine, takes_value=flag.takes_value, value_optional=flag.value_optional,
-                           value_name=flag.value_name, type=flag.type, choices=flag.choices,
-                           default=flag.default, repeatable=mine.repeatable or flag.repeatable)
+            mine = replace(
+                mine,
+                takes_value=flag.takes_value,
+                value_optional=flag.value_optional,
+                value_name=flag.value_name,
+                type=flag.type,
+                choices=flag.choices,
+                default=flag.default,
+                repeatable=mine.repeatable or flag.repeatable,
+            )
         flags[index] = replace(
             mine,
             long=mine.long or flag.long,
             short=mine.short or flag.short,
             description=mine.description or flag.description,
-            operation=mine.operation or flag.operation,  # xz's short help has no "Operation mode:" heading
+            operation=mine.operation
+            or flag.operation,  # xz's short help has no "Operation mode:" heading
         )
         # gzip(1) has "-c --stdout --to-stdout" where --help shows "-c, --stdout": the page's other
         # spellings are aliases of the same flag
-        more = tuple(sp for sp in flag.spellings if sp not in flags[index].spellings and sp not in known)
+        more = tuple(
+            sp for sp in flag.spellings if sp not in flags[index].spellings and sp not in known
+        )
         if more:
             flags[index] = replace(flags[index], aliases=flags[index].aliases + more)
         known |= set(flags[index].spellings)
@@ -197,8 +226,13 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
         # `git diff -h` outside a repository prints only its --no-index form; the page's SYNOPSIS has
         # every form ("git diff [<options>] [<commit>] [--] [<path>...]"): its operands are the command's
         grammar = {"usage": man.usage, "positionals": man.positionals}
-    return replace(command, flags=tuple(flags) + tuple(extra), exit_status=man.exit_status or command.exit_status,
-                   examples=examples, **grammar)
+    return replace(
+        command,
+        flags=tuple(flags) + tuple(extra),
+        exit_status=man.exit_status or command.exit_status,
+        examples=examples,
+        **grammar,
+    )
 
 
 def _fuller_grammar(command: Command, man: Command) -> bool:
@@ -212,10 +246,20 @@ def _fuller_grammar(command: Command, man: Command) -> bool:
     return mine < theirs and all(prefix in line for line in man.usage)
 
 
-def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | None = None,
-              git_style: bool = False, echo: frozenset[str] = frozenset(), use_man: bool = True,
-              sub_help: bool = False, defer_man: bool = False, defer_parse: Callable[[str], bool] | None = None,
-              known: tuple = ()) -> NodeRead:
+def read_node(
+    prober,
+    parse: ParseFn,
+    *,
+    path: tuple[str, ...],
+    style: str | None = None,
+    git_style: bool = False,
+    echo: frozenset[str] = frozenset(),
+    use_man: bool = True,
+    sub_help: bool = False,
+    defer_man: bool = False,
+    defer_parse: Callable[[str], bool] | None = None,
+    known: tuple = (),
+) -> NodeRead:
     """Probe one node: the first candidate that parses into content wins (exit 0 preferred).
 
     ``defer_man``: a man page that would be merged into the help read is left for ``with_man``
@@ -235,8 +279,13 @@ def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | Non
         if result is None:
             result = prober.run(args)
             ran.append((args, result))
-            if (defer_parse is not None and result.usable and result.exit_code in (0, None)
-                    and result.text.strip() not in echo and defer_parse(result.text)):
+            if (
+                defer_parse is not None
+                and result.usable
+                and result.exit_code in (0, None)
+                and result.text.strip() not in echo
+                and defer_parse(result.text)
+            ):
                 return NodeRead(path, None, result.text, parse_due=tuple(ran))
         if not result.usable:
             problems.append(result.problem)
@@ -260,9 +309,13 @@ def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | Non
             problems.append(f"could not parse `{prober.name} {' '.join(args)}`: {error}")
             continue
         if not has_content(parsed) and not parsed.usage:
-            said = next((line.strip() for line in result.text.splitlines() if line.strip()), "")[:80]
-            problems.append(f"`{prober.name} {' '.join(args)}` printed no usage, options or commands "
-                            f"(it said: {said!r})")
+            said = next((line.strip() for line in result.text.splitlines() if line.strip()), "")[
+                :80
+            ]
+            problems.append(
+                f"`{prober.name} {' '.join(args)}` printed no usage, options or commands "
+                f"(it said: {said!r})"
+            )
             continue
         node = _normalise(parsed, path, args, parsed.parser)
         if result.exit_code == 0 and args[-1] == "--help":
@@ -277,8 +330,12 @@ def read_node(prober, parse: ParseFn, *, path: tuple[str, ...], style: str | Non
     # page (which lists the revision and diff options `-h` leaves out) is read too.
     # A tool without subcommands has one man page about exactly its flags, and its help is often a
     # digest ("Some of the options include:"), so its man page is merged too.
-    thin = (chosen is None or not (chosen[0].flags or chosen[0].subcommands) or git_style
-            or (not path and not chosen[0].subcommands))
+    thin = (
+        chosen is None
+        or not (chosen[0].flags or chosen[0].subcommands)
+        or git_style
+        or (not path and not chosen[0].subcommands)
+    )
     if use_man and thin and defer_man and chosen is not None:
         return NodeRead(path, chosen[0], chosen[1], tuple(problems), transient, man_due=True)
     if use_man and thin and not _expired(prober):
@@ -340,13 +397,24 @@ def _carry_stub(read: Command, stub: Command, **changes) -> Command:
         deprecated=read.deprecated or stub.deprecated,
         common=read.common or stub.common,
         # the operands the listing spelled (systemctl's "start UNIT...") when the command's own help names none
-        **({"positionals": stub.positionals, "usage": read.usage or stub.usage}
-           if stub.positionals and not read.positionals and not read.usage else {}),
+        **(
+            {"positionals": stub.positionals, "usage": read.usage or stub.usage}
+            if stub.positionals and not read.positionals and not read.usage
+            else {}
+        ),
     )
 
 
-def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs: int | None = None,
-          style: str | None = None, progress: Progress | None = None) -> CrawlResult:
+def crawl(
+    prober,
+    parse: ParseFn,
+    *,
+    depth: int = 3,
+    max_nodes: int = 500,
+    jobs: int | None = None,
+    style: str | None = None,
+    progress: Progress | None = None,
+) -> CrawlResult:
     """Discover the tree under ``prober``'s tool; whatever was read is returned with warnings."""
     jobs = jobs or default_jobs()
     warnings: list[str] = []
@@ -358,14 +426,24 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
         # The root's man page is merged in only once it is known that no framework listing
         # replaces the root read (Symfony's `list --format=json` does: its page was never used).
         # (Symfony's `list` help, read where its JSON listing may replace it, is parsed only if not)
-        root = read_node(prober, parse, path=(), style=style, defer_man=depth > 0,
-                         defer_parse=root_may_wait if depth > 0 and style is None else None)
-        framework = framework_root(prober, parse, root, with_man) if depth > 0 else None  # Symfony's `list`, kingpin's tree
+        root = read_node(
+            prober,
+            parse,
+            path=(),
+            style=style,
+            defer_man=depth > 0,
+            defer_parse=root_may_wait if depth > 0 and style is None else None,
+        )
+        framework = (
+            framework_root(prober, parse, root, with_man) if depth > 0 else None
+        )  # Symfony's `list`, kingpin's tree
         if framework is not None:
             root = framework.root
             warnings.extend(framework.warnings)
         elif root.parse_due:  # (no framework: framework_root parsed it, but kept no Framework)
-            root = read_node(prober, parse, path=(), style=style, defer_man=True, known=root.parse_due)
+            root = read_node(
+                prober, parse, path=(), style=style, defer_man=True, known=root.parse_due
+            )
         transient = root.transient
         if root.command is None:
             pool.wait()
@@ -408,7 +486,11 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
                     if len(stub.path) <= depth and stub.path not in reads:
                         _read_from_parent(prober, parse, stub, reads, depth=depth)
                     continue
-                if stub.name.lower() in SKIP_RECURSION or len(stub.path) > depth or stub.path in reads:
+                if (
+                    stub.name.lower() in SKIP_RECURSION
+                    or len(stub.path) > depth
+                    or stub.path in reads
+                ):
                     continue
                 if _expired(prober):
                     late += 1
@@ -419,7 +501,9 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
                 probed += 1
                 running += 1
                 parent_text = reads.get(stub.path[:-1])
-                local_echo = echo | ({parent_text.text.strip()} if parent_text and parent_text.text else set())
+                local_echo = echo | (
+                    {parent_text.text.strip()} if parent_text and parent_text.text else set()
+                )
                 pool.submit(read_child, stub.path, frozenset(local_echo))
 
         def leaf_page(path: tuple[str, ...]) -> Callable[[str], bool]:
@@ -434,10 +518,20 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
 
         def read(path: tuple[str, ...], local_echo: frozenset[str], **options) -> NodeRead:
             try:
-                return read_node(prober, parse, path=path, style=style, git_style=git_style, echo=local_echo,
-                                 sub_help=sub_help, **options)
+                return read_node(
+                    prober,
+                    parse,
+                    path=path,
+                    style=style,
+                    git_style=git_style,
+                    echo=local_echo,
+                    sub_help=sub_help,
+                    **options,
+                )
             except Exception as error:  # e.g. out of file descriptors: lose this node, not the tree
-                return NodeRead(path, None, problems=(f"the probe failed: {type(error).__name__}: {error}",))
+                return NodeRead(
+                    path, None, problems=(f"the probe failed: {type(error).__name__}: {error}",)
+                )
 
         def record(path: tuple[str, ...], node: NodeRead) -> None:
             """Keep ``node`` (grafted, once parsed) and queue its children; under ``lock``."""
@@ -461,7 +555,9 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
                 if node.parse_due:
                     echoes[path] = local_echo
 
-        echoes: dict[tuple[str, ...], frozenset[str]] = {}  # a deferred node's echo set, for its finishing
+        echoes: dict[
+            tuple[str, ...], frozenset[str]
+        ] = {}  # a deferred node's echo set, for its finishing
 
         def finish_deferred() -> bool:
             """Parse the pages left for later, one after another (a burst of parsing costs less CPU
@@ -493,18 +589,24 @@ def crawl(prober, parse: ParseFn, *, depth: int = 3, max_nodes: int = 500, jobs:
             cut += 1  # said once below, not once per command
         elif node.command is None and path:
             reason = node.problems[0] if node.problems else "no probe gave help"
-            warnings.append(f"could not read `{prober.name} {' '.join(path)}`: {reason}; kept it as a stub")
+            warnings.append(
+                f"could not read `{prober.name} {' '.join(path)}`: {reason}; kept it as a stub"
+            )
     if cut or late:
         transient = True
         read = sum(1 for path, node in reads.items() if node.command is not None)
         deadline = getattr(prober, "deadline_s", None)
         within = f"its {deadline:g} s deadline" if deadline is not None else "its deadline"
-        warnings.append(f"discovery stopped at {within}: {read} command{'s' * (read != 1)} read, "
-                        f"{cut + late} left unread "
-                        "(kept as stubs; raise --deadline, or lower --timeout for a tool whose commands hang)")
+        warnings.append(
+            f"discovery stopped at {within}: {read} command{'s' * (read != 1)} read, "
+            f"{cut + late} left unread "
+            "(kept as stubs; raise --deadline, or lower --timeout for a tool whose commands hang)"
+        )
     if skipped:
-        warnings.append(f"stopped after {max_nodes} commands: {skipped} more were left unread "
-                        "(raise --max-nodes to read them)")
+        warnings.append(
+            f"stopped after {max_nodes} commands: {skipped} more were left unread "
+            "(raise --max-nodes to read them)"
+        )
     tree = _assemble(reads[()].command, reads, shared)
     if pages_repeat_root_options(tree.parser):
         tree = _root_options_apart(tree)
@@ -525,8 +627,14 @@ def _read_from_parent(prober, parse: ParseFn, stub: Command, reads: dict, *, dep
     style = parent.command.parser or None
     parsed, error = _safe_parse(parse, parent.text, prog=(prober.name, *stub.path), style=style)
     if parsed is None:
-        reads[stub.path] = NodeRead(stub.path, None, problems=(f"could not read `{prober.name} "
-                                                               f"{' '.join(stub.path)}` from its parent's page: {error}",))
+        reads[stub.path] = NodeRead(
+            stub.path,
+            None,
+            problems=(
+                f"could not read `{prober.name} "
+                f"{' '.join(stub.path)}` from its parent's page: {error}",
+            ),
+        )
         return
     node = _normalise(parsed, stub.path, parent.command.probe, parsed.parser)
     reads[stub.path] = NodeRead(stub.path, node, parent.text)
@@ -544,18 +652,25 @@ def _git_all_commands(prober, parse: ParseFn, root: Command, warnings: list[str]
     """
     result = prober.run(("help", "-a"))
     if not result.usable:
-        warnings.append(f"`{prober.name} --help` lists only common commands and `help -a` failed: {result.problem}")
+        warnings.append(
+            f"`{prober.name} --help` lists only common commands and `help -a` failed: {result.problem}"
+        )
         return root
     parsed, error = _safe_parse(parse, result.text, prog=(prober.name,), style="git")
     if parsed is None or not parsed.subcommands:
         parsed, error = _safe_parse(parse, result.text, prog=(prober.name,), style=None)
     if parsed is None or not parsed.subcommands:
-        warnings.append(f"could not read the command list of `{prober.name} help -a`{': ' + error if error else ''}")
+        warnings.append(
+            f"could not read the command list of `{prober.name} help -a`{': ' + error if error else ''}"
+        )
         return root
     listed = _normalise(parsed, (), ("help", "-a"), parsed.parser)
     known = {s.name: s for s in root.subcommands}
-    merged = [_as_common(s, known[s.name]) if s.name in known else s for s in listed.subcommands
-              if not _GUIDE_GROUP.search(s.group or "")]
+    merged = [
+        _as_common(s, known[s.name]) if s.name in known else s
+        for s in listed.subcommands
+        if not _GUIDE_GROUP.search(s.group or "")
+    ]
     # a common command `help -a` happens not to list is still a command
     listed_names = {s.name for s in merged}
     merged += [_as_common(s, s) for s in root.subcommands if s.name not in listed_names]
@@ -564,20 +679,31 @@ def _git_all_commands(prober, parse: ParseFn, root: Command, warnings: list[str]
 
 def _as_common(full: Command, short: Command) -> Command:
     """``full`` (from the complete listing) marked as one the root's short help lists, under its heading there."""
-    return replace(full, group=short.group or full.group, summary=full.summary or short.summary, common=True)
+    return replace(
+        full, group=short.group or full.group, summary=full.summary or short.summary, common=True
+    )
 
 
 def _listed_commands(prober, parse: ParseFn, root: Command, warnings: list[str]) -> Command:
     """Add the commands `TOOL --list` shows beyond the common ones (cargo); aliases are left out."""
     result = prober.run(("--list",))
-    parsed = _safe_parse(parse, result.text, prog=(prober.name,), style=None)[0] if result.usable else None
+    parsed = (
+        _safe_parse(parse, result.text, prog=(prober.name,), style=None)[0]
+        if result.usable
+        else None
+    )
     if parsed is None or not parsed.subcommands:
-        warnings.append(f"`{prober.name} --help` points at `--list` for all commands, but it gave none that "
-                        f"could be read{': ' + result.problem if result.problem else ''}")
+        warnings.append(
+            f"`{prober.name} --help` points at `--list` for all commands, but it gave none that "
+            f"could be read{': ' + result.problem if result.problem else ''}"
+        )
         return root
     known = {s.name for s in root.subcommands}
-    extra = [s for s in _normalise(parsed, (), ("--list",), parsed.parser).subcommands
-             if s.name not in known and s.name != "..." and not s.summary.lower().startswith("alias:")]
+    extra = [
+        s
+        for s in _normalise(parsed, (), ("--list",), parsed.parser).subcommands
+        if s.name not in known and s.name != "..." and not s.summary.lower().startswith("alias:")
+    ]
     if not extra:
         return root
     # `--list` adds commands: the ones `--help` showed are the tool's own pick of common ones
@@ -597,17 +723,23 @@ def _man_listed_commands(prober, parse: ParseFn, root: Command) -> Command:
     if parsed is None:
         return root
     known = {name for s in root.subcommands for name in (s.name, *s.aliases)}
-    extra = tuple(replace(s, path=(s.name,), stub=True, subcommands=(), probe=(f"man:{page}",))
-                  for s in parsed.subcommands if s.name and s.name not in known and not s.name.startswith("-"))
+    extra = tuple(
+        replace(s, path=(s.name,), stub=True, subcommands=(), probe=(f"man:{page}",))
+        for s in parsed.subcommands
+        if s.name and s.name not in known and not s.name.startswith("-")
+    )
     return replace(root, subcommands=root.subcommands + extra) if extra else root
 
 
-def _assemble(command: Command, reads: dict[tuple[str, ...], NodeRead], shared: tuple[Flag, ...] = ()) -> Command:
+def _assemble(
+    command: Command, reads: dict[tuple[str, ...], NodeRead], shared: tuple[Flag, ...] = ()
+) -> Command:
     return replace(command, subcommands=_assembled_children(command, reads, shared))
 
 
-def _assembled_children(command: Command, reads: dict[tuple[str, ...], NodeRead],
-                        shared: tuple[Flag, ...]) -> tuple[Command, ...]:
+def _assembled_children(
+    command: Command, reads: dict[tuple[str, ...], NodeRead], shared: tuple[Flag, ...]
+) -> tuple[Command, ...]:
     """``command``'s subcommands as read (each with what its stub knew), or the stub where none was;
     each read one copied once (a copy of a Command is most of what assembling costs)."""
     children = []
@@ -617,12 +749,15 @@ def _assembled_children(command: Command, reads: dict[tuple[str, ...], NodeRead]
             children.append(stub)
             continue
         child = _with_globals(node.command, shared) if shared else node.command
-        children.append(_carry_stub(child, stub, subcommands=_assembled_children(child, reads, shared)))
+        children.append(
+            _carry_stub(child, stub, subcommands=_assembled_children(child, reads, shared))
+        )
     return tuple(children)
 
 
-def _global_options(prober, parse: ParseFn, root_text: str,
-                    warnings: list[str]) -> tuple[tuple[Flag, ...], NodeRead | None]:
+def _global_options(
+    prober, parse: ParseFn, root_text: str, warnings: list[str]
+) -> tuple[tuple[Flag, ...], NodeRead | None]:
     """The flags `TOOL options` (or `TOOL help flags`) lists, when the root's help says that is where
     the global ones are; and that page read as the node at its own path."""
     match = _options_hint(root_text)
@@ -637,7 +772,11 @@ def _global_options(prober, parse: ParseFn, root_text: str,
     parsed, _ = _safe_parse(parse, result.text, prog=(prober.name, *args), style=None)
     # `rclone help flags` lists its own -h under "Flags:", the shared ones under "Global Flags:" and
     # "Backend Flags:": every one but that page's help flag is global.
-    flags = tuple(f for f in (*parsed.global_flags, *parsed.flags) if "--help" not in f.spellings) if parsed else ()
+    flags = (
+        tuple(f for f in (*parsed.global_flags, *parsed.flags) if "--help" not in f.spellings)
+        if parsed
+        else ()
+    )
     if not flags:
         warnings.append(f"`{shown}` listed no flags that could be read")
         return (), None
@@ -652,7 +791,8 @@ def _global_options(prober, parse: ParseFn, root_text: str,
 _LISTING_HINT = re.compile(
     r"(?:command|topic)[^\n:]{0,200}:[ \t]*$|^[ \t]*(?:sub)?commands?[ \t]*$"
     r"|\{[\w.-]{1,60}(?:,[\w.-]{1,60}){1,200}\}|^[ \t]+- \w",
-    re.IGNORECASE | re.MULTILINE)
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def _may_list_commands(text: str) -> bool:
@@ -665,7 +805,9 @@ def _literal_first(literal: str, rest: str) -> re.Pattern:
     return re.compile(f"{literal}(?<=\\b{literal}){rest}")
 
 
-def _found(pattern: re.Pattern, text: str, starts: tuple[str, ...], *, folded: bool = False) -> bool:
+def _found(
+    pattern: re.Pattern, text: str, starts: tuple[str, ...], *, folded: bool = False
+) -> bool:
     """Whether ``pattern`` matches somewhere in ``text``, where every match begins with one of the
     literal ``starts``: tried only where one occurs (lower-cased for an ``re.I`` pattern, ``folded``).
     A pattern opening with ``\\b`` is scanned by ``re`` at every character (3 ms on composer's 160 KB
@@ -701,7 +843,11 @@ def _lowered(text: str) -> str:
 def _options_hint(text: str):
     """The first _OPTIONS_HINT match of ``text`` (in order of the word "global" it holds), or None."""
     # (_GLOBAL_LISTING's own text is lower-case: without re.I it reads a lower-cased ASCII text alike)
-    found = (_GLOBAL_LISTING_FOLDED.search(_lowered(text)) if text.isascii() else _GLOBAL_LISTING.search(text))
+    found = (
+        _GLOBAL_LISTING_FOLDED.search(_lowered(text))
+        if text.isascii()
+        else _GLOBAL_LISTING.search(text)
+    )
     if not found:
         return None  # every hint holds "global flags" or the like: none here (no backtracking)
     if not text.isascii():  # (lower() keeps every position only in ASCII)
@@ -726,11 +872,19 @@ def _root_options_apart(root: Command) -> Command:
         repeated = tuple(f for f in command.flags if f.spellings and set(f.spellings) <= spellings)
         children = tuple(apart(c) for c in command.subcommands)
         if not repeated:
-            return replace(command, subcommands=children) if children != command.subcommands else command
+            return (
+                replace(command, subcommands=children)
+                if children != command.subcommands
+                else command
+            )
         own = tuple(f for f in command.flags if f not in repeated)
-        return replace(command, flags=own, global_flags=command.global_flags + repeated, subcommands=children)
+        return replace(
+            command, flags=own, global_flags=command.global_flags + repeated, subcommands=children
+        )
 
-    return replace(root, subcommands=tuple(apart(c) for c in root.subcommands)) if spellings else root
+    return (
+        replace(root, subcommands=tuple(apart(c) for c in root.subcommands)) if spellings else root
+    )
 
 
 def _with_globals(command: Command, shared: tuple[Flag, ...]) -> Command:

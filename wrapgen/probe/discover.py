@@ -18,10 +18,20 @@ __all__ = ["discover"]
 DEFAULT_DEADLINE_S = 120.0
 
 
-def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | None = None,
-             cache: bool = True, progress=None, style: str | None = None,
-             timeout_s: float | None = None, man: bool = True,
-             deadline_s: float | None = DEFAULT_DEADLINE_S, sandbox: bool | None = None) -> Tool:
+def discover(
+    tool: str,
+    *,
+    depth: int = 3,
+    max_nodes: int = 500,
+    jobs: int | None = None,
+    cache: bool = True,
+    progress=None,
+    style: str | None = None,
+    timeout_s: float | None = None,
+    man: bool = True,
+    deadline_s: float | None = DEFAULT_DEADLINE_S,
+    sandbox: bool | None = None,
+) -> Tool:
     """The tool's command tree as read from its own help (and man page where help is thin).
 
     ``progress(done, total, path)`` is called after each command is read (``total`` grows as the
@@ -39,14 +49,23 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
     from wrapgen.probe.prober import DEFAULT_TIMEOUT_S, Prober, resolve_tool
 
     if depth < 0:
-        raise UsageError(f"depth must be 0 or more, not {depth}", hint="pass --depth 0 for the top level only")
+        raise UsageError(
+            f"depth must be 0 or more, not {depth}", hint="pass --depth 0 for the top level only"
+        )
     if max_nodes < 1:
-        raise UsageError(f"max_nodes must be at least 1, not {max_nodes}", hint="pass --max-nodes 500")
+        raise UsageError(
+            f"max_nodes must be at least 1, not {max_nodes}", hint="pass --max-nodes 500"
+        )
     if deadline_s is not None and not deadline_s > 0:
-        raise UsageError(f"the deadline must be more than 0 seconds, not {deadline_s}", hint="pass --deadline 120")
+        raise UsageError(
+            f"the deadline must be more than 0 seconds, not {deadline_s}",
+            hint="pass --deadline 120",
+        )
     import time
 
-    end = None if deadline_s is None else time.monotonic() + deadline_s  # one deadline for every probe
+    end = (
+        None if deadline_s is None else time.monotonic() + deadline_s
+    )  # one deadline for every probe
     timeout = DEFAULT_TIMEOUT_S if timeout_s is None else float(timeout_s)
     path = resolve_tool(tool)
     by_path = os.sep in tool
@@ -58,8 +77,16 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
         _prestart()  # (this probe, and the crawl's if the cache misses)
         # A launcher's own bytes say nothing of the program it starts (a pyenv shim outlives every
         # upgrade of the tool behind it), so that program's --version is part of the key: one probe.
-        with Prober(path, name=name, timeout_s=timeout, use_man=False, sandbox=sandbox, readable=readable,
-                    deadline_s=deadline_s, deadline_at=end) as prober:
+        with Prober(
+            path,
+            name=name,
+            timeout_s=timeout,
+            use_man=False,
+            sandbox=sandbox,
+            readable=readable,
+            deadline_s=deadline_s,
+            deadline_at=end,
+        ) as prober:
             options["launches"] = prober.version()
     key = disk.cache_key(path, options=options) if cache else None
     if key is not None:
@@ -81,16 +108,32 @@ def discover(tool: str, *, depth: int = 3, max_nodes: int = 500, jobs: int | Non
     _prestart()
     parse = _parser()
     # A man page is looked up by name, so only for a tool found by name on PATH.
-    with Prober(path, name=name, timeout_s=timeout, use_man=man and not by_path, sandbox=sandbox, readable=readable,
-                deadline_s=deadline_s, deadline_at=end) as prober:
-        result = crawl(prober, parse, depth=depth, max_nodes=max_nodes, jobs=jobs, style=style, progress=progress)
+    with Prober(
+        path,
+        name=name,
+        timeout_s=timeout,
+        use_man=man and not by_path,
+        sandbox=sandbox,
+        readable=readable,
+        deadline_s=deadline_s,
+        deadline_at=end,
+    ) as prober:
+        result = crawl(
+            prober,
+            parse,
+            depth=depth,
+            max_nodes=max_nodes,
+            jobs=jobs,
+            style=style,
+            progress=progress,
+        )
         note = prober.sandbox_note
     if result.root is None:
         reasons = "; ".join(result.warnings) or "it printed nothing"
         raise HelpUnreadableError(
             f"could not read any help from {tool}: {reasons}",
             hint="check that it is a command-line program; pass --style to force a parser, "
-                 "or --timeout to wait longer",
+            "or --timeout to wait longer",
         )
     warnings = result.warnings + ((note,) if note else ())
     found = Tool(name=tool, root=result.root, path=path, version=result.version, warnings=warnings)
@@ -143,7 +186,9 @@ def _check_style(style: str | None) -> None:
     from wrapgen.parse import style_names
 
     if style is not None and style not in style_names():
-        raise UsageError(f"unknown help style {style!r}", hint=f"use one of: script, {', '.join(style_names())}")
+        raise UsageError(
+            f"unknown help style {style!r}", hint=f"use one of: script, {', '.join(style_names())}"
+        )
 
 
 def _parser():

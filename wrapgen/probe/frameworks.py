@@ -33,7 +33,9 @@ class Framework:
 
     root: object  # the NodeRead the crawl takes as the root
     nodes: dict = field(default_factory=dict)  # path -> NodeRead already complete: never probed
-    children: dict = field(default_factory=dict)  # path -> stubs listed under it, grafted once it is read
+    children: dict = field(
+        default_factory=dict
+    )  # path -> stubs listed under it, grafted once it is read
     inherited: tuple[Flag, ...] = ()  # the application's flags, repeated on every page
     warnings: tuple[str, ...] = ()
     defaults: frozenset = frozenset()  # kingpin: the paths that are their parent's default command
@@ -123,8 +125,12 @@ def framework_root(prober, parse, root, complete=_as_read):
         from wrapgen.parse.styles.kingpin import command_tree, default_paths, tree_children
 
         tree = command_tree(root.text)
-        return Framework(root=root, children=tree_children(tree), inherited=command.flags,
-                         defaults=default_paths(tree))
+        return Framework(
+            root=root,
+            children=tree_children(tree),
+            inherited=command.flags,
+            defaults=default_paths(tree),
+        )
     return None
 
 
@@ -151,7 +157,9 @@ def _from_json(prober, root, result):
     top = nodes.pop(())
     # (the root keeps the text of its help page, `list`'s: the crawl's tests of the root's page
     # — "help -a", "TOOL options" — are about help, and would only scan the JSON in vain)
-    return Framework(root=replace(top, text=root.text), nodes=nodes, inherited=tree.flags, complete=True)
+    return Framework(
+        root=replace(top, text=root.text), nodes=nodes, inherited=tree.flags, complete=True
+    )
 
 
 def _symfony(prober, parse, root, complete=_as_read, listing=None):
@@ -167,35 +175,56 @@ def _symfony(prober, parse, root, complete=_as_read, listing=None):
         # the man page may add the flag, or its description (help's own wins where it has one)
         root = complete(prober, parse, root)
         format_flag = next((f for f in root.command.flags if f.long == "--format"), None)
-    offers_json = not is_list_help(root.text) or (format_flag is not None and "json" in format_flag.description)
+    offers_json = not is_list_help(root.text) or (
+        format_flag is not None and "json" in format_flag.description
+    )
     result = (listing if listing is not None else prober.run(args)) if offers_json else None
     framework = _from_json(prober, root, result) if result is not None else None
     if framework is not None:
         return framework
     if result is not None and result.usable and result.text.lstrip().startswith(("{", "[")):
         # the framework answered in JSON, but not one this reads: say so, read the text listing
-        warnings.append(f"could not read `{_shown(prober, args)}` (not a Symfony command list); "
-                        f"read `{_shown(prober, ('list',))}` instead")
+        warnings.append(
+            f"could not read `{_shown(prober, args)}` (not a Symfony command list); "
+            f"read `{_shown(prober, ('list',))}` instead"
+        )
     args = ("list",)
     result = prober.run(args)
     listed = listed_commands(result.text) if result.usable else ()
     if not listed:
         why = result.problem or "it listed no commands"
-        warnings.append(f"could not read the command list `{_shown(prober, args)}`: {why}; "
-                        f"kept what `{_shown(prober, root.command.probe or ('--help',))}` showed")
+        warnings.append(
+            f"could not read the command list `{_shown(prober, args)}`: {why}; "
+            f"kept what `{_shown(prober, root.command.probe or ('--help',))}` showed"
+        )
         return Framework(root=complete(prober, parse, root), warnings=tuple(warnings))
     parsed = parse(result.text, prog=(prober.name,), style="symfony")
-    top = replace(parsed, path=(), probe=args, stub=False,
-                  subcommands=tuple(replace(s, stub=True, subcommands=()) for s in parsed.subcommands))
+    top = replace(
+        parsed,
+        path=(),
+        probe=args,
+        stub=False,
+        subcommands=tuple(replace(s, stub=True, subcommands=()) for s in parsed.subcommands),
+    )
     children = nest(listed)
     commands = {entry.words for entry in listed}
     nodes = {}
     for path, stubs in children.items():
         if path and path not in commands:
             # a namespace: no command of its own, its page would be an error
-            namespace = Command(path=path, subcommands=stubs, probe=args, parser="symfony",
-                                summary=f"The {path[-1]} commands: {', '.join(s.name for s in stubs)}"[:300],
-                                global_flags=top.flags)
+            namespace = Command(
+                path=path,
+                subcommands=stubs,
+                probe=args,
+                parser="symfony",
+                summary=f"The {path[-1]} commands: {', '.join(s.name for s in stubs)}"[:300],
+                global_flags=top.flags,
+            )
             nodes[path] = NodeRead(path, namespace, "")
-    return Framework(root=NodeRead((), top, result.text), nodes=nodes, children=children,
-                     inherited=top.flags, warnings=tuple(warnings))
+    return Framework(
+        root=NodeRead((), top, result.text),
+        nodes=nodes,
+        children=children,
+        inherited=top.flags,
+        warnings=tuple(warnings),
+    )

@@ -56,9 +56,17 @@ class Isolated:
         return b"" if self.result is None else self.result.stderr
 
 
-def run_isolated(argv: Sequence[str], *, timeout_s: float, output_cap: int, sandbox_required: bool = False,
-                 sandbox: bool | None = None, readable: Sequence[str] | None = None,
-                 extra_env: Mapping[str, str] | None = None, prefix: str = "wrapgen-isolated-") -> Isolated:
+def run_isolated(
+    argv: Sequence[str],
+    *,
+    timeout_s: float,
+    output_cap: int,
+    sandbox_required: bool = False,
+    sandbox: bool | None = None,
+    readable: Sequence[str] | None = None,
+    extra_env: Mapping[str, str] | None = None,
+    prefix: str = "wrapgen-isolated-",
+) -> Isolated:
     """``argv`` run in fresh scratch directories with the probes' environment (plus ``extra_env``), in
     the sandbox unless ``sandbox`` is False or ``WRAPGEN_SANDBOX=off``; ``readable`` are directories
     bound back read-only (default: the program's own)."""
@@ -79,7 +87,15 @@ def run_isolated(argv: Sequence[str], *, timeout_s: float, output_cap: int, sand
         if inside:
             if readable is None:
                 readable = (os.path.dirname(program[0]),) if os.sep in program[0] else ()
-            program = bwrap_argv(program, bwrap=status.bwrap, workdir=scratch.workdir, home=scratch.home,
-                                 tmpdir=scratch.tmpdir, readable=tuple(readable))
-        result = run_process(program, timeout_s=timeout_s, output_cap=output_cap, cwd=scratch.workdir, env=env)
+            program = bwrap_argv(
+                program,
+                bwrap=status.bwrap,
+                workdir=scratch.workdir,
+                home=scratch.home,
+                tmpdir=scratch.tmpdir,
+                readable=tuple(readable),
+            )
+        result = run_process(
+            program, timeout_s=timeout_s, output_cap=output_cap, cwd=scratch.workdir, env=env
+        )
     return Isolated(result, note="" if inside or off else status.reason)

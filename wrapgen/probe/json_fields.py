@@ -16,7 +16,9 @@ from wrapgen.probe.isolated import run_isolated, sandbox_off_reason
 __all__ = ["field_list_text", "sandbox_off_reason"]
 
 
-def field_list_text(bin_path: str, path: Sequence[str], *, timeout_s: float, cache: bool = True) -> str:
+def field_list_text(
+    bin_path: str, path: Sequence[str], *, timeout_s: float, cache: bool = True
+) -> str:
     """What ``TOOL PATH... --json`` printed (stdout, then stderr), "" where it could not run sandboxed.
 
     With ``cache`` an unchanged binary is not asked twice: the text is kept in the cache
@@ -30,7 +32,9 @@ def field_list_text(bin_path: str, path: Sequence[str], *, timeout_s: float, cac
     stored = disk.load_field_list(key)
     if stored is not None:
         return stored
-    result = run_isolated([bin_path, *path, "--json"], timeout_s=timeout_s, output_cap=1 << 20, sandbox_required=True)
+    result = run_isolated(
+        [bin_path, *path, "--json"], timeout_s=timeout_s, output_cap=1 << 20, sandbox_required=True
+    )
     if not result.ran:
         return ""
     text = (result.stdout + b"\n" + result.stderr).decode("utf-8", "replace")

@@ -153,15 +153,21 @@ def probe_env(base: dict | None = None) -> dict:
 def resolve_tool(tool: str) -> str:
     """The absolute path of ``tool`` (a name on PATH, or a path); ToolNotFoundError otherwise."""
     if not tool or "\0" in tool:
-        raise ToolNotFoundError("no tool given", hint="pass a program name such as `git`, or a path")
+        raise ToolNotFoundError(
+            "no tool given", hint="pass a program name such as `git`, or a path"
+        )
     if os.sep in tool or (os.altsep and os.altsep in tool):
         path = Path(tool).expanduser()
         if not path.exists():
-            raise ToolNotFoundError(f"{tool}: no such file", hint="check the path, or give a name found on PATH")
+            raise ToolNotFoundError(
+                f"{tool}: no such file", hint="check the path, or give a name found on PATH"
+            )
         if path.is_dir():
             raise ToolNotFoundError(f"{tool} is a directory", hint="give the program inside it")
         if not os.access(path, os.X_OK):
-            raise ToolNotFoundError(f"{tool} is not executable", hint=f"run `chmod +x {tool}` if it is a program")
+            raise ToolNotFoundError(
+                f"{tool} is not executable", hint=f"run `chmod +x {tool}` if it is a program"
+            )
         return str(path.resolve())
     found = shutil.which(tool)
     if found is None:
@@ -208,10 +214,21 @@ class Prober:
     ``writable`` names directories a sandboxed probe may write besides its scratch ones (tests).
     """
 
-    def __init__(self, path: str, *, name: str = "", timeout_s: float = DEFAULT_TIMEOUT_S,
-                 output_cap: int = DEFAULT_OUTPUT_CAP, env: dict | None = None, use_man: bool = True,
-                 sandbox: bool | None = None, deadline_s: float | None = None, deadline_at: float | None = None,
-                 writable: tuple[str, ...] = (), readable: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        path: str,
+        *,
+        name: str = "",
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        output_cap: int = DEFAULT_OUTPUT_CAP,
+        env: dict | None = None,
+        use_man: bool = True,
+        sandbox: bool | None = None,
+        deadline_s: float | None = None,
+        deadline_at: float | None = None,
+        writable: tuple[str, ...] = (),
+        readable: tuple[str, ...] = (),
+    ):
         self.path = os.path.abspath(path)  # probes run in another directory
         self.use_man = use_man
         self.name = name or os.path.basename(path)
@@ -227,11 +244,15 @@ class Prober:
         # directories bound back read-only over the sandbox's empty /tmp and /run: the tool's own, and
         # those of what it starts (a launcher's program and script, which may live under /tmp)
         extra = [os.path.dirname(os.path.abspath(r)) for r in readable]
-        self.readable = tuple(dict.fromkeys([os.path.dirname(self.path)] + [d for d in extra if os.path.isdir(d)]))
+        self.readable = tuple(
+            dict.fromkeys([os.path.dirname(self.path)] + [d for d in extra if os.path.isdir(d)])
+        )
         self._deadline: float | None = deadline_at  # time.monotonic() of the end, when given
         self._bwrap = ""
         self._bwrap_prefix: list[str] | None = None  # (see _sandbox_prefix; never changed in place)
-        self._home_tmpfs = False  # each sandboxed probe's HOME a tmpfs of its own (SandboxStatus.tmpfs_home)
+        self._home_tmpfs = (
+            False  # each sandboxed probe's HOME a tmpfs of its own (SandboxStatus.tmpfs_home)
+        )
         self._lock = threading.Lock()
         self._scratch: Scratch | None = None
         self._caller_state = None
@@ -244,16 +265,24 @@ class Prober:
         self._caller_state = caller_state()
         self._scratch = Scratch().__enter__()
         self._bwrap_prefix = None  # (it names the scratch directories)
-        self.env.update(HOME=self._scratch.home, TMPDIR=self._scratch.tmpdir, PWD=self._scratch.workdir)
-        if self.want_sandbox is None and os.environ.get("WRAPGEN_SANDBOX", "").lower() in ("off", "0", "no"):
+        self.env.update(
+            HOME=self._scratch.home, TMPDIR=self._scratch.tmpdir, PWD=self._scratch.workdir
+        )
+        if self.want_sandbox is None and os.environ.get("WRAPGEN_SANDBOX", "").lower() in (
+            "off",
+            "0",
+            "no",
+        ):
             self.want_sandbox = False  # the operator's choice: no warning
         if self.want_sandbox is not False:
             status = sandbox_status()
             self.sandboxed, self._bwrap = status.available, status.bwrap
             self._home_tmpfs = status.available and status.tmpfs_home
             if not status.available:
-                self.sandbox_note = (f"help probes ran without a sandbox ({status.reason}): only a scratch "
-                                     "HOME and working directory kept them from writing elsewhere")
+                self.sandbox_note = (
+                    f"help probes ran without a sandbox ({status.reason}): only a scratch "
+                    "HOME and working directory kept them from writing elsewhere"
+                )
         if self.deadline_s is not None and self._deadline is None:
             self._deadline = time.monotonic() + self.deadline_s
         return self
@@ -281,7 +310,9 @@ class Prober:
         """Whether discovery's deadline has passed (no probe starts any more)."""
         return self._deadline is not None and time.monotonic() >= self._deadline
 
-    def _spawn(self, argv: list[str], *, pty: bool, output_cap: int | None = None) -> ProcessResult | None:
+    def _spawn(
+        self, argv: list[str], *, pty: bool, output_cap: int | None = None
+    ) -> ProcessResult | None:
         """The finished process, or None when the deadline passed before it could start."""
         timeout = self.timeout_s
         if self._deadline is not None:
@@ -304,8 +335,13 @@ class Prober:
             env = {**self.env, "HOME": own_home}
         cap = self.output_cap if output_cap is None else output_cap
         try:
-            options = dict(timeout_s=timeout, output_cap=cap, cwd=scratch.workdir, env=env,
-                           caller_state=self._caller_state)
+            options = dict(
+                timeout_s=timeout,
+                output_cap=cap,
+                cwd=scratch.workdir,
+                env=env,
+                caller_state=self._caller_state,
+            )
             # (the two calls spelled out: docs/architecture.md's table of who spawns is checked against them)
             if pty:
                 return run_in_pty(argv, **options, gather_s=_GATHER_S)
@@ -319,17 +355,30 @@ class Prober:
         with a tmpfs HOME it is the same for every probe of this Prober, so it is built once."""
         prefix = self._bwrap_prefix if home_source is None else None
         if prefix is None:
-            prefix = bwrap_argv([], bwrap=self._bwrap, workdir=scratch.workdir, home=scratch.home,
-                                tmpdir=scratch.tmpdir, writable=self.writable, readable=self.readable,
-                                home_source=home_source, home_tmpfs=HOME_TMPFS_BYTES if self._home_tmpfs else None)
+            prefix = bwrap_argv(
+                [],
+                bwrap=self._bwrap,
+                workdir=scratch.workdir,
+                home=scratch.home,
+                tmpdir=scratch.tmpdir,
+                writable=self.writable,
+                readable=self.readable,
+                home_source=home_source,
+                home_tmpfs=HOME_TMPFS_BYTES if self._home_tmpfs else None,
+            )
             if home_source is None:
                 self._bwrap_prefix = prefix
         return prefix
 
     def _expired(self, args: tuple[str, ...], *, via_pty: bool = False) -> ProbeResult:
         limit = f"{self.deadline_s:g} s " if self.deadline_s is not None else ""
-        return ProbeResult(args, problem=f"`{self._show(args)}` was not read: discovery's {limit}deadline passed",
-                           via_pty=via_pty, timed_out=True, expired=True)
+        return ProbeResult(
+            args,
+            problem=f"`{self._show(args)}` was not read: discovery's {limit}deadline passed",
+            via_pty=via_pty,
+            timed_out=True,
+            expired=True,
+        )
 
     def run(self, args: tuple[str, ...] | list[str], *, pty_fallback: bool = True) -> ProbeResult:
         """Run ``TOOL ARGS...``; when it prints nothing to a pipe, read it through a terminal."""
@@ -339,30 +388,50 @@ class Prober:
             return self._expired(args)
         problem = self._problem(result, args)
         if problem:
-            return ProbeResult(args, exit_code=result.exit_code, problem=problem, timed_out=result.timed_out)
+            return ProbeResult(
+                args, exit_code=result.exit_code, problem=problem, timed_out=result.timed_out
+            )
         stdout, out_problem = clean_text(result.stdout)
         stderr, err_problem = clean_text(result.stderr)
         # Help goes to stdout by convention; usage errors and some `-h` go to stderr.
         text = self._unscratched(stdout if stdout.strip() else stderr)
         bad = out_problem or (err_problem if not stdout.strip() else "")
         if bad:
-            return ProbeResult(args, exit_code=result.exit_code, problem=f"`{self._show(args)}` {bad}")
+            return ProbeResult(
+                args, exit_code=result.exit_code, problem=f"`{self._show(args)}` {bad}"
+            )
         if text.strip() or not pty_fallback:
-            return ProbeResult(args, text=text, exit_code=result.exit_code,
-                               problem="" if text.strip() else f"`{self._show(args)}` printed nothing")
+            return ProbeResult(
+                args,
+                text=text,
+                exit_code=result.exit_code,
+                problem="" if text.strip() else f"`{self._show(args)}` printed nothing",
+            )
         tty = self._spawn([self.path, *args], pty=True)
         if tty is None or (tty.timed_out and self.expired):
             return self._expired(args, via_pty=True)
         problem = self._problem(tty, args)
         if problem:
-            return ProbeResult(args, exit_code=tty.exit_code, problem=problem, via_pty=True, timed_out=tty.timed_out)
+            return ProbeResult(
+                args,
+                exit_code=tty.exit_code,
+                problem=problem,
+                via_pty=True,
+                timed_out=tty.timed_out,
+            )
         text, bad = clean_text(tty.stdout)
         text = self._unscratched(text)
         if bad:
-            return ProbeResult(args, exit_code=tty.exit_code, problem=f"`{self._show(args)}` {bad}", via_pty=True)
+            return ProbeResult(
+                args, exit_code=tty.exit_code, problem=f"`{self._show(args)}` {bad}", via_pty=True
+            )
         if not text.strip():
-            return ProbeResult(args, exit_code=tty.exit_code, via_pty=True,
-                               problem=f"`{self._show(args)}` printed nothing, on a pipe or a terminal")
+            return ProbeResult(
+                args,
+                exit_code=tty.exit_code,
+                via_pty=True,
+                problem=f"`{self._show(args)}` printed nothing, on a pipe or a terminal",
+            )
         return ProbeResult(args, text=text, exit_code=tty.exit_code, via_pty=True)
 
     def _unscratched(self, text: str) -> str:
@@ -374,8 +443,11 @@ class Prober:
         root = scratch.root if scratch is not None else None
         if not root or root not in text:
             return text
-        return re.sub(re.escape(root) + r"(?:/(home(?:-\w+)?|work|tmp)(?![\w.-]))?",
-                      lambda m: _SCRATCH_NAMES.get((m.group(1) or "").split("-")[0], "<scratch>"), text)
+        return re.sub(
+            re.escape(root) + r"(?:/(home(?:-\w+)?|work|tmp)(?![\w.-]))?",
+            lambda m: _SCRATCH_NAMES.get((m.group(1) or "").split("-")[0], "<scratch>"),
+            text,
+        )
 
     def version(self) -> str:
         """The first line of ``TOOL --version``, or "" when it gave none."""
@@ -444,8 +516,10 @@ class Prober:
         if result.not_found:
             return f"could not run `{shown}`: {result.not_found}"
         if result.timed_out:
-            return (f"`{shown}` did not finish within {self.timeout_s:g} s and was killed "
-                    "(it may wait for input or run its real action; raise --timeout if it is just slow)")
+            return (
+                f"`{shown}` did not finish within {self.timeout_s:g} s and was killed "
+                "(it may wait for input or run its real action; raise --timeout if it is just slow)"
+            )
         if result.output_capped:
             return f"`{shown}` printed more than {self.output_cap // (1024 * 1024) or 1} MiB and was stopped"
         if result.signal is not None:
@@ -459,7 +533,10 @@ class Prober:
 # `manpath`'s answers in this process, by ``_manpath_key``: each discovery's is the same
 # process start and its probe machinery again (and, the root's page waiting on it, its wall time).
 _MANPATHS: dict = {}
-_MANPATH_CONFIGS = ("/etc/manpath.config", "/etc/man_db.conf")  # man-db's, Debian's name and the others'
+_MANPATH_CONFIGS = (
+    "/etc/manpath.config",
+    "/etc/man_db.conf",
+)  # man-db's, Debian's name and the others'
 # The configuration's keywords that name man directories (MANPATH_MAP's second word, the others' first).
 _CONFIG_DIRS = {b"MANDATORY_MANPATH": 1, b"MANPATH_MAP": 2, b"MANDB_MAP": 1}
 _config_dirs: dict = {}  # (config path, its stat) -> the directories it names
@@ -482,7 +559,9 @@ def _output_in_memory(path: str) -> bool:
         return True
     if not head.startswith(b"#!"):
         return False
-    from wrapgen.parse.script import is_shell_script  # (only for a script: discovery has imported it then)
+    from wrapgen.parse.script import (
+        is_shell_script,
+    )  # (only for a script: discovery has imported it then)
 
     return not is_shell_script(path)
 
@@ -507,21 +586,30 @@ def _manpath_key(program: str, env: dict, view: tuple):
     candidates, and each MANPATH directory, is a directory now: a man directory made or removed
     since gives another key."""
     path = env.get("PATH", "")
-    if not os.path.isabs(program) or any(d and not os.path.isabs(d) for d in path.split(os.pathsep)):
+    if not os.path.isabs(program) or any(
+        d and not os.path.isabs(d) for d in path.split(os.pathsep)
+    ):
         return None  # (relative to the scratch working directory: not worth knowing)
     configs = tuple((name, _stat_key(name)) for name in _MANPATH_CONFIGS)
     candidates: list[str] = []
     for directory in dict.fromkeys(path.split(os.pathsep)):
         directory = directory.rstrip("/")
         if directory:  # (plain strings: os.path.join cost more than the stats)
-            up = directory[:directory.rindex("/")]
-            candidates += [f"{up}/man", f"{directory}/man", f"{up}/share/man", f"{directory}/share/man"]
+            up = directory[: directory.rindex("/")]
+            candidates += [
+                f"{up}/man",
+                f"{directory}/man",
+                f"{up}/share/man",
+                f"{directory}/share/man",
+            ]
     for name, signature in configs:
         if signature is not None:
             candidates += _configured_dirs(name, signature)
     candidates += [d for d in env.get("MANPATH", "").split(os.pathsep) if d]
     candidates = list(dict.fromkeys(candidates))
-    environment = tuple(sorted((k, v) for k, v in env.items() if k not in ("HOME", "TMPDIR", "PWD")))
+    environment = tuple(
+        sorted((k, v) for k, v in env.items() if k not in ("HOME", "TMPDIR", "PWD"))
+    )
     # (os.access first: most candidates do not exist, and it says so without an exception)
     present = tuple(os.access(d, os.F_OK) and os.path.isdir(d) for d in candidates)
     return (program, _stat_key(program), configs, environment, view, present, tuple(candidates))

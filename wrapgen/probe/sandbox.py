@@ -26,16 +26,32 @@ import threading
 from dataclasses import dataclass
 from typing import Sequence
 
-__all__ = ["SandboxStatus", "Scratch", "bwrap_argv", "sandbox_status", "reset_sandbox_status", "BWRAP",
-           "HOME_TMPFS_BYTES"]
+__all__ = [
+    "SandboxStatus",
+    "Scratch",
+    "bwrap_argv",
+    "sandbox_status",
+    "reset_sandbox_status",
+    "BWRAP",
+    "HOME_TMPFS_BYTES",
+]
 
 BWRAP = "bwrap"
 _CHECK_TIMEOUT_S = 10.0
 
 
-def bwrap_argv(argv: Sequence[str], *, bwrap: str, workdir: str, home: str, tmpdir: str | None = None,
-               writable: Sequence[str] = (), readable: Sequence[str] = (), home_source: str | None = None,
-               home_tmpfs: int | None = None) -> list[str]:
+def bwrap_argv(
+    argv: Sequence[str],
+    *,
+    bwrap: str,
+    workdir: str,
+    home: str,
+    tmpdir: str | None = None,
+    writable: Sequence[str] = (),
+    readable: Sequence[str] = (),
+    home_source: str | None = None,
+    home_tmpfs: int | None = None,
+) -> list[str]:
     """The bubblewrap command line that runs ``argv`` read-only but for the scratch directories.
 
     ``workdir`` is the cwd; ``home`` and ``tmpdir`` the scratch HOME and TMPDIR (the caller sets
@@ -48,7 +64,20 @@ def bwrap_argv(argv: Sequence[str], *, bwrap: str, workdir: str, home: str, tmpd
     directory made and removed on disk for it: HOME is a fresh tmpfs of that size (mode 0700) that
     ends with the probe's mount namespace (``home_source`` is then not used).
     """
-    out = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]
+    out = [
+        bwrap,
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+        "--tmpfs",
+        "/tmp",
+        "--tmpfs",
+        "/run",
+    ]
     for directory in readable:
         if directory:
             out += ["--ro-bind", directory, directory]
@@ -61,9 +90,14 @@ def bwrap_argv(argv: Sequence[str], *, bwrap: str, workdir: str, home: str, tmpd
     # the two tmpfs read-only too, once the mount points inside them exist (the binds stay writable)
     out += ["--remount-ro", "/tmp", "--remount-ro", "/run"]
     out += [
-        "--chdir", workdir,
-        "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-        "--die-with-parent", "--new-session",
+        "--chdir",
+        workdir,
+        "--unshare-net",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--die-with-parent",
+        "--new-session",
         "--",
         *argv,
     ]
@@ -116,21 +150,37 @@ def _try(bwrap: str) -> SandboxStatus:
 
     found = shutil.which(bwrap)
     if found is None:
-        return SandboxStatus(False, reason=f"{bwrap} is not installed (Debian: apt-get install bubblewrap)")
+        return SandboxStatus(
+            False, reason=f"{bwrap} is not installed (Debian: apt-get install bubblewrap)"
+        )
     true = shutil.which("true") or "/bin/true"
     with Scratch() as scratch:
         # the form a probe uses (a tmpfs HOME) first; an older bubblewrap without --size, the plain one
         for tmpfs in (HOME_TMPFS_BYTES, None):
-            argv = bwrap_argv([true], bwrap=found, workdir=scratch.workdir, home=scratch.home, tmpdir=scratch.tmpdir,
-                              home_tmpfs=tmpfs)
-            result = run_process(argv, timeout_s=_CHECK_TIMEOUT_S, output_cap=65536, cwd=scratch.workdir,
-                                 env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+            argv = bwrap_argv(
+                [true],
+                bwrap=found,
+                workdir=scratch.workdir,
+                home=scratch.home,
+                tmpdir=scratch.tmpdir,
+                home_tmpfs=tmpfs,
+            )
+            result = run_process(
+                argv,
+                timeout_s=_CHECK_TIMEOUT_S,
+                output_cap=65536,
+                cwd=scratch.workdir,
+                env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+            )
             if result.exit_code == 0:
                 return SandboxStatus(True, bwrap=found, tmpfs_home=tmpfs is not None)
             if result.timed_out:
                 break
-    said = _first_line(result.stderr) or result.not_found or (
-        "timed out" if result.timed_out else f"exit {result.exit_code}")
+    said = (
+        _first_line(result.stderr)
+        or result.not_found
+        or ("timed out" if result.timed_out else f"exit {result.exit_code}")
+    )
     return SandboxStatus(False, bwrap=found, reason=f"{found} cannot run here: {said}")
 
 
@@ -208,6 +258,7 @@ def _remove_empty(root: str, names) -> bool:
 
 def _remove(root: str) -> None:
     """rmtree that also removes what a tool left read-only (chmod 0 directories included)."""
+
     def _writable(function, path, _exc):
         try:
             os.chmod(os.path.dirname(path), 0o700)

@@ -43,7 +43,14 @@ from wrapgen.probe.sandbox import Scratch, bwrap_argv, sandbox_status
 from wrapgen.runtime.process import run_process
 from wrapgen.runtime.waiting import tree_state
 
-__all__ = ["TrialSpec", "TrialRun", "run_trials", "drain_cleanup", "DEFAULT_TRIAL_TIMEOUT_S", "DEFAULT_TRIAL_JOBS"]
+__all__ = [
+    "TrialSpec",
+    "TrialRun",
+    "run_trials",
+    "drain_cleanup",
+    "DEFAULT_TRIAL_TIMEOUT_S",
+    "DEFAULT_TRIAL_JOBS",
+]
 
 DEFAULT_TRIAL_TIMEOUT_S = 3.0
 DEFAULT_TRIAL_JOBS = 4
@@ -61,7 +68,9 @@ class TrialSpec:
     json_selected: bool = False
     run: bool = True  # False: rendered only (a write verb), ``why`` says so
     why: str = ""
-    guard: Mapping | None = None  # the pack's config_guard: applied to a --try-in copy (runtime/guard.py)
+    guard: Mapping | None = (
+        None  # the pack's config_guard: applied to a --try-in copy (runtime/guard.py)
+    )
 
 
 @dataclass(frozen=True)
@@ -102,7 +111,9 @@ def _release(scratch: Scratch, defer: bool) -> None:
         return
     with _cleanup_lock:
         if _cleanup_pool is None:
-            _cleanup_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wrapgen-trial-cleanup")
+            _cleanup_pool = ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="wrapgen-trial-cleanup"
+            )
         _cleanup_pending.append(_cleanup_pool.submit(scratch.__exit__, None, None, None))
 
 
@@ -115,100 +126,216 @@ def drain_cleanup() -> None:
         future.result()
 
 
-def _cached(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in: str | None,
-            base_env: Mapping[str, str], cache: bool, deadline_at: float | None = None,
-            key_timeout_s: float | None = None, defer_cleanup: bool = False) -> TrialOutcome:
+def _cached(
+    spec: TrialSpec,
+    *,
+    bwrap: str,
+    bin_path: str,
+    timeout_s: float,
+    try_in: str | None,
+    base_env: Mapping[str, str],
+    cache: bool,
+    deadline_at: float | None = None,
+    key_timeout_s: float | None = None,
+    defer_cleanup: bool = False,
+) -> TrialOutcome:
     """``_one``, answered from the trial cache where it can be (``probe/cache.py``); ``key_timeout_s``
     is the timeout the cache key names, when it is not the one this trial runs with."""
     from wrapgen.probe import cache as disk
 
     key = None
     if cache and spec.run and not try_in:
-        key = disk.trial_key(bin_path, identity={"argv": list(spec.argv), "env": dict(spec.env),
-                                                 "json": spec.json_selected,
-                                                 "timeout_s": timeout_s if key_timeout_s is None else key_timeout_s})
+        key = disk.trial_key(
+            bin_path,
+            identity={
+                "argv": list(spec.argv),
+                "env": dict(spec.env),
+                "json": spec.json_selected,
+                "timeout_s": timeout_s if key_timeout_s is None else key_timeout_s,
+            },
+        )
         stored = disk.load_trial(key)
         if stored is not None:
             try:
-                return replace(TrialOutcome(**{k: tuple(v) if isinstance(v, list) else v for k, v in stored.items()}),
-                               verb=spec.verb)
+                return replace(
+                    TrialOutcome(
+                        **{k: tuple(v) if isinstance(v, list) else v for k, v in stored.items()}
+                    ),
+                    verb=spec.verb,
+                )
             except TypeError:
                 pass  # another version's fields: try again
     if spec.run and deadline_at is not None and deadline_at - time.monotonic() < timeout_s:
-        return TrialOutcome(spec.verb, tuple(spec.argv), json_selected=spec.json_selected, not_run=DEADLINE_NOT_RUN)
-    outcome = _one(spec, bwrap=bwrap, bin_path=bin_path, timeout_s=timeout_s, try_in=try_in, base_env=base_env,
-                   defer_cleanup=defer_cleanup)
+        return TrialOutcome(
+            spec.verb, tuple(spec.argv), json_selected=spec.json_selected, not_run=DEADLINE_NOT_RUN
+        )
+    outcome = _one(
+        spec,
+        bwrap=bwrap,
+        bin_path=bin_path,
+        timeout_s=timeout_s,
+        try_in=try_in,
+        base_env=base_env,
+        defer_cleanup=defer_cleanup,
+    )
     # a timeout may be the machine's load, a sandbox failure the machine's setup: neither is kept; but a
     # verb still running at a longer second try (key_timeout_s: a slow start ruled out) is long-running
     slow_ruled_out = key_timeout_s is not None and key_timeout_s < timeout_s
-    if key is not None and not ((outcome.timed_out and not slow_ruled_out) or outcome.sandbox_failed or outcome.not_run):
+    if key is not None and not (
+        (outcome.timed_out and not slow_ruled_out) or outcome.sandbox_failed or outcome.not_run
+    ):
         disk.store_trial(key, asdict(outcome))
     return outcome
 
 
-def _one(spec: TrialSpec, *, bwrap: str, bin_path: str, timeout_s: float, try_in: str | None,
-         base_env: Mapping[str, str], defer_cleanup: bool = False) -> TrialOutcome:
+def _one(
+    spec: TrialSpec,
+    *,
+    bwrap: str,
+    bin_path: str,
+    timeout_s: float,
+    try_in: str | None,
+    base_env: Mapping[str, str],
+    defer_cleanup: bool = False,
+) -> TrialOutcome:
     if not spec.run:
-        return TrialOutcome(spec.verb, tuple(spec.argv), json_selected=spec.json_selected, not_run=spec.why or "write")
+        return TrialOutcome(
+            spec.verb,
+            tuple(spec.argv),
+            json_selected=spec.json_selected,
+            not_run=spec.why or "write",
+        )
     scratch = Scratch(prefix="wrapgen-trial-").__enter__()
     try:
-        return _in_scratch(spec, scratch, bwrap=bwrap, bin_path=bin_path, timeout_s=timeout_s, try_in=try_in,
-                           base_env=base_env)
+        return _in_scratch(
+            spec,
+            scratch,
+            bwrap=bwrap,
+            bin_path=bin_path,
+            timeout_s=timeout_s,
+            try_in=try_in,
+            base_env=base_env,
+        )
     finally:
         _release(scratch, defer_cleanup)
 
 
-def _in_scratch(spec: TrialSpec, scratch: Scratch, *, bwrap: str, bin_path: str, timeout_s: float,
-                try_in: str | None, base_env: Mapping[str, str]) -> TrialOutcome:
+def _in_scratch(
+    spec: TrialSpec,
+    scratch: Scratch,
+    *,
+    bwrap: str,
+    bin_path: str,
+    timeout_s: float,
+    try_in: str | None,
+    base_env: Mapping[str, str],
+) -> TrialOutcome:
     shown = tuple(spec.argv)
     if try_in:
         scratch.fill_from(try_in)
     before = _snapshot(scratch.root)
-    env = {**base_env, **dict(spec.env), "HOME": scratch.home, "TMPDIR": scratch.tmpdir, "PWD": scratch.workdir}
+    env = {
+        **base_env,
+        **dict(spec.env),
+        "HOME": scratch.home,
+        "TMPDIR": scratch.tmpdir,
+        "PWD": scratch.workdir,
+    }
 
     def sandboxed(command):
-        return bwrap_argv(command, bwrap=bwrap, workdir=scratch.workdir, home=scratch.home,
-                          tmpdir=scratch.tmpdir, readable=[os.path.dirname(bin_path)])
+        return bwrap_argv(
+            command,
+            bwrap=bwrap,
+            workdir=scratch.workdir,
+            home=scratch.home,
+            tmpdir=scratch.tmpdir,
+            readable=[os.path.dirname(bin_path)],
+        )
 
-    if try_in and spec.guard:  # a copy of the user's content: its own config must not run a program either
+    if (
+        try_in and spec.guard
+    ):  # a copy of the user's content: its own config must not run a program either
         from wrapgen.errors import WrapgenError
         from wrapgen.runtime.guard import guarded_env
 
         try:
-            env = guarded_env({"config_guard": dict(spec.guard)}, bin_path, env, cwd=scratch.workdir,
-                              wrap=sandboxed)
+            env = guarded_env(
+                {"config_guard": dict(spec.guard)},
+                bin_path,
+                env,
+                cwd=scratch.workdir,
+                wrap=sandboxed,
+            )
         except WrapgenError as error:
-            return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, tried_in=True,
-                                not_run=f"could not be tried: {error.message}")
+            return TrialOutcome(
+                spec.verb,
+                shown,
+                json_selected=spec.json_selected,
+                tried_in=True,
+                not_run=f"could not be tried: {error.message}",
+            )
     argv = sandboxed([bin_path, *spec.argv[1:]])
     at_timeout = []
-    result = run_process(argv, timeout_s=timeout_s, output_cap=_OUTPUT_CAP, cwd=scratch.workdir, env=env,
-                         on_timeout=lambda pid: at_timeout.append(tree_state(pid)))
-    retrying = bool(at_timeout and at_timeout[0] is not None and at_timeout[0].retrying_network(timeout_s))
+    result = run_process(
+        argv,
+        timeout_s=timeout_s,
+        output_cap=_OUTPUT_CAP,
+        cwd=scratch.workdir,
+        env=env,
+        on_timeout=lambda pid: at_timeout.append(tree_state(pid)),
+    )
+    retrying = bool(
+        at_timeout and at_timeout[0] is not None and at_timeout[0].retrying_network(timeout_s)
+    )
     after = _snapshot(scratch.root)
     stdout, _ = clean_text(result.stdout[:_KEEP_TEXT])
     stderr, _ = clean_text(result.stderr[:_KEEP_TEXT])
     stdout, stderr = _scrub(stdout, scratch.root), _scrub(stderr, scratch.root)
     if result.not_found:
-        return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, tried_in=bool(try_in),
-                            not_run=f"could not run: {result.not_found}")
+        return TrialOutcome(
+            spec.verb,
+            shown,
+            json_selected=spec.json_selected,
+            tried_in=bool(try_in),
+            not_run=f"could not run: {result.not_found}",
+        )
     if result.exit_code == 1 and _BWRAP_SAID.search(stderr) and not stdout.strip():
         first = next(line for line in stderr.splitlines() if line.startswith("bwrap: "))
-        return TrialOutcome(spec.verb, shown, json_selected=spec.json_selected, sandbox_failed=first[:200])
+        return TrialOutcome(
+            spec.verb, shown, json_selected=spec.json_selected, sandbox_failed=first[:200]
+        )
     # JSON is judged on the whole output (up to the cap); the outcome keeps only its start
     parsed = is_json_text(result.stdout.decode("utf-8", "replace")) if spec.json_selected else None
     return TrialOutcome(
-        spec.verb, shown, exit_code=result.exit_code, signal=result.signal, timed_out=result.timed_out,
-        output_capped=result.output_capped, stdout=stdout, stderr=stderr,
-        new_paths=tuple(sorted(after - before)), json_selected=spec.json_selected, stdout_json=parsed,
-        tried_in=bool(try_in), retrying_network=retrying,  # (on_timeout is called only at a timeout)
+        spec.verb,
+        shown,
+        exit_code=result.exit_code,
+        signal=result.signal,
+        timed_out=result.timed_out,
+        output_capped=result.output_capped,
+        stdout=stdout,
+        stderr=stderr,
+        new_paths=tuple(sorted(after - before)),
+        json_selected=spec.json_selected,
+        stdout_json=parsed,
+        tried_in=bool(try_in),
+        retrying_network=retrying,  # (on_timeout is called only at a timeout)
     )
 
 
-def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = DEFAULT_TRIAL_TIMEOUT_S,
-               jobs: int = DEFAULT_TRIAL_JOBS, try_in: str | os.PathLike | None = None,
-               cache: bool = True, deadline_at: float | None = None, memo: dict | None = None,
-               key_timeout_s: float | None = None, defer_cleanup: bool = False) -> TrialRun:
+def run_trials(
+    specs: Sequence[TrialSpec],
+    *,
+    bin_path: str,
+    timeout_s: float = DEFAULT_TRIAL_TIMEOUT_S,
+    jobs: int = DEFAULT_TRIAL_JOBS,
+    try_in: str | os.PathLike | None = None,
+    cache: bool = True,
+    deadline_at: float | None = None,
+    memo: dict | None = None,
+    key_timeout_s: float | None = None,
+    defer_cleanup: bool = False,
+) -> TrialRun:
     """Run the specs' trials in the sandbox, at most ``jobs`` at once; outcomes in the specs' order.
 
     With ``cache`` an unchanged binary's trial with the same argv and env is answered from the
@@ -222,21 +349,46 @@ def run_trials(specs: Sequence[TrialSpec], *, bin_path: str, timeout_s: float = 
     status = sandbox_status()
     if not status.available:
         note = f"no sandbox here ({status.reason}): nothing was tried, since a proposal never runs unsandboxed"
-        return TrialRun(tuple(TrialOutcome(s.verb, tuple(s.argv), json_selected=s.json_selected,
-                                           not_run=(s.why or "write") if not s.run else "no sandbox here")
-                              for s in specs), note=note)
+        return TrialRun(
+            tuple(
+                TrialOutcome(
+                    s.verb,
+                    tuple(s.argv),
+                    json_selected=s.json_selected,
+                    not_run=(s.why or "write") if not s.run else "no sandbox here",
+                )
+                for s in specs
+            ),
+            note=note,
+        )
     from wrapgen.knowledge.trials import trial_env
 
     base_env = {**probe_env(), **trial_env()}
     source = os.path.abspath(os.fspath(try_in)) if try_in else None
     jobs = max(1, min(int(jobs), 4))
+
     def one(spec: TrialSpec) -> TrialOutcome:
-        key = (tuple(spec.argv), tuple(sorted(dict(spec.env).items())), spec.json_selected, spec.run, timeout_s)
+        key = (
+            tuple(spec.argv),
+            tuple(sorted(dict(spec.env).items())),
+            spec.json_selected,
+            spec.run,
+            timeout_s,
+        )
         if memo is not None and key in memo:
             return replace(memo[key], verb=spec.verb)
-        outcome = _cached(spec, bwrap=status.bwrap, bin_path=bin_path, timeout_s=timeout_s, try_in=source,
-                          base_env=base_env, cache=cache, deadline_at=deadline_at, key_timeout_s=key_timeout_s,
-                          defer_cleanup=defer_cleanup)
+        outcome = _cached(
+            spec,
+            bwrap=status.bwrap,
+            bin_path=bin_path,
+            timeout_s=timeout_s,
+            try_in=source,
+            base_env=base_env,
+            cache=cache,
+            deadline_at=deadline_at,
+            key_timeout_s=key_timeout_s,
+            defer_cleanup=defer_cleanup,
+        )
         if memo is not None and outcome.not_run != DEADLINE_NOT_RUN:
             memo[key] = outcome
         return outcome

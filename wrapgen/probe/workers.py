@@ -33,7 +33,9 @@ class Workers:
         self._events: SimpleQueue = SimpleQueue()  # for the caller: notify()'s items, _IDLE_CHECK
         self._lock = threading.Lock()
         self._threads = 0
-        self._idle = 0  # threads back at the queue, not yet given a task (as the executor's idle count)
+        self._idle = (
+            0  # threads back at the queue, not yet given a task (as the executor's idle count)
+        )
         self._open = 0  # tasks submitted and not ended
         self._stopping = False
         self._error: BaseException | None = None
@@ -105,7 +107,9 @@ class Workers:
             try:
                 if not self._stopping:
                     task(*args)
-            except BaseException as error:  # kept for the caller: a dead worker would leave its task open
+            except (
+                BaseException
+            ) as error:  # kept for the caller: a dead worker would leave its task open
                 with self._lock:
                     self._error = self._error or error
             with self._lock:

@@ -19,18 +19,39 @@ from wrapgen.knowledge.commands import forwarding_operand
 from wrapgen.names import arg_name as _valid_arg_name
 from wrapgen.knowledge.dangerous_flags import ValueGuard, dangerous_reason, value_guard
 from wrapgen.knowledge.phrases import answer_switch_words, noise_help_words
-from wrapgen.knowledge.flags import kept_when_shown, noise_flag_pattern, preferred_weight, primary_flags
+from wrapgen.knowledge.flags import (
+    kept_when_shown,
+    noise_flag_pattern,
+    preferred_weight,
+    primary_flags,
+)
 from wrapgen.knowledge.table import load
 from wrapgen.knowledge.commands import is_revision_operand, options_after_operands
-from wrapgen.knowledge.tools import (END_OF_OPTIONS, accepts_equals, global_flags_follow, operands_before_dash_dash,
-                                     revisions_before_dash_dash, supports_end_of_options)
+from wrapgen.knowledge.tools import (
+    END_OF_OPTIONS,
+    accepts_equals,
+    global_flags_follow,
+    operands_before_dash_dash,
+    revisions_before_dash_dash,
+    supports_end_of_options,
+)
 from wrapgen.propose.operands import operands, usage_split
 from wrapgen.propose.text import flag_description, operand_description
 
 _with_usage_variadics = operands  # the name wrapgen.flows.batch looks up
 
-__all__ = ["ArgPlan", "plan_args", "arg_name", "positional_arg_name", "flag_noise", "MAX_ARGS", "NOISE_FLAG",
-           "NO_EQUALS", "MAX_ARGS_SINGLE", "RICH_COMMAND_FLAGS"]
+__all__ = [
+    "ArgPlan",
+    "plan_args",
+    "arg_name",
+    "positional_arg_name",
+    "flag_noise",
+    "MAX_ARGS",
+    "NOISE_FLAG",
+    "NO_EQUALS",
+    "MAX_ARGS_SINGLE",
+    "RICH_COMMAND_FLAGS",
+]
 
 MAX_ARGS = 8
 # A tool without subcommands is one command whose flags are its whole surface: its verbs carry more.
@@ -101,8 +122,15 @@ def _typed_default(value: str | None, typ: str, choices: Sequence[str]) -> Any:
     return text if typ in ("string", "path", "enum") else None
 
 
-def _schema_for(typ: str, choices: Sequence[str], default: str | None, description: str,
-                repeatable: bool, *, boolean: bool) -> dict:
+def _schema_for(
+    typ: str,
+    choices: Sequence[str],
+    default: str | None,
+    description: str,
+    repeatable: bool,
+    *,
+    boolean: bool,
+) -> dict:
     base = "boolean" if boolean else _SCHEMA_TYPES.get(typ, "string")
     schema: dict[str, Any] = {"type": base}
     if choices and base == "string":
@@ -125,7 +153,9 @@ def _guard_values(schema: dict, guard: ValueGuard) -> None:
     if guard.max_length is not None:
         target["maxLength"] = guard.max_length
     text = schema.get("description", "")
-    schema["description"] = f"{text} ({guard.why})" if text else guard.why[0].upper() + guard.why[1:]
+    schema["description"] = (
+        f"{text} ({guard.why})" if text else guard.why[0].upper() + guard.why[1:]
+    )
 
 
 def flag_noise(flag: Flag) -> str | None:
@@ -160,7 +190,9 @@ def example_spellings(examples, known: frozenset[str] = frozenset()) -> frozense
     return frozenset(used)
 
 
-def _offered_flags(command: Command, own: Sequence[Flag], *, style: str, shown: frozenset[str]) -> list[Flag]:
+def _offered_flags(
+    command: Command, own: Sequence[Flag], *, style: str, shown: frozenset[str]
+) -> list[Flag]:
     """The command's own flags, then the inherited ones a person passes with this command.
 
     An inherited (global) flag is offered only where the help style lets it follow the command
@@ -174,7 +206,10 @@ def _offered_flags(command: Command, own: Sequence[Flag], *, style: str, shown: 
         if not flag.spellings or taken & set(flag.spellings):
             continue
         names = [s.lstrip("-") for s in flag.spellings if s.startswith("--")]
-        if shown & set(flag.spellings) or max((preferred_weight(n) for n in names), default=0.0) >= 4.0:
+        if (
+            shown & set(flag.spellings)
+            or max((preferred_weight(n) for n in names), default=0.0) >= 4.0
+        ):
             flags.append(flag)
             taken |= set(flag.spellings)
     return flags
@@ -185,7 +220,9 @@ def _shown_overrides(flag: Flag, shown: frozenset[str], why: str) -> bool:
     a command prints (verbosity, layout), never for interactive, format or connection flags."""
     if not (shown & set(flag.spellings)) or flag.hidden or flag.deprecated:
         return False
-    names = [s.lstrip("-") for s in flag.spellings if s.startswith("--")] or [s.lstrip("-") for s in flag.spellings]
+    names = [s.lstrip("-") for s in flag.spellings if s.startswith("--")] or [
+        s.lstrip("-") for s in flag.spellings
+    ]
     return any(kept_when_shown(n) for n in names) and not _NOISE_WORDS.search(flag.description)
 
 
@@ -194,14 +231,24 @@ def _changes_the_answer(flag: Flag) -> bool:
     (``sed -n``: "suppress automatic printing of pattern space"), not how it talks to a person."""
     if flag.takes_value or flag.hidden or flag.deprecated:
         return False
-    names = [s.lstrip("-") for s in flag.spellings if s.startswith("--")] or [s.lstrip("-") for s in flag.spellings]
-    return any(kept_when_shown(n) for n in names) and bool(answer_switch_words().search(flag.description or ""))
+    names = [s.lstrip("-") for s in flag.spellings if s.startswith("--")] or [
+        s.lstrip("-") for s in flag.spellings
+    ]
+    return any(kept_when_shown(n) for n in names) and bool(
+        answer_switch_words().search(flag.description or "")
+    )
 
 
 def _score(flag: Flag, index: int, *, shown: frozenset[str] = frozenset()) -> float:
     # a long name is "--name", or "-name" where the tool spells its long options with one dash (find)
-    score = max((preferred_weight(s.lstrip("-")) for s in flag.spellings if s.startswith("--") or len(s) > 2),
-                default=0.0)
+    score = max(
+        (
+            preferred_weight(s.lstrip("-"))
+            for s in flag.spellings
+            if s.startswith("--") or len(s) > 2
+        ),
+        default=0.0,
+    )
     if shown & set(flag.spellings):
         score += SHOWN_BONUS  # the help's own examples use it: one people reach for first
     if flag.short and flag.long:
@@ -279,8 +326,16 @@ def plan_args(
             key = norm(wanted)
             flag = by_name.get(key)
             # an operand given one of several ways (NAME|ID) answers to each of its names
-            pos = next(((n, p) for n, p in positionals if norm(n) == key or norm(p.name) == key
-                        or key in {norm(alt.strip("<> ")) for alt in p.name.split("|")}), None)
+            pos = next(
+                (
+                    (n, p)
+                    for n, p in positionals
+                    if norm(n) == key
+                    or norm(p.name) == key
+                    or key in {norm(alt.strip("<> ")) for alt in p.name.split("|")}
+                ),
+                None,
+            )
             # "-f FILENAME" is sometimes read as an operand too: there the flag is what the usage means
             value_of_flag = pos is not None and any(
                 re.search(r"-[\w-]+[ =]\(?" + re.escape(pos[1].name), u) for u in command.usage
@@ -301,12 +356,16 @@ def plan_args(
     else:
         for n, p in positionals:
             if norm(n) in excluded or forwarding_operand(n):
-                left_out.append((n, "excluded" if norm(n) in excluded else "forwards a command line"))
+                left_out.append(
+                    (n, "excluded" if norm(n) in excluded else "forwards a command line")
+                )
                 continue
             chosen_pos.append((n, p))
         ranked: list[tuple[float, int, Flag]] = []
-        shown = example_spellings(command.examples if examples is None else examples,
-                                  frozenset(sp for f in (*all_flags, *command.global_flags) for sp in f.spellings))
+        shown = example_spellings(
+            command.examples if examples is None else examples,
+            frozenset(sp for f in (*all_flags, *command.global_flags) for sp in f.spellings),
+        )
         offered = _offered_flags(command, all_flags, style=style, shown=shown)
         own_offered = [f for f in offered if f in all_flags and not flag_noise(f)]
         for i, flag in enumerate(offered):
@@ -316,8 +375,11 @@ def plan_args(
                 continue
             # a required flag is the command's point (a mode's --data): asked for, so never noise
             why = usable(flag, asked=flag.required)
-            if why and not why.startswith("dangerous") and (_shown_overrides(flag, shown, why)
-                                                            or _changes_the_answer(flag)):
+            if (
+                why
+                and not why.startswith("dangerous")
+                and (_shown_overrides(flag, shown, why) or _changes_the_answer(flag))
+            ):
                 why = None  # the tool's own example uses it (tar -tvf), or it shapes the answer (sed -n)
             if why:
                 left_out.append((flag.spellings[0], why))
@@ -336,7 +398,9 @@ def plan_args(
 
     if positional_order:
         order = [norm(x) for x in positional_order]
-        chosen_pos.sort(key=lambda np: order.index(norm(np[0])) if norm(np[0]) in order else len(order))
+        chosen_pos.sort(
+            key=lambda np: order.index(norm(np[0])) if norm(np[0]) in order else len(order)
+        )
 
     properties: dict[str, dict] = {}
     required: list[str] = []
@@ -355,8 +419,12 @@ def plan_args(
         # tool's own default applies; a misread one would be passed on every call).
         default = None if flag.required or effect != "read" else flag.default
         properties[name] = _schema_for(
-            flag.type, flag.choices, default, flag_description(flag, _clean_description(flag.description)),
-            flag.repeatable, boolean=not flag.takes_value,
+            flag.type,
+            flag.choices,
+            default,
+            flag_description(flag, _clean_description(flag.description)),
+            flag.repeatable,
+            boolean=not flag.takes_value,
         )
         guard = value_guard(flag, tool=tool) if flag.takes_value else None
         if guard is not None:
@@ -373,15 +441,21 @@ def plan_args(
         # there; an operand before any "--" is refused a leading dash by the runtime
         honours_double_dash = False
         if fixed:
-            tail, trailing = tail[len(fixed):], list(fixed) + trailing
+            tail, trailing = tail[len(fixed) :], list(fixed) + trailing
     split = usage_split(command)
     quirk = operands_before_dash_dash(tool)
     if quirk is not None and split is None:
         split = quirk
     # revisions and objects stand before "--" (git show -- HEAD reads HEAD as a path), as do the
     # operands the usage puts before its "[--]"
-    before = [np for np in chosen_pos if split is not None and positionals.index(np) < split
-              or honours_double_dash and is_revision_operand(np[1].name)]
+    before = [
+        np
+        for np in chosen_pos
+        if split is not None
+        and positionals.index(np) < split
+        or honours_double_dash
+        and is_revision_operand(np[1].name)
+    ]
     after = [np for np in chosen_pos if np not in before]
     pos_props: dict[str, dict] = {}
     for name, pos in before + after:
@@ -389,25 +463,43 @@ def plan_args(
             name = name + "_arg"
         seen.add(name)
         pos_props[name] = _schema_for(
-            pos.type, pos.choices, None, operand_description(replace(pos, description=_clean_description(pos.description)), name),
-            pos.variadic, boolean=False,
+            pos.type,
+            pos.choices,
+            None,
+            operand_description(
+                replace(pos, description=_clean_description(pos.description)), name
+            ),
+            pos.variadic,
+            boolean=False,
         )
         if pos.required:
             required.append(name)
     names_before = list(pos_props)[: len(before)]
-    names_after = list(pos_props)[len(before):]
-    pattern_flag = next((f for f in all_flags if f.takes_value and (f.short == "-e" or f.long == "--regexp")), None)
+    names_after = list(pos_props)[len(before) :]
+    pattern_flag = next(
+        (f for f in all_flags if f.takes_value and (f.short == "-e" or f.long == "--regexp")), None
+    )
     plain_before: list[str] = []
     for n in names_before:
-        if pattern_flag is not None and n in ("pattern", "patterns", "regexp") and not pos_props[n].get(
-                "type") == "array":
+        if (
+            pattern_flag is not None
+            and n in ("pattern", "patterns", "regexp")
+            and not pos_props[n].get("type") == "array"
+        ):
             # an operand that must stand before "--" (git grep's pattern) goes in option form, which takes
             # a dashed value safely: --regexp=-foo, or -e-foo stuck to its short flag
-            tail.append(f"{pattern_flag.long}={{{{{n}}}}}" if pattern_flag.long else f"-e{{{{{n}}}}}")
+            tail.append(
+                f"{pattern_flag.long}={{{{{n}}}}}" if pattern_flag.long else f"-e{{{{{n}}}}}"
+            )
         else:
             plain_before.append(n)
-    if plain_before and honours_double_dash and supports_end_of_options(
-            tool, [s for f in all_flags for s in f.spellings], getattr(command, "path", ())):
+    if (
+        plain_before
+        and honours_double_dash
+        and supports_end_of_options(
+            tool, [s for f in all_flags for s in f.spellings], getattr(command, "path", ())
+        )
+    ):
         # nothing after it is an option, whatever the value (the runtime refuses a dashed one here all the same)
         tail.append(END_OF_OPTIONS)
     tail += ["{{%s}}" % n for n in plain_before]
@@ -429,7 +521,6 @@ def plan_args(
     return ArgPlan(ordered, tuple(required), tuple(tail), tuple(left_out), primary)
 
 
-
 _SLOT = re.compile(r"\{\{(\w+)\}\}")
 
 
@@ -442,7 +533,12 @@ def _fixed_where_it_stays(tail: list[str], count: int, required: set[str]) -> li
     (``--``, or a flag followed by its own slot), or to the end."""
     fixed, rest = tail[:count], tail[count:]
     # only a flag is dropped with the slot after it: "--type f --extension={{x}}" keeps its "f"
-    if not fixed or not fixed[-1].startswith("-") or not rest or not (set(_SLOT.findall(rest[0])) - required):
+    if (
+        not fixed
+        or not fixed[-1].startswith("-")
+        or not rest
+        or not (set(_SLOT.findall(rest[0])) - required)
+    ):
         return tail
     index = next((i for i, token in enumerate(rest) if "{{" not in token), len(rest))
     return rest[:index] + fixed + rest[index:]

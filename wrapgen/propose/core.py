@@ -39,8 +39,16 @@ from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.modes import root_candidates
 from wrapgen.propose.policy import PolicyGuess, classify
 from wrapgen.propose.runners import is_runner_tool, propose_runner
-from wrapgen.propose.select import (Candidate, bare_job, exclusion_reason, listing_mode, pick, preview_modes, rank_reason,
-                                    rank_score)
+from wrapgen.propose.select import (
+    Candidate,
+    bare_job,
+    exclusion_reason,
+    listing_mode,
+    pick,
+    preview_modes,
+    rank_reason,
+    rank_score,
+)
 from wrapgen.propose.text import readable
 from wrapgen.propose.titles import propose_title
 
@@ -111,25 +119,55 @@ def _tree_candidates(root: Command) -> list[Candidate]:
                 # its own flags, not only the --help every command answers (kubectl top has none: bare, it prints help)
                 own = [f for f in sub.flags if not set(f.spellings) <= {"--help", "-h", "-help"}]
                 # ... and a usage line without a command slot ("hugo new [path]" beside "hugo new [command]")
-                acts = bool(own) and not sub.stub and (not sub.usage or any(
-                    not re.search(r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COMMAND\b", u, re.I)
-                    for u in sub.usage))
+                acts = (
+                    bool(own)
+                    and not sub.stub
+                    and (
+                        not sub.usage
+                        or any(
+                            not re.search(
+                                r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COMMAND\b",
+                                u,
+                                re.I,
+                            )
+                            for u in sub.usage
+                        )
+                    )
+                )
                 if acts:
                     # a group that acts on its own too (kubectl apply, kubectl create -f)
-                    out.append(Candidate(path=sub.path, command=sub, group=" / ".join(chain), index=len(out),
-                                         common=listed, depth=len(sub.path) - offset))
+                    out.append(
+                        Candidate(
+                            path=sub.path,
+                            command=sub,
+                            group=" / ".join(chain),
+                            index=len(out),
+                            common=listed,
+                            depth=len(sub.path) - offset,
+                        )
+                    )
                 # the members of a top-level family that does nothing bare (kubectl top, gh pr) stand where
                 # the family stands: ``top pod`` is as shallow as ``logs``; deeper families get no such pass
                 walk(sub, chain, listed, 1 if node is root and not acts else offset)
             else:
-                out.append(Candidate(path=sub.path, command=sub, group=" / ".join(chain), index=len(out),
-                                     common=listed, depth=len(sub.path) - offset))
+                out.append(
+                    Candidate(
+                        path=sub.path,
+                        command=sub,
+                        group=" / ".join(chain),
+                        index=len(out),
+                        common=listed,
+                        depth=len(sub.path) - offset,
+                    )
+                )
 
     walk(root, (), False, 0)
     # ... unless it repeats a top-level command (``docker container inspect`` beside ``docker inspect``):
     # that narrower form stays a level deeper
     top = {sub.name for sub in root.subcommands}
-    return [replace(c, depth=len(c.path)) if len(c.path) > 1 and c.path[-1] in top else c for c in out]
+    return [
+        replace(c, depth=len(c.path)) if len(c.path) > 1 and c.path[-1] in top else c for c in out
+    ]
 
 
 def _json_tokens(value) -> Any:
@@ -179,18 +217,29 @@ class _Draft:
     warnings: tuple[str, ...] = ()
 
     def noting(self, decisions: Sequence[Decision] = (), warnings: Sequence[str] = ()) -> "_Draft":
-        return replace(self, decisions=self.decisions + tuple(decisions), warnings=self.warnings + tuple(warnings))
+        return replace(
+            self,
+            decisions=self.decisions + tuple(decisions),
+            warnings=self.warnings + tuple(warnings),
+        )
 
 
-def propose(tool: Tool, recipe=None, *, json_fields: Mapping[tuple[str, ...], Sequence[str]] | None = None,
-            _split: bool = True) -> Proposal:
+def propose(
+    tool: Tool,
+    recipe=None,
+    *,
+    json_fields: Mapping[tuple[str, ...], Sequence[str]] | None = None,
+    _split: bool = True,
+) -> Proposal:
     """Choose 5 to 12 commands of ``tool`` and write them as a pack manifest.
 
     ``recipe`` is a ``wrapgen.pack.recipe.Recipe``, a ``ProposalRequest`` or None (propose freely).
     ``json_fields`` gives, per subcommand path, the fields a ``--json FIELDS`` flag accepts when
     the help does not list them (``wrapgen wrap`` asks the tool; tests pass captured lists).
     """
-    if is_runner_tool(tool):  # a task runner's targets, read from its database (wrapgen.probe.runners)
+    if is_runner_tool(
+        tool
+    ):  # a task runner's targets, read from its database (wrapgen.probe.runners)
         return propose_runner(tool, recipe)
     request = ProposalRequest.of(recipe)
     draft = _gather_candidates(tool, request)
@@ -216,8 +265,13 @@ def _gather_candidates(tool: Tool, request: ProposalRequest) -> _Draft:
             candidates = [bare, *(replace(c, index=c.index + 1) for c in candidates)]
     else:
         candidates, skips = root_candidates(tool.root, bin=tool.name)
-    return _Draft(tool=tool, request=request, candidates=tuple(candidates), mode_skips=tuple(skips),
-                  warnings=tuple(tool.warnings))
+    return _Draft(
+        tool=tool,
+        request=request,
+        candidates=tuple(candidates),
+        mode_skips=tuple(skips),
+        warnings=tuple(tool.warnings),
+    )
 
 
 def _take_listed(draft: _Draft) -> _Draft:
@@ -240,7 +294,9 @@ def _take_listed(draft: _Draft) -> _Draft:
             node = root.find(entry.path)
             if node is None:
                 warnings.append(f"recipe names '{entry.path_text}', which the help does not list")
-                decisions.append(Decision(entry.path_text, "", False, "", "not found in the tool's help"))
+                decisions.append(
+                    Decision(entry.path_text, "", False, "", "not found in the tool's help")
+                )
                 continue
             cand = Candidate(path=node.path, command=node, index=len(draft.candidates))
         guess = classify(cand.command, tool_name=draft.tool.name)
@@ -249,10 +305,15 @@ def _take_listed(draft: _Draft) -> _Draft:
             warnings.append(f"'{cand.text}' is {why}; left out although the recipe lists it")
             decisions.append(Decision(cand.text, "", False, guess.effect, why))
             continue
-        picks.append(_Pick(cand, guess.effect, f"picked by hand (recipe or --pick); {guess.reason}"))
+        picks.append(
+            _Pick(cand, guess.effect, f"picked by hand (recipe or --pick); {guess.reason}")
+        )
     listed_paths = {p.candidate.path for p in picks}
-    decisions += [Decision(c.text, "", False, "", "not picked (the recipe or --pick lists the commands)")
-                  for c in draft.candidates if c.path not in listed_paths and not c.name]
+    decisions += [
+        Decision(c.text, "", False, "", "not picked (the recipe or --pick lists the commands)")
+        for c in draft.candidates
+        if c.path not in listed_paths and not c.name
+    ]
     return replace(draft, picks=tuple(picks)).noting(decisions, warnings)
 
 
@@ -268,21 +329,32 @@ def _own_effect(cand: Candidate, main_effect: tuple[str, str] | None, tool_name:
     """The effect a candidate's words give it; a mode whose words say nothing does what the main mode does."""
     if cand.listing and cand.note.startswith("the read-only form"):
         # its switch's help says it writes nothing back (select.preview_modes): read by construction
-        return PolicyGuess("read", (cand.fixed[-1],), f"read: the help of {cand.fixed[-1]} says it only reports")
+        return PolicyGuess(
+            "read", (cand.fixed[-1],), f"read: the help of {cand.fixed[-1]} says it only reports"
+        )
     guess = _classified(cand, tool_name)
     if cand.fixed and not guess.words and main_effect is not None:
-        guess = replace(guess, effect=main_effect[0],
-                        reason=f"{main_effect[0]}: a mode of the main command ({main_effect[1]})")
+        guess = replace(
+            guess,
+            effect=main_effect[0],
+            reason=f"{main_effect[0]}: a mode of the main command ({main_effect[1]})",
+        )
     return guess
 
 
 def _placed_effect(draft: _Draft, cand: Candidate, guess):
     """The effect after where the help puts it (a "manipulator" group writes) and what the recipe's override set."""
     if guess.effect == "read" and re.search(r"manipulator", cand.group, re.I):
-        guess = replace(guess, effect="write", reason=f"write: listed under '{cand.group}' ({guess.reason})")
+        guess = replace(
+            guess, effect="write", reason=f"write: listed under '{cand.group}' ({guess.reason})"
+        )
     override = draft.request.overrides.get(cand.name or verb_name(cand.path, bin=draft.tool.name))
     if override is not None and override.policy is not None and override.policy.effect:
-        guess = replace(guess, effect=override.policy.effect, reason=f"{override.policy.effect}: set by the recipe")
+        guess = replace(
+            guess,
+            effect=override.policy.effect,
+            reason=f"{override.policy.effect}: set by the recipe",
+        )
     return guess
 
 
@@ -298,7 +370,12 @@ def _kept_for_summary(draft: _Draft, reasons: Mapping[int, str | None]) -> dict[
     def preference(c: Candidate) -> tuple:
         name = (c.path[-1] if c.path else "").lower()
         named = name in re.findall(r"[\w-]+", c.command.summary.lower())
-        return len(c.path), not named, -max(common_weight(name, "read"), common_weight(name, "write")), c.index
+        return (
+            len(c.path),
+            not named,
+            -max(common_weight(name, "read"), common_weight(name, "write")),
+            c.index,
+        )
 
     for cand in draft.candidates:
         key = _first_sentence(cand.command.summary).lower()
@@ -319,7 +396,8 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
     min_depth = min((c.depth or len(c.path) for c in draft.candidates), default=0)
     # families the tool's own examples show ("gh pr checkout 321") are the ones people use
     featured = frozenset(
-        words[1] for words in (e.split() for e in draft.tool.root.examples)
+        words[1]
+        for words in (e.split() for e in draft.tool.root.examples)
         if len(words) > 1 and not words[1].startswith("-")
     )
     decisions: list[Decision] = []
@@ -336,22 +414,46 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
         if draft.request.excludes(cand.path) and not cand.name:
             decisions.append(Decision(cand.text, "", False, "", "excluded by the recipe"))
             continue
-        why = reasons[id(cand)] if id(cand) in reasons else exclusion_reason(cand, draft.tool.name)  # (a listing mode is new here)
+        why = (
+            reasons[id(cand)] if id(cand) in reasons else exclusion_reason(cand, draft.tool.name)
+        )  # (a listing mode is new here)
         if why:
-            decisions.append(Decision(cand.text, "", False, _classified(cand, draft.tool.name).effect, f"left out: {why}"))
+            decisions.append(
+                Decision(
+                    cand.text,
+                    "",
+                    False,
+                    _classified(cand, draft.tool.name).effect,
+                    f"left out: {why}",
+                )
+            )
             continue
         guess = _own_effect(cand, main_effect, draft.tool.name)
         if not cand.fixed and cand.name and main_effect is None:
-            main_effect = (guess.effect, guess.reason)  # the main mode's own words, before any override
+            main_effect = (
+                guess.effect,
+                guess.reason,
+            )  # the main mode's own words, before any override
         guess = _placed_effect(draft, cand, guess)
         summary_key = _first_sentence(cand.command.summary).lower()
         kept = kept_for_summary.get(summary_key) if summary_key and not cand.name else None
         if kept is not None and kept is not cand:
-            decisions.append(Decision(cand.text, "", False, guess.effect, f"same as '{kept.text}' ({summary_key})"))
+            decisions.append(
+                Decision(
+                    cand.text, "", False, guess.effect, f"same as '{kept.text}' ({summary_key})"
+                )
+            )
             continue
-        score = rank_score(cand, guess.effect, min_depth=min_depth, featured=featured, total=len(draft.candidates))
-        if draft.request.overrides.get(cand.name or verb_name(cand.path, bin=draft.tool.name)) is not None:
-            score += _RECIPE_BONUS  # the recipe says how this command should look: the person wants it
+        score = rank_score(
+            cand, guess.effect, min_depth=min_depth, featured=featured, total=len(draft.candidates)
+        )
+        if (
+            draft.request.overrides.get(cand.name or verb_name(cand.path, bin=draft.tool.name))
+            is not None
+        ):
+            score += (
+                _RECIPE_BONUS  # the recipe says how this command should look: the person wants it
+            )
         ranked.append((score, cand, guess.effect))
         listing = listing_mode(cand, guess.effect)
         if listing is not None:
@@ -361,15 +463,20 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
         why_chosen[id(cand)] = f"{guess.reason}; {helped}" if helped else guess.reason
     ranked.sort(key=lambda t: (-t[0], t[1].index))
     chosen, not_chosen = pick(ranked)
-    decisions += [Decision(cand.text, "", False, effect, f"not chosen: {not_chosen[i]}")
-                  for i, (_, cand, effect) in enumerate(ranked) if i in not_chosen]
+    decisions += [
+        Decision(cand.text, "", False, effect, f"not chosen: {not_chosen[i]}")
+        for i, (_, cand, effect) in enumerate(ranked)
+        if i in not_chosen
+    ]
     picks = tuple(_Pick(cand, effect, why_chosen.get(id(cand), "")) for cand, effect in chosen)
     return replace(draft, picks=picks).noting(decisions)
 
 
 def _pass_over_mode_flags(draft: _Draft) -> _Draft:
     """Record the mode flags that were considered and not offered (more than ``MAX_MODES``, a clash)."""
-    return draft.noting([Decision(flag, "", False, "read", f"not chosen: {why}") for flag, why in draft.mode_skips])
+    return draft.noting(
+        [Decision(flag, "", False, "read", f"not chosen: {why}") for flag, why in draft.mode_skips]
+    )
 
 
 def _name_picks(draft: _Draft) -> _Draft:
@@ -379,22 +486,40 @@ def _name_picks(draft: _Draft) -> _Draft:
     for p in draft.picks:
         entry = draft.request.entry_for(p.candidate.path)
         given = (entry.name if entry is not None and entry.name else None) or p.candidate.name
-        raw.append(proposed_verb_name(given) if given else verb_name(p.candidate.path, bin=draft.tool.name))
+        raw.append(
+            proposed_verb_name(given) if given else verb_name(p.candidate.path, bin=draft.tool.name)
+        )
     names = unique_names(raw)
-    warnings = [f"two commands are both named '{r}'; the second is '{n}'" for r, n in zip(raw, names) if r != n]
+    warnings = [
+        f"two commands are both named '{r}'; the second is '{n}'"
+        for r, n in zip(raw, names)
+        if r != n
+    ]
     return replace(draft, names=tuple(names)).noting(warnings=warnings)
 
 
-def _write_verbs(draft: _Draft, json_fields: Mapping[tuple[str, ...], Sequence[str]]) -> tuple[_Verb, ...]:
+def _write_verbs(
+    draft: _Draft, json_fields: Mapping[tuple[str, ...], Sequence[str]]
+) -> tuple[_Verb, ...]:
     """Every pick as a manifest verb; the flags that make a mode (``--files``, ``--type``, ``--data``)
     stay off the other commands."""
-    mode_flags = tuple(t for p in draft.picks for t in p.candidate.fixed + p.candidate.owns if t.startswith("-"))
-    return tuple(_write_verb(draft, p, name, mode_flags=mode_flags, json_fields=json_fields)
-                 for p, name in zip(draft.picks, draft.names))
+    mode_flags = tuple(
+        t for p in draft.picks for t in p.candidate.fixed + p.candidate.owns if t.startswith("-")
+    )
+    return tuple(
+        _write_verb(draft, p, name, mode_flags=mode_flags, json_fields=json_fields)
+        for p, name in zip(draft.picks, draft.names)
+    )
 
 
-def _write_verb(draft: _Draft, p: _Pick, name: str, *, mode_flags: tuple[str, ...],
-                json_fields: Mapping[tuple[str, ...], Sequence[str]]) -> _Verb:
+def _write_verb(
+    draft: _Draft,
+    p: _Pick,
+    name: str,
+    *,
+    mode_flags: tuple[str, ...],
+    json_fields: Mapping[tuple[str, ...], Sequence[str]],
+) -> _Verb:
     """One verb: its args, argv, description, title and policy, the proposal's, under what the recipe set.
 
     The recipe's override (by proposed name) wins over its ``commands:`` entry, setting by setting.
@@ -402,8 +527,11 @@ def _write_verb(draft: _Draft, p: _Pick, name: str, *, mode_flags: tuple[str, ..
     bin_name, cand = draft.tool.name, p.candidate
     settings = draft.request.settings_for(name, cand.path)
     final_name = proposed_verb_name(settings.name) if settings.name else name
-    choice: JsonChoice = cand.json if isinstance(cand.json, JsonChoice) else select_json(
-        cand.command, fields=json_fields.get(cand.path, ()))
+    choice: JsonChoice = (
+        cand.json
+        if isinstance(cand.json, JsonChoice)
+        else select_json(cand.command, fields=json_fields.get(cand.path, ()))
+    )
     json_value = settings.json
     if json_value is None:
         json_value = draft.request.json if draft.request.json is not None else choice.selection
@@ -418,22 +546,30 @@ def _write_verb(draft: _Draft, p: _Pick, name: str, *, mode_flags: tuple[str, ..
         effect=effect,
         style=cand.command.parser,
         include=include,
-        exclude=tuple(settings.exclude_args or ()) + tuple(
-            m.lstrip("-") for m in mode_flags if m not in cand.fixed + cand.owns),
+        exclude=tuple(settings.exclude_args or ())
+        + tuple(m.lstrip("-") for m in mode_flags if m not in cand.fixed + cand.owns),
         positional_order=settings.positional_order,
         fixed=cand.fixed,
         json_flag=choice.flag,
         honours_double_dash=cand.command.parser not in _NO_DOUBLE_DASH,
-        max_args=MAX_ARGS_SINGLE if not draft.tool.root.subcommands
-        or len(cand.command.flags) >= RICH_COMMAND_FLAGS else MAX_ARGS,
+        max_args=MAX_ARGS_SINGLE
+        if not draft.tool.root.subcommands or len(cand.command.flags) >= RICH_COMMAND_FLAGS
+        else MAX_ARGS,
     )
     # a summary that is usage syntax, a copyright or a version line says nothing (propose/text.py)
     summary = readable(_first_sentence(cand.effective_summary))
-    description = settings.description or _sentence(summary) or _fallback_description(
-        draft.tool.root, cand, bin_name)
-    title = propose_title(name=final_name, summary=summary,
-                          display=" ".join((bin_name,) + cand.path + cand.fixed),
-                          primary=plan.primary, args=list(plan.properties))
+    description = (
+        settings.description
+        or _sentence(summary)
+        or _fallback_description(draft.tool.root, cand, bin_name)
+    )
+    title = propose_title(
+        name=final_name,
+        summary=summary,
+        display=" ".join((bin_name,) + cand.path + cand.fixed),
+        primary=plan.primary,
+        args=list(plan.properties),
+    )
     if settings.title:
         for form in ("live", "done"):
             if getattr(settings.title, form) is not None:
@@ -443,11 +579,15 @@ def _write_verb(draft: _Draft, p: _Pick, name: str, *, mode_flags: tuple[str, ..
         "cli": [bin_name, *cand.path, *plan.cli_tail],
         "args": {"type": "object", "properties": plan.properties, "additionalProperties": False},
         "title": title,
-        "policy": {"effect": effect, "confirm": policy.confirm if policy.confirm is not None else effect != "read"},
+        "policy": {
+            "effect": effect,
+            "confirm": policy.confirm if policy.confirm is not None else effect != "read",
+        },
     }
     # a recipe's args.required: what every call must give though the tool's grammar leaves it optional
-    required = list(plan.required) + [n for n in settings.required_args or () if n in plan.properties
-                                      and n not in plan.required]
+    required = list(plan.required) + [
+        n for n in settings.required_args or () if n in plan.properties and n not in plan.required
+    ]
     if required:
         body["args"]["required"] = required
     if settings.timeout_s is not None:
@@ -457,7 +597,13 @@ def _write_verb(draft: _Draft, p: _Pick, name: str, *, mode_flags: tuple[str, ..
         why = f"{policy.effect}: set by the recipe (proposal said {p.effect})"
     body["x-why"] = (f"{cand.note}; " if cand.note else "") + why
     note = choice.reason if json_value == choice.selection else "set by the recipe"
-    return _Verb(final_name, body, json_value, note, Decision(cand.text, final_name, True, effect, body["x-why"]))
+    return _Verb(
+        final_name,
+        body,
+        json_value,
+        note,
+        Decision(cand.text, final_name, True, effect, body["x-why"]),
+    )
 
 
 def _pack_json(request: ProposalRequest, verb_json: Mapping[str, Any]) -> Any:
@@ -492,7 +638,9 @@ def _exit_codes(root: Command, picks: Sequence[_Pick], written: Sequence[_Verb])
         own = answer_codes(chosen.candidate.command)
         if inverts_answers(chosen.candidate.fixed):
             if pack_level:
-                verb.body["exit_codes"] = {}  # rg --files-without-match: its exit 1 means every file matched
+                verb.body[
+                    "exit_codes"
+                ] = {}  # rg --files-without-match: its exit 1 means every file matched
         elif own and own != pack_level:
             verb.body["exit_codes"] = own
     return out
@@ -512,20 +660,37 @@ def _assemble(draft: _Draft, written: Sequence[_Verb]) -> Proposal:
         if repr(_json_tokens(value)) != repr(pack_json):
             verbs[name]["json"] = _json_tokens(value)
     pack_id = proposed_pack_id(draft.request.pack_id or segment(bin_name.rsplit("/", 1)[-1]))
-    about = next((t for t in (root.summary, root.description)
-                  if t and not _HEADING.match(t) and readable(_first_sentence(t))), "")
+    about = next(
+        (
+            t
+            for t in (root.summary, root.description)
+            if t and not _HEADING.match(t) and readable(_first_sentence(t))
+        ),
+        "",
+    )
     description = draft.request.description or _sentence(about) or f"Named commands of {bin_name}."
     manifest = {"pack_id": pack_id, "description": description, "bin": bin_name, "json": pack_json}
     manifest.update(_exit_codes(root, draft.picks, written))
-    manifest["wrap"] = {"argv_template": argv_template(
-        bin_name, [p.candidate.path for p in draft.picks], getattr(draft.request, "argv_template", None))}
+    manifest["wrap"] = {
+        "argv_template": argv_template(
+            bin_name,
+            [p.candidate.path for p in draft.picks],
+            getattr(draft.request, "argv_template", None),
+        )
+    }
     manifest["verbs"] = verbs
     decisions = list(draft.decisions) + [v.decision for v in written]
     if draft.request.env:
-        manifest["env"] = {key: draft.request.env[key] for key in ("pass", "set") if key in draft.request.env}
+        manifest["env"] = {
+            key: draft.request.env[key] for key in ("pass", "set") if key in draft.request.env
+        }
     manifest = harden_manifest(manifest, tool=bin_name)
     manifest = propose_jc(manifest, tool=bin_name)
     order = {d.name: i for i, d in enumerate(decisions) if d.chosen}
     decisions.sort(key=lambda d: (not d.chosen, order.get(d.name, 0)))
-    return Proposal(manifest, tuple(decisions), draft.warnings,
-                    _json_note(pack_json, verbs, [v.json_note for v in written]))
+    return Proposal(
+        manifest,
+        tuple(decisions),
+        draft.warnings,
+        _json_note(pack_json, verbs, [v.json_note for v in written]),
+    )

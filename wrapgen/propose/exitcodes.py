@@ -51,5 +51,7 @@ def exit_codes_why(command: Command) -> str:
     """Why the pack declares its exit codes, quoting the tool's own words ("" when it declares none)."""
     declared = answer_codes(command)
     words = dict(command.exit_status)
-    return "; ".join(f"exit {code}: the tool documents it as '{words[int(code)]}', an answer (declared '{short}')"
-                     for code, short in declared.items())
+    return "; ".join(
+        f"exit {code}: the tool documents it as '{words[int(code)]}', an answer (declared '{short}')"
+        for code, short in declared.items()
+    )

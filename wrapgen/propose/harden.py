@@ -35,9 +35,15 @@ def _merged_env(existing: Mapping[str, str], ours: Mapping[str, str]) -> dict[st
     mine = config_overrides_in(ours)
     if not config and not mine:
         return {**plain, **ours}
-    keys = {k.lower(): k for k in (existing.get(f"GIT_CONFIG_KEY_{i}", "") for i in range(len(config)))}
-    keys.update({k.lower(): k for k in (ours.get(f"GIT_CONFIG_KEY_{i}", "") for i in range(len(mine)))})
-    combined = [(key, value) for key, value in config.items() if key not in mine] + list(mine.items())
+    keys = {
+        k.lower(): k for k in (existing.get(f"GIT_CONFIG_KEY_{i}", "") for i in range(len(config)))
+    }
+    keys.update(
+        {k.lower(): k for k in (ours.get(f"GIT_CONFIG_KEY_{i}", "") for i in range(len(mine)))}
+    )
+    combined = [(key, value) for key, value in config.items() if key not in mine] + list(
+        mine.items()
+    )
     out = dict(plain)
     out[GIT_COUNT] = str(len(combined))
     for index, (key, value) in enumerate(combined):

@@ -36,7 +36,9 @@ class JsonChoice:
 
 def fields_from_text(text: str) -> tuple[str, ...]:
     """Field names from a "JSON FIELDS" block or the list printed for a bare ``--json``."""
-    match = re.search(r"(?:JSON FIELDS|fields for `?--json`?:?)\s*\n(?P<body>(?:[ \t]+\S.*\n?)+)", text)
+    match = re.search(
+        r"(?:JSON FIELDS|fields for `?--json`?:?)\s*\n(?P<body>(?:[ \t]+\S.*\n?)+)", text
+    )
     if not match:
         return ()
     words = re.findall(r"[A-Za-z][A-Za-z0-9_]*", match.group("body"))
@@ -54,7 +56,9 @@ def pick_fields(available: Sequence[str]) -> tuple[str, ...]:
 
 
 def _mentions_json(flag: Flag) -> bool:
-    return any(c.lower() == "json" for c in flag.choices) or bool(_JSON_WORD.search(flag.description))
+    return any(c.lower() == "json" for c in flag.choices) or bool(
+        _JSON_WORD.search(flag.description)
+    )
 
 
 def select_json(command: Command, *, fields: Sequence[str] = ()) -> JsonChoice:
@@ -67,27 +71,40 @@ def select_json(command: Command, *, fields: Sequence[str] = ()) -> JsonChoice:
             available = tuple(fields) or fields_from_text(command.description)
             chosen = pick_fields(available)
             if not chosen:
-                return JsonChoice(False, "--json", "--json needs field names and the help lists none; text output")
+                return JsonChoice(
+                    False, "--json", "--json needs field names and the help lists none; text output"
+                )
             return JsonChoice(
-                ("--json", ",".join(chosen)), "--json",
-                f"--json takes fields; chose {', '.join(chosen)} from {len(available)}", chosen,
+                ("--json", ",".join(chosen)),
+                "--json",
+                f"--json takes fields; chose {', '.join(chosen)} from {len(available)}",
+                chosen,
             )
     for names in (("output", "o"), ("format",), ("output-format", "out-format")):
         for flag in flags:
             if flag.takes_value and flag.name in names and _mentions_json(flag):
                 # -o json is how kubectl users write it; --format json (docker) reads better long
-                spelling = (flag.short if names[0] == "output" else None) or flag.long or flag.short or ""
+                spelling = (
+                    (flag.short if names[0] == "output" else None) or flag.long or flag.short or ""
+                )
                 return JsonChoice((spelling, "json"), spelling, f"{spelling} offers json")
     if _PRINTS_JSON.search(f"{command.summary} {command.description}"):
         for flag in flags:
-            if flag.name in ("compact-output", "c") and not flag.takes_value and "compact" in (
-                (flag.long or "") + flag.description
+            if (
+                flag.name in ("compact-output", "c")
+                and not flag.takes_value
+                and "compact" in ((flag.long or "") + flag.description)
             ):
                 spelling = flag.long or flag.short or ""
-                return JsonChoice((spelling,), spelling,
-                                  f"the tool prints JSON; {spelling} makes several results JSON lines")
+                return JsonChoice(
+                    (spelling,),
+                    spelling,
+                    f"the tool prints JSON; {spelling} makes several results JSON lines",
+                )
     return JsonChoice(False, "", "no JSON output in the help; results are text")
 
 
 # "producing the filter's results as JSON on standard output" (jq)
-_PRINTS_JSON = re.compile(r"\bas JSON\b|\bJSON (?:text|output)s? on standard output\b", re.IGNORECASE)
+_PRINTS_JSON = re.compile(
+    r"\bas JSON\b|\bJSON (?:text|output)s? on standard output\b", re.IGNORECASE
+)

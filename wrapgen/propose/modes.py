@@ -57,7 +57,11 @@ _STRONG_MODE = re.compile(r"without\s+actually|suppress(?:es)?\b|all\s+supported
 def _mode_rank(flag: Flag) -> float:
     score = 2.0 if _STRONG_MODE.search(flag.description) else 0.0
     score += 1.0 if flag.short else 0.0
-    score += 1.0 if re.search(r"\b(?:files|paths)\b", flag.name + " " + flag.description[:60], re.I) else 0.0
+    score += (
+        1.0
+        if re.search(r"\b(?:files|paths)\b", flag.name + " " + flag.description[:60], re.I)
+        else 0.0
+    )
     return score
 
 
@@ -79,11 +83,15 @@ def _stem(word: str) -> str | None:
 def main_verb(root: Command, *, bin: str) -> tuple[str, str]:
     """(verb name, summary) for the tool's main mode: ``("search", "Search ... for a regex pattern")``."""
     text = " ".join(filter(None, [root.summary, root.description]))
-    for match in re.finditer(r"(?<![-\w])[A-Za-z]+", text[:400]):  # "-print" names a flag, not what the tool does
+    for match in re.finditer(
+        r"(?<![-\w])[A-Za-z]+", text[:400]
+    ):  # "-print" names a flag, not what the tool does
         stem = _stem(match.group(0))
         if stem:
-            rest = text[match.end():].strip()
-            rest = re.split(r"(?<=[.;])\s|\n\n|,\s+(?:applying|and)\b", rest, maxsplit=1)[0].rstrip(".;, ")
+            rest = text[match.end() :].strip()
+            rest = re.split(r"(?<=[.;])\s|\n\n|,\s+(?:applying|and)\b", rest, maxsplit=1)[0].rstrip(
+                ".;, "
+            )
             words = rest.split()
             if len(words) > 10:
                 rest = " ".join(words[:10])
@@ -115,10 +123,20 @@ def _mode_word(flag: Flag) -> str:
         paren = re.search(r"\((\w+)\)", text)
         if paren:
             return paren.group(1).lower()
-        words = [w for w in re.findall(r"[a-z]+", text.lower()) if w not in ("output", "read", "use", "as", "the")]
+        words = [
+            w
+            for w in re.findall(r"[a-z]+", text.lower())
+            if w not in ("output", "read", "use", "as", "the")
+        ]
         if words:
             low = text.lower().lstrip()
-            suffix = "-input" if low.startswith(("use", "read")) else "-output" if low.startswith("output") else ""
+            suffix = (
+                "-input"
+                if low.startswith(("use", "read"))
+                else "-output"
+                if low.startswith("output")
+                else ""
+            )
             return words[0] + suffix
     return re.sub(r"[^a-z0-9-]", "-", flag.name.lower()).strip("-")
 
@@ -151,7 +169,9 @@ def is_mode_flag(flag: Flag, *, bin: str) -> bool:
         return False
     if re.match(r"\s*only\b", text, re.I):
         # "Only show matches surrounded by word boundaries" filters; "Only print the paths" is a mode
-        return bool(_STRONG_MODE.search(text) or re.search(r"\b(?:paths|files|names|count)\b", text, re.I))
+        return bool(
+            _STRONG_MODE.search(text) or re.search(r"\b(?:paths|files|names|count)\b", text, re.I)
+        )
     return True
 
 
@@ -176,8 +196,14 @@ def _mode_summary(flag: Flag) -> str:
 def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[tuple[str, str]]]:
     """The modes of a tool without subcommands, and the flags considered but not taken (why)."""
     name, summary = main_verb(root, bin=bin)
-    in_place = next((f for f in root.flags if f.long and not f.hidden
-                     and in_place_words().search(f.description or "")), None)
+    in_place = next(
+        (
+            f
+            for f in root.flags
+            if f.long and not f.hidden and in_place_words().search(f.description or "")
+        ),
+        None,
+    )
     if in_place is not None and not (root.summary or root.description):
         # a help that says nothing of what the tool does, but has a switch to rewrite the input files
         # (sed -i): without it the tool prints its result and changes nothing
@@ -188,11 +214,23 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
     # A tool whose help lists its operations (tar, xz) is run as one of them: with no operation
     # flag tar refuses to run, and xz's default is its --compress.
     by_operation = sum(1 for f in root.flags if f.operation) >= 2
-    out = [] if by_operation else [
-        Candidate(path=(), command=root, index=0, name=name, summary=summary,
-                  json=JsonChoice(False, "", "text output; the JSON variant is a separate command")
-                  if json_choice.selection and json_choice.flag == "--json" else None,
-                  note="the tool's main mode")]
+    out = (
+        []
+        if by_operation
+        else [
+            Candidate(
+                path=(),
+                command=root,
+                index=0,
+                name=name,
+                summary=summary,
+                json=JsonChoice(False, "", "text output; the JSON variant is a separate command")
+                if json_choice.selection and json_choice.flag == "--json"
+                else None,
+                note="the tool's main mode",
+            )
+        ]
+    )
 
     def rank(flag: Flag) -> float:
         # a mode with a usage line of its own and no operand (rg --type-list) does something else entirely
@@ -206,34 +244,84 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
     keep = set(ranked[:MAX_MODES]) | {i for i, f in enumerate(modes) if f.operation}
     for i, flag in enumerate(modes):
         if i not in keep:
-            skipped.append((flag.long or flag.short or "", f"{MAX_MODES} other mode flags rank higher"))
+            skipped.append(
+                (flag.long or flag.short or "", f"{MAX_MODES} other mode flags rank higher")
+            )
             continue
         spelling = flag.long or flag.short or ""
-        text_out = (json_choice.selection and json_choice.flag == "--json") or re.search(
-            r"\braw\s+strings?\b|\bnot\s+JSON\b", flag.description, re.I) and flag.description.lower().startswith("output")
-        out.append(Candidate(path=(), command=_mode_command(root, spelling), index=i + 1, fixed=(spelling,),
-                             name=_mode_name(flag), summary=_mode_summary(flag),
-                             json=JsonChoice(False, "", "a mode flag's output is text") if text_out else None,
-                             note=f"mode flag {spelling}"))
+        text_out = (
+            (json_choice.selection and json_choice.flag == "--json")
+            or re.search(r"\braw\s+strings?\b|\bnot\s+JSON\b", flag.description, re.I)
+            and flag.description.lower().startswith("output")
+        )
+        out.append(
+            Candidate(
+                path=(),
+                command=_mode_command(root, spelling),
+                index=i + 1,
+                fixed=(spelling,),
+                name=_mode_name(flag),
+                summary=_mode_summary(flag),
+                json=JsonChoice(False, "", "a mode flag's output is text") if text_out else None,
+                note=f"mode flag {spelling}",
+            )
+        )
     if in_place is not None and not by_operation:
         # the switch that rewrites the input files where they are (sed -i): the write form of a read
         # tool, a command of its own; the danger catalogue keeps the switch off every read
-        out.append(Candidate(path=(), command=root, index=len(out), fixed=(in_place.long,),
-                             name=_mode_name(in_place), summary=_mode_summary(in_place),
-                             note=f"in-place flag {in_place.long} (rewrites the files it is given)"))
+        out.append(
+            Candidate(
+                path=(),
+                command=root,
+                index=len(out),
+                fixed=(in_place.long,),
+                name=_mode_name(in_place),
+                summary=_mode_summary(in_place),
+                note=f"in-place flag {in_place.long} (rewrites the files it is given)",
+            )
+        )
     fetches_url = any(p.name.strip("<>[]. ").lower() in ("url", "urls") for p in root.positionals)
     taken = {c.name for c in out}
-    for mode in value_modes(root, bin=bin, main_name=name, main_verb=(summary.split() or [name])[0],
-                            fetches_url=fetches_url):
+    for mode in value_modes(
+        root,
+        bin=bin,
+        main_name=name,
+        main_verb=(summary.split() or [name])[0],
+        fetches_url=fetches_url,
+    ):
         if mode.name in taken:
-            skipped.append((" ".join(mode.fixed or mode.owns[:1]), f"a switch mode is already named '{mode.name}'"))
+            skipped.append(
+                (
+                    " ".join(mode.fixed or mode.owns[:1]),
+                    f"a switch mode is already named '{mode.name}'",
+                )
+            )
             continue
-        out.append(Candidate(path=(), command=mode.command, index=len(out), fixed=mode.fixed, owns=mode.owns,
-                             name=mode.name, summary=mode.summary, note=mode.note,
-                             json=JsonChoice(False, "", "a mode's output is text")
-                             if json_choice.flag in ("--json",) + mode.owns else None))
+        out.append(
+            Candidate(
+                path=(),
+                command=mode.command,
+                index=len(out),
+                fixed=mode.fixed,
+                owns=mode.owns,
+                name=mode.name,
+                summary=mode.summary,
+                note=mode.note,
+                json=JsonChoice(False, "", "a mode's output is text")
+                if json_choice.flag in ("--json",) + mode.owns
+                else None,
+            )
+        )
     if json_choice.selection and json_choice.flag == "--json" and not by_operation:
-        out.append(Candidate(path=(), command=root, index=len(out), name=f"{name}.json",
-                             summary=f"{summary} (JSON lines)", json=json_choice,
-                             note="the main mode with --json"))
+        out.append(
+            Candidate(
+                path=(),
+                command=root,
+                index=len(out),
+                name=f"{name}.json",
+                summary=f"{summary} (JSON lines)",
+                json=json_choice,
+                note="the main mode with --json",
+            )
+        )
     return out, skipped

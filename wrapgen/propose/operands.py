@@ -27,7 +27,8 @@ __all__ = ["operands", "usage_split", "DASH_DASH_AFTER"]
 # that are none: data in wrapgen/knowledge/data/tools.json and commands.json. DASH_DASH_AFTER
 # (tool -> how many operands go before "--") stays importable.
 DASH_DASH_AFTER: Mapping[str, int] = MappingProxyType(
-    {entry.name: int(entry.value) for entry in load("tools")["dash_dash_after"]})
+    {entry.name: int(entry.value) for entry in load("tools")["dash_dash_after"]}
+)
 
 
 def operands(command: Command, *, mode: Sequence[str] = ()) -> list[Positional]:
@@ -40,8 +41,11 @@ def operands(command: Command, *, mode: Sequence[str] = ()) -> list[Positional]:
     usage = command.usage[0] if command.usage else ""
     # "terraform [global options] plan [options]" read as operands "global" and "plan": not operands
     words = {w.lower() for w in command.path}
-    positionals = [p for p in command.positionals
-                   if p.name.strip("<>[]. ").lower() not in words and not is_not_operand(p.name)]
+    positionals = [
+        p
+        for p in command.positionals
+        if p.name.strip("<>[]. ").lower() not in words and not is_not_operand(p.name)
+    ]
     if len(command.usage) > 1:
         # an operand shown only in a usage line of another mode (jq --args <filter> [strings...],
         # git diff --no-index <path> <path>) belongs to that mode, not to this command
@@ -70,7 +74,11 @@ def only_in_mode_lines(command: Command, pos: Positional, *, mode: Sequence[str]
     mode of its own (``ssh-keygen -M generate [-O option] output_file``), not the command's plain form.
     ``mode``: the flags of the mode being proposed; lines they lead are that mode's own."""
     names = [n.strip("<>[]. ") for n in pos.name.split("|") if n.strip("<>[]. ")]
-    lines = [u for u in command.usage if any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", u) for n in names)]
+    lines = [
+        u
+        for u in command.usage
+        if any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", u) for n in names)
+    ]
     if not lines:
         return False
     path = {w.lower() for w in command.path}
@@ -80,7 +88,9 @@ def only_in_mode_lines(command: Command, pos: Positional, *, mode: Sequence[str]
         rest = [w for w in words[1:] if w.lower() not in path] if words else []
         return bool(rest) and rest[0].startswith("-") and rest[0] not in ("-", "--", *mode)
 
-    return all(leads_with_flag(u) for u in lines) and not all(leads_with_flag(u) for u in command.usage)
+    return all(leads_with_flag(u) for u in lines) and not all(
+        leads_with_flag(u) for u in command.usage
+    )
 
 
 def _spelling(name: str, usage: str) -> str:
@@ -105,7 +115,11 @@ def usage_split(command: Command) -> int | None:
             # a placeholder, not part of a flag: git commit's "--pathspec-from-file" names no <pathspec>
             # counted as operands() counts them: a placeholder for options (<rev-opts>) is none
             words = {w.lower() for w in command.path}
-            return sum(1 for p in command.positionals
-                       if p.name.strip("<>[]. ").lower() not in words and not is_not_operand(p.name)
-                       and re.search(rf"(?<![\w-]){re.escape(p.name.split('|')[0])}(?![\w-])", head))
+            return sum(
+                1
+                for p in command.positionals
+                if p.name.strip("<>[]. ").lower() not in words
+                and not is_not_operand(p.name)
+                and re.search(rf"(?<![\w-]){re.escape(p.name.split('|')[0])}(?![\w-])", head)
+            )
     return None

@@ -12,8 +12,14 @@ from dataclasses import dataclass
 
 from typing import Mapping
 
-from wrapgen.knowledge.words import (EFFECTS, name_effects, name_nouns, summary_effects, summary_modifiers,
-                                    summary_self_run)
+from wrapgen.knowledge.words import (
+    EFFECTS,
+    name_effects,
+    name_nouns,
+    summary_effects,
+    summary_modifiers,
+    summary_self_run,
+)
 from wrapgen.model.tool import Command
 
 __all__ = ["PolicyGuess", "classify", "EFFECTS", "NAME_EFFECTS", "SUMMARY_EFFECTS"]
@@ -59,11 +65,21 @@ def _summary_verbs(summary: str, tool_name: str = "", name: str = "") -> list[st
     first = re.match(r"\s*([A-Za-z]+)\s+(?=[A-Za-z])", summary or "")
     if first and first.group(1).lower() in summary_modifiers():
         # "force compression": the word after decides ("Force delete a branch" still deletes)
-        summary = summary[first.end():]
-    elif first and first.group(1).lower() in summary_self_run() and (
-            (tool_name and re.match(rf"(?:the\s+)?{re.escape(tool_name)}\b", summary[first.end():], re.I))
-            or (first.group(1).lower() in ("run", "runs")
-                and _names_itself(re.split(r"[.;:(]", summary[first.end():])[0], name))):
+        summary = summary[first.end() :]
+    elif (
+        first
+        and first.group(1).lower() in summary_self_run()
+        and (
+            (
+                tool_name
+                and re.match(rf"(?:the\s+)?{re.escape(tool_name)}\b", summary[first.end() :], re.I)
+            )
+            or (
+                first.group(1).lower() in ("run", "runs")
+                and _names_itself(re.split(r"[.;:(]", summary[first.end() :])[0], name)
+            )
+        )
+    ):
         # "Run Ruff on the given files": the tool runs itself; "Run a security audit" (npm audit): the
         # command runs itself. Either way the command's name decides. Only "run" says so: "Executes
         # given SQL query" (typeorm query) runs a program of the caller's, whatever the name reads as
@@ -87,14 +103,20 @@ def _summary_verbs(summary: str, tool_name: str = "", name: str = "") -> list[st
 def _summary_key(word: str) -> str | None:
     """The table's form of a summary's leading verb: itself, or its base where the help writes the third
     person ("Prints the total size", "Checks the files", "Copies"), else None."""
-    for key in (word, word[:-1] if word.endswith("s") else "", word[:-2] if word.endswith("es") else "",
-                word[:-3] + "y" if word.endswith("ies") else ""):
+    for key in (
+        word,
+        word[:-1] if word.endswith("s") else "",
+        word[:-2] if word.endswith("es") else "",
+        word[:-3] + "y" if word.endswith("ies") else "",
+    ):
         if key and key in SUMMARY_EFFECTS:
             return key
     return None
 
 
-def classify(command: Command, *, extra_words: tuple[str, ...] = (), tool_name: str = "") -> PolicyGuess:
+def classify(
+    command: Command, *, extra_words: tuple[str, ...] = (), tool_name: str = ""
+) -> PolicyGuess:
     """The effect of ``command``: the strongest of its name's and its summary's leading verbs.
 
     ``tool_name`` (the program, "ruff") lets a summary that only says the tool runs itself ("Run
@@ -111,22 +133,35 @@ def classify(command: Command, *, extra_words: tuple[str, ...] = (), tool_name: 
     if not found and "-" in name:
         # "ls-files", "dselect-upgrade": the strongest part speaks for the whole; a part that is as
         # often a noun is the object here ("check-config" checks a config, it does not configure)
-        effects = [NAME_EFFECTS[part] for part in name.split("-")
-                   if part in NAME_EFFECTS and part not in name_nouns()]
+        effects = [
+            NAME_EFFECTS[part]
+            for part in name.split("-")
+            if part in NAME_EFFECTS and part not in name_nouns()
+        ]
         if effects:
             found.append((max(effects, key=_RANK.__getitem__), f"name '{name}'"))
-    if re.match(r"\s*(?:write|print|output)s?\b.*\bto (?:the )?standard output\b", command.summary or "", re.I):
+    if re.match(
+        r"\s*(?:write|print|output)s?\b.*\bto (?:the )?standard output\b",
+        command.summary or "",
+        re.I,
+    ):
         # "Write sorted concatenation of all FILE(s) to standard output" prints; it does not write
         found.append(("read", "help 'to standard output'"))
-        return PolicyGuess("read", tuple(e for _, e in found), f"read: {', '.join(e for _, e in found)}")
+        return PolicyGuess(
+            "read", tuple(e for _, e in found), f"read: {', '.join(e for _, e in found)}"
+        )
     verbs = _summary_verbs(command.summary, tool_name.rsplit("/", 1)[-1], name)
     if verbs and named_by in name_nouns():
-        found = found[1:]  # "config: Display site configuration": the noun says what, the verb what it does
+        found = found[
+            1:
+        ]  # "config: Display site configuration": the noun says what, the verb what it does
     for verb in verbs:
         found.append((SUMMARY_EFFECTS[verb.lower()], f"help '{verb}'"))
     if not found:
         return PolicyGuess(
-            "write", (), "no read, write or delete word in its name or help; treated as a write to be safe"
+            "write",
+            (),
+            "no read, write or delete word in its name or help; treated as a write to be safe",
         )
     effect = max((e for e, _ in found), key=_RANK.__getitem__)
     deciding = tuple(evidence for e, evidence in found if e == effect)

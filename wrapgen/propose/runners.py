@@ -40,7 +40,7 @@ def is_runner_tool(tool: Tool) -> bool:
 
 
 def _kind(tool: Tool) -> str:
-    return tool.root.parser[len(_PREFIX):]
+    return tool.root.parser[len(_PREFIX) :]
 
 
 def _prerequisites(command: Command) -> tuple[str, ...]:
@@ -110,7 +110,11 @@ def _args(command: Command, settings) -> tuple[dict[str, dict], list[str], list[
     for param in params:
         name = positional_arg_name(param) if isinstance(param, Positional) else arg_name(param)
         raw = param.name.lower()
-        if (include is not None and name not in include and raw not in include) or name in exclude or raw in exclude:
+        if (
+            (include is not None and name not in include and raw not in include)
+            or name in exclude
+            or raw in exclude
+        ):
             if isinstance(param, Positional) and param.required:
                 notes.append(f"{param.name}: required by the runner, so kept")
             else:
@@ -123,14 +127,21 @@ def _args(command: Command, settings) -> tuple[dict[str, dict], list[str], list[
             continue
         is_bool = isinstance(param, Flag) and not param.takes_value
         if is_bool:
-            schema: dict[str, Any] = {"type": "boolean", "description": param.description or param.name}
+            schema: dict[str, Any] = {
+                "type": "boolean",
+                "description": param.description or param.name,
+            }
         else:
             default = param.default if isinstance(param, Flag) else None
-            schema = parameter_schema(param.description, default=default,
-                                      choices=param.choices if param.choices else ())
+            schema = parameter_schema(
+                param.description, default=default, choices=param.choices if param.choices else ()
+            )
             if isinstance(param, Positional) and param.variadic:
-                schema = {"type": "array", "items": {k: v for k, v in schema.items() if k != "description"},
-                          "description": schema.get("description", param.name)}
+                schema = {
+                    "type": "array",
+                    "items": {k: v for k, v in schema.items() if k != "description"},
+                    "description": schema.get("description", param.name),
+                }
         properties[name] = schema
         if (param.required if isinstance(param, (Flag, Positional)) else False) and not is_bool:
             required.append(name)
@@ -144,8 +155,10 @@ def _title(display: str, names: list[str]) -> dict[str, list[str]]:
     shown = [", ".join(f"{n}={{{{{n}}}}}" for n in names)] if names else []
     if len(names) > 1:
         shown += [f"{n}={{{{{n}}}}}" for n in names[:3]]
-    return {"live": [f"Running {display} ({s})" for s in shown] + [f"Running {display}"],
-            "done": [f"Ran {display} ({s})" for s in shown] + [f"Ran {display}"]}
+    return {
+        "live": [f"Running {display} ({s})" for s in shown] + [f"Running {display}"],
+        "done": [f"Ran {display} ({s})" for s in shown] + [f"Ran {display}"],
+    }
 
 
 def propose_runner(tool: Tool, recipe=None):
@@ -167,19 +180,39 @@ def propose_runner(tool: Tool, recipe=None):
         for entry in request.commands:
             command = by_path.get(entry.path)
             if command is None:
-                warnings.append(f"recipe names '{entry.path_text}', which is no target of {bin_name} here")
-                decisions.append(Decision(entry.path_text, "", False, "", "not a target of the repository"))
+                warnings.append(
+                    f"recipe names '{entry.path_text}', which is no target of {bin_name} here"
+                )
+                decisions.append(
+                    Decision(entry.path_text, "", False, "", "not a target of the repository")
+                )
             elif command not in picked:
                 picked.append(command)
-        decisions += [Decision(c.name, "", False, effects[c.name][0], "not picked (the recipe lists the targets)")
-                      for c in targets if c not in picked]
+        decisions += [
+            Decision(
+                c.name, "", False, effects[c.name][0], "not picked (the recipe lists the targets)"
+            )
+            for c in targets
+            if c not in picked
+        ]
     else:
         for command in targets:
             if request.excludes(command.path):
-                decisions.append(Decision(command.name, "", False, effects[command.name][0], "excluded by the recipe"))
+                decisions.append(
+                    Decision(
+                        command.name, "", False, effects[command.name][0], "excluded by the recipe"
+                    )
+                )
             elif len(picked) >= MAX_VERBS:
-                decisions.append(Decision(command.name, "", False, effects[command.name][0],
-                                          f"not chosen: the pack already has {MAX_VERBS} targets, in the file's order"))
+                decisions.append(
+                    Decision(
+                        command.name,
+                        "",
+                        False,
+                        effects[command.name][0],
+                        f"not chosen: the pack already has {MAX_VERBS} targets, in the file's order",
+                    )
+                )
             else:
                 picked.append(command)
     raw = []
@@ -188,7 +221,11 @@ def propose_runner(tool: Tool, recipe=None):
         given = entry.name if entry is not None and entry.name else None
         raw.append(proposed_verb_name(given) if given else verb_name(command.path, bin=bin_name))
     names = unique_names(raw)
-    warnings += [f"two targets are both named '{r}'; the second is '{n}'" for r, n in zip(raw, names) if r != n]
+    warnings += [
+        f"two targets are both named '{r}'; the second is '{n}'"
+        for r, n in zip(raw, names)
+        if r != n
+    ]
     verbs: dict[str, dict] = {}
     chosen: list[Decision] = []
     prefix = list(root.probe)
@@ -212,7 +249,10 @@ def propose_runner(tool: Tool, recipe=None):
             "cli": [bin_name, *prefix, command.name, *tail],
             "args": {"type": "object", "properties": properties, "additionalProperties": False},
             "title": title,
-            "policy": {"effect": effect, "confirm": policy.confirm if policy.confirm is not None else effect != "read"},
+            "policy": {
+                "effect": effect,
+                "confirm": policy.confirm if policy.confirm is not None else effect != "read",
+            },
             "timeout_s": settings.timeout_s if settings.timeout_s is not None else RUNNER_TIMEOUT_S,
         }
         if required:
@@ -224,13 +264,25 @@ def propose_runner(tool: Tool, recipe=None):
         chosen.append(Decision(command.name, final, True, effect, body["x-why"]))
     default_id = f"{segment(_repo_name(root))}-{kind}"
     asked = request.pack_id
-    pack_id = proposed_pack_id(asked if asked and asked != segment(bin_name.rsplit('/', 1)[-1]) else default_id)
+    pack_id = proposed_pack_id(
+        asked if asked and asked != segment(bin_name.rsplit("/", 1)[-1]) else default_id
+    )
     about = " ".join(root.summary.split()).rstrip(" .")
-    description = request.description or ((about[0].upper() + about[1:] + ".") if about else
-                                          f"The {kind} targets of a repository.")
-    json_value: Any = False if request.json is None else (request.json if request.json is False else list(request.json))
-    manifest: dict[str, Any] = {"pack_id": pack_id, "description": description, "bin": bin_name, "json": json_value,
-                                "verbs": verbs}
+    description = request.description or (
+        (about[0].upper() + about[1:] + ".") if about else f"The {kind} targets of a repository."
+    )
+    json_value: Any = (
+        False
+        if request.json is None
+        else (request.json if request.json is False else list(request.json))
+    )
+    manifest: dict[str, Any] = {
+        "pack_id": pack_id,
+        "description": description,
+        "bin": bin_name,
+        "json": json_value,
+        "verbs": verbs,
+    }
     if request.env:
         manifest["env"] = {key: request.env[key] for key in ("pass", "set") if key in request.env}
     note = "none: a task runner prints text, so every command returns text"

@@ -15,16 +15,39 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from wrapgen.knowledge.phrases import about_the_tool, bare_job_patterns, group_weights, preview_words, summary_out
-from wrapgen.knowledge.commands import (MEGA_REASON, common_weight, forwards_command_line, is_mega_command,
-                                        is_setup_family, never_reason)
+from wrapgen.knowledge.phrases import (
+    about_the_tool,
+    bare_job_patterns,
+    group_weights,
+    preview_words,
+    summary_out,
+)
+from wrapgen.knowledge.commands import (
+    MEGA_REASON,
+    common_weight,
+    forwards_command_line,
+    is_mega_command,
+    is_setup_family,
+    never_reason,
+)
 from wrapgen.model.tool import Command, Flag
 from wrapgen.names import proposed_verb_name
 from wrapgen.propose.policy import NAME_EFFECTS, SUMMARY_EFFECTS
 
-__all__ = ["Candidate", "exclusion_reason", "rank_score", "rank_reason", "pick", "MAX_VERBS", "MAX_READS",
-           "MAX_WRITES", "COMMON_BONUS", "listing_mode", "preview_modes",
-           "bare_job"]
+__all__ = [
+    "Candidate",
+    "exclusion_reason",
+    "rank_score",
+    "rank_reason",
+    "pick",
+    "MAX_VERBS",
+    "MAX_READS",
+    "MAX_WRITES",
+    "COMMON_BONUS",
+    "listing_mode",
+    "preview_modes",
+    "bare_job",
+]
 
 MAX_VERBS = 12
 MAX_READS = 9
@@ -36,7 +59,9 @@ MIN_VERBS = 5
 # More than the widest spread of group and name weights (2 + 2): a command the tool's own short help
 # lists ranks before every unlisted one of the same effect.
 COMMON_BONUS = 4.5
-MIN_QUALITY = -1.5  # rank before the read/write bonus; below it a candidate only fills a pack up to 5
+MIN_QUALITY = (
+    -1.5
+)  # rank before the read/write bonus; below it a candidate only fills a pack up to 5
 # ... or, for a read within its family's cap, a pack with fewer reads than this: a read costs its user
 # nothing, and a tool with few commands (amtool's config show and config routes show, setup-family
 # reads) should not be left with three of them and room for nine
@@ -65,7 +90,9 @@ class Candidate:
     summary: str = ""  # overrides command.summary (modes)
     json: object = None  # a JsonChoice forced for this candidate (modes), else detected
     note: str = ""  # why this candidate exists (modes)
-    owns: tuple[str, ...] = ()  # flags a value mode requires (``--data``): kept off the other commands
+    owns: tuple[
+        str, ...
+    ] = ()  # flags a value mode requires (``--data``): kept off the other commands
     common: bool = False  # the root's short help lists it or its family (``Command.common``)
     listing: bool = False  # the --list form of a mixed command: read by construction
     # how deep it stands, counting only the levels that are commands of their own: ``top pod`` is as
@@ -120,10 +147,18 @@ def _group_weight(group: str) -> float:
     return 0.0
 
 
-def rank_score(candidate: Candidate, effect: str, *, min_depth: int,
-               featured: frozenset[str] = frozenset(), total: int = 50) -> float:
+def rank_score(
+    candidate: Candidate,
+    effect: str,
+    *,
+    min_depth: int,
+    featured: frozenset[str] = frozenset(),
+    total: int = 50,
+) -> float:
     """Higher is proposed first; ``featured`` are families the tool's own examples use."""
-    name = (candidate.path[-1] if candidate.path else candidate.name).lower()  # a mode: its chosen name
+    name = (
+        candidate.path[-1] if candidate.path else candidate.name
+    ).lower()  # a mode: its chosen name
     family = candidate.path[0].lower() if len(candidate.path) > 1 else ""
     score = 0.0
     if family in featured:
@@ -143,7 +178,9 @@ def rank_score(candidate: Candidate, effect: str, *, min_depth: int,
         weight = max(weight, common_weight(family, effect))
     score += weight
     score -= 2.0 * max(0, (candidate.depth or len(candidate.path)) - min_depth)
-    score -= candidate.index / max(total, 1)  # the help's own order breaks ties, never more than 1 point
+    score -= candidate.index / max(
+        total, 1
+    )  # the help's own order breaks ties, never more than 1 point
     return score
 
 
@@ -160,7 +197,9 @@ def rank_reason(candidate: Candidate) -> str:
 _LISTS = re.compile(r"\blists?\b", re.I)
 # A preview switch whose help opens with one of these words applies to every operation of the tool
 # (xz -c "write to standard output": compress and decompress); any other word names the one it belongs to.
-_GENERIC_LEADS = frozenset({"write", "writes", "print", "prints", "output", "don", "do", "just", "only"})
+_GENERIC_LEADS = frozenset(
+    {"write", "writes", "print", "prints", "output", "don", "do", "just", "only"}
+)
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -171,8 +210,10 @@ def _writes(flag: Flag) -> bool:
     if not words:
         return False
     word = words[0]
-    return any(SUMMARY_EFFECTS.get(key, NAME_EFFECTS.get(key, "read")) != "read"
-               for key in (word, word[2:] if word.startswith("un") else word))
+    return any(
+        SUMMARY_EFFECTS.get(key, NAME_EFFECTS.get(key, "read")) != "read"
+        for key in (word, word[2:] if word.startswith("un") else word)
+    )
 
 
 def listing_mode(candidate: Candidate, effect: str) -> Candidate | None:
@@ -198,17 +239,35 @@ def listing_mode(candidate: Candidate, effect: str) -> Candidate | None:
     if lines:
         text = " ".join(lines)
         if not re.search(r"\[<?options?>?\]", text, re.I):
-            flags = tuple(f for f in flags if f is switch or any(
-                re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", text) for s in f.spellings))
-        operands = re.sub(r"-[\w-]+(?:\[?=|\s+)?\[?<[^>]*>", " ", text)  # a flag's value is no operand
-        positionals = tuple(p for p in positionals if any(
-            re.search(rf"<{re.escape(part)}>", operands) for part in p.name.split("|")))
+            flags = tuple(
+                f
+                for f in flags
+                if f is switch
+                or any(re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", text) for s in f.spellings)
+            )
+        operands = re.sub(
+            r"-[\w-]+(?:\[?=|\s+)?\[?<[^>]*>", " ", text
+        )  # a flag's value is no operand
+        positionals = tuple(
+            p
+            for p in positionals
+            if any(re.search(rf"<{re.escape(part)}>", operands) for part in p.name.split("|"))
+        )
     listed = replace(command, usage=lines or command.usage, flags=flags, positionals=positionals)
     what = switch.description.strip().rstrip(".") or f"list {candidate.path[-1]}"
-    return Candidate(path=candidate.path, command=listed, group=candidate.group, index=candidate.index,
-                     fixed=("--list",), name=proposed_verb_name(".".join((*candidate.path, "list"))),
-                     summary=what[0].upper() + what[1:] + ".", common=candidate.common, listing=True, depth=candidate.depth,
-                     note=f"the listing form of '{' '.join(candidate.path)}' (--list)")
+    return Candidate(
+        path=candidate.path,
+        command=listed,
+        group=candidate.group,
+        index=candidate.index,
+        fixed=("--list",),
+        name=proposed_verb_name(".".join((*candidate.path, "list"))),
+        summary=what[0].upper() + what[1:] + ".",
+        common=candidate.common,
+        listing=True,
+        depth=candidate.depth,
+        note=f"the listing form of '{' '.join(candidate.path)}' (--list)",
+    )
 
 
 def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
@@ -222,23 +281,50 @@ def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
     words = preview_words()
     out = []
     for flag in command.flags:
-        if flag.takes_value or not flag.long or flag.hidden or flag.deprecated or not words.search(flag.description):
+        if (
+            flag.takes_value
+            or not flag.long
+            or flag.hidden
+            or flag.deprecated
+            or not words.search(flag.description)
+        ):
             continue
         if flag.operation or set(flag.spellings) & set(candidate.fixed):
             continue  # another of the tool's operations, or the mode's own switch
         lead = (_WORD.findall(flag.description.lower()) or [""])[0]
-        if candidate.fixed and lead not in _GENERIC_LEADS and not candidate.name.startswith(lead[:5]):
+        if (
+            candidate.fixed
+            and lead not in _GENERIC_LEADS
+            and not candidate.name.startswith(lead[:5])
+        ):
             continue  # tar -O "extract files to standard output" is a form of --extract only
         switch = flag.long.lstrip("-")
         # an operation of a tool without subcommands (xz --decompress) names its forms: decompress.stdout
-        base = ".".join(candidate.path) if candidate.path else (candidate.name if candidate.fixed else "")
+        base = (
+            ".".join(candidate.path)
+            if candidate.path
+            else (candidate.name if candidate.fixed else "")
+        )
         name = proposed_verb_name(f"{base}.{switch}" if base else switch)
-        flags = tuple(f for f in command.flags if f is flag or not (_writes(f) or words.search(f.description)))
+        flags = tuple(
+            f for f in command.flags if f is flag or not (_writes(f) or words.search(f.description))
+        )
         what = re.split(r"(?<=[.;])\s", flag.description.strip())[0].rstrip(".;")
-        out.append(Candidate(path=candidate.path, command=replace(command, flags=flags), group=candidate.group,
-                             index=candidate.index, fixed=(*candidate.fixed, flag.long), name=name,
-                             summary=f"{what[0].upper()}{what[1:]}.", common=candidate.common, listing=True, depth=candidate.depth,
-                             note=f"the read-only form of '{' '.join(candidate.path) or candidate.name}' ({flag.long})"))
+        out.append(
+            Candidate(
+                path=candidate.path,
+                command=replace(command, flags=flags),
+                group=candidate.group,
+                index=candidate.index,
+                fixed=(*candidate.fixed, flag.long),
+                name=name,
+                summary=f"{what[0].upper()}{what[1:]}.",
+                common=candidate.common,
+                listing=True,
+                depth=candidate.depth,
+                note=f"the read-only form of '{' '.join(candidate.path) or candidate.name}' ({flag.long})",
+            )
+        )
     return tuple(out)
 
 
@@ -251,9 +337,15 @@ def bare_job(root: Command, *, bin: str) -> Candidate | None:
     Only where the tool says so itself (its summary: "hugo is the main command, used to build your
     Hugo site"; knowledge/data/phrases.json ``bare_job``) and its usage shows it running without a
     command (``hugo [flags]`` beside ``hugo [command]``); the verb's args are the root's own flags."""
-    if not root.subcommands or not any(u.strip() and not _COMMAND_SLOT.search(u) for u in root.usage):
+    if not root.subcommands or not any(
+        u.strip() and not _COMMAND_SLOT.search(u) for u in root.usage
+    ):
         return None
-    own = [f for f in root.flags if not set(f.spellings) <= {"--help", "-h", "-help", "--version", "-v"}]
+    own = [
+        f
+        for f in root.flags
+        if not set(f.spellings) <= {"--help", "-h", "-help", "--version", "-v"}
+    ]
     if not own:
         return None
     text = " ".join((root.summary, root.description.split("\n")[0] if root.description else ""))
@@ -263,15 +355,23 @@ def bare_job(root: Command, *, bin: str) -> Candidate | None:
             verb = found.group("verb").lower()
             if any(sub.name == verb for sub in root.subcommands):
                 return None  # the job has a command of its own ("build"): that one is proposed
-            sentence = re.split(r"(?<=[.!?])\s", text[found.start():].strip())[0].rstrip(".")
+            sentence = re.split(r"(?<=[.!?])\s", text[found.start() :].strip())[0].rstrip(".")
             summary = f"{verb[0].upper()}{verb[1:]}: {bin} run without a command ({sentence})."
-            return Candidate(path=(), command=replace(root, subcommands=()), name=proposed_verb_name(verb),
-                             summary=summary, common=True, depth=1,  # as shallow as the commands
-                             note=f"the tool's main command: its help says bare '{bin}' is used to {verb}")
+            return Candidate(
+                path=(),
+                command=replace(root, subcommands=()),
+                name=proposed_verb_name(verb),
+                summary=summary,
+                common=True,
+                depth=1,  # as shallow as the commands
+                note=f"the tool's main command: its help says bare '{bin}' is used to {verb}",
+            )
     return None
 
 
-def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candidate, str]], dict[int, str]]:
+def pick(
+    ranked: list[tuple[float, Candidate, str]],
+) -> tuple[list[tuple[Candidate, str]], dict[int, str]]:
     """Choose from (score, candidate, effect) best first: caps on writes, families and total.
 
     Returns the chosen (candidate, effect) in pack order (reads first) and, for each index in
@@ -289,8 +389,11 @@ def pick(ranked: list[tuple[float, Candidate, str]]) -> tuple[list[tuple[Candida
         score, c, effect = ranked[i]
         if len(chosen) >= MAX_VERBS:
             return f"the pack already has {MAX_VERBS} commands that rank higher"
-        if score - _EFFECT_BASE[effect] < MIN_QUALITY and not relaxed and not (
-                effect == "read" and counts["read"] < FEW_READS and not spare):
+        if (
+            score - _EFFECT_BASE[effect] < MIN_QUALITY
+            and not relaxed
+            and not (effect == "read" and counts["read"] < FEW_READS and not spare)
+        ):
             return "ranks low: plumbing, setup or rarely used, and the pack has enough commands"
         if effect == "read" and counts["read"] >= MAX_READS and not relaxed:
             return f"{MAX_READS} read commands rank higher"

@@ -114,11 +114,17 @@ def split_hint(tool: Tool) -> str:
     each, and more than twice the commands one pack holds."""
     if not tool.root.subcommands:
         return ""
-    families = [key for key, subs in _families(tool.root).items()
-                if sum(_usable(s) for s in subs) >= MIN_VERBS and not all(is_setup_family(s.name) for s in subs)]
+    families = [
+        key
+        for key, subs in _families(tool.root).items()
+        if sum(_usable(s) for s in subs) >= MIN_VERBS
+        and not all(is_setup_family(s.name) for s in subs)
+    ]
     total = _usable(tool.root)
     if len(families) < 2 or total <= 2 * MAX_VERBS:
         return ""
     names = ", ".join(families[:5]) + (", ..." if len(families) > 5 else "")
-    return (f"{tool.name} offers {total} commands in {len(families)} families ({names}); one pack holds "
-            f"{MAX_VERBS}: `wrapgen wrap {tool.name} --split` writes one pack per family")
+    return (
+        f"{tool.name} offers {total} commands in {len(families)} families ({names}); one pack holds "
+        f"{MAX_VERBS}: `wrapgen wrap {tool.name} --split` writes one pack per family"
+    )

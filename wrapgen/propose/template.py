@@ -14,7 +14,9 @@ from typing import Sequence
 __all__ = ["argv_template"]
 
 
-def argv_template(bin_name: str, paths: Sequence[Sequence[str]], given: Sequence[str] | None = None) -> list[str]:
+def argv_template(
+    bin_name: str, paths: Sequence[Sequence[str]], given: Sequence[str] | None = None
+) -> list[str]:
     """The template for a pack of ``bin_name`` whose commands sit at ``paths`` (subcommand paths)."""
     if given:
         return list(given)

@@ -25,18 +25,26 @@ def readable(text: str) -> str:
     """``text`` as a readable sentence fragment, or "" when it is usage syntax, a table, a copyright
     or a version line; a choice list in braces or angle brackets is written out in words."""
     text = re.sub(r"\s+", " ", text or "").strip()
-    text = _CHOICES.sub(lambda m: "one of: " + ", ".join(p.strip() for p in m.group(1).split("|")), text)
+    text = _CHOICES.sub(
+        lambda m: "one of: " + ", ".join(p.strip() for p in m.group(1).split("|")), text
+    )
     return "" if unreadable_reason(text) else text
 
 
 # what an operand holds, by the words of its name: (name words, singular phrase, plural phrase)
 _KINDS = (
-    (("path", "file", "src", "source", "dir", "directory", "pathspec", "filename"),
-     "a file or directory path", "file or directory paths"),
+    (
+        ("path", "file", "src", "source", "dir", "directory", "pathspec", "filename"),
+        "a file or directory path",
+        "file or directory paths",
+    ),
     (("url", "uri"), "the URL to use", "the URLs to use"),
     (("pattern", "regex", "regexp"), "the pattern to match", "the patterns to match"),
-    (("rev", "revision", "commit", "ish", "tip", "base", "ref", "refspec", "object", "tree"),
-     "a revision (a commit, branch or tag name)", "revisions (commit, branch or tag names)"),
+    (
+        ("rev", "revision", "commit", "ish", "tip", "base", "ref", "refspec", "object", "tree"),
+        "a revision (a commit, branch or tag name)",
+        "revisions (commit, branch or tag names)",
+    ),
 )
 
 

@@ -23,7 +23,9 @@ _MAX_OBJECT_WORDS = 7
 _SEARCH_ARGS = search_args()
 _PLACE_ARGS = place_args()
 _NAME_VERBS = name_verbs()
-_CLAUSE = re.compile(r"\s+(?:in|from|of|for|to|on|with|by|using|into|that|which|between|matching)\s+|[,;:(.]")
+_CLAUSE = re.compile(
+    r"\s+(?:in|from|of|for|to|on|with|by|using|into|that|which|between|matching)\s+|[,;:(.]"
+)
 
 
 def _split_summary(summary: str) -> tuple[str, str]:
@@ -37,9 +39,15 @@ def _split_summary(summary: str) -> tuple[str, str]:
     rest = words[1] if len(words) > 1 else ""
     # "List, create, or delete branches": the object follows the whole run of verbs
     parts = rest.split()
-    while parts and (parts[0].strip(",").lower() in KNOWN_VERBS | {"or", "and"}) and (
-        words[0].endswith(",") or parts[0].endswith(",") or parts[0].lower() in ("or", "and")
-        or (len(parts) > 1 and parts[1].lower() in ("or", "and"))
+    while (
+        parts
+        and (parts[0].strip(",").lower() in KNOWN_VERBS | {"or", "and"})
+        and (
+            words[0].endswith(",")
+            or parts[0].endswith(",")
+            or parts[0].lower() in ("or", "and")
+            or (len(parts) > 1 and parts[1].lower() in ("or", "and"))
+        )
     ):
         parts = parts[1:]
     rest = " ".join(parts)
@@ -48,8 +56,10 @@ def _split_summary(summary: str) -> tuple[str, str]:
 
 def _first_clause(text: str) -> str:
     head = _CLAUSE.split(" " + text, maxsplit=1)[0].strip()
-    of = re.match(r"(?P<q>number|list|names|paths|count|details|contents|status|state|logs?|history) of (?P<x>.*)",
-                  text)
+    of = re.match(
+        r"(?P<q>number|list|names|paths|count|details|contents|status|state|logs?|history) of (?P<x>.*)",
+        text,
+    )
     if of and head == of.group("q"):
         # "the number of lines that match": the quantity alone says nothing
         head = f"{head} of " + _CLAUSE.split(" " + of.group("x"), maxsplit=1)[0].strip()
@@ -59,9 +69,16 @@ def _first_clause(text: str) -> str:
 def _object(rest: str) -> tuple[str, str]:
     """The first clause of the object and the full (shortened) object."""
     rest = re.sub(r"\s+", " ", re.sub(r"\([^)]*\)", " ", rest)).strip()
-    rest = re.sub(r"^(?:a|an|the|one or many|one or more|all|various types of|various)\s+", "", rest, flags=re.I)
+    rest = re.sub(
+        r"^(?:a|an|the|one or many|one or more|all|various types of|various)\s+",
+        "",
+        rest,
+        flags=re.I,
+    )
     head = _first_clause(rest)
-    head = re.sub(r"^(?:a|an|the|one or many|one or more|all|various types of)\s+", "", head, flags=re.I)
+    head = re.sub(
+        r"^(?:a|an|the|one or many|one or more|all|various types of)\s+", "", head, flags=re.I
+    )
     full = rest if len(rest.split()) <= _MAX_OBJECT_WORDS else head
     return head, full
 
@@ -91,8 +108,9 @@ def _slot(primary: str, verb: str = "") -> str:
     return ": {{%s}}" % primary
 
 
-def propose_title(*, name: str, summary: str, display: str, primary: str = "",
-                  args: Sequence[str] = ()) -> dict:
+def propose_title(
+    *, name: str, summary: str, display: str, primary: str = "", args: Sequence[str] = ()
+) -> dict:
     """``{"live": [...], "done": [...]}`` for one verb; ``display`` is the plain command ("git status")."""
     verb, rest = _split_summary(summary)
     head, full = _object(rest) if verb else ("", "")

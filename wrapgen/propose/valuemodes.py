@@ -32,12 +32,20 @@ __all__ = ["ValueMode", "value_modes", "kind_choices", "MAX_KINDS"]
 MAX_KINDS = 2  # the help lists the common kinds first (files, directories); the rest are rare
 
 # "'f' or 'file':   regular files" -> (f, file, regular files)
-_KIND_PAIR = re.compile(r"'(?P<short>[\w-]+)'\s+or\s+'(?P<long>[\w-]+)'\s*:\s*(?P<what>[A-Za-z][A-Za-z ]*?)\s*(?=\s'|[(.,;]|$)")
-_KIND_FLAG = re.compile(r"^\s*filter\s+(?:the\s+)?(?:search|results?|entries|output)\s+by\s+(?:file\s*)?type\b", re.I)
-_RECENT = re.compile(r"\bmodification\s+times?\s+greater\s+than\b|\bmodified\s+(?:within|after|since)\b", re.I)
+_KIND_PAIR = re.compile(
+    r"'(?P<short>[\w-]+)'\s+or\s+'(?P<long>[\w-]+)'\s*:\s*(?P<what>[A-Za-z][A-Za-z ]*?)\s*(?=\s'|[(.,;]|$)"
+)
+_KIND_FLAG = re.compile(
+    r"^\s*filter\s+(?:the\s+)?(?:search|results?|entries|output)\s+by\s+(?:file\s*)?type\b", re.I
+)
+_RECENT = re.compile(
+    r"\bmodification\s+times?\s+greater\s+than\b|\bmodified\s+(?:within|after|since)\b", re.I
+)
 _RECENT_NAME = re.compile(r"(?:within|newer|after|since)", re.I)
 _SEND = re.compile(r"\bPOST\b")  # the HTTP method, in capitals, in the flag's first sentence
-_SAVE = re.compile(r"^\s*write\s+(?:output\s+|documents?\s+)?to\s+(?:<?file>?|a\s+file)\b(?!\s+named)", re.I)
+_SAVE = re.compile(
+    r"^\s*write\s+(?:output\s+|documents?\s+)?to\s+(?:<?file>?|a\s+file)\b(?!\s+named)", re.I
+)
 _RAW = re.compile(r"\bwithout\s+the\s+special\s+interpretation\s+of\s+the\s+@", re.I)
 # Short forms a person types for a kind ("dirs"); any other kind is pluralized:
 # wrapgen/knowledge/data/fields.json.
@@ -51,7 +59,9 @@ class ValueMode:
     name: str
     summary: str
     fixed: tuple[str, ...]  # literal tokens (``--type``, ``f``)
-    owns: tuple[str, ...]  # the flag spellings this mode sets or requires (kept off the other commands)
+    owns: tuple[
+        str, ...
+    ]  # the flag spellings this mode sets or requires (kept off the other commands)
     command: Command
     note: str
 
@@ -63,29 +73,48 @@ def _first_sentence(text: str) -> str:
 
 def kind_choices(flag: Flag) -> tuple[tuple[str, str, str], ...]:
     """(short value, long value, what it selects) for each kind a ``--type`` style flag's help lists."""
-    return tuple((m.group("short"), m.group("long"), m.group("what").strip())
-                 for m in _KIND_PAIR.finditer(re.sub(r"\s+", " ", flag.description or "")))
+    return tuple(
+        (m.group("short"), m.group("long"), m.group("what").strip())
+        for m in _KIND_PAIR.finditer(re.sub(r"\s+", " ", flag.description or ""))
+    )
 
 
 def _plural(word: str) -> str:
     if word in _KIND_NAMES:
         return _KIND_NAMES[word]
-    return word[:-1] + "ies" if re.search(r"[^aeiou]y$", word) else word if word.endswith("s") else word + "s"
+    return (
+        word[:-1] + "ies"
+        if re.search(r"[^aeiou]y$", word)
+        else word
+        if word.endswith("s")
+        else word + "s"
+    )
 
 
 def _requiring(root: Command, flag: Flag, *, drop: tuple[Flag, ...] = ()) -> Command:
     """The root with ``flag`` required once (the mode is that flag) and its rival spellings ``drop``ped."""
     one = replace(flag, required=True, repeatable=False)
-    return root.with_changes(flags=tuple(one if f is flag else f for f in root.flags
-                                         if f is flag or all(f is not d for d in drop)))
+    return root.with_changes(
+        flags=tuple(
+            one if f is flag else f
+            for f in root.flags
+            if f is flag or all(f is not d for d in drop)
+        )
+    )
 
 
 def _usable(flag: Flag) -> bool:
-    return bool(flag.long) and not flag.hidden and not flag.deprecated and not re.search(
-        r"\bdeprecated\b", flag.description or "", re.I)
+    return (
+        bool(flag.long)
+        and not flag.hidden
+        and not flag.deprecated
+        and not re.search(r"\bdeprecated\b", flag.description or "", re.I)
+    )
 
 
-def value_modes(root: Command, *, bin: str, main_name: str, main_verb: str, fetches_url: bool) -> list[ValueMode]:
+def value_modes(
+    root: Command, *, bin: str, main_name: str, main_verb: str, fetches_url: bool
+) -> list[ValueMode]:
     """The value-flag modes of ``root`` in the order a person would list them: reads, then writes."""
     verb = main_verb.capitalize()
     reads: list[ValueMode] = []
@@ -100,40 +129,87 @@ def value_modes(root: Command, *, bin: str, main_name: str, main_verb: str, fetc
         if not kind_done and safe and _KIND_FLAG.search(text) and len(kind_choices(flag)) >= 3:
             kind_done = True
             for short, long, what in kind_choices(flag)[:MAX_KINDS]:
-                reads.append(ValueMode(
-                    name=proposed_verb_name(_plural(long)), summary=f"{verb} {what} by name", fixed=(flag.long, short),
-                    owns=(), command=root, note=f"kind filter {flag.long} {short} ({what})"))
-        elif not recent_done and safe and _RECENT.search(text) and _RECENT_NAME.search(flag.long or ""):
+                reads.append(
+                    ValueMode(
+                        name=proposed_verb_name(_plural(long)),
+                        summary=f"{verb} {what} by name",
+                        fixed=(flag.long, short),
+                        owns=(),
+                        command=root,
+                        note=f"kind filter {flag.long} {short} ({what})",
+                    )
+                )
+        elif (
+            not recent_done
+            and safe
+            and _RECENT.search(text)
+            and _RECENT_NAME.search(flag.long or "")
+        ):
             recent_done = True
-            reads.append(ValueMode(
-                name="recent", summary=f"{verb} entries modified recently (within a duration or since a date)",
-                fixed=(), owns=flag.spellings, command=_requiring(root, flag),
-                note=f"time filter {flag.long} (modification time)"))
-        elif _SEND.search(_first_sentence(text)) and re.search(r"\bdata\b", _first_sentence(text), re.I):
+            reads.append(
+                ValueMode(
+                    name="recent",
+                    summary=f"{verb} entries modified recently (within a duration or since a date)",
+                    fixed=(),
+                    owns=flag.spellings,
+                    command=_requiring(root, flag),
+                    note=f"time filter {flag.long} (modification time)",
+                )
+            )
+        elif _SEND.search(_first_sentence(text)) and re.search(
+            r"\bdata\b", _first_sentence(text), re.I
+        ):
             send.append(flag)
-        elif (not save_done and fetches_url and _SAVE.search(text)
-              and (flag.type == "path" or re.search(r"file", flag.value_name or "", re.I))):
+        elif (
+            not save_done
+            and fetches_url
+            and _SAVE.search(text)
+            and (flag.type == "path" or re.search(r"file", flag.value_name or "", re.I))
+        ):
             save_done = True
-            writes.append(ValueMode(
-                # it overwrites the file it names: "overwrite" makes the verb destructive (policy words)
-                name="download", summary="Download and overwrite a local file with what a URL returns",
-                fixed=(), owns=flag.spellings, command=_requiring(root, flag),
-                note=f"save flag {flag.long} (writes a local file)"))
+            writes.append(
+                ValueMode(
+                    # it overwrites the file it names: "overwrite" makes the verb destructive (policy words)
+                    name="download",
+                    summary="Download and overwrite a local file with what a URL returns",
+                    fixed=(),
+                    owns=flag.spellings,
+                    command=_requiring(root, flag),
+                    note=f"save flag {flag.long} (writes a local file)",
+                )
+            )
     plain = next((f for f in send if not re.search(r"\bJSON\b", f.description)), None)
     if plain is not None:
         # "--data-raw: like --data but without the special interpretation of the @ character": the
         # variant that never reads "@file" from disk is the one to hand an agent
-        plain = next((f for f in root.flags if f.takes_value and f.long and _usable(f) and _RAW.search(
-            f.description or "") and plain.long in f.description), plain)
-    as_json = next((f for f in send if re.search(r"\bJSON\b", _first_sentence(f.description))), None)
+        plain = next(
+            (
+                f
+                for f in root.flags
+                if f.takes_value
+                and f.long
+                and _usable(f)
+                and _RAW.search(f.description or "")
+                and plain.long in f.description
+            ),
+            plain,
+        )
+    as_json = next(
+        (f for f in send if re.search(r"\bJSON\b", _first_sentence(f.description))), None
+    )
     sends: list[ValueMode] = []
     for flag, name, what in ((plain, "post", "data"), (as_json, "post.json", "JSON data")):
         if flag is not None:
-            sends.append(ValueMode(
-                name=name if name == "post" or plain is not None else "post",
-                summary=f"Send {what} to a URL in an HTTP POST request and return the response",
-                fixed=(), owns=flag.spellings, command=_requiring(root, flag, drop=tuple(send) + (plain,)),
-                note=f"send flag {flag.long} (an HTTP POST)"))
+            sends.append(
+                ValueMode(
+                    name=name if name == "post" or plain is not None else "post",
+                    summary=f"Send {what} to a URL in an HTTP POST request and return the response",
+                    fixed=(),
+                    owns=flag.spellings,
+                    command=_requiring(root, flag, drop=tuple(send) + (plain,)),
+                    note=f"send flag {flag.long} (an HTTP POST)",
+                )
+            )
     if main_name in {m.name for m in reads + sends + writes}:
         return []  # the main mode already has the name: a tool this reading does not fit
     return reads + sends + writes

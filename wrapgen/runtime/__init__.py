@@ -9,7 +9,14 @@ Modules: ``process`` (spawning), ``contain`` (the per-call subreaper supervisor)
 
 from __future__ import annotations
 
-from wrapgen.runtime.binding import BINDING_VERSION, BindingError, PackNotFoundError, load_binding, pack_sha256, resolve_pack
+from wrapgen.runtime.binding import (
+    BINDING_VERSION,
+    BindingError,
+    PackNotFoundError,
+    load_binding,
+    pack_sha256,
+    resolve_pack,
+)
 from wrapgen.runtime.contain import containment_available, stop_all
 from wrapgen.runtime.execute import (
     DEFAULT_MEMORY_MB,
@@ -26,8 +33,22 @@ from wrapgen.runtime.execute import (
 )
 from wrapgen.runtime.main import exec_exit, exec_main, parse_exec_argv
 from wrapgen.runtime.process import DEFAULT_OUTPUT_CAP, ProcessResult, run_in_pty, run_process
-from wrapgen.runtime.render import PLACEHOLDER_RE, RenderError, expand_argv_template, find_nul, placeholders, render_argv
-from wrapgen.runtime.schema import GATE_ARGS, PATTERN_TIMEOUT_S, apply_defaults, coerce_kv, pattern_search, validate_args
+from wrapgen.runtime.render import (
+    PLACEHOLDER_RE,
+    RenderError,
+    expand_argv_template,
+    find_nul,
+    placeholders,
+    render_argv,
+)
+from wrapgen.runtime.schema import (
+    GATE_ARGS,
+    PATTERN_TIMEOUT_S,
+    apply_defaults,
+    coerce_kv,
+    pattern_search,
+    validate_args,
+)
 
 __all__ = [
     "BINDING_VERSION",

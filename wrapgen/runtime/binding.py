@@ -93,9 +93,15 @@ def load_binding(pack_dir, *, verify: bool = True) -> dict:
     try:
         manifest = _read_regular(pack_dir / "pack.yaml")
     except FileNotFoundError:
-        raise BindingError(f"no pack.yaml in {pack_dir}", hint="a pack directory holds pack.yaml; run `wrapgen wrap TOOL` to make one") from None
+        raise BindingError(
+            f"no pack.yaml in {pack_dir}",
+            hint="a pack directory holds pack.yaml; run `wrapgen wrap TOOL` to make one",
+        ) from None
     except OSError as error:
-        raise BindingError(f"cannot read {pack_dir / 'pack.yaml'}: {error.strerror}", hint="pack.yaml must be a readable regular file") from None
+        raise BindingError(
+            f"cannot read {pack_dir / 'pack.yaml'}: {error.strerror}",
+            hint="pack.yaml must be a readable regular file",
+        ) from None
     try:
         raw = _read_regular(pack_dir / "binding.json")
         binding = json.loads(raw.decode("utf-8"))
@@ -104,8 +110,12 @@ def load_binding(pack_dir, *, verify: bool = True) -> dict:
     manifest_sha = pack_sha256(manifest)
     if not isinstance(binding, dict) or binding.get("pack_sha256") != manifest_sha:
         raise BindingError(stale, hint=hint)
-    if binding.get("binding_version") != BINDING_VERSION or not isinstance(binding.get("verbs"), dict):
-        raise BindingError(stale, hint=f"this wrapgen reads binding_version {BINDING_VERSION}; {hint}")
+    if binding.get("binding_version") != BINDING_VERSION or not isinstance(
+        binding.get("verbs"), dict
+    ):
+        raise BindingError(
+            stale, hint=f"this wrapgen reads binding_version {BINDING_VERSION}; {hint}"
+        )
     if not is_pack_id(binding.get("pack_id")):
         raise BindingError(f"binding.json in {pack_dir} names no valid pack_id", hint=hint)
     if verify:
@@ -161,8 +171,15 @@ def write_stamp(pack_sha: str, binding_sha: str) -> bool:
     temp = target.with_name(f".{target.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
     try:
         target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-                     | getattr(os, "O_CLOEXEC", 0), 0o600)
+        fd = os.open(
+            temp,
+            os.O_WRONLY
+            | os.O_CREAT
+            | os.O_EXCL
+            | getattr(os, "O_NOFOLLOW", 0)
+            | getattr(os, "O_CLOEXEC", 0),
+            0o600,
+        )
         try:
             os.write(fd, f"{binding_sha}\n".encode("ascii"))
             os.fsync(fd)
@@ -187,7 +204,7 @@ def _verify(pack_dir: Path, manifest_sha: str, binding_sha: str, built_by) -> No
         raise BindingError(
             f"binding.json does not match pack.yaml: run wrapgen build {pack_dir}",
             hint="binding.json says something pack.yaml does not (edited after it was built?); "
-                 "only what pack.yaml says runs: review pack.yaml, then rebuild",
+            "only what pack.yaml says runs: review pack.yaml, then rebuild",
         )
     write_stamp(manifest_sha, binding_sha)
 
@@ -214,22 +231,44 @@ def derive_binding_sha256(pack_dir, *, wrapgen_version: str | None = None) -> st
     pack_dir = Path(pack_dir)
     root = str(Path(__file__).resolve().parent.parent.parent)
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([root, *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]])
-    result = run_process(_derive_argv(pack_dir, wrapgen_version), timeout_s=DERIVE_TIMEOUT_S, output_cap=1 << 20,
-                         cwd="/", env=env, memory_mb=DERIVE_MEMORY_MB)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [root, *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]]
+    )
+    result = run_process(
+        _derive_argv(pack_dir, wrapgen_version),
+        timeout_s=DERIVE_TIMEOUT_S,
+        output_cap=1 << 20,
+        cwd="/",
+        env=env,
+        memory_mb=DERIVE_MEMORY_MB,
+    )
     hint = f"run `wrapgen check {pack_dir}`, fix what it lists, then `wrapgen build {pack_dir}`"
     prefix = f"cannot check binding.json against pack.yaml in {pack_dir}"
     if result.not_found is not None:
-        raise BindingError(f"{prefix}: {sys.executable} could not start: {result.not_found}", hint=hint)
+        raise BindingError(
+            f"{prefix}: {sys.executable} could not start: {result.not_found}", hint=hint
+        )
     if result.timed_out:
-        raise BindingError(f"{prefix}: deriving the binding took longer than {DERIVE_TIMEOUT_S} s", hint=hint)
+        raise BindingError(
+            f"{prefix}: deriving the binding took longer than {DERIVE_TIMEOUT_S} s", hint=hint
+        )
     if result.memory_exceeded:
-        raise BindingError(f"{prefix}: deriving the binding ran out of memory ({DERIVE_MEMORY_MB} MiB)", hint=hint)
+        raise BindingError(
+            f"{prefix}: deriving the binding ran out of memory ({DERIVE_MEMORY_MB} MiB)", hint=hint
+        )
     out = result.stdout.decode("ascii", "replace").strip()
     if result.exit_code == 0 and _HEX64.match(out):
         return out
-    lines = [line.strip() for line in result.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
-    reason = lines[-1] if lines else f"{DERIVE_MODULE} exited with status {result.exit_code} and said nothing"
+    lines = [
+        line.strip()
+        for line in result.stderr.decode("utf-8", "replace").splitlines()
+        if line.strip()
+    ]
+    reason = (
+        lines[-1]
+        if lines
+        else f"{DERIVE_MODULE} exited with status {result.exit_code} and said nothing"
+    )
     if len(reason) > 300:
         reason = reason[:299] + "…"
     raise BindingError(f"{prefix}: {reason}", hint=hint)

@@ -65,7 +65,16 @@ except ImportError:  # pragma: no cover - another Python
 
 from wrapgen.errors import ExitStatus
 
-__all__ = ["Supervised", "spawn_supervised", "caller_state", "containment_available", "kill_subtree", "stop_all", "one_shot", "prestart"]
+__all__ = [
+    "Supervised",
+    "spawn_supervised",
+    "caller_state",
+    "containment_available",
+    "kill_subtree",
+    "stop_all",
+    "one_shot",
+    "prestart",
+]
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -73,12 +82,22 @@ _PR_SET_CHILD_SUBREAPER = 36
 LINGER_S = 0.25
 # How long the caller waits for the supervisor to finish its sweep after asking for a kill.
 _STOP_WAIT_S = 5.0
-_CAUGHT = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU,
-           signal.SIGPIPE, signal.SIGXFSZ)
+_CAUGHT = (
+    signal.SIGINT,
+    signal.SIGTERM,
+    signal.SIGHUP,
+    signal.SIGQUIT,
+    signal.SIGTSTP,
+    signal.SIGTTIN,
+    signal.SIGTTOU,
+    signal.SIGPIPE,
+    signal.SIGXFSZ,
+)
 
 
 def _ignore(_signum, _frame) -> None:
     """The supervisor's handler: a signal that would end it (or stop it) does nothing."""
+
 
 _prctl_fn = None
 
@@ -187,7 +206,9 @@ def _close_all_but(keep) -> None:
     os.closerange(low, 1 << 20)
 
 
-def _exec_tool(argv, environ, places, stdio, err_w, memory_limit, supervisor, *, pdeathsig: bool = True) -> None:
+def _exec_tool(
+    argv, environ, places, stdio, err_w, memory_limit, supervisor, *, pdeathsig: bool = True
+) -> None:
     """In the tool's child: die with the supervisor, own session, stdio, limit, exec. Never returns.
 
     As little Python as possible runs here (each object it touches is a page copied): the
@@ -355,8 +376,16 @@ def _reader_main(sock_fd: int, channel, supervisor: int) -> None:
         _take_caller_state(state)
         if cwd is not None:
             os.chdir(cwd)
-        _exec_tool(argv, environ, _candidates(argv[0], environ), stdio, err_w, _data_limit(memory_bytes),
-                   supervisor, pdeathsig=False)
+        _exec_tool(
+            argv,
+            environ,
+            _candidates(argv[0], environ),
+            stdio,
+            err_w,
+            _data_limit(memory_bytes),
+            supervisor,
+            pdeathsig=False,
+        )
     except OSError as error:
         code = error.errno or 0
     except BaseException:
@@ -384,7 +413,9 @@ def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
     places = _candidates(argv[0], environ)
     memory_limit = _data_limit(memory_bytes)
     if stdio[0] is None:
-        stdio = (os.open(os.devnull, os.O_RDONLY),) + tuple(stdio[1:])  # close-on-exec, as os.open makes them
+        stdio = (os.open(os.devnull, os.O_RDONLY),) + tuple(
+            stdio[1:]
+        )  # close-on-exec, as os.open makes them
     err_r, err_w = os.pipe()
     me = os.getpid()
     tool = os.fork()
@@ -436,8 +467,19 @@ def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
     _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes)
 
 
-def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, notice_w=None, handed=None, state=None,
-              first=b"") -> None:
+def _run_call(
+    argv,
+    env,
+    cwd,
+    stdio,
+    ctl_r,
+    st_w,
+    memory_bytes,
+    notice_w=None,
+    handed=None,
+    state=None,
+    first=b"",
+) -> None:
     """Run the tool, wait for it or for a kill, sweep the subtree, report. Never returns.
 
     The status pipe is closed as soon as the sweep is done (before the exit, whose teardown of
@@ -461,7 +503,9 @@ def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, notice_w=None, h
         if notice_w is not None:
             os.close(notice_w)
         for fd in {fd for fd in stdio if fd is not None}:
-            os.close(fd)  # only the tool holds the pipes now: end of file comes when its subtree is gone
+            os.close(
+                fd
+            )  # only the tool holds the pipes now: end of file comes when its subtree is gone
         if tool is None:
             os.write(st_w, first + b"E %d\n" % failure)
             kill_subtree()
@@ -469,7 +513,10 @@ def _run_call(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, notice_w=None, h
         os.write(st_w, first + b"P %d\n" % tool)
         killed, ended = _wait_tool(tool, ctl_r)
         if killed:
-            for target in (lambda: os.killpg(tool, signal.SIGKILL), lambda: os.kill(tool, signal.SIGKILL)):
+            for target in (
+                lambda: os.killpg(tool, signal.SIGKILL),
+                lambda: os.kill(tool, signal.SIGKILL),
+            ):
                 try:
                     target()
                 except OSError:
@@ -591,7 +638,9 @@ def _helper_main(fd: int) -> None:
             if not select.select([spare[1]], [], [], 1.0 if len(children) > 1 else None)[0]:
                 continue
             notice = os.read(spare[1], 1)
-            if notice == b"T":  # taken: wait (bounded) until its tool runs, then fork the next spare
+            if (
+                notice == b"T"
+            ):  # taken: wait (bounded) until its tool runs, then fork the next spare
                 select.select([spare[1]], [], [], 0.5)
                 early_deaths = 0
             os.close(spare[1])
@@ -632,7 +681,9 @@ def _spare_main(fd: int, notice_w: int, helper: int) -> None:
             pid, channel = child
             data, got, _flags, _addr = socket.recv_fds(channel, 16, 3)
             channel.close()
-            if data != b"C" or len(got) != 3:  # Q: the caller is gone; nothing: the child died first
+            if (
+                data != b"C" or len(got) != 3
+            ):  # Q: the caller is gone; nothing: the child died first
                 if data == b"Q":
                     os.write(notice_w, b"Q")
                 os._exit(ExitStatus.OK)
@@ -654,12 +705,25 @@ def _spare_main(fd: int, notice_w: int, helper: int) -> None:
                 os._exit(ExitStatus.OK)
             handed = None
             stdio = [None if i < 0 else fds[i] for i in call[3]]
-            *stdio, ctl_r, st_w, notice_w = _become_supervisor(stdio + [fds[-2], fds[-1], notice_w], again=True)
+            *stdio, ctl_r, st_w, notice_w = _become_supervisor(
+                stdio + [fds[-2], fds[-1], notice_w], again=True
+            )
         argv, env, cwd, _index, memory_bytes, state = call
     except BaseException:
         os._exit(ExitStatus.OK)
-    _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes, notice_w, handed=handed, state=state,
-              first=b"S %d\n" % os.getpid())
+    _run_call(
+        argv,
+        env,
+        cwd,
+        tuple(stdio),
+        ctl_r,
+        st_w,
+        memory_bytes,
+        notice_w,
+        handed=handed,
+        state=state,
+        first=b"S %d\n" % os.getpid(),
+    )
 
 
 def one_shot() -> None:
@@ -703,8 +767,12 @@ def _start_helper(*, ready_wait_s: float = 0.0) -> None:
         child_end = theirs.fileno()
         if child_end == 3:  # dup2(3, 3) would leave it close-on-exec
             child_end = fcntl.fcntl(3, fcntl.F_DUPFD_CLOEXEC, 4)
-        pid = os.posix_spawn(sys.executable, [sys.executable, "-I", "-S", "-c", _HELPER_BOOT, root], os.environ,
-                             file_actions=[(os.POSIX_SPAWN_DUP2, child_end, 3)])
+        pid = os.posix_spawn(
+            sys.executable,
+            [sys.executable, "-I", "-S", "-c", _HELPER_BOOT, root],
+            os.environ,
+            file_actions=[(os.POSIX_SPAWN_DUP2, child_end, 3)],
+        )
         if child_end != theirs.fileno():
             os.close(child_end)
     except OSError:
@@ -714,7 +782,13 @@ def _start_helper(*, ready_wait_s: float = 0.0) -> None:
     finally:
         theirs.close()
     mine.settimeout(_SEND_TIMEOUT_S)
-    _helper = [pid, mine, False, os.getpid(), time.monotonic() + ready_wait_s if ready_wait_s > 0 else 0.0]
+    _helper = [
+        pid,
+        mine,
+        False,
+        os.getpid(),
+        time.monotonic() + ready_wait_s if ready_wait_s > 0 else 0.0,
+    ]
 
 
 def _usable_helper():
@@ -723,12 +797,16 @@ def _usable_helper():
     helper = _helper
     if not helper or helper[3] != os.getpid():
         return None
-    if _reap(helper[0], block=False):  # it died (someone killed it): the call must not be sent to nobody
+    if _reap(
+        helper[0], block=False
+    ):  # it died (someone killed it): the call must not be sent to nobody
         _drop_helper()
         return None
     if not helper[2]:
         wait = helper[4] - time.monotonic() if helper[4] else 0.0
-        if wait > 0:  # started by prestart(): wait for its "ready" (no lock held: a wait, not a read)
+        if (
+            wait > 0
+        ):  # started by prestart(): wait for its "ready" (no lock held: a wait, not a read)
             try:
                 select.select([helper[1]], [], [], wait)
             except (OSError, ValueError):  # dropped meanwhile by another thread
@@ -762,9 +840,21 @@ def _drop_helper(*, again: bool = False) -> None:
 
 # What a child inherits from its parent at fork, besides cwd and environment (sent with every call):
 # the helper started long before the call, so its own would be stale if the caller changed them since.
-_INHERITED_LIMITS = tuple(getattr(resource, name) for name in (
-    "RLIMIT_CORE", "RLIMIT_CPU", "RLIMIT_DATA", "RLIMIT_FSIZE", "RLIMIT_NOFILE", "RLIMIT_NPROC", "RLIMIT_STACK",
-    "RLIMIT_AS", "RLIMIT_MEMLOCK") if hasattr(resource, name))
+_INHERITED_LIMITS = tuple(
+    getattr(resource, name)
+    for name in (
+        "RLIMIT_CORE",
+        "RLIMIT_CPU",
+        "RLIMIT_DATA",
+        "RLIMIT_FSIZE",
+        "RLIMIT_NOFILE",
+        "RLIMIT_NPROC",
+        "RLIMIT_STACK",
+        "RLIMIT_AS",
+        "RLIMIT_MEMLOCK",
+    )
+    if hasattr(resource, name)
+)
 
 
 def caller_state():
@@ -783,7 +873,7 @@ def caller_state():
             os.close(fd)
         at = head.find(b"\nUmask:")
         if at >= 0:
-            umask = int(head[at + 7:head.index(b"\n", at + 7)], 8)
+            umask = int(head[at + 7 : head.index(b"\n", at + 7)], 8)
     except (OSError, ValueError):
         pass
     return umask, tuple((which, *resource.getrlimit(which)) for which in _INHERITED_LIMITS)
@@ -821,8 +911,16 @@ def _via_helper(helper, argv, stdio, cwd, env, memory_bytes, state):
             cwd = os.getcwd()  # the caller's cwd (the helper's is not)
         except OSError:
             cwd = None
-    body = marshal.dumps((argv, dict(os.environ) if env is None else env, cwd, tuple(index), memory_bytes,
-                          caller_state() if state is None else state))
+    body = marshal.dumps(
+        (
+            argv,
+            dict(os.environ) if env is None else env,
+            cwd,
+            tuple(index),
+            memory_bytes,
+            caller_state() if state is None else state,
+        )
+    )
     message = len(body).to_bytes(8, "little") + body
     ctl_r, ctl_w = os.pipe()
     st_r, st_w = os.pipe()
@@ -830,7 +928,7 @@ def _via_helper(helper, argv, stdio, cwd, env, memory_bytes, state):
         with _lock:
             socket.send_fds(helper[1], [message[:_PACKET]], fds + [ctl_r, st_w])
             for at in range(_PACKET, len(message), _PACKET):
-                helper[1].sendall(message[at:at + _PACKET])
+                helper[1].sendall(message[at : at + _PACKET])
     except OSError:
         os.close(ctl_w)
         os.close(st_r)
@@ -884,7 +982,9 @@ def _forget_in_child() -> None:
         call.ctl_w = call.status_fd = None
     _live.clear()
     _unreaped.clear()
-    _lock = _thread.allocate_lock()  # (a lock another thread held at the fork stays held in the child)
+    _lock = (
+        _thread.allocate_lock()
+    )  # (a lock another thread held at the fork stays held in the child)
     _spawns = 0
 
 
@@ -1001,7 +1101,9 @@ class Supervised:
         while not self.ended:
             left = deadline - time.monotonic()
             ready, _, _ = select.select([self.status_fd], [], [], max(left, 0))
-            if not ready:  # a supervisor stuck in its sweep: kill it (the tool dies with it, PDEATHSIG)
+            if (
+                not ready
+            ):  # a supervisor stuck in its sweep: kill it (the tool dies with it, PDEATHSIG)
                 try:
                     if self.pid is not None:
                         os.kill(self.pid, signal.SIGKILL)
@@ -1021,8 +1123,9 @@ class Supervised:
         self._finished = True
 
 
-def spawn_supervised(argv, *, stdio, cwd=None, env=None, memory_bytes: int | None = None,
-                     state=None) -> Supervised:
+def spawn_supervised(
+    argv, *, stdio, cwd=None, env=None, memory_bytes: int | None = None, state=None
+) -> Supervised:
     """Fork a supervisor that runs ``argv`` with ``stdio`` (three fds; the first may be None for
     /dev/null) as stdin/stdout/stderr, in a session of its own, under ``memory_bytes`` of RLIMIT_DATA.
     ``state``: the umask and limits the tool takes, as ``caller_state()`` read them (None: read now);

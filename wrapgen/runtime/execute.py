@@ -46,13 +46,11 @@ TOOL_ENV = {"NO_COLOR": "1", "PAGER": "cat", "GIT_PAGER": "cat", "TERM": "dumb"}
 ENV_ALLOWLIST = ("PATH", "HOME", "LANG", "TZ", "TMPDIR", "USER")
 ERROR_TAIL = 4000
 
-_ANSI = (
-    r"""
+_ANSI = r"""
     \x1b\[ [0-?]* [ -/]* [@-~]          # CSI: colours, cursor moves
   | \x1b\] .*? (?:\x07|\x1b\\)          # OSC: titles, hyperlinks (ended by BEL or ST)
   | \x1b [@-Z\\-_]                      # other two-byte escapes
     """
-)
 _ansi_re = None
 
 
@@ -67,7 +65,12 @@ def success(result) -> dict:
 def answer(meaning: str, exit_code: int, output) -> dict:
     """A declared non-zero exit (pack.yaml ``exit_codes``, docs/contract.md §8): still ``ok: false``, the
     error says what the status means, and what the tool printed on stdout is kept as ``output``."""
-    return {"ok": False, "error": f"{meaning} (exit {exit_code})", "exit_code": exit_code, "output": output}
+    return {
+        "ok": False,
+        "error": f"{meaning} (exit {exit_code})",
+        "exit_code": exit_code,
+        "output": output,
+    }
 
 
 def strip_ansi(text: str) -> str:
@@ -142,7 +145,11 @@ def _kept_output(stdout: bytes, *, json_selected: bool):
 
 
 def _jc_failure(tool: str, parser: str, why: str, text: str) -> dict:
-    return {"ok": False, "error": f"could not parse {tool} output with jc.{parser}: {why}", "output": text}
+    return {
+        "ok": False,
+        "error": f"could not parse {tool} output with jc.{parser}: {why}",
+        "output": text,
+    }
 
 
 def parse_with_jc(tool: str, parser: str, text: str) -> dict:
@@ -158,7 +165,9 @@ def parse_with_jc(tool: str, parser: str, text: str) -> dict:
         # (tests/runtime/test_runtime_jc.py pins that this is the only dynamic import of the runtime)
         jc = importlib.import_module("jc")
     except ImportError:
-        return _jc_failure(tool, parser, "jc is not installed (install it: pip install 'wrapgen[jc]')", text)
+        return _jc_failure(
+            tool, parser, "jc is not installed (install it: pip install 'wrapgen[jc]')", text
+        )
     try:
         known = parser in jc.parser_mod_list()
     except Exception:  # an unusable jc install
@@ -167,17 +176,28 @@ def parse_with_jc(tool: str, parser: str, text: str) -> dict:
         return _jc_failure(tool, parser, f"the installed jc has no parser {parser!r}", text)
     try:
         data = jc.parse(parser, text, quiet=True)
-    except Exception as error:  # jc's ParseError and whatever a parser raises on text it cannot read
+    except (
+        Exception
+    ) as error:  # jc's ParseError and whatever a parser raises on text it cannot read
         detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
-        return _jc_failure(tool, parser, f"{type(error).__name__}{': ' + detail if detail else ''}", text)
+        return _jc_failure(
+            tool, parser, f"{type(error).__name__}{': ' + detail if detail else ''}", text
+        )
     if text.strip() and not data:
         return _jc_failure(tool, parser, "the parser found nothing in the output", text)
     return success(data)
 
 
-def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout_s: float,
-                          output_cap: int = DEFAULT_OUTPUT_CAP, memory_mb: int | None = None,
-                          exit_codes=None, jc_parser: str | None = None) -> dict:
+def envelope_from_process(
+    result: ProcessResult,
+    *,
+    json_selected: bool,
+    timeout_s: float,
+    output_cap: int = DEFAULT_OUTPUT_CAP,
+    memory_mb: int | None = None,
+    exit_codes=None,
+    jc_parser: str | None = None,
+) -> dict:
     """The envelope for what happened when the tool ran (docs/contract.md §8).
 
     ``exit_codes`` (``{"1": "no matches"}``, the verb's resolved declaration) turns a declared
@@ -194,7 +214,9 @@ def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout
         return failure(f"timed out after {_seconds(timeout_s)} s")
     if getattr(result, "memory_exceeded", False):
         limit = f" of {memory_mb} MiB" if memory_mb else ""
-        return failure(f"exceeded the memory limit{limit}; a pack that needs more sets limits: {{memory_mb: N}} in pack.yaml")
+        return failure(
+            f"exceeded the memory limit{limit}; a pack that needs more sets limits: {{memory_mb: N}} in pack.yaml"
+        )
     if result.signal is not None:
         import signal as _signal  # (only here: its enums cost every call's start-up)
 
@@ -206,7 +228,9 @@ def envelope_from_process(result: ProcessResult, *, json_selected: bool, timeout
     if result.exit_code != 0:
         meaning = _declared(exit_codes, result.exit_code)
         if meaning:
-            return answer(meaning, result.exit_code, _kept_output(result.stdout, json_selected=json_selected))
+            return answer(
+                meaning, result.exit_code, _kept_output(result.stdout, json_selected=json_selected)
+            )
         text = strip_ansi(result.stderr.decode("utf-8", errors="replace")).strip()
         return failure(text[-ERROR_TAIL:].strip() if text else f"exit {result.exit_code}")
     stdout = result.stdout.decode("utf-8", errors="replace")
@@ -256,8 +280,12 @@ def prepare(binding: dict, verb_key: str, args) -> tuple[list[str], dict, dict]:
     if policy.get("confirm") and not (args.get("confirm") is True or args.get("apply") is True):
         raise WrapgenError("confirmation required: pass confirm=true")
     args = apply_defaults(schema, args)
-    argv = render_argv(verb.get("argv") or [], args, json_selection=verb.get("json") or (),
-                       response_files=binding.get("response_files") is True)
+    argv = render_argv(
+        verb.get("argv") or [],
+        args,
+        json_selection=verb.get("json") or (),
+        response_files=binding.get("response_files") is True,
+    )
     return argv, verb, args
 
 
@@ -266,8 +294,12 @@ def _env_spec(binding: dict) -> tuple[list, dict]:
     spec = binding.get("env") or {}
     names = spec.get("pass") or [] if isinstance(spec, dict) else None
     fixed = spec.get("set") or {} if isinstance(spec, dict) else None
-    if (not isinstance(names, list) or not all(isinstance(n, str) for n in names)
-            or not isinstance(fixed, dict) or not all(isinstance(v, str) for v in fixed.values())):
+    if (
+        not isinstance(names, list)
+        or not all(isinstance(n, str) for n in names)
+        or not isinstance(fixed, dict)
+        or not all(isinstance(v, str) for v in fixed.values())
+    ):
         raise WrapgenError("the binding's env is malformed", hint="run wrapgen build on the pack")
     return names, fixed
 
@@ -292,11 +324,22 @@ def memory_limit_mb(binding: dict) -> int:
     if value is None:
         return DEFAULT_MEMORY_MB
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise WrapgenError("the binding's limits.memory_mb is malformed", hint="run wrapgen build on the pack")
+        raise WrapgenError(
+            "the binding's limits.memory_mb is malformed", hint="run wrapgen build on the pack"
+        )
     return value
 
 
-def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = DEFAULT_OUTPUT_CAP, cancel=None) -> dict:
+def execute(
+    pack,
+    verb_key,
+    args=None,
+    *,
+    cwd=None,
+    env=None,
+    output_cap: int = DEFAULT_OUTPUT_CAP,
+    cancel=None,
+) -> dict:
     """Run one verb of a pack and return its envelope; never raises.
 
     ``pack`` is a pack directory, a pack_id (WRAPGEN_PATH, then ./adapters), or a loaded binding dict.
@@ -314,36 +357,67 @@ def execute(pack, verb_key, args=None, *, cwd=None, env=None, output_cap: int = 
         tool_environ = tool_env(binding, env)
         memory_mb = memory_limit_mb(binding)
         timeout_s = verb.get("timeout_s") or DEFAULT_TIMEOUT_S
-        if isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float)) or not 0 < timeout_s <= 86400:
-            raise WrapgenError(f"the binding's timeout_s of {verb_key!r} is malformed", hint="run wrapgen build on the pack")
+        if (
+            isinstance(timeout_s, bool)
+            or not isinstance(timeout_s, (int, float))
+            or not 0 < timeout_s <= 86400
+        ):
+            raise WrapgenError(
+                f"the binding's timeout_s of {verb_key!r} is malformed",
+                hint="run wrapgen build on the pack",
+            )
         jc_parser = verb.get("jc")
         if jc_parser is not None and not (isinstance(jc_parser, str) and jc_parser.isidentifier()):
-            raise WrapgenError(f"the binding's jc of {verb_key!r} is malformed", hint="run wrapgen build on the pack")
+            raise WrapgenError(
+                f"the binding's jc of {verb_key!r} is malformed",
+                hint="run wrapgen build on the pack",
+            )
     except WrapgenError as error:
         return failure(_error_text(error))
     except RecursionError:
         return failure(f"args are {TOO_DEEP}")
     except Exception as error:  # a broken binding must not crash the host
-        return failure(f"cannot execute {verb_key!r}: {type(error).__name__}: {error}; run wrapgen build on the pack")
+        return failure(
+            f"cannot execute {verb_key!r}: {type(error).__name__}: {error}; run wrapgen build on the pack"
+        )
     if binding.get("config_guard") is not None and argv:
         from wrapgen.runtime.guard import guarded_env  # (only packs with a guard: git's)
 
         try:
-            tool_environ = guarded_env(binding, argv[0], tool_environ, cwd=cwd, cancel=cancel, memory_mb=memory_mb)
+            tool_environ = guarded_env(
+                binding, argv[0], tool_environ, cwd=cwd, cancel=cancel, memory_mb=memory_mb
+            )
         except WrapgenError as error:
             return failure(_error_text(error))
     if binding.get("credential_guard") is not None and argv:
-        from wrapgen.runtime.guard import check_credentials  # (only packs with one: kubectl's, docker's)
+        from wrapgen.runtime.guard import (
+            check_credentials,
+        )  # (only packs with one: kubectl's, docker's)
 
         try:
-            check_credentials(binding, argv, tool_environ, cwd=cwd, cancel=cancel, memory_mb=memory_mb)
+            check_credentials(
+                binding, argv, tool_environ, cwd=cwd, cancel=cancel, memory_mb=memory_mb
+            )
         except WrapgenError as error:
             return failure(_error_text(error))
-    result = run_process(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=tool_environ, cancel=cancel,
-                         memory_mb=memory_mb)
-    return envelope_from_process(result, json_selected=bool(verb.get("json")), timeout_s=timeout_s,
-                                 output_cap=output_cap, memory_mb=memory_mb, exit_codes=verb.get("exit_codes"),
-                                 jc_parser=jc_parser)
+    result = run_process(
+        argv,
+        timeout_s=timeout_s,
+        output_cap=output_cap,
+        cwd=cwd,
+        env=tool_environ,
+        cancel=cancel,
+        memory_mb=memory_mb,
+    )
+    return envelope_from_process(
+        result,
+        json_selected=bool(verb.get("json")),
+        timeout_s=timeout_s,
+        output_cap=output_cap,
+        memory_mb=memory_mb,
+        exit_codes=verb.get("exit_codes"),
+        jc_parser=jc_parser,
+    )
 
 
 def _shown(value) -> str:
@@ -351,21 +425,33 @@ def _shown(value) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
-def execute_envelope(envelope, *, pack_dir=None, cwd=None, env=None, output_cap: int = DEFAULT_OUTPUT_CAP) -> dict:
+def execute_envelope(
+    envelope, *, pack_dir=None, cwd=None, env=None, output_cap: int = DEFAULT_OUTPUT_CAP
+) -> dict:
     """Run ``{"pack_id", "verb_key", "args"}``; with ``pack_dir``, the envelope must name that pack."""
     if not isinstance(envelope, dict):
-        return failure('an envelope is a JSON object: {"pack_id": ..., "verb_key": ..., "args": {...}}')
+        return failure(
+            'an envelope is a JSON object: {"pack_id": ..., "verb_key": ..., "args": {...}}'
+        )
     unknown = sorted(set(envelope) - {"pack_id", "verb_key", "args"})
     if unknown:
-        return failure(f"unknown envelope field(s): {', '.join(unknown)}; an envelope has pack_id, verb_key and args")
-    pack_id, verb_key, args = envelope.get("pack_id"), envelope.get("verb_key"), envelope.get("args", {})
+        return failure(
+            f"unknown envelope field(s): {', '.join(unknown)}; an envelope has pack_id, verb_key and args"
+        )
+    pack_id, verb_key, args = (
+        envelope.get("pack_id"),
+        envelope.get("verb_key"),
+        envelope.get("args", {}),
+    )
     if not isinstance(verb_key, str) or not verb_key:
         return failure("the envelope has no verb_key; add the verb to run")
     if args is not None and not isinstance(args, dict):
         return failure("envelope args must be a JSON object")
     if pack_id is not None and not is_pack_id(pack_id):
-        return failure(f"the envelope's pack_id {_shown(pack_id)} is not a pack id (a lower-case name such as git); "
-                       "an envelope names a pack by its id, never by a path")
+        return failure(
+            f"the envelope's pack_id {_shown(pack_id)} is not a pack id (a lower-case name such as git); "
+            "an envelope names a pack by its id, never by a path"
+        )
     if pack_dir is not None:
         try:
             binding = load_binding(Path(pack_dir))

@@ -31,8 +31,14 @@ import os
 from wrapgen.errors import WrapgenError
 from wrapgen.runtime.process import run_process
 
-__all__ = ["guarded_env", "check_credentials", "plugin_refusal", "docker_config_refusal", "GUARD_TIMEOUT_S",
-           "GUARD_MAX_KEYS"]
+__all__ = [
+    "guarded_env",
+    "check_credentials",
+    "plugin_refusal",
+    "docker_config_refusal",
+    "GUARD_TIMEOUT_S",
+    "GUARD_MAX_KEYS",
+]
 
 GUARD_TIMEOUT_S = 10.0
 GUARD_MAX_KEYS = 256
@@ -48,11 +54,18 @@ def _spec(binding: dict):
         prefix = guard["env"]
         listing = [str(token) for token in guard["list"]]
         scopes = {str(scope) for scope in guard["scopes"]}
-        resets = [(str(r["prefix"]), tuple(str(s) for s in r["suffixes"]), str(r["value"])) for r in guard["reset"]]
+        resets = [
+            (str(r["prefix"]), tuple(str(s) for s in r["suffixes"]), str(r["value"]))
+            for r in guard["reset"]
+        ]
     except (KeyError, TypeError):
-        raise WrapgenError("the binding's config_guard is malformed", hint="run wrapgen build on the pack") from None
+        raise WrapgenError(
+            "the binding's config_guard is malformed", hint="run wrapgen build on the pack"
+        ) from None
     if prefix != "GIT_CONFIG" or not listing or not scopes or not resets:
-        raise WrapgenError("the binding's config_guard is malformed", hint="run wrapgen build on the pack")
+        raise WrapgenError(
+            "the binding's config_guard is malformed", hint="run wrapgen build on the pack"
+        )
     return prefix, listing, scopes, resets
 
 
@@ -79,7 +92,9 @@ def guarded_keys(stdout: bytes, scopes, resets) -> list[tuple[str, str]]:
     return out
 
 
-def guarded_env(binding: dict, tool: str, env: dict, *, cwd=None, cancel=None, memory_mb=None, wrap=None) -> dict:
+def guarded_env(
+    binding: dict, tool: str, env: dict, *, cwd=None, cancel=None, memory_mb=None, wrap=None
+) -> dict:
     """``env`` with the pack's config guard applied for this call (``env`` itself when it has none).
 
     ``tool`` is the program the call runs (its argv[0]); ``wrap`` (argv -> argv) runs the listing the
@@ -90,35 +105,59 @@ def guarded_env(binding: dict, tool: str, env: dict, *, cwd=None, cancel=None, m
         return env
     prefix, listing, scopes, resets = spec
     argv = [tool, *listing]
-    result = run_process(argv if wrap is None else wrap(argv), timeout_s=GUARD_TIMEOUT_S, output_cap=_OUTPUT_CAP, cwd=cwd, env=env,
-                         cancel=cancel, memory_mb=memory_mb)
+    result = run_process(
+        argv if wrap is None else wrap(argv),
+        timeout_s=GUARD_TIMEOUT_S,
+        output_cap=_OUTPUT_CAP,
+        cwd=cwd,
+        env=env,
+        cancel=cancel,
+        memory_mb=memory_mb,
+    )
     what = f"{tool} {' '.join(listing[:2])}"
     if result.not_found:
         raise WrapgenError(f"cannot run {tool}: {result.not_found}")
     if result.cancelled:
         raise WrapgenError("cancelled")
-    if result.timed_out or result.output_capped or result.signal is not None or result.exit_code not in (0, 1) \
-            or (result.exit_code == 1 and result.stdout.strip()):
+    if (
+        result.timed_out
+        or result.output_capped
+        or result.signal is not None
+        or result.exit_code not in (0, 1)
+        or (result.exit_code == 1 and result.stdout.strip())
+    ):
         detail = result.stderr.decode("utf-8", errors="replace").strip()[-_ERROR_TAIL:]
-        why = ("timed out" if result.timed_out else "printed too much" if result.output_capped
-               else f"was killed by signal {result.signal}" if result.signal is not None else f"exited {result.exit_code}")
+        why = (
+            "timed out"
+            if result.timed_out
+            else "printed too much"
+            if result.output_capped
+            else f"was killed by signal {result.signal}"
+            if result.signal is not None
+            else f"exited {result.exit_code}"
+        )
         raise WrapgenError(
             f"refused: the config guard could not list the config that could run a program ({what} {why}"
-            + (f": {detail}" if detail else "") + "); nothing ran",
+            + (f": {detail}" if detail else "")
+            + "); nothing ran",
             hint="run the command in a directory the tool can read, or check the tool's installation",
         )
     keys = guarded_keys(result.stdout, scopes, resets)
     if not keys:
         return env
     if len(keys) > GUARD_MAX_KEYS:
-        raise WrapgenError(f"refused: the content's config defines {len(keys)} keys the config guard must turn off "
-                           f"(at most {GUARD_MAX_KEYS}); nothing ran")
+        raise WrapgenError(
+            f"refused: the content's config defines {len(keys)} keys the config guard must turn off "
+            f"(at most {GUARD_MAX_KEYS}); nothing ran"
+        )
     out = dict(env)
     count_name = f"{prefix}_COUNT"
     try:
         count = int(out.get(count_name, "0"))
     except ValueError:
-        raise WrapgenError(f"the pack's env.set {count_name} is not a number", hint="run wrapgen build on the pack") from None
+        raise WrapgenError(
+            f"the pack's env.set {count_name} is not a number", hint="run wrapgen build on the pack"
+        ) from None
     for key, value in keys:
         out[f"{prefix}_KEY_{count}"] = key
         out[f"{prefix}_VALUE_{count}"] = value
@@ -153,12 +192,22 @@ def _credential_spec(binding: dict):
     guard = binding.get("credential_guard")
     try:
         form = guard["format"]
-        allow = [(str(a["name"]), tuple(str(w) for w in a.get("args") or ()), frozenset(str(n) for n in a.get("env") or ()))
-                 for a in guard["allow"]]
+        allow = [
+            (
+                str(a["name"]),
+                tuple(str(w) for w in a.get("args") or ()),
+                frozenset(str(n) for n in a.get("env") or ()),
+            )
+            for a in guard["allow"]
+        ]
     except (KeyError, TypeError, AttributeError):
-        raise WrapgenError("the binding's credential_guard is malformed", hint="run wrapgen build on the pack") from None
+        raise WrapgenError(
+            "the binding's credential_guard is malformed", hint="run wrapgen build on the pack"
+        ) from None
     if form not in ("kubeconfig", "docker_config"):
-        raise WrapgenError("the binding's credential_guard is malformed", hint="run wrapgen build on the pack")
+        raise WrapgenError(
+            "the binding's credential_guard is malformed", hint="run wrapgen build on the pack"
+        )
     return form, allow
 
 
@@ -167,7 +216,7 @@ def _after_options(args, words) -> bool:
     ``--region R eks get-token ...`` holds ``eks get-token``; ``s3 rm x eks get-token`` does not (pure)."""
     width = len(words)
     for start in range(len(args) - width + 1):
-        if tuple(args[start:start + width]) != words:
+        if tuple(args[start : start + width]) != words:
             continue
         value_may_follow = False
         for token in args[:start]:
@@ -191,7 +240,11 @@ def plugin_refusal(command, args, env_names, allow) -> str | None:
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
         return f"names the credential plugin {command!r} with malformed args"
     for name, words, names in allow:
-        if command == name and (not words or _after_options(args, words)) and set(env_names) <= names:
+        if (
+            command == name
+            and (not words or _after_options(args, words))
+            and set(env_names) <= names
+        ):
             return None
     shown = " ".join([command, *args])
     shown = shown if len(shown) <= 120 else shown[:119] + "…"
@@ -202,8 +255,10 @@ def _refused(where: str, why: str, what: str | None = None) -> WrapgenError:
     if what is None:
         hint = "review that config and point the tool at your own"
     else:
-        hint = (f"review that config: if it is your own, add {what} to credential_guard.allow in the pack's pack.yaml "
-                "and run wrapgen build; otherwise point the tool at your own config")
+        hint = (
+            f"review that config: if it is your own, add {what} to credential_guard.allow in the pack's pack.yaml "
+            "and run wrapgen build; otherwise point the tool at your own config"
+        )
     return WrapgenError(f"refused: {where} {why}; nothing ran", hint=hint)
 
 
@@ -211,13 +266,19 @@ def _kubeconfig_refusal(document, selected: dict, allow) -> None:
     """Raise when the user a call selects in this ``kubectl config view -o json`` document names a program
     that is not allowed (pure)."""
     if not isinstance(document, dict):
-        raise WrapgenError("refused: the credential guard could not read the kubeconfig listing; nothing ran")
+        raise WrapgenError(
+            "refused: the credential guard could not read the kubeconfig listing; nothing ran"
+        )
     context_name = selected.get("--context") or document.get("current-context") or ""
     user_name = selected.get("--user")
     if not user_name:
         for entry in document.get("contexts") or []:
             if isinstance(entry, dict) and entry.get("name") == context_name:
-                user_name = (entry.get("context") or {}).get("user") if isinstance(entry.get("context"), dict) else None
+                user_name = (
+                    (entry.get("context") or {}).get("user")
+                    if isinstance(entry.get("context"), dict)
+                    else None
+                )
                 break
     if not user_name:
         return  # no user: kubectl runs no plugin
@@ -230,15 +291,28 @@ def _kubeconfig_refusal(document, selected: dict, allow) -> None:
             if not isinstance(plugin, dict):
                 raise _refused(f"the kubeconfig's user {user_name!r}", "has a malformed exec entry")
             env = plugin.get("env") or []
-            names = [e.get("name") for e in env if isinstance(e, dict)] if isinstance(env, list) else [None]
+            names = (
+                [e.get("name") for e in env if isinstance(e, dict)]
+                if isinstance(env, list)
+                else [None]
+            )
             why = plugin_refusal(plugin.get("command"), plugin.get("args") or [], names, allow)
             if why:
-                raise _refused(f"the kubeconfig's user {user_name!r}", why,
-                               f"{{name: {plugin.get('command')}}} (with its args and env)")
+                raise _refused(
+                    f"the kubeconfig's user {user_name!r}",
+                    why,
+                    f"{{name: {plugin.get('command')}}} (with its args and env)",
+                )
         provider = user.get("auth-provider")
-        if isinstance(provider, dict) and isinstance(provider.get("config"), dict) and "cmd-path" in provider["config"]:
-            raise _refused(f"the kubeconfig's user {user_name!r}",
-                           f"names an auth-provider command ({provider['config'].get('cmd-path')!r})")
+        if (
+            isinstance(provider, dict)
+            and isinstance(provider.get("config"), dict)
+            and "cmd-path" in provider["config"]
+        ):
+            raise _refused(
+                f"the kubeconfig's user {user_name!r}",
+                f"names an auth-provider command ({provider['config'].get('cmd-path')!r})",
+            )
         return
 
 
@@ -274,12 +348,17 @@ def docker_config_refusal(document, path: str, cwd: str, allow) -> None:
             continue
         if not isinstance(per_registry, dict):
             raise _refused(where, "has a malformed credHelpers")
-        pairs = per_registry.pairs if isinstance(per_registry, _Pairs) else sorted(per_registry.items())
+        pairs = (
+            per_registry.pairs if isinstance(per_registry, _Pairs) else sorted(per_registry.items())
+        )
         helpers.extend(value for _key, value in pairs)
     for helper in helpers:
         if not isinstance(helper, str) or helper not in names:
-            raise _refused(where, f"names the credential helper docker-credential-{helper}, which the pack does not allow",
-                           f"{{name: {helper}}}")
+            raise _refused(
+                where,
+                f"names the credential helper docker-credential-{helper}, which the pack does not allow",
+                f"{{name: {helper}}}",
+            )
     extra = []
     for value in _every(document, "cliPluginsExtraDirs"):
         if value is None:
@@ -290,10 +369,14 @@ def docker_config_refusal(document, path: str, cwd: str, allow) -> None:
     top = os.path.realpath(cwd)
     for directory in extra:
         if not isinstance(directory, str) or not os.path.isabs(directory):
-            raise _refused(where, f"names the plugin directory {directory!r}, which is not an absolute path")
+            raise _refused(
+                where, f"names the plugin directory {directory!r}, which is not an absolute path"
+            )
         real = os.path.realpath(directory)
         if real == top or real.startswith(top.rstrip(os.sep) + os.sep):
-            raise _refused(where, f"names the plugin directory {directory!r}, inside the working directory")
+            raise _refused(
+                where, f"names the plugin directory {directory!r}, inside the working directory"
+            )
 
 
 def _docker_config_path(argv, env: dict, cwd: str) -> str:
@@ -304,7 +387,9 @@ def _docker_config_path(argv, env: dict, cwd: str) -> str:
     return os.path.join(cwd, directory, "config.json")
 
 
-def check_credentials(binding: dict, argv, env: dict, *, cwd=None, cancel=None, memory_mb=None) -> None:
+def check_credentials(
+    binding: dict, argv, env: dict, *, cwd=None, cancel=None, memory_mb=None
+) -> None:
     """Refuse (``WrapgenError``) a call whose tool config names a credential program the pack's
     ``credential_guard`` does not allow; return quietly otherwise, and when the pack has no guard.
 
@@ -323,7 +408,9 @@ def check_credentials(binding: dict, argv, env: dict, *, cwd=None, cancel=None, 
         except FileNotFoundError:
             return  # no config: no helper
         except OSError as error:
-            raise WrapgenError(f"refused: the credential guard cannot read {path}: {error.strerror}; nothing ran") from None
+            raise WrapgenError(
+                f"refused: the credential guard cannot read {path}: {error.strerror}; nothing ran"
+            ) from None
         if len(data) > _CONFIG_CAP:
             raise _refused(f"the docker config {path}", f"is larger than {_CONFIG_CAP >> 20} MiB")
         try:
@@ -333,8 +420,13 @@ def check_credentials(binding: dict, argv, env: dict, *, cwd=None, cancel=None, 
         docker_config_refusal(document, path, here, allow)
         return
     selected = _options(argv, _KUBE_SELECTORS)
-    _kubeconfig_refusal(_kubeconfig_view(_kubeconfig_paths(selected, env, here), "--kubeconfig" in selected,
-                                          cancel=cancel), selected, allow)
+    _kubeconfig_refusal(
+        _kubeconfig_view(
+            _kubeconfig_paths(selected, env, here), "--kubeconfig" in selected, cancel=cancel
+        ),
+        selected,
+        allow,
+    )
 
 
 def _kubeconfig_paths(selected: dict, env: dict, cwd: str) -> list[str]:
@@ -371,24 +463,49 @@ def _kubeconfig_view(paths: list[str], explicit: bool, *, cancel=None) -> dict:
     if key in _views:
         return _views[key]
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    child_env = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "TZ") or k.startswith("LC_")}
+    child_env = {
+        k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "TZ") or k.startswith("LC_")
+    }
     child_env["PYTHONPATH"] = root  # the wrapgen this process runs
     safe = ["-P"] if sys.version_info >= (3, 11) else []
-    argv = [sys.executable, *safe, "-m", KUBECONFIG_MODULE, *(["--explicit"] if explicit else []), *paths]
-    result = run_process(argv, timeout_s=_KUBECONFIG_TIMEOUT_S, output_cap=_OUTPUT_CAP, cwd="/", env=child_env,
-                         cancel=cancel, memory_mb=_KUBECONFIG_MEMORY_MB)
+    argv = [
+        sys.executable,
+        *safe,
+        "-m",
+        KUBECONFIG_MODULE,
+        *(["--explicit"] if explicit else []),
+        *paths,
+    ]
+    result = run_process(
+        argv,
+        timeout_s=_KUBECONFIG_TIMEOUT_S,
+        output_cap=_OUTPUT_CAP,
+        cwd="/",
+        env=child_env,
+        cancel=cancel,
+        memory_mb=_KUBECONFIG_MEMORY_MB,
+    )
     if result.cancelled:
         raise WrapgenError("cancelled")
     detail = result.stderr.decode("utf-8", errors="replace").strip()[-_ERROR_TAIL:]
     if result.exit_code != 0 or result.timed_out or result.not_found or result.signal is not None:
-        why = (f"{sys.executable} could not start: {result.not_found}" if result.not_found
-               else "timed out" if result.timed_out else detail.removeprefix("error: ") or f"exit {result.exit_code}")
-        raise WrapgenError(f"refused: the credential guard could not read the kubeconfig ({why}); nothing ran",
-                           hint="check KUBECONFIG and the kubeconfig files it names")
+        why = (
+            f"{sys.executable} could not start: {result.not_found}"
+            if result.not_found
+            else "timed out"
+            if result.timed_out
+            else detail.removeprefix("error: ") or f"exit {result.exit_code}"
+        )
+        raise WrapgenError(
+            f"refused: the credential guard could not read the kubeconfig ({why}); nothing ran",
+            hint="check KUBECONFIG and the kubeconfig files it names",
+        )
     try:
         view = json.loads(result.stdout.decode("utf-8"))
     except (ValueError, RecursionError):
-        raise WrapgenError("refused: the credential guard could not read the kubeconfig; nothing ran") from None
+        raise WrapgenError(
+            "refused: the credential guard could not read the kubeconfig; nothing ran"
+        ) from None
     if len(_views) >= 64:
         _views.clear()
     _views[key] = view

@@ -17,8 +17,15 @@ from wrapgen.runtime.output import print_error
 from wrapgen.runtime.schema import coerce_kv
 
 __all__ = [
-    "EXEC_USAGE", "ADAPTER_USAGE", "exec_main", "parse_exec_argv", "split_call_line", "CallLine", "ExecCall",
-    "print_envelope"]
+    "EXEC_USAGE",
+    "ADAPTER_USAGE",
+    "exec_main",
+    "parse_exec_argv",
+    "split_call_line",
+    "CallLine",
+    "ExecCall",
+    "print_envelope",
+]
 
 EXEC_USAGE = """\
 usage: wrapgen exec PACK VERB [--json] [-- k=v ...]
@@ -54,7 +61,9 @@ CallLine = namedtuple("CallLine", ["positionals", "switched", "value", "pairs", 
 CallLine.__doc__ = "A `PACK VERB [--SWITCH] [--OPTION VALUE] -- k=v ...` command line, split."
 
 
-def split_call_line(argv, *, switch: str, value_option: str, hint: str, max_positionals: int) -> CallLine:
+def split_call_line(
+    argv, *, switch: str, value_option: str, hint: str, max_positionals: int
+) -> CallLine:
     """Split the command lines of `wrapgen exec` and `wrapgen title` (and adapter.py) alike.
 
     ``switch`` is their one flag (``--json``, ``--done``), ``value_option`` their one option with a
@@ -97,15 +106,28 @@ def split_call_line(argv, *, switch: str, value_option: str, hint: str, max_posi
 def parse_exec_argv(argv, *, pack_given: bool) -> ExecCall:
     """Split ``[PACK] VERB [--json] [-- k=v ...]`` / ``--envelope FILE``; raises UsageError."""
     usage_hint = "run `adapter.py --help`" if pack_given else "run `wrapgen exec --help`"
-    line = split_call_line(argv, switch="--json", value_option="--envelope", hint=usage_hint,
-                           max_positionals=1 if pack_given else 2)
+    line = split_call_line(
+        argv,
+        switch="--json",
+        value_option="--envelope",
+        hint=usage_hint,
+        max_positionals=1 if pack_given else 2,
+    )
     if line.help:
         return ExecCall(help=True)
-    positionals, one_line, envelope, pairs = list(line.positionals), line.switched, line.value, line.pairs
+    positionals, one_line, envelope, pairs = (
+        list(line.positionals),
+        line.switched,
+        line.value,
+        line.pairs,
+    )
     wanted = 1 if pack_given else 2
     if envelope is not None:
         if positionals or pairs:
-            raise UsageError("--envelope takes the whole call; give no PACK, VERB or k=v with it", hint=usage_hint)
+            raise UsageError(
+                "--envelope takes the whole call; give no PACK, VERB or k=v with it",
+                hint=usage_hint,
+            )
         return ExecCall(envelope=envelope, one_line=True)
     if pack_given and not positionals:
         if pairs:
@@ -113,7 +135,9 @@ def parse_exec_argv(argv, *, pack_given: bool) -> ExecCall:
         return ExecCall(envelope="-", one_line=True, implicit=True)
     if len(positionals) != wanted:
         what = "VERB" if pack_given else "PACK VERB"
-        raise UsageError(f"expected {what}, got {' '.join(positionals) or 'nothing'}", hint=usage_hint)
+        raise UsageError(
+            f"expected {what}, got {' '.join(positionals) or 'nothing'}", hint=usage_hint
+        )
     if pack_given:
         return ExecCall(verb=positionals[0], pairs=pairs, one_line=one_line)
     return ExecCall(pack=positionals[0], verb=positionals[1], pairs=pairs, one_line=one_line)
@@ -131,8 +155,11 @@ def print_envelope(envelope: dict, *, one_line: bool, stream=None) -> None:
     try:
         text = json.dumps(envelope, ensure_ascii=False, indent=None if one_line else 2)
     except RecursionError:
-        text = json.dumps(failure("the result is nested too deeply to print (more than about 1,000 levels)"),
-                          ensure_ascii=False, indent=None if one_line else 2)
+        text = json.dumps(
+            failure("the result is nested too deeply to print (more than about 1,000 levels)"),
+            ensure_ascii=False,
+            indent=None if one_line else 2,
+        )
     stream.write(text + "\n")
     stream.flush()
 
@@ -155,8 +182,10 @@ def _read_bounded(fd: int, *, what: str) -> bytes:
         left = deadline - time.monotonic()
         ready = select.select([fd], [], [], max(left, 0))[0] if left > 0 else []
         if not ready:
-            raise UsageError(f"no complete envelope on {what} within {ENVELOPE_TIMEOUT_S:g} s",
-                             hint="send the whole envelope and close the stream (end of file)")
+            raise UsageError(
+                f"no complete envelope on {what} within {ENVELOPE_TIMEOUT_S:g} s",
+                hint="send the whole envelope and close the stream (end of file)",
+            )
         try:
             chunk = os.read(fd, 1 << 16)
         except BlockingIOError:
@@ -165,8 +194,10 @@ def _read_bounded(fd: int, *, what: str) -> bytes:
             return b"".join(chunks)
         size += len(chunk)
         if size > ENVELOPE_MAX_BYTES:
-            raise UsageError(f"the envelope on {what} is larger than {ENVELOPE_MAX_BYTES >> 20} MiB",
-                             hint="an envelope is one small JSON object")
+            raise UsageError(
+                f"the envelope on {what} is larger than {ENVELOPE_MAX_BYTES >> 20} MiB",
+                hint="an envelope is one small JSON object",
+            )
         chunks.append(chunk)
 
 
@@ -178,11 +209,17 @@ def _read_source(source: str) -> bytes:
             return b""
         try:
             fd = sys.stdin.fileno()
-        except (AttributeError, ValueError, OSError):  # an in-memory stdin (tests, embedding): no wait
+        except (
+            AttributeError,
+            ValueError,
+            OSError,
+        ):  # an in-memory stdin (tests, embedding): no wait
             text = sys.stdin.read(ENVELOPE_MAX_BYTES + 1)
             return text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
         return _read_bounded(fd, what="stdin")
-    fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))  # a FIFO must not block the open
+    fd = os.open(
+        source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    )  # a FIFO must not block the open
     try:
         return _read_bounded(fd, what=source)
     finally:
@@ -194,7 +231,10 @@ def _read_envelope(source: str):
     try:
         raw = _read_source(source)
     except OSError as error:
-        raise UsageError(f"cannot read envelope {source}: {error.strerror}", hint="pass an existing file, or - for stdin") from None
+        raise UsageError(
+            f"cannot read envelope {source}: {error.strerror}",
+            hint="pass an existing file, or - for stdin",
+        ) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -214,7 +254,10 @@ def _run(argv, pack_dir) -> int:
         return ExitStatus.OK
     if call.envelope is not None:
         if call.envelope == "-" and call.implicit and _stdin_is_terminal():
-            raise UsageError("no envelope: stdin is a terminal", hint=(ADAPTER_USAGE if pack_dir is not None else EXEC_USAGE).splitlines()[0])
+            raise UsageError(
+                "no envelope: stdin is a terminal",
+                hint=(ADAPTER_USAGE if pack_dir is not None else EXEC_USAGE).splitlines()[0],
+            )
         envelope, bad = _read_envelope(call.envelope)
         result = bad or execute_envelope(envelope, pack_dir=pack_dir)
     else:

@@ -51,8 +51,18 @@ _out_of_memory_re = None  # compiled on first use (a failed call), not at every 
 
 _ProcessResultFields = namedtuple(
     "_ProcessResultFields",
-    ["argv", "exit_code", "signal", "stdout", "stderr", "timed_out", "output_capped", "not_found", "cancelled",
-     "memory_exceeded"],
+    [
+        "argv",
+        "exit_code",
+        "signal",
+        "stdout",
+        "stderr",
+        "timed_out",
+        "output_capped",
+        "not_found",
+        "cancelled",
+        "memory_exceeded",
+    ],
     defaults=(None, None, b"", b"", False, False, None, False, False),
 )
 
@@ -72,7 +82,9 @@ class ProcessResult(_ProcessResultFields):
 
     @property
     def ok(self) -> bool:
-        return self.exit_code == 0 and not (self.timed_out or self.output_capped or self.not_found or self.cancelled)
+        return self.exit_code == 0 and not (
+            self.timed_out or self.output_capped or self.not_found or self.cancelled
+        )
 
 
 def _spawn_failure(argv: list[str], error: OSError) -> ProcessResult:
@@ -104,14 +116,25 @@ def _precheck(argv) -> str | None:
     return None
 
 
-def _pump(sup, streams: dict, *, timeout_s: float, output_cap: int, stdin_fd, stdin_data: bytes | None, cancel=None,
-          gather_s: float = 0.0):
+def _pump(
+    sup,
+    streams: dict,
+    *,
+    timeout_s: float,
+    output_cap: int,
+    stdin_fd,
+    stdin_data: bytes | None,
+    cancel=None,
+    gather_s: float = 0.0,
+):
     """Read the named fds and the supervisor's status until both end (or the deadline / cap / cancel);
     returns (buffers, timed_out, capped, cancelled). ``gather_s``: see ``_GATHER_AFTER``.
 
     (Each pass of the loop runs after a wake-up, with the caches cold: it is kept to plain
     comparisons of fds and a few locals.)"""
-    buffers = {fd: [] for fd in streams}  # the chunks read (joined at the end: one copy, none for a single chunk)
+    buffers = {
+        fd: [] for fd in streams
+    }  # the chunks read (joined at the end: one copy, none for a single chunk)
     total = 0
     timed_out = capped = cancelled = False
     deadline = time.monotonic() + max(0.0, float(timeout_s))
@@ -193,7 +216,12 @@ def _pump(sup, streams: dict, *, timeout_s: float, output_cap: int, stdin_fd, st
     finally:
         if stdin_fd is not None:
             os.close(stdin_fd)
-    return {name: b"".join(buffers[fd]) for fd, name in streams.items()}, timed_out, capped, cancelled
+    return (
+        {name: b"".join(buffers[fd]) for fd, name in streams.items()},
+        timed_out,
+        capped,
+        cancelled,
+    )
 
 
 def _memory_exceeded(sup, memory_mb, output: bytes) -> bool:
@@ -209,12 +237,25 @@ def _memory_exceeded(sup, memory_mb, output: bytes) -> bool:
     return sup.signal is not None and sup.max_rss_kb * 1024 >= memory_mb * (1 << 20) // 2
 
 
-def _finish(sup, argv, buffers, *, timed_out: bool, capped: bool, cancelled: bool = False, memory_mb=None,
-            stdout="stdout", stderr="stderr", cwd=None):
+def _finish(
+    sup,
+    argv,
+    buffers,
+    *,
+    timed_out: bool,
+    capped: bool,
+    cancelled: bool = False,
+    memory_mb=None,
+    stdout="stdout",
+    stderr="stderr",
+    cwd=None,
+):
     sup.finish()  # the sweep: nothing of this call is left once it returns
     if sup.exec_errno is not None:
         if cwd is not None and not os.path.isdir(cwd):  # (the chdir before the exec failed)
-            return ProcessResult(argv=tuple(argv), not_found=f"working directory {cwd} does not exist")
+            return ProcessResult(
+                argv=tuple(argv), not_found=f"working directory {cwd} does not exist"
+            )
         return _spawn_failure(argv, OSError(sup.exec_errno, os.strerror(sup.exec_errno)))
     exit_code, sig = sup.exit_code, sup.signal
     if exit_code is None and sig is None:  # the supervisor itself was killed
@@ -232,7 +273,8 @@ def _finish(sup, argv, buffers, *, timed_out: bool, capped: bool, cancelled: boo
         timed_out=timed_out,
         output_capped=capped,
         cancelled=cancelled,
-        memory_exceeded=not (timed_out or capped or cancelled) and _memory_exceeded(sup, memory_mb, err or out),
+        memory_exceeded=not (timed_out or capped or cancelled)
+        and _memory_exceeded(sup, memory_mb, err or out),
     )
 
 
@@ -285,15 +327,28 @@ def run_process(
     if reason is not None:
         return ProcessResult(argv=tuple(argv), not_found=reason)
     if in_memory and stdin is None and cancel is None and _MEMFD:
-        return _run_in_memory(argv, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd, env=env, memory_mb=memory_mb,
-                              state=caller_state)
+        return _run_in_memory(
+            argv,
+            timeout_s=timeout_s,
+            output_cap=output_cap,
+            cwd=cwd,
+            env=env,
+            memory_mb=memory_mb,
+            state=caller_state,
+        )
     stdin_data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     in_r, in_w = os.pipe() if stdin_data is not None else (None, None)
     try:
-        sup = spawn_supervised(argv, stdio=(in_r, out_w, err_w), cwd=cwd, env=env, memory_bytes=_memory_bytes(memory_mb),
-                               state=caller_state)
+        sup = spawn_supervised(
+            argv,
+            stdio=(in_r, out_w, err_w),
+            cwd=cwd,
+            env=env,
+            memory_bytes=_memory_bytes(memory_mb),
+            state=caller_state,
+        )
     except OSError as error:
         for fd in (out_r, err_r, in_w):
             if fd is not None:
@@ -305,8 +360,15 @@ def run_process(
                 os.close(fd)
     try:
         buffers, timed_out, capped, cancelled = _pump_or_kill(
-            sup, {out_r: "stdout", err_r: "stderr"}, timeout_s=timeout_s, output_cap=output_cap,
-            stdin_fd=in_w, stdin_data=stdin_data, cancel=cancel, gather_s=gather_s)
+            sup,
+            {out_r: "stdout", err_r: "stderr"},
+            timeout_s=timeout_s,
+            output_cap=output_cap,
+            stdin_fd=in_w,
+            stdin_data=stdin_data,
+            cancel=cancel,
+            gather_s=gather_s,
+        )
         if timed_out and on_timeout is not None and sup.pid is not None:
             try:
                 on_timeout(sup.pid)
@@ -316,12 +378,24 @@ def run_process(
     finally:
         os.close(out_r)
         os.close(err_r)
-    return _finish(sup, argv, buffers, timed_out=timed_out, capped=capped, cancelled=cancelled, memory_mb=memory_mb,
-                   cwd=cwd)
+    return _finish(
+        sup,
+        argv,
+        buffers,
+        timed_out=timed_out,
+        capped=capped,
+        cancelled=cancelled,
+        memory_mb=memory_mb,
+        cwd=cwd,
+    )
 
 
 _MEMFD = hasattr(os, "memfd_create") and hasattr(fcntl, "F_ADD_SEALS")
-_SEALS = getattr(fcntl, "F_SEAL_GROW", 0) | getattr(fcntl, "F_SEAL_SHRINK", 0) | getattr(fcntl, "F_SEAL_SEAL", 0)
+_SEALS = (
+    getattr(fcntl, "F_SEAL_GROW", 0)
+    | getattr(fcntl, "F_SEAL_SHRINK", 0)
+    | getattr(fcntl, "F_SEAL_SEAL", 0)
+)
 # How far past the cap an in-memory file reaches. A write that would cross its end fails whole
 # (a sealed file takes no partial write), so the room past the cap is what lets a tool's last writes
 # land and show that the call went over: a tool printing in pieces of up to this much is reported
@@ -365,8 +439,14 @@ def _run_in_memory(argv, *, timeout_s, output_cap, cwd, env, memory_mb, state) -
         try:
             fds.append(_capped_file("wrapgen-stdout", size))
             fds.append(_capped_file("wrapgen-stderr", size))
-            sup = spawn_supervised(argv, stdio=(None, *fds), cwd=cwd, env=env, memory_bytes=_memory_bytes(memory_mb),
-                                   state=state)
+            sup = spawn_supervised(
+                argv,
+                stdio=(None, *fds),
+                cwd=cwd,
+                env=env,
+                memory_bytes=_memory_bytes(memory_mb),
+                state=state,
+            )
         except OSError as error:
             return _spawn_failure(argv, error)
         try:
@@ -380,9 +460,16 @@ def _run_in_memory(argv, *, timeout_s, output_cap, cwd, env, memory_mb, state) -
     capped = len(out) + len(err) > cap
     if capped:
         out = out[:cap]
-        err = err[:cap - len(out)]
-    return _finish(sup, argv, {"stdout": out, "stderr": err}, timed_out=timed_out and not capped, capped=capped,
-                   memory_mb=memory_mb, cwd=cwd)
+        err = err[: cap - len(out)]
+    return _finish(
+        sup,
+        argv,
+        {"stdout": out, "stderr": err},
+        timed_out=timed_out and not capped,
+        capped=capped,
+        memory_mb=memory_mb,
+        cwd=cwd,
+    )
 
 
 def _await_end(sup, timeout_s: float) -> bool:
@@ -447,16 +534,37 @@ def run_in_pty(
         except OSError:
             pass
         try:
-            sup = spawn_supervised(argv, stdio=(slave, slave, slave), cwd=cwd, env=env,
-                                   memory_bytes=_memory_bytes(memory_mb), state=caller_state)
+            sup = spawn_supervised(
+                argv,
+                stdio=(slave, slave, slave),
+                cwd=cwd,
+                env=env,
+                memory_bytes=_memory_bytes(memory_mb),
+                state=caller_state,
+            )
         except OSError as error:
             return _spawn_failure(argv, error)
         finally:
             os.close(slave)
         buffers, timed_out, capped, cancelled = _pump_or_kill(
-            sup, {master: "stdout"}, timeout_s=timeout_s, output_cap=output_cap, stdin_fd=None, stdin_data=None,
-            cancel=cancel, gather_s=gather_s)
+            sup,
+            {master: "stdout"},
+            timeout_s=timeout_s,
+            output_cap=output_cap,
+            stdin_fd=None,
+            stdin_data=None,
+            cancel=cancel,
+            gather_s=gather_s,
+        )
     finally:
         os.close(master)
-    return _finish(sup, argv, buffers, timed_out=timed_out, capped=capped, cancelled=cancelled, memory_mb=memory_mb,
-                   cwd=cwd)
+    return _finish(
+        sup,
+        argv,
+        buffers,
+        timed_out=timed_out,
+        capped=capped,
+        cancelled=cancelled,
+        memory_mb=memory_mb,
+        cwd=cwd,
+    )

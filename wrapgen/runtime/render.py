@@ -75,11 +75,20 @@ def find_nul(value, path: str = "") -> str | None:
 
 def _is_flag(token: str) -> bool:
     # "-" alone (stdin), "--" and "--end-of-options" (end of options) are no flags that own the next slot
-    return token.startswith("-") and token not in ("-", "--", "--end-of-options") and not PLACEHOLDER_RE.search(token)
+    return (
+        token.startswith("-")
+        and token not in ("-", "--", "--end-of-options")
+        and not PLACEHOLDER_RE.search(token)
+    )
 
 
 def _is_empty(value) -> bool:
-    return value is None or value == "" or value is False or (isinstance(value, (list, tuple)) and not value)
+    return (
+        value is None
+        or value == ""
+        or value is False
+        or (isinstance(value, (list, tuple)) and not value)
+    )
 
 
 def _scalar_text(name: str, value) -> str:
@@ -198,7 +207,9 @@ def render_argv(template, args, *, json_selection=(), response_files: bool = Fal
             value = args.get(name)
             if value is True:
                 continue
-            if _is_empty(value) or (isinstance(value, (list, tuple)) and not _list_items(name, value)):
+            if _is_empty(value) or (
+                isinstance(value, (list, tuple)) and not _list_items(name, value)
+            ):
                 if preceding_flag is not None:
                     del out[preceding_flag]
                 continue

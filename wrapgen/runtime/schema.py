@@ -12,7 +12,14 @@ import re
 
 from wrapgen.errors import UsageError
 
-__all__ = ["GATE_ARGS", "PATTERN_TIMEOUT_S", "validate_args", "apply_defaults", "coerce_kv", "pattern_search"]
+__all__ = [
+    "GATE_ARGS",
+    "PATTERN_TIMEOUT_S",
+    "validate_args",
+    "apply_defaults",
+    "coerce_kv",
+    "pattern_search",
+]
 
 # confirm/apply are accepted by every verb (docs/contract.md §9), listed in its schema or not
 GATE_ARGS = ("confirm", "apply")
@@ -53,7 +60,9 @@ def _is_type(value, expected: str) -> bool:
     if expected == "number":
         return actual in ("integer", "number") and math.isfinite(value)
     if expected == "integer":
-        return actual == "integer" or (actual == "number" and math.isfinite(value) and float(value).is_integer())
+        return actual == "integer" or (
+            actual == "number" and math.isfinite(value) and float(value).is_integer()
+        )
     return actual == expected
 
 
@@ -149,7 +158,9 @@ def _search_in_child(compiled, value: str, timeout_s: float):
             os.closerange(3, 1 << 20)  # hold nothing of the parent's (a server's other calls)
             if resource is not None:
                 cpu = int(timeout_s) + 2
-                resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))  # bounded even if the parent dies
+                resource.setrlimit(
+                    resource.RLIMIT_CPU, (cpu, cpu)
+                )  # bounded even if the parent dies
             code = 0 if compiled.search(value) is not None else 1
         finally:
             os._exit(code)
@@ -204,7 +215,9 @@ def _check(schema, value, path: str, errors: list[str]) -> None:
     if types is not None:
         wanted = [types] if isinstance(types, str) else list(types)
         if not any(_is_type(value, t) for t in wanted):
-            errors.append(f"{path}: expected {' or '.join(wanted)}, got {_type_name(value)} {_show(value)}")
+            errors.append(
+                f"{path}: expected {' or '.join(wanted)}, got {_type_name(value)} {_show(value)}"
+            )
             return
     if "const" in schema and not _same(value, schema["const"]):
         errors.append(f"{path}: must be {_show(schema['const'])}, got {_show(value)}")
@@ -219,11 +232,15 @@ def _check(schema, value, path: str, errors: list[str]) -> None:
         if "pattern" in schema:
             found = pattern_search(schema["pattern"], value)
             if found is None:
-                errors.append(f"{path}: checking it against the pattern {schema['pattern']} took longer than "
-                              f"{_seconds(PATTERN_TIMEOUT_S)} s (the pack's pattern backtracks catastrophically; "
-                              "`wrapgen check` reports such patterns)")
+                errors.append(
+                    f"{path}: checking it against the pattern {schema['pattern']} took longer than "
+                    f"{_seconds(PATTERN_TIMEOUT_S)} s (the pack's pattern backtracks catastrophically; "
+                    "`wrapgen check` reports such patterns)"
+                )
             elif not found:
-                errors.append(f"{path}: {_show(value)} does not match the pattern {schema['pattern']}")
+                errors.append(
+                    f"{path}: {_show(value)} does not match the pattern {schema['pattern']}"
+                )
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if "minimum" in schema and value < schema["minimum"]:
             errors.append(f"{path}: must be at least {schema['minimum']}, got {_show(value)}")
@@ -248,7 +265,9 @@ def _check_object(schema, value: dict, path: str, errors: list[str], *, gate: bo
             _check(properties[name], item, f"{prefix}{name}", errors)
         elif gate and name in GATE_ARGS:
             if not isinstance(item, bool):
-                errors.append(f"{prefix}{name}: expected boolean, got {_type_name(item)} {_show(item)}")
+                errors.append(
+                    f"{prefix}{name}: expected boolean, got {_type_name(item)} {_show(item)}"
+                )
         elif extra is False:
             valid = sorted(set(properties) | (set(GATE_ARGS) if gate else set()))
             errors.append(f"{prefix}{name}: unknown argument (valid: {', '.join(valid) or 'none'})")
@@ -295,14 +314,18 @@ def _coerce(name: str, text: str, kind: str):
         try:
             return int(text, 10)
         except ValueError:
-            raise UsageError(f"{name}={text}: not an integer", hint=f"pass {name}=<whole number>, e.g. {name}=10") from None
+            raise UsageError(
+                f"{name}={text}: not an integer", hint=f"pass {name}=<whole number>, e.g. {name}=10"
+            ) from None
     if kind == "number":
         try:
             number = float(text)
         except ValueError:
             number = math.nan
         if not math.isfinite(number):
-            raise UsageError(f"{name}={text}: not a number", hint=f"pass {name}=<number>, e.g. {name}=1.5")
+            raise UsageError(
+                f"{name}={text}: not a number", hint=f"pass {name}=<number>, e.g. {name}=1.5"
+            )
         return int(number) if re.fullmatch(r"[+-]?\d+", text.strip()) else number
     if kind == "boolean":
         lowered = text.strip().lower()
@@ -310,9 +333,15 @@ def _coerce(name: str, text: str, kind: str):
             return True
         if lowered in _FALSE:
             return False
-        raise UsageError(f"{name}={text}: not a boolean", hint=f"pass {name}=true or {name}=false (yes/no/1/0 work too)")
+        raise UsageError(
+            f"{name}={text}: not a boolean",
+            hint=f"pass {name}=true or {name}=false (yes/no/1/0 work too)",
+        )
     if kind in ("object", "null"):
-        raise UsageError(f"{name}: a {kind} cannot be given as k=v", hint="send the whole envelope with --envelope")
+        raise UsageError(
+            f"{name}: a {kind} cannot be given as k=v",
+            hint="send the whole envelope with --envelope",
+        )
     return text
 
 
@@ -329,7 +358,9 @@ def coerce_kv(pairs, schema) -> dict:
     for pair in pairs:
         name, sep, text = pair.partition("=")
         if not sep or not name:
-            raise UsageError(f"{pair!r} is not k=v", hint="write each argument as name=value after --")
+            raise UsageError(
+                f"{pair!r} is not k=v", hint="write each argument as name=value after --"
+            )
         if name in properties:
             prop = properties[name]
         elif name in GATE_ARGS:
@@ -345,6 +376,9 @@ def coerce_kv(pairs, schema) -> dict:
             args.setdefault(name, []).append(_coerce(name, text, item_kind))
             continue
         if name in args:
-            raise UsageError(f"{name} is given twice", hint=f"{name} takes one value; only array arguments repeat")
+            raise UsageError(
+                f"{name} is given twice",
+                hint=f"{name} takes one value; only array arguments repeat",
+            )
         args[name] = _coerce(name, text, kind)
     return args

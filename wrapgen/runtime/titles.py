@@ -11,7 +11,14 @@ import re
 
 from wrapgen.errors import WrapgenError
 
-__all__ = ["TITLE_VALUE_MAX", "command_title", "render_title", "title_value", "title_findings", "verb_title"]
+__all__ = [
+    "TITLE_VALUE_MAX",
+    "command_title",
+    "render_title",
+    "title_value",
+    "title_findings",
+    "verb_title",
+]
 
 TITLE_VALUE_MAX = 60
 _PLACEHOLDER_RE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*)\s*\}\}")
@@ -105,7 +112,9 @@ def verb_title(pack, verb_key: str) -> dict | None:
     return title if isinstance(title, dict) else None
 
 
-def command_title(pack, verb_key: str, args, result=None, *, done: bool | None = None) -> str | None:
+def command_title(
+    pack, verb_key: str, args, result=None, *, done: bool | None = None
+) -> str | None:
     """The title of one call (the note's ``commandTitle``): ``live`` while it runs, ``done`` after.
 
     ``pack`` is a pack directory, a pack_id, or a binding / manifest dict. ``done`` defaults to
@@ -152,12 +161,24 @@ def title_findings(title, arg_names) -> list[tuple[str, str]]:
             for name in _PLACEHOLDER_RE.findall(template):
                 if _is_result(name):
                     if form == "live":
-                        findings.append((where, f"uses {{{{{name}}}}} in live: a result exists only once the command is done; move it to done"))
+                        findings.append(
+                            (
+                                where,
+                                f"uses {{{{{name}}}}} in live: a result exists only once the command is done; move it to done",
+                            )
+                        )
                 elif name not in known:
                     valid = ", ".join(sorted(arg_names)) or "none"
-                    findings.append((where, f"names unknown argument {{{{{name}}}}} (arguments: {valid})"))
+                    findings.append(
+                        (where, f"names unknown argument {{{{{name}}}}} (arguments: {valid})")
+                    )
         last = items[-1]
         if isinstance(last, str) and _PLACEHOLDER_RE.search(last):
             where = f"title.{form}" if single else f"title.{form}[{len(items) - 1}]"
-            findings.append((where, f"no plain fallback: end {form} with a template without placeholders, so a title always shows"))
+            findings.append(
+                (
+                    where,
+                    f"no plain fallback: end {form} with a template without placeholders, so a title always shows",
+                )
+            )
     return findings

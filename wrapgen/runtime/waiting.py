@@ -34,7 +34,9 @@ class TreeState:
 
     def sleeping(self, wall_s: float) -> bool:
         """Alive, holding no socket or watch, and asleep for more than half of ``wall_s``."""
-        return self.processes > 0 and not self.sockets and not self.watches and self.cpu_s < wall_s / 2
+        return (
+            self.processes > 0 and not self.sockets and not self.watches and self.cpu_s < wall_s / 2
+        )
 
     def retrying_network(self, wall_s: float) -> bool:
         """Asleep (``sleeping``) after trying, in a network namespace of its own, to reach the network."""
@@ -79,7 +81,9 @@ def children_by_parent() -> dict[int, list[int]]:
                 stat = handle.read()
         except OSError:
             continue  # it ended while we looked
-        fields = stat[stat.rfind(b")") + 2:].split()  # after "pid (comm) ": the comm may hold spaces
+        fields = stat[
+            stat.rfind(b")") + 2 :
+        ].split()  # after "pid (comm) ": the comm may hold spaces
         if len(fields) > 1:
             tree.setdefault(int(fields[1]), []).append(int(entry))
     return tree
@@ -91,7 +95,7 @@ def _cpu_s(pid: int, tick: float) -> float:
             stat = handle.read()
     except OSError:
         return 0.0
-    fields = stat[stat.rfind(b")") + 2:].split()
+    fields = stat[stat.rfind(b")") + 2 :].split()
     # utime, stime, and the same of its reaped children (fields 14-17 of proc(5))
     return sum(int(value) for value in fields[11:15]) * tick
 
@@ -129,7 +133,9 @@ def tree_state(root_pid: int) -> TreeState | None:
     sockets = watches = 0
     cpu = 0.0
     ours = _namespace(os.getpid())
-    counted: dict[str, int] = {}  # each namespace not ours -> its tries (the sandbox's processes share one: read once)
+    counted: dict[
+        str, int
+    ] = {}  # each namespace not ours -> its tries (the sandbox's processes share one: read once)
     for pid in found:
         held = _held(pid)
         sockets += held[0]
@@ -140,5 +146,10 @@ def tree_state(root_pid: int) -> TreeState | None:
             count = _net_attempts(pid)
             if count is not None:
                 counted[space] = count
-    return TreeState(processes=len(found), sockets=sockets, watches=watches, cpu_s=cpu,
-                     net_attempts=sum(counted.values()) if counted else None)
+    return TreeState(
+        processes=len(found),
+        sockets=sockets,
+        watches=watches,
+        cpu_s=cpu,
+        net_attempts=sum(counted.values()) if counted else None,
+    )

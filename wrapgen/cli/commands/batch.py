@@ -8,18 +8,39 @@ __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("recipes", nargs="+", metavar="RECIPES",
-                        help="recipe files, or directories searched for *.yaml (subdirectories named "
-                             "`examples` are skipped unless named directly)")
-    parser.add_argument("-o", "--out", default="adapters", metavar="DIR",
-                        help="write each pack to DIR/PACK_ID (default: adapters)")
-    parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
-                        help="recipes converted at once, in worker processes (default: the number of CPUs)")
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; print unified diffs and fail when any pack under DIR differs")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="convert every recipe again, even when the recipe, the tool and wrapgen are "
-                             "unchanged since the last conversion (the memo is refreshed)")
+    parser.add_argument(
+        "recipes",
+        nargs="+",
+        metavar="RECIPES",
+        help="recipe files, or directories searched for *.yaml (subdirectories named "
+        "`examples` are skipped unless named directly)",
+    )
+    parser.add_argument(
+        "-o",
+        "--out",
+        default="adapters",
+        metavar="DIR",
+        help="write each pack to DIR/PACK_ID (default: adapters)",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="recipes converted at once, in worker processes (default: the number of CPUs)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; print unified diffs and fail when any pack under DIR differs",
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="convert every recipe again, even when the recipe, the tool and wrapgen are "
+        "unchanged since the last conversion (the memo is refreshed)",
+    )
 
 
 def _progress(stream):
@@ -30,6 +51,7 @@ def _progress(stream):
         if done == total:
             stream.write("\r\033[K")
         stream.flush()
+
     return show
 
 
@@ -40,8 +62,14 @@ def run(ns) -> int:
     if ns.jobs is not None and ns.jobs < 1:
         raise UsageError(f"--jobs must be 1 or more, not {ns.jobs}", hint="pass --jobs 2")
     progress = _progress(sys.stderr) if sys.stderr.isatty() else None
-    result = run_batch(ns.recipes, out_dir=ns.out, jobs=ns.jobs, check=ns.check, progress=progress,
-                       memo=not ns.no_cache)
+    result = run_batch(
+        ns.recipes,
+        out_dir=ns.out,
+        jobs=ns.jobs,
+        check=ns.check,
+        progress=progress,
+        memo=not ns.no_cache,
+    )
     print(summary_table(result))
     warned = [o for o in result.outcomes if o.ok and o.warnings]
     if warned:
@@ -50,7 +78,9 @@ def run(ns) -> int:
             for warning in o.warnings:
                 print(f"  {o.pack_id}: {warning}")
     if result.orphans:
-        print(f"\nnot produced by any recipe (left alone): {', '.join(result.orphans)} in {result.out_dir}")
+        print(
+            f"\nnot produced by any recipe (left alone): {', '.join(result.orphans)} in {result.out_dir}"
+        )
     if result.check and result.drifted:
         print()
         for o in result.drifted:
@@ -69,10 +99,15 @@ def run(ns) -> int:
                 print(f"    hint: {o.hint}", file=sys.stderr)
     if result.check:
         if result.drifted:
-            print(f"\n{len(result.drifted)} pack(s) under {result.out_dir} differ from their recipes; "
-                  f"run `wrapgen batch {' '.join(ns.recipes)} -o {ns.out}` to regenerate", file=sys.stderr)
+            print(
+                f"\n{len(result.drifted)} pack(s) under {result.out_dir} differ from their recipes; "
+                f"run `wrapgen batch {' '.join(ns.recipes)} -o {ns.out}` to regenerate",
+                file=sys.stderr,
+            )
         elif not failed:
-            print(f"\n{ok} pack(s) under {result.out_dir} match their recipes ({result.seconds:.1f}s)")
+            print(
+                f"\n{ok} pack(s) under {result.out_dir} match their recipes ({result.seconds:.1f}s)"
+            )
     else:
         written = sum(1 for o in result.outcomes if o.ok and o.diffs)
         print(f"\n{ok} pack(s) converted, {written} changed, in {result.seconds:.1f}s")

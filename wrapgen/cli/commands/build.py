@@ -12,10 +12,17 @@ __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("dirs", nargs="+", metavar="DIR",
-                        help="pack directories; a directory of packs builds each one")
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; print a unified diff of what would change and exit 1 if anything would")
+    parser.add_argument(
+        "dirs",
+        nargs="+",
+        metavar="DIR",
+        help="pack directories; a directory of packs builds each one",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; print a unified diff of what would change and exit 1 if anything would",
+    )
 
 
 def run(ns) -> int:

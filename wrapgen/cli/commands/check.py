@@ -12,22 +12,43 @@ __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("dirs", nargs="+", metavar="DIR",
-                        help="pack directories (or pack.yaml files); a directory of packs checks each one")
-    parser.add_argument("--format", choices=("text", "json"), default="text",
-                        help="text: one PATH:LINE: CODE severity message per line; json: one object")
-    parser.add_argument("--probe", action="store_true",
-                        help="also render every verb with sample args and ask the real tool's help "
-                             "whether it lists every flag used (docs/contract.md §12)")
-    parser.add_argument("--drift", action="store_true",
-                        help="instead of linting, read each pack's installed tool again and classify what changed "
-                             "since the pack was made: breaking, compatible or metadata; the exit status says "
-                             "the worst (0 none, 3 metadata, 4 compatible, 5 breaking)")
-    parser.add_argument("--try", dest="try_", action="store_true",
-                        help="also run every read verb with sample args in the sandbox and report what it shows "
-                             "(W060-W064: long-running, interactive, writing, missing operand, not JSON)")
-    parser.add_argument("--try-in", metavar="DIR",
-                        help="with --try: copy DIR into each trial's scratch working directory")
+    parser.add_argument(
+        "dirs",
+        nargs="+",
+        metavar="DIR",
+        help="pack directories (or pack.yaml files); a directory of packs checks each one",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text: one PATH:LINE: CODE severity message per line; json: one object",
+    )
+    parser.add_argument(
+        "--probe",
+        action="store_true",
+        help="also render every verb with sample args and ask the real tool's help "
+        "whether it lists every flag used (docs/contract.md §12)",
+    )
+    parser.add_argument(
+        "--drift",
+        action="store_true",
+        help="instead of linting, read each pack's installed tool again and classify what changed "
+        "since the pack was made: breaking, compatible or metadata; the exit status says "
+        "the worst (0 none, 3 metadata, 4 compatible, 5 breaking)",
+    )
+    parser.add_argument(
+        "--try",
+        dest="try_",
+        action="store_true",
+        help="also run every read verb with sample args in the sandbox and report what it shows "
+        "(W060-W064: long-running, interactive, writing, missing operand, not JSON)",
+    )
+    parser.add_argument(
+        "--try-in",
+        metavar="DIR",
+        help="with --try: copy DIR into each trial's scratch working directory",
+    )
 
 
 def run(ns) -> int:
@@ -37,7 +58,10 @@ def run(ns) -> int:
         if getattr(ns, "try_", False):
             from wrapgen.errors import UsageError
 
-            raise UsageError("--drift and --try are two separate checks", hint="run `wrapgen check --try DIR` apart")
+            raise UsageError(
+                "--drift and --try are two separate checks",
+                hint="run `wrapgen check --try DIR` apart",
+            )
         return _run_drift(ns, expand_pack_dirs(ns.dirs))
 
     notes: list[str] = []
@@ -47,7 +71,9 @@ def run(ns) -> int:
         if getattr(ns, "try_in", None):
             from wrapgen.errors import UsageError
 
-            raise UsageError("--try-in needs --try", hint="wrapgen check --try --try-in DIR PACK_DIR")
+            raise UsageError(
+                "--try-in needs --try", hint="wrapgen check --try --try-in DIR PACK_DIR"
+            )
         findings = check_packs(ns.dirs)
     if getattr(ns, "probe", False):
         from wrapgen.check.probe import probe_packs
@@ -57,21 +83,29 @@ def run(ns) -> int:
     warnings = sum(1 for d in findings if d.level == "warning")
     packs = len(expand_pack_dirs(ns.dirs))
     if ns.format == "json":
-        print(json.dumps({
-            "ok": errors == 0,
-            "packs": packs,
-            "errors": errors,
-            "warnings": warnings,
-            "findings": [d.to_dict() for d in findings],
-            **({"trials": notes} if getattr(ns, "try_", False) else {}),
-        }, indent=2, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "ok": errors == 0,
+                    "packs": packs,
+                    "errors": errors,
+                    "warnings": warnings,
+                    "findings": [d.to_dict() for d in findings],
+                    **({"trials": notes} if getattr(ns, "try_", False) else {}),
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
     else:
         for line in notes:
             print(line)
         for diagnostic in findings:
             print(diagnostic.format())
-        print(f"{packs} pack{'s' * (packs != 1)} checked: {errors} error{'s' * (errors != 1)}, "
-              f"{warnings} warning{'s' * (warnings != 1)}")
+        print(
+            f"{packs} pack{'s' * (packs != 1)} checked: {errors} error{'s' * (errors != 1)}, "
+            f"{warnings} warning{'s' * (warnings != 1)}"
+        )
     return ExitStatus.FAILED if errors else ExitStatus.OK
 
 
@@ -80,18 +114,32 @@ def _run_drift(ns, pack_dirs) -> int:
     from wrapgen.flows.drift import pack_drift
 
     if getattr(ns, "probe", False):
-        raise UsageError("--drift and --probe are two separate checks", hint="run `wrapgen check --probe DIR` apart")
+        raise UsageError(
+            "--drift and --probe are two separate checks",
+            hint="run `wrapgen check --probe DIR` apart",
+        )
     drifts = [(pack_dir, pack_drift(pack_dir)) for pack_dir in pack_dirs]
     status = max((drift.exit_status for _, drift in drifts), default=ExitStatus.OK)
     if ns.format == "json":
-        print(json.dumps({"packs": [{"dir": str(d), **drift.to_dict()} for d, drift in drifts],
-                          "exit_status": int(status)}, indent=2, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "packs": [{"dir": str(d), **drift.to_dict()} for d, drift in drifts],
+                    "exit_status": int(status),
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
         return status
     for pack_dir, drift in drifts:
         print(f"{pack_dir}: {drift.summary()}")
         for change in drift.changes:
             print(f"  {change.level}: {change.message}")
-    counts = {level: sum(1 for _, d in drifts if d.level == level) for level in ("breaking", "compatible", "metadata")}
+    counts = {
+        level: sum(1 for _, d in drifts if d.level == level)
+        for level in ("breaking", "compatible", "metadata")
+    }
     said = ", ".join(f"{n} {level}" for level, n in counts.items() if n) or "no drift"
     print(f"{len(drifts)} pack{'s' * (len(drifts) != 1)} checked for drift: {said}")
     return status

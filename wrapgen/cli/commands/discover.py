@@ -13,18 +13,42 @@ __all__ = ["add_arguments", "run", "render_tree", "render_json"]
 
 def add_arguments(parser) -> None:
     parser.add_argument("tool", help="a program name on PATH, or a path to one")
-    parser.add_argument("--format", choices=("json", "tree"), default="tree",
-                        help="json: the full model (Tool.to_dict()); tree: a readable outline (default)")
-    parser.add_argument("--depth", type=int, default=3, help="how many subcommand levels to read (default 3)")
-    parser.add_argument("--max-nodes", type=int, default=500, help="stop after probing this many commands")
-    parser.add_argument("--jobs", type=int, default=None, help="help probes run at once (default: 2 per CPU)")
-    parser.add_argument("--timeout", type=float, default=None, help="seconds per help probe (default 5)")
-    parser.add_argument("--deadline", type=float, default=120.0, metavar="SECONDS",
-                        help="seconds for the whole discovery; past it what was read is kept, with a warning (default 120)")
-    parser.add_argument("--style", default=None,
-                        help="force one help parser (gnu, argparse, click, cobra, clap, git, man, docopt)")
-    parser.add_argument("--no-cache", action="store_true", help="probe again even when the tool is unchanged")
-    parser.add_argument("--no-man", action="store_true", help="read --help only, never the man pages")
+    parser.add_argument(
+        "--format",
+        choices=("json", "tree"),
+        default="tree",
+        help="json: the full model (Tool.to_dict()); tree: a readable outline (default)",
+    )
+    parser.add_argument(
+        "--depth", type=int, default=3, help="how many subcommand levels to read (default 3)"
+    )
+    parser.add_argument(
+        "--max-nodes", type=int, default=500, help="stop after probing this many commands"
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=None, help="help probes run at once (default: 2 per CPU)"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=None, help="seconds per help probe (default 5)"
+    )
+    parser.add_argument(
+        "--deadline",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="seconds for the whole discovery; past it what was read is kept, with a warning (default 120)",
+    )
+    parser.add_argument(
+        "--style",
+        default=None,
+        help="force one help parser (gnu, argparse, click, cobra, clap, git, man, docopt)",
+    )
+    parser.add_argument(
+        "--no-cache", action="store_true", help="probe again even when the tool is unchanged"
+    )
+    parser.add_argument(
+        "--no-man", action="store_true", help="read --help only, never the man pages"
+    )
 
 
 def run(ns) -> int:
@@ -32,9 +56,18 @@ def run(ns) -> int:
 
     progress = _Progress(ns.tool) if sys.stderr.isatty() else None
     try:
-        tool = discover(ns.tool, depth=ns.depth, max_nodes=ns.max_nodes, jobs=ns.jobs, cache=not ns.no_cache,
-                        progress=progress, style=ns.style, timeout_s=ns.timeout, man=not ns.no_man,
-                        deadline_s=ns.deadline)
+        tool = discover(
+            ns.tool,
+            depth=ns.depth,
+            max_nodes=ns.max_nodes,
+            jobs=ns.jobs,
+            cache=not ns.no_cache,
+            progress=progress,
+            style=ns.style,
+            timeout_s=ns.timeout,
+            man=not ns.no_man,
+            deadline_s=ns.deadline,
+        )
     finally:
         if progress is not None:
             progress.clear()

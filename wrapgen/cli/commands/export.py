@@ -29,7 +29,12 @@ def add_arguments(parser) -> None:
         action="store_true",
         help="name tools PACK.VERB even for one pack (the names `wrapgen serve` uses for several packs)",
     )
-    parser.add_argument("-o", "--output", metavar="DIR", help="with --format skill: the directory the skill folders go in")
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="DIR",
+        help="with --format skill: the directory the skill folders go in",
+    )
     parser.add_argument(
         "--check",
         action="store_true",
@@ -43,16 +48,25 @@ def _run_skill(ns, packs) -> int:
     from wrapgen.pack.emit import write_files
 
     if not ns.output:
-        raise UsageError("--format skill writes a folder per pack: pass -o DIR", hint="e.g. `wrapgen export adapters/git --format skill -o skills`")
+        raise UsageError(
+            "--format skill writes a folder per pack: pass -o DIR",
+            hint="e.g. `wrapgen export adapters/git --format skill -o skills`",
+        )
     if ns.prefix:
-        raise UsageError("--prefix names MCP and OpenAI tools; a skill is named after its pack", hint="leave out --prefix")
+        raise UsageError(
+            "--prefix names MCP and OpenAI tools; a skill is named after its pack",
+            hint="leave out --prefix",
+        )
     rendered = []
     seen: dict[str, str] = {}
     for pack_dir, binding in packs:
         files = render_skill(binding, read_pack_files(pack_dir))
         name = next(iter(files)).split("/", 1)[0]
         if name in seen:
-            raise UsageError(f"pack {name!r} is given twice", hint="name each pack once; each becomes the folder DIR/PACK_ID")
+            raise UsageError(
+                f"pack {name!r} is given twice",
+                hint="name each pack once; each becomes the folder DIR/PACK_ID",
+            )
         seen[name] = str(pack_dir)
         rendered.append((name, files))
     status = ExitStatus.OK
@@ -74,5 +88,7 @@ def run(ns) -> int:
     packs = load_packs(ns.packs)
     if ns.format == "skill":
         return _run_skill(ns, packs)
-    sys.stdout.write(export_text([binding for _, binding in packs], format=ns.format, prefix=ns.prefix or None))
+    sys.stdout.write(
+        export_text([binding for _, binding in packs], format=ns.format, prefix=ns.prefix or None)
+    )
     return ExitStatus.OK

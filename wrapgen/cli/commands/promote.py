@@ -16,12 +16,23 @@ __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("pathwrap", metavar="PATHWRAP.yaml",
-                        help="a PATH-wrap pack: pack_id, wrap.bin and wrap.allowedSubcommands")
-    parser.add_argument("-o", "--out", default="adapters", metavar="DIR",
-                        help="write the pack(s) to DIR/PACK_ID and the report to DIR (default: adapters)")
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; print unified diffs and exit 1 when anything would change")
+    parser.add_argument(
+        "pathwrap",
+        metavar="PATHWRAP.yaml",
+        help="a PATH-wrap pack: pack_id, wrap.bin and wrap.allowedSubcommands",
+    )
+    parser.add_argument(
+        "-o",
+        "--out",
+        default="adapters",
+        metavar="DIR",
+        help="write the pack(s) to DIR/PACK_ID and the report to DIR (default: adapters)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; print unified diffs and exit 1 when anything would change",
+    )
 
 
 def run(ns) -> int:
@@ -31,10 +42,14 @@ def run(ns) -> int:
     outcome = promote(ns.pathwrap, out_dir=ns.out)
     changes: list[str] = []
     for pack_id, files in outcome.packs.items():
-        changes += [_prefix(d, f"{ns.out.rstrip('/')}/{pack_id}/")
-                    for d in write_files(f"{ns.out}/{pack_id}", files, check=ns.check)]
-    changes += [_prefix(d, f"{ns.out.rstrip('/')}/")
-                for d in write_files(ns.out, {outcome.report_name: outcome.report}, check=ns.check)]
+        changes += [
+            _prefix(d, f"{ns.out.rstrip('/')}/{pack_id}/")
+            for d in write_files(f"{ns.out}/{pack_id}", files, check=ns.check)
+        ]
+    changes += [
+        _prefix(d, f"{ns.out.rstrip('/')}/")
+        for d in write_files(ns.out, {outcome.report_name: outcome.report}, check=ns.check)
+    ]
     print(outcome.report, end="")
     print()
     for finding in outcome.findings:
@@ -47,11 +62,19 @@ def run(ns) -> int:
             sys.stdout.write(change)
         print(f"check: {len(changes)} file(s) would change" if changes else "check: up to date")
     else:
-        print(f"wrote {len(outcome.packs)} pack(s) ({', '.join(outcome.packs)}) and "
-              f"{ns.out.rstrip('/')}/{outcome.report_name}")
-    return ExitStatus.FAILED if outcome.plan.missing or errors or (ns.check and changes) else ExitStatus.OK
+        print(
+            f"wrote {len(outcome.packs)} pack(s) ({', '.join(outcome.packs)}) and "
+            f"{ns.out.rstrip('/')}/{outcome.report_name}"
+        )
+    return (
+        ExitStatus.FAILED
+        if outcome.plan.missing or errors or (ns.check and changes)
+        else ExitStatus.OK
+    )
 
 
 def _prefix(diff: str, prefix: str) -> str:
-    return "".join(line[:6] + prefix.lstrip("/") + line[6:] if line.startswith(("--- a/", "+++ b/")) else line
-                   for line in diff.splitlines(keepends=True))
+    return "".join(
+        line[:6] + prefix.lstrip("/") + line[6:] if line.startswith(("--- a/", "+++ b/")) else line
+        for line in diff.splitlines(keepends=True)
+    )

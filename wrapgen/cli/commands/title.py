@@ -36,24 +36,35 @@ class TitleCall:
 
 def parse_title_argv(argv) -> TitleCall:
     """Split the command line; raises UsageError."""
-    line = split_call_line(argv, switch="--done", value_option="--result", hint=_HINT, max_positionals=2)
+    line = split_call_line(
+        argv, switch="--done", value_option="--result", hint=_HINT, max_positionals=2
+    )
     if line.help:
         return TitleCall(help=True)
     positionals, done, result, pairs = line.positionals, line.switched, line.value, line.pairs
     if len(positionals) != 2:
-        raise UsageError(f"expected PACK VERB, got {' '.join(positionals) or 'nothing'}", hint=_HINT)
-    return TitleCall(pack=positionals[0], verb=positionals[1], pairs=pairs, done=done, result=result)
+        raise UsageError(
+            f"expected PACK VERB, got {' '.join(positionals) or 'nothing'}", hint=_HINT
+        )
+    return TitleCall(
+        pack=positionals[0], verb=positionals[1], pairs=pairs, done=done, result=result
+    )
 
 
 def _read_result(source: str):
     try:
         text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
     except OSError as error:
-        raise UsageError(f"cannot read result {source}: {error.strerror}", hint="pass an existing file, or - for stdin") from None
+        raise UsageError(
+            f"cannot read result {source}: {error.strerror}",
+            hint="pass an existing file, or - for stdin",
+        ) from None
     try:
         value = json.loads(text)
     except ValueError as error:
-        raise UsageError(f"the result in {source} is not JSON: {error}", hint="pass the JSON result of the call") from None
+        raise UsageError(
+            f"the result in {source} is not JSON: {error}", hint="pass the JSON result of the call"
+        ) from None
     # an envelope is accepted too: its result is what titles read
     if isinstance(value, dict) and value.get("ok") is True and set(value) == {"ok", "result"}:
         value = value["result"]
@@ -74,7 +85,9 @@ def main(argv: list[str]) -> int:
     schema = binding["verbs"][call.verb].get("args") or {}
     args = coerce_kv(call.pairs, schema)
     result = _read_result(call.result) if call.result is not None else None
-    title = command_title(binding, call.verb, args, result, done=call.done or call.result is not None)
+    title = command_title(
+        binding, call.verb, args, result, done=call.done or call.result is not None
+    )
     if title is not None:
         print(title)
     return ExitStatus.OK
@@ -83,7 +96,9 @@ def main(argv: list[str]) -> int:
 def add_arguments(parser) -> None:
     import argparse
 
-    parser.add_argument("argv", nargs=argparse.REMAINDER, help="PACK VERB [--done] [--result FILE|-] -- k=v ...")
+    parser.add_argument(
+        "argv", nargs=argparse.REMAINDER, help="PACK VERB [--done] [--result FILE|-] -- k=v ..."
+    )
 
 
 def run(namespace) -> int:

@@ -11,10 +11,19 @@ __all__ = ["add_arguments", "run"]
 
 def add_arguments(parser) -> None:
     parser.add_argument("tool", metavar="TOOL", help="the tool: a name on PATH or a path")
-    parser.add_argument("-o", "--out", default="adapters", metavar="DIR",
-                        help="write the pack to DIR/PACK_ID (default: adapters)")
-    parser.add_argument("--recipe", metavar="FILE", default=None,
-                        help="start from a recipe's choices instead of the bare proposal")
+    parser.add_argument(
+        "-o",
+        "--out",
+        default="adapters",
+        metavar="DIR",
+        help="write the pack to DIR/PACK_ID (default: adapters)",
+    )
+    parser.add_argument(
+        "--recipe",
+        metavar="FILE",
+        default=None,
+        help="start from a recipe's choices instead of the bare proposal",
+    )
 
 
 def _progress(stream):
@@ -23,6 +32,7 @@ def _progress(stream):
         if done >= total:
             stream.write("\r\033[K")
         stream.flush()
+
     return show
 
 
@@ -42,6 +52,12 @@ def run(ns) -> int:
     def say(text: str) -> None:
         print(text, flush=True)
 
-    result = run_wizard(ns.tool, out_dir=ns.out, ask=input, say=say, recipe=recipe,
-                        progress=_progress(sys.stderr) if sys.stderr.isatty() else None)
+    result = run_wizard(
+        ns.tool,
+        out_dir=ns.out,
+        ask=input,
+        say=say,
+        recipe=recipe,
+        progress=_progress(sys.stderr) if sys.stderr.isatty() else None,
+    )
     return ExitStatus.FAILED if result.errors else ExitStatus.OK

@@ -16,41 +16,96 @@ _MAX_LEFT_OUT_SHOWN = 25
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("tool", nargs="?", help="the tool: a name on PATH or a path (optional with --recipe)")
-    parser.add_argument("-o", "--out", default="adapters", metavar="DIR",
-                        help="directory that receives <pack_id>/ (default: adapters)")
-    parser.add_argument("--pick", action="append", default=[], metavar="PATH",
-                        help='take this subcommand path instead of proposing ("pr list"); repeatable')
-    parser.add_argument("--recipe", metavar="FILE", help="a recipe: which commands, names, overrides")
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing: print a diff of what would change and exit 1 on a difference")
+    parser.add_argument(
+        "tool", nargs="?", help="the tool: a name on PATH or a path (optional with --recipe)"
+    )
+    parser.add_argument(
+        "-o",
+        "--out",
+        default="adapters",
+        metavar="DIR",
+        help="directory that receives <pack_id>/ (default: adapters)",
+    )
+    parser.add_argument(
+        "--pick",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help='take this subcommand path instead of proposing ("pr list"); repeatable',
+    )
+    parser.add_argument(
+        "--recipe", metavar="FILE", help="a recipe: which commands, names, overrides"
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing: print a diff of what would change and exit 1 on a difference",
+    )
     # the discovery knobs `wrapgen discover` has, so that its hints ("raise --timeout") hold here too
-    parser.add_argument("--depth", type=int, help="how deep to read subcommands (default: 3, or the recipe's)")
-    parser.add_argument("--timeout", type=float, metavar="SECONDS", help="per help probe (default: 5)")
-    parser.add_argument("--deadline", type=float, metavar="SECONDS", help="for the whole discovery (default: 120)")
-    parser.add_argument("--total-deadline", type=float, metavar="SECONDS",
-                        help="for the whole wrap: discovery, JSON field probes, trials, writing (default: 300)")
-    parser.add_argument("--style", help="force a help parser (gnu, argparse, click, cobra, clap, git, man, docopt)")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="read the tool's help (and its --json field lists) again, ignoring the cache")
-    parser.add_argument("--dir", metavar="DIR",
-                        help="for a task runner (make, npm, just, task): the repository whose targets to wrap "
-                             "(default: the current directory, when it holds the runner's file)")
-    parser.add_argument("--runner-file", metavar="FILE",
-                        help="for make or task: the runner's file when it has a name the runner does not look for "
-                             "(ci/release.mk), relative to --dir; the pack names it (make -f, task --taskfile)")
+    parser.add_argument(
+        "--depth", type=int, help="how deep to read subcommands (default: 3, or the recipe's)"
+    )
+    parser.add_argument(
+        "--timeout", type=float, metavar="SECONDS", help="per help probe (default: 5)"
+    )
+    parser.add_argument(
+        "--deadline", type=float, metavar="SECONDS", help="for the whole discovery (default: 120)"
+    )
+    parser.add_argument(
+        "--total-deadline",
+        type=float,
+        metavar="SECONDS",
+        help="for the whole wrap: discovery, JSON field probes, trials, writing (default: 300)",
+    )
+    parser.add_argument(
+        "--style", help="force a help parser (gnu, argparse, click, cobra, clap, git, man, docopt)"
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="read the tool's help (and its --json field lists) again, ignoring the cache",
+    )
+    parser.add_argument(
+        "--dir",
+        metavar="DIR",
+        help="for a task runner (make, npm, just, task): the repository whose targets to wrap "
+        "(default: the current directory, when it holds the runner's file)",
+    )
+    parser.add_argument(
+        "--runner-file",
+        metavar="FILE",
+        help="for make or task: the runner's file when it has a name the runner does not look for "
+        "(ci/release.mk), relative to --dir; the pack names it (make -f, task --taskfile)",
+    )
     # try before you ship (docs/packs-and-check.md, "Trials"): read verbs run in the sandbox with sample args
     tries = parser.add_mutually_exclusive_group()
-    tries.add_argument("--try", dest="try_", action="store_true",
-                       help="try the read verbs in the sandbox also with --recipe (as batch, it does not by default)")
-    tries.add_argument("--no-try", action="store_true",
-                       help="do not try the proposed read verbs in the sandbox (tried by default where bwrap runs)")
-    parser.add_argument("--try-in", metavar="DIR",
-                        help="copy DIR into each trial's scratch working directory (a repository for git)")
-    parser.add_argument("--try-timeout", type=float, metavar="SECONDS",
-                        help="per trial (default: 3); a verb still running then is long-running")
-    parser.add_argument("--split", action="store_true",
-                        help="a large tool (git, gh, kubectl, docker): one pack per command family, each 5 to 12 commands")
+    tries.add_argument(
+        "--try",
+        dest="try_",
+        action="store_true",
+        help="try the read verbs in the sandbox also with --recipe (as batch, it does not by default)",
+    )
+    tries.add_argument(
+        "--no-try",
+        action="store_true",
+        help="do not try the proposed read verbs in the sandbox (tried by default where bwrap runs)",
+    )
+    parser.add_argument(
+        "--try-in",
+        metavar="DIR",
+        help="copy DIR into each trial's scratch working directory (a repository for git)",
+    )
+    parser.add_argument(
+        "--try-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="per trial (default: 3); a verb still running then is long-running",
+    )
+    parser.add_argument(
+        "--split",
+        action="store_true",
+        help="a large tool (git, gh, kubectl, docker): one pack per command family, each 5 to 12 commands",
+    )
 
 
 def _table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> list[str]:
@@ -69,8 +124,14 @@ def summary_lines(result, *, hint: bool = True) -> list[str]:
     for d in proposal.chosen:
         verb = verbs.get(d.name, {})
         cli = " ".join(verb.get("cli", []))
-        rows.append((d.name, d.effect + (" (confirm)" if verb.get("policy", {}).get("confirm") else ""),
-                     cli if len(cli) <= 70 else cli[:69] + "…", d.reason))
+        rows.append(
+            (
+                d.name,
+                d.effect + (" (confirm)" if verb.get("policy", {}).get("confirm") else ""),
+                cli if len(cli) <= 70 else cli[:69] + "…",
+                d.reason,
+            )
+        )
     lines += _table(rows, ("command", "effect", "cli", "why"))
     left = [d for d in proposal.decisions if not d.chosen]
     if left:
@@ -78,9 +139,11 @@ def summary_lines(result, *, hint: bool = True) -> list[str]:
         shown = left[:_MAX_LEFT_OUT_SHOWN]
         lines += _table([(d.path or "(the tool itself)", d.reason) for d in shown], ("path", "why"))
         if len(left) > len(shown):
-            rest = Counter(d.reason.split(":")[0] for d in left[len(shown):])
-            lines.append(f"  … and {len(left) - len(shown)} more: "
-                         + ", ".join(f"{n} {why}" for why, n in sorted(rest.items())))
+            rest = Counter(d.reason.split(":")[0] for d in left[len(shown) :])
+            lines.append(
+                f"  … and {len(left) - len(shown)} more: "
+                + ", ".join(f"{n} {why}" for why, n in sorted(rest.items()))
+            )
     lines += ["", f"json: {proposal.json_note}"]
     for warning in proposal.warnings[:10]:
         lines.append(f"warning: {warning}")
@@ -112,8 +175,13 @@ def run(ns) -> int:
         recipe = load_recipe(ns.recipe)
     if not ns.tool and recipe is None:
         raise UsageError("wrap needs a TOOL or --recipe FILE", hint="for example: wrapgen wrap git")
-    options = {"depth": ns.depth, "timeout_s": ns.timeout, "style": ns.style,
-               "cache": False if ns.no_cache else None, "deadline_s": ns.deadline}
+    options = {
+        "depth": ns.depth,
+        "timeout_s": ns.timeout,
+        "style": ns.style,
+        "cache": False if ns.no_cache else None,
+        "deadline_s": ns.deadline,
+    }
     if ns.try_in:
         from wrapgen.flows.trials import check_try_in
 
@@ -129,9 +197,21 @@ def run(ns) -> int:
         raise UsageError("--total-deadline must be above 0 and at most 86400 seconds")
     stage = _Stage()
     with _Watchdog(ns.tool or recipe.tool, total, stage, trial_timeout_s=ns.try_timeout):
-        result = wrap(ns.tool, out_dir=ns.out, picks=ns.pick, recipe=recipe, check=ns.check, discover_options=options,
-                      runner_dir=ns.dir, runner_file=ns.runner_file, trials=_trials_wanted(ns), try_in=ns.try_in, trial_timeout_s=ns.try_timeout,
-                      deadline_s=total, stage=stage)
+        result = wrap(
+            ns.tool,
+            out_dir=ns.out,
+            picks=ns.pick,
+            recipe=recipe,
+            check=ns.check,
+            discover_options=options,
+            runner_dir=ns.dir,
+            runner_file=ns.runner_file,
+            trials=_trials_wanted(ns),
+            try_in=ns.try_in,
+            trial_timeout_s=ns.try_timeout,
+            deadline_s=total,
+            stage=stage,
+        )
     return _report(ns, result)
 
 
@@ -161,11 +241,15 @@ class _Watchdog:
     the interpreter lock (C code that never releases it): ``faulthandler`` ends the process 30 s later.
     """
 
-    def __init__(self, tool: str, total_s: float, stage: _Stage, *, trial_timeout_s: float | None = None):
+    def __init__(
+        self, tool: str, total_s: float, stage: _Stage, *, trial_timeout_s: float | None = None
+    ):
         from wrapgen.probe.trial import DEFAULT_TRIAL_TIMEOUT_S
 
         self.tool, self.total_s, self.stage = tool, total_s, stage
-        self.limit_s = total_s + max(trial_timeout_s or DEFAULT_TRIAL_TIMEOUT_S, 5.0) + _WATCHDOG_GRACE_S
+        self.limit_s = (
+            total_s + max(trial_timeout_s or DEFAULT_TRIAL_TIMEOUT_S, 5.0) + _WATCHDOG_GRACE_S
+        )
         self._done = None
         self._log = None
 
@@ -176,7 +260,9 @@ class _Watchdog:
 
         self._done = threading.Event()
         try:
-            self._log = tempfile.NamedTemporaryFile("w", prefix="wrapgen-wrap-stuck-", suffix=".txt", delete=False)
+            self._log = tempfile.NamedTemporaryFile(
+                "w", prefix="wrapgen-wrap-stuck-", suffix=".txt", delete=False
+            )
             faulthandler.dump_traceback_later(self.limit_s + 30, exit=True, file=self._log)
         except OSError:
             self._log = None
@@ -211,7 +297,9 @@ class _Watchdog:
                 frames = sys._current_frames()
                 for thread in threading.enumerate():
                     if thread.ident in frames and thread is not threading.current_thread():
-                        self._log.write(f"thread {thread.name}:\n{''.join(traceback.format_stack(frames[thread.ident]))}\n")
+                        self._log.write(
+                            f"thread {thread.name}:\n{''.join(traceback.format_stack(frames[thread.ident]))}\n"
+                        )
                 self._log.flush()
                 where = f"; where it was: {self._log.name}"
             except (OSError, ValueError):
@@ -226,10 +314,13 @@ class _Watchdog:
             from wrapgen.cli.output import print_error
             from wrapgen.errors import DeadlineError
 
-            print_error(DeadlineError(
-                f"wrap {self.tool} did not finish within {self.limit_s:g} s (its deadline is {self.total_s:g} s); "
-                f"it was stopped during {stuck_in}{where}",
-                hint="raise --total-deadline if the machine is just slow, or pass --no-try to skip the trials"))
+            print_error(
+                DeadlineError(
+                    f"wrap {self.tool} did not finish within {self.limit_s:g} s (its deadline is {self.total_s:g} s); "
+                    f"it was stopped during {stuck_in}{where}",
+                    hint="raise --total-deadline if the machine is just slow, or pass --no-try to skip the trials",
+                )
+            )
         finally:
             os._exit(ExitStatus.FAILED)
 
@@ -240,8 +331,10 @@ def _run_split(ns, options, recipe) -> int:
     from wrapgen.flows.wrap import wrap_split
 
     if recipe is not None or ns.pick:
-        raise UsageError("--split proposes every family itself: it takes no --recipe or --pick",
-                         hint="drop --split to wrap the commands a recipe or --pick lists")
+        raise UsageError(
+            "--split proposes every family itself: it takes no --recipe or --pick",
+            hint="drop --split to wrap the commands a recipe or --pick lists",
+        )
     status = ExitStatus.OK
     results = wrap_split(ns.tool, out_dir=ns.out, check=ns.check, discover_options=options)
     for result in results:
@@ -263,13 +356,19 @@ def _report(ns, result, *, hint: bool = True) -> int:
     if ns.check:
         for change in result.changes:
             print(change, end="" if change.endswith("\n") else "\n")
-        print(f"check: {len(result.changes)} file(s) would change" if result.changes else "check: up to date")
+        print(
+            f"check: {len(result.changes)} file(s) would change"
+            if result.changes
+            else "check: up to date"
+        )
     print("")
     for finding in result.findings:
         print(finding.format())
     errors = len(result.errors)
     warnings = sum(1 for d in result.findings if d.level == "warning")
-    print(f"wrapgen check: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
+    print(
+        f"wrapgen check: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+    )
     if errors or (ns.check and result.changes):
         return ExitStatus.FAILED
     return ExitStatus.OK

@@ -63,5 +63,3 @@ def leading_comment(text: str) -> str:
             continue
         return ""
     return ""
-
-

@@ -54,13 +54,26 @@ def _parameter(param: dict):
     help_text = param.get("help") or f"The recipe parameter {name}"
     long, short = param.get("long"), param.get("short")
     if long or short:
-        switch = bool(param.get("flag")) or param.get("value") is not None  # `value="yes"`: given bare
-        return Flag(long=f"--{long}" if long else None, short=f"-{short}" if short else None,
-                    takes_value=not switch, value_name=name, type="boolean" if switch else "string",
-                    default=None if switch else default, required=default is None and not switch,
-                    description=help_text + (f" (default: {default})" if default is not None and not switch else ""))
-    return Positional(name=name, required=default is None and kind != "star", variadic=kind in ("plus", "star"),
-                      description=help_text + (f" (default: {default})" if default is not None else ""))
+        switch = (
+            bool(param.get("flag")) or param.get("value") is not None
+        )  # `value="yes"`: given bare
+        return Flag(
+            long=f"--{long}" if long else None,
+            short=f"-{short}" if short else None,
+            takes_value=not switch,
+            value_name=name,
+            type="boolean" if switch else "string",
+            default=None if switch else default,
+            required=default is None and not switch,
+            description=help_text
+            + (f" (default: {default})" if default is not None and not switch else ""),
+        )
+    return Positional(
+        name=name,
+        required=default is None and kind != "star",
+        variadic=kind in ("plus", "star"),
+        description=help_text + (f" (default: {default})" if default is not None else ""),
+    )
 
 
 def _order(text: str, names: list[str]) -> list[str]:
@@ -73,16 +86,22 @@ def _order(text: str, names: list[str]) -> list[str]:
     return sorted(names, key=lambda n: (position.get(n, 1 << 30), n))
 
 
-def parse_just_dump(dump: str, justfile_text: str = "") -> tuple[tuple[Command, ...], tuple[str, ...], str]:
+def parse_just_dump(
+    dump: str, justfile_text: str = ""
+) -> tuple[tuple[Command, ...], tuple[str, ...], str]:
     """(recipes, warnings, the justfile's own doc) from just's JSON dump."""
     try:
         data = json.loads(dump)
     except ValueError as error:
-        raise RunnerFileError(f"just --dump printed no JSON ({error})",
-                              hint="check that `just --dump --dump-format json` works in the repository") from None
+        raise RunnerFileError(
+            f"just --dump printed no JSON ({error})",
+            hint="check that `just --dump --dump-format json` works in the repository",
+        ) from None
     if not isinstance(data, dict) or not isinstance(data.get("recipes"), dict):
-        raise RunnerFileError("just --dump printed JSON without recipes",
-                              hint="upgrade just (the JSON dump needs just 1.13 or later)")
+        raise RunnerFileError(
+            "just --dump printed JSON without recipes",
+            hint="upgrade just (the JSON dump needs just 1.13 or later)",
+        )
     recipes: dict = data["recipes"]
     aliases: dict[str, list[str]] = {}
     for alias, target in (data.get("aliases") or {}).items():
@@ -93,20 +112,33 @@ def parse_just_dump(dump: str, justfile_text: str = "") -> tuple[tuple[Command, 
     warnings: list[str] = []
     for name in _order(justfile_text, list(recipes)):
         recipe = recipes[name]
-        if not isinstance(recipe, dict) or recipe.get("private") or name.startswith("_") or "private" in _attribute_names(recipe):
+        if (
+            not isinstance(recipe, dict)
+            or recipe.get("private")
+            or name.startswith("_")
+            or "private" in _attribute_names(recipe)
+        ):
             continue
         params = [_parameter(p) for p in recipe.get("parameters") or () if isinstance(p, dict)]
-        deps = [d.get("recipe") for d in recipe.get("dependencies") or () if isinstance(d, dict) and d.get("recipe")]
-        out.append(Command(
-            path=(name,),
-            summary=(recipe.get("doc") or "").strip(),
-            usage=usage_line(name, deps),
-            flags=tuple(p for p in params if isinstance(p, Flag)),
-            positionals=tuple(p for p in params if isinstance(p, Positional)),
-            aliases=tuple(sorted(aliases.get(name, ()))),
-            group=_group(recipe),
-            parser=parser_name("just"),
-        ))
-    warnings += [f"the justfile's module '{m}' is not read: wrap it from its own directory"
-                 for m in sorted(data.get("modules") or {})]
+        deps = [
+            d.get("recipe")
+            for d in recipe.get("dependencies") or ()
+            if isinstance(d, dict) and d.get("recipe")
+        ]
+        out.append(
+            Command(
+                path=(name,),
+                summary=(recipe.get("doc") or "").strip(),
+                usage=usage_line(name, deps),
+                flags=tuple(p for p in params if isinstance(p, Flag)),
+                positionals=tuple(p for p in params if isinstance(p, Positional)),
+                aliases=tuple(sorted(aliases.get(name, ()))),
+                group=_group(recipe),
+                parser=parser_name("just"),
+            )
+        )
+    warnings += [
+        f"the justfile's module '{m}' is not read: wrap it from its own directory"
+        for m in sorted(data.get("modules") or {})
+    ]
     return tuple(out), tuple(warnings), (data.get("doc") or "").strip()

@@ -26,11 +26,15 @@ from wrapgen.parse.runners import parser_name, usage_line
 __all__ = ["parse_make_database", "make_help", "MakeTarget"]
 
 _VAR_ORIGIN = re.compile(r"^# makefile \(from '(?P<file>[^']+)', line (?P<line>\d+)\)$")
-_VAR_LINE = re.compile(r"^(?:override |export |private )*(?P<name>[A-Za-z_][A-Za-z0-9_.-]*)\s*(?::{1,3}=|\+=|!=|\?=|=)\s?(?P<value>.*)$")
+_VAR_LINE = re.compile(
+    r"^(?:override |export |private )*(?P<name>[A-Za-z_][A-Za-z0-9_.-]*)\s*(?::{1,3}=|\+=|!=|\?=|=)\s?(?P<value>.*)$"
+)
 _RECIPE_FROM = re.compile(r"^#  recipe to execute \(from '(?P<file>[^']+)', line (?P<line>\d+)\):$")
 _RULE = re.compile(r"^(?P<name>[^\s#:][^:]*?)\s*::?(?!=)\s*(?P<rest>.*)$")
 # `target another: prerequisites ## help`, `target: ## help`
-_HELP = re.compile(r"^(?P<names>[^\s:#=$][^:#=]*?)\s*::?(?!=)[^#\n]*?##\s*(?P<help>\S.*?)\s*$", re.M)
+_HELP = re.compile(
+    r"^(?P<names>[^\s:#=$][^:#=]*?)\s*::?(?!=)[^#\n]*?##\s*(?P<help>\S.*?)\s*$", re.M
+)
 
 
 @dataclass
@@ -75,8 +79,11 @@ def _sections(db: str) -> tuple[list[str], list[str]]:
         files_at = lines.index("# Files")
     except ValueError:
         return lines, []
-    end = next((i for i in range(files_at, len(lines)) if lines[i].startswith("# files hash-table stats")), len(lines))
-    return lines[:files_at], lines[files_at + 1:end]
+    end = next(
+        (i for i in range(files_at, len(lines)) if lines[i].startswith("# files hash-table stats")),
+        len(lines),
+    )
+    return lines[:files_at], lines[files_at + 1 : end]
 
 
 def _variables(lines: list[str]) -> dict[str, tuple[str, int, str]]:
@@ -88,7 +95,11 @@ def _variables(lines: list[str]) -> dict[str, tuple[str, int, str]]:
             continue
         match = _VAR_LINE.match(line)
         if match:
-            out[match.group("name")] = (origin.group("file"), int(origin.group("line")), match.group("value"))
+            out[match.group("name")] = (
+                origin.group("file"),
+                int(origin.group("line")),
+                match.group("value"),
+            )
     return out
 
 
@@ -134,14 +145,18 @@ def _is_verb(target: MakeTarget, helped: bool, makefiles: set[str]) -> bool:
         return False
     if target.phony or helped:
         return True
-    return "/" not in name and "." not in name and (target.from_makefile or bool(target.prerequisites))
+    return (
+        "/" not in name and "." not in name and (target.from_makefile or bool(target.prerequisites))
+    )
 
 
 def _references(text: str, name: str) -> bool:
     return re.search(r"\$[({]" + re.escape(name) + r"[)}:]", text) is not None
 
 
-def _parameters(target: MakeTarget, targets: Mapping[str, MakeTarget], params: Mapping[str, str]) -> list[str]:
+def _parameters(
+    target: MakeTarget, targets: Mapping[str, MakeTarget], params: Mapping[str, str]
+) -> list[str]:
     """The ``?=`` variables the target's recipe, or a prerequisite's (recursively), refers to."""
     seen: set[str] = set()
     recipe: list[str] = []
@@ -165,7 +180,10 @@ def parse_make_database(db: str, makefiles: Mapping[str, str]) -> tuple[Command,
     texts = dict(makefiles)
     names = list(texts)
     params: dict[str, str] = {}  # ?= variables, in definition order -> default
-    for name, (file, line, value) in sorted(variables.items(), key=lambda kv: (names.index(kv[1][0]) if kv[1][0] in names else len(names), kv[1][1])):
+    for name, (file, line, value) in sorted(
+        variables.items(),
+        key=lambda kv: (names.index(kv[1][0]) if kv[1][0] in names else len(names), kv[1][1]),
+    ):
         text_lines = texts.get(file, "").splitlines()
         source = text_lines[line - 1] if 0 < line <= len(text_lines) else ""
         if re.match(r"^\s*(?:override\s+|export\s+)*" + re.escape(name) + r"\s*\?=", source):
@@ -179,16 +197,24 @@ def parse_make_database(db: str, makefiles: Mapping[str, str]) -> tuple[Command,
     out = []
     for target in chosen:
         flags = tuple(
-            Flag(long=name, takes_value=True, value_name=name, type="string",
-                 default=params[name] or None, description=f"The make variable {name}")
+            Flag(
+                long=name,
+                takes_value=True,
+                value_name=name,
+                type="string",
+                default=params[name] or None,
+                description=f"The make variable {name}",
+            )
             for name in _parameters(target, targets, params)
         )
-        out.append(Command(
-            path=(target.name,),
-            summary=helps.get(target.name, (0, 0, ""))[2],
-            description="\n".join(target.recipe),
-            usage=usage_line(target.name, target.prerequisites),
-            flags=flags,
-            parser=parser_name("make"),
-        ))
+        out.append(
+            Command(
+                path=(target.name,),
+                summary=helps.get(target.name, (0, 0, ""))[2],
+                description="\n".join(target.recipe),
+                usage=usage_line(target.name, target.prerequisites),
+                flags=flags,
+                parser=parser_name("make"),
+            )
+        )
     return tuple(out)

@@ -17,25 +17,39 @@ from wrapgen.parse.runners import RunnerFileError, parser_name, usage_line
 __all__ = ["parse_package_json"]
 
 
-def parse_package_json(text: str, *, source: str = "package.json") -> tuple[tuple[Command, ...], str]:
+def parse_package_json(
+    text: str, *, source: str = "package.json"
+) -> tuple[tuple[Command, ...], str]:
     """(scripts, the package's description)."""
     try:
         data = json.loads(text)
     except ValueError as error:
-        raise RunnerFileError(f"{source} is not JSON: {error}", hint="npm cannot read it either: fix the file") from None
+        raise RunnerFileError(
+            f"{source} is not JSON: {error}", hint="npm cannot read it either: fix the file"
+        ) from None
     if not isinstance(data, dict):
-        raise RunnerFileError(f"{source} is not a JSON object", hint="npm cannot read it either: fix the file")
+        raise RunnerFileError(
+            f"{source} is not a JSON object", hint="npm cannot read it either: fix the file"
+        )
     scripts = data.get("scripts", {})
     scripts = {} if scripts is None else scripts
     if not isinstance(scripts, dict):
-        raise RunnerFileError(f"{source}: `scripts` is not an object", hint="npm cannot read it either: fix the file")
+        raise RunnerFileError(
+            f"{source}: `scripts` is not an object", hint="npm cannot read it either: fix the file"
+        )
     names = [n for n, v in scripts.items() if isinstance(v, str)]
     out = []
     for name in names:
         if is_hook(name, names):
             continue
         before = [f"pre{name}"] if f"pre{name}" in names else []
-        out.append(Command(path=(name,), description=scripts[name], usage=usage_line(name, before),
-                           parser=parser_name("npm")))
+        out.append(
+            Command(
+                path=(name,),
+                description=scripts[name],
+                usage=usage_line(name, before),
+                parser=parser_name("npm"),
+            )
+        )
     about = data.get("description") if isinstance(data.get("description"), str) else ""
     return tuple(out), about.strip()

@@ -24,8 +24,10 @@ def _yaml(text: str, source: str) -> dict:
     try:
         data = yaml.safe_load(text) if text else {}
     except yaml.YAMLError as error:
-        raise RunnerFileError(f"{source} is not valid YAML: {error}",
-                              hint="go-task cannot read it either: fix the file") from None
+        raise RunnerFileError(
+            f"{source} is not valid YAML: {error}",
+            hint="go-task cannot read it either: fix the file",
+        ) from None
     return data if isinstance(data, dict) else {}
 
 
@@ -42,10 +44,21 @@ def _required(definition: Any) -> tuple[Flag, ...]:
     out = []
     for entry in names or ():
         name = entry.get("name") if isinstance(entry, dict) else entry
-        choices = tuple(str(c) for c in (entry.get("enum") or ())) if isinstance(entry, dict) else ()
+        choices = (
+            tuple(str(c) for c in (entry.get("enum") or ())) if isinstance(entry, dict) else ()
+        )
         if isinstance(name, str) and name:
-            out.append(Flag(long=name, takes_value=True, value_name=name, type="enum" if choices else "string",
-                            choices=choices, required=True, description=f"The task variable {name}"))
+            out.append(
+                Flag(
+                    long=name,
+                    takes_value=True,
+                    value_name=name,
+                    type="enum" if choices else "string",
+                    choices=choices,
+                    required=True,
+                    description=f"The task variable {name}",
+                )
+            )
     return tuple(out)
 
 
@@ -61,29 +74,54 @@ def _deps(definition: Any) -> list[str]:
 
 
 def _task(name: str, summary: str, aliases, definition: Any) -> Command:
-    return Command(path=(name,), summary=summary.strip(), usage=usage_line(name, _deps(definition)),
-                   flags=_required(definition), aliases=tuple(str(a) for a in aliases or ()),
-                   parser=parser_name("task"))
+    return Command(
+        path=(name,),
+        summary=summary.strip(),
+        usage=usage_line(name, _deps(definition)),
+        flags=_required(definition),
+        aliases=tuple(str(a) for a in aliases or ()),
+        parser=parser_name("task"),
+    )
 
 
-def parse_task_list(listing: str, taskfile_text: str = "", *, source: str = "Taskfile.yml") -> tuple[Command, ...]:
+def parse_task_list(
+    listing: str, taskfile_text: str = "", *, source: str = "Taskfile.yml"
+) -> tuple[Command, ...]:
     """The tasks of go-task's JSON listing, with what ``taskfile_text`` adds."""
     try:
         data = json.loads(listing)
     except ValueError as error:
-        raise RunnerFileError(f"task --list-all --json printed no JSON ({error})",
-                              hint="check that `task --list-all --json` works in the repository") from None
+        raise RunnerFileError(
+            f"task --list-all --json printed no JSON ({error})",
+            hint="check that `task --list-all --json` works in the repository",
+        ) from None
     tasks = data.get("tasks") if isinstance(data, dict) else None
     if not isinstance(tasks, list):
-        raise RunnerFileError("task --list-all --json printed JSON without tasks", hint="upgrade go-task")
+        raise RunnerFileError(
+            "task --list-all --json printed JSON without tasks", hint="upgrade go-task"
+        )
     definitions = _task_definitions(_yaml(taskfile_text, source))
     entries = [t for t in tasks if isinstance(t, dict) and isinstance(t.get("name"), str)]
-    entries.sort(key=lambda t: ((t.get("location") or {}).get("taskfile", ""), (t.get("location") or {}).get("line", 0)))
-    return tuple(_task(t["name"], t.get("desc") or t.get("summary") or "", t.get("aliases"),
-                       definitions.get(t["name"])) for t in entries)
+    entries.sort(
+        key=lambda t: (
+            (t.get("location") or {}).get("taskfile", ""),
+            (t.get("location") or {}).get("line", 0),
+        )
+    )
+    return tuple(
+        _task(
+            t["name"],
+            t.get("desc") or t.get("summary") or "",
+            t.get("aliases"),
+            definitions.get(t["name"]),
+        )
+        for t in entries
+    )
 
 
-def parse_taskfile(text: str, *, source: str = "Taskfile.yml") -> tuple[tuple[Command, ...], tuple[str, ...]]:
+def parse_taskfile(
+    text: str, *, source: str = "Taskfile.yml"
+) -> tuple[tuple[Command, ...], tuple[str, ...]]:
     """The tasks of a Taskfile read as YAML, without go-task: (tasks, warnings)."""
     data = _yaml(text, source)
     out = []
@@ -93,6 +131,12 @@ def parse_taskfile(text: str, *, source: str = "Taskfile.yml") -> tuple[tuple[Co
         desc = definition.get("desc", "") if isinstance(definition, dict) else ""
         aliases = definition.get("aliases") if isinstance(definition, dict) else ()
         out.append(_task(str(name), str(desc or ""), aliases, definition))
-    warnings = ["go-task is not installed: the Taskfile was read as YAML, without its includes"
-                + (" (" + ", ".join(sorted(map(str, data["includes"]))) + ")" if isinstance(data.get("includes"), dict) else "")]
+    warnings = [
+        "go-task is not installed: the Taskfile was read as YAML, without its includes"
+        + (
+            " (" + ", ".join(sorted(map(str, data["includes"]))) + ")"
+            if isinstance(data.get("includes"), dict)
+            else ""
+        )
+    ]
     return tuple(out), tuple(warnings)

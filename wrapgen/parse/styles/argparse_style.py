@@ -30,7 +30,9 @@ _SUBPARSERS_HEAD = re.compile(
     re.VERBOSE,
 )
 # argparse lists a subcommand with aliases as "list (ls, l)"; read as cargo's "list, ls, l".
-_ALIASED = re.compile(r"^(?P<indent>\s+)(?P<name>[\w.-]+) \((?P<aliases>[\w.-]+(?:, [\w.-]+)*)\)(?=\s{2,}|$)")
+_ALIASED = re.compile(
+    r"^(?P<indent>\s+)(?P<name>[\w.-]+) \((?P<aliases>[\w.-]+(?:, [\w.-]+)*)\)(?=\s{2,}|$)"
+)
 
 
 def _unalias(line: str) -> str:
@@ -39,7 +41,7 @@ def _unalias(line: str) -> str:
     if not match:
         return line
     names = ", ".join([match["name"], *match["aliases"].split(", ")])
-    return f"{match['indent']}{names}".ljust(match.end()) + line[match.end():]
+    return f"{match['indent']}{names}".ljust(match.end()) + line[match.end() :]
 
 
 def _subparsers(parts, prog: tuple[str, ...]) -> list[Command]:
@@ -60,19 +62,25 @@ def _subparsers(parts, prog: tuple[str, ...]) -> list[Command]:
                 continue
             depth = len(match["indent"])
             body: list[str] = []
-            for following in lines[i + 1:]:
+            for following in lines[i + 1 :]:
                 if following.strip() and indent_of(following) <= depth:
                     break
                 body.append(following)
-            if match["metavar"] and not (body and re.search(
-                    rf"(?<![\w<-]){re.escape(match['metavar'])} \.\.\.", usage)):
+            if match["metavar"] and not (
+                body and re.search(rf"(?<![\w<-]){re.escape(match['metavar'])} \.\.\.", usage)
+            ):
                 continue
-            listed = parse_listing([_unalias(ln) for ln in body], parent=parent, group=section.title)
+            listed = parse_listing(
+                [_unalias(ln) for ln in body], parent=parent, group=section.title
+            )
             aliases = {a for s in listed for a in s.aliases}
             named = match["names"].split(",") if match["names"] else []
             known = {s.name for s in listed}
-            for found in listed + [stub(parent + (name,), group=section.title)
-                                   for name in named if name not in known and name not in aliases]:
+            for found in listed + [
+                stub(parent + (name,), group=section.title)
+                for name in named
+                if name not in known and name not in aliases
+            ]:
                 out.setdefault(found.name, found)
     return list(out.values())
 
@@ -105,5 +113,7 @@ def _required_spellings(usage) -> set[str]:
     for word in words[1:]:
         if depth == 0 and re.fullmatch(r"--?[A-Za-z0-9][\w-]*", word):
             out.add(word)
-        depth = max(0, depth + word.count("[") + word.count("(") - word.count("]") - word.count(")"))
+        depth = max(
+            0, depth + word.count("[") + word.count("(") - word.count("]") - word.count(")")
+        )
     return out

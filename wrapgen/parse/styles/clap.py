@@ -44,9 +44,14 @@ def _listed_arguments(parts) -> list[Positional]:
             match = _ARGUMENT.match(line.strip()) if indent_of(line) == base else None
             if match:
                 kind = guess_type(match["name"])
-                out.append(Positional(name=match["name"], required=match["open"] == "<",
-                                      variadic=bool(match["dots"]),
-                                      type=kind if kind in ("path", "integer") else "string"))
+                out.append(
+                    Positional(
+                        name=match["name"],
+                        required=match["open"] == "<",
+                        variadic=bool(match["dots"]),
+                        type=kind if kind in ("path", "integer") else "string",
+                    )
+                )
     return out
 
 
@@ -59,8 +64,9 @@ def _with_listed_aliases(stub: Command) -> Command:
     if match is None:
         return stub
     names = [n.strip() for n in match["names"].split(",")]
-    return stub.with_changes(summary=stub.summary[:match.start()],
-                             aliases=tuple(dict.fromkeys((*stub.aliases, *names))))
+    return stub.with_changes(
+        summary=stub.summary[: match.start()], aliases=tuple(dict.fromkeys((*stub.aliases, *names)))
+    )
 
 
 @register_parser("clap")

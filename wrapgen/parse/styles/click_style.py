@@ -25,7 +25,11 @@ def _joined_range(flag: Flag) -> Flag:
         return replace(flag, repeatable=True)  # typer: "--tag <list[str]>" is given once per value
     if flag.value_name not in _RANGE_TYPES or not _RANGE_WORD.match(flag.description):
         return flag
-    return replace(flag, value_name=f"{flag.value_name} RANGE", description=_RANGE_WORD.sub("", flag.description))
+    return replace(
+        flag,
+        value_name=f"{flag.value_name} RANGE",
+        description=_RANGE_WORD.sub("", flag.description),
+    )
 
 
 # typer's rich help puts each part of an option in a column of its own (the panel borders are
@@ -43,7 +47,9 @@ _TYPER_ROW = re.compile(
     re.VERBOSE,
 )
 # An operand's row: "*    env      <str>  Target environment [required]".
-_TYPER_ARGUMENT = re.compile(r"^(?P<lead>[ ]+)(?:\*[ ]+)?(?P<name>[A-Za-z_][\w-]*)[ ]{2,}<[^<>\s]+>(?=[ ]{2,}\S|$)")
+_TYPER_ARGUMENT = re.compile(
+    r"^(?P<lead>[ ]+)(?:\*[ ]+)?(?P<name>[A-Za-z_][\w-]*)[ ]{2,}<[^<>\s]+>(?=[ ]{2,}\S|$)"
+)
 
 
 def _typer_row(line: str) -> str:
@@ -61,7 +67,11 @@ def _typer_row(line: str) -> str:
     elif meta.startswith("<") and "|" in meta:
         meta = f"[{meta[1:-1]}]"
     spec = f"{match['lead']}{spec} {meta}".rstrip()
-    return spec.ljust(match.end()) + line[match.end():] if len(spec) < match.end() else spec + "  " + line[match.end():].lstrip()
+    return (
+        spec.ljust(match.end()) + line[match.end() :]
+        if len(spec) < match.end()
+        else spec + "  " + line[match.end() :].lstrip()
+    )
 
 
 @register_parser("click")
@@ -70,5 +80,7 @@ def parse_click(text: str, *, prog: tuple[str, ...]) -> Command:
     if re.search(r"^ +--?[\w-]+ {2,}(?:-\w|--[\w-]+|<[^<>\s]+>)(?: {2,}|$)", text, re.MULTILINE):
         text = "\n".join(_typer_row(line) for line in text.split("\n"))
     command = assemble(read_parts(text, prog=prog, rules=RULES), prog=prog, style="click")
-    return command.with_changes(flags=tuple(_joined_range(f) for f in command.flags),
-                                global_flags=tuple(_joined_range(f) for f in command.global_flags))
+    return command.with_changes(
+        flags=tuple(_joined_range(f) for f in command.flags),
+        global_flags=tuple(_joined_range(f) for f in command.global_flags),
+    )

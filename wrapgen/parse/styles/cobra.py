@@ -27,7 +27,9 @@ RULES = Rules(
 
 _GLOBAL_LIST = re.compile(r"^The following options can be passed to any command", re.MULTILINE)
 # kubectl lists its global flags under a command it names only in a hint line.
-_GLOBAL_HINT = re.compile(r"""^Use "(?P<cmd>[\w -]+)" for a list of (?P<what>global [^(\n]*?options)""", re.MULTILINE)
+_GLOBAL_HINT = re.compile(
+    r"""^Use "(?P<cmd>[\w -]+)" for a list of (?P<what>global [^(\n]*?options)""", re.MULTILINE
+)
 
 
 @register_parser("cobra")
@@ -40,17 +42,26 @@ def parse_cobra(text: str, *, prog: tuple[str, ...]) -> Command:
     hint = _GLOBAL_HINT.search(text)
     words = tuple(hint["cmd"].split()) if hint else ()
     # Only where the hint names a child of this very command: every kubectl page repeats it.
-    if len(words) == len(prog) + 1 and words[:-1] == tuple(prog) and words[-1] not in {s.name for s in parts.subcommands}:
-        parts.subcommands.append(stub(tuple(prog[1:]) + (words[-1],), summary=f"List the {hint['what']}"))
+    if (
+        len(words) == len(prog) + 1
+        and words[:-1] == tuple(prog)
+        and words[-1] not in {s.name for s in parts.subcommands}
+    ):
+        parts.subcommands.append(
+            stub(tuple(prog[1:]) + (words[-1],), summary=f"List the {hint['what']}")
+        )
     command = assemble(parts, prog=prog, style="cobra")
     if command.subcommands or not command.usage:
         return command
     # A command without subcommands: its usage line is "TOOL PATH OPERANDS [flags]", so bare words
     # after the path are operands ("rclone gendocs output_directory", "rclone about remote:").
-    switches = frozenset(s for f in command.flags + command.global_flags if not f.takes_value for s in f.spellings)
+    switches = frozenset(
+        s for f in command.flags + command.global_flags if not f.takes_value for s in f.spellings
+    )
     operands = usage_positionals(command.usage, prog=prog, switches=switches, bare_words=True)
     if len(operands) > len(command.positionals):
         docs = {p.name: p.description for p in command.positionals}
-        command = command.with_changes(positionals=tuple(replace(p, description=docs.get(p.name, ""))
-                                                         for p in operands))
+        command = command.with_changes(
+            positionals=tuple(replace(p, description=docs.get(p.name, "")) for p in operands)
+        )
     return command

@@ -52,7 +52,7 @@ def dedent_page(text: str) -> str:
     (pm2's banner and "[PM2] Spawning PM2 daemon"): it is left out."""
     start = _USAGE_LINE.search(text)
     if start is not None:
-        text = text[start.start():]
+        text = text[start.start() :]
     lines = text.split("\n")
     shared = min((len(line) - len(line.lstrip(" ")) for line in lines if line.strip()), default=0)
     if not shared:
@@ -76,8 +76,13 @@ def commander_listing(lines, *, parent: tuple[str, ...], group: str = "") -> lis
         bullet = _BULLET.match(text)
         if bullet:
             base = indent if base is None else base
-            out.append(stub(parent + (bullet["name"],), group=group,
-                            aliases=(bullet["alias"],) if bullet["alias"] else ()))
+            out.append(
+                stub(
+                    parent + (bullet["name"],),
+                    group=group,
+                    aliases=(bullet["alias"],) if bullet["alias"] else (),
+                )
+            )
             continue
         match = _ENTRY.match(text)
         if match is None:
@@ -85,7 +90,9 @@ def commander_listing(lines, *, parent: tuple[str, ...], group: str = "") -> lis
         base = indent if base is None else base
         names = match["names"].split("|")
         summary = _ALIAS_SUMMARY.sub("", match["summary"] or "")
-        out.append(stub(parent + (names[0],), summary=summary[:300], group=group, aliases=names[1:]))
+        out.append(
+            stub(parent + (names[0],), summary=summary[:300], group=group, aliases=names[1:])
+        )
     return out
 
 
@@ -123,14 +130,19 @@ def _operands(usage: list[str], prog: tuple[str, ...]) -> tuple[Positional, ...]
     named by its first alternative; ``[options]`` and ``[command]`` are not operands."""
     for line in usage:
         words = line.split()
-        if tuple(words[:len(prog)]) != tuple(prog):
+        if tuple(words[: len(prog)]) != tuple(prog):
             continue
         out = []
-        for match in _OPERAND.finditer(" ".join(words[len(prog):])):
+        for match in _OPERAND.finditer(" ".join(words[len(prog) :])):
             names = match["names"].strip()
             variadic = names.endswith("...")
             name = names.rstrip(".").split("|")[0].strip()
-            if not re.fullmatch(r"[\w:.-]+", name) or name.lower() in ("options", "command", "flags", "cmd"):
+            if not re.fullmatch(r"[\w:.-]+", name) or name.lower() in (
+                "options",
+                "command",
+                "flags",
+                "cmd",
+            ):
                 continue
             out.append(Positional(name=name, required=match["open"] == "<", variadic=variadic))
         return tuple(out)
@@ -154,7 +166,7 @@ def usage_group_subcommands(usage: list[str], prog: tuple[str, ...]) -> list[str
     names: list[str] = []
     for line in usage:
         words = line.split()
-        if tuple(words[:len(prog)]) != tuple(prog) or len(words) <= len(prog):
+        if tuple(words[: len(prog)]) != tuple(prog) or len(words) <= len(prog):
             continue
         group = _WORDS_GROUP.match(words[len(prog)])
         if group:
@@ -173,9 +185,17 @@ def parse_yarn(text: str, *, prog: tuple[str, ...]) -> Command:
     if len(prog) == 1:
         # the root's prose is the help command's ("Displays help information."), not yarn's
         return command.with_changes(summary="", description="")
-    page_path = next((tuple(line.split()[1:len(prog)]) for line in usage if line.split()[:1] == [prog[0]]), ())
-    if page_path and page_path != tuple(prog[1:]) and tuple(prog[1:len(page_path) + 1]) == page_path:
+    page_path = next(
+        (tuple(line.split()[1 : len(prog)]) for line in usage if line.split()[:1] == [prog[0]]), ()
+    )
+    if (
+        page_path
+        and page_path != tuple(prog[1:])
+        and tuple(prog[1 : len(page_path) + 1]) == page_path
+    ):
         return command.with_changes(subcommands=(), positionals=())
-    subs = tuple(stub(tuple(prog[1:]) + (name,)).with_changes(probe=USAGE_LISTED)
-                 for name in usage_group_subcommands(usage, prog))
+    subs = tuple(
+        stub(tuple(prog[1:]) + (name,)).with_changes(probe=USAGE_LISTED)
+        for name in usage_group_subcommands(usage, prog)
+    )
     return command.with_changes(subcommands=command.subcommands + subs) if subs else command

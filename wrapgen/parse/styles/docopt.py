@@ -27,8 +27,5 @@ def parse_docopt(text: str, *, prog: tuple[str, ...]) -> Command:
         if word not in known:
             parts.subcommands.append(stub(tuple(prog[1:]) + (word,)))
     # Operands of "prog ship <name> move" belong to "ship", not to the root.
-    parts.operand_usage = [
-        line for line in parts.usage
-        if not usage_literals([line], prog=prog)
-    ]
+    parts.operand_usage = [line for line in parts.usage if not usage_literals([line], prog=prog)]
     return assemble(parts, prog=prog, style="docopt")

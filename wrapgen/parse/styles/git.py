@@ -30,11 +30,15 @@ _NOT_COMMANDS = re.compile(
 def parse_git(text: str, *, prog: tuple[str, ...]) -> Command:
     """Every titled section of ``git help -a`` is a listing; ``-h`` output is an option table."""
     parts = read_parts(text, prog=prog, rules=RULES)
-    if re.search(r"^See 'git help <command>'", text, re.MULTILINE) or re.search(r"^Main Porcelain Commands$", text, re.MULTILINE):
+    if re.search(r"^See 'git help <command>'", text, re.MULTILINE) or re.search(
+        r"^Main Porcelain Commands$", text, re.MULTILINE
+    ):
         parts.subcommands = []
         for section in parts.sections:
             if section.title and not _NOT_COMMANDS.search(section.title):
-                parts.subcommands.extend(parse_listing(section.lines, parent=tuple(prog[1:]), group=section.title))
+                parts.subcommands.extend(
+                    parse_listing(section.lines, parent=tuple(prog[1:]), group=section.title)
+                )
         parts.prose = []
     elif len(prog) > 1:
         # git stash -h, git remote -h: one usage line per subcommand ("or: git remote add ...").

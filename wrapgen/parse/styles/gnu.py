@@ -20,11 +20,15 @@ from wrapgen.parse.registry import register_parser
 __all__ = ["parse_gnu", "split_primary_runs", "without_operators"]
 
 # lsblk's "Available output columns:" lists columns, not subcommands.
-RULES = Rules(listing=r"commands?\b|subcommands|^available(?!.*\b(?:columns?|fields?|formats?|keywords?|values?)\b)")
+RULES = Rules(
+    listing=r"commands?\b|subcommands|^available(?!.*\b(?:columns?|fields?|formats?|keywords?|values?)\b)"
+)
 
 _PRIMARY = re.compile(r"-[A-Za-z][\w-]*$")  # -name, -files0-from, -a
 _LONG_PRIMARY = re.compile(r"-[A-Za-z][\w-]+$")  # at least two letters: -name, not -a
-_PROSE_WORD = re.compile(r"[a-z][a-z'’]+[.,;:]?$")  # "same", "as", "lines,": a description, not a value
+_PROSE_WORD = re.compile(
+    r"[a-z][a-z'’]+[.,;:]?$"
+)  # "same", "as", "lines,": a description, not a value
 _OPERATOR_VALUE = re.compile(r"^expr\d*$", re.IGNORECASE)
 
 
@@ -61,12 +65,18 @@ def split_primary_runs(text: str) -> str:
 
 def without_operators(flags: tuple[Flag, ...]) -> tuple[Flag, ...]:
     """The flags, less find's operators: ``-not EXPR``, ``-and EXPR2`` join expressions."""
-    return tuple(f for f in flags if not (f.takes_value and _OPERATOR_VALUE.match((f.value_name or "-").split()[0])))
+    return tuple(
+        f
+        for f in flags
+        if not (f.takes_value and _OPERATOR_VALUE.match((f.value_name or "-").split()[0]))
+    )
 
 
 @register_parser("gnu")
 def parse_gnu(text: str, *, prog: tuple[str, ...]) -> Command:
     """``-a, --all``, ``--color[=WHEN]``, ``-o FILE`` tables, headed or not; find's primaries."""
-    command = assemble(read_parts(split_primary_runs(text), prog=prog, rules=RULES), prog=prog, style="gnu")
+    command = assemble(
+        read_parts(split_primary_runs(text), prog=prog, rules=RULES), prog=prog, style="gnu"
+    )
     flags = without_operators(tidy_flags(command.flags, beside=command.global_flags))
     return replace(command, flags=flags) if flags != command.flags else command

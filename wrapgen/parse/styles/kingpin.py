@@ -34,7 +34,9 @@ RULES = Rules(usage=r"^usage$", operands=r"^args$", listing=r"^commands$")
 
 _COMMANDS = re.compile(r"^Commands:\n(?P<body>(?:[ \t].*\n?|\n)*)", re.MULTILINE)
 # a tree line: its words (a name may end in "*": the default command), then its arguments
-_LINE = re.compile(r"^(?P<indent> +)(?P<words>[A-Za-z0-9][\w.-]*\*?(?: [A-Za-z0-9][\w.-]*\*?)*)(?P<args>(?: \S.*)?)$")
+_LINE = re.compile(
+    r"^(?P<indent> +)(?P<words>[A-Za-z0-9][\w.-]*\*?(?: [A-Za-z0-9][\w.-]*\*?)*)(?P<args>(?: \S.*)?)$"
+)
 # "  -o, --output=simple  ", '--date.format="2006-01-02 15:04:05 MST"': the value after "=" on a flag line
 _FLAG_VALUE = re.compile(r'^(?P<head> +(?:-\w, )?--[\w.-]+)=(?P<value>"[^"]*"|\S+)', re.MULTILINE)
 _PLACEHOLDER = re.compile(r"^(?:<[^>]+>|[A-Z][A-Z0-9_.-]*)$")
@@ -49,7 +51,9 @@ _CAPITALISED = re.compile(r"^ +[A-Z]")
 def _default_template(lines: list[str]) -> bool:
     """Whether the tree is the default template: blank lines between entries, each entry's help
     (a sentence, capitalised) below it; the compact tree has neither."""
-    return any(not line.strip() for line in lines) and any(_CAPITALISED.match(line) for line in lines)
+    return any(not line.strip() for line in lines) and any(
+        _CAPITALISED.match(line) for line in lines
+    )
 
 
 def command_tree(text: str) -> tuple[Listed, ...]:
@@ -102,7 +106,8 @@ def tree_children(tree: tuple[Listed, ...]) -> dict[tuple[str, ...], tuple[Comma
             known.add(path)
             last = depth == len(entry.words)
             out.setdefault(path[:-1], []).append(
-                stub(path, summary=entry.summary if last else "", group=""))
+                stub(path, summary=entry.summary if last else "", group="")
+            )
     return {path: tuple(children) for path, children in out.items()}
 
 
@@ -116,7 +121,9 @@ def _children_of(tree: tuple[Listed, ...], path: tuple[str, ...]) -> tuple[Comma
         child = entry.words[:depth]
         if len(child) == depth and child[:-1] == path and child not in known:
             known.add(child)
-            out.append(stub(child, summary=entry.summary if len(entry.words) == depth else "", group=""))
+            out.append(
+                stub(child, summary=entry.summary if len(entry.words) == depth else "", group="")
+            )
     return tuple(out)
 
 
@@ -137,7 +144,10 @@ def parse_kingpin(text: str, *, prog: tuple[str, ...]) -> Command:
     negatable = {f"--{m['name']}" for m in _NEGATABLE.finditer(text)}
     text = _NEGATABLE.sub(lambda m: f"--{m['name']}", text)
     parts = read_parts(text, prog=prog, rules=RULES, stubs=False)  # (its commands are read below)
-    parts.companions, parts.global_companions = [], []  # "Use --no-x to disable" names no flag of its own
+    parts.companions, parts.global_companions = (
+        [],
+        [],
+    )  # "Use --no-x to disable" names no flag of its own
     path = tuple(prog[1:])
     children = _children_of(command_tree(text), path)
     parts.subcommands = list(children)
@@ -157,8 +167,13 @@ def _page_flag(flag: Flag, value: str | None, negated: bool) -> Flag:
     """``flag`` with the default its spec shows (``--timeout=30s``) and its ``--no-`` spelling."""
     if value is not None:
         choices = flag.choices or value_choices(flag.description)
-        flag = replace(flag, default=value, value_name=None, choices=choices,
-                       type="enum" if choices else ("integer" if _INTEGER.fullmatch(value) else "string"))
+        flag = replace(
+            flag,
+            default=value,
+            value_name=None,
+            choices=choices,
+            type="enum" if choices else ("integer" if _INTEGER.fullmatch(value) else "string"),
+        )
     if negated:
         flag = replace(flag, aliases=flag.aliases + (f"--no-{flag.long[2:]}",))
     return flag

@@ -21,9 +21,13 @@ from wrapgen.parse.styles.gnu import without_operators
 __all__ = ["parse_man", "roff_to_text", "man_page_commands", "bullet_commands"]
 
 # SYNOPSIS is read here, not by the shared usage splitter: its paragraphs are whole usage lines.
-RULES = Rules(usage=r"^$never", description=r"^description$", examples=r"^examples?$",
-              skip=r"^(?:name|synopsis|see also|authors?|reporting bugs|copyright|bugs|history|"
-                   r"exit status|files|environment|version|homepage)$")
+RULES = Rules(
+    usage=r"^$never",
+    description=r"^description$",
+    examples=r"^examples?$",
+    skip=r"^(?:name|synopsis|see also|authors?|reporting bugs|copyright|bugs|history|"
+    r"exit status|files|environment|version|homepage)$",
+)
 
 _ROFF_ESCAPES = re.compile(
     r"""
@@ -36,9 +40,31 @@ _ROFF_ESCAPES = re.compile(
     re.VERBOSE,
 )
 _NAMED = {
-    "em": "--", "en": "-", "aq": "'", "dq": '"', "lq": '"', "rq": '"', "oq": "'", "cq": "'",
-    "hy": "-", "mi": "-", "bu": "*", "ti": "~", "ha": "^", "rs": "\\", "co": "(C)", "bv": "|",
-    "ga": "`", "at": "@", "sh": "#", "Fo": "<<", "Fc": ">>", "lh": "<=", "rh": "=>", "<=": "<=", ">=": ">=",
+    "em": "--",
+    "en": "-",
+    "aq": "'",
+    "dq": '"',
+    "lq": '"',
+    "rq": '"',
+    "oq": "'",
+    "cq": "'",
+    "hy": "-",
+    "mi": "-",
+    "bu": "*",
+    "ti": "~",
+    "ha": "^",
+    "rs": "\\",
+    "co": "(C)",
+    "bv": "|",
+    "ga": "`",
+    "at": "@",
+    "sh": "#",
+    "Fo": "<<",
+    "Fc": ">>",
+    "lh": "<=",
+    "rh": "=>",
+    "<=": "<=",
+    ">=": ">=",
 }
 _FONT_MACROS = {".B", ".I", ".BR", ".BI", ".IB", ".IR", ".RB", ".RI", ".SM", ".SB"}
 
@@ -79,17 +105,80 @@ def _mark_values(tag: str) -> str:
         word = re.sub(r"\\[,/&]", "", match[1])
         return f"<{word}>" if _VALUE_WORD.fullmatch(word) else match[0]
 
-    return " ".join(_ITALIC.sub(mark, token) if len(_ITALIC.findall(token)) == 1 else token
-                    for token in tag.split(" "))
+    return " ".join(
+        _ITALIC.sub(mark, token) if len(_ITALIC.findall(token)) == 1 else token
+        for token in tag.split(" ")
+    )
 
 
 # mdoc (BSD man pages: ssh, scp, tmux): macros that only style the words after them.
-_MDOC_TEXT = {"Ar", "Cm", "Li", "Ic", "Pa", "Ev", "Va", "Em", "Sy", "No", "Dv", "Ql", "Ad", "Fn",
-              "Fa", "Ft", "Er", "An", "Lk", "Mt", "Tn", "Ms", "Sx", "Xr", "At", "Bx", "Nx", "Ox", "Fx"}
-_MDOC_LAYOUT = {".Bl", ".El", ".Sm", ".Xo", ".Xc", ".Bd", ".Ed", ".Dd", ".Dt", ".Os", ".Ek", ".Bk",
-                ".Ft", ".Fd", ".In", ".Rs", ".Re", ".%A", ".%T", ".%D", ".%N", ".%J", ".%R", ".%O"}
-_MDOC_WRAP = {"Op": ("[", "]"), "Pq": ("(", ")"), "Dq": ('"', '"'), "Qq": ('"', '"'), "Sq": ("'", "'"),
-              "Aq": ("<", ">"), "Bq": ("[", "]"), "Brq": ("{", "}")}
+_MDOC_TEXT = {
+    "Ar",
+    "Cm",
+    "Li",
+    "Ic",
+    "Pa",
+    "Ev",
+    "Va",
+    "Em",
+    "Sy",
+    "No",
+    "Dv",
+    "Ql",
+    "Ad",
+    "Fn",
+    "Fa",
+    "Ft",
+    "Er",
+    "An",
+    "Lk",
+    "Mt",
+    "Tn",
+    "Ms",
+    "Sx",
+    "Xr",
+    "At",
+    "Bx",
+    "Nx",
+    "Ox",
+    "Fx",
+}
+_MDOC_LAYOUT = {
+    ".Bl",
+    ".El",
+    ".Sm",
+    ".Xo",
+    ".Xc",
+    ".Bd",
+    ".Ed",
+    ".Dd",
+    ".Dt",
+    ".Os",
+    ".Ek",
+    ".Bk",
+    ".Ft",
+    ".Fd",
+    ".In",
+    ".Rs",
+    ".Re",
+    ".%A",
+    ".%T",
+    ".%D",
+    ".%N",
+    ".%J",
+    ".%R",
+    ".%O",
+}
+_MDOC_WRAP = {
+    "Op": ("[", "]"),
+    "Pq": ("(", ")"),
+    "Dq": ('"', '"'),
+    "Qq": ('"', '"'),
+    "Sq": ("'", "'"),
+    "Aq": ("<", ">"),
+    "Bq": ("[", "]"),
+    "Brq": ("{", "}"),
+}
 
 
 def _mdoc(words: list[str], name: str) -> str:
@@ -103,7 +192,9 @@ def _mdoc(words: list[str], name: str) -> str:
         nxt = words[i + 1] if i + 1 < len(words) else None
         piece = None
         if word == "Fl":
-            if nxt is not None and not (nxt in _MDOC_TEXT or nxt in _MDOC_WRAP or nxt in ("Fl", "Ns", "Oc", "Nm")):
+            if nxt is not None and not (
+                nxt in _MDOC_TEXT or nxt in _MDOC_WRAP or nxt in ("Fl", "Ns", "Oc", "Nm")
+            ):
                 piece, i = "-" + nxt, i + 1
             else:
                 piece = "-"
@@ -171,7 +262,9 @@ def _ronn_tags(text: str) -> list[str] | None:
             glued = _RONN_GLUED.match(words[0])
             if glued and len(words) == 1 and glued[1] in spelled:
                 continue  # "-Ldirectory / -L directory": the same option written twice
-            specs.append(" ".join([words[0], *(w if w[0] in "<[" else f"<{w}>" for w in words[1:])]))
+            specs.append(
+                " ".join([words[0], *(w if w[0] in "<[" else f"<{w}>" for w in words[1:])])
+            )
         tags.append(", ".join(specs))
     return tags
 
@@ -185,7 +278,7 @@ def _macro_args(rest: str) -> list[str]:
 def _mark_italic_arg(arg: str) -> str:
     """An italic argument of ``.BI``/``.RI`` in a tag, marked as a value when it is one word."""
     lead = re.match(r"(?:\\ )*", arg)[0]
-    word = re.sub(r"\\[,/&]", "", arg[len(lead):])
+    word = re.sub(r"\\[,/&]", "", arg[len(lead) :])
     return f"{lead}<{word}>" if _VALUE_WORD.fullmatch(word) else arg
 
 
@@ -210,8 +303,12 @@ def roff_to_text(source: str) -> str:
             macro = "." + (parts[0] if parts else "")
             rest = parts[1] if len(parts) > 1 else ""
             inline_macro = macro in _FONT_MACROS or (
-                len(macro) == 3 and macro[1].isupper() and macro[2].islower()
-                and macro not in _MDOC_LAYOUT and macro not in (".Sh", ".Ss", ".It", ".Pp", ".Nd", ".Xc", ".Sm"))
+                len(macro) == 3
+                and macro[1].isupper()
+                and macro[2].islower()
+                and macro not in _MDOC_LAYOUT
+                and macro not in (".Sh", ".Ss", ".It", ".Pp", ".Nd", ".Xc", ".Sm")
+            )
             joinable = joinable and inline_macro
             if macro in (".nf", ".EX"):
                 fill = False
@@ -232,8 +329,14 @@ def roff_to_text(source: str) -> str:
                 if macro == ".It" and args and args[-1] == "Xo":
                     xo = [_mdoc(args[:-1], name)]  # the tag goes on until .Xc
                     continue
-                if macro == ".It" and args and args[0] in ("Fl", "Cm", "Ar", "Op", "Nm", "Ic", "Li", "Pa", "Ev"):
-                    out.append(" " * 7 + _inline(_mdoc(args, name)))  # mdoc: ".It Fl B Ar bind_interface"
+                if (
+                    macro == ".It"
+                    and args
+                    and args[0] in ("Fl", "Cm", "Ar", "Op", "Nm", "Ic", "Li", "Pa", "Ev")
+                ):
+                    out.append(
+                        " " * 7 + _inline(_mdoc(args, name))
+                    )  # mdoc: ".It Fl B Ar bind_interface"
                     indent = 14
                 elif args and args[0] not in _BULLETS:
                     out.append(" " * 7 + _inline(_mark_values(args[0])))
@@ -285,12 +388,18 @@ def roff_to_text(source: str) -> str:
             if macro in _FONT_MACROS:
                 args = _macro_args(rest)
                 if pending_tag and macro in (".BI", ".RI", ".IB", ".IR"):
-                    italic = 1 if macro in (".BI", ".RI") else 0  # the alternating macros' italic turns
-                    args = [_mark_italic_arg(a) if i % 2 == italic else a for i, a in enumerate(args)]
+                    italic = (
+                        1 if macro in (".BI", ".RI") else 0
+                    )  # the alternating macros' italic turns
+                    args = [
+                        _mark_italic_arg(a) if i % 2 == italic else a for i, a in enumerate(args)
+                    ]
                 joiner = " " if macro in (".B", ".I", ".SM", ".SB") else ""
                 text = _inline(joiner.join(args))
             elif len(macro) == 3 and macro[1].isupper() and macro[2].islower():
-                text = _inline(_mdoc([macro[1:]] + _macro_args(rest), name))  # mdoc: ".Ar destination ,"
+                text = _inline(
+                    _mdoc([macro[1:]] + _macro_args(rest), name)
+                )  # mdoc: ".Ar destination ,"
             else:
                 continue  # .TH, .RS, .RE, .nf, .fi, .br, .in, .ad ... change layout only
         else:
@@ -299,7 +408,9 @@ def roff_to_text(source: str) -> str:
         heading = _RONN_HEADING.search(text)
         if heading:  # ronn left a markdown heading in running text: jq's "simpler: ## INVOKING JQ"
             text = text[: heading.start()]
-            out.extend(([" " * indent + text.strip()] if text.strip() else []) + ["", heading[1], ""])
+            out.extend(
+                ([" " * indent + text.strip()] if text.strip() else []) + ["", heading[1], ""]
+            )
             indent, pending_tag, depth, bullet, joinable = 7, False, 0, False, False
             continue
         tags = _ronn_tags(text) if bullet else None
@@ -365,7 +476,9 @@ def _option_sections(text: str) -> str:
     `find|xargs` approach:" is no option table)."""
     blocks: list[tuple[str, list[str]]] = [("", [])]
     for line in text.split("\n"):
-        if line[:1].isalpha() and line.isupper() and len(line) < 60 and not line.endswith(":"):  # a .SH heading
+        if (
+            line[:1].isalpha() and line.isupper() and len(line) < 60 and not line.endswith(":")
+        ):  # a .SH heading
             blocks.append((line, []))
         blocks[-1][1].append(line)
     kept: list[str] = []
@@ -373,14 +486,18 @@ def _option_sections(text: str) -> str:
         if title and not _KEEP.search(title) and not _is_option_table(lines):
             continue
         if _EXAMPLES.match(title):
-            lines = [lines[0]] + [" " * 7 + line if line[:1].isalpha() and line.endswith(":") else line
-                                  for line in lines[1:]]
+            lines = [lines[0]] + [
+                " " * 7 + line if line[:1].isalpha() and line.endswith(":") else line
+                for line in lines[1:]
+            ]
         kept.extend(lines)
     return "\n".join(kept)
 
 
 # ronn (jq) writes the description into SYNOPSIS: a paragraph of sentences is not a usage line.
-_PROSE = re.compile(r"[a-z]{2}\.(?:\s+[A-Z]|$)")  # "... JSON documents. For instance", "... instead."
+_PROSE = re.compile(
+    r"[a-z]{2}\.(?:\s+[A-Z]|$)"
+)  # "... JSON documents. For instance", "... instead."
 
 
 def _synopsis(sections, *, broken: bool = False) -> list[str]:
@@ -430,7 +547,9 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     if match:
         name_line = " ".join(match[1].split())
         halves = re.split(r"\s+\\?-+(?:\s+|$)", name_line, maxsplit=1)
-        summary = halves[-1] if len(halves) > 1 else name_line  # "aws -": a name with no description
+        summary = (
+            halves[-1] if len(halves) > 1 else name_line
+        )  # "aws -": a name with no description
     parts.usage = _synopsis(parts.sections, broken=roff)
     described = [sec for sec in parts.sections if sec.key == "description"]
     if described:
@@ -440,7 +559,9 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
         # find(1)'s "GLOBAL OPTIONS" are global to its expression: with no subcommands to
         # inherit them, a page's global flags are its own.
         command = command.with_changes(flags=command.flags + command.global_flags, global_flags=())
-    command = command.with_changes(flags=without_operators(tidy_flags(command.flags, beside=command.global_flags)))  # find(1): "-not expr"
+    command = command.with_changes(
+        flags=without_operators(tidy_flags(command.flags, beside=command.global_flags))
+    )  # find(1): "-not expr"
     if summary:
         command = command.with_changes(summary=summary[:200])
     if statuses:
@@ -481,13 +602,17 @@ def man_page_commands(text: str, *, prog: tuple[str, ...]) -> tuple[Command, ...
         if skipping or not match or match.group(1) in found:
             continue
         summary = []
-        for follow in lines[index + 1:index + 6]:
+        for follow in lines[index + 1 : index + 6]:
             if not follow.strip():
                 break
             summary.append(follow.strip())
         name = match.group(1)
-        found[name] = Command(path=(*prog[1:], name), summary=" ".join(summary)[:200].rstrip("."),
-                              group=group, stub=True)
+        found[name] = Command(
+            path=(*prog[1:], name),
+            summary=" ".join(summary)[:200].rstrip("."),
+            group=group,
+            stub=True,
+        )
     return tuple(found.values())
 
 

@@ -64,7 +64,7 @@ def bracket_flags(summary: str, docs: dict[str, str]) -> list[Flag]:
         repeat = bool(re.search(r"\[[^\[\]]*\.\.\.\]\s*$", group))
         head = re.sub(r"\s*\[[^\[\]]*\.\.\.\]\s*$", "", group).strip()
         value = re.search(r"\s<(?P<value>[^<>]+)>$", head)
-        names = head[:value.start()] if value else head
+        names = head[: value.start()] if value else head
         pending_short: str | None = None
         longs = [n for n in names.split("|") if n.startswith("--")]
         for name in (n.strip() for n in names.split("|")):
@@ -82,10 +82,21 @@ def bracket_flags(summary: str, docs: dict[str, str]) -> list[Flag]:
                 # `<global|user|project>` are values to choose; `<pkg|glob>` are kinds of value
                 if len(alternatives) > 1 and not all(is_value_kind(v) for v in alternatives):
                     choices = alternatives
-            description = docs.get(name, "") or (docs.get(pending_short, "") if pending_short else "")
-            flags.append(Flag(long=name, short=pending_short, takes_value=takes, value_name=value_name,
-                              type=("enum" if choices else guess_type(value_name)) if takes else "boolean",
-                              choices=choices, repeatable=repeat and takes, description=description[:500]))
+            description = docs.get(name, "") or (
+                docs.get(pending_short, "") if pending_short else ""
+            )
+            flags.append(
+                Flag(
+                    long=name,
+                    short=pending_short,
+                    takes_value=takes,
+                    value_name=value_name,
+                    type=("enum" if choices else guess_type(value_name)) if takes else "boolean",
+                    choices=choices,
+                    repeatable=repeat and takes,
+                    description=description[:500],
+                )
+            )
             pending_short = None
     return flags
 
@@ -117,7 +128,7 @@ def usage_subcommands(usage: list[str], prog: tuple[str, ...]) -> list[str]:
     names: list[str] = []
     for line in usage:
         words = line.split()
-        if tuple(words[:len(prog)]) != tuple(prog) or len(words) <= len(prog):
+        if tuple(words[: len(prog)]) != tuple(prog) or len(words) <= len(prog):
             continue
         word = words[len(prog)]
         after = words[len(prog) + 1] if len(words) > len(prog) + 1 else ""
@@ -127,8 +138,10 @@ def usage_subcommands(usage: list[str], prog: tuple[str, ...]) -> list[str]:
     for line in usage:
         # "npm audit [fix|signatures]": the alternatives right after the path
         words = line.split()
-        if tuple(words[:len(prog)]) == tuple(prog) and len(words) > len(prog):
-            group = re.fullmatch(r"\[(?P<words>[a-z][a-z0-9-]*(?:\|[a-z][a-z0-9-]*)+)\]", words[len(prog)])
+        if tuple(words[: len(prog)]) == tuple(prog) and len(words) > len(prog):
+            group = re.fullmatch(
+                r"\[(?P<words>[a-z][a-z0-9-]*(?:\|[a-z][a-z0-9-]*)+)\]", words[len(prog)]
+            )
             if group:
                 names += group["words"].split("|")
     return list(dict.fromkeys(names))
@@ -139,7 +152,7 @@ def _usage_lines(text: str) -> list[str]:
     out: list[str] = []
     for i, line in enumerate(lines):
         if line.strip() == "Usage:":
-            for later in lines[i + 1:]:
+            for later in lines[i + 1 :]:
                 if not later.strip():
                     if out:
                         break
@@ -169,7 +182,7 @@ def parse_npm(text: str, *, prog: tuple[str, ...]) -> Command:
     parts = read_parts(text, prog=prog, rules=RULES)
     usage = _usage_lines(text)
     if usage:
-        mine = [u for u in usage if tuple(u.split()[:len(prog)]) == tuple(prog)]
+        mine = [u for u in usage if tuple(u.split()[: len(prog)]) == tuple(prog)]
         parts.usage = mine or usage
     summary, rest = _option_summary(text)
     if summary:
@@ -178,7 +191,11 @@ def parse_npm(text: str, *, prog: tuple[str, ...]) -> Command:
         spelled = {s for f in flags for s in f.spellings}
         for spelling, description in docs.items():
             # "--audit" described where the summary spells "[--no-audit]": npm takes both
-            if spelling.startswith("--") and spelling not in spelled and "--no-" + spelling[2:] in spelled:
+            if (
+                spelling.startswith("--")
+                and spelling not in spelled
+                and "--no-" + spelling[2:] in spelled
+            ):
                 flags.append(Flag(long=spelling, description=description[:500]))
         parts.flags, parts.companions = flags, []
     alias = re.search(r"^alias(?:es)?: (?P<names>[\w, -]+)$", text, re.MULTILINE)
@@ -190,8 +207,11 @@ def parse_npm(text: str, *, prog: tuple[str, ...]) -> Command:
     if len(prog) == 1:
         # the root's "Usage:" lines are examples with a gloss ("npm test  run this project's tests")
         command = command.with_changes(positionals=())
-    subs = tuple(stub(tuple(prog[1:]) + (name,)).with_changes(probe=USAGE_LISTED)
-                 for name in usage_subcommands(parts.usage, prog) if len(prog) > 1)
+    subs = tuple(
+        stub(tuple(prog[1:]) + (name,)).with_changes(probe=USAGE_LISTED)
+        for name in usage_subcommands(parts.usage, prog)
+        if len(prog) > 1
+    )
     if subs:
         command = command.with_changes(subcommands=command.subcommands + subs)
     return command

@@ -26,7 +26,9 @@ __all__ = ["parse_oclif"]
 RULES = Rules(listing=r"^(?:topics|commands)$", operands=r"^arguments$", globals=r"^global flags$")
 
 # "generate command  Add a command ..." / "plugins:install  Installs a plugin"
-_ENTRY = re.compile(r"^(?P<words>[A-Za-z0-9][\w:.-]*(?: [A-Za-z0-9][\w:.-]*)*)(?:\s{2,}(?P<summary>\S.*))?$")
+_ENTRY = re.compile(
+    r"^(?P<words>[A-Za-z0-9][\w:.-]*(?: [A-Za-z0-9][\w:.-]*)*)(?:\s{2,}(?P<summary>\S.*))?$"
+)
 _OPTIONS = re.compile(r"<options:\s*(?P<values>[^>]+)>")
 
 
@@ -46,11 +48,13 @@ def _listing(parts, prog: tuple[str, ...]) -> list[Command]:
             if match is None:
                 if last is not None and indent_of(line) > 4:
                     index = out.index(last)
-                    last = out[index] = last.with_changes(summary=(last.summary + " " + text).strip()[:300])
+                    last = out[index] = last.with_changes(
+                        summary=(last.summary + " " + text).strip()[:300]
+                    )
                 continue
             words = match["words"].split()
-            if tuple(words[:len(path)]) == path:
-                words = words[len(path):]
+            if tuple(words[: len(path)]) == path:
+                words = words[len(path) :]
             if not words:
                 continue
             # "pack deb" one level deeper than this page: its first word is the topic to read
@@ -73,7 +77,7 @@ def _with_choices(flag):
     if match is None:
         return flag
     choices = split_choices(match["values"].replace("|", ","))
-    description = (flag.description[:match.start()] + flag.description[match.end():]).strip()
+    description = (flag.description[: match.start()] + flag.description[match.end() :]).strip()
     if not flag.takes_value or not choices:
         return replace(flag, description=description)
     return replace(flag, description=description, choices=choices, type="enum")

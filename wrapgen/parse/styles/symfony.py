@@ -29,7 +29,9 @@ from wrapgen.model.tool import Command, Flag, Positional
 from wrapgen.parse.assemble import Rules, assemble, read_parts
 from wrapgen.parse.listing import stub
 from wrapgen.parse.registry import register_parser
-from wrapgen.parse.facts import guess_type  # (what wrapgen.parse.usage.guess_type calls, imported once)
+from wrapgen.parse.facts import (
+    guess_type,
+)  # (what wrapgen.parse.usage.guess_type calls, imported once)
 
 __all__ = [
     "Listed",
@@ -91,7 +93,12 @@ def is_list_help(text: str) -> bool:
 def value_choices(description: str) -> tuple[str, ...]:
     """The values a description enumerates: ``(txt, xml, json, or md)`` gives txt, xml, json, md."""
     # (every match opens with "(", "must be ", "one of" or "supports": most descriptions hold none)
-    if not ("(" in description or "ust be " in description or "one of" in description or "supports" in description):
+    if not (
+        "(" in description
+        or "ust be " in description
+        or "one of" in description
+        or "supports" in description
+    ):
         return ()
     match = _CHOICES.search(description)
     if not match:
@@ -107,7 +114,7 @@ def listed_commands(text: str) -> tuple[Listed, ...]:
         return ()
     out: list[Listed] = []
     group = ""
-    for line in text[head.end():].split("\n"):
+    for line in text[head.end() :].split("\n"):
         if not line.strip():
             continue
         namespace = _NAMESPACE.match(line)
@@ -120,15 +127,25 @@ def listed_commands(text: str) -> tuple[Listed, ...]:
                 break  # prose after the listing
             continue
         aliases = tuple(a for a in (entry["aliases"] or "").split("|") if a)
-        out.append(Listed(tuple(entry["name"].split()), (entry["summary"] or "").strip(), aliases, group))
+        out.append(
+            Listed(tuple(entry["name"].split()), (entry["summary"] or "").strip(), aliases, group)
+        )
     return tuple(out)
 
 
 def _verbosity(flag: Flag) -> Flag:
     """``-v|vv|vvv, --verbose`` as one switch: ``-v`` with ``-vv`` and ``-vvv`` as aliases."""
     aliases = tuple(a for a in ("-vv", "-vvv") if a not in flag.aliases)
-    return replace(flag, short="-v", aliases=flag.aliases + aliases, takes_value=False, value_optional=False,
-                   value_name=None, type="boolean", repeatable=True)
+    return replace(
+        flag,
+        short="-v",
+        aliases=flag.aliases + aliases,
+        takes_value=False,
+        value_optional=False,
+        value_name=None,
+        type="boolean",
+        repeatable=True,
+    )
 
 
 def _tidy(flag: Flag) -> Flag:
@@ -150,15 +167,21 @@ def parse_symfony(text: str, *, prog: tuple[str, ...]) -> Command:
     parts = read_parts(text, prog=prog, rules=RULES, stubs=False)  # (its commands are read below)
     listed = listed_commands(text)
     path = tuple(prog[1:])
-    parts.subcommands = [stub((*path, name), summary=summary, group=group, aliases=aliases)
-                         for name, summary, aliases, group in _children(listed, path)]
+    parts.subcommands = [
+        stub((*path, name), summary=summary, group=group, aliases=aliases)
+        for name, summary, aliases, group in _children(listed, path)
+    ]
     # Usage lines name the command, not the tool ("install [options] [--] [<packages>...]").
     tool = prog[0] if prog else ""
-    parts.usage = [u if not tool or u.startswith(tool + " ") else f"{tool} {u}" for u in parts.usage]
+    parts.usage = [
+        u if not tool or u.startswith(tool + " ") else f"{tool} {u}" for u in parts.usage
+    ]
     if listed and not path:
         parts.prose = []  # the root's page opens with a banner ("Composer version 2.5.5"), no prose
     command = assemble(parts, prog=prog, style="symfony")
-    flags = tuple(_tidy(_verbosity(f) if verbose and f.long == "--verbose" else f) for f in command.flags)
+    flags = tuple(
+        _tidy(_verbosity(f) if verbose and f.long == "--verbose" else f) for f in command.flags
+    )
     help_text = _help_section(text)
     description = "\n\n".join(p for p in (command.description, help_text) if p)[:2000]
     positionals = command.positionals
@@ -189,10 +212,18 @@ def _children(listed, path: tuple[str, ...]):
             continue
         name = entry.words[depth]
         if len(entry.words) == depth + 1:
-            seen[name] = (name, entry.summary, entry.aliases, entry.group if entry.group != name else "")
+            seen[name] = (
+                name,
+                entry.summary,
+                entry.aliases,
+                entry.group if entry.group != name else "",
+            )
         elif name not in seen:
-            under = [" ".join(e.words[depth + 1:]) for e in listed
-                     if e.words[:depth + 1] == (*path, name) and len(e.words) > depth + 1]
+            under = [
+                " ".join(e.words[depth + 1 :])
+                for e in listed
+                if e.words[: depth + 1] == (*path, name) and len(e.words) > depth + 1
+            ]
             seen[name] = (name, f"The {name} commands: {', '.join(under)}"[:300], (), "")
     return list(seen.values())
 
@@ -205,8 +236,10 @@ def nest(listed: tuple[Listed, ...]) -> dict[tuple[str, ...], tuple[Command, ...
     for prefix in sorted(prefixes, key=lambda p: (len(p), p)):
         children = _children(listed, prefix)
         if children:
-            out[prefix] = tuple(stub((*prefix, name), summary=summary, group=group, aliases=aliases)
-                                for name, summary, aliases, group in children)
+            out[prefix] = tuple(
+                stub((*prefix, name), summary=summary, group=group, aliases=aliases)
+                for name, summary, aliases, group in children
+            )
     return out
 
 
@@ -215,8 +248,9 @@ def flag_spellings(flags: tuple[Flag, ...]) -> frozenset[str]:
     return frozenset(spelling for flag in flags for spelling in flag.spellings)
 
 
-def split_inherited(command: Command, inherited: tuple[Flag, ...], *,
-                    spellings: frozenset[str] | None = None) -> Command:
+def split_inherited(
+    command: Command, inherited: tuple[Flag, ...], *, spellings: frozenset[str] | None = None
+) -> Command:
     """The page's flags that the application gives every command moved to ``global_flags``.
     ``spellings``: ``flag_spellings(inherited)``, where the caller splits many pages by the same flags."""
     spellings = flag_spellings(inherited) if spellings is None else spellings
@@ -261,15 +295,20 @@ def _json_flag(option: dict) -> Flag | None:
         value_name=value_name,
         type=("enum" if choices else guess_type(value_name)) if takes else "boolean",
         choices=choices,
-        default=str(default) if isinstance(default, (str, int, float)) and not isinstance(default, bool)
-        and default != "" else None,
+        default=str(default)
+        if isinstance(default, (str, int, float))
+        and not isinstance(default, bool)
+        and default != ""
+        else None,
         repeatable=bool(option.get("is_multiple")) or len(shorts) > 1,
         description=description[:500],
     )
     return flag
 
 
-_VARIANTS_KEPT = 4  # the forms of one option name remembered (composer's differ only per command: --dry-run)
+_VARIANTS_KEPT = (
+    4  # the forms of one option name remembered (composer's differ only per command: --dry-run)
+)
 
 
 def _json_flags(options: dict, memo: dict | None = None) -> list[Flag]:
@@ -299,10 +338,16 @@ def _option_flags(options: dict, memo: dict) -> tuple[list[Flag], list[str | Non
                     break
         if known is None:
             flag = _json_flag(option)
-            negated = _NEGATE.match(flag.description) if flag is not None and not flag.takes_value else None
+            negated = (
+                _NEGATE.match(flag.description)
+                if flag is not None and not flag.takes_value
+                else None
+            )
             known = (flag, negated["long"] if negated else None)
             variants = memo.setdefault(name, [])
-            if len(variants) < _VARIANTS_KEPT:  # (bounded: a hostile list of one name in 10⁵ forms stays linear)
+            if (
+                len(variants) < _VARIANTS_KEPT
+            ):  # (bounded: a hostile list of one name in 10⁵ forms stays linear)
                 variants.append((option, *known))
         if known[0] is not None:
             flags.append(known[0])
@@ -313,7 +358,11 @@ def _option_flags(options: dict, memo: dict) -> tuple[list[Flag], list[str | Non
 def _merge_negations(flags: list[Flag], negates: list[str | None]) -> list[Flag]:
     longs = {f.long for f in flags}
     # "--no-ansi": the other spelling of "--ansi", as help prints it
-    merged = {flag.long for flag, negated in zip(flags, negates) if negated is not None and negated in longs}
+    merged = {
+        flag.long
+        for flag, negated in zip(flags, negates)
+        if negated is not None and negated in longs
+    }
     if not merged:
         return flags
     negating: dict[str, list[str]] = {}  # description -> the merged flags that have it, in order
@@ -352,8 +401,14 @@ def _application(options: dict, common: set, shared: tuple, shared_longs: set, m
     flags, negates = _option_flags({k: options[k] for k in keys}, memo)
     if tuple(_merge_negations(flags, negates)) != shared:
         return None
-    return _Application(keys, tuple(options[k] for k in keys), shared, frozenset(shared_longs),
-                        frozenset(n for n in negates if n is not None), frozenset(f.long for f in flags))
+    return _Application(
+        keys,
+        tuple(options[k] for k in keys),
+        shared,
+        frozenset(shared_longs),
+        frozenset(n for n in negates if n is not None),
+        frozenset(f.long for f in flags),
+    )
 
 
 def _flags_with_application(options: dict, common: set, app: _Application, memo: dict):
@@ -367,8 +422,11 @@ def _flags_with_application(options: dict, common: set, app: _Application, memo:
             return None
     flags, negates = _option_flags({k: v for k, v in options.items() if k not in common}, memo)
     own_longs = {f.long for f in flags}
-    if not own_longs.isdisjoint(app.shared_longs) or not app.negated.isdisjoint(own_longs) \
-            or not app.longs.isdisjoint(n for n in negates if n is not None):
+    if (
+        not own_longs.isdisjoint(app.shared_longs)
+        or not app.negated.isdisjoint(own_longs)
+        or not app.longs.isdisjoint(n for n in negates if n is not None)
+    ):
         return None
     return tuple(_merge_negations(flags, negates)), app.shared
 
@@ -391,16 +449,29 @@ def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:
     commands = data.get("commands") if isinstance(data, dict) else None
     if not isinstance(commands, list) or not commands:
         return None
-    entries = [c for c in commands if isinstance(c, dict) and isinstance(c.get("name"), str) and c["name"].strip()]
+    entries = [
+        c
+        for c in commands
+        if isinstance(c, dict) and isinstance(c.get("name"), str) and c["name"].strip()
+    ]
     if not entries:
         return None
-    definitions = [c.get("definition") if isinstance(c.get("definition"), dict) else {} for c in entries]
-    option_sets = [set((d.get("options") or {}).keys()) if isinstance(d.get("options"), dict) else set()
-                   for d in definitions]
+    definitions = [
+        c.get("definition") if isinstance(c.get("definition"), dict) else {} for c in entries
+    ]
+    option_sets = [
+        set((d.get("options") or {}).keys()) if isinstance(d.get("options"), dict) else set()
+        for d in definitions
+    ]
     common = set.intersection(*option_sets) if option_sets else set()
     names = {c["name"] for c in entries}
-    alias_names = {n for ns in data.get("namespaces") or [] if isinstance(ns, dict)
-                   for n in ns.get("commands") or [] if isinstance(n, str)} - names
+    alias_names = {
+        n
+        for ns in data.get("namespaces") or []
+        if isinstance(ns, dict)
+        for n in ns.get("commands") or []
+        if isinstance(n, str)
+    } - names
     application: list[Flag] = []
     nodes: dict[tuple[str, ...], dict] = {}  # path -> the fields of its Command
     listed: list[Listed] = []
@@ -414,20 +485,30 @@ def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:
             own, shared = split
         else:
             flags = _json_flags(options, memo)
-            shared_longs = common_longs | {(options.get(k) or {}).get("name") for k in common
-                                           if isinstance(options.get(k), dict)}
+            shared_longs = common_longs | {
+                (options.get(k) or {}).get("name")
+                for k in common
+                if isinstance(options.get(k), dict)
+            }
             own = tuple(f for f in flags if f.long not in shared_longs)
             shared = tuple(f for f in flags if f.long in shared_longs)
             if app is False:
                 app = _application(options, common, shared, shared_longs, memo)
         if not application:
             application = list(shared)
-        arguments = definition.get("arguments") if isinstance(definition.get("arguments"), dict) else {}
+        arguments = (
+            definition.get("arguments") if isinstance(definition.get("arguments"), dict) else {}
+        )
         positionals = tuple(
-            Positional(name=str(a.get("name") or key), required=bool(a.get("is_required")),
-                       variadic=bool(a.get("is_array")),
-                       description=_untagged(str(a.get("description") or ""))[:300])
-            for key, a in arguments.items() if isinstance(a, dict))
+            Positional(
+                name=str(a.get("name") or key),
+                required=bool(a.get("is_required")),
+                variadic=bool(a.get("is_array")),
+                description=_untagged(str(a.get("description") or ""))[:300],
+            )
+            for key, a in arguments.items()
+            if isinstance(a, dict)
+        )
         words = tuple(entry["name"].split())
         usage = [u for u in entry.get("usage") or [] if isinstance(u, str)]
         aliases = tuple(u for u in usage[1:] if u in alias_names)
@@ -435,10 +516,17 @@ def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:
         summary = _untagged(str(entry.get("description") or "")).strip()
         help_text = _untagged(str(entry.get("help") or "")).strip()
         nodes[words] = dict(
-            path=words, summary=summary[:300], description=help_text[:2000],
+            path=words,
+            summary=summary[:300],
+            description=help_text[:2000],
             usage=tuple(f"{tool} {u}".strip() for u in usage[:1]),
-            flags=own, global_flags=shared, positionals=positionals, aliases=aliases,
-            hidden=bool(entry.get("hidden")), probe=("list", "--format=json"), parser="symfony",
+            flags=own,
+            global_flags=shared,
+            positionals=positionals,
+            aliases=aliases,
+            hidden=bool(entry.get("hidden")),
+            probe=("list", "--format=json"),
+            parser="symfony",
         )
         listed.append(Listed(words, summary, aliases))
     children = nest(tuple(listed))
@@ -446,15 +534,27 @@ def parse_symfony_json(text: str, *, prog: tuple[str, ...]) -> Command | None:
     # (each node's fields are gathered first and the node made once, with its subcommands: a
     # Command rebuilt by replace() for each costs as much as the rest of its reading)
     def build(path: tuple[str, ...], **fields) -> Command:
-        node = nodes.get(path) or dict(path=path, summary=_namespace_summary(path, children),
-                                       probe=("list", "--format=json"), parser="symfony",
-                                       global_flags=tuple(application) if path else ())
+        node = nodes.get(path) or dict(
+            path=path,
+            summary=_namespace_summary(path, children),
+            probe=("list", "--format=json"),
+            parser="symfony",
+            global_flags=tuple(application) if path else (),
+        )
         subs = tuple(build(s.path, group=s.group) for s in children.get(path, ()))
         return Command(**{**node, **fields, "subcommands": subs})
 
     # (no entry's path is the root's: a name has a word)
-    return build((), flags=tuple(application), global_flags=(), summary="", usage=(),
-                 positionals=(), aliases=(), hidden=False)
+    return build(
+        (),
+        flags=tuple(application),
+        global_flags=(),
+        summary="",
+        usage=(),
+        positionals=(),
+        aliases=(),
+        hidden=False,
+    )
 
 
 def _namespace_summary(path, children) -> str:

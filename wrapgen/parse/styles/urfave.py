@@ -37,7 +37,9 @@ RULES = Rules(
 
 _NAME = re.compile(r"^NAME:\n +(?P<line>\S.*)$", re.MULTILINE)
 _COMMANDS = re.compile(r"^COMMANDS:\n(?P<body>(?:[ \t].*\n?|\n)*)", re.MULTILINE)
-_ENTRY = re.compile(r"^(?P<indent> +)(?P<names>[A-Za-z0-9][\w.:-]*(?:, [A-Za-z0-9][\w.:-]*)*)(?: {2,}(?P<summary>\S.*))?$")
+_ENTRY = re.compile(
+    r"^(?P<indent> +)(?P<names>[A-Za-z0-9][\w.:-]*(?:, [A-Za-z0-9][\w.:-]*)*)(?: {2,}(?P<summary>\S.*))?$"
+)
 _CATEGORY = re.compile(r"^ +(?P<name>\S.*):$")
 _GENERIC_OPERANDS = {"arguments", "command", "command options", "global options"}
 
@@ -70,7 +72,9 @@ def urfave_commands(text: str, *, parent: tuple[str, ...] = ()) -> list[Command]
         names = [n.strip() for n in entry["names"].split(",")]
         summary = (entry["summary"] or "").strip()
         if _usage_in_name(summary, ("", names[0])):
-            summary = ""  # "cp   cp <src> <dst>": a usage, not a summary (the command's page has one)
+            summary = (
+                ""  # "cp   cp <src> <dst>": a usage, not a summary (the command's page has one)
+            )
         out.append(stub((*parent, names[0]), summary=summary[:300], group=group, aliases=names[1:]))
     return out
 
@@ -82,7 +86,11 @@ def parse_urfave(text: str, *, prog: tuple[str, ...]) -> Command:
     path = tuple(prog[1:])
     parts.subcommands = urfave_commands(text, parent=path)
     name = _NAME.search(text)
-    said = re.split(r"\s+-\s+", name["line"].strip(), maxsplit=1)[-1] if name and " - " in name["line"] else ""
+    said = (
+        re.split(r"\s+-\s+", name["line"].strip(), maxsplit=1)[-1]
+        if name and " - " in name["line"]
+        else ""
+    )
     named = _usage_in_name(said, prog)
     if named:
         # mender-artifact's "cp - cp <src> <dst>": the name line is the usage, where USAGE holds
@@ -91,20 +99,25 @@ def parse_urfave(text: str, *, prog: tuple[str, ...]) -> Command:
             parts.prose.extend(parts.usage)
             parts.usage = named
         elif not any(_names_operands(line, prog) for line in parts.usage):
-            parts.usage = named  # (the generic line says nothing, and would make every operand optional)
+            parts.usage = (
+                named  # (the generic line says nothing, and would make every operand optional)
+            )
     command = assemble(parts, prog=prog, style="urfave")
     summary = command.summary
     if name:
         summary = said if not named else _first_sentence(command.description)
     required = _required_spellings(text)
-    flags = tuple(_tidy(replace(f, required=True) if required and not required.isdisjoint(f.spellings) else f)
-                  for f in command.flags)
+    flags = tuple(
+        _tidy(replace(f, required=True) if required and not required.isdisjoint(f.spellings) else f)
+        for f in command.flags
+    )
     global_flags = tuple(_tidy(f) for f in command.global_flags)
     positionals = tuple(p for p in command.positionals if p.name.lower() not in _GENERIC_OPERANDS)
     if command.subcommands:
         positionals = ()
-    return command.with_changes(summary=summary[:200], flags=flags, global_flags=global_flags,
-                                positionals=positionals)
+    return command.with_changes(
+        summary=summary[:200], flags=flags, global_flags=global_flags, positionals=positionals
+    )
 
 
 # "[artifact|sdimg|uefiimg]:<filepath>": one operand, a path inside an image of one of those kinds
@@ -127,7 +140,7 @@ _GENERIC_USAGE = re.compile(r"\[(?:global |command )?options\]|\[arguments\.\.\.
 
 def _names_operands(line: str, prog: tuple[str, ...]) -> bool:
     """Whether a usage line names anything past its path besides urfave's generic words."""
-    rest = line[len(" ".join(prog)):] if line.startswith(" ".join(prog)) else line
+    rest = line[len(" ".join(prog)) :] if line.startswith(" ".join(prog)) else line
     return bool(_GENERIC_USAGE.sub("", rest).strip())
 
 
@@ -136,7 +149,9 @@ def _first_sentence(text: str) -> str:
     return re.split(r"(?<=\.)\s", first, maxsplit=1)[0]
 
 
-_REQUIRED = re.compile(r"^REQUIRED (?:ARGUMENTS|OPTIONS|FLAGS):\n(?P<body>(?:[ \t].*\n?)*)", re.MULTILINE)
+_REQUIRED = re.compile(
+    r"^REQUIRED (?:ARGUMENTS|OPTIONS|FLAGS):\n(?P<body>(?:[ \t].*\n?)*)", re.MULTILINE
+)
 
 
 def _required_spellings(text: str) -> set[str]:
@@ -144,7 +159,11 @@ def _required_spellings(text: str) -> set[str]:
     match = _REQUIRED.search(text)
     if not match:
         return set()
-    heads = [re.split(r"\s{2,}", line.strip(), maxsplit=1)[0] for line in match["body"].split("\n") if line.strip()]
+    heads = [
+        re.split(r"\s{2,}", line.strip(), maxsplit=1)[0]
+        for line in match["body"].split("\n")
+        if line.strip()
+    ]
     return {word for head in heads for word in re.findall(r"(?<![\w-])(--?\w[\w.-]*)", head)}
 
 

@@ -50,7 +50,7 @@ def annotations(text: str) -> tuple[str, dict[str, str]]:
     for note in _NOTE.finditer(match[0]):
         kind, _, value = note["note"].partition(":")
         notes[kind] = value.strip()
-    return text[:match.start()].rstrip(), notes
+    return text[: match.start()].rstrip(), notes
 
 
 def _quoted(values: str) -> tuple[str, ...]:
@@ -83,7 +83,7 @@ def _annotated(flags: list[Flag], lines) -> list[Flag]:
         body, notes = annotations(whole)
         for spelling in re.findall(r"--?[\w][\w.:-]*", spec):
             notes_of[spelling] = notes
-            text_of[spelling] = body[len(spec):].strip()
+            text_of[spelling] = body[len(spec) :].strip()
     out = []
     for flag in flags:
         notes = next((notes_of[s] for s in flag.spellings if s in notes_of), None)
@@ -91,21 +91,43 @@ def _annotated(flags: list[Flag], lines) -> list[Flag]:
             out.append(flag)
             continue
         description = next((text_of[s] for s in flag.spellings if s in text_of), flag.description)
-        kind = next((k for k in ("boolean", "count", "string", "number", "array") if k in notes), "")
+        kind = next(
+            (k for k in ("boolean", "count", "string", "number", "array") if k in notes), ""
+        )
         takes = kind not in ("boolean", "count")
         choices = _quoted(notes["choices"]) if "choices" in notes else ()
         default = notes.get("default")
         if default is not None:
             default = default.strip('"')
         if not takes:
-            flag = replace(flag, takes_value=False, value_optional=False, value_name=None, type="boolean",
-                           choices=(), repeatable=flag.repeatable or kind == "count")
+            flag = replace(
+                flag,
+                takes_value=False,
+                value_optional=False,
+                value_name=None,
+                type="boolean",
+                choices=(),
+                repeatable=flag.repeatable or kind == "count",
+            )
         else:
             value_type = "enum" if choices else ("number" if kind == "number" else "string")
-            flag = replace(flag, takes_value=True, value_name=flag.value_name or (kind or "value"),
-                           type=value_type, choices=choices, repeatable=flag.repeatable or kind == "array")
-        out.append(replace(flag, description=description[:500], default=default if takes else None,
-                           required="required" in notes, deprecated=flag.deprecated or "deprecated" in notes))
+            flag = replace(
+                flag,
+                takes_value=True,
+                value_name=flag.value_name or (kind or "value"),
+                type=value_type,
+                choices=choices,
+                repeatable=flag.repeatable or kind == "array",
+            )
+        out.append(
+            replace(
+                flag,
+                description=description[:500],
+                default=default if takes else None,
+                required="required" in notes,
+                deprecated=flag.deprecated or "deprecated" in notes,
+            )
+        )
     return out
 
 
@@ -145,8 +167,8 @@ def _listing(parts, prog: tuple[str, ...]) -> list[Command]:
             words = head.split()
             if indent_of(line) <= 4 and words and words[0] == prog[0]:
                 words = words[1:]
-                if tuple(words[:len(path)]) == path:
-                    words = words[len(path):]
+                if tuple(words[: len(path)]) == path:
+                    words = words[len(path) :]
                 name = words[0] if words and re.fullmatch(r"[A-Za-z0-9][\w:.-]*", words[0]) else ""
                 if name:
                     summary, _ = annotations(summary)
@@ -154,7 +176,9 @@ def _listing(parts, prog: tuple[str, ...]) -> list[Command]:
                     continue
             if out and indent_of(line) > 4:
                 wrapped, _ = annotations(text)
-                out[-1] = out[-1].with_changes(summary=(out[-1].summary + " " + wrapped).strip()[:300])
+                out[-1] = out[-1].with_changes(
+                    summary=(out[-1].summary + " " + wrapped).strip()[:300]
+                )
     return out
 
 
@@ -173,13 +197,16 @@ def parse_yargs(text: str, *, prog: tuple[str, ...]) -> Command:
         if first.split()[:1] == [prog[0]]:
             parts.usage = [first]
             if parts.prose and parts.prose[0].startswith(first):
-                parts.prose[0] = parts.prose[0][len(first):].strip()
+                parts.prose[0] = parts.prose[0][len(first) :].strip()
     listed = _listing(parts, prog)
     if listed:
         parts.subcommands = listed
-    option_lines = [line for section in parts.sections
-                    if classify(section, RULES) in ("options", "globals", "other")
-                    for line in section.lines]
+    option_lines = [
+        line
+        for section in parts.sections
+        if classify(section, RULES) in ("options", "globals", "other")
+        for line in section.lines
+    ]
     # yargs lists every option under a heading: a line of prose that starts with a dash
     # ("... use\n-c option.") names no option
     tabled = {s for spec, _ in _entries(option_lines) for s in re.findall(r"--?[\w][\w.:-]*", spec)}
@@ -193,10 +220,19 @@ def parse_yargs(text: str, *, prog: tuple[str, ...]) -> Command:
         for p in command.positionals:
             body, found = notes.get(p.name, ("", {}))
             choices = _quoted(found["choices"]) if "choices" in found else p.choices
-            positionals.append(replace(p, description=body[:300] or p.description, choices=choices,
-                                       required=p.required or "required" in found))
+            positionals.append(
+                replace(
+                    p,
+                    description=body[:300] or p.description,
+                    choices=choices,
+                    required=p.required or "required" in found,
+                )
+            )
         known = {p.name for p in positionals}
-        positionals += [Positional(name=name, required="required" in found, description=body[:300])
-                        for name, (body, found) in notes.items() if name not in known]
+        positionals += [
+            Positional(name=name, required="required" in found, description=body[:300])
+            for name, (body, found) in notes.items()
+            if name not in known
+        ]
         command = command.with_changes(positionals=tuple(positionals))
     return command

@@ -72,10 +72,10 @@ Usage: python bench/discover_accuracy.py [TOOL...] [--json] [--explain]
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
-import resource
 import shutil
 import subprocess
 import sys
@@ -1419,15 +1419,10 @@ def main(argv: list[str] | None = None) -> int:
             references[build] = build()
         ref = references[build]
         started = time.monotonic()
-        tool, cpu = metered(
-            lambda: discover(program, depth=depth, cache=False, **options), shutil.which(program)
-        )
+        run = functools.partial(discover, program, depth=depth, cache=False, **options)
+        tool, cpu = metered(run, shutil.which(program))
         rounds = [cpu] + [
-            metered(
-                lambda: discover(program, depth=depth, cache=False, **options),
-                shutil.which(program),
-            )[1]
-            for _ in range(args.cpu_rounds - 1)
+            metered(run, shutil.which(program))[1] for _ in range(args.cpu_rounds - 1)
         ]
         cpu = _median_round(rounds)
         row = score(ref, tool)

@@ -324,7 +324,10 @@ def fixture_http(root: Path, _tool: dict) -> dict:
     fixture_json(root, _tool)
     (root / "index.html").write_text("<html><body>bench</body></html>\n")
     _fix_times(root)
-    handler = lambda *a, **k: _FixedHandler(*a, directory=str(root), **k)  # noqa: E731
+
+    def handler(*a, **k):
+        return _FixedHandler(*a, directory=str(root), **k)
+
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -203,12 +203,13 @@ def warm_up() -> float:
     residue (taken out of the containment with the meters' own CPU)."""
     _residue[0] = _calibrate()
     before = _cpu(resource.RUSAGE_SELF)
+    import socket  # noqa: F401  (the spawn helper's, contain.py: imported when it first starts, 15-20 ms)
+
     import wrapgen.parse  # noqa: F401
     import wrapgen.parse.script  # noqa: F401
     import wrapgen.probe.cache  # noqa: F401
     import wrapgen.probe.crawl  # noqa: F401
     import wrapgen.probe.prober  # noqa: F401
-    import socket  # noqa: F401  (the spawn helper's, contain.py: imported when it first starts, 15-20 ms)
     from wrapgen.probe.sandbox import sandbox_status
 
     sandbox_status()

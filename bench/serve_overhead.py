@@ -314,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         + ("" if ns.no_progress else "   (2 progress notifications per served call)")
     )
     for side in sides.values():
-        added = [(s - l) * 1000 for l, s in zip(local, side.times)]
+        added = [(served - local_s) * 1000 for local_s, served in zip(local, side.times)]
         print(_line(side.label, side.times))
         # wall time suffers from other load on the machine; the processes' own CPU time per call does less so
         print(

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wrapgen.pack.build import render_pack_files
-from wrapgen.check.rules import RULES, all_rules, check_pack, check_packs, rule
-from wrapgen.pack.emit import write_files
 from tests.support.packs import findings, write_pack
+from wrapgen.check.rules import RULES, all_rules, check_pack, check_packs, rule
+from wrapgen.pack.build import render_pack_files
+from wrapgen.pack.emit import write_files
 
 PACKS = Path(__file__).resolve().parent.parent / "packs"
 

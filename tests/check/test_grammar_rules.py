@@ -6,10 +6,10 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from wrapgen.check.grammar import operand_diagnostics, operand_slots
-from wrapgen.check.rules import all_rules, check_pack
-from wrapgen.pack.build import resolve_verb
 from tests.support.packs import findings, write_pack
+from wrapgen.check.grammar import operand_diagnostics, operand_slots
+from wrapgen.check.rules import all_rules
+from wrapgen.pack.build import resolve_verb
 from wrapgen.pack.manifest import read_manifest
 
 HELP = Path(__file__).resolve().parent.parent / "fixtures" / "help"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.packs import findings, write_pack
 from wrapgen.check.rules import all_rules, check_pack
 from wrapgen.check.trust import pattern_danger, pattern_unbounded
-from tests.support.packs import findings, write_pack
 
 BASE = textwrap.dedent(
     """\

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from wrapgen.flows.batch import find_recipes
 from wrapgen.errors import UsageError
+from wrapgen.flows.batch import find_recipes
 
 
 def test_find_recipes_skips_examples_subdirectory(tmp_path):

@@ -6,7 +6,6 @@ import pytest
 import yaml
 
 from wrapgen.errors import RecipeError
-from wrapgen.model.tool import Command, Flag, Positional, Tool
 from wrapgen.flows.promote import (
     load_path_wrap,
     parse_path_wrap,
@@ -14,6 +13,7 @@ from wrapgen.flows.promote import (
     promotion_report,
     split_by_family,
 )
+from wrapgen.model.tool import Command, Flag, Positional, Tool
 
 
 def _cmd(path, flags=(), subs=(), **kw):

@@ -145,8 +145,8 @@ def test_wrap_needs_a_tool_or_recipe(cli):
 def test_wrap_passes_discovery_options_over_the_recipes(tmp_path):
     """wrap's --depth/--timeout/--style reach discovery, over the recipe's own discover options."""
     from wrapgen.errors import HelpUnreadableError
-    from wrapgen.model.tool import Tool
     from wrapgen.flows.wrap import wrap
+    from wrapgen.model.tool import Tool
 
     seen: dict = {}
 

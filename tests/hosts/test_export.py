@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wrapgen.hosts import export
 from wrapgen.errors import ManifestError, UsageError
+from wrapgen.hosts import export
 from wrapgen.names import PACK_ID_RE, VERB_NAME_RE
 
 

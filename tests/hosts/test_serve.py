@@ -21,12 +21,11 @@ import pytest
 pytest.importorskip("mcp")
 
 import anyio  # noqa: E402  (the mcp SDK brings anyio)
-
-from conftest import require_tool  # noqa: E402
 from support.serve import JQ_PACK, SLOW_PACK, START_TIMEOUT_S, make_pack  # noqa: E402
 from support.serve import dead as _dead  # noqa: E402
 from support.serve import wait_for_process as _wait_for_process  # noqa: E402
-from wrapgen.pack.build import render_pack_files  # noqa: E402
+
+from conftest import require_tool  # noqa: E402
 from wrapgen.hosts.mcp import (  # noqa: E402
     ARGS_LIMIT,
     PipeLines,
@@ -34,6 +33,7 @@ from wrapgen.hosts.mcp import (  # noqa: E402
     check_arguments,
     tool_result,
 )
+from wrapgen.pack.build import render_pack_files  # noqa: E402
 
 
 def _parent_of(pid: int) -> int | None:

@@ -303,13 +303,16 @@ def test_cli_usage_errors(cli, tmp_path):
 def test_adapter_runs_from_the_skill_folder_without_the_tool(cli, tmp_path):
     """scripts/adapter.py, run as a process from the skill folder, finds its binding: refusals come back as envelopes."""
     folder = _export(cli, tmp_path, REPO / "adapters" / "git") / "git"
-    run = lambda *args: subprocess.run(  # noqa: E731
-        [sys.executable, "scripts/adapter.py", *args],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "scripts/adapter.py", *args],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
     gated = run("fetch", "--json")
     assert gated.returncode == 1, gated.stderr
     assert json.loads(gated.stdout) == {

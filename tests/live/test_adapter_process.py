@@ -115,11 +115,12 @@ def test_git_add_is_confirm_gated(tmp_path, cli, bare_env, repo):
     )
     assert (code, envelope["ok"]) == (1, False)
     assert "confirmation required" in envelope["error"]
-    status = lambda: (
-        subprocess.run(
+
+    def status():
+        return subprocess.run(
             ["git", "status", "--porcelain"], cwd=repo, env=bare_env, capture_output=True, text=True
         ).stdout
-    )
+
     assert status() == "?? new.txt\n"
     code, envelope, _ = _adapter(
         pack, "add", "--json", "--", "paths=new.txt", "confirm=true", env=bare_env, cwd=repo

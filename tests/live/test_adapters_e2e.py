@@ -27,9 +27,10 @@ def _ok(envelope: dict):
 def repo(tmp_path):
     require_tool("git")
     env = {**os.environ, **GIT_IDENTITY}
-    run = lambda *a: subprocess.run(
-        ["git", *a], cwd=tmp_path, env=env, check=True, capture_output=True
-    )  # noqa: E731
+
+    def run(*a):
+        return subprocess.run(["git", *a], cwd=tmp_path, env=env, check=True, capture_output=True)
+
     run("init", "-q", "-b", "main")
     (tmp_path / "hello.txt").write_text("hello world\n")
     run("add", "hello.txt")

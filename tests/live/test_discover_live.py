@@ -9,8 +9,8 @@ import time
 import pytest
 
 from conftest import FIXTURES, flag_of, require_tool
-from wrapgen.probe.discover import discover
 from wrapgen.errors import HelpUnreadableError, ToolNotFoundError, UsageError
+from wrapgen.probe.discover import discover
 
 pytestmark = [pytest.mark.live, pytest.mark.usefixtures("own_cache")]
 TOOLS = FIXTURES / "tools"

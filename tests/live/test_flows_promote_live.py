@@ -35,7 +35,7 @@ def test_promote_kubectl(tmp_path, cli):
     assert result.exit_code == 0, result.stderr
     manifest = yaml.safe_load((out / "kube" / "pack.yaml").read_text())
     assert sorted(manifest["verbs"]) == ["describe", "get", "logs", "rollout.status"]
-    for name, verb in manifest["verbs"].items():
+    for _name, verb in manifest["verbs"].items():
         words = [t for t in verb["cli"][1:] if not t.startswith(("-", "{{"))]
         assert tuple(words[:2]) in {
             ("get",),

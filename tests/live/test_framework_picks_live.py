@@ -63,6 +63,7 @@ def test_an_install_through_the_pack_runs_no_dependency_script(cli, tmp_path, na
     """The hardening is the tool's own switch, checked on the real tool: a local dependency whose
     postinstall would create a file installs, through the pack, without creating it."""
     import json
+
     import yaml
 
     require_tool(name)

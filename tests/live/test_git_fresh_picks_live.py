@@ -30,9 +30,10 @@ def test_fresh_blame_with_a_revision_answers_as_git_blame_does(tmp_path):
     git = require_tool("git")
     repo = tmp_path / "repo"
     repo.mkdir()
-    run = lambda *argv: subprocess.run(
-        [git, *argv], cwd=repo, check=True, capture_output=True, text=True
-    )  # noqa: E731
+
+    def run(*argv):
+        return subprocess.run([git, *argv], cwd=repo, check=True, capture_output=True, text=True)
+
     run("init", "-q")
     run("config", "user.email", "a@example.com")
     run("config", "user.name", "Ann")

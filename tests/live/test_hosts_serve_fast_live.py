@@ -20,7 +20,6 @@ pytest.importorskip("mcp")
 import anyio  # noqa: E402
 from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
-
 from support.serve import CALL_TIMEOUT_S, START_TIMEOUT_S, PipeClient, dead, find_process, make_pack  # noqa: E402
 
 TOOL = """\

@@ -24,13 +24,12 @@ import anyio  # noqa: E402  (the mcp SDK brings anyio)
 from anyio.from_thread import start_blocking_portal  # noqa: E402
 from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
-
-from conftest import require_tool  # noqa: E402
 from support.serve import CALL_TIMEOUT_S, JQ_PACK, SLOW_PACK, START_TIMEOUT_S, make_pack  # noqa: E402
 from support.serve import dead as _dead  # noqa: E402
 from support.serve import wait_for_process as _wait_for_process  # noqa: E402
-from wrapgen.hosts.mcp import ARGS_LIMIT, LINE_LIMIT  # noqa: E402
 
+from conftest import require_tool  # noqa: E402
+from wrapgen.hosts.mcp import ARGS_LIMIT, LINE_LIMIT  # noqa: E402
 
 GIT_PACK = """\
 pack_id: git

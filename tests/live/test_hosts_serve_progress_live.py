@@ -17,9 +17,9 @@ pytest.importorskip("mcp")
 import anyio  # noqa: E402
 from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+from support.serve import CALL_TIMEOUT_S, START_TIMEOUT_S, make_pack  # noqa: E402
 
 from conftest import REPO, require_tool  # noqa: E402
-from support.serve import CALL_TIMEOUT_S, START_TIMEOUT_S, make_pack  # noqa: E402
 from wrapgen.hosts.mcp import TITLE_META  # noqa: E402
 
 # A tool whose --json takes field names (the way gh's does), as a real program: python itself.

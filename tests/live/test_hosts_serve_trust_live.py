@@ -25,9 +25,9 @@ import anyio  # noqa: E402
 import mcp_types as types  # noqa: E402
 from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+from support.serve import SLOW_PACK, PipeClient, make_pack  # noqa: E402
 
 from conftest import require_tool  # noqa: E402
-from support.serve import SLOW_PACK, PipeClient, make_pack  # noqa: E402
 from wrapgen.hosts import export  # noqa: E402
 from wrapgen.hosts.mcp import Admission, elicitation_request, screen_line  # noqa: E402
 from wrapgen.pack.build import render_pack_files  # noqa: E402

@@ -4,13 +4,9 @@ The tool here takes `--json` for a switch and runs its action: the attack a fiel
 
 from __future__ import annotations
 
-import os
-import shutil
 import sys
 import textwrap
 from types import SimpleNamespace
-
-import pytest
 
 from tests.support.sandbox import sandbox_required as _sandbox  # noqa: F401  (autouse)
 from wrapgen.flows.wrap import json_field_lists

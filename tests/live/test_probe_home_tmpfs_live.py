@@ -9,10 +9,10 @@ import shutil
 from pathlib import Path
 
 from tests.support.sandbox import sandbox_required as _sandbox  # noqa: F401  (autouse)
+from tests.support.tools import python_tool
 from wrapgen.probe import prober as prober_module
 from wrapgen.probe.prober import Prober
 from wrapgen.probe.sandbox import Scratch, reset_sandbox_status, sandbox_status
-from tests.support.tools import python_tool
 
 # hangs when an earlier probe's lock is in its HOME (pm2 on a dead daemon's socket); says what HOME is
 LOCKD = """\

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.tools import python_tool
 from wrapgen.probe import sandbox
 from wrapgen.probe.discover import discover
 from wrapgen.probe.prober import Prober
 from wrapgen.probe.sandbox import bwrap_argv, reset_sandbox_status, sandbox_status
-from tests.support.tools import python_tool
 
 USAGE = "Usage: {name} [OPTIONS]\\n\\nOptions:\\n  -v, --verbose  say more\\n  -h, --help     show help\\n"
 

@@ -4,9 +4,10 @@ The modes read from stored help and hand-made models are in tests/propose/test_p
 
 from __future__ import annotations
 
-from conftest import require_tool
 from support.propose import checked as _checked
 from support.propose import tar_from_fixture as _tar_from_fixture
+
+from conftest import require_tool
 from wrapgen.pack.manifest import dump_manifest
 from wrapgen.propose import propose
 
@@ -44,10 +45,9 @@ def test_real_curl_gets_reads_then_gated_writes():
 def test_tar_operations_run_end_to_end(tmp_path, monkeypatch):
     """The proposed create/list run real tar: an archive is written, then listed, with no operation lost."""
     require_tool("tar")
-    from wrapgen.runtime import execute
-
     from wrapgen.pack.build import render_pack_files
     from wrapgen.pack.emit import write_files
+    from wrapgen.runtime import execute
 
     manifest = propose(_tar_from_fixture()).manifest
     pack = tmp_path / "tar"

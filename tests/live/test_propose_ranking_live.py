@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import subprocess
 
-from conftest import require_tool
 from support.propose import chosen as _chosen
+
+from conftest import require_tool
 from wrapgen.model.tool import Command, Tool
 from wrapgen.parse import parse_help
 from wrapgen.probe.crawl import crawl

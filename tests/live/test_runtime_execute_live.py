@@ -9,10 +9,10 @@ import os
 import subprocess
 
 import pytest
-
-from conftest import require_tool
 from packs_runtime.packtools import binding_dict, verb
 from packs_runtime.packtools import binding_of as _pack
+
+from conftest import require_tool
 from wrapgen.runtime import execute
 
 

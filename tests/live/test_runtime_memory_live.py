@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from packs_runtime.packtools import binding_dict, verb
+
 from wrapgen.runtime import execute
 
 

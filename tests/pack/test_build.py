@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from wrapgen import __version__
+from wrapgen.errors import ManifestError, WrapgenError
 from wrapgen.pack.build import render_pack_files
 from wrapgen.pack.emit import write_files
-from wrapgen.errors import ManifestError, WrapgenError
 
 PACKS = Path(__file__).resolve().parent.parent / "packs"
 

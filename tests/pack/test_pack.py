@@ -64,8 +64,9 @@ def test_example_packs_load_without_diagnostics(name):
 
 def test_schema_is_draft_2020_12_and_shipped_in_the_package():
     """pack.schema.json ships inside wrapgen/ and is a valid draft 2020-12 schema."""
-    import jsonschema
     from importlib import resources
+
+    import jsonschema
 
     assert resources.files("wrapgen").joinpath("pack/schemas/pack.schema.json").is_file()
     schema = pack_schema()

@@ -3,7 +3,8 @@ a second cleaning changes nothing: it must indeed change nothing there, for any 
 
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import FIXTURES
 from wrapgen.parse.sections import MAX_LINE, clean_text, is_clean

@@ -8,8 +8,7 @@ from __future__ import annotations
 import json
 
 from conftest import FIXTURES
-from wrapgen.parse import parse_help
-from wrapgen.parse import options
+from wrapgen.parse import options, parse_help
 from wrapgen.parse.options import OptionEntry, entry_to_flag, parse_options
 from wrapgen.parse.styles import kingpin
 from wrapgen.parse.styles.symfony import parse_symfony_json

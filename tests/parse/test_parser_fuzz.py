@@ -10,8 +10,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wrapgen.parse import detect_style, parse_help, style_names
 from wrapgen.model.tool import Command
+from wrapgen.parse import detect_style, parse_help, style_names
 
 HELP = Path(__file__).resolve().parent.parent / "fixtures" / "help"
 FIXTURES = sorted(HELP.glob("*/*.txt"))

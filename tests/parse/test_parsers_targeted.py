@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from wrapgen.parse import detect_style, parse_help, style_names
 from wrapgen.errors import UsageError, WrapgenError
+from wrapgen.parse import detect_style, parse_help, style_names
 
 HELP = Path(__file__).resolve().parent.parent / "fixtures" / "help"
 

@@ -13,10 +13,9 @@ from contextlib import redirect_stdout
 import pytest
 
 from conftest import flag_of
-
-from wrapgen.probe.discover import discover
 from wrapgen.parse import detect_style, parse_help
 from wrapgen.parse.script import is_launcher
+from wrapgen.probe.discover import discover
 
 
 def _argparse_help(build) -> str:

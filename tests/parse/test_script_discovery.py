@@ -7,14 +7,14 @@ import textwrap
 import pytest
 
 from conftest import REPO
-from wrapgen.probe.discover import discover
+from wrapgen.errors import HelpUnreadableError
 from wrapgen.parse.script import (
     discover_script,
     is_shell_script,
     read_shell_script,
     shebang_interpreter,
 )
-from wrapgen.errors import HelpUnreadableError
+from wrapgen.probe.discover import discover
 
 DEPLOYCTL = REPO / "recipes" / "examples" / "bin" / "deployctl"
 

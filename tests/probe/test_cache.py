@@ -7,9 +7,8 @@ import shutil
 
 import pytest
 
-from wrapgen.probe import cache
 from wrapgen.model.tool import Command, Flag, Tool
-
+from wrapgen.probe import cache
 
 pytestmark = pytest.mark.usefixtures("own_cache")
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.support.tools import python_tool
 from wrapgen.probe import cache as disk
 from wrapgen.probe.discover import discover
-from tests.support.tools import python_tool
 
 TOOL = """\
 import os, sys, time

@@ -8,11 +8,11 @@ import textwrap
 from pathlib import Path
 
 from conftest import FIXTURES
-from wrapgen.probe.crawl import _merge_man_flags, crawl, default_jobs, has_content
-from wrapgen.parse import parse_help
-from wrapgen.probe.prober import Prober
-from wrapgen.model.tool import Command, Flag
 from tests.support.tools import python_tool
+from wrapgen.model.tool import Command, Flag
+from wrapgen.parse import parse_help
+from wrapgen.probe.crawl import _merge_man_flags, crawl, default_jobs, has_content
+from wrapgen.probe.prober import Prober
 
 COBRA = str(FIXTURES / "tools" / "wg-cobra")
 

@@ -4,18 +4,17 @@ the next candidate as it would at once. Real processes: fake tools printing capt
 
 from __future__ import annotations
 
-import os
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from conftest import FIXTURES
+from tests.support.tools import python_tool
 from wrapgen.parse import parse_help
 from wrapgen.probe import crawl as crawl_module
 from wrapgen.probe.crawl import crawl
 from wrapgen.probe.prober import Prober
-from tests.support.tools import python_tool
 
 URFAVE = FIXTURES / "help" / "urfave"
 

@@ -7,11 +7,11 @@ import os
 import textwrap
 from pathlib import Path
 
+from tests.support.tools import python_tool
 from wrapgen.parse import parse_help
 from wrapgen.parse.registry import USAGE_LISTED
 from wrapgen.probe.crawl import crawl
 from wrapgen.probe.prober import Prober
-from tests.support.tools import python_tool
 
 YARN_ROOT = """
   Usage: wg-yarn [command] [flags]

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.support.tools import python_tool
 from wrapgen.parse import parse_help
 from wrapgen.probe.crawl import crawl
 from wrapgen.probe.prober import Prober
-from tests.support.tools import python_tool
 
 HELP = Path(__file__).resolve().parent.parent / "fixtures" / "help" / "yarn"
 

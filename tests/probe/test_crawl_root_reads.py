@@ -18,11 +18,11 @@ import textwrap
 from pathlib import Path
 
 from conftest import FIXTURES
+from tests.support.tools import python_tool
 from wrapgen.parse import parse_help
 from wrapgen.probe import crawl as crawl_module
 from wrapgen.probe.crawl import crawl
 from wrapgen.probe.prober import Prober
-from tests.support.tools import python_tool
 
 HELP = FIXTURES / "help"
 

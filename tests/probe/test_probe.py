@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, require_tool
-from wrapgen.probe.prober import PROBE_ENV, Prober, clean_text, probe_env, resolve_tool
 from wrapgen.errors import ToolNotFoundError
+from wrapgen.probe.prober import PROBE_ENV, Prober, clean_text, probe_env, resolve_tool
 
 TOOLS = FIXTURES / "tools"
 
@@ -185,8 +185,8 @@ def test_probes_of_programs_but_shell_scripts_write_to_in_memory_files(tmp_path)
     keep one, since it may write to its output by name, which an in-memory file refuses."""
     import sys
 
-    from wrapgen.probe.prober import _output_in_memory
     from tests.support.tools import python_tool
+    from wrapgen.probe.prober import _output_in_memory
 
     script = tmp_path / "by-name"
     script.write_text("#!/bin/sh\necho 'usage: by-name [-q]' > /dev/stderr\n")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wrapgen.probe.prober import Prober
 from tests.support.tools import python_tool
+from wrapgen.probe.prober import Prober
 
 TOOL = """\
 import os, sys, time

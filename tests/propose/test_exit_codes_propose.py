@@ -4,9 +4,9 @@ are answers become pack exit_codes with a short meaning and a reason; errors nev
 from __future__ import annotations
 
 import pytest
+from support.propose import checked
 
 from conftest import FIXTURES
-from support.propose import checked
 from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command, Tool
 from wrapgen.parse import parse_help

@@ -7,14 +7,14 @@ login/authorize flows, self-update, streaming follow flags, docs and completion 
 
 from __future__ import annotations
 
+from support.propose import checked, tar_from_fixture
+
 from conftest import FIXTURES
 from wrapgen.model.tool import Command, Flag, Positional, Tool
 from wrapgen.parse import parse_help
 from wrapgen.propose import propose
 from wrapgen.propose.args import MAX_ARGS_SINGLE, flag_noise, plan_args
 from wrapgen.propose.select import Candidate, bare_job, exclusion_reason, preview_modes
-
-from support.propose import checked, tar_from_fixture
 
 
 def _fixture_tool(style: str, name: str) -> Tool:

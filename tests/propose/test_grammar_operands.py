@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from wrapgen.knowledge.hardening import harden_cli, hardening_for
 from wrapgen.model.tool import Command, Positional
 from wrapgen.parse import parse_help
 from wrapgen.propose.args import plan_args
 from wrapgen.propose.operands import operands, usage_split
 from wrapgen.runtime.render import RenderError, render_argv
-
-import pytest
 
 HELP = Path(__file__).resolve().parent.parent / "fixtures" / "help"
 

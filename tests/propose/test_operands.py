@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from wrapgen.parse import parse_help
 from wrapgen.model.tool import Command, Positional
+from wrapgen.parse import parse_help
 from wrapgen.propose.args import plan_args
 from wrapgen.propose.operands import DASH_DASH_AFTER, operands
 

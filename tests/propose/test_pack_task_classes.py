@@ -12,13 +12,13 @@ help of real tools (tests/fixtures/help): each test fails without its fix.
 
 from __future__ import annotations
 
+from support.propose import checked, tar_from_fixture
+
 from conftest import FIXTURES
 from wrapgen.model.tool import Command, Tool
 from wrapgen.parse import parse_help
 from wrapgen.propose import propose
 from wrapgen.propose.policy import classify
-
-from support.propose import checked, tar_from_fixture
 
 
 def _tool(style: str, name: str) -> Tool:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from wrapgen.knowledge.dangerous_flags import dangerous_reason, token_danger
 from wrapgen.model.tool import Command, Flag, Positional, Tool
 from wrapgen.propose import propose
 from wrapgen.propose.args import plan_args
-from wrapgen.knowledge.dangerous_flags import dangerous_reason, token_danger
 from wrapgen.propose.jsonsel import fields_from_text, pick_fields, select_json
 from wrapgen.propose.policy import classify
 from wrapgen.propose.titles import propose_title

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from wrapgen.parse import parse_help
 from wrapgen.model.tool import Tool
 from wrapgen.pack.manifest import dump_manifest
+from wrapgen.parse import parse_help
 from wrapgen.propose import propose
 
 HELP = Path(__file__).resolve().parent.parent / "fixtures" / "help"

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from support.propose import checked as _checked
+from support.propose import tar_from_fixture as _tar_from_fixture
+
+from wrapgen.knowledge.dangerous_flags import token_danger
 from wrapgen.model.tool import Command, Flag, Positional, Tool
 from wrapgen.pack.manifest import dump_manifest
 from wrapgen.propose import propose
-from wrapgen.knowledge.dangerous_flags import token_danger
 from wrapgen.propose.valuemodes import kind_choices, value_modes
-
-from support.propose import checked as _checked
-from support.propose import tar_from_fixture as _tar_from_fixture
 
 _TYPE = Flag(
     long="--type",

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from support.propose import chosen as _chosen
-from wrapgen.parse import parse_help
+
 from wrapgen.model.tool import Command, Flag, Positional, Tool
+from wrapgen.parse import parse_help
 from wrapgen.propose import propose
 from wrapgen.propose.select import COMMON_BONUS, Candidate, listing_mode, rank_reason, rank_score
 

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from tests.parse.test_runner_parsers import SHOP, just_targets, make_targets, task_targets
 from wrapgen.check.rules import lint_manifest
 from wrapgen.knowledge.runners import invocation, target_effect
 from wrapgen.model.tool import Command, Tool
@@ -19,8 +20,6 @@ from wrapgen.parse.runners.npm import parse_package_json
 from wrapgen.propose import propose
 from wrapgen.propose.runners import is_runner_tool
 from wrapgen.runtime import render_argv, validate_args
-
-from tests.parse.test_runner_parsers import SHOP, just_targets, make_targets, task_targets
 
 
 def _tool(kind: str, bin_name: str, targets, summary="The shop service's internal tasks.") -> Tool:

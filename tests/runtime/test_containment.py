@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from packs_runtime.packtools import binding_dict, verb, write_pack
+
 from wrapgen.runtime import execute, run_in_pty, run_process
 from wrapgen.runtime.contain import containment_available
 

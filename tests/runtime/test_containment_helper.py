@@ -17,9 +17,9 @@ import sys
 import textwrap
 import time
 
-from wrapgen.runtime import contain, run_process, stop_all
-
 from test_containment import ESCAPE, PDEATHSIG_PROBE, _alive, _escaper_pids, _gone, _kill_all
+
+from wrapgen.runtime import contain, run_process, stop_all
 
 PY = sys.executable
 

@@ -14,10 +14,10 @@ import sys
 import textwrap
 import time
 
-from wrapgen.runtime import run_process
-
-from test_containment import _alive, _gone
+from test_containment import _gone
 from test_containment_helper import _helper_pid, _parent_of
+
+from wrapgen.runtime import run_process
 
 PY = sys.executable
 TICKS = os.sysconf("SC_CLK_TCK")

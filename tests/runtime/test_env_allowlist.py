@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from packs_runtime.packtools import binding_dict, verb
+
 from wrapgen.pack.build import binding_data, render_pack_files
 from wrapgen.pack.emit import write_files
 from wrapgen.pack.manifest import parse_manifest
@@ -250,11 +250,13 @@ def test_check_prints_nothing_new_for_a_good_env_block(tmp_path, cli):
     first, second = cli("check", str(with_env)), cli("check", str(without))
     import re
 
-    strip = lambda out: re.sub(
-        r"pack\.yaml:\d+:",
-        "pack.yaml:N:",
-        out.replace(str(with_env), "P").replace(str(without), "P"),
-    )
+    def strip(out):
+        return re.sub(
+            r"pack\.yaml:\d+:",
+            "pack.yaml:N:",
+            out.replace(str(with_env), "P").replace(str(without), "P"),
+        )
+
     assert strip(first.stdout) == strip(second.stdout) and first.exit_code == second.exit_code
     assert "W001" not in first.stdout
 

@@ -10,7 +10,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from packs_runtime.packtools import verb, write_pack
 
 PY = sys.executable

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 
 from packs_runtime.packtools import binding_of, verb
+
 from wrapgen.pack.build import render_pack_files
 from wrapgen.runtime import execute
 

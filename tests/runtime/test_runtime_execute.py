@@ -8,9 +8,9 @@ import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from packs_runtime.packtools import binding_of as _pack
 from packs_runtime.packtools import verb, write_pack
+
 from wrapgen.runtime import execute, execute_envelope
 
 PY = sys.executable

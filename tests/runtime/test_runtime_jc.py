@@ -10,8 +10,8 @@ import subprocess
 import sys
 
 import pytest
-
 from packs_runtime.packtools import binding_dict, verb
+
 from wrapgen.runtime import execute
 from wrapgen.runtime.execute import parse_with_jc
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from packs_runtime.packtools import binding_dict, verb, write_pack
+
 from wrapgen.errors import WrapgenError
 from wrapgen.runtime.titles import command_title, title_findings
 

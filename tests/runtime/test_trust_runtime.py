@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from packs_runtime.packtools import binding_dict, verb, write_pack
+
 from wrapgen.pack.build import render_pack_files
 from wrapgen.pack.emit import write_files
 from wrapgen.runtime import execute, execute_envelope, load_binding, render_argv, resolve_pack

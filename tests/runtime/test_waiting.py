@@ -10,7 +10,6 @@ import sys
 import pytest
 
 from conftest import require_tool
-
 from wrapgen.runtime.process import run_process
 from wrapgen.runtime.waiting import TreeState, tree_state
 

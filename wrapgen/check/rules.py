@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from wrapgen.pack.build import ADAPTER_NAME, BINDING_NAME, render_manifest_files, resolve_verb
-from wrapgen.pack.emit import file_mode
 from wrapgen.errors import Diagnostic
 from wrapgen.knowledge.commands import is_mega_arg, is_mega_command
-from wrapgen.knowledge.table import load
 from wrapgen.knowledge.shells import is_shell_operator, runner, takes_code
+from wrapgen.knowledge.table import load
+from wrapgen.pack.build import ADAPTER_NAME, BINDING_NAME, render_manifest_files, resolve_verb
+from wrapgen.pack.emit import file_mode
 from wrapgen.pack.manifest import MANIFEST_NAME, NAME_CODE, SCHEMA_CODE, Manifest, read_manifest
 
 __all__ = [

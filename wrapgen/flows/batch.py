@@ -251,8 +251,8 @@ def convert_recipe(path: str | os.PathLike, *, out_dir: str | os.PathLike = "ada
     source = str(path)
     pack_id = ""
     try:
-        from wrapgen.pack.recipe import load_recipe
         from wrapgen.flows.wrap import wrap
+        from wrapgen.pack.recipe import load_recipe
 
         recipe = load_recipe(path)
         pack_id = recipe.resolved_pack_id
@@ -490,8 +490,8 @@ def _memo_store(key: str | None, outcome: Outcome) -> None:
 def _preload() -> None:
     """Import the conversion's modules before forking, so worker processes start with them loaded."""
     import wrapgen.check.rules  # noqa: F401
-    import wrapgen.probe.discover  # noqa: F401
     import wrapgen.flows.wrap  # noqa: F401
+    import wrapgen.probe.discover  # noqa: F401
     from wrapgen.pack import manifest as pack
 
     # The schema validator is built once per process (an lru_cache); build it before the fork too.

@@ -377,8 +377,8 @@ class PromoteOutcome:
 def promote(path: str | Path, *, out_dir: str | Path = "adapters", discover=None) -> PromoteOutcome:
     """Read the PATH wrap, discover its tool, and produce the packs and the report (writes nothing)."""
     from wrapgen.errors import RecipeError as _RecipeError
-    from wrapgen.pack.recipe import discover_tool
     from wrapgen.flows.wrap import wrap as wrap_tool
+    from wrapgen.pack.recipe import discover_tool
 
     pathwrap = load_path_wrap(path)
     read = discover or discover_tool

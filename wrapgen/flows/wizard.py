@@ -122,8 +122,8 @@ class Session:
             return dict(base)
         import json
 
-        from wrapgen.flows.drift import source_files
         from wrapgen.check.drift import SOURCE_FILE
+        from wrapgen.flows.drift import source_files
 
         recorded = json.loads(base[SOURCE_FILE]).get("discover") if SOURCE_FILE in base else None
         return source_files(self.manifest(), self.tool, recorded)
@@ -393,21 +393,29 @@ def _review(session: Session, proposed: str, index: int, ask: Ask, say: Say) -> 
                 session.edits = session.edits.skip(proposed)
                 say(f"    skipped {name}")
                 return
-            action = {
-                "r": lambda: _rename(session, proposed, name, ask, say),
-                "p": lambda: _policy(session, proposed, verb, ask, say),
-                "+": lambda: _add_args(session, proposed, verb, ask, say),
-                "-": lambda: _drop_args(session, proposed, verb, ask, say),
-                "t": lambda: _titles(session, proposed, verb, ask, say),
-                "v": lambda: _preview(session, name, ask, say),
-                "x": lambda: _run_for_real(session, name, ask, say),
-            }.get(answer)
+            action = _KEYS.get(answer)
             if action is None:
                 say(HELP)
                 continue
-            action()
+            action(session, proposed, name, verb, ask, say)
         except WrapgenError as error:
             say(f"    {error.message}" + (f" ({error.hint})" if error.hint else ""))
+
+
+# What each key of a verb's review does: (session, proposed, name, verb, ask, say) -> None.
+_KEYS = {
+    "r": lambda session, proposed, name, verb, ask, say: _rename(session, proposed, name, ask, say),
+    "p": lambda session, proposed, name, verb, ask, say: _policy(session, proposed, verb, ask, say),
+    "+": lambda session, proposed, name, verb, ask, say: _add_args(
+        session, proposed, verb, ask, say
+    ),
+    "-": lambda session, proposed, name, verb, ask, say: _drop_args(
+        session, proposed, verb, ask, say
+    ),
+    "t": lambda session, proposed, name, verb, ask, say: _titles(session, proposed, verb, ask, say),
+    "v": lambda session, proposed, name, verb, ask, say: _preview(session, name, ask, say),
+    "x": lambda session, proposed, name, verb, ask, say: _run_for_real(session, name, ask, say),
+}
 
 
 def write_pack_atomically(

@@ -53,7 +53,6 @@ from typing import Any, Mapping, Sequence
 
 from wrapgen import __version__
 from wrapgen.errors import ExitStatus, ManifestError, UsageError
-from wrapgen.runtime.contain import stop_all
 from wrapgen.hosts.export import (
     CONFIRM_MODES,
     json_fields,
@@ -62,6 +61,7 @@ from wrapgen.hosts.export import (
     tool_refs,
     tool_text,
 )
+from wrapgen.runtime.contain import stop_all
 from wrapgen.runtime.titles import render_title
 from wrapgen.runtime.waiting import children_by_parent
 

@@ -53,7 +53,10 @@ def title_placeholder(template: str) -> str | None:
 
 def names_only(description: str, name: str) -> bool:
     """Whether an arg's description says no more than its name (``paths`` for ``paths``, ``FILE``)."""
-    words = lambda s: re.findall(r"[a-z0-9]+", (s or "").lower())  # noqa: E731
+
+    def words(s):
+        return re.findall(r"[a-z0-9]+", (s or "").lower())
+
     said = words(description)
     if not said:
         return False

@@ -10,7 +10,7 @@ Bump ``MODEL_VERSION`` on any change to the shape of ``to_dict()``.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from wrapgen.model.changes import replace as _quick_replace

@@ -13,8 +13,8 @@ import json
 from typing import Any, Mapping
 
 from wrapgen import __version__
-from wrapgen.pack.manifest import Manifest, parse_manifest
 from wrapgen.errors import ManifestError
+from wrapgen.pack.manifest import Manifest, parse_manifest
 
 __all__ = [
     "BINDING_NAME",

@@ -10,14 +10,27 @@ from __future__ import annotations
 
 from wrapgen.errors import UsageError
 from wrapgen.model.tool import Command
-
-from wrapgen.parse.exit_status import exit_statuses
-from wrapgen.parse.sections import clean_text, is_clean
-from wrapgen.parse.styles import argparse_style, clap, click_style, cobra, docopt, git, gnu, man  # noqa: F401 (they register)
-from wrapgen.parse.styles import commander, npm, oclif, yargs  # noqa: F401 (Node's frameworks)
-from wrapgen.parse.styles import kingpin, symfony, urfave  # noqa: F401 (they register)
 from wrapgen.parse.detect import detect_style as _detect
+from wrapgen.parse.exit_status import exit_statuses
 from wrapgen.parse.registry import PARSERS, register_parser
+from wrapgen.parse.sections import clean_text, is_clean
+from wrapgen.parse.styles import (  # noqa: F401 (they register)  # noqa: F401 (Node's frameworks)  # noqa: F401 (they register)
+    argparse_style,
+    clap,
+    click_style,
+    cobra,
+    commander,
+    docopt,
+    git,
+    gnu,
+    kingpin,
+    man,
+    npm,
+    oclif,
+    symfony,
+    urfave,
+    yargs,
+)
 
 __all__ = ["parse_help", "detect_style", "register_parser", "style_names"]
 

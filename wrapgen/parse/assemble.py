@@ -14,11 +14,10 @@ from dataclasses import dataclass, field
 
 from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag
-
-from wrapgen.parse.sections import Section, indent_of, split_sections
-from wrapgen.parse.usage import split_example, usage_flags, usage_positionals
 from wrapgen.parse.listing import parse_listing
 from wrapgen.parse.options import merge_flag, merge_flags, parse_options
+from wrapgen.parse.sections import Section, indent_of, split_sections
+from wrapgen.parse.usage import split_example, usage_flags, usage_positionals
 
 __all__ = ["Rules", "Parts", "assemble", "read_parts", "classify", "split_usage_section"]
 

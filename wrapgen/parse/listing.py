@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from wrapgen.model.tool import Command
-
 from wrapgen.parse.sections import indent_of
 from wrapgen.parse.usage import usage_positionals
 

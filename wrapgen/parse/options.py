@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 
 from wrapgen.model.changes import replace
 from wrapgen.model.tool import Flag
-
-from wrapgen.parse.sections import indent_of
 from wrapgen.parse.facts import (
     _COMPANION,
     guess_type,

@@ -20,7 +20,6 @@ from wrapgen.model.changes import replace
 from wrapgen.model.tool import Flag, Positional
 from wrapgen.parse.facts import guess_type as _guess_type  # (facts imports nothing of the parsers)
 
-
 __all__ = [
     "split_usage",
     "split_example",

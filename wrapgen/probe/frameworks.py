@@ -144,8 +144,8 @@ _JSON_ARGS = ("list", "--format=json")
 def _from_json(prober, root, result):
     """The Framework of ``TOOL list --format=json``'s ``result`` where it is a Symfony command list
     with commands, else None. The root keeps its help page (``list``'s) as its text."""
-    from wrapgen.probe.crawl import NodeRead
     from wrapgen.parse.styles.symfony import parse_symfony_json
+    from wrapgen.probe.crawl import NodeRead
 
     tree = parse_symfony_json(result.text, prog=(prober.name,)) if result.usable else None
     if tree is None or not tree.subcommands:
@@ -163,8 +163,8 @@ def _from_json(prober, root, result):
 
 
 def _symfony(prober, parse, root, complete=_as_read, listing=None):
-    from wrapgen.probe.crawl import NodeRead
     from wrapgen.parse.styles.symfony import is_list_help, listed_commands, nest
+    from wrapgen.probe.crawl import NodeRead
 
     warnings: list[str] = []
     args = _JSON_ARGS

@@ -14,19 +14,20 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
-from wrapgen.model.tool import Command, Flag, Positional
-from wrapgen.knowledge.commands import forwarding_operand
-from wrapgen.names import arg_name as _valid_arg_name
+from wrapgen.knowledge.commands import (
+    forwarding_operand,
+    is_revision_operand,
+    options_after_operands,
+)
 from wrapgen.knowledge.dangerous_flags import ValueGuard, dangerous_reason, value_guard
-from wrapgen.knowledge.phrases import answer_switch_words, noise_help_words
 from wrapgen.knowledge.flags import (
     kept_when_shown,
     noise_flag_pattern,
     preferred_weight,
     primary_flags,
 )
+from wrapgen.knowledge.phrases import answer_switch_words, noise_help_words
 from wrapgen.knowledge.table import load
-from wrapgen.knowledge.commands import is_revision_operand, options_after_operands
 from wrapgen.knowledge.tools import (
     END_OF_OPTIONS,
     accepts_equals,
@@ -35,6 +36,8 @@ from wrapgen.knowledge.tools import (
     revisions_before_dash_dash,
     supports_end_of_options,
 )
+from wrapgen.model.tool import Command, Flag, Positional
+from wrapgen.names import arg_name as _valid_arg_name
 from wrapgen.propose.operands import operands, usage_split
 from wrapgen.propose.text import flag_description, operand_description
 
@@ -294,7 +297,10 @@ def plan_args(
     the flags they use rank first and may be kept although their names read as noise (``tar -tvf``'s
     ``-v``), see ``_offered_flags``. ``max_args`` caps the flags and operands together.
     """
-    norm = lambda s: s.lower().replace("-", "_").lstrip("_")  # noqa: E731
+
+    def norm(s):
+        return s.lower().replace("-", "_").lstrip("_")
+
     excluded = {norm(x) for x in exclude}
     left_out: list[tuple[str, str]] = []
 

@@ -31,7 +31,6 @@ from wrapgen.model.recipe import PolicySetting, ProposalRequest
 from wrapgen.model.tool import Command, Tool
 from wrapgen.names import proposed_pack_id, proposed_verb_name, segment, unique_names, verb_name
 from wrapgen.propose.args import MAX_ARGS, MAX_ARGS_SINGLE, RICH_COMMAND_FLAGS, plan_args
-from wrapgen.propose.template import argv_template
 from wrapgen.propose.exitcodes import answer_codes, exit_codes_why, inverts_answers
 from wrapgen.propose.harden import harden_manifest
 from wrapgen.propose.jcparse import propose_jc
@@ -49,6 +48,7 @@ from wrapgen.propose.select import (
     rank_reason,
     rank_score,
 )
+from wrapgen.propose.template import argv_template
 from wrapgen.propose.text import readable
 from wrapgen.propose.titles import propose_title
 

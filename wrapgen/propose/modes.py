@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import re
 
+from wrapgen.knowledge.dangerous_flags import dangerous_reason
+from wrapgen.knowledge.phrases import in_place_words
+from wrapgen.knowledge.words import main_names
 from wrapgen.model.tool import Command, Flag
 from wrapgen.names import proposed_verb_name
 from wrapgen.propose.args import flag_noise
-from wrapgen.knowledge.dangerous_flags import dangerous_reason
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.select import Candidate
 from wrapgen.propose.valuemodes import value_modes
 from wrapgen.propose.verbs import KNOWN_VERBS
-from wrapgen.knowledge.phrases import in_place_words
-from wrapgen.knowledge.words import main_names
 
 __all__ = ["root_candidates", "main_verb", "is_mode_flag", "MAX_MODES"]
 

@@ -17,7 +17,6 @@ from typing import Mapping, Sequence
 
 from wrapgen.knowledge.commands import is_not_operand
 from wrapgen.knowledge.table import load
-
 from wrapgen.model.tool import Command, Positional
 
 __all__ = ["operands", "usage_split", "DASH_DASH_AFTER"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-
 from typing import Mapping
 
 from wrapgen.knowledge.words import (

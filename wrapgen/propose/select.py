@@ -15,13 +15,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from wrapgen.knowledge.phrases import (
-    about_the_tool,
-    bare_job_patterns,
-    group_weights,
-    preview_words,
-    summary_out,
-)
 from wrapgen.knowledge.commands import (
     MEGA_REASON,
     common_weight,
@@ -29,6 +22,13 @@ from wrapgen.knowledge.commands import (
     is_mega_command,
     is_setup_family,
     never_reason,
+)
+from wrapgen.knowledge.phrases import (
+    about_the_tool,
+    bare_job_patterns,
+    group_weights,
+    preview_words,
+    summary_out,
 )
 from wrapgen.model.tool import Command, Flag
 from wrapgen.names import proposed_verb_name

@@ -21,11 +21,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from wrapgen.knowledge.dangerous_flags import dangerous_reason
+from wrapgen.knowledge.words import kind_names
 from wrapgen.model.tool import Command, Flag
 from wrapgen.names import proposed_verb_name
 from wrapgen.propose.args import flag_noise
-from wrapgen.knowledge.dangerous_flags import dangerous_reason
-from wrapgen.knowledge.words import kind_names
 
 __all__ = ["ValueMode", "value_modes", "kind_choices", "MAX_KINDS"]
 

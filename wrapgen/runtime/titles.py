@@ -89,7 +89,7 @@ def render_title(templates, args, result=None, *, done: bool) -> str | None:
                 break
             values[name] = text
         else:
-            return _PLACEHOLDER_RE.sub(lambda match: values[match.group(1)], template)
+            return _PLACEHOLDER_RE.sub(lambda match: values[match.group(1)], template)  # noqa: B023 (used at once)
     return None
 
 

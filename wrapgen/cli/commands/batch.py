@@ -56,8 +56,8 @@ def _progress(stream):
 
 
 def run(ns) -> int:
-    from wrapgen.flows.batch import run_batch, summary_table
     from wrapgen.errors import UsageError
+    from wrapgen.flows.batch import run_batch, summary_table
 
     if ns.jobs is not None and ns.jobs < 1:
         raise UsageError(f"--jobs must be 1 or more, not {ns.jobs}", hint="pass --jobs 2")

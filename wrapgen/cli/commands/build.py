@@ -26,11 +26,11 @@ def add_arguments(parser) -> None:
 
 
 def run(ns) -> int:
-    from wrapgen.pack.build import render_pack_files
     from wrapgen.check.rules import expand_pack_dirs, lint_manifest
-    from wrapgen.pack.emit import write_files
     from wrapgen.cli.output import print_error, report_written
     from wrapgen.errors import ExitStatus, ManifestError
+    from wrapgen.pack.build import render_pack_files
+    from wrapgen.pack.emit import write_files
     from wrapgen.pack.manifest import load_manifest
 
     status = ExitStatus.OK

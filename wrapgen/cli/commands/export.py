@@ -43,8 +43,8 @@ def add_arguments(parser) -> None:
 
 
 def _run_skill(ns, packs) -> int:
-    from wrapgen.hosts.skill import read_pack_files, render_skill
     from wrapgen.cli.output import report_written
+    from wrapgen.hosts.skill import read_pack_files, render_skill
     from wrapgen.pack.emit import write_files
 
     if not ns.output:

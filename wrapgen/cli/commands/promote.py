@@ -36,8 +36,8 @@ def add_arguments(parser) -> None:
 
 
 def run(ns) -> int:
-    from wrapgen.pack.emit import write_files
     from wrapgen.flows.promote import promote
+    from wrapgen.pack.emit import write_files
 
     outcome = promote(ns.pathwrap, out_dir=ns.out)
     changes: list[str] = []

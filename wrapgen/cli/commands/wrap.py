@@ -110,7 +110,10 @@ def add_arguments(parser) -> None:
 
 def _table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> list[str]:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    fmt = lambda r: "  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
+
+    def fmt(r):
+        return "  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()
+
     return [fmt(header), fmt(tuple("-" * w for w in widths)), *map(fmt, rows)]
 
 

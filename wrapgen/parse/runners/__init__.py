@@ -23,8 +23,6 @@ not JSON); what the runner itself refused is reported by the probe in the runner
 
 from __future__ import annotations
 
-import re
-
 from wrapgen.errors import RunnerFileError
 from wrapgen.model.tool import Command
 

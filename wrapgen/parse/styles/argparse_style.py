@@ -6,12 +6,11 @@ import re
 
 from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command
-
-from wrapgen.parse.sections import indent_of
-from wrapgen.parse.usage import split_usage
 from wrapgen.parse.assemble import Rules, assemble, read_parts
 from wrapgen.parse.listing import parse_listing, stub
 from wrapgen.parse.registry import register_parser
+from wrapgen.parse.sections import indent_of
+from wrapgen.parse.usage import split_usage
 
 __all__ = ["parse_argparse"]
 

@@ -6,11 +6,10 @@ import re
 
 from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Positional
-
-from wrapgen.parse.sections import indent_of
 from wrapgen.parse.assemble import Rules, assemble, classify, read_parts
 from wrapgen.parse.facts import guess_type
 from wrapgen.parse.registry import register_parser
+from wrapgen.parse.sections import indent_of
 
 __all__ = ["parse_clap"]
 

@@ -6,11 +6,10 @@ import re
 
 from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command
-
-from wrapgen.parse.usage import usage_positionals
 from wrapgen.parse.assemble import Rules, assemble, read_parts
 from wrapgen.parse.listing import stub
 from wrapgen.parse.registry import register_parser
+from wrapgen.parse.usage import usage_positionals
 
 __all__ = ["parse_cobra"]
 

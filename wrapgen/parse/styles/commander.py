@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 
 from wrapgen.model.tool import Command, Positional
-
 from wrapgen.parse.assemble import Rules, assemble, classify, read_parts
 from wrapgen.parse.listing import stub
 from wrapgen.parse.registry import USAGE_LISTED, register_parser

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from wrapgen.model.tool import Command
-
-from wrapgen.parse.usage import usage_flags, usage_literals
 from wrapgen.parse.assemble import Rules, assemble, read_parts
 from wrapgen.parse.listing import stub
 from wrapgen.parse.options import merge_flags
 from wrapgen.parse.registry import register_parser
+from wrapgen.parse.usage import usage_flags, usage_literals
 
 __all__ = ["parse_docopt"]
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 
 from wrapgen.model.tool import Command
-
 from wrapgen.parse.assemble import Rules, assemble, read_parts
-from wrapgen.parse.usage import usage_subcommands
 from wrapgen.parse.listing import parse_listing, stub
 from wrapgen.parse.registry import register_parser
+from wrapgen.parse.usage import usage_subcommands
 
 __all__ = ["parse_git"]
 

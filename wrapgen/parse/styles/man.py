@@ -9,13 +9,11 @@ from __future__ import annotations
 import re
 
 from wrapgen.model.tool import Command
-
-from wrapgen.parse.sections import indent_of
-
 from wrapgen.parse.assemble import Rules, _prose_before_options, assemble, read_parts
 from wrapgen.parse.exit_status import exit_statuses
 from wrapgen.parse.options import tidy_flags
 from wrapgen.parse.registry import register_parser
+from wrapgen.parse.sections import indent_of
 from wrapgen.parse.styles.gnu import without_operators
 
 __all__ = ["parse_man", "roff_to_text", "man_page_commands", "bullet_commands"]

@@ -28,7 +28,6 @@ import re
 
 from wrapgen.knowledge.flags import is_value_kind
 from wrapgen.model.tool import Command, Flag
-
 from wrapgen.parse.assemble import Rules, assemble, read_parts
 from wrapgen.parse.facts import guess_type
 from wrapgen.parse.listing import stub

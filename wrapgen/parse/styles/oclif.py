@@ -14,7 +14,6 @@ import re
 
 from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command
-
 from wrapgen.parse.assemble import Rules, assemble, classify, read_parts
 from wrapgen.parse.facts import split_choices
 from wrapgen.parse.listing import stub

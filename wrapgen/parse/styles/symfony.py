@@ -25,13 +25,12 @@ from dataclasses import dataclass
 
 from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag, Positional
-
 from wrapgen.parse.assemble import Rules, assemble, read_parts
-from wrapgen.parse.listing import stub
-from wrapgen.parse.registry import register_parser
 from wrapgen.parse.facts import (
     guess_type,
 )  # (what wrapgen.parse.usage.guess_type calls, imported once)
+from wrapgen.parse.listing import stub
+from wrapgen.parse.registry import register_parser
 
 __all__ = [
     "Listed",

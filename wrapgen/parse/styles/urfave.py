@@ -18,7 +18,6 @@ import re
 
 from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command
-
 from wrapgen.parse.assemble import Rules, assemble, read_parts
 from wrapgen.parse.listing import stub
 from wrapgen.parse.registry import register_parser

@@ -19,7 +19,6 @@ import re
 
 from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag, Positional
-
 from wrapgen.parse.assemble import Rules, assemble, classify, read_parts
 from wrapgen.parse.listing import stub
 from wrapgen.parse.registry import register_parser

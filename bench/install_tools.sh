@@ -49,9 +49,11 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
 # services some packages would start (fail2ban, supervisor, prometheus...) are not started
 printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+# node and npm from Debian only where the machine has none (NodeSource's nodejs conflicts with them)
+command -v npm >/dev/null || APT="$APT nodejs npm"
 # one apt-get for all: fast; on a failure, one at a time, to name the package that failed
 # shellcheck disable=SC2086
-if ! apt-get install -y -q --no-install-recommends $APT python3-venv nodejs npm >/dev/null; then
+if ! apt-get install -y -q --no-install-recommends $APT python3-venv >/dev/null; then
     for pkg in $APT; do
         apt-get install -y -q --no-install-recommends "$pkg" >/dev/null 2>&1 || failed+=("apt:$pkg")
     done

@@ -41,6 +41,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import corpus  # noqa: F401  (registers the corpus fixture with pack_tasks)
 import pack_tasks as pt
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -138,20 +139,23 @@ PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}(?!\})")
 CUT_AT = {"|", ">", ">>", "2>", "&&", ";", "||", "&", "<", "2>&1"}
 
 
-def tldr_pages(root: Path, tool: str) -> list[Path]:
+def tldr_pages(root: Path, tool: str, subcommands: bool = False) -> list[Path]:
+    """The tool's own page (common, then linux); with subcommands, its subcommands' pages too."""
     pages = []
     for platform in ("common", "linux"):
         folder = root / "pages" / platform
         pages += [folder / f"{tool}.md"] if (folder / f"{tool}.md").is_file() else []
-        pages += sorted(folder.glob(f"{tool}-*.md"))
+        pages += sorted(folder.glob(f"{tool}-*.md")) if subcommands else []
     return pages
 
 
-def tldr_examples(root: Path, tool: str) -> list[str]:
-    """The command lines of the tool's pages (its own page and its subcommands' pages) that start with
-    the tool's name; alias pages ('This command is an alias of') are left out."""
+def tldr_examples(root: Path, tool: str, subcommands: bool = False) -> list[str]:
+    """The command lines of the tool's page that start with the tool's name: its common uses, as
+    tldr-pages' authors chose them (a page holds at most about eight). With subcommands, the pages of
+    its subcommands too (git's 764 examples: more than any pack of 5-12 commands can hold, so the
+    headline figure is the tool's own page). Alias pages ('an alias of') are left out."""
     examples = []
-    for page in tldr_pages(root, tool):
+    for page in tldr_pages(root, tool, subcommands):
         text = page.read_text(errors="replace")
         if "an alias of" in text:
             continue
@@ -230,6 +234,22 @@ def flag_groups(pack_root: Path, pack_id: str) -> dict[str, list[set]]:
     return groups
 
 
+def with_aliases(match: dict, groups: dict[str, list[set]]) -> dict:
+    """The matcher with each flag's other spellings from the pack's model added ('-n' finds a verb
+    that spells it '--lines'): the expert and the task name the flag, not its spelling."""
+    known = groups.get(" ".join(match.get("path") or []), []) + groups.get("", [])
+    opts = {}
+    for spec, value in (match.get("opts") or {}).items():
+        spellings = spec.split("|")
+        extra = sorted(_aliases(spellings, known) - set(spellings))
+        opts["|".join(spellings + extra)] = value
+    return dict(match, opts=opts)
+
+
+def groups_of(pack: dict) -> dict[str, list[set]]:
+    return flag_groups(Path(pack["root"]), pack["pack_id"])
+
+
 def _aliases(spellings: list[str], groups: list[set]) -> set:
     found = set(spellings)
     for group in groups:
@@ -292,6 +312,41 @@ def tldr_score(examples: list[str], binding: dict, groups: dict) -> dict:
         else:
             missed.append(example)
     return {"expressible": done, "not_expressible": missed}
+
+
+def example_operands(tokens: list[tuple[str, str]], path: list[str]) -> int:
+    """How many operands an example gives past a verb's path: words and placeholders that follow no
+    flag (a placeholder after a flag may be its value, so it is not counted)."""
+    count, after_flag, words = 0, False, 0
+    for kind, text in tokens:
+        if kind == "cut":
+            break
+        if kind == "word" and words < len(path) and text == path[words]:
+            words += 1
+            continue
+        if kind in ("word", "value") and not after_flag:
+            count += 1
+        after_flag = kind == "flag"
+    return count
+
+
+def operand_missing(examples: list[str], binding: dict) -> list[str]:
+    """Verbs with no operand slot whose uses (the examples under their subcommand path) all give one:
+    issue 26's 'no verb without an operand its uses need'."""
+    found = []
+    for key, verb in sorted((binding.get("verbs") or {}).items()):
+        parsed = pt.parse_verb(binding.get("bin", ""), verb)
+        if parsed["operands"]:
+            continue
+        uses = []
+        for example in examples:
+            tokens = example_tokens(example)
+            words = [text for kind, text in tokens if kind == "word"][: len(parsed["path"])]
+            if words == parsed["path"]:
+                uses.append(example_operands(tokens, parsed["path"]))
+        if uses and all(uses) and parsed["path"]:
+            found.append(key)
+    return found
 
 
 def common_uses(examples: list[str]) -> int:
@@ -408,23 +463,31 @@ def judge_tool(name: str, info: dict, picks: dict, tldr_root: Path | None) -> di
         return row
     binding = pack["binding"]
     row["verbs"] = len(binding.get("verbs") or {})
+    if name in LARGEST:
+        verb, _args, _why = pt.resolve_in_pack(parse_match(LARGEST[name]), binding)
+        row["offers"] = {LARGEST[name]: verb}
+    groups = flag_groups(Path(pack["root"]), pack["pack_id"])
     table = picks.get(name)
     if table:
         present, missing, forbidden = [], [], []
         for pick in table["picks"]:
-            verb, _args, _why = pt.resolve_in_pack(pick["match"], binding)
+            verb, _args, _why = pt.resolve_in_pack(with_aliases(pick["match"], groups), binding)
             (present if verb else missing).append(pick["name"])
         for pick in table["forbidden"]:
-            verb, _args, _why = pt.resolve_in_pack(pick["match"], binding)
+            verb, _args, _why = pt.resolve_in_pack(with_aliases(pick["match"], groups), binding)
             if verb:
                 forbidden.append(f"{pick['name']} ({verb})")
         row["picks"] = {"present": present, "missing": missing, "forbidden": forbidden}
     if tldr_root is not None:
         examples = tldr_examples(tldr_root, name)
         if examples:
-            groups = flag_groups(Path(pack["root"]), pack["pack_id"])
             row["tldr"] = tldr_score(examples, binding, groups)
             row["uses"] = common_uses(examples)
+        every = tldr_examples(tldr_root, name, subcommands=True)
+        row["operand_missing"] = operand_missing(every, binding)
+        if len(every) > len(examples):
+            score = tldr_score(every, binding, groups)
+            row["tldr_all_pages"] = f"{len(score['expressible'])}/{len(every)}"
     return row
 
 
@@ -660,7 +723,17 @@ def main(argv=None) -> int:
                         zip(packs, pool.map(check_pack, packs.values()))
                     )
             if not options.no_tasks:
-                runnable = [task_tools[n] for n in chosen if n in task_tools and n in packs]
+                runnable = [
+                    dict(
+                        task_tools[n],
+                        tasks=[
+                            dict(task, match=with_aliases(task["match"], groups_of(packs[n])))
+                            for task in task_tools[n]["tasks"]
+                        ],
+                    )
+                    for n in chosen
+                    if n in task_tools and n in packs
+                ]
                 with concurrent.futures.ThreadPoolExecutor(max_workers=options.jobs) as pool:
                     reports = list(
                         pool.map(
@@ -695,15 +768,7 @@ def main(argv=None) -> int:
         result["largest"] = {
             name: {
                 "cold wrap s": result["wraps"]["usage"][name]["seconds"],
-                "offers": LARGEST[name]
-                + ": "
-                + (
-                    "yes"
-                    if name in result["regimes"]["usage"]
-                    and LARGEST[name]
-                    in (result["regimes"]["usage"][name].get("picks") or {}).get("present", [])
-                    else "no"
-                ),
+                "offers": (result["regimes"]["usage"][name].get("offers") or {LARGEST[name]: None}),
             }
             for name in LARGEST
             if name in result["wraps"].get("usage", {})

@@ -821,6 +821,9 @@ def normalise(text: str, how: list[str]) -> str:
         lines.pop()
     if "durations" in how:  # "1 passed in 0.03s": a test runner's timings
         lines = [DURATION.sub("<t>", line) for line in lines]
+    for rule in how:  # "drop:REGEX": lines that differ by nature (a file's access time)
+        if rule.startswith("drop:"):
+            lines = [line for line in lines if not re.search(rule[5:], line)]
     if "sort_lines" in how:
         lines.sort()
     return "\n".join(lines)

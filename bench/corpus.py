@@ -3,8 +3,8 @@
 Everything is generated here (nothing is downloaded): text, CSV, JSON, YAML, XML, HTML and Markdown
 files, a SQLite database, zip, tar and zst archives, shell scripts and Python, TypeScript, JavaScript
 and C sources with known findings, tests that pass and one that fails, a certificate and its key, a
-WAV sound, a PNG image, a PDF, a Graphviz graph, a Terraform configuration, Prometheus files, a
-Mercurial repository. What needs a tool that is absent (openssl, zstd, hg) is left out, and the task
+WAV sound, a PNG image, a PDF, a Graphviz graph, a Terraform configuration, Prometheus files; the
+directory is a Mercurial working copy. What needs a tool that is absent (openssl, zstd, hg) is left out, and the task
 that reads it is then 'task broken' in the report, never a silent pass.
 """
 
@@ -181,15 +181,13 @@ def fixture_corpus(root: Path, _tool: dict) -> dict:
             ],
             root,
         )  # fmt: skip
-    if shutil.which("hg"):
+    if shutil.which("hg"):  # the corpus is a Mercurial working copy: a.txt committed, then changed
         env = dict(os.environ, HGUSER="Alice <alice@example.com>", HGRCPATH="", HOME=str(root))
-        _quiet(["hg", "init", "repo"], root, env)
-        pt._write(root / "repo", {"a.txt": "one\n"})
-        _quiet(["hg", "-R", "repo", "add", "repo/a.txt"], root, env)
-        _quiet(
-            ["hg", "-R", "repo", "commit", "-m", "first", "-d", "2026-01-01 10:00 +0000"], root, env
-        )
-        pt._write(root / "repo", {"a.txt": "one\ntwo\n"})
+        _quiet(["hg", "init"], root, env)
+        pt._write(root, {"a.txt": "one\n"})
+        _quiet(["hg", "add", "a.txt"], root, env)
+        _quiet(["hg", "commit", "-m", "first", "-d", "2026-01-01 10:00 +0000"], root, env)
+        pt._write(root, {"a.txt": "one\ntwo\n"})
     pt._fix_times(root)
     return {"python": pt.sys.executable}
 

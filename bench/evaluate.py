@@ -11,7 +11,8 @@ DIR``, no recipe, an empty discovery cache: a cold wrap) and judged four ways:
   with its reason, written from the tool's documentation before any wrapgen output of it was looked
   at; present when some verb of the pack can express it; forbidden picks must be absent;
 * **tldr examples expressible**: the tool's examples in tldr-pages (read at run time from ``--tldr``,
-  default ``../shared/tldr-pages``; CC BY 4.0, nothing of them is stored here), each turned into a
+  by default the pinned copy in the ``shared`` folder beside the checkout; CC BY 4.0, nothing of
+  them is stored here), each turned into a
   matcher (subcommand path, flags, operands) and resolved against the pack's verbs;
 * **tried tasks equal**: read tasks with a fixture (``bench/data/pack_tasks.json`` and
   ``bench/data/eval_tasks.json``), the human command against the pack's call through ``wrapgen exec``,
@@ -46,7 +47,9 @@ import pack_tasks as pt
 
 DATA = Path(__file__).resolve().parent / "data"
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_TLDR = REPO.parent.parent / "shared" / "tldr-pages"
+# the pinned tldr-pages copy in the "shared" folder beside the checkout (or beside a worktree's parent)
+TLDR_PLACES = [REPO.parent / "shared" / "tldr-pages", REPO.parent.parent / "shared" / "tldr-pages"]
+DEFAULT_TLDR = next((place for place in TLDR_PLACES if place.is_dir()), TLDR_PLACES[0])
 EXCLUDE_ENV = "WRAPGEN_USAGE_EXCLUDE"
 WRAP_TIMEOUT_S = 600
 LARGEST = {"aws": "s3 ls", "gcloud": "config list", "bq": "query"}  # issue 26: cold wrap <= 30 s
@@ -116,7 +119,7 @@ def load_tasks(tools: dict) -> dict:
                     "match": parse_match(task["match"]),
                     **{
                         key: task[key]
-                        for key in ("expect_exit", "normalise", "known_defect")
+                        for key in ("expect_exit", "normalise", "known_defect", "not_tried")
                         if key in task
                     },
                 }

@@ -944,7 +944,7 @@ def run_tool(tool: dict, *, sets: dict, use_bwrap: bool, scratch: Path) -> dict:
                 "human": substitute(task["human"], context),
             }
             human = None
-            if not tool.get("not_tried"):
+            if not tool.get("not_tried") and not task.get("not_tried"):
                 code, out, err = box.run(row["human"])
                 human = {"exit": code, "stdout": out.decode("utf-8", errors="replace")}
                 row["human_exit"] = code

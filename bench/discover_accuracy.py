@@ -773,7 +773,8 @@ def _node_modules() -> str:
 def _boxed(argv: list[str], env: dict | None = None) -> str:
     """``argv`` run in discovery's own sandbox (no network, scratch HOME, own PID namespace): loading
     pm2's CLI or asking npm to complete must not start a daemon or reach the registry."""
-    from wrapgen.probe.sandbox import Scratch, bwrap_argv, sandbox_status
+    from wrapgen.probe.install import program_paths
+    from wrapgen.probe.sandbox import SYSTEM_DIRS, Scratch, bwrap_argv, sandbox_status
 
     status = sandbox_status()
     with Scratch() as scratch:
@@ -787,7 +788,13 @@ def _boxed(argv: list[str], env: dict | None = None) -> str:
                 workdir=scratch.workdir,
                 home=scratch.home,
                 tmpdir=scratch.tmpdir,
-                readable=[NODE_DIR],
+                readable=[
+                    NODE_DIR,
+                    *program_paths(
+                        argv[:1], search_path=run_env.get("PATH", ""), system=SYSTEM_DIRS
+                    ),
+                ],
+                disable_userns=status.disable_userns,
             )
         done = subprocess.run(
             argv,

@@ -53,8 +53,14 @@ def proposal_table(packs: Mapping[str, str]) -> str:
 
 
 def catalogue_table() -> str:
-    """The dangerous-flags catalogue, then the value guards, as Markdown."""
-    from wrapgen.knowledge.dangerous_flags import CATALOGUE, VALUE_GUARDS
+    """The dangerous-flags catalogue, the value guards, the program subcommands and the loader
+    environment, as Markdown."""
+    from wrapgen.knowledge.dangerous_flags import (
+        CATALOGUE,
+        LOADER_ENV,
+        PROGRAM_COMMANDS,
+        VALUE_GUARDS,
+    )
 
     lines = ["| tool | flags | why |", "|---|---|---|"]
     for entry in CATALOGUE:
@@ -65,6 +71,14 @@ def catalogue_table() -> str:
         lines.append(
             f"| {guard.tool} | values of {flags} must match `{guard.pattern}` | {guard.why} |"
         )
+    for entry in PROGRAM_COMMANDS:
+        paths = ", ".join(f"`{s}`" for s in entry.spellings)
+        lines.append(f"| {entry.tool} | subcommand {paths} (W033) | {entry.why} |")
+    reasons: dict[str, list[str]] = {}
+    for name, why in LOADER_ENV:
+        reasons.setdefault(why, []).append(name)
+    for why, names in reasons.items():
+        lines.append(f"| * | env.set {', '.join(f'`{_cell(n)}`' for n in names)} (W031) | {why} |")
     return "\n".join(lines) + "\n"
 
 

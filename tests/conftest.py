@@ -53,7 +53,7 @@ if _in_ci() or os.environ.get("HYPOTHESIS_PROFILE") == "ci":
 
 # A test that runs a real tool (git, jq, rg, curl, man, tar, even echo or a bash script) lives in one of
 # these folders and nowhere else; everything outside them passes with no tool installed (tests/README.md).
-LIVE_FOLDERS = ("live",)
+LIVE_FOLDERS = ("live", "redteam")  # redteam: the red-team suite, every attack with real tools
 
 
 def pytest_collection_modifyitems(config, items):

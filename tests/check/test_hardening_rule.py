@@ -80,7 +80,7 @@ def test_every_catalogue_entry_has_a_reason_and_git_covers_the_issue_keys():
                     "reason": "x",
                     "verb_flags": [
                         {"verbs": ["diff"], "flags": ["--a"], "reason": "a"},
-                        {"verbs": ["diff"], "flags": ["--b"], "reason": "b"},
+                        {"verbs": ["log", "diff"], "flags": ["--b", "--a"], "reason": "b"},
                     ],
                 }
             },
@@ -91,7 +91,7 @@ def test_every_catalogue_entry_has_a_reason_and_git_covers_the_issue_keys():
     ],
 )
 def test_a_malformed_catalogue_is_refused_with_the_entry_named(broken, words):
-    """A missing reason, a key set twice, a verb listed twice, config for a non-git tool: errors."""
+    """A missing reason, a key set twice, a verb given a flag twice, config for a non-git tool: errors."""
     with pytest.raises(HardeningDataError, match=words):
         parse_catalogue({"version": 1, "reason": "r", "tools": broken})
 
@@ -106,8 +106,8 @@ def test_git_env_settings_are_a_consistent_git_config_block():
 
 
 def test_harden_manifest_adds_flags_before_the_literal_dashdash_and_env_set():
-    """git diff gets --no-ext-diff --no-textconv right before its '--'; status none; env.set the block;
-    the input manifest is not changed."""
+    """git diff gets --no-ext-diff --no-textconv --ignore-submodules=dirty right before its '--'; status
+    the last alone; env.set the block; the input manifest is not changed."""
     manifest = {
         "pack_id": "git",
         "description": "d",
@@ -127,6 +127,7 @@ def test_harden_manifest_adds_flags_before_the_literal_dashdash_and_env_set():
         "--stat",
         "--no-ext-diff",
         "--no-textconv",
+        "--ignore-submodules=dirty",
         "--",
         "{{paths}}",
     ]
@@ -137,8 +138,9 @@ def test_harden_manifest_adds_flags_before_the_literal_dashdash_and_env_set():
         "--max-count={{n}}",
         "--no-ext-diff",
         "--no-textconv",
+        "--ignore-submodules=dirty",
     ]
-    assert out["verbs"]["status"]["cli"] == ["git", "status"]
+    assert out["verbs"]["status"]["cli"] == ["git", "status", "--ignore-submodules=dirty"]
     assert out["env"]["set"] == env_settings(hardening_for("git"))
     assert harden_manifest(out, tool="git") == out, "hardening twice changes nothing"
 
@@ -168,7 +170,8 @@ def test_harden_manifest_keeps_a_packs_own_git_config_and_wins_over_it():
 
 
 def test_curl_verbs_get_the_protocol_restriction():
-    """Every curl verb gets --proto =http,https --proto-redir =http,https and -sS."""
+    """Every curl verb gets --proto =http,https --proto-redir =http,https --globoff and -sS, and every
+    string arg a pattern that refuses CR and LF."""
     out = harden_manifest(
         {
             "pack_id": "curl",
@@ -191,6 +194,7 @@ def test_curl_verbs_get_the_protocol_restriction():
         "=http,https",
         "--proto-redir",
         "=http,https",
+        "--globoff",
         "-sS",
         "--",
         "{{url}}",

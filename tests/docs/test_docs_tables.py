@@ -81,16 +81,27 @@ def test_every_command_of_every_pack_is_in_the_proposals_table():
 
 
 def test_the_catalogue_table_lists_every_entry():
-    """docs/packs-and-check.md shows every spelling of the dangerous-flags catalogue and every value guard."""
-    from wrapgen.knowledge.dangerous_flags import CATALOGUE, VALUE_GUARDS
+    """docs/packs-and-check.md shows every spelling of the dangerous-flags catalogue, every value guard,
+    every program subcommand and every loader environment name."""
+    from wrapgen.knowledge.dangerous_flags import (
+        CATALOGUE,
+        LOADER_ENV,
+        PROGRAM_COMMANDS,
+        VALUE_GUARDS,
+    )
 
     table = _generated("docs/packs-and-check.md", "dangerous-flags")
     rows = _rows(table)
-    assert len(rows) == len(CATALOGUE) + len(VALUE_GUARDS)
+    reasons = {why for _, why in LOADER_ENV}
+    assert len(rows) == len(CATALOGUE) + len(VALUE_GUARDS) + len(PROGRAM_COMMANDS) + len(reasons)
     for entry, row in zip(CATALOGUE, rows):
         assert row[0] == entry.tool and all(f"`{s}`" in row[1] for s in entry.spellings)
     for guard in VALUE_GUARDS:
         assert f"`{guard.pattern}`" in table
+    for entry in PROGRAM_COMMANDS:
+        assert all(f"`{s}`" in table for s in entry.spellings)
+    for name, _ in LOADER_ENV:
+        assert f"`{name}`" in table
 
 
 def test_the_package_has_no_docs_generator():

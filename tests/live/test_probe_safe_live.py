@@ -281,17 +281,24 @@ def test_the_deadline_must_be_positive():
 
 
 def test_bwrap_argv_builds_the_sandbox_the_issue_asks_for():
-    """Read-only root, each scratch directory bound on its own, no network, own PID namespace,
-    dies with its parent, new session, the command after --."""
+    """Unprivileged (a user namespace, no capability, no nested namespace), the system directories
+    alone and read-only with what is hidden masked, each scratch directory bound on its own, no
+    network, own PID namespace, dies with its parent, new session, the command after --."""
     argv = bwrap_argv(
         ["/usr/bin/tool", "--help"],
         bwrap="/usr/bin/bwrap",
         workdir="/s/work",
         home="/s/home",
         tmpdir="/s/tmp",
+        hidden=("/etc/shadow",),
     )
     assert argv[0] == "/usr/bin/bwrap"
-    assert argv[1:4] == ["--ro-bind", "/", "/"]
+    assert argv[1:5] == ["--unshare-user", "--cap-drop", "ALL", "--disable-userns"]
+    binds = {argv[i + 1] for i, word in enumerate(argv) if word in ("--ro-bind", "--symlink")}
+    assert "/" not in binds and "/usr" in binds and "/etc" in binds
+    assert not binds & {"/root", "/home", "/mnt", "/work", "/opt"}
+    assert argv[argv.index("/etc/shadow") - 2 :][:3] == ["--ro-bind", "/dev/null", "/etc/shadow"]
+    assert argv[argv.index("--chdir") - 2 : argv.index("--chdir")] == ["--remount-ro", "/"]
     for hidden in ("/tmp", "/run"):  # empty: no other temp files, no docker, D-Bus or X11 sockets
         assert argv[argv.index(hidden) - 1] == "--tmpfs"
     for directory in ("/s/work", "/s/home", "/s/tmp"):

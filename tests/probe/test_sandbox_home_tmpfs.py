@@ -13,15 +13,15 @@ def _argv(**options):
         workdir="/s/work",
         home="/s/home",
         tmpdir="/s/tmp",
+        hidden=(),
         **options,
     )
 
 
 def test_a_tmpfs_home_is_mounted_sized_and_private_and_never_bound():
     argv = _argv(home_tmpfs=HOME_TMPFS_BYTES, home_source="/s/home-abc")
-    at = argv.index(
-        "--tmpfs", argv.index("--tmpfs", argv.index("--tmpfs") + 1) + 1
-    )  # (after /tmp's and /run's)
+    at = argv.index("/s/home") - 1  # (after /tmp's and /run's tmpfs)
+    assert argv.index("/run") < at
     assert argv[at - 4 : at + 2] == [
         "--perms",
         "0700",

@@ -229,11 +229,17 @@ def test_check_w001_catches_a_bad_env_or_limits_block(tmp_path, block, where):
 
 
 def test_check_prints_nothing_new_for_a_good_env_block(tmp_path, cli):
-    """A valid env block adds no finding: check's output is what it is without it."""
+    """A valid env block adds no finding: check's output is what it is without it. (Its env.set is a
+    plain setting: a GIT_CONFIG_* block on a pack that is not git's is check's W031.)"""
     with_env = tmp_path / "a" / "envp"
     without = tmp_path / "b" / "envp"
+    plain = _pack_yaml().replace(
+        '  set: {GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: core.fsmonitor, GIT_CONFIG_VALUE_0: ""}\n',
+        "  set: {APP_MODE: quiet}\n",
+    )
+    assert plain != _pack_yaml()
     for directory, text in (
-        (with_env, _pack_yaml()),
+        (with_env, plain),
         (
             without,
             _pack_yaml()

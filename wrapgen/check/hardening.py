@@ -9,24 +9,33 @@ entries (git's ``GIT_CONFIG_*`` overrides) and flags in ``cli[]`` (``--no-ext-di
 (git's filter drivers, reset by the runtime before each call), and a ``credential_guard`` for the
 programs a tool's own config names to get credentials (kubectl's exec plugins, docker's credential
 helpers: the runtime reads the config before each call and refuses a program the pack does not
-allow). Generated packs carry them
-(``propose/harden.py``); this rule catches a hand-written or hand-edited pack that lacks them.
+allow), and a ``pattern`` on every string arg that refuses the characters the catalogue names
+(curl's CR and LF). Generated packs carry them (``propose/harden.py``); this rule catches a
+hand-written or hand-edited pack that lacks them.
+
+Rule W032: a hardening flag contradicted later in a verb's ``cli[]`` (``--proto =all`` after
+``--proto =http,https``, ``--ext-diff`` after ``--no-ext-diff``, ``--ignore-submodules=none`` after
+``--ignore-submodules=dirty``): the tool reads the last one, so the hardening is undone while W040,
+which sees the flag present, is satisfied. On every verb, reads and writes alike.
 """
 
 from __future__ import annotations
 
 from wrapgen.check.rules import PackContext, rule
 from wrapgen.knowledge.hardening import (
+    contradicted_flags,
     hardening_for,
     missing_env,
     missing_flags,
     pack_credential_guard,
     pack_guard,
+    refuses,
 )
 
-__all__ = ["unhardened_read_verb"]
+__all__ = ["unhardened_read_verb", "contradicted_hardening"]
 
 CODE = "W040"
+CONTRADICTED = "W032"
 _SHOWN = 4
 
 
@@ -88,6 +97,17 @@ def unhardened_read_verb(ctx: PackContext):
                 f"(format {credential['format']}): a credential program the tool's config names could run",
                 hint=_copy_hint("credential_guard", " (its allow list may gain your own plugins)"),
             )
+    for verb in ctx.verbs if entry.arg_refuse is not None else ():
+        for name in _unrefusing_args(verb, entry.arg_refuse.chars):
+            yield ctx.diagnostic(
+                CODE,
+                f"{verb.field}.args.properties.{name}",
+                f"arg {name!r} of verb {verb.name!r} accepts {_shown(entry.arg_refuse.chars)}: "
+                f"{entry.arg_refuse.reason.split(':')[0]}",
+                hint=_copy_hint(
+                    "the pattern", f" (arg_refuse of {entry.tool}; wrapgen wrap writes it)"
+                ),
+            )
     for verb in reads:
         if not verb.from_cli:
             continue
@@ -103,6 +123,43 @@ def unhardened_read_verb(ctx: PackContext):
             )
 
 
+def _shown(chars: str) -> str:
+    return " and ".join(repr(c) for c in chars)
+
+
+def _unrefusing_args(verb, chars: str) -> list[str]:
+    """The string args (and string list items) of ``verb`` whose schema lets ``chars`` through."""
+    out = []
+    for name, schema in verb.properties.items():
+        if not isinstance(schema, dict):
+            continue
+        target = schema.get("items") if schema.get("type") == "array" else schema
+        if not isinstance(target, dict) or target.get("type") != "string" or "enum" in target:
+            continue
+        if not refuses(target.get("pattern"), chars):
+            out.append(name)
+    return out
+
+
+@rule(
+    CONTRADICTED,
+    severity="error",
+    summary="a hardening flag is contradicted later in cli[] (--proto =all after --proto =http,https, --ext-diff after --no-ext-diff): the tool reads the last one",
+)
+def contradicted_hardening(ctx: PackContext):
+    entry = hardening_for(str(ctx.manifest.data.get("bin", "")))
+    if entry is None or entry.empty:
+        return
+    for verb in ctx.verbs:
+        for index, token, option in contradicted_flags(entry, verb.argv):
+            yield ctx.diagnostic(
+                CONTRADICTED,
+                verb.field_of(index),
+                f"verb {verb.name!r} undoes its hardening {' '.join(option)!r} with a later {token!r}",
+                hint="drop the later token: wrapgen/knowledge/data/hardening.json says why the hardening is there",
+            )
+
+
 def _guard_covers(declared, wanted: dict) -> bool:
     """Whether a pack's ``config_guard`` does at least what the catalogue's does: the same listing and
     env block, every scope, and every reset (prefix, suffix, value) it has."""
@@ -112,6 +169,9 @@ def _guard_covers(declared, wanted: dict) -> bool:
         return False
     scopes = declared.get("scopes")
     if not isinstance(scopes, list) or not set(wanted["scopes"]) <= set(scopes):
+        return False
+    refused = declared.get("refuse") or []
+    if not isinstance(refused, list) or not set(wanted.get("refuse", [])) <= set(refused):
         return False
     have = set()
     for reset in declared.get("reset") or []:

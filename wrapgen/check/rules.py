@@ -591,6 +591,7 @@ _RULE_MODULES = (
     "wrapgen.check.dangerous_flags",
     "wrapgen.check.hardening",
     "wrapgen.check.trust",
+    "wrapgen.check.secrets",
     "wrapgen.check.grammar",
     "wrapgen.check.trial_evidence",
     "wrapgen.check.text",

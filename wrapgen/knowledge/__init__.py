@@ -18,8 +18,13 @@ module              data file                   knows
                                                 settle (curl takes no ``--x=v``; jq and ``--``)
 ``shells``          ``shells.json``             shells, interpreters, awk, xargs, ``env -S``,
                                                 shell syntax (check's W007)
-``dangerous_flags`` ``dangerous_flags.json``    flags that write files or run programs, and
-                                                value guards (W030; propose leaves them out)
+``dangerous_flags`` ``dangerous_flags.json``    flags that write files or run programs, the
+                                                subcommands that run programs (W033), the
+                                                environment that loads code (W031), and value
+                                                guards (W030; propose leaves them out)
+``secrets``         ``secrets.json``            what text that looks like a secret is (a line of
+                                                /etc/shadow, a private key, a token): cut from
+                                                help, refused in a pack (W035)
 ``trials``          ``trials.json``             what a trial's output means (writes,
                                                 interactive, unreachable, context, usage) and
                                                 the sample values of required args

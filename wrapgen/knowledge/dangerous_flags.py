@@ -1,19 +1,24 @@
-"""The dangerous-flags catalogue: flags that write a file, run a program or load code.
+"""The dangerous-flags catalogue: flags that write a file, run a program, load code, update the tool
+or send data elsewhere; the subcommands that run programs; the environment that loads code.
 
 Such a flag is never exposed on a read verb: a "read" command that can be told to write
 ``~/.bashrc`` (``git log --output``) or to run a program (``rg --pre``, ``find -exec``) is not a read.
-Two layers decide: a catalogue of known spellings (per tool, and for every tool), and the words in
-a flag's help that mark one (``execute``, ``write the output to FILE``, ``configuration file``).
-The catalogue and the value guards are data (``data/dangerous_flags.json``, one group per row of
-the README's table); the help-word patterns stay here, beside the code that reads them.
-``wrapgen check`` runs the same test over every token of a verb's ``cli[]`` (rule W030 in
-``wrapgen/check/dangerous_flags.py``). docs/packs-and-check.md lists this catalogue.
+Two layers decide: a catalogue of known spellings (per tool, for every tool, and per subcommand:
+``rebase -x`` runs a command where ``ls-files -x`` excludes a pattern), and the words and value names
+in a flag's help that mark one (``execute``, ``write the output to FILE``, ``--filter=PROGRAM``).
+The catalogue, the program subcommands, the loader environment and the value guards are data
+(``data/dangerous_flags.json``, one group per row of docs/packs-and-check.md's table); the help-word
+patterns stay here, beside the code that reads them. ``wrapgen check`` runs the same tests over a
+pack: every token of a read verb's ``cli[]``, joined short forms included (curl's ``-o/f``,
+``-d@/f``, ``-sSo/f``; rule W030), a read verb's subcommand (W033) and the pack's ``env.set``
+(W031), in ``wrapgen/check/dangerous_flags.py``.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 from wrapgen.knowledge.phrases import danger_words
 from wrapgen.knowledge.table import load
@@ -22,19 +27,24 @@ from wrapgen.model.tool import Flag
 __all__ = [
     "DangerEntry",
     "CATALOGUE",
+    "PROGRAM_COMMANDS",
+    "LOADER_ENV",
     "DANGER_WORDS",
     "ValueGuard",
     "VALUE_GUARDS",
     "dangerous_reason",
     "token_danger",
     "value_guard",
+    "program_command",
+    "loader_env_reason",
+    "is_program_value",
 ]
 
 
 @dataclass(frozen=True)
 class DangerEntry:
     tool: str  # "*" for every tool
-    spellings: tuple[str, ...]
+    spellings: tuple[str, ...]  # a spelling "SUBCOMMAND FLAG" holds only after that subcommand
     why: str
 
 
@@ -86,9 +96,23 @@ def _value_guards() -> tuple[ValueGuard, ...]:
     return tuple(_grouped(load("dangerous_flags")["value_guards"], _guard))
 
 
+def _program_commands() -> tuple[DangerEntry, ...]:
+    return tuple(
+        _grouped(
+            load("dangerous_flags")["program_commands"],
+            lambda first, paths: DangerEntry(first.tool, paths, first.why),
+        )
+    )
+
+
 # Read once, from data/dangerous_flags.json (validated: a spelling twice for one tool is an error).
 CATALOGUE: tuple[DangerEntry, ...] = _catalogue()
 VALUE_GUARDS: tuple[ValueGuard, ...] = _value_guards()
+PROGRAM_COMMANDS: tuple[DangerEntry, ...] = _program_commands()
+LOADER_ENV: tuple[tuple[str, str], ...] = tuple(
+    (e.name.upper(), e.why) for e in load("dangerous_flags")["loader_env"]
+)
+_PROGRAM_VALUES = frozenset(n.lower() for n in load("dangerous_flags")["program_values"].names)
 
 
 def value_guard(flag: Flag, *, tool: str) -> ValueGuard | None:
@@ -111,12 +135,34 @@ _CONFIG_FLAGS = load("dangerous_flags")["config_flags"].names
 _CONFIG_FLAGS_IF_SAID = load("dangerous_flags")["config_flags_if_said"].names
 
 
-def _catalogue_hit(spelling: str, tool: str) -> str | None:
+def _within(path: Sequence[str], words: Sequence[str]) -> bool:
+    """Whether the words of ``path`` stand together, in order, among ``words``."""
+    width = len(path)
+    return any(tuple(words[i : i + width]) == tuple(path) for i in range(len(words) - width + 1))
+
+
+def _catalogue_hit(spelling: str, tool: str, command: Sequence[str] = ()) -> str | None:
+    """The catalogue's reason for ``spelling`` of ``tool``, after the subcommand words ``command``."""
     base = tool.rsplit("/", 1)[-1]
     for entry in CATALOGUE:
-        if entry.tool in ("*", base) and spelling in entry.spellings:
-            return f"{spelling} {entry.why} (catalogue: {entry.tool})"
+        if entry.tool not in ("*", base):
+            continue
+        for name in entry.spellings:
+            *path, flag = name.split(" ")
+            if flag == spelling and (not path or _within(path, command)):
+                return f"{name} {entry.why} (catalogue: {entry.tool})"
     return None
+
+
+def _short_options(tool: str) -> frozenset[str]:
+    base = tool.rsplit("/", 1)[-1]
+    return frozenset(
+        name.split(" ")[-1][1]
+        for entry in CATALOGUE
+        if entry.tool in ("*", base)
+        for name in entry.spellings
+        if len(name.split(" ")[-1]) == 2 and name.split(" ")[-1][0] == "-"
+    )
 
 
 def dangerous_reason(flag: Flag, *, tool: str) -> str | None:
@@ -141,15 +187,60 @@ def dangerous_reason(flag: Flag, *, tool: str) -> str | None:
         and re.search(r"config", flag.description, re.I)
     ):
         return f"{flag.spellings[0]} loads a configuration file"
+    if flag.takes_value and is_program_value(flag.value_name or ""):
+        return f"{flag.spellings[0]} takes a {flag.value_name}: its value is a program it runs"
     match = DANGER_WORDS.search(flag.description or "")
     if match:
         return f"{flag.spellings[0]}: help says '{match.group(0).strip()}'"
     return None
 
 
-def token_danger(token: str, *, tool: str) -> str | None:
-    """The catalogue reason for one literal ``cli[]`` token (``--output=x`` counts as ``--output``)."""
+def token_danger(token: str, *, tool: str, command: Sequence[str] = ()) -> str | None:
+    """The catalogue reason for one literal ``cli[]`` token after the subcommand words ``command``:
+    ``--output=x`` counts as ``--output``, and a short option joined with its value or bundled with
+    others counts as itself (curl's ``-o/f``, ``-d@/f``, ``-sSo/f``: getopt reads the letters up to
+    the first that takes a value, and the rest of the token is that value)."""
     if not token.startswith("-") or token == "--":
         return None
     spelling = token.split("=", 1)[0]
-    return _catalogue_hit(spelling, tool)
+    hit = _catalogue_hit(spelling, tool, command)
+    if hit or token.startswith("--") or len(token) <= 2:
+        return hit
+    shorts = _short_options(tool)
+    for letter in token[1:]:
+        if not letter.isalnum():
+            break
+        if letter in shorts:
+            hit = _catalogue_hit(f"-{letter}", tool, command)
+            if hit:
+                return f"{token} joins {hit}"
+    return None
+
+
+def program_command(words: Sequence[str], *, tool: str) -> str | None:
+    """Why the subcommand ``words`` (a verb's leading literal words after its bin) run a program the
+    verb is given or the content's configuration names, or None (data: ``program_commands``)."""
+    base = tool.rsplit("/", 1)[-1]
+    for entry in PROGRAM_COMMANDS:
+        if entry.tool not in ("*", base):
+            continue
+        for name in entry.spellings:
+            path = name.split(" ")
+            if tuple(words[: len(path)]) == tuple(path):
+                return f"`{name}` {entry.why} (catalogue: {entry.tool})"
+    return None
+
+
+def loader_env_reason(name: str) -> str | None:
+    """Why an environment variable ``name`` makes a tool load code, run a program or read its
+    configuration from elsewhere, or None (data: ``loader_env``, matched case-blind)."""
+    upper = name.upper()
+    for pattern, why in LOADER_ENV:
+        if pattern.endswith("*") and upper.startswith(pattern[:-1]) or upper == pattern:
+            return why
+    return None
+
+
+def is_program_value(name: str) -> bool:
+    """Whether a value name (``PROGRAM``, ``cmd``) says the value is a program or a command line."""
+    return name.strip("<>[]{}").lower().replace("-", "_") in _PROGRAM_VALUES

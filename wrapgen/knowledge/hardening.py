@@ -8,11 +8,18 @@ switch, applied on every call of a pack:
   repository config. They become the pack's ``env.set`` (with the tool's ``env`` entries).
 - ``verb_flags`` (git): flags a verb of that subcommand needs where no config override can reach
   (``--no-ext-diff``, ``--no-textconv``: the diff driver's name is the repository's own).
-- ``flags`` (curl): flags every verb carries (``--proto =http,https``).
+- ``flags`` (curl): flags every verb carries (``--proto =http,https``, ``--globoff``). A required
+  flag contradicted later in ``cli[]`` (``--proto =all`` after it, ``--ext-diff`` after
+  ``--no-ext-diff``) undoes it: check's W032 (``contradicted_flags``).
+- ``arg_refuse`` (curl): characters no string arg of any verb may hold (CR and LF, which become lines
+  of their own on the wire): a schema ``pattern`` on every string arg and list item
+  (``refusing_pattern``), checked by the runtime before anything runs.
 - ``config_guard`` (git): config whose *names* are the repository's own (a filter driver a
   ``.gitattributes`` line names), which no fixed override can reach. The pack carries the guard;
   before each call the runtime runs its ``list`` command, and every key the listing shows in one
-  of ``scopes`` that a ``reset`` rule matches is overridden for that call (``pack_guard``).
+  of ``scopes`` that a ``reset`` rule matches is overridden for that call (``pack_guard``); a key it
+  shows that a ``refuse`` entry names (``core.worktree``, which no override can move back) refuses
+  the call.
 - ``credential_guard`` (kubectl, docker): programs the tool's own config names to get credentials
   (a kubeconfig user's ``exec`` plugin, config.json's ``credsStore``/``credHelpers``), which no flag
   turns off per call. The pack carries the guard and the plugins it allows by name; before each
@@ -35,6 +42,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -64,6 +72,10 @@ __all__ = [
     "PluginAllow",
     "CREDENTIAL_FORMATS",
     "pack_credential_guard",
+    "ArgRefusal",
+    "refusing_pattern",
+    "refuses",
+    "contradicted_flags",
 ]
 
 DATA_PATH = Path(__file__).with_name("data") / "hardening.json"
@@ -110,11 +122,21 @@ class GuardReset:
 
 @dataclass(frozen=True)
 class ConfigGuard:
-    """A listing run before each call (the tool's own arguments after its bin) and what to reset."""
+    """A listing run before each call (the tool's own arguments after its bin), what to reset, and
+    the keys whose presence refuses the call (``refuse``: (key, reason))."""
 
     list: tuple[str, ...]
     scopes: tuple[str, ...]
     reset: tuple[GuardReset, ...]
+    reason: str
+    refuse: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class ArgRefusal:
+    """Characters no string arg of the tool's verbs may hold, and why."""
+
+    chars: str
     reason: str
 
 
@@ -155,6 +177,7 @@ class ToolHardening:
     not_covered: tuple[tuple[str, str], ...] = ()  # (what, why)
     config_guard: ConfigGuard | None = None
     credential_guard: CredentialGuard | None = None
+    arg_refuse: ArgRefusal | None = None
     # what it turns off runs only from write commands (npm's lifecycle scripts, on install): generated
     # packs carry it, but a read verb without it (check's W040) runs nothing, so none is reported
     writes_only: bool = False
@@ -169,6 +192,7 @@ class ToolHardening:
             or self.flags
             or self.config_guard
             or self.credential_guard
+            or self.arg_refuse
         )
 
 
@@ -215,14 +239,14 @@ def _parse_tool(tool: str, data: Mapping) -> ToolHardening:
     verb_flags, seen_verbs = [], set()
     for i, entry in enumerate(data.get("verb_flags", [])):
         at = f"{where}.verb_flags[{i}]"
-        verbs = _tokens(entry, "verbs", at)
-        twice = seen_verbs.intersection(verbs)
+        verbs, group = _tokens(entry, "verbs", at), _tokens(entry, "flags", at)
+        twice = seen_verbs.intersection((v, f) for v in verbs for f in group)
         if twice:
-            raise HardeningDataError(f"hardening.json: {at} lists {', '.join(sorted(twice))} again")
-        seen_verbs.update(verbs)
-        verb_flags.append(
-            FlagGroup(_tokens(entry, "flags", at), _need(entry, "reason", at), verbs=verbs)
-        )
+            raise HardeningDataError(
+                f"hardening.json: {at} gives {', '.join(sorted(f'{v} {f}' for v, f in twice))} again"
+            )
+        seen_verbs.update((v, f) for v in verbs for f in group)
+        verb_flags.append(FlagGroup(group, _need(entry, "reason", at), verbs=verbs))
     flags = []
     for i, entry in enumerate(data.get("flags", [])):
         at = f"{where}.flags[{i}]"
@@ -251,6 +275,12 @@ def _parse_tool(tool: str, data: Mapping) -> ToolHardening:
         if "credential_guard" in data
         else None
     )
+    arg_refuse = None
+    if "arg_refuse" in data:
+        at = f"{where}.arg_refuse"
+        arg_refuse = ArgRefusal(
+            _need(data["arg_refuse"], "chars", at), _need(data["arg_refuse"], "reason", at)
+        )
     writes_only = data.get("writes_only", False)
     if not isinstance(writes_only, bool):
         raise HardeningDataError(f"hardening.json: {where}.writes_only must be true or false")
@@ -264,6 +294,7 @@ def _parse_tool(tool: str, data: Mapping) -> ToolHardening:
         tuple(notes),
         guard,
         credential,
+        arg_refuse,
         writes_only,
     )
 
@@ -333,8 +364,19 @@ def _parse_guard(data, where: str) -> ConfigGuard:
         )
     if not resets:
         raise HardeningDataError(f"hardening.json: {where}.reset lists nothing to reset")
+    refuse = tuple(
+        (
+            _need(entry, "key", f"{where}.refuse[{i}]"),
+            _need(entry, "reason", f"{where}.refuse[{i}]"),
+        )
+        for i, entry in enumerate(data.get("refuse", []))
+    )
     return ConfigGuard(
-        _tokens(data, "list", where), _tokens(data, "scopes", where), tuple(resets), reason
+        _tokens(data, "list", where),
+        _tokens(data, "scopes", where),
+        tuple(resets),
+        reason,
+        refuse,
     )
 
 
@@ -343,7 +385,7 @@ def pack_guard(entry: ToolHardening) -> dict | None:
     guard = entry.config_guard
     if guard is None:
         return None
-    return {
+    out = {
         "env": "GIT_CONFIG",
         "list": list(guard.list),
         "scopes": list(guard.scopes),
@@ -352,6 +394,9 @@ def pack_guard(entry: ToolHardening) -> dict | None:
             for r in guard.reset
         ],
     }
+    if guard.refuse:
+        out["refuse"] = [key for key, _ in guard.refuse]
+    return out
 
 
 def parse_catalogue(data: Mapping) -> dict[str, ToolHardening]:
@@ -488,4 +533,89 @@ def harden_cli(entry: ToolHardening, cli: Sequence[str]) -> list[str]:
     out = list(cli)
     at = _insert_at(out)
     out[at:at] = add
+    return out
+
+
+def refusing_pattern(chars: str, pattern: str | None = None) -> str:
+    """A JSON Schema pattern (searched, as the runtime does) that a value matches only when it holds
+    none of ``chars`` and, when given, also matches ``pattern``. ``\\Z``, not ``$``: Python's ``$``
+    also matches before a final newline."""
+    klass = "".join(_escaped(c) for c in chars)
+    guard = f"(?=[^{klass}]*\\Z)"
+    if not pattern:
+        return f"^[^{klass}]*\\Z"
+    if pattern.startswith("^"):
+        return "^" + guard + pattern[1:]
+    return "^" + guard + ".*?(?:" + pattern + ")"
+
+
+def _escaped(char: str) -> str:
+    return {
+        "\r": "\\r",
+        "\n": "\\n",
+        "\t": "\\t",
+        "\\": "\\\\",
+        "]": "\\]",
+        "^": "\\^",
+        "-": "\\-",
+    }.get(char, char)
+
+
+def refuses(pattern: str | None, chars: str) -> bool:
+    """Whether a string schema's ``pattern`` refuses every value holding one of ``chars`` (tried on
+    the char alone and inside text, at the start, the middle and the end)."""
+    if not pattern:
+        return False
+    try:
+        compiled = re.compile(pattern)
+    except re.error:
+        return False
+    for char in chars:
+        for value in (char, f"a{char}", f"a{char}b", f"{char}b", f"GET / HTTP/1.0{char}X: y"):
+            if compiled.search(value) is not None:
+                return False
+    return True
+
+
+def _option(token: str) -> str:
+    """The option a token spells, without ``no-`` or a value: ``--no-ext-diff`` -> ``--ext-diff``."""
+    name = token.partition("=")[0]
+    if name.startswith("--no-"):
+        return "--" + name[5:]
+    return name
+
+
+def _units(group: Sequence[str]) -> list[tuple[str, ...]]:
+    """A flag group as its options, each with the value tokens after it: (``--no-ext-diff``,),
+    (``--no-textconv``,); (``--proto``, ``=http,https``)."""
+    out: list[list[str]] = []
+    for token in group:
+        if token.startswith("-") or not out:
+            out.append([token])
+        else:
+            out[-1].append(token)
+    return [tuple(unit) for unit in out]
+
+
+def contradicted_flags(
+    entry: ToolHardening, cli: Sequence[str]
+) -> list[tuple[int, str, tuple[str, ...]]]:
+    """(index, token, option) for each token after a required hardening option that undoes it: the
+    same option again with another value (``--proto =all`` after ``--proto =http,https``), its
+    negation or its positive form (``--ext-diff`` after ``--no-ext-diff``, ``--no-globoff`` after
+    ``--globoff``). Only tokens before the verb's ``--`` count (the runtime refuses a dashed value
+    after it)."""
+    end = next((i for i, t in enumerate(cli) if t == "--"), len(cli))
+    out = []
+    for group in required_flags(entry, cli):
+        for unit in _units(group):
+            start = next((i for i in range(1, end) if tuple(cli[i : i + len(unit)]) == unit), None)
+            if start is None:
+                continue
+            option = _option(unit[0])
+            for index in range(start + len(unit), end):
+                token = cli[index]
+                if token.startswith("-") and _option(token) == option:
+                    if tuple(cli[index : index + len(unit)]) != unit:
+                        out.append((index, token, unit))
     return out

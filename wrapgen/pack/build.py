@@ -165,6 +165,8 @@ def binding_data(manifest: Manifest) -> dict:
                 for r in guard["reset"]
             ],
         }
+        if guard.get("refuse"):
+            binding["config_guard"]["refuse"] = list(guard["refuse"])
     credential = data.get("credential_guard")
     if credential:
         # only when declared, like config_guard

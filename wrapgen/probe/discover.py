@@ -128,6 +128,17 @@ def discover(
             progress=progress,
         )
         note = prober.sandbox_note
+        if prober.withheld:
+            note = "; ".join(
+                filter(
+                    None,
+                    (
+                        note,
+                        f"{prober.withheld} line(s) of {name}'s help were left out: they quote a "
+                        "password or key file or hold a credential, which never goes into a pack",
+                    ),
+                )
+            )
     if result.root is None:
         reasons = "; ".join(result.warnings) or "it printed nothing"
         raise HelpUnreadableError(

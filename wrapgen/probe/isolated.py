@@ -72,7 +72,7 @@ def run_isolated(
     the sandbox unless ``sandbox`` is False or ``WRAPGEN_SANDBOX=off``; ``readable`` are directories
     bound back read-only besides what the program needs to run (``install.program_paths``)."""
     from wrapgen.probe.install import program_paths
-    from wrapgen.probe.prober import probe_env
+    from wrapgen.probe.prober import probe_env, toolchain_paths
     from wrapgen.probe.sandbox import SYSTEM_DIRS, Scratch, bwrap_argv, sandbox_status
     from wrapgen.runtime.process import run_process
 
@@ -97,10 +97,11 @@ def run_isolated(
             program = bwrap_argv(
                 program,
                 bwrap=status.bwrap,
+                disable_userns=status.disable_userns,
                 workdir=scratch.workdir,
                 home=scratch.home,
                 tmpdir=scratch.tmpdir,
-                readable=(*shown, *(readable or ())),
+                readable=(*shown, *toolchain_paths(env), *(readable or ())),
             )
         result = run_process(
             program, timeout_s=timeout_s, output_cap=output_cap, cwd=scratch.workdir, env=env

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wrapgen.errors import ToolNotFoundError
+from wrapgen.knowledge.secrets import withhold
 from wrapgen.probe.install import program_paths
 from wrapgen.probe.sandbox import (
     HOME_TMPFS_BYTES,
@@ -45,6 +46,7 @@ __all__ = [
     "ProbeResult",
     "Prober",
     "resolve_tool",
+    "toolchain_paths",
     "probe_env",
     "clean_text",
 ]
@@ -96,6 +98,9 @@ TOOLCHAIN_HOMES = (
     ("ASDF_DATA_DIR", ".asdf"),
     ("SDKMAN_DIR", ".sdkman"),
 )
+# What of a toolchain home the sandbox binds back: all of it (its toolchains and shims), but of
+# CARGO_HOME only bin/, since beside the installed programs it holds credentials.toml (a registry token)
+TOOLCHAIN_PARTS = {"CARGO_HOME": ("bin",)}
 
 _ANSI = re.compile(
     r"""
@@ -124,6 +129,17 @@ class ProbeResult:
     @property
     def usable(self) -> bool:
         return not self.problem and bool(self.text.strip())
+
+
+def toolchain_paths(env: dict) -> tuple[str, ...]:
+    """The toolchain homes ``env`` names (``probe_env`` passes them), as the sandbox binds them back."""
+    out = []
+    for name, _ in TOOLCHAIN_HOMES:
+        home = env.get(name)
+        if home and os.path.isabs(home) and os.path.isdir(home):
+            parts = TOOLCHAIN_PARTS.get(name)
+            out += [os.path.join(home, p) for p in parts] if parts else [home]
+    return tuple(p for p in out if os.path.exists(p))
 
 
 def _toolchain_homes(environ) -> dict:
@@ -246,6 +262,7 @@ class Prober:
         self.want_sandbox = sandbox
         self.sandboxed = False
         self.sandbox_note = ""  # why probes ran without the sandbox ("" when they ran in it)
+        self.withheld = 0  # lines of help left out because they looked like secrets (_help_text)
         self.deadline_s = None if deadline_s is None else float(deadline_s)
         self.writable = tuple(os.path.abspath(w) for w in writable)
         # what the sandbox binds back read-only: the tool's install and its interpreter's, its PATH's,
@@ -253,10 +270,11 @@ class Prober:
         programs = (self.path, *(os.path.abspath(r) for r in readable))
         self.readable = program_paths(
             programs, search_path=self.env.get("PATH", ""), system=SYSTEM_DIRS
-        )
+        ) + toolchain_paths(self.env)
         self._deadline: float | None = deadline_at  # time.monotonic() of the end, when given
         self._bwrap = ""
         self._bwrap_prefix: list[str] | None = None  # (see _sandbox_prefix; never changed in place)
+        self._disable_userns = False  # (SandboxStatus.disable_userns)
         self._home_tmpfs = (
             False  # each sandboxed probe's HOME a tmpfs of its own (SandboxStatus.tmpfs_home)
         )
@@ -285,6 +303,7 @@ class Prober:
             status = sandbox_status()
             self.sandboxed, self._bwrap = status.available, status.bwrap
             self._home_tmpfs = status.available and status.tmpfs_home
+            self._disable_userns = status.disable_userns
             if not status.available:
                 self.sandbox_note = (
                     f"help probes ran without a sandbox ({status.reason}): only a scratch "
@@ -372,6 +391,7 @@ class Prober:
                 readable=self.readable,
                 home_source=home_source,
                 home_tmpfs=HOME_TMPFS_BYTES if self._home_tmpfs else None,
+                disable_userns=self._disable_userns,
             )
             if home_source is None:
                 self._bwrap_prefix = prefix
@@ -401,7 +421,7 @@ class Prober:
         stdout, out_problem = clean_text(result.stdout)
         stderr, err_problem = clean_text(result.stderr)
         # Help goes to stdout by convention; usage errors and some `-h` go to stderr.
-        text = self._unscratched(stdout if stdout.strip() else stderr)
+        text = self._help_text(stdout if stdout.strip() else stderr)
         bad = out_problem or (err_problem if not stdout.strip() else "")
         if bad:
             return ProbeResult(
@@ -427,7 +447,7 @@ class Prober:
                 timed_out=tty.timed_out,
             )
         text, bad = clean_text(tty.stdout)
-        text = self._unscratched(text)
+        text = self._help_text(text)
         if bad:
             return ProbeResult(
                 args, exit_code=tty.exit_code, problem=f"`{self._show(args)}` {bad}", via_pty=True
@@ -440,6 +460,16 @@ class Prober:
                 problem=f"`{self._show(args)}` printed nothing, on a pipe or a terminal",
             )
         return ProbeResult(args, text=text, exit_code=tty.exit_code, via_pty=True)
+
+    def _help_text(self, text: str) -> str:
+        """What a probe printed, as help text: its scratch directories named as anywhere, and without
+        the lines that quote a password or key file or hold a credential (``knowledge/secrets.py``):
+        text a probe prints goes into a pack only as help, never what a tool read and echoed."""
+        text, dropped = withhold(self._unscratched(text))
+        if dropped:
+            with self._lock:
+                self.withheld += dropped
+        return text
 
     def _unscratched(self, text: str) -> str:
         """``text`` with the probe's scratch directories named as the tool would name them anywhere:

@@ -1,26 +1,38 @@
 """The probe sandbox: where a tool runs when wrapgen only wants to read it (help, trials).
 
 A tool's ``--help`` may do what its action does (start a daemon, write a cache, delete a file in
-HOME, reach the network). Where bubblewrap runs, a probe runs inside it:
+HOME, reach the network), or be hostile (remount the file system, read /etc/shadow into the help it
+prints). Where bubblewrap runs, a probe runs inside it, unprivileged even when wrapgen runs as root:
 
-- the whole file system read-only (``--ro-bind / /``), a fresh ``/dev`` and ``/proc``, and empty
-  ``/tmp`` and ``/run`` (no other user's temp files, no X11, D-Bus or docker sockets to talk to;
-  the tool's own directory is bound back read-only, so a tool kept in /tmp still runs);
+- a new user namespace with every capability dropped (``--unshare-user --cap-drop ALL``: CapEff 0,
+  so no ``mount``, ``umount`` or ``chroot``), and no nested user namespace to win them back
+  (``--disable-userns``, bubblewrap 0.8);
+- only the system directories (``SYSTEM_DIRS``, read-only; ``/sys`` read-only too), a fresh ``/dev``
+  and ``/proc``, empty ``/tmp`` and ``/run``, and the root itself read-only: never HOME, ``/root``,
+  ``/home``, ``/mnt`` or a project tree. In ``/etc`` and ``/var`` what a user without privilege could
+  not read is hidden (``hidden_paths``: /etc/shadow, /etc/ssl/private, /var/backups ...), since a
+  capability-less root still owns those files, and so are sockets (a daemon's control channel) and
+  ``/var/tmp`` (other programs' temp files);
+- the tool's own install, its interpreter's and its PATH's bound back read-only
+  (``install.program_paths``, passed as ``readable``), so a tool kept in a virtual environment under
+  /tmp, under /opt or in HOME still runs;
 - writable only a fresh scratch working directory, a scratch HOME and a scratch TMPDIR, each bound
   on its own (so not even the directory holding them is writable: ``../x`` from the cwd fails);
 - no network (``--unshare-net``: only a loopback of its own), its own PID, IPC and UTS namespaces,
   killed when wrapgen dies (``--die-with-parent``), in a new session (no ``TIOCSTI`` into our tty).
 
-``bwrap_argv`` is pure (so "try before you ship" and tests can build the same sandbox);
-``sandbox_status`` tries ``bwrap ... true`` once per process and caches the answer, with the reason
-when it cannot run (not installed, user namespaces disabled, inside a container without them).
-``Scratch`` makes and removes the scratch directories.
+``bwrap_argv`` is pure but for ``hidden_paths`` (so "try before you ship" and tests can build the
+same sandbox); ``sandbox_status`` tries ``bwrap ... true`` once per process and caches the answer,
+with the reason when it cannot run (not installed, user namespaces disabled, inside a container
+without them). Where no user namespace can be made, there is no sandbox: a probe never runs with
+root's capabilities in one. ``Scratch`` makes and removes the scratch directories.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -35,13 +47,38 @@ __all__ = [
     "BWRAP",
     "HOME_TMPFS_BYTES",
     "SYSTEM_DIRS",
+    "find_hidden",
+    "hidden_paths",
 ]
 
 BWRAP = "bwrap"
 
-# The system's own directories: every probe sees them (read-only); what else a tool needs is bound
-# from ``install.program_paths`` (its install, its interpreter's, its PATH's)
-SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+# The system's own directories: every probe sees those that exist (read-only; a symbolic link such
+# as merged /usr's /bin -> usr/bin stays a link); what else a tool needs is bound from
+# ``install.program_paths`` (its install, its interpreter's, its PATH's). /var holds the package
+# databases and caches tools read (dpkg, apt, man-db); /nix/store and /gnu/store are the system of
+# Nix and Guix; /snap holds snaps' programs.
+SYSTEM_DIRS = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc",
+    "/var",
+    "/nix/store",
+    "/gnu/store",
+    "/snap",
+)
+# Of them, where files a person or a daemon keeps from others may lie (walked by ``hidden_paths``);
+# /usr and the library directories hold only what every user may read
+SECRET_ROOTS = ("/etc", "/var")
+# Always hidden when present: other programs' temp files, however their modes are set
+HIDDEN_ALWAYS = ("/var/tmp",)
+# A walk longer than this hides its whole root instead (a host whose /var holds millions of files)
+HIDDEN_WALK_LIMIT = 200_000
 _CHECK_TIMEOUT_S = 10.0
 
 
@@ -56,8 +93,11 @@ def bwrap_argv(
     readable: Sequence[str] = (),
     home_source: str | None = None,
     home_tmpfs: int | None = None,
+    disable_userns: bool = True,
+    hidden: Sequence[str] | None = None,
 ) -> list[str]:
-    """The bubblewrap command line that runs ``argv`` read-only but for the scratch directories.
+    """The bubblewrap command line that runs ``argv`` unprivileged, read-only but for the scratch
+    directories, seeing the system directories and what ``readable`` binds.
 
     ``workdir`` is the cwd; ``home`` and ``tmpdir`` the scratch HOME and TMPDIR (the caller sets
     the variables); ``readable`` are directories bound back read-only over the empty /tmp and /run
@@ -68,21 +108,28 @@ def bwrap_argv(
     ``home_tmpfs`` (bytes; where ``SandboxStatus.tmpfs_home``) gives each probe the same without a
     directory made and removed on disk for it: HOME is a fresh tmpfs of that size (mode 0700) that
     ends with the probe's mount namespace (``home_source`` is then not used).
+    ``disable_userns`` (where ``SandboxStatus.disable_userns``) keeps the tool from making a user
+    namespace of its own; ``hidden`` are paths masked inside the system directories (default: this
+    machine's ``hidden_paths``).
     """
-    out = [
-        bwrap,
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev",
-        "/dev",
-        "--proc",
-        "/proc",
-        "--tmpfs",
-        "/tmp",
-        "--tmpfs",
-        "/run",
-    ]
+    out = [bwrap, "--unshare-user", "--cap-drop", "ALL"]
+    if disable_userns:
+        out.append("--disable-userns")
+    for directory in SYSTEM_DIRS:
+        if os.path.islink(directory):
+            out += ["--symlink", os.readlink(directory), directory]
+        elif os.path.isdir(directory):
+            out += ["--ro-bind", directory, directory]
+    if os.path.isdir("/sys"):
+        out += ["--ro-bind", "/sys", "/sys"]
+    out += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]
+    masked_dirs = []
+    for path in hidden_paths() if hidden is None else hidden:
+        if os.path.isdir(path) and not os.path.islink(path):
+            out += ["--tmpfs", path]
+            masked_dirs.append(path)
+        else:
+            out += ["--ro-bind", "/dev/null", path]
     for directory in readable:
         if directory:
             out += ["--ro-bind", directory, directory]
@@ -92,8 +139,10 @@ def bwrap_argv(
         elif directory:
             source = home_source if directory == home and home_source else directory
             out += ["--bind", source, directory]
-    # the two tmpfs read-only too, once the mount points inside them exist (the binds stay writable)
-    out += ["--remount-ro", "/tmp", "--remount-ro", "/run"]
+    # the tmpfs read-only too, once the mount points inside them exist (the binds stay writable),
+    # and the root last: nothing a probe makes outside its scratch directories, not even in memory
+    for directory in ("/tmp", "/run", *masked_dirs, "/"):
+        out += ["--remount-ro", directory]
     out += [
         "--chdir",
         workdir,
@@ -117,6 +166,9 @@ class SandboxStatus:
     bwrap: str = ""
     reason: str = ""
     tmpfs_home: bool = False  # this bwrap mounts a sized tmpfs (``--perms``/``--size``, bubblewrap 0.8): ``bwrap_argv(home_tmpfs=)``
+    disable_userns: bool = (
+        False  # this bwrap has ``--disable-userns`` (0.8): ``bwrap_argv(disable_userns=)``
+    )
 
 
 # The size of a probe's tmpfs HOME: help needs none of it; a tool that writes a cache there while
@@ -145,9 +197,63 @@ def sandbox_status(bwrap: str = BWRAP) -> SandboxStatus:
 
 
 def reset_sandbox_status() -> None:
-    """Forget the cached answer (tests that change PATH)."""
+    """Forget the cached answers (tests that change PATH)."""
     with _lock:
         _status.clear()
+    with _hidden_lock:
+        _hidden.clear()
+
+
+_hidden: list[tuple[str, ...]] = []
+_hidden_lock = (
+    threading.Lock()
+)  # (not _lock: the status check builds an argv, which asks for these)
+
+
+def hidden_paths() -> tuple[str, ...]:
+    """What the sandbox hides inside the system directories, learned once per process as whether
+    bubblewrap runs is (``find_hidden`` walks /etc and /var: a few milliseconds, not per probe)."""
+    with _hidden_lock:
+        if not _hidden:
+            _hidden.append(find_hidden(SECRET_ROOTS))
+        return _hidden[0]
+
+
+def find_hidden(roots: Sequence[str], *, limit: int = HIDDEN_WALK_LIMIT) -> tuple[str, ...]:
+    """The paths under ``roots`` that a user without privilege could not read (a file without read
+    permission for others, a directory without read and search permission for others: not walked
+    further), every socket, and ``HIDDEN_ALWAYS``; a root whose walk passes ``limit`` entries is
+    hidden whole. Symbolic links are not followed (each is a path in a root walked anyway, or
+    outside every root the sandbox shows)."""
+    out: list[str] = [path for path in HIDDEN_ALWAYS if os.path.lexists(path)]
+    for root in roots:
+        if not os.path.isdir(root) or os.path.islink(root):
+            continue
+        found, seen, todo = [], 0, [root]
+        while todo and seen <= limit:
+            try:
+                entries = list(os.scandir(todo.pop()))
+            except OSError:
+                continue
+            seen += len(entries)
+            for entry in entries:
+                if entry.path in out:
+                    continue
+                try:
+                    mode = entry.stat(follow_symlinks=False).st_mode
+                except OSError:
+                    continue
+                if stat.S_ISLNK(mode):
+                    continue
+                if stat.S_ISDIR(mode):
+                    if mode & 0o005 != 0o005:
+                        found.append(entry.path)
+                    else:
+                        todo.append(entry.path)
+                elif stat.S_ISSOCK(mode) or not mode & 0o004:
+                    found.append(entry.path)
+        out += [root] if seen > limit else sorted(found)
+    return tuple(out)
 
 
 def _try(bwrap: str) -> SandboxStatus:
@@ -160,8 +266,10 @@ def _try(bwrap: str) -> SandboxStatus:
         )
     true = shutil.which("true") or "/bin/true"
     with Scratch() as scratch:
-        # the form a probe uses (a tmpfs HOME) first; an older bubblewrap without --size, the plain one
-        for tmpfs in (HOME_TMPFS_BYTES, None):
+        # the form a probe uses (a tmpfs HOME, no nested user namespace: bubblewrap 0.8) first; an
+        # older bubblewrap, without --size and --disable-userns, the plain one
+        for modern in (True, False):
+            tmpfs = HOME_TMPFS_BYTES if modern else None
             argv = bwrap_argv(
                 [true],
                 bwrap=found,
@@ -169,6 +277,7 @@ def _try(bwrap: str) -> SandboxStatus:
                 home=scratch.home,
                 tmpdir=scratch.tmpdir,
                 home_tmpfs=tmpfs,
+                disable_userns=modern,
             )
             result = run_process(
                 argv,
@@ -178,7 +287,7 @@ def _try(bwrap: str) -> SandboxStatus:
                 env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
             )
             if result.exit_code == 0:
-                return SandboxStatus(True, bwrap=found, tmpfs_home=tmpfs is not None)
+                return SandboxStatus(True, bwrap=found, tmpfs_home=modern, disable_userns=modern)
             if result.timed_out:
                 break
     said = (

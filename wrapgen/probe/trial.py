@@ -39,7 +39,7 @@ from typing import Mapping, Sequence
 
 from wrapgen.model.trial import TrialOutcome, is_json_text
 from wrapgen.probe.install import program_paths
-from wrapgen.probe.prober import clean_text, probe_env
+from wrapgen.probe.prober import clean_text, probe_env, toolchain_paths
 from wrapgen.probe.sandbox import SYSTEM_DIRS, Scratch, bwrap_argv, sandbox_status
 from wrapgen.runtime.process import run_process
 from wrapgen.runtime.waiting import tree_state
@@ -247,10 +247,12 @@ def _in_scratch(
         return bwrap_argv(
             command,
             bwrap=bwrap,
+            disable_userns=sandbox_status().disable_userns,
             workdir=scratch.workdir,
             home=scratch.home,
             tmpdir=scratch.tmpdir,
-            readable=program_paths([bin_path], search_path=env.get("PATH", ""), system=SYSTEM_DIRS),
+            readable=program_paths([bin_path], search_path=env.get("PATH", ""), system=SYSTEM_DIRS)
+            + toolchain_paths(env),
         )
 
     if (

@@ -6,8 +6,9 @@ bin for curl's ``--proto =http,https``; after the subcommand for git's ``--no-ex
 environment (git's ``GIT_CONFIG_*`` overrides) in the pack's ``env.set``, and its config guard
 (git's filter drivers, reset per call by the runtime) as the pack's ``config_guard``, and its credential
 guard (kubectl's exec plugins, docker's credential helpers, allowed by name and checked per call by the
-runtime) as the pack's ``credential_guard``. A tool the catalogue does not know comes back unchanged. The catalogue and the reason of each entry:
-``wrapgen/knowledge/data/hardening.json``.
+runtime) as the pack's ``credential_guard``, and the characters its args may not hold (curl's CR and
+LF) as a ``pattern`` on every string arg and list item. A tool the catalogue does not know comes back
+unchanged. The catalogue and the reason of each entry: ``wrapgen/knowledge/data/hardening.json``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from wrapgen.knowledge.hardening import (
     hardening_for,
     pack_credential_guard,
     pack_guard,
+    refuses,
+    refusing_pattern,
 )
 
 __all__ = ["harden_manifest"]
@@ -53,6 +56,25 @@ def _merged_env(existing: Mapping[str, str], ours: Mapping[str, str]) -> dict[st
     return out
 
 
+# The longest string a refusing pattern lets through, where the arg had no bound of its own (check's
+# W053: a pattern with an unbounded repeat needs one; 1 MiB is what an MCP call may carry)
+_REFUSE_MAX_LENGTH = 1 << 20
+
+
+def _refuse_in_args(args: Any, chars: str) -> None:
+    """Every string arg and string list item of an args schema refuses ``chars`` (in place)."""
+    properties = args.get("properties") if isinstance(args, dict) else None
+    for schema in (properties or {}).values():
+        if not isinstance(schema, dict):
+            continue
+        target = schema.get("items") if schema.get("type") == "array" else schema
+        if not isinstance(target, dict) or target.get("type") != "string" or "enum" in target:
+            continue
+        if not refuses(target.get("pattern"), chars):
+            target["pattern"] = refusing_pattern(chars, target.get("pattern"))
+            target.setdefault("maxLength", _REFUSE_MAX_LENGTH)
+
+
 def harden_manifest(manifest: Mapping[str, Any], *, tool: str) -> dict[str, Any]:
     """A copy of ``manifest`` with ``tool``'s catalogued hardening applied (unchanged when uncatalogued)."""
     entry = hardening_for(tool)
@@ -62,6 +84,8 @@ def harden_manifest(manifest: Mapping[str, Any], *, tool: str) -> dict[str, Any]
     for verb in (out.get("verbs") or {}).values():
         if isinstance(verb, dict) and isinstance(verb.get("cli"), list):
             verb["cli"] = harden_cli(entry, verb["cli"])
+        if isinstance(verb, dict) and entry.arg_refuse is not None:
+            _refuse_in_args(verb.get("args"), entry.arg_refuse.chars)
     ours = env_settings(entry)
     if ours:
         env = dict(out.get("env") or {})

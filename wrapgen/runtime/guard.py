@@ -11,6 +11,10 @@ keys for the call through the environment's ``COUNT``/``KEY_n``/``VALUE_n`` bloc
 as command-line config and lets beat every config file. The listing runs no program of the
 repository: ``git config`` reads config files, it never refreshes the index or runs a filter.
 
+A key the listing shows whose name the guard's ``refuse`` holds (git's ``core.worktree``: a
+repository's config can move its work tree anywhere, HOME included, and no command-line config moves
+it back) refuses the call: a read must not show files of a place it was not given.
+
 Fail closed: a listing that cannot run, times out or fails (any exit but 0, or 1 with no output,
 git's "nothing matched") refuses the call, since its answer is what makes the call safe.
 
@@ -33,6 +37,7 @@ from wrapgen.runtime.process import run_process
 
 __all__ = [
     "guarded_env",
+    "refused_keys",
     "check_credentials",
     "plugin_refusal",
     "docker_config_refusal",
@@ -58,7 +63,8 @@ def _spec(binding: dict):
             (str(r["prefix"]), tuple(str(s) for s in r["suffixes"]), str(r["value"]))
             for r in guard["reset"]
         ]
-    except (KeyError, TypeError):
+        refuse = frozenset(str(key).lower() for key in guard.get("refuse") or ())
+    except (KeyError, TypeError, AttributeError):
         raise WrapgenError(
             "the binding's config_guard is malformed", hint="run wrapgen build on the pack"
         ) from None
@@ -66,7 +72,7 @@ def _spec(binding: dict):
         raise WrapgenError(
             "the binding's config_guard is malformed", hint="run wrapgen build on the pack"
         )
-    return prefix, listing, scopes, resets
+    return prefix, listing, scopes, resets, refuse
 
 
 def _reset_value(key: str, resets) -> str | None:
@@ -92,6 +98,17 @@ def guarded_keys(stdout: bytes, scopes, resets) -> list[tuple[str, str]]:
     return out
 
 
+def refused_keys(stdout: bytes, scopes, refuse) -> list[str]:
+    """The listed ``SCOPE<TAB>KEY`` keys in ``scopes`` that ``refuse`` names (lower-cased: git's
+    section and variable names are case-blind), once each, in listing order (pure)."""
+    out: list[str] = []
+    for raw in stdout.decode("utf-8", errors="surrogateescape").splitlines():
+        scope, tab, key = raw.partition("\t")
+        if tab and scope in scopes and key.lower() in refuse and key not in out:
+            out.append(key)
+    return out
+
+
 def guarded_env(
     binding: dict, tool: str, env: dict, *, cwd=None, cancel=None, memory_mb=None, wrap=None
 ) -> dict:
@@ -103,7 +120,7 @@ def guarded_env(
     spec = _spec(binding)
     if spec is None:
         return env
-    prefix, listing, scopes, resets = spec
+    prefix, listing, scopes, resets, refuse = spec
     argv = [tool, *listing]
     result = run_process(
         argv if wrap is None else wrap(argv),
@@ -141,6 +158,13 @@ def guarded_env(
             + (f": {detail}" if detail else "")
             + "); nothing ran",
             hint="run the command in a directory the tool can read, or check the tool's installation",
+        )
+    refused = refused_keys(result.stdout, scopes, refuse)
+    if refused:
+        raise WrapgenError(
+            f"refused: the content's own config sets {', '.join(refused)} ({tool} would read or run "
+            "what that names, outside what the call was given); nothing ran",
+            hint="run the command in a repository whose config does not set it, or unset it there",
         )
     keys = guarded_keys(result.stdout, scopes, resets)
     if not keys:

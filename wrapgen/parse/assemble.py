@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag
 from wrapgen.parse.listing import parse_listing
 from wrapgen.parse.options import merge_flag, merge_flags, parse_options

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Flag
 from wrapgen.parse.facts import (
     _COMPANION,

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 import shlex
+from dataclasses import replace
 from functools import lru_cache
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Flag, Positional
 from wrapgen.parse.facts import guess_type as _guess_type  # (facts imports nothing of the parsers)
 

@@ -21,9 +21,8 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag, Positional
 from wrapgen.parse.assemble import Rules, assemble, read_parts
 from wrapgen.parse.facts import (

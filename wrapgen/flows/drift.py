@@ -176,7 +176,7 @@ def version_drifts(pack_dirs: Sequence[Path]) -> list[tuple[Path, Drift]]:
             continue
         bin_name, pack_id = str(data.get("bin")), str(data.get("pack_id"))
         try:
-            path = resolve_tool(bin_name)
+            path = resolve_tool(bin_name).path
             with Prober(path, name=bin_name, use_man=False) as prober:
                 line = prober.version()
         except ToolNotFoundError as error:

@@ -9,13 +9,14 @@ answers a bare ``--json``; everything else runs through discovery and ``wrapgen.
 from __future__ import annotations
 
 import os
-import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from wrapgen.errors import Diagnostic, HelpUnreadableError
+from wrapgen.errors import Diagnostic, HelpUnreadableError, ToolNotFoundError
 from wrapgen.model.tool import Tool
+from wrapgen.model.toolref import ToolRef
+from wrapgen.probe.prober import resolve_tool
 from wrapgen.propose import Proposal, propose
 from wrapgen.propose.jsonsel import fields_from_text
 
@@ -130,12 +131,31 @@ def recipe_for_picks(tool_name: str, picks: Sequence[str], recipe=None):
     return replace(recipe, commands=specs)
 
 
-def _bin_for(recipe, tool_arg: str, resolved: str) -> str:
-    """What pack.yaml names as the bin: the name on PATH when that is how the tool is found."""
-    name = recipe.tool if recipe is not None else tool_arg
-    if "/" not in name and shutil.which(name):
-        return name
-    return resolved
+def _resolved(tool_arg: str | None, recipe, discover) -> ToolRef:
+    """The tool, resolved once (a recipe's way where there is one). A tool not found is an error,
+    unless a caller's own ``discover`` reads it without running it (a task runner's file, a test)."""
+    if recipe is not None:
+        from wrapgen.pack.recipe import resolve_tool as resolve_recipe_tool
+
+        return resolve_recipe_tool(recipe)
+    try:
+        return resolve_tool(tool_arg)
+    except ToolNotFoundError:
+        if discover is None:
+            raise
+        return ToolRef(tool_arg, tool_arg, tool_arg)
+
+
+def _discovered(discover, ref: ToolRef, options: Mapping[str, Any]) -> Tool:
+    """``discover``'s tool named as pack.yaml names it: wrapgen's discovery is handed the resolved
+    ``ToolRef``, a caller's own ``discover`` the name."""
+    if discover is None:
+        from wrapgen.probe.discover import discover as discovery
+
+        tool = discovery(ref, **options)
+    else:
+        tool = discover(ref.bin, **options)
+    return replace(tool, name=ref.bin)
 
 
 def wrap(
@@ -187,22 +207,14 @@ def wrap(
         discover = runner_discovery(
             tool_arg or getattr(recipe, "tool", None), where, file=named, explicit=where is not None
         )
-    if discover is None:
-        from wrapgen.probe.discover import discover
+    ref = _resolved(tool_arg, recipe, discover)
     options = {}
     if recipe is not None:
-        from wrapgen.pack.recipe import resolve_tool
-
-        resolved = resolve_tool(recipe)
         options = {k: v for k, v in dict(recipe.discover_options).items() if v is not None}
-        tool_arg = tool_arg or recipe.tool
-    else:
-        resolved = shutil.which(tool_arg) or tool_arg
     options.update({k: v for k, v in dict(discover_options or {}).items() if v is not None})
-    bin_name = _bin_for(recipe, tool_arg, resolved)
+    bin_name = ref.bin
     tell("discovery")
-    tool = discover(bin_name, **_with_deadline(discover, options, end))
-    tool = replace(tool, name=bin_name)
+    tool = _discovered(discover, ref, _with_deadline(discover, options, end))
     root = tool.root
     if not (root.subcommands or root.flags or root.positionals):
         tried = (
@@ -224,7 +236,7 @@ def wrap(
     if probe_json_fields:
         tell("JSON field probes")
         fields = json_field_lists(
-            tool, proposal, bin_path=resolved, deadline_at=end, notes=notes, cache=use_cache
+            tool, proposal, bin_path=ref.path, deadline_at=end, notes=notes, cache=use_cache
         )
         if fields:
             proposal = propose(tool, recipe, json_fields=fields)
@@ -237,7 +249,7 @@ def wrap(
             tool,
             recipe,
             fields,
-            bin_path=resolved,
+            bin_path=ref.path,
             deadline_at=end,
             probe_json_fields=probe_json_fields,
             cache=use_cache,
@@ -245,7 +257,7 @@ def wrap(
         proposal, report = try_and_backfill(
             proposal,
             repropose=repropose,
-            bin_path=resolved,
+            bin_path=ref.path,
             try_in=try_in,
             timeout_s=trial_timeout_s,
             deadline_at=end,
@@ -320,7 +332,7 @@ def _with_deadline(discover, options: dict, end: float | None) -> dict:
 
     from wrapgen.probe import discover as discovery
 
-    if end is None or discover is not discovery.discover:
+    if end is None or discover is not None:
         return options
     own = options.get("deadline_s", discovery.DEFAULT_DEADLINE_S)
     left = max(round(end - time.monotonic(), 1), 0.1)  # (the warning says it: no 5.52192 s)
@@ -348,13 +360,10 @@ def wrap_split(
 
     if discover is None:
         from wrapgen.probe.discover import discover
-    bin_name = _bin_for(None, tool_arg, shutil.which(tool_arg) or tool_arg)
-    tool = replace(
-        discover(
-            bin_name, **{k: v for k, v in dict(discover_options or {}).items() if v is not None}
-        ),
-        name=bin_name,
-    )
+    ref = _resolved(tool_arg, None, discover)
+    bin_name = ref.bin
+    options = {k: v for k, v in dict(discover_options or {}).items() if v is not None}
+    tool = _discovered(discover, ref, options)
     parts = split_tool(tool)
     if len(parts) < 2:
         raise UsageError(

@@ -147,6 +147,13 @@ class Command:
     # What its exit statuses mean, as its help or man page says ("EXIT STATUS"): ((1, "no lines were
     # selected"), ...), sorted by code; read by wrapgen.parse.exit_status. Serialised as {"1": ...}.
     exit_status: tuple[tuple[int, str], ...] = ()
+    # Whether the command reads a literal "--" as the end of its options: True where its grammar says
+    # so (a usage line shows "[--]" or " -- ", the help lists "--", its parser family always takes it)
+    # or a trial showed it; False where the grammar shows "--" would reach it as an operand (a shell
+    # script's dispatch with no "--)" arm); None where nothing says (hand-rolled parsers: a trial
+    # decides). Read by wrapgen.parse.double_dash; the proposal writes "--" into cli[] only where the
+    # command takes it, and without it a dashed operand value stays refused (docs/contract.md §5).
+    double_dash: bool | None = None
 
     @property
     def name(self) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from wrapgen.errors import UsageError
 from wrapgen.model.tool import Command
 from wrapgen.parse.detect import detect_style as _detect
+from wrapgen.parse.double_dash import double_dash
 from wrapgen.parse.exit_status import exit_statuses
 from wrapgen.parse.registry import PARSERS, register_parser
 from wrapgen.parse.sections import clean_text, is_clean
@@ -87,5 +88,9 @@ def parse_help(text: str | bytes, *, prog: tuple[str, ...], style: str | None = 
             statuses = exit_statuses(cleaned)
             if statuses:  # (most pages state none: the command stays as it is)
                 command = command.with_changes(exit_status=statuses)
+        if command.double_dash is None:
+            takes = double_dash(command, cleaned)
+            if takes is not None:
+                command = command.with_changes(double_dash=takes)
         return command
     return Command(path=prog[1:], parser=chosen)

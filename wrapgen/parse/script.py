@@ -639,6 +639,26 @@ def _flags_reached(
     return list(flags.values())
 
 
+def _ends_options(script: _Script, lo: int, hi: int) -> bool:
+    """Whether the code reached from tokens[lo:hi] reads ``--`` as the end of its options: an option
+    loop with a ``--)`` arm, or ``getopts`` (which stops at ``--`` itself). Without either, a ``--``
+    after the subcommand reaches it as a word (``deploy -- api`` deploys a service named ``--``)."""
+    return any(_ends_in(script, r_lo, r_hi) for r_lo, r_hi in _reached(script, lo, hi))
+
+
+def _ends_in(script: _Script, lo: int, hi: int, *, outside=()) -> bool:
+    """``_ends_options`` of tokens[lo:hi] alone, leaving out what starts in the ``outside`` ranges."""
+    for case in _cases(script.tokens, lo, hi):
+        if not any(a <= case.start <= b for a, b in outside) and any(
+            "--" in arm.patterns for arm in case.arms
+        ):
+            return True
+    return any(
+        t.value == "getopts" and not any(a <= i <= b for a, b in outside)
+        for i, t in enumerate(script.tokens[lo:hi], start=lo)
+    )
+
+
 # -- the usage text --------------------------------------------------------------------------------
 
 
@@ -821,6 +841,7 @@ def read_shell_script(text: str, *, prog: str) -> tuple[Command, tuple[str, ...]
                     positionals=_spec_positionals(entry.spec) if entry else (),
                     aliases=tuple(w for w in words if w != name),
                     parser=_PARSER,
+                    double_dash=_ends_options(script, *arm.body),
                 )
             )
         missing = sorted(s.name for s in subcommands if not s.summary)
@@ -855,6 +876,16 @@ def read_shell_script(text: str, *, prog: str) -> tuple[Command, tuple[str, ...]
         flags=_describe(root_flags, described),
         subcommands=tuple(subcommands),
         parser=_PARSER,
+        # the root's own option loops: outside the dispatch and outside the functions
+        double_dash=_ends_in(
+            script,
+            0,
+            len(script.tokens),
+            outside=(
+                *script.functions.values(),
+                *(((dispatch.start, dispatch.end),) if dispatch is not None else ()),
+            ),
+        ),
     )
     return root, tuple(warnings)
 

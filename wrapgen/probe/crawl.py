@@ -214,6 +214,8 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
         command,
         flags=tuple(flags) + tuple(extra),
         exit_status=man.exit_status or command.exit_status,
+        # the page's SYNOPSIS may show the "--" the help's usage left out
+        double_dash=command.double_dash if command.double_dash is not None else man.double_dash,
         examples=examples,
         **grammar,
     )

@@ -8,7 +8,6 @@ operands from usage lines, and the summary and description from the prose.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field, replace
 
@@ -62,7 +61,6 @@ def classify(section: Section, rules: Rules) -> str:
     return _role(section.key.rstrip(":"), rules)
 
 
-@functools.lru_cache(maxsize=2048)  # (pure: a style's pages repeat their headings)
 def _role(key: str, rules: Rules) -> str:
     if not key:
         return "preamble"

@@ -17,7 +17,6 @@ placeholder (``--output=simple``, ``--timeout=30s``); descriptions that name ano
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import replace
 
@@ -159,9 +158,6 @@ def parse_kingpin(text: str, *, prog: tuple[str, ...]) -> Command:
     return command.with_changes(flags=tuple(flags), positionals=positionals)
 
 
-# Every page repeats the application's flags with their defaults: each is made once (flags are
-# immutable, and equal ones give equal results).
-@functools.lru_cache(maxsize=2048)
 def _page_flag(flag: Flag, value: str | None, negated: bool) -> Flag:
     """``flag`` with the default its spec shows (``--timeout=30s``) and its ``--no-`` spelling."""
     if value is not None:

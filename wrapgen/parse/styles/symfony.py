@@ -18,7 +18,6 @@ into the whole tree at once. All functions here are pure.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from dataclasses import dataclass, replace
@@ -429,7 +428,6 @@ def _flags_with_application(options: dict, common: set, app: _Application, memo:
     return tuple(_merge_negations(flags, negates)), app.shared
 
 
-@functools.lru_cache(maxsize=1024)
 def _with_negations(flag: Flag, negations: tuple[str, ...]) -> Flag:
     """``flag`` with its ``--no-`` spellings as aliases (the same on every command that has both)."""
     return replace(flag, aliases=flag.aliases + negations)

@@ -14,13 +14,16 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from wrapgen.errors import Diagnostic, HelpUnreadableError, ToolNotFoundError
+from wrapgen.flows.drift import (
+    source_files,  # pack.yaml's source and source.json: what drift compares
+)
 from wrapgen.model.tool import Tool
 from wrapgen.model.toolref import ToolRef
 from wrapgen.probe.prober import resolve_tool
 from wrapgen.propose import Proposal, propose
 from wrapgen.propose.jsonsel import fields_from_text
 
-__all__ = ["WrapResult", "wrap", "wrap_split", "pack_files", "json_field_lists", "recipe_for_picks"]
+__all__ = ["WrapResult", "wrap", "wrap_split", "json_field_lists", "recipe_for_picks"]
 
 _FIELD_PROBE_TIMEOUT_S = 10.0
 _FIELD_PROBE_JOBS = 4  # field probes at once: each is a sandboxed start of the tool (gh: 8 of them)
@@ -47,15 +50,6 @@ class WrapResult:
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
         return tuple(d for d in self.findings if d.level == "error")
-
-
-def pack_files(manifest: dict) -> dict[str, str]:
-    """pack.yaml plus its derived files, as text."""
-    from wrapgen.pack.build import render_pack_files
-    from wrapgen.pack.manifest import dump_manifest
-
-    text = dump_manifest(manifest)
-    return {"pack.yaml": text, **render_pack_files(text.encode("utf-8"))}
 
 
 def _json_value_flag(command) -> bool:
@@ -268,10 +262,6 @@ def wrap(
             f"nothing to propose for {bin_name}: every candidate was left out",
             hint="pass --pick PATH for the subcommands you want, or write a recipe",
         )
-    from wrapgen.flows.drift import (
-        source_files,
-    )  # pack.yaml's source and source.json: what drift compares
-
     tell("writing and checking the pack")
     files = source_files(proposal.manifest, tool, options)
     pack_id = proposal.manifest["pack_id"]

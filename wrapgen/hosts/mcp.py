@@ -41,6 +41,7 @@ works without it.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import re
@@ -772,12 +773,12 @@ async def _wire(limit: int):
     transports = []
     try:
         transport, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(wire_in, "rb", closefd=False)
+            lambda: asyncio.StreamReaderProtocol(reader), io.FileIO(wire_in, "r", closefd=False)
         )
         transports.append(transport)
         transport, protocol = await loop.connect_write_pipe(
             lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader()),
-            os.fdopen(wire_out, "wb", closefd=False),
+            io.FileIO(wire_out, "w", closefd=False),
         )
         transports.append(transport)
         lines = _Input(reader, limit)

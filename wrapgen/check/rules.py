@@ -402,6 +402,40 @@ def _confirm(ctx: PackContext):
             )
 
 
+@rule(
+    "W016",
+    severity="error",
+    summary="a JSON selection that says two things: json: [], or jc: beside a JSON selection",
+)
+def _json_selection(ctx: PackContext):
+    """docs/contract.md §7: ``json: [TOKENS]`` asks the tool for JSON, ``json: true`` says it prints
+    JSON as it is, ``json: false`` that it prints text. ``[]`` says neither (it once meant false), and
+    a verb that declares ``jc:`` reads text, whatever its selection says."""
+    data = ctx.manifest.data
+    verbs = data.get("verbs") or {}
+    empty_hint = (
+        "write json: false for a tool whose output is text, or json: true for one that prints"
+        " JSON without a flag (aws, or a cli[] that already holds its JSON flag)"
+    )
+    if data.get("json") == [] and any("json" not in v for v in verbs.values()):
+        yield ctx.diagnostic("W016", "json", "json: [] is ambiguous", hint=empty_hint)
+    for name, verb in verbs.items():
+        if verb.get("json") == []:
+            yield ctx.diagnostic(
+                "W016", f"verbs.{name}.json", "json: [] is ambiguous", hint=empty_hint
+            )
+        selection = verb["json"] if "json" in verb else data.get("json", ["--json"])
+        if "jc" in verb and selection not in (False, []):
+            shown = "true" if selection is True else json.dumps(selection)
+            where = f"verbs.{name}.json" if "json" in verb else f"verbs.{name}.jc"
+            yield ctx.diagnostic(
+                "W016",
+                where,
+                f"jc: {verb['jc']} reads the tool's text, yet the verb's JSON selection is {shown}",
+                hint=f"set json: false on verbs.{name} (jc makes the JSON), or drop jc",
+            )
+
+
 @rule("W011", severity="warning", summary="a verb without a policy (the runtime treats it as read)")
 def _no_policy(ctx: PackContext):
     for verb in ctx.verbs:

@@ -51,9 +51,13 @@ DEFAULT_TIMEOUT_S = 60
 DEFAULT_ARGS = {"type": "object", "properties": {}, "additionalProperties": False}
 
 
-def _json_selection(value) -> list[str]:
+def _json_selection(value) -> list[str] | bool:
+    """binding.json's selection: its tokens; true for JSON with none (pack.yaml's ``json: true``);
+    [] for none (``json: false``)."""
     if value is False:
         return []
+    if value is True:
+        return True
     return [str(token) for token in value]
 
 

@@ -162,7 +162,7 @@ def _tuple_or_none(value: Any) -> tuple[str, ...] | None:
 
 
 def _json_value(value: Any) -> tuple[str, ...] | bool | None:
-    if value is None or value is False:
+    if value is None or isinstance(value, bool):
         return value
     return tuple(str(v) for v in value)
 

@@ -8,14 +8,13 @@
 # Each tool's "install" names where it comes from: apt:PKG, pip:PKG, npm:PKG, or image:PKG for what
 # this project's machine image ships and no registry reachable here serves (gcloud, bq, gsutil and
 # terraform: Google's and HashiCorp's own apt repositories are not reachable); "a|b" gives a
-# fallback. Only tools not on PATH are installed. Not part of CI's .ci/run. pip packages go into one virtual environment
-# (/opt/wrapgen-bench-venv, BENCH_VENV to change it) whose commands are linked into /usr/local/bin,
-# so that the tools' own dependencies do not fight each other or the system's Python. Whatever fails
-# to install is listed at the end; the benchmark reports such a tool as not installed.
+# fallback. Only tools not on PATH are installed. Not part of CI's .ci/run. PyPI packages go into a
+# virtual environment each under /opt/wrapgen-bench (BENCH_VENVS to change it). Whatever fails to
+# install is listed at the end; the benchmark reports such a tool as not installed.
 set -u
 cd "$(dirname "$0")/.."
 DRY=${1:-}
-VENV=${BENCH_VENV:-/opt/wrapgen-bench-venv}
+VENVS=${BENCH_VENVS:-/opt/wrapgen-bench}
 
 lists=$(python3 - "$DRY" <<'EOF'
 import json, shutil, sys
@@ -49,29 +48,31 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
 # services some packages would start (fail2ban, supervisor, prometheus...) are not started
 printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+# node and npm from Debian only where the machine has none (NodeSource's nodejs conflicts with them)
+command -v npm >/dev/null || APT="$APT nodejs npm"
 # one apt-get for all: fast; on a failure, one at a time, to name the package that failed
 # shellcheck disable=SC2086
-if ! apt-get install -y -q --no-install-recommends $APT python3-venv nodejs npm >/dev/null; then
+if ! apt-get install -y -q --no-install-recommends $APT python3-venv >/dev/null; then
     for pkg in $APT; do
         apt-get install -y -q --no-install-recommends "$pkg" >/dev/null 2>&1 || failed+=("apt:$pkg")
     done
 fi
 rm -f /usr/sbin/policy-rc.d
 
-python3 -m venv "$VENV"
-"$VENV/bin/pip" install -q --upgrade pip >/dev/null
+# each PyPI package in a virtual environment of its own (as pipx does), so that the tools'
+# dependencies never fight each other or the system's Python; its commands linked into /usr/local/bin
 for pkg in $PIP; do
-    "$VENV/bin/pip" install -q "$pkg" >/dev/null 2>&1 || failed+=("pip:$pkg")
+    { python3 -m venv "$VENVS/$pkg" && "$VENVS/$pkg/bin/pip" install -q "$pkg"; } >/dev/null 2>&1 \
+        || failed+=("pip:$pkg")
 done
-python3 - "$VENV" <<'EOF'
-# link the benchmark's pip-installed commands (and only those) into /usr/local/bin
+python3 - "$VENVS" <<'EOF'
 import json, os, sys
-venv = sys.argv[1]
+venvs = sys.argv[1]
 for tool in json.load(open("bench/data/tools.json"))["tools"]:
-    source = tool["install"].split("|")[0]
-    target = os.path.join(venv, "bin", tool["bin"])
+    kind, _, pkg = tool["install"].split("|")[0].partition(":")
+    target = os.path.join(venvs, pkg, "bin", tool["bin"])
     link = os.path.join("/usr/local/bin", tool["bin"])
-    if source.startswith("pip:") and os.path.exists(target) and not os.path.exists(link):
+    if kind == "pip" and os.path.exists(target) and not os.path.lexists(link):
         os.symlink(target, link)
 EOF
 

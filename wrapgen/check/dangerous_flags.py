@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from wrapgen.check.rules import PLACEHOLDER_RE, PackContext, VerbView, rule
+from wrapgen.check.registry import PLACEHOLDER_RE, PackContext, VerbView, rule
 from wrapgen.knowledge.dangerous_flags import (
     is_program_value,
     loader_env_reason,

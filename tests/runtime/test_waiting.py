@@ -6,6 +6,7 @@ to reach the network has that counted. Read through run_process's on_timeout, be
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 import pytest
@@ -80,7 +81,7 @@ def _tree_once_ready(argv: list[str], ready) -> TreeState:
         wait_until(ready_or_ended, what="the tool to get ready")
         return tree_state(process.pid)
     finally:
-        process.kill()
+        os.killpg(process.pid, signal.SIGKILL)  # the launcher's session: the tool below it too
         process.wait()
 
 

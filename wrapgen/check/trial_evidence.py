@@ -12,18 +12,22 @@ generated pack stays byte-for-byte the same run after run.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from wrapgen.check.rules import rule
 from wrapgen.check.samples import sample_value
-from wrapgen.knowledge.trials import ignored_path, phrase
+from wrapgen.knowledge.trials import fixture_of, ignored_path, phrase
 from wrapgen.model.trial import TrialOutcome, is_json_text
 
 __all__ = [
     "Evidence",
     "KINDS",
     "sample_args",
+    "sample_inputs",
+    "failure_reason",
+    "home_writes",
+    "is_state",
     "classify",
     "apply_evidence",
     "evidence_line",
@@ -72,6 +76,11 @@ KINDS = {
         "",
     ),
     "failed": ("keep", "tried: it failed", ""),
+    # a tool that crashes or prints garbage on the inputs made for it: left out, and the wrap goes on
+    "crashed": ("drop", "tried: it crashed on the sample inputs", "left out"),
+    "garbage": ("drop", "tried: it printed binary output, which no result can carry", "left out"),
+    # a non-zero status the verb declares as an answer (exit_codes): the tool ran and answered
+    "answered": ("keep", "tried: it answered with a status that is an answer", ""),
     "not-tried": ("keep", "not tried", ""),
     "rendered": ("keep", "a write verb: rendered with sample args, never run", ""),
 }
@@ -82,6 +91,9 @@ TRIAL_CODES = {
     "writes": "W062",
     "lacks-operand": "W063",
     "json-wrong": "W064",
+    "crashed": "W065",
+    "garbage": "W066",
+    "failed": "W067",
 }
 
 
@@ -104,6 +116,9 @@ class Evidence:
     optional_args: tuple[
         str, ...
     ] = ()  # required operands this trial left out and the tool did without
+    # what the trial did (kept so the evidence can be read again once more is known, the tool's own
+    # state), not part of what the evidence says
+    outcome: TrialOutcome | None = field(default=None, compare=False, repr=False)
 
     @property
     def action(self) -> str:
@@ -144,30 +159,117 @@ class Evidence:
         return text
 
 
-def sample_args(args_schema: Mapping[str, Any]) -> dict:
-    """A value for each required arg (a revision ``HEAD``, a path ``.``, a pattern ``.``, ...); the rest left out.
+def sample_args(args_schema: Mapping[str, Any], *, context: str = "") -> dict:
+    """A value for each required arg (a revision ``HEAD``, a path ``.``, a pattern ``.``, a sample
+    file ``sample.db`` for a database, ...); the rest left out. ``context``: the verb's and the pack's
+    descriptions, which say what a generic file holds ("Command-line JSON processor").
 
     A trial calls a verb the way an agent's first call would: only what the verb cannot do without.
     """
     properties = args_schema.get("properties") or {}
     return {
-        name: sample_value(properties.get(name, {}), name=name, realistic=True)
+        name: sample_value(properties.get(name, {}), name=name, realistic=True, context=context)
         for name in args_schema.get("required", ())
         if name in properties
     }
 
 
-def classify(outcome: TrialOutcome) -> Evidence:
-    """The evidence of one trial, by the first class that fits (docs/packs-and-check.md, "Trials")."""
+def sample_inputs(args: Mapping[str, Any]) -> tuple[str, ...]:
+    """The kinds of sample file the values of ``args`` name (``sample.db`` -> ``sqlite``), in order."""
+    out: list[str] = []
+    for value in args.values():
+        for item in value if isinstance(value, list) else [value]:
+            kind = fixture_of(item) if isinstance(item, str) else ""
+            if kind and kind not in out:
+                out.append(kind)
+    return tuple(out)
+
+
+# Signals a tool dies of when it crashed, not when it was stopped (SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV)
+_CRASH_SIGNALS = frozenset((4, 6, 7, 8, 11))
+_REASON_MAX = 80
+
+
+def is_state(path: str, state: Iterable[str]) -> bool:
+    """Whether ``path`` (``home/.gnupg/pubring.kbx``) lies in the tool's own state (``home/.gnupg/``)."""
+    return any(path == root or (root.endswith("/") and path.startswith(root)) for root in state)
+
+
+def _writes(outcome: TrialOutcome, state: Iterable[str]) -> list[str]:
+    """What the trial wrote that is neither a cache, nor the tool's own state, as words per path."""
+    state = tuple(state)
+    created = [p for p in outcome.new_paths if not ignored_path(p) and not is_state(p, state)]
+    changed = [p for p in outcome.changed_paths if not ignored_path(p) and not is_state(p, state)]
+    removed = [p for p in outcome.removed_paths if not is_state(p, state)]
+    out = []
+    for verb, paths in (("created", created), ("changed", changed), ("deleted", removed)):
+        paths = sorted(paths)
+        if paths:
+            shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+            out.append(f"{verb} {shown}")
+    return out
+
+
+def home_writes(outcome: TrialOutcome) -> tuple[str, ...]:
+    """The paths a trial made in its HOME that are no cache (``ignored_paths``): what may be the tool's own state."""
+    return tuple(
+        sorted(p for p in outcome.new_paths if p.startswith("home/") and not ignored_path(p))
+    )
+
+
+def failure_reason(outcome: TrialOutcome) -> str:
+    """A failed trial's reason in a few words: its status and the last line it printed on stderr (else
+    stdout), shortened: ``exit 2: 'no such table: items'``."""
+    status = (
+        f"killed by signal {outcome.signal}"
+        if outcome.signal is not None
+        else f"exit {outcome.exit_code}"
+    )
+    for text in (outcome.stderr, outcome.stdout):
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if lines:
+            said = " ".join(lines[-1].split())
+            if len(said) > _REASON_MAX:
+                said = said[: _REASON_MAX - 1].rsplit(" ", 1)[0] + "…"
+            return f"{status}: '{said}'"
+    return status
+
+
+def _crash_words(said: str, found: str) -> str:
+    """What a crash said, in a few words: the exception a traceback ends with, else the line that
+    showed the crash (``panic: runtime error: index out of range``)."""
+    lines = [" ".join(line.split()) for line in said.splitlines() if line.strip()]
+    if found.startswith("traceback") and lines:
+        line = lines[-1]
+    else:
+        line = next((x for x in lines if found in x.lower()), found)
+    if len(line) > _REASON_MAX:
+        line = line[: _REASON_MAX - 1].rsplit(" ", 1)[0] + "…"
+    return f"'{line}'"
+
+
+def classify(
+    outcome: TrialOutcome,
+    *,
+    state: Iterable[str] = (),
+    answers: Mapping[str, str] | None = None,
+) -> Evidence:
+    """The evidence of one trial, by the first class that fits (docs/packs-and-check.md, "Trials").
+
+    ``state``: paths in the scratch HOME that are the tool's own state (``home/.terraform.d/``),
+    learned from runs of the tool that were not this verb's: writing there is no write of the verb.
+    ``answers``: the verb's declared answer statuses (``{"1": "no matches"}``), which are no failure.
+    """
     verb = outcome.verb
     if outcome.not_run:
         return Evidence(
             verb,
             "rendered" if outcome.not_run == "write" else "not-tried",
             "" if outcome.not_run == "write" else outcome.not_run,
+            outcome=outcome,
         )
     if outcome.sandbox_failed:
-        return Evidence(verb, "not-tried", "the sandbox failed to start")
+        return Evidence(verb, "not-tried", "the sandbox failed to start", outcome=outcome)
     if (
         outcome.timed_out
         and outcome.retrying_network
@@ -178,6 +280,7 @@ def classify(outcome: TrialOutcome) -> Evidence:
             "unreachable",
             "it tried to reach the network, then printed nothing and slept until "
             "the timeout, holding no socket or file watch: waiting to try again",
+            outcome=outcome,
         )
     if outcome.timed_out:
         return Evidence(
@@ -186,14 +289,17 @@ def classify(outcome: TrialOutcome) -> Evidence:
             "it printed output and kept running"
             if outcome.stdout.strip()
             else "it printed nothing and kept running",
+            outcome=outcome,
         )
-    written = sorted(p for p in outcome.new_paths if not ignored_path(p))
-    if written:
-        shown = ", ".join(written[:3]) + (
-            f" and {len(written) - 3} more" if len(written) > 3 else ""
-        )
-        return Evidence(verb, "writes", f"created {shown}")
     said = outcome.stderr + "\n" + outcome.stdout
+    if outcome.exit_code != 0 or outcome.signal is not None:
+        # a read that stopped to wait for a terminal or an editor is left out whatever it wrote first
+        found = phrase("interactive", said)
+        if found:
+            return Evidence(verb, "interactive", f"'{found}'", outcome=outcome)
+    written = _writes(outcome, state)
+    if written:
+        return Evidence(verb, "writes", "; ".join(written), outcome=outcome)
     if outcome.exit_code != 0:
         found = phrase("state_root", said)
         if found:
@@ -201,35 +307,51 @@ def classify(outcome: TrialOutcome) -> Evidence:
                 verb,
                 "unreachable",
                 f"'{found}': it keeps its state under /run, which the sandbox does not give",
+                outcome=outcome,
             )
     found = phrase("writes", said)
     if found:
-        return Evidence(verb, "writes", f"'{found}'")
+        return Evidence(verb, "writes", f"'{found}'", outcome=outcome)
+    if outcome.signal in _CRASH_SIGNALS:
+        return Evidence(verb, "crashed", f"killed by signal {outcome.signal}", outcome=outcome)
     ok = outcome.exit_code == 0 and outcome.signal is None
     if not ok:
+        found = phrase("crashed", said)
+        if found:
+            return Evidence(verb, "crashed", _crash_words(said, found), outcome=outcome)
+        meaning = (answers or {}).get(str(outcome.exit_code)) if outcome.signal is None else None
+        if meaning:
+            return Evidence(
+                verb, "answered", f"exit {outcome.exit_code}: {meaning}", outcome=outcome
+            )
         for kind, table in (("interactive", "interactive"), ("unreachable", "unreachable")):
             found = phrase(table, said)
             if found:
-                return Evidence(verb, kind, f"'{found}'")
+                return Evidence(verb, kind, f"'{found}'", outcome=outcome)
         found = phrase("context", said)
         if found:
             if outcome.tried_in:
-                return Evidence(verb, "failed", f"in the --try-in directory: '{found}'")
-            return Evidence(verb, "context", f"'{found}'")
+                return Evidence(
+                    verb, "failed", f"in the --try-in directory: '{found}'", outcome=outcome
+                )
+            return Evidence(verb, "context", f"'{found}'", outcome=outcome)
         found = phrase("usage", said)
         if found:
-            return Evidence(verb, "lacks-operand", f"'{found}'")
-        if outcome.signal is not None:
-            return Evidence(verb, "failed", f"killed by signal {outcome.signal}")
-        return Evidence(verb, "failed", f"exit {outcome.exit_code}")
+            return Evidence(verb, "lacks-operand", f"'{found}'", outcome=outcome)
+        return Evidence(verb, "failed", failure_reason(outcome), outcome=outcome)
+    if outcome.binary_output and not outcome.json_selected:
+        return Evidence(verb, "garbage", outcome=outcome)
     if outcome.json_selected and outcome.stdout.strip() and not outcome.output_capped:
         parsed = (
             outcome.stdout_json if outcome.stdout_json is not None else is_json_text(outcome.stdout)
         )
         if not parsed:
-            return Evidence(verb, "json-wrong")
+            return Evidence(verb, "json-wrong", outcome=outcome)
     return Evidence(
-        verb, "ok", "and printed JSON" if outcome.json_selected and outcome.stdout.strip() else ""
+        verb,
+        "ok",
+        "and printed JSON" if outcome.json_selected and outcome.stdout.strip() else "",
+        outcome=outcome,
     )
 
 
@@ -412,6 +534,10 @@ _HINTS = {
     "writes": "mark it effect: write with confirm: true, or leave it out",
     "lacks-operand": "add the operand its command needs to cli[] and args (required), or leave the verb out",
     "json-wrong": "set json: false on the verb, or fix its JSON selection",
+    "crashed": "leave the verb out, or give it the operands its tool handles",
+    "garbage": "leave the verb out, or select a text or JSON output of the tool",
+    "failed": "fix cli[] or the args so the tool accepts the call (the reason is its own words), "
+    "or leave the verb out",
 }
 
 rule(
@@ -433,3 +559,17 @@ rule(
 rule("W064", severity="error", summary="--try: JSON selected but the output is not JSON")(
     _trial_rule("json-wrong")
 )
+rule(
+    "W065",
+    severity="error",
+    summary="--try: a read verb that crashed on its sample inputs (an uncaught exception, a fault)",
+)(_trial_rule("crashed"))
+rule("W066", severity="error", summary="--try: a read verb that printed binary output")(
+    _trial_rule("garbage")
+)
+rule(
+    "W067",
+    severity="warning",
+    summary="--try: a read verb that failed its trial for a reason of its own (not a daemon, "
+    "network, login or working directory the sandbox lacks)",
+)(_trial_rule("failed"))

@@ -17,7 +17,7 @@ import os
 import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping, Sequence
 
 from wrapgen.check.trial_evidence import (
     Evidence,
@@ -26,6 +26,7 @@ from wrapgen.check.trial_evidence import (
     optional_operands,
     required_operands,
     sample_args,
+    sample_inputs,
     with_print_once_flags,
     without_streaming_flags,
 )
@@ -97,8 +98,11 @@ def check_try_in(directory) -> str:
     return path
 
 
-def trial_specs(manifest: dict) -> list[TrialSpec]:
-    """One spec per verb: read verbs rendered with sample args to run, the others to render only."""
+def trial_specs(
+    manifest: dict, *, extra_inputs: Mapping[str, Sequence[str]] = {}
+) -> list[TrialSpec]:
+    """One spec per verb: read verbs rendered with sample args to run, the others to render only.
+    ``extra_inputs``: more sample kinds per verb (``cwd:git``: its working directory a repository)."""
     from wrapgen.pack.build import resolve_verb
     from wrapgen.runtime import RenderError, render_argv
 
@@ -107,8 +111,11 @@ def trial_specs(manifest: dict) -> list[TrialSpec]:
     specs = []
     for name in manifest.get("verbs") or {}:
         verb = resolve_verb(manifest, name)
+        # what a generic file operand holds: the verb's words, then the pack's
+        context = f"{verb.get('description', '')} {manifest.get('description', '')}"
+        args = sample_args(verb["args"], context=context)
         try:
-            argv = render_argv(verb["argv"], sample_args(verb["args"]), json_selection=verb["json"])
+            argv = render_argv(verb["argv"], args, json_selection=verb["json"])
         except RenderError as error:
             specs.append(
                 TrialSpec(
@@ -126,6 +133,8 @@ def trial_specs(manifest: dict) -> list[TrialSpec]:
                 run=read,
                 why="" if read else "write",
                 guard=guard,
+                inputs=sample_inputs(args) + tuple(extra_inputs.get(name, ())),
+                answers=dict(verb.get("exit_codes") or {}),
             )
         )
     return specs
@@ -144,10 +153,14 @@ def try_manifest(
     try_in_checked: bool = False,
     key_timeout_s: float | None = None,
     defer_cleanup: bool = False,
+    state: Iterable[str] = (),
+    extra_inputs: Mapping[str, Sequence[str]] = {},
 ) -> TrialReport:
     """The evidence of every verb of ``manifest`` (a dict as pack.yaml holds it); past ``deadline_at``
-    (``time.monotonic()``) no trial starts. ``defer_cleanup``: see ``run_trials`` (the caller drains)."""
-    specs = trial_specs(manifest)
+    (``time.monotonic()``) no trial starts. ``defer_cleanup``: see ``run_trials`` (the caller drains).
+    ``state``: the tool's own state in HOME (``learn_state``), which no verb's trial writes;
+    ``extra_inputs``: see ``trial_specs``."""
+    specs = trial_specs(manifest, extra_inputs=extra_inputs)
     if try_in is not None and not try_in_checked:
         try_in = check_try_in(try_in)
     bin_path = bin_path or shutil.which(manifest["bin"]) or ""
@@ -176,7 +189,13 @@ def try_manifest(
     note = run.note
     if run.sandbox_failed:
         note = f"the sandbox failed to start ({run.sandbox_failed}): nothing was tried"
-    return TrialReport(tuple(classify(o) for o in run.outcomes), note=note)
+    state = tuple(state)
+    return TrialReport(
+        tuple(
+            classify(o, state=state, answers=spec.answers) for o, spec in zip(run.outcomes, specs)
+        ),
+        note=note,
+    )
 
 
 def classify_not_run(spec: TrialSpec, why: str) -> Evidence:

@@ -21,12 +21,25 @@ __all__ = [
     "phrase",
     "ignored_path",
     "sample_for",
+    "fixture_kind",
+    "fixture_kinds",
+    "fixture_file",
+    "fixture_of",
+    "context_fixture",
     "streaming_flags",
     "print_once_flags",
     "trial_env",
 ]
 
-PHRASE_TABLES = ("state_root", "writes", "interactive", "unreachable", "context", "usage")
+PHRASE_TABLES = (
+    "state_root",
+    "writes",
+    "interactive",
+    "unreachable",
+    "context",
+    "usage",
+    "crashed",
+)
 
 
 @lru_cache(maxsize=None)
@@ -51,8 +64,47 @@ def ignored_path(path: str) -> bool:
     return any(pattern.search(path) for pattern, _ in _table("ignored_paths"))
 
 
-def sample_for(name: str, description: str = "") -> str:
-    """A plausible value for a required string arg, by its name (``_`` read as a word break) and description."""
+def _said(table: str, text: str) -> bool:
+    return any(pattern.search(text) for pattern, _ in _table(table))
+
+
+def _first(table: str, text: str) -> str:
+    return next((str(value) for pattern, value in _table(table) if pattern.search(text)), "")
+
+
+def fixture_kind(name: str, description: str = "", context: str = "") -> str:
+    """The kind of sample file an arg takes (``sqlite``, ``json``, ``text``, ...), or "" for none.
+
+    A kind the name or description names outright (a database, a repository, a certificate, an
+    archive: ``fixture_kinds``); else, for an arg that is a file (``file_words`` in its name, or in
+    the description of an arg named like a path), the format its description names, else the one
+    ``context`` (its verb's and its pack's descriptions) names, else text."""
+    spoken = name.replace("_", " ")
+    kind = _first("fixture_kinds", spoken)
+    if kind:
+        return kind
+    # a name that says what else it is (a revision, a pattern, a URL) takes that sample, whatever
+    # its description says; one that says nothing else or names a path reads as its description does
+    open_name = (not _first("samples", spoken) or _said("path_words", spoken)) and not _said(
+        "file_words", spoken
+    )
+    kind = _first("fixture_kinds", description) if open_name else ""
+    if kind:
+        return kind
+    if _said("file_words", spoken) or (open_name and _said("file_words", description)):
+        return (
+            _first("fixture_formats", description) or _first("fixture_formats", context) or "text"
+        )
+    return ""
+
+
+def sample_for(name: str, description: str = "", context: str = "") -> str:
+    """A plausible value for a required string arg, by its name (``_`` read as a word break) and
+    description: a sample file's name where it reads a file (``fixture_kind``), else a value of
+    ``samples`` (``HEAD``, ``.``, ``1d``, ...), else "sample"."""
+    kind = fixture_kind(name, description, context)
+    if kind:
+        return fixture_file(kind)
     words = f"{name.replace('_', ' ')} {description}"
     for pattern, value in _table("samples"):
         if pattern.search(name.replace("_", " ")):
@@ -61,6 +113,32 @@ def sample_for(name: str, description: str = "") -> str:
         if pattern.search(words):
             return str(value)
     return "sample"
+
+
+@lru_cache(maxsize=None)
+def _fixture_files() -> dict[str, str]:
+    return {entry.name: str(entry.value) for entry in load("trials")["fixture_files"]}
+
+
+def fixture_kinds() -> frozenset[str]:
+    """Every kind of sample file a trial can be given."""
+    return frozenset(_fixture_files())
+
+
+def fixture_file(kind: str) -> str:
+    """The name of ``kind``'s sample file in a trial's working directory (``sample.json``)."""
+    return _fixture_files()[kind]
+
+
+def fixture_of(value: str) -> str:
+    """The kind whose sample file ``value`` names, or ""."""
+    return next((kind for kind, file in _fixture_files().items() if file == value), "")
+
+
+def context_fixture(text: str) -> str:
+    """The kind the working directory is made into for a read whose output says it needs one
+    (``git`` for "not a git repository"), or ""."""
+    return _first("context_fixtures", text)
 
 
 @lru_cache(maxsize=None)

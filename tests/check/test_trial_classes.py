@@ -75,12 +75,36 @@ def test_binary_output_is_garbage_unless_json():
 
 
 def test_a_declared_answer_status_is_no_failure():
-    """exit 1 that the verb declares ("differences found") is an answer, with its meaning."""
-    outcome = _out(exit_code=1, stdout="1c1\n< a\n---\n> b\n")
+    """exit 1 that the verb declares ("no matches") is an answer, with its meaning."""
+    outcome = _out(exit_code=1, stdout="")
     assert classify(outcome).kind == "failed"
-    answered = classify(outcome, answers={"1": "differences found"})
-    assert answered.kind == "answered" and answered.detail == "exit 1: differences found"
+    answered = classify(outcome, answers={"1": "no matches"})
+    assert answered.kind == "answered" and answered.detail == "exit 1: no matches"
     assert "answered" in answered.words and answered.action == "keep"
+    assert answered.answer is None  # declared already: nothing to learn
+
+
+@pytest.mark.parametrize(
+    ("stdout", "meaning"),
+    [
+        ("1c1\n< a\n---\n> b\n", "differences found"),
+        ("src/a.py:3:1: F401 'os' imported but unused\n", "findings reported"),
+        ("FAILED tests/test_a.py::test_one - assert 1 == 2\n1 failed, 2 passed\n", "tests failed"),
+        ("would reformat sample.py\n", "changes needed"),
+    ],
+)
+def test_an_answer_on_stdout_is_learned(stdout, meaning):
+    """A non-zero exit whose stdout holds findings, failed tests or differences (and stderr no error)
+    is an answer the verb then declares."""
+    learned = classify(_out(exit_code=1, stdout=stdout))
+    assert learned.kind == "answered" and learned.answer == (1, meaning)
+    assert "declared in its exit_codes" in learned.words
+
+
+def test_an_error_on_stderr_is_no_answer():
+    """Findings-like output with an error of the tool's own on stderr stays a failure."""
+    said = _out(exit_code=2, stdout="a.py:1:1: x\n", stderr="error: cannot read config\n")
+    assert classify(said).kind == "failed"
 
 
 def test_a_failure_gives_its_reason_in_a_few_words():

@@ -148,7 +148,7 @@ def test_every_kind_has_an_action_and_words():
     # every kind wrap acts on is a finding of check --try, and so is a failure of the pack's own
     assert set(TRIAL_CODES) == {
         kind for kind, (action, _, _) in KINDS.items() if action != "keep"
-    } | {"failed"}
+    } | {"failed", "double-dash-refused"}
     assert all(bool(done) == (action != "keep") for action, _, done in KINDS.values())
 
 

@@ -17,7 +17,7 @@ from typing import Any, Iterable, Mapping
 
 from wrapgen.check.rules import rule
 from wrapgen.check.samples import sample_value
-from wrapgen.knowledge.trials import fixture_of, ignored_path, phrase
+from wrapgen.knowledge.trials import answer_phrase, fixture_of, ignored_path, phrase
 from wrapgen.model.trial import TrialOutcome, is_json_text
 
 __all__ = [
@@ -28,11 +28,15 @@ __all__ = [
     "failure_reason",
     "home_writes",
     "is_state",
+    "state_roots",
     "classify",
     "apply_evidence",
     "evidence_line",
     "TRIAL_CODES",
     "without_streaming_flags",
+    "without_double_dash",
+    "double_dash_verdict",
+    "operands_after_double_dash",
     "with_print_once_flags",
     "optional_operands",
     "required_operands",
@@ -79,6 +83,14 @@ KINDS = {
     # a tool that crashes or prints garbage on the inputs made for it: left out, and the wrap goes on
     "crashed": ("drop", "tried: it crashed on the sample inputs", "left out"),
     "garbage": ("drop", "tried: it printed binary output, which no result can carry", "left out"),
+    # check --try: the same operand with and without the verb's "--" showed the tool refuses it or
+    # reads it as an operand (wrap drops such a "--" and says so in the evidence of the verb's trial)
+    "double-dash-refused": (
+        "keep",
+        "tried: with and without its '--' before the same operand, the tool refuses '--' or reads "
+        "it as an operand",
+        "",
+    ),
     # a non-zero status the verb declares as an answer (exit_codes): the tool ran and answered
     "answered": ("keep", "tried: it answered with a status that is an answer", ""),
     "not-tried": ("keep", "not tried", ""),
@@ -94,6 +106,7 @@ TRIAL_CODES = {
     "crashed": "W065",
     "garbage": "W066",
     "failed": "W067",
+    "double-dash-refused": "W068",
 }
 
 
@@ -116,6 +129,15 @@ class Evidence:
     optional_args: tuple[
         str, ...
     ] = ()  # required operands this trial left out and the tool did without
+    # "dropped": the same operand with and without "--" showed the tool reads "--" as an operand or
+    # refuses it, so wrap takes it out of cli[]; "kept": it showed the tool takes it
+    double_dash: str = ""
+    dash_shown_by: str = ""  # "dropped-with": the verb whose trial showed the tool refuses "--"
+    json_found: tuple[str, ...] = ()  # a JSON selection a trial found (its output parsed as JSON)
+    answer: tuple[int, str] | None = (
+        None  # a status its output showed to be an answer: (1, "findings reported")
+    )
+    in_context: str = ""  # the kind of working directory the trial was made to need ("git")
     # what the trial did (kept so the evidence can be read again once more is known, the tool's own
     # state), not part of what the evidence says
     outcome: TrialOutcome | None = field(default=None, compare=False, repr=False)
@@ -135,6 +157,8 @@ class Evidence:
         """The sentence for x-why and wrap's summary: what it showed, then what wrap did about it."""
         done = KINDS[self.kind][2]
         text = f"{self.finding}: {done}" if done else self.finding
+        if self.answer is not None:
+            text = f"{text}: declared in its exit_codes"
         if self.dropped_flags:
             flags = " ".join(self.dropped_flags)
             text = f"tried: still running at the trial's timeout with {flags}: {flags} dropped; without it {text}"
@@ -156,6 +180,23 @@ class Evidence:
                 f"tried: without {names} it exits with its usage: {names} made required; "
                 f"with {'it' if len(self.required_args) == 1 else 'them'} {text.removeprefix('tried: ')}"
             )
+        if self.in_context:
+            text = f"tried in a sample {self.in_context} working directory made for it: {text.removeprefix('tried: ')}"
+        if self.double_dash == "dropped":
+            text = (
+                "tried: the same operand with and without '--': the tool reads '--' as an operand "
+                f"or refuses it, so '--' is dropped; then {text.removeprefix('tried: ')}"
+            )
+        elif self.double_dash == "dropped-with":
+            text = (
+                f"{text}; '--' dropped: the trial of {self.dash_shown_by} showed the tool reads "
+                "'--' as an operand or refuses it, and this command's help says nothing of it"
+            )
+        elif self.double_dash == "kept":
+            text = f"{text}; the same operand with and without '--' gave the same: it takes '--'"
+        if self.json_found:
+            text = f"{text}; with {' '.join(self.json_found)} it printed JSON: that is its JSON selection"
+
         return text
 
 
@@ -217,6 +258,26 @@ def home_writes(outcome: TrialOutcome) -> tuple[str, ...]:
     )
 
 
+# The XDG folders under HOME whose entries are each one tool's own (home/.config/gcloud/)
+_XDG = ("home/.config/", "home/.local/share/", "home/.local/state/", "home/.cache/")
+
+
+def state_roots(paths: Iterable[str]) -> tuple[str, ...]:
+    """Where a tool keeps its own state, from paths it made in HOME: a folder of its own at the top
+    of HOME (``home/.gnupg/pubring.kbx`` -> ``home/.gnupg/``) or in an XDG folder
+    (``home/.config/gcloud/logs/x`` -> ``home/.config/gcloud/``); a file at the top, as it is."""
+    out: set[str] = set()
+    for path in paths:
+        if not path.startswith("home/"):
+            continue
+        xdg = next((x for x in _XDG if path.startswith(x) and len(path) > len(x)), "")
+        base = xdg or "home/"
+        rest = path[len(base) :]
+        head, sep, _ = rest.partition("/")
+        out.add(base + head + "/" if sep else path)
+    return tuple(sorted(out))
+
+
 def failure_reason(outcome: TrialOutcome) -> str:
     """A failed trial's reason in a few words: its status and the last line it printed on stderr (else
     stdout), shortened: ``exit 2: 'no such table: items'``."""
@@ -233,6 +294,21 @@ def failure_reason(outcome: TrialOutcome) -> str:
                 said = said[: _REASON_MAX - 1].rsplit(" ", 1)[0] + "…"
             return f"{status}: '{said}'"
     return status
+
+
+def _answer_in_output(outcome: TrialOutcome) -> str:
+    """What a non-zero status means when the tool printed its answer on stdout and no error on
+    stderr: findings (``FILE:LINE:COL: message``), failed tests, differences, changes a formatter
+    would make (``answer_output`` in ``knowledge/data/trials.json``); "" otherwise."""
+    if (
+        outcome.exit_code in (None, 0)
+        or not outcome.stdout.strip()
+        or not 0 < outcome.exit_code < 126
+    ):
+        return ""
+    if outcome.stderr.strip() and phrase("answer_noise", outcome.stderr):
+        return ""  # it said an error of its own: a failure that also printed something
+    return answer_phrase(outcome.stdout)
 
 
 def _crash_words(said: str, found: str) -> str:
@@ -338,6 +414,15 @@ def classify(
         found = phrase("usage", said)
         if found:
             return Evidence(verb, "lacks-operand", f"'{found}'", outcome=outcome)
+        learned = _answer_in_output(outcome)
+        if learned:
+            return Evidence(
+                verb,
+                "answered",
+                f"exit {outcome.exit_code}: {learned}, on stdout",
+                answer=(outcome.exit_code, learned),
+                outcome=outcome,
+            )
         return Evidence(verb, "failed", failure_reason(outcome), outcome=outcome)
     if outcome.binary_output and not outcome.json_selected:
         return Evidence(verb, "garbage", outcome=outcome)
@@ -426,6 +511,47 @@ def with_print_once_flags(
     return out, schema, tuple(fixed)
 
 
+_ANSWERED = ("ok", "answered")
+
+
+def double_dash_verdict(with_it: Evidence, without_it: Evidence) -> str:
+    """What the same operand with and without ``--`` shows: "dropped" (the tool reads ``--`` as an
+    operand or refuses it: it fails only with it, or answers about a ``--`` it took for a name),
+    "kept" (it takes it: it fails only without it, or answers the same), "" (nothing is shown)."""
+    good_with, good_without = with_it.kind in _ANSWERED, without_it.kind in _ANSWERED
+    if good_without and not good_with and with_it.kind not in ("not-tried", "long-running"):
+        return "dropped"
+    if good_with and not good_without and without_it.kind not in ("not-tried", "long-running"):
+        return "kept"
+    if good_with and good_without and with_it.outcome and without_it.outcome:
+        said_with, said_without = with_it.outcome.stdout, without_it.outcome.stdout
+        if said_with == said_without:
+            return "kept"
+        if said_with.count("--") > said_without.count("--"):
+            return "dropped"  # it answered about "--": a widget, a service, a file named "--"
+    return ""
+
+
+def without_double_dash(cli: Iterable[str]) -> list[str]:
+    """``cli`` without its literal ``--`` (the first one: what stands after it are operands)."""
+    tokens = list(cli)
+    if "--" in tokens[1:]:
+        del tokens[tokens.index("--", 1)]
+    return tokens
+
+
+def operands_after_double_dash(verb: Mapping[str, Any]) -> tuple[str, ...]:
+    """The args filling the bare slots after a verb's literal ``--`` (what a ``--`` trial gives a value)."""
+    cli = list(verb.get("cli") or ())
+    if "--" not in cli[1:]:
+        return ()
+    after = cli[cli.index("--", 1) + 1 :]
+    properties = (verb.get("args") or {}).get("properties") or {}
+    return tuple(
+        t[2:-2] for t in after if t.startswith("{{") and t.endswith("}}") and t[2:-2] in properties
+    )
+
+
 def _operand_slots(verb: Mapping[str, Any], *, required: bool) -> tuple[str, ...]:
     schema = verb.get("args") or {}
     properties = schema.get("properties") or {}
@@ -500,6 +626,13 @@ def apply_evidence(
             if not args["required"]:
                 del args["required"]
             body["args"] = args
+        if item.double_dash in ("dropped", "dropped-with") and "cli" in body:
+            body["cli"] = without_double_dash(body["cli"])
+        if item.json_found:
+            body["json"] = list(item.json_found)
+        if item.answer is not None:
+            code, meaning = item.answer
+            body["exit_codes"] = {**dict(body.get("exit_codes") or {}), str(code): meaning}
         if item.dropped_flags and "cli" in body:
             body["cli"] = without_streaming_flags(body["cli"], body.get("args"))[0]
         if item.fixed_flags and "cli" in body:
@@ -538,6 +671,7 @@ _HINTS = {
     "garbage": "leave the verb out, or select a text or JSON output of the tool",
     "failed": "fix cli[] or the args so the tool accepts the call (the reason is its own words), "
     "or leave the verb out",
+    "double-dash-refused": "take '--' out of cli[] (a dashed operand value is then refused by the runtime)",
 }
 
 rule(
@@ -567,6 +701,11 @@ rule(
 rule("W066", severity="error", summary="--try: a read verb that printed binary output")(
     _trial_rule("garbage")
 )
+rule(
+    "W068",
+    severity="error",
+    summary="--try: a read verb's cli[] holds a '--' its tool refuses or reads as an operand",
+)(_trial_rule("double-dash-refused"))
 rule(
     "W067",
     severity="warning",

@@ -23,13 +23,19 @@ from wrapgen.check.trial_evidence import (
     Evidence,
     apply_evidence,
     classify,
+    double_dash_verdict,
+    operands_after_double_dash,
     optional_operands,
     required_operands,
     sample_args,
     sample_inputs,
     with_print_once_flags,
+    without_double_dash,
     without_streaming_flags,
 )
+from wrapgen.flows.trial_facts import VerbFacts, verb_facts
+from wrapgen.knowledge.trials import context_fixture
+from wrapgen.probe.fixtures import CWD_PREFIX
 from wrapgen.probe.trial import (
     DEFAULT_TRIAL_JOBS,
     DEFAULT_TRIAL_TIMEOUT_S,
@@ -46,6 +52,7 @@ __all__ = [
     "try_proposal",
     "try_and_backfill",
     "try_pack_dirs",
+    "confirm_untried_targets",
     "trial_lines",
     "BACKFILL_ROUNDS",
 ]
@@ -215,9 +222,14 @@ def try_proposal(
     cache: bool = True,
     deadline_at: float | None = None,
     memo: dict | None = None,
+    tool=None,
 ):
     """(the proposal acted on, its TrialReport): long-running, interactive and operand-less reads left
-    out, writing reads relabelled, wrong JSON selections dropped, and the evidence in each ``x-why``."""
+    out, writing reads relabelled, wrong JSON selections dropped, a ``--`` the tool refuses dropped
+    (from every verb whose grammar says nothing of it, once one trial showed it), JSON selections
+    and answer statuses the trials found added, and the evidence in each ``x-why``. ``tool``: the
+    discovered tool, whose commands say what the trials need (``flows.trial_facts``)."""
+    facts = verb_facts(tool, proposal)
     report = _tried_verb_by_verb(
         proposal.manifest,
         bin_path=bin_path,
@@ -226,7 +238,9 @@ def try_proposal(
         cache=cache,
         deadline_at=deadline_at,
         memo=memo,
+        facts=facts,
     )
+    report = _double_dash_tool_wide(proposal.manifest, report, facts)
     manifest, dropped = apply_evidence(proposal.manifest, report.evidence)
     if not manifest.get("verbs") and any(item.kind == "lacks-operand" for item in dropped.values()):
         # a pack of no command helps nobody: keep the verbs that only lack an arg, saying so (cut without -f)
@@ -250,6 +264,29 @@ def try_proposal(
     return replace(proposal, manifest=manifest, decisions=tuple(decisions)), report
 
 
+def _double_dash_tool_wide(manifest: dict, report: TrialReport, facts) -> TrialReport:
+    """Once a trial showed the tool reads ``--`` as an operand or refuses it, every other verb whose
+    grammar says nothing of ``--`` (writes too, which are never run) has it dropped as well: one
+    option parser reads all of a tool's commands. Where ``facts`` is None (no tool), nothing."""
+    if facts is None or not any(e.double_dash == "dropped" for e in report.evidence):
+        return report
+    shown = next(e.verb for e in report.evidence if e.double_dash == "dropped")
+    verbs = manifest.get("verbs") or {}
+    evidence = []
+    for item in report.evidence:
+        body = verbs.get(item.verb) or {}
+        said = facts.get(item.verb)
+        if (
+            not item.double_dash
+            and said is not None
+            and said.double_dash is None
+            and "--" in list(body.get("cli") or ())[1:]
+        ):
+            item = replace(item, double_dash="dropped-with", dash_shown_by=shown)
+        evidence.append(item)
+    return replace(report, evidence=tuple(evidence))
+
+
 def _tried_verb_by_verb(
     manifest: dict,
     *,
@@ -260,10 +297,13 @@ def _tried_verb_by_verb(
     deadline_at,
     memo,
     jobs: int | None = None,
+    facts: Mapping[str, VerbFacts] | None = None,
 ) -> TrialReport:
     """Every verb's trial and its retries (without its streaming flag, then with its optional operands
     filled), one chain per verb, ``jobs`` chains at a time: a verb's retry starts as soon as its own
-    trial ends, not once the slowest trial of the round has (the rounds cost a trial's latency each)."""
+    trial ends, not once the slowest trial of the round has (the rounds cost a trial's latency each).
+    ``facts``: what discovery read of each verb's command (``flows.trial_facts``): whether its grammar
+    says it takes ``--``, and flags that may select JSON; None, as for ``check --try``: nothing."""
     if try_in is not None:
         try_in = check_try_in(try_in)  # once, not once per verb
     options = dict(
@@ -276,15 +316,27 @@ def _tried_verb_by_verb(
         defer_cleanup=True,
     )
 
+    # what the tool writes into HOME on any run is its own state, not a write of any verb
+    options["state"] = learn_state(manifest, **options)
+
     def chain(name: str) -> TrialReport:
         one = {**manifest, "verbs": {name: manifest["verbs"][name]}}
+        said = (facts or {}).get(name, VerbFacts())
+        one, dash = _settle_double_dash(one, name, said, **options)
         report = try_manifest(one, try_in_checked=True, **options)
         if report.note:
             return report
         report = _retry_slow_start(one, report, **options)
         report = _retry_without_streaming(one, report, **options)
         report = _retry_without_operands(one, report, **options)
-        return _retry_with_operands(one, report, **options)
+        report = _retry_with_operands(one, report, **options)
+        report = _retry_in_context(one, report, **options)
+        report = _find_json(one, report, said, **options)
+        if dash:
+            report = replace(
+                report, evidence=tuple(replace(e, double_dash=dash) for e in report.evidence)
+            )
+        return report
 
     names = list(manifest.get("verbs") or {})
     if not names:
@@ -294,7 +346,67 @@ def _tried_verb_by_verb(
     finally:
         drain_cleanup()  # every scratch directory of these trials is gone before the evidence is used
     note = next((r.note for r in reports if r.note), "")
-    return TrialReport(tuple(item for r in reports for item in r.evidence), note=note)
+    evidence = tuple(item for r in reports for item in r.evidence)
+    return TrialReport(_shared_state(manifest, evidence, options["state"]), note=note)
+
+
+# The argv of the run that shows what a tool writes into HOME whatever it is asked (terraform's
+# checkpoint signature, gcloud's configuration folder): --version, which every verb's run includes
+STATE_PROBE = ("--version",)
+
+
+def learn_state(manifest: dict, **options) -> tuple[str, ...]:
+    """The tool's own state in HOME: the folders (``home/.terraform.d/``) its ``--version`` run made
+    in the trial sandbox, with the pack's environment (answered from the trial cache like a trial)."""
+    from wrapgen.check.trial_evidence import home_writes, state_roots
+
+    bin_path = options.get("bin_path") or shutil.which(manifest["bin"]) or ""
+    if not bin_path or os.environ.get("WRAPGEN_SANDBOX", "").lower() in ("off", "0", "no"):
+        return ()
+    env = dict(((manifest.get("env") or {}).get("set")) or {})
+    spec = TrialSpec("(its own state)", (manifest["bin"], *STATE_PROBE), env=env)
+    run = run_trials(
+        [spec],
+        bin_path=bin_path,
+        timeout_s=options.get("timeout_s") or DEFAULT_TRIAL_TIMEOUT_S,
+        cache=options.get("cache", True),
+        deadline_at=options.get("deadline_at"),
+        memo=options.get("memo"),
+        defer_cleanup=options.get("defer_cleanup", False),
+    )
+    return state_roots(home_writes(run.outcomes[0])) if run.outcomes else ()
+
+
+def _shared_state(manifest: dict, evidence: tuple[Evidence, ...], state) -> tuple[Evidence, ...]:
+    """The evidence read again with the state every verb's run made in HOME (a folder that two or
+    more verbs' trials made: gpg's keyring on its first listing) as the tool's own: a read whose only
+    writes were there is no write. The rest stays as it was."""
+    from wrapgen.check.trial_evidence import home_writes, state_roots
+    from wrapgen.pack.build import resolve_verb
+
+    made: dict[str, set[str]] = {}
+    for item in evidence:
+        if item.outcome is not None and not item.outcome.not_run:
+            for root in state_roots(home_writes(item.outcome)):
+                made.setdefault(root, set()).add(item.verb)
+    shared = {root for root, verbs in made.items() if len(verbs) >= 2}
+    if not shared:
+        return evidence
+    known = tuple(sorted(set(state) | shared))
+    out = []
+    for item in evidence:
+        if item.kind == "writes" and item.outcome is not None and item.verb in manifest["verbs"]:
+            answers = resolve_verb(manifest, item.verb).get("exit_codes") or {}
+            again = classify(item.outcome, state=known, answers=answers)
+            if again.kind != "writes":
+                item = replace(
+                    again,
+                    **_carried(item),
+                    required_args=item.required_args,
+                    optional_args=item.optional_args,
+                )
+        out.append(item)
+    return tuple(out)
 
 
 def _chains(manifest: dict, names: list[str], chain, jobs: int | None) -> list[TrialReport]:
@@ -340,6 +452,7 @@ def try_and_backfill(
     cache: bool = True,
     deadline_at: float | None = None,
     rounds: int = BACKFILL_ROUNDS,
+    tool=None,
 ):
     """``try_proposal``, then, while the trials leave fewer than 5 commands, the proposal made again
     without the subcommands they left out (``repropose(excluded_paths) -> Proposal``, None: never),
@@ -359,7 +472,7 @@ def try_and_backfill(
         deadline_at=deadline_at,
         memo=memo,
     )
-    tried, report = try_proposal(proposal, **options)
+    tried, report = try_proposal(proposal, **options, tool=tool)
     if repropose is None or report.note:
         return tried, report
     excluded: list[tuple[str, ...]] = []
@@ -391,7 +504,7 @@ def try_and_backfill(
         if not added:
             break
         proposal = again
-        tried, report = try_proposal(again, **options)
+        tried, report = try_proposal(again, **options, tool=tool)
         paired = {path for _, path in replaced}
         gone = [p for p in lost if p not in {d.path for d in tried.chosen} and p not in paired]
         for decision in added:
@@ -463,14 +576,7 @@ SLOW_START_FACTOR = 3.0
 def _retry_slow_start(
     manifest: dict,
     report: TrialReport,
-    *,
-    bin_path,
-    try_in,
-    timeout_s,
-    cache,
-    deadline_at=None,
-    memo=None,
-    defer_cleanup=False,
+    **options,
 ) -> TrialReport:
     """A read that printed nothing and kept running is tried again with ``SLOW_START_FACTOR`` times
     the timeout; when it then finishes, its evidence is that trial's (the words say nothing of it)."""
@@ -481,19 +587,14 @@ def _retry_slow_start(
     ]
     if not silent:
         return report
+    timeout_s = options.get("timeout_s")
     longer = (timeout_s or DEFAULT_TRIAL_TIMEOUT_S) * SLOW_START_FACTOR
     verbs = manifest.get("verbs") or {}
     again = try_manifest(
         {**manifest, "verbs": {name: verbs[name] for name in silent if name in verbs}},
-        bin_path=bin_path,
-        try_in=try_in,
-        timeout_s=longer,
-        cache=cache,
-        deadline_at=deadline_at,
-        memo=memo,
+        **{**options, "timeout_s": longer},
         try_in_checked=True,
         key_timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
-        defer_cleanup=defer_cleanup,
     ).by_verb()
     evidence = []
     for item in report.evidence:
@@ -507,14 +608,7 @@ def _retry_slow_start(
 def _retry_without_streaming(
     manifest: dict,
     report: TrialReport,
-    *,
-    bin_path,
-    try_in,
-    timeout_s,
-    cache,
-    deadline_at=None,
-    memo=None,
-    defer_cleanup=False,
+    **options,
 ) -> TrialReport:
     """A long-running read whose cli[] has a literal streaming flag (``--follow``) is tried once more
     without it; one with none, whose args offer a print-once switch (pm2 logs ``--nostream``), is tried
@@ -538,13 +632,7 @@ def _retry_without_streaming(
         report,
         variants,
         lambda retry: retry.kind not in ("long-running", "not-tried"),
-        bin_path=bin_path,
-        try_in=try_in,
-        timeout_s=timeout_s,
-        cache=cache,
-        deadline_at=deadline_at,
-        memo=memo,
-        defer_cleanup=defer_cleanup,
+        **options,
     )
 
 
@@ -559,14 +647,7 @@ def _second_trial(
     report: TrialReport,
     variants: dict,
     keep,
-    *,
-    bin_path,
-    try_in,
-    timeout_s,
-    cache,
-    deadline_at=None,
-    memo=None,
-    defer_cleanup=False,
+    **options,
 ) -> TrialReport:
     """Try each verb of ``variants`` (verb -> (its changed body, the evidence fields that say what
     changed)) once more; where ``keep(retry)``, its evidence is the retry's with those fields, and what
@@ -574,17 +655,7 @@ def _second_trial(
     if not variants:
         return report
     changed = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
-    again = try_manifest(
-        changed,
-        bin_path=bin_path,
-        try_in=try_in,
-        timeout_s=timeout_s,
-        cache=cache,
-        deadline_at=deadline_at,
-        memo=memo,
-        try_in_checked=True,
-        defer_cleanup=defer_cleanup,
-    ).by_verb()
+    again = try_manifest(changed, **options, try_in_checked=True).by_verb()
     evidence = []
     for item in report.evidence:
         retry = again.get(item.verb)
@@ -597,14 +668,7 @@ def _second_trial(
 def _retry_without_operands(
     manifest: dict,
     report: TrialReport,
-    *,
-    bin_path,
-    try_in,
-    timeout_s,
-    cache,
-    deadline_at=None,
-    memo=None,
-    defer_cleanup=False,
+    **options,
 ) -> TrialReport:
     """A read that failed on the sample values of its required operands is tried once more without
     them (npm's usage writes ``npm ls <package-spec>``, and 'sample' is no installed package, while
@@ -619,31 +683,14 @@ def _retry_without_operands(
             args["required"] = [n for n in (args.get("required") or ()) if n not in names]
             variants[item.verb] = ({**body, "args": args}, {"optional_args": names})
     return _second_trial(
-        manifest,
-        report,
-        variants,
-        lambda retry: retry.kind == "ok",
-        bin_path=bin_path,
-        try_in=try_in,
-        timeout_s=timeout_s,
-        cache=cache,
-        deadline_at=deadline_at,
-        memo=memo,
-        defer_cleanup=defer_cleanup,
+        manifest, report, variants, lambda retry: retry.kind in ("ok", "answered"), **options
     )
 
 
 def _retry_with_operands(
     manifest: dict,
     report: TrialReport,
-    *,
-    bin_path,
-    try_in,
-    timeout_s,
-    cache,
-    deadline_at=None,
-    memo=None,
-    defer_cleanup=False,
+    **options,
 ) -> TrialReport:
     """A read that exits with its usage and has optional operand slots is tried again with a value in
     the first of them, then in all of them ("add it or drop the verb"): when the tool then gets past its
@@ -669,17 +716,7 @@ def _retry_with_operands(
         if not variants:
             continue
         filled = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
-        again = try_manifest(
-            filled,
-            bin_path=bin_path,
-            try_in=try_in,
-            timeout_s=timeout_s,
-            cache=cache,
-            deadline_at=deadline_at,
-            memo=memo,
-            try_in_checked=True,
-            defer_cleanup=defer_cleanup,
-        ).by_verb()
+        again = try_manifest(filled, **options, try_in_checked=True).by_verb()
         for verb, (_, chosen) in variants.items():
             retry = again.get(verb)
             if retry is not None and retry.kind not in ("lacks-operand", "not-tried"):
@@ -689,6 +726,162 @@ def _retry_with_operands(
         for item in report.evidence
     ]
     return replace(report, evidence=tuple(evidence))
+
+
+def _settle_double_dash(one: dict, name: str, facts: VerbFacts, **options) -> tuple[dict, str]:
+    """Where the verb's grammar says nothing of ``--`` and its cli[] holds one before operand slots,
+    the same sample operands with and without it (both filled, required or not): when the tool reads
+    ``--`` as an operand or refuses it, the verb goes on without it ("dropped"); when it takes it,
+    "kept"; "" when the two trials show nothing (or there was nothing to try)."""
+    body = one["verbs"][name]
+    cli = list(body.get("cli") or ())
+    operands = operands_after_double_dash(body)
+    if (
+        facts.double_dash is not None
+        or not operands
+        or (body.get("policy") or {}).get("effect", "read") != "read"
+    ):
+        return one, ""
+    args = dict(body.get("args") or {})
+    args["required"] = [
+        *(args.get("required") or ()),
+        *(n for n in operands if n not in (args.get("required") or ())),
+    ]
+    with_it = {**body, "args": args}
+    without_it = {**with_it, "cli": without_double_dash(cli)}
+    tried = {
+        key: try_manifest({**one, "verbs": {name: verb}}, **options, try_in_checked=True)
+        .by_verb()
+        .get(name)
+        for key, verb in (("with", with_it), ("without", without_it))
+    }
+    if tried["with"] is None or tried["without"] is None:
+        return one, ""
+    verdict = double_dash_verdict(tried["with"], tried["without"])
+    if verdict == "dropped":
+        return {**one, "verbs": {name: {**body, "cli": without_double_dash(cli)}}}, verdict
+    return one, verdict
+
+
+def _retry_in_context(manifest: dict, report: TrialReport, **options) -> TrialReport:
+    """A read that needs its working directory to be something (``not a git repository``) is tried
+    once more in a working directory made so (``context_fixtures``); that trial's evidence is kept
+    when it gets past the need."""
+    if options.get("try_in"):
+        return report
+    extra = {}
+    for item in report.evidence:
+        if item.kind == "context" and item.outcome is not None:
+            kind = context_fixture(item.outcome.stderr + "\n" + item.outcome.stdout)
+            if kind:
+                extra[item.verb] = (f"{CWD_PREFIX}{kind}",)
+    if not extra:
+        return report
+    verbs = manifest.get("verbs") or {}
+    again = try_manifest(
+        {**manifest, "verbs": {n: verbs[n] for n in extra if n in verbs}},
+        **options,
+        try_in_checked=True,
+        extra_inputs=extra,
+    ).by_verb()
+    evidence = []
+    for item in report.evidence:
+        retry = again.get(item.verb)
+        if retry is not None and retry.kind not in ("context", "not-tried"):
+            kind = extra[item.verb][0][len(CWD_PREFIX) :]
+            item = replace(
+                retry,
+                **_carried(item),
+                in_context=kind,
+                required_args=item.required_args,
+                optional_args=item.optional_args,
+            )
+        evidence.append(item)
+    return replace(report, evidence=tuple(evidence))
+
+
+def _find_json(manifest: dict, report: TrialReport, facts: VerbFacts, **options) -> TrialReport:
+    """A read that ran but selects no JSON is tried with each of its command's candidate selections
+    (``trial_facts.json_candidates``: ``-json``, ``--format json``) in turn; the first whose output
+    parses as JSON, and that writes nothing, becomes its selection."""
+    if not facts.json_candidates:
+        return report
+    verbs = manifest.get("verbs") or {}
+    evidence = []
+    for item in report.evidence:
+        body = verbs.get(item.verb)
+        if body is not None and item.kind == "ok" and _selects_no_json(manifest, item.verb):
+            for candidate in facts.json_candidates:
+                retry = (
+                    try_manifest(
+                        {**manifest, "verbs": {item.verb: {**body, "json": list(candidate)}}},
+                        **options,
+                        try_in_checked=True,
+                    )
+                    .by_verb()
+                    .get(item.verb)
+                )
+                if (
+                    retry is not None
+                    and retry.kind == "ok"
+                    and retry.outcome is not None
+                    and retry.outcome.stdout_json
+                ):
+                    item = replace(item, json_found=tuple(candidate))
+                    break
+        evidence.append(item)
+    return replace(report, evidence=tuple(evidence))
+
+
+def _selects_no_json(manifest: dict, name: str) -> bool:
+    from wrapgen.pack.build import resolve_verb
+
+    return not resolve_verb(manifest, name)["json"]
+
+
+# What a task-runner target's trial must show for the target to stay a read: it ran, and wrote nothing
+_TRIED_CLEAN = ("ok", "answered")
+
+
+def confirm_untried_targets(proposal, report: TrialReport | None, *, explicit=frozenset()):
+    """A task runner's pack with every read target that was not tried, or whose trial did not run
+    clean, made a confirm-gated write: a target can do anything, so its name and help may propose a
+    read (``knowledge.runners.target_effect``) but only a trial of its recipe that wrote nothing
+    keeps it one (a ``status: ## Show the status`` whose recipe deletes a file). ``report`` None: no
+    trial ran (``--no-try``, a batch recipe). ``explicit``: verbs whose read a recipe's ``policy:``
+    states (the team's word, kept)."""
+    by_verb = report.by_verb() if report is not None else {}
+    verbs = dict(proposal.manifest.get("verbs") or {})
+    changed: dict[str, str] = {}
+    for name, body in verbs.items():
+        if (body.get("policy") or {}).get("effect") != "read" or name in explicit:
+            continue
+        item = by_verb.get(name)
+        if item is not None and item.kind in _TRIED_CLEAN:
+            continue
+        if item is None:
+            why = "its recipe was not tried"
+        else:
+            why = f"its recipe's trial did not run clean ({item.kind}{': ' + item.detail if item.detail else ''})"
+        said = (
+            "a task-runner target is a read only when its recipe is tried and writes nothing: "
+            f"{why}: made a write (confirm-gated)"
+        )
+        changed[name] = said
+        verbs[name] = {
+            **body,
+            "policy": {**dict(body.get("policy") or {}), "effect": "write", "confirm": True},
+            "x-why": f"{body['x-why']}; {said}" if body.get("x-why") else said,
+        }
+    if not changed:
+        return proposal
+    decisions = tuple(
+        replace(d, effect="write", reason=f"{d.reason}; {changed[d.name]}")
+        if d.chosen and d.name in changed
+        else d
+        for d in proposal.decisions
+    )
+    return replace(proposal, manifest={**proposal.manifest, "verbs": verbs}, decisions=decisions)
 
 
 def trial_lines(report: TrialReport) -> list[str]:
@@ -721,11 +914,28 @@ def try_pack_dirs(
         manifest, diagnostics = read_manifest(path)
         if manifest is None or any(d.level == "error" for d in diagnostics):
             continue  # check's own rules report a broken manifest
-        # an audit asks the tool again: no answer from the trial cache
-        out.append(
-            (
-                Path(path),
-                try_manifest(manifest.data, try_in=try_in, timeout_s=timeout_s, cache=False),
-            )
-        )
+        out.append((Path(path), _audit(manifest.data, try_in=try_in, timeout_s=timeout_s)))
     return out
+
+
+def _audit(manifest: dict, *, try_in, timeout_s) -> TrialReport:
+    """One pack's evidence for ``check --try``, as the pack stands (nothing is changed to make a
+    verb pass): the tool's own state learned first, a silent read given the slow start's longer
+    timeout (a loaded machine is no defect of the pack), and a ``--`` in a read's cli[] tried with
+    the same operand without it (``W068`` where the tool refuses it or reads it as an operand). An
+    audit asks the tool again: no answer from the trial cache."""
+    options = dict(try_in=try_in, timeout_s=timeout_s, cache=False, try_in_checked=True)
+    options["state"] = learn_state(manifest, **options)
+    report = try_manifest(manifest, **options)
+    if report.note:
+        return report
+    options.pop("try_in_checked")
+    report = _retry_slow_start(manifest, report, **options)
+    evidence = []
+    for item in report.evidence:
+        one = {**manifest, "verbs": {item.verb: manifest["verbs"][item.verb]}}
+        _, verdict = _settle_double_dash(one, item.verb, VerbFacts(), **options)
+        if verdict == "dropped":
+            item = replace(item, kind="double-dash-refused", double_dash="")
+        evidence.append(item)
+    return replace(report, evidence=tuple(evidence))

@@ -179,10 +179,10 @@ def wrap(
     from wrapgen.pack.emit import write_files
     from wrapgen.pack.manifest import parse_manifest
 
+    where = runner_dir if runner_dir is not None else getattr(recipe, "runner_dir", None)
     if discover is None:
         from wrapgen.probe.runners import runner_discovery
 
-        where = runner_dir if runner_dir is not None else getattr(recipe, "runner_dir", None)
         named = runner_file if runner_file is not None else getattr(recipe, "runner_file", None)
         discover = runner_discovery(
             tool_arg or getattr(recipe, "tool", None), where, file=named, explicit=where is not None
@@ -229,6 +229,12 @@ def wrap(
         if fields:
             proposal = propose(tool, recipe, json_fields=fields)
     report = None
+    from wrapgen.propose.runners import is_runner_tool
+
+    runner = is_runner_tool(tool)
+    if runner and trials and try_in is None:
+        # a target's recipe is tried in a copy of the repository it runs in
+        try_in = _runner_try_in(where)
     if trials:  # try before you ship: the one hook where trial evidence changes a proposal
         from wrapgen.flows.trials import try_and_backfill
 
@@ -250,7 +256,12 @@ def wrap(
             timeout_s=trial_timeout_s,
             deadline_at=end,
             cache=use_cache,
+            tool=tool,
         )
+    if runner:
+        from wrapgen.flows.trials import confirm_untried_targets
+
+        proposal = confirm_untried_targets(proposal, report, explicit=_stated_reads(recipe))
     if not proposal.manifest["verbs"]:
         raise HelpUnreadableError(
             f"nothing to propose for {bin_name}: every candidate was left out",
@@ -271,6 +282,34 @@ def wrap(
     findings = lint_manifest(manifest, diagnostics, directory=pack_dir, derived=not check)
     return WrapResult(
         pack_id, pack_dir, proposal, files, tuple(changes), tuple(findings), report, tuple(notes)
+    )
+
+
+def _runner_try_in(where) -> str | None:
+    """The repository a task runner's targets run in, as ``--try-in`` for their trials; None where it
+    is too large to copy for each trial (its targets are then not tried, so none stays a read)."""
+    from wrapgen.errors import UsageError
+    from wrapgen.flows.trials import check_try_in
+
+    try:
+        return check_try_in(where if where is not None else os.getcwd())
+    except UsageError:
+        return None
+
+
+def _stated_reads(recipe) -> frozenset[str]:
+    """The verbs whose read a recipe's ``policy:`` states (an override or a ``commands:`` entry)."""
+    if recipe is None:
+        return frozenset()
+    from wrapgen.model.recipe import ProposalRequest
+
+    request = ProposalRequest.of(recipe)
+    named = [(e.name or (e.path[-1] if e.path else ""), e) for e in request.commands or ()]
+    named += list(request.overrides.items())
+    return frozenset(
+        name
+        for name, entry in named
+        if name and entry.policy is not None and entry.policy.effect == "read"
     )
 
 

@@ -20,6 +20,7 @@ __all__ = [
     "PHRASE_TABLES",
     "phrase",
     "ignored_path",
+    "answer_phrase",
     "sample_for",
     "fixture_kind",
     "fixture_kinds",
@@ -28,6 +29,7 @@ __all__ = [
     "context_fixture",
     "streaming_flags",
     "print_once_flags",
+    "format_flag_names",
     "trial_env",
 ]
 
@@ -39,6 +41,7 @@ PHRASE_TABLES = (
     "context",
     "usage",
     "crashed",
+    "answer_noise",
 )
 
 
@@ -57,6 +60,12 @@ def phrase(table: str, text: str) -> str:
         if match:
             return re.sub(r"\s+", " ", match.group(0)).strip().lower()
     return ""
+
+
+def answer_phrase(text: str) -> str:
+    """The meaning a status takes when a tool printed ``text`` on stdout with it: the value of the
+    first ``answer_output`` entry that matches ("findings reported"), or ""."""
+    return _first("answer_output", text)
 
 
 def ignored_path(path: str) -> bool:
@@ -145,6 +154,12 @@ def context_fixture(text: str) -> str:
 def streaming_flags() -> frozenset[str]:
     """Literal flags that make a read stream (``--follow``, ``-f``, ``--watch``): exact tokens."""
     return load("trials")["streaming_flags"].names
+
+
+@lru_cache(maxsize=None)
+def format_flag_names() -> frozenset[str]:
+    """Names (no dashes) of flags that choose an output format (``format``, ``output``, ``of``)."""
+    return load("trials")["format_flags"].names
 
 
 @lru_cache(maxsize=None)

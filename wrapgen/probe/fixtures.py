@@ -50,7 +50,7 @@ _PYTHON = (
     "def greet( name ):\n"
     "    message = 'hello ' + name + '!'"
     "  # a comment long enough to pass the usual line limit of seventy-nine or one hundred\n"
-    "    print(message)\n"
+    "    message = message.strip()\n"
     "    return message\n\n\n"
     'if __name__ == "__main__":\n'
     "    greet(sys.argv[0])\n"

@@ -109,6 +109,26 @@ def _snapshot(root: str) -> dict[str, tuple[int, int] | None]:
 _ALWAYS = ("text",)
 
 
+def _in_copy(args, source: str | None, copy: str) -> list[str]:
+    """``args`` with the ``--try-in`` directory named by path pointing at the trial's copy of it: a task
+    runner's pack runs ``make -C /abs/repo``, and its trial must run the recipe in the copy, where
+    what it writes or deletes is seen (the real one is read-only there, and a silent ``rm -f`` would
+    say nothing)."""
+    if not source:
+        return list(args)
+    source = source.rstrip("/")
+    out = []
+    for token in args:
+        if token == source or token.startswith(source + "/"):
+            token = copy + token[len(source) :]
+        elif "=" + source in token:
+            head, _, rest = token.partition("=" + source)
+            if not rest or rest.startswith("/"):
+                token = f"{head}={copy}{rest}"
+        out.append(token)
+    return out
+
+
 def _inputs(spec: TrialSpec, try_in: str | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(spec.inputs if try_in else (*_ALWAYS, *spec.inputs)))
 
@@ -307,7 +327,7 @@ def _in_scratch(
                 tried_in=True,
                 not_run=f"could not be tried: {error.message}",
             )
-    argv = sandboxed([bin_path, *spec.argv[1:]])
+    argv = sandboxed([bin_path, *_in_copy(spec.argv[1:], try_in, scratch.workdir)])
     at_timeout = []
     result = run_process(
         argv,

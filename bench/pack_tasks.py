@@ -50,6 +50,9 @@ import threading
 import time
 from pathlib import Path
 
+from wrapgen.probe.install import program_paths
+from wrapgen.probe.sandbox import SYSTEM_DIRS
+
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 TASKS_FILE = DATA / "pack_tasks.json"
@@ -520,11 +523,14 @@ class Sandbox:
             network,
             use_bwrap,
         )
-        self.ro_binds = [str(path) for path in ro_binds]
         venv_bin = str(Path(sys.executable).parent)
         path = os.environ.get("PATH", "/usr/bin:/bin")
         if venv_bin not in path.split(os.pathsep):
             path = venv_bin + os.pathsep + path
+        # the interpreter that runs wrapgen, and PATH's programs, where /tmp's tmpfs would hide them
+        # (a virtual environment under /tmp): what the probe sandbox binds back too
+        shown = program_paths([sys.executable], search_path=path, system=SYSTEM_DIRS)
+        self.ro_binds = [str(p) for p in ro_binds] + [p for p in shown if p.startswith("/tmp/")]
         # the runtime's own baseline (docs/contract.md §8), given to the human command too
         self.env = {
             "PATH": path,
@@ -662,6 +668,8 @@ def parse_verb(bin_name: str, verb: dict) -> dict:
                 slots[match.group(1)] = match.group(2)
         elif PLACEHOLDER.fullmatch(token):
             operands.append((PLACEHOLDER.fullmatch(token).group(1), after_ddash))
+        elif not operands and not after_ddash:
+            path.append(token)  # a subcommand after global flags: celery -A {{app}} worker
         j += 1
     selection = list(verb.get("json") or [])
     for k, flag in enumerate(selection):  # the JSON selection is literal too: ["--format", "json"]
@@ -808,6 +816,7 @@ def _json_value(text: str):
 
 
 DIFF_TIMES = re.compile(r"^((?:---|\+\+\+) \S+)\t.*$", re.MULTILINE)
+DURATION = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds)\b")
 
 
 def normalise(text: str, how: list[str]) -> str:
@@ -816,6 +825,11 @@ def normalise(text: str, how: list[str]) -> str:
     lines = [line.rstrip() for line in text.splitlines()]
     while lines and not lines[-1]:
         lines.pop()
+    if "durations" in how:  # "1 passed in 0.03s": a test runner's timings
+        lines = [DURATION.sub("<t>", line) for line in lines]
+    for rule in how:  # "drop:REGEX": lines that differ by nature (a file's access time)
+        if rule.startswith("drop:"):
+            lines = [line for line in lines if not re.search(rule[5:], line)]
     if "sort_lines" in how:
         lines.sort()
     return "\n".join(lines)
@@ -862,6 +876,22 @@ def substitute(value, context: dict):
     if isinstance(value, dict):
         return {key: substitute(item, context) for key, item in value.items()}
     return value
+
+
+def tree_state(root: Path) -> dict:
+    """Each file and directory under root: (size, mtime in ns), to see what a call wrote."""
+    state = {}
+    for path in root.rglob("*"):
+        try:
+            info = path.lstat()
+        except OSError:
+            continue
+        state[str(path.relative_to(root))] = (info.st_size, info.st_mtime_ns)
+    return state
+
+
+def changed(before: dict, after: dict) -> list[str]:
+    return sorted(name for name in set(before) | set(after) if before.get(name) != after.get(name))
 
 
 def load_binding(pack_dir: Path) -> dict:
@@ -920,7 +950,7 @@ def run_tool(tool: dict, *, sets: dict, use_bwrap: bool, scratch: Path) -> dict:
                 "human": substitute(task["human"], context),
             }
             human = None
-            if not tool.get("not_tried"):
+            if not tool.get("not_tried") and not task.get("not_tried"):
                 code, out, err = box.run(row["human"])
                 human = {"exit": code, "stdout": out.decode("utf-8", errors="replace")}
                 row["human_exit"] = code
@@ -971,13 +1001,18 @@ def judge(
     defect = (task.get("known_defect") or {}).get(set_name)
     if defect:
         row["known_defect"] = defect
-    if tool.get("not_tried"):
-        row.update(outcome="not tried", why=tool["not_tried"])
+    if tool.get("not_tried") or task.get("not_tried"):
+        row.update(outcome="not tried", why=tool.get("not_tried") or task["not_tried"])
         return row
     if human["exit"] != task.get("expect_exit", 0):
         row.update(outcome="task broken", why=f"the human command exited {human['exit']}")
         return row
+    before = tree_state(box.fix)
     envelope = pack_call(box, pack["root"], pack["pack_id"], verb, args)
+    if parse_verb(binding.get("bin", ""), binding["verbs"][verb])["effect"] == "read":
+        wrote = changed(before, tree_state(box.fix))
+        if wrote:
+            row["wrote"] = wrote  # a read verb that changed the fixture (issue 28: none may)
     # a declared answer (docs/contract.md §8: tar --diff's "differences found (exit 1)") is ok: false by
     # contract and keeps what the tool printed as "output": where the task expects that very exit, the
     # kept output is the pack's answer and is compared like any result
@@ -1194,7 +1229,11 @@ def main(argv=None) -> int:
     started = time.monotonic()
     data = json.loads(TASKS_FILE.read_text())
     tools = data["tools"]
-    picks = json.loads(PICKS_FILE.read_text())["tools"]
+    picks = {  # the held-out evaluation's tables (their picks as commands) are bench/evaluate.py's
+        name: table
+        for name, table in json.loads(PICKS_FILE.read_text())["tools"].items()
+        if all("match" in pick for pick in table["picks"])
+    }
     # tools with expert picks and no tasks: wrapped fresh and scored on their picks alone
     picks_only = [
         {"tool": name, "bin": name, "tasks": []}

@@ -25,7 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wrapgen.errors import ToolNotFoundError
-from wrapgen.probe.sandbox import HOME_TMPFS_BYTES, Scratch, bwrap_argv, sandbox_status
+from wrapgen.probe.install import program_paths
+from wrapgen.probe.sandbox import (
+    HOME_TMPFS_BYTES,
+    SYSTEM_DIRS,
+    Scratch,
+    bwrap_argv,
+    sandbox_status,
+)
 from wrapgen.runtime.contain import caller_state
 from wrapgen.runtime.process import ProcessResult, run_in_pty, run_process
 
@@ -241,11 +248,11 @@ class Prober:
         self.sandbox_note = ""  # why probes ran without the sandbox ("" when they ran in it)
         self.deadline_s = None if deadline_s is None else float(deadline_s)
         self.writable = tuple(os.path.abspath(w) for w in writable)
-        # directories bound back read-only over the sandbox's empty /tmp and /run: the tool's own, and
-        # those of what it starts (a launcher's program and script, which may live under /tmp)
-        extra = [os.path.dirname(os.path.abspath(r)) for r in readable]
-        self.readable = tuple(
-            dict.fromkeys([os.path.dirname(self.path)] + [d for d in extra if os.path.isdir(d)])
+        # what the sandbox binds back read-only: the tool's install and its interpreter's, its PATH's,
+        # and those of what it starts (a launcher's program and script, which may live under /tmp)
+        programs = (self.path, *(os.path.abspath(r) for r in readable))
+        self.readable = program_paths(
+            programs, search_path=self.env.get("PATH", ""), system=SYSTEM_DIRS
         )
         self._deadline: float | None = deadline_at  # time.monotonic() of the end, when given
         self._bwrap = ""

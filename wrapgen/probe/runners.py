@@ -105,7 +105,7 @@ def _run(path: str, args: list[str], repo: Repository, *, timeout_s: float, sand
         timeout_s=timeout_s,
         output_cap=_OUTPUT_CAP,
         sandbox=sandbox,
-        readable=(repo.directory, os.path.dirname(path)),
+        readable=(repo.directory,),
         prefix="wrapgen-runner-",
     )
     result = isolated.result

@@ -223,6 +223,7 @@ def try_proposal(
     deadline_at: float | None = None,
     memo: dict | None = None,
     tool=None,
+    progress=None,
 ):
     """(the proposal acted on, its TrialReport): long-running, interactive and operand-less reads left
     out, writing reads relabelled, wrong JSON selections dropped, a ``--`` the tool refuses dropped
@@ -239,6 +240,7 @@ def try_proposal(
         deadline_at=deadline_at,
         memo=memo,
         facts=facts,
+        progress=progress,
     )
     report = _double_dash_tool_wide(proposal.manifest, report, facts)
     manifest, dropped = apply_evidence(proposal.manifest, report.evidence)
@@ -298,6 +300,7 @@ def _tried_verb_by_verb(
     memo,
     jobs: int | None = None,
     facts: Mapping[str, VerbFacts] | None = None,
+    progress=None,
 ) -> TrialReport:
     """Every verb's trial and its retries (without its streaming flag, then with its optional operands
     filled), one chain per verb, ``jobs`` chains at a time: a verb's retry starts as soon as its own
@@ -342,7 +345,7 @@ def _tried_verb_by_verb(
     if not names:
         return try_manifest(manifest, try_in_checked=True, **options)
     try:
-        reports = _chains(manifest, names, chain, jobs)
+        reports = _chains(manifest, names, chain, jobs, progress)
     finally:
         drain_cleanup()  # every scratch directory of these trials is gone before the evidence is used
     note = next((r.note for r in reports if r.note), "")
@@ -409,8 +412,23 @@ def _shared_state(manifest: dict, evidence: tuple[Evidence, ...], state) -> tupl
     return tuple(out)
 
 
-def _chains(manifest: dict, names: list[str], chain, jobs: int | None) -> list[TrialReport]:
+def _chains(
+    manifest: dict, names: list[str], chain, jobs: int | None, progress=None
+) -> list[TrialReport]:
+    """Each verb's chain, ``jobs`` at a time; ``progress(done, total, verb)`` as each one ends."""
+    import threading
     from concurrent.futures import ThreadPoolExecutor
+
+    lock, done = threading.Lock(), [0]
+
+    def counted(name: str) -> TrialReport:
+        try:
+            return chain(name)
+        finally:
+            if progress is not None:
+                with lock:
+                    done[0] += 1
+                    progress(done[0], len(names), name)
 
     with ThreadPoolExecutor(
         max_workers=max(1, min(jobs or DEFAULT_TRIAL_JOBS, 4)), thread_name_prefix="wrapgen-trials"
@@ -418,7 +436,7 @@ def _chains(manifest: dict, names: list[str], chain, jobs: int | None) -> list[T
         # the chains that may need a second trial start first, so that trial is not the last one
         # running alone (a core idle); the evidence keeps the manifest's order
         futures = {
-            name: pool.submit(chain, name)
+            name: pool.submit(counted, name)
             for name in sorted(names, key=lambda n: _chain_order(manifest, n))
         }
         return [futures[name].result() for name in names]
@@ -453,6 +471,7 @@ def try_and_backfill(
     deadline_at: float | None = None,
     rounds: int = BACKFILL_ROUNDS,
     tool=None,
+    progress=None,
 ):
     """``try_proposal``, then, while the trials leave fewer than 5 commands, the proposal made again
     without the subcommands they left out (``repropose(excluded_paths) -> Proposal``, None: never),
@@ -472,7 +491,7 @@ def try_and_backfill(
         deadline_at=deadline_at,
         memo=memo,
     )
-    tried, report = try_proposal(proposal, **options, tool=tool)
+    tried, report = try_proposal(proposal, **options, tool=tool, progress=progress)
     if repropose is None or report.note:
         return tried, report
     excluded: list[tuple[str, ...]] = []
@@ -504,7 +523,7 @@ def try_and_backfill(
         if not added:
             break
         proposal = again
-        tried, report = try_proposal(again, **options, tool=tool)
+        tried, report = try_proposal(again, **options, tool=tool, progress=progress)
         paired = {path for _, path in replaced}
         gone = [p for p in lost if p not in {d.path for d in tried.chosen} and p not in paired]
         for decision in added:
@@ -901,20 +920,26 @@ def trial_lines(report: TrialReport) -> list[str]:
 
 
 def try_pack_dirs(
-    paths: Iterable, *, try_in=None, timeout_s: float | None = None
+    paths: Iterable, *, try_in=None, timeout_s: float | None = None, progress=None
 ) -> list[tuple[Path, TrialReport]]:
-    """``check --try``: the evidence for each pack directory whose pack.yaml loads."""
+    """``check --try``: the evidence for each pack directory whose pack.yaml loads;
+    ``progress(done, total, pack)`` before each pack is tried and once all are."""
     from wrapgen.check.rules import expand_pack_dirs
     from wrapgen.pack.manifest import read_manifest
 
     if try_in is not None:
         try_in = check_try_in(try_in)  # once, before any pack
     out = []
-    for path in expand_pack_dirs(paths):
+    dirs = list(expand_pack_dirs(paths))
+    for index, path in enumerate(dirs):
+        if progress is not None:
+            progress(index, len(dirs), Path(path).name)
         manifest, diagnostics = read_manifest(path)
         if manifest is None or any(d.level == "error" for d in diagnostics):
             continue  # check's own rules report a broken manifest
         out.append((Path(path), _audit(manifest.data, try_in=try_in, timeout_s=timeout_s)))
+    if progress is not None and dirs:
+        progress(len(dirs), len(dirs), "")
     return out
 
 

@@ -155,6 +155,8 @@ def wrap(
     trial_timeout_s: float | None = None,
     deadline_s: float | None = WRAP_DEADLINE_S,
     stage: Callable[[str], None] | None = None,
+    progress: Callable[..., None] | None = None,
+    trial_progress: Callable[..., None] | None = None,
 ) -> WrapResult:
     """Wrap one tool into ``out_dir/<pack_id>/``; with ``check`` nothing is written.
 
@@ -169,7 +171,8 @@ def wrap(
     ``deadline_s`` bounds the whole wrap (``WRAP_DEADLINE_S``; None for none): discovery's deadline
     is cut to what is left of it, and past it no JSON field probe or trial starts (the trials not run
     say so in their evidence). ``stage(name)`` is told each step as it starts ("discovery", "trials",
-    ...), so a caller that gives up on a wrap can say where it was.
+    ...), so a caller that gives up on a wrap can say where it was; ``progress(done, total, path)``
+    is discovery's (commands read), ``trial_progress(done, total, verb)`` the trials' (verbs tried).
     """
     import time
 
@@ -201,7 +204,7 @@ def wrap(
     options.update({k: v for k, v in dict(discover_options or {}).items() if v is not None})
     bin_name = _bin_for(recipe, tool_arg, resolved)
     tell("discovery")
-    tool = discover(bin_name, **_with_deadline(discover, options, end))
+    tool = discover(bin_name, **_with_deadline(discover, options, end, progress))
     tool = replace(tool, name=bin_name)
     root = tool.root
     if not (root.subcommands or root.flags or root.positionals):
@@ -257,6 +260,7 @@ def wrap(
             deadline_at=end,
             cache=use_cache,
             tool=tool,
+            progress=trial_progress,
         )
     if runner:
         from wrapgen.flows.trials import confirm_untried_targets
@@ -352,14 +356,19 @@ def _reproposer(
     return again
 
 
-def _with_deadline(discover, options: dict, end: float | None) -> dict:
-    """Discovery's options with its deadline cut to what is left of the wrap's (only for
-    ``wrapgen.probe.discover.discover``, whose deadline it is; a caller's own ``discover`` is left alone)."""
+def _with_deadline(discover, options: dict, end: float | None, progress=None) -> dict:
+    """Discovery's options with its deadline cut to what is left of the wrap's, and ``progress``
+    (only for ``wrapgen.probe.discover.discover``, whose options they are; a caller's own
+    ``discover`` is left alone)."""
     import time
 
     from wrapgen.probe import discover as discovery
 
-    if end is None or discover is not discovery.discover:
+    if discover is not discovery.discover:
+        return options
+    if progress is not None:
+        options = {**options, "progress": progress}
+    if end is None:
         return options
     own = options.get("deadline_s", discovery.DEFAULT_DEADLINE_S)
     left = max(round(end - time.monotonic(), 1), 0.1)  # (the warning says it: no 5.52192 s)

@@ -428,14 +428,14 @@ def _titles(session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask, 
 
 
 def _unreadable_title(templates, arg_names) -> str:
-    """Why the wizard refuses these title templates (check's W081 and M026), or ""."""
-    from wrapgen.knowledge.text import title_placeholder, unreadable_reason
+    """Why the wizard refuses these title templates (check's W081, W083 and M026), or ""."""
+    from wrapgen.knowledge.text import title_placeholder, title_problem, unreadable_reason
 
     for template in templates:
         found = title_placeholder(template)
         if found:
             return f"{template!r} would show {found!r} literally; name an arg as {{{{arg}}}} or write the words out"
-        why = unreadable_reason(template)
+        why = unreadable_reason(template) or title_problem(template)
         if why:
             return f"{template!r} is {why}, not a title"
         unknown = [
@@ -449,7 +449,7 @@ def _unreadable_title(templates, arg_names) -> str:
 
 
 def _text_refusals(manifest) -> list[str]:
-    """The unreadable descriptions and titles of a manifest (check's W080-W082), one line each."""
+    """The unreadable descriptions and titles of a manifest (check's W080-W083), one line each."""
     from wrapgen.check.text import text_findings
 
     return [

@@ -27,6 +27,10 @@ def _root(*statuses) -> Command:
         ("nothing was found", "no matches"),
         ("different", "differences found"),  # diff(1), cmp(1)
         ("Some files differ", "differences found"),  # tar(1)
+        ("some files would be reformatted", "changes needed"),  # a formatter's --check
+        ("detecting diagnostics", "findings reported"),  # a linter
+        ("lint errors were found", "findings reported"),  # "errors", yet an answer
+        ("some of the tests failed", "tests failed"),  # a test runner: "failed", yet an answer
     ],
 )
 def test_answers(meaning, declared):
@@ -48,6 +52,10 @@ def test_answers(meaning, declared):
         "there was a fatal error",
         "the command was successful",
         "inputs differ but one could not be read",
+        "there was an internal error",
+        "errors occur",
+        "A problem was detected in the HTTP/3 layer",  # curl(1) 95: no linter's finding
+        "errors were found",
     ],
 )
 def test_errors_and_unknown_meanings_stay_errors(meaning):

@@ -2,8 +2,11 @@
 
 Discovery records what each status means in the tool's words (``Command.exit_status``, read by
 ``wrapgen.parse.exit_status``). Only a non-zero status whose meaning is an answer ("no lines were
-selected", "different") is declared, with the short meaning of the knowledge entry it matches
-("no matches", "differences found"); an error ("trouble", "an error occurred") stays an error. The
+selected", "different", "lint errors were found", "some files would be reformatted", "some tests
+failed") is declared, with the short meaning of the knowledge entry it matches ("no matches",
+"differences found", "findings reported", "changes needed", "tests failed"); an error ("trouble",
+"an error occurred", "there was an internal error") stays an error. Trials declare more: a status a
+verb's trial showed to be an answer (``wrapgen.check.trial_evidence``). The
 words and the reason of each: ``wrapgen/knowledge/data/exit_codes.json``. Pure.
 """
 
@@ -21,12 +24,17 @@ __all__ = ["answer_codes", "exit_codes_why", "inverts_answers"]
 @lru_cache(maxsize=None)
 def _tables():
     data = load("exit_codes")
-    return compiled(data, "errors"), compiled(data, "answers")
+    return compiled(data, "findings"), compiled(data, "errors"), compiled(data, "answers")
 
 
 def _answer(meaning: str) -> str:
-    """The short meaning a status declares when ``meaning`` is an answer; "" when it is an error or unknown."""
-    errors, answers = _tables()
+    """The short meaning a status declares when ``meaning`` is an answer; "" when it is an error or
+    unknown. A linter's findings, failed tests and a formatter's changes are answers although their
+    words say "errors" or "failed" (checked first); then any error word makes it an error."""
+    findings, errors, answers = _tables()
+    found = next((str(value) for pattern, value in findings if pattern.search(meaning)), "")
+    if found:
+        return found
     if any(pattern.search(meaning) for pattern, _ in errors):
         return ""
     return next((str(value) for pattern, value in answers if pattern.search(meaning)), "")

@@ -12,6 +12,7 @@ generated pack stays byte-for-byte the same run after run.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
@@ -137,7 +138,7 @@ class Evidence:
     answer: tuple[int, str] | None = (
         None  # a status its output showed to be an answer: (1, "findings reported")
     )
-    in_context: str = ""  # the kind of working directory the trial was made to need ("git")
+    in_context: str = ""  # the kind of working directory a retry made for it (context_fixtures)
     # what the trial did (kept so the evidence can be read again once more is known, the tool's own
     # state), not part of what the evidence says
     outcome: TrialOutcome | None = field(default=None, compare=False, repr=False)
@@ -287,13 +288,28 @@ def failure_reason(outcome: TrialOutcome) -> str:
         else f"exit {outcome.exit_code}"
     )
     for text in (outcome.stderr, outcome.stdout):
-        lines = [line.strip() for line in text.splitlines() if line.strip()]
-        if lines:
-            said = " ".join(lines[-1].split())
+        lines = [
+            " ".join(line.split())
+            for line in text.splitlines()
+            if _WORDS.search(line) and not _FRAME.match(line)
+        ]
+        said = next((line for line in reversed(lines) if _ERROR_WORD.search(line)), "")
+        said = said or (lines[-1] if lines else "")
+        if said:
             if len(said) > _REASON_MAX:
                 said = said[: _REASON_MAX - 1].rsplit(" ", 1)[0] + "…"
             return f"{status}: '{said}'"
     return status
+
+
+# What a failure's reason is read from: a line with words, not a frame of a stack trace, preferring
+# one that says what went wrong
+_WORDS = re.compile(r"[A-Za-z]{3}")
+_FRAME = re.compile(r"\s*(?:at\s|File\s\"|#\d+\s|goroutine\s|\d+:\s+0x|[\]}),]+$)")
+_ERROR_WORD = re.compile(
+    r"\b(?:error|fatal|failed|cannot|can't|unable|invalid|not found|no such|denied|missing|unknown)\b",
+    re.IGNORECASE,
+)
 
 
 def _answer_in_output(outcome: TrialOutcome) -> str:

@@ -172,3 +172,40 @@ def test_sample_args_name_their_inputs():
     args = sample_args(schema, context="Tools for CSV files")
     assert args == {"database": "sample.db", "files": ["sample.csv"], "table": "sample"}
     assert sample_inputs(args) == ("sqlite", "csv")
+
+
+def test_a_usage_error_is_no_answer_though_its_status_is_one():
+    """exit 1 declared "changes needed", but the tool printed its usage: it lacks an operand."""
+    said = _out(
+        exit_code=1, stderr="Usage: fmt [OPTIONS] SRC ...\n\nOne of 'SRC' or 'code' is required."
+    )
+    assert classify(said, answers={"1": "changes needed"}).kind == "lacks-operand"
+
+
+def test_a_refused_sample_value_is_no_defect():
+    """The tool refused the made-up 'sample' value: could not be tried, no W06x finding."""
+    from wrapgen.check.trial_evidence import TRIAL_CODES
+
+    said = classify(_out(exit_code=2, stderr="error: invalid value 'sample' for '[RULE]'"))
+    assert said.kind == "sample-refused" and said.kind not in TRIAL_CODES
+
+
+def test_a_json_list_with_a_non_zero_status_is_findings():
+    """JSON selected, exit 1, a non-empty list and no error on stderr: what it found; an object is not."""
+    found = _out(exit_code=1, stdout='[{"code": "F401"}]', json_selected=True, stdout_json=True)
+    assert classify(found).answer == (1, "findings reported")
+    error = _out(exit_code=1, stdout='{"error": "bad"}', json_selected=True, stdout_json=True)
+    assert classify(error).kind == "failed"
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "expected"),
+    [
+        ("srcs", "File or directory paths", "."),
+        ("file", "file or directory to check", "."),
+        ("path", "a file to read", "sample.txt"),
+    ],
+)
+def test_a_file_or_directory_arg_gets_the_working_directory(name, description, expected):
+    """A path that may be a directory gets '.', which holds the sample text, Python and JSON files."""
+    assert sample_for(name, description) == expected

@@ -95,6 +95,13 @@ KINDS = {
     # a non-zero status the verb declares as an answer (exit_codes): the tool ran and answered
     "answered": ("keep", "tried: it answered with a status that is an answer", ""),
     "not-tried": ("keep", "not tried", ""),
+    # the tool refused a made-up sample value (a rule, a name that does not exist): the verb is fine
+    # with a real one, and nothing was learned (no finding of check --try)
+    "sample-refused": (
+        "keep",
+        "could not be tried: the tool refused the made-up sample value, as it would any unknown one",
+        "",
+    ),
     "rendered": ("keep", "a write verb: rendered with sample args, never run", ""),
 }
 
@@ -324,7 +331,14 @@ def _answer_in_output(outcome: TrialOutcome) -> str:
         return ""
     if outcome.stderr.strip() and phrase("answer_noise", outcome.stderr):
         return ""  # it said an error of its own: a failure that also printed something
-    return answer_phrase(outcome.stdout)
+    said = answer_phrase(outcome.stdout)
+    if not said and outcome.json_selected and outcome.stdout_json:
+        # JSON selected: a non-empty list printed with the status is what it found (a linter's
+        # findings as JSON); an object may be an error's own report, and says nothing here
+        head = outcome.stdout.lstrip()
+        if head.startswith("[") and not head.startswith("[]"):
+            said = "findings reported"
+    return said
 
 
 def _crash_words(said: str, found: str) -> str:
@@ -411,11 +425,6 @@ def classify(
         found = phrase("crashed", said)
         if found:
             return Evidence(verb, "crashed", _crash_words(said, found), outcome=outcome)
-        meaning = (answers or {}).get(str(outcome.exit_code)) if outcome.signal is None else None
-        if meaning:
-            return Evidence(
-                verb, "answered", f"exit {outcome.exit_code}: {meaning}", outcome=outcome
-            )
         for kind, table in (("interactive", "interactive"), ("unreachable", "unreachable")):
             found = phrase(table, said)
             if found:
@@ -427,9 +436,19 @@ def classify(
                     verb, "failed", f"in the --try-in directory: '{found}'", outcome=outcome
                 )
             return Evidence(verb, "context", f"'{found}'", outcome=outcome)
+        # a usage error is no answer, though its status is one an answer also has (exit 1 of a
+        # formatter that says "would reformat" with it)
         found = phrase("usage", said)
         if found:
             return Evidence(verb, "lacks-operand", f"'{found}'", outcome=outcome)
+        found = phrase("sample_refused", said)
+        if found:
+            return Evidence(verb, "sample-refused", f"'{found}'", outcome=outcome)
+        meaning = (answers or {}).get(str(outcome.exit_code)) if outcome.signal is None else None
+        if meaning:
+            return Evidence(
+                verb, "answered", f"exit {outcome.exit_code}: {meaning}", outcome=outcome
+            )
         learned = _answer_in_output(outcome)
         if learned:
             return Evidence(

@@ -105,9 +105,10 @@ def _snapshot(root: str) -> dict[str, tuple[int, int] | None]:
     return out
 
 
-# The sample file every trial without --try-in finds in its working directory: a read that reads its
-# directory (a search, a listing) then has something to read.
-_ALWAYS = ("text",)
+# The sample files every trial without --try-in finds in its working directory: a read that reads its
+# directory (a search, a listing, a linter or formatter given ".") then has something to read, a text,
+# a Python source with what linters report, and a JSON document.
+_ALWAYS = ("text", "python", "json")
 
 
 def _in_copy(args, source: str | None, copy: str) -> list[str]:

@@ -108,7 +108,9 @@ def test_chains_that_may_need_a_second_trial_start_first_and_the_evidence_keeps_
         started.append(name)
         return flows_trials.TrialReport((flows_trials.Evidence(name, "ok"),))
 
-    monkeypatch.setattr(flows_trials, "try_manifest", fake_try)
+    from wrapgen.flows import trial_run
+
+    monkeypatch.setattr(trial_run, "try_manifest", fake_try)
     report = flows_trials._tried_verb_by_verb(
         manifest,
         bin_path="/bin/true",

@@ -1,48 +1,46 @@
-"""Try before you ship: the trials of a manifest's read verbs, as ``wrap`` and ``check --try`` run them.
+"""Try before you ship: what ``wrap`` and ``check --try`` do with a manifest's trials.
 
-``try_manifest(manifest)`` renders every verb with sample args (``check.trial_evidence.sample_args``,
-exactly as the runtime renders: ``runtime.render_argv`` with the verb's JSON selection), runs the
-read verbs in the sandbox (``probe.trial.run_trials``; write verbs are rendered, never run) and
-classifies each outcome (``check.trial_evidence.classify``). ``try_proposal`` acts on a proposal with
-that evidence (``check.trial_evidence.apply_evidence``): what it drops leaves the chosen commands with
-the evidence as its reason. ``try_pack_dirs`` is ``wrapgen check --try``: evidence per pack, which
-``check_pack(..., trials=)`` turns into W060-W064 findings. ``try_and_backfill`` is ``wrap``'s: when
-the trials leave the pack under 5 commands, the next-ranked candidates the proposer had take the
-places of those left out (the proposal made again without them), and are tried too.
+Each verb's trials form one chain (``_tried_verb_by_verb``; the steps: ``wrapgen.flows.trial_steps``;
+running and classifying a trial: ``wrapgen.flows.trial_run``), ``jobs`` chains at a time, after the
+tool's own state in HOME is learned. ``try_proposal`` acts on a proposal with the evidence
+(``check.trial_evidence.apply_evidence``): what it drops leaves the chosen commands with the evidence
+as its reason; a ``--`` one trial showed the tool refuses goes from every verb whose grammar says
+nothing of it. ``try_and_backfill`` is ``wrap``'s: when the trials leave the pack under 5 commands,
+the next-ranked candidates the proposer had take the places of those left out, and are tried too.
+``confirm_untried_targets`` keeps a task-runner target a read only when its recipe was tried clean.
+``try_pack_dirs`` is ``wrapgen check --try``: evidence per pack, as the pack stands, which
+``check_pack(..., trials=)`` turns into W060-W068 findings.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping
 
 from wrapgen.check.trial_evidence import (
     Evidence,
     apply_evidence,
     classify,
-    double_dash_verdict,
-    operands_after_double_dash,
     optional_operands,
     required_operands,
-    sample_args,
-    sample_inputs,
     with_print_once_flags,
-    without_double_dash,
     without_streaming_flags,
 )
+from wrapgen.flows import trial_run, trial_steps
 from wrapgen.flows.trial_facts import VerbFacts, verb_facts
-from wrapgen.knowledge.trials import context_fixture
-from wrapgen.probe.fixtures import CWD_PREFIX
-from wrapgen.probe.trial import (
-    DEFAULT_TRIAL_JOBS,
-    DEFAULT_TRIAL_TIMEOUT_S,
-    TrialSpec,
-    drain_cleanup,
-    run_trials,
+from wrapgen.flows.trial_run import (  # noqa: F401 (the public names of try-before-you-ship)
+    STATE_PROBE,
+    TRY_IN_MAX_BYTES,
+    TRY_IN_MAX_FILES,
+    TrialReport,
+    check_try_in,
+    classify_not_run,
+    learn_state,
+    trial_specs,
+    try_manifest,
 )
+from wrapgen.probe.trial import DEFAULT_TRIAL_JOBS, drain_cleanup
 
 __all__ = [
     "TrialReport",
@@ -60,157 +58,6 @@ __all__ = [
 # How many times wrap proposes again without the commands its trials left out (each round's new
 # verbs are tried too; the verbs that did not change are answered from the round before)
 BACKFILL_ROUNDS = 3
-
-
-@dataclass(frozen=True)
-class TrialReport:
-    evidence: tuple[Evidence, ...]
-    note: str = ""  # said once: why nothing was tried (no sandbox, the sandbox failed to start)
-    replaced: tuple[
-        tuple[str, str], ...
-    ] = ()  # (new verb, the path of the command it took the place of)
-
-    def by_verb(self) -> dict[str, Evidence]:
-        return {e.verb: e for e in self.evidence}
-
-
-# --try-in DIR is copied once per trial: a directory past these is refused, not copied for minutes
-TRY_IN_MAX_FILES = 20000
-TRY_IN_MAX_BYTES = 256 << 20
-
-
-def check_try_in(directory) -> str:
-    """The absolute path of a usable ``--try-in`` directory; a UsageError when it is none or too large."""
-    from wrapgen.errors import UsageError
-
-    path = os.path.abspath(os.fspath(directory))
-    if not os.path.isdir(path):
-        raise UsageError(
-            f"--try-in {directory}: not a directory", hint="name the directory to try the verbs in"
-        )
-    files = size = 0
-    for root, dirs, names in os.walk(path):
-        files += len(names) + len(dirs)
-        for name in names:
-            try:
-                size += os.lstat(os.path.join(root, name)).st_size
-            except OSError:
-                pass
-        if files > TRY_IN_MAX_FILES or size > TRY_IN_MAX_BYTES:
-            raise UsageError(
-                f"--try-in {directory} is too large to copy for every trial "
-                f"(more than {TRY_IN_MAX_FILES} files or {TRY_IN_MAX_BYTES >> 20} MiB)",
-                hint="name a small checkout or a sample project",
-            )
-    return path
-
-
-def trial_specs(
-    manifest: dict, *, extra_inputs: Mapping[str, Sequence[str]] = {}
-) -> list[TrialSpec]:
-    """One spec per verb: read verbs rendered with sample args to run, the others to render only.
-    ``extra_inputs``: more sample kinds per verb (``cwd:git``: its working directory a repository)."""
-    from wrapgen.pack.build import resolve_verb
-    from wrapgen.runtime import RenderError, render_argv
-
-    env = dict(((manifest.get("env") or {}).get("set")) or {})
-    guard = manifest.get("config_guard") if isinstance(manifest.get("config_guard"), dict) else None
-    specs = []
-    for name in manifest.get("verbs") or {}:
-        verb = resolve_verb(manifest, name)
-        # what a generic file operand holds: the verb's words, then the pack's
-        context = f"{verb.get('description', '')} {manifest.get('description', '')}"
-        args = sample_args(verb["args"], context=context)
-        try:
-            argv = render_argv(verb["argv"], args, json_selection=verb["json"])
-        except RenderError as error:
-            specs.append(
-                TrialSpec(
-                    name, tuple(verb["argv"]), run=False, why=f"sample args do not render: {error}"
-                )
-            )
-            continue
-        read = verb["policy"]["effect"] == "read"
-        specs.append(
-            TrialSpec(
-                name,
-                tuple(argv),
-                env=env,
-                json_selected=bool(verb["json"]),
-                run=read,
-                why="" if read else "write",
-                guard=guard,
-                inputs=sample_inputs(args) + tuple(extra_inputs.get(name, ())),
-                answers=dict(verb.get("exit_codes") or {}),
-            )
-        )
-    return specs
-
-
-def try_manifest(
-    manifest: dict,
-    *,
-    bin_path: str | None = None,
-    try_in=None,
-    timeout_s: float | None = None,
-    jobs: int | None = None,
-    cache: bool = True,
-    deadline_at: float | None = None,
-    memo: dict | None = None,
-    try_in_checked: bool = False,
-    key_timeout_s: float | None = None,
-    defer_cleanup: bool = False,
-    state: Iterable[str] = (),
-    extra_inputs: Mapping[str, Sequence[str]] = {},
-) -> TrialReport:
-    """The evidence of every verb of ``manifest`` (a dict as pack.yaml holds it); past ``deadline_at``
-    (``time.monotonic()``) no trial starts. ``defer_cleanup``: see ``run_trials`` (the caller drains).
-    ``state``: the tool's own state in HOME (``learn_state``), which no verb's trial writes;
-    ``extra_inputs``: see ``trial_specs``."""
-    specs = trial_specs(manifest, extra_inputs=extra_inputs)
-    if try_in is not None and not try_in_checked:
-        try_in = check_try_in(try_in)
-    bin_path = bin_path or shutil.which(manifest["bin"]) or ""
-    if not bin_path or not os.access(bin_path, os.X_OK):
-        note = f"{manifest['bin']} is not installed here: nothing was tried"
-        return TrialReport(
-            tuple(classify_not_run(s, "the tool is not installed here") for s in specs), note=note
-        )
-    if os.environ.get("WRAPGEN_SANDBOX", "").lower() in ("off", "0", "no"):
-        note = "the sandbox is off (WRAPGEN_SANDBOX=off): nothing was tried, since a proposal never runs unsandboxed"
-        return TrialReport(
-            tuple(classify_not_run(s, "the sandbox is off") for s in specs), note=note
-        )
-    run = run_trials(
-        specs,
-        bin_path=bin_path,
-        timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
-        jobs=jobs or DEFAULT_TRIAL_JOBS,
-        try_in=try_in,
-        cache=cache,
-        deadline_at=deadline_at,
-        memo=memo,
-        key_timeout_s=key_timeout_s,
-        defer_cleanup=defer_cleanup,
-    )
-    note = run.note
-    if run.sandbox_failed:
-        note = f"the sandbox failed to start ({run.sandbox_failed}): nothing was tried"
-    state = tuple(state)
-    return TrialReport(
-        tuple(
-            classify(o, state=state, answers=spec.answers) for o, spec in zip(run.outcomes, specs)
-        ),
-        note=note,
-    )
-
-
-def classify_not_run(spec: TrialSpec, why: str) -> Evidence:
-    from wrapgen.model.trial import TrialOutcome
-
-    return classify(
-        TrialOutcome(spec.verb, spec.argv, not_run="write" if spec.why == "write" else why)
-    )
 
 
 def try_proposal(
@@ -325,16 +172,16 @@ def _tried_verb_by_verb(
     def chain(name: str) -> TrialReport:
         one = {**manifest, "verbs": {name: manifest["verbs"][name]}}
         said = (facts or {}).get(name, VerbFacts())
-        one, dash = _settle_double_dash(one, name, said, **options)
-        report = try_manifest(one, try_in_checked=True, **options)
+        one, dash = trial_steps.settle_double_dash(one, name, said, **options)
+        report = trial_run.try_manifest(one, try_in_checked=True, **options)
         if report.note:
             return report
-        report = _retry_slow_start(one, report, **options)
-        report = _retry_without_streaming(one, report, **options)
-        report = _retry_without_operands(one, report, **options)
-        report = _retry_with_operands(one, report, **options)
-        report = _retry_in_context(one, report, **options)
-        report = _find_json(one, report, said, **options)
+        report = trial_steps.retry_slow_start(one, report, **options)
+        report = trial_steps.retry_without_streaming(one, report, **options)
+        report = trial_steps.retry_without_operands(one, report, **options)
+        report = trial_steps.retry_with_operands(one, report, **options)
+        report = trial_steps.retry_in_context(one, report, **options)
+        report = trial_steps.find_json(one, report, said, **options)
         if dash:
             report = replace(
                 report, evidence=tuple(replace(e, double_dash=dash) for e in report.evidence)
@@ -343,7 +190,7 @@ def _tried_verb_by_verb(
 
     names = list(manifest.get("verbs") or {})
     if not names:
-        return try_manifest(manifest, try_in_checked=True, **options)
+        return trial_run.try_manifest(manifest, try_in_checked=True, **options)
     try:
         reports = _chains(manifest, names, chain, jobs, progress)
     finally:
@@ -351,33 +198,6 @@ def _tried_verb_by_verb(
     note = next((r.note for r in reports if r.note), "")
     evidence = tuple(item for r in reports for item in r.evidence)
     return TrialReport(_shared_state(manifest, evidence, options["state"]), note=note)
-
-
-# The argv of the run that shows what a tool writes into HOME whatever it is asked (terraform's
-# checkpoint signature, gcloud's configuration folder): --version, which every verb's run includes
-STATE_PROBE = ("--version",)
-
-
-def learn_state(manifest: dict, **options) -> tuple[str, ...]:
-    """The tool's own state in HOME: the folders (``home/.terraform.d/``) its ``--version`` run made
-    in the trial sandbox, with the pack's environment (answered from the trial cache like a trial)."""
-    from wrapgen.check.trial_evidence import home_writes, state_roots
-
-    bin_path = options.get("bin_path") or shutil.which(manifest["bin"]) or ""
-    if not bin_path or os.environ.get("WRAPGEN_SANDBOX", "").lower() in ("off", "0", "no"):
-        return ()
-    env = dict(((manifest.get("env") or {}).get("set")) or {})
-    spec = TrialSpec("(its own state)", (manifest["bin"], *STATE_PROBE), env=env)
-    run = run_trials(
-        [spec],
-        bin_path=bin_path,
-        timeout_s=options.get("timeout_s") or DEFAULT_TRIAL_TIMEOUT_S,
-        cache=options.get("cache", True),
-        deadline_at=options.get("deadline_at"),
-        memo=options.get("memo"),
-        defer_cleanup=options.get("defer_cleanup", False),
-    )
-    return state_roots(home_writes(run.outcomes[0])) if run.outcomes else ()
 
 
 def _shared_state(manifest: dict, evidence: tuple[Evidence, ...], state) -> tuple[Evidence, ...]:
@@ -404,7 +224,7 @@ def _shared_state(manifest: dict, evidence: tuple[Evidence, ...], state) -> tupl
             if again.kind != "writes":
                 item = replace(
                     again,
-                    **_carried(item),
+                    **trial_steps.carried(item),
                     required_args=item.required_args,
                     optional_args=item.optional_args,
                 )
@@ -586,278 +406,6 @@ def _with_replacements(proposal, report: TrialReport, lost: dict, replaced: list
     ), report
 
 
-# A read still running at the timeout that has printed nothing at all may only start slowly (a Python
-# tool on a loaded machine: pip's reads all timed out at 3 s at a load of 14 on 2 cores): it is tried
-# once more with this many times the timeout before it is called long-running.
-SLOW_START_FACTOR = 3.0
-
-
-def _retry_slow_start(
-    manifest: dict,
-    report: TrialReport,
-    **options,
-) -> TrialReport:
-    """A read that printed nothing and kept running is tried again with ``SLOW_START_FACTOR`` times
-    the timeout; when it then finishes, its evidence is that trial's (the words say nothing of it)."""
-    silent = [
-        item.verb
-        for item in report.evidence
-        if item.kind == "long-running" and item.detail == "it printed nothing and kept running"
-    ]
-    if not silent:
-        return report
-    timeout_s = options.get("timeout_s")
-    longer = (timeout_s or DEFAULT_TRIAL_TIMEOUT_S) * SLOW_START_FACTOR
-    verbs = manifest.get("verbs") or {}
-    again = try_manifest(
-        {**manifest, "verbs": {name: verbs[name] for name in silent if name in verbs}},
-        **{**options, "timeout_s": longer},
-        try_in_checked=True,
-        key_timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
-    ).by_verb()
-    evidence = []
-    for item in report.evidence:
-        retry = again.get(item.verb)
-        if retry is not None and retry.kind not in ("long-running", "not-tried"):
-            item = retry
-        evidence.append(item)
-    return replace(report, evidence=tuple(evidence))
-
-
-def _retry_without_streaming(
-    manifest: dict,
-    report: TrialReport,
-    **options,
-) -> TrialReport:
-    """A long-running read whose cli[] has a literal streaming flag (``--follow``) is tried once more
-    without it; one with none, whose args offer a print-once switch (pm2 logs ``--nostream``), is tried
-    once more with that switch on. When it then finishes, its evidence is that trial's, with the flag
-    to drop or the switch to fix."""
-    verbs = manifest.get("verbs") or {}
-    variants = {}  # verb -> (its body for the second trial, the evidence fields that say what changed)
-    for item in report.evidence:
-        body = verbs.get(item.verb, {})
-        if item.kind == "long-running" and "cli" in body:
-            cli, flags = without_streaming_flags(body["cli"], body.get("args"))
-            if flags:
-                variants[item.verb] = ({**body, "cli": cli}, {"dropped_flags": flags})
-                continue
-            # no streaming flag to drop: a switch the tool offers to print once (pm2 logs --nostream)
-            cli, args, fixed = with_print_once_flags(body["cli"], body.get("args"))
-            if fixed:
-                variants[item.verb] = ({**body, "cli": cli, "args": args}, {"fixed_flags": fixed})
-    return _second_trial(
-        manifest,
-        report,
-        variants,
-        lambda retry: retry.kind not in ("long-running", "not-tried"),
-        **options,
-    )
-
-
-def _carried(item: Evidence) -> dict:
-    """What an earlier retry changed in a verb's cli[] (a streaming flag dropped, a print-once switch
-    fixed), which a later retry's evidence keeps: wrap applies it from the evidence it ends with."""
-    return {"dropped_flags": item.dropped_flags, "fixed_flags": item.fixed_flags}
-
-
-def _second_trial(
-    manifest: dict,
-    report: TrialReport,
-    variants: dict,
-    keep,
-    **options,
-) -> TrialReport:
-    """Try each verb of ``variants`` (verb -> (its changed body, the evidence fields that say what
-    changed)) once more; where ``keep(retry)``, its evidence is the retry's with those fields, and what
-    an earlier retry changed carried over (``_carried``)."""
-    if not variants:
-        return report
-    changed = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
-    again = try_manifest(changed, **options, try_in_checked=True).by_verb()
-    evidence = []
-    for item in report.evidence:
-        retry = again.get(item.verb)
-        if retry is not None and keep(retry):
-            item = replace(retry, **{**_carried(item), **variants[item.verb][1]})
-        evidence.append(item)
-    return replace(report, evidence=tuple(evidence))
-
-
-def _retry_without_operands(
-    manifest: dict,
-    report: TrialReport,
-    **options,
-) -> TrialReport:
-    """A read that failed on the sample values of its required operands is tried once more without
-    them (npm's usage writes ``npm ls <package-spec>``, and 'sample' is no installed package, while
-    bare ``npm ls`` lists the tree): when the tool then exits 0, the operands become optional."""
-    verbs = manifest.get("verbs") or {}
-    variants = {}
-    for item in report.evidence:
-        body = verbs.get(item.verb, {})
-        names = required_operands(body) if item.kind == "failed" and "cli" in body else ()
-        if names:
-            args = dict(body.get("args") or {})
-            args["required"] = [n for n in (args.get("required") or ()) if n not in names]
-            variants[item.verb] = ({**body, "args": args}, {"optional_args": names})
-    return _second_trial(
-        manifest, report, variants, lambda retry: retry.kind in ("ok", "answered"), **options
-    )
-
-
-def _retry_with_operands(
-    manifest: dict,
-    report: TrialReport,
-    **options,
-) -> TrialReport:
-    """A read that exits with its usage and has optional operand slots is tried again with a value in
-    the first of them, then in all of them ("add it or drop the verb"): when the tool then gets past its
-    usage, those operands become required and the verb stays; otherwise it is left out as before."""
-    verbs = manifest.get("verbs") or {}
-    candidates = {}
-    for item in report.evidence:
-        body = verbs.get(item.verb, {})
-        names = optional_operands(body) if item.kind == "lacks-operand" and "cli" in body else ()
-        if names:
-            candidates[item.verb] = names
-    found: dict[str, Evidence] = {}
-    for take in (1, None):  # the first operand alone (rg's pattern), then every one
-        variants = {}
-        for verb, names in candidates.items():
-            chosen = names[:take]
-            if verb in found or (take is None and len(names) == 1):
-                continue
-            body = verbs[verb]
-            args = dict(body.get("args") or {})
-            args["required"] = [*(args.get("required") or ()), *chosen]
-            variants[verb] = ({**body, "args": args}, chosen)
-        if not variants:
-            continue
-        filled = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
-        again = try_manifest(filled, **options, try_in_checked=True).by_verb()
-        for verb, (_, chosen) in variants.items():
-            retry = again.get(verb)
-            if retry is not None and retry.kind not in ("lacks-operand", "not-tried"):
-                found[verb] = replace(retry, required_args=chosen)
-    evidence = [
-        replace(found[item.verb], **_carried(item)) if item.verb in found else item
-        for item in report.evidence
-    ]
-    return replace(report, evidence=tuple(evidence))
-
-
-def _settle_double_dash(one: dict, name: str, facts: VerbFacts, **options) -> tuple[dict, str]:
-    """Where the verb's grammar says nothing of ``--`` and its cli[] holds one before operand slots,
-    the same sample operands with and without it (both filled, required or not): when the tool reads
-    ``--`` as an operand or refuses it, the verb goes on without it ("dropped"); when it takes it,
-    "kept"; "" when the two trials show nothing (or there was nothing to try)."""
-    body = one["verbs"][name]
-    cli = list(body.get("cli") or ())
-    operands = operands_after_double_dash(body)
-    if (
-        facts.double_dash is not None
-        or not operands
-        or (body.get("policy") or {}).get("effect", "read") != "read"
-    ):
-        return one, ""
-    args = dict(body.get("args") or {})
-    args["required"] = [
-        *(args.get("required") or ()),
-        *(n for n in operands if n not in (args.get("required") or ())),
-    ]
-    with_it = {**body, "args": args}
-    without_it = {**with_it, "cli": without_double_dash(cli)}
-    tried = {
-        key: try_manifest({**one, "verbs": {name: verb}}, **options, try_in_checked=True)
-        .by_verb()
-        .get(name)
-        for key, verb in (("with", with_it), ("without", without_it))
-    }
-    if tried["with"] is None or tried["without"] is None:
-        return one, ""
-    verdict = double_dash_verdict(tried["with"], tried["without"])
-    if verdict == "dropped":
-        return {**one, "verbs": {name: {**body, "cli": without_double_dash(cli)}}}, verdict
-    return one, verdict
-
-
-def _retry_in_context(manifest: dict, report: TrialReport, **options) -> TrialReport:
-    """A read that needs its working directory to be something (``not a git repository``) is tried
-    once more in a working directory made so (``context_fixtures``); that trial's evidence is kept
-    when it gets past the need."""
-    if options.get("try_in"):
-        return report
-    extra = {}
-    for item in report.evidence:
-        if item.kind == "context" and item.outcome is not None:
-            kind = context_fixture(item.outcome.stderr + "\n" + item.outcome.stdout)
-            if kind:
-                extra[item.verb] = (f"{CWD_PREFIX}{kind}",)
-    if not extra:
-        return report
-    verbs = manifest.get("verbs") or {}
-    again = try_manifest(
-        {**manifest, "verbs": {n: verbs[n] for n in extra if n in verbs}},
-        **options,
-        try_in_checked=True,
-        extra_inputs=extra,
-    ).by_verb()
-    evidence = []
-    for item in report.evidence:
-        retry = again.get(item.verb)
-        if retry is not None and retry.kind not in ("context", "not-tried"):
-            kind = extra[item.verb][0][len(CWD_PREFIX) :]
-            item = replace(
-                retry,
-                **_carried(item),
-                in_context=kind,
-                required_args=item.required_args,
-                optional_args=item.optional_args,
-            )
-        evidence.append(item)
-    return replace(report, evidence=tuple(evidence))
-
-
-def _find_json(manifest: dict, report: TrialReport, facts: VerbFacts, **options) -> TrialReport:
-    """A read that ran but selects no JSON is tried with each of its command's candidate selections
-    (``trial_facts.json_candidates``: ``-json``, ``--format json``) in turn; the first whose output
-    parses as JSON, and that writes nothing, becomes its selection."""
-    if not facts.json_candidates:
-        return report
-    verbs = manifest.get("verbs") or {}
-    evidence = []
-    for item in report.evidence:
-        body = verbs.get(item.verb)
-        if body is not None and item.kind == "ok" and _selects_no_json(manifest, item.verb):
-            for candidate in facts.json_candidates:
-                retry = (
-                    try_manifest(
-                        {**manifest, "verbs": {item.verb: {**body, "json": list(candidate)}}},
-                        **options,
-                        try_in_checked=True,
-                    )
-                    .by_verb()
-                    .get(item.verb)
-                )
-                if (
-                    retry is not None
-                    and retry.kind == "ok"
-                    and retry.outcome is not None
-                    and retry.outcome.stdout_json
-                ):
-                    item = replace(item, json_found=tuple(candidate))
-                    break
-        evidence.append(item)
-    return replace(report, evidence=tuple(evidence))
-
-
-def _selects_no_json(manifest: dict, name: str) -> bool:
-    from wrapgen.pack.build import resolve_verb
-
-    return not resolve_verb(manifest, name)["json"]
-
-
 # What a task-runner target's trial must show for the target to stay a read: it ran, and wrote nothing
 _TRIED_CLEAN = ("ok", "answered")
 
@@ -951,15 +499,15 @@ def _audit(manifest: dict, *, try_in, timeout_s) -> TrialReport:
     audit asks the tool again: no answer from the trial cache."""
     options = dict(try_in=try_in, timeout_s=timeout_s, cache=False, try_in_checked=True)
     options["state"] = learn_state(manifest, **options)
-    report = try_manifest(manifest, **options)
+    report = trial_run.try_manifest(manifest, **options)
     if report.note:
         return report
     options.pop("try_in_checked")
-    report = _retry_slow_start(manifest, report, **options)
+    report = trial_steps.retry_slow_start(manifest, report, **options)
     evidence = []
     for item in report.evidence:
         one = {**manifest, "verbs": {item.verb: manifest["verbs"][item.verb]}}
-        _, verdict = _settle_double_dash(one, item.verb, VerbFacts(), **options)
+        _, verdict = trial_steps.settle_double_dash(one, item.verb, VerbFacts(), **options)
         if verdict == "dropped":
             item = replace(item, kind="double-dash-refused", double_dash="")
         evidence.append(item)

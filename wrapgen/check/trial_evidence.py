@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from wrapgen.check.rules import rule
+from wrapgen.check.registry import rule
 from wrapgen.check.samples import sample_value
 from wrapgen.check.trial_forms import (  # noqa: F401 (named here too: trial_evidence's public API)
     operands_after_double_dash,

@@ -11,11 +11,12 @@ of each verb's chain (``wrapgen.flows.trial_steps``) together and acts on the ev
 from __future__ import annotations
 
 import os
-import shutil
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
 from wrapgen.check.trial_evidence import Evidence, classify, sample_args, sample_inputs
+from wrapgen.errors import ToolNotFoundError
+from wrapgen.probe.prober import resolve_tool
 from wrapgen.probe.trial import (
     DEFAULT_TRIAL_JOBS,
     DEFAULT_TRIAL_TIMEOUT_S,
@@ -144,7 +145,11 @@ def try_manifest(
     specs = trial_specs(manifest, extra_inputs=extra_inputs)
     if try_in is not None and not try_in_checked:
         try_in = check_try_in(try_in)
-    bin_path = bin_path or shutil.which(manifest["bin"]) or ""
+    if not bin_path:
+        try:
+            bin_path = resolve_tool(str(manifest["bin"])).path
+        except ToolNotFoundError:
+            bin_path = ""
     if not bin_path or not os.access(bin_path, os.X_OK):
         note = f"{manifest['bin']} is not installed here: nothing was tried"
         return TrialReport(
@@ -197,7 +202,12 @@ def learn_state(manifest: dict, **options) -> tuple[str, ...]:
     in the trial sandbox, with the pack's environment (answered from the trial cache like a trial)."""
     from wrapgen.check.trial_evidence import home_writes, state_roots
 
-    bin_path = options.get("bin_path") or shutil.which(manifest["bin"]) or ""
+    bin_path = options.get("bin_path") or ""
+    if not bin_path:
+        try:
+            bin_path = resolve_tool(str(manifest["bin"])).path
+        except ToolNotFoundError:
+            return ()
     if not bin_path or os.environ.get("WRAPGEN_SANDBOX", "").lower() in ("off", "0", "no"):
         return ()
     env = dict(((manifest.get("env") or {}).get("set")) or {})

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wrapgen.errors import ToolNotFoundError
+from wrapgen.model.toolref import ToolRef
 from wrapgen.probe.install import program_paths
 from wrapgen.probe.sandbox import (
     HOME_TMPFS_BYTES,
@@ -157,8 +158,9 @@ def probe_env(base: dict | None = None) -> dict:
     return env
 
 
-def resolve_tool(tool: str) -> str:
-    """The absolute path of ``tool`` (a name on PATH, or a path); ToolNotFoundError otherwise."""
+def resolve_tool(tool: str, *, search_paths: tuple[str, ...] = ()) -> ToolRef:
+    """``tool`` (a name, looked for in ``search_paths`` and then on PATH, or a path) resolved once;
+    ToolNotFoundError otherwise. The one place wrapgen looks a tool up on PATH."""
     if not tool or "\0" in tool:
         raise ToolNotFoundError(
             "no tool given", hint="pass a program name such as `git`, or a path"
@@ -175,14 +177,24 @@ def resolve_tool(tool: str) -> str:
             raise ToolNotFoundError(
                 f"{tool} is not executable", hint=f"run `chmod +x {tool}` if it is a program"
             )
-        return str(path.resolve())
-    found = shutil.which(tool)
+        return ToolRef(tool, str(path.resolve()), os.path.abspath(path))
+    for directory in search_paths:
+        candidate = Path(directory, tool)
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            path = os.path.abspath(candidate)
+            return ToolRef(tool, path, tool if _on_path(tool) == path else path)
+    found = _on_path(tool)
     if found is None:
         raise ToolNotFoundError(
             f"{tool}: not found on PATH",
             hint=f"install {tool}, add its directory to PATH, or give its path (./{tool})",
         )
-    return str(Path(found).resolve()) if not Path(found).is_absolute() else found
+    return ToolRef(tool, found, tool)
+
+
+def _on_path(name: str) -> str | None:
+    found = shutil.which(name)
+    return None if found is None else os.path.abspath(found)
 
 
 # Control characters other than tab and newline, and the replacement character of undecodable bytes.

@@ -150,3 +150,15 @@ def test_a_try_in_path_in_argv_points_at_the_copy():
         "x=/s/work",
     ]
     assert _in_copy(args, None, "/s/work") == args
+
+
+def test_output_that_is_json_with_no_flag_is_selected_as_json_true():
+    """A read that printed a JSON document with no flag is read as JSON (json: true); a bare word is not."""
+    from wrapgen.check.trial_evidence import JSON_BY_DEFAULT, prints_json
+
+    assert prints_json('{"a": 1}\n') and prints_json("[1, 2]") and prints_json('{"a":1}\n{"a":2}\n')
+    assert not prints_json("42\n") and not prints_json("true") and not prints_json("name\n")
+    manifest = {"verbs": {"tables": {"description": "d", "cli": ["t", "tables"]}}}
+    applied, _ = apply_evidence(manifest, [Evidence("tables", "ok", json_found=(JSON_BY_DEFAULT,))])
+    assert applied["verbs"]["tables"]["json"] is True
+    assert "json: true" in applied["verbs"]["tables"]["x-why"]

@@ -5,7 +5,8 @@ see decides, never what its help says.
 - `status` ("It only reads") writes a file: relabelled write; `clean` deletes one: a write too;
 - `show [NAME]` needs NAME after all, and reads "--" as a widget's name: "--" dropped, NAME required;
 - `lint FILE` exits 1 with its findings on stdout: exit 1 declared an answer, and the envelope keeps them;
-- `list --format json` prints JSON, which its help never says: the JSON selection;
+- `list --format json` prints JSON, which its help never says: the JSON selection; `stats` prints
+  JSON with no flag: json: true;
 - `crash` and `dump` crash and print binary: left out, with the reason, and the wrap goes on.
 """
 
@@ -19,7 +20,7 @@ from support.sandbox import sandbox_required  # noqa: F401 (autouse fixture: bwr
 
 from conftest import FIXTURES
 
-_PICKS = ("list", "show", "status", "clean", "lint", "crash", "dump")
+_PICKS = ("list", "show", "status", "clean", "lint", "stats", "crash", "dump")
 
 
 def _wrap(tmp_path, cli, monkeypatch, *extra):
@@ -52,6 +53,7 @@ def test_trials_decide_what_the_help_said(tmp_path, cli, monkeypatch):
     assert verbs["lint"]["exit_codes"] == {"1": "findings reported"}
     # JSON found by a trial
     assert verbs["list"]["json"] == ["--format", "json"]
+    assert verbs["stats"]["json"] is True  # JSON with no flag
     # crashes and garbage: left out with the reason, the rest written
     assert "crash" not in verbs and "dump" not in verbs
     assert "crashed on the sample inputs ('KeyError: 'widgets'')" in result.stdout

@@ -45,6 +45,8 @@ __all__ = [
     "without_streaming_flags",
     "without_double_dash",
     "double_dash_verdict",
+    "prints_json",
+    "JSON_BY_DEFAULT",
     "operands_after_double_dash",
     "with_print_once_flags",
     "optional_operands",
@@ -210,7 +212,9 @@ class Evidence:
             )
         elif self.double_dash == "kept":
             text = f"{text}; the same operand with and without '--' gave the same: it takes '--'"
-        if self.json_found:
+        if self.json_found == (JSON_BY_DEFAULT,):
+            text = f"{text}; it printed JSON with no flag: its output is read as JSON (json: true)"
+        elif self.json_found:
             text = f"{text}; with {' '.join(self.json_found)} it printed JSON: that is its JSON selection"
 
         return text
@@ -485,6 +489,16 @@ def classify(
 
 _ANSWERED = ("ok", "answered")
 
+# Evidence.json_found of a read that printed JSON with no flag: the pack selects it with json: true
+JSON_BY_DEFAULT = "(json by default)"
+
+
+def prints_json(stdout: str) -> bool:
+    """Whether a trial's output is a JSON document or JSON lines (an object or an array: a bare
+    number or word is no JSON output of a tool)."""
+    head = stdout.lstrip()[:1]
+    return head in ("{", "[") and is_json_text(stdout)
+
 
 def double_dash_verdict(with_it: Evidence, without_it: Evidence) -> str:
     """What the same operand with and without ``--`` shows: "dropped" (the tool reads ``--`` as an
@@ -542,7 +556,9 @@ def apply_evidence(
             body["args"] = args
         if item.double_dash in ("dropped", "dropped-with") and "cli" in body:
             body["cli"] = without_double_dash(body["cli"])
-        if item.json_found:
+        if item.json_found == (JSON_BY_DEFAULT,):
+            body["json"] = True
+        elif item.json_found:
             body["json"] = list(item.json_found)
         if item.answer is not None:
             code, meaning = item.answer

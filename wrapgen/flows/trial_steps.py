@@ -14,10 +14,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from wrapgen.check.trial_evidence import (
+    JSON_BY_DEFAULT,
     Evidence,
     double_dash_verdict,
     operands_after_double_dash,
     optional_operands,
+    prints_json,
     required_operands,
     with_print_once_flags,
     without_double_dash,
@@ -276,16 +278,19 @@ def retry_in_context(manifest: dict, report: TrialReport, **options) -> TrialRep
 
 
 def find_json(manifest: dict, report: TrialReport, facts: VerbFacts, **options) -> TrialReport:
-    """A read that ran but selects no JSON is tried with each of its command's candidate selections
-    (``trial_facts.json_candidates``: ``-json``, ``--format json``) in turn; the first whose output
+    """A read that ran but selects no JSON and printed JSON anyway selects it with no flag (``json:
+    true``); else it is tried with each of its command's candidate selections
+    (``trial_facts.json_candidates``: ``-json``, ``--format json``) in turn, and the first whose output
     parses as JSON, and that writes nothing, becomes its selection."""
-    if not facts.json_candidates:
-        return report
     verbs = manifest.get("verbs") or {}
     evidence = []
     for item in report.evidence:
         body = verbs.get(item.verb)
         if body is not None and item.kind == "ok" and _selects_no_json(manifest, item.verb):
+            if item.outcome is not None and prints_json(item.outcome.stdout):
+                # it printed JSON with no flag at all (a tool whose output is JSON): json: true
+                evidence.append(replace(item, json_found=(JSON_BY_DEFAULT,)))
+                continue
             for candidate in facts.json_candidates:
                 retry = (
                     trial_run.try_manifest(

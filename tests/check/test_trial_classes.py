@@ -202,10 +202,11 @@ def test_a_json_list_with_a_non_zero_status_is_findings():
     ("name", "description", "expected"),
     [
         ("srcs", "File or directory paths", "."),
-        ("file", "file or directory to check", "."),
+        ("file", "file or directory to check", "sample.txt"),  # named a file: a file
         ("path", "a file to read", "sample.txt"),
     ],
 )
 def test_a_file_or_directory_arg_gets_the_working_directory(name, description, expected):
-    """A path that may be a directory gets '.', which holds the sample text, Python and JSON files."""
+    """A path that may be a directory gets '.', which holds the sample text, Python and JSON files;
+    an arg named a file stays a file."""
     assert sample_for(name, description) == expected

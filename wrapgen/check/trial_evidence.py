@@ -310,9 +310,13 @@ def failure_reason(outcome: TrialOutcome) -> str:
         lines = [
             " ".join(line.split())
             for line in text.splitlines()
-            if _WORDS.search(line) and not _FRAME.match(line)
+            if _WORDS.search(line) and not _FRAME.match(line) and not _POINTER.search(line)
         ]
-        said = next((line for line in reversed(lines) if _ERROR_WORD.search(line)), "")
+        said_wrong = [line for line in lines if _ERROR_WORD.search(line)]
+        # a traceback ends with what went wrong; other tools say it first ("tar: ...: Cannot open",
+        # then "Exiting with failure status due to previous errors")
+        traceback = "traceback (most recent call last)" in text.lower()
+        said = (said_wrong[-1] if traceback else said_wrong[0]) if said_wrong else ""
         said = said or (lines[-1] if lines else "")
         if said:
             if len(said) > _REASON_MAX:
@@ -325,6 +329,11 @@ def failure_reason(outcome: TrialOutcome) -> str:
 # one that says what went wrong
 _WORDS = re.compile(r"[A-Za-z]{3}")
 _FRAME = re.compile(r"\s*(?:at\s|File\s\"|#\d+\s|goroutine\s|\d+:\s+0x|[\]}),]+$)")
+# Lines that point elsewhere rather than say what went wrong
+_POINTER = re.compile(
+    r"\b(?:log of this run|for more (?:details|information|info)|previous errors|run with --\w+)\b",
+    re.IGNORECASE,
+)
 _ERROR_WORD = re.compile(
     r"\b(?:error|fatal|failed|cannot|can't|unable|invalid|not found|no such|denied|missing|unknown)\b",
     re.IGNORECASE,
@@ -500,6 +509,15 @@ def prints_json(stdout: str) -> bool:
     return head in ("{", "[") and is_json_text(stdout)
 
 
+def _lone_dashes(outcome: TrialOutcome) -> int:
+    """How often its output holds a "--" that is not its own command line echoed back ("-- VALUE",
+    as a process listing shows it): a "--" it answered about."""
+    argv = list(outcome.argv)
+    after = argv[argv.index("--") + 1] if "--" in argv[:-1] else ""
+    echoed = outcome.stdout.count(f"-- {after}") if after else 0
+    return outcome.stdout.count("--") - echoed
+
+
 def double_dash_verdict(with_it: Evidence, without_it: Evidence) -> str:
     """What the same operand with and without ``--`` shows: "dropped" (the tool reads ``--`` as an
     operand or refuses it: it fails only with it, or answers about a ``--`` it took for a name),
@@ -513,7 +531,7 @@ def double_dash_verdict(with_it: Evidence, without_it: Evidence) -> str:
         said_with, said_without = with_it.outcome.stdout, without_it.outcome.stdout
         if said_with == said_without:
             return "kept"
-        if said_with.count("--") > said_without.count("--"):
+        if _lone_dashes(with_it.outcome) > said_without.count("--"):
             return "dropped"  # it answered about "--": a widget, a service, a file named "--"
     return ""
 

@@ -93,8 +93,11 @@ def trial_specs(
     specs = []
     for name in manifest.get("verbs") or {}:
         verb = resolve_verb(manifest, name)
-        # what a generic file operand holds: the verb's words, then the pack's
-        context = f"{verb.get('description', '')} {manifest.get('description', '')}"
+        # what a generic file operand holds: the verb's words, then the pack's and its tool's name
+        # (a file that gzip lists or xz tests is one in its format)
+        context = (
+            f"{verb.get('description', '')} {manifest.get('description', '')} {manifest['bin']}"
+        )
         args = sample_args(verb["args"], context=context)
         try:
             argv = render_argv(verb["argv"], args, json_selection=verb["json"])

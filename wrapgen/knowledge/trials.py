@@ -101,8 +101,8 @@ def fixture_kind(name: str, description: str = "", context: str = "") -> str:
     kind = _first("fixture_kinds", description) if open_name else ""
     if kind:
         return kind
-    if _said("dir_words", description):
-        return ""  # a file or a directory: the working directory (sample_for)
+    if _said("dir_words", description) and not _said("file_words", spoken):
+        return ""  # a path that may be a directory: the working directory (sample_for)
     if _said("file_words", spoken) or (open_name and _said("file_words", description)):
         return (
             _first("fixture_formats", description) or _first("fixture_formats", context) or "text"
@@ -118,9 +118,7 @@ def sample_for(name: str, description: str = "", context: str = "") -> str:
     if kind:
         return fixture_file(kind)
     spoken = name.replace("_", " ")
-    if _said("dir_words", description) and (
-        _said("file_words", spoken) or _said("path_words", spoken)
-    ):
+    if _said("dir_words", description) and _said("path_words", spoken):
         return "."  # "File or directory paths": the working directory, with its sample files
     words = f"{name.replace('_', ' ')} {description}"
     for pattern, value in _table("samples"):

@@ -18,7 +18,7 @@ from wrapgen.knowledge.phrases import compiled
 from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command
 
-__all__ = ["answer_codes", "exit_codes_why", "inverts_answers"]
+__all__ = ["answer_codes", "exit_codes_why", "inverts_answers", "inverted_codes"]
 
 
 @lru_cache(maxsize=None)
@@ -53,6 +53,14 @@ def answer_codes(command: Command) -> dict[str, str]:
 def inverts_answers(fixed) -> bool:
     """Whether a command fixed to these mode flags (``("--files-without-match",)``) turns the answers around."""
     return bool(set(fixed) & load("exit_codes")["inverted_by"].names)
+
+
+def inverted_codes(fixed, declared: dict[str, str]) -> dict[str, str]:
+    """The answer statuses of a command fixed to a mode that turns them around: the same codes, each
+    with the mode's own meaning (``{"1": "every file matched"}`` for ``--files-without-match``)."""
+    table = load("exit_codes")["inverted_by"]
+    meaning = next((str(table.get(f).value) for f in fixed if table.get(f) is not None), "")
+    return {code: meaning for code in declared} if meaning else {}
 
 
 def exit_codes_why(command: Command) -> str:

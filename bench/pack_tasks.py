@@ -50,6 +50,9 @@ import threading
 import time
 from pathlib import Path
 
+from wrapgen.probe.install import program_paths
+from wrapgen.probe.sandbox import SYSTEM_DIRS
+
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 TASKS_FILE = DATA / "pack_tasks.json"
@@ -520,11 +523,14 @@ class Sandbox:
             network,
             use_bwrap,
         )
-        self.ro_binds = [str(path) for path in ro_binds]
         venv_bin = str(Path(sys.executable).parent)
         path = os.environ.get("PATH", "/usr/bin:/bin")
         if venv_bin not in path.split(os.pathsep):
             path = venv_bin + os.pathsep + path
+        # the interpreter that runs wrapgen, and PATH's programs, where /tmp's tmpfs would hide them
+        # (a virtual environment under /tmp): what the probe sandbox binds back too
+        shown = program_paths([sys.executable], search_path=path, system=SYSTEM_DIRS)
+        self.ro_binds = [str(p) for p in ro_binds] + [p for p in shown if p.startswith("/tmp/")]
         # the runtime's own baseline (docs/contract.md §8), given to the human command too
         self.env = {
             "PATH": path,

@@ -81,6 +81,18 @@ def test_wrap_is_deterministic_and_check_mode_writes_nothing(cli, notes, tmp_pat
     assert (out / "notes" / "pack.yaml").read_text() == "pack_id: notes\n"
 
 
+def test_a_tool_given_by_a_relative_path_is_named_by_its_absolute_one(cli, notes, tmp_path):
+    """`wrap ./notes`: pack.yaml's bin is the program's absolute path (a relative bin would run
+    whatever sits there in the caller's directory: W051), and the pack checks clean."""
+    import yaml
+
+    result = cli("wrap", f"./{notes.name}", "-o", "packs", cwd=notes.parent)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    manifest = yaml.safe_load((notes.parent / "packs" / "notes" / "pack.yaml").read_text())
+    assert manifest["bin"] == str(notes.resolve())
+    assert "W051" not in result.stdout
+
+
 def test_pick_takes_exactly_the_paths_given(cli, notes, tmp_path):
     """--pick list --pick delete gives those two commands, and the rest say 'not listed'."""
     out = tmp_path / "packs"

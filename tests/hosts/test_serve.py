@@ -28,7 +28,8 @@ from support.serve import wait_for_process as _wait_for_process  # noqa: E402
 from conftest import require_tool  # noqa: E402
 from wrapgen.hosts.mcp import (  # noqa: E402
     ARGS_LIMIT,
-    PipeLines,
+    LINE_LIMIT,
+    _Input,
     build_table,
     check_arguments,
     tool_result,
@@ -44,30 +45,71 @@ def _parent_of(pid: int) -> int | None:
         return None
 
 
-def test_pipe_lines_splits_lines_and_stands_in_for_oversized():
-    """PipeLines yields each line, replaces an oversized one by a stand-in with its id, keeps a tail."""
+class _Sent:
+    """What ``_Input`` answers itself (its ``output``)."""
+
+    def __init__(self):
+        self.messages = []
+
+    async def send(self, message):
+        self.messages.append(message)
+
+
+def test_the_input_screens_lines_and_stands_in_for_an_oversized_one():
+    """_Input yields each line the SDK can take; a broken one is answered (with its id where it can
+    be read) and never handed on; one over LINE_LIMIT is replaced by a stand-in with its id; the
+    unended tail at the end of the input is a line."""
+    import asyncio
+
     big = (
         b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"id":9,"x":"'
-        + b"y" * 5000
+        + b"y" * (LINE_LIMIT + 10)
         + b'"}}\n'
     )
-    data = b'{"a":1}\n' + big + b'{"b":2}\n' + b"tail"
-    read_fd, write_fd = os.pipe()
-    os.set_blocking(read_fd, False)
-    os.write(write_fd, data)
-    os.close(write_fd)
+    ping = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
+    data = ping + b'{"id": 4, oops\n' + big + b"\n" + ping.rstrip()
 
     async def collect():
-        return [line async for line in PipeLines(read_fd, limit=1000)]
+        reader = asyncio.StreamReader()
+        reader.feed_data(data)
+        reader.feed_eof()
+        lines = _Input(reader, limit=10)
+        lines.output = _Sent()
+        return [line async for line in lines], lines.output.messages
 
-    try:
-        lines = anyio.run(collect)
-    finally:
-        os.close(read_fd)
-    assert lines[0] == '{"a":1}\n' and lines[2] == '{"b":2}\n' and lines[3] == "tail"
+    lines, answered = anyio.run(collect)
+    assert lines[0] == ping.decode() and lines[2] == ping.decode().rstrip() and len(lines) == 3
     stand_in = json.loads(lines[1])
     assert stand_in["id"] == 7 and stand_in["method"] == "tools/call"
     assert stand_in["params"]["name"].startswith("\0")
+    assert [(m["id"], m["error"]["code"]) for m in answered] == [(4, -32700)]
+
+
+def test_the_input_pauses_at_its_limit_until_an_answer_frees_a_place():
+    """With ``limit`` requests unanswered the next line waits; an answer (or a cancellation the
+    client sends) lets it through."""
+    import asyncio
+
+    def request(n):
+        return b'{"jsonrpc":"2.0","id":%d,"method":"ping"}\n' % n
+
+    async def scenario():
+        reader = asyncio.StreamReader()
+        reader.feed_data(request(1) + request(2) + request(3))
+        reader.feed_eof()
+        lines = _Input(reader, limit=2)
+        lines.output = _Sent()
+        got = [await lines.__anext__(), await lines.__anext__()]
+        third = asyncio.ensure_future(lines.__anext__())
+        for _ in range(10):  # (the loop's turns in which an unpaused read would have ended)
+            await asyncio.sleep(0)
+        waited = not third.done()
+        lines.answered(1)
+        got.append(await asyncio.wait_for(third, 60))
+        return waited, [json.loads(line)["id"] for line in got]
+
+    waited, ids = anyio.run(scenario)
+    assert waited and ids == [1, 2, 3]
 
 
 def test_tool_result_mapping():

@@ -437,12 +437,13 @@ def test_a_flood_of_calls_gets_busy_answers_and_memory_stays_bounded(slow_pack, 
 
 
 def test_a_client_that_never_reads_makes_the_server_stop_reading(slow_pack, tmp_path):
-    """2000 calls sent without reading a single answer: the server pauses reading (the sender blocks)
-    instead of holding answers without bound; once the client reads, every call gets its answer."""
+    """20000 calls (2.6 MB) sent without reading a single answer: the server pauses reading (the
+    sender blocks, with far less than that in the pipes' and the server's buffers) instead of holding
+    answers without bound; once the client reads, every call gets its answer."""
     import threading
 
     server = Raw(slow_pack, tmp_path, "--max-in-flight", "1", "--max-queue", "1")
-    total = 2000
+    total = 20000
     lines = b"".join(
         json.dumps(
             {
@@ -467,7 +468,7 @@ def test_a_client_that_never_reads_makes_the_server_stop_reading(slow_pack, tmp_
     try:
         thread.start()
         time.sleep(3)
-        assert not sent.is_set(), "the server read 2000 calls nobody collected the answers of"
+        assert not sent.is_set(), "the server read 20000 calls nobody collected the answers of"
         ids = {server.read(60)["id"] for _ in range(total)}
         assert ids == set(range(total))
         assert sent.wait(30)
@@ -553,32 +554,6 @@ def test_malformed_input_gets_a_json_rpc_error_with_its_id(slow_pack, tmp_path):
     finally:
         err = server.close()
     assert "Traceback" not in err and "RecursionError" not in err
-
-
-def test_the_cheap_screen_never_passes_what_the_sdk_would_drop():
-    """_plain_request (the fast path) accepts a line only when the SDK's own parser does too."""
-    from wrapgen.hosts.mcp import _plain_request
-
-    lines = [raw.decode("utf-8", "replace") for raw, _, _ in MALFORMED] + [
-        '{"jsonrpc":"2.0","id":1,"method":"ping"}',
-        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
-        '{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":NaN}}',
-        '{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":1e999}}',
-        '{"jsonrpc":"2.0","id":1.5,"method":"x"}',
-        '{"jsonrpc":"2.0","id":true,"method":"x"}',
-        '{"jsonrpc":"2.0","id":null,"method":"x"}',
-        '{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}',
-        '{"jsonrpc":"2.0","id":1,"method":"x","result":{}}',
-        '{"jsonrpc":"2.0","id":"\\udfff","method":"x"}',
-        '{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"tab\there"}}',
-        '{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"' + "[" * 150 + '"}}',
-    ]
-    for line in lines:
-        if _plain_request(line) is not None:
-            types.jsonrpc_message_adapter.validate_json(
-                line, by_name=False
-            )  # raises if the SDK disagrees
-    assert _plain_request('{"jsonrpc":"2.0","id":1,"method":"ping"}') is not None
 
 
 def test_screen_line_passes_good_messages_and_drops_blank_lines():

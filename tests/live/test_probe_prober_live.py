@@ -15,16 +15,16 @@ from wrapgen.probe.prober import Prober, resolve_tool
 def test_resolve_tool_finds_a_name_on_path():
     """A bare name resolves to the absolute path of the executable found on PATH."""
     git = require_tool("git")
-    path = resolve_tool("git")
-    assert os.path.isabs(path)
-    assert os.path.samefile(path, git)
+    ref = resolve_tool("git")
+    assert os.path.isabs(ref.path) and ref.bin == "git" and ref.by_name
+    assert os.path.samefile(ref.path, git)
 
 
 def test_version_and_man_page_of_a_real_tool():
     """--version gives its first line; the man page source of a subcommand is found by name (gh-pr-list)."""
     require_tool("gh")
     require_tool("man")
-    with Prober(resolve_tool("gh"), name="gh") as prober:
+    with Prober(resolve_tool("gh").path, name="gh") as prober:
         version = prober.version()
         source, page = prober.man_source(("pr", "list"))
     assert version.startswith("gh version ")
@@ -36,5 +36,5 @@ def test_version_and_man_page_of_a_real_tool():
 
 def test_a_missing_man_page_gives_nothing():
     """A tool without a man page for a subcommand gives an empty source, not an error."""
-    with Prober(resolve_tool("git"), name="git") as prober:
+    with Prober(resolve_tool("git").path, name="git") as prober:
         assert prober.man_source(("no-such-subcommand-xyz",)) == ("", "")

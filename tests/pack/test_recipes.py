@@ -151,15 +151,32 @@ def test_resolve_tool_search_paths_then_path(tmp_path):
     script.write_text("#!/bin/sh\necho fake\n")
     script.chmod(0o755)
     recipe = parse_recipe("tool: git\nsearch_paths: [tools]\n", source=str(tmp_path / "r.yaml"))
-    assert resolve_tool(recipe) == str(script)
-    plain = parse_recipe("tool: sh\n", source=str(tmp_path / "r.yaml"))
-    assert os.path.basename(resolve_tool(plain)) == "sh"
+    found = resolve_tool(recipe)
+    # (PATH's git is another program: pack.yaml names the one the recipe found by its path)
+    assert found.path == str(script) and found.bin == str(script) and not found.by_name
+    plain = resolve_tool(parse_recipe("tool: sh\n", source=str(tmp_path / "r.yaml")))
+    assert os.path.basename(plain.path) == "sh" and plain.bin == "sh" and plain.by_name
+
+
+def test_a_search_path_that_holds_the_program_on_path_keeps_its_name(tmp_path):
+    """A tool found in search_paths that PATH finds by the same name, the very same file, is named."""
+    bin_dir = tmp_path / "tools"
+    bin_dir.mkdir()
+    (bin_dir / "mytool").write_text("#!/bin/sh\necho mine\n")
+    (bin_dir / "mytool").chmod(0o755)
+    recipe = parse_recipe("tool: mytool\nsearch_paths: [tools]\n", source=str(tmp_path / "r.yaml"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+        found = resolve_tool(recipe)
+    assert (found.bin, found.path) == ("mytool", str(bin_dir / "mytool"))
 
 
 def test_resolve_tool_relative_path_and_missing(tmp_path):
     """A path is relative to the recipe; a missing tool names every place looked in."""
     recipe = load_recipe(REPO / "recipes" / "examples" / "deployctl.yaml")
-    assert resolve_tool(recipe) == str(REPO / "recipes" / "examples" / "bin" / "deployctl")
+    found = resolve_tool(recipe)
+    assert found.path == str(REPO / "recipes" / "examples" / "bin" / "deployctl")
+    assert os.path.isabs(found.bin) and found.name == "deployctl"
     missing = parse_recipe(
         "tool: no-such-tool-xyz\nsearch_paths: [a]\n", source=str(tmp_path / "r.yaml")
     )

@@ -214,7 +214,7 @@ def test_the_pack_passes_check_and_the_help_reading_tool_is_untouched():
         _tool("just", "just", just_targets()[0]),
         _tool("task", "task", task_targets()),
     ):
-        from wrapgen.flows.wrap import pack_files
+        from wrapgen.pack.build import pack_files
 
         files = pack_files(propose(tool).manifest)
         manifest, diagnostics = parse_manifest(files["pack.yaml"].encode(), path="pack.yaml")

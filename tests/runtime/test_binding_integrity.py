@@ -453,3 +453,23 @@ def test_the_runtime_and_the_discovery_cache_agree_on_the_directory(env, monkeyp
         monkeypatch.setenv(name, value)
     assert cache_dir() == discovery_cache_dir()
     assert stamp_path("a" * 64).parent == discovery_cache_dir() / "trusted"
+
+
+def test_only_a_binding_rendered_from_pack_yaml_is_stamped(tmp_path, cache):
+    """write_files vouches for a binding.json that build rendered (its provenance travels with the
+    text, through a worker process too), never for the same text read back from a pack directory."""
+    import pickle
+
+    from wrapgen.pack.build import render_pack_files
+    from wrapgen.pack.emit import RenderedBinding, write_files
+
+    pack = _pack(tmp_path, build=False)
+    read_back = (pack / "binding.json").read_text(encoding="utf-8")
+    write_files(tmp_path / "copy", {"binding.json": read_back})
+    assert read_stamp(_pack_sha(pack)) is None
+    rendered = render_pack_files((pack / "pack.yaml").read_bytes())["binding.json"]
+    assert rendered == read_back and isinstance(rendered, RenderedBinding)
+    carried = pickle.loads(pickle.dumps(rendered))
+    assert isinstance(carried, RenderedBinding) and carried.pack_sha256 == _pack_sha(pack)
+    write_files(tmp_path / "copy", {"binding.json": carried})
+    assert read_stamp(_pack_sha(pack)) == _sha(pack / "binding.json")

@@ -5,6 +5,7 @@ to reach the network has that counted. Read through run_process's on_timeout, be
 
 from __future__ import annotations
 
+import os
 import sys
 
 import pytest
@@ -53,9 +54,38 @@ def test_a_watcher_holds_its_inotify_descriptor(tmp_path):
     assert state.watches >= 1 and not state.sleeping(TIMEOUT)
 
 
-def test_a_tool_at_work_is_not_asleep():
-    state = _state_at_timeout("while True: pass")
-    assert state.cpu_s > TIMEOUT / 2 and not state.sleeping(TIMEOUT)
+def _tree_once_ready(argv: list[str], ready) -> TreeState:
+    """``tree_state`` of a process started with ``argv`` once it has made the file ``ready`` (waited
+    for with a bound that only catches a hang); the process is killed after."""
+    import subprocess
+    import time
+
+    process = subprocess.Popen(argv, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not ready.exists():
+            assert process.poll() is None, f"the tool ended ({process.returncode})"
+            assert time.monotonic() < deadline, "the tool never got ready"
+            time.sleep(0.02)
+        return tree_state(process.pid)
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_tool_at_work_is_not_asleep(tmp_path):
+    """The CPU a busy tool has spent counts as work: once its process (a child of the one looked at)
+    has spent 0.3 s of CPU, as it measures itself, the tree holds that much and is not asleep."""
+    ready = tmp_path / "spent"
+    busy = (
+        f"import time\nwhile time.process_time() < 0.3: pass\nopen({str(ready)!r}, 'w').close()\n"
+        "while True: pass"
+    )
+    launcher = f"import subprocess, sys\nsubprocess.run([sys.executable, '-c', {busy!r}])"
+    state = _tree_once_ready([sys.executable, "-c", launcher], ready)
+    # (/proc counts CPU in clock ticks, user and system time each cut to a whole tick)
+    assert state.processes == 1 and state.cpu_s >= 0.3 - 2 / os.sysconf("SC_CLK_TCK")
+    assert not state.sleeping(0.5)
 
 
 def test_the_children_of_the_tool_count_and_nothing_outlives_the_call():
@@ -74,7 +104,6 @@ def test_the_children_of_the_tool_count_and_nothing_outlives_the_call():
 
 
 def test_an_observer_that_fails_still_leaves_no_process_behind(tmp_path):
-    import os
     import time
 
     pid_file = tmp_path / "pid"
@@ -107,42 +136,27 @@ RETRY = (
     "        socket.create_connection(('192.0.2.1', 80), timeout=0.2)\n"  # TEST-NET-1: never routed here
     "    except OSError:\n"
     "        pass\n"
-    "time.sleep(60)"
 )
 
 
-def _in_own_network(source: str) -> TreeState:
+def _in_own_network(source: str, tmp_path) -> TreeState:
+    """The state of ``source``, run in a network namespace of its own, once it has run (then it sleeps)."""
     bwrap = require_tool("bwrap")
-    seen = []
-    argv = [
-        bwrap,
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev",
-        "/dev",
-        "--proc",
-        "/proc",
-        "--unshare-net",
-        "--unshare-pid",
-        "--die-with-parent",
-        sys.executable,
-        "-c",
-        source,
-    ]
-    result = run_process(argv, timeout_s=2.0, on_timeout=lambda pid: seen.append(tree_state(pid)))
-    assert result.timed_out and seen and seen[0] is not None, result
-    return seen[0]
+    ready = tmp_path / "ready"
+    source += f"\nopen({str(ready)!r}, 'w').close()\nimport time\ntime.sleep(60)"
+    argv = [bwrap, "--ro-bind", "/", "/", "--bind", str(tmp_path), str(tmp_path), "--dev", "/dev"]
+    argv += ["--proc", "/proc", "--unshare-net", "--unshare-pid", "--die-with-parent"]
+    return _tree_once_ready([*argv, sys.executable, "-c", source], ready)
 
 
 @pytest.mark.live
-def test_a_tool_that_tried_the_network_in_a_sandbox_is_retrying_it():
-    state = _in_own_network(RETRY)
+def test_a_tool_that_tried_the_network_in_a_sandbox_is_retrying_it(tmp_path):
+    state = _in_own_network(RETRY, tmp_path)
     assert state.net_attempts and state.net_attempts >= 1
-    assert state.retrying_network(2.0)
+    assert state.retrying_network(60.0)
 
 
 @pytest.mark.live
-def test_a_sleeper_in_a_sandbox_never_tried_the_network():
-    state = _in_own_network("import time\ntime.sleep(60)")
-    assert state.net_attempts == 0 and state.sleeping(2.0) and not state.retrying_network(2.0)
+def test_a_sleeper_in_a_sandbox_never_tried_the_network(tmp_path):
+    state = _in_own_network("", tmp_path)
+    assert state.net_attempts == 0 and state.sleeping(60.0) and not state.retrying_network(60.0)

@@ -8,7 +8,7 @@ program: ``git log --output``, ``rg --pre``, ``fd --exec``, ``curl -o``. The cat
 
 from __future__ import annotations
 
-from wrapgen.check.rules import PackContext, rule
+from wrapgen.check.registry import PackContext, rule
 from wrapgen.knowledge.dangerous_flags import token_danger
 
 __all__ = ["dangerous_flag_on_read"]

@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
-from wrapgen.check.rules import PLACEHOLDER_RE, PackContext, _is_flag, rule
+from wrapgen.check.registry import PLACEHOLDER_RE, PackContext, rule
+from wrapgen.check.registry import is_flag as _is_flag
 from wrapgen.errors import Diagnostic
 from wrapgen.knowledge.commands import is_revision_operand
 from wrapgen.knowledge.tools import END_OF_OPTIONS, revisions_before_dash_dash

@@ -15,7 +15,7 @@ allow). Generated packs carry them
 
 from __future__ import annotations
 
-from wrapgen.check.rules import PackContext, rule
+from wrapgen.check.registry import PackContext, rule
 from wrapgen.knowledge.hardening import (
     hardening_for,
     missing_env,

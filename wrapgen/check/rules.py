@@ -10,8 +10,9 @@ on a read verb):
 
 1. Write ``def my_rule(ctx: PackContext) -> Iterable[Diagnostic]`` and decorate it with
    ``@rule("W0NN", severity="error", summary="...")``, taking the next free number. It may live
-   in its own module (``wrapgen/check/flags.py``) as long as that module is listed in
-   ``_load_plugins`` below, so registering happens before ``check_pack`` runs.
+   in its own module (``wrapgen/check/flags.py``, importing ``rule`` and ``PackContext`` from
+   ``check/registry.py``) as long as that module is listed in ``_RULE_MODULES`` below, so
+   registering happens before ``check_pack`` runs.
 2. Walk ``ctx.verbs``: each ``VerbView`` has the resolved ``argv`` tokens, ``effect``,
    ``properties`` and helpers ``literal_flags()`` (index, flag name, inline value) and
    ``field_of(index)`` (the manifest field of a token, for the line number).
@@ -27,10 +28,18 @@ from __future__ import annotations
 import json
 import re
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
+from wrapgen.check.registry import (
+    PLACEHOLDER_RE,
+    RULES,
+    PackContext,
+    Rule,
+    VerbView,
+    rule,
+)
+from wrapgen.check.registry import is_flag as _is_flag
 from wrapgen.errors import Diagnostic
 from wrapgen.knowledge.commands import is_mega_arg, is_mega_command
 from wrapgen.knowledge.shells import is_shell_operator, runner, takes_code
@@ -52,117 +61,6 @@ __all__ = [
     "expand_pack_dirs",
     "lint_manifest",
 ]
-
-PLACEHOLDER_RE = re.compile(r"\{\{(.*?)\}\}")
-ALWAYS_ACCEPTED = (
-    "confirm",
-    "apply",
-)  # docs/contract.md §9: accepted as args even when the schema omits them
-# What is a mega-command, a shell, an interpreter or shell syntax is knowledge, shared with propose
-# and promote: wrapgen/knowledge/commands.py and wrapgen/knowledge/shells.py (data/*.json).
-
-
-@dataclass(frozen=True)
-class Rule:
-    code: str
-    severity: str  # "error" | "warning"
-    summary: str
-    function: Callable[["PackContext"], Iterable[Diagnostic]]
-    derived: bool = False  # compares with files on disk: build skips it
-
-
-RULES: dict[str, Rule] = {}
-
-
-def rule(code: str, *, severity: str, summary: str, derived: bool = False):
-    """Register a lint rule under ``code``; codes are unique."""
-
-    def register(function):
-        if code in RULES:
-            raise ValueError(f"check code {code} is registered twice")
-        RULES[code] = Rule(code, severity, summary, function, derived)
-        return function
-
-    return register
-
-
-def _is_flag(token: str) -> bool:
-    """A literal option token (``-n``, ``--max-count``): not ``--`` and not a placeholder."""
-    return token.startswith("-") and token != "--" and "{{" not in token
-
-
-@dataclass(frozen=True)
-class VerbView:
-    """One verb as the runtime will see it: the resolved argv template and its policy."""
-
-    name: str
-    argv: tuple[str, ...]
-    from_cli: bool
-    properties: Mapping[str, Any]
-    effect: str
-    confirm: bool
-    policy_declared: bool
-    title: Mapping[str, Any] | None
-    aliases: Mapping[str, Any]
-    required: tuple[str, ...] = ()
-
-    @property
-    def field(self) -> str:
-        return f"verbs.{self.name}"
-
-    def field_of(self, index: int) -> str:
-        """The manifest field of argv token ``index`` (the verb itself for a template verb)."""
-        return f"{self.field}.cli[{index}]" if self.from_cli else self.field
-
-    @property
-    def where(self) -> str:
-        """Words for messages about a template verb, whose argv is not literally in the manifest."""
-        return "" if self.from_cli else " (rendered from wrap.argv_template)"
-
-    def placeholders(self) -> list[tuple[int, str]]:
-        """(token index, placeholder name) for every ``{{name}}`` in the argv."""
-        return [
-            (i, m.group(1).strip())
-            for i, token in enumerate(self.argv)
-            for m in PLACEHOLDER_RE.finditer(token)
-        ]
-
-    def literal_flags(self) -> list[tuple[int, str, str | None]]:
-        """(token index, flag, inline value or None): ``--output=x`` -> ``(i, "--output", "x")``."""
-        out = []
-        for i, token in enumerate(self.argv):
-            if _is_flag(token) or (token.startswith("-") and token != "--" and "=" in token):
-                name, sep, value = token.partition("=")
-                if "{{" not in name:
-                    out.append((i, name, value if sep else None))
-        return out
-
-    def arg_names(self) -> set[str]:
-        return set(self.properties) | set(ALWAYS_ACCEPTED)
-
-
-@dataclass(frozen=True)
-class PackContext:
-    """What a rule sees: the manifest, its verbs resolved, and the derived files on disk."""
-
-    directory: Path
-    manifest: Manifest
-    load_diagnostics: tuple[Diagnostic, ...]
-    verbs: tuple[VerbView, ...]
-    derived: Mapping[str, tuple[bytes, int] | None] = field(
-        default_factory=dict
-    )  # name -> (bytes, mode)
-    trials: Mapping[str, Any] = field(
-        default_factory=dict
-    )  # verb -> trial Evidence (`check --try` only)
-
-    def diagnostic(
-        self, code: str, field_path: str, message: str, *, hint: str = "", level: str = ""
-    ) -> Diagnostic:
-        return self.manifest.diagnostic(
-            code, level or RULES[code].severity, field_path, message, hint=hint
-        )
-
 
 # --- rules -------------------------------------------------------------------------------------
 
@@ -501,6 +399,40 @@ def _confirm(ctx: PackContext):
                 f"{verb.field}.policy.confirm",
                 f"a {verb.effect} verb must be confirm-gated",
                 hint="remove 'confirm: false' so that it runs only with confirm=true",
+            )
+
+
+@rule(
+    "W016",
+    severity="error",
+    summary="a JSON selection that says two things: json: [], or jc: beside a JSON selection",
+)
+def _json_selection(ctx: PackContext):
+    """docs/contract.md §7: ``json: [TOKENS]`` asks the tool for JSON, ``json: true`` says it prints
+    JSON as it is, ``json: false`` that it prints text. ``[]`` says neither (it once meant false), and
+    a verb that declares ``jc:`` reads text, whatever its selection says."""
+    data = ctx.manifest.data
+    verbs = data.get("verbs") or {}
+    empty_hint = (
+        "write json: false for a tool whose output is text, or json: true for one that prints"
+        " JSON without a flag (aws, or a cli[] that already holds its JSON flag)"
+    )
+    if data.get("json") == [] and any("json" not in v for v in verbs.values()):
+        yield ctx.diagnostic("W016", "json", "json: [] is ambiguous", hint=empty_hint)
+    for name, verb in verbs.items():
+        if verb.get("json") == []:
+            yield ctx.diagnostic(
+                "W016", f"verbs.{name}.json", "json: [] is ambiguous", hint=empty_hint
+            )
+        selection = verb["json"] if "json" in verb else data.get("json", ["--json"])
+        if "jc" in verb and selection not in (False, []):
+            shown = "true" if selection is True else json.dumps(selection)
+            where = f"verbs.{name}.json" if "json" in verb else f"verbs.{name}.jc"
+            yield ctx.diagnostic(
+                "W016",
+                where,
+                f"jc: {verb['jc']} reads the tool's text, yet the verb's JSON selection is {shown}",
+                hint=f"set json: false on verbs.{name} (jc makes the JSON), or drop jc",
             )
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from wrapgen.check.rules import PackContext, rule
+from wrapgen.check.registry import PackContext, rule
 from wrapgen.knowledge.text import names_only, title_placeholder, unreadable_reason
 
 __all__ = ["text_findings"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from wrapgen.check.rules import rule
+from wrapgen.check.registry import rule
 from wrapgen.check.samples import sample_value
 from wrapgen.knowledge.trials import ignored_path, phrase
 from wrapgen.model.trial import TrialOutcome, is_json_text

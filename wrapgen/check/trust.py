@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Iterator, Mapping
 
-from wrapgen.check.rules import PackContext, rule
+from wrapgen.check.registry import PackContext, rule
 
 try:  # Python 3.11+
     import re._constants as _c

@@ -335,8 +335,8 @@ def _convert_group(paths: Sequence[Path], out_dir: str | os.PathLike) -> list[Ou
     return [convert_recipe(path, out_dir=out_dir) for path in paths]
 
 
-def _tool_identity(path: Path) -> str | None:
-    """The resolved tool a recipe names (None when it cannot be read: its conversion will say why)."""
+def _tool_identity(path: Path):
+    """The ``ToolRef`` a recipe names (None when it cannot be read: its conversion will say why)."""
     import yaml
 
     from wrapgen.pack.recipe import resolve_tool
@@ -402,7 +402,6 @@ _MEMO_FORMAT = 1
 def _memo_key(path: Path, out_dir: str | os.PathLike) -> str | None:
     import hashlib
     import json
-    import shutil
 
     import yaml
 
@@ -410,7 +409,7 @@ def _memo_key(path: Path, out_dir: str | os.PathLike) -> str | None:
     try:
         raw = path.read_bytes()
         data = yaml.safe_load(raw)
-        stat = os.stat(tool)
+        stat = os.stat(tool.path)
     except Exception:  # anything odd: no memo, the real conversion reports it properly
         return None
     identity = {
@@ -418,8 +417,8 @@ def _memo_key(path: Path, out_dir: str | os.PathLike) -> str | None:
         "code": source_fingerprint(),
         "recipe": str(path.resolve()),
         "bytes": hashlib.sha256(raw).hexdigest(),
-        "tool": [tool, stat.st_size, stat.st_mtime_ns],
-        "on_path": shutil.which(str(data["tool"])),
+        "tool": [tool.path, stat.st_size, stat.st_mtime_ns],
+        "bin": tool.bin,  # (the name where PATH finds it: what pack.yaml names)
         "runner": _runner_identity(path, data),
         "out": str(Path(out_dir).resolve()),
     }
@@ -556,7 +555,8 @@ def run_batch(
         # discovery cache and the others read it, instead of two workers crawling the same tool.
         groups: dict[str, list[int]] = {}
         for i in todo:
-            groups.setdefault(_tool_identity(recipes[i]) or f"#{i}", []).append(i)
+            ref = _tool_identity(recipes[i])
+            groups.setdefault(f"#{i}" if ref is None else ref.path, []).append(i)
         with pool_class(max_workers=jobs) as pool:
             futures = {
                 pool.submit(_convert_group, [recipes[i] for i in group], out_dir): group

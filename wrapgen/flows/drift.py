@@ -25,6 +25,7 @@ from wrapgen.check.drift import (
 )
 from wrapgen.errors import HelpUnreadableError, ManifestError, ToolNotFoundError, WrapgenError
 from wrapgen.model.tool import Command, Tool
+from wrapgen.pack.build import pack_files
 
 __all__ = [
     "source_files",
@@ -56,8 +57,6 @@ def source_files(
     manifest: Mapping, tool: Tool, options: Mapping[str, Any] | None = None
 ) -> dict[str, str]:
     """pack.yaml (with ``source``), its derived files and ``source.json``, as text."""
-    from wrapgen.flows.wrap import pack_files
-
     data = snapshot(tool, manifest.get("verbs") or {}, effect_of=_effects_of(tool))
     recorded = dict(manifest)
     recorded["source"] = {"version": data["version"], "help_sha256": data["help_sha256"]}
@@ -176,7 +175,7 @@ def version_drifts(pack_dirs: Sequence[Path]) -> list[tuple[Path, Drift]]:
             continue
         bin_name, pack_id = str(data.get("bin")), str(data.get("pack_id"))
         try:
-            path = resolve_tool(bin_name)
+            path = resolve_tool(bin_name).path
             with Prober(path, name=bin_name, use_man=False) as prober:
                 line = prober.version()
         except ToolNotFoundError as error:

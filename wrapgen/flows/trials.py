@@ -14,7 +14,6 @@ places of those left out (the proposal made again without them), and are tried t
 from __future__ import annotations
 
 import os
-import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable
@@ -29,6 +28,8 @@ from wrapgen.check.trial_evidence import (
     with_print_once_flags,
     without_streaming_flags,
 )
+from wrapgen.errors import ToolNotFoundError
+from wrapgen.probe.prober import resolve_tool
 from wrapgen.probe.trial import (
     DEFAULT_TRIAL_JOBS,
     DEFAULT_TRIAL_TIMEOUT_S,
@@ -150,7 +151,11 @@ def try_manifest(
     specs = trial_specs(manifest)
     if try_in is not None and not try_in_checked:
         try_in = check_try_in(try_in)
-    bin_path = bin_path or shutil.which(manifest["bin"]) or ""
+    if not bin_path:
+        try:
+            bin_path = resolve_tool(str(manifest["bin"])).path
+        except ToolNotFoundError:
+            bin_path = ""
     if not bin_path or not os.access(bin_path, os.X_OK):
         note = f"{manifest['bin']} is not installed here: nothing was tried"
         return TrialReport(

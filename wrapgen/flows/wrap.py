@@ -9,17 +9,21 @@ answers a bare ``--json``; everything else runs through discovery and ``wrapgen.
 from __future__ import annotations
 
 import os
-import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from wrapgen.errors import Diagnostic, HelpUnreadableError
+from wrapgen.errors import Diagnostic, HelpUnreadableError, ToolNotFoundError
+from wrapgen.flows.drift import (
+    source_files,  # pack.yaml's source and source.json: what drift compares
+)
 from wrapgen.model.tool import Tool
+from wrapgen.model.toolref import ToolRef
+from wrapgen.probe.prober import resolve_tool
 from wrapgen.propose import Proposal, propose
 from wrapgen.propose.jsonsel import fields_from_text
 
-__all__ = ["WrapResult", "wrap", "wrap_split", "pack_files", "json_field_lists", "recipe_for_picks"]
+__all__ = ["WrapResult", "wrap", "wrap_split", "json_field_lists", "recipe_for_picks"]
 
 _FIELD_PROBE_TIMEOUT_S = 10.0
 _FIELD_PROBE_JOBS = 4  # field probes at once: each is a sandboxed start of the tool (gh: 8 of them)
@@ -46,15 +50,6 @@ class WrapResult:
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
         return tuple(d for d in self.findings if d.level == "error")
-
-
-def pack_files(manifest: dict) -> dict[str, str]:
-    """pack.yaml plus its derived files, as text."""
-    from wrapgen.pack.build import render_pack_files
-    from wrapgen.pack.manifest import dump_manifest
-
-    text = dump_manifest(manifest)
-    return {"pack.yaml": text, **render_pack_files(text.encode("utf-8"))}
 
 
 def _json_value_flag(command) -> bool:
@@ -130,12 +125,31 @@ def recipe_for_picks(tool_name: str, picks: Sequence[str], recipe=None):
     return replace(recipe, commands=specs)
 
 
-def _bin_for(recipe, tool_arg: str, resolved: str) -> str:
-    """What pack.yaml names as the bin: the name on PATH when that is how the tool is found."""
-    name = recipe.tool if recipe is not None else tool_arg
-    if "/" not in name and shutil.which(name):
-        return name
-    return resolved
+def _resolved(tool_arg: str | None, recipe, discover) -> ToolRef:
+    """The tool, resolved once (a recipe's way where there is one). A tool not found is an error,
+    unless a caller's own ``discover`` reads it without running it (a task runner's file, a test)."""
+    if recipe is not None:
+        from wrapgen.pack.recipe import resolve_tool as resolve_recipe_tool
+
+        return resolve_recipe_tool(recipe)
+    try:
+        return resolve_tool(tool_arg)
+    except ToolNotFoundError:
+        if discover is None:
+            raise
+        return ToolRef(tool_arg, tool_arg, tool_arg)
+
+
+def _discovered(discover, ref: ToolRef, options: Mapping[str, Any]) -> Tool:
+    """``discover``'s tool named as pack.yaml names it: wrapgen's discovery is handed the resolved
+    ``ToolRef``, a caller's own ``discover`` the name."""
+    if discover is None:
+        from wrapgen.probe.discover import discover as discovery
+
+        tool = discovery(ref, **options)
+    else:
+        tool = discover(ref.bin, **options)
+    return replace(tool, name=ref.bin)
 
 
 def wrap(
@@ -187,22 +201,14 @@ def wrap(
         discover = runner_discovery(
             tool_arg or getattr(recipe, "tool", None), where, file=named, explicit=where is not None
         )
-    if discover is None:
-        from wrapgen.probe.discover import discover
+    ref = _resolved(tool_arg, recipe, discover)
     options = {}
     if recipe is not None:
-        from wrapgen.pack.recipe import resolve_tool
-
-        resolved = resolve_tool(recipe)
         options = {k: v for k, v in dict(recipe.discover_options).items() if v is not None}
-        tool_arg = tool_arg or recipe.tool
-    else:
-        resolved = shutil.which(tool_arg) or tool_arg
     options.update({k: v for k, v in dict(discover_options or {}).items() if v is not None})
-    bin_name = _bin_for(recipe, tool_arg, resolved)
+    bin_name = ref.bin
     tell("discovery")
-    tool = discover(bin_name, **_with_deadline(discover, options, end))
-    tool = replace(tool, name=bin_name)
+    tool = _discovered(discover, ref, _with_deadline(discover, options, end))
     root = tool.root
     if not (root.subcommands or root.flags or root.positionals):
         tried = (
@@ -224,7 +230,7 @@ def wrap(
     if probe_json_fields:
         tell("JSON field probes")
         fields = json_field_lists(
-            tool, proposal, bin_path=resolved, deadline_at=end, notes=notes, cache=use_cache
+            tool, proposal, bin_path=ref.path, deadline_at=end, notes=notes, cache=use_cache
         )
         if fields:
             proposal = propose(tool, recipe, json_fields=fields)
@@ -237,7 +243,7 @@ def wrap(
             tool,
             recipe,
             fields,
-            bin_path=resolved,
+            bin_path=ref.path,
             deadline_at=end,
             probe_json_fields=probe_json_fields,
             cache=use_cache,
@@ -245,7 +251,7 @@ def wrap(
         proposal, report = try_and_backfill(
             proposal,
             repropose=repropose,
-            bin_path=resolved,
+            bin_path=ref.path,
             try_in=try_in,
             timeout_s=trial_timeout_s,
             deadline_at=end,
@@ -256,10 +262,6 @@ def wrap(
             f"nothing to propose for {bin_name}: every candidate was left out",
             hint="pass --pick PATH for the subcommands you want, or write a recipe",
         )
-    from wrapgen.flows.drift import (
-        source_files,
-    )  # pack.yaml's source and source.json: what drift compares
-
     tell("writing and checking the pack")
     files = source_files(proposal.manifest, tool, options)
     pack_id = proposal.manifest["pack_id"]
@@ -320,7 +322,7 @@ def _with_deadline(discover, options: dict, end: float | None) -> dict:
 
     from wrapgen.probe import discover as discovery
 
-    if end is None or discover is not discovery.discover:
+    if end is None or discover is not None:
         return options
     own = options.get("deadline_s", discovery.DEFAULT_DEADLINE_S)
     left = max(round(end - time.monotonic(), 1), 0.1)  # (the warning says it: no 5.52192 s)
@@ -348,13 +350,10 @@ def wrap_split(
 
     if discover is None:
         from wrapgen.probe.discover import discover
-    bin_name = _bin_for(None, tool_arg, shutil.which(tool_arg) or tool_arg)
-    tool = replace(
-        discover(
-            bin_name, **{k: v for k, v in dict(discover_options or {}).items() if v is not None}
-        ),
-        name=bin_name,
-    )
+    ref = _resolved(tool_arg, None, discover)
+    bin_name = ref.bin
+    options = {k: v for k, v in dict(discover_options or {}).items() if v is not None}
+    tool = _discovered(discover, ref, options)
     parts = split_tool(tool)
     if len(parts) < 2:
         raise UsageError(

@@ -349,7 +349,8 @@ def json_fields(verb: Mapping) -> tuple[str, ...]:
     tool prints those fields, and no others, of each object. Any other selection (``-o json``,
     ``--format json``) says nothing of the shape.
     """
-    selection = [str(token) for token in verb.get("json") or ()]
+    selection = verb.get("json")
+    selection = [str(token) for token in selection] if isinstance(selection, list) else []
     value = None
     if len(selection) == 2 and selection[0] == "--json":
         value = selection[1]

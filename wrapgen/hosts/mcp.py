@@ -31,15 +31,19 @@ Trust (issue 12):
   when one can be read, never silence.
 - Tools run through ``runtime.execute`` (the runtime's one spawn), so its containment holds here.
 
-``mcp`` is imported only here; ``wrapgen export`` works without it.
+The SDK is used through its public API only: ``mcp.server.Server`` with ``on_list_tools`` and
+``on_call_tool``, ``mcp.server.stdio.stdio_server`` given the two streams of ``_wire`` (its
+``stdin``/``stdout`` parameters: the screening, the size limit and the pause above), progress and
+elicitation through the request's session. ``mcp`` is imported only here; ``wrapgen export``
+works without it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
-import queue
 import re
 import signal
 import stat
@@ -68,8 +72,6 @@ from wrapgen.runtime.waiting import children_by_parent
 __all__ = [
     "ARGS_LIMIT",
     "LINE_LIMIT",
-    "PipeLines",
-    "PipeWriter",
     "TRANSPORTS",
     "ToolTable",
     "build_table",
@@ -103,13 +105,8 @@ PARSE_ERROR, INVALID_REQUEST = -32700, -32600  # JSON-RPC 2.0
 # for a client that does not read): past it, reading pauses until answers have gone out.
 UNANSWERED_SLACK = 64
 TITLE_META = "wrapgen/title"  # the done title, in a call result's _meta
-_ARGS_ENCODER = json.JSONEncoder(
-    ensure_ascii=False
-)  # json.dumps(value, ensure_ascii=False), built once
-_LINE_ENCODER = json.JSONEncoder(
-    ensure_ascii=False, separators=(",", ":")
-)  # a compact message line
-_ANSWER_ID_RE = re.compile(r'"id":(-?\d+|"(?:[^"\\]|\\.)*"),"(?:result|error)":')
+# How the SDK writes an answer: {"jsonrpc":"2.0","id":ID,"result":... (or "error")
+_ANSWER_ID_RE = re.compile(r'\{"jsonrpc":"2\.0","id":(-?\d+|"(?:[^"\\]|\\.)*"),"(?:result|error)":')
 
 
 @dataclass(frozen=True)
@@ -226,7 +223,7 @@ def check_arguments(arguments: Any) -> str | None:
     if not arguments:
         return None  # {}: nothing to measure
     try:
-        size = len(_ARGS_ENCODER.encode(arguments).encode("utf-8"))
+        size = len(json.dumps(arguments, ensure_ascii=False).encode("utf-8"))
     except UnicodeEncodeError:
         return (
             "arguments hold a lone UTF-16 surrogate (\\ud800-\\udfff), which no tool can be given"
@@ -296,94 +293,11 @@ def unsafe_patterns(packs: Sequence[tuple[Path, Mapping]]) -> list[str]:
     return problems
 
 
-class Workers:
-    """The threads the calls' tools run from (``runtime.execute`` blocks): at most ``size`` calls at
-    once, the others waiting their turn in order. Used from the event loop (``run``, ``close``).
-
-    Costs one hand-off each way (a queue put, then ``call_soon_threadsafe``), where anyio's
-    ``to_thread`` with a capacity limiter also passes the limiter's checkpoints; a job submitted
-    without ``done`` (the fast path's, which answers from the worker) costs no hand-off back. A call cancelled
-    while it waits never runs (its ``cancel`` event is set); one cancelled while it runs is abandoned
-    to the runtime, which kills the tool and returns, and holds its thread until then.
-    """
-
-    def __init__(self, size: int):
-        self.size = size
-        self._jobs = queue.SimpleQueue()
-        self._threads: list[threading.Thread] = []
-        self._busy = 0  # jobs handed over and not yet settled
-        self._lock = threading.Lock()  # guards _busy (a job without ``done`` settles on its worker)
-
-    async def run(self, cancel: threading.Event, function, *args):
-        import asyncio
-
-        future = asyncio.get_running_loop().create_future()
-        self.submit(cancel, function, args, lambda result, error: _settle(future, result, error))
-        return await future
-
-    def submit(self, cancel: threading.Event, function, args: tuple, done) -> None:
-        """Run ``function(*args)`` on a worker; then ``done(result, error)`` on the event loop (error None
-        unless it raised; result None when ``cancel`` was set before it started, so it never ran).
-        With ``done`` None nothing follows on the loop: ``function`` settles its call itself, and is
-        not run when ``cancel`` was set first."""
-        import asyncio
-
-        loop = asyncio.get_running_loop() if done is not None else None
-        with self._lock:
-            self._busy += 1
-            spawn = self._busy > len(self._threads) and len(self._threads) < self.size
-        if spawn:
-            thread = threading.Thread(target=self._work, name="wrapgen serve worker")
-            self._threads.append(thread)
-            thread.start()
-        self._jobs.put((loop, done, cancel, function, args))
-
-    def _work(self) -> None:
-        while True:
-            job = self._jobs.get()
-            if job is None:
-                return
-            loop, done, cancel, function, args = job
-            try:
-                result, error = (None, None) if cancel.is_set() else (function(*args), None)
-            except BaseException as raised:  # noqa: BLE001 - handed to the call
-                result, error = None, raised
-            if done is None:
-                with self._lock:
-                    self._busy -= 1
-                continue
-            try:
-                loop.call_soon_threadsafe(self._settle, done, result, error)
-            except RuntimeError:  # the loop has closed: nobody waits any more
-                pass
-
-    def _settle(self, done, result, error) -> None:
-        with self._lock:
-            self._busy -= 1
-        done(result, error)
-
-    def close(self) -> None:
-        """Let the threads end once their jobs are done (``_settle_workers`` waits for them)."""
-        for _ in self._threads:
-            self._jobs.put(None)
-        self._threads = []
-
-
-def _settle(future, result, error) -> None:
-    if future.done():  # cancelled: the call was abandoned
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
-
-
 class Admission:
-    """The in-flight and queue limits of one server. Used from the event loop, except that a fast-path
-    call leaves from its worker thread: ``try_enter`` and ``leave`` take a lock.
+    """The in-flight and queue limits of one server, used from its event loop.
 
-    ``admitted`` counts calls past the door: running (at most ``max_in_flight``, on the
-    ``workers``) or waiting, for a worker or for the person's answer.
+    ``admitted`` counts calls past the door: running (at most ``max_in_flight`` at once, on worker
+    threads: ``runtime.execute`` blocks) or waiting, for a thread or for the person's answer.
     """
 
     def __init__(
@@ -391,25 +305,32 @@ class Admission:
     ):
         self.max_in_flight, self.max_queue = max_in_flight, max_queue
         self.admitted = 0
-        self._workers = None
-        self._lock = threading.Lock()
+        self._limiter = None
 
-    @property
-    def workers(self) -> Workers:
-        if self._workers is None:
-            self._workers = Workers(self.max_in_flight)
-        return self._workers
+    async def run(self, cancel: threading.Event, function, *args):
+        """``function(*args)`` on a worker thread, at most ``max_in_flight`` at once. A call
+        cancelled meanwhile is abandoned to the runtime, which sees ``cancel`` set, kills its tool
+        and returns; one cancelled while it waits for a thread never runs."""
+        import anyio
+
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(self.max_in_flight)
+        try:
+            return await anyio.to_thread.run_sync(
+                function, *args, abandon_on_cancel=True, limiter=self._limiter
+            )
+        except anyio.get_cancelled_exc_class():
+            cancel.set()
+            raise
 
     def try_enter(self) -> bool:
-        with self._lock:
-            if self.admitted >= self.max_in_flight + self.max_queue:
-                return False
-            self.admitted += 1
-            return True
+        if self.admitted >= self.max_in_flight + self.max_queue:
+            return False
+        self.admitted += 1
+        return True
 
     def leave(self) -> None:
-        with self._lock:
-            self.admitted -= 1
+        self.admitted -= 1
 
     def busy_message(self) -> str:
         return (
@@ -614,7 +535,6 @@ def _settle_workers() -> None:
 
 # A tool name no client can send (MCP names hold no NUL): the stand-in for a dropped message.
 _OVERSIZED = "\0oversized"
-_END = object()  # PipeLines: the input has ended
 _ID_RE = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 
 
@@ -630,41 +550,6 @@ def _error(request_id, code: int, message: str) -> dict:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
 
-_FAST_GUARD_RE = re.compile(r"NaN|Infinity|\\u[dD][89a-fA-F]|\d[eE][+-]?\d{3}")
-_FAST_DEPTH = (
-    100  # fewer brackets than this: nested less deep than the SDK's parser refuses (about 200)
-)
-
-
-def _plain_request(line: str):
-    """The parsed message when it is plainly one the SDK parses (a request or notification of the
-    right shape, shallow, no number or escape its parser may treat otherwise), else None.
-
-    The cheap path of ``screen_line``: most lines are answered by ``json.loads`` and a few checks;
-    anything unusual goes to the SDK's own parser for the verdict.
-    """
-    if line.count("[") + line.count("{") >= _FAST_DEPTH or _FAST_GUARD_RE.search(line):
-        return None
-    try:
-        value = json.loads(line)
-    except (ValueError, RecursionError):
-        return None
-    if (
-        not isinstance(value, dict)
-        or value.get("jsonrpc") != "2.0"
-        or not isinstance(value.get("method"), str)
-    ):
-        return None
-    if "result" in value or "error" in value:
-        return None
-    if "id" in value and _readable_id(value["id"]) is None:
-        return None
-    params = value.get("params")
-    if params is not None and not isinstance(params, dict):
-        return None
-    return value
-
-
 def screen_line(line: str):
     """``True`` when the SDK can take this line; else the JSON-RPC error answering it; None to drop it.
 
@@ -675,8 +560,6 @@ def screen_line(line: str):
     """
     if not line.strip():
         return None
-    if _plain_request(line) is not None:
-        return True
     import mcp_types as types
     from pydantic import ValidationError
 
@@ -734,76 +617,76 @@ def screen_line(line: str):
     return _error(request_id, INVALID_REQUEST, f"Invalid Request: {reason}"[:300])
 
 
-class PipeLines:
-    """Lines from a pipe, read with the event loop rather than a thread per line.
+def _stand_in(head: bytes) -> str:
+    """The line in place of one dropped for its size: a tools/call of ``_OVERSIZED`` with the dropped
+    request's id when its head shows one, so the client gets an error answer."""
+    match = _ID_RE.search(head.split(b'"params"', 1)[0])
+    request_id = _readable_id(json.loads(match.group(1))) if match else None
+    call = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call"}
+    return json.dumps({**call, "params": {"name": _OVERSIZED}}) + "\n"
 
-    The SDK's own stdin reader blocks a worker thread on each line; on a pipe, a reader callback
-    of the event loop costs less and leaves nothing blocked at shutdown. The fd stays registered
-    with the loop's selector while lines are read (not registered and unregistered per read), and
-    each ``os.read`` follows a readiness report, so no read ends in EAGAIN. A line over ``limit``
-    bytes is dropped without being held: in its place comes a tools/call of a name no client can
-    use, with the dropped request's id when it was readable, so the client gets an error answer.
 
-    Once ``answer`` is set (an async function taking a JSON-RPC error dict), each line is
-    screened first (``screen_line``): what the SDK would drop unanswered is answered here.
+class _Input:
+    """The lines of the client, for the SDK's ``stdio_server(stdin=...)``, with what that reader
+    leaves out: each line screened first (``screen_line``: what the SDK would drop unanswered is
+    answered here), a line over ``LINE_LIMIT`` bytes dropped without being held (``_stand_in``), and
+    reading paused while ``limit`` requests wait for their answer, so a client that sends without
+    reading cannot make the server hold answers without bound."""
 
-    With ``fast`` set (a ``mcp_fast.FastPath``), the lines it takes are handled right in the reader
-    callback and never reach the iterator, so such a call wakes no task. Lines are still handled
-    strictly one after another: while a line (or an error answer) waits for the iterator, and until
-    the SDK's reader comes back for the next one (or the error answer is written), nothing more is
-    read or handled.
-
-    With ``max_unanswered`` set, the ids of requests passed on are remembered until the writer
-    sees their answer (``answered``) or the client cancels them; while that many are unanswered,
-    reading pauses, so a client that sends without reading cannot make the server hold answers
-    (and the tasks waiting to write them) without bound.
-
-    Needs asyncio's event loop (anyio's default backend, which ``serve`` runs on).
-    """
-
-    def __init__(self, fd: int, *, limit: int = LINE_LIMIT):
-        self.fd, self.limit = fd, limit
-        self.buffer = bytearray()
-        self.eof = False
-        self.dropping = False  # inside an oversized line: discard up to its newline
-        self.dropped_head = b""
-        self.answer = None
-        self.fast = None  # a mcp_fast.FastPath: the tools/call it takes never reach the SDK
-        self.max_unanswered: int | None = None
+    def __init__(self, reader, limit: int):
+        self.reader, self.limit = reader, limit
+        self.output: _Output | None = None
         self.unanswered: set = set()
-        self._loop = None  # the event loop whose selector watches ``fd``
-        self._watching = False  # ``fd`` is registered with the loop (a reader callback)
-        self._item = None  # what the iterator hands on next: a line, an error dict to answer, _END, an OSError
-        self._waiter = None  # the future the iterator awaits while there is no item
-        self._pumping = False
-        self._full = False  # reading paused: ``max_unanswered`` requests wait for their answer
-        self._handed = (
-            False  # the iterator's caller has the last line (or its error answer) in hand
-        )
+        self._buffer = bytearray()
+        self._room = None  # an asyncio.Event, set when an answer frees a place
 
-    def answered(self, request_id) -> None:
-        self.unanswered.discard(request_id)
-        if (
-            self._full
-        ):  # reading paused: read on (from the loop, never inside whoever wrote the answer)
-            with contextlib.suppress(RuntimeError):  # the loop has closed
-                self._loop.call_soon_threadsafe(self._read_on)
+    def __aiter__(self):
+        return self
 
-    def _read_on(self) -> None:
-        if self._full and len(self.unanswered) < self.max_unanswered:
-            self._full = False
-            self._pump()
+    async def __anext__(self) -> str:
+        import asyncio
 
-    def _track(self, line: str, value=None) -> None:
+        while True:
+            while len(self.unanswered) >= self.limit:
+                self._room = asyncio.Event()
+                await self._room.wait()
+            line = await self._line()
+            if line is None:
+                raise StopAsyncIteration
+            verdict = screen_line(line)
+            if verdict is True:
+                self._track(line)
+                return line
+            if verdict is not None:
+                await self.output.send(verdict)
+
+    async def _line(self) -> str | None:
+        """The next line (at the end of the input its unended tail, then None)."""
+        dropped = None  # the head of a line over the limit, whose rest is read and thrown away
+        while True:
+            newline = self._buffer.find(b"\n")
+            if newline >= 0:
+                line = bytes(self._buffer[: newline + 1])
+                del self._buffer[: newline + 1]
+                if dropped is None and newline < LINE_LIMIT:
+                    return line.decode("utf-8", "replace")
+                return _stand_in(line[:65536] if dropped is None else dropped)
+            if dropped is None and len(self._buffer) > LINE_LIMIT:
+                dropped = bytes(self._buffer[:65536])
+            if dropped is not None:
+                self._buffer.clear()
+            data = await self.reader.read(1 << 16)
+            if not data:
+                tail = bytes(self._buffer) if dropped is None else b""
+                self._buffer.clear()
+                return tail.decode("utf-8", "replace") if tail.strip() else None
+            self._buffer += data
+
+    def _track(self, line: str) -> None:
         """Remember a request's id; forget one the client cancelled (the SDK never answers it)."""
-        if value is None:
-            if '"method"' not in line:
-                return
-            try:
-                value = json.loads(line)
-            except (ValueError, RecursionError):
-                return
-        if not isinstance(value, dict):
+        try:
+            value = json.loads(line)
+        except (ValueError, RecursionError):
             return
         request_id = _readable_id(value.get("id"))
         if request_id is not None and "method" in value:
@@ -813,362 +696,60 @@ class PipeLines:
         ):
             self.answered(_readable_id(value["params"].get("requestId")))
 
-    def __aiter__(self):
-        return self
-
-    def _offer(self, message: dict) -> bool:
-        """Whether the fast path answers this message; a bug there turns it off rather than the server."""
-        try:
-            return self.fast.offer(message)
-        except Exception as error:  # noqa: BLE001 - the SDK answers this one and every later one
-            self.fast.off = True
-            _notice(
-                f"the fast path is off after an internal error ({type(error).__name__}: {error})"
-            )
-            return False
-
-    def _stand_in(self) -> str:
-        head = self.dropped_head.split(b'"params"', 1)[0]
-        match = _ID_RE.search(head)
-        request_id = json.loads(match.group(1)) if match else None
-        return (
-            json.dumps(
-                {
-                    "jsonrpc": "2.0",
-                    "id": request_id,
-                    "method": "tools/call",
-                    "params": {"name": _OVERSIZED},
-                }
-            )
-            + "\n"
-        )
-
-    async def __anext__(self) -> str:
-        import asyncio
-
-        self._handed = False  # the SDK's reader is back for the next line: the last one is taken
-        while True:
-            if self._item is None:
-                if self._loop is None:
-                    self._loop = asyncio.get_running_loop()
-                self._pump()
-            if self._item is None:
-                self._waiter = self._loop.create_future()
-                try:
-                    await self._waiter
-                finally:
-                    self._waiter = None
-                continue
-            item = self._item
-            if item is _END:
-                self._unwatch()
-                raise StopAsyncIteration
-            self._item = None
-            if type(item) is str:
-                self._handed = True
-                return item
-            if isinstance(item, BaseException):
-                raise item
-            self._handed = True
-            try:
-                await self.answer(item)
-            finally:
-                self._handed = False
-
-    def _pump(self) -> None:
-        """Handle the lines read so far, one after another, until one is for the iterator (then stop
-        reading until it is taken) or more bytes are needed (then read on when the pipe is readable)."""
-        if self._pumping:
-            return  # an answer written from inside this loop: it checks the limits itself
-        self._pumping = True
-        try:
-            while self._item is None and not self._handed:
-                if self.eof and not self.buffer:
-                    self._item = _END
-                    break
-                if self.max_unanswered is not None and len(self.unanswered) >= self.max_unanswered:
-                    self._full = True
-                    if (
-                        len(self.unanswered) >= self.max_unanswered
-                    ):  # not answered in between (a worker)
-                        self._unwatch()  # ``answered`` reads on once there is room
-                        return
-                    self._full = False
-                line = self._take_line()
-                if line is None:
-                    if self.eof:
-                        self._item = _END
-                        break
-                    self._watch()
-                    return
-                try:
-                    self._handle(line)
-                except Exception as error:  # noqa: BLE001 - raised in the SDK's reader, as before
-                    self._item = error
-        finally:
-            self._pumping = False
-        self._unwatch()
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
-
-    def _handle(self, line: str) -> None:
-        """One line: answered here (the fast path), an error answer or the line for the iterator, or dropped."""
-        if self.answer is None:
-            self._item = line
-            return
-        plain = _plain_request(line) if line.strip() else None
-        verdict = True if plain is not None else screen_line(line)
-        if verdict is True:
-            if self.max_unanswered is not None:
-                self._track(line, plain)
-            if self.fast is not None:
-                if plain is None:
-                    self.fast.passed_unparsed(line)
-                elif self._offer(plain):
-                    return  # answered next to the SDK
-            self._item = line
-        elif verdict is not None:
-            self._item = verdict
-
-    def _on_readable(self) -> None:
-        try:
-            data = os.read(self.fd, 1 << 16)
-        except BlockingIOError:
-            return
-        except OSError as error:  # the iterator raises it, as a failed read did
-            self._item = error
-            self._unwatch()
-            if self._waiter is not None and not self._waiter.done():
-                self._waiter.set_result(None)
-            return
-        if data:
-            self.buffer += data
-        else:
-            self.eof = True
-        self._pump()
-
-    def _watch(self) -> None:
-        if not self._watching and not self.eof:
-            self._loop.add_reader(self.fd, self._on_readable)
-            self._watching = True
-
-    def _unwatch(self) -> None:
-        if self._watching:
-            self._watching = False
-            self._loop.remove_reader(self.fd)
-
-    def _take_line(self) -> str | None:
-        """The next whole line of the buffer (the stand-in for an oversized one; at EOF the unended tail),
-        or None when more must be read first."""
-        newline = self.buffer.find(b"\n")
-        if newline >= 0:
-            if not self.dropping and newline >= self.limit:
-                self.dropping, self.dropped_head = True, bytes(self.buffer[:65536])
-            line = bytes(self.buffer[: newline + 1])
-            del self.buffer[: newline + 1]
-            if self.dropping:
-                self.dropping = False
-                return self._stand_in()
-            return line.decode("utf-8", "replace")
-        if self.dropping:
-            self.buffer.clear()
-        elif len(self.buffer) > self.limit:
-            self.dropping, self.dropped_head = True, bytes(self.buffer[:65536])
-            self.buffer.clear()
-        if self.eof and self.buffer and not self.dropping:
-            line = bytes(self.buffer)
-            self.buffer.clear()
-            return line.decode("utf-8", "replace")
-        return None
-
-    def close(self) -> None:
-        """Stop watching the pipe (before its fd is closed)."""
-        self._unwatch()
+    def answered(self, request_id) -> None:
+        self.unanswered.discard(request_id)
+        if self._room is not None and len(self.unanswered) < self.limit:
+            self._room.set()
 
     def hang_up(self) -> None:
-        """The client stopped reading us: end the input too, so the session ends as on EOF."""
-        self.eof, self.dropping = True, False
-        self.buffer.clear()
-        self._full = False
-        if self._loop is not None and not self._pumping and self._item is None:
-            self._pump()  # nothing more to read: the iterator ends
+        """The client stopped reading: the input ends too, so the session ends as on its EOF."""
+        self.reader.feed_eof()
+        self._buffer.clear()
+        self.unanswered.clear()
+        if self._room is not None:
+            self._room.set()
 
 
-class PipeWriter:
-    """The writing half: ``write`` collects, ``flush`` writes it out as the pipe takes it.
+class _Output:
+    """The SDK's ``stdio_server(stdout=...)``: each message written as the pipe takes it, an answer
+    freeing its request's place in ``_Input``; a client that stopped reading ends the input."""
 
-    A client that closed its end gets the session ended (``reader.hang_up``), not a traceback.
-
-    Used from the event loop, except that a fast-path call writes its answer from its worker thread
-    (``push`` with ``hold`` and ``put`` with ``later``): what is pending, whether a flush is under way
-    and each ``os.write`` are guarded by a lock, so lines stay whole and in order whoever writes them.
-    """
-
-    def __init__(self, fd: int, *, reader: PipeLines | None = None):
-        self.fd, self.reader = fd, reader
-        self.pending = bytearray()
-        self.broken = False
-        self.fast = None  # a mcp_fast.FastPath waiting to see the SDK answer initialize
-        self._flushing = False
-        self._idle = (
-            None  # an anyio.Event, set when the flush under way ends, while someone waits for it
-        )
-        self._lock = threading.Lock()
-
-    def push(self, line: str, *, hold: bool = False) -> None:
-        """Write one whole message line now, past the SDK's writer task (progress notifications).
-
-        What the pipe does not take at once stays pending, ahead of what the SDK writes next, and goes
-        out with it: a line is never split by another. Costs one ``os.write``; the SDK's path
-        (a pydantic model, its JSON dump, a memory stream and a task switch) costs several times that.
-        ``hold``: only queue it, for a caller that sends its next line at once (one write for both);
-        safe from a worker thread.
-        """
-        data = line.encode("utf-8")
-        with self._lock:
-            if self.broken:
-                return
-            self.pending += data
-            if self._flushing or hold:
-                return  # the flush under way writes it next, in order
-            try:
-                written = os.write(self.fd, self.pending)
-            except BlockingIOError:
-                return
-            except OSError:
-                self.broken = True
-            else:
-                del self.pending[:written]
-                return
-        if self.reader is not None:
-            self.reader.hang_up()
+    def __init__(self, writer, lines: _Input):
+        self.writer, self.lines, self.closed = writer, lines, False
 
     async def write(self, text: str) -> None:
-        if self.reader is not None and self.reader.unanswered:
-            self._note_answer(text)
-        if self.fast is not None and self.fast.waiting:
-            self.fast.note_written(text)
-        data = text.encode("utf-8")
-        with self._lock:
-            self.pending += data
-
-    def put(self, line: bytes, *, later=None) -> bool:
-        """Write one whole message line now if the pipe takes it (True); else it stays pending (False),
-        ahead of what is written next, and ``flush`` writes it.
-
-        From a worker thread, ``later`` is ``loop.call_soon_threadsafe``: what must happen on the event
-        loop (ending the session when the pipe broke) goes through it.
-        """
-        with self._lock:
-            if self.broken:
-                return True
-            self.pending += line
-            if self._flushing:
-                return False
-            try:
-                written = os.write(self.fd, self.pending)
-            except BlockingIOError:
-                return False
-            except OSError:
-                self.broken = True
-                self.pending = bytearray()
-            else:
-                del self.pending[:written]
-                return not self.pending
-        if self.reader is not None:
-            if later is None:
-                self.reader.hang_up()
-            else:
-                with contextlib.suppress(RuntimeError):  # the loop has closed
-                    later(self.reader.hang_up)
-        return True
-
-    def close(self) -> None:
-        """Write nothing more (before the fd is closed; a worker finishing a call may still try)."""
-        with self._lock:
-            self.broken = True
-            self.pending = bytearray()
-
-    async def send(self, line: bytes) -> None:
-        """Write one whole message line and wait until it is out (or the pipe broke: ClosedResourceError).
-
-        For writers other than the SDK's (the fast path): the line joins what is pending, in order, and
-        goes out with the flush under way or with a flush of its own.
-        """
-        import anyio
-
-        with self._lock:
-            broken = self.broken
-            if not broken:
-                self.pending += line
-        if broken:
-            raise anyio.ClosedResourceError
-        await self.flush()
-
-    def _note_answer(self, text: str) -> None:
-        """Tell the reader which request this line answers (the SDK writes ``"id"`` before the result)."""
-        match = _ANSWER_ID_RE.search(text, 0, 4096)
-        if match is None:
+        if self.closed:
             return
-        try:
-            self.reader.answered(json.loads(match.group(1)))
-        except ValueError:
-            pass
+        match = _ANSWER_ID_RE.match(text)
+        if match is not None:
+            self.lines.answered(json.loads(match.group(1)))
+        self.writer.write(text.encode("utf-8"))
 
     async def flush(self) -> None:
-        import anyio
-
-        while self._flushing:  # one flush at a time; the one under way writes what is pending now
-            if self._idle is None:
-                self._idle = anyio.Event()
-            await self._idle.wait()
-        with self._lock:
-            if self.broken:
-                raise anyio.ClosedResourceError
-            if not self.pending:
-                return
-            self._flushing = True
+        if self.closed:
+            return
         try:
-            while True:
-                with self._lock:
-                    if not self.pending:
-                        self._flushing = (
-                            False  # with the check: a line added from a worker is written by it
-                        )
-                        break
-                    # what is added while we wait goes to a new buffer, written after this one
-                    data, self.pending = self.pending, bytearray()
-                view = memoryview(data)
-                try:
-                    while view:
-                        try:
-                            view = view[os.write(self.fd, view) :]
-                        except BlockingIOError:
-                            await anyio.wait_writable(self.fd)
-                finally:
-                    view.release()
-        except OSError:  # EPIPE, ECONNRESET: nobody reads our answers any more
-            with self._lock:
-                self.broken = True
-                self.pending = bytearray()
-            if self.reader is not None:
-                self.reader.hang_up()
-            raise anyio.ClosedResourceError from None
-        finally:
-            with self._lock:
-                self._flushing = False
-            if self._idle is not None:
-                self._idle.set()
-                self._idle = None
+            await self.writer.drain()
+        except (ConnectionError, OSError):
+            self.closed = True
+            self.lines.hang_up()
+
+    async def send(self, message: dict) -> None:
+        """A message of this server's own (an answer to a line the SDK never sees)."""
+        await self.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
+        await self.flush()
 
 
-@contextlib.contextmanager
-def _pipe_stdio():
-    """(reader, writer) over private copies of fds 0 and 1 when both are pipes or sockets, else None.
+@contextlib.asynccontextmanager
+async def _wire(limit: int):
+    """(stdin, stdout) for the SDK's ``stdio_server`` (``_Input``, ``_Output``) over private copies
+    of fds 0 and 1 when both are pipes or sockets; else (None, None): the SDK's own streams. At
+    most ``limit`` requests wait for their answer.
 
     Like the SDK, fd 0 then reads /dev/null and fd 1 goes to stderr while serving, so a stray
     print cannot corrupt the protocol stream; both are put back afterwards.
     """
+    import asyncio
 
     def is_pipe(fd: int) -> bool:
         try:
@@ -1178,7 +759,7 @@ def _pipe_stdio():
         return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
     if not (is_pipe(0) and is_pipe(1)):
-        yield None
+        yield None, None
         return
     sys.stdout.flush()
     wire_in, wire_out = os.dup(0), os.dup(1)
@@ -1187,18 +768,25 @@ def _pipe_stdio():
     os.dup2(devnull, 0)
     os.dup2(2, 1)
     os.close(devnull)
-    blocking = (os.get_blocking(wire_in), os.get_blocking(wire_out))
-    os.set_blocking(wire_in, False)
-    os.set_blocking(wire_out, False)
-    reader = PipeLines(wire_in)
-    writer = PipeWriter(wire_out, reader=reader)
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=1 << 16)
+    transports = []
     try:
-        yield reader, writer
+        transport, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), io.FileIO(wire_in, "r", closefd=False)
+        )
+        transports.append(transport)
+        transport, protocol = await loop.connect_write_pipe(
+            lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader()),
+            io.FileIO(wire_out, "w", closefd=False),
+        )
+        transports.append(transport)
+        lines = _Input(reader, limit)
+        lines.output = _Output(asyncio.StreamWriter(transport, protocol, None, loop), lines)
+        yield lines, lines.output
     finally:
-        reader.close()
-        writer.close()
-        os.set_blocking(wire_in, blocking[0])
-        os.set_blocking(wire_out, blocking[1])
+        for transport in transports:
+            transport.close()
         sys.stdout.flush()
         os.dup2(saved_in, 0)
         os.dup2(saved_out, 1)
@@ -1207,17 +795,11 @@ def _pipe_stdio():
 
 
 async def _run_stdio(
-    table: ToolTable,
-    *,
-    confirm: str = "auto",
-    admission: Admission | None = None,
-    fast_path: bool = True,
+    table: ToolTable, *, confirm: str = "auto", admission: Admission | None = None
 ) -> None:
-    import anyio
     import mcp_types as types
-    from mcp.server.lowlevel import Server
+    from mcp.server import Server
     from mcp.server.stdio import stdio_server
-    from mcp.shared.message import SessionMessage
 
     admission = admission or Admission()
     listed = {
@@ -1244,91 +826,26 @@ async def _run_stdio(
     async def on_list_tools(ctx, params):
         return listed[mode_of(ctx)]
 
-    async def run(binding, verb_key, args, expected_argv=None) -> dict:
-        cancel = threading.Event()
-        try:
-            return await admission.workers.run(
-                cancel, _execute, binding, verb_key, args, cancel, expected_argv
-            )
-        except anyio.get_cancelled_exc_class():
-            # the client cancelled this call (or went away): the runtime kills the tool's group
-            cancel.set()
-            raise
-
-    async def progress(ctx, token, value: int, total: int | None, message: str) -> None:
-        if direct is None:
-            await ctx.session.report_progress(value, total, message=message)
-            return
-        push_progress(token, value, total, message)
-
-    async def run_titled(ctx, binding, verb_key, args, expected_argv=None) -> dict:
-        meta = ctx.meta
-        token = (
-            meta.get("progress_token")
-            if isinstance(meta, dict)
-            else getattr(meta, "progress_token", None)
-        )
-        return await titled(token, binding, verb_key, args, expected_argv, ctx=ctx)
-
-    def push_progress(
-        token, value: int, total: int | None, message: str, *, hold: bool = False
-    ) -> None:
-        params = {"progressToken": token, "progress": value, "message": message}
-        if total is not None:
-            params["total"] = total
-        direct.push(
-            _LINE_ENCODER.encode(
-                {"jsonrpc": "2.0", "method": "notifications/progress", "params": params}
-            )
-            + "\n",
-            hold=hold,
-        )
-
-    def begin(token, verb: Mapping, args: dict) -> None:
-        """Before the call runs (on pipes): with a progress token, the live title as progress."""
-        if token is not None and verb.get("title"):
-            live = call_titles(verb, args)
-            if live:
-                push_progress(token, 0, None, live)
-
-    def finish(token, verb: Mapping, args: dict, envelope: Mapping, *, hold: bool = False) -> dict:
-        """After it ran (on pipes): with a progress token, the done title as progress; the tool result.
-
-        ``hold``: the done title waits to go out in one write with the answer, written next (the fast path).
-        """
-        done = call_titles(verb, args, envelope)
-        if token is not None and verb.get("title") and done:
-            push_progress(token, 1, 1, done, hold=hold)
-        return tool_result(envelope, verb, title=done)
-
-    async def titled(token, binding, verb_key, args, expected_argv=None, *, ctx=None) -> dict:
-        """Run the call; with a progress token, the live title as progress before, the done title after.
-
-        On pipes this is ``begin``, the call, ``finish``: the fast path (``mcp_fast``) runs its calls
-        through those two and the same ``_execute`` on the same workers.
-        """
+    async def titled(ctx, binding, verb_key, args, expected_argv=None) -> dict:
+        """Run the call; with a progress token, the live title as progress before, the done title after."""
         verb = binding["verbs"][verb_key]
-        if direct is not None:
-            begin(token, verb, args)
-            envelope = await run(binding, verb_key, args, expected_argv)
-            return finish(token, verb, args, envelope)
-        if token is not None and verb.get("title"):
-            live = call_titles(verb, args)
-            if live:
-                await progress(ctx, token, 0, None, live)
-            envelope = await run(binding, verb_key, args, expected_argv)
-            done = call_titles(verb, args, envelope)
-            if done:
-                await progress(ctx, token, 1, 1, done)
-            return tool_result(envelope, verb, title=done)
-        envelope = await run(binding, verb_key, args, expected_argv)
-        return tool_result(envelope, verb, title=call_titles(verb, args, envelope))
+        live = call_titles(verb, args)
+        if live:
+            await ctx.session.report_progress(0, None, message=live)
+        cancel = threading.Event()
+        envelope = await admission.run(
+            cancel, _execute, binding, verb_key, args, cancel, expected_argv
+        )
+        done = call_titles(verb, args, envelope)
+        if done:
+            await ctx.session.report_progress(1, 1, message=done)
+        return tool_result(envelope, verb, title=done)
 
     async def call(ctx, route, args: dict) -> dict:
         binding, verb_key = route
         verb = binding["verbs"][verb_key]
         if not (verb.get("policy") or {}).get("confirm"):
-            return await run_titled(ctx, binding, verb_key, args)
+            return await titled(ctx, binding, verb_key, args)
         mode = mode_of(ctx)
         if mode == "deny":
             return error_result(
@@ -1339,8 +856,8 @@ async def _run_stdio(
             approved, argv, refusal = await _ask_person(ctx, binding, verb_key, args)
             if refusal is not None:
                 return error_result(refusal)
-            return await run_titled(ctx, binding, verb_key, approved, argv)
-        return await run_titled(ctx, binding, verb_key, args)
+            return await titled(ctx, binding, verb_key, approved, argv)
+        return await titled(ctx, binding, verb_key, args)
 
     async def on_call_tool(ctx, params):
         route = table.routes.get(params.name)
@@ -1369,60 +886,10 @@ async def _run_stdio(
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )
-    # The SDK wraps every request in an OpenTelemetry span (a no-op unless an exporter is set
-    # up, which wrapgen never does); dropping it saves a few tenths of a ms on each call.
-    server.middleware = []
-
-    with _pipe_stdio() as pipes:
-        # on pipes, progress notifications are written straight out (PipeWriter.push), not through the SDK
-        direct = None if pipes is None else pipes[1]
-        streams = {} if pipes is None else {"stdin": pipes[0], "stdout": pipes[1]}
-        calls = None
-        async with stdio_server(**streams) as (read_stream, write_stream):
-            if pipes is not None:
-
-                async def answer(error: dict) -> None:
-                    message = types.JSONRPCError.model_validate(error)
-                    with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
-                        await write_stream.send(SessionMessage(message))
-
-                pipes[0].answer = answer
-                pipes[0].max_unanswered = (
-                    admission.max_in_flight + admission.max_queue + UNANSWERED_SLACK
-                )
-                if fast_path:
-                    calls = _fast_path(pipes, table, admission, begin, finish)
-            try:
-                await server.run(read_stream, write_stream, server.create_initialization_options())
-            finally:
-                if (
-                    calls is not None
-                ):  # calls still running on the fast path: answered "Connection closed"
-                    await calls.close()
-                admission.workers.close()
-
-
-def _fast_path(pipes, table: ToolTable, admission: Admission, begin, finish):
-    """Answer plain tools/call requests next to the SDK (``mcp_fast``) on these pipes; returns the FastPath."""
-    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
-
-    from wrapgen.hosts.mcp_fast import FastPath
-
-    reader, writer = pipes
-    fast = FastPath(
-        routes=table.routes,
-        admission=admission,
-        begin=begin,
-        finish=finish,
-        execute=_execute,
-        writer=writer,
-        answered=reader.answered,
-        check_arguments=check_arguments,
-        error_result=error_result,
-        versions=frozenset(HANDSHAKE_PROTOCOL_VERSIONS),
-    )
-    reader.fast = writer.fast = fast
-    return fast
+    unanswered = admission.max_in_flight + admission.max_queue + UNANSWERED_SLACK
+    async with _wire(unanswered) as (lines, output):
+        async with stdio_server(stdin=lines, stdout=output) as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
 def _notice(text: str) -> None:
@@ -1475,13 +942,11 @@ def serve(
     confirm: str = "auto",
     max_in_flight: int = DEFAULT_MAX_IN_FLIGHT,
     max_queue: int = DEFAULT_MAX_QUEUE,
-    fast_path: bool = True,
 ) -> int:
     """Serve loaded packs until the client goes away; returns the exit status.
 
     ``confirm`` is one of ``CONFIRM_CHOICES``; ``max_in_flight`` calls run at once and
-    ``max_queue`` more wait, past that a call is answered "server busy". ``fast_path`` False
-    leaves every message to the SDK (``mcp_fast`` answers plain tools/call next to it otherwise).
+    ``max_queue`` more wait, past that a call is answered "server busy".
     """
     if transport not in TRANSPORTS:
         raise UsageError(
@@ -1523,7 +988,6 @@ def serve(
                 table,
                 confirm=confirm,
                 admission=Admission(max_in_flight, max_queue),
-                fast_path=fast_path,
             )
         )
     finally:

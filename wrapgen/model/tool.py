@@ -10,10 +10,8 @@ Bump ``MODEL_VERSION`` on any change to the shape of ``to_dict()``.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
-
-from wrapgen.model.changes import replace as _quick_replace
 
 __all__ = [
     "MODEL_VERSION",
@@ -176,7 +174,7 @@ class Command:
         return node
 
     def with_changes(self, **changes) -> "Command":
-        return _quick_replace(self, **changes)
+        return replace(self, **changes)
 
     def to_dict(self) -> dict:
         out = _drop_defaults(self)

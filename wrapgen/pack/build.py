@@ -10,11 +10,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from typing import Any, Mapping
 
 from wrapgen import __version__
 from wrapgen.errors import ManifestError
-from wrapgen.pack.manifest import Manifest, parse_manifest
+from wrapgen.pack.emit import RenderedBinding, write_files
+from wrapgen.pack.manifest import (
+    MANIFEST_NAME,
+    Manifest,
+    dump_manifest,
+    load_manifest,
+    parse_manifest,
+)
 
 __all__ = [
     "BINDING_NAME",
@@ -26,12 +34,12 @@ __all__ = [
     "binding_data",
     "binding_text",
     "build_pack",
+    "pack_files",
     "render_binding",
     "render_adapter",
     "render_pack_files",
     "render_manifest_files",
     "resolve_verb",
-    "stamp_rendered",
 ]
 
 BINDING_NAME = "binding.json"
@@ -43,9 +51,13 @@ DEFAULT_TIMEOUT_S = 60
 DEFAULT_ARGS = {"type": "object", "properties": {}, "additionalProperties": False}
 
 
-def _json_selection(value) -> list[str]:
+def _json_selection(value) -> list[str] | bool:
+    """binding.json's selection: its tokens; true for JSON with none (pack.yaml's ``json: true``);
+    [] for none (``json: false``)."""
     if value is False:
         return []
+    if value is True:
+        return True
     return [str(token) for token in value]
 
 
@@ -184,29 +196,11 @@ def binding_text(data: Mapping[str, Any]) -> str:
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-# sha256 of each binding.json text rendered in this process -> its pack_sha256: what
-# ``stamp_rendered`` may vouch for (a text read from a pack directory never is)
-_RENDERED: dict[str, str] = {}
-
-
-def render_binding(manifest: Manifest) -> str:
+def render_binding(manifest: Manifest) -> RenderedBinding:
+    """binding.json's text for this manifest, marked as rendered here (``emit.write_files`` records
+    such a text in the runtime's trusted stamps, so the pack's first call needs no derivation)."""
     data = binding_data(manifest)
-    text = binding_text(data)
-    _RENDERED[hashlib.sha256(text.encode("utf-8")).hexdigest()] = data["pack_sha256"]
-    return text
-
-
-def stamp_rendered(text: str) -> bool:
-    """Record ``text``, a binding.json this process rendered from pack.yaml, in the runtime's trusted
-    stamps (``runtime.binding.write_stamp``), so the first call of the pack needs no derivation.
-
-    False (and nothing written) when ``text`` was not rendered here or the store cannot be written.
-    """
-    from wrapgen.runtime.binding import write_stamp
-
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    pack_sha = _RENDERED.get(digest)
-    return pack_sha is not None and write_stamp(pack_sha, digest)
+    return RenderedBinding(binding_text(data), data["pack_sha256"])
 
 
 _ADAPTER = '''\
@@ -269,6 +263,12 @@ def render_pack_files(pack_yaml_bytes: bytes, *, path: str = "pack.yaml") -> dic
     return render_manifest_files(manifest)
 
 
+def pack_files(manifest: Mapping) -> dict[str, str]:
+    """pack.yaml (as ``manifest`` dumps) plus its derived files, as text."""
+    text = dump_manifest(manifest)
+    return {MANIFEST_NAME: text, **render_pack_files(text.encode("utf-8"))}
+
+
 def render_manifest_files(manifest: Manifest) -> dict[str, str]:
     """The derived files of an already parsed, valid manifest (no second YAML parse)."""
     return {BINDING_NAME: render_binding(manifest), ADAPTER_NAME: render_adapter(manifest)}
@@ -279,11 +279,6 @@ def build_pack(directory, *, check: bool = False) -> list[str]:
 
     No lint: ``wrapgen build`` lints first. Raises ``ManifestError`` for an invalid pack.yaml.
     """
-    from pathlib import Path
-
-    from wrapgen.pack.emit import write_files
-    from wrapgen.pack.manifest import MANIFEST_NAME, load_manifest
-
     manifest = load_manifest(directory)
     path = Path(directory)
     pack_dir = path.parent if path.name == MANIFEST_NAME and path.is_file() else path

@@ -14,6 +14,7 @@ trusted stamps (``runtime/binding.py``), written or already up to date; never wi
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 import stat
 import tempfile
@@ -21,8 +22,9 @@ from pathlib import Path, PurePosixPath
 from typing import Mapping
 
 from wrapgen.errors import WrapgenError
+from wrapgen.runtime.binding import write_stamp
 
-__all__ = ["EXECUTABLE_FILES", "write_files", "file_mode"]
+__all__ = ["EXECUTABLE_FILES", "RenderedBinding", "write_files", "file_mode"]
 
 # Relative paths written with the executable bit; everything else is 0644.
 EXECUTABLE_FILES = frozenset({"adapter.py"})
@@ -74,12 +76,26 @@ def _atomic_write(target: Path, data: bytes, mode: int) -> None:
         raise
 
 
-def _stamp(text: str) -> None:
-    """A binding.json that wrapgen rendered is recorded as trusted (``build.stamp_rendered``); best effort:
-    without the stamp the runtime derives the binding again on its first call."""
-    from wrapgen.pack.build import stamp_rendered
+class RenderedBinding(str):
+    """The text of a binding.json that wrapgen rendered from pack.yaml (``build.render_binding``), with
+    that pack.yaml's sha256. ``write_files`` records it in the runtime's trusted stamps (best effort:
+    without the stamp the runtime derives the binding again on its first call); a text read from a
+    pack directory is a plain ``str`` and is never vouched for."""
 
-    stamp_rendered(text)
+    pack_sha256: str
+
+    def __new__(cls, text: str, pack_sha256: str) -> "RenderedBinding":
+        rendered = super().__new__(cls, text)
+        rendered.pack_sha256 = pack_sha256
+        return rendered
+
+    def __reduce__(self):  # (a batch conversion's files come back from a worker process)
+        return RenderedBinding, (str(self), self.pack_sha256)
+
+
+def _stamp(text: RenderedBinding) -> None:
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    write_stamp(text.pack_sha256, digest)
 
 
 def write_files(directory, files: Mapping[str, str], *, check: bool = False) -> list[str]:
@@ -106,7 +122,8 @@ def write_files(directory, files: Mapping[str, str], *, check: bool = False) -> 
                 f"{target} is a directory", hint="remove or rename it, then run again"
             ) from None
         if not check and PurePosixPath(relpath).name == "binding.json":
-            _stamp(text)
+            if isinstance(text, RenderedBinding):
+                _stamp(text)
         if old == data and old_mode == mode:
             continue
         if old == data:

@@ -27,12 +27,12 @@ The shape (see docs/flows.md, section Recipes, for a full example)::
 from __future__ import annotations
 
 import os
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
 from wrapgen.errors import RecipeError, ToolNotFoundError
+from wrapgen.model.toolref import ToolRef
 from wrapgen.names import segment
 from wrapgen.pack import yamldoc
 
@@ -162,7 +162,7 @@ def _tuple_or_none(value: Any) -> tuple[str, ...] | None:
 
 
 def _json_value(value: Any) -> tuple[str, ...] | bool | None:
-    if value is None or value is False:
+    if value is None or isinstance(value, bool):
         return value
     return tuple(str(v) for v in value)
 
@@ -329,40 +329,31 @@ def load_recipe(path: str | os.PathLike) -> Recipe:
     return parse_recipe(text, source=str(path))
 
 
-def _is_executable(path: Path) -> bool:
-    return path.is_file() and os.access(path, os.X_OK)
+def resolve_tool(recipe: Recipe) -> ToolRef:
+    """The recipe's tool, resolved once: a path relative to the recipe, else search_paths, else PATH."""
+    from wrapgen.probe import prober  # (lazily: loading a recipe starts no process)
 
-
-def resolve_tool(recipe: Recipe) -> str:
-    """The absolute path of the recipe's tool: a path relative to the recipe, else search_paths, else PATH."""
     tool = recipe.tool
-    base = recipe.base_dir
-    looked: list[str] = []
+    where = recipe.source_path or "<recipe>"
     if "/" in tool or tool.startswith("."):
-        candidate = (base / tool).resolve()
-        if _is_executable(candidate):
-            return str(candidate)
-        looked.append(str(candidate))
-        reason = "is not executable" if candidate.exists() else "does not exist"
+        candidate = recipe.base_dir / tool
+        try:
+            return prober.resolve_tool(str(candidate))
+        except ToolNotFoundError:
+            reason = "is not executable" if candidate.exists() else "does not exist"
+            raise ToolNotFoundError(
+                f"tool {tool!r} of recipe {where} {reason} (looked at {candidate.resolve()})",
+                hint="fix `tool:` (a path is relative to the recipe's directory)"
+                + (", or `chmod +x` it" if candidate.exists() else ""),
+            ) from None
+    try:
+        return prober.resolve_tool(tool, search_paths=recipe.search_paths)
+    except ToolNotFoundError:
+        looked = ", ".join((*recipe.search_paths, "PATH"))
         raise ToolNotFoundError(
-            f"tool {tool!r} of recipe {recipe.source_path or '<recipe>'} {reason} (looked at {candidate})",
-            hint="fix `tool:` (a path is relative to the recipe's directory)"
-            + (", or `chmod +x` it" if candidate.exists() else ""),
-        )
-    for directory in recipe.search_paths:
-        candidate = Path(directory) / tool
-        looked.append(str(directory))
-        if _is_executable(candidate):
-            return str(candidate)
-    found = shutil.which(tool)
-    if found:
-        return str(Path(found).resolve()) if not os.path.isabs(found) else found
-    looked.append("PATH")
-    raise ToolNotFoundError(
-        f"tool {tool!r} of recipe {recipe.source_path or '<recipe>'} is not installed "
-        f"(looked in {', '.join(looked)})",
-        hint="install it, or add the directory that holds it to `search_paths:` in the recipe",
-    )
+            f"tool {tool!r} of recipe {where} is not installed (looked in {looked})",
+            hint="install it, or add the directory that holds it to `search_paths:` in the recipe",
+        ) from None
 
 
 def discover_tool(recipe: Recipe, *, progress=None):

@@ -8,11 +8,9 @@ operands from usage lines, and the summary and description from the prose.
 
 from __future__ import annotations
 
-import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag
 from wrapgen.parse.listing import parse_listing
 from wrapgen.parse.options import merge_flag, merge_flags, parse_options
@@ -63,7 +61,6 @@ def classify(section: Section, rules: Rules) -> str:
     return _role(section.key.rstrip(":"), rules)
 
 
-@functools.lru_cache(maxsize=2048)  # (pure: a style's pages repeat their headings)
 def _role(key: str, rules: Rules) -> str:
     if not key:
         return "preamble"

@@ -18,7 +18,6 @@ reads ``--`` as a word (``wrapgen.parse.script``).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command
@@ -44,7 +43,6 @@ _SENTENCE = re.compile(
 )
 
 
-@lru_cache(maxsize=None)
 def _families() -> frozenset[str]:
     return load("tools")["styles_with_double_dash"].names
 

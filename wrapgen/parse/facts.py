@@ -8,7 +8,6 @@ name into a type guess.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
@@ -188,9 +187,6 @@ _LONG_SPELLING = re.compile(r"--[\w-]+")
 _ALIAS_SEPARATOR = re.compile(r"[,\s]+")
 
 
-@functools.lru_cache(
-    maxsize=2048
-)  # (pure; a tool's entries repeat their value names: "string", "FILE")
 def guess_type(value_name: str | None, choices: tuple[str, ...] = ()) -> str:
     """The type a value name suggests: N -> integer, FILE -> path, {a,b} -> enum."""
     if choices:

@@ -8,11 +8,9 @@ follows after a gap or on the next, deeper-indented lines.
 
 from __future__ import annotations
 
-import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Flag
 from wrapgen.parse.facts import (
     _COMPANION,
@@ -292,10 +290,6 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
     return _entry_flag(entry.spec, entry.gap, tuple(entry.desc))
 
 
-# A Flag depends on the entry's spec, gap and description lines only, and is immutable: the same
-# entry read again (kingpin and urfave repeat the application's flags on every page, cobra its
-# global flags) is not parsed again. Bounded, so a long-lived process does not grow with it.
-@functools.lru_cache(maxsize=4096)
 def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | None:
     kubectl = spec.endswith(":") and "=" in spec
     spec = spec[:-1] if kubectl else spec
@@ -546,21 +540,6 @@ def parse_options(
     Switches that exist only as a mention in another flag's description ("can be disabled
     with --no-hidden") go to ``companions`` when given: they count only if no entry lists them.
     """
-    flags, extra = _parse_options(tuple(lines), max_first_indent, companions is not None)
-    if companions is not None:
-        companions.extend(extra)
-    return list(flags)
-
-
-# What a table of lines gives depends on those lines alone, and Flags are immutable: the same table
-# read again (kingpin and urfave repeat the application's flags on every page, cobra its global
-# flags) is not read again. Bounded, so a long-lived process does not grow with it.
-@functools.lru_cache(maxsize=1024)
-def _parse_options(
-    lines: tuple[str, ...], max_first_indent: int, with_companions: bool
-) -> tuple[tuple[Flag, ...], tuple[Flag, ...]]:
-    """(flags, companions) of ``parse_options``."""
-    companions: list[Flag] | None = [] if with_companions else None
     flags: list[Flag] = []
     for entry in option_entries(lines, max_first_indent=max_first_indent):
         digits = _digit_flags(entry)
@@ -594,17 +573,7 @@ def _parse_options(
                             description=f"An alias for {' '.join(target).rstrip('.')}.",
                         )
                     )
-    return tuple(merge_flags(flags)), tuple(companions or ())
-
-
-def _clear_entry_memos(clear_entries=_entry_flag.cache_clear) -> None:
-    """Clearing the entries' memo clears the tables' too, which holds Flags made from it: a
-    table is then read entry by entry again (what a caller that clears the entry memo expects)."""
-    clear_entries()
-    _parse_options.cache_clear()
-
-
-_entry_flag.cache_clear = _clear_entry_memos
+    return merge_flags(flags)
 
 
 def merge_flags(flags, *, seen: set[str] | None = None) -> list[Flag]:

@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from wrapgen.errors import HelpUnreadableError
 from wrapgen.knowledge.table import load
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag, Positional, Tool
 
 __all__ = [

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import re
 import shlex
-from functools import lru_cache
+from dataclasses import replace
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Flag, Positional
 from wrapgen.parse.facts import guess_type as _guess_type  # (facts imports nothing of the parsers)
 
@@ -87,7 +86,6 @@ def split_usage(line: str) -> list[str]:
     return list(_split_usage(line.strip()[:MAX_LINE]))
 
 
-@lru_cache(maxsize=512)
 def _split_usage(line: str) -> tuple[str, ...]:
     # "<jq filter>" is one placeholder: keep its space out of the word splitting.
     protected = _ANGLED.sub(lambda m: m[0].replace(" ", "\x01"), line) if "<" in line else line
@@ -146,7 +144,6 @@ def split_example(line: str, *, prog: str = "") -> list[str] | None:
     return list(found) if found is not None else None
 
 
-@lru_cache(maxsize=512)
 def _split_example(line: str, prog: str) -> tuple[str, ...] | None:
     line = line.strip()
     if line.startswith("$ "):
@@ -366,9 +363,6 @@ def _placeholder(text: str, *, bare_ok: bool) -> str | None:
     return None
 
 
-@lru_cache(
-    maxsize=4096
-)  # (pure; every page of a tool repeats its usage words: "[<flags>]", "<command>")
 def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool] | None:
     """(name, optional, variadic) of a usage word that is an operand, else None.
 

@@ -8,19 +8,18 @@ listed the subcommands, so the outcome does not depend on which probe finished f
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from wrapgen.knowledge.table import load
 from wrapgen.knowledge.tools import pages_repeat_root_options
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag
 from wrapgen.parse.registry import USAGE_LISTED
 from wrapgen.probe.frameworks import framework_root, root_may_wait
+from wrapgen.probe.node import NodeRead
 from wrapgen.probe.workers import Workers
 
 __all__ = [
@@ -79,21 +78,6 @@ _PAGE_REF = r"(?:\\?-[a-z0-9]+)+(?:\\f[A-Z]|\\f\[\])?\(1\)"
 
 Progress = Callable[[int, int, tuple], None]
 ParseFn = Callable[..., Command]
-
-
-@dataclass(frozen=True)
-class NodeRead:
-    """One node's outcome: the command read (None when no probe worked) and what went wrong."""
-
-    path: tuple[str, ...]
-    command: Command | None
-    text: str = ""
-    problems: tuple[str, ...] = ()
-    transient: bool = False  # a probe timed out: the result should not be cached
-    man_due: bool = False  # the man page is still to be merged in (``with_man``): read only if kept
-    # probed, not yet parsed (``read_node(defer_parse=...)``): the probes' results so far, by args,
-    # which ``read_node(known=...)`` reads as though it had just run them
-    parse_due: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -437,7 +421,9 @@ def crawl(
             defer_parse=root_may_wait if depth > 0 and style is None else None,
         )
         framework = (
-            framework_root(prober, parse, root, with_man) if depth > 0 else None
+            framework_root(prober, parse, root, complete=with_man, read=read_node)
+            if depth > 0
+            else None
         )  # Symfony's `list`, kingpin's tree
         if framework is not None:
             root = framework.root
@@ -460,8 +446,9 @@ def crawl(
             root_cmd = _listed_commands(prober, parse, root_cmd, warnings)
         if root_cmd.subcommands and not (framework is not None and framework.complete):
             root_cmd = _man_listed_commands(prober, parse, root_cmd)
-        shared, listing = _global_options(prober, parse, root.text, warnings)
-        if shared:
+        flags, listing = _global_options(prober, parse, root.text, warnings)
+        shared = _Shared.of(flags) if flags else None
+        if shared is not None:
             root_cmd = _with_globals(root_cmd, shared)
         reads[()] = replace(root, command=root_cmd)
         if listing is not None and listing.path in {s.path for s in root_cmd.subcommands}:
@@ -734,13 +721,13 @@ def _man_listed_commands(prober, parse: ParseFn, root: Command) -> Command:
 
 
 def _assemble(
-    command: Command, reads: dict[tuple[str, ...], NodeRead], shared: tuple[Flag, ...] = ()
+    command: Command, reads: dict[tuple[str, ...], NodeRead], shared: _Shared | None = None
 ) -> Command:
     return replace(command, subcommands=_assembled_children(command, reads, shared))
 
 
 def _assembled_children(
-    command: Command, reads: dict[tuple[str, ...], NodeRead], shared: tuple[Flag, ...]
+    command: Command, reads: dict[tuple[str, ...], NodeRead], shared: _Shared | None
 ) -> tuple[Command, ...]:
     """``command``'s subcommands as read (each with what its stub knew), or the stub where none was;
     each read one copied once (a copy of a Command is most of what assembling costs)."""
@@ -750,7 +737,7 @@ def _assembled_children(
         if node is None or node.command is None:
             children.append(stub)
             continue
-        child = _with_globals(node.command, shared) if shared else node.command
+        child = node.command if shared is None else _with_globals(node.command, shared)
         children.append(
             _carry_stub(child, stub, subcommands=_assembled_children(child, reads, shared))
         )
@@ -816,7 +803,7 @@ def _found(
     of ``list --format=json``); ``match`` at a position still sees the characters before it."""
     if folded and not text.isascii():  # (lower() keeps every position only in ASCII)
         return bool(pattern.search(text))
-    haystack = _lowered(text) if folded else text
+    haystack = text.lower() if folded else text
     for literal in starts:
         at = haystack.find(literal)
         while at >= 0:
@@ -826,35 +813,14 @@ def _found(
     return False
 
 
-_last_lowered: tuple[str, str] = ("", "")
-
-
-def _lowered(text: str) -> str:
-    """``text.lower()``, made once for the root's page that ``_found`` and ``_options_hint`` each
-    search folded (composer's is 160 KB of JSON). Kept for the very same string object only (``is``:
-    no hash of the text, which costs as much as lowering it), so it can never answer for another."""
-    global _last_lowered
-    known = _last_lowered
-    if known[0] is text:
-        return known[1]
-    lowered = text.lower()
-    _last_lowered = (text, lowered)
-    return lowered
-
-
 def _options_hint(text: str):
     """The first _OPTIONS_HINT match of ``text`` (in order of the word "global" it holds), or None."""
     # (_GLOBAL_LISTING's own text is lower-case: without re.I it reads a lower-cased ASCII text alike)
-    found = (
-        _GLOBAL_LISTING_FOLDED.search(_lowered(text))
-        if text.isascii()
-        else _GLOBAL_LISTING.search(text)
-    )
-    if not found:
-        return None  # every hint holds "global flags" or the like: none here (no backtracking)
     if not text.isascii():  # (lower() keeps every position only in ASCII)
-        return _OPTIONS_HINT.search(text)
-    lowered = _lowered(text)
+        return _OPTIONS_HINT.search(text) if _GLOBAL_LISTING.search(text) else None
+    lowered = text.lower()
+    if not _GLOBAL_LISTING_FOLDED.search(lowered):
+        return None  # every hint holds "global flags" or the like: none here (no backtracking)
     at = lowered.find("global")
     while at >= 0:
         match = _OPTIONS_HINT.search(text, max(0, at - _HINT_REACH), at + _HINT_AFTER)
@@ -889,20 +855,26 @@ def _root_options_apart(root: Command) -> Command:
     )
 
 
-def _with_globals(command: Command, shared: tuple[Flag, ...]) -> Command:
+@dataclass(frozen=True)
+class _Shared:
+    """The flags every command shares (`TOOL options`), with each one's spellings and all of them:
+    made once per crawl, not per command (rclone: ~650 shared flags on each of ~80 commands)."""
+
+    flags: tuple[Flag, ...]
+    spellings: tuple[frozenset, ...]
+    every: frozenset
+
+    @classmethod
+    def of(cls, flags: tuple[Flag, ...]) -> "_Shared":
+        each = tuple(frozenset(f.spellings) for f in flags)
+        return cls(flags, each, frozenset().union(*each))
+
+
+def _with_globals(command: Command, shared: _Shared) -> Command:
     """``shared`` added to the command's global flags, skipping spellings it already has."""
     known = {s for f in (*command.flags, *command.global_flags) for s in f.spellings}
-    spellings = _spellings_of(shared)
-    if known.isdisjoint(spellings[-1]):
-        # The usual case, and the one that counts: rclone's ~650 shared flags on each of ~80 commands.
-        extra = shared
+    if known.isdisjoint(shared.every):
+        extra = shared.flags  # the usual case
     else:
-        extra = tuple(f for f, own in zip(shared, spellings) if known.isdisjoint(own))
+        extra = tuple(f for f, own in zip(shared.flags, shared.spellings) if known.isdisjoint(own))
     return replace(command, global_flags=command.global_flags + extra) if extra else command
-
-
-@functools.lru_cache(maxsize=4)
-def _spellings_of(shared: tuple[Flag, ...]) -> tuple[frozenset, ...]:
-    """Each shared flag's spellings, then all of them: computed once per crawl, not per command."""
-    each = tuple(frozenset(f.spellings) for f in shared)
-    return (*each, frozenset().union(*each))

@@ -1,16 +1,16 @@
 """Discovery: read a real tool's help, recursively, into a ``Tool`` model.
 
-``discover("gh", depth=2)`` resolves the tool, answers from the on-disk cache when the binary is
-unchanged, and otherwise crawls its help (``crawl.py``) through the probe (``probe.py``, the only
-place that runs the tool) and the help parsers (``parsers/``).
+``discover("gh", depth=2)`` resolves the tool (or takes the ``ToolRef`` a caller resolved), answers
+from the on-disk cache when the binary is unchanged, and otherwise crawls its help (``crawl.py``)
+through the probe (``probe.py``, the only place that runs the tool) and the help parsers
+(``parsers/``).
 """
 
 from __future__ import annotations
 
-import os
-
 from wrapgen.errors import HelpUnreadableError, UsageError
 from wrapgen.model.tool import Tool
+from wrapgen.model.toolref import ToolRef
 
 __all__ = ["discover"]
 
@@ -19,7 +19,7 @@ DEFAULT_DEADLINE_S = 120.0
 
 
 def discover(
-    tool: str,
+    tool: str | ToolRef,
     *,
     depth: int = 3,
     max_nodes: int = 500,
@@ -67,9 +67,8 @@ def discover(
         None if deadline_s is None else time.monotonic() + deadline_s
     )  # one deadline for every probe
     timeout = DEFAULT_TIMEOUT_S if timeout_s is None else float(timeout_s)
-    path = resolve_tool(tool)
-    by_path = os.sep in tool
-    name = os.path.basename(tool.rstrip(os.sep)) if by_path else tool
+    ref = tool if isinstance(tool, ToolRef) else resolve_tool(tool)
+    tool, path, name = ref.given, ref.path, ref.name
     options = {"depth": depth, "max_nodes": max_nodes, "style": style, "name": tool, "man": man}
     launcher = style is None and _is_launcher(path)
     readable = _launched_paths(path) if launcher else ()
@@ -112,7 +111,7 @@ def discover(
         path,
         name=name,
         timeout_s=timeout,
-        use_man=man and not by_path,
+        use_man=man and ref.by_name,
         sandbox=sandbox,
         readable=readable,
         deadline_s=deadline_s,

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag
+from wrapgen.probe.node import NodeRead
 
 __all__ = ["Framework", "framework_root"]
 
@@ -93,13 +93,13 @@ def root_may_wait(text: str) -> bool:
 _OFFERS_JSON = re.compile(r"^ *--format[= ]\S+ +.*\bjson\b", re.MULTILINE)
 
 
-def framework_root(prober, parse, root, complete=_as_read):
+def framework_root(prober, parse, root, *, read, complete=_as_read):
     """The Framework for this root read (a crawl ``NodeRead``), or None for every other style.
 
     ``complete(prober, parse, root)`` gives the root as the crawl keeps it (its man page merged in,
     ``crawl.with_man``): asked only where the root read is kept, or its flags are looked at. A root
     left unparsed (``parse_due``, see ``root_may_wait``) is parsed here unless the JSON listing
-    replaces it."""
+    replaces it, by ``read`` (the crawl's ``read_node``, passed in: the crawl imports this module)."""
     listing = None  # `list --format=json`'s result, when asked before the root was parsed
     if root.parse_due:
         if len(root.parse_due) == 1:  # (`--help` answered: no earlier try's timeout to keep)
@@ -107,9 +107,7 @@ def framework_root(prober, parse, root, complete=_as_read):
             framework = _from_json(prober, root, listing)
             if framework is not None:
                 return framework
-        from wrapgen.probe.crawl import read_node
-
-        root = read_node(prober, parse, path=(), defer_man=True, known=root.parse_due)
+        root = read(prober, parse, path=(), defer_man=True, known=root.parse_due)
     command = root.command
     if command is None:
         return None
@@ -145,7 +143,6 @@ def _from_json(prober, root, result):
     """The Framework of ``TOOL list --format=json``'s ``result`` where it is a Symfony command list
     with commands, else None. The root keeps its help page (``list``'s) as its text."""
     from wrapgen.parse.styles.symfony import parse_symfony_json
-    from wrapgen.probe.crawl import NodeRead
 
     tree = parse_symfony_json(result.text, prog=(prober.name,)) if result.usable else None
     if tree is None or not tree.subcommands:
@@ -164,7 +161,6 @@ def _from_json(prober, root, result):
 
 def _symfony(prober, parse, root, complete=_as_read, listing=None):
     from wrapgen.parse.styles.symfony import is_list_help, listed_commands, nest
-    from wrapgen.probe.crawl import NodeRead
 
     warnings: list[str] = []
     args = _JSON_ARGS

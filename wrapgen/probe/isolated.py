@@ -11,6 +11,7 @@ discovery's probes do, and ``note`` says why where the sandbox was wanted.
 from __future__ import annotations
 
 import os
+import shutil
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
 
@@ -69,9 +70,10 @@ def run_isolated(
 ) -> Isolated:
     """``argv`` run in fresh scratch directories with the probes' environment (plus ``extra_env``), in
     the sandbox unless ``sandbox`` is False or ``WRAPGEN_SANDBOX=off``; ``readable`` are directories
-    bound back read-only (default: the program's own)."""
+    bound back read-only besides what the program needs to run (``install.program_paths``)."""
+    from wrapgen.probe.install import program_paths
     from wrapgen.probe.prober import probe_env
-    from wrapgen.probe.sandbox import Scratch, bwrap_argv, sandbox_status
+    from wrapgen.probe.sandbox import SYSTEM_DIRS, Scratch, bwrap_argv, sandbox_status
     from wrapgen.runtime.process import run_process
 
     off = sandbox is False or os.environ.get("WRAPGEN_SANDBOX", "").lower() in ("off", "0", "no")
@@ -85,15 +87,20 @@ def run_isolated(
     with Scratch(prefix=prefix) as scratch:
         env.update(HOME=scratch.home, TMPDIR=scratch.tmpdir, PWD=scratch.workdir)
         if inside:
-            if readable is None:
-                readable = (os.path.dirname(program[0]),) if os.sep in program[0] else ()
+            search_path = env.get("PATH", "")
+            found = (
+                program[0] if os.sep in program[0] else shutil.which(program[0], path=search_path)
+            )
+            shown = program_paths(
+                [found] if found else [], search_path=search_path, system=SYSTEM_DIRS
+            )
             program = bwrap_argv(
                 program,
                 bwrap=status.bwrap,
                 workdir=scratch.workdir,
                 home=scratch.home,
                 tmpdir=scratch.tmpdir,
-                readable=tuple(readable),
+                readable=(*shown, *(readable or ())),
             )
         result = run_process(
             program, timeout_s=timeout_s, output_cap=output_cap, cwd=scratch.workdir, env=env

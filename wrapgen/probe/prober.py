@@ -25,7 +25,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wrapgen.errors import ToolNotFoundError
-from wrapgen.probe.sandbox import HOME_TMPFS_BYTES, Scratch, bwrap_argv, sandbox_status
+from wrapgen.model.toolref import ToolRef
+from wrapgen.probe.install import program_paths
+from wrapgen.probe.sandbox import (
+    HOME_TMPFS_BYTES,
+    SYSTEM_DIRS,
+    Scratch,
+    bwrap_argv,
+    sandbox_status,
+)
 from wrapgen.runtime.contain import caller_state
 from wrapgen.runtime.process import ProcessResult, run_in_pty, run_process
 
@@ -150,8 +158,9 @@ def probe_env(base: dict | None = None) -> dict:
     return env
 
 
-def resolve_tool(tool: str) -> str:
-    """The absolute path of ``tool`` (a name on PATH, or a path); ToolNotFoundError otherwise."""
+def resolve_tool(tool: str, *, search_paths: tuple[str, ...] = ()) -> ToolRef:
+    """``tool`` (a name, looked for in ``search_paths`` and then on PATH, or a path) resolved once;
+    ToolNotFoundError otherwise. The one place wrapgen looks a tool up on PATH."""
     if not tool or "\0" in tool:
         raise ToolNotFoundError(
             "no tool given", hint="pass a program name such as `git`, or a path"
@@ -168,14 +177,24 @@ def resolve_tool(tool: str) -> str:
             raise ToolNotFoundError(
                 f"{tool} is not executable", hint=f"run `chmod +x {tool}` if it is a program"
             )
-        return str(path.resolve())
-    found = shutil.which(tool)
+        return ToolRef(tool, str(path.resolve()), os.path.abspath(path))
+    for directory in search_paths:
+        candidate = Path(directory, tool)
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            path = os.path.abspath(candidate)
+            return ToolRef(tool, path, tool if _on_path(tool) == path else path)
+    found = _on_path(tool)
     if found is None:
         raise ToolNotFoundError(
             f"{tool}: not found on PATH",
             hint=f"install {tool}, add its directory to PATH, or give its path (./{tool})",
         )
-    return str(Path(found).resolve()) if not Path(found).is_absolute() else found
+    return ToolRef(tool, found, tool)
+
+
+def _on_path(name: str) -> str | None:
+    found = shutil.which(name)
+    return None if found is None else os.path.abspath(found)
 
 
 # Control characters other than tab and newline, and the replacement character of undecodable bytes.
@@ -241,11 +260,11 @@ class Prober:
         self.sandbox_note = ""  # why probes ran without the sandbox ("" when they ran in it)
         self.deadline_s = None if deadline_s is None else float(deadline_s)
         self.writable = tuple(os.path.abspath(w) for w in writable)
-        # directories bound back read-only over the sandbox's empty /tmp and /run: the tool's own, and
-        # those of what it starts (a launcher's program and script, which may live under /tmp)
-        extra = [os.path.dirname(os.path.abspath(r)) for r in readable]
-        self.readable = tuple(
-            dict.fromkeys([os.path.dirname(self.path)] + [d for d in extra if os.path.isdir(d)])
+        # what the sandbox binds back read-only: the tool's install and its interpreter's, its PATH's,
+        # and those of what it starts (a launcher's program and script, which may live under /tmp)
+        programs = (self.path, *(os.path.abspath(r) for r in readable))
+        self.readable = program_paths(
+            programs, search_path=self.env.get("PATH", ""), system=SYSTEM_DIRS
         )
         self._deadline: float | None = deadline_at  # time.monotonic() of the end, when given
         self._bwrap = ""

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 from dataclasses import dataclass
 from typing import Callable
 
@@ -32,6 +31,7 @@ from wrapgen.errors import RunnerFileError, ToolNotFoundError, UsageError
 from wrapgen.knowledge.runners import invocation, names_other_files, runner_files, runner_kind
 from wrapgen.model.tool import Command, Tool
 from wrapgen.parse.runners import leading_comment, parser_name
+from wrapgen.probe.prober import resolve_tool
 
 __all__ = [
     "Repository",
@@ -105,7 +105,7 @@ def _run(path: str, args: list[str], repo: Repository, *, timeout_s: float, sand
         timeout_s=timeout_s,
         output_cap=_OUTPUT_CAP,
         sandbox=sandbox,
-        readable=(repo.directory, os.path.dirname(path)),
+        readable=(repo.directory,),
         prefix="wrapgen-runner-",
     )
     result = isolated.result
@@ -275,14 +275,14 @@ def discover_runner(
             hint=f"run wrapgen in the repository, or pass --dir DIR (the directory holding its {looked})",
         )
     timeout = _TIMEOUT_S if timeout_s is None else float(timeout_s)
-    found = (
-        shutil.which(tool) if os.sep not in tool else (tool if os.access(tool, os.X_OK) else None)
-    )
-    if found is None and kind != "task":
-        raise ToolNotFoundError(
-            f"{tool}: not found on PATH", hint=f"install {tool} to wrap the repository's targets"
-        )
-    path = os.path.abspath(found) if found else ""
+    try:
+        path = resolve_tool(tool).path
+    except ToolNotFoundError as error:
+        if kind != "task":  # (go-task's Taskfile is read without it)
+            raise ToolNotFoundError(
+                error.message, hint=f"install {tool} to wrap the repository's targets"
+            ) from None
+        path = ""
     targets, about, warnings = _targets(kind, path, repo, timeout_s=timeout, sandbox=sandbox)
     if not targets:
         raise RunnerFileError(

@@ -34,9 +34,14 @@ __all__ = [
     "reset_sandbox_status",
     "BWRAP",
     "HOME_TMPFS_BYTES",
+    "SYSTEM_DIRS",
 ]
 
 BWRAP = "bwrap"
+
+# The system's own directories: every probe sees them (read-only); what else a tool needs is bound
+# from ``install.program_paths`` (its install, its interpreter's, its PATH's)
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 _CHECK_TIMEOUT_S = 10.0
 
 

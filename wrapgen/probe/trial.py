@@ -38,8 +38,9 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Mapping, Sequence
 
 from wrapgen.model.trial import TrialOutcome, is_json_text
+from wrapgen.probe.install import program_paths
 from wrapgen.probe.prober import clean_text, probe_env
-from wrapgen.probe.sandbox import Scratch, bwrap_argv, sandbox_status
+from wrapgen.probe.sandbox import SYSTEM_DIRS, Scratch, bwrap_argv, sandbox_status
 from wrapgen.runtime.process import run_process
 from wrapgen.runtime.waiting import tree_state
 
@@ -249,7 +250,7 @@ def _in_scratch(
             workdir=scratch.workdir,
             home=scratch.home,
             tmpdir=scratch.tmpdir,
-            readable=[os.path.dirname(bin_path)],
+            readable=program_paths([bin_path], search_path=env.get("PATH", ""), system=SYSTEM_DIRS),
         )
 
     if (

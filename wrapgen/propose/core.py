@@ -171,7 +171,7 @@ def _tree_candidates(root: Command) -> list[Candidate]:
 
 
 def _json_tokens(value) -> Any:
-    if value is False or value is None:
+    if value is None or isinstance(value, bool):
         return value
     return list(value)
 

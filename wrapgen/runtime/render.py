@@ -241,7 +241,8 @@ def render_argv(template, args, *, json_selection=(), response_files: bool = Fal
         if response_files and text.startswith("@") and not token.startswith("@"):
             raise _refuse_response_file(names[0], text)
         out.append(text)
-    selection = [str(part) for part in (json_selection or ())]
+    # (a selection of True: the tool prints JSON with nothing added, docs/contract.md §7)
+    selection = [] if json_selection is True else [str(part) for part in (json_selection or ())]
     if selection and not _has_run([t for t in template if not placeholders(t)], selection):
         # before the end of the options: after "--end-of-options" or "--" the tool reads it as operands
         ends = [out.index(m) for m in ("--end-of-options", "--") if m in out and m in template]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command
 from wrapgen.parse.assemble import Rules, assemble, read_parts
 from wrapgen.parse.listing import parse_listing, stub

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Positional
 from wrapgen.parse.assemble import Rules, assemble, classify, read_parts
 from wrapgen.parse.facts import guess_type

@@ -9,8 +9,8 @@ into one entry per primary before the shared table reading; operators over expre
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag
 from wrapgen.parse.assemble import Rules, assemble, read_parts
 from wrapgen.parse.options import tidy_flags

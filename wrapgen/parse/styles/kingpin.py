@@ -17,10 +17,9 @@ placeholder (``--output=simple``, ``--timeout=30s``); descriptions that name ano
 
 from __future__ import annotations
 
-import functools
 import re
+from dataclasses import replace
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag
 from wrapgen.parse.assemble import Rules, assemble, read_parts
 from wrapgen.parse.listing import stub
@@ -159,9 +158,6 @@ def parse_kingpin(text: str, *, prog: tuple[str, ...]) -> Command:
     return command.with_changes(flags=tuple(flags), positionals=positionals)
 
 
-# Every page repeats the application's flags with their defaults: each is made once (flags are
-# immutable, and equal ones give equal results).
-@functools.lru_cache(maxsize=2048)
 def _page_flag(flag: Flag, value: str | None, negated: bool) -> Flag:
     """``flag`` with the default its spec shows (``--timeout=30s``) and its ``--no-`` spelling."""
     if value is not None:

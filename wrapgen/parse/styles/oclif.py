@@ -11,8 +11,8 @@ subcommand whose own page lists the commands under it, so the crawl reads it lik
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command
 from wrapgen.parse.assemble import Rules, assemble, classify, read_parts
 from wrapgen.parse.facts import split_choices

@@ -18,12 +18,10 @@ into the whole tree at once. All functions here are pure.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag, Positional
 from wrapgen.parse.assemble import Rules, assemble, read_parts
 from wrapgen.parse.facts import (
@@ -430,7 +428,6 @@ def _flags_with_application(options: dict, common: set, app: _Application, memo:
     return tuple(_merge_negations(flags, negates)), app.shared
 
 
-@functools.lru_cache(maxsize=1024)
 def _with_negations(flag: Flag, negations: tuple[str, ...]) -> Flag:
     """``flag`` with its ``--no-`` spellings as aliases (the same on every command that has both)."""
     return replace(flag, aliases=flag.aliases + negations)

@@ -15,8 +15,8 @@ and the root's listing keeps no such usage as a summary. All functions here are 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command
 from wrapgen.parse.assemble import Rules, assemble, read_parts
 from wrapgen.parse.listing import stub

@@ -16,8 +16,8 @@ printed (yargs reads ``--dataSource x`` as the value). Commands are listed as wh
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from wrapgen.model.changes import replace
 from wrapgen.model.tool import Command, Flag, Positional
 from wrapgen.parse.assemble import Rules, assemble, classify, read_parts
 from wrapgen.parse.listing import stub

@@ -1,96 +1,20 @@
-"""The parsers' memos (an option entry's Flag, kingpin's page flag) give what a fresh parse gives:
-pages read in any order, after other tools' pages, equal their goldens; entries that differ in
-anything the Flag reads (gap, description lines, default) are told apart; Symfony's JSON negations
-land on the flag they negate, in order."""
+"""Flags as the parsers read them from entries and pages: a mention in a description is a companion
+flag each time the table is read; kingpin's page defaults are each page's own; Symfony's JSON
+negations land on the flag they negate, in order."""
 
 from __future__ import annotations
 
 import json
 
 from conftest import FIXTURES
-from wrapgen.parse import options, parse_help
-from wrapgen.parse.options import OptionEntry, entry_to_flag, parse_options
-from wrapgen.parse.styles import kingpin
+from wrapgen.parse import parse_help
+from wrapgen.parse.options import parse_options
 from wrapgen.parse.styles.symfony import parse_symfony_json
 
-HELP = FIXTURES / "help"
-PAGES = [
-    ("kingpin", "amtool.txt", ("amtool",)),
-    ("kingpin", "amtool_alert.txt", ("amtool", "alert")),
-    ("kingpin", "amtool_alert_query.txt", ("amtool", "alert", "query")),
-    ("kingpin", "amtool_config_routes.txt", ("amtool", "config", "routes")),
-    ("urfave", "mender-artifact.txt", ("mender-artifact",)),
-    ("urfave", "mender-artifact_write.txt", ("mender-artifact", "write")),
-    (
-        "urfave",
-        "mender-artifact_write_rootfs-image.txt",
-        ("mender-artifact", "write", "rootfs-image"),
-    ),
-    ("urfave", "runc.txt", ("runc",)),
-    ("urfave", "runc_checkpoint.txt", ("runc", "checkpoint")),
-]
 
-
-def _clear():
-    options._entry_flag.cache_clear()
-    kingpin._page_flag.cache_clear()
-
-
-def _read(folder: str, name: str, prog):
-    return parse_help((HELP / folder / name).read_text(), prog=prog)
-
-
-def test_pages_parse_the_same_fresh_warm_and_in_reverse_order():
-    _clear()
-    fresh = []
-    for folder, name, prog in PAGES:
-        _clear()
-        fresh.append(_read(folder, name, prog))
-    _clear()
-    forward = [_read(folder, name, prog) for folder, name, prog in PAGES]
-    backward = [_read(folder, name, prog) for folder, name, prog in reversed(PAGES)][::-1]
-    assert forward == fresh
-    assert backward == fresh
-    assert options._entry_flag.cache_info().hits > 0  # the pages do share entries
-    assert kingpin._page_flag.cache_info().hits > 0
-
-
-def test_pages_equal_their_goldens_after_the_memos_are_warm():
-    for folder, name, prog in PAGES:  # warm
-        _read(folder, name, prog)
-    for folder, name, prog in PAGES:
-        golden = HELP / folder / name.replace(".txt", ".json")
-        command = _read(folder, name, prog)
-        assert command.to_dict() == json.loads(golden.read_text()), name
-
-
-def test_entries_differing_in_gap_or_description_are_told_apart():
-    _clear()
-    spec = "--level LEVEL"
-    with_gap = entry_to_flag(OptionEntry(2, spec, ["the level"], gap=True))
-    without_gap = entry_to_flag(OptionEntry(2, spec, ["the level"], gap=False))
-    choices = entry_to_flag(OptionEntry(2, spec, ["the level (one of: low, high)"], gap=True))
-    again = entry_to_flag(OptionEntry(2, spec, ["the level"], gap=True))
-    assert again is with_gap
-    assert choices != with_gap and choices.description != with_gap.description
-    assert with_gap == options._entry_flag.__wrapped__(spec, True, ("the level",))
-    assert without_gap == options._entry_flag.__wrapped__(spec, False, ("the level",))
-
-
-def test_an_entry_read_again_with_its_description_changed_is_read_anew():
-    _clear()
-    entry = OptionEntry(2, "--count=N", ["how many"], gap=True)
-    first = entry_to_flag(entry)
-    entry.desc.append("Default: 3")  # the entry is mutable: the memo keys on what it holds now
-    second = entry_to_flag(entry)
-    assert second == options._entry_flag.__wrapped__("--count=N", True, ("how many", "Default: 3"))
-    assert first == options._entry_flag.__wrapped__("--count=N", True, ("how many",))
-
-
-def test_parse_options_companions_still_come_from_every_entry():
-    _clear()
+def test_parse_options_companions_come_from_every_reading_of_the_entry():
     lines = ["  --hidden    Show hidden files; can be disabled with --no-hidden."]
-    for _ in range(2):  # the second time the entry's Flag comes from the memo
+    for _ in range(2):
         companions = []
         flags = parse_options(lines, companions=companions)
         assert [f.long for f in flags] == ["--hidden"]
@@ -98,7 +22,6 @@ def test_parse_options_companions_still_come_from_every_entry():
 
 
 def test_kingpin_page_defaults_are_each_pages_own():
-    _clear()
     page = "usage: tool [<flags>]\n\nFlags:\n  -h, --help  Show help.\n      --timeout={}  Timeout for the command\n"
     first = parse_help(page.format("30s"), prog=("tool",), style="kingpin")
     second = parse_help(page.format("5"), prog=("tool",), style="kingpin")

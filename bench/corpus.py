@@ -49,7 +49,9 @@ FILES = {
     '"include": ["ts/**/*.ts"]}\n',
     "ts/index.ts": "export function greet(name: string): string {\n  return 'hi ' + name;\n}\n\n"
     "const n: number = greet('x');\n",
-    "ok.ts": "export const answer: number = 42;\n",
+    "tsok/ok.ts": "export const answer: number = 42;\n",
+    "tsok/tsconfig.json": '{"compilerOptions": {"strict": true, "noEmit": true}, "files": ["ok.ts"]}\n',
+    "ugly.js": "const  a = {b:1,c:2}\nfunction g( x ){return x}\nconsole.log(g(a))\n",
     "app.js": "import { helper } from './lib.js';\nconsole.log(helper(2));\n",
     "lib.js": "export function helper(x) {\n  return x * 2;\n}\n",
     "check.js": "function f(a) {\n  debugger;\n  var unused = 1;\n  return a == null;\n}\nf(1);\n",

@@ -353,13 +353,14 @@ def operand_missing(examples: list[str], binding: dict) -> list[str]:
 
 
 def common_uses(examples: list[str]) -> int:
-    """How many different uses the examples show: distinct (leading words, first flag) forms."""
+    """How many different uses the examples show: distinct (subcommand words, set of flags, number
+    of operands) forms, so 'sqlite3 DB' and 'sqlite3 DB SQL' are two uses, '-n 5' and '-n 10' one."""
     forms = set()
     for example in examples:
         tokens = example_tokens(example)
         words = tuple(text for kind, text in tokens[:2] if kind == "word")
-        flags = tuple(text for kind, text in tokens if kind == "flag")[:1]
-        forms.add((words, flags))
+        flags = frozenset(text for kind, text in tokens if kind == "flag")
+        forms.add((words, flags, example_operands(tokens, list(words))))
     return len(forms)
 
 
@@ -602,9 +603,11 @@ def print_report(result: dict) -> None:
             )
     issue = result.get("issue28") or {}
     if issue:
-        print("\n== issue 28's goals (held-out half and the 22)")
-        for key, value in issue.items():
-            print(f"  {key}: {value}")
+        print("\n== issues 26 and 28: the goals on the held-out half (the 22 are in it)")
+        for regime, facts in issue.items():
+            print(f"  [{regime}]")
+            for key, value in facts.items():
+                print(f"    {key}: {value}")
     largest = result.get("largest") or {}
     if largest:
         print(
@@ -613,6 +616,60 @@ def print_report(result: dict) -> None:
         for name, row in largest.items():
             print(f"  {name}: {row}")
     print(f"\nbench wall time {result['seconds']} s")
+
+
+def markdown(result: dict) -> str:
+    """The summary table and the per-tool table of the 22, as docs/benchmarks.md shows them."""
+    lines = [
+        "| half, regime | packs/tools | expert picks | forbidden | tldr examples expressible "
+        "| tried tasks equal |",
+        "|---|---|---|---|---|---|",
+    ]
+    halves = result["halves"]
+    for regime, rows in result["regimes"].items():
+        tasks = result["tasks"].get(regime)
+        for half in ("held_out", "tuning"):
+            names = [n for n in halves[half] if n in rows]
+            if names:
+                lines.append(
+                    table_line(f"{half.replace('_', '-')}, {regime}", totals(rows, names, tasks))
+                )
+        test = [n for n in result["test_set"] if n in rows]
+        if test:
+            lines.append(table_line(f"the 22 of issue 26, {regime}", totals(rows, test, tasks)))
+    lines += [
+        "",
+        "| tool | regime | wrap s | verbs | picks | tldr | tasks equal | forbidden present |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name in result["test_set"]:
+        for regime, rows in result["regimes"].items():
+            row = rows.get(name)
+            if row is None:
+                continue
+            if "verbs" not in row:
+                lines.append(f"| {name} | {regime} | {row['wrap_seconds']} | no pack | | | | |")
+                continue
+            picks, tldr = row.get("picks"), row.get("tldr")
+            own = result["tasks"].get(regime, {}).get(name, [])
+            lines.append(
+                f"| {name} | {regime} | {row['wrap_seconds']} | {row['verbs']} | "
+                + (
+                    f"{len(picks['present'])}/{len(picks['present']) + len(picks['missing'])}"
+                    if picks
+                    else "-"
+                )
+                + " | "
+                + (
+                    f"{len(tldr['expressible'])}/{len(tldr['expressible']) + len(tldr['not_expressible'])}"
+                    if tldr
+                    else "-"
+                )
+                + f" | {sum(1 for t in own if t['outcome'] == 'equal')}/{len(own)} | "
+                + (", ".join(picks["forbidden"]) if picks else "")
+                + " |"
+            )
+    return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -641,6 +698,13 @@ def issue28(result: dict, tools: dict) -> dict:
                         r"unknown option|unrecognized|invalid option", str(row["error"]), re.I
                     ):
                         ddash.append(row["id"])
+        calls: dict[str, list[str]] = {}  # verb -> outcomes of the tasks that called it
+        for name, rows in task_rows.items():
+            if name in scope:
+                for row in rows:
+                    if row.get("verb"):
+                        calls.setdefault(f"{name} {row['verb']}", []).append(row["outcome"])
+        failing = sorted(verb for verb, seen in calls.items() if set(seen) == {"error"})
         checks = result.get("checks", {}).get(regime, {})
         codes: dict[str, int] = {}
         for name, check in checks.items():
@@ -651,8 +715,27 @@ def issue28(result: dict, tools: dict) -> dict:
             "read verbs that wrote into the fixture (bench)": wrote or "none",
             "findings of linters, test runners, search tools in the envelope": f"{findings_ok}/{findings_of}",
             "tasks failing on an option error (a '--' or a flag the tool rejects)": ddash or "none",
+            "verbs that failed every task that called them": failing or "none",
             "check --try --probe codes": dict(sorted(codes.items())),
         }
+        rows26 = result["regimes"].get(regime, {})
+        out[regime]["one-verb packs of tools whose tldr page shows several uses"] = (
+            sorted(
+                name
+                for name, row in rows26.items()
+                if name in scope and row.get("verbs") == 1 and row.get("uses", 0) >= 2
+            )
+            or "none"
+        )
+        out[regime]["verbs lacking an operand every use of them gives"] = (
+            sorted(
+                f"{name} {verb}"
+                for name, row in rows26.items()
+                if name in scope
+                for verb in row.get("operand_missing") or []
+            )
+            or "none"
+        )
     return out
 
 
@@ -667,11 +750,23 @@ def main(argv=None) -> int:
     parser.add_argument("--tldr", default=str(DEFAULT_TLDR), help="a tldr-pages checkout")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--json", metavar="OUT", help="also write every figure as JSON to OUT")
+    parser.add_argument(
+        "--markdown", metavar="OUT", help="also write the tables as Markdown to OUT"
+    )
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="JSON",
+        help="run nothing: report the union of earlier runs' --json files (a tool in several: the last)",
+    )
     parser.add_argument("--no-tasks", action="store_true", help="skip the tried tasks")
     parser.add_argument("--no-check", action="store_true", help="skip wrapgen check --try --probe")
     options = parser.parse_args(argv)
     started = time.monotonic()
     tools = {tool["tool"]: tool for tool in json.loads((DATA / "tools.json").read_text())["tools"]}
+    if options.merge:
+        result = merge([json.loads(Path(name).read_text()) for name in options.merge], tools)
+        return finish(result, options)
     split = json.loads((DATA / "split.json").read_text())
     halves = {"tuning": split["tuning"], "held_out": split["held_out"]}
     names = (
@@ -768,19 +863,44 @@ def main(argv=None) -> int:
                     ]
                     for report in reports
                 }
-        result["largest"] = {
-            name: {
-                "cold wrap s": result["wraps"]["usage"][name]["seconds"],
-                "offers": (result["regimes"]["usage"][name].get("offers") or {LARGEST[name]: None}),
-            }
-            for name in LARGEST
-            if name in result["wraps"].get("usage", {})
-        }
-        result["issue28"] = issue28(result, tools)
         result["seconds"] = round(time.monotonic() - started, 1)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+    return finish(summarise(result, tools), options)
+
+
+def summarise(result: dict, tools: dict) -> dict:
+    """The figures computed from the rows: the largest CLIs and the goals of issues 26 and 28."""
+    result["largest"] = {
+        name: {
+            "cold wrap s": result["wraps"]["usage"][name]["seconds"],
+            "offers": (result["regimes"]["usage"][name].get("offers") or {LARGEST[name]: None}),
+        }
+        for name in LARGEST
+        if name in result["wraps"].get("usage", {})
+    }
+    result["issue28"] = issue28(result, tools)
+    return result
+
+
+def merge(results: list[dict], tools: dict) -> dict:
+    merged = dict(results[0], regimes={}, tasks={}, checks={}, wraps={}, absent=[])
+    for result in results:
+        for key in ("regimes", "tasks", "checks", "wraps"):
+            for regime, rows in result.get(key, {}).items():
+                merged[key].setdefault(regime, {}).update(rows)
+    for key in ("regimes", "tasks", "checks", "wraps"):  # usage first, as a run prints them
+        merged[key] = dict(sorted(merged[key].items(), key=lambda item: item[0] != "usage"))
+    present = {name for rows in merged["regimes"].values() for name in rows}
+    merged["absent"] = sorted({n for r in results for n in r.get("absent", [])} - present)
+    merged["seconds"] = sum(result.get("seconds", 0) for result in results)
+    return summarise(merged, tools)
+
+
+def finish(result: dict, options) -> int:
     print_report(result)
+    if options.markdown:
+        Path(options.markdown).write_text(markdown(result))
     if options.json:
         Path(options.json).write_text(
             json.dumps(result, indent=1, sort_keys=True, default=str) + "\n"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
@@ -27,7 +27,11 @@ FIXTURES = REPO / "tests" / "fixtures"
 # machines, so the CI profile has no deadline. Locally the search stays random, to keep finding
 # new failures. Tests that set max_examples themselves keep it; HYPOTHESIS_PROFILE=ci picks the
 # CI profile by hand.
-settings.register_profile("ci", derandomize=True, max_examples=100, deadline=None, print_blob=True)
+# No test asserts on time, Hypothesis's included: neither profile has a deadline, nor the health
+# check that fails a test whose examples are slow to make (a busy machine makes every one slow).
+_UNTIMED = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", derandomize=True, max_examples=100, print_blob=True, **_UNTIMED)
+settings.register_profile("local", **_UNTIMED)
 
 
 def _in_ci() -> bool:
@@ -49,6 +53,8 @@ def _import_every_wrapgen_module() -> None:
 if _in_ci() or os.environ.get("HYPOTHESIS_PROFILE") == "ci":
     _import_every_wrapgen_module()
     settings.load_profile("ci")
+else:
+    settings.load_profile("local")
 
 
 # A test that runs a real tool (git, jq, rg, curl, man, tar, even echo or a bash script) lives in one of

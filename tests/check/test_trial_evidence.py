@@ -145,7 +145,10 @@ def test_evidence_words_hold_no_timings_pids_or_paths():
 
 def test_every_kind_has_an_action_and_words():
     assert {action for action, _, _ in KINDS.values()} == {"keep", "drop", "relabel", "drop-json"}
-    assert set(TRIAL_CODES) == {kind for kind, (action, _, _) in KINDS.items() if action != "keep"}
+    # every kind wrap acts on is a finding of check --try, and so is a failure of the pack's own
+    assert set(TRIAL_CODES) == {
+        kind for kind, (action, _, _) in KINDS.items() if action != "keep"
+    } | {"failed", "double-dash-refused"}
     assert all(bool(done) == (action != "keep") for action, _, done in KINDS.values())
 
 

@@ -29,8 +29,9 @@ def test_ci_runs_the_wheel_smoke_test_after_installing_build():
     """.ci/run installs `build`, then runs scripts/wheel_smoke.sh, after the project's pip installs and before pytest."""
     commands = _commands(REPO / ".ci" / "run")
     smoke = commands.index("bash scripts/wheel_smoke.sh")
-    assert commands.index("python3 -m pip install -q build") < smoke
-    assert commands.index("python3 -m pip install -q -e '.[test,mcp]'") < smoke
+    pins = "-c .ci/constraints.txt"  # (CI installs the versions it tests: tests/docs/test_dependencies.py)
+    assert commands.index(f"python3 -m pip install -q {pins} build") < smoke
+    assert commands.index(f"python3 -m pip install -q {pins} -e '.[test,mcp]'") < smoke
     assert smoke < next(i for i, c in enumerate(commands) if c.startswith("python3 -m pytest"))
 
 

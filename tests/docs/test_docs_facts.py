@@ -8,7 +8,7 @@ from conftest import REPO
 
 INSTALL_AND_WRAP = "python3 -m pip install -e . && wrapgen wrap git -o out"
 INSTALL_AND_TEST = (
-    "python3 -m pip install -e '.[test,mcp]' && python3 -m pytest -q -p no:cacheprovider"
+    "python3 -m pip install -e '.[test,mcp]' && python3 -m pytest -q -p no:cacheprovider -n auto"
 )
 
 

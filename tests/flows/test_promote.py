@@ -157,3 +157,32 @@ def test_load_path_wrap_missing_file(tmp_path):
     """A PATH-wrap path that does not exist is a clear error."""
     with pytest.raises(RecipeError, match="does not exist"):
         load_path_wrap(tmp_path / "nope.yaml")
+
+
+def test_report_of_flags_spelled_neither_long_nor_short():
+    """A tool whose flags are single-dash words (-json, -var) reports them; no None is sorted."""
+    odd = Tool(
+        name="tf",
+        root=Command(
+            subcommands=(
+                Command(
+                    path=("plan",),
+                    flags=(Flag(aliases=("-json",)), Flag(aliases=("-var",), takes_value=True)),
+                ),
+            )
+        ),
+    )
+    plan = plan_promotion(
+        parse_path_wrap(
+            yaml.safe_dump({"pack_id": "tf", "wrap": {"bin": "tf", "allowedSubcommands": ["plan"]}})
+        ),
+        odd,
+    )
+    manifest = {
+        "pack_id": "tf",
+        "bin": "tf",
+        "verbs": {"plan": {"cli": ["tf", "plan", "-json"], "policy": {"effect": "read"}}},
+    }
+    report = promotion_report(plan, odd, {"tf": manifest})
+    assert "any of 2 flags (`-json`, `-var`)" in report
+    assert "| `plan` | `-var` | `-json` |" in report

@@ -12,6 +12,7 @@ import time
 import pytest
 
 from conftest import REPO, require_tool
+from tests.support.bounds import wait_until
 from tests.support.git import GIT_IDENTITY
 from wrapgen.runtime import execute
 
@@ -125,16 +126,20 @@ def http_server(tmp_path):
         stderr=subprocess.DEVNULL,
     )
     try:
-        for _ in range(100):
+
+        def listening() -> bool:
+            assert proc.poll() is None, "http.server ended"
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-                break
+                socket.create_connection(("127.0.0.1", port), timeout=5).close()
+                return True
             except OSError:
-                time.sleep(0.05)
+                return False
+
+        wait_until(listening, what="http.server to listen")
         yield f"http://127.0.0.1:{port}/"
     finally:
         proc.terminate()
-        proc.wait(timeout=5)
+        proc.wait(timeout=300)
 
 
 def test_curl_get_and_headers(http_server):

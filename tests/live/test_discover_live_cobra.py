@@ -20,7 +20,7 @@ def _complete(tool: str, *args: str) -> list[str]:
         [tool, "__complete", *args],
         capture_output=True,
         text=True,
-        timeout=30,
+        timeout=300,
         stdin=subprocess.DEVNULL,
         cwd="/",
         env=dict(os.environ, NO_COLOR="1"),

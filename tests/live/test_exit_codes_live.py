@@ -82,12 +82,13 @@ def test_discovery_reads_the_man_page(tool, code, meaning):
     }
 
 
-def test_files_without_match_declares_no_answer(tree):
-    """files-without-match exits 1 when every file matched: "exit 1", never a misleading "no matches"."""
+def test_files_without_match_declares_its_own_answer(tree):
+    """files-without-match exits 1 when every file matched: that, never a misleading "no matches"."""
     envelope = execute(
         RG, "files-without-match", {"pattern": "e", "paths": ["a.txt", "b.txt"]}, cwd=tree
     )
-    assert envelope == {"ok": False, "error": "exit 1"}
+    assert envelope["ok"] is False and envelope["exit_code"] == 1
+    assert "every file matched" in envelope["error"] and "no matches" not in envelope["error"]
     listed = execute(
         RG, "files-without-match", {"pattern": "hello", "paths": ["a.txt", "b.txt"]}, cwd=tree
     )

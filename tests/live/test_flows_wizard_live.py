@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import pexpect
 import pytest
 import yaml
+from support.bounds import HANG_S
 
 from conftest import REPO, require_tool
 
 REVIEW = r"\[Enter\] accept[^\n]*: "
 WRITE = r"\[Y/n\]: "
-TIMEOUT = 120
+TIMEOUT = HANG_S  # (a bound that only catches a hang: discovery on a busy machine takes minutes)
 
 
 def _spawn(tool: str, out) -> pexpect.spawn:
@@ -50,10 +52,10 @@ def _files(directory):
 
 
 def test_enter_throughout_gives_the_bytes_of_wrap(tmp_path, cli):
-    """Pressing Enter at every prompt writes exactly what `wrapgen wrap jq --no-try` writes, then checks it
-    (the wizard runs no trials, as batch and promote: docs/flows.md)."""
+    """Pressing Enter at every prompt writes exactly what `wrapgen wrap jq` writes, trials included,
+    then checks it (docs/flows.md)."""
     require_tool("jq")
-    assert cli("wrap", "jq", "--no-try", "-o", str(tmp_path / "wrap")).exit_code == 0
+    assert cli("wrap", "jq", "-o", str(tmp_path / "wrap")).exit_code == 0
     child = _spawn("jq", tmp_path / "wiz")
     assert _answer(child) == 0
     assert "wrapgen check: 0 error(s)" in child.before
@@ -161,3 +163,52 @@ def test_add_and_drop_args_through_overrides(tmp_path):
     props = first["args"]["properties"]
     assert chosen["dropped"] not in props and chosen["added"] in props
     assert "--" + chosen["added"].replace("_", "-") in " ".join(first["cli"])
+
+
+def test_the_wizard_shows_trials_edits_descriptions_and_writes_what_was_kept(tmp_path, monkeypatch):
+    """On a tool whose help lies (tests/fixtures/tools/wg-liar): each screen shows its trial; `d` edits
+    a command's description and, at the write prompt, the pack's; making a read a write keeps the
+    same commands (none swapped in); what is written is exactly the commands kept."""
+    import shutil
+
+    from conftest import FIXTURES
+    from wrapgen.flows.wizard import run_wizard
+
+    require_tool("bwrap")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shutil.copy2(FIXTURES / "tools" / "wg-liar", bin_dir / "wg-liar")
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    said: list[str] = []
+    actions = {1: ["d"], 2: ["p"], 4: ["s"]}  # per command, by its place; Enter otherwise
+
+    def ask(prompt: str) -> str:
+        said.append(prompt)
+        if "accept" in prompt:
+            at = int(re.findall(r"^\[(\d+)/\d+\]", "\n".join(said), re.M)[-1])
+            todo = actions.get(at, [])
+            return todo.pop(0) if todo else ""
+        if prompt.strip().startswith("description ["):
+            return "Show every widget of the store, one a line."
+        if prompt.strip().startswith("effect"):
+            return "write"
+        if prompt.startswith("Write "):
+            return "" if any("pack description [" in p for p in said) else "d"
+        if prompt.strip().startswith("pack description ["):
+            return "Look after the widgets of a widget store."
+        return ""
+
+    result = run_wizard("wg-liar", out_dir=tmp_path / "out", ask=ask, say=said.append)
+    text = "\n".join(said)
+    assert result.pack_dir is not None, text
+    assert "trial:  tried: it ran and exited 0" in text
+    assert "reads '--' as an operand" in text
+    data = yaml.safe_load((result.pack_dir / "pack.yaml").read_text())
+    verbs = data["verbs"]
+    first, second, third = list(verbs)[:3]
+    assert verbs[first]["description"] == "Show every widget of the store, one a line."
+    assert verbs[second]["policy"]["effect"] == "write"
+    assert data["description"] == "Look after the widgets of a widget store."
+    shown = re.findall(r"^\[\d+/\d+\] ([\w.-]+):", text, re.M)
+    kept = [name for name in dict.fromkeys(shown) if name != list(dict.fromkeys(shown))[3]]
+    assert list(verbs) == kept  # the fourth was skipped; nothing else came or went

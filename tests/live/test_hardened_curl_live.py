@@ -170,7 +170,7 @@ def test_plain_curl_delivers_gopher_bytes_to_a_local_service_so_the_attack_is_re
     subprocess.run(
         ["curl", "-sS", "--max-time", "3", f"gopher://127.0.0.1:{gopher_port}/_SET%20owned%201"],
         capture_output=True,
-        timeout=30,
+        timeout=300,
     )
     for _ in range(20):
         if connections:

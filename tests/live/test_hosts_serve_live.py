@@ -24,6 +24,7 @@ import anyio  # noqa: E402  (the mcp SDK brings anyio)
 from anyio.from_thread import start_blocking_portal  # noqa: E402
 from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+from support.bounds import HANG_S  # noqa: E402
 from support.serve import CALL_TIMEOUT_S, JQ_PACK, SLOW_PACK, START_TIMEOUT_S, make_pack  # noqa: E402
 from support.serve import dead as _dead  # noqa: E402
 from support.serve import wait_for_process as _wait_for_process  # noqa: E402
@@ -242,7 +243,8 @@ def test_oversized_message_gets_an_error_answer(client):
 
 def test_cancelled_call_kills_its_tool_and_server_answers_on(client):
     """A cancelled call has its tool killed at once; other calls, and answers meanwhile, go on."""
-    cancelled, survivor = f"{50 + random.random():.6f}", f"{50 + random.random():.6f}"
+    # (the tools sleep past every bound below: only the cancel, or the end of the scenario, ends them)
+    cancelled, survivor = f"{500 + random.random():.6f}", f"{500 + random.random():.6f}"
     session = client.session
 
     async def scenario():
@@ -252,14 +254,15 @@ def test_cancelled_call_kills_its_tool_and_server_answers_on(client):
             async with anyio.create_task_group() as group:
                 group.start_soon(session.call_tool, "slow.nap", {"seconds": cancelled})
                 cancelled_pid, _ = await _wait_for_process(cancelled)
-                with anyio.fail_after(2):  # the loop answers while tools run in worker threads
+                with anyio.fail_after(HANG_S):  # the loop answers while tools run in worker threads
                     await session.list_tools()
+                assert not _dead(cancelled_pid) and not _dead(survivor_pid), "answered after them"
                 group.cancel_scope.cancel()  # the SDK sends notifications/cancelled
-            with anyio.fail_after(3):
+            with anyio.fail_after(HANG_S):
                 while not _dead(cancelled_pid):
                     await anyio.sleep(0.02)
             survivor_alive = not _dead(survivor_pid)
-            with anyio.fail_after(3):
+            with anyio.fail_after(HANG_S):
                 answer = await session.call_tool("slow.nap", {"seconds": "0"})
             outer.cancel_scope.cancel()
         return survivor_alive, answer, survivor_pid
@@ -267,7 +270,7 @@ def test_cancelled_call_kills_its_tool_and_server_answers_on(client):
     survivor_alive, answer, survivor_pid = client.portal.call(scenario)
     assert survivor_alive, "cancelling one call killed another call's tool"
     assert answer.is_error is False
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + HANG_S
     while not _dead(survivor_pid) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert _dead(survivor_pid), "the second cancelled call's tool survived"
@@ -277,19 +280,28 @@ _KILL_SCRIPT = """
 import os, subprocess, sys, time
 from wrapgen.hosts.mcp import kill_child_groups
 leader = subprocess.Popen([sys.executable, "-c",
-    "import subprocess, time; subprocess.Popen(['sleep', '30']); time.sleep(30)"], start_new_session=True)
-same_group = subprocess.Popen(["sleep", "30"])
-time.sleep(0.5)
-grandchild = int(subprocess.run(["pgrep", "-g", str(leader.pid), "-x", "sleep"],
-    capture_output=True, text=True).stdout.split()[0])
+    "import subprocess, time; subprocess.Popen(['sleep', '600']); time.sleep(600)"], start_new_session=True)
+same_group = subprocess.Popen(["sleep", "600"])
+found = ""
+for _ in range(6000):  # the grandchild, once the leader has started it (a bound for a hang only)
+    found = subprocess.run(["pgrep", "-g", str(leader.pid), "-x", "sleep"],
+        capture_output=True, text=True).stdout.split()
+    if found:
+        break
+    time.sleep(0.05)
+grandchild = int(found[0])
 print(kill_child_groups())
-print(leader.wait(timeout=5), same_group.wait(timeout=5))
-time.sleep(0.2)
-try:  # a zombie (state Z) nobody reaped yet runs no more
-    state = open(f"/proc/{grandchild}/stat").read().rsplit(")", 1)[1].split()[0]
-except OSError:
-    state = "gone"
-print(state not in ("gone", "Z", "X"), flush=True)
+print(leader.wait(timeout=300), same_group.wait(timeout=300))
+def state():
+    try:  # a zombie (state Z) nobody reaped yet runs no more
+        return open(f"/proc/{grandchild}/stat").read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
+for _ in range(6000):
+    if state() in ("gone", "Z", "X"):
+        break
+    time.sleep(0.05)
+print(state() not in ("gone", "Z", "X"), flush=True)
 """
 
 
@@ -298,7 +310,7 @@ def test_kill_child_groups_kills_groups_of_children(tmp_path):
     require_tool("pgrep")
     # run in a fresh process: in pytest's own, it would also kill the module's server
     out = subprocess.run(
-        [sys.executable, "-c", _KILL_SCRIPT], capture_output=True, text=True, timeout=30
+        [sys.executable, "-c", _KILL_SCRIPT], capture_output=True, text=True, timeout=900
     )
     assert out.returncode == 0, out.stderr
     count, statuses, grandchild_alive = out.stdout.splitlines()

@@ -38,7 +38,8 @@ def test_make_runner_file_is_named_in_every_verb(cli, repo, tmp_path, monkeypatc
     make = require_tool("make")
     out = tmp_path / "packs"
     monkeypatch.chdir(repo)
-    result = cli("wrap", "make", "--runner-file", "ci/release.mk", "-o", str(out), "--no-try")
+    # tried (in a copy of the repository): its read targets stay reads only so (docs/runners.md)
+    result = cli("wrap", "make", "--runner-file", "ci/release.mk", "-o", str(out))
     assert result.exit_code == 0, result.stderr
     [pack] = out.iterdir()
     verbs = _verbs(pack)

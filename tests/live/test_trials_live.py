@@ -347,7 +347,7 @@ def test_an_unchanged_tool_is_not_tried_twice_unless_asked(tmp_path, monkeypatch
 
 def test_bad_try_in_and_try_timeout_are_usage_errors(tmp_path, cli, monkeypatch):
     """--try-in that is no directory, or too large to copy per trial, and a silly --try-timeout: exit 2, no traceback."""
-    from wrapgen.flows import trials
+    from wrapgen.flows import trial_run
 
     _pack(tmp_path, "cp", "cp", {"copy": _read(["cp"])}, cli=cli)
     missing = cli("check", "--try", "--try-in", str(tmp_path / "nope"), str(tmp_path))
@@ -360,7 +360,7 @@ def test_bad_try_in_and_try_timeout_are_usage_errors(tmp_path, cli, monkeypatch)
     big.mkdir()
     for n in range(5):
         (big / f"f{n}").write_text("x")
-    monkeypatch.setattr(trials, "TRY_IN_MAX_FILES", 3)
+    monkeypatch.setattr(trial_run, "TRY_IN_MAX_FILES", 3)
     large = cli("check", "--try", "--try-in", str(big), str(tmp_path / "cp"))
     assert large.exit_code == 2 and "too large" in large.stderr
     alone = cli("check", "--try-in", str(big), str(tmp_path / "cp"))

@@ -69,11 +69,26 @@ def test_real_pages(fixture, expected):
     assert exit_statuses(_read(fixture)) == tuple(sorted(expected.items()))
 
 
-@pytest.mark.parametrize(
-    "fixture", ["man/git.txt", "man/jq.txt", "gnu/curl.txt", "clap/rg.txt", "cobra/gh.txt"]
-)
+def test_a_statement_inside_a_flags_help_is_read():
+    """jq(1) says under -e how jq exits normally; black's --check says what its codes mean; git diff's
+    --exit-code that 1 means differences (each clause its own: not "... and 0 means no differences")."""
+    assert exit_statuses(_read("man/jq.txt")) == (
+        (0, "the jq program ran"),
+        (2, "there was any usage problem or system error"),
+        (3, "there was a jq program compile error"),
+    )
+    assert exit_statuses(_read("click/black.txt"))[1:] == (
+        (1, "some files would be reformatted"),
+        (123, "there was an internal error"),
+    )
+    assert dict(exit_statuses(_read("man/git_diff.txt")))[1] == "there were differences"
+    said = 'Disable all logging (but still exit with status code "1" upon detecting diagnostics.)'
+    assert exit_statuses(said.replace("(", "").replace(")", "")) == ((1, "detecting diagnostics"),)
+
+
+@pytest.mark.parametrize("fixture", ["man/git.txt", "gnu/curl.txt", "clap/rg.txt", "cobra/gh.txt"])
 def test_pages_without_a_statement_give_nothing(fixture):
-    """Pages that document no exit statuses (or only under a flag, as jq's -e) give ()."""
+    """Pages that document no exit statuses give ()."""
     path = HELP / fixture
     if not path.exists():
         pytest.skip(f"no fixture {fixture}")

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
-import signal
-import time
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.bounds import HANG_S, alarm
 
 from wrapgen.model.tool import Command
 from wrapgen.parse import detect_style, parse_help, style_names
@@ -52,36 +50,14 @@ LINES = st.lists(
     max_size=40,
 ).map("\n".join)
 
-FAST = settings(max_examples=60, deadline=3000, suppress_health_check=[HealthCheck.too_slow])
-
-
-class Looped(Exception):
-    """A parser ran past its time limit: it loops or its work is not linear."""
-
-
-@contextlib.contextmanager
-def time_limit(seconds: float):
-    """Fail (rather than hang the suite) when the body runs longer than ``seconds``."""
-
-    def stop(signum, frame):
-        raise Looped(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def check(text, style=None) -> Command:
-    started = time.perf_counter()
-    with time_limit(10):
+    with alarm(HANG_S):
         command = parse_help(text, prog=("tool", "sub"), style=style)
         assert detect_style(text) in style_names()
     assert isinstance(command, Command) and command.path == ("sub",)
-    assert time.perf_counter() - started < 3
     command.to_dict()  # the model must serialise whatever was read
     return command
 
@@ -124,13 +100,12 @@ def test_mutated_fixtures(index, edits):
     check(text)
 
 
-def test_megabytes_finish_quickly():
-    """Megabytes of help-like text (options, listings, one endless line) finish within seconds."""
+def test_megabytes_finish():
+    """Megabytes of help-like text (options, listings, one endless line) are read to the end (a
+    reading that is not linear would take hours here: the bound only catches that)."""
     big = ("  -a, --all   every thing [default: x]\n  run   Run it\n" * 60_000) + ("x" * 2_000_000)
-    started = time.perf_counter()
-    with time_limit(20):
+    with alarm(HANG_S):
         command = parse_help(big, prog=("tool",))
-    assert time.perf_counter() - started < 10
     assert command.flags  # still read what fits under the cap
 
 
@@ -186,11 +161,9 @@ def test_usage_readers_terminate(lines):
         usage_subcommands,
     )
 
-    started = time.perf_counter()
-    with time_limit(10):
+    with alarm(HANG_S):
         for prog in (("x",), ("x", "cmd")):
             usage_positionals(["x " + line for line in lines], prog=prog)
             usage_flags(["x " + line for line in lines], prog=prog)
             usage_literals(["x " + line for line in lines], prog=prog)
             usage_subcommands(["x cmd " + line for line in lines], prog=prog)
-    assert time.perf_counter() - started < 3

@@ -15,7 +15,7 @@ import os, sys, time
 with open({log!r}, "a") as log:
     log.write(" ".join(sys.argv[1:]) + "\\n")
 if sys.argv[1:2] == ["hang"] and os.path.exists({hang!r}):
-    time.sleep(30)
+    time.sleep(600)
 if sys.argv[1:2] == ["hang"] or sys.argv[1:2] == ["ok"]:
     print("Usage: tooly " + sys.argv[1] + " [OPTIONS]\\n\\nOptions:\\n  -q, --quiet  say less")
     sys.exit(0)
@@ -38,10 +38,10 @@ def test_the_same_timeouts_twice_are_cached(tmp_path, own_cache):
     tool, log, hang = _tool(tmp_path)
     hang.write_text("")
     for _ in range(2):  # the first one is noted, the second one repeats it: stored
-        found = discover(tool, sandbox=False, timeout_s=1, depth=1)
+        found = discover(tool, sandbox=False, timeout_s=3, depth=1)
         assert any("hang" in w and "did not finish" in w for w in found.warnings)
     before = _runs(log)
-    again = discover(tool, sandbox=False, timeout_s=1, depth=1)
+    again = discover(tool, sandbox=False, timeout_s=3, depth=1)
     assert _runs(log) == before, "answered from the cache: nothing ran"
     assert again.root.find(("ok",)) is not None
 
@@ -49,12 +49,12 @@ def test_the_same_timeouts_twice_are_cached(tmp_path, own_cache):
 def test_a_timeout_seen_once_is_not_cached(tmp_path, own_cache):
     tool, log, hang = _tool(tmp_path)
     hang.write_text("")
-    discover(tool, sandbox=False, timeout_s=1, depth=1)  # a busy machine, say
+    discover(tool, sandbox=False, timeout_s=3, depth=1)  # a busy machine, say
     hang.unlink()
-    found = discover(tool, sandbox=False, timeout_s=1, depth=1)  # read in full: cached now
+    found = discover(tool, sandbox=False, timeout_s=3, depth=1)  # read in full: cached now
     assert found.root.find(("hang",)).flags
     before = _runs(log)
-    discover(tool, sandbox=False, timeout_s=1, depth=1)
+    discover(tool, sandbox=False, timeout_s=3, depth=1)
     assert _runs(log) == before
 
 

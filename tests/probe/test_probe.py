@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import random
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
+from support.bounds import wait_until
 
 from conftest import FIXTURES, require_tool
 from wrapgen.errors import ToolNotFoundError
@@ -80,10 +80,8 @@ def test_the_tool_sees_the_fixed_environment_and_a_scratch_home():
 def test_stdin_is_closed_so_a_reader_does_not_hang():
     """A tool that reads stdin (cat) gets end-of-file at once instead of waiting."""
     cat = require_tool("cat")
-    with Prober(cat, timeout_s=5) as prober:
-        started = time.monotonic()
+    with Prober(cat, timeout_s=60) as prober:  # (waiting for input, it would time out)
         result = prober.run((), pty_fallback=False)
-    assert time.monotonic() - started < 2
     assert result.problem.endswith("printed nothing")
 
 
@@ -92,13 +90,10 @@ def test_a_hanging_tool_is_killed_with_its_children():
     marker = str(random.randint(400000, 499999))
     env = dict(os.environ, WG_SLEEP=marker)
     with Prober(str(TOOLS / "wg-hang"), timeout_s=0.5, env=env) as prober:
-        started = time.monotonic()
         result = prober.run(("--help",))
-    assert time.monotonic() - started < 3
-    assert "did not finish within 0.5 s" in result.problem
+    assert "did not finish within 0.5 s, nor within 0.5 s when run again" in result.problem
     assert result.timed_out and not result.usable
-    time.sleep(0.1)
-    assert _processes_with(marker) == []
+    wait_until(lambda: _processes_with(marker) == [], what="the hanging tool's sleeper to be gone")
 
 
 def test_binary_output_is_a_problem_not_text():
@@ -111,10 +106,8 @@ def test_binary_output_is_a_problem_not_text():
 
 def test_megabytes_of_output_are_cut_at_the_cap():
     """A tool that prints 50 MB is stopped at the cap, quickly, with a problem naming the cap."""
-    with Prober(str(TOOLS / "wg-huge")) as prober:
-        started = time.monotonic()
+    with Prober(str(TOOLS / "wg-huge"), timeout_s=120) as prober:  # (uncapped, it would time out)
         result = prober.run(("--help",))
-    assert time.monotonic() - started < 3
     assert "more than 2 MiB" in result.problem
 
 

@@ -27,6 +27,10 @@ def _root(*statuses) -> Command:
         ("nothing was found", "no matches"),
         ("different", "differences found"),  # diff(1), cmp(1)
         ("Some files differ", "differences found"),  # tar(1)
+        ("some files would be reformatted", "changes needed"),  # a formatter's --check
+        ("detecting diagnostics", "findings reported"),  # a linter
+        ("lint errors were found", "findings reported"),  # "errors", yet an answer
+        ("some of the tests failed", "tests failed"),  # a test runner: "failed", yet an answer
     ],
 )
 def test_answers(meaning, declared):
@@ -48,6 +52,10 @@ def test_answers(meaning, declared):
         "there was a fatal error",
         "the command was successful",
         "inputs differ but one could not be read",
+        "there was an internal error",
+        "errors occur",
+        "A problem was detected in the HTTP/3 layer",  # curl(1) 95: no linter's finding
+        "errors were found",
     ],
 )
 def test_errors_and_unknown_meanings_stay_errors(meaning):
@@ -108,8 +116,8 @@ def test_propose_declares_nothing_for_error_statuses(fixture, name, style):
     assert "exit_codes" not in manifest and "x-why-exit_codes" not in manifest
 
 
-def test_a_mode_that_inverts_the_answer_declares_none():
-    """rg's files-without-match exits 1 when every file matched: that verb declares {} over the pack's map."""
+def test_a_mode_that_inverts_the_answer_declares_its_own_meaning():
+    """rg's files-without-match exits 1 when every file matched: still an answer, with that meaning."""
     from wrapgen.propose.exitcodes import inverts_answers
 
     assert inverts_answers(("--files-without-match",)) and not inverts_answers(
@@ -125,7 +133,7 @@ def test_a_mode_that_inverts_the_answer_declares_none():
         verb["cli"][1] if len(verb["cli"]) > 1 else "": verb for verb in manifest["verbs"].values()
     }
     inverted = [v for v in manifest["verbs"].values() if "--files-without-match" in v["cli"]]
-    assert inverted and all(v["exit_codes"] == {} for v in inverted)
+    assert inverted and all(v["exit_codes"] == {"1": "every file matched"} for v in inverted)
     others = [v for v in manifest["verbs"].values() if "--files-without-match" not in v["cli"]]
     assert others and all("exit_codes" not in v for v in others), by_mode
     assert checked(manifest) == []

@@ -13,8 +13,9 @@ from wrapgen.runtime import ProcessResult, run_in_pty, run_process
 PY = sys.executable
 
 
-def _dead(pid: int, *, within: float = 3.0) -> bool:
-    """True once ``pid`` is gone or a zombie (killed; only its reaper is left to act)."""
+def _dead(pid: int, *, within: float = 120.0) -> bool:
+    """True once ``pid`` is gone or a zombie (killed; only its reaper is left to act); False when it
+    still runs after ``within`` s (a bound that only catches a survivor: the sleepers sleep 600 s)."""
     end = time.monotonic() + within
     while time.monotonic() < end:
         try:
@@ -32,7 +33,7 @@ def test_captures_stdout_stderr_and_exit_code():
     """stdout, stderr and the exit status come back separately, as bytes."""
     result = run_process(
         [PY, "-c", "import sys; print('out'); print('err', file=sys.stderr); sys.exit(3)"],
-        timeout_s=10,
+        timeout_s=120,
     )
     assert isinstance(result, ProcessResult)
     assert (result.stdout, result.stderr, result.exit_code) == (b"out\n", b"err\n", 3)
@@ -41,14 +42,14 @@ def test_captures_stdout_stderr_and_exit_code():
 
 def test_stdin_is_empty_by_default():
     """The tool reads /dev/null, so a tool waiting for input ends at once."""
-    result = run_process(["cat"], timeout_s=5)
+    result = run_process(["cat"], timeout_s=120)
     assert result.exit_code == 0 and result.stdout == b"" and not result.timed_out
 
 
 def test_stdin_bytes_are_fed():
     """Given stdin, a large payload is fed concurrently with reading (no pipe deadlock)."""
     payload = b"x" * 300_000
-    result = run_process(["cat"], timeout_s=10, stdin=payload)
+    result = run_process(["cat"], timeout_s=120, stdin=payload)
     assert result.stdout == payload
 
 
@@ -56,39 +57,36 @@ def test_own_process_group():
     """The tool leads its own session and process group, apart from ours."""
     result = run_process(
         [PY, "-c", "import os; print(os.getpgid(0) == os.getpid(), os.getsid(0) == os.getpid())"],
-        timeout_s=10,
+        timeout_s=120,
     )
     assert result.stdout == b"True True\n"
 
 
 def test_timeout_kills_the_whole_group():
     """A tool that forks a sleeping child and waits: the timeout kills both, and is reported."""
-    started = time.monotonic()
-    result = run_process(["sh", "-c", "sleep 60 & echo $!; wait"], timeout_s=1)
-    assert time.monotonic() - started < 5
+    result = run_process(["sh", "-c", "sleep 600 & echo $!; wait"], timeout_s=1)
     assert result.timed_out and result.exit_code is None
     child = int(result.stdout.split()[0])
     assert _dead(child), f"child {child} survived the timeout"
 
 
 def test_background_child_left_behind_is_killed():
-    """A tool that exits leaving a child holding its stdout: it returns promptly and the child dies."""
-    started = time.monotonic()
-    result = run_process(["sh", "-c", "sleep 60 & echo $!"], timeout_s=30)
-    assert time.monotonic() - started < 5
+    """A tool that exits leaving a child holding its stdout: the call ends with the tool (not at its
+    timeout, as it would waiting for the child's end of the pipe) and the child dies."""
+    result = run_process(["sh", "-c", "sleep 600 & echo $!"], timeout_s=120)
     assert result.exit_code == 0 and not result.timed_out
     assert _dead(int(result.stdout.split()[0]))
 
 
 def test_waits_for_a_tool_that_closed_its_pipes():
     """Closing stdout/stderr early does not count as finishing: the exit status is awaited."""
-    result = run_process(["sh", "-c", "exec >&- 2>&-; sleep 0.3; exit 4"], timeout_s=10)
+    result = run_process(["sh", "-c", "exec >&- 2>&-; sleep 0.3; exit 4"], timeout_s=120)
     assert result.exit_code == 4 and not result.timed_out
 
 
 def test_killed_by_signal_is_reported():
     """A tool killed by a signal reports the signal number, not an exit code."""
-    result = run_process(["sh", "-c", "kill -9 $$"], timeout_s=10)
+    result = run_process(["sh", "-c", "kill -9 $$"], timeout_s=120)
     assert result.signal == 9 and result.exit_code is None
 
 
@@ -98,20 +96,20 @@ def test_killed_by_signal_is_reported():
 )
 def test_cannot_run(argv, reason):
     """A missing or non-executable bin gives a reason and runs nothing."""
-    result = run_process(argv, timeout_s=5)
+    result = run_process(argv, timeout_s=120)
     assert result.not_found == reason and result.exit_code is None
 
 
 def test_nul_byte_is_refused_before_spawning():
     """An argument with NUL never reaches exec."""
-    assert run_process(["echo", "a\0b"], timeout_s=5).not_found == "argument contains a NUL byte"
+    assert run_process(["echo", "a\0b"], timeout_s=120).not_found == "argument contains a NUL byte"
 
 
 def test_env_and_cwd_are_passed(tmp_path):
     """The given environment and working directory are the tool's."""
     result = run_process(
         [PY, "-c", "import os; print(os.getcwd(), os.environ['WG_X'])"],
-        timeout_s=10,
+        timeout_s=120,
         cwd=tmp_path,
         env={"WG_X": "1", "PATH": os.environ["PATH"]},
     )
@@ -122,14 +120,14 @@ def test_pty_makes_the_tool_see_a_terminal():
     """run_in_pty gives the tool a terminal, with LF line ends and a fixed width."""
     result = run_in_pty(
         [PY, "-c", "import os, sys; print(sys.stdout.isatty(), os.get_terminal_size().columns)"],
-        timeout_s=10,
+        timeout_s=120,
     )
     assert result.stdout == b"True 100\n" and result.exit_code == 0
 
 
 def test_pty_timeout_kills_the_group():
     """A tool waiting on its terminal is killed at the timeout, children included."""
-    result = run_in_pty(["sh", "-c", "sleep 60 & echo $!; read x"], timeout_s=1)
+    result = run_in_pty(["sh", "-c", "sleep 600 & echo $!; read x"], timeout_s=1)
     assert result.timed_out
     assert _dead(int(result.stdout.split()[0]))
 
@@ -140,9 +138,7 @@ def test_cancel_kills_the_group():
 
     cancel = threading.Event()
     threading.Timer(0.5, cancel.set).start()
-    started = time.monotonic()
-    result = run_process(["sh", "-c", "sleep 60 & echo $!; wait"], timeout_s=30, cancel=cancel)
-    assert time.monotonic() - started < 5
+    result = run_process(["sh", "-c", "sleep 600 & echo $!; wait"], timeout_s=120, cancel=cancel)
     assert result.cancelled and not result.timed_out and result.signal is None
     assert _dead(int(result.stdout.split()[0]))
 
@@ -150,11 +146,11 @@ def test_cancel_kills_the_group():
 def test_without_pidfd_the_polling_path_behaves_the_same(monkeypatch):
     """Where os.pidfd_open is missing (non-Linux), exit, leftovers and timeouts still work."""
     monkeypatch.delattr(os, "pidfd_open")
-    assert run_process(["sh", "-c", "echo hi; exit 5"], timeout_s=10).stdout == b"hi\n"
+    assert run_process(["sh", "-c", "echo hi; exit 5"], timeout_s=120).stdout == b"hi\n"
     assert (
-        run_process(["sh", "-c", "exec >&- 2>&-; sleep 0.2; exit 4"], timeout_s=10).exit_code == 4
+        run_process(["sh", "-c", "exec >&- 2>&-; sleep 0.2; exit 4"], timeout_s=120).exit_code == 4
     )
-    left = run_process(["sh", "-c", "sleep 60 & echo $!"], timeout_s=30)
+    left = run_process(["sh", "-c", "sleep 600 & echo $!"], timeout_s=120)
     assert left.exit_code == 0 and _dead(int(left.stdout.split()[0]))
     assert run_process(["sleep", "60"], timeout_s=0.5).timed_out
 
@@ -170,8 +166,8 @@ def test_in_memory_captures_what_pipes_capture_from_many_small_writes():
         "for i in range(200): os.write(1, b'%d ' % i)\n"
         "os.write(2, b'err'); sys.exit(3)"
     )
-    result = run_process([PY, "-c", code], timeout_s=10, in_memory=True)
-    piped = run_process([PY, "-c", code], timeout_s=10)
+    result = run_process([PY, "-c", code], timeout_s=120, in_memory=True)
+    piped = run_process([PY, "-c", code], timeout_s=120)
     assert (result.stdout, result.stderr, result.exit_code) == (piped.stdout, b"err", 3)
     assert result.stdout.split()[-1] == b"199"
     assert not result.timed_out and not result.output_capped and result.signal is None
@@ -180,25 +176,23 @@ def test_in_memory_captures_what_pipes_capture_from_many_small_writes():
 def test_in_memory_output_past_the_cap_fails_the_tool_and_is_reported():
     """A tool printing without end cannot fill the memory: its writes past the files' end fail, it
     ends long before its timeout, and the call says it was capped, with the cap's worth kept."""
-    started = time.monotonic()
-    result = run_process([PY, "-c", FLOOD], timeout_s=30, output_cap=100_000, in_memory=True)
-    assert time.monotonic() - started < 20
+    result = run_process([PY, "-c", FLOOD], timeout_s=120, output_cap=100_000, in_memory=True)
     assert result.output_capped and not result.timed_out
     assert len(result.stdout) == 100_000 and set(result.stdout) == set(b"y\n")
 
 
 def test_in_memory_timeout_kills_the_group_and_keeps_what_was_printed():
-    result = run_process(["sh", "-c", "sleep 60 & echo $!; wait"], timeout_s=1, in_memory=True)
+    result = run_process(["sh", "-c", "sleep 600 & echo $!; wait"], timeout_s=1, in_memory=True)
     assert result.timed_out and result.exit_code is None
     assert _dead(int(result.stdout.split()[0]))
 
 
 def test_in_memory_left_behind_child_killed_signal_and_missing_tool_reported():
-    left = run_process(["sh", "-c", "sleep 60 & echo $!"], timeout_s=30, in_memory=True)
+    left = run_process(["sh", "-c", "sleep 600 & echo $!"], timeout_s=120, in_memory=True)
     assert left.exit_code == 0 and _dead(int(left.stdout.split()[0]))
-    assert run_process(["sh", "-c", "kill -9 $$"], timeout_s=10, in_memory=True).signal == 9
+    assert run_process(["sh", "-c", "kill -9 $$"], timeout_s=120, in_memory=True).signal == 9
     assert (
-        run_process(["wrapgen-no-such-tool-xyz"], timeout_s=5, in_memory=True).not_found
+        run_process(["wrapgen-no-such-tool-xyz"], timeout_s=120, in_memory=True).not_found
         == "not found"
     )
 
@@ -206,31 +200,30 @@ def test_in_memory_left_behind_child_killed_signal_and_missing_tool_reported():
 def test_in_memory_is_not_taken_with_stdin_and_falls_back_without_memfd(monkeypatch):
     import wrapgen.runtime.process as process
 
-    assert run_process(["cat"], timeout_s=10, stdin=b"fed", in_memory=True).stdout == b"fed"
+    assert run_process(["cat"], timeout_s=120, stdin=b"fed", in_memory=True).stdout == b"fed"
     monkeypatch.setattr(process, "_MEMFD", False)
-    result = run_process([PY, "-c", FLOOD], timeout_s=30, output_cap=50_000, in_memory=True)
+    result = run_process([PY, "-c", FLOOD], timeout_s=120, output_cap=50_000, in_memory=True)
     assert result.output_capped and len(result.stdout) == 50_000
 
 
-def test_in_memory_reads_the_supervisors_records_once_the_call_is_over(monkeypatch):
+def test_in_memory_reads_the_supervisors_records_once_the_call_is_over(monkeypatch, tmp_path):
     """The supervisor's records (its pid and the tool's when the tool starts, the exit when it ends)
     wait in the status pipe: the caller is woken once, by its end, and reads them all then."""
     from wrapgen.runtime import contain
 
     reads = []
     feed = contain.Supervised.feed
+    ended = tmp_path / "ended"
 
     def recorded(self, data):
-        reads.append((time.monotonic(), data))
+        reads.append((ended.exists(), data))  # (whether the tool had finished its work by then)
         feed(self, data)
 
     monkeypatch.setattr(contain.Supervised, "feed", recorded)
-    started = time.monotonic()
-    result = run_process(
-        [PY, "-c", "import time; time.sleep(0.5); print('done')"], timeout_s=20, in_memory=True
-    )
+    code = f"import time; time.sleep(0.5); open({str(ended)!r}, 'w').close(); print('done')"
+    result = run_process([PY, "-c", code], timeout_s=120, in_memory=True)
     assert result.exit_code == 0 and result.stdout == b"done\n"
-    assert reads and all(at - started >= 0.5 for at, _ in reads), reads
+    assert reads and all(after for after, _ in reads), reads
     assert (
         b"P " in b"".join(data for _, data in reads)
         and b"X 0 " in reads[0][1]
@@ -241,13 +234,11 @@ def test_in_memory_reads_the_supervisors_records_once_the_call_is_over(monkeypat
 def test_in_memory_timeout_of_a_stopped_supervisor_still_kills_it():
     """A tool that stops its own supervisor: at the timeout the caller reads the supervisor's pid
     from the records that waited in the pipe, and kills it (the tool dies with it)."""
-    code = "import os, signal, time; os.kill(os.getppid(), signal.SIGSTOP); print(os.getpid(), flush=True); time.sleep(60)"
-    started = time.monotonic()
+    code = "import os, signal, time; os.kill(os.getppid(), signal.SIGSTOP); print(os.getpid(), flush=True); time.sleep(600)"
     result = run_process([PY, "-c", code], timeout_s=1, in_memory=True)
     assert result.timed_out
-    assert time.monotonic() - started < 15
     tool = int(result.stdout)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline and os.path.exists(f"/proc/{tool}") and not _zombie(tool):
         time.sleep(0.05)
     assert not os.path.exists(f"/proc/{tool}") or _zombie(tool)
@@ -269,16 +260,16 @@ def test_a_working_directory_that_does_not_exist_is_named_and_nothing_runs(tmp_p
     for cwd in (tmp_path / "gone", tmp_path / "file"):
         if cwd.name == "file":
             cwd.write_text("")
-        result = run_process([PY, "-c", code], timeout_s=10, cwd=cwd, in_memory=in_memory)
+        result = run_process([PY, "-c", code], timeout_s=120, cwd=cwd, in_memory=in_memory)
         assert result.not_found == f"working directory {cwd} does not exist"
         assert result.exit_code is None
-    assert run_in_pty([PY, "-c", code], timeout_s=10, cwd=tmp_path / "gone").not_found.startswith(
+    assert run_in_pty([PY, "-c", code], timeout_s=120, cwd=tmp_path / "gone").not_found.startswith(
         "working directory"
     )
     assert not marker.exists()
     assert (
         run_process(
-            ["wrapgen-no-such-tool-xyz"], timeout_s=5, cwd=tmp_path, in_memory=in_memory
+            ["wrapgen-no-such-tool-xyz"], timeout_s=120, cwd=tmp_path, in_memory=in_memory
         ).not_found
         == "not found"
     )

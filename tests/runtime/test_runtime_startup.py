@@ -17,7 +17,7 @@ CALL = """
 import json, sys
 from wrapgen.runtime.contain import containment_available
 from wrapgen.runtime.process import run_process
-result = run_process(["true"], timeout_s=20)
+result = run_process(["true"], timeout_s=120)
 print(json.dumps([result.exit_code, containment_available(), "ctypes" in sys.modules]))
 """
 
@@ -36,7 +36,7 @@ import json
 from wrapgen.runtime import contain
 from wrapgen.runtime.process import run_process
 contain.one_shot()
-codes = [run_process(["true"], timeout_s=20).exit_code for _ in range(3)]
+codes = [run_process(["true"], timeout_s=120).exit_code for _ in range(3)]
 print(json.dumps([codes, contain._helper]))
 """
 

@@ -6,6 +6,7 @@ to reach the network has that counted. Read through run_process's on_timeout, be
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 import pytest
@@ -14,7 +15,7 @@ from conftest import require_tool
 from wrapgen.runtime.process import run_process
 from wrapgen.runtime.waiting import TreeState, tree_state
 
-TIMEOUT = 1.0
+TIMEOUT = 10.0  # (the tools below sleep far longer: time for them to start, on a busy machine too)
 
 
 def _state_at_timeout(source: str) -> TreeState:
@@ -29,7 +30,7 @@ def _state_at_timeout(source: str) -> TreeState:
 
 
 def test_a_tool_asleep_between_retries_holds_nothing():
-    state = _state_at_timeout("import time\nfor _ in range(60): time.sleep(0.5)")
+    state = _state_at_timeout("import time\nfor _ in range(1200): time.sleep(0.5)")
     assert state.processes >= 1 and state.sockets == 0 and state.watches == 0
     assert state.sleeping(TIMEOUT)
     assert state.net_attempts is None and not state.retrying_network(
@@ -37,9 +38,17 @@ def test_a_tool_asleep_between_retries_holds_nothing():
     )  # it shares our namespace
 
 
-def test_a_server_holds_its_listening_socket():
-    state = _state_at_timeout(
-        "import socket, time\ns = socket.socket()\ns.bind(('127.0.0.1', 0))\ns.listen()\ntime.sleep(60)"
+def _launched(source: str, ready) -> TreeState:
+    """``tree_state`` below a launcher whose child runs ``source`` and then makes ``ready``."""
+    tool = f"{source}\nopen({str(ready)!r}, 'w').close()\nimport time\ntime.sleep(600)"
+    launcher = f"import subprocess, sys\nsubprocess.run([sys.executable, '-c', {tool!r}])"
+    return _tree_once_ready([sys.executable, "-c", launcher], ready)
+
+
+def test_a_server_holds_its_listening_socket(tmp_path):
+    state = _launched(
+        "import socket\ns = socket.socket()\ns.bind(('127.0.0.1', 0))\ns.listen()",
+        tmp_path / "ready",
     )
     assert state.sockets >= 1 and not state.sleeping(TIMEOUT)
 
@@ -47,9 +56,10 @@ def test_a_server_holds_its_listening_socket():
 def test_a_watcher_holds_its_inotify_descriptor(tmp_path):
     watched = tmp_path / "log"
     watched.write_text("")
-    state = _state_at_timeout(
-        "import ctypes, time\nlibc = ctypes.CDLL(None, use_errno=True)\nfd = libc.inotify_init()\n"
-        f"assert fd >= 0\nlibc.inotify_add_watch(fd, {str(watched).encode()!r}, 2)\ntime.sleep(60)"
+    state = _launched(
+        "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\nfd = libc.inotify_init()\n"
+        f"assert fd >= 0\nlibc.inotify_add_watch(fd, {str(watched).encode()!r}, 2)",
+        tmp_path / "ready",
     )
     assert state.watches >= 1 and not state.sleeping(TIMEOUT)
 
@@ -58,18 +68,20 @@ def _tree_once_ready(argv: list[str], ready) -> TreeState:
     """``tree_state`` of a process started with ``argv`` once it has made the file ``ready`` (waited
     for with a bound that only catches a hang); the process is killed after."""
     import subprocess
-    import time
+
+    from support.bounds import wait_until
 
     process = subprocess.Popen(argv, start_new_session=True)
     try:
-        deadline = time.monotonic() + 120
-        while not ready.exists():
+
+        def ready_or_ended():
             assert process.poll() is None, f"the tool ended ({process.returncode})"
-            assert time.monotonic() < deadline, "the tool never got ready"
-            time.sleep(0.02)
+            return ready.exists()
+
+        wait_until(ready_or_ended, what="the tool to get ready")
         return tree_state(process.pid)
     finally:
-        process.kill()
+        os.killpg(process.pid, signal.SIGKILL)  # the launcher's session: the tool below it too
         process.wait()
 
 
@@ -97,7 +109,7 @@ def test_the_children_of_the_tool_count_and_nothing_outlives_the_call():
 
     source = (
         "import subprocess, sys, time\n"
-        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\ntime.sleep(60)"
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\ntime.sleep(600)"
     )
     result = run_process([sys.executable, "-c", source], timeout_s=TIMEOUT, on_timeout=look)
     assert result.timed_out and pids[0].processes >= 2 and pids[0].sleeping(TIMEOUT)
@@ -112,12 +124,12 @@ def test_an_observer_that_fails_still_leaves_no_process_behind(tmp_path):
         raise RuntimeError("observer failed")
 
     source = (
-        f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(60)"
+        f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(600)"
     )
-    with pytest.raises(RuntimeError):
-        run_process([sys.executable, "-c", source], timeout_s=1.0, on_timeout=boom)
+    with pytest.raises(RuntimeError):  # (10 s: time for the tool to start, on a busy machine too)
+        run_process([sys.executable, "-c", source], timeout_s=10.0, on_timeout=boom)
     pid = int(pid_file.read_text())
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 120
     while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not os.path.exists(f"/proc/{pid}"), "the tool outlived its call"
@@ -143,7 +155,7 @@ def _in_own_network(source: str, tmp_path) -> TreeState:
     """The state of ``source``, run in a network namespace of its own, once it has run (then it sleeps)."""
     bwrap = require_tool("bwrap")
     ready = tmp_path / "ready"
-    source += f"\nopen({str(ready)!r}, 'w').close()\nimport time\ntime.sleep(60)"
+    source += f"\nopen({str(ready)!r}, 'w').close()\nimport time\ntime.sleep(600)"
     argv = [bwrap, "--ro-bind", "/", "/", "--bind", str(tmp_path), str(tmp_path), "--dev", "/dev"]
     argv += ["--proc", "/proc", "--unshare-net", "--unshare-pid", "--die-with-parent"]
     return _tree_once_ready([*argv, sys.executable, "-c", source], ready)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import anyio
 
+from support.bounds import HANG_S
 from wrapgen.pack.build import render_pack_files
 from wrapgen.pack.emit import write_files
 
@@ -28,8 +29,9 @@ __all__ = [
     "PipeClient",
 ]
 
-CALL_TIMEOUT_S = 15  # a hung server fails the test instead of hanging it
-START_TIMEOUT_S = 60  # importing the SDK takes seconds, many more on a loaded machine
+# Bounds that only catch a hang (support/bounds.py): a hung server fails the test instead of hanging it
+CALL_TIMEOUT_S = HANG_S
+START_TIMEOUT_S = HANG_S  # importing the SDK takes seconds, many more on a loaded machine
 
 
 JQ_PACK = """\
@@ -67,7 +69,7 @@ verbs:
       required: [seconds]
       additionalProperties: false
     policy: {effect: read}
-    timeout_s: 60
+    timeout_s: 900
 """
 
 

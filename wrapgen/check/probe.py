@@ -34,7 +34,9 @@ PROBE_RENDER_CODE = "P003"  # the sample args do not render
 PROBE_OPERAND_CODE = (
     "W070"  # wrapgen.check.grammar: the usage requires an operand the verb has no slot for
 )
+PROBE_DOUBLE_DASH_CODE = "P004"  # cli[] holds a "--" its tool refuses or reads as an operand
 _HELP_TIMEOUT_S = 20.0
+_DASH_TRIAL_TIMEOUT_S = 10.0
 _HELP_ENV = {"MANPAGER": "cat", "COLUMNS": "200"}
 
 
@@ -140,6 +142,75 @@ def _runner_flags(bin_name: str, argv: list[str]) -> frozenset[str]:
     return flags if flags and any(t in flags for t in argv[1:3]) else frozenset()
 
 
+def _double_dash_refused(data: dict, name: str, verb: dict, help_text: str, *, path) -> str:
+    """Why a verb's literal ``--`` is one its tool does not take, or "": the command's grammar (its
+    help read as discovery reads it) says nothing of ``--``, and for a read verb, the same sample
+    operands with and without ``--``, run as trials run (in the sandbox, with sample files), show the
+    tool refuses it or reads it as an operand."""
+    from wrapgen.check.trial_evidence import (
+        classify,
+        double_dash_verdict,
+        home_writes,
+        operands_after_double_dash,
+        sample_args,
+        sample_inputs,
+        state_roots,
+    )
+    from wrapgen.parse import parse_help
+    from wrapgen.probe.trial import TrialSpec, run_trials
+    from wrapgen.runtime import RenderError, render_argv
+
+    argv = list(verb["argv"])
+    if "--" not in argv[1:] or verb["policy"]["effect"] != "read":
+        return ""
+    operands = operands_after_double_dash({"cli": argv, "args": verb["args"]})
+    command = parse_help(help_text, prog=(os.path.basename(data["bin"]), *path))
+    if not operands or command.double_dash is not None:
+        return ""
+    args = dict(verb["args"])
+    args["required"] = list(dict.fromkeys([*(args.get("required") or ()), *operands]))
+    values = sample_args(
+        args, context=f"{verb.get('description', '')} {data.get('description', '')}"
+    )
+    without = list(argv)
+    del without[without.index("--", 1)]
+    specs = []
+    try:
+        for key, template in (("with", argv), ("without", without)):
+            rendered = render_argv(template, values, json_selection=verb["json"])
+            specs.append(
+                TrialSpec(
+                    key,
+                    tuple(rendered),
+                    env=dict(((data.get("env") or {}).get("set")) or {}),
+                    json_selected=bool(verb["json"]),
+                    inputs=sample_inputs(values),
+                )
+            )
+    except RenderError:
+        return ""
+    import shutil
+
+    bin_path = shutil.which(data["bin"]) or ""
+    if not bin_path:
+        return ""
+    run = run_trials(specs, bin_path=bin_path, timeout_s=_DASH_TRIAL_TIMEOUT_S, cache=False)
+    if run.note or len(run.outcomes) != 2:
+        return ""
+    # what either run wrote into HOME is the tool's own state, not what tells the two apart
+    with_it, without_it = (
+        classify(o, state=state_roots(home_writes(o)), answers=verb.get("exit_codes") or {})
+        for o in run.outcomes
+    )
+    if double_dash_verdict(with_it, without_it) != "dropped":
+        return ""
+    shown = " ".join(specs[0].argv)
+    return (
+        f"`{shown}` fails or answers about '--' where the same call without '--' works: "
+        f"{os.path.basename(data['bin'])} refuses '--' or reads it as an operand"
+    )
+
+
 def probe_pack(directory, *, cache: dict | None = None) -> list[Diagnostic]:
     """Probe every verb of one pack against its tool's help."""
     from wrapgen.pack.build import resolve_verb
@@ -191,6 +262,17 @@ def probe_pack(directory, *, cache: dict | None = None) -> list[Diagnostic]:
         )
         for where, message, hint in missing:
             out.append(manifest.diagnostic(PROBE_OPERAND_CODE, "error", where, message, hint=hint))
+        refused = _double_dash_refused(data, name, verb, help_text, path=path)
+        if refused:
+            out.append(
+                manifest.diagnostic(
+                    PROBE_DOUBLE_DASH_CODE,
+                    "error",
+                    f"{field}.cli",
+                    refused,
+                    hint="take '--' out of cli[] (a dashed operand value is then refused by the runtime)",
+                )
+            )
         for where, message, hint in flag_values:
             out.append(manifest.diagnostic(FLAG_VALUE_CODE, "warning", where, message, hint=hint))
         # "-e{{pattern}}" renders stuck to its value ("-esample"): the flag is the template's "-e"

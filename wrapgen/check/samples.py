@@ -16,8 +16,11 @@ from wrapgen.knowledge.trials import sample_for
 __all__ = ["sample_value"]
 
 
-def sample_value(schema: Mapping[str, Any], *, name: str = "", realistic: bool = False) -> Any:
-    """A value ``schema`` accepts; a string is ``sample_for(name, description)`` when ``realistic``, else "sample"."""
+def sample_value(
+    schema: Mapping[str, Any], *, name: str = "", realistic: bool = False, context: str = ""
+) -> Any:
+    """A value ``schema`` accepts; a string is ``sample_for(name, description, context)`` when
+    ``realistic`` (``context``: the verb's and the pack's descriptions), else "sample"."""
     if "default" in schema:
         return schema["default"]
     if schema.get("enum"):
@@ -32,5 +35,7 @@ def sample_value(schema: Mapping[str, Any], *, name: str = "", realistic: bool =
         items = schema.get("items", {"type": "string"})
         if realistic:  # the array's own description says what its items are ("paths to read")
             items = items | {"description": schema.get("description", "")}
-        return [sample_value(items, name=name, realistic=realistic)]
-    return sample_for(name, str(schema.get("description", ""))) if realistic else "sample"
+        return [sample_value(items, name=name, realistic=realistic, context=context)]
+    if not realistic:
+        return "sample"
+    return sample_for(name, str(schema.get("description", "")), context)

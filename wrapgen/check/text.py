@@ -1,4 +1,4 @@
-"""Check rules W080-W082: text a person and a model cannot read.
+"""Check rules W080-W083: text a person and a model cannot read.
 
 - ``W080`` warning: the pack's, a verb's or an arg's description is usage syntax (``Where OBJECT :=
   { address | link }``), a row of an option table, a copyright or a version line rather than a
@@ -8,6 +8,9 @@
   covers ``{{name}}`` templates naming an unknown arg.
 - ``W082`` warning: an arg's description says no more than its name (``paths: "paths"``): a model
   choosing a value learns nothing from it.
+- ``W083`` warning: a title is no sentence though it shows no placeholder: a banner, usage syntax, a
+  negation turned into a gerund ("Doing not write ..."), a verb repeated as its own object
+  ("Listing openssl list", "Verifying Certificate to verify"), or cut off mid-phrase.
 
 What counts as each is ``wrapgen.knowledge.text`` (data in ``knowledge/data/phrases.json``), the
 same test propose applies before it writes a description, so a fresh pack is clean by construction.
@@ -19,7 +22,12 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from wrapgen.check.registry import PackContext, rule
-from wrapgen.knowledge.text import names_only, title_placeholder, unreadable_reason
+from wrapgen.knowledge.text import (
+    names_only,
+    title_placeholder,
+    title_problem,
+    unreadable_reason,
+)
 
 __all__ = ["text_findings"]
 
@@ -85,6 +93,12 @@ def text_findings(manifest: Mapping[str, Any]) -> list[tuple[str, str, str]]:
                         f"title {template!r} shows {found!r} literally: it is no {{{{arg}}}} template",
                     )
                 )
+                continue
+            why = unreadable_reason(template) or title_problem(template)
+            if why:
+                out.append(
+                    ("W083", f"{where}.{field}", f"title {template!r} is {why}, not a sentence")
+                )
     return out
 
 
@@ -92,6 +106,8 @@ _HINTS = {
     "W080": "say in a sentence what it does (description: in pack.yaml), then run `wrapgen build`",
     "W081": "name an arg as {{arg}} or write the words out, then run `wrapgen build`",
     "W082": "say what the value is and what form it takes (a path, a revision, a pattern ...)",
+    "W083": "write what the command is doing as a person would say it (title: in pack.yaml), then "
+    "run `wrapgen build`",
 }
 
 
@@ -117,3 +133,9 @@ rule(
 rule("W082", severity="warning", summary="an arg's description only repeats the arg's name")(
     _rule("W082")
 )
+rule(
+    "W083",
+    severity="warning",
+    summary="a title is no sentence: a banner or usage syntax, a negation turned into a gerund, "
+    "a verb repeated as its own object, or cut off mid-phrase",
+)(_rule("W083"))

@@ -12,23 +12,42 @@ generated pack stays byte-for-byte the same run after run.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from wrapgen.check.registry import rule
 from wrapgen.check.samples import sample_value
-from wrapgen.knowledge.trials import ignored_path, phrase
+from wrapgen.check.trial_forms import (  # noqa: F401 (named here too: trial_evidence's public API)
+    operands_after_double_dash,
+    optional_operands,
+    required_operands,
+    with_print_once_flags,
+    without_double_dash,
+    without_streaming_flags,
+)
+from wrapgen.knowledge.trials import answer_phrase, fixture_of, ignored_path, phrase
 from wrapgen.model.trial import TrialOutcome, is_json_text
 
 __all__ = [
     "Evidence",
     "KINDS",
     "sample_args",
+    "sample_inputs",
+    "failure_reason",
+    "home_writes",
+    "is_state",
+    "state_roots",
     "classify",
     "apply_evidence",
     "evidence_line",
     "TRIAL_CODES",
     "without_streaming_flags",
+    "without_double_dash",
+    "double_dash_verdict",
+    "prints_json",
+    "JSON_BY_DEFAULT",
+    "operands_after_double_dash",
     "with_print_once_flags",
     "optional_operands",
     "required_operands",
@@ -72,7 +91,27 @@ KINDS = {
         "",
     ),
     "failed": ("keep", "tried: it failed", ""),
+    # a tool that crashes or prints garbage on the inputs made for it: left out, and the wrap goes on
+    "crashed": ("drop", "tried: it crashed on the sample inputs", "left out"),
+    "garbage": ("drop", "tried: it printed binary output, which no result can carry", "left out"),
+    # check --try: the same operand with and without the verb's "--" showed the tool refuses it or
+    # reads it as an operand (wrap drops such a "--" and says so in the evidence of the verb's trial)
+    "double-dash-refused": (
+        "keep",
+        "tried: with and without its '--' before the same operand, the tool refuses '--' or reads "
+        "it as an operand",
+        "",
+    ),
+    # a non-zero status the verb declares as an answer (exit_codes): the tool ran and answered
+    "answered": ("keep", "tried: it answered with a status that is an answer", ""),
     "not-tried": ("keep", "not tried", ""),
+    # the tool refused a made-up sample value (a rule, a name that does not exist): the verb is fine
+    # with a real one, and nothing was learned (no finding of check --try)
+    "sample-refused": (
+        "keep",
+        "could not be tried: the tool refused the made-up sample value, as it would any unknown one",
+        "",
+    ),
     "rendered": ("keep", "a write verb: rendered with sample args, never run", ""),
 }
 
@@ -82,6 +121,10 @@ TRIAL_CODES = {
     "writes": "W062",
     "lacks-operand": "W063",
     "json-wrong": "W064",
+    "crashed": "W065",
+    "garbage": "W066",
+    "failed": "W067",
+    "double-dash-refused": "W068",
 }
 
 
@@ -104,6 +147,18 @@ class Evidence:
     optional_args: tuple[
         str, ...
     ] = ()  # required operands this trial left out and the tool did without
+    # "dropped": the same operand with and without "--" showed the tool reads "--" as an operand or
+    # refuses it, so wrap takes it out of cli[]; "kept": it showed the tool takes it
+    double_dash: str = ""
+    dash_shown_by: str = ""  # "dropped-with": the verb whose trial showed the tool refuses "--"
+    json_found: tuple[str, ...] = ()  # a JSON selection a trial found (its output parsed as JSON)
+    answer: tuple[int, str] | None = (
+        None  # a status its output showed to be an answer: (1, "findings reported")
+    )
+    in_context: str = ""  # the kind of working directory a retry made for it (context_fixtures)
+    # what the trial did (kept so the evidence can be read again once more is known, the tool's own
+    # state), not part of what the evidence says
+    outcome: TrialOutcome | None = field(default=None, compare=False, repr=False)
 
     @property
     def action(self) -> str:
@@ -120,6 +175,8 @@ class Evidence:
         """The sentence for x-why and wrap's summary: what it showed, then what wrap did about it."""
         done = KINDS[self.kind][2]
         text = f"{self.finding}: {done}" if done else self.finding
+        if self.answer is not None:
+            text = f"{text}: declared in its exit_codes"
         if self.dropped_flags:
             flags = " ".join(self.dropped_flags)
             text = f"tried: still running at the trial's timeout with {flags}: {flags} dropped; without it {text}"
@@ -141,33 +198,205 @@ class Evidence:
                 f"tried: without {names} it exits with its usage: {names} made required; "
                 f"with {'it' if len(self.required_args) == 1 else 'them'} {text.removeprefix('tried: ')}"
             )
+        if self.in_context:
+            text = f"tried in a sample {self.in_context} working directory made for it: {text.removeprefix('tried: ')}"
+        if self.double_dash == "dropped":
+            text = (
+                "tried: the same operand with and without '--': the tool reads '--' as an operand "
+                f"or refuses it, so '--' is dropped; then {text.removeprefix('tried: ')}"
+            )
+        elif self.double_dash == "dropped-with":
+            text = (
+                f"{text}; '--' dropped: the trial of {self.dash_shown_by} showed the tool reads "
+                "'--' as an operand or refuses it, and this command's help says nothing of it"
+            )
+        elif self.double_dash == "kept":
+            text = f"{text}; the same operand with and without '--' gave the same: it takes '--'"
+        if self.json_found == (JSON_BY_DEFAULT,):
+            text = f"{text}; it printed JSON with no flag: its output is read as JSON (json: true)"
+        elif self.json_found:
+            text = f"{text}; with {' '.join(self.json_found)} it printed JSON: that is its JSON selection"
+
         return text
 
 
-def sample_args(args_schema: Mapping[str, Any]) -> dict:
-    """A value for each required arg (a revision ``HEAD``, a path ``.``, a pattern ``.``, ...); the rest left out.
+def sample_args(args_schema: Mapping[str, Any], *, context: str = "") -> dict:
+    """A value for each required arg (a revision ``HEAD``, a path ``.``, a pattern ``.``, a sample
+    file ``sample.db`` for a database, ...); the rest left out. ``context``: the verb's and the pack's
+    descriptions, which say what a generic file holds ("Command-line JSON processor").
 
     A trial calls a verb the way an agent's first call would: only what the verb cannot do without.
     """
     properties = args_schema.get("properties") or {}
     return {
-        name: sample_value(properties.get(name, {}), name=name, realistic=True)
+        name: sample_value(properties.get(name, {}), name=name, realistic=True, context=context)
         for name in args_schema.get("required", ())
         if name in properties
     }
 
 
-def classify(outcome: TrialOutcome) -> Evidence:
-    """The evidence of one trial, by the first class that fits (docs/packs-and-check.md, "Trials")."""
+def sample_inputs(args: Mapping[str, Any]) -> tuple[str, ...]:
+    """The kinds of sample file the values of ``args`` name (``sample.db`` -> ``sqlite``), in order."""
+    out: list[str] = []
+    for value in args.values():
+        for item in value if isinstance(value, list) else [value]:
+            kind = fixture_of(item) if isinstance(item, str) else ""
+            if kind and kind not in out:
+                out.append(kind)
+    return tuple(out)
+
+
+# Signals a tool dies of when it crashed, not when it was stopped (SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV)
+_CRASH_SIGNALS = frozenset((4, 6, 7, 8, 11))
+_REASON_MAX = 80
+
+
+def is_state(path: str, state: Iterable[str]) -> bool:
+    """Whether ``path`` (``home/.gnupg/pubring.kbx``) lies in the tool's own state (``home/.gnupg/``)."""
+    return any(path == root or (root.endswith("/") and path.startswith(root)) for root in state)
+
+
+def _writes(outcome: TrialOutcome, state: Iterable[str]) -> list[str]:
+    """What the trial wrote that is neither a cache, nor the tool's own state, as words per path."""
+    state = tuple(state)
+    created = [p for p in outcome.new_paths if not ignored_path(p) and not is_state(p, state)]
+    changed = [p for p in outcome.changed_paths if not ignored_path(p) and not is_state(p, state)]
+    removed = [p for p in outcome.removed_paths if not is_state(p, state)]
+    out = []
+    for verb, paths in (("created", created), ("changed", changed), ("deleted", removed)):
+        paths = sorted(paths)
+        if paths:
+            shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+            out.append(f"{verb} {shown}")
+    return out
+
+
+def home_writes(outcome: TrialOutcome) -> tuple[str, ...]:
+    """The paths a trial made in its HOME that are no cache (``ignored_paths``): what may be the tool's own state."""
+    return tuple(
+        sorted(p for p in outcome.new_paths if p.startswith("home/") and not ignored_path(p))
+    )
+
+
+# The XDG folders under HOME whose entries are each one tool's own (home/.config/gcloud/)
+_XDG = ("home/.config/", "home/.local/share/", "home/.local/state/", "home/.cache/")
+
+
+def state_roots(paths: Iterable[str]) -> tuple[str, ...]:
+    """Where a tool keeps its own state, from paths it made in HOME: a folder of its own at the top
+    of HOME (``home/.gnupg/pubring.kbx`` -> ``home/.gnupg/``) or in an XDG folder
+    (``home/.config/gcloud/logs/x`` -> ``home/.config/gcloud/``); a file at the top, as it is."""
+    out: set[str] = set()
+    for path in paths:
+        if not path.startswith("home/"):
+            continue
+        xdg = next((x for x in _XDG if path.startswith(x) and len(path) > len(x)), "")
+        base = xdg or "home/"
+        rest = path[len(base) :]
+        head, sep, _ = rest.partition("/")
+        out.add(base + head + "/" if sep else path)
+    return tuple(sorted(out))
+
+
+def failure_reason(outcome: TrialOutcome) -> str:
+    """A failed trial's reason in a few words: its status and the last line it printed on stderr (else
+    stdout), shortened: ``exit 2: 'no such table: items'``."""
+    status = (
+        f"killed by signal {outcome.signal}"
+        if outcome.signal is not None
+        else f"exit {outcome.exit_code}"
+    )
+    for text in (outcome.stderr, outcome.stdout):
+        lines = [
+            " ".join(line.split())
+            for line in text.splitlines()
+            if _WORDS.search(line) and not _FRAME.match(line) and not _POINTER.search(line)
+        ]
+        said_wrong = [line for line in lines if _ERROR_WORD.search(line)]
+        # a traceback ends with what went wrong; other tools say it first ("tar: ...: Cannot open",
+        # then "Exiting with failure status due to previous errors")
+        traceback = "traceback (most recent call last)" in text.lower()
+        said = (said_wrong[-1] if traceback else said_wrong[0]) if said_wrong else ""
+        said = said or (lines[-1] if lines else "")
+        if said:
+            if len(said) > _REASON_MAX:
+                said = said[: _REASON_MAX - 1].rsplit(" ", 1)[0] + "…"
+            return f"{status}: '{said}'"
+    return status
+
+
+# What a failure's reason is read from: a line with words, not a frame of a stack trace, preferring
+# one that says what went wrong
+_WORDS = re.compile(r"[A-Za-z]{3}")
+_FRAME = re.compile(r"\s*(?:at\s|File\s\"|#\d+\s|goroutine\s|\d+:\s+0x|[\]}),]+$)")
+# Lines that point elsewhere rather than say what went wrong
+_POINTER = re.compile(
+    r"\b(?:log of this run|for more (?:details|information|info)|previous errors|run with --\w+)\b",
+    re.IGNORECASE,
+)
+_ERROR_WORD = re.compile(
+    r"\b(?:error|fatal|failed|cannot|can't|unable|invalid|not found|no such|denied|missing|unknown)\b",
+    re.IGNORECASE,
+)
+
+
+def _answer_in_output(outcome: TrialOutcome) -> str:
+    """What a non-zero status means when the tool printed its answer on stdout and no error on
+    stderr: findings (``FILE:LINE:COL: message``), failed tests, differences, changes a formatter
+    would make (``answer_output`` in ``knowledge/data/trials.json``); "" otherwise."""
+    if (
+        outcome.exit_code in (None, 0)
+        or not outcome.stdout.strip()
+        or not 0 < outcome.exit_code < 126
+    ):
+        return ""
+    if outcome.stderr.strip() and phrase("answer_noise", outcome.stderr):
+        return ""  # it said an error of its own: a failure that also printed something
+    said = answer_phrase(outcome.stdout)
+    if not said and outcome.json_selected and outcome.stdout_json:
+        # JSON selected: a non-empty list printed with the status is what it found (a linter's
+        # findings as JSON); an object may be an error's own report, and says nothing here
+        head = outcome.stdout.lstrip()
+        if head.startswith("[") and not head.startswith("[]"):
+            said = "findings reported"
+    return said
+
+
+def _crash_words(said: str, found: str) -> str:
+    """What a crash said, in a few words: the exception a traceback ends with, else the line that
+    showed the crash (``panic: runtime error: index out of range``)."""
+    lines = [" ".join(line.split()) for line in said.splitlines() if line.strip()]
+    if found.startswith("traceback") and lines:
+        line = lines[-1]
+    else:
+        line = next((x for x in lines if found in x.lower()), found)
+    if len(line) > _REASON_MAX:
+        line = line[: _REASON_MAX - 1].rsplit(" ", 1)[0] + "…"
+    return f"'{line}'"
+
+
+def classify(
+    outcome: TrialOutcome,
+    *,
+    state: Iterable[str] = (),
+    answers: Mapping[str, str] | None = None,
+) -> Evidence:
+    """The evidence of one trial, by the first class that fits (docs/packs-and-check.md, "Trials").
+
+    ``state``: paths in the scratch HOME that are the tool's own state (``home/.terraform.d/``),
+    learned from runs of the tool that were not this verb's: writing there is no write of the verb.
+    ``answers``: the verb's declared answer statuses (``{"1": "no matches"}``), which are no failure.
+    """
     verb = outcome.verb
     if outcome.not_run:
         return Evidence(
             verb,
             "rendered" if outcome.not_run == "write" else "not-tried",
             "" if outcome.not_run == "write" else outcome.not_run,
+            outcome=outcome,
         )
     if outcome.sandbox_failed:
-        return Evidence(verb, "not-tried", "the sandbox failed to start")
+        return Evidence(verb, "not-tried", "the sandbox failed to start", outcome=outcome)
     if (
         outcome.timed_out
         and outcome.retrying_network
@@ -178,6 +407,7 @@ def classify(outcome: TrialOutcome) -> Evidence:
             "unreachable",
             "it tried to reach the network, then printed nothing and slept until "
             "the timeout, holding no socket or file watch: waiting to try again",
+            outcome=outcome,
         )
     if outcome.timed_out:
         return Evidence(
@@ -186,14 +416,17 @@ def classify(outcome: TrialOutcome) -> Evidence:
             "it printed output and kept running"
             if outcome.stdout.strip()
             else "it printed nothing and kept running",
+            outcome=outcome,
         )
-    written = sorted(p for p in outcome.new_paths if not ignored_path(p))
-    if written:
-        shown = ", ".join(written[:3]) + (
-            f" and {len(written) - 3} more" if len(written) > 3 else ""
-        )
-        return Evidence(verb, "writes", f"created {shown}")
     said = outcome.stderr + "\n" + outcome.stdout
+    if outcome.exit_code != 0 or outcome.signal is not None:
+        # a read that stopped to wait for a terminal or an editor is left out whatever it wrote first
+        found = phrase("interactive", said)
+        if found:
+            return Evidence(verb, "interactive", f"'{found}'", outcome=outcome)
+    written = _writes(outcome, state)
+    if written:
+        return Evidence(verb, "writes", "; ".join(written), outcome=outcome)
     if outcome.exit_code != 0:
         found = phrase("state_root", said)
         if found:
@@ -201,145 +434,106 @@ def classify(outcome: TrialOutcome) -> Evidence:
                 verb,
                 "unreachable",
                 f"'{found}': it keeps its state under /run, which the sandbox does not give",
+                outcome=outcome,
             )
     found = phrase("writes", said)
     if found:
-        return Evidence(verb, "writes", f"'{found}'")
+        return Evidence(verb, "writes", f"'{found}'", outcome=outcome)
+    if outcome.signal in _CRASH_SIGNALS:
+        return Evidence(verb, "crashed", f"killed by signal {outcome.signal}", outcome=outcome)
     ok = outcome.exit_code == 0 and outcome.signal is None
     if not ok:
+        found = phrase("crashed", said)
+        if found:
+            return Evidence(verb, "crashed", _crash_words(said, found), outcome=outcome)
         for kind, table in (("interactive", "interactive"), ("unreachable", "unreachable")):
             found = phrase(table, said)
             if found:
-                return Evidence(verb, kind, f"'{found}'")
+                return Evidence(verb, kind, f"'{found}'", outcome=outcome)
         found = phrase("context", said)
         if found:
             if outcome.tried_in:
-                return Evidence(verb, "failed", f"in the --try-in directory: '{found}'")
-            return Evidence(verb, "context", f"'{found}'")
+                return Evidence(
+                    verb, "failed", f"in the --try-in directory: '{found}'", outcome=outcome
+                )
+            return Evidence(verb, "context", f"'{found}'", outcome=outcome)
+        # a usage error is no answer, though its status is one an answer also has (exit 1 of a
+        # formatter that says "would reformat" with it)
         found = phrase("usage", said)
         if found:
-            return Evidence(verb, "lacks-operand", f"'{found}'")
-        if outcome.signal is not None:
-            return Evidence(verb, "failed", f"killed by signal {outcome.signal}")
-        return Evidence(verb, "failed", f"exit {outcome.exit_code}")
+            return Evidence(verb, "lacks-operand", f"'{found}'", outcome=outcome)
+        found = phrase("sample_refused", said)
+        if found:
+            return Evidence(verb, "sample-refused", f"'{found}'", outcome=outcome)
+        meaning = (answers or {}).get(str(outcome.exit_code)) if outcome.signal is None else None
+        if meaning:
+            return Evidence(
+                verb, "answered", f"exit {outcome.exit_code}: {meaning}", outcome=outcome
+            )
+        learned = _answer_in_output(outcome)
+        if learned:
+            return Evidence(
+                verb,
+                "answered",
+                f"exit {outcome.exit_code}: {learned}, on stdout",
+                answer=(outcome.exit_code, learned),
+                outcome=outcome,
+            )
+        return Evidence(verb, "failed", failure_reason(outcome), outcome=outcome)
+    if outcome.binary_output and not outcome.json_selected:
+        return Evidence(verb, "garbage", outcome=outcome)
     if outcome.json_selected and outcome.stdout.strip() and not outcome.output_capped:
         parsed = (
             outcome.stdout_json if outcome.stdout_json is not None else is_json_text(outcome.stdout)
         )
         if not parsed:
-            return Evidence(verb, "json-wrong")
+            return Evidence(verb, "json-wrong", outcome=outcome)
     return Evidence(
-        verb, "ok", "and printed JSON" if outcome.json_selected and outcome.stdout.strip() else ""
+        verb,
+        "ok",
+        "and printed JSON" if outcome.json_selected and outcome.stdout.strip() else "",
+        outcome=outcome,
     )
 
 
-def without_streaming_flags(
-    cli: Iterable[str], args: Mapping[str, Any] | None = None
-) -> tuple[list[str], tuple[str, ...]]:
-    """``cli`` without its literal streaming flags (``--follow``, ``-f``, ``--watch``), and the flags taken out.
+_ANSWERED = ("ok", "answered")
 
-    A flag is taken out only where no literal value follows it (``-f FILE`` keeps its ``-f``), and
-    not where its own switch slot does (``--follow {{follow}}`` with ``follow`` a boolean of ``args``,
-    the verb's args schema): that flag streams only when the caller asks, and taking it out would
-    leave the slot bare.
-    """
-    from wrapgen.knowledge.trials import streaming_flags
-
-    properties = (args or {}).get("properties") or {}
-    switches = {
-        f"{{{{{name}}}}}"
-        for name, schema in properties.items()
-        if isinstance(schema, Mapping) and schema.get("type") == "boolean"
-    }
-    tokens = list(cli)
-    out, dropped = [], []
-    for i, token in enumerate(tokens):
-        after = tokens[i + 1] if i + 1 < len(tokens) else "--"
-        takes_literal = not after.startswith("-") and "{{" not in after
-        if i > 0 and token in streaming_flags() and not takes_literal and after not in switches:
-            dropped.append(token)
-            continue
-        out.append(token)
-    return out, tuple(dropped)
+# Evidence.json_found of a read that printed JSON with no flag: the pack selects it with json: true
+JSON_BY_DEFAULT = "(json by default)"
 
 
-def with_print_once_flags(
-    cli: Iterable[str], args: Mapping[str, Any] | None = None
-) -> tuple[list[str], dict, tuple[str, ...]]:
-    """``cli`` and ``args`` with each print-once switch of the args turned on for good, and the switches.
-
-    ``--nostream {{nostream}}`` with ``nostream`` a boolean of ``args`` becomes the literal ``--nostream``
-    and ``nostream`` leaves the schema: a read that streams until stopped (pm2 logs) becomes the one
-    snapshot of it an agent can use (``knowledge/data/trials.json``'s ``print_once_flags``)."""
-    from wrapgen.knowledge.trials import print_once_flags
-
-    schema = dict(args or {})
-    properties = dict(schema.get("properties") or {})
-    tokens = list(cli)
-    out, fixed, taken = [], [], []
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        after = tokens[i + 1] if i + 1 < len(tokens) else ""
-        name = after[2:-2] if after.startswith("{{") and after.endswith("}}") else ""
-        if (
-            token in print_once_flags()
-            and isinstance(properties.get(name), Mapping)
-            and properties[name].get("type") == "boolean"
-        ):
-            out.append(token)
-            fixed.append(token)
-            taken.append(name)
-            i += 2
-            continue
-        out.append(token)
-        i += 1
-    if not fixed:
-        return list(cli), dict(args or {}), ()
-    for name in taken:
-        properties.pop(name, None)
-    schema["properties"] = properties
-    if "required" in schema:
-        schema["required"] = [n for n in schema["required"] if n not in taken]
-    return out, schema, tuple(fixed)
+def prints_json(stdout: str) -> bool:
+    """Whether a trial's output is a JSON document or JSON lines (an object or an array: a bare
+    number or word is no JSON output of a tool)."""
+    head = stdout.lstrip()[:1]
+    return head in ("{", "[") and is_json_text(stdout)
 
 
-def _operand_slots(verb: Mapping[str, Any], *, required: bool) -> tuple[str, ...]:
-    schema = verb.get("args") or {}
-    properties = schema.get("properties") or {}
-    asked = set(schema.get("required") or ())
-    cli = list(verb.get("cli") or ())
-    out = []
-    for i, token in enumerate(cli):
-        if not (token.startswith("{{") and token.endswith("}}")):
-            continue
-        name = token[2:-2]
-        before = cli[i - 1] if i > 0 else ""
-        after_flag = before.startswith("-") and before not in ("--", "--end-of-options")
-        if (
-            name in properties
-            and (name in asked) == required
-            and not after_flag
-            and properties[name].get("type", "string") != "boolean"
-            and name not in out
-        ):
-            out.append(name)
-    return tuple(out)
+def _lone_dashes(outcome: TrialOutcome) -> int:
+    """How often its output holds a "--" that is not its own command line echoed back ("-- VALUE",
+    as a process listing shows it): a "--" it answered about."""
+    argv = list(outcome.argv)
+    after = argv[argv.index("--") + 1] if "--" in argv[:-1] else ""
+    echoed = outcome.stdout.count(f"-- {after}") if after else 0
+    return outcome.stdout.count("--") - echoed
 
 
-def optional_operands(verb: Mapping[str, Any]) -> tuple[str, ...]:
-    """The args of a verb (as pack.yaml holds it) that fill a bare operand slot of its ``cli[]`` and are
-    not required: what a trial that ends in the tool's usage tries once more with a value (``rg``'s
-    ``{{pattern}}``, optional because ``rg --files`` needs none, is what ``rg PATTERN`` cannot do without).
-    A slot right after a flag is that flag's value or switch, never an operand."""
-    return _operand_slots(verb, required=False)
-
-
-def required_operands(verb: Mapping[str, Any]) -> tuple[str, ...]:
-    """The required args of a verb that fill a bare operand slot of its ``cli[]``: what a trial that
-    failed on their sample values tries once more without (npm's usage writes ``npm ls <package-spec>``
-    although bare ``npm ls`` lists the whole tree)."""
-    return _operand_slots(verb, required=True)
+def double_dash_verdict(with_it: Evidence, without_it: Evidence) -> str:
+    """What the same operand with and without ``--`` shows: "dropped" (the tool reads ``--`` as an
+    operand or refuses it: it fails only with it, or answers about a ``--`` it took for a name),
+    "kept" (it takes it: it fails only without it, or answers the same), "" (nothing is shown)."""
+    good_with, good_without = with_it.kind in _ANSWERED, without_it.kind in _ANSWERED
+    if good_without and not good_with and with_it.kind not in ("not-tried", "long-running"):
+        return "dropped"
+    if good_with and not good_without and without_it.kind not in ("not-tried", "long-running"):
+        return "kept"
+    if good_with and good_without and with_it.outcome and without_it.outcome:
+        said_with, said_without = with_it.outcome.stdout, without_it.outcome.stdout
+        if said_with == said_without:
+            return "kept"
+        if _lone_dashes(with_it.outcome) > said_without.count("--"):
+            return "dropped"  # it answered about "--": a widget, a service, a file named "--"
+    return ""
 
 
 def evidence_line(evidence: Evidence) -> str:
@@ -378,6 +572,15 @@ def apply_evidence(
             if not args["required"]:
                 del args["required"]
             body["args"] = args
+        if item.double_dash in ("dropped", "dropped-with") and "cli" in body:
+            body["cli"] = without_double_dash(body["cli"])
+        if item.json_found == (JSON_BY_DEFAULT,):
+            body["json"] = True
+        elif item.json_found:
+            body["json"] = list(item.json_found)
+        if item.answer is not None:
+            code, meaning = item.answer
+            body["exit_codes"] = {**dict(body.get("exit_codes") or {}), str(code): meaning}
         if item.dropped_flags and "cli" in body:
             body["cli"] = without_streaming_flags(body["cli"], body.get("args"))[0]
         if item.fixed_flags and "cli" in body:
@@ -412,6 +615,11 @@ _HINTS = {
     "writes": "mark it effect: write with confirm: true, or leave it out",
     "lacks-operand": "add the operand its command needs to cli[] and args (required), or leave the verb out",
     "json-wrong": "set json: false on the verb, or fix its JSON selection",
+    "crashed": "leave the verb out, or give it the operands its tool handles",
+    "garbage": "leave the verb out, or select a text or JSON output of the tool",
+    "failed": "fix cli[] or the args so the tool accepts the call (the reason is its own words), "
+    "or leave the verb out",
+    "double-dash-refused": "take '--' out of cli[] (a dashed operand value is then refused by the runtime)",
 }
 
 rule(
@@ -433,3 +641,22 @@ rule(
 rule("W064", severity="error", summary="--try: JSON selected but the output is not JSON")(
     _trial_rule("json-wrong")
 )
+rule(
+    "W065",
+    severity="error",
+    summary="--try: a read verb that crashed on its sample inputs (an uncaught exception, a fault)",
+)(_trial_rule("crashed"))
+rule("W066", severity="error", summary="--try: a read verb that printed binary output")(
+    _trial_rule("garbage")
+)
+rule(
+    "W068",
+    severity="error",
+    summary="--try: a read verb's cli[] holds a '--' its tool refuses or reads as an operand",
+)(_trial_rule("double-dash-refused"))
+rule(
+    "W067",
+    severity="warning",
+    summary="--try: a read verb that failed its trial for a reason of its own (not a daemon, "
+    "network, login or working directory the sandbox lacks)",
+)(_trial_rule("failed"))

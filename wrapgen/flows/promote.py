@@ -290,7 +290,7 @@ def promotion_report(plan: Plan, tool: Tool, manifests: Mapping[str, Mapping[str
             lines.append(f"| `{text}` | does not exist in {wrap.bin} |")
             continue
         below = [p for p in _leaves(node) if p != node.path]
-        flags = sorted({s for f in node.flags for s in (f.long or f.short,) if s})
+        flags = sorted({f.spellings[0] for f in node.flags if f.spellings})
         reach = f"any of {len(flags)} flags ({_flag_list(flags, 8)}), any arguments"
         if below:
             reach = (
@@ -353,7 +353,10 @@ def promotion_report(plan: Plan, tool: Tool, manifests: Mapping[str, Mapping[str
             lines.append(f"| `{' '.join(path)}` | all (no command was written for it) | none |")
             continue
         kept = sorted(s for f in flags for s in f.spellings if s in used)
-        dropped = sorted(f.long or f.short for f in flags if not set(f.spellings) & used)
+        # a flag spelled only one way that is neither long nor short (-json, Go's flag package) too
+        dropped = sorted(
+            f.spellings[0] for f in flags if f.spellings and not set(f.spellings) & used
+        )
         lines.append(f"| `{' '.join(path)}` | {_flag_list(dropped)} | {_flag_list(kept)} |")
     if plan.missing or plan.skipped or plan.warnings:
         lines += ["", "## Warnings", ""]

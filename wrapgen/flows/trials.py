@@ -1,22 +1,22 @@
-"""Try before you ship: the trials of a manifest's read verbs, as ``wrap`` and ``check --try`` run them.
+"""Try before you ship: what ``wrap`` and ``check --try`` do with a manifest's trials.
 
-``try_manifest(manifest)`` renders every verb with sample args (``check.trial_evidence.sample_args``,
-exactly as the runtime renders: ``runtime.render_argv`` with the verb's JSON selection), runs the
-read verbs in the sandbox (``probe.trial.run_trials``; write verbs are rendered, never run) and
-classifies each outcome (``check.trial_evidence.classify``). ``try_proposal`` acts on a proposal with
-that evidence (``check.trial_evidence.apply_evidence``): what it drops leaves the chosen commands with
-the evidence as its reason. ``try_pack_dirs`` is ``wrapgen check --try``: evidence per pack, which
-``check_pack(..., trials=)`` turns into W060-W064 findings. ``try_and_backfill`` is ``wrap``'s: when
-the trials leave the pack under 5 commands, the next-ranked candidates the proposer had take the
-places of those left out (the proposal made again without them), and are tried too.
+Each verb's trials form one chain (``_tried_verb_by_verb``; the steps: ``wrapgen.flows.trial_steps``;
+running and classifying a trial: ``wrapgen.flows.trial_run``), ``jobs`` chains at a time, after the
+tool's own state in HOME is learned. ``try_proposal`` acts on a proposal with the evidence
+(``check.trial_evidence.apply_evidence``): what it drops leaves the chosen commands with the evidence
+as its reason; a ``--`` one trial showed the tool refuses goes from every verb whose grammar says
+nothing of it. ``try_and_backfill`` is ``wrap``'s: when the trials leave the pack under 5 commands,
+the next-ranked candidates the proposer had take the places of those left out, and are tried too.
+``confirm_untried_targets`` keeps a task-runner target a read only when its recipe was tried clean.
+``try_pack_dirs`` is ``wrapgen check --try``: evidence per pack, as the pack stands, which
+``check_pack(..., trials=)`` turns into W060-W068 findings.
 """
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from wrapgen.check.trial_evidence import (
     Evidence,
@@ -24,19 +24,23 @@ from wrapgen.check.trial_evidence import (
     classify,
     optional_operands,
     required_operands,
-    sample_args,
     with_print_once_flags,
     without_streaming_flags,
 )
-from wrapgen.errors import ToolNotFoundError
-from wrapgen.probe.prober import resolve_tool
-from wrapgen.probe.trial import (
-    DEFAULT_TRIAL_JOBS,
-    DEFAULT_TRIAL_TIMEOUT_S,
-    TrialSpec,
-    drain_cleanup,
-    run_trials,
+from wrapgen.flows import trial_run, trial_steps
+from wrapgen.flows.trial_facts import VerbFacts, verb_facts
+from wrapgen.flows.trial_run import (  # noqa: F401 (the public names of try-before-you-ship)
+    STATE_PROBE,
+    TRY_IN_MAX_BYTES,
+    TRY_IN_MAX_FILES,
+    TrialReport,
+    check_try_in,
+    classify_not_run,
+    learn_state,
+    trial_specs,
+    try_manifest,
 )
+from wrapgen.probe.trial import DEFAULT_TRIAL_JOBS, drain_cleanup
 
 __all__ = [
     "TrialReport",
@@ -46,6 +50,7 @@ __all__ = [
     "try_proposal",
     "try_and_backfill",
     "try_pack_dirs",
+    "confirm_untried_targets",
     "trial_lines",
     "BACKFILL_ROUNDS",
 ]
@@ -53,143 +58,6 @@ __all__ = [
 # How many times wrap proposes again without the commands its trials left out (each round's new
 # verbs are tried too; the verbs that did not change are answered from the round before)
 BACKFILL_ROUNDS = 3
-
-
-@dataclass(frozen=True)
-class TrialReport:
-    evidence: tuple[Evidence, ...]
-    note: str = ""  # said once: why nothing was tried (no sandbox, the sandbox failed to start)
-    replaced: tuple[
-        tuple[str, str], ...
-    ] = ()  # (new verb, the path of the command it took the place of)
-
-    def by_verb(self) -> dict[str, Evidence]:
-        return {e.verb: e for e in self.evidence}
-
-
-# --try-in DIR is copied once per trial: a directory past these is refused, not copied for minutes
-TRY_IN_MAX_FILES = 20000
-TRY_IN_MAX_BYTES = 256 << 20
-
-
-def check_try_in(directory) -> str:
-    """The absolute path of a usable ``--try-in`` directory; a UsageError when it is none or too large."""
-    from wrapgen.errors import UsageError
-
-    path = os.path.abspath(os.fspath(directory))
-    if not os.path.isdir(path):
-        raise UsageError(
-            f"--try-in {directory}: not a directory", hint="name the directory to try the verbs in"
-        )
-    files = size = 0
-    for root, dirs, names in os.walk(path):
-        files += len(names) + len(dirs)
-        for name in names:
-            try:
-                size += os.lstat(os.path.join(root, name)).st_size
-            except OSError:
-                pass
-        if files > TRY_IN_MAX_FILES or size > TRY_IN_MAX_BYTES:
-            raise UsageError(
-                f"--try-in {directory} is too large to copy for every trial "
-                f"(more than {TRY_IN_MAX_FILES} files or {TRY_IN_MAX_BYTES >> 20} MiB)",
-                hint="name a small checkout or a sample project",
-            )
-    return path
-
-
-def trial_specs(manifest: dict) -> list[TrialSpec]:
-    """One spec per verb: read verbs rendered with sample args to run, the others to render only."""
-    from wrapgen.pack.build import resolve_verb
-    from wrapgen.runtime import RenderError, render_argv
-
-    env = dict(((manifest.get("env") or {}).get("set")) or {})
-    guard = manifest.get("config_guard") if isinstance(manifest.get("config_guard"), dict) else None
-    specs = []
-    for name in manifest.get("verbs") or {}:
-        verb = resolve_verb(manifest, name)
-        try:
-            argv = render_argv(verb["argv"], sample_args(verb["args"]), json_selection=verb["json"])
-        except RenderError as error:
-            specs.append(
-                TrialSpec(
-                    name, tuple(verb["argv"]), run=False, why=f"sample args do not render: {error}"
-                )
-            )
-            continue
-        read = verb["policy"]["effect"] == "read"
-        specs.append(
-            TrialSpec(
-                name,
-                tuple(argv),
-                env=env,
-                json_selected=bool(verb["json"]),
-                run=read,
-                why="" if read else "write",
-                guard=guard,
-            )
-        )
-    return specs
-
-
-def try_manifest(
-    manifest: dict,
-    *,
-    bin_path: str | None = None,
-    try_in=None,
-    timeout_s: float | None = None,
-    jobs: int | None = None,
-    cache: bool = True,
-    deadline_at: float | None = None,
-    memo: dict | None = None,
-    try_in_checked: bool = False,
-    key_timeout_s: float | None = None,
-    defer_cleanup: bool = False,
-) -> TrialReport:
-    """The evidence of every verb of ``manifest`` (a dict as pack.yaml holds it); past ``deadline_at``
-    (``time.monotonic()``) no trial starts. ``defer_cleanup``: see ``run_trials`` (the caller drains)."""
-    specs = trial_specs(manifest)
-    if try_in is not None and not try_in_checked:
-        try_in = check_try_in(try_in)
-    if not bin_path:
-        try:
-            bin_path = resolve_tool(str(manifest["bin"])).path
-        except ToolNotFoundError:
-            bin_path = ""
-    if not bin_path or not os.access(bin_path, os.X_OK):
-        note = f"{manifest['bin']} is not installed here: nothing was tried"
-        return TrialReport(
-            tuple(classify_not_run(s, "the tool is not installed here") for s in specs), note=note
-        )
-    if os.environ.get("WRAPGEN_SANDBOX", "").lower() in ("off", "0", "no"):
-        note = "the sandbox is off (WRAPGEN_SANDBOX=off): nothing was tried, since a proposal never runs unsandboxed"
-        return TrialReport(
-            tuple(classify_not_run(s, "the sandbox is off") for s in specs), note=note
-        )
-    run = run_trials(
-        specs,
-        bin_path=bin_path,
-        timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
-        jobs=jobs or DEFAULT_TRIAL_JOBS,
-        try_in=try_in,
-        cache=cache,
-        deadline_at=deadline_at,
-        memo=memo,
-        key_timeout_s=key_timeout_s,
-        defer_cleanup=defer_cleanup,
-    )
-    note = run.note
-    if run.sandbox_failed:
-        note = f"the sandbox failed to start ({run.sandbox_failed}): nothing was tried"
-    return TrialReport(tuple(classify(o) for o in run.outcomes), note=note)
-
-
-def classify_not_run(spec: TrialSpec, why: str) -> Evidence:
-    from wrapgen.model.trial import TrialOutcome
-
-    return classify(
-        TrialOutcome(spec.verb, spec.argv, not_run="write" if spec.why == "write" else why)
-    )
 
 
 def try_proposal(
@@ -201,9 +69,15 @@ def try_proposal(
     cache: bool = True,
     deadline_at: float | None = None,
     memo: dict | None = None,
+    tool=None,
+    progress=None,
 ):
     """(the proposal acted on, its TrialReport): long-running, interactive and operand-less reads left
-    out, writing reads relabelled, wrong JSON selections dropped, and the evidence in each ``x-why``."""
+    out, writing reads relabelled, wrong JSON selections dropped, a ``--`` the tool refuses dropped
+    (from every verb whose grammar says nothing of it, once one trial showed it), JSON selections
+    and answer statuses the trials found added, and the evidence in each ``x-why``. ``tool``: the
+    discovered tool, whose commands say what the trials need (``flows.trial_facts``)."""
+    facts = verb_facts(tool, proposal)
     report = _tried_verb_by_verb(
         proposal.manifest,
         bin_path=bin_path,
@@ -212,7 +86,10 @@ def try_proposal(
         cache=cache,
         deadline_at=deadline_at,
         memo=memo,
+        facts=facts,
+        progress=progress,
     )
+    report = _double_dash_tool_wide(proposal.manifest, report, facts)
     manifest, dropped = apply_evidence(proposal.manifest, report.evidence)
     if not manifest.get("verbs") and any(item.kind == "lacks-operand" for item in dropped.values()):
         # a pack of no command helps nobody: keep the verbs that only lack an arg, saying so (cut without -f)
@@ -236,6 +113,29 @@ def try_proposal(
     return replace(proposal, manifest=manifest, decisions=tuple(decisions)), report
 
 
+def _double_dash_tool_wide(manifest: dict, report: TrialReport, facts) -> TrialReport:
+    """Once a trial showed the tool reads ``--`` as an operand or refuses it, every other verb whose
+    grammar says nothing of ``--`` (writes too, which are never run) has it dropped as well: one
+    option parser reads all of a tool's commands. Where ``facts`` is None (no tool), nothing."""
+    if facts is None or not any(e.double_dash == "dropped" for e in report.evidence):
+        return report
+    shown = next(e.verb for e in report.evidence if e.double_dash == "dropped")
+    verbs = manifest.get("verbs") or {}
+    evidence = []
+    for item in report.evidence:
+        body = verbs.get(item.verb) or {}
+        said = facts.get(item.verb)
+        if (
+            not item.double_dash
+            and said is not None
+            and said.double_dash is None
+            and "--" in list(body.get("cli") or ())[1:]
+        ):
+            item = replace(item, double_dash="dropped-with", dash_shown_by=shown)
+        evidence.append(item)
+    return replace(report, evidence=tuple(evidence))
+
+
 def _tried_verb_by_verb(
     manifest: dict,
     *,
@@ -246,10 +146,14 @@ def _tried_verb_by_verb(
     deadline_at,
     memo,
     jobs: int | None = None,
+    facts: Mapping[str, VerbFacts] | None = None,
+    progress=None,
 ) -> TrialReport:
     """Every verb's trial and its retries (without its streaming flag, then with its optional operands
     filled), one chain per verb, ``jobs`` chains at a time: a verb's retry starts as soon as its own
-    trial ends, not once the slowest trial of the round has (the rounds cost a trial's latency each)."""
+    trial ends, not once the slowest trial of the round has (the rounds cost a trial's latency each).
+    ``facts``: what discovery read of each verb's command (``flows.trial_facts``): whether its grammar
+    says it takes ``--``, and flags that may select JSON; None, as for ``check --try``: nothing."""
     if try_in is not None:
         try_in = check_try_in(try_in)  # once, not once per verb
     options = dict(
@@ -262,29 +166,89 @@ def _tried_verb_by_verb(
         defer_cleanup=True,
     )
 
+    # what the tool writes into HOME on any run is its own state, not a write of any verb
+    options["state"] = learn_state(manifest, **options)
+
     def chain(name: str) -> TrialReport:
         one = {**manifest, "verbs": {name: manifest["verbs"][name]}}
-        report = try_manifest(one, try_in_checked=True, **options)
+        said = (facts or {}).get(name, VerbFacts())
+        one, dash = trial_steps.settle_double_dash(one, name, said, **options)
+        report = trial_run.try_manifest(one, try_in_checked=True, **options)
         if report.note:
             return report
-        report = _retry_slow_start(one, report, **options)
-        report = _retry_without_streaming(one, report, **options)
-        report = _retry_without_operands(one, report, **options)
-        return _retry_with_operands(one, report, **options)
+        report = trial_steps.retry_slow_start(one, report, **options)
+        report = trial_steps.retry_without_streaming(one, report, **options)
+        report = trial_steps.retry_without_operands(one, report, **options)
+        report = trial_steps.retry_with_operands(one, report, **options)
+        report = trial_steps.retry_in_context(one, report, **options)
+        report = trial_steps.find_json(one, report, said, **options)
+        if dash:
+            report = replace(
+                report, evidence=tuple(replace(e, double_dash=dash) for e in report.evidence)
+            )
+        return report
 
     names = list(manifest.get("verbs") or {})
     if not names:
-        return try_manifest(manifest, try_in_checked=True, **options)
+        return trial_run.try_manifest(manifest, try_in_checked=True, **options)
     try:
-        reports = _chains(manifest, names, chain, jobs)
+        reports = _chains(manifest, names, chain, jobs, progress)
     finally:
         drain_cleanup()  # every scratch directory of these trials is gone before the evidence is used
     note = next((r.note for r in reports if r.note), "")
-    return TrialReport(tuple(item for r in reports for item in r.evidence), note=note)
+    evidence = tuple(item for r in reports for item in r.evidence)
+    return TrialReport(_shared_state(manifest, evidence, options["state"]), note=note)
 
 
-def _chains(manifest: dict, names: list[str], chain, jobs: int | None) -> list[TrialReport]:
+def _shared_state(manifest: dict, evidence: tuple[Evidence, ...], state) -> tuple[Evidence, ...]:
+    """The evidence read again with the state every verb's run made in HOME (a folder that two or
+    more verbs' trials made: gpg's keyring on its first listing) as the tool's own: a read whose only
+    writes were there is no write. The rest stays as it was."""
+    from wrapgen.check.trial_evidence import home_writes, state_roots
+    from wrapgen.pack.build import resolve_verb
+
+    made: dict[str, set[str]] = {}
+    for item in evidence:
+        if item.outcome is not None and not item.outcome.not_run:
+            for root in state_roots(home_writes(item.outcome)):
+                made.setdefault(root, set()).add(item.verb)
+    shared = {root for root, verbs in made.items() if len(verbs) >= 2}
+    if not shared:
+        return evidence
+    known = tuple(sorted(set(state) | shared))
+    out = []
+    for item in evidence:
+        if item.kind == "writes" and item.outcome is not None and item.verb in manifest["verbs"]:
+            answers = resolve_verb(manifest, item.verb).get("exit_codes") or {}
+            again = classify(item.outcome, state=known, answers=answers)
+            if again.kind != "writes":
+                item = replace(
+                    again,
+                    **trial_steps.carried(item),
+                    required_args=item.required_args,
+                    optional_args=item.optional_args,
+                )
+        out.append(item)
+    return tuple(out)
+
+
+def _chains(
+    manifest: dict, names: list[str], chain, jobs: int | None, progress=None
+) -> list[TrialReport]:
+    """Each verb's chain, ``jobs`` at a time; ``progress(done, total, verb)`` as each one ends."""
+    import threading
     from concurrent.futures import ThreadPoolExecutor
+
+    lock, done = threading.Lock(), [0]
+
+    def counted(name: str) -> TrialReport:
+        try:
+            return chain(name)
+        finally:
+            if progress is not None:
+                with lock:
+                    done[0] += 1
+                    progress(done[0], len(names), name)
 
     with ThreadPoolExecutor(
         max_workers=max(1, min(jobs or DEFAULT_TRIAL_JOBS, 4)), thread_name_prefix="wrapgen-trials"
@@ -292,7 +256,7 @@ def _chains(manifest: dict, names: list[str], chain, jobs: int | None) -> list[T
         # the chains that may need a second trial start first, so that trial is not the last one
         # running alone (a core idle); the evidence keeps the manifest's order
         futures = {
-            name: pool.submit(chain, name)
+            name: pool.submit(counted, name)
             for name in sorted(names, key=lambda n: _chain_order(manifest, n))
         }
         return [futures[name].result() for name in names]
@@ -326,6 +290,8 @@ def try_and_backfill(
     cache: bool = True,
     deadline_at: float | None = None,
     rounds: int = BACKFILL_ROUNDS,
+    tool=None,
+    progress=None,
 ):
     """``try_proposal``, then, while the trials leave fewer than 5 commands, the proposal made again
     without the subcommands they left out (``repropose(excluded_paths) -> Proposal``, None: never),
@@ -345,7 +311,7 @@ def try_and_backfill(
         deadline_at=deadline_at,
         memo=memo,
     )
-    tried, report = try_proposal(proposal, **options)
+    tried, report = try_proposal(proposal, **options, tool=tool, progress=progress)
     if repropose is None or report.note:
         return tried, report
     excluded: list[tuple[str, ...]] = []
@@ -377,7 +343,7 @@ def try_and_backfill(
         if not added:
             break
         proposal = again
-        tried, report = try_proposal(again, **options)
+        tried, report = try_proposal(again, **options, tool=tool, progress=progress)
         paired = {path for _, path in replaced}
         gone = [p for p in lost if p not in {d.path for d in tried.chosen} and p not in paired]
         for decision in added:
@@ -440,241 +406,49 @@ def _with_replacements(proposal, report: TrialReport, lost: dict, replaced: list
     ), report
 
 
-# A read still running at the timeout that has printed nothing at all may only start slowly (a Python
-# tool on a loaded machine: pip's reads all timed out at 3 s at a load of 14 on 2 cores): it is tried
-# once more with this many times the timeout before it is called long-running.
-SLOW_START_FACTOR = 3.0
+# What a task-runner target's trial must show for the target to stay a read: it ran, and wrote nothing
+_TRIED_CLEAN = ("ok", "answered")
 
 
-def _retry_slow_start(
-    manifest: dict,
-    report: TrialReport,
-    *,
-    bin_path,
-    try_in,
-    timeout_s,
-    cache,
-    deadline_at=None,
-    memo=None,
-    defer_cleanup=False,
-) -> TrialReport:
-    """A read that printed nothing and kept running is tried again with ``SLOW_START_FACTOR`` times
-    the timeout; when it then finishes, its evidence is that trial's (the words say nothing of it)."""
-    silent = [
-        item.verb
-        for item in report.evidence
-        if item.kind == "long-running" and item.detail == "it printed nothing and kept running"
-    ]
-    if not silent:
-        return report
-    longer = (timeout_s or DEFAULT_TRIAL_TIMEOUT_S) * SLOW_START_FACTOR
-    verbs = manifest.get("verbs") or {}
-    again = try_manifest(
-        {**manifest, "verbs": {name: verbs[name] for name in silent if name in verbs}},
-        bin_path=bin_path,
-        try_in=try_in,
-        timeout_s=longer,
-        cache=cache,
-        deadline_at=deadline_at,
-        memo=memo,
-        try_in_checked=True,
-        key_timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
-        defer_cleanup=defer_cleanup,
-    ).by_verb()
-    evidence = []
-    for item in report.evidence:
-        retry = again.get(item.verb)
-        if retry is not None and retry.kind not in ("long-running", "not-tried"):
-            item = retry
-        evidence.append(item)
-    return replace(report, evidence=tuple(evidence))
-
-
-def _retry_without_streaming(
-    manifest: dict,
-    report: TrialReport,
-    *,
-    bin_path,
-    try_in,
-    timeout_s,
-    cache,
-    deadline_at=None,
-    memo=None,
-    defer_cleanup=False,
-) -> TrialReport:
-    """A long-running read whose cli[] has a literal streaming flag (``--follow``) is tried once more
-    without it; one with none, whose args offer a print-once switch (pm2 logs ``--nostream``), is tried
-    once more with that switch on. When it then finishes, its evidence is that trial's, with the flag
-    to drop or the switch to fix."""
-    verbs = manifest.get("verbs") or {}
-    variants = {}  # verb -> (its body for the second trial, the evidence fields that say what changed)
-    for item in report.evidence:
-        body = verbs.get(item.verb, {})
-        if item.kind == "long-running" and "cli" in body:
-            cli, flags = without_streaming_flags(body["cli"], body.get("args"))
-            if flags:
-                variants[item.verb] = ({**body, "cli": cli}, {"dropped_flags": flags})
-                continue
-            # no streaming flag to drop: a switch the tool offers to print once (pm2 logs --nostream)
-            cli, args, fixed = with_print_once_flags(body["cli"], body.get("args"))
-            if fixed:
-                variants[item.verb] = ({**body, "cli": cli, "args": args}, {"fixed_flags": fixed})
-    return _second_trial(
-        manifest,
-        report,
-        variants,
-        lambda retry: retry.kind not in ("long-running", "not-tried"),
-        bin_path=bin_path,
-        try_in=try_in,
-        timeout_s=timeout_s,
-        cache=cache,
-        deadline_at=deadline_at,
-        memo=memo,
-        defer_cleanup=defer_cleanup,
-    )
-
-
-def _carried(item: Evidence) -> dict:
-    """What an earlier retry changed in a verb's cli[] (a streaming flag dropped, a print-once switch
-    fixed), which a later retry's evidence keeps: wrap applies it from the evidence it ends with."""
-    return {"dropped_flags": item.dropped_flags, "fixed_flags": item.fixed_flags}
-
-
-def _second_trial(
-    manifest: dict,
-    report: TrialReport,
-    variants: dict,
-    keep,
-    *,
-    bin_path,
-    try_in,
-    timeout_s,
-    cache,
-    deadline_at=None,
-    memo=None,
-    defer_cleanup=False,
-) -> TrialReport:
-    """Try each verb of ``variants`` (verb -> (its changed body, the evidence fields that say what
-    changed)) once more; where ``keep(retry)``, its evidence is the retry's with those fields, and what
-    an earlier retry changed carried over (``_carried``)."""
-    if not variants:
-        return report
-    changed = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
-    again = try_manifest(
-        changed,
-        bin_path=bin_path,
-        try_in=try_in,
-        timeout_s=timeout_s,
-        cache=cache,
-        deadline_at=deadline_at,
-        memo=memo,
-        try_in_checked=True,
-        defer_cleanup=defer_cleanup,
-    ).by_verb()
-    evidence = []
-    for item in report.evidence:
-        retry = again.get(item.verb)
-        if retry is not None and keep(retry):
-            item = replace(retry, **{**_carried(item), **variants[item.verb][1]})
-        evidence.append(item)
-    return replace(report, evidence=tuple(evidence))
-
-
-def _retry_without_operands(
-    manifest: dict,
-    report: TrialReport,
-    *,
-    bin_path,
-    try_in,
-    timeout_s,
-    cache,
-    deadline_at=None,
-    memo=None,
-    defer_cleanup=False,
-) -> TrialReport:
-    """A read that failed on the sample values of its required operands is tried once more without
-    them (npm's usage writes ``npm ls <package-spec>``, and 'sample' is no installed package, while
-    bare ``npm ls`` lists the tree): when the tool then exits 0, the operands become optional."""
-    verbs = manifest.get("verbs") or {}
-    variants = {}
-    for item in report.evidence:
-        body = verbs.get(item.verb, {})
-        names = required_operands(body) if item.kind == "failed" and "cli" in body else ()
-        if names:
-            args = dict(body.get("args") or {})
-            args["required"] = [n for n in (args.get("required") or ()) if n not in names]
-            variants[item.verb] = ({**body, "args": args}, {"optional_args": names})
-    return _second_trial(
-        manifest,
-        report,
-        variants,
-        lambda retry: retry.kind == "ok",
-        bin_path=bin_path,
-        try_in=try_in,
-        timeout_s=timeout_s,
-        cache=cache,
-        deadline_at=deadline_at,
-        memo=memo,
-        defer_cleanup=defer_cleanup,
-    )
-
-
-def _retry_with_operands(
-    manifest: dict,
-    report: TrialReport,
-    *,
-    bin_path,
-    try_in,
-    timeout_s,
-    cache,
-    deadline_at=None,
-    memo=None,
-    defer_cleanup=False,
-) -> TrialReport:
-    """A read that exits with its usage and has optional operand slots is tried again with a value in
-    the first of them, then in all of them ("add it or drop the verb"): when the tool then gets past its
-    usage, those operands become required and the verb stays; otherwise it is left out as before."""
-    verbs = manifest.get("verbs") or {}
-    candidates = {}
-    for item in report.evidence:
-        body = verbs.get(item.verb, {})
-        names = optional_operands(body) if item.kind == "lacks-operand" and "cli" in body else ()
-        if names:
-            candidates[item.verb] = names
-    found: dict[str, Evidence] = {}
-    for take in (1, None):  # the first operand alone (rg's pattern), then every one
-        variants = {}
-        for verb, names in candidates.items():
-            chosen = names[:take]
-            if verb in found or (take is None and len(names) == 1):
-                continue
-            body = verbs[verb]
-            args = dict(body.get("args") or {})
-            args["required"] = [*(args.get("required") or ()), *chosen]
-            variants[verb] = ({**body, "args": args}, chosen)
-        if not variants:
+def confirm_untried_targets(proposal, report: TrialReport | None, *, explicit=frozenset()):
+    """A task runner's pack with every read target that was not tried, or whose trial did not run
+    clean, made a confirm-gated write: a target can do anything, so its name and help may propose a
+    read (``knowledge.runners.target_effect``) but only a trial of its recipe that wrote nothing
+    keeps it one (a ``status: ## Show the status`` whose recipe deletes a file). ``report`` None: no
+    trial ran (``--no-try``, a batch recipe). ``explicit``: verbs whose read a recipe's ``policy:``
+    states (the team's word, kept)."""
+    by_verb = report.by_verb() if report is not None else {}
+    verbs = dict(proposal.manifest.get("verbs") or {})
+    changed: dict[str, str] = {}
+    for name, body in verbs.items():
+        if (body.get("policy") or {}).get("effect") != "read" or name in explicit:
             continue
-        filled = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
-        again = try_manifest(
-            filled,
-            bin_path=bin_path,
-            try_in=try_in,
-            timeout_s=timeout_s,
-            cache=cache,
-            deadline_at=deadline_at,
-            memo=memo,
-            try_in_checked=True,
-            defer_cleanup=defer_cleanup,
-        ).by_verb()
-        for verb, (_, chosen) in variants.items():
-            retry = again.get(verb)
-            if retry is not None and retry.kind not in ("lacks-operand", "not-tried"):
-                found[verb] = replace(retry, required_args=chosen)
-    evidence = [
-        replace(found[item.verb], **_carried(item)) if item.verb in found else item
-        for item in report.evidence
-    ]
-    return replace(report, evidence=tuple(evidence))
+        item = by_verb.get(name)
+        if item is not None and item.kind in _TRIED_CLEAN:
+            continue
+        if item is None:
+            why = "its recipe was not tried"
+        else:
+            why = f"its recipe's trial did not run clean ({item.kind}{': ' + item.detail if item.detail else ''})"
+        said = (
+            "a task-runner target is a read only when its recipe is tried and writes nothing: "
+            f"{why}: made a write (confirm-gated)"
+        )
+        changed[name] = said
+        verbs[name] = {
+            **body,
+            "policy": {**dict(body.get("policy") or {}), "effect": "write", "confirm": True},
+            "x-why": f"{body['x-why']}; {said}" if body.get("x-why") else said,
+        }
+    if not changed:
+        return proposal
+    decisions = tuple(
+        replace(d, effect="write", reason=f"{d.reason}; {changed[d.name]}")
+        if d.chosen and d.name in changed
+        else d
+        for d in proposal.decisions
+    )
+    return replace(proposal, manifest={**proposal.manifest, "verbs": verbs}, decisions=decisions)
 
 
 def trial_lines(report: TrialReport) -> list[str]:
@@ -694,24 +468,47 @@ def trial_lines(report: TrialReport) -> list[str]:
 
 
 def try_pack_dirs(
-    paths: Iterable, *, try_in=None, timeout_s: float | None = None
+    paths: Iterable, *, try_in=None, timeout_s: float | None = None, progress=None
 ) -> list[tuple[Path, TrialReport]]:
-    """``check --try``: the evidence for each pack directory whose pack.yaml loads."""
+    """``check --try``: the evidence for each pack directory whose pack.yaml loads;
+    ``progress(done, total, pack)`` before each pack is tried and once all are."""
     from wrapgen.check.rules import expand_pack_dirs
     from wrapgen.pack.manifest import read_manifest
 
     if try_in is not None:
         try_in = check_try_in(try_in)  # once, before any pack
     out = []
-    for path in expand_pack_dirs(paths):
+    dirs = list(expand_pack_dirs(paths))
+    for index, path in enumerate(dirs):
+        if progress is not None:
+            progress(index, len(dirs), Path(path).name)
         manifest, diagnostics = read_manifest(path)
         if manifest is None or any(d.level == "error" for d in diagnostics):
             continue  # check's own rules report a broken manifest
-        # an audit asks the tool again: no answer from the trial cache
-        out.append(
-            (
-                Path(path),
-                try_manifest(manifest.data, try_in=try_in, timeout_s=timeout_s, cache=False),
-            )
-        )
+        out.append((Path(path), _audit(manifest.data, try_in=try_in, timeout_s=timeout_s)))
+    if progress is not None and dirs:
+        progress(len(dirs), len(dirs), "")
     return out
+
+
+def _audit(manifest: dict, *, try_in, timeout_s) -> TrialReport:
+    """One pack's evidence for ``check --try``, as the pack stands (nothing is changed to make a
+    verb pass): the tool's own state learned first, a silent read given the slow start's longer
+    timeout (a loaded machine is no defect of the pack), and a ``--`` in a read's cli[] tried with
+    the same operand without it (``W068`` where the tool refuses it or reads it as an operand). An
+    audit asks the tool again: no answer from the trial cache."""
+    options = dict(try_in=try_in, timeout_s=timeout_s, cache=False, try_in_checked=True)
+    options["state"] = learn_state(manifest, **options)
+    report = trial_run.try_manifest(manifest, **options)
+    if report.note:
+        return report
+    options.pop("try_in_checked")
+    report = trial_steps.retry_slow_start(manifest, report, **options)
+    evidence = []
+    for item in report.evidence:
+        one = {**manifest, "verbs": {item.verb: manifest["verbs"][item.verb]}}
+        _, verdict = trial_steps.settle_double_dash(one, item.verb, VerbFacts(), **options)
+        if verdict == "dropped":
+            item = replace(item, kind="double-dash-refused", double_dash="")
+        evidence.append(item)
+    return replace(report, evidence=tuple(evidence))

@@ -67,50 +67,91 @@ class Session:
     no recipe the call is exactly ``wrapgen wrap TOOL``'s, hence the same bytes.
     """
 
-    def __init__(self, tool_arg: str, tool, recipe: Recipe | None, *, out_dir):
+    def __init__(self, tool_arg: str, tool, recipe: Recipe | None, *, out_dir, trials: bool = True):
         self.tool_arg = tool_arg
         self.tool = tool
         self.recipe = recipe
         self.out_dir = out_dir
+        self.trials = trials
         self.edits = Edits()
+        self.description: str | None = None  # the pack's description, as the person wrote it
         self._cache: dict[str, Any] = {}
         base = self._wrap(None)
         self.pack_id = base.pack_id
         # The proposed names in pack order: the wizard walks these and keys overrides by them.
         self.proposed = tuple(base.proposal.manifest["verbs"])
         self._paths = {d.name: d.path for d in base.proposal.decisions if d.chosen}
+        # Once a person edits, the commands they were shown stay the ones proposed: an edit (a policy
+        # made a write) must not let the proposer's caps swap a command they accepted for one they
+        # never saw. Commands are pinned by path where every one has one (a tool's modes have none).
+        paths = [self._paths.get(n, "") for n in self.proposed]
+        self._pins = (
+            tuple(paths) if paths and all(p and not p.startswith("-") for p in paths) else None
+        )
 
-    def _wrap(self, overrides: Mapping[str, CommandSpec] | None):
+    def _recipe(self, overrides: Mapping[str, CommandSpec] | None, pinned: bool):
+        recipe = self.recipe
+        if not overrides and self.description is None:
+            return recipe  # exactly `wrapgen wrap`'s call: the same bytes
+        from wrapgen.flows.wrap import recipe_for_picks
+
+        base = recipe or Recipe(tool=self.tool_arg, pack_id=self.pack_id)
+        if pinned and self._pins is not None:
+            base = recipe_for_picks(self.tool_arg, self._pins, base)
+        if self.description is not None:
+            base = replace(base, description=self.description)
+        return replace(base, overrides={**base.overrides, **(overrides or {})})
+
+    def _wrap(self, overrides: Mapping[str, CommandSpec] | None, *, pinned: bool = True):
         from wrapgen.flows.wrap import wrap
 
-        key = repr(sorted((overrides or {}).items()))
+        key = repr((sorted((overrides or {}).items()), self.description, pinned))
         if key not in self._cache:
-            recipe = self.recipe
-            if overrides:
-                base = recipe or Recipe(tool=self.tool_arg, pack_id=self.pack_id)
-                recipe = replace(base, overrides={**base.overrides, **overrides})
+            recipe = self._recipe(overrides, pinned)
             self._cache[key] = wrap(
                 None if recipe is not None else self.tool_arg,
                 recipe=recipe,
                 out_dir=self.out_dir,
                 check=True,
                 discover=lambda *a, **k: self.tool,
+                trials=self.trials,
             )
         return self._cache[key]
 
     def result(self):
-        return self._wrap(self.edits.overrides)
+        result = self._wrap(self.edits.overrides)
+        wanted = {self.final_name(n) for n in self.proposed}
+        if self._pins is not None and not wanted <= set(result.proposal.manifest["verbs"]):
+            # the pinned form names a command otherwise: the proposer's own form, filtered below
+            result = self._wrap(self.edits.overrides, pinned=False)
+        return result
 
     def final_name(self, proposed: str) -> str:
         spec = self.edits.overrides.get(proposed)
         return spec.name if spec is not None and spec.name else proposed
 
+    def accepted(self) -> list[str]:
+        """The final names of the commands the person kept, in pack order."""
+        return [self.final_name(n) for n in self.proposed if n not in self.edits.skipped]
+
+    def missing(self) -> list[str]:
+        """Commands the person kept that the proposal no longer holds (an edit's trial left one out)."""
+        verbs = self.result().proposal.manifest["verbs"]
+        return [name for name in self.accepted() if name not in verbs]
+
+    def evidence(self, name: str) -> str:
+        """What the trial of a command showed, in words ("" when it was not tried)."""
+        report = self.result().trials
+        item = report.by_verb().get(name) if report is not None else None
+        if item is not None:
+            return item.words
+        return (report.note if report is not None else "") or ""
+
     def manifest(self) -> dict:
-        manifest = self.result().proposal.manifest
-        skipped = {self.final_name(n) for n in self.edits.skipped}
-        if skipped:
-            manifest = dict(manifest)
-            manifest["verbs"] = {k: v for k, v in manifest["verbs"].items() if k not in skipped}
+        """Exactly the commands the person kept: none they skipped, none they were never shown."""
+        manifest = dict(self.result().proposal.manifest)
+        keep = self.accepted()
+        manifest["verbs"] = {k: manifest["verbs"][k] for k in keep if k in manifest["verbs"]}
         return manifest
 
     def files(self) -> dict[str, str]:
@@ -118,7 +159,7 @@ class Session:
         remaining commands, with pack.yaml's ``source`` and ``source.json`` (what ``check --drift``
         compares) made for exactly them."""
         base = self.result().files
-        if not self.edits.skipped:
+        if list(self.result().proposal.manifest["verbs"]) == list(self.manifest()["verbs"]):
             return dict(base)
         import json
 
@@ -167,26 +208,30 @@ def _titles_text(verb: Mapping[str, Any]) -> str:
     return "; ".join(out) or "none"
 
 
-def _command_screen(index: int, total: int, name: str, verb: Mapping[str, Any]) -> str:
+def _command_screen(
+    index: int, total: int, name: str, verb: Mapping[str, Any], evidence: str = ""
+) -> str:
     args = _arg_names(verb)
-    return "\n".join(
-        [
-            "",
-            f"[{index}/{total}] {name}: {verb.get('description', '')}",
-            f"    runs:   {' '.join(verb.get('cli') or [])}",
-            f"    policy: {(verb.get('policy') or {}).get('effect', 'read')}"
-            f"{' (confirm-gated)' if (verb.get('policy') or {}).get('confirm') else ''}",
-            f"    args:   {', '.join(args) or 'none'}",
-            f"    titles: {_titles_text(verb)}",
-        ]
-    )
+    lines = [
+        "",
+        f"[{index}/{total}] {name}: {verb.get('description', '')}",
+        f"    runs:   {' '.join(verb.get('cli') or [])}",
+        f"    policy: {(verb.get('policy') or {}).get('effect', 'read')}"
+        f"{' (confirm-gated)' if (verb.get('policy') or {}).get('confirm') else ''}",
+        f"    args:   {', '.join(args) or 'none'}",
+        f"    titles: {_titles_text(verb)}",
+    ]
+    if evidence:
+        lines.append(f"    trial:  {evidence}")
+    return "\n".join(lines)
 
 
 HELP = """\
     Enter  accept and go on        s  skip this command
     r      rename                  p  change the policy
+    d      edit the description    t  edit the titles
     +      add args                -  drop args
-    t      edit the titles         v  preview argv and title for sample args
+    v      preview argv and title for sample args
     x      run it for real (read commands only)
     ?      this help               (Ctrl-C quits; nothing is written until the end)"""
 
@@ -330,6 +375,40 @@ def _drop_args(
             say(f"    kept (required by the command): {', '.join(kept_anyway)}")
 
 
+def _description(
+    session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask, say: Say
+) -> None:
+    current = str(verb.get("description") or "")
+    answer = ask(f"    description [{current}]: ").strip()
+    if not answer or answer == current:
+        return
+    refused = _unreadable_description(answer)
+    if refused:
+        say(f"    not changed: {refused}")
+        return
+    session.edits = session.edits.with_override(proposed, description=answer)
+
+
+def _unreadable_description(text: str) -> str:
+    """Why the wizard refuses a description (check's W080), or ""."""
+    from wrapgen.knowledge.text import unreadable_reason
+
+    why = unreadable_reason(text)
+    return f"{text!r} is {why}; say in a sentence what it does" if why else ""
+
+
+def _pack_description(session: Session, ask: Ask, say: Say) -> None:
+    current = str(session.manifest().get("description") or "")
+    answer = ask(f"    pack description [{current}]: ").strip()
+    if not answer or answer == current:
+        return
+    refused = _unreadable_description(answer)
+    if refused:
+        say(f"    not changed: {refused}")
+        return
+    session.description = answer
+
+
 def _titles(session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask, say: Say) -> None:
     title = dict(verb.get("title") or {})
     new: dict[str, tuple[str, ...]] = {}
@@ -349,14 +428,14 @@ def _titles(session: Session, proposed: str, verb: Mapping[str, Any], ask: Ask, 
 
 
 def _unreadable_title(templates, arg_names) -> str:
-    """Why the wizard refuses these title templates (check's W081 and M026), or ""."""
-    from wrapgen.knowledge.text import title_placeholder, unreadable_reason
+    """Why the wizard refuses these title templates (check's W081, W083 and M026), or ""."""
+    from wrapgen.knowledge.text import title_placeholder, title_problem, unreadable_reason
 
     for template in templates:
         found = title_placeholder(template)
         if found:
             return f"{template!r} would show {found!r} literally; name an arg as {{{{arg}}}} or write the words out"
-        why = unreadable_reason(template)
+        why = unreadable_reason(template) or title_problem(template)
         if why:
             return f"{template!r} is {why}, not a title"
         unknown = [
@@ -370,7 +449,7 @@ def _unreadable_title(templates, arg_names) -> str:
 
 
 def _text_refusals(manifest) -> list[str]:
-    """The unreadable descriptions and titles of a manifest (check's W080-W082), one line each."""
+    """The unreadable descriptions and titles of a manifest (check's W080-W083), one line each."""
     from wrapgen.check.text import text_findings
 
     return [
@@ -383,9 +462,12 @@ def _text_refusals(manifest) -> list[str]:
 def _review(session: Session, proposed: str, index: int, ask: Ask, say: Say) -> None:
     while True:
         name = session.final_name(proposed)
-        verb = session.manifest()["verbs"][name]
-        say(_command_screen(index, len(session.proposed), name, verb))
-        answer = ask("    [Enter] accept  s r p + - t v x ?: ").strip()
+        verb = session.manifest()["verbs"].get(name)
+        if verb is None:
+            say(f"    {name} is no longer proposed after the edits so far; it will not be written")
+            return
+        say(_command_screen(index, len(session.proposed), name, verb, session.evidence(name)))
+        answer = ask("    [Enter] accept  s r d p + - t v x ?: ").strip()
         try:
             if answer in ("", "y", "a"):
                 return
@@ -406,6 +488,9 @@ def _review(session: Session, proposed: str, index: int, ask: Ask, say: Say) -> 
 _KEYS = {
     "r": lambda session, proposed, name, verb, ask, say: _rename(session, proposed, name, ask, say),
     "p": lambda session, proposed, name, verb, ask, say: _policy(session, proposed, verb, ask, say),
+    "d": lambda session, proposed, name, verb, ask, say: _description(
+        session, proposed, verb, ask, say
+    ),
     "+": lambda session, proposed, name, verb, ask, say: _add_args(
         session, proposed, verb, ask, say
     ),
@@ -480,8 +565,10 @@ def run_wizard(
     say: Say,
     recipe: Recipe | None = None,
     progress=None,
+    trials: bool = True,
 ) -> WizardResult:
-    """The whole flow: discover, review each command, write, check."""
+    """The whole flow: discover, review each command (with what its trial showed), write exactly the
+    commands kept, check. ``trials``: try the reads as ``wrapgen wrap`` does (off: as ``--no-try``)."""
     say(f"Discovering {tool_arg} …")
     tool = discover_for(tool_arg, recipe, progress=progress)
     nodes = sum(1 for _ in tool.root.walk())
@@ -490,7 +577,9 @@ def run_wizard(
         + (f" ({len(tool.warnings)} warnings)" if tool.warnings else "")
         + "."
     )
-    session = Session(tool_arg, tool, recipe, out_dir=out_dir)
+    if trials:
+        say("Trying its read commands in the sandbox …")
+    session = Session(tool_arg, tool, recipe, out_dir=out_dir, trials=trials)
     say("")
     say("Proposal:")
     say(_overview(session.manifest()))
@@ -498,26 +587,46 @@ def run_wizard(
     say("Review each command (? for the keys; Enter accepts).")
     for i, proposed in enumerate(session.proposed, 1):
         _review(session, proposed, i, ask, say)
-    manifest = session.manifest()
-    if not manifest["verbs"]:
-        say("Every command was skipped: nothing to write.")
-        return WizardResult(None)
-    say("")
-    say(_overview(manifest))
-    target = Path(out_dir) / manifest["pack_id"]
-    refusals = _text_refusals(manifest)
-    if refusals:
-        # a description that is usage syntax or a title showing a placeholder is not written (check W080, W081)
-        for line in refusals:
-            say(f"  {line}")
-        say(
-            "Nothing written: fix these texts (t to edit a title; a recipe's description: for a description)."
+    while True:
+        manifest = session.manifest()
+        if not manifest["verbs"]:
+            say("Every command was skipped: nothing to write.")
+            return WizardResult(None)
+        say("")
+        say(_overview(manifest))
+        for name in session.missing():
+            say(f"  {name}: no longer proposed after the edits (see its trial): not written")
+        target = Path(out_dir) / manifest["pack_id"]
+        refusals = _text_refusals(manifest)
+        if refusals:
+            # a description that is usage syntax or a title showing a placeholder is not written (check W080, W081)
+            for line in refusals:
+                say(f"  {line}")
+            if any(line.startswith("W080 description:") for line in refusals):
+                answer = ask("  d edits the pack's description; Enter leaves, writing nothing: ")
+                if answer.strip().lower() == "d":
+                    _pack_description(session, ask, say)
+                    continue
+            say(
+                "Nothing written: fix these texts (d to edit a command's description, t a title, "
+                "at its review; the pack's description at the write prompt)."
+            )
+            return WizardResult(None)
+        answer = (
+            ask(
+                f"Write these {len(manifest['verbs'])} commands to {target} "
+                "(d: edit the pack's description)? [Y/n]: "
+            )
+            .strip()
+            .lower()
         )
-        return WizardResult(None)
-    answer = ask(f"Write {len(manifest['verbs'])} commands to {target}? [Y/n]: ").strip().lower()
-    if answer.startswith("n"):
-        say("Nothing written.")
-        return WizardResult(None)
+        if answer == "d":
+            _pack_description(session, ask, say)
+            continue
+        if answer.startswith("n"):
+            say("Nothing written.")
+            return WizardResult(None)
+        break
     written = write_pack_atomically(out_dir, manifest["pack_id"], session.files())
     say(f"Wrote {written}.")
     from wrapgen.check.rules import check_pack

@@ -169,6 +169,8 @@ def wrap(
     trial_timeout_s: float | None = None,
     deadline_s: float | None = WRAP_DEADLINE_S,
     stage: Callable[[str], None] | None = None,
+    progress: Callable[..., None] | None = None,
+    trial_progress: Callable[..., None] | None = None,
 ) -> WrapResult:
     """Wrap one tool into ``out_dir/<pack_id>/``; with ``check`` nothing is written.
 
@@ -183,7 +185,8 @@ def wrap(
     ``deadline_s`` bounds the whole wrap (``WRAP_DEADLINE_S``; None for none): discovery's deadline
     is cut to what is left of it, and past it no JSON field probe or trial starts (the trials not run
     say so in their evidence). ``stage(name)`` is told each step as it starts ("discovery", "trials",
-    ...), so a caller that gives up on a wrap can say where it was.
+    ...), so a caller that gives up on a wrap can say where it was; ``progress(done, total, path)``
+    is discovery's (commands read), ``trial_progress(done, total, verb)`` the trials' (verbs tried).
     """
     import time
 
@@ -193,10 +196,10 @@ def wrap(
     from wrapgen.pack.emit import write_files
     from wrapgen.pack.manifest import parse_manifest
 
+    where = runner_dir if runner_dir is not None else getattr(recipe, "runner_dir", None)
     if discover is None:
         from wrapgen.probe.runners import runner_discovery
 
-        where = runner_dir if runner_dir is not None else getattr(recipe, "runner_dir", None)
         named = runner_file if runner_file is not None else getattr(recipe, "runner_file", None)
         discover = runner_discovery(
             tool_arg or getattr(recipe, "tool", None), where, file=named, explicit=where is not None
@@ -208,7 +211,7 @@ def wrap(
     options.update({k: v for k, v in dict(discover_options or {}).items() if v is not None})
     bin_name = ref.bin
     tell("discovery")
-    tool = _discovered(discover, ref, _with_deadline(discover, options, end))
+    tool = _discovered(discover, ref, _with_deadline(discover, options, end, progress))
     root = tool.root
     if not (root.subcommands or root.flags or root.positionals):
         tried = (
@@ -235,6 +238,12 @@ def wrap(
         if fields:
             proposal = propose(tool, recipe, json_fields=fields)
     report = None
+    from wrapgen.propose.runners import is_runner_tool
+
+    runner = is_runner_tool(tool)
+    if runner and trials and try_in is None:
+        # a target's recipe is tried in a copy of the repository it runs in
+        try_in = _runner_try_in(where)
     if trials:  # try before you ship: the one hook where trial evidence changes a proposal
         from wrapgen.flows.trials import try_and_backfill
 
@@ -256,7 +265,13 @@ def wrap(
             timeout_s=trial_timeout_s,
             deadline_at=end,
             cache=use_cache,
+            tool=tool,
+            progress=trial_progress,
         )
+    if runner:
+        from wrapgen.flows.trials import confirm_untried_targets
+
+        proposal = confirm_untried_targets(proposal, report, explicit=_stated_reads(recipe))
     if not proposal.manifest["verbs"]:
         raise HelpUnreadableError(
             f"nothing to propose for {bin_name}: every candidate was left out",
@@ -273,6 +288,34 @@ def wrap(
     findings = lint_manifest(manifest, diagnostics, directory=pack_dir, derived=not check)
     return WrapResult(
         pack_id, pack_dir, proposal, files, tuple(changes), tuple(findings), report, tuple(notes)
+    )
+
+
+def _runner_try_in(where) -> str | None:
+    """The repository a task runner's targets run in, as ``--try-in`` for their trials; None where it
+    is too large to copy for each trial (its targets are then not tried, so none stays a read)."""
+    from wrapgen.errors import UsageError
+    from wrapgen.flows.trials import check_try_in
+
+    try:
+        return check_try_in(where if where is not None else os.getcwd())
+    except UsageError:
+        return None
+
+
+def _stated_reads(recipe) -> frozenset[str]:
+    """The verbs whose read a recipe's ``policy:`` states (an override or a ``commands:`` entry)."""
+    if recipe is None:
+        return frozenset()
+    from wrapgen.model.recipe import ProposalRequest
+
+    request = ProposalRequest.of(recipe)
+    named = [(e.name or (e.path[-1] if e.path else ""), e) for e in request.commands or ()]
+    named += list(request.overrides.items())
+    return frozenset(
+        name
+        for name, entry in named
+        if name and entry.policy is not None and entry.policy.effect == "read"
     )
 
 
@@ -315,14 +358,19 @@ def _reproposer(
     return again
 
 
-def _with_deadline(discover, options: dict, end: float | None) -> dict:
-    """Discovery's options with its deadline cut to what is left of the wrap's (only for
-    ``wrapgen.probe.discover.discover``, whose deadline it is; a caller's own ``discover`` is left alone)."""
+def _with_deadline(discover, options: dict, end: float | None, progress=None) -> dict:
+    """Discovery's options with its deadline cut to what is left of the wrap's, and ``progress``
+    (only for ``wrapgen.probe.discover.discover``, whose options they are; a caller's own
+    ``discover`` is left alone)."""
     import time
 
     from wrapgen.probe import discover as discovery
 
-    if end is None or discover is not None:
+    if discover is not None:
+        return options  # a caller's own discover: its options are its own
+    if progress is not None:
+        options = {**options, "progress": progress}
+    if end is None:
         return options
     own = options.get("deadline_s", discovery.DEFAULT_DEADLINE_S)
     left = max(round(end - time.monotonic(), 1), 0.1)  # (the warning says it: no 5.52192 s)

@@ -15,7 +15,7 @@ from functools import lru_cache
 from wrapgen.knowledge.phrases import compiled
 from wrapgen.knowledge.table import load
 
-__all__ = ["unreadable_reason", "title_placeholder", "names_only"]
+__all__ = ["unreadable_reason", "title_placeholder", "title_problem", "names_only"]
 
 
 @lru_cache(maxsize=None)
@@ -35,6 +35,25 @@ def unreadable_reason(text: str) -> str | None:
     if not text:
         return None
     for pattern, why in _unreadable():
+        if pattern.search(text):
+            return why
+    return None
+
+
+@lru_cache(maxsize=None)
+def _bad_titles() -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((p, str(v)) for p, v in compiled(load("phrases"), "bad_titles"))
+
+
+def title_problem(template: str) -> str | None:
+    """Why a title template is no sentence though it shows no placeholder ("a negation turned into a
+    gerund": "Doing not write ..."; "a verb repeated as its own object": "Listing openssl list"),
+    or None. Its ``{{arg}}`` templates read as one word."""
+    text = re.sub(r"\{\{[^{}]*\}\}", "it", template or "")
+    text = re.sub(r"\s+", " ", text).strip().rstrip(".")
+    if not text:
+        return None
+    for pattern, why in _bad_titles():
         if pattern.search(text):
             return why
     return None

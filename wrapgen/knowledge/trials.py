@@ -20,13 +20,30 @@ __all__ = [
     "PHRASE_TABLES",
     "phrase",
     "ignored_path",
+    "answer_phrase",
     "sample_for",
+    "fixture_kind",
+    "fixture_kinds",
+    "fixture_file",
+    "fixture_of",
+    "context_fixture",
     "streaming_flags",
     "print_once_flags",
+    "format_flag_names",
     "trial_env",
 ]
 
-PHRASE_TABLES = ("state_root", "writes", "interactive", "unreachable", "context", "usage")
+PHRASE_TABLES = (
+    "state_root",
+    "writes",
+    "interactive",
+    "unreachable",
+    "context",
+    "usage",
+    "crashed",
+    "answer_noise",
+    "sample_refused",
+)
 
 
 @lru_cache(maxsize=None)
@@ -46,13 +63,63 @@ def phrase(table: str, text: str) -> str:
     return ""
 
 
+def answer_phrase(text: str) -> str:
+    """The meaning a status takes when a tool printed ``text`` on stdout with it: the value of the
+    first ``answer_output`` entry that matches ("findings reported"), or ""."""
+    return _first("answer_output", text)
+
+
 def ignored_path(path: str) -> bool:
     """Whether a path a trial created (``home/.cache/x``) is a cache, not a write."""
     return any(pattern.search(path) for pattern, _ in _table("ignored_paths"))
 
 
-def sample_for(name: str, description: str = "") -> str:
-    """A plausible value for a required string arg, by its name (``_`` read as a word break) and description."""
+def _said(table: str, text: str) -> bool:
+    return any(pattern.search(text) for pattern, _ in _table(table))
+
+
+def _first(table: str, text: str) -> str:
+    return next((str(value) for pattern, value in _table(table) if pattern.search(text)), "")
+
+
+def fixture_kind(name: str, description: str = "", context: str = "") -> str:
+    """The kind of sample file an arg takes (``sqlite``, ``json``, ``text``, ...), or "" for none.
+
+    A kind the name or description names outright (a database, a repository, a certificate, an
+    archive: ``fixture_kinds``); else, for an arg that is a file (``file_words`` in its name, or in
+    the description of an arg named like a path), the format its description names, else the one
+    ``context`` (its verb's and its pack's descriptions) names, else text."""
+    spoken = name.replace("_", " ")
+    kind = _first("fixture_kinds", spoken)
+    if kind:
+        return kind
+    # a name that says what else it is (a revision, a pattern, a URL) takes that sample, whatever
+    # its description says; one that says nothing else or names a path reads as its description does
+    open_name = (not _first("samples", spoken) or _said("path_words", spoken)) and not _said(
+        "file_words", spoken
+    )
+    kind = _first("fixture_kinds", description) if open_name else ""
+    if kind:
+        return kind
+    if _said("dir_words", description) and not _said("file_words", spoken):
+        return ""  # a path that may be a directory: the working directory (sample_for)
+    if _said("file_words", spoken) or (open_name and _said("file_words", description)):
+        return (
+            _first("fixture_formats", description) or _first("fixture_formats", context) or "text"
+        )
+    return ""
+
+
+def sample_for(name: str, description: str = "", context: str = "") -> str:
+    """A plausible value for a required string arg, by its name (``_`` read as a word break) and
+    description: a sample file's name where it reads a file (``fixture_kind``), else a value of
+    ``samples`` (``HEAD``, ``.``, ``1d``, ...), else "sample"."""
+    kind = fixture_kind(name, description, context)
+    if kind:
+        return fixture_file(kind)
+    spoken = name.replace("_", " ")
+    if _said("dir_words", description) and _said("path_words", spoken):
+        return "."  # "File or directory paths": the working directory, with its sample files
     words = f"{name.replace('_', ' ')} {description}"
     for pattern, value in _table("samples"):
         if pattern.search(name.replace("_", " ")):
@@ -64,9 +131,41 @@ def sample_for(name: str, description: str = "") -> str:
 
 
 @lru_cache(maxsize=None)
+def _fixture_files() -> dict[str, str]:
+    return {entry.name: str(entry.value) for entry in load("trials")["fixture_files"]}
+
+
+def fixture_kinds() -> frozenset[str]:
+    """Every kind of sample file a trial can be given."""
+    return frozenset(_fixture_files())
+
+
+def fixture_file(kind: str) -> str:
+    """The name of ``kind``'s sample file in a trial's working directory (``sample.json``)."""
+    return _fixture_files()[kind]
+
+
+def fixture_of(value: str) -> str:
+    """The kind whose sample file ``value`` names, or ""."""
+    return next((kind for kind, file in _fixture_files().items() if file == value), "")
+
+
+def context_fixture(text: str) -> str:
+    """The kind the working directory is made into for a read whose output says it needs one
+    (``git`` for "not a git repository"), or ""."""
+    return _first("context_fixtures", text)
+
+
+@lru_cache(maxsize=None)
 def streaming_flags() -> frozenset[str]:
     """Literal flags that make a read stream (``--follow``, ``-f``, ``--watch``): exact tokens."""
     return load("trials")["streaming_flags"].names
+
+
+@lru_cache(maxsize=None)
+def format_flag_names() -> frozenset[str]:
+    """Names (no dashes) of flags that choose an output format (``format``, ``output``, ``of``)."""
+    return load("trials")["format_flags"].names
 
 
 @lru_cache(maxsize=None)

@@ -44,12 +44,18 @@ class TrialOutcome:
     stdout: str = ""  # the start of what it printed
     stderr: str = ""
     new_paths: tuple[str, ...] = ()  # what appeared in the scratch cwd or HOME ("work/out.txt")
+    changed_paths: tuple[str, ...] = ()  # files there before whose size or mtime changed
+    removed_paths: tuple[str, ...] = ()  # what was there before and is gone ("work/sample.txt")
+    inputs: tuple[str, ...] = ()  # the kinds of sample file made for it ("json", "cwd:git")
+    binary_output: bool = False  # stdout was binary (NUL bytes, mostly control characters)
     json_selected: bool = False  # the verb's JSON selection was rendered into argv
     stdout_json: bool | None = (
         None  # whether all of stdout (up to the cap) parsed as JSON; None: not judged
     )
     tried_in: bool = False  # the cwd was a copy of the user's --try-in directory
-    not_run: str = ""  # why it was not run (a write verb, no sandbox, sample args do not render)
+    not_run: str = (
+        ""  # why it was not run (a write verb, no sandbox, sample args do not render, no fixture)
+    )
     sandbox_failed: str = ""  # bubblewrap itself failed to start: its first line
     # at its timeout, its processes held no socket or file watch and had mostly slept, after trying to
     # reach the network the sandbox does not give: waiting to try again, not serving, watching or working

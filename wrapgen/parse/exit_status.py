@@ -45,7 +45,7 @@ _END = r"(?=[,;]|\.(?:\s|$)|$)"
 _OPENER = re.compile(
     r"""
     \b(?:exit[ ](?:status|code|value)(?:[ ]of[ ][\w ]{1,30}?)?[ ](?:is|will[ ]be|=)
-        | exits?[ ]with[ ](?:a[ ])?(?:status|code)(?:[ ]of)?
+        | exits?[ ]with(?:[ ](?:a[ ])?(?:status|code)(?:[ ]of)?)?
         | returns?)
     \s+(?:always\s+)?(?=\d)
     """,
@@ -68,6 +68,18 @@ _IF_THEN = re.compile(
 _OCCURS = re.compile(
     rf"\b{_CODE}\s+exit\s+(?:status|code)\s+(?:occurs|means|is\s+returned)\s+(?:only\s+)?(?:when|if)\s+(?P<cond>.+?){_END}",
     re.IGNORECASE,
+)
+# "Return code 1 means some files would be reformatted" (a flag's own help, black --check)
+_MEANS = re.compile(
+    rf"""\b(?:exit|return)\s+(?:status|code|value)\s+["']?{_CODE}["']?\s+
+    (?:means|indicates|signals|signifies)\s+(?:that\s+)?(?P<cond>[^.;]+?){_END}""",
+    re.VERBOSE | re.IGNORECASE,
+)
+# 'exit with status code "1" upon detecting diagnostics', "exit 0 if there are no diffs" (ruff)
+_EXITS_WITH = re.compile(
+    rf"""\bexits?\s+(?:with\s+)?(?:(?:a|the)\s+)?(?:(?:exit\s+|status\s+)?(?:status|code)\s+(?:of\s+)?)?
+    ["']?{_CODE}["']?\s+(?:if|when|whenever|upon|on)\s+(?P<cond>[^.;,]+?){_END}""",
+    re.VERBOSE | re.IGNORECASE,
 )
 # Inside a section only: any "N if A" ("... or with 255 if an error occurred"), not "greater than 0 if".
 _BARE = re.compile(
@@ -105,6 +117,8 @@ def _meaning(text: str) -> str:
     text = " ".join(text.split())
     text = re.split(r"(?<=[a-z0-9)])[.;:](?:\s|$)", text)[0]
     text = re.sub(r"^(?:if|when)\s+", "", text, flags=re.IGNORECASE).strip(" ,.;:")
+    # "1 if there were differences and 0 means no differences": the next code's clause is not this one's
+    text = re.split(r"\s+(?:and|or)\s+\d{1,3}\s+(?:means|if|when|otherwise)\b", text)[0]
     if len(text) > MAX_MEANING:
         text = text[: MAX_MEANING - 1].rsplit(" ", 1)[0].rstrip(" ,") + "…"
     return text
@@ -244,6 +258,22 @@ def _within(pattern: re.Pattern, text: str, stretches: list[tuple[int, int]] | N
         yield from pattern.finditer(text, start, end)
 
 
+def _starting_in(pattern: re.Pattern, text: str, stretches: list[tuple[int, int]] | None):
+    """``pattern.finditer(text)``, keeping only the matches that start in ``stretches`` (None: all).
+    Unlike ``_within`` a match may end past its stretch, as its end clause (``_END``) reads the text
+    after a stop character: each stretch is searched from its start to the text's end."""
+    if stretches is None:
+        yield from pattern.finditer(text)
+        return
+    end_of_last = 0
+    for start, end in stretches:
+        for match in pattern.finditer(text, max(start, end_of_last)):
+            if match.start() >= end:
+                break
+            end_of_last = match.end()
+            yield match
+
+
 def _occurrences(text: str, low: str | None):
     """``_OCCURS.finditer(text)`` for whitespace-normalised text. In ASCII text a match starts with its
     code and one space right before a "exit status"/"exit code" (at most four characters before it):
@@ -293,6 +323,16 @@ def _sentences(text: str, *, bare: bool) -> dict[int, str]:
     if_then = _within(_IF_THEN, text, None if low is None else _stretches(low, _STATUS_WORDS, ".;"))
     hits += [(m.start(), int(m["code"]), _meaning(m["cond"])) for m in if_then]
     hits += [(m.start(), int(m["code"]), _meaning(m["cond"])) for m in _occurrences(text, low)]
+    # (every _MEANS match holds the _STATUS_WORDS and no '.' or ';'; every _EXITS_WITH match starts
+    # with "exit" and holds no '.', ';' or ',')
+    means = _starting_in(
+        _MEANS, text, None if low is None else _stretches(low, _STATUS_WORDS, ".;")
+    )
+    hits += [(m.start(), int(m["code"]), _meaning(m["cond"])) for m in means]
+    exits = _starting_in(
+        _EXITS_WITH, text, None if low is None else _stretches(low, _OPENER_WORDS, ".;,")
+    )
+    hits += [(m.start(), int(m["code"]), _meaning(m["cond"])) for m in exits]
     if bare:
         hits += [(m.start(), int(m["code"]), _meaning(m["cond"])) for m in _BARE.finditer(text)]
     found: dict[int, str] = {}

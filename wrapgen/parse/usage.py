@@ -399,6 +399,56 @@ def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool]
     return name.strip(), optional, variadic
 
 
+# A usage line's remarks in words: a bracket or brace group of bare lower-case words that holds one
+# of these, or punctuation a sentence has, is prose ("[more options; see below]", "{zero or more
+# file names}"), not operands. "or" alone is not among them: "[core-file or process-id]" is one
+# operand given one of two ways.
+_PROSE_WORDS = frozenset(
+    "a an the of to see below above more zero one any some etc which is are for with by from "
+    "every each many several no none optional optionally".split()
+)
+_BARE_WORD = re.compile(r"[a-z][a-z'-]*[;,:.]?")
+_OPTIONS_WORD = re.compile(r"(?:options?|flags?|opts|switches)[;,:.]?")
+
+
+def _prose_words(words: list[str], prog: tuple[str, ...] = ()) -> set[int]:
+    """Indices of the words of a usage line that are prose, not grammar: a group of two or more bare
+    words (``[`` ``{`` ``(``) that reads as a remark (a prose word, a sentence's punctuation, or a
+    word for options among others: ``[verb-dependent options ...]``), a run of three or more bare
+    words outside any group that holds a prose word (``zero or more file names``), and the tool's own
+    name repeated (``tool [options] | tool --version``: the start of another form, no operand)."""
+    out: set[int] = set()
+    groups = _groups(words)
+    members: dict[int, list[int]] = {}
+    for i, gs in enumerate(groups):
+        for g in gs:
+            members.setdefault(g, []).append(i)
+    for _g, indices in members.items():
+        cores = [words[i].strip("[](){}") for i in indices]
+        cores = [c for c in cores if c not in ("", "|", "...")]
+        if len(cores) < 2 or not all(_BARE_WORD.fullmatch(c) for c in cores):
+            continue
+        plain = [c.rstrip(";,:.") for c in cores]
+        if (
+            any(c in _PROSE_WORDS for c in plain)
+            or any(c[-1] in ";,:." for c in cores[:-1])
+            or any(_OPTIONS_WORD.fullmatch(c) for c in cores)
+        ):
+            out.update(indices)
+    run: list[int] = []
+    for i, word in enumerate([*words, ""]):
+        if i < len(words) and not groups[i] and _BARE_WORD.fullmatch(word):
+            run.append(i)
+            continue
+        if len(run) >= 3 and any(words[j].rstrip(";,:.") in _PROSE_WORDS for j in run):
+            out.update(run)
+        run = []
+    name = prog[0].rsplit("/", 1)[-1] if prog and prog[0] else ""
+    if name:
+        out.update(i for i, word in enumerate(words) if word.strip("[](){}") == name)
+    return out
+
+
 def _is_flag_word(word: str) -> bool:
     bare = word.strip("[]()|")
     return bare.startswith("-") and bare != "--" and len(bare) > 1
@@ -576,7 +626,12 @@ def usage_positionals(
         all_words = split_usage(line)
         if len(prog) > 1 and prog[1] not in all_words[1:4]:
             continue  # git log -h also prints "or: git show ...": another command's usage
-        words = _join_phrases(_skip_prog(all_words, prog))
+        words = _skip_prog(all_words, prog)
+        prose = _prose_words(words, prog)
+        if prose:
+            # the line's remarks are no operands: read it without them ("[more options; see below]")
+            words = [w for i, w in enumerate(words) if i not in prose]
+        words = _join_phrases(words)
         counted += 1
         kinds: dict[int, str] = {}
         groups = _groups(words, kinds)
@@ -837,6 +892,7 @@ def usage_literals(lines, *, prog: tuple[str, ...]) -> list[str]:
             words
             and re.fullmatch(r"[a-z][a-z0-9_-]*", words[0])
             and not _NOT_OPERANDS.match(words[0])
+            and 0 not in _prose_words(words, prog)  # (the tool's name again: another form)
         ):
             if words[0] not in out:
                 out.append(words[0])
@@ -858,7 +914,10 @@ def usage_subcommands(lines, *, prog: tuple[str, ...]) -> dict[str, str]:
         rest = words[len(prog) :]
         groups = _groups(rest)
         flagged = {g for word, gs in zip(rest, groups) if _is_flag_word(word) for g in gs}
+        prose = _prose_words(rest, prog)
         for i, word in enumerate(rest):
+            if i in prose:
+                continue  # a remark ("[more options; see below]") names no subcommand
             bare = word.lstrip("[(")
             opens_group = word[:1] in "[(" and re.fullmatch(r"[a-z][a-z0-9-]*", bare)
             if flagged & set(groups[i]) and not opens_group:

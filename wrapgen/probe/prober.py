@@ -11,6 +11,11 @@ Where bubblewrap runs, every probe runs in the sandbox of ``sandbox.py`` (read-o
 for the scratch directories, no network, own PID namespace); where it cannot, ``sandbox_note`` says
 why and the probes run with the scratch HOME only. A ``deadline_s`` bounds the whole discovery:
 past it no probe starts, and one cut short by it is ``expired``.
+
+A probe that times out is run once more, with a bound scaled by how long the tool's answered
+probes took (``Prober.retry_timeout_s``), before it is given up: a busy machine slows every probe of
+a tool alike, so what the answered ones took says how long a slow one may need, and discovery reads
+the same tree on a busy machine as on a quiet one. A probe that hangs costs its two bounds.
 """
 
 from __future__ import annotations
@@ -53,6 +58,10 @@ __all__ = [
 ]
 
 DEFAULT_TIMEOUT_S = 5.0
+# A timed-out probe's second bound: RETRY_FACTOR times the slowest probe of the tool that answered,
+# at least the first bound again, at most RETRY_MAX_S (and never past discovery's deadline).
+RETRY_FACTOR = 4.0
+RETRY_MAX_S = 120.0
 DEFAULT_OUTPUT_CAP = 2 * 1024 * 1024
 COLUMNS = 100
 # urfave/cli and kingpin print their help a piece at a time (twenty writes in half a millisecond):
@@ -296,6 +305,7 @@ class Prober:
         self._manpath: tuple[str, ...] | None = None
         self._root_man: tuple[str, str] | None = None
         self._in_memory = _output_in_memory(self.path)
+        self._slowest_answer = 0.0  # the longest a probe that finished took (its wall time)
 
     def __enter__(self) -> "Prober":
         # the umask and limits every probe takes: this process's when discovery starts (read once)
@@ -348,11 +358,47 @@ class Prober:
         """Whether discovery's deadline has passed (no probe starts any more)."""
         return self._deadline is not None and time.monotonic() >= self._deadline
 
+    @property
+    def retry_timeout_s(self) -> float:
+        """The bound of a timed-out probe's second run: ``RETRY_FACTOR`` times the slowest of the
+        tool's probes that finished so far, at least the first bound, at most ``RETRY_MAX_S``."""
+        with self._lock:
+            slowest = self._slowest_answer
+        return min(RETRY_MAX_S, max(self.timeout_s, RETRY_FACTOR * slowest))
+
+    def _probe(self, argv: list[str], *, pty: bool) -> tuple[ProcessResult | None, float | None]:
+        """(the finished probe or None past the deadline, the second bound when it was run again):
+        one that timed out is run once more with ``retry_timeout_s``; one that finished tells how
+        long the tool takes."""
+        started = time.monotonic()
+        result = self._spawn(argv, pty=pty)
+        if result is not None and not result.timed_out:
+            took = time.monotonic() - started
+            with self._lock:
+                self._slowest_answer = max(self._slowest_answer, took)
+            return result, None
+        if result is None or self.expired:
+            return result, None
+        bound = self.retry_timeout_s
+        started = time.monotonic()
+        again = self._spawn(argv, pty=pty, timeout_s=bound)
+        if again is None:
+            return result, None
+        if not again.timed_out:
+            with self._lock:
+                self._slowest_answer = max(self._slowest_answer, time.monotonic() - started)
+        return again, bound
+
     def _spawn(
-        self, argv: list[str], *, pty: bool, output_cap: int | None = None
+        self,
+        argv: list[str],
+        *,
+        pty: bool,
+        output_cap: int | None = None,
+        timeout_s: float | None = None,
     ) -> ProcessResult | None:
         """The finished process, or None when the deadline passed before it could start."""
-        timeout = self.timeout_s
+        timeout = self.timeout_s if timeout_s is None else timeout_s
         if self._deadline is not None:
             left = self._deadline - time.monotonic()
             if left <= 0:
@@ -422,10 +468,10 @@ class Prober:
     def run(self, args: tuple[str, ...] | list[str], *, pty_fallback: bool = True) -> ProbeResult:
         """Run ``TOOL ARGS...``; when it prints nothing to a pipe, read it through a terminal."""
         args = tuple(args)
-        result = self._spawn([self.path, *args], pty=False)
+        result, bound = self._probe([self.path, *args], pty=False)
         if result is None or (result.timed_out and self.expired):
             return self._expired(args)
-        problem = self._problem(result, args)
+        problem = self._problem(result, args, bound)
         if problem:
             return ProbeResult(
                 args, exit_code=result.exit_code, problem=problem, timed_out=result.timed_out
@@ -446,10 +492,10 @@ class Prober:
                 exit_code=result.exit_code,
                 problem="" if text.strip() else f"`{self._show(args)}` printed nothing",
             )
-        tty = self._spawn([self.path, *args], pty=True)
+        tty, bound = self._probe([self.path, *args], pty=True)
         if tty is None or (tty.timed_out and self.expired):
             return self._expired(args, via_pty=True)
-        problem = self._problem(tty, args)
+        problem = self._problem(tty, args, bound)
         if problem:
             return ProbeResult(
                 args,
@@ -560,13 +606,14 @@ class Prober:
             self._manpath = dirs
             return self._manpath
 
-    def _problem(self, result: ProcessResult, args: tuple[str, ...]) -> str:
+    def _problem(self, result: ProcessResult, args: tuple[str, ...], again: float | None) -> str:
         shown = self._show(args)
         if result.not_found:
             return f"could not run `{shown}`: {result.not_found}"
         if result.timed_out:
+            retried = f", nor within {again:g} s when run again," if again is not None else ""
             return (
-                f"`{shown}` did not finish within {self.timeout_s:g} s and was killed "
+                f"`{shown}` did not finish within {self.timeout_s:g} s{retried} and was killed "
                 "(it may wait for input or run its real action; raise --timeout if it is just slow)"
             )
         if result.output_capped:

@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Mapping, Sequence
 
 from wrapgen.model.trial import TrialOutcome, is_json_text
+from wrapgen.probe.fixtures import make_inputs
 from wrapgen.probe.install import program_paths
 from wrapgen.probe.prober import clean_text, probe_env, toolchain_paths
 from wrapgen.probe.sandbox import SYSTEM_DIRS, Scratch, bwrap_argv, sandbox_status
@@ -72,6 +73,11 @@ class TrialSpec:
     guard: Mapping | None = (
         None  # the pack's config_guard: applied to a --try-in copy (runtime/guard.py)
     )
+    # the kinds of sample file made in its working directory first (probe/fixtures.py: "json",
+    # "cwd:git"); a trial without --try-in always gets a text file there too
+    inputs: tuple[str, ...] = ()
+    # the verb's declared answer statuses ({"1": "no matches"}): what classifying its outcome needs
+    answers: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -81,16 +87,52 @@ class TrialRun:
     sandbox_failed: str = ""  # bwrap's own first line when it failed to start a trial
 
 
-def _snapshot(root: str) -> set[str]:
-    out = set()
+def _snapshot(root: str) -> dict[str, tuple[int, int] | None]:
+    """Every path under the scratch cwd and HOME: a file's (size, mtime_ns), None for a directory."""
+    out: dict[str, tuple[int, int] | None] = {}
     for name in ("work", "home"):
         top = os.path.join(root, name)
         for directory, dirs, files in os.walk(top):
             rel = os.path.relpath(directory, root)
             # a directory ends in "/", so that ignored_paths can tell an empty folder from a file
-            out.update(os.path.join(rel, entry) + "/" for entry in dirs)
-            out.update(os.path.join(rel, entry) for entry in files)
+            out.update((os.path.join(rel, entry) + "/", None) for entry in dirs)
+            for entry in files:
+                try:
+                    stat = os.lstat(os.path.join(directory, entry))
+                    out[os.path.join(rel, entry)] = (stat.st_size, stat.st_mtime_ns)
+                except OSError:
+                    out[os.path.join(rel, entry)] = (-1, -1)
     return out
+
+
+# The sample files every trial without --try-in finds in its working directory: a read that reads its
+# directory (a search, a listing, a linter or formatter given ".") then has something to read, a text,
+# a Python source with what linters report, and a JSON document.
+_ALWAYS = ("text", "python", "json")
+
+
+def _in_copy(args, source: str | None, copy: str) -> list[str]:
+    """``args`` with the ``--try-in`` directory named by path pointing at the trial's copy of it: a task
+    runner's pack runs ``make -C /abs/repo``, and its trial must run the recipe in the copy, where
+    what it writes or deletes is seen (the real one is read-only there, and a silent ``rm -f`` would
+    say nothing)."""
+    if not source:
+        return list(args)
+    source = source.rstrip("/")
+    out = []
+    for token in args:
+        if token == source or token.startswith(source + "/"):
+            token = copy + token[len(source) :]
+        elif "=" + source in token:
+            head, _, rest = token.partition("=" + source)
+            if not rest or rest.startswith("/"):
+                token = f"{head}={copy}{rest}"
+        out.append(token)
+    return out
+
+
+def _inputs(spec: TrialSpec, try_in: str | None) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(spec.inputs if try_in else (*_ALWAYS, *spec.inputs)))
 
 
 def _scrub(text: str, root: str) -> str:
@@ -151,6 +193,7 @@ def _cached(
             identity={
                 "argv": list(spec.argv),
                 "env": dict(spec.env),
+                "inputs": list(spec.inputs),
                 "json": spec.json_selected,
                 "timeout_s": timeout_s if key_timeout_s is None else key_timeout_s,
             },
@@ -234,6 +277,17 @@ def _in_scratch(
     shown = tuple(spec.argv)
     if try_in:
         scratch.fill_from(try_in)
+    inputs = _inputs(spec, try_in)
+    missing = make_inputs(scratch.workdir, inputs)
+    if missing:
+        return TrialOutcome(
+            spec.verb,
+            shown,
+            json_selected=spec.json_selected,
+            tried_in=bool(try_in),
+            inputs=inputs,
+            not_run=f"not tried: {missing}",
+        )
     before = _snapshot(scratch.root)
     env = {
         **base_env,
@@ -277,7 +331,7 @@ def _in_scratch(
                 tried_in=True,
                 not_run=f"could not be tried: {error.message}",
             )
-    argv = sandboxed([bin_path, *spec.argv[1:]])
+    argv = sandboxed([bin_path, *_in_copy(spec.argv[1:], try_in, scratch.workdir)])
     at_timeout = []
     result = run_process(
         argv,
@@ -291,7 +345,7 @@ def _in_scratch(
         at_timeout and at_timeout[0] is not None and at_timeout[0].retrying_network(timeout_s)
     )
     after = _snapshot(scratch.root)
-    stdout, _ = clean_text(result.stdout[:_KEEP_TEXT])
+    stdout, binary = clean_text(result.stdout[:_KEEP_TEXT])
     stderr, _ = clean_text(result.stderr[:_KEEP_TEXT])
     stdout, stderr = _scrub(stdout, scratch.root), _scrub(stderr, scratch.root)
     if result.not_found:
@@ -318,7 +372,15 @@ def _in_scratch(
         output_capped=result.output_capped,
         stdout=stdout,
         stderr=stderr,
-        new_paths=tuple(sorted(after - before)),
+        new_paths=tuple(sorted(set(after) - set(before))),
+        changed_paths=tuple(
+            sorted(
+                p for p, seen in before.items() if seen is not None and after.get(p, seen) != seen
+            )
+        ),
+        removed_paths=tuple(sorted(set(before) - set(after))),
+        inputs=inputs,
+        binary_output=bool(binary),
         json_selected=spec.json_selected,
         stdout_json=parsed,
         tried_in=bool(try_in),
@@ -374,6 +436,7 @@ def run_trials(
         key = (
             tuple(spec.argv),
             tuple(sorted(dict(spec.env).items())),
+            tuple(spec.inputs),
             spec.json_selected,
             spec.run,
             timeout_s,

@@ -31,7 +31,12 @@ from wrapgen.model.recipe import PolicySetting, ProposalRequest
 from wrapgen.model.tool import Command, Tool
 from wrapgen.names import proposed_pack_id, proposed_verb_name, segment, unique_names, verb_name
 from wrapgen.propose.args import MAX_ARGS, MAX_ARGS_SINGLE, RICH_COMMAND_FLAGS, plan_args
-from wrapgen.propose.exitcodes import answer_codes, exit_codes_why, inverts_answers
+from wrapgen.propose.exitcodes import (
+    answer_codes,
+    exit_codes_why,
+    inverted_codes,
+    inverts_answers,
+)
 from wrapgen.propose.harden import harden_manifest
 from wrapgen.propose.jcparse import propose_jc
 from wrapgen.propose.jsonsel import JsonChoice, select_json
@@ -638,9 +643,8 @@ def _exit_codes(root: Command, picks: Sequence[_Pick], written: Sequence[_Verb])
         own = answer_codes(chosen.candidate.command)
         if inverts_answers(chosen.candidate.fixed):
             if pack_level:
-                verb.body[
-                    "exit_codes"
-                ] = {}  # rg --files-without-match: its exit 1 means every file matched
+                # rg --files-without-match: its exit 1 means every file matched, still an answer
+                verb.body["exit_codes"] = inverted_codes(chosen.candidate.fixed, pack_level)
         elif own and own != pack_level:
             verb.body["exit_codes"] = own
     return out

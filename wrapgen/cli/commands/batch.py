@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import sys
 
+from wrapgen.cli.paths import check_out_dir
+from wrapgen.cli.progress import StatusLine
+
 __all__ = ["add_arguments", "run"]
 
 
@@ -43,14 +46,11 @@ def add_arguments(parser) -> None:
     )
 
 
-def _progress(stream):
+def _progress(status: StatusLine):
     def show(done: int, total: int, outcome) -> None:
-        status = "failed" if not outcome.ok else "ok"
         name = outcome.pack_id or outcome.source
-        stream.write(f"\r\033[K[{done}/{total}] {name}: {status} ({outcome.seconds:.1f}s)")
-        if done == total:
-            stream.write("\r\033[K")
-        stream.flush()
+        said = "failed" if not outcome.ok else "ok"
+        status.item(done, total, f"{name}: {said} ({outcome.seconds:.1f}s)")
 
     return show
 
@@ -61,15 +61,18 @@ def run(ns) -> int:
 
     if ns.jobs is not None and ns.jobs < 1:
         raise UsageError(f"--jobs must be 1 or more, not {ns.jobs}", hint="pass --jobs 2")
-    progress = _progress(sys.stderr) if sys.stderr.isatty() else None
-    result = run_batch(
-        ns.recipes,
-        out_dir=ns.out,
-        jobs=ns.jobs,
-        check=ns.check,
-        progress=progress,
-        memo=not ns.no_cache,
-    )
+    check_out_dir(ns.out)
+    status = StatusLine()  # on a terminal only
+    with status:
+        status.stage("converting recipes")
+        result = run_batch(
+            ns.recipes,
+            out_dir=ns.out,
+            jobs=ns.jobs,
+            check=ns.check,
+            progress=_progress(status) if status.enabled else None,
+            memo=not ns.no_cache,
+        )
     print(summary_table(result))
     warned = [o for o in result.outcomes if o.ok and o.warnings]
     if warned:

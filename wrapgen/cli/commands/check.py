@@ -148,9 +148,18 @@ def _run_drift(ns, pack_dirs) -> int:
 def _tried(ns):
     """check with ``--try``: every pack's findings with its trial evidence, and the trial summary lines."""
     from wrapgen.check.rules import check_pack, expand_pack_dirs
+    from wrapgen.cli.progress import StatusLine
     from wrapgen.flows.trials import trial_lines, try_pack_dirs
 
-    tried = dict(try_pack_dirs(ns.dirs, try_in=ns.try_in))
+    with StatusLine() as status:  # on a terminal only: which pack is being tried
+        status.stage("trying")
+        tried = dict(
+            try_pack_dirs(
+                ns.dirs,
+                try_in=ns.try_in,
+                progress=lambda done, total, pack: status.item(done, total, pack or "done"),
+            )
+        )
     findings, notes, said = [], [], set()
     for path in expand_pack_dirs(ns.dirs):
         report = tried.get(path)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 
+from wrapgen.cli.paths import check_out_dir
 from wrapgen.errors import ExitStatus, UsageError
 from wrapgen.hosts.export import FORMATS, export_text, load_packs
 
@@ -85,6 +86,7 @@ def run(ns) -> int:
             f"-o and --check are for --format skill; --format {ns.format} prints to stdout",
             hint=f"redirect it instead: `wrapgen export PACK --format {ns.format} > FILE`",
         )
+    check_out_dir(ns.output)
     packs = load_packs(ns.packs)
     if ns.format == "skill":
         return _run_skill(ns, packs)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 
+from wrapgen.cli.paths import check_out_dir
 from wrapgen.errors import ExitStatus
 
 __all__ = ["add_arguments", "run"]
@@ -39,6 +40,7 @@ def run(ns) -> int:
     from wrapgen.flows.promote import promote
     from wrapgen.pack.emit import write_files
 
+    check_out_dir(ns.out)
     outcome = promote(ns.pathwrap, out_dir=ns.out)
     changes: list[str] = []
     for pack_id, files in outcome.packs.items():

@@ -44,8 +44,11 @@ def run(ns) -> int:
             "wrapgen wizard is interactive and needs a terminal on stdin",
             hint=f"for a script or CI, run `wrapgen wrap {ns.tool} -o {ns.out}` (or write a recipe for `wrapgen batch`)",
         )
+    from wrapgen.cli.paths import check_out_dir
     from wrapgen.flows.wizard import run_wizard
     from wrapgen.pack.recipe import load_recipe
+
+    check_out_dir(ns.out)
 
     recipe = load_recipe(ns.recipe) if ns.recipe else None
 

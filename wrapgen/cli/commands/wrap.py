@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from wrapgen.cli.paths import check_out_dir
+from wrapgen.cli.progress import StatusLine
 from wrapgen.errors import ExitStatus
 
 __all__ = ["add_arguments", "run", "summary_lines"]
@@ -198,8 +200,10 @@ def run(ns) -> int:
     total = WRAP_DEADLINE_S if getattr(ns, "total_deadline", None) is None else ns.total_deadline
     if not 0 < total <= 86400:
         raise UsageError("--total-deadline must be above 0 and at most 86400 seconds")
-    stage = _Stage()
-    with _Watchdog(ns.tool or recipe.tool, total, stage, trial_timeout_s=ns.try_timeout):
+    check_out_dir(ns.out)
+    status = StatusLine()  # on a terminal only: where the wrap is, what it read and tried
+    stage = _Stage(status.stage)
+    with _Watchdog(ns.tool or recipe.tool, total, stage, trial_timeout_s=ns.try_timeout), status:
         result = wrap(
             ns.tool,
             out_dir=ns.out,
@@ -214,18 +218,24 @@ def run(ns) -> int:
             trial_timeout_s=ns.try_timeout,
             deadline_s=total,
             stage=stage,
+            progress=status.discovery,
+            trial_progress=status.trials,
         )
     return _report(ns, result)
 
 
 class _Stage:
-    """The step a wrap is in (``wrap(..., stage=)`` calls it), for the watchdog's message."""
+    """The step a wrap is in (``wrap(..., stage=)`` calls it), for the watchdog's message; ``shown``
+    is told it too (the status line)."""
 
-    def __init__(self):
+    def __init__(self, shown=None):
         self.name = "starting"
+        self._shown = shown
 
     def __call__(self, name: str) -> None:
         self.name = name
+        if self._shown is not None:
+            self._shown(name)
 
 
 # Past the wrap's deadline every part stops starting work; its last spawn may still run its own
@@ -339,6 +349,7 @@ def _run_split(ns, options, recipe) -> int:
             hint="drop --split to wrap the commands a recipe or --pick lists",
         )
     status = ExitStatus.OK
+    check_out_dir(ns.out)
     results = wrap_split(ns.tool, out_dir=ns.out, check=ns.check, discover_options=options)
     for result in results:
         status = max(status, _report(ns, result, hint=False))

@@ -1,0 +1,319 @@
+"""The steps of one verb's trial chain after its first trial, each acting on what the last one showed.
+
+A chain (``wrapgen.flows.trials``) is: ``settle_double_dash`` (where the verb's grammar says nothing
+of ``--``, the same operand with and without it), the verb's trial, then ``retry_slow_start`` (a
+silent read given 3x the timeout), ``retry_without_streaming`` (without ``--follow``, or with a
+print-once switch), ``retry_without_operands`` (sample operands the tool did without),
+``retry_with_operands`` (optional operands filled after its usage), ``retry_in_context`` (in a working
+directory made a repository) and ``find_json`` (a JSON selection its flags may offer). Every trial
+goes through ``trial_run.try_manifest`` with the chain's options.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from wrapgen.check.trial_evidence import (
+    JSON_BY_DEFAULT,
+    Evidence,
+    double_dash_verdict,
+    operands_after_double_dash,
+    optional_operands,
+    prints_json,
+    required_operands,
+    with_print_once_flags,
+    without_double_dash,
+    without_streaming_flags,
+)
+from wrapgen.flows import trial_run
+from wrapgen.flows.trial_facts import VerbFacts
+from wrapgen.flows.trial_run import TrialReport
+from wrapgen.knowledge.trials import context_fixture
+from wrapgen.probe.fixtures import CWD_PREFIX
+from wrapgen.probe.trial import DEFAULT_TRIAL_TIMEOUT_S
+
+__all__ = [
+    "SLOW_START_FACTOR",
+    "carried",
+    "settle_double_dash",
+    "retry_slow_start",
+    "retry_without_streaming",
+    "retry_without_operands",
+    "retry_with_operands",
+    "retry_in_context",
+    "find_json",
+]
+
+# A read still running at the timeout that has printed nothing at all may only start slowly (a Python
+# tool on a loaded machine: pip's reads all timed out at 3 s at a load of 14 on 2 cores): it is tried
+# once more with this many times the timeout before it is called long-running.
+SLOW_START_FACTOR = 3.0
+
+
+def retry_slow_start(
+    manifest: dict,
+    report: TrialReport,
+    **options,
+) -> TrialReport:
+    """A read that printed nothing and kept running is tried again with ``SLOW_START_FACTOR`` times
+    the timeout; when it then finishes, its evidence is that trial's (the words say nothing of it)."""
+    silent = [
+        item.verb
+        for item in report.evidence
+        if item.kind == "long-running" and item.detail == "it printed nothing and kept running"
+    ]
+    if not silent:
+        return report
+    timeout_s = options.get("timeout_s")
+    longer = (timeout_s or DEFAULT_TRIAL_TIMEOUT_S) * SLOW_START_FACTOR
+    verbs = manifest.get("verbs") or {}
+    again = trial_run.try_manifest(
+        {**manifest, "verbs": {name: verbs[name] for name in silent if name in verbs}},
+        **{**options, "timeout_s": longer},
+        try_in_checked=True,
+        key_timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
+    ).by_verb()
+    evidence = []
+    for item in report.evidence:
+        retry = again.get(item.verb)
+        if retry is not None and retry.kind not in ("long-running", "not-tried"):
+            item = retry
+        evidence.append(item)
+    return replace(report, evidence=tuple(evidence))
+
+
+def retry_without_streaming(
+    manifest: dict,
+    report: TrialReport,
+    **options,
+) -> TrialReport:
+    """A long-running read whose cli[] has a literal streaming flag (``--follow``) is tried once more
+    without it; one with none, whose args offer a print-once switch (pm2 logs ``--nostream``), is tried
+    once more with that switch on. When it then finishes, its evidence is that trial's, with the flag
+    to drop or the switch to fix."""
+    verbs = manifest.get("verbs") or {}
+    variants = {}  # verb -> (its body for the second trial, the evidence fields that say what changed)
+    for item in report.evidence:
+        body = verbs.get(item.verb, {})
+        if item.kind == "long-running" and "cli" in body:
+            cli, flags = without_streaming_flags(body["cli"], body.get("args"))
+            if flags:
+                variants[item.verb] = ({**body, "cli": cli}, {"dropped_flags": flags})
+                continue
+            # no streaming flag to drop: a switch the tool offers to print once (pm2 logs --nostream)
+            cli, args, fixed = with_print_once_flags(body["cli"], body.get("args"))
+            if fixed:
+                variants[item.verb] = ({**body, "cli": cli, "args": args}, {"fixed_flags": fixed})
+    return _second_trial(
+        manifest,
+        report,
+        variants,
+        lambda retry: retry.kind not in ("long-running", "not-tried"),
+        **options,
+    )
+
+
+def carried(item: Evidence) -> dict:
+    """What an earlier retry changed in a verb's cli[] (a streaming flag dropped, a print-once switch
+    fixed), which a later retry's evidence keeps: wrap applies it from the evidence it ends with."""
+    return {"dropped_flags": item.dropped_flags, "fixed_flags": item.fixed_flags}
+
+
+def _second_trial(
+    manifest: dict,
+    report: TrialReport,
+    variants: dict,
+    keep,
+    **options,
+) -> TrialReport:
+    """Try each verb of ``variants`` (verb -> (its changed body, the evidence fields that say what
+    changed)) once more; where ``keep(retry)``, its evidence is the retry's with those fields, and what
+    an earlier retry changed carried over (``carried``)."""
+    if not variants:
+        return report
+    changed = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
+    again = trial_run.try_manifest(changed, **options, try_in_checked=True).by_verb()
+    evidence = []
+    for item in report.evidence:
+        retry = again.get(item.verb)
+        if retry is not None and keep(retry):
+            item = replace(retry, **{**carried(item), **variants[item.verb][1]})
+        evidence.append(item)
+    return replace(report, evidence=tuple(evidence))
+
+
+def retry_without_operands(
+    manifest: dict,
+    report: TrialReport,
+    **options,
+) -> TrialReport:
+    """A read that failed on the sample values of its required operands is tried once more without
+    them (npm's usage writes ``npm ls <package-spec>``, and 'sample' is no installed package, while
+    bare ``npm ls`` lists the tree): when the tool then exits 0, the operands become optional."""
+    verbs = manifest.get("verbs") or {}
+    variants = {}
+    for item in report.evidence:
+        body = verbs.get(item.verb, {})
+        names = required_operands(body) if item.kind == "failed" and "cli" in body else ()
+        if names:
+            args = dict(body.get("args") or {})
+            args["required"] = [n for n in (args.get("required") or ()) if n not in names]
+            variants[item.verb] = ({**body, "args": args}, {"optional_args": names})
+    return _second_trial(
+        manifest, report, variants, lambda retry: retry.kind in ("ok", "answered"), **options
+    )
+
+
+def retry_with_operands(
+    manifest: dict,
+    report: TrialReport,
+    **options,
+) -> TrialReport:
+    """A read that exits with its usage and has optional operand slots is tried again with a value in
+    the first of them, then in all of them ("add it or drop the verb"): when the tool then gets past its
+    usage, those operands become required and the verb stays; otherwise it is left out as before."""
+    verbs = manifest.get("verbs") or {}
+    candidates = {}
+    for item in report.evidence:
+        body = verbs.get(item.verb, {})
+        names = optional_operands(body) if item.kind == "lacks-operand" and "cli" in body else ()
+        if names:
+            candidates[item.verb] = names
+    found: dict[str, Evidence] = {}
+    for take in (1, None):  # the first operand alone (rg's pattern), then every one
+        variants = {}
+        for verb, names in candidates.items():
+            chosen = names[:take]
+            if verb in found or (take is None and len(names) == 1):
+                continue
+            body = verbs[verb]
+            args = dict(body.get("args") or {})
+            args["required"] = [*(args.get("required") or ()), *chosen]
+            variants[verb] = ({**body, "args": args}, chosen)
+        if not variants:
+            continue
+        filled = {**manifest, "verbs": {name: body for name, (body, _) in variants.items()}}
+        again = trial_run.try_manifest(filled, **options, try_in_checked=True).by_verb()
+        for verb, (_, chosen) in variants.items():
+            retry = again.get(verb)
+            if retry is not None and retry.kind not in ("lacks-operand", "not-tried"):
+                found[verb] = replace(retry, required_args=chosen)
+    evidence = [
+        replace(found[item.verb], **carried(item)) if item.verb in found else item
+        for item in report.evidence
+    ]
+    return replace(report, evidence=tuple(evidence))
+
+
+def settle_double_dash(one: dict, name: str, facts: VerbFacts, **options) -> tuple[dict, str]:
+    """Where the verb's grammar says nothing of ``--`` and its cli[] holds one before operand slots,
+    the same sample operands with and without it (both filled, required or not): when the tool reads
+    ``--`` as an operand or refuses it, the verb goes on without it ("dropped"); when it takes it,
+    "kept"; "" when the two trials show nothing (or there was nothing to try)."""
+    body = one["verbs"][name]
+    cli = list(body.get("cli") or ())
+    operands = operands_after_double_dash(body)
+    if (
+        facts.double_dash is not None
+        or not operands
+        or (body.get("policy") or {}).get("effect", "read") != "read"
+    ):
+        return one, ""
+    args = dict(body.get("args") or {})
+    args["required"] = [
+        *(args.get("required") or ()),
+        *(n for n in operands if n not in (args.get("required") or ())),
+    ]
+    with_it = {**body, "args": args}
+    without_it = {**with_it, "cli": without_double_dash(cli)}
+    tried = {
+        key: trial_run.try_manifest({**one, "verbs": {name: verb}}, **options, try_in_checked=True)
+        .by_verb()
+        .get(name)
+        for key, verb in (("with", with_it), ("without", without_it))
+    }
+    if tried["with"] is None or tried["without"] is None:
+        return one, ""
+    verdict = double_dash_verdict(tried["with"], tried["without"])
+    if verdict == "dropped":
+        return {**one, "verbs": {name: {**body, "cli": without_double_dash(cli)}}}, verdict
+    return one, verdict
+
+
+def retry_in_context(manifest: dict, report: TrialReport, **options) -> TrialReport:
+    """A read that needs its working directory to be something (``not a git repository``) is tried
+    once more in a working directory made so (``context_fixtures``); that trial's evidence is kept
+    when it gets past the need."""
+    if options.get("try_in"):
+        return report
+    extra = {}
+    for item in report.evidence:
+        if item.kind == "context" and item.outcome is not None:
+            kind = context_fixture(item.outcome.stderr + "\n" + item.outcome.stdout)
+            if kind:
+                extra[item.verb] = (f"{CWD_PREFIX}{kind}",)
+    if not extra:
+        return report
+    verbs = manifest.get("verbs") or {}
+    again = trial_run.try_manifest(
+        {**manifest, "verbs": {n: verbs[n] for n in extra if n in verbs}},
+        **options,
+        try_in_checked=True,
+        extra_inputs=extra,
+    ).by_verb()
+    evidence = []
+    for item in report.evidence:
+        retry = again.get(item.verb)
+        if retry is not None and retry.kind not in ("context", "not-tried"):
+            kind = extra[item.verb][0][len(CWD_PREFIX) :]
+            item = replace(
+                retry,
+                **carried(item),
+                in_context=kind,
+                required_args=item.required_args,
+                optional_args=item.optional_args,
+            )
+        evidence.append(item)
+    return replace(report, evidence=tuple(evidence))
+
+
+def find_json(manifest: dict, report: TrialReport, facts: VerbFacts, **options) -> TrialReport:
+    """A read that ran but selects no JSON and printed JSON anyway selects it with no flag (``json:
+    true``); else it is tried with each of its command's candidate selections
+    (``trial_facts.json_candidates``: ``-json``, ``--format json``) in turn, and the first whose output
+    parses as JSON, and that writes nothing, becomes its selection."""
+    verbs = manifest.get("verbs") or {}
+    evidence = []
+    for item in report.evidence:
+        body = verbs.get(item.verb)
+        if body is not None and item.kind == "ok" and _selects_no_json(manifest, item.verb):
+            if item.outcome is not None and prints_json(item.outcome.stdout):
+                # it printed JSON with no flag at all (a tool whose output is JSON): json: true
+                evidence.append(replace(item, json_found=(JSON_BY_DEFAULT,)))
+                continue
+            for candidate in facts.json_candidates:
+                retry = (
+                    trial_run.try_manifest(
+                        {**manifest, "verbs": {item.verb: {**body, "json": list(candidate)}}},
+                        **options,
+                        try_in_checked=True,
+                    )
+                    .by_verb()
+                    .get(item.verb)
+                )
+                if (
+                    retry is not None
+                    and retry.kind == "ok"
+                    and retry.outcome is not None
+                    and retry.outcome.stdout_json
+                ):
+                    item = replace(item, json_found=tuple(candidate))
+                    break
+        evidence.append(item)
+    return replace(report, evidence=tuple(evidence))
+
+
+def _selects_no_json(manifest: dict, name: str) -> bool:
+    from wrapgen.pack.build import resolve_verb
+
+    return not resolve_verb(manifest, name)["json"]

@@ -219,10 +219,22 @@ def hidden_paths() -> tuple[str, ...]:
         return _hidden[0]
 
 
+def _holds_something(path: str) -> bool:
+    """Whether a file or directory has content (an empty lock file or directory has none to read:
+    each mask costs the sandbox a mount, about a millisecond a probe)."""
+    try:
+        if os.path.isdir(path):
+            with os.scandir(path) as entries:
+                return next(entries, None) is not None
+        return os.path.getsize(path) > 0
+    except OSError:
+        return True  # (unreadable even to us: hide it)
+
+
 def find_hidden(roots: Sequence[str], *, limit: int = HIDDEN_WALK_LIMIT) -> tuple[str, ...]:
     """The paths under ``roots`` that a user without privilege could not read (a file without read
     permission for others, a directory without read and search permission for others: not walked
-    further), every socket, and ``HIDDEN_ALWAYS``; a root whose walk passes ``limit`` entries is
+    further; an empty one, a lock file, holds nothing to read and is left), every socket, and ``HIDDEN_ALWAYS``; a root whose walk passes ``limit`` entries is
     hidden whole. Symbolic links are not followed (each is a path in a root walked anyway, or
     outside every root the sandbox shows)."""
     out: list[str] = [path for path in HIDDEN_ALWAYS if os.path.lexists(path)]
@@ -246,11 +258,11 @@ def find_hidden(roots: Sequence[str], *, limit: int = HIDDEN_WALK_LIMIT) -> tupl
                 if stat.S_ISLNK(mode):
                     continue
                 if stat.S_ISDIR(mode):
-                    if mode & 0o005 != 0o005:
-                        found.append(entry.path)
-                    else:
+                    if mode & 0o005 == 0o005:
                         todo.append(entry.path)
-                elif stat.S_ISSOCK(mode) or not mode & 0o004:
+                    elif _holds_something(entry.path):
+                        found.append(entry.path)
+                elif stat.S_ISSOCK(mode) or (not mode & 0o004 and _holds_something(entry.path)):
                     found.append(entry.path)
         out += [root] if seen > limit else sorted(found)
     return tuple(out)

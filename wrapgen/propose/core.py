@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from wrapgen.knowledge.commands import common_weight
+from wrapgen.knowledge.harden import harden_manifest
 from wrapgen.knowledge.table import load
 from wrapgen.model.proposal import Candidate, Decision, Proposal
 from wrapgen.model.recipe import PolicySetting, ProposalRequest
@@ -40,7 +41,6 @@ from wrapgen.propose.exitcodes import (
     inverted_codes,
     inverts_answers,
 )
-from wrapgen.propose.harden import harden_manifest
 from wrapgen.propose.jcparse import propose_jc
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.policy import PolicyGuess, classify

@@ -7,10 +7,15 @@ benchmark's regime "held-out tools without usage data", i.e. what an internal to
 
 The table's format (``wrapgen/knowledge/data/usage.json``)::
 
-    {"source": "...", "licence": "...",
-     "tools": {"git": [[["log"], ["--oneline"], [], [["file", "file"]], 12], ...]}}
+    {"licence": "...", "source": "...",
+     "tools": {"git": [[["log"], ["--max-count", "--oneline"], [["--max-count", "number", "n"]],
+                        [["path", "file_or_directory"]], 12], ...]}}
 
-one row per ``Use``: path, flags, valued flags, operands as ``[kind, name]``, count.
+one row per ``Use``, most used first: path, flags (sorted), valued flags as ``[flag, kind, name]``
+(sorted; each one of the flags), operands in order as ``[kind, name]`` (``[kind, name, 1]`` for a
+placeholder standing for several), count. Kinds and names come from the placeholders
+(``wrapgen/usage/kinds.py``); a literal word an example writes (``git add .``) is an operand of
+kind ``literal`` named by the word. One tool a line, sorted: the same pages give the same bytes.
 """
 
 from __future__ import annotations
@@ -43,15 +48,20 @@ def _table() -> dict:
     return json.loads(path.read_text(encoding="utf-8")).get("tools", {})
 
 
+def _operand(cell) -> UsedOperand:
+    return UsedOperand(cell[0], cell[1], bool(cell[2]) if len(cell) > 2 else False)
+
+
 def _use(row) -> Use:
     path, flags, valued, operands, count = row[:5]
     return Use(
         path=tuple(path),
         flags=tuple(flags),
-        valued=tuple(valued),
-        operands=tuple(UsedOperand(kind, name) for kind, name in operands),
+        valued=tuple(cell[0] for cell in valued),
+        operands=tuple(_operand(cell) for cell in operands),
         count=int(count),
         where=(TABLE_SOURCE,),
+        values=tuple(_operand(cell[1:]) for cell in valued),
     )
 
 

@@ -208,3 +208,15 @@ def test_no_value_of_a_script_reaches_the_evidence(tmp_path):
         text = repr(local)
         assert all(secret not in text for secret in secrets)
         assert sum(u.count for u in local.uses) == 3
+
+
+def test_a_discovered_model_gives_the_commands_and_flags_that_count(tmp_path):
+    """evidence_for(model=Tool) keeps the paths (aliases too) and flag spellings the tool has."""
+    from wrapgen.model.tool import Command, Flag, Tool
+
+    deploy = Command(path=("deploy",), flags=(Flag(long="--env", short="-e", takes_value=True),))
+    status = Command(path=("status",), aliases=("st",))
+    tool = Tool(name=TOOL, root=Command(subcommands=(deploy, status)))
+    (tmp_path / "a.sh").write_text("acmectl st --watch\nacmectl deploy -e prod --force\n")
+    (local,) = evidence_for(TOOL, [tmp_path], model=tool, environ={})
+    assert {(u.path, u.flags) for u in local.uses} == {(("st",), ()), (("deploy",), ("-e",))}

@@ -35,6 +35,7 @@ from wrapgen.usage.shape import Line, Word, count_uses
 
 __all__ = [
     "evidence_for",
+    "known_to",
     "public_usage",
     "excluded_tools",
     "LocalUsageSkip",
@@ -112,11 +113,30 @@ def _confine(lines: list[Line], commands, flags) -> list[Line]:
     return out
 
 
+def known_to(tool) -> tuple[set[tuple[str, ...]], set[str]]:
+    """(every subcommand path, aliases too, every flag spelling) of a discovered ``Tool``."""
+    paths: set[tuple[str, ...]] = set()
+    spellings: set[str] = set()
+
+    def walk(command, prefix: tuple[str, ...]) -> None:
+        for flag in (*command.flags, *command.global_flags):
+            spellings.update(s for s in (flag.long, flag.short, *flag.aliases) if s)
+        for sub in command.subcommands:
+            for word in (sub.path[-1] if sub.path else "", *sub.aliases):
+                if word:
+                    paths.add((*prefix, word))
+                    walk(sub, (*prefix, word))
+
+    walk(tool.root, ())
+    return paths, spellings
+
+
 def evidence_for(
     name: str,
     usage_from=(),
     examples=(),
     *,
+    model=None,
     commands=None,
     flags=None,
     on_skip=None,
@@ -130,7 +150,12 @@ def evidence_for(
     use keeps only the part of its path the tool confirms, since a script's leading word may be a
     value (none is kept without it). ``flags``: the tool's flag spellings; when given, other
     spellings of local uses are dropped. ``on_skip(LocalUsageSkip)`` hears of every file or part of
-    one that could not be read (``.message`` is one line saying which and why)."""
+    one that could not be read (``.message`` is one line saying which and why). ``model``: the
+    discovered ``Tool``, which gives ``commands`` and ``flags`` where they are not passed."""
+    if model is not None:
+        paths, spellings = known_to(model)
+        commands = paths if commands is None else commands
+        flags = spellings if flags is None else flags
     tool = os.path.basename(name)
     found: list[UsageEvidence] = []
     if usage_from:

@@ -44,6 +44,7 @@ __all__ = [
     "read_lines",
     "read_paths",
     "lines_of",
+    "identity",
 ]
 
 SKIP_DIRS = frozenset(
@@ -452,3 +453,24 @@ def read_paths(
             lines.extend(found)
             skipped.extend(LocalUsageSkip(shown, problem) for problem in problems)
     return lines, skipped
+
+
+def identity(paths: Iterable[str | os.PathLike]) -> list[list[str]]:
+    """The files ``read_paths`` would read, each with its sha256: an edited script is new evidence
+    (``wrapgen batch``'s memo keys a conversion by it)."""
+    import hashlib
+
+    out = []
+    for given in paths:
+        root = Path(given)
+        if not root.exists():
+            out.append([str(given), ""])
+            continue
+        for path in _files(root):
+            text = _text(path)
+            if text is None or (
+                not root.is_file() and reader_for(str(path), text.split("\n", 1)[0]) is None
+            ):
+                continue
+            out.append([str(path), hashlib.sha256(text.encode("utf-8")).hexdigest()])
+    return out

@@ -214,6 +214,7 @@ def test_the_shipped_derived_tables_build():
         "trials",
         "usage_kinds",
         "verbs",
+        "weights",
     ]
 
 

@@ -130,7 +130,7 @@ def test_kinds_come_from_a_files_name():
     assert reader_for("repo/.github/workflows/ci.yml") == "ci"
     assert reader_for(".gitlab-ci.yml") == "ci"
     assert reader_for("Dockerfile.dev") == "dockerfile"
-    assert reader_for("docs/usage.md") == "markdown"
+    assert reader_for("guide/usage.md") == "markdown"
     assert reader_for(".zsh_history") == "history"
     assert reader_for("bin/run", "#!/usr/bin/env bash") == "shell"
     assert reader_for("config.yml") is None
@@ -188,9 +188,11 @@ def test_evidence_for_keeps_only_paths_and_flags_the_tool_confirms(tmp_path):
 def test_evidence_for_puts_local_first_then_examples_then_the_table(tmp_path):
     """Sources come most specific first, and the example lines of the tool's help count too."""
     (tmp_path / "x.sh").write_text("git log --oneline\n")
-    sources = [e.source for e in evidence_for("git", [tmp_path], ["$ git log -n 3"], environ={})]
-    assert sources == ["local", "examples", "tldr-pages"]
-    hidden = evidence_for("git", [tmp_path], environ={"WRAPGEN_USAGE_EXCLUDE": "git"})
+    table = {"tools": {"git": [[["log"], ["--oneline"], [], [], 3]]}}
+    found = evidence_for("git", [tmp_path], ["$ git log -n 3"], environ={}, table=table)
+    assert [e.source for e in found] == ["local", "examples", "tldr-pages"]
+    assert found[1].uses[0].flags == ("-n",)
+    hidden = evidence_for("git", [tmp_path], environ={"WRAPGEN_USAGE_EXCLUDE": "git"}, table=table)
     assert [e.source for e in hidden] == ["local"]
 
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import json
-import re
 import shutil
 from pathlib import Path
 
@@ -15,7 +13,6 @@ from wrapgen.usage.tldr import read_line, read_page
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "usage" / "tldr"
-SHIPPED = REPO / "wrapgen" / "knowledge" / "data" / "usage.json"
 
 
 def _script():
@@ -154,13 +151,17 @@ def test_check_reports_a_stale_table(tmp_path, capsys):
     assert "(regenerated)" in capsys.readouterr().out
 
 
-def test_the_shipped_table_reads_and_names_its_source():
-    """The shipped table names tldr-pages, its commit and the licence, and reads into evidence."""
-    data = json.loads(SHIPPED.read_text(encoding="utf-8"))
-    assert re.search(r"tldr-pages .* commit [0-9a-f]{40}", data["source"])
-    assert "CC BY 4.0" in data["licence"]
-    git = public_usage("git", environ={})
-    assert git.source == "tldr-pages"
-    assert git.path_counts()[("commit",)] >= 3
-    assert public_usage("git", environ={"WRAPGEN_USAGE_EXCLUDE": "jq git"}) is None
+def test_a_table_reads_into_evidence_and_the_exclusion_hides_a_tool():
+    """public_usage reads a table's rows back into Uses (values and repeated operands too)."""
+    table = _table(FIXTURE)
+    git = public_usage("git", environ={}, table=table)
+    assert git.source == "tldr-pages" and git.uses[0].where == ("tldr-pages",)
+    assert git.path_counts()[("log",)] == 6 and git.path_counts()[("commit",)] == 2
+    log = next(u for u in git.uses if u.valued == ("--author", "--max-count"))
+    assert log.values == (UsedOperand("text", "author"), UsedOperand("number", "n"))
+    tar = public_usage("/usr/bin/tar", environ={}, table=table)
+    assert UsedOperand("file", "file", True) in {o for u in tar.uses for o in u.operands}
+    hidden = {"WRAPGEN_USAGE_EXCLUDE": "jq, git"}
+    assert public_usage("git", environ=hidden, table=table) is None
+    assert public_usage("nosuchtool", environ={}, table=table) is None
     assert (REPO / "wrapgen" / "knowledge" / "data" / "usage.LICENSE.md").is_file()

@@ -81,13 +81,14 @@ def _use(row) -> Use:
     )
 
 
-def public_usage(name: str, environ=None) -> UsageEvidence | None:
+def public_usage(name: str, environ=None, *, table=None) -> UsageEvidence | None:
     """The shipped table's evidence for the program ``name`` (its basename), or None where the table
-    has no page for it or ``WRAPGEN_USAGE_EXCLUDE`` names it."""
+    has no page for it or ``WRAPGEN_USAGE_EXCLUDE`` names it. ``table``: another table's decoded
+    JSON (its ``tools``), instead of the shipped one."""
     name = os.path.basename(name)
     if name in excluded_tools(environ):
         return None
-    rows = _table().get(name)
+    rows = (_table() if table is None else table.get("tools", {})).get(name)
     if not rows:
         return None
     return UsageEvidence(tool=name, source=TABLE_SOURCE, uses=tuple(_use(row) for row in rows))
@@ -141,6 +142,7 @@ def evidence_for(
     flags=None,
     on_skip=None,
     environ=None,
+    table=None,
 ) -> tuple[UsageEvidence, ...]:
     """Every source's evidence for the program ``name``, most specific first: local usage (the
     files and folders of ``usage_from``), the tool's own examples (command lines from its help or
@@ -151,7 +153,8 @@ def evidence_for(
     value (none is kept without it). ``flags``: the tool's flag spellings; when given, other
     spellings of local uses are dropped. ``on_skip(LocalUsageSkip)`` hears of every file or part of
     one that could not be read (``.message`` is one line saying which and why). ``model``: the
-    discovered ``Tool``, which gives ``commands`` and ``flags`` where they are not passed."""
+    discovered ``Tool``, which gives ``commands`` and ``flags`` where they are not passed.
+    ``table``: a usage table's decoded JSON instead of the shipped one (``public_usage``)."""
     if model is not None:
         paths, spellings = known_to(model)
         commands = paths if commands is None else commands
@@ -175,7 +178,7 @@ def evidence_for(
         uses = count_uses(_confine(lines, commands, flags))
         if uses:
             found.append(UsageEvidence(tool=tool, source=EXAMPLES_SOURCE, uses=uses))
-    public = public_usage(tool, environ)
+    public = public_usage(tool, environ, table=table)
     if public is not None:
         found.append(public)
     return tuple(found)

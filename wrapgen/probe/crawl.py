@@ -70,6 +70,19 @@ _HINT_REACH = 400  # characters before "global": the quoted command and the word
 _HINT_AFTER = 120  # after it: "global backend flags", "global options"
 # aws: "Use aws command help for information on a specific command" (its --help: "aws <command> help").
 _SUB_HELP = r"\s+<?(?:command|cmd)>?\s+help\b"
+# A root help with no listing that points at the command that lists them: "Run 'TOOL help' to see
+# the list of available commands." (the quoted name may be the program's own file name).
+_LISTING_POINTER = re.compile(
+    r"""
+    ["'`][\w.-]+(?P<args>(?:[ ][a-z-][\w-]*){1,2})["'`]   # the quoted command: "TOOL help"
+    \s+(?:to\s+(?:see|get|show|list)|for)                   # "to see", "for"
+    \s+(?:a\s+|the\s+)?(?:full\s+|complete\s+)?list\s+of    # "the list of"
+    \s+(?:all\s+)?(?:the\s+)?(?:available\s+)?commands\b     # "available commands"
+    """,
+    re.I | re.X,
+)
+# "Run 'TOOL help <command>' to get help for <command>": a command's help is `help SUB`.
+_HELP_FOR_COMMAND = re.compile(r"""["'`][\w.-]+\s+help\s+<(?:command|cmd|subcommand)>["'`]""", re.I)
 # `git help -a` also lists guides and file-format pages, which are not commands.
 _GUIDE_GROUP = re.compile(r"interfaces|file formats|guides", re.I)
 
@@ -107,10 +120,13 @@ def has_content(command: Command) -> bool:
 
 
 def _candidates(
-    path: tuple[str, ...], *, git_style: bool, sub_help: bool = False
+    path: tuple[str, ...], *, git_style: bool, sub_help: bool = False, help_first: bool = False
 ) -> list[tuple[str, ...]]:
     if not path:
         return [("--help",), ("-h",), ("help",)]
+    if help_first:
+        # the root's help says "Run 'TOOL help <command>' to get help for <command>"
+        return [("help", *path), (*path, "--help"), (*path, "-h")]
     if sub_help:
         # the root's help says so ("Use aws <command> help"): only then is `SUB help` asked, since
         # elsewhere it may run SUB on an operand named "help"
@@ -246,6 +262,7 @@ def read_node(
     echo: frozenset[str] = frozenset(),
     use_man: bool = True,
     sub_help: bool = False,
+    help_first: bool = False,
     defer_man: bool = False,
     defer_parse: Callable[[str], bool] | None = None,
     known: tuple = (),
@@ -264,7 +281,7 @@ def read_node(
     chosen: tuple[Command, str] | None = None
     ran: list[tuple] = list(known)  # (args, result) of each probe run for this node
     results = dict(known)
-    for args in _candidates(path, git_style=git_style, sub_help=sub_help):
+    for args in _candidates(path, git_style=git_style, sub_help=sub_help, help_first=help_first):
         result = results.get(args)
         if result is None:
             result = prober.run(args)
@@ -405,6 +422,7 @@ def crawl(
     style: str | None = None,
     progress: Progress | None = None,
     priority_paths: tuple[tuple[str, ...], ...] = (),
+    rest_s: float | None = None,
     version: str | None = None,
 ) -> CrawlResult:
     """Discover the tree under ``prober``'s tool; whatever was read is returned with warnings.
@@ -412,9 +430,10 @@ def crawl(
     ``priority_paths`` (subcommand paths, most wanted first) are read before the rest: each, with
     its ancestors, wherever its parent lists it, at any depth and past ``max_nodes``, in their
     order, while the rest waits (so that on a busy machine the rest takes no CPU from them). Once
-    they are read, the rest is read only if it would be within the deadline at the pace of the
-    reads so far; otherwise it is left as stubs (``guided_stop``), since what a deadline would let
-    through of it is an arbitrary part, the first listed. ``version``: the tool's ``--version``
+    they are read, the rest is read only if, at the pace of the reads so far, it would be read
+    within the deadline and within ``rest_s`` seconds (None: no bound of its own); otherwise it is
+    left as stubs (``guided_stop``), since what a deadline would let through of it is an arbitrary
+    part, the first listed. ``version``: the tool's ``--version``
     line when the caller has read it already (else it is read beside the root's help)."""
     jobs = jobs or default_jobs()
     wanted = _wanted(priority_paths)
@@ -461,10 +480,16 @@ def crawl(
         root_cmd = root.command
         git_style = bool(_HELP_ALL.search(root.text))
         sub_help = bool(_literal_first(re.escape(prober.name), _SUB_HELP).search(root.text))
+        help_first = not sub_help and _HELP_FOR_COMMAND.search(root.text) is not None
+        pointer = _LISTING_POINTER.search(root.text) if not root_cmd.subcommands else None
         if git_style:
             root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
         elif _found(_LIST_ALL, root.text, ("all", "--list"), folded=True):
             root_cmd = _listed_commands(prober, parse, root_cmd, warnings)
+        elif pointer is not None:
+            root_cmd = _listed_commands(
+                prober, parse, root_cmd, warnings, args=tuple(pointer["args"].split())
+            )
         if root_cmd.subcommands and not (framework is not None and framework.complete):
             root_cmd = _man_listed_commands(prober, parse, root_cmd)
         flags, listing = _global_options(prober, parse, root.text, warnings)
@@ -556,6 +581,7 @@ def crawl(
                     git_style=git_style,
                     echo=local_echo,
                     sub_help=sub_help,
+                    help_first=help_first,
                     **options,
                 )
             except Exception as error:  # e.g. out of file descriptors: lose this node, not the tree
@@ -608,15 +634,17 @@ def crawl(
         def release() -> None:
             """Once the last priority node is read: the rest waiting is read if, each read taking
             what the reads so far took on average, ``jobs`` at a time, it would be read before the
-            deadline; else it is left unread (``stopped``). Under ``lock``."""
+            deadline and within ``rest_s``; else it is left unread (``stopped``). Under ``lock``."""
             nonlocal guided, stopped, left
             guided = False
             end = getattr(prober, "deadline_at", None)
             rest = held[:]
             held.clear()
-            if end is not None and rest:
-                mean = spent[0] / spent[1]
-                stopped = time.monotonic() + mean * len(rest) / jobs > end
+            if rest:
+                takes = spent[0] / spent[1] * len(rest) / jobs
+                stopped = (end is not None and time.monotonic() + takes > end) or (
+                    rest_s is not None and takes > rest_s
+                )
             if stopped:
                 left += len(rest)
             else:
@@ -659,10 +687,11 @@ def crawl(
             )
     if left:
         read = sum(1 for path, node in reads.items() if node.command is not None)
+        bound = "its deadline" if rest_s is None else f"its deadline or {rest_s:g} s"
         warnings.append(
-            f"discovery read the {read} command{'s' * (read != 1)} asked for first (and their "
-            f"parents) and left {left} unread as stubs: at its pace it could not have read them "
-            "within its deadline (raise --deadline to read them, or --pick a command to read it)"
+            f"discovery read the commands asked for first ({read} with their parents) and left "
+            f"{left} more unread, as stubs: at the pace of its reads they would have taken longer "
+            f"than {bound} (--pick a command to read it)"
         )
     if cut or late:
         transient = True
@@ -774,9 +803,12 @@ def _as_common(full: Command, short: Command) -> Command:
     )
 
 
-def _listed_commands(prober, parse: ParseFn, root: Command, warnings: list[str]) -> Command:
-    """Add the commands `TOOL --list` shows beyond the common ones (cargo); aliases are left out."""
-    result = prober.run(("--list",))
+def _listed_commands(
+    prober, parse: ParseFn, root: Command, warnings: list[str], *, args=("--list",)
+) -> Command:
+    """Add the commands `TOOL --list` (or the ``args`` the root's help points at) shows beyond the
+    common ones; aliases are left out."""
+    result = prober.run(args)
     parsed = (
         _safe_parse(parse, result.text, prog=(prober.name,), style=None)[0]
         if result.usable
@@ -784,14 +816,14 @@ def _listed_commands(prober, parse: ParseFn, root: Command, warnings: list[str])
     )
     if parsed is None or not parsed.subcommands:
         warnings.append(
-            f"`{prober.name} --help` points at `--list` for all commands, but it gave none that "
+            f"`{prober.name} --help` points at `{' '.join(args)}` for all commands, but it gave none that "
             f"could be read{': ' + result.problem if result.problem else ''}"
         )
         return root
     known = {s.name for s in root.subcommands}
     extra = [
         s
-        for s in _normalise(parsed, (), ("--list",), parsed.parser).subcommands
+        for s in _normalise(parsed, (), args, parsed.parser).subcommands
         if s.name not in known and s.name != "..." and not s.summary.lower().startswith("alias:")
     ]
     if not extra:

@@ -16,6 +16,12 @@ __all__ = ["discover"]
 
 
 DEFAULT_DEADLINE_S = 120.0
+# What a crawl guided by priority paths gives the rest of the tree once those are read: it reads the
+# rest only if that would take no longer. The paths asked for are what a pack guided by use is made
+# of; the rest only fills where use is silent, and a large tool's rest (hundreds of commands, each a
+# start of the tool) would hold a wrap for minutes. A small tool's rest fits (git's 150 commands: a
+# few seconds), so it is still read whole, and cached as it always was.
+GUIDED_REST_S = 20.0
 
 
 def discover(
@@ -43,7 +49,8 @@ def discover(
     scratch HOME and working directory either way.
     ``priority_paths`` (subcommand paths, most wanted first: the ones a caller's evidence names,
     the ones it was asked for) are read first, at any depth, and the rest only if it can be read
-    within the deadline (``crawl``); a cached tree that has them unread is read again.
+    within the deadline and ``GUIDED_REST_S`` (``crawl``); a cached tree that has them unread is
+    read again.
 
     Raises ToolNotFoundError when the tool cannot be found or run, HelpUnreadableError when not
     even its top-level help could be read; a subcommand that fails only adds to ``Tool.warnings``.
@@ -138,6 +145,7 @@ def discover(
             style=style,
             progress=progress,
             priority_paths=priority,
+            rest_s=GUIDED_REST_S,
             version=options.get("launches"),
         )
         note = prober.sandbox_note

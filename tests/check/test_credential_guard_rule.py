@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from wrapgen.check.rules import check_pack
+from wrapgen.knowledge.harden import harden_manifest
 from wrapgen.knowledge.hardening import (
     HardeningDataError,
     hardening_for,
@@ -18,7 +19,6 @@ from wrapgen.knowledge.hardening import (
     parse_catalogue,
 )
 from wrapgen.pack.build import render_pack_files
-from wrapgen.propose.harden import harden_manifest
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -107,26 +107,36 @@ def _pack(tmp_path, tool: str, edit) -> Path:
 
 
 @pytest.mark.parametrize("tool", ["kubectl", "docker"])
-def test_check_errors_on_a_pack_without_its_credential_guard(tmp_path, tool):
+def test_a_pack_without_its_credential_guard_still_runs_with_it(tmp_path, tool):
+    """Left out of pack.yaml, the guard is in the binding all the same; check says so as information."""
+    from wrapgen.pack.derive import derived_binding
+
+    whole = derived_binding(REPO / "adapters" / tool)["credential_guard"]
     pack = _pack(tmp_path, tool, lambda data: data.pop("credential_guard"))
     findings = [d for d in check_pack(pack) if d.code == "W040"]
-    assert [d.field for d in findings] == ["bin"] and findings[0].level == "error"
+    assert [d.level for d in findings] == ["info"]
     assert "credential_guard" in findings[0].message
+    assert derived_binding(pack)["credential_guard"]["format"] == whole["format"]
 
 
-def test_check_errors_on_a_guard_of_the_wrong_format_and_accepts_a_longer_allow_list(tmp_path):
+def test_a_guard_of_the_wrong_format_is_replaced_and_a_longer_allow_list_kept(tmp_path):
+    from wrapgen.pack.derive import derived_binding
+
     def wrong(data):
         data["credential_guard"]["format"] = "docker_config"
 
-    findings = [d for d in check_pack(_pack(tmp_path / "a", "kubectl", wrong)) if d.code == "W040"]
-    assert [d.field for d in findings] == ["credential_guard"]
+    pack = _pack(tmp_path / "a", "kubectl", wrong)
+    findings = [d for d in check_pack(pack) if d.code == "W040"]
+    assert [d.level for d in findings] == ["info"]
+    assert derived_binding(pack)["credential_guard"]["format"] != "docker_config"
 
     def longer(data):
         data["credential_guard"]["allow"].append({"name": "my-login", "args": ["token"]})
 
-    assert [
-        d for d in check_pack(_pack(tmp_path / "b", "kubectl", longer)) if d.code == "W040"
-    ] == []
+    pack = _pack(tmp_path / "b", "kubectl", longer)
+    assert [d for d in check_pack(pack) if d.code == "W040"] == []
+    allowed = [a["name"] for a in derived_binding(pack)["credential_guard"]["allow"]]
+    assert "my-login" in allowed
 
 
 def test_the_schema_refuses_a_path_as_an_allowed_plugin(tmp_path):

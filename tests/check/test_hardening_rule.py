@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from wrapgen.check.rules import check_pack
+from wrapgen.knowledge.harden import harden_manifest
 from wrapgen.knowledge.hardening import (
     HardeningDataError,
     config_overrides_in,
@@ -18,7 +19,6 @@ from wrapgen.knowledge.hardening import (
     missing_flags,
     parse_catalogue,
 )
-from wrapgen.propose.harden import harden_manifest
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -226,48 +226,77 @@ def test_shipped_git_and_curl_packs_pass_w040():
         assert _codes(REPO / directory) == [], directory
 
 
-def test_check_errors_on_a_git_pack_stripped_of_its_hardening(tmp_path):
-    """Without env.set, or with a diff verb lacking --no-ext-diff, W040 fires (an error)."""
+def _binding(pack: Path) -> dict:
+    from wrapgen.pack.derive import derived_binding
+
+    return derived_binding(pack)
+
+
+def test_a_git_pack_stripped_of_its_hardening_still_runs_hardened(tmp_path):
+    """Without env.set, config_guard and a diff verb's --no-ext-diff, the pack builds (W040 is
+    information, naming what is left out) and its binding, all the runtime runs, carries all of it."""
     pack = tmp_path / "git"
     shutil.copytree(REPO / "tests" / "packs" / "git", pack)
+    whole = _binding(pack)
     text = (pack / "pack.yaml").read_text()
     head, _, rest = text.partition("env:\n")
     _, _, verbs = rest.partition("verbs:\n")
     stripped = head + "verbs:\n" + verbs.replace("--stat, --no-ext-diff, --no-textconv,", "--stat,")
+    assert (
+        "config_guard" not in stripped and "--no-ext-diff" not in stripped.split("diff:")[1][:400]
+    )
     (pack / "pack.yaml").write_text(stripped)
     findings = [d for d in check_pack(pack) if d.code == "W040"]
-    assert [d.field for d in findings] == ["bin", "bin", "verbs.diff"]
-    assert all(d.level == "error" for d in findings)
-    assert "core.fsmonitor=false" in findings[0].message
-    assert "config_guard" in findings[1].message
+    assert [d.level for d in findings] == ["info"]
+    assert "env.set" in findings[0].message and "config_guard" in findings[0].message
+    assert "--no-ext-diff" in findings[0].message
+    binding = _binding(pack)
+    assert binding["env"]["set"] == whole["env"]["set"]
+    assert binding["config_guard"] == whole["config_guard"]
+    assert "--no-ext-diff" in binding["verbs"]["diff"]["argv"]
+    assert set(binding["verbs"]["diff"]["argv"]) == set(whole["verbs"]["diff"]["argv"])
 
 
-def test_check_errors_on_a_git_pack_without_its_config_guard(tmp_path):
-    """A git pack that keeps env.set but drops config_guard, or narrows it, is a W040 error."""
+def test_a_narrowed_config_guard_is_replaced_and_a_wider_one_kept(tmp_path):
+    """A config_guard that does less than the catalogue's is replaced by it in the binding; one that
+    does more (pack.yaml may only add) is kept as written."""
     pack = tmp_path / "git"
     shutil.copytree(REPO / "tests" / "packs" / "git", pack)
     text = (pack / "pack.yaml").read_text()
-    head, _, rest = text.partition("config_guard:\n")
-    guard, _, verbs = rest.partition("verbs:\n")
-    (pack / "pack.yaml").write_text(head + "verbs:\n" + verbs)
-    findings = [d for d in check_pack(pack) if d.code == "W040"]
-    assert [d.field for d in findings] == ["bin"] and "filter.*.clean" in findings[0].message
-    narrowed = guard.replace("scopes: [local, worktree]", "scopes: [worktree]")
-    assert narrowed != guard
-    (pack / "pack.yaml").write_text(head + "config_guard:\n" + narrowed + "verbs:\n" + verbs)
-    findings = [d for d in check_pack(pack) if d.code == "W040"]
-    assert [d.field for d in findings] == ["config_guard"] and findings[0].level == "error"
-    wider = guard.replace("scopes: [local, worktree]", "scopes: [local, worktree, global]")
-    (pack / "pack.yaml").write_text(head + "config_guard:\n" + wider + "verbs:\n" + verbs)
+    whole = _binding(pack)["config_guard"]
+    narrowed = text.replace("scopes: [local, worktree]", "scopes: [worktree]")
+    assert narrowed != text
+    (pack / "pack.yaml").write_text(narrowed)
+    assert _binding(pack)["config_guard"] == whole
+    assert [d.level for d in check_pack(pack) if d.code == "W040"] == ["info"]
+    wider = text.replace("scopes: [local, worktree]", "scopes: [local, worktree, global]")
+    (pack / "pack.yaml").write_text(wider)
+    assert _binding(pack)["config_guard"]["scopes"] == ["local", "worktree", "global"]
     assert [d for d in check_pack(pack) if d.code == "W040"] == []
 
 
-def test_check_errors_on_a_curl_verb_without_proto(tmp_path):
-    """A curl read verb without --proto =http,https is a W040 error."""
+def test_a_curl_verb_without_proto_gets_it_from_the_runtime(tmp_path):
+    """A curl read verb without --proto =http,https: information from check, the flag in the binding."""
     pack = tmp_path / "curl"
     shutil.copytree(REPO / "adapters" / "curl", pack)
     text = (pack / "pack.yaml").read_text()
     (pack / "pack.yaml").write_text(text.replace("      - --proto\n      - =http,https\n", "", 1))
     findings = [d for d in check_pack(pack) if d.code == "W040"]
-    assert findings and findings[0].field == "verbs.get"
-    assert "--proto =http,https" in findings[0].message
+    assert [d.level for d in findings] == ["info"] and "--proto =http,https" in findings[0].message
+    argv = _binding(pack)["verbs"]["get"]["argv"]
+    assert argv[argv.index("--proto") + 1] == "=http,https"
+
+
+def test_a_pack_that_sets_a_hardening_value_otherwise_is_refused(tmp_path):
+    """env.set giving one of git's overrides another value is an error naming it; the binding keeps
+    the catalogue's value all the same."""
+    pack = tmp_path / "git"
+    shutil.copytree(REPO / "tests" / "packs" / "git", pack)
+    text = (pack / "pack.yaml").read_text()
+    assert "GIT_CONFIG_VALUE_1: /dev/null" in text
+    (pack / "pack.yaml").write_text(
+        text.replace("GIT_CONFIG_VALUE_1: /dev/null", "GIT_CONFIG_VALUE_1: ./hooks")
+    )
+    errors = [d for d in check_pack(pack) if d.code == "W040" and d.level == "error"]
+    assert errors and "core.hookspath=./hooks" in errors[0].message
+    assert _binding(pack)["env"]["set"]["GIT_CONFIG_VALUE_1"] == "/dev/null"

@@ -16,6 +16,7 @@ import yaml
 
 from wrapgen.check.rules import check_pack
 from wrapgen.errors import Diagnostic
+from wrapgen.knowledge.hardening import hardening_for, missing_flags
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "tests" / "cases" / "hostile"
@@ -102,8 +103,38 @@ def test_check_refuses_the_hostile_form(tmp_path, path):
     case = yaml.safe_load(path.read_text())
     base = _with_args(_base(case))
     hostile = _with_args(_merge(base, case["patch"]))
-    before = [d for d in _check(tmp_path, base, "base") if d.code == case["expect"]]
+    before = [
+        d for d in _check(tmp_path, base, "base") if d.code == case["expect"] and d.level != "info"
+    ]
     assert not before, f"the base already gives {case['expect']}: {before}"
-    found = [d for d in _check(tmp_path, hostile, "hostile") if d.code == case["expect"]]
+    found = [
+        d
+        for d in _check(tmp_path, hostile, "hostile")
+        if d.code == case["expect"] and d.level != "info"
+    ]
     assert found, f"{path.name}: {case['why']}: check did not give {case['expect']}"
     assert all(d.level == SEVERITY for d in found), found
+
+
+UNHARDENED = REPO / "tests" / "cases" / "unhardened"
+
+
+@pytest.mark.parametrize("path", sorted(UNHARDENED.glob("*.yaml")), ids=lambda p: p.stem)
+def test_a_pack_that_leaves_out_its_hardening_still_runs_with_it(tmp_path, path):
+    """Forms that only leave the catalogue's hardening out are no longer the pack author's to get
+    right: the binding (what the runtime runs) carries the base's hardening all the same, and check
+    says so as information, never as an error."""
+    from wrapgen.pack.derive import derived_binding
+
+    case = yaml.safe_load(path.read_text())
+    base = _with_args(_base(case))
+    hostile = _with_args(_merge(base, case["patch"]))
+    _check(tmp_path, base, "base")
+    found = [d for d in _check(tmp_path, hostile, "hostile") if d.code == case["expect"]]
+    assert found and all(d.level == "info" for d in found), found
+    ours, theirs = derived_binding(tmp_path / "base"), derived_binding(tmp_path / "hostile")
+    assert theirs.get("config_guard") == ours.get("config_guard")
+    assert theirs["env"] == ours["env"]
+    entry = hardening_for(theirs["bin"])
+    for name, verb in theirs["verbs"].items():
+        assert missing_flags(entry, verb["argv"]) == [], (name, case["why"])

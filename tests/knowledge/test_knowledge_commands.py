@@ -124,7 +124,6 @@ def test_per_tool_facts_are_data_keyed_by_the_tool():
         tools.operands_before_dash_dash("/usr/bin/jq") == 1
         and tools.operands_before_dash_dash("rg") is None
     )
-    assert not tools.honours_double_dash("man") and tools.honours_double_dash("gnu")
 
 
 _TOOL_NAMES = "|".join(

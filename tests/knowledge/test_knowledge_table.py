@@ -212,6 +212,7 @@ def test_the_shipped_derived_tables_build():
         "tools",
         "trials",
         "verbs",
+        "weights",
     ]
 
 

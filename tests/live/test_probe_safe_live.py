@@ -365,3 +365,22 @@ def test_in_the_sandbox_a_help_cannot_reach_a_unix_socket_in_tmp(tmp_path):
             assert "sock:fail" in prober.run(("--help",)).text
     finally:
         server.close()
+
+
+@needs_sandbox
+def test_a_probe_never_sees_itself_as_root(tmp_path):
+    """Inside the probe's user namespace a root caller's tool runs as an unprivileged uid: tools
+    that refuse root or act otherwise as root (a package manager that aborts before loading its
+    plugins) print the help their users see; root's password hashes stay out of reach."""
+    tool = _tool(
+        tmp_path,
+        "wg-whoami",
+        "print('uid:%d' % os.getuid())\n"
+        "try:\n    print('shadow:' + open('/etc/shadow').read()[:5])\n"
+        "except OSError:\n    print('shadow:refused')",
+    )
+    with Prober(tool) as prober:
+        assert prober.sandboxed
+        text = prober.run(("--help",)).text
+    assert "uid:0" not in text and "uid:" in text, text
+    assert "shadow:root:" not in text, text

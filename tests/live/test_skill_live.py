@@ -1,4 +1,4 @@
-"""The git skill's worked call, run for real: `python3 scripts/adapter.py log --json -- max_count=5` from the skill folder."""
+"""The git skill's worked call, run for real: `python3 /abs/.../scripts/adapter.py log --json -- max_count=5` from the skill folder."""
 
 from __future__ import annotations
 
@@ -48,9 +48,9 @@ def test_git_skill_worked_call_runs(cli, tmp_path):
     text = (folder / "SKILL.md").read_text(encoding="utf-8")
     section = text[text.index("### `log` (") :]
     call = next(
-        line for line in section.splitlines() if line.startswith("python3 scripts/adapter.py log ")
+        line for line in section.splitlines() if line.startswith("python3 ") and " log " in line
     )
-    assert call == "python3 scripts/adapter.py log --json -- max_count=5"
+    assert call == f"python3 {folder}/scripts/adapter.py log --json -- max_count=5"
     argv = shlex.split(call)
     argv[0] = sys.executable  # the python3 that has wrapgen installed, as the skill requires
     run = subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=60)

@@ -272,7 +272,7 @@ def test_a_tool_that_does_not_say_what_it_does_bare_gets_no_bare_verb():
 
 def test_a_family_that_does_nothing_bare_does_not_make_its_members_deep():
     """kubectl top has no flags of its own (only --help): `top pod` ranks as a first-level command."""
-    from wrapgen.propose.core import _tree_candidates
+    from wrapgen.propose.sources import tree_candidates as _tree_candidates
 
     top = Command(
         path=("top",),

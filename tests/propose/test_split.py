@@ -35,7 +35,7 @@ def _large() -> Tool:
 
 
 def test_each_family_is_a_part_of_5_to_12_commands():
-    parts = split_tool(_large())
+    parts = split_tool(_large(), propose=propose)
     assert [p.key for p in parts] == ["pr", "issue", "repo", "release"]
     for part in parts:
         verbs = propose(part.tool).manifest["verbs"]

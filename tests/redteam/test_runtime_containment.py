@@ -190,7 +190,6 @@ def test_a_download_cannot_follow_a_symlink_out_of_the_working_directory(tmp_pat
         api.close()
 
 
-@pytest.mark.xfail(strict=True, reason="defence lands with the runtime sandbox (hosts/skill.py)")
 def test_an_exported_skill_names_its_adapter_by_an_absolute_path(tmp_path):
     out = tmp_path / "skills"
     done = subprocess.run(

@@ -97,6 +97,21 @@ def test_stdin_is_empty():
     }
 
 
+def test_no_ansi_escape_reaches_a_text_result():
+    """A tool that colours its output whatever NO_COLOR says: the result is the plain text."""
+    code = "print('\\x1b[32m+ create\\x1b[0m resource \\x1b[1mweb\\x1b[0m')"
+    envelope = _run(code, json_sel=[])
+    assert envelope == {"ok": True, "result": "+ create resource web\n"}
+
+
+def test_no_ansi_escape_reaches_a_json_result():
+    """Escapes inside the strings of a JSON document (a tool's coloured messages) are taken out;
+    the document is otherwise as printed."""
+    doc = r'{"@message": "\u001b[32mApply complete\u001b[0m", "n": [1, "\u001b[1mx"]}'
+    envelope = _run(f"print({doc!r})")
+    assert envelope == {"ok": True, "result": {"@message": "Apply complete", "n": [1, "x"]}}
+
+
 # --- failures of the tool ----------------------------------------------------------------------
 
 

@@ -71,6 +71,9 @@ def _program_arg(verb: VerbView, index: int) -> str:
     for text in candidates:
         for match in PLACEHOLDER_RE.finditer(text):
             name = match.group(1).strip()
+            schema = verb.properties.get(name)
+            if isinstance(schema, dict) and schema.get("type") == "boolean":
+                continue  # (a boolean renders the flag alone: it carries no program)
             if is_program_value(name):
                 return name
     return ""

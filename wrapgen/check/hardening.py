@@ -1,4 +1,4 @@
-"""Check rule W040: a read verb of a catalogued tool without the catalogue's hardening.
+"""Check rule W040: a pack of a catalogued tool against the catalogue's hardening.
 
 A read verb runs without a confirm gate, on content the agent did not write: ``git status`` in an
 untrusted repository runs its ``core.fsmonitor``, ``git diff`` its external diff and textconv
@@ -10,8 +10,10 @@ entries (git's ``GIT_CONFIG_*`` overrides) and flags in ``cli[]`` (``--no-ext-di
 programs a tool's own config names to get credentials (kubectl's exec plugins, docker's credential
 helpers: the runtime reads the config before each call and refuses a program the pack does not
 allow), and a ``pattern`` on every string arg that refuses the characters the catalogue names
-(curl's CR and LF). Generated packs carry them (``propose/harden.py``); this rule catches a
-hand-written or hand-edited pack that lacks them.
+(curl's CR and LF). The runtime applies them whatever pack.yaml says (binding.json is derived
+through ``knowledge/harden.py``): this rule says, as information, what a hand-written pack.yaml leaves
+out and the runtime adds, and refuses a pack.yaml whose ``env.set`` gives the catalogue's config
+overrides another value (a pack trying to turn its hardening off).
 
 Rule W032: a hardening flag contradicted later in a verb's ``cli[]`` (``--proto =all`` after
 ``--proto =http,https``, ``--ext-diff`` after ``--no-ext-diff``, ``--ignore-submodules=none`` after
@@ -22,29 +24,14 @@ which sees the flag present, is satisfied. On every verb, reads and writes alike
 from __future__ import annotations
 
 from wrapgen.check.registry import PackContext, rule
-from wrapgen.knowledge.hardening import (
-    contradicted_flags,
-    hardening_for,
-    missing_env,
-    missing_flags,
-    pack_credential_guard,
-    pack_guard,
-    refuses,
-)
+from wrapgen.knowledge.harden import runtime_additions, turned_off
+from wrapgen.knowledge.hardening import contradicted_flags, hardening_for
 
 __all__ = ["unhardened_read_verb", "contradicted_hardening"]
 
 CODE = "W040"
 CONTRADICTED = "W032"
 _SHOWN = 4
-
-
-def _copy_hint(field: str, detail: str = "") -> str:
-    """How a W040 finding is mended: the catalogue's own ``field`` (wrap and batch apply it)."""
-    return (
-        f"regenerate the pack (wrapgen wrap/batch applies the catalogue), or copy {field} from "
-        f"wrapgen/knowledge/data/hardening.json{detail}"
-    )
 
 
 def _listed(items: list[str]) -> str:
@@ -55,90 +42,31 @@ def _listed(items: list[str]) -> str:
 @rule(
     CODE,
     severity="error",
-    summary="a read verb of a catalogued tool (git, curl, sed, kubectl, docker, composer) lacks the hardening that stops its config from running programs",
+    summary="a pack of a catalogued tool (git, curl, sed, kubectl, docker, composer) sets the catalogue's hardening to another value (an error), or leaves some of it out, which the runtime adds (information)",
 )
 def unhardened_read_verb(ctx: PackContext):
-    bin_name = str(ctx.manifest.data.get("bin", ""))
-    entry = hardening_for(bin_name)
-    if entry is None or entry.empty or entry.writes_only:
-        return  # (a task runner's npm pack runs the repository's scripts by design: no install, no lifecycle)
-    reads = [verb for verb in ctx.verbs if verb.effect == "read"]
-    if not reads:
+    data = ctx.manifest.data
+    entry = hardening_for(str(data.get("bin", "")))
+    if entry is None or entry.empty:
         return
-    names = ", ".join(v.name for v in reads[:_SHOWN]) + (" ..." if len(reads) > _SHOWN else "")
-    env = ctx.manifest.data.get("env") or {}
-    env_set = env.get("set") if isinstance(env, dict) else None
-    lacking = missing_env(entry, env_set if isinstance(env_set, dict) else {})
-    if lacking:
+    for setting in turned_off(data):
         yield ctx.diagnostic(
             CODE,
-            "env.set" if env_set is not None else "bin",
-            f"read verbs of {entry.tool} ({names}) run without env.set {_listed(lacking)}: "
-            f"{entry.tool}'s config could run a program",
-            hint=_copy_hint("env.set", " (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n)"),
+            "env.set",
+            f"env.set turns off {entry.tool}'s hardening ({setting}): the catalogue sets it so that "
+            f"{entry.tool}'s config cannot run a program",
+            hint="drop it: the runtime applies the catalogue's value whatever pack.yaml says "
+            "(wrapgen/knowledge/data/hardening.json says why)",
         )
-    wanted = pack_guard(entry)
-    if wanted is not None and not _guard_covers(ctx.manifest.data.get("config_guard"), wanted):
+    added = runtime_additions(data)
+    if added:
         yield ctx.diagnostic(
             CODE,
-            "config_guard" if "config_guard" in ctx.manifest.data else "bin",
-            f"read verbs of {entry.tool} ({names}) run without the catalogue's config_guard: config the content "
-            f"names itself ({_listed([r['prefix'] + '*' + r['suffixes'][0] for r in wanted['reset']])}) could run a program",
-            hint=_copy_hint("config_guard"),
+            "bin",
+            f"the runtime adds {entry.tool}'s hardening that pack.yaml leaves out: {_listed(added)}",
+            hint="nothing to do; copy it from wrapgen/knowledge/data/hardening.json to make it visible",
+            level="info",
         )
-    credential = pack_credential_guard(entry)
-    if credential is not None:
-        declared = ctx.manifest.data.get("credential_guard")
-        if not isinstance(declared, dict) or declared.get("format") != credential["format"]:
-            yield ctx.diagnostic(
-                CODE,
-                "credential_guard" if "credential_guard" in ctx.manifest.data else "bin",
-                f"read verbs of {entry.tool} ({names}) run without the catalogue's credential_guard "
-                f"(format {credential['format']}): a credential program the tool's config names could run",
-                hint=_copy_hint("credential_guard", " (its allow list may gain your own plugins)"),
-            )
-    for verb in ctx.verbs if entry.arg_refuse is not None else ():
-        for name in _unrefusing_args(verb, entry.arg_refuse.chars):
-            yield ctx.diagnostic(
-                CODE,
-                f"{verb.field}.args.properties.{name}",
-                f"arg {name!r} of verb {verb.name!r} accepts {_shown(entry.arg_refuse.chars)}: "
-                f"{entry.arg_refuse.reason.split(':')[0]}",
-                hint=_copy_hint(
-                    "the pattern", f" (arg_refuse of {entry.tool}; wrapgen wrap writes it)"
-                ),
-            )
-    for verb in reads:
-        if not verb.from_cli:
-            continue
-        for group in missing_flags(entry, verb.argv):
-            flags = " ".join(group)
-            yield ctx.diagnostic(
-                CODE,
-                verb.field,
-                f"read verb {verb.name!r} lacks {flags!r} (or has it right before a "
-                f"placeholder, which drops it when the arg is omitted)",
-                hint=f"add {flags} to cli[] before its literal '--' (or at its end); "
-                "wrapgen/knowledge/data/hardening.json says why",
-            )
-
-
-def _shown(chars: str) -> str:
-    return " and ".join(repr(c) for c in chars)
-
-
-def _unrefusing_args(verb, chars: str) -> list[str]:
-    """The string args (and string list items) of ``verb`` whose schema lets ``chars`` through."""
-    out = []
-    for name, schema in verb.properties.items():
-        if not isinstance(schema, dict):
-            continue
-        target = schema.get("items") if schema.get("type") == "array" else schema
-        if not isinstance(target, dict) or target.get("type") != "string" or "enum" in target:
-            continue
-        if not refuses(target.get("pattern"), chars):
-            out.append(name)
-    return out
 
 
 @rule(
@@ -158,29 +86,3 @@ def contradicted_hardening(ctx: PackContext):
                 f"verb {verb.name!r} undoes its hardening {' '.join(option)!r} with a later {token!r}",
                 hint="drop the later token: wrapgen/knowledge/data/hardening.json says why the hardening is there",
             )
-
-
-def _guard_covers(declared, wanted: dict) -> bool:
-    """Whether a pack's ``config_guard`` does at least what the catalogue's does: the same listing and
-    env block, every scope, and every reset (prefix, suffix, value) it has."""
-    if not isinstance(declared, dict):
-        return False
-    if declared.get("env") != wanted["env"] or declared.get("list") != wanted["list"]:
-        return False
-    scopes = declared.get("scopes")
-    if not isinstance(scopes, list) or not set(wanted["scopes"]) <= set(scopes):
-        return False
-    refused = declared.get("refuse") or []
-    if not isinstance(refused, list) or not set(wanted.get("refuse", [])) <= set(refused):
-        return False
-    have = set()
-    for reset in declared.get("reset") or []:
-        if isinstance(reset, dict) and isinstance(reset.get("suffixes"), list):
-            have.update(
-                (reset.get("prefix"), suffix, reset.get("value")) for suffix in reset["suffixes"]
-            )
-    return all(
-        (r["prefix"], suffix, r["value"]) in have
-        for r in wanted["reset"]
-        for suffix in r["suffixes"]
-    )

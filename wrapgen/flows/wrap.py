@@ -429,7 +429,7 @@ def wrap_split(
     bin_name = ref.bin
     options = {k: v for k, v in dict(discover_options or {}).items() if v is not None}
     tool = _discovered(discover, ref, options)
-    parts = split_tool(tool)
+    parts = split_tool(tool, propose=propose)
     if len(parts) < 2:
         raise UsageError(
             f"{bin_name} has no two command families of 5 or more commands: one pack holds it",

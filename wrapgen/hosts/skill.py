@@ -15,9 +15,11 @@ The format's rules (agentskills.io/specification): ``name`` is 1 to 64 of lower-
 digits and hyphens, not starting or ending with a hyphen, no ``--``, and equal to the folder's
 name; ``description`` is 1 to 1024 characters; ``compatibility`` at most 500; ``metadata`` maps
 strings to strings; ``allowed-tools`` (experimental) is a space-delimited string or a YAML list.
-The one allowed tool is the adapter, ``Bash(python3 scripts/adapter.py:*)``; since it holds a
-space, it is written as a YAML list. Never the raw tool: the adapter is where the args schema,
-option safety and the confirm gate hold.
+The one allowed tool is the adapter, named by its absolute path where the skill is written
+(``Bash(python3 /abs/skills/git/scripts/adapter.py:*)``): a relative ``scripts/adapter.py`` would
+run whatever file of that name the agent's working directory holds. Since it holds a space, it is
+written as a YAML list. Never the raw tool: the adapter is where the args schema, option safety and
+the confirm gate hold. So the bytes depend on where the skill goes (``adapter``), and on nothing else.
 
 The adapter imports wrapgen's runtime, so the skill needs ``pip install wrapgen`` in the
 ``python3`` that runs it; ``compatibility`` and the body say so.
@@ -41,10 +43,11 @@ from wrapgen.errors import ManifestError
 from wrapgen.names import is_verb_name
 
 __all__ = [
-    "ADAPTER_CALL",
-    "ALLOWED_TOOL",
+    "adapter_call",
+    "allowed_tool",
     "DESCRIPTION_MAX",
     "NAME_MAX",
+    "ADAPTER_PATH",
     "PACK_FILES",
     "SKILL_NAME_RE",
     "SkillError",
@@ -59,8 +62,7 @@ SKILL_NAME_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 NAME_MAX = 64
 DESCRIPTION_MAX = 1024
 COMPATIBILITY_MAX = 500
-ADAPTER_CALL = "python3 scripts/adapter.py"
-ALLOWED_TOOL = f"Bash({ADAPTER_CALL}:*)"
+ADAPTER_PATH = "scripts/adapter.py"  # inside the skill's folder
 PACK_FILES = ("adapter.py", "binding.json", "pack.yaml")
 
 _ARG_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
@@ -185,8 +187,24 @@ def _example_value(name: str, spec: Mapping) -> tuple[str, bool]:
     return re.sub(r"[^A-Z0-9]+", "_", name.upper()).strip("_") or "VALUE", True
 
 
-def worked_call(verb_key: str, verb: Mapping) -> tuple[str, bool]:
-    """The example command line of a verb, and whether it holds placeholders to replace.
+def adapter_call(adapter: str) -> str:
+    """How the skill runs its adapter: ``python3`` and the adapter's absolute path (quoted for a shell)."""
+    if not isinstance(adapter, str) or not adapter.startswith("/"):
+        raise SkillError(
+            f"the skill's adapter must be named by an absolute path, not {adapter!r}",
+            hint="pass the absolute path of the skill folder's scripts/adapter.py",
+        )
+    return f"python3 {shlex.quote(adapter)}"
+
+
+def allowed_tool(adapter: str) -> str:
+    """The skill's one allowed tool: its adapter, by absolute path, with any arguments."""
+    return f"Bash({adapter_call(adapter)}:*)"
+
+
+def worked_call(verb_key: str, verb: Mapping, *, adapter: str) -> tuple[str, bool]:
+    """The example command line of a verb (its adapter by ``adapter``, an absolute path), and whether
+    it holds placeholders to replace.
 
     Every required arg gets a value; a verb with none required shows a count-like integer arg
     (``max_count=5``) when it has one. A confirm-gated verb's example carries ``confirm=true``.
@@ -207,7 +225,7 @@ def worked_call(verb_key: str, verb: Mapping) -> tuple[str, bool]:
                 break
     if _gated(verb):
         pairs.append("confirm=true")
-    line = f"{ADAPTER_CALL} {shlex.quote(verb_key)} --json"
+    line = f"{adapter_call(adapter)} {shlex.quote(verb_key)} --json"
     if pairs:
         line += " -- " + " ".join(shlex.quote(pair) for pair in pairs)
     return line, placeholders
@@ -266,7 +284,7 @@ def _args_table(verb_key: str, verb: Mapping, bin_name: str) -> list[str]:
     ]
 
 
-def _verb_section(verb_key: str, verb: Mapping, bin_name: str) -> list[str]:
+def _verb_section(verb_key: str, verb: Mapping, bin_name: str, adapter: str) -> list[str]:
     effect = _effect(verb)
     effect_line = _EFFECT_LINES.get(effect, f"Effect: {tool_text(effect, sentences=1, limit=40)}.")
     if effect == "read" and not (verb.get("policy") or {}).get("declared", True):
@@ -274,7 +292,7 @@ def _verb_section(verb_key: str, verb: Mapping, bin_name: str) -> list[str]:
     if _gated(verb) and effect == "read":
         effect_line += " Runs only with `confirm=true`, after a person approved the call."
     result = f"`{bin_name}`'s JSON" if verb.get("json") else f"`{bin_name}`'s output as text"
-    call, placeholders = worked_call(verb_key, verb)
+    call, placeholders = worked_call(verb_key, verb, adapter=adapter)
     lines = [
         f"### `{verb_key}` ({effect})",
         "",
@@ -332,15 +350,18 @@ def _description(pack_id: str, bin_name: str, pack_description: str, verb_keys: 
     return f'{head} The pack describes itself as: "{about}"' if about else head
 
 
-def render_skill(binding: Mapping, files: Mapping[str, str]) -> dict[str, str]:
+def render_skill(binding: Mapping, files: Mapping[str, str], *, out_dir: str) -> dict[str, str]:
     """The files of the skill made from one pack: ``{"<name>/SKILL.md": text, "<name>/scripts/...": text}``.
 
     ``binding`` is the pack's loaded ``binding.json``; ``files`` holds the pack's own
-    ``adapter.py``, ``binding.json`` and ``pack.yaml`` as text, copied unchanged. Raises
-    ``SkillError`` for a pack that cannot become a skill, naming the verb or the pack id.
+    ``adapter.py``, ``binding.json`` and ``pack.yaml`` as text, copied unchanged; ``out_dir`` is the
+    absolute path of the directory the skill folder goes in (its adapter is named by that path).
+    Raises ``SkillError`` for a pack that cannot become a skill, naming the verb or the pack id.
     """
     pack_id = binding.get("pack_id")
     name = skill_name(pack_id)
+    adapter = f"{str(out_dir).rstrip('/')}/{name}/{ADAPTER_PATH}"
+    call = adapter_call(adapter)
     missing = [file for file in PACK_FILES if file not in files]
     if missing:
         raise SkillError(
@@ -364,7 +385,7 @@ def render_skill(binding: Mapping, files: Mapping[str, str]) -> dict[str, str]:
         f"description: {_yaml_string(description)}",
         f"compatibility: {_yaml_string(compatibility)}",
         "allowed-tools:",
-        f"  - {_yaml_string(ALLOWED_TOOL)}",
+        f"  - {_yaml_string(allowed_tool(adapter))}",
         "metadata:",
         f"  wrapgen-pack: {_yaml_string(pack_id)}",
         f"  pack-sha256: {_yaml_string(str(binding.get('pack_sha256', '')))}",
@@ -394,13 +415,12 @@ def render_skill(binding: Mapping, files: Mapping[str, str]) -> dict[str, str]:
         "",
         "## Running a command",
         "",
-        "The examples run from this skill's folder (the one holding this file), the path the allowed tool"
-        " names. The tool runs in the current directory: to work somewhere else, run from there with the"
-        " full path of `scripts/adapter.py` (a host may then ask before each call), or give paths as"
-        " absolute paths.",
+        "The examples name the adapter by its absolute path, the one the allowed tool names: run them"
+        " from any directory. The tool runs in the current directory (a command that reads the project"
+        " runs from the project's folder).",
         "",
         "```sh",
-        f"{ADAPTER_CALL} COMMAND --json -- key=value ...",
+        f"{call} COMMAND --json -- key=value ...",
         "```",
         "",
         "- Each `key=value` after `--` is one argument, typed by the command's table below: `true` or `false`"
@@ -435,7 +455,7 @@ def render_skill(binding: Mapping, files: Mapping[str, str]) -> dict[str, str]:
         "",
     ]
     for verb_key in verb_keys:
-        body += _verb_section(verb_key, verbs[verb_key], bin_name)
+        body += _verb_section(verb_key, verbs[verb_key], bin_name, adapter)
     skill_md = "\n".join(front + body).rstrip("\n") + "\n"
     out = {f"{name}/SKILL.md": skill_md}
     for file in PACK_FILES:

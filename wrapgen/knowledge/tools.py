@@ -7,7 +7,6 @@ Data: ``data/tools.json``. Each fact is one the help text does not settle:
   like any getopt tool's (``--max-time <seconds>``), so reading the help cannot tell.
 * ``operands_before_dash_dash(tool)``: jq 1.6 reads ``jq -- .`` as the filter ``--``; 1.7 does
   not. The help does not say which; asking the tool would mean running a filter during discovery.
-* ``honours_double_dash(style)``: man-page tools are often not getopt-based.
 * ``supports_end_of_options(tool, spellings, path)``: git takes ``--end-of-options`` (since 2.24), which
   its per-command help never lists; a command whose flags list it says so itself.
 * ``revisions_before_dash_dash(tool)``: git's ``[<revision>...] [--] [<path>...]`` grammar.
@@ -23,7 +22,6 @@ __all__ = [
     "base_name",
     "accepts_equals",
     "operands_before_dash_dash",
-    "honours_double_dash",
     "UNKNOWN_STYLE",
     "supports_end_of_options",
     "revisions_before_dash_dash",
@@ -57,11 +55,6 @@ def operands_before_dash_dash(tool: str) -> int | None:
     """How many operands must stand before a ``--`` for ``tool``, when the tool is known to need it."""
     entry = load("tools")["dash_dash_after"].get(base_name(tool))
     return None if entry is None else int(entry.value)
-
-
-def honours_double_dash(style: str) -> bool:
-    """Whether tools of help ``style`` are known to read ``--`` as the end of options."""
-    return style not in _names("styles_without_double_dash")
 
 
 def supports_end_of_options(tool: str, spellings=(), path=()) -> bool:

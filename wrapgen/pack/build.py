@@ -15,6 +15,8 @@ from typing import Any, Mapping
 
 from wrapgen import __version__
 from wrapgen.errors import ManifestError
+from wrapgen.knowledge.harden import harden_manifest
+from wrapgen.knowledge.hardening import harden_cli, hardening_for
 from wrapgen.pack.emit import RenderedBinding, write_files
 from wrapgen.pack.manifest import (
     MANIFEST_NAME,
@@ -137,6 +139,15 @@ def resolve_verb(data: Mapping[str, Any], name: str) -> dict:
     return resolved
 
 
+def _hardened(resolved: dict, data: Mapping[str, Any]) -> dict:
+    """A verb rendered from ``wrap.argv_template`` gets the catalogue's flags too (a ``cli[]`` verb
+    has them from ``harden_manifest`` already)."""
+    entry = hardening_for(str(data["bin"]))
+    if resolved["argv_from"] == "argv_template" and entry is not None and not entry.empty:
+        resolved["argv"] = harden_cli(entry, resolved["argv"])
+    return resolved
+
+
 def _env(declared) -> dict:
     """pack.yaml's ``env`` as the runtime applies it: names to pass (sorted), fixed values."""
     declared = declared if isinstance(declared, dict) else {}
@@ -151,8 +162,9 @@ def _limits(declared) -> dict:
 
 
 def binding_data(manifest: Manifest) -> dict:
-    """The ``binding.json`` value of a valid manifest."""
-    data = manifest.data
+    """The ``binding.json`` value of a valid manifest, with the hardened-tools catalogue applied
+    whatever pack.yaml says (``knowledge/harden.py``): the runtime runs only this binding."""
+    data = harden_manifest(manifest.data, tool=str(manifest.data["bin"]))
     binding = {
         "binding_version": BINDING_VERSION,
         "pack_id": data["pack_id"],
@@ -163,7 +175,7 @@ def binding_data(manifest: Manifest) -> dict:
         "env": _env(data.get("env")),
         "limits": _limits(data.get("limits")),
         "response_files": data.get("response_files") is True,
-        "verbs": {name: resolve_verb(data, name) for name in data["verbs"]},
+        "verbs": {name: _hardened(resolve_verb(data, name), data) for name in data["verbs"]},
     }
     guard = data.get("config_guard")
     if guard:

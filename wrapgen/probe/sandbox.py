@@ -82,6 +82,11 @@ HIDDEN_WALK_LIMIT = 200_000
 _CHECK_TIMEOUT_S = 10.0
 
 
+# The user a root caller's probe runs as inside its namespace: nobody (still mapped to the caller
+# outside, with no capability there; only the tool's view of itself changes).
+SANDBOX_UID = 65534
+
+
 def bwrap_argv(
     argv: Sequence[str],
     *,
@@ -115,6 +120,11 @@ def bwrap_argv(
     out = [bwrap, "--unshare-user", "--cap-drop", "ALL"]
     if disable_userns:
         out.append("--disable-userns")
+    if os.getuid() == 0:
+        # root's uid inside the namespace is still uid 0 to the tool: tools that refuse root
+        # (a package manager that aborts before loading plugins) or act otherwise as root would
+        # print help their users never see.
+        out += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
     for directory in SYSTEM_DIRS:
         if os.path.islink(directory):
             out += ["--symlink", os.readlink(directory), directory]

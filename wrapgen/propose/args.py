@@ -10,6 +10,7 @@ tool accepts ``=``, and ``--`` before positionals where the tool honours it.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
@@ -37,8 +38,11 @@ from wrapgen.knowledge.tools import (
     supports_end_of_options,
 )
 from wrapgen.model.tool import Command, Flag, Positional
+from wrapgen.model.usage import Use
 from wrapgen.names import arg_name as _valid_arg_name
+from wrapgen.propose.evidence import EXAMPLES_SOURCE, operands_from_uses, used_flags
 from wrapgen.propose.operands import operands, usage_split
+from wrapgen.propose.rules import rule
 from wrapgen.propose.text import flag_description, operand_description
 
 _with_usage_variadics = operands  # the name wrapgen.flows.batch looks up
@@ -78,6 +82,9 @@ _NOISE_WORDS = noise_help_words()
 # Flag names a person reaches for first (a rank bonus), and which tools take no "--flag=value"
 # (curl): wrapgen/knowledge/data/flags.json and tools.json. NO_EQUALS stays importable.
 NO_EQUALS = load("tools")["no_equals"].names
+
+# What usage evidence is worth to a flag: wrapgen/knowledge/data/weights.json ("args").
+_ARG_WEIGHTS = load("weights")["args"].values()
 
 _SCHEMA_TYPES = {"integer": "integer", "number": "number", "boolean": "boolean"}
 
@@ -161,6 +168,7 @@ def _guard_values(schema: dict, guard: ValueGuard) -> None:
     )
 
 
+@rule("why is a flag noise for a pack?")
 def flag_noise(flag: Flag) -> str | None:
     """Why a flag is noise for a pack, or None."""
     if flag.hidden:
@@ -265,6 +273,14 @@ def _score(flag: Flag, index: int, *, shown: frozenset[str] = frozenset()) -> fl
     return score - index * 0.01
 
 
+def _used_points(flag: Flag, used: dict[str, int]) -> float:
+    """The points usage evidence gives a flag its verb's uses pass (weights.json "args")."""
+    count = max((used.get(s, 0) for s in flag.spellings), default=0)
+    if not count:
+        return 0.0
+    return _ARG_WEIGHTS["used"] + _ARG_WEIGHTS["used_per_doubling"] * math.log2(count)
+
+
 def _flag_tokens(flag: Flag, name: str, *, style: str, tool: str = "") -> list[str]:
     spelling = flag.long or flag.short or flag.spellings[0]
     if not flag.takes_value:
@@ -276,6 +292,7 @@ def _flag_tokens(flag: Flag, name: str, *, style: str, tool: str = "") -> list[s
     return [spelling, "{{%s}}" % name]
 
 
+@rule("which flags and operands does a verb offer, and how are they written?")
 def plan_args(
     command: Command,
     *,
@@ -290,12 +307,16 @@ def plan_args(
     honours_double_dash: bool = True,
     max_args: int = MAX_ARGS,
     examples: Sequence[str] | None = None,
+    uses: Sequence[Use] = (),
 ) -> ArgPlan:
     """Choose and render the args of ``command``; ``fixed`` are literal mode tokens (``--files``).
 
-    ``examples`` are the example command lines that show this verb (default: the command's own);
-    the flags they use rank first and may be kept although their names read as noise (``tar -tvf``'s
-    ``-v``), see ``_offered_flags``. ``max_args`` caps the flags and operands together.
+    ``uses`` are the usage evidence of this verb (``wrapgen.propose.evidence``, folded onto the
+    model): the flags they pass are offered first, the operands they pass are offered (one every
+    use passes is required), typed from the model. ``examples`` are the example command lines that
+    show this verb (default: the command's own); the flags they use rank next and may be kept
+    although their names read as noise (``tar -tvf``'s ``-v``), see ``_offered_flags``.
+    ``max_args`` caps the flags and operands together.
     """
 
     def norm(s):
@@ -304,7 +325,11 @@ def plan_args(
     excluded = {norm(x) for x in exclude}
     left_out: list[tuple[str, str]] = []
 
-    positionals = [(positional_arg_name(p), p) for p in operands(command, mode=tuple(fixed))]
+    grammar = operands(command, mode=tuple(fixed))
+    positionals = [(positional_arg_name(p), p) for p in operands_from_uses(grammar, uses)]
+    # the help's own examples already rank their flags (``shown``): the rest of the evidence on top
+    told = [u for u in uses if EXAMPLES_SOURCE not in u.where]
+    used = {s: n for s, n in used_flags(told).items() if s not in fixed}
     all_flags = [f for f in command.flags if f.spellings]
     by_name = {arg_name(f): f for f in all_flags}
     for f in command.global_flags:
@@ -371,7 +396,7 @@ def plan_args(
         shown = example_spellings(
             command.examples if examples is None else examples,
             frozenset(sp for f in (*all_flags, *command.global_flags) for sp in f.spellings),
-        )
+        ) | frozenset(used)
         offered = _offered_flags(command, all_flags, style=style, shown=shown)
         own_offered = [f for f in offered if f in all_flags and not flag_noise(f)]
         for i, flag in enumerate(offered):
@@ -390,7 +415,7 @@ def plan_args(
             if why:
                 left_out.append((flag.spellings[0], why))
                 continue
-            score = _score(flag, i, shown=shown)
+            score = _score(flag, i, shown=shown) + _used_points(flag, used)
             if score < 0.9 and len(own_offered) > FEW_OWN_FLAGS:
                 left_out.append((flag.spellings[0], "not a flag people reach for first"))
                 continue

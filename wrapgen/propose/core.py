@@ -26,26 +26,26 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from wrapgen.knowledge.commands import common_weight
+from wrapgen.knowledge.harden import harden_manifest
 from wrapgen.knowledge.table import load
+from wrapgen.model.proposal import Candidate, Decision, Proposal
 from wrapgen.model.recipe import PolicySetting, ProposalRequest
 from wrapgen.model.tool import Command, Tool
+from wrapgen.model.usage import UsageEvidence
 from wrapgen.names import proposed_pack_id, proposed_verb_name, segment, unique_names, verb_name
 from wrapgen.propose.args import MAX_ARGS, MAX_ARGS_SINGLE, RICH_COMMAND_FLAGS, plan_args
+from wrapgen.propose.evidence import describe
 from wrapgen.propose.exitcodes import (
     answer_codes,
     exit_codes_why,
     inverted_codes,
     inverts_answers,
 )
-from wrapgen.propose.harden import harden_manifest
 from wrapgen.propose.jcparse import propose_jc
 from wrapgen.propose.jsonsel import JsonChoice, select_json
-from wrapgen.propose.modes import root_candidates
 from wrapgen.propose.policy import PolicyGuess, classify
 from wrapgen.propose.runners import is_runner_tool, propose_runner
 from wrapgen.propose.select import (
-    Candidate,
-    bare_job,
     exclusion_reason,
     listing_mode,
     pick,
@@ -53,42 +53,19 @@ from wrapgen.propose.select import (
     rank_reason,
     rank_score,
 )
+from wrapgen.propose.sources import Context, gather
 from wrapgen.propose.template import argv_template
 from wrapgen.propose.text import readable
 from wrapgen.propose.titles import propose_title
+from wrapgen.propose.write import VerbDraft, write_verb
 
 __all__ = ["Decision", "Proposal", "propose"]
 
-# Help styles whose tools are not known to honour "--": wrapgen/knowledge/data/tools.json.
-_NO_DOUBLE_DASH = load("tools")["styles_without_double_dash"].names
-# A command the recipe's overrides name outranks every unnamed one of its effect (the caps still apply).
-_RECIPE_BONUS = 6.0
+# A command the recipe's overrides name outranks every unnamed one of its effect (the caps still
+# apply): wrapgen/knowledge/data/weights.json.
+_RECIPE_BONUS = load("weights")["rank"].values()["recipe"]
 # A "summary" that is really a section heading of the help ("Options (and corresponding ...):").
 _HEADING = re.compile(r"\s*(?:usage|options|flags|commands|arguments)\b", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One candidate command: chosen or not, and why, in words."""
-
-    path: str  # "pr list", "--files" for a mode, "" for the tool itself
-    name: str  # the verb name ("" when not chosen)
-    chosen: bool
-    effect: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class Proposal:
-    manifest: dict
-    decisions: tuple[Decision, ...]
-    warnings: tuple[str, ...] = ()
-    json_note: str = ""  # how the pack selects JSON, or that it has none
-    split_hint: str = ""  # that `wrap --split` would help (propose/split.py), or ""
-
-    @property
-    def chosen(self) -> tuple[Decision, ...]:
-        return tuple(d for d in self.decisions if d.chosen)
 
 
 def _first_sentence(text: str) -> str:
@@ -111,68 +88,6 @@ def _fallback_description(root: Command, cand: Candidate, bin_name: str) -> str:
     if parent is not None and readable(_first_sentence(parent.summary)):
         return f"{line}: part of '{' '.join(cand.path[:-1])}' ({_first_sentence(parent.summary).rstrip('.')})."
     return f"Run {line}."
-
-
-def _tree_candidates(root: Command) -> list[Candidate]:
-    out: list[Candidate] = []
-
-    def walk(node: Command, groups: tuple[str, ...], common: bool, offset: int) -> None:
-        for sub in node.subcommands:
-            chain = groups + ((sub.group,) if sub.group else ())
-            listed = common or sub.common  # a family the short help lists lends it to its members
-            if sub.subcommands:
-                # its own flags, not only the --help every command answers (kubectl top has none: bare, it prints help)
-                own = [f for f in sub.flags if not set(f.spellings) <= {"--help", "-h", "-help"}]
-                # ... and a usage line without a command slot ("hugo new [path]" beside "hugo new [command]")
-                acts = (
-                    bool(own)
-                    and not sub.stub
-                    and (
-                        not sub.usage
-                        or any(
-                            not re.search(
-                                r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COMMAND\b",
-                                u,
-                                re.I,
-                            )
-                            for u in sub.usage
-                        )
-                    )
-                )
-                if acts:
-                    # a group that acts on its own too (kubectl apply, kubectl create -f)
-                    out.append(
-                        Candidate(
-                            path=sub.path,
-                            command=sub,
-                            group=" / ".join(chain),
-                            index=len(out),
-                            common=listed,
-                            depth=len(sub.path) - offset,
-                        )
-                    )
-                # the members of a top-level family that does nothing bare (kubectl top, gh pr) stand where
-                # the family stands: ``top pod`` is as shallow as ``logs``; deeper families get no such pass
-                walk(sub, chain, listed, 1 if node is root and not acts else offset)
-            else:
-                out.append(
-                    Candidate(
-                        path=sub.path,
-                        command=sub,
-                        group=" / ".join(chain),
-                        index=len(out),
-                        common=listed,
-                        depth=len(sub.path) - offset,
-                    )
-                )
-
-    walk(root, (), False, 0)
-    # ... unless it repeats a top-level command (``docker container inspect`` beside ``docker inspect``):
-    # that narrower form stays a level deeper
-    top = {sub.name for sub in root.subcommands}
-    return [
-        replace(c, depth=len(c.path)) if len(c.path) > 1 and c.path[-1] in top else c for c in out
-    ]
 
 
 def _json_tokens(value) -> Any:
@@ -220,6 +135,7 @@ class _Draft:
     names: tuple[str, ...] = ()  # one per pick, unique, before the recipe's renames
     decisions: tuple[Decision, ...] = ()
     warnings: tuple[str, ...] = ()
+    usage_note: str = ""  # what evidence the candidates stand on (sources.gather)
 
     def noting(self, decisions: Sequence[Decision] = (), warnings: Sequence[str] = ()) -> "_Draft":
         return replace(
@@ -234,6 +150,7 @@ def propose(
     recipe=None,
     *,
     json_fields: Mapping[tuple[str, ...], Sequence[str]] | None = None,
+    usage: Sequence[UsageEvidence] | None = None,
     _split: bool = True,
 ) -> Proposal:
     """Choose 5 to 12 commands of ``tool`` and write them as a pack manifest.
@@ -241,13 +158,16 @@ def propose(
     ``recipe`` is a ``wrapgen.pack.recipe.Recipe``, a ``ProposalRequest`` or None (propose freely).
     ``json_fields`` gives, per subcommand path, the fields a ``--json FIELDS`` flag accepts when
     the help does not list them (``wrapgen wrap`` asks the tool; tests pass captured lists).
+    ``usage`` is the usage evidence to propose from (``wrapgen.usage``; local usage included);
+    None: the shipped table's entry for the tool, if any (``wrapgen.propose.sources``).
     """
-    if is_runner_tool(
-        tool
-    ):  # a task runner's targets, read from its database (wrapgen.probe.runners)
-        return propose_runner(tool, recipe)
     request = ProposalRequest.of(recipe)
-    draft = _gather_candidates(tool, request)
+    context = Context(tool, request, None if usage is None else tuple(usage))
+    if is_runner_tool(tool):
+        # a task runner's targets, read from its database (wrapgen.probe.runners)
+        found = gather(context)
+        return propose_runner(tool, recipe, targets=tuple(c.command for c in found.candidates))
+    draft = _gather_candidates(context)
     draft = _take_listed(draft) if request.commands is not None else _rank_and_pick(draft)
     draft = _pass_over_mode_flags(draft)
     draft = _name_picks(draft)
@@ -260,22 +180,17 @@ def propose(
     return proposal
 
 
-def _gather_candidates(tool: Tool, request: ProposalRequest) -> _Draft:
-    """What the tool offers: every subcommand (and group that acts on its own), or for a tool without
-    subcommands its main mode and its modes, with the mode flags passed over and why."""
-    if tool.root.subcommands:
-        candidates, skips = _tree_candidates(tool.root), []
-        bare = bare_job(tool.root, bin=tool.name)
-        if bare is not None:
-            candidates = [bare, *(replace(c, index=c.index + 1) for c in candidates)]
-    else:
-        candidates, skips = root_candidates(tool.root, bin=tool.name)
+def _gather_candidates(context: Context) -> _Draft:
+    """What the tool offers and what people use of it: every source's candidates
+    (``wrapgen.propose.sources``), merged, with the mode flags passed over and why."""
+    found = gather(context)
     return _Draft(
-        tool=tool,
-        request=request,
-        candidates=tuple(candidates),
-        mode_skips=tuple(skips),
-        warnings=tuple(tool.warnings),
+        tool=context.tool,
+        request=context.request,
+        candidates=found.candidates,
+        mode_skips=found.skips,
+        warnings=tuple(context.tool.warnings) + found.warnings,
+        usage_note=found.usage_note,
     )
 
 
@@ -399,12 +314,6 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
     (``git branch --list``) is ranked right after it. ``select.pick`` applies the caps.
     """
     min_depth = min((c.depth or len(c.path) for c in draft.candidates), default=0)
-    # families the tool's own examples show ("gh pr checkout 321") are the ones people use
-    featured = frozenset(
-        words[1]
-        for words in (e.split() for e in draft.tool.root.examples)
-        if len(words) > 1 and not words[1].startswith("-")
-    )
     decisions: list[Decision] = []
     ranked: list[tuple[float, Candidate, str]] = []
     why_chosen: dict[int, str] = {}
@@ -449,9 +358,7 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
                 )
             )
             continue
-        score = rank_score(
-            cand, guess.effect, min_depth=min_depth, featured=featured, total=len(draft.candidates)
-        )
+        score = rank_score(cand, guess.effect, min_depth=min_depth, total=len(draft.candidates))
         if (
             draft.request.overrides.get(cand.name or verb_name(cand.path, bin=draft.tool.name))
             is not None
@@ -465,7 +372,10 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
             listings.append(listing)
         listings.extend(preview_modes(cand, guess.effect))
         helped = rank_reason(cand)
-        why_chosen[id(cand)] = f"{guess.reason}; {helped}" if helped else guess.reason
+        why = f"{guess.reason}; {helped}" if helped else guess.reason
+        if cand.uses:
+            why = f"{describe(cand.uses, bin=draft.tool.name)}; {why}"
+        why_chosen[id(cand)] = why
     ranked.sort(key=lambda t: (-t[0], t[1].index))
     chosen, not_chosen = pick(ranked)
     decisions += [
@@ -556,18 +466,17 @@ def _write_verb(
         positional_order=settings.positional_order,
         fixed=cand.fixed,
         json_flag=choice.flag,
-        honours_double_dash=cand.command.parser not in _NO_DOUBLE_DASH,
+        # "--" where the command takes it (Command.double_dash: its grammar, its parser family, or a
+        # trial); where nothing says (None) it is written and the trials settle it
+        honours_double_dash=cand.command.double_dash is not False,
+        uses=cand.uses,
         max_args=MAX_ARGS_SINGLE
         if not draft.tool.root.subcommands or len(cand.command.flags) >= RICH_COMMAND_FLAGS
         else MAX_ARGS,
     )
     # a summary that is usage syntax, a copyright or a version line says nothing (propose/text.py)
     summary = readable(_first_sentence(cand.effective_summary))
-    description = (
-        settings.description
-        or _sentence(summary)
-        or _fallback_description(draft.tool.root, cand, bin_name)
-    )
+    description = _sentence(summary) or _fallback_description(draft.tool.root, cand, bin_name)
     title = propose_title(
         name=final_name,
         summary=summary,
@@ -575,40 +484,23 @@ def _write_verb(
         primary=plan.primary,
         args=list(plan.properties),
     )
-    if settings.title:
-        for form in ("live", "done"):
-            if getattr(settings.title, form) is not None:
-                title[form] = list(getattr(settings.title, form))
-    body: dict[str, Any] = {
-        "description": description,
-        "cli": [bin_name, *cand.path, *plan.cli_tail],
-        "args": {"type": "object", "properties": plan.properties, "additionalProperties": False},
-        "title": title,
-        "policy": {
-            "effect": effect,
-            "confirm": policy.confirm if policy.confirm is not None else effect != "read",
-        },
-    }
-    # a recipe's args.required: what every call must give though the tool's grammar leaves it optional
-    required = list(plan.required) + [
-        n for n in settings.required_args or () if n in plan.properties and n not in plan.required
-    ]
-    if required:
-        body["args"]["required"] = required
-    if settings.timeout_s is not None:
-        body["timeout_s"] = settings.timeout_s
-    why = p.why
-    if policy.effect and policy.effect != p.effect:
-        why = f"{policy.effect}: set by the recipe (proposal said {p.effect})"
-    body["x-why"] = (f"{cand.note}; " if cand.note else "") + why
-    note = choice.reason if json_value == choice.selection else "set by the recipe"
-    return _Verb(
-        final_name,
-        body,
-        json_value,
-        note,
-        Decision(cand.text, final_name, True, effect, body["x-why"]),
+    written = write_verb(
+        VerbDraft(
+            path_text=cand.text,
+            name=name,
+            description=description,
+            cli=(bin_name, *cand.path, *plan.cli_tail),
+            properties=plan.properties,
+            required=tuple(plan.required),
+            title=title,
+            effect=p.effect,
+            why=p.why,
+            note=cand.note,
+        ),
+        settings,
     )
+    note = choice.reason if json_value == choice.selection else "set by the recipe"
+    return _Verb(written.name, written.body, json_value, note, written.decision)
 
 
 def _pack_json(request: ProposalRequest, verb_json: Mapping[str, Any]) -> Any:
@@ -697,4 +589,5 @@ def _assemble(draft: _Draft, written: Sequence[_Verb]) -> Proposal:
         tuple(decisions),
         draft.warnings,
         _json_note(pack_json, verbs, [v.json_note for v in written]),
+        usage_note=draft.usage_note,
     )

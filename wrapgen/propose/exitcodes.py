@@ -17,6 +17,7 @@ from functools import lru_cache
 from wrapgen.knowledge.phrases import compiled
 from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command
+from wrapgen.propose.rules import rule
 
 __all__ = ["answer_codes", "exit_codes_why", "inverts_answers", "inverted_codes"]
 
@@ -40,6 +41,7 @@ def _answer(meaning: str) -> str:
     return next((str(value) for pattern, value in answers if pattern.search(meaning)), "")
 
 
+@rule("which documented exit statuses are answers?")
 def answer_codes(command: Command) -> dict[str, str]:
     """``{"1": "no matches"}``: the command's documented non-zero statuses that are answers, by code."""
     out: dict[str, str] = {}

@@ -14,6 +14,7 @@ from typing import Sequence
 
 from wrapgen.knowledge.words import json_field_preference, json_redundant
 from wrapgen.model.tool import Command, Flag
+from wrapgen.propose.rules import rule
 
 __all__ = ["JsonChoice", "select_json", "pick_fields", "fields_from_text", "FIELD_PREFERENCE"]
 
@@ -61,6 +62,7 @@ def _mentions_json(flag: Flag) -> bool:
     )
 
 
+@rule("how does a command select JSON output?")
 def select_json(command: Command, *, fields: Sequence[str] = ()) -> JsonChoice:
     """The JSON selection of ``command`` (its own flags first, then global ones)."""
     flags = list(command.flags) + list(command.global_flags)

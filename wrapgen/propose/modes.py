@@ -22,11 +22,20 @@ from wrapgen.model.tool import Command, Flag
 from wrapgen.names import proposed_verb_name
 from wrapgen.propose.args import flag_noise
 from wrapgen.propose.jsonsel import JsonChoice, select_json
+from wrapgen.propose.rules import rule
 from wrapgen.propose.select import Candidate
 from wrapgen.propose.valuemodes import value_modes
 from wrapgen.propose.verbs import KNOWN_VERBS
 
-__all__ = ["root_candidates", "main_verb", "is_mode_flag", "MAX_MODES"]
+__all__ = [
+    "root_candidates",
+    "main_verb",
+    "is_mode_flag",
+    "mode_command",
+    "mode_name",
+    "mode_summary",
+    "MAX_MODES",
+]
 
 MAX_MODES = 5
 
@@ -80,6 +89,7 @@ def _stem(word: str) -> str | None:
     return None
 
 
+@rule("what is the main mode of a tool without subcommands called?")
 def main_verb(root: Command, *, bin: str) -> tuple[str, str]:
     """(verb name, summary) for the tool's main mode: ``("search", "Search ... for a regex pattern")``."""
     text = " ".join(filter(None, [root.summary, root.description]))
@@ -104,7 +114,7 @@ def main_verb(root: Command, *, bin: str) -> tuple[str, str]:
     return proposed_verb_name(name), root.summary or f"Run {bin}"
 
 
-def _mode_name(flag: Flag) -> str:
+def mode_name(flag: Flag) -> str:
     """The verb name of a mode flag, always a valid one (``--files`` -> ``files``, ``--0`` -> ``x0``)."""
     return proposed_verb_name(_mode_word(flag))
 
@@ -152,6 +162,7 @@ def is_io_mode_flag(flag: Flag) -> bool:
     return not flag.takes_value and bool(_IO_MODE.search(flag.description or ""))
 
 
+@rule("is a switch a mode of its own (what the tool prints, not how it filters)?")
 def is_mode_flag(flag: Flag, *, bin: str) -> bool:
     """A switch that changes what the tool prints, not how it filters."""
     if is_io_mode_flag(flag):
@@ -175,7 +186,7 @@ def is_mode_flag(flag: Flag, *, bin: str) -> bool:
     return True
 
 
-def _mode_command(root: Command, flag: str) -> Command:
+def mode_command(root: Command, flag: str) -> Command:
     """The root as the mode sees it: only the positionals its own usage line shows."""
     for line in root.usage:
         if re.search(re.escape(flag) + r"(?![\w-])", line):
@@ -184,7 +195,7 @@ def _mode_command(root: Command, flag: str) -> Command:
     return root
 
 
-def _mode_summary(flag: Flag) -> str:
+def mode_summary(flag: Flag) -> str:
     text = re.sub(r"\s+", " ", flag.description).strip().rstrip(";")
     text = re.sub(r"^\([A-Z ]+\)\s*", "", text)
     text = text[:1].upper() + text[1:]
@@ -193,6 +204,7 @@ def _mode_summary(flag: Flag) -> str:
     return re.split(r"(?<=[.!?])\s", text)[0].rstrip(".")
 
 
+@rule("what modes does a tool without subcommands offer, by its help?")
 def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[tuple[str, str]]]:
     """The modes of a tool without subcommands, and the flags considered but not taken (why)."""
     name, summary = main_verb(root, bin=bin)
@@ -234,7 +246,7 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
 
     def rank(flag: Flag) -> float:
         # a mode with a usage line of its own and no operand (rg --type-list) does something else entirely
-        own = _mode_command(root, flag.long or flag.short or "")
+        own = mode_command(root, flag.long or flag.short or "")
         return _mode_rank(flag) + (2.0 if own is not root and not own.positionals else 0.0)
 
     # The operations the help lists as such are all offered (the pack's own cap still applies);
@@ -257,11 +269,11 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
         out.append(
             Candidate(
                 path=(),
-                command=_mode_command(root, spelling),
+                command=mode_command(root, spelling),
                 index=i + 1,
                 fixed=(spelling,),
-                name=_mode_name(flag),
-                summary=_mode_summary(flag),
+                name=mode_name(flag),
+                summary=mode_summary(flag),
                 json=JsonChoice(False, "", "a mode flag's output is text") if text_out else None,
                 note=f"mode flag {spelling}",
             )
@@ -275,8 +287,8 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
                 command=root,
                 index=len(out),
                 fixed=(in_place.long,),
-                name=_mode_name(in_place),
-                summary=_mode_summary(in_place),
+                name=mode_name(in_place),
+                summary=mode_summary(in_place),
                 note=f"in-place flag {in_place.long} (rewrites the files it is given)",
             )
         )

@@ -20,6 +20,7 @@ from wrapgen.knowledge.words import (
     summary_self_run,
 )
 from wrapgen.model.tool import Command
+from wrapgen.propose.rules import rule
 
 __all__ = ["PolicyGuess", "classify", "EFFECTS", "NAME_EFFECTS", "SUMMARY_EFFECTS"]
 
@@ -113,6 +114,7 @@ def _summary_key(word: str) -> str | None:
     return None
 
 
+@rule("what does a command change: read, write or destructive?")
 def classify(
     command: Command, *, extra_words: tuple[str, ...] = (), tool_name: str = ""
 ) -> PolicyGuess:

@@ -22,11 +22,13 @@ from __future__ import annotations
 from typing import Any
 
 from wrapgen.knowledge.runners import parameter_schema, target_effect
-from wrapgen.model.recipe import PolicySetting, ProposalRequest
+from wrapgen.model.proposal import Decision, Proposal
+from wrapgen.model.recipe import ProposalRequest
 from wrapgen.model.tool import Command, Flag, Positional, Tool
 from wrapgen.names import proposed_pack_id, proposed_verb_name, segment, unique_names, verb_name
 from wrapgen.propose.args import arg_name, positional_arg_name
 from wrapgen.propose.select import MAX_VERBS
+from wrapgen.propose.write import VerbDraft, write_verb
 
 __all__ = ["is_runner_tool", "propose_runner", "RUNNER_TIMEOUT_S"]
 
@@ -161,13 +163,12 @@ def _title(display: str, names: list[str]) -> dict[str, list[str]]:
     }
 
 
-def propose_runner(tool: Tool, recipe=None):
-    """The pack of a runner's targets (``wrapgen.propose.core.Proposal``)."""
-    from wrapgen.propose.core import Decision, Proposal
-
+def propose_runner(tool: Tool, recipe=None, *, targets: tuple[Command, ...] | None = None):
+    """The pack of a runner's targets (a ``Proposal``); ``targets``: the candidates the
+    ``runner-targets`` source found (``wrapgen.propose.sources``), else the root's subcommands."""
     request = ProposalRequest.of(recipe)
     kind, bin_name, root = _kind(tool), tool.name, tool.root
-    targets = tuple(root.subcommands)
+    targets = tuple(root.subcommands) if targets is None else targets
     effects = _effects(targets)
     decisions: list[Decision] = []
     warnings: list[str] = list(tool.warnings)
@@ -231,37 +232,29 @@ def propose_runner(tool: Tool, recipe=None):
     prefix = list(root.probe)
     for command, name in zip(picked, names):
         settings = request.settings_for(name, command.path)
-        final = proposed_verb_name(settings.name) if settings.name else name
         effect, why = effects[command.name]
-        policy = settings.policy or PolicySetting()
-        if policy.effect is not None and policy.effect != effect:
-            why = f"{policy.effect}: set by the recipe (proposal said {effect})"
-            effect = policy.effect
         properties, required, tail, notes = _args(command, settings)
-        description = settings.description or _description(command, kind, bin_name)
-        title = _title(f"{bin_name} {command.name}", list(properties))
-        if settings.title:
-            for form in ("live", "done"):
-                if getattr(settings.title, form) is not None:
-                    title[form] = list(getattr(settings.title, form))
-        body: dict[str, Any] = {
-            "description": description,
-            "cli": [bin_name, *prefix, command.name, *tail],
-            "args": {"type": "object", "properties": properties, "additionalProperties": False},
-            "title": title,
-            "policy": {
-                "effect": effect,
-                "confirm": policy.confirm if policy.confirm is not None else effect != "read",
-            },
-            "timeout_s": settings.timeout_s if settings.timeout_s is not None else RUNNER_TIMEOUT_S,
-        }
-        if required:
-            body["args"]["required"] = required
-        if settings.json is not None and settings.json is not False:
-            body["json"] = list(settings.json)
-        body["x-why"] = why + (f"; args: {'; '.join(notes)}" if notes else "")
-        verbs[final] = body
-        chosen.append(Decision(command.name, final, True, effect, body["x-why"]))
+        written = write_verb(
+            VerbDraft(
+                path_text=command.name,
+                name=name,
+                description=_description(command, kind, bin_name),
+                cli=(bin_name, *prefix, command.name, *tail),
+                properties=properties,
+                required=tuple(required),
+                title=_title(f"{bin_name} {command.name}", list(properties)),
+                effect=effect,
+                why=why,
+                after=f"; args: {'; '.join(notes)}" if notes else "",
+                timeout_s=RUNNER_TIMEOUT_S,
+                extra={"json": list(settings.json)}
+                if settings.json is not None and settings.json is not False
+                else {},
+            ),
+            settings,
+        )
+        verbs[written.name] = written.body
+        chosen.append(written.decision)
     default_id = f"{segment(_repo_name(root))}-{kind}"
     asked = request.pack_id
     pack_id = proposed_pack_id(

@@ -12,8 +12,9 @@ reads the way a person who knows the tool would have chosen.
 
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from wrapgen.knowledge.commands import (
     MEGA_REASON,
@@ -30,9 +31,12 @@ from wrapgen.knowledge.phrases import (
     preview_words,
     summary_out,
 )
+from wrapgen.knowledge.table import load
+from wrapgen.model.proposal import Candidate
 from wrapgen.model.tool import Command, Flag
 from wrapgen.names import proposed_verb_name
 from wrapgen.propose.policy import NAME_EFFECTS, SUMMARY_EFFECTS
+from wrapgen.propose.rules import rule
 
 __all__ = [
     "Candidate",
@@ -47,6 +51,7 @@ __all__ = [
     "listing_mode",
     "preview_modes",
     "bare_job",
+    "evidence_points",
 ]
 
 MAX_VERBS = 12
@@ -56,12 +61,10 @@ MAX_DESTRUCTIVE = 1
 FAMILY_CAP = 3
 FAMILY_WRITE_CAP = 1
 MIN_VERBS = 5
-# More than the widest spread of group and name weights (2 + 2): a command the tool's own short help
-# lists ranks before every unlisted one of the same effect.
-COMMON_BONUS = 4.5
-MIN_QUALITY = (
-    -1.5
-)  # rank before the read/write bonus; below it a candidate only fills a pack up to 5
+# The ranking weights and the reason of each: wrapgen/knowledge/data/weights.json ("rank").
+_WEIGHTS = load("weights")["rank"].values()
+COMMON_BONUS = _WEIGHTS["common"]
+MIN_QUALITY = _WEIGHTS["min_quality"]  # before the effect's points; below it a candidate only fills
 # ... or, for a read within its family's cap, a pack with fewer reads than this: a read costs its user
 # nothing, and a tool with few commands (amtool's config show and config routes show, setup-family
 # reads) should not be left with three of them and room for nine
@@ -77,37 +80,7 @@ _GROUP_WEIGHTS = group_weights()
 # wrapgen/knowledge/data/commands.json.
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """A command a pack could offer: a subcommand, or a mode of a tool without subcommands."""
-
-    path: tuple[str, ...]
-    command: Command
-    group: str = ""  # the help's group heading, its own or its family's
-    index: int = 0  # position in the help's listings (walk order)
-    fixed: tuple[str, ...] = ()  # literal mode tokens after the path (``--files``)
-    name: str = ""  # a name chosen up front (modes); "" -> from the path
-    summary: str = ""  # overrides command.summary (modes)
-    json: object = None  # a JsonChoice forced for this candidate (modes), else detected
-    note: str = ""  # why this candidate exists (modes)
-    owns: tuple[
-        str, ...
-    ] = ()  # flags a value mode requires (``--data``): kept off the other commands
-    common: bool = False  # the root's short help lists it or its family (``Command.common``)
-    listing: bool = False  # the --list form of a mixed command: read by construction
-    # how deep it stands, counting only the levels that are commands of their own: ``top pod`` is as
-    # shallow as ``top`` when bare ``kubectl top`` does nothing (0: the path's length)
-    depth: int = 0
-
-    @property
-    def text(self) -> str:
-        return " ".join(self.path + (self.fixed or self.owns[:1]))
-
-    @property
-    def effective_summary(self) -> str:
-        return self.summary or self.command.summary
-
-
+@rule("why is a candidate command never proposed?")
 def exclusion_reason(candidate: Candidate, tool_name: str = "") -> str | None:
     """Why this candidate is never proposed, or None; ``tool_name`` (the program's) finds a summary
     about the tool itself ("Shows a short information about Composer")."""
@@ -137,7 +110,14 @@ def exclusion_reason(candidate: Candidate, tool_name: str = "") -> str | None:
     return None
 
 
-_EFFECT_BASE = {"read": 4.0, "write": 0.0, "destructive": -2.0}
+_EFFECT_BASE = {effect: _WEIGHTS[effect] for effect in ("read", "write", "destructive")}
+
+
+def evidence_points(count: int) -> float:
+    """The points usage evidence gives a candidate that ``count`` uses name (0 for none)."""
+    if count <= 0:
+        return 0.0
+    return _WEIGHTS["used"] + _WEIGHTS["per_doubling"] * math.log2(count)
 
 
 def _group_weight(group: str) -> float:
@@ -147,27 +127,21 @@ def _group_weight(group: str) -> float:
     return 0.0
 
 
-def rank_score(
-    candidate: Candidate,
-    effect: str,
-    *,
-    min_depth: int,
-    featured: frozenset[str] = frozenset(),
-    total: int = 50,
-) -> float:
-    """Higher is proposed first; ``featured`` are families the tool's own examples use."""
+@rule("how high does a candidate command rank?")
+def rank_score(candidate: Candidate, effect: str, *, min_depth: int, total: int = 50) -> float:
+    """Higher is proposed first: the uses evidence counts for it first (``evidence_points``), then
+    what the help says (its effect, the short help's common list, group headings, the names people
+    use, depth, the help's own order)."""
     name = (
         candidate.path[-1] if candidate.path else candidate.name
     ).lower()  # a mode: its chosen name
     family = candidate.path[0].lower() if len(candidate.path) > 1 else ""
-    score = 0.0
-    if family in featured:
-        score += 1.5
+    score = evidence_points(candidate.use_count)
     # a setup family's commands, or a write named like one (composer config "Sets config options");
     # a read of that name alone shows what the tool works with (hugo config "Print the site
     # configuration"), which is not setting the tool up
     if is_setup_family(family) or (is_setup_family(name) and (effect != "read" or family)):
-        score -= 3.0
+        score += _WEIGHTS["setup"]
     score += _EFFECT_BASE[effect]
     # the short help's own headings ("grow, mark and tweak your common history") only sort its
     # common list, so they weigh nothing beside the bonus for being on it
@@ -177,13 +151,14 @@ def rank_score(
         # a member of a family that does nothing bare is what people mean by the family (kubectl top pod)
         weight = max(weight, common_weight(family, effect))
     score += weight
-    score -= 2.0 * max(0, (candidate.depth or len(candidate.path)) - min_depth)
+    score += _WEIGHTS["depth"] * max(0, (candidate.depth or len(candidate.path)) - min_depth)
     score -= candidate.index / max(
         total, 1
     )  # the help's own order breaks ties, never more than 1 point
     return score
 
 
+@rule("why does the help itself recommend a candidate?")
 def rank_reason(candidate: Candidate) -> str:
     """Why the help itself recommends this candidate, in words ("" when it does not)."""
     if candidate.common:
@@ -216,6 +191,7 @@ def _writes(flag: Flag) -> bool:
     )
 
 
+@rule("what is the read-only listing form of a mixed command?")
 def listing_mode(candidate: Candidate, effect: str) -> Candidate | None:
     """The read-only listing form of a mixed command, or None.
 
@@ -270,6 +246,7 @@ def listing_mode(candidate: Candidate, effect: str) -> Candidate | None:
     )
 
 
+@rule("which switches make a write command report without writing?")
 def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
     """The read-only forms of a write command: its switches whose help says they write nothing back
     and only report (``black --check``: "Don't write the files back, just return the status";
@@ -331,6 +308,7 @@ def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
 _COMMAND_SLOT = re.compile(r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COMMAND\b", re.I)
 
 
+@rule("what job does a tool with subcommands do run bare?")
 def bare_job(root: Command, *, bin: str) -> Candidate | None:
     """The job a tool with subcommands does when run bare, as a command of its own, or None.
 
@@ -369,6 +347,7 @@ def bare_job(root: Command, *, bin: str) -> Candidate | None:
     return None
 
 
+@rule("which ranked candidates fit in one pack?")
 def pick(
     ranked: list[tuple[float, Candidate, str]],
 ) -> tuple[list[tuple[Candidate, str]], dict[int, str]]:
@@ -391,6 +370,7 @@ def pick(
             return f"the pack already has {MAX_VERBS} commands that rank higher"
         if (
             score - _EFFECT_BASE[effect] < MIN_QUALITY
+            and not c.uses
             and not relaxed
             and not (effect == "read" and counts["read"] < FEW_READS and not spare)
         ):

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any, Callable
 
 from wrapgen.knowledge.commands import is_setup_family
+from wrapgen.model.proposal import Candidate
 from wrapgen.model.tool import Command, Tool
 from wrapgen.names import segment
 from wrapgen.propose.select import MAX_VERBS, MIN_VERBS, exclusion_reason
@@ -45,8 +47,6 @@ def _family(sub: Command) -> str:
 
 def _usable(command: Command) -> int:
     """How many commands under (and including) ``command`` a proposal could offer."""
-    from wrapgen.propose.select import Candidate
-
     count = 0
     for node in command.walk():
         if node.subcommands and not node.flags:
@@ -66,8 +66,6 @@ def _families(root: Command) -> dict[str, list[Command]]:
 
 
 def _candidate(sub: Command):
-    from wrapgen.propose.select import Candidate
-
     return Candidate(path=sub.path, command=sub, group=sub.group)
 
 
@@ -80,14 +78,13 @@ def _suffix(key: str) -> str:
     return segment("-".join(words)) if words else "commands"
 
 
-def split_tool(tool: Tool) -> tuple[Part, ...]:
+def split_tool(tool: Tool, *, propose: Callable[..., Any]) -> tuple[Part, ...]:
     """The families of ``tool`` worth a pack each, in the help's order, then the pooled rest.
 
     A family is worth a pack when a proposal over it alone offers at least ``MIN_VERBS`` commands
     (a family of writes only, such as ``kubectl create``, gives three under the write cap); the rest
-    are pooled into one more part, ``other``, when that offers enough."""
-    from wrapgen.propose.core import propose
-
+    are pooled into one more part, ``other``, when that offers enough. ``propose`` is
+    ``wrapgen.propose.propose`` (passed in: this module is below it)."""
     root = tool.root
     parts: list[Part] = []
     pooled: list[Command] = []

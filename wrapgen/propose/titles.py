@@ -13,6 +13,7 @@ import re
 from typing import Sequence
 
 from wrapgen.knowledge.words import match_verbs, name_verbs, place_args, search_args, to_verbs
+from wrapgen.propose.rules import rule
 from wrapgen.propose.verbs import KNOWN_VERBS, ing, past
 
 __all__ = ["propose_title"]
@@ -108,6 +109,7 @@ def _slot(primary: str, verb: str = "") -> str:
     return ": {{%s}}" % primary
 
 
+@rule("what does a verb say while it runs and once done?")
 def propose_title(
     *, name: str, summary: str, display: str, primary: str = "", args: Sequence[str] = ()
 ) -> dict:

@@ -26,6 +26,7 @@ from wrapgen.knowledge.words import kind_names
 from wrapgen.model.tool import Command, Flag
 from wrapgen.names import proposed_verb_name
 from wrapgen.propose.args import flag_noise
+from wrapgen.propose.rules import rule
 
 __all__ = ["ValueMode", "value_modes", "kind_choices", "MAX_KINDS"]
 
@@ -112,6 +113,7 @@ def _usable(flag: Flag) -> bool:
     )
 
 
+@rule("which value flags make modes of their own?")
 def value_modes(
     root: Command, *, bin: str, main_name: str, main_verb: str, fetches_url: bool
 ) -> list[ValueMode]:

@@ -98,16 +98,19 @@ def _seconds(value: float) -> str:
 
 
 def _parse_json(text: str):
-    """One JSON document, or a stream of them (JSON lines, jq-style) as a list; ValueError otherwise."""
+    """One JSON document, or a stream of them (JSON lines, jq-style) as a list; ValueError otherwise.
+    Colour escapes inside its strings (``"\\u001b[32m"``, a tool's coloured messages) are taken out."""
     stripped = text.strip()
     if not stripped:
         return None
     try:
-        return json.loads(stripped)
+        value = json.loads(stripped)
     except ValueError:
         pass
     except RecursionError:
         raise _TooDeep from None
+    else:
+        return _plain(value) if "u001b" in stripped or "u001B" in stripped else value
     decoder = json.JSONDecoder()
     values, at = [], 0
     while at < len(stripped):
@@ -115,7 +118,18 @@ def _parse_json(text: str):
         values.append(value)
         while at < len(stripped) and stripped[at].isspace():
             at += 1
-    return values
+    return _plain(values) if "u001b" in stripped or "u001B" in stripped else values
+
+
+def _plain(value):
+    """``value`` (parsed JSON) with ANSI escapes taken out of every string in it."""
+    if isinstance(value, str):
+        return strip_ansi(value)
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
 
 
 class _TooDeep(Exception):
@@ -133,7 +147,7 @@ def _declared(exit_codes, exit_code: int) -> str:
 
 def _kept_output(stdout: bytes, *, json_selected: bool):
     """What the tool printed beside a declared exit: JSON when selected and it parses, else text; None when empty."""
-    text = stdout.decode("utf-8", errors="replace")
+    text = strip_ansi(stdout.decode("utf-8", errors="replace"))
     if not text.strip():
         return None
     if json_selected:
@@ -233,7 +247,8 @@ def envelope_from_process(
             )
         text = strip_ansi(result.stderr.decode("utf-8", errors="replace")).strip()
         return failure(text[-ERROR_TAIL:].strip() if text else f"exit {result.exit_code}")
-    stdout = result.stdout.decode("utf-8", errors="replace")
+    # no ANSI escape reaches a result: NO_COLOR and TERM=dumb are set, yet some tools colour anyway
+    stdout = strip_ansi(result.stdout.decode("utf-8", errors="replace"))
     if jc_parser:
         tool = os.path.basename(result.argv[0]) if result.argv else "the tool"
         return parse_with_jc(tool, jc_parser, stdout)
@@ -246,7 +261,7 @@ def envelope_from_process(
     except RecursionError:
         return failure(f"output is JSON {TOO_DEEP}")
     except ValueError:
-        head = strip_ansi(stdout.strip())[:200]
+        head = stdout.strip()[:200]
         return failure(f"output is not JSON: {head}")
 
 

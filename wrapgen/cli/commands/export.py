@@ -7,6 +7,7 @@ the one writer, ``pack/emit.py``; with ``--check`` it writes nothing and prints 
 
 from __future__ import annotations
 
+import os
 import sys
 
 from wrapgen.cli.paths import check_out_dir
@@ -60,8 +61,9 @@ def _run_skill(ns, packs) -> int:
         )
     rendered = []
     seen: dict[str, str] = {}
+    out_dir = os.path.abspath(ns.output)  # the skill names its adapter by this path
     for pack_dir, binding in packs:
-        files = render_skill(binding, read_pack_files(pack_dir))
+        files = render_skill(binding, read_pack_files(pack_dir), out_dir=out_dir)
         name = next(iter(files)).split("/", 1)[0]
         if name in seen:
             raise UsageError(

@@ -1,0 +1,43 @@
+"""W030 on a flag followed by an arg named as a program: a string arg carries one, a boolean does not.
+
+A boolean arg renders its flag alone (``--executable {{executable}}`` is ``--executable`` or nothing),
+so a switch named after what it prints (poetry's ``env info --executable``, "display the python
+executable path") is no program on a read; the same flag given a string arg named ``executable`` is.
+"""
+
+from __future__ import annotations
+
+import yaml
+
+from wrapgen.check.rules import check_pack
+
+
+def _w030(tmp_path, arg_type: str) -> list:
+    pack = {
+        "pack_id": "plain",
+        "description": "A plain pack.",
+        "bin": "sometool",
+        "verbs": {
+            "info": {
+                "description": "Show the environment.",
+                "cli": ["sometool", "info", "--executable", "{{executable}}"],
+                "args": {
+                    "type": "object",
+                    "properties": {"executable": {"type": arg_type, "description": "Which one."}},
+                    "additionalProperties": False,
+                },
+                "policy": {"effect": "read"},
+            }
+        },
+    }
+    (tmp_path / "pack.yaml").write_text(yaml.safe_dump(pack, sort_keys=False))
+    return [d for d in check_pack(tmp_path) if d.code == "W030"]
+
+
+def test_a_string_arg_named_as_a_program_after_a_flag_is_refused_on_a_read(tmp_path):
+    found = _w030(tmp_path, "string")
+    assert found and "program" in found[0].message
+
+
+def test_a_boolean_arg_named_as_a_program_is_a_switch_not_a_program(tmp_path):
+    assert _w030(tmp_path, "boolean") == []

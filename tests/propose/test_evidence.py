@@ -1,0 +1,172 @@
+"""Usage evidence as the first source of a proposal (issue 26): sources, rules, picks, args, x-why."""
+
+from __future__ import annotations
+
+from wrapgen.model.tool import Command, Flag, Positional, Tool
+from wrapgen.model.usage import UsageEvidence, Use, UsedOperand
+from wrapgen.propose import propose
+from wrapgen.propose.rules import all_rules
+from wrapgen.propose.sources import source_names
+
+FILE = UsedOperand("file", "file")
+
+
+def _sub(name: str, summary: str, *, flags=(), positionals=()) -> Command:
+    return Command(
+        path=(name,), summary=summary, flags=tuple(flags), positionals=tuple(positionals)
+    )
+
+
+def _tool(name: str = "wgtool") -> Tool:
+    """A tool with more reads than a pack holds, so the pick has to choose."""
+    subs = [
+        _sub(
+            "show",
+            "Show an object",
+            flags=[
+                Flag(long="--format", takes_value=True, description="Output format"),
+                Flag(long="--stat", short="-s", description="Show statistics"),
+                Flag(long="--zzz-obscure", description="An obscure switch nobody names"),
+            ],
+            positionals=[Positional("<object>", required=False)],
+        ),
+        *(_sub(f"list{i}", f"List things number {i}") for i in range(14)),
+        _sub("rarely", "Print a rare report"),
+        _sub("deploy", "Deploy a service"),
+    ]
+    return Tool(
+        name=name, root=Command(path=(), summary="Manage objects.", subcommands=tuple(subs))
+    )
+
+
+def _evidence(*uses: Use, source: str = "tldr-pages") -> tuple[UsageEvidence, ...]:
+    return (UsageEvidence(tool="wgtool", source=source, uses=uses),)
+
+
+def test_every_source_is_registered():
+    """The help listing, the usage table, the tool's examples, local usage and runner targets are
+    the registered sources."""
+    assert set(source_names()) >= {"help", "tldr-pages", "examples", "local", "runner-targets"}
+
+
+def test_rules_answer_one_question_each():
+    """Each heuristic is a registered rule answering its own question, evidence rules included."""
+    rules = all_rules()
+    names = {r.name.rsplit(".", 1)[-1] for r in rules.values()}
+    assert {"exclusion_reason", "classify", "rank_score", "operands_from_uses"} <= names
+    assert "mode_switches" in names
+    assert all(q.endswith("?") for q in rules)
+
+
+def test_used_commands_are_picked_first_and_x_why_names_the_evidence():
+    """A command evidence names is picked though the help ranks a dozen reads above it, and its
+    x-why says how many examples use it."""
+    uses = _evidence(
+        Use(path=("rarely",), count=7, where=("tldr-pages",)),
+        Use(path=("deploy",), operands=(FILE,), count=2, where=("tldr-pages",)),
+    )
+    manifest = propose(_tool(), usage=uses).manifest
+    assert "rarely" in manifest["verbs"]
+    assert "`wgtool rarely` in 7 tldr-pages examples" in manifest["verbs"]["rarely"]["x-why"]
+    # evidence proposes, never bypasses the effects: deploy stays a confirm-gated write
+    assert manifest["verbs"]["deploy"]["policy"] == {"effect": "write", "confirm": True}
+    without = propose(_tool(), usage=()).manifest
+    assert "rarely" not in without["verbs"]
+
+
+def test_an_operand_every_use_passes_is_required_and_one_the_grammar_lacks_is_added():
+    """`show <object>` is optional in the grammar but every use passes it: required. `deploy` has
+    no operand in its help, its uses pass a file: the verb gets a required path."""
+    uses = _evidence(
+        Use(path=("show",), operands=(FILE,), count=3, where=("tldr-pages",)),
+        Use(path=("show",), flags=("--stat",), operands=(FILE,), count=1, where=("tldr-pages",)),
+        Use(path=("deploy",), operands=(FILE,), count=2, where=("tldr-pages",)),
+    )
+    verbs = propose(_tool(), usage=uses).manifest["verbs"]
+    assert verbs["show"]["args"]["required"] == ["object"]
+    assert verbs["deploy"]["args"]["properties"]["file"]["type"] == "string"
+    assert verbs["deploy"]["args"]["required"] == ["file"]
+    assert "{{file}}" in verbs["deploy"]["cli"]
+
+
+def test_flags_the_uses_pass_are_offered_in_the_models_spelling():
+    """A use writes `-s`; the verb offers --stat (the model's spelling), and the obscure switch
+    the rules would rank low is offered once uses pass it."""
+    uses = _evidence(
+        Use(path=("show",), flags=("-s", "--zzz-obscure"), count=4, where=("tldr-pages",)),
+    )
+    props = propose(_tool(), usage=uses).manifest["verbs"]["show"]["args"]["properties"]
+    assert {"stat", "zzz_obscure"} <= set(props)
+
+
+def test_a_tool_no_evidence_names_says_so():
+    """No evidence: the help alone proposes, and the proposal says it."""
+    proposal = propose(_tool(), usage=())
+    assert "no usage evidence names wgtool" in proposal.usage_note
+    assert "from its help alone" in proposal.usage_note
+    used = propose(_tool(), usage=_evidence(Use(path=("rarely",), count=2)))
+    assert used.usage_note.startswith("usage evidence: 2 uses from tldr-pages")
+
+
+def test_local_usage_is_named_by_its_file():
+    """Local usage is a source of its own, and x-why names the script it came from."""
+    uses = _evidence(
+        Use(path=("rarely",), count=3, where=("scripts/deploy.sh:4", "scripts/deploy.sh:9")),
+        source="local",
+    )
+    why = propose(_tool(), usage=uses).manifest["verbs"]["rarely"]["x-why"]
+    assert "3 uses in scripts/deploy.sh" in why
+
+
+def test_a_use_of_a_command_discovery_did_not_read_is_a_warning():
+    """`wgtool nosuch list`: the tree has no such command, so no verb, and a warning says so."""
+    tool = _tool()
+    nested = Command(path=(), subcommands=(*tool.root.subcommands, _sub("grp", "A group")))
+    nested = nested.with_changes(
+        subcommands=tuple(
+            s.with_changes(subcommands=(_sub("x", "X"),)) if s.name == "grp" else s
+            for s in nested.subcommands
+        )
+    )
+    proposal = propose(Tool(name="wgtool", root=nested), usage=_evidence(Use(path=("grp", "y"))))
+    assert any("'wgtool grp y'" in w for w in proposal.warnings)
+
+
+def _single() -> Tool:
+    """A tool without subcommands: a main mode, a listing switch and an option."""
+    root = Command(
+        path=(),
+        summary="wgscan scans files for problems.",
+        usage=("wgscan [options] FILE...",),
+        flags=(
+            Flag(long="--list-checks", description="Print the names of every check"),
+            Flag(long="--external", short="-x", description="Follow sourced files"),
+            Flag(long="--severity", takes_value=True, value_name="LEVEL", description="Minimum"),
+            Flag(long="--color", takes_value=True, description="Use color"),
+        ),
+        positionals=(Positional("FILE", variadic=True),),
+    )
+    return Tool(name="wgscan", root=root)
+
+
+def test_a_tool_without_subcommands_gets_its_used_modes_as_verbs():
+    """The uses' distinct mode switches are verbs: a listing that takes no operand where the other
+    uses take one is a mode; a switch passed with a file is an option of the main mode."""
+    uses = (
+        UsageEvidence(
+            tool="wgscan",
+            source="tldr-pages",
+            uses=(
+                Use(path=(), operands=(FILE,), count=3),
+                Use(path=(), flags=("-x",), operands=(FILE,), count=2),
+                Use(path=(), flags=("--severity",), valued=("--severity",), operands=(FILE,)),
+                Use(path=(), flags=("--list-checks",), count=2),
+            ),
+        ),
+    )
+    verbs = propose(_single(), usage=uses).manifest["verbs"]
+    listing = next(v for v in verbs.values() if "--list-checks" in v["cli"])
+    assert "used:" in listing["x-why"]
+    main = next(v for v in verbs.values() if v["cli"][1:2] != ["--list-checks"])
+    assert {"external", "severity"} <= set(main["args"]["properties"])
+    assert "files" in main["args"].get("required", [])

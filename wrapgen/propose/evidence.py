@@ -1,0 +1,305 @@
+"""Usage evidence, read onto the discovered model: which command each use runs, with which flags
+and operands, and what that says a verb needs.
+
+A ``Use`` (``wrapgen.model.usage``) is written as people write it: a path that may carry an alias
+or an operand, flags in any spelling, bundled short switches. ``fold`` reads it against the tool's
+command tree: the path the tree knows (aliases resolved), the words after it as operands, each
+flag in the model's spelling (``-n`` -> ``--max-count``; ``-tvf`` -> ``-t -v -f``). What follows
+from the folded uses is asked of the rules here: which flags a verb offers first (``used_flags``),
+which operands it needs and which are required (``operands_from_uses``), which switches of a tool
+without subcommands make a mode of their own (``mode_switches``), and the words ``x-why`` gives
+(``describe``). ``example_uses`` reads the tool's own EXAMPLES lines into uses. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable, Sequence
+
+from wrapgen.knowledge.table import load
+from wrapgen.model.tool import Command, Flag, Positional
+from wrapgen.model.usage import Use, UsedOperand
+from wrapgen.propose.rules import rule
+
+__all__ = [
+    "EXAMPLES_SOURCE",
+    "Folded",
+    "fold",
+    "example_uses",
+    "used_flags",
+    "operands_from_uses",
+    "mode_switches",
+    "describe",
+    "kind_type",
+]
+
+EXAMPLES_SOURCE = "its help's examples"  # Use.where of a use read from the tool's own EXAMPLES
+_MODES = load("weights")["modes"].values()
+
+# An operand's kind -> the model's value type (an operand the model lacks is typed from its use).
+_KIND_TYPES = {"file": "path", "directory": "path", "path": "path", "number": "integer"}
+
+
+def kind_type(kind: str) -> str:
+    """The model's value type for an operand of this kind ("file" -> "path"; else "string")."""
+    return _KIND_TYPES.get(kind, "string")
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A use read onto the command tree: the command it runs and the use in the model's spellings."""
+
+    command: Command
+    use: Use
+
+
+def _flags_of(command: Command, root: Command) -> tuple[Flag, ...]:
+    return (*command.flags, *command.global_flags, *(root.flags if command is not root else ()))
+
+
+def _spelling(word: str, flags: Sequence[Flag]) -> tuple[str, ...]:
+    """The model's spelling(s) of a flag as a use wrote it; bundled short switches split; a flag the
+    model does not know stays as written."""
+    name = word.split("=", 1)[0]
+    for flag in flags:
+        if name in flag.spellings:
+            return (flag.long or flag.short or name,)
+    shorts = {f.short: f for f in flags if f.short}
+    if re.fullmatch(r"-[A-Za-z0-9]{2,}", name) and all(f"-{c}" in shorts for c in name[1:]):
+        return tuple(
+            dict.fromkeys(shorts[f"-{c}"].long or f"-{c}" for c in name[1:])
+        )  # -tvf: three switches
+    return (name,)
+
+
+def fold(use: Use, root: Command) -> Folded | None:
+    """``use`` read onto the tree under ``root``, or None where its path names a command the tree
+    lists no such word for (discovery did not read it)."""
+    node = root
+    path: list[str] = []
+    words = list(use.path)
+    while words:
+        sub = next(
+            (s for s in node.subcommands if s.name == words[0] or words[0] in s.aliases), None
+        )
+        if sub is None:
+            break
+        node, path = sub, [*path, sub.name]
+        words.pop(0)
+    if words and node.subcommands:
+        return None  # "aws s3 ls" where the tree lists no "s3": not this tool's command as read
+    flags = _flags_of(node, root)
+    spelled: list[str] = []
+    valued: list[str] = []
+    for word in use.flags:
+        names = _spelling(word, flags)
+        spelled += names
+        if word in use.valued:
+            valued.append(names[-1])
+    extra = tuple(UsedOperand("text", "") for _ in words)  # words after the command: operands
+    folded = replace(
+        use,
+        path=tuple(path),
+        flags=tuple(dict.fromkeys(spelled)),
+        valued=tuple(dict.fromkeys(valued)),
+        operands=extra + use.operands,
+    )
+    return Folded(node, folded)
+
+
+# -- the tool's own examples ---------------------------------------------------------------------
+
+_OPERATORS = frozenset({"|", "||", "&&", ";", "&", ">", ">>", "<", "2>", "2>&1", "|&"})
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _operand_kind(word: str) -> UsedOperand:
+    """The kind of an example's operand by its look (the value itself is never kept)."""
+    if re.match(r"[a-z][a-z0-9+.-]*://", word):
+        return UsedOperand("url", "url")
+    if _NUMBER.fullmatch(word):
+        return UsedOperand("number", "")
+    if word.endswith("/"):
+        return UsedOperand("directory", "directory")
+    if "/" in word or re.search(r"\.[A-Za-z0-9]{1,5}$", word):
+        return UsedOperand("file", "file")
+    return UsedOperand("text", "")
+
+
+def _words(line: str) -> list[str]:
+    line = re.sub(r"^\s*[$%#>]\s+", "", line.strip())
+    try:
+        return shlex.split(line, comments=True)
+    except ValueError:
+        return line.split()
+
+
+def example_uses(lines: Iterable[str], root: Command, *, prog: str) -> tuple[Use, ...]:
+    """The uses the tool's own example lines show (``gh pr checkout 321``; a pipeline's part that
+    runs the tool), each counted once per line, with where = ``EXAMPLES_SOURCE``."""
+    name = prog.rsplit("/", 1)[-1]
+    counts: Counter = Counter()
+    for line in lines:
+        words = _words(line)
+        starts = [i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == name]
+        if not starts:
+            continue
+        rest = words[starts[0] + 1 :]
+        end = next((i for i, w in enumerate(rest) if w in _OPERATORS), len(rest))
+        rest = rest[:end]
+        path: list[str] = []
+        node = root
+        while rest and not rest[0].startswith("-"):
+            sub = next(
+                (s for s in node.subcommands if s.name == rest[0] or rest[0] in s.aliases), None
+            )
+            if sub is None:
+                break
+            node, path = sub, [*path, sub.name]
+            rest.pop(0)
+        flags = _flags_of(node, root)
+        by_spelling = {s: f for f in flags for s in f.spellings}
+        seen_flags: list[str] = []
+        valued: list[str] = []
+        operands: list[UsedOperand] = []
+        i = 0
+        while i < len(rest):
+            word = rest[i]
+            if word == "--":
+                operands += [_operand_kind(w) for w in rest[i + 1 :]]
+                break
+            if word.startswith("-") and len(word) > 1 and not _NUMBER.fullmatch(word):
+                flag = by_spelling.get(word.split("=", 1)[0])
+                seen_flags.append(word.split("=", 1)[0])
+                if flag is not None and flag.takes_value and not flag.value_optional:
+                    valued.append(word.split("=", 1)[0])
+                    if "=" not in word:
+                        i += 1  # its value
+            else:
+                operands.append(_operand_kind(word))
+            i += 1
+        counts[(tuple(path), tuple(sorted(set(seen_flags))), tuple(valued), tuple(operands))] += 1
+    return tuple(
+        Use(path, flags, valued, operands, count, (EXAMPLES_SOURCE,))
+        for (path, flags, valued, operands), count in sorted(
+            counts.items(), key=lambda kv: (-kv[1], kv[0][0])
+        )
+    )
+
+
+# -- what the uses say a verb needs --------------------------------------------------------------
+
+
+def used_flags(uses: Sequence[Use]) -> dict[str, int]:
+    """How many uses pass each flag (the model's spelling), most used first."""
+    counts: Counter = Counter()
+    for use in uses:
+        for flag in use.flags:
+            counts[flag] += use.count
+    return dict(counts.most_common())
+
+
+@rule("which operands does a verb need, and which are required?")
+def operands_from_uses(
+    positionals: Sequence[Positional], uses: Sequence[Use], *, fixed: Sequence[str] = ()
+) -> tuple[Positional, ...]:
+    """The command's operands as its uses need them: an operand every use passes is required
+    (whatever the grammar left optional; its type stays the model's), and one the uses pass beyond
+    the grammar's is added, named and typed from its use (a file operand is a path). No uses: the
+    grammar's, unchanged."""
+    if not uses:
+        return tuple(positionals)
+    total = sum(u.count for u in uses)
+    widest = max(len(u.operands) for u in uses)
+    out = list(positionals)
+    for i in range(widest):
+        having = [u for u in uses if len(u.operands) > i]
+        every = sum(u.count for u in having) == total
+        kinds = Counter(u.operands[i].kind for u in having for _ in range(u.count))
+        names = Counter(u.operands[i].name for u in having if u.operands[i].name)
+        kind = kinds.most_common(1)[0][0]
+        if i < len(out):
+            pos = out[i]
+            if pos.variadic:
+                break  # the rest of the uses' operands are this one's
+            if every and not pos.required:
+                out[i] = replace(pos, required=True)  # typed by the model, not by its uses
+            continue
+        name = names.most_common(1)[0][0] if names else kind
+        if any(p.name.strip("<>[]. ").lower() == name.lower() for p in out):
+            name = f"{name}_{i + 1}"
+        out.append(Positional(name=name, required=every, type=kind_type(kind)))
+    return tuple(out)
+
+
+@rule("which switches of a tool's uses make a mode of their own?")
+def mode_switches(
+    root: Command, folded: Sequence[Use], *, is_mode: Callable[[Flag], bool]
+) -> frozenset[str]:
+    """The switches (model spellings) that make a mode of a tool without subcommands: those its help
+    calls an operation or a mode (``is_mode``: the help's rule) and that a use passes, and those
+    whose uses take no operand where the tool's other uses take one (``--type-list``, a listing),
+    passed by at least ``min_mode_uses`` uses."""
+    by_spelling = {f.long or f.short or "": f for f in root.flags}
+    switches = {s for u in folded for s in u.flags if s in by_spelling and s not in u.valued}
+    plain = [u for u in folded if not set(u.flags) & switches]
+    plain_operands = (
+        sum(u.count for u in plain if u.operands) * 2 > sum(u.count for u in plain)
+        if plain
+        else True
+    )
+    out: set[str] = set()
+    for spelling in switches:
+        flag = by_spelling[spelling]
+        with_it = [u for u in folded if spelling in u.flags]
+        count = sum(u.count for u in with_it)
+        if flag.operation or is_mode(flag):
+            out.add(spelling)
+        elif (
+            count >= _MODES["min_mode_uses"]
+            and plain_operands
+            and not any(u.operands for u in with_it)
+        ):
+            out.add(spelling)
+    return frozenset(out)
+
+
+# -- the words of x-why --------------------------------------------------------------------------
+
+
+def _where(use: Use) -> str:
+    places = sorted({w.split(":", 1)[0] for w in use.where})
+    return ", ".join(places) or "usage"
+
+
+def _shape(use: Use) -> str:
+    operands = [f"<{o.name or o.kind}>" for o in use.operands]
+    return " ".join((*use.path, *use.flags, *operands)) or "(bare)"
+
+
+def describe(uses: Sequence[Use], *, bin: str) -> str:
+    """What the evidence says, for ``x-why``: per place the uses come from, how many, and the
+    most used shape ("`git log --oneline` in 12 tldr-pages examples"; "3 uses in scripts/deploy.sh")."""
+    groups: dict[str, list[Use]] = {}
+    for use in uses:
+        groups.setdefault(_where(use), []).append(use)
+    parts = []
+    for where, group in sorted(groups.items(), key=lambda kv: -sum(u.count for u in kv[1])):
+        total = sum(u.count for u in group)
+        top = max(group, key=lambda u: u.count)
+        shown = f"`{bin} {_shape(top)}`".replace(" (bare)", "")
+        if where == EXAMPLES_SOURCE:
+            place = f"of {where}" if total > 1 else f"one of {where}"
+            place = f"{total} {place}" if total > 1 else place
+        elif where == "tldr-pages":
+            place = f"{total} tldr-pages example" + "s" * (total != 1)
+        else:
+            place = f"{total} use{'s' * (total != 1)} in {where}"
+        most = (
+            f"{shown} in {place}" if total == top.count else f"{place} (most: {shown}, {top.count})"
+        )
+        parts.append(most)
+    return "used: " + "; ".join(parts)

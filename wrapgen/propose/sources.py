@@ -1,0 +1,342 @@
+"""Where candidate commands come from: every source behind one registry, each producing ``Candidate``s.
+
+Usage evidence is the first source of a proposal (issue 26); the help's own listing proposes what
+evidence is silent about. A source is a function ``(Context) -> Found`` registered with
+``@source(name)``:
+
+- ``help``: every subcommand (and group that acts on its own) and the job a tool does run bare, or
+  for a tool without subcommands its main mode and the modes its help names (``modes.py``);
+- ``tldr-pages``: the usage table shipped in the package (``wrapgen.usage.public_usage``), unless
+  the caller passed the evidence itself;
+- ``examples``: the EXAMPLES lines of the tool's own top-level help or man page (``Command.examples``);
+- ``local``: uses read from a repository's scripts, CI files and history (``--usage-from``), passed in;
+- ``runner-targets``: a task runner's targets, read from its database (``wrapgen.probe.runners``).
+
+``gather`` runs them and merges what they say about the same command (its path and mode tokens):
+the help's candidate keeps its words and gains the uses. A use is read onto the discovered model
+first (``evidence.fold``); one whose path discovery did not read is a warning, not a candidate. For a
+tool without subcommands, the distinct mode switches of its uses are its modes (``mode_switches``).
+Pure, but for reading the shipped table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable, Sequence
+
+from wrapgen.knowledge.table import load
+from wrapgen.model.proposal import Candidate
+from wrapgen.model.recipe import ProposalRequest
+from wrapgen.model.tool import Command, Tool
+from wrapgen.model.usage import UsageEvidence, Use
+from wrapgen.names import proposed_verb_name
+from wrapgen.propose.evidence import EXAMPLES_SOURCE, example_uses, fold, mode_switches
+from wrapgen.propose.modes import (
+    is_mode_flag,
+    main_verb,
+    mode_command,
+    mode_name,
+    mode_summary,
+    root_candidates,
+)
+from wrapgen.propose.runners import is_runner_tool
+from wrapgen.propose.select import bare_job
+from wrapgen.usage import TABLE_SOURCE, public_usage
+
+# How many modes a tool's uses make verbs of: wrapgen/knowledge/data/weights.json ("modes").
+_MAX_USED_MODES = load("weights")["modes"].values()["max_used_modes"]
+
+__all__ = ["Context", "Found", "source", "source_names", "gather", "Gathered", "tree_candidates"]
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every source sees: the discovered tool, the recipe's request, and the usage evidence the
+    caller passed (None: look the tool up in the shipped table)."""
+
+    tool: Tool
+    request: ProposalRequest
+    usage: tuple[UsageEvidence, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Found:
+    """What one source found: candidates, the flags it considered and passed over (flag, why), and
+    warnings in words."""
+
+    candidates: tuple[Candidate, ...] = ()
+    skips: tuple[tuple[str, str], ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+_SOURCES: dict[str, Callable[[Context], Found]] = {}
+
+
+def source(name: str) -> Callable:
+    """Register a source of candidates under ``name``."""
+
+    def register(fn: Callable[[Context], Found]) -> Callable[[Context], Found]:
+        if name in _SOURCES:
+            raise ValueError(f"two sources are named {name!r}")
+        _SOURCES[name] = fn
+        return fn
+
+    return register
+
+
+def source_names() -> tuple[str, ...]:
+    return tuple(_SOURCES)
+
+
+# -- the help's listing --------------------------------------------------------------------------
+
+_COMMAND_SLOT = r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COMMAND\b"
+
+
+def tree_candidates(root: Command) -> list[Candidate]:
+    """Every subcommand, and every group that acts on its own, as a candidate, in the help's order."""
+    import re
+
+    out: list[Candidate] = []
+
+    def walk(node: Command, groups: tuple[str, ...], common: bool, offset: int) -> None:
+        for sub in node.subcommands:
+            chain = groups + ((sub.group,) if sub.group else ())
+            listed = common or sub.common  # a family the short help lists lends it to its members
+            if sub.subcommands:
+                # its own flags, not only the --help every command answers (kubectl top has none: bare,
+                # it prints help) ... and a usage line without a command slot
+                own = [f for f in sub.flags if not set(f.spellings) <= {"--help", "-h", "-help"}]
+                acts = (
+                    bool(own)
+                    and not sub.stub
+                    and (
+                        not sub.usage
+                        or any(not re.search(_COMMAND_SLOT, u, re.I) for u in sub.usage)
+                    )
+                )
+                if acts:
+                    out.append(
+                        Candidate(
+                            path=sub.path,
+                            command=sub,
+                            group=" / ".join(chain),
+                            index=len(out),
+                            common=listed,
+                            depth=len(sub.path) - offset,
+                        )
+                    )
+                # the members of a top-level family that does nothing bare (kubectl top, gh pr) stand
+                # where the family stands; deeper families get no such pass
+                walk(sub, chain, listed, 1 if node is root and not acts else offset)
+            else:
+                out.append(
+                    Candidate(
+                        path=sub.path,
+                        command=sub,
+                        group=" / ".join(chain),
+                        index=len(out),
+                        common=listed,
+                        depth=len(sub.path) - offset,
+                    )
+                )
+
+    walk(root, (), False, 0)
+    # ... unless it repeats a top-level command (``docker container inspect`` beside ``docker
+    # inspect``): that narrower form stays a level deeper
+    top = {sub.name for sub in root.subcommands}
+    return [
+        replace(c, depth=len(c.path)) if len(c.path) > 1 and c.path[-1] in top else c for c in out
+    ]
+
+
+@source("help")
+def _help(ctx: Context) -> Found:
+    root = ctx.tool.root
+    if root.subcommands:
+        candidates = tree_candidates(root)
+        bare = bare_job(root, bin=ctx.tool.name)
+        if bare is not None:
+            candidates = [bare, *(replace(c, index=c.index + 1) for c in candidates)]
+        return Found(tuple(candidates))
+    candidates, skips = root_candidates(root, bin=ctx.tool.name)
+    return Found(tuple(candidates), tuple(skips))
+
+
+# -- usage evidence ------------------------------------------------------------------------------
+
+
+def _names(ctx: Context) -> tuple[str, ...]:
+    """The names the tool goes by: its program's, and the pack id a recipe gives it (fdfind: fd)."""
+    own = ctx.tool.name.rsplit("/", 1)[-1]
+    return tuple(dict.fromkeys(n for n in (own, ctx.request.pack_id or "") if n))
+
+
+def _evidence(ctx: Context, kind: str) -> tuple[Use, ...]:
+    """The uses of the evidence of ``kind`` ("table" or "local") for the tool."""
+    if kind == "table" and ctx.usage is None:
+        for name in _names(ctx):
+            found = public_usage(name)
+            if found is not None:
+                return found.uses
+        return ()
+    given = ctx.usage or ()
+    if kind == "table":
+        return tuple(u for e in given if e.source == TABLE_SOURCE for u in e.uses)
+    return tuple(u for e in given if e.source not in (TABLE_SOURCE, "examples") for u in e.uses)
+
+
+def _from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> Found:
+    """Candidates of the commands (or, for a tool without subcommands, the modes) ``uses`` run."""
+    root = ctx.tool.root
+    by_key: dict[tuple, tuple[Command, list[Use]]] = {}
+    unread: dict[str, int] = {}
+    for use in uses:
+        folded = fold(use, root)
+        if folded is None:
+            words = " ".join(use.path)
+            unread[words] = unread.get(words, 0) + use.count
+            continue
+        if root.subcommands and not folded.use.path:
+            continue  # the bare tool (--version): a job only where the help says so (bare_job)
+        by_key.setdefault(folded.use.path, (folded.command, []))[1].append(folded.use)
+    warnings = tuple(
+        f"{origin} uses '{ctx.tool.name} {words}' ({n}), a command discovery did not read"
+        for words, n in sorted(unread.items(), key=lambda kv: -kv[1])[:3]
+    )
+    if not root.subcommands:
+        return Found(
+            _modes_from_uses(ctx, [u for _, us in by_key.values() for u in us], origin),
+            (),
+            warnings,
+        )
+    out = [
+        Candidate(
+            path=path, command=command, index=i, uses=tuple(us), source=origin, depth=len(path)
+        )
+        for i, (path, (command, us)) in enumerate(by_key.items())
+    ]
+    return Found(tuple(out), (), warnings)
+
+
+def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Candidate, ...]:
+    """A tool without subcommands: its uses grouped by the switches that make a mode; the group with
+    none is the main mode (absent for a tool run as one of its operations: tar, xz)."""
+    root, bin_name = ctx.tool.root, ctx.tool.name
+    modes = mode_switches(root, uses, is_mode=lambda f: is_mode_flag(f, bin=bin_name))
+    order = [f.long or f.short or "" for f in root.flags]
+    groups: dict[tuple[str, ...], list[Use]] = {}
+    for use in uses:
+        key = tuple(sorted((s for s in use.flags if s in modes), key=order.index))
+        groups.setdefault(key, []).append(use)
+    by_operation = sum(1 for f in root.flags if f.operation) >= 2
+    name, summary = main_verb(root, bin=bin_name)
+    by_spelling = {f.long or f.short or "": f for f in root.flags}
+    most = sorted((k for k in groups if k), key=lambda k: -sum(u.count for u in groups[k]))
+    kept = set(most[: int(_MAX_USED_MODES)]) | {()}
+    out = []
+    for key, group in groups.items():
+        if key not in kept:
+            continue
+        if not key:
+            if not by_operation:
+                out.append(
+                    Candidate(
+                        path=(),
+                        command=root,
+                        name=name,
+                        summary=summary,
+                        note="the tool's main mode",
+                        uses=tuple(group),
+                        source=origin,
+                    )
+                )
+            continue
+        flags = [by_spelling[s] for s in key]
+        out.append(
+            Candidate(
+                path=(),
+                command=mode_command(root, key[0]),
+                fixed=key,
+                name=proposed_verb_name(".".join(mode_name(f) for f in flags)),
+                summary=mode_summary(flags[0]),
+                note=f"mode {' '.join(key)}",
+                uses=tuple(group),
+                source=origin,
+            )
+        )
+    return tuple(out)
+
+
+@source("tldr-pages")
+def _table(ctx: Context) -> Found:
+    return _from_uses(ctx, _evidence(ctx, "table"), TABLE_SOURCE)
+
+
+@source("examples")
+def _examples(ctx: Context) -> Found:
+    # the tool's own pick, in its top-level help; a command's own EXAMPLES show its flags (args.py
+    # ranks them) but say nothing of how often it is used: every man page of git's has some
+    lines = ctx.tool.root.examples
+    return _from_uses(ctx, example_uses(lines, ctx.tool.root, prog=ctx.tool.name), EXAMPLES_SOURCE)
+
+
+@source("local")
+def _local(ctx: Context) -> Found:
+    return _from_uses(ctx, _evidence(ctx, "local"), "local usage")
+
+
+@source("runner-targets")
+def _targets(ctx: Context) -> Found:
+    return Found(
+        tuple(
+            Candidate(path=c.path, command=c, index=i, source="runner-targets")
+            for i, c in enumerate(ctx.tool.root.subcommands)
+        )
+    )
+
+
+# -- gathering -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """Every source's candidates merged, the flags passed over, warnings, and what evidence said."""
+
+    candidates: tuple[Candidate, ...]
+    skips: tuple[tuple[str, str], ...]
+    warnings: tuple[str, ...]
+    usage_note: str
+
+
+def _key(c: Candidate) -> tuple:
+    return (c.path, c.fixed, c.owns[:1], "" if c.fixed else c.name)
+
+
+def gather(ctx: Context) -> Gathered:
+    """Every source's candidates, merged by command: the help's in its order, then what only
+    evidence names; each with the uses every source counted for it."""
+    if is_runner_tool(ctx.tool):
+        found = _SOURCES["runner-targets"](ctx)
+        return Gathered(found.candidates, (), found.warnings, "")
+    helped = _SOURCES["help"](ctx)
+    merged: dict[tuple, Candidate] = {_key(c): c for c in helped.candidates}
+    warnings = list(helped.warnings)
+    counts: dict[str, int] = {}
+    for name in ("tldr-pages", "examples", "local"):
+        found = _SOURCES[name](ctx)
+        warnings += found.warnings
+        for cand in found.candidates:
+            counts[cand.source] = counts.get(cand.source, 0) + cand.use_count
+            key = _key(cand)
+            if key in merged:
+                merged[key] = replace(merged[key], uses=merged[key].uses + cand.uses)
+            else:
+                merged[key] = replace(cand, index=len(merged))
+    if counts:
+        note = "usage evidence: " + ", ".join(
+            f"{n} uses from {where}" for where, n in counts.items()
+        )
+    else:
+        note = f"no usage evidence names {ctx.tool.name}: the proposal comes from its help alone"
+    return Gathered(tuple(merged.values()), helped.skips, tuple(warnings), note)

@@ -480,8 +480,12 @@ def crawl(
         root_cmd = root.command
         git_style = bool(_HELP_ALL.search(root.text))
         sub_help = bool(_literal_first(re.escape(prober.name), _SUB_HELP).search(root.text))
-        help_first = not sub_help and _HELP_FOR_COMMAND.search(root.text) is not None
         pointer = _LISTING_POINTER.search(root.text) if not root_cmd.subcommands else None
+        # a root whose commands are listed only by `TOOL help` and that says a command's help is
+        # `TOOL help <command>`: each command's help is asked that way first
+        help_first = (
+            pointer is not None and not sub_help and _HELP_FOR_COMMAND.search(root.text) is not None
+        )
         if git_style:
             root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
         elif _found(_LIST_ALL, root.text, ("all", "--list"), folded=True):

@@ -170,3 +170,31 @@ def test_a_tool_without_subcommands_gets_its_used_modes_as_verbs():
     main = next(v for v in verbs.values() if v["cli"][1:2] != ["--list-checks"])
     assert {"external", "severity"} <= set(main["args"]["properties"])
     assert "files" in main["args"].get("required", [])
+
+
+def test_the_pack_description_says_what_the_tool_is_for():
+    """A heading, a note on the help itself and a NAME line's "prog - " are skipped or cut; a help
+    that never says what the tool is for says so instead of "Named commands of X"."""
+    from wrapgen.propose.core import tool_purpose
+
+    root = Command(
+        summary="Try 'wgtool --help all' for additional help text.",
+        description="Where: NAME is a name\n\nwgtool - counts the widgets in a file.",
+    )
+    assert tool_purpose(root, "wgtool") == "counts the widgets in a file."
+    bare = propose(Tool(name="wgtool", root=Command(flags=(Flag(long="--all"),))), usage=())
+    assert "Named commands" not in bare.manifest["description"]
+    assert "does not say what it is for" in bare.manifest["description"]
+
+
+def test_an_operand_is_described_in_its_own_tools_words():
+    """No glossary of another tool's: the sentence of the command's help that names the operand."""
+    from wrapgen.propose.text import operand_description
+
+    said = operand_description(
+        Positional("OBJECT"),
+        "object",
+        "Show an object. With no OBJECT, show every link of the device.",
+    )
+    assert said == "With no OBJECT, show every link of the device (OBJECT in the usage line)"
+    assert "revision" not in operand_description(Positional("<object>"), "object").lower()

@@ -23,7 +23,14 @@ from wrapgen.probe.prober import resolve_tool
 from wrapgen.propose import Proposal, propose
 from wrapgen.propose.jsonsel import fields_from_text
 
-__all__ = ["WrapResult", "wrap", "wrap_split", "json_field_lists", "recipe_for_picks"]
+__all__ = [
+    "WrapResult",
+    "wrap",
+    "wrap_split",
+    "json_field_lists",
+    "recipe_for_picks",
+    "guiding_paths",
+]
 
 _FIELD_PROBE_TIMEOUT_S = 10.0
 _FIELD_PROBE_JOBS = 4  # field probes at once: each is a sandboxed start of the tool (gh: 8 of them)
@@ -225,7 +232,8 @@ def wrap(
     options.update({k: v for k, v in dict(discover_options or {}).items() if v is not None})
     bin_name = ref.bin
     tell("discovery")
-    tool = _discovered(discover, ref, _with_deadline(discover, options, end, progress))
+    guide = guiding_paths(bin_name, picks)
+    tool = _discovered(discover, ref, _with_deadline(discover, options, end, progress, guide))
     root = tool.root
     if not (root.subcommands or root.flags or root.positionals):
         tried = (
@@ -374,10 +382,27 @@ def _reproposer(
     return again
 
 
-def _with_deadline(discover, options: dict, end: float | None, progress=None) -> dict:
-    """Discovery's options with its deadline cut to what is left of the wrap's, and ``progress``
-    (only for ``wrapgen.probe.discover.discover``, whose options they are; a caller's own
-    ``discover`` is left alone)."""
+def guiding_paths(tool_name: str, picks: Sequence[str] = ()) -> tuple[tuple[str, ...], ...]:
+    """The subcommand paths discovery reads first, most wanted first: every ``--pick``, then the
+    paths the tool's usage evidence names, most used first, as many as a pack offers commands
+    (``MAX_VERBS``): on a large tool, each read costs a start of the tool and its parents' reads
+    come with it, and the commands used less are still listed, as stubs, where the rest is not read."""
+    from wrapgen.propose.select import MAX_VERBS
+    from wrapgen.usage import public_usage
+
+    paths = [tuple(p.split()) for p in picks]
+    evidence = public_usage(tool_name)
+    if evidence is not None:
+        counts = evidence.path_counts()
+        used = sorted((p for p in counts if p), key=lambda p: (-counts[p], p))
+        paths += used[:MAX_VERBS]
+    return tuple(dict.fromkeys(p for p in paths if p))
+
+
+def _with_deadline(discover, options: dict, end: float | None, progress=None, priority=()) -> dict:
+    """Discovery's options with its deadline cut to what is left of the wrap's, ``progress`` and
+    the ``priority`` paths it reads first (only for ``wrapgen.probe.discover.discover``, whose
+    options they are; a caller's own ``discover`` is left alone)."""
     import time
 
     from wrapgen.probe import discover as discovery
@@ -386,6 +411,8 @@ def _with_deadline(discover, options: dict, end: float | None, progress=None) ->
         return options  # a caller's own discover: its options are its own
     if progress is not None:
         options = {**options, "progress": progress}
+    if priority:
+        options = {**options, "priority_paths": priority}
     if end is None:
         return options
     own = options.get("deadline_s", discovery.DEFAULT_DEADLINE_S)

@@ -94,6 +94,12 @@ def bare_job_patterns() -> tuple[re.Pattern[str], ...]:
 
 
 @lru_cache(maxsize=None)
+@lru_cache(maxsize=None)
+def not_a_description() -> tuple[re.Pattern[str], ...]:
+    """Sentences of a tool's help that say nothing of what it is for (about the help, a heading, a banner)."""
+    return tuple(pattern for pattern, _ in compiled(load("phrases"), "not_a_description"))
+
+
 def about_the_tool(tool: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     """(pattern, reason shown) for summaries that describe ``tool`` itself ("information about Composer")."""
     if not tool:

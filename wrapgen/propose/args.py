@@ -498,7 +498,9 @@ def plan_args(
             pos.choices,
             None,
             operand_description(
-                replace(pos, description=_clean_description(pos.description)), name
+                replace(pos, description=_clean_description(pos.description)),
+                name,
+                f"{command.summary}\n\n{command.description}",
             ),
             pos.variadic,
             boolean=False,

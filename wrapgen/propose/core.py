@@ -27,6 +27,7 @@ from typing import Any, Mapping, Sequence
 
 from wrapgen.knowledge.commands import common_weight
 from wrapgen.knowledge.harden import harden_manifest
+from wrapgen.knowledge.phrases import not_a_description
 from wrapgen.knowledge.table import load
 from wrapgen.model.proposal import Candidate, Decision, Proposal
 from wrapgen.model.recipe import PolicySetting, ProposalRequest
@@ -44,6 +45,7 @@ from wrapgen.propose.exitcodes import (
 from wrapgen.propose.jcparse import propose_jc
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.policy import PolicyGuess, classify
+from wrapgen.propose.rules import rule
 from wrapgen.propose.runners import is_runner_tool, propose_runner
 from wrapgen.propose.select import (
     exclusion_reason,
@@ -64,14 +66,51 @@ __all__ = ["Decision", "Proposal", "propose"]
 # A command the recipe's overrides name outranks every unnamed one of its effect (the caps still
 # apply): wrapgen/knowledge/data/weights.json.
 _RECIPE_BONUS = load("weights")["rank"].values()["recipe"]
-# A "summary" that is really a section heading of the help ("Options (and corresponding ...):").
-_HEADING = re.compile(r"\s*(?:usage|options|flags|commands|arguments)\b", re.IGNORECASE)
+# A label before what the tool is for ("OVERVIEW: A tool to format ...", "Description: ...").
+_LABEL = re.compile(r"^\s*(?:overview|description|about|summary)\s*:\s*", re.IGNORECASE)
 
 
 def _first_sentence(text: str) -> str:
     text = re.sub(r"\s+", " ", text or "").strip()
     text = re.split(r"(?<=[.!?])\s+(?=[A-Z])", text)[0]
     return text
+
+
+@rule("what is the tool for, in its help's own words?")
+def tool_purpose(root: Command, bin_name: str) -> str:
+    """The first sentence of the root's summary or description that says what the tool is for: not
+    a heading, a sentence about the help itself or a banner (knowledge ``not_a_description``), and
+    not unreadable (``text.readable``); a label ("OVERVIEW:") and a man page's NAME form
+    ("cppcheck - a tool for ...") come off. "" where no sentence says it."""
+    name = re.escape(bin_name.rsplit("/", 1)[-1])
+    texts = [root.summary, *re.split(r"\n\s*\n", root.description or "")]
+    for text in texts:
+        for sentence in re.split(
+            r"(?<=[.!?])\s+(?=[A-Z])", re.sub(r"\s+", " ", text or "").strip()
+        ):
+            sentence = _LABEL.sub("", sentence)
+            sentence = re.sub(rf"^\s*{name}\s+-+\s+", "", sentence, flags=re.IGNORECASE)
+            if _says(sentence):
+                return readable(sentence)
+    return ""
+
+
+def _says(sentence: str) -> bool:
+    """Whether a help sentence says something: readable, and no heading, banner or note on the help."""
+    return bool(readable(sentence)) and not any(p.search(sentence) for p in not_a_description())
+
+
+def _from_verbs(bin_name: str, verbs: Mapping[str, dict]) -> str:
+    """What a tool whose help never says what it is for does, from its verbs' descriptions."""
+    said = [
+        v["description"].rstrip(".")
+        for v in verbs.values()
+        if v.get("description") and not v["description"].startswith("Run ")
+    ][:3]
+    if not said:
+        return f"Run {bin_name.rsplit('/', 1)[-1]} (its help does not say what it is for)."
+    said = [said[0]] + [s[0].lower() + s[1:] for s in said[1:]]
+    return "; ".join(said) + "."
 
 
 def _sentence(text: str) -> str:
@@ -475,7 +514,8 @@ def _write_verb(
         else MAX_ARGS,
     )
     # a summary that is usage syntax, a copyright or a version line says nothing (propose/text.py)
-    summary = readable(_first_sentence(cand.effective_summary))
+    summary = _first_sentence(cand.effective_summary)
+    summary = readable(summary) if _says(summary) else ""
     description = _sentence(summary) or _fallback_description(draft.tool.root, cand, bin_name)
     title = propose_title(
         name=final_name,
@@ -556,15 +596,11 @@ def _assemble(draft: _Draft, written: Sequence[_Verb]) -> Proposal:
         if repr(_json_tokens(value)) != repr(pack_json):
             verbs[name]["json"] = _json_tokens(value)
     pack_id = proposed_pack_id(draft.request.pack_id or segment(bin_name.rsplit("/", 1)[-1]))
-    about = next(
-        (
-            t
-            for t in (root.summary, root.description)
-            if t and not _HEADING.match(t) and readable(_first_sentence(t))
-        ),
-        "",
+    description = (
+        draft.request.description
+        or _sentence(tool_purpose(root, bin_name))
+        or _from_verbs(bin_name, verbs)
     )
-    description = draft.request.description or _sentence(about) or f"Named commands of {bin_name}."
     manifest = {"pack_id": pack_id, "description": description, "bin": bin_name, "json": pack_json}
     manifest.update(_exit_codes(root, draft.picks, written))
     manifest["wrap"] = {

@@ -31,38 +31,35 @@ def readable(text: str) -> str:
     return "" if unreadable_reason(text) else text
 
 
-# what an operand holds, by the words of its name: (name words, singular phrase, plural phrase)
-_KINDS = (
-    (
-        ("path", "file", "src", "source", "dir", "directory", "pathspec", "filename"),
-        "a file or directory path",
-        "file or directory paths",
-    ),
-    (("url", "uri"), "the URL to use", "the URLs to use"),
-    (("pattern", "regex", "regexp"), "the pattern to match", "the patterns to match"),
-    (
-        ("rev", "revision", "commit", "ish", "tip", "base", "ref", "refspec", "object", "tree"),
-        "a revision (a commit, branch or tag name)",
-        "revisions (commit, branch or tag names)",
-    ),
-)
+def _naming_sentence(text: str, shown: str) -> str:
+    """The first sentence of the command's own help that names the operand as its usage does
+    ("With no FILE, or when FILE is -, read standard input."), short enough for a description."""
+    if not shown or not text:
+        return ""
+    spelled = re.escape(shown)
+    pattern = re.compile(rf"(?<![\w-])(?:<{spelled}>|{spelled.upper()}S?)(?![\w-])")
+    for sentence in re.split(r"(?<=[.!?])\s+", re.sub(r"\s+", " ", text).strip()):
+        if re.search(r"\$|\bexample\b", sentence, re.IGNORECASE):
+            continue  # an example command line, not what the operand is
+        if pattern.search(sentence) and len(sentence) <= 160 and readable(sentence):
+            return readable(sentence).rstrip(".")
+    return ""
 
 
-def operand_description(pos: Positional, name: str) -> str:
-    """What an operand is, for one whose help gives no more than its name (``<pathspec>...``)."""
+def operand_description(pos: Positional, name: str, context: str = "") -> str:
+    """What an operand is, in its own tool's words: its help, else the sentence of the command's help
+    (``context``) that names it, else its name as the usage line spells it; never another tool's
+    glossary (an ``OBJECT`` of one tool is no revision of another)."""
     own = (pos.description or "").strip()
     cleaned = readable(own)
     if cleaned and not names_only(cleaned, name) and not names_only(cleaned, pos.name):
         return cleaned
-    words = set(re.findall(r"[a-z]+", pos.name.lower())) | set(re.findall(r"[a-z]+", name.lower()))
-    words |= {w[:-1] for w in words if w.endswith("s")}
     shown = pos.name.split("|")[0].strip("<>[]. ")
-    for keys, one, many in _KINDS:
-        if words & set(keys):
-            what = many if pos.variadic else one
-            return f"{what[0].upper()}{what[1:]} ({shown} in the usage line)"
+    said = _naming_sentence(context, shown)
+    if said:
+        return f"{said[0].upper()}{said[1:]} ({shown} in the usage line)"
     label = re.sub(r"[_-]+", " ", shown).lower()
-    what = f"one or more {label} values" if pos.variadic else f"the {label}"
+    what = f"the {label}{'' if label.endswith('s') else 's'}" if pos.variadic else f"the {label}"
     return f"{what[0].upper()}{what[1:]} the command works on ({shown} in the usage line)"
 
 

@@ -118,7 +118,7 @@ def test_a_launcher_that_reads_its_arguments_is_read_not_run(tmp_path):
 # -- a tool too large to read within the deadline ----------------------------------------------------
 
 COMMANDS = 240  # each page takes SLOW_S: read in listing order, four at a time, far past DEADLINE_S
-SLOW_S = 0.5
+SLOW_S = 1.0
 DEADLINE_S = 30.0
 
 LARGE = """\

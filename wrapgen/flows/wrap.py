@@ -23,7 +23,14 @@ from wrapgen.probe.prober import resolve_tool
 from wrapgen.propose import Proposal, propose
 from wrapgen.propose.jsonsel import fields_from_text
 
-__all__ = ["WrapResult", "wrap", "wrap_split", "json_field_lists", "recipe_for_picks"]
+__all__ = [
+    "WrapResult",
+    "wrap",
+    "wrap_split",
+    "json_field_lists",
+    "recipe_for_picks",
+    "guiding_paths",
+]
 
 _FIELD_PROBE_TIMEOUT_S = 10.0
 _FIELD_PROBE_JOBS = 4  # field probes at once: each is a sandboxed start of the tool (gh: 8 of them)
@@ -125,6 +132,17 @@ def recipe_for_picks(tool_name: str, picks: Sequence[str], recipe=None):
     return replace(recipe, commands=specs)
 
 
+def _with_usage_from(recipe, paths: Sequence[str | os.PathLike]):
+    """``recipe`` (a Recipe, a ProposalRequest or None) with ``paths`` added to its ``usage_from``
+    (absolute), so the proposal sees them; without a recipe, a request that only carries them."""
+    from wrapgen.model.recipe import ProposalRequest
+
+    added = tuple(str(Path(p).resolve()) for p in paths)
+    if recipe is None:
+        return ProposalRequest(usage_from=added)
+    return replace(recipe, usage_from=tuple(getattr(recipe, "usage_from", ())) + added)
+
+
 def _resolved(tool_arg: str | None, recipe, discover) -> ToolRef:
     """The tool, resolved once (a recipe's way where there is one). A tool not found is an error,
     unless a caller's own ``discover`` reads it without running it (a task runner's file, a test)."""
@@ -171,6 +189,7 @@ def wrap(
     stage: Callable[[str], None] | None = None,
     progress: Callable[..., None] | None = None,
     trial_progress: Callable[..., None] | None = None,
+    usage_from: Sequence[str | os.PathLike] = (),
 ) -> WrapResult:
     """Wrap one tool into ``out_dir/<pack_id>/``; with ``check`` nothing is written.
 
@@ -187,6 +206,8 @@ def wrap(
     say so in their evidence). ``stage(name)`` is told each step as it starts ("discovery", "trials",
     ...), so a caller that gives up on a wrap can say where it was; ``progress(done, total, path)``
     is discovery's (commands read), ``trial_progress(done, total, verb)`` the trials' (verbs tried).
+    ``usage_from`` (``--usage-from``): files and folders showing how the tool is used, added to a
+    recipe's ``usage_from:``; the proposal reads them through ``wrapgen.usage.evidence_for``.
     """
     import time
 
@@ -211,7 +232,8 @@ def wrap(
     options.update({k: v for k, v in dict(discover_options or {}).items() if v is not None})
     bin_name = ref.bin
     tell("discovery")
-    tool = _discovered(discover, ref, _with_deadline(discover, options, end, progress))
+    guide = guiding_paths(bin_name, picks)
+    tool = _discovered(discover, ref, _with_deadline(discover, options, end, progress, guide))
     root = tool.root
     if not (root.subcommands or root.flags or root.positionals):
         tried = (
@@ -223,6 +245,8 @@ def wrap(
         )
     if picks:
         recipe = recipe_for_picks(bin_name, picks, recipe)
+    if usage_from:
+        recipe = _with_usage_from(recipe, usage_from)
     tell("proposing")
     proposal = propose(tool, recipe)
     fields: dict = {}
@@ -358,10 +382,27 @@ def _reproposer(
     return again
 
 
-def _with_deadline(discover, options: dict, end: float | None, progress=None) -> dict:
-    """Discovery's options with its deadline cut to what is left of the wrap's, and ``progress``
-    (only for ``wrapgen.probe.discover.discover``, whose options they are; a caller's own
-    ``discover`` is left alone)."""
+def guiding_paths(tool_name: str, picks: Sequence[str] = ()) -> tuple[tuple[str, ...], ...]:
+    """The subcommand paths discovery reads first, most wanted first: every ``--pick``, then the
+    paths the tool's usage evidence names, most used first, as many as a pack offers commands
+    (``MAX_VERBS``): on a large tool, each read costs a start of the tool and its parents' reads
+    come with it, and the commands used less are still listed, as stubs, where the rest is not read."""
+    from wrapgen.propose.select import MAX_VERBS
+    from wrapgen.usage import public_usage
+
+    paths = [tuple(p.split()) for p in picks]
+    evidence = public_usage(tool_name)
+    if evidence is not None:
+        counts = evidence.path_counts()
+        used = sorted((p for p in counts if p), key=lambda p: (-counts[p], p))
+        paths += used[:MAX_VERBS]
+    return tuple(dict.fromkeys(p for p in paths if p))
+
+
+def _with_deadline(discover, options: dict, end: float | None, progress=None, priority=()) -> dict:
+    """Discovery's options with its deadline cut to what is left of the wrap's, ``progress`` and
+    the ``priority`` paths it reads first (only for ``wrapgen.probe.discover.discover``, whose
+    options they are; a caller's own ``discover`` is left alone)."""
     import time
 
     from wrapgen.probe import discover as discovery
@@ -370,6 +411,8 @@ def _with_deadline(discover, options: dict, end: float | None, progress=None) ->
         return options  # a caller's own discover: its options are its own
     if progress is not None:
         options = {**options, "progress": progress}
+    if priority:
+        options = {**options, "priority_paths": priority}
     if end is None:
         return options
     own = options.get("deadline_s", discovery.DEFAULT_DEADLINE_S)

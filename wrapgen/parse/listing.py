@@ -110,6 +110,7 @@ def parse_listing(
     summary_col = 10_000
     in_columns = False
     in_commas = False  # the last line was part of a comma list and ended with a comma
+    carried = ""  # a name the comma list's line broke at its hyphen ("remove-iam-policy-")
     aligned = _summary_columns(lines)
 
     operands = ""
@@ -139,16 +140,17 @@ def parse_listing(
             summary.append(text)  # a wrapped summary
             continue
         commas = _COMMAS.match(line) or (in_commas and _COMMA_TAIL.match(line))
-        in_commas = bool(commas) and line.rstrip().endswith(",")
+        in_commas = bool(commas) and line.rstrip().endswith((",", "-"))
         if commas:
             flush()
             names, summary = [], []
-            stubs.extend(
-                stub(parent + (name.strip(),), group=group)
-                for name in text.split(",")
-                if name.strip()
-            )
+            listed = [name.strip() for name in text.split(",")]
+            listed[0], carried = carried + listed[0], ""
+            if listed[-1].endswith("-"):
+                carried = listed.pop()  # the name goes on at the next line's start
+            stubs.extend(stub(parent + (name,), group=group) for name in listed if name)
             continue
+        carried = ""
         columns = _COLUMNS.match(line) or (in_columns and _COLUMN_TAIL.match(line))
         in_columns = bool(columns)
         if columns and (ind == 0 or len(text.split()) >= 3 or in_columns):

@@ -28,6 +28,7 @@ from wrapgen.model.tool import Command, Flag, Positional, Tool
 __all__ = [
     "is_shell_script",
     "is_launcher",
+    "hands_over",
     "launched_paths",
     "launcher_prelude_problem",
     "shebang_interpreter",
@@ -119,12 +120,91 @@ def is_launcher(text: str) -> bool:
     itself, so such a script is probed (in the probe sandbox) like a binary instead of read; any
     other script is read statically, since probing it runs its lines (``rm "$HOME/..."``)."""
     if not _EXEC_ALL_ARGS.search(text) or launcher_prelude_problem(text):
-        return False
+        return hands_over(text)
     try:
         script = _tokenize(text)
         return _dispatch(script) is None and not _flags_reached(script, 0, len(script.tokens))
     except Exception:  # noqa: BLE001 - a script the tokenizer cannot read is read, not run
         return False
+
+
+# -- hand-over scripts -------------------------------------------------------------------------------
+#
+# A launcher whose set-up is more than the allowlist below admits (an SDK's preamble: functions
+# that look for a Python, loops over candidates, a `case` over a variable) is still a launcher when
+# the script never reads its own arguments before handing all of them over: its last statement runs
+# a program with "$@", and nowhere outside a function body (where $1 and "$@" are the function's
+# own) does a word name an argument ($1..$9, $@, $*, $#), `shift`, `getopts` or `set --`. Its
+# set-up then runs the same on every call, `--help` included, as a binary's start-up does: probing
+# it runs nothing a probe of the program it starts would not, and that program answers --help.
+
+# A word that names the script's arguments: $1..$9, $@, $*, $#, ${1...}, ${@...}, ${#}, ${#@}.
+_ARG_REF = re.compile(r"\$(?:[@*#1-9]|\{(?:#?[@*1-9]|#\}))")
+_ALL_ARGS_WORDS = frozenset({'"$@"', '"${@}"'})
+# The statement separators of bashlex's tokenizer (a pipe ends the program's statement too).
+_STATEMENT_ENDS = frozenset({"NEWLINE", "SEMICOLON", "AND_AND", "OR_OR", "BAR", "AMPERSAND"})
+_EXITS = (("exit",), ("exit", "$?"), ("exit", '"$?"'))  # after the hand-over: its own status
+
+
+def _statements_from_end(tokens: list[_Tok]) -> list[list[_Tok]]:
+    """The script's statements, last first, as runs of tokens between separators."""
+    out: list[list[_Tok]] = []
+    current: list[_Tok] = []
+    for tok in reversed(tokens):
+        if tok.kind in _STATEMENT_ENDS:
+            if current:
+                out.append(current[::-1])
+                current = []
+        else:
+            current.append(tok)
+    if current:
+        out.append(current[::-1])
+    return out
+
+
+def _hand_over(script: _Script) -> tuple[int, list[_Tok]] | None:
+    """(index of its first token, the words) of the statement that hands every argument to a
+    program, when it is the script's last one (an ``exit`` of its status may follow); else None."""
+    statements = _statements_from_end(script.tokens)
+    while statements and tuple(t.value for t in statements[0]) in _EXITS:
+        statements = statements[1:]
+    if not statements:
+        return None
+    last = statements[0]
+    if any(t.kind not in ("WORD", "ASSIGNMENT_WORD") for t in last):
+        return None  # `fi`, `done`, `}`: the hand-over is inside a construct, not the script's end
+    if not any(t.value in _ALL_ARGS_WORDS for t in last):
+        return None
+    words = [t for t in last if t.kind == "WORD"]
+    if words and words[0].value == "exec":
+        words = [w for w in words[1:] if not w.value.startswith("-")]
+    if not words or _ARG_REF.search(words[0].value):
+        return None  # `exec "$@"`: the arguments are the program (probing it would run them)
+    return script.tokens.index(last[0]), last
+
+
+def hands_over(text: str) -> bool:
+    """Whether a shell script is a hand-over launcher (see above): it never reads its arguments
+    but to pass all of them, in its last statement, to the program that statement runs."""
+    try:
+        script = _tokenize(text)
+    except Exception:  # noqa: BLE001 - a script the tokenizer cannot read is read, not run
+        return False
+    found = _hand_over(script)
+    if found is None:
+        return False
+    start, _ = found
+    inside = list(script.functions.values())
+    for index, tok in enumerate(script.tokens[:start]):
+        if any(lo <= index <= hi for lo, hi in inside):
+            continue  # a function's own arguments
+        if _ARG_REF.search(tok.value) or tok.value in ("shift", "getopts"):
+            return False
+        if tok.value == "set" and index + 1 < start:
+            following = script.tokens[index + 1].value
+            if following == "--" or not following.startswith(("-", "+")):
+                return False  # `set -- ...`, `set a b`: the arguments replaced
+    return True
 
 
 # -- the launcher allowlist -------------------------------------------------------------------------
@@ -271,9 +351,11 @@ def launched_paths(text: str) -> tuple[str, ...]:
     import shlex
 
     found: list[str] = []
-    for line in text.splitlines():
-        if not _EXEC_ALL_ARGS.search(line):
-            continue
+    lines = [line for line in text.splitlines() if _EXEC_ALL_ARGS.search(line)]
+    if not lines and hands_over(text):
+        found_over = _hand_over(_tokenize(text))
+        lines = [" ".join(t.value for t in found_over[1])] if found_over else []
+    for line in lines:
         try:
             words = shlex.split(line, comments=True)
         except ValueError:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import time
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -69,6 +70,19 @@ _HINT_REACH = 400  # characters before "global": the quoted command and the word
 _HINT_AFTER = 120  # after it: "global backend flags", "global options"
 # aws: "Use aws command help for information on a specific command" (its --help: "aws <command> help").
 _SUB_HELP = r"\s+<?(?:command|cmd)>?\s+help\b"
+# A root help with no listing that points at the command that lists them: "Run 'TOOL help' to see
+# the list of available commands." (the quoted name may be the program's own file name).
+_LISTING_POINTER = re.compile(
+    r"""
+    ["'`][\w.-]+(?P<args>(?:[ ][a-z-][\w-]*){1,2})["'`]   # the quoted command: "TOOL help"
+    \s+(?:to\s+(?:see|get|show|list)|for)                   # "to see", "for"
+    \s+(?:a\s+|the\s+)?(?:full\s+|complete\s+)?list\s+of    # "the list of"
+    \s+(?:all\s+)?(?:the\s+)?(?:available\s+)?commands\b     # "available commands"
+    """,
+    re.I | re.X,
+)
+# "Run 'TOOL help <command>' to get help for <command>": a command's help is `help SUB`.
+_HELP_FOR_COMMAND = re.compile(r"""["'`][\w.-]+\s+help\s+<(?:command|cmd|subcommand)>["'`]""", re.I)
 # `git help -a` also lists guides and file-format pages, which are not commands.
 _GUIDE_GROUP = re.compile(r"interfaces|file formats|guides", re.I)
 
@@ -90,6 +104,9 @@ class CrawlResult:
     # the subcommands whose probes timed out, when that alone made the result transient (no deadline
     # cut, the root read): discovery caches such a result once the same ones time out twice running
     timed_out: tuple[tuple[str, ...], ...] = ()
+    # the crawl read the priority paths and left the rest unread: it could not have read it within
+    # its deadline (the priority reads then hold what a caller asked for; see ``crawl``)
+    guided_stop: bool = False
 
 
 def default_jobs() -> int:
@@ -103,10 +120,13 @@ def has_content(command: Command) -> bool:
 
 
 def _candidates(
-    path: tuple[str, ...], *, git_style: bool, sub_help: bool = False
+    path: tuple[str, ...], *, git_style: bool, sub_help: bool = False, help_first: bool = False
 ) -> list[tuple[str, ...]]:
     if not path:
         return [("--help",), ("-h",), ("help",)]
+    if help_first:
+        # the root's help says "Run 'TOOL help <command>' to get help for <command>"
+        return [("help", *path), (*path, "--help"), (*path, "-h")]
     if sub_help:
         # the root's help says so ("Use aws <command> help"): only then is `SUB help` asked, since
         # elsewhere it may run SUB on an operand named "help"
@@ -242,6 +262,7 @@ def read_node(
     echo: frozenset[str] = frozenset(),
     use_man: bool = True,
     sub_help: bool = False,
+    help_first: bool = False,
     defer_man: bool = False,
     defer_parse: Callable[[str], bool] | None = None,
     known: tuple = (),
@@ -260,7 +281,7 @@ def read_node(
     chosen: tuple[Command, str] | None = None
     ran: list[tuple] = list(known)  # (args, result) of each probe run for this node
     results = dict(known)
-    for args in _candidates(path, git_style=git_style, sub_help=sub_help):
+    for args in _candidates(path, git_style=git_style, sub_help=sub_help, help_first=help_first):
         result = results.get(args)
         if result is None:
             result = prober.run(args)
@@ -400,15 +421,33 @@ def crawl(
     jobs: int | None = None,
     style: str | None = None,
     progress: Progress | None = None,
+    priority_paths: tuple[tuple[str, ...], ...] = (),
+    rest_s: float | None = None,
+    version: str | None = None,
 ) -> CrawlResult:
-    """Discover the tree under ``prober``'s tool; whatever was read is returned with warnings."""
+    """Discover the tree under ``prober``'s tool; whatever was read is returned with warnings.
+
+    ``priority_paths`` (subcommand paths, most wanted first) are read before the rest: each, with
+    its ancestors, wherever its parent lists it, at any depth and past ``max_nodes``, in their
+    order, while the rest waits (so that on a busy machine the rest takes no CPU from them). Once
+    they are read, the rest is read only if, at the pace of the reads so far, it would be read
+    within the deadline and within ``rest_s`` seconds (None: no bound of its own); otherwise it is
+    left as stubs (``guided_stop``), since what a deadline would let through of it is an arbitrary
+    part, the first listed. ``version``: the tool's ``--version``
+    line when the caller has read it already (else it is read beside the root's help)."""
     jobs = jobs or default_jobs()
+    wanted = _wanted(priority_paths)
+    root_started = time.monotonic()
     warnings: list[str] = []
     reads: dict[tuple[str, ...], NodeRead] = {}
     transient = False
     with Workers(jobs) as pool:
+        known_version = version
         version: list[str] = []  # (set by the worker that asks for it)
-        pool.submit(lambda: version.append(prober.version()))
+        if known_version is None:
+            pool.submit(lambda: version.append(prober.version()))
+        else:
+            version.append(known_version)
         # The root's man page is merged in only once it is known that no framework listing
         # replaces the root read (Symfony's `list --format=json` does: its page was never used).
         # (Symfony's `list` help, read where its JSON listing may replace it, is parsed only if not)
@@ -433,6 +472,7 @@ def crawl(
                 prober, parse, path=(), style=style, defer_man=True, known=root.parse_due
             )
         transient = root.transient
+        spent = [time.monotonic() - root_started, 1]  # time the reads took, how many: the pace
         if root.command is None:
             pool.wait()
             return CrawlResult(None, version[0], tuple(root.problems), transient, 1)
@@ -440,10 +480,20 @@ def crawl(
         root_cmd = root.command
         git_style = bool(_HELP_ALL.search(root.text))
         sub_help = bool(_literal_first(re.escape(prober.name), _SUB_HELP).search(root.text))
+        pointer = _LISTING_POINTER.search(root.text) if not root_cmd.subcommands else None
+        # a root whose commands are listed only by `TOOL help` and that says a command's help is
+        # `TOOL help <command>`: each command's help is asked that way first
+        help_first = (
+            pointer is not None and not sub_help and _HELP_FOR_COMMAND.search(root.text) is not None
+        )
         if git_style:
             root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
         elif _found(_LIST_ALL, root.text, ("all", "--list"), folded=True):
             root_cmd = _listed_commands(prober, parse, root_cmd, warnings)
+        elif pointer is not None:
+            root_cmd = _listed_commands(
+                prober, parse, root_cmd, warnings, args=tuple(pointer["args"].split())
+            )
         if root_cmd.subcommands and not (framework is not None and framework.complete):
             root_cmd = _man_listed_commands(prober, parse, root_cmd)
         flags, listing = _global_options(prober, parse, root.text, warnings)
@@ -462,13 +512,19 @@ def crawl(
         probed = 1
         skipped = 0
         late = 0  # stubs never submitted because the deadline had passed
+        left = 0  # stubs left unread once the priority paths were read (``guided_stop``)
+        guiding = 0  # priority nodes submitted and not yet recorded
+        guided = bool(wanted)  # priority paths are still being read: the rest waits in ``held``
+        stopped = False  # the rest is left unread
+        held: list[Command] = []
         queue: list[Command] = list(root_cmd.subcommands) if depth > 0 else []
         done = 0
         running = 0  # nodes submitted and not yet recorded
 
         def submit_children(children) -> None:
-            nonlocal probed, skipped, late, running
+            nonlocal probed, skipped, late, running, left, guiding
             for stub in children:
+                rank = wanted.get(stub.path)
                 if stub.probe == USAGE_LISTED:
                     # npm's `access list`, yarn's `cache list`: read from the parent's page, never run
                     # (`yarn cache list --help` runs `yarn cache list`)
@@ -477,28 +533,42 @@ def crawl(
                     continue
                 if (
                     stub.name.lower() in SKIP_RECURSION
-                    or len(stub.path) > depth
+                    or (len(stub.path) > depth and rank is None)
                     or stub.path in reads
                 ):
                     continue
                 if _expired(prober):
                     late += 1
                     continue
-                if probed >= max_nodes:
+                if rank is None and guided:
+                    held.append(stub)
+                    continue
+                if stopped and rank is None:
+                    left += 1
+                    continue
+                if probed >= max_nodes and rank is None:
                     skipped += 1
                     continue
                 probed += 1
                 running += 1
+                guiding += rank is not None
                 parent_text = reads.get(stub.path[:-1])
                 local_echo = echo | (
                     {parent_text.text.strip()} if parent_text and parent_text.text else set()
                 )
-                pool.submit(read_child, stub.path, frozenset(local_echo))
+                pool.submit(
+                    read_child,
+                    stub.path,
+                    frozenset(local_echo),
+                    rank=len(wanted) if rank is None else rank,
+                )
 
         def leaf_page(path: tuple[str, ...]) -> Callable[[str], bool]:
             # A page read where no child of it is crawled, or one that shows no listing of commands,
             # is parsed after the probes, with the other such pages (``finish_deferred``); a page
             # that lists commands is parsed at once, so that its children are probed meanwhile.
+            if _leads_to(path, wanted):
+                return lambda text: False  # a priority path's ancestor: its children come first
             if len(path) >= depth:
                 return lambda text: True
             if framework is not None and framework.children.get(path):
@@ -515,6 +585,7 @@ def crawl(
                     git_style=git_style,
                     echo=local_echo,
                     sub_help=sub_help,
+                    help_first=help_first,
                     **options,
                 )
             except Exception as error:  # e.g. out of file descriptors: lose this node, not the tree
@@ -529,16 +600,23 @@ def crawl(
                 node = framework.graft(node)
             reads[path] = node
             transient = transient or node.transient
-            if node.command is not None and len(path) < depth:
+            if node.command is not None and (len(path) < depth or _leads_to(path, wanted)):
                 submit_children(node.command.subcommands)
 
         def read_child(path: tuple[str, ...], local_echo: frozenset[str]) -> None:
-            nonlocal done, running
+            nonlocal done, running, guiding
+            began = time.monotonic()
             node = read(path, local_echo, defer_parse=leaf_page(path))
             with lock:
+                spent[0] += time.monotonic() - began
+                spent[1] += 1
                 record(path, node)
                 done += 1
                 running -= 1
+                if path in wanted:
+                    guiding -= 1
+                    if not guiding:
+                        release()
                 if progress is not None:
                     pool.notify((done, done + running, path))
                 if node.parse_due:
@@ -547,6 +625,34 @@ def crawl(
         echoes: dict[
             tuple[str, ...], frozenset[str]
         ] = {}  # a deferred node's echo set, for its finishing
+
+        def settle() -> bool:
+            """The rest released (``release``) if still waiting once nothing runs: the priority
+            paths that were listed were all cut short. Whether it was."""
+            with lock:
+                if not guided:
+                    return False
+                release()
+                return True
+
+        def release() -> None:
+            """Once the last priority node is read: the rest waiting is read if, each read taking
+            what the reads so far took on average, ``jobs`` at a time, it would be read before the
+            deadline and within ``rest_s``; else it is left unread (``stopped``). Under ``lock``."""
+            nonlocal guided, stopped, left
+            guided = False
+            end = getattr(prober, "deadline_at", None)
+            rest = held[:]
+            held.clear()
+            if rest:
+                takes = spent[0] / spent[1] * len(rest) / jobs
+                stopped = (end is not None and time.monotonic() + takes > end) or (
+                    rest_s is not None and takes > rest_s
+                )
+            if stopped:
+                left += len(rest)
+            else:
+                submit_children(rest)
 
         def finish_deferred() -> bool:
             """Parse the pages left for later, one after another (a burst of parsing costs less CPU
@@ -564,12 +670,14 @@ def crawl(
             if framework is not None:
                 reads.update(framework.nodes)  # read from the framework's listing: never probed
             submit_children(queue)
+            if guided and not guiding:
+                release()  # no priority path is listed here: the rest is judged at once
             if framework is not None:
                 for listed in framework.nodes.values():
                     submit_children(listed.command.subcommands)
         on_progress = None if progress is None else (lambda report: progress(*report))
         pool.wait(on_progress)
-        while finish_deferred():
+        while finish_deferred() or settle():
             pool.wait(on_progress)
     cut = 0
     for path in sorted(reads):
@@ -581,6 +689,14 @@ def crawl(
             warnings.append(
                 f"could not read `{prober.name} {' '.join(path)}`: {reason}; kept it as a stub"
             )
+    if left:
+        read = sum(1 for path, node in reads.items() if node.command is not None)
+        bound = "its deadline" if rest_s is None else f"its deadline or {rest_s:g} s"
+        warnings.append(
+            f"discovery read the commands asked for first ({read} with their parents) and left "
+            f"{left} more unread, as stubs: at the pace of its reads they would have taken longer "
+            f"than {bound} (--pick a command to read it)"
+        )
     if cut or late:
         transient = True
         read = sum(1 for path, node in reads.items() if node.command is not None)
@@ -604,7 +720,25 @@ def crawl(
     timed_out: tuple[tuple[str, ...], ...] = ()
     if transient and not (cut or late) and not reads[()].transient:
         timed_out = tuple(sorted(path for path, node in reads.items() if node.transient))
-    return CrawlResult(tree, version[0], tuple(warnings), transient, probed, timed_out)
+    return CrawlResult(
+        tree, version[0], tuple(warnings), transient, probed, timed_out, guided_stop=bool(left)
+    )
+
+
+def _wanted(paths) -> dict[tuple[str, ...], int]:
+    """Each priority path and each of its ancestors (the root left out), with its rank: the
+    position of the first path it leads to."""
+    wanted: dict[tuple[str, ...], int] = {}
+    for rank, path in enumerate(paths):
+        path = tuple(path)
+        for end in range(1, len(path) + 1):
+            wanted.setdefault(path[:end], rank)
+    return wanted
+
+
+def _leads_to(path: tuple[str, ...], wanted) -> bool:
+    """Whether a priority path lies below ``path``."""
+    return any(len(w) > len(path) and w[: len(path)] == path for w in wanted)
 
 
 def _read_from_parent(prober, parse: ParseFn, stub: Command, reads: dict, *, depth: int) -> None:
@@ -673,9 +807,12 @@ def _as_common(full: Command, short: Command) -> Command:
     )
 
 
-def _listed_commands(prober, parse: ParseFn, root: Command, warnings: list[str]) -> Command:
-    """Add the commands `TOOL --list` shows beyond the common ones (cargo); aliases are left out."""
-    result = prober.run(("--list",))
+def _listed_commands(
+    prober, parse: ParseFn, root: Command, warnings: list[str], *, args=("--list",)
+) -> Command:
+    """Add the commands `TOOL --list` (or the ``args`` the root's help points at) shows beyond the
+    common ones; aliases are left out."""
+    result = prober.run(args)
     parsed = (
         _safe_parse(parse, result.text, prog=(prober.name,), style=None)[0]
         if result.usable
@@ -683,14 +820,14 @@ def _listed_commands(prober, parse: ParseFn, root: Command, warnings: list[str])
     )
     if parsed is None or not parsed.subcommands:
         warnings.append(
-            f"`{prober.name} --help` points at `--list` for all commands, but it gave none that "
+            f"`{prober.name} --help` points at `{' '.join(args)}` for all commands, but it gave none that "
             f"could be read{': ' + result.problem if result.problem else ''}"
         )
         return root
     known = {s.name for s in root.subcommands}
     extra = [
         s
-        for s in _normalise(parsed, (), ("--list",), parsed.parser).subcommands
+        for s in _normalise(parsed, (), args, parsed.parser).subcommands
         if s.name not in known and s.name != "..." and not s.summary.lower().startswith("alias:")
     ]
     if not extra:

@@ -16,6 +16,12 @@ __all__ = ["discover"]
 
 
 DEFAULT_DEADLINE_S = 120.0
+# What a crawl guided by priority paths gives the rest of the tree once those are read: it reads the
+# rest only if that would take no longer. The paths asked for are what a pack guided by use is made
+# of; the rest only fills where use is silent, and a large tool's rest (hundreds of commands, each a
+# start of the tool) would hold a wrap for minutes. A small tool's rest fits (git's 150 commands: a
+# few seconds), so it is still read whole, and cached as it always was.
+GUIDED_REST_S = 20.0
 
 
 def discover(
@@ -31,6 +37,7 @@ def discover(
     man: bool = True,
     deadline_s: float | None = DEFAULT_DEADLINE_S,
     sandbox: bool | None = None,
+    priority_paths=(),
 ) -> Tool:
     """The tool's command tree as read from its own help (and man page where help is thin).
 
@@ -40,6 +47,10 @@ def discover(
     whole crawl (default 120 s; None for none): past it what was read is returned, with a warning.
     ``sandbox=None`` runs the probes in bubblewrap where it works (False: never); every probe gets a
     scratch HOME and working directory either way.
+    ``priority_paths`` (subcommand paths, most wanted first: the ones a caller's evidence names,
+    the ones it was asked for) are read first, at any depth, and the rest only if it can be read
+    within the deadline and ``GUIDED_REST_S`` (``crawl``); a cached tree that has them unread is
+    read again.
 
     Raises ToolNotFoundError when the tool cannot be found or run, HelpUnreadableError when not
     even its top-level help could be read; a subcommand that fails only adds to ``Tool.warnings``.
@@ -87,12 +98,20 @@ def discover(
             deadline_at=end,
         ) as prober:
             options["launches"] = prober.version()
+    priority = tuple(dict.fromkeys(tuple(p) for p in priority_paths if p))
     key = disk.cache_key(path, options=options) if cache else None
-    if key is not None:
-        # Before any parser is imported: a cached rediscovery costs a stat and one JSON read.
-        cached = disk.load(key)
-        if cached is not None:
-            return cached
+    # a crawl that read the priority paths and left the rest is kept apart, under those paths
+    guided_key = (
+        disk.cache_key(path, options={**options, "priority": [list(p) for p in priority]})
+        if cache and priority
+        else None
+    )
+    for known in (key, guided_key):
+        if known is not None:
+            # Before any parser is imported: a cached rediscovery costs a stat and one JSON read.
+            cached = disk.load(known)
+            if cached is not None and not _unread(cached, priority, depth=depth):
+                return cached
     if style == "script" or (style is None and _has_shebang(path)):
         from wrapgen.parse.script import discover_script, is_shell_script
 
@@ -125,6 +144,9 @@ def discover(
             jobs=jobs,
             style=style,
             progress=progress,
+            priority_paths=priority,
+            rest_s=GUIDED_REST_S,
+            version=options.get("launches"),
         )
         note = prober.sandbox_note
         if prober.withheld:
@@ -147,9 +169,29 @@ def discover(
         )
     warnings = result.warnings + ((note,) if note else ())
     found = Tool(name=tool, root=result.root, path=path, version=result.version, warnings=warnings)
-    if key is not None and (not result.transient or disk.repeated_timeouts(key, result.timed_out)):
+    if result.guided_stop and guided_key is not None and not result.transient:
+        disk.store(guided_key, found)
+    elif key is not None and (
+        not result.transient or disk.repeated_timeouts(key, result.timed_out)
+    ):
         disk.store(key, found)
     return found
+
+
+def _unread(tool: Tool, paths, *, depth: int) -> bool:
+    """Whether a priority path below ``depth`` is a stub in ``tool`` (listed by its parent, never
+    read): a crawl that read all it could to ``depth`` has the shallower ones read."""
+    for path in paths:
+        if len(path) <= depth:
+            continue
+        command = tool.root
+        for level in range(1, len(path) + 1):
+            command = next((c for c in command.subcommands if c.path == path[:level]), None)
+            if command is None:
+                break  # not listed: nothing more to read
+            if command.stub:
+                return True
+    return False
 
 
 def _prestart() -> None:

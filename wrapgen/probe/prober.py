@@ -359,6 +359,11 @@ class Prober:
         return self._deadline is not None and time.monotonic() >= self._deadline
 
     @property
+    def deadline_at(self) -> float | None:
+        """The ``time.monotonic()`` at which discovery's deadline passes, or None for none."""
+        return self._deadline
+
+    @property
     def retry_timeout_s(self) -> float:
         """The bound of a timed-out probe's second run: ``RETRY_FACTOR`` times the slowest of the
         tool's probes that finished so far, at least the first bound, at most ``RETRY_MAX_S``."""

@@ -10,18 +10,21 @@ it through ``notify``, so that it, not a worker, runs the caller's callback.
 
 from __future__ import annotations
 
+import itertools
 import threading
-from queue import SimpleQueue
+from queue import PriorityQueue, SimpleQueue
 from typing import Callable
 
 __all__ = ["Workers"]
 
 _IDLE_CHECK = object()  # put for the caller when the last open task has ended: "look again"
+_LAST = float("inf")  # the rank of the "stop" each thread takes once closing: after every task
 
 
 class Workers:
-    """A pool of threads taking tasks in order; ``close()`` (or the ``with`` block's end) skips the
-    tasks not started yet, waits for the running ones and lets every thread go.
+    """A pool of threads taking tasks in order of their ``rank`` (lowest first), then of submission;
+    ``close()`` (or the ``with`` block's end) skips the tasks not started yet, waits for the running
+    ones and lets every thread go.
 
     A task must not raise: what it raises is kept, and raised again by ``wait`` or ``close``.
     """
@@ -29,7 +32,8 @@ class Workers:
     def __init__(self, jobs: int, *, name: str = "wrapgen-probe"):
         self._jobs = max(1, jobs)
         self._name = name
-        self._tasks: SimpleQueue = SimpleQueue()
+        self._tasks: PriorityQueue = PriorityQueue()  # (rank, submission number, task, args)
+        self._order = itertools.count()
         self._events: SimpleQueue = SimpleQueue()  # for the caller: notify()'s items, _IDLE_CHECK
         self._lock = threading.Lock()
         self._threads = 0
@@ -46,8 +50,9 @@ class Workers:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def submit(self, task: Callable, *args) -> None:
-        """Run ``task(*args)`` on a worker (none once closing: a task not started is skipped)."""
+    def submit(self, task: Callable, *args, rank: int = 0) -> None:
+        """Run ``task(*args)`` on a worker, before every waiting task of a higher ``rank`` (none once
+        closing: a task not started is skipped)."""
         with self._lock:
             if self._stopping:
                 return
@@ -58,7 +63,7 @@ class Workers:
             elif self._threads < self._jobs:
                 start = self._threads
                 self._threads += 1
-        self._tasks.put((task, args))
+        self._tasks.put((rank, next(self._order), task, args))
         if start is not None:
             threading.Thread(target=self._work, name=f"{self._name}_{start}", daemon=True).start()
 
@@ -89,7 +94,7 @@ class Workers:
                     break
             self._events.get()
         for _ in range(threads):
-            self._tasks.put(None)
+            self._tasks.put((_LAST, next(self._order), None, ()))
         self._raise_kept()
 
     def _raise_kept(self) -> None:
@@ -100,10 +105,9 @@ class Workers:
     def _work(self) -> None:
         tasks = self._tasks
         while True:
-            item = tasks.get()
-            if item is None:
+            _, _, task, args = tasks.get()
+            if task is None:
                 return
-            task, args = item
             try:
                 if not self._stopping:
                     task(*args)

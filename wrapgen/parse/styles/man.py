@@ -16,7 +16,13 @@ from wrapgen.parse.registry import register_parser
 from wrapgen.parse.sections import indent_of
 from wrapgen.parse.styles.gnu import without_operators
 
-__all__ = ["parse_man", "roff_to_text", "man_page_commands", "bullet_commands"]
+__all__ = [
+    "parse_man",
+    "roff_to_text",
+    "man_page_commands",
+    "bullet_commands",
+    "tagged_commands",
+]
 
 # SYNOPSIS is read here, not by the shared usage splitter: its paragraphs are whole usage lines.
 RULES = Rules(
@@ -536,7 +542,11 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     roff = _is_roff(text)
     if roff:
         text = roff_to_text(text)
-    pages = man_page_commands(text, prog=prog) + bullet_commands(text, prog=prog)
+    pages = (
+        man_page_commands(text, prog=prog)
+        + bullet_commands(text, prog=prog)
+        + tagged_commands(text, prog=prog)
+    )
     statuses = exit_statuses(text)  # before _option_sections drops the EXIT STATUS section
     text = _option_sections(text)
     parts = read_parts(text, prog=prog, rules=RULES)
@@ -614,7 +624,7 @@ def man_page_commands(text: str, *, prog: tuple[str, ...]) -> tuple[Command, ...
     return tuple(found.values())
 
 
-# aws's help pages (docutils' man writer) list commands as bullets under "AVAILABLE SERVICES" /
+# Pages written by docutils' man writer list commands as bullets under "AVAILABLE SERVICES" /
 # "AVAILABLE COMMANDS": "       o accessanalyzer".
 _BULLET_HEADING = re.compile(r"^(?:AVAILABLE\s+)?(?:SUB)?(?:COMMANDS|SERVICES)$")
 _BULLET_ITEM = re.compile(r"^\s{2,}[o*\u2022+-]\s+([a-z0-9][\w.-]*)\s*$")
@@ -634,4 +644,42 @@ def bullet_commands(text: str, *, prog: tuple[str, ...]) -> tuple[Command, ...]:
         if match and match.group(1) not in found and match.group(1) != "help":
             name = match.group(1)
             found[name] = Command(path=(*prog[1:], name), group=heading.title(), stub=True)
+    return tuple(found.values())
+
+
+# Pages rendered in man's layout by the tool itself list commands, and groups of commands, as
+# tagged paragraphs under "COMMANDS" or "GROUPS": the name alone on its line, its summary below
+# it, indented deeper ("     list\n        List properties ...").
+_TAGGED_HEADING = re.compile(r"^(?:AVAILABLE\s+)?(?:SUB)?(?:COMMANDS|COMMAND GROUPS|GROUPS)$")
+_TAGGED_ITEM = re.compile(r"^(?P<indent>\s{2,})(?P<name>[a-z0-9][\w.-]*)\s*$")
+
+
+def tagged_commands(text: str, *, prog: tuple[str, ...]) -> tuple[Command, ...]:
+    """Subcommands a man-style page lists as tagged paragraphs (a bare name, its summary indented
+    below) under a commands or groups heading."""
+    found: dict[str, Command] = {}
+    heading = ""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if line[:1].isalpha():
+            heading = line.strip()
+            continue
+        if not _TAGGED_HEADING.match(heading):
+            continue
+        match = _TAGGED_ITEM.match(line)
+        if not match or match["name"] in found or match["name"] == "help":
+            continue
+        summary = []
+        for follow in lines[index + 1 : index + 6]:
+            if not follow.strip() or indent_of(follow) <= len(match["indent"]):
+                break
+            summary.append(follow.strip())
+        if not summary:
+            continue  # a word alone on a line with nothing under it: no listing
+        found[match["name"]] = Command(
+            path=(*prog[1:], match["name"]),
+            summary=" ".join(summary)[:200].rstrip("."),
+            group=heading.title(),
+            stub=True,
+        )
     return tuple(found.values())

@@ -1,0 +1,196 @@
+"""Discovery guided by use (issue 26 item 3): a launcher script probed as the program it starts,
+priority paths read first on a tool too large to read within the deadline, ``--pick`` reaching a
+command the crawl would not have read."""
+
+from __future__ import annotations
+
+import os
+import stat
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import flag_of
+from tests.support.tools import python_tool
+from wrapgen.flows.wrap import wrap
+from wrapgen.parse import parse_help
+from wrapgen.parse.script import hands_over
+from wrapgen.probe.crawl import crawl
+from wrapgen.probe.discover import discover
+from wrapgen.probe.prober import Prober
+
+pytestmark = [pytest.mark.live, pytest.mark.usefixtures("own_cache")]
+
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+# An argparse program with subcommands, started by the launcher below (no network, no state).
+PROGRAM = """\
+import argparse
+parser = argparse.ArgumentParser(prog="cloudish")
+parser.add_argument("--project", help="the project to use")
+sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+config = sub.add_parser("config", help="Manage the configuration")
+config_sub = config.add_subparsers(dest="action", metavar="ACTION")
+listing = config_sub.add_parser("list", help="List the properties")
+listing.add_argument("--all", action="store_true", help="list unset properties too")
+config_sub.add_parser("set", help="Set a property").add_argument("name")
+sub.add_parser("info", help="Show what is installed")
+parser.parse_args()
+"""
+
+# A software kit's launcher: functions that look for an interpreter, a loop over candidates, a
+# `case` over a variable and the program started by the last statement, without `exec`. It never
+# reads its arguments but to hand all of them over.
+LAUNCHER = """\
+#!/bin/sh
+# finds an interpreter, then runs the program with every argument
+_which() {
+  command -v "$1" 2>/dev/null
+}
+pick_python() {
+  for candidate in "$@"; do
+    if _which "$candidate" >/dev/null; then
+      echo "$candidate"
+      return
+    fi
+  done
+}
+ROOT_DIR=$(dirname "$0")
+if [ -z "$KIT_PYTHON" ]; then
+  KIT_PYTHON=$(pick_python {python} python3)
+fi
+case ":$KIT_SITE:" in
+  ::) KIT_ARGS="-S" ;;
+  *) KIT_ARGS="" ;;
+esac
+export KIT_PYTHON
+"$KIT_PYTHON" $KIT_ARGS "{program}" "$@"
+"""
+
+
+def _system_python() -> str:
+    if not os.access(SYSTEM_PYTHON, os.X_OK):
+        pytest.skip(f"{SYSTEM_PYTHON} is not installed")
+    return SYSTEM_PYTHON
+
+
+def _launcher(tmp_path: Path) -> Path:
+    program = tmp_path / "lib" / "cloudish.py"
+    program.parent.mkdir()
+    program.write_text(PROGRAM)
+    launcher = tmp_path / "bin" / "cloudish"
+    launcher.parent.mkdir()
+    launcher.write_text(
+        LAUNCHER.replace("{python}", _system_python()).replace("{program}", str(program))
+    )
+    launcher.chmod(launcher.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return launcher
+
+
+def test_a_launcher_with_a_set_up_of_its_own_is_probed_as_its_program(tmp_path):
+    """A shell launcher with functions, a loop and a case, ending in `PYTHON SCRIPT "$@"`, is read
+    from the argparse program it starts: its subcommands, theirs, and their flags."""
+    launcher = _launcher(tmp_path)
+    assert hands_over(launcher.read_text())
+    tool = discover(str(launcher), depth=2, cache=False)
+    assert tool.root.parser == "argparse"
+    assert {"config", "info"} <= {c.name for c in tool.root.subcommands}
+    listing = tool.root.find(("config", "list"))
+    assert listing is not None and not listing.stub
+    assert flag_of(listing, "--all") is not None
+
+
+def test_a_launcher_that_reads_its_arguments_is_read_not_run(tmp_path):
+    """The same launcher with a `case "$1"` of its own is no hand-over: it is read as a script, and
+    what its dispatch names are its commands (none of the program's)."""
+    launcher = _launcher(tmp_path)
+    text = launcher.read_text().replace(
+        "export KIT_PYTHON\n", 'case "$1" in\n  update) echo updating; exit 0 ;;\nesac\n'
+    )
+    launcher.write_text(text)
+    assert not hands_over(text)
+    tool = discover(str(launcher), depth=1, cache=False)
+    assert tool.root.parser == "script"
+    assert [c.name for c in tool.root.subcommands] == ["update"]
+
+
+# -- a tool too large to read within the deadline ----------------------------------------------------
+
+COMMANDS = 240  # each page takes SLOW_S: read in listing order, four at a time, far past DEADLINE_S
+SLOW_S = 1.0
+DEADLINE_S = 30.0
+
+LARGE = """\
+import sys, time
+args = [a for a in sys.argv[1:]]
+n = {n}
+if args in (["--help"], ["-h"], []):
+    print("Usage:\\n  large <command> [flags]\\n\\nAvailable Commands:")
+    for i in range(n):
+        print(f"  c{{i:03d}}        Command number {{i}}")
+    print("\\nFlags:\\n  -h, --help   help for large")
+    sys.exit(0)
+time.sleep({slow})
+if len(args) == 2 and args[1] == "--help":
+    name = args[0]
+    print(f"Usage:\\n  large {{name}} <command> [flags]\\n\\nAvailable Commands:")
+    print(f"  leaf        The leaf of {{name}}\\n  other       Another of {{name}}\\n")
+    print(f"Flags:\\n  -h, --help   help for {{name}}\\n      --{{name}}-flag   only {{name}} has it")
+    sys.exit(0)
+if len(args) == 3 and args[2] == "--help":
+    name, sub = args[0], args[1]
+    print(f"Usage:\\n  large {{name}} {{sub}} [flags]\\n\\nFlags:\\n  -h, --help   help for {{sub}}")
+    print(f"      --deep-{{sub}}   a flag of {{name}} {{sub}}")
+    sys.exit(0)
+print("unknown command", file=sys.stderr)
+sys.exit(2)
+"""
+
+
+def _large(tmp_path: Path) -> str:
+    return python_tool(tmp_path / "large", textwrap.dedent(LARGE.format(n=COMMANDS, slow=SLOW_S)))
+
+
+def test_priority_paths_are_read_first_and_the_rest_left_where_it_cannot_be_read(tmp_path):
+    """The last command of a long listing and its child, asked for first, are read (with their
+    flags) though the crawl could not read the whole listing; the rest is left as stubs."""
+    tool = _large(tmp_path)
+    wanted = ("c239", "leaf")
+    with Prober(
+        tool, name="large", timeout_s=20, use_man=False, sandbox=False, deadline_s=DEADLINE_S
+    ) as prober:
+        result = crawl(prober, parse_help, depth=2, jobs=4, priority_paths=(wanted,), rest_s=0)
+    root = result.root
+    last = root.find(("c239",))
+    leaf = root.find(wanted)
+    assert last is not None and not last.stub and flag_of(last, "--c239-flag") is not None
+    assert leaf is not None and not leaf.stub and flag_of(leaf, "--deep-leaf") is not None
+    assert root.find(("c000",)).stub  # the rest: listed, never read
+    assert result.guided_stop
+    assert any("left" in w and "unread" in w for w in result.warnings)
+
+
+def test_pick_reaches_a_command_the_crawl_would_not_have_read(tmp_path):
+    """`wrap --pick "c200 other"` on the large tool with depth 1: the picked command, below the
+    depth and far down the listing, is read and becomes the pack's verb with its own flag."""
+    tool = _large(tmp_path)
+    result = wrap(
+        tool,
+        out_dir=tmp_path / "packs",
+        picks=["c200 other"],
+        discover_options={"depth": 1, "deadline_s": DEADLINE_S, "cache": False},
+        probe_json_fields=False,
+    )
+    verbs = result.proposal.manifest["verbs"]
+    assert list(verbs) == ["c200.other"], verbs
+    assert "--deep-other" in repr(verbs["c200.other"])
+
+
+def test_wrap_of_a_large_tool_stops_after_what_use_and_picks_ask(tmp_path):
+    """Guided by a pick, discovery leaves the rest of a large listing unread and says so."""
+    tool = _large(tmp_path)
+    found = discover(tool, depth=1, deadline_s=DEADLINE_S, cache=False, priority_paths=(("c120",),))
+    assert not found.root.find(("c120",)).stub
+    assert sum(1 for c in found.root.subcommands if not c.stub) < COMMANDS
+    assert any("--pick a command to read it" in w for w in found.warnings)

@@ -1,0 +1,77 @@
+"""Listings read from pages that do not look like one: a comma list broken at a hyphen, man-style
+tagged listings of commands and groups."""
+
+from __future__ import annotations
+
+from wrapgen.parse import parse_help
+from wrapgen.probe.crawl import _HELP_FOR_COMMAND, _LISTING_POINTER
+
+COMMA_LISTING = """\
+A tool for tables.
+
+USAGE: tool.py [--global_flags] <command> [--command_flags] [args]
+
+Any of the following commands:
+  add-policy-binding, cancel, cp, remove-policy-
+  binding, rm, show
+
+
+cancel                     Cancel a job.
+"""
+
+TAGGED = """\
+NAME
+    tool - manage the things
+
+SYNOPSIS
+    tool GROUP | COMMAND [--project=PROJECT]
+
+GLOBAL FLAGS
+     --project=PROJECT
+        The project to use.
+
+GROUPS
+    GROUP is one of the following:
+
+     config
+        Manage the configuration.
+
+     storage
+        Manage buckets and objects.
+
+COMMANDS
+    COMMAND is one of the following:
+
+     info
+        Show what is installed.
+"""
+
+
+def test_a_comma_listing_keeps_a_name_broken_at_its_hyphen_whole():
+    """ "remove-policy-" at a line's end and "binding" at the next one's start are one name."""
+    names = [c.name for c in parse_help(COMMA_LISTING, prog=("tool",)).subcommands]
+    assert "remove-policy-binding" in names and "binding" not in names
+    assert names[:3] == ["add-policy-binding", "cancel", "cp"]
+
+
+def test_man_style_groups_and_commands_are_subcommands():
+    """Names alone on their lines under GROUPS / COMMANDS, their summaries below, are listed."""
+    command = parse_help(TAGGED, prog=("tool",))
+    found = {c.name: (c.group, c.summary) for c in command.subcommands}
+    assert found == {
+        "config": ("Groups", "Manage the configuration"),
+        "storage": ("Groups", "Manage buckets and objects"),
+        "info": ("Commands", "Show what is installed"),
+    }
+
+
+def test_a_root_help_pointing_at_its_command_listing_is_understood():
+    """ "Run 'tool.py help' to see the list of available commands" names the listing's command;
+    "'tool.py help <command>'" says a command's help is `help COMMAND`."""
+    text = (
+        "Run 'tool.py help' to see the list of available commands.\n"
+        "Run 'tool.py help <command>' to get help for <command>.\n"
+    )
+    assert _LISTING_POINTER.search(text)["args"].split() == ["help"]
+    assert _HELP_FOR_COMMAND.search(text)
+    assert not _LISTING_POINTER.search("Run 'tool help' to set the global options.")

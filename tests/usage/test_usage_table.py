@@ -64,6 +64,17 @@ def test_a_leading_bare_word_is_a_subcommand():
     assert use.operands == (UsedOperand("text", "image"),)
 
 
+def test_global_flags_before_a_known_subcommand_keep_the_path():
+    """`git -C DIR status` is path (status,) with -C's value, where a page names git's status."""
+    known = {("status",)}.__contains__
+    (use,) = _uses("git {{[-C|--work-tree]}} {{path/to/directory}} status", "git", known)
+    assert use.path == ("status",) and use.valued == ("--work-tree",)
+    (use,) = _uses("git --no-pager status", "git", known)
+    assert use.path == ("status",) and use.flags == ("--no-pager",) and use.valued == ()
+    (use,) = _uses("git --no-pager frobnicate", "git", known)  # no page: no path
+    assert use.path == ()
+
+
 def test_operand_kinds_come_from_placeholders():
     """path/to/file, path/to/directory, url, branch, package, pid, pattern and numbers are typed."""
     (use,) = _uses(

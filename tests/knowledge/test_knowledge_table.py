@@ -47,8 +47,9 @@ def _bad(change) -> dict:
 
 
 # Data files with a structure of their own and their own validating loader (nested records, not
-# word tables): hardening.json is read by wrapgen.knowledge.hardening.load_catalogue.
-_STRUCTURED = {"hardening"}
+# word tables): hardening.json is read by wrapgen.knowledge.hardening.load_catalogue; usage.json
+# (the usage table distilled from tldr-pages) by wrapgen.usage.
+_STRUCTURED = {"hardening", "usage"}
 
 
 def _shipped() -> list[str]:
@@ -211,6 +212,7 @@ def test_the_shipped_derived_tables_build():
         "shells",
         "tools",
         "trials",
+        "usage_kinds",
         "verbs",
         "weights",
     ]

@@ -420,6 +420,7 @@ def _memo_key(path: Path, out_dir: str | os.PathLike) -> str | None:
         "tool": [tool.path, stat.st_size, stat.st_mtime_ns],
         "bin": tool.bin,  # (the name where PATH finds it: what pack.yaml names)
         "runner": _runner_identity(path, data),
+        "usage": _usage_identity(path, data),
         "out": str(Path(out_dir).resolve()),
     }
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
@@ -434,6 +435,16 @@ def _runner_identity(path: Path, data) -> list:
 
     file = runner.get("file") if isinstance(runner.get("file"), str) else None
     return repository_identity(str(data["tool"]), path.resolve().parent / runner["dir"], file=file)
+
+
+def _usage_identity(path: Path, data) -> list:
+    """A recipe's ``usage_from:`` files (their sha256): an edited script is a new conversion."""
+    paths = data.get("usage_from") if isinstance(data, dict) else None
+    if not isinstance(paths, list) or not paths:
+        return []
+    from wrapgen.usage.local import identity
+
+    return identity(path.resolve().parent / str(p) for p in paths)
 
 
 def _memo_path(key: str) -> Path:

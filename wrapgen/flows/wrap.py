@@ -132,6 +132,17 @@ def recipe_for_picks(tool_name: str, picks: Sequence[str], recipe=None):
     return replace(recipe, commands=specs)
 
 
+def _with_usage_from(recipe, paths: Sequence[str | os.PathLike]):
+    """``recipe`` (a Recipe, a ProposalRequest or None) with ``paths`` added to its ``usage_from``
+    (absolute), so the proposal sees them; without a recipe, a request that only carries them."""
+    from wrapgen.model.recipe import ProposalRequest
+
+    added = tuple(str(Path(p).resolve()) for p in paths)
+    if recipe is None:
+        return ProposalRequest(usage_from=added)
+    return replace(recipe, usage_from=tuple(getattr(recipe, "usage_from", ())) + added)
+
+
 def _resolved(tool_arg: str | None, recipe, discover) -> ToolRef:
     """The tool, resolved once (a recipe's way where there is one). A tool not found is an error,
     unless a caller's own ``discover`` reads it without running it (a task runner's file, a test)."""
@@ -178,6 +189,7 @@ def wrap(
     stage: Callable[[str], None] | None = None,
     progress: Callable[..., None] | None = None,
     trial_progress: Callable[..., None] | None = None,
+    usage_from: Sequence[str | os.PathLike] = (),
 ) -> WrapResult:
     """Wrap one tool into ``out_dir/<pack_id>/``; with ``check`` nothing is written.
 
@@ -194,6 +206,8 @@ def wrap(
     say so in their evidence). ``stage(name)`` is told each step as it starts ("discovery", "trials",
     ...), so a caller that gives up on a wrap can say where it was; ``progress(done, total, path)``
     is discovery's (commands read), ``trial_progress(done, total, verb)`` the trials' (verbs tried).
+    ``usage_from`` (``--usage-from``): files and folders showing how the tool is used, added to a
+    recipe's ``usage_from:``; the proposal reads them through ``wrapgen.usage.evidence_for``.
     """
     import time
 
@@ -231,6 +245,8 @@ def wrap(
         )
     if picks:
         recipe = recipe_for_picks(bin_name, picks, recipe)
+    if usage_from:
+        recipe = _with_usage_from(recipe, usage_from)
     tell("proposing")
     proposal = propose(tool, recipe)
     fields: dict = {}

@@ -28,6 +28,11 @@ module              data file                   knows
 ``trials``          ``trials.json``             what a trial's output means (writes,
                                                 interactive, unreachable, context, usage) and
                                                 the sample values of required args
+(``wrapgen.usage``) ``usage_kinds.json``        an operand's kind from a placeholder, a variable's
+                                                name or a value's look; bundled key letters
+                                                (``tar xf``); prefixes that run the rest (sudo)
+(``wrapgen.usage``) ``usage.json``              the usage table distilled from tldr-pages (CC BY
+                                                4.0; ``scripts/usage_table.py``), not a word table
 (propose)           ``exit_codes.json``         which documented exit statuses are answers
                                                 ("no matches", "differences found") and which
                                                 errors (read by ``wrapgen.propose.exitcodes``)

@@ -94,12 +94,41 @@ def bare_job_patterns() -> tuple[re.Pattern[str], ...]:
 
 
 @lru_cache(maxsize=None)
+def mode_switch_words() -> re.Pattern[str]:
+    """How a switch's help opens when the switch is a mode of its own (prints something else)."""
+    return _alternation("mode_switches", r"^\s*(?:%s)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def strong_mode_words() -> re.Pattern[str]:
+    """Words in a switch's help that make it clearly a mode, not an output tweak."""
+    return _alternation("strong_mode_words", r"(?:%s)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def io_mode_words() -> re.Pattern[str]:
+    """How a filter's input/output switch's help opens (raw output, slurped input, null input)."""
+    return _alternation("io_mode_switches", r"^\s*(?:%s)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def value_mode_words(role: str) -> re.Pattern[str]:
+    """How the help (or long name) of a value flag that is a mode of ``role`` reads
+    (``kind_filter``, ``recent``, ``recent_name``, ``send``, ``save``, ``raw``)."""
+    patterns = [p.pattern for p, value in compiled(load("phrases"), "value_modes") if value == role]
+    if not patterns:
+        raise KeyError(f"phrases.json: value_modes has no entry for {role!r}")
+    flags = 0 if role == "send" else re.IGNORECASE  # the method in capitals
+    return re.compile("|".join(f"(?:{p})" for p in patterns), flags)
+
+
 @lru_cache(maxsize=None)
 def not_a_description() -> tuple[re.Pattern[str], ...]:
     """Sentences of a tool's help that say nothing of what it is for (about the help, a heading, a banner)."""
     return tuple(pattern for pattern, _ in compiled(load("phrases"), "not_a_description"))
 
 
+@lru_cache(maxsize=None)
 def about_the_tool(tool: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     """(pattern, reason shown) for summaries that describe ``tool`` itself ("information about Composer")."""
     if not tool:

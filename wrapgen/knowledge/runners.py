@@ -49,6 +49,13 @@ def runner_kind(tool: str) -> str | None:
     return None if entry is None else str(entry.value)
 
 
+def command_line_noun(kind: str) -> str:
+    """What runner ``kind`` calls a target whose description is the command line it runs ("script"),
+    or "" where a target's description is no command line."""
+    entry = _data()["command_line_targets"].get(kind)
+    return "" if entry is None else str(entry.value)
+
+
 def runner_files(kind: str) -> tuple[str, ...]:
     entry = _data()["files"].get(kind)
     return () if entry is None else tuple(entry.value)

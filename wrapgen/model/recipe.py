@@ -148,6 +148,9 @@ class ProposalRequest:
     argv_template: tuple[str, ...] | None = (
         None  # wrap.argv_template as given (a PATH wrap's), else composed
     )
+    # files and folders whose scripts show how the tool is used (`usage_from:`, --usage-from):
+    # read by wrapgen.usage.evidence_for; nothing of their values reaches the pack
+    usage_from: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, recipe: Any) -> "ProposalRequest":
@@ -171,6 +174,7 @@ class ProposalRequest:
             overrides={name: VerbSettings.of(spec) for name, spec in recipe.overrides.items()},
             env=getattr(recipe, "env", None),
             argv_template=getattr(recipe, "argv_template", None),
+            usage_from=tuple(getattr(recipe, "usage_from", ()) or ()),
         )
 
     def entry_for(self, path: tuple[str, ...]) -> VerbSettings | None:

@@ -25,6 +25,7 @@ class UsedOperand:
 
     kind: str
     name: str = ""
+    repeated: bool = False  # the placeholder stands for several ("path/to/file1 path/to/file2 ...")
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,10 @@ class Use:
     spelling by the discovered model where there is one). ``valued``: those of ``flags`` that took a
     value. ``operands``: the positional operands in order. ``count``: how many examples or
     invocations had exactly this shape. ``where``: up to a few sources, for ``x-why`` ("tldr-pages",
-    "scripts/deploy.sh:12")."""
+    "scripts/deploy.sh:12"). ``values``: what each flag of ``valued`` took (its kind), in the same
+    order; a reader without the tool's model guesses which flags take a value (a flag followed by
+    a word, unless another use shows it bare), so a consumer that knows a flag takes none moves its
+    "value" back to the operands."""
 
     path: tuple[str, ...]
     flags: tuple[str, ...] = ()
@@ -44,6 +48,7 @@ class Use:
     operands: tuple[UsedOperand, ...] = ()
     count: int = 1
     where: tuple[str, ...] = ()
+    values: tuple[UsedOperand, ...] = ()  # the kind of each of ``valued``'s values, in its order
 
 
 @dataclass(frozen=True)

@@ -137,6 +137,7 @@ class Recipe:
     argv_template: tuple[str, ...] | None = (
         None  # wrap.argv_template to write (promote: the PATH wrap's)
     )
+    usage_from: tuple[str, ...] = ()  # `usage_from:`, absolute: files and folders showing use
 
     @property
     def base_dir(self) -> Path:
@@ -307,6 +308,7 @@ def parse_recipe(text: str, *, source: str = "<recipe>") -> Recipe:
         env=data.get("env"),
         runner_dir=str((base / data["runner"]["dir"]).resolve()) if data.get("runner") else None,
         runner_file=data["runner"].get("file") if data.get("runner") else None,
+        usage_from=tuple(str((base / p).resolve()) for p in data.get("usage_from") or ()),
     )
 
 

@@ -63,11 +63,11 @@ __all__ = [
 MAX_ARGS = 8
 # A tool without subcommands is one command whose flags are its whole surface: its verbs carry more.
 MAX_ARGS_SINGLE = 12
-# A command with as many options as a whole tool (git log: 164) carries as many args as such a tool's
+# A command with as many options as a whole tool (vcs log: 164) carries as many args as such a tool's
 # verbs: at 8, log kept --follow and --first-parent but lost --author, --grep and --oneline.
 RICH_COMMAND_FLAGS = 40
 # A command with this few flags of its own (not noise) is about them: each is offered although no
-# table says people reach for it first (amtool's config routes show has one, --config.file, the
+# table says people reach for it first (alertctl's config routes show has one, --config.file, the
 # file whose routing tree it prints; without it the verb could only ask a running Alertmanager).
 FEW_OWN_FLAGS = 2
 # The help's own examples use the flag: what people reach for first, above every name bonus but "required".
@@ -80,7 +80,7 @@ NOISE_FLAG = noise_flag_pattern()
 # wrapgen/knowledge/data/phrases.json.
 _NOISE_WORDS = noise_help_words()
 # Flag names a person reaches for first (a rank bonus), and which tools take no "--flag=value"
-# (curl): wrapgen/knowledge/data/flags.json and tools.json. NO_EQUALS stays importable.
+# (fetcher): wrapgen/knowledge/data/flags.json and tools.json. NO_EQUALS stays importable.
 NO_EQUALS = load("tools")["no_equals"].names
 
 # What usage evidence is worth to a flag: wrapgen/knowledge/data/weights.json ("args").
@@ -187,7 +187,7 @@ def flag_noise(flag: Flag) -> str | None:
 
 
 def example_spellings(examples, known: frozenset[str] = frozenset()) -> frozenset[str]:
-    """The flag spellings the help's own example lines use: ``tar -cf archive.tar`` uses -c and -f;
+    """The flag spellings the help's own example lines use: ``archiver -cf archive.tar`` uses -c and -f;
     a word that is a known spelling as a whole (find's ``-name``) is that flag, not bundled letters."""
     used: set[str] = set()
     for line in examples:
@@ -207,7 +207,7 @@ def _offered_flags(
     """The command's own flags, then the inherited ones a person passes with this command.
 
     An inherited (global) flag is offered only where the help style lets it follow the command
-    (cobra's persistent flags: ``kubectl get --namespace=x``) and only when it scopes what the command
+    (cobra's persistent flags: ``clusterctl get --namespace=x``) and only when it scopes what the command
     works on (a preferred name such as ``namespace`` or ``repo``) or the examples use it."""
     flags = list(own)
     if not global_flags_follow(style):
@@ -239,7 +239,7 @@ def _shown_overrides(flag: Flag, shown: frozenset[str], why: str) -> bool:
 
 def _changes_the_answer(flag: Flag) -> bool:
     """A quiet-named switch whose help says it changes what the command prints as its answer
-    (``sed -n``: "suppress automatic printing of pattern space"), not how it talks to a person."""
+    (``streamed -n``: "suppress automatic printing of pattern space"), not how it talks to a person."""
     if flag.takes_value or flag.hidden or flag.deprecated:
         return False
     names = [s.lstrip("-") for s in flag.spellings if s.startswith("--")] or [
@@ -315,7 +315,7 @@ def plan_args(
     model): the flags they pass are offered first, the operands they pass are offered (one every
     use passes is required), typed from the model. ``examples`` are the example command lines that
     show this verb (default: the command's own); the flags they use rank next and may be kept
-    although their names read as noise (``tar -tvf``'s ``-v``), see ``_offered_flags``.
+    although their names read as noise (``archiver -tvf``'s ``-v``), see ``_offered_flags``.
     ``max_args`` caps the flags and operands together.
     """
 
@@ -411,7 +411,7 @@ def plan_args(
                 and not why.startswith("dangerous")
                 and (_shown_overrides(flag, shown, why) or _changes_the_answer(flag))
             ):
-                why = None  # the tool's own example uses it (tar -tvf), or it shapes the answer (sed -n)
+                why = None  # the tool's own example uses it (archiver -tvf), or it shapes the answer (streamed -n)
             if why:
                 left_out.append((flag.spellings[0], why))
                 continue
@@ -445,7 +445,7 @@ def plan_args(
             continue
         seen.add(name)
         # The runtime fills a schema default in when the arg is omitted, so one is written only where
-        # rendering it changes nothing: never for a required flag (kubectl scale prints "--replicas=0"
+        # rendering it changes nothing: never for a required flag (clusterctl scale prints "--replicas=0"
         # although the flag has no default), never for a verb that changes something (left out, the
         # tool's own default applies; a misread one would be passed on every call).
         default = None if flag.required or effect != "read" else flag.default
@@ -477,7 +477,7 @@ def plan_args(
     quirk = operands_before_dash_dash(tool)
     if quirk is not None and split is None:
         split = quirk
-    # revisions and objects stand before "--" (git show -- HEAD reads HEAD as a path), as do the
+    # revisions and objects stand before "--" (vcs show -- HEAD reads HEAD as a path), as do the
     # operands the usage puts before its "[--]"
     before = [
         np
@@ -519,7 +519,7 @@ def plan_args(
             and n in ("pattern", "patterns", "regexp")
             and not pos_props[n].get("type") == "array"
         ):
-            # an operand that must stand before "--" (git grep's pattern) goes in option form, which takes
+            # an operand that must stand before "--" (a VCS's search command: its pattern) goes in option form, which takes
             # a dashed value safely: --regexp=-foo, or -e-foo stuck to its short flag
             tail.append(
                 f"{pattern_flag.long}={{{{{n}}}}}" if pattern_flag.long else f"-e{{{{{n}}}}}"
@@ -560,8 +560,8 @@ _SLOT = re.compile(r"\{\{(\w+)\}\}")
 def _fixed_where_it_stays(tail: list[str], count: int, required: set[str]) -> list[str]:
     """The mode tokens (the first ``count``) moved to stand before a literal token, where needed.
 
-    docs/contract.md §5 drops the literal flag right before a slot left empty, so ``tar --create
-    --level={{level}}`` without a level would run ``tar`` with no operation at all. Where the token
+    docs/contract.md §5 drops the literal flag right before a slot left empty, so ``archiver --create
+    --level={{level}}`` without a level would run ``archiver`` with no operation at all. Where the token
     after the mode tokens holds an optional slot, they move to just before the first literal token
     (``--``, or a flag followed by its own slot), or to the end."""
     fixed, rest = tail[:count], tail[count:]

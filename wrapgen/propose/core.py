@@ -81,7 +81,7 @@ def tool_purpose(root: Command, bin_name: str) -> str:
     """The first sentence of the root's summary or description that says what the tool is for: not
     a heading, a sentence about the help itself or a banner (knowledge ``not_a_description``), and
     not unreadable (``text.readable``); a label ("OVERVIEW:") and a man page's NAME form
-    ("cppcheck - a tool for ...") come off. "" where no sentence says it."""
+    ("analyzer - a tool for ...") come off. "" where no sentence says it."""
     name = re.escape(bin_name.rsplit("/", 1)[-1])
     texts = [root.summary, *re.split(r"\n\s*\n", root.description or "")]
     for text in texts:
@@ -318,10 +318,10 @@ def _placed_effect(draft: _Draft, cand: Candidate, guess):
 
 
 def _kept_for_summary(draft: _Draft, reasons: Mapping[int, str | None]) -> dict[str, Candidate]:
-    """For each summary that commands share (``docker container logs`` and ``docker logs``, npm's
-    ``ls`` and ``ll``), the one proposed: the shallowest, then the one the summary names (pm2's
+    """For each summary that commands share (``containerctl container logs`` and ``containerctl logs``, pkgmgr's
+    ``ls`` and ``ll``), the one proposed: the shallowest, then the one the summary names (procmgr's
     ``pid``, whose summary its ``create`` repeats: "return pid of [app_name] or all"), then the one
-    whose name people use most (npm's ``ls``, not ``ll``, its ``--long`` form listed first), then
+    whose name people use most (pkgmgr's ``ls``, not ``ll``, its ``--long`` form listed first), then
     the first listed. Commands never proposed (``reasons``: each candidate's exclusion_reason, by
     its id) and named modes take no part."""
     kept: dict[str, Candidate] = {}
@@ -348,9 +348,9 @@ def _kept_for_summary(draft: _Draft, reasons: Mapping[int, str | None]) -> dict[
 def _rank_and_pick(draft: _Draft) -> _Draft:
     """No list: rule out what is never proposed, rank the rest, and pick 5 to 12 of them.
 
-    Candidates are visited shallow first, so a duplicate (``docker container logs`` = ``docker
+    Candidates are visited shallow first, so a duplicate (``containerctl container logs`` = ``containerctl
     logs``, the same summary) loses to the short form; a command's read-only listing form
-    (``git branch --list``) is ranked right after it. ``select.pick`` applies the caps.
+    (``vcs branch --list``) is ranked right after it. ``select.pick`` applies the caps.
     """
     min_depth = min((c.depth or len(c.path) for c in draft.candidates), default=0)
     decisions: list[Decision] = []
@@ -493,7 +493,7 @@ def _write_verb(
     effect = policy.effect if policy.effect is not None else p.effect
     include = settings.include_args
     if include is None and cand.fixed and not cand.command.positionals:
-        include = ()  # a mode that takes no operand (rg --type-list) takes no filters either
+        include = ()  # a mode that takes no operand (searcher --type-list) takes no filters either
     plan = plan_args(
         cand.command,
         tool=bin_name,
@@ -575,7 +575,7 @@ def _exit_codes(root: Command, picks: Sequence[_Pick], written: Sequence[_Verb])
         own = answer_codes(chosen.candidate.command)
         if inverts_answers(chosen.candidate.fixed):
             if pack_level:
-                # rg --files-without-match: its exit 1 means every file matched, still an answer
+                # searcher --files-without-match: its exit 1 means every file matched, still an answer
                 verb.body["exit_codes"] = inverted_codes(chosen.candidate.fixed, pack_level)
         elif own and own != pack_level:
             verb.body["exit_codes"] = own

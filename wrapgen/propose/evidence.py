@@ -90,7 +90,9 @@ def fold(use: Use, root: Command) -> Folded | None:
         node, path = sub, [*path, sub.name]
         words.pop(0)
     if words and node.subcommands:
-        return None  # "aws s3 ls" where the tree lists no "s3": not this tool's command as read
+        return (
+            None  # "cloudcli s3 ls" where the tree lists no "s3": not this tool's command as read
+        )
     flags = _flags_of(node, root)
     spelled: list[str] = []
     valued: list[str] = []
@@ -138,7 +140,7 @@ def _words(line: str) -> list[str]:
 
 
 def example_uses(lines: Iterable[str], root: Command, *, prog: str) -> tuple[Use, ...]:
-    """The uses the tool's own example lines show (``gh pr checkout 321``; a pipeline's part that
+    """The uses the tool's own example lines show (``hubcli pr checkout 321``; a pipeline's part that
     runs the tool), each counted once per line, with where = ``EXAMPLES_SOURCE``."""
     name = prog.rsplit("/", 1)[-1]
     counts: Counter = Counter()
@@ -282,7 +284,7 @@ def _shape(use: Use) -> str:
 
 def describe(uses: Sequence[Use], *, bin: str) -> str:
     """What the evidence says, for ``x-why``: per place the uses come from, how many, and the
-    most used shape ("`git log --oneline` in 12 tldr-pages examples"; "3 uses in scripts/deploy.sh")."""
+    most used shape ("`vcs log --oneline` in 12 tldr-pages examples"; "3 uses in scripts/deploy.sh")."""
     groups: dict[str, list[Use]] = {}
     for use in uses:
         groups.setdefault(_where(use), []).append(use)

@@ -1,7 +1,7 @@
 """How a command selects JSON output: ``--json``, ``--json FIELDS``, ``-o json``, ``--format json``.
 
 The result is the argv tokens the runtime appends (docs/contract.md §7), or ``False`` when the tool has no JSON
-output, and the reason in words. ``--json FIELDS`` (gh) must name its fields: they come from the
+output, and the reason in words. ``--json FIELDS`` (hubcli) must name its fields: they come from the
 help's "JSON FIELDS" list, or from the list the tool printed when asked for ``--json`` alone
 (``wrapgen wrap`` asks; the proposal itself runs nothing), and a sensible few are chosen.
 """
@@ -85,7 +85,7 @@ def select_json(command: Command, *, fields: Sequence[str] = ()) -> JsonChoice:
     for names in (("output", "o"), ("format",), ("output-format", "out-format")):
         for flag in flags:
             if flag.takes_value and flag.name in names and _mentions_json(flag):
-                # -o json is how kubectl users write it; --format json (docker) reads better long
+                # -o json is how clusterctl users write it; --format json (containerctl) reads better long
                 spelling = (
                     (flag.short if names[0] == "output" else None) or flag.long or flag.short or ""
                 )
@@ -106,7 +106,7 @@ def select_json(command: Command, *, fields: Sequence[str] = ()) -> JsonChoice:
     return JsonChoice(False, "", "no JSON output in the help; results are text")
 
 
-# "producing the filter's results as JSON on standard output" (jq)
+# "producing the filter's results as JSON on standard output" (jsonq)
 _PRINTS_JSON = re.compile(
     r"\bas JSON\b|\bJSON (?:text|output)s? on standard output\b", re.IGNORECASE
 )

@@ -1,13 +1,13 @@
-"""Named commands for a tool without subcommands (rg, jq, fd, curl): its main mode and its modes.
+"""Named commands for a tool without subcommands (searcher, jsonq, finder, fetcher): its main mode and its modes.
 
-An *operation* (``Flag.operation``: listed under the help's "Operation mode:" heading, tar's ``-c``,
-xz's ``-d``) is always a mode.
+An *operation* (``Flag.operation``: listed under the help's "Operation mode:" heading, archiver's ``-c``,
+packer's ``-d``) is always a mode.
 
 The main mode is the tool itself, named by the verb its help opens with ("ripgrep recursively
 searches ..." -> ``search``). A *mode flag* is a switch that changes what the tool does rather
 than how it filters: its help says it prints or lists something *instead of* the normal output
-(``rg --files``, ``rg --type-list``, ``rg --count``). A tool whose JSON output is a switch of its
-own (``rg --json``) also gets the main mode with JSON as ``<main>.json``, so the plain mode keeps
+(``searcher --files``, ``searcher --type-list``, ``searcher --count``). A tool whose JSON output is a switch of its
+own (``searcher --json``) also gets the main mode with JSON as ``<main>.json``, so the plain mode keeps
 its readable text.
 """
 
@@ -16,7 +16,12 @@ from __future__ import annotations
 import re
 
 from wrapgen.knowledge.dangerous_flags import dangerous_reason
-from wrapgen.knowledge.phrases import in_place_words
+from wrapgen.knowledge.phrases import (
+    in_place_words,
+    io_mode_words,
+    mode_switch_words,
+    strong_mode_words,
+)
 from wrapgen.knowledge.words import main_names
 from wrapgen.model.tool import Command, Flag
 from wrapgen.names import proposed_verb_name
@@ -43,24 +48,10 @@ MAX_MODES = 5
 # wrapgen/knowledge/data/verbs.json.
 _MAIN_NAMES = main_names()
 _VERB_FORMS = re.compile(r"\b([a-z]+?)(?:es|s|ing|e?d)?\b")
-# A mode flag's help opens with what it prints instead of the normal output.
-_MODE_HELP = re.compile(
-    r"""^\s*(?:
-        (?:only\s+)?lists?\b                              # "List directories themselves"
-      | (?:only\s+)?(?:print|display)s?\b(?=.*(?:without\s+actually|suppress|all\s+supported))  # rg --files
-      | only\s+(?:print|display)s?\s+(?:the\s+)?(?:paths|names|files|count)  # rg --files-with-matches
-      | (?:print|display)s?\s+only\s+(?:the\s+|a\s+)?(?:paths|names|files|count)\b  # grep -c, -l: "print only a count"
-      | show\s+(?:all|the\s+number|document\s+info)\b    # "Show all supported file types"
-      | use\s+a\s+(?:detailed|long)\s+listing\b         # fd -l: "Use a detailed listing format"
-      | fetch\s+the\s+headers\s+only                    # curl -I
-      | include\s+(?:the\s+)?(?:protocol\s+)?(?:response\s+)?headers\s+in\s+the\s+output  # curl -i
-      | this\s+flag\s+suppresses\s+normal\s+output      # rg --count
-      | test\s+(?:the\s+)?(?:compressed\s+)?(?:files?\s+)?integrity  # gzip -t: "test compressed file integrity"
-    )""",
-    re.VERBOSE | re.IGNORECASE,
-)
-# Words that make a mode clearly a mode of its own, not an output tweak.
-_STRONG_MODE = re.compile(r"without\s+actually|suppress(?:es)?\b|all\s+supported", re.IGNORECASE)
+# How a mode switch's help opens (it prints something else instead of the normal output), and the
+# words that make it clearly a mode: wrapgen/knowledge/data/phrases.json, each with its reason.
+_MODE_HELP = mode_switch_words()
+_STRONG_MODE = strong_mode_words()
 
 
 def _mode_rank(flag: Flag) -> float:
@@ -108,7 +99,7 @@ def main_verb(root: Command, *, bin: str) -> tuple[str, str]:
             verb = stem if stem in KNOWN_VERBS else _MAIN_NAMES[stem]
             return _MAIN_NAMES[stem], f"{verb.capitalize()} {rest}".strip()
     if any(p.name.strip("<>[]. ").lower() in ("url", "urls") for p in root.positionals):
-        # the tool's operand is a URL (curl, wget): its main mode fetches it
+        # the tool's operand is a URL (fetcher, getter): its main mode fetches it
         return "get", "Fetch a URL and return the response body"
     name = re.sub(r"[^a-z0-9-]", "-", bin.rsplit("/", 1)[-1].lower()).strip("-") or "main"
     return proposed_verb_name(name), root.summary or f"Run {bin}"
@@ -119,7 +110,7 @@ def mode_name(flag: Flag) -> str:
     return proposed_verb_name(_mode_word(flag))
 
 
-# "use a long listing format" (ls -l, short only): the listing form of a lister, named after its kind
+# "use a long listing format" (lister -l, short only): the listing form of a lister, named after its kind
 _LONG_LISTING = re.compile(r"\s*use\s+an?\s+(?P<kind>detailed|long)\s+listing\b", re.I)
 
 
@@ -151,10 +142,8 @@ def _mode_word(flag: Flag) -> str:
     return re.sub(r"[^a-z0-9-]", "-", flag.name.lower()).strip("-")
 
 
-# Input/output modes of a filter tool (jq -r, -s, -n): their help names what is read or written.
-_IO_MODE = re.compile(
-    r"^\s*(?:output\s+raw\b|read\s+\(\w+\)|read\s+raw\b|use\s+`?null`?\s+as)", re.IGNORECASE
-)
+# Input/output switches of a filter (raw strings out, inputs slurped): phrases.json io_mode_switches.
+_IO_MODE = io_mode_words()
 
 
 def is_io_mode_flag(flag: Flag) -> bool:
@@ -170,12 +159,13 @@ def is_mode_flag(flag: Flag, *, bin: str) -> bool:
     if flag.takes_value:
         return False
     if flag.long is None and not _LONG_LISTING.match(flag.description or ""):
-        return False  # a short-only switch is a mode only where its help names a listing format (ls -l)
+        return False  # a short-only switch is a mode only where its help names a listing format (lister -l)
     if flag.long in ("--json",) or dangerous_reason(flag, tool=bin) or flag_noise(flag):
         return False
     if flag.operation:
-        return True  # the help lists it as one of the tool's operations (tar -c, xz -d)
-    text = re.sub(r"^\s*\([A-Z ]+\)\s*", "", flag.description or "")  # curl's "(HTTP FTP) " prefix
+        return True  # the help lists it as one of the tool's operations (archiver -c, packer -d)
+    # a help that opens with the protocols it applies to in capitals: "(HTTP FTP) Fetch ..."
+    text = re.sub(r"^\s*\([A-Z ]+\)\s*", "", flag.description or "")
     if not _MODE_HELP.search(text):
         return False
     if re.match(r"\s*only\b", text, re.I):
@@ -199,7 +189,6 @@ def mode_summary(flag: Flag) -> str:
     text = re.sub(r"\s+", " ", flag.description).strip().rstrip(";")
     text = re.sub(r"^\([A-Z ]+\)\s*", "", text)
     text = text[:1].upper() + text[1:]
-    text = re.sub(r"^This flag suppresses normal output and shows", "Show", text)
     text = re.sub(r"^Only print", "Print only", text)
     return re.split(r"(?<=[.!?])\s", text)[0].rstrip(".")
 
@@ -218,13 +207,13 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
     )
     if in_place is not None and not (root.summary or root.description):
         # a help that says nothing of what the tool does, but has a switch to rewrite the input files
-        # (sed -i): without it the tool prints its result and changes nothing
+        # (streamed -i): without it the tool prints its result and changes nothing
         summary = f"Print what {bin} makes of its input; the files stay as they are (only {in_place.long} rewrites them)"
     json_choice = select_json(root)
     skipped: list[tuple[str, str]] = []
     modes = [f for f in root.flags if is_mode_flag(f, bin=bin)]
-    # A tool whose help lists its operations (tar, xz) is run as one of them: with no operation
-    # flag tar refuses to run, and xz's default is its --compress.
+    # A tool whose help lists its operations (archiver, packer) is run as one of them: with no operation
+    # flag archiver refuses to run, and packer's default is its --compress.
     by_operation = sum(1 for f in root.flags if f.operation) >= 2
     out = (
         []
@@ -245,7 +234,7 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
     )
 
     def rank(flag: Flag) -> float:
-        # a mode with a usage line of its own and no operand (rg --type-list) does something else entirely
+        # a mode with a usage line of its own and no operand (searcher --type-list) does something else entirely
         own = mode_command(root, flag.long or flag.short or "")
         return _mode_rank(flag) + (2.0 if own is not root and not own.positionals else 0.0)
 
@@ -279,7 +268,7 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
             )
         )
     if in_place is not None and not by_operation:
-        # the switch that rewrites the input files where they are (sed -i): the write form of a read
+        # the switch that rewrites the input files where they are (streamed -i): the write form of a read
         # tool, a command of its own; the danger catalogue keeps the switch off every read
         out.append(
             Candidate(

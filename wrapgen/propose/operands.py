@@ -3,9 +3,9 @@
 Discovery (``wrapgen.parse.usage``) reads which operands a usage line names, whether they
 are required or repeat, and which alternatives are one operand (``{<number> | <url>}``,
 ``NAME|ID``, ``(POD | TYPE/NAME)``, ``NAME[:TAG|@DIGEST]``). What is left here is about
-proposing: leaving out words that are not operands of this command (``terraform [global
-options] plan``), operands that belong to another mode's usage line (``jq --args <filter>
-[strings...]``), and where a ``--`` goes (``git log``, jq's quirk).
+proposing: leaving out words that are not operands of this command (``infractl [global
+options] plan``), operands that belong to another mode's usage line (``jsonq --args <filter>
+[strings...]``), and where a ``--`` goes (``vcs log``, jsonq's quirk).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from wrapgen.model.tool import Command, Positional
 __all__ = ["operands", "usage_split", "DASH_DASH_AFTER"]
 
 # Tools known to read a literal "--" as an operand when it stands before their first operand
-# (jq 1.6 takes "jq -- ." as the filter "--"), and the words a usage line shows where operands go
+# (jsonq 1.6 takes "jsonq -- ." as the filter "--"), and the words a usage line shows where operands go
 # that are none: data in wrapgen/knowledge/data/tools.json and commands.json. DASH_DASH_AFTER
 # (tool -> how many operands go before "--") stays importable.
 DASH_DASH_AFTER: Mapping[str, int] = MappingProxyType(
@@ -38,7 +38,7 @@ def operands(command: Command, *, mode: Sequence[str] = ()) -> list[Positional]:
     when the help gave none: it is still one argv element.
     """
     usage = command.usage[0] if command.usage else ""
-    # "terraform [global options] plan [options]" read as operands "global" and "plan": not operands
+    # "infractl [global options] plan [options]" read as operands "global" and "plan": not operands
     words = {w.lower() for w in command.path}
     positionals = [
         p
@@ -46,16 +46,16 @@ def operands(command: Command, *, mode: Sequence[str] = ()) -> list[Positional]:
         if p.name.strip("<>[]. ").lower() not in words and not is_not_operand(p.name)
     ]
     if len(command.usage) > 1:
-        # an operand shown only in a usage line of another mode (jq --args <filter> [strings...],
-        # git diff --no-index <path> <path>) belongs to that mode, not to this command
+        # an operand shown only in a usage line of another mode (jsonq --args <filter> [strings...],
+        # vcs diff --no-index <path> <path>) belongs to that mode, not to this command
         def in_plain_line(pos: Positional) -> bool:
             name = pos.name.strip("<>[]. ")
             lines = [u for u in command.usage if name and name in u]
             return not lines or any(not re.search(r"\s--?[a-z][\w-]*(?=[\s\]])", u) for u in lines)
 
         positionals = [p for p in positionals if in_plain_line(p)] or positionals
-        # an operand named only on lines that a mode flag leads (ssh-keygen -M generate ... output_file,
-        # ssh-keygen -I ... file ...) is that mode's, whatever else is left
+        # an operand named only on lines that a mode flag leads (keygen -M generate ... output_file,
+        # keygen -I ... file ...) is that mode's, whatever else is left
         positionals = [p for p in positionals if not only_in_mode_lines(command, p, mode=mode)]
     out = []
     for pos in positionals:
@@ -70,7 +70,7 @@ def operands(command: Command, *, mode: Sequence[str] = ()) -> list[Positional]:
 
 def only_in_mode_lines(command: Command, pos: Positional, *, mode: Sequence[str] = ()) -> bool:
     """Whether every usage line naming ``pos`` starts (after the command path) with a bare flag: a
-    mode of its own (``ssh-keygen -M generate [-O option] output_file``), not the command's plain form.
+    mode of its own (``keygen -M generate [-O option] output_file``), not the command's plain form.
     ``mode``: the flags of the mode being proposed; lines they lead are that mode's own."""
     names = [n.strip("<>[]. ") for n in pos.name.split("|") if n.strip("<>[]. ")]
     lines = [
@@ -105,13 +105,13 @@ def _spelling(name: str, usage: str) -> str:
 
 
 def usage_split(command: Command) -> int | None:
-    """How many positionals stand before a ``[--]`` in the usage (git log), or None."""
+    """How many positionals stand before a ``[--]`` in the usage (vcs log), or None."""
     for line in command.usage:
         if command.path and command.path[-1] not in line.split()[1:4]:
-            continue  # git show -h also prints git log's usage: another command's grammar
+            continue  # vcs show -h also prints vcs log's usage: another command's grammar
         if "[--]" in line or " -- " in line:
             head = re.split(r"\[--\]| -- ", line, maxsplit=1)[0]
-            # a placeholder, not part of a flag: git commit's "--pathspec-from-file" names no <pathspec>
+            # a placeholder, not part of a flag: vcs commit's "--pathspec-from-file" names no <pathspec>
             # counted as operands() counts them: a placeholder for options (<rev-opts>) is none
             words = {w.lower() for w in command.path}
             return sum(

@@ -27,7 +27,7 @@ __all__ = ["PolicyGuess", "classify", "EFFECTS", "NAME_EFFECTS", "SUMMARY_EFFECT
 # The word tables are data: wrapgen/knowledge/data/effects.json (each word with its reason).
 NAME_EFFECTS: Mapping[str, str] = name_effects()
 # Leading verbs of a summary ("List pull requests", "Fetch the logs of a container"). Kept apart
-# from the name table: "fetch" as a summary verb reads (docker logs), as a command name it writes.
+# from the name table: "fetch" as a summary verb reads (containerctl logs), as a command name it writes.
 SUMMARY_EFFECTS: Mapping[str, str] = summary_effects()
 
 _RANK = {effect: i for i, effect in enumerate(EFFECTS)}
@@ -38,7 +38,7 @@ _LEADING_VERBS = re.compile(
     (?P<run>[A-Za-z-]+                     # the first word
       (?:\s*(?:,\s*(?:or\s+|and\s+)?       # ", " or ", or " / ", and "
             |\s+(?:or|and|and/or)\s+       # " or " / " and "
-            |\s*/\s*)                      # "get / set" (pm2 config), "enable/disable"
+            |\s*/\s*)                      # "get / set" (procmgr config), "enable/disable"
          [A-Za-z-]+)*)                     # each further verb
     """,
     re.VERBOSE,
@@ -80,9 +80,9 @@ def _summary_verbs(summary: str, tool_name: str = "", name: str = "") -> list[st
             )
         )
     ):
-        # "Run Ruff on the given files": the tool runs itself; "Run a security audit" (npm audit): the
+        # "Run Linter on the given files": the tool runs itself; "Run a security audit" (pkgmgr audit): the
         # command runs itself. Either way the command's name decides. Only "run" says so: "Executes
-        # given SQL query" (typeorm query) runs a program of the caller's, whatever the name reads as
+        # given SQL query" (ormtool query) runs a program of the caller's, whatever the name reads as
         return []
     match = _LEADING_VERBS.match(summary or "")
     if not match:
@@ -120,8 +120,8 @@ def classify(
 ) -> PolicyGuess:
     """The effect of ``command``: the strongest of its name's and its summary's leading verbs.
 
-    ``tool_name`` (the program, "ruff") lets a summary that only says the tool runs itself ("Run
-    Ruff on the given files") leave the effect to the command's name."""
+    ``tool_name`` (the program, "linter") lets a summary that only says the tool runs itself ("Run
+    Linter on the given files") leave the effect to the command's name."""
     found: list[tuple[str, str]] = []  # (effect, evidence)
     name = command.name.lower()
     named_by = ""  # the name word whose effect was found

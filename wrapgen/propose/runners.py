@@ -8,7 +8,7 @@ internal tools: there is nothing to rank them against.
 
 - ``cli[]``: the runner, the argv that runs it in the repository from anywhere (the root's
   ``probe``: ``make -C /repo``, ``just --justfile /repo/justfile --working-directory /repo``,
-  ``npm --prefix /repo run``, ``task --dir /repo``), the target, then its parameters:
+  ``pkgmgr --prefix /repo run``, ``task --dir /repo``), the target, then its parameters:
   ``NAME={{name}}`` for a variable, ``{{name}}`` for an operand, ``--long {{name}}`` for an option.
 - args: every parameter the runner declares, each a string limited to a word no shell line can
   misread (``wrapgen.knowledge.runners.parameter_schema``); a default stays the runner's.
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wrapgen.knowledge.runners import parameter_schema, target_effect
+from wrapgen.knowledge.runners import command_line_noun, parameter_schema, target_effect
 from wrapgen.model.proposal import Decision, Proposal
 from wrapgen.model.recipe import ProposalRequest
 from wrapgen.model.tool import Command, Flag, Positional, Tool
@@ -82,10 +82,11 @@ def _description(command: Command, kind: str, bin_name: str) -> str:
     text = " ".join(command.summary.split()).rstrip(" .")
     if text:
         return text[0].upper() + text[1:] + "."
-    if command.description and kind == "npm":
+    noun = command_line_noun(kind)
+    if command.description and noun:
         line = " ".join(command.description.split())
         line = line if len(line) <= 100 else line[:99] + "…"
-        return f"Run the npm script '{command.name}' ({line})."
+        return f"Run the {kind} {noun} '{command.name}' ({line})."
     return f"Run the {kind} target '{command.name}' ({bin_name} {command.name})."
 
 

@@ -4,7 +4,7 @@ Every subcommand is a candidate (a tool without subcommands gets its modes from 
 A candidate is left out, with the reason in words, when it is help, completion, version, a plugin
 manager, alpha/experimental, deprecated, hidden, interactive (editors, prompts, TUIs, login flows),
 long-running (proxies, servers), or a mega-command (docs/contract.md §13). The rest rank by: read before write,
-the commands the tool's own short help lists (``common``: `git --help` beside `git help -a`) before
+the commands the tool's own short help lists (``common``: `vcs --help` beside `vcs help -a`) before
 the rest, the help's core/common groups before other groups, shallow before deep, the help's own order last;
 the pick keeps families balanced (at most 3 from ``pr``) and caps writes, so a pack of 5 to 12
 reads the way a person who knows the tool would have chosen.
@@ -66,7 +66,7 @@ _WEIGHTS = load("weights")["rank"].values()
 COMMON_BONUS = _WEIGHTS["common"]
 MIN_QUALITY = _WEIGHTS["min_quality"]  # before the effect's points; below it a candidate only fills
 # ... or, for a read within its family's cap, a pack with fewer reads than this: a read costs its user
-# nothing, and a tool with few commands (amtool's config show and config routes show, setup-family
+# nothing, and a tool with few commands (alertctl's config show and config routes show, setup-family
 # reads) should not be left with three of them and room for nine
 FEW_READS = 6
 
@@ -83,7 +83,7 @@ _GROUP_WEIGHTS = group_weights()
 @rule("why is a candidate command never proposed?")
 def exclusion_reason(candidate: Candidate, tool_name: str = "") -> str | None:
     """Why this candidate is never proposed, or None; ``tool_name`` (the program's) finds a summary
-    about the tool itself ("Shows a short information about Composer")."""
+    about the tool itself ("Shows a short information about Pkgtool")."""
     command = candidate.command
     if candidate.fixed or candidate.name:
         return None
@@ -137,8 +137,8 @@ def rank_score(candidate: Candidate, effect: str, *, min_depth: int, total: int 
     ).lower()  # a mode: its chosen name
     family = candidate.path[0].lower() if len(candidate.path) > 1 else ""
     score = evidence_points(candidate.use_count)
-    # a setup family's commands, or a write named like one (composer config "Sets config options");
-    # a read of that name alone shows what the tool works with (hugo config "Print the site
+    # a setup family's commands, or a write named like one (pkgtool config "Sets config options");
+    # a read of that name alone shows what the tool works with (sitegen config "Print the site
     # configuration"), which is not setting the tool up
     if is_setup_family(family) or (is_setup_family(name) and (effect != "read" or family)):
         score += _WEIGHTS["setup"]
@@ -148,7 +148,7 @@ def rank_score(candidate: Candidate, effect: str, *, min_depth: int, total: int 
     score += COMMON_BONUS if candidate.common else _group_weight(candidate.group)
     weight = common_weight(name, effect)
     if family and candidate.depth and candidate.depth < len(candidate.path):
-        # a member of a family that does nothing bare is what people mean by the family (kubectl top pod)
+        # a member of a family that does nothing bare is what people mean by the family (clusterctl top pod)
         weight = max(weight, common_weight(family, effect))
     score += weight
     score += _WEIGHTS["depth"] * max(0, (candidate.depth or len(candidate.path)) - min_depth)
@@ -171,7 +171,7 @@ def rank_reason(candidate: Candidate) -> str:
 
 _LISTS = re.compile(r"\blists?\b", re.I)
 # A preview switch whose help opens with one of these words applies to every operation of the tool
-# (xz -c "write to standard output": compress and decompress); any other word names the one it belongs to.
+# (packer -c "write to standard output": compress and decompress); any other word names the one it belongs to.
 _GENERIC_LEADS = frozenset(
     {"write", "writes", "print", "prints", "output", "don", "do", "just", "only"}
 )
@@ -195,7 +195,7 @@ def _writes(flag: Flag) -> bool:
 def listing_mode(candidate: Candidate, effect: str) -> Candidate | None:
     """The read-only listing form of a mixed command, or None.
 
-    "List, create, or delete branches" classifies as destructive, yet `git branch --list` only
+    "List, create, or delete branches" classifies as destructive, yet `vcs branch --list` only
     lists: when the summary names listing and the command has a ``--list`` switch, that switch is a
     read command of its own. It keeps only what its usage line for the switch shows (``[<pattern>...]``,
     the flags named there, or with ``[<options>]`` every flag whose help does not speak of changing).
@@ -250,7 +250,7 @@ def listing_mode(candidate: Candidate, effect: str) -> Candidate | None:
 def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
     """The read-only forms of a write command: its switches whose help says they write nothing back
     and only report (``black --check``: "Don't write the files back, just return the status";
-    ``ruff format --diff``). Each is a read command of its own, named after the switch, keeping the
+    ``linter format --diff``). Each is a read command of its own, named after the switch, keeping the
     flags whose help does not speak of changing; the command itself still ranks as the write it is."""
     command = candidate.command
     if effect == "read" or candidate.listing or candidate.owns:
@@ -274,9 +274,9 @@ def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
             and lead not in _GENERIC_LEADS
             and not candidate.name.startswith(lead[:5])
         ):
-            continue  # tar -O "extract files to standard output" is a form of --extract only
+            continue  # archiver -O "extract files to standard output" is a form of --extract only
         switch = flag.long.lstrip("-")
-        # an operation of a tool without subcommands (xz --decompress) names its forms: decompress.stdout
+        # an operation of a tool without subcommands (packer --decompress) names its forms: decompress.stdout
         base = (
             ".".join(candidate.path)
             if candidate.path
@@ -312,9 +312,9 @@ _COMMAND_SLOT = re.compile(r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COM
 def bare_job(root: Command, *, bin: str) -> Candidate | None:
     """The job a tool with subcommands does when run bare, as a command of its own, or None.
 
-    Only where the tool says so itself (its summary: "hugo is the main command, used to build your
-    Hugo site"; knowledge/data/phrases.json ``bare_job``) and its usage shows it running without a
-    command (``hugo [flags]`` beside ``hugo [command]``); the verb's args are the root's own flags."""
+    Only where the tool says so itself (its summary: "sitegen is the main command, used to build your
+    Sitegen site"; knowledge/data/phrases.json ``bare_job``) and its usage shows it running without a
+    command (``sitegen [flags]`` beside ``sitegen [command]``); the verb's args are the root's own flags."""
     if not root.subcommands or not any(
         u.strip() and not _COMMAND_SLOT.search(u) for u in root.usage
     ):
@@ -389,7 +389,7 @@ def pick(
         return None
 
     # 1. the caps; 2. read slots no other family wants go to a capped family's next reads
-    # (hugo's four "list" commands beside two other reads); 3. filling a pack up to MIN_VERBS
+    # (sitegen's four "list" commands beside two other reads); 3. filling a pack up to MIN_VERBS
     for relaxed, spare in ((False, False), (False, True), (True, False)):
         for i in range(len(ranked)):
             if i in chosen:

@@ -104,7 +104,7 @@ def tree_candidates(root: Command) -> list[Candidate]:
             chain = groups + ((sub.group,) if sub.group else ())
             listed = common or sub.common  # a family the short help lists lends it to its members
             if sub.subcommands:
-                # its own flags, not only the --help every command answers (kubectl top has none: bare,
+                # its own flags, not only the --help every command answers (clusterctl top has none: bare,
                 # it prints help) ... and a usage line without a command slot
                 own = [f for f in sub.flags if not set(f.spellings) <= {"--help", "-h", "-help"}]
                 acts = (
@@ -126,7 +126,7 @@ def tree_candidates(root: Command) -> list[Candidate]:
                             depth=len(sub.path) - offset,
                         )
                     )
-                # the members of a top-level family that does nothing bare (kubectl top, gh pr) stand
+                # the members of a top-level family that does nothing bare (clusterctl top, hubcli pr) stand
                 # where the family stands; deeper families get no such pass
                 walk(sub, chain, listed, 1 if node is root and not acts else offset)
             else:
@@ -142,7 +142,7 @@ def tree_candidates(root: Command) -> list[Candidate]:
                 )
 
     walk(root, (), False, 0)
-    # ... unless it repeats a top-level command (``docker container inspect`` beside ``docker
+    # ... unless it repeats a top-level command (``containerctl container inspect`` beside ``containerctl
     # inspect``): that narrower form stays a level deeper
     top = {sub.name for sub in root.subcommands}
     return [
@@ -167,7 +167,7 @@ def _help(ctx: Context) -> Found:
 
 
 def _names(ctx: Context) -> tuple[str, ...]:
-    """The names the tool goes by: its program's, and the pack id a recipe gives it (fdfind: fd)."""
+    """The names the tool goes by: its program's, and the pack id a recipe gives it (finder: finder)."""
     own = ctx.tool.name.rsplit("/", 1)[-1]
     return tuple(dict.fromkeys(n for n in (own, ctx.request.pack_id or "") if n))
 
@@ -221,7 +221,7 @@ def _from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> Found:
 
 def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Candidate, ...]:
     """A tool without subcommands: its uses grouped by the switches that make a mode; the group with
-    none is the main mode (absent for a tool run as one of its operations: tar, xz)."""
+    none is the main mode (absent for a tool run as one of its operations: archiver, packer)."""
     root, bin_name = ctx.tool.root, ctx.tool.name
     modes = mode_switches(root, uses, is_mode=lambda f: is_mode_flag(f, bin=bin_name))
     order = [f.long or f.short or "" for f in root.flags]
@@ -276,7 +276,7 @@ def _table(ctx: Context) -> Found:
 @source("examples")
 def _examples(ctx: Context) -> Found:
     # the tool's own pick, in its top-level help; a command's own EXAMPLES show its flags (args.py
-    # ranks them) but say nothing of how often it is used: every man page of git's has some
+    # ranks them) but say nothing of how often it is used: every man page of vcs's has some
     lines = ctx.tool.root.examples
     return _from_uses(ctx, example_uses(lines, ctx.tool.root, prog=ctx.tool.name), EXAMPLES_SOURCE)
 

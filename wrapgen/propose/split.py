@@ -1,8 +1,8 @@
 """One pack per command family, for a tool whose commands people use do not fit 12 (``wrap --split``).
 
-A *family* is a top-level command group (``gh pr``, ``kubectl rollout``, ``docker container``) or,
-for the top-level commands themselves, the heading the help lists them under (git's "examine the
-history and state", kubectl's "Basic Commands (Beginner)", docker's "Common Commands"). Each family
+A *family* is a top-level command group (``hubcli pr``, ``clusterctl rollout``, ``containerctl container``) or,
+for the top-level commands themselves, the heading the help lists them under (vcs's "examine the
+history and state", clusterctl's "Basic Commands (Beginner)", containerctl's "Common Commands"). Each family
 with at least ``MIN_VERBS`` commands that can be proposed becomes a tool of its own (the same root,
 only that family's commands), which ``propose`` then ranks and picks from as usual; the families too
 small for a pack are pooled into one more. ``split_hint`` says when splitting would help.
@@ -82,7 +82,7 @@ def split_tool(tool: Tool, *, propose: Callable[..., Any]) -> tuple[Part, ...]:
     """The families of ``tool`` worth a pack each, in the help's order, then the pooled rest.
 
     A family is worth a pack when a proposal over it alone offers at least ``MIN_VERBS`` commands
-    (a family of writes only, such as ``kubectl create``, gives three under the write cap); the rest
+    (a family of writes only, such as ``clusterctl create``, gives three under the write cap); the rest
     are pooled into one more part, ``other``, when that offers enough. ``propose`` is
     ``wrapgen.propose.propose`` (passed in: this module is below it)."""
     root = tool.root

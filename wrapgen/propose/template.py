@@ -2,7 +2,7 @@
 
 A verb added by hand without ``cli[]`` renders from it, so it must be the tool's own form: a tool
 with subcommands takes ``bin SUBCOMMAND... --flag value`` (``[bin, "{{verb}}", "{{flags}}"]``); a
-tool whose commands are the bare tool and its modes (rg, jq, tar) takes only flags and operands
+tool whose commands are the bare tool and its modes (searcher, jsonq, archiver) takes only flags and operands
 (``[bin, "{{flags}}"]``), where ``{{verb}}`` would turn the verb's name into a subcommand it does
 not have. A template given from outside (a PATH wrap's, carried over by promote) wins.
 """

@@ -65,7 +65,7 @@ def operand_description(pos: Positional, name: str, context: str = "") -> str:
 
 def flag_description(flag: Flag, cleaned: str) -> str:
     """``cleaned`` (the flag's help, already shortened), or words of its own where the help is
-    unreadable or only repeats the flag's name (git's ``-n, --dry-run  dry run``)."""
+    unreadable or only repeats the flag's name (vcs's ``-n, --dry-run  dry run``)."""
     text = readable(cleaned)
     spelling = flag.long or flag.short or (flag.spellings[0] if flag.spellings else "")
     if text and not names_only(text, spelling.lstrip("-")):

@@ -1,7 +1,7 @@
 """Titles for proposed commands: "Listing pull requests in {{repo}}", then a plain fallback.
 
 The verb comes from the summary's first word when it is a verb ("List pull requests" -> Listing /
-Listed), else from the command's name, else a plain "Running git status" / "Ran git status". The
+Listed), else from the command's name, else a plain "Running vcs status" / "Ran vcs status". The
 object is the rest of the summary's first clause. A template names the primary arg (what the
 command works on) with a preposition that fits it; the last template of each form has no
 placeholder, so every title passes M026.
@@ -113,7 +113,7 @@ def _slot(primary: str, verb: str = "") -> str:
 def propose_title(
     *, name: str, summary: str, display: str, primary: str = "", args: Sequence[str] = ()
 ) -> dict:
-    """``{"live": [...], "done": [...]}`` for one verb; ``display`` is the plain command ("git status")."""
+    """``{"live": [...], "done": [...]}`` for one verb; ``display`` is the plain command ("vcs status")."""
     verb, rest = _split_summary(summary)
     head, full = _object(rest) if verb else ("", "")
     if not verb:

@@ -1,15 +1,15 @@
-"""Modes a tool without subcommands expresses through a flag that takes a value (fd, curl).
+"""Modes a tool without subcommands expresses through a flag that takes a value (finder, fetcher).
 
-Switch modes (``rg --files``) are in ``modes.py``. Some tools' main modes are a value flag instead,
+Switch modes (``searcher --files``) are in ``modes.py``. Some tools' main modes are a value flag instead,
 and a person who knows the tool names them as commands of their own:
 
-- a *kind* filter whose help lists the kinds (``fd --type``: ``'f' or 'file': regular files``):
+- a *kind* filter whose help lists the kinds (``finder --type``: ``'f' or 'file': regular files``):
   its first two kinds, fixed as literals, give ``files`` and ``dirs``;
-- a *recent* filter on modification time (``fd --changed-within``): ``recent``, the time required;
-- a flag that *sends data in a POST request* (``curl --data``, ``curl --json``): ``post`` and
+- a *recent* filter on modification time (``finder --changed-within``): ``recent``, the time required;
+- a flag that *sends data in a POST request* (``fetcher --data``, ``fetcher --json``): ``post`` and
   ``post.json``, the data required; these write, so they are confirm-gated;
 - a flag that *writes the fetched document to a file* for a tool whose operand is a URL
-  (``curl --output``, ``wget --output-document``): ``download``, the file required; a write.
+  (``fetcher --output``, ``getter --output-document``): ``download``, the file required; a write.
 
 Each is found from the flag's help words, never from the tool's name; a tool whose help says none
 of these gets none of them. The flag a mode requires is returned marked ``required`` in the mode's
@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, replace
 
 from wrapgen.knowledge.dangerous_flags import dangerous_reason
+from wrapgen.knowledge.phrases import value_mode_words
 from wrapgen.knowledge.words import kind_names
 from wrapgen.model.tool import Command, Flag
 from wrapgen.names import proposed_verb_name
@@ -36,18 +37,14 @@ MAX_KINDS = 2  # the help lists the common kinds first (files, directories); the
 _KIND_PAIR = re.compile(
     r"'(?P<short>[\w-]+)'\s+or\s+'(?P<long>[\w-]+)'\s*:\s*(?P<what>[A-Za-z][A-Za-z ]*?)\s*(?=\s'|[(.,;]|$)"
 )
-_KIND_FLAG = re.compile(
-    r"^\s*filter\s+(?:the\s+)?(?:search|results?|entries|output)\s+by\s+(?:file\s*)?type\b", re.I
-)
-_RECENT = re.compile(
-    r"\bmodification\s+times?\s+greater\s+than\b|\bmodified\s+(?:within|after|since)\b", re.I
-)
-_RECENT_NAME = re.compile(r"(?:within|newer|after|since)", re.I)
-_SEND = re.compile(r"\bPOST\b")  # the HTTP method, in capitals, in the flag's first sentence
-_SAVE = re.compile(
-    r"^\s*write\s+(?:output\s+|documents?\s+)?to\s+(?:<?file>?|a\s+file)\b(?!\s+named)", re.I
-)
-_RAW = re.compile(r"\bwithout\s+the\s+special\s+interpretation\s+of\s+the\s+@", re.I)
+# What a value flag's help says when it is a mode (a kind filter, a time filter, a POST, a download,
+# the raw variant of a POST): wrapgen/knowledge/data/phrases.json value_modes, each with its reason.
+_KIND_FLAG = value_mode_words("kind_filter")
+_RECENT = value_mode_words("recent")
+_RECENT_NAME = value_mode_words("recent_name")
+_SEND = value_mode_words("send")
+_SAVE = value_mode_words("save")
+_RAW = value_mode_words("raw")
 # Short forms a person types for a kind ("dirs"); any other kind is pluralized:
 # wrapgen/knowledge/data/fields.json.
 _KIND_NAMES = kind_names()

@@ -1,16 +1,23 @@
 """Usage evidence for a tool, from every source behind one entry point (issue 26).
 
-``public_usage(name)`` reads the usage table shipped in the package (distilled from tldr-pages by
+``evidence_for(name, usage_from=..., examples=...)`` is what a proposal asks: every source's
+``UsageEvidence`` for a program, most specific first (local usage, the tool's own examples, the
+public table). ``public_usage(name)`` reads the usage table shipped in the package (distilled from tldr-pages by
 ``scripts/usage_table.py``; CC BY 4.0, attributed in README.md and the wheel's metadata).
 ``WRAPGEN_USAGE_EXCLUDE`` (tool names separated by commas or whitespace) hides tools from it: the
 benchmark's regime "held-out tools without usage data", i.e. what an internal tool gets.
 
 The table's format (``wrapgen/knowledge/data/usage.json``)::
 
-    {"source": "...", "licence": "...",
-     "tools": {"git": [[["log"], ["--oneline"], [], [["file", "file"]], 12], ...]}}
+    {"licence": "...", "source": "...",
+     "tools": {"git": [[["log"], ["--max-count", "--oneline"], [["--max-count", "number", "n"]],
+                        [["path", "file_or_directory"]], 12], ...]}}
 
-one row per ``Use``: path, flags, valued flags, operands as ``[kind, name]``, count.
+one row per ``Use``, most used first: path, flags (sorted), valued flags as ``[flag, kind, name]``
+(sorted; each one of the flags), operands in order as ``[kind, name]`` (``[kind, name, 1]`` for a
+placeholder standing for several), count. Kinds and names come from the placeholders
+(``wrapgen/usage/kinds.py``); a literal word an example writes (``git add .``) is an operand of
+kind ``literal`` named by the word. One tool a line, sorted: the same pages give the same bytes.
 """
 
 from __future__ import annotations
@@ -22,10 +29,24 @@ from functools import cache
 from importlib import resources
 
 from wrapgen.model.usage import UsageEvidence, Use, UsedOperand
+from wrapgen.usage.kinds import value_operand
+from wrapgen.usage.local import LocalUsageSkip, Snippet, read_lines, read_paths
+from wrapgen.usage.shape import Line, Word, count_uses
 
-__all__ = ["public_usage", "excluded_tools", "TABLE_SOURCE"]
+__all__ = [
+    "evidence_for",
+    "known_to",
+    "public_usage",
+    "excluded_tools",
+    "LocalUsageSkip",
+    "TABLE_SOURCE",
+    "LOCAL_SOURCE",
+    "EXAMPLES_SOURCE",
+]
 
 TABLE_SOURCE = "tldr-pages"
+LOCAL_SOURCE = "local"
+EXAMPLES_SOURCE = "examples"
 EXCLUDE_ENV = "WRAPGEN_USAGE_EXCLUDE"
 
 
@@ -43,25 +64,121 @@ def _table() -> dict:
     return json.loads(path.read_text(encoding="utf-8")).get("tools", {})
 
 
+def _operand(cell) -> UsedOperand:
+    return UsedOperand(cell[0], cell[1], bool(cell[2]) if len(cell) > 2 else False)
+
+
 def _use(row) -> Use:
     path, flags, valued, operands, count = row[:5]
     return Use(
         path=tuple(path),
         flags=tuple(flags),
-        valued=tuple(valued),
-        operands=tuple(UsedOperand(kind, name) for kind, name in operands),
+        valued=tuple(cell[0] for cell in valued),
+        operands=tuple(_operand(cell) for cell in operands),
         count=int(count),
         where=(TABLE_SOURCE,),
+        values=tuple(_operand(cell[1:]) for cell in valued),
     )
 
 
-def public_usage(name: str, environ=None) -> UsageEvidence | None:
+def public_usage(name: str, environ=None, *, table=None) -> UsageEvidence | None:
     """The shipped table's evidence for the program ``name`` (its basename), or None where the table
-    has no page for it or ``WRAPGEN_USAGE_EXCLUDE`` names it."""
+    has no page for it or ``WRAPGEN_USAGE_EXCLUDE`` names it. ``table``: another table's decoded
+    JSON (its ``tools``), instead of the shipped one."""
     name = os.path.basename(name)
     if name in excluded_tools(environ):
         return None
-    rows = _table().get(name)
+    rows = (_table() if table is None else table.get("tools", {})).get(name)
     if not rows:
         return None
     return UsageEvidence(tool=name, source=TABLE_SOURCE, uses=tuple(_use(row) for row in rows))
+
+
+def _confine(lines: list[Line], commands, flags) -> list[Line]:
+    """Lines cut to what the tool's model confirms: the path to its longest prefix that is a known
+    command (none without ``commands``), the rest of the path as operands by their look; flag
+    spellings outside ``flags`` (when given) dropped. So no word of a script becomes a name unless
+    the tool itself has a command or flag of that name."""
+    known = {tuple(path) for path in commands} if commands is not None else set()
+    spellings = set(flags) if flags is not None else None
+    out = []
+    for line in lines:
+        n = len(line.path)
+        while n and line.path[:n] not in known:
+            n -= 1
+        extra = tuple(Word("operand", operand=value_operand(word)) for word in line.path[n:])
+        words = tuple(
+            w for w in line.words if w.kind != "flag" or spellings is None or w.text in spellings
+        )
+        out.append(Line(line.path[:n], extra + words, line.where))
+    return out
+
+
+def known_to(tool) -> tuple[set[tuple[str, ...]], set[str]]:
+    """(every subcommand path, aliases too, every flag spelling) of a discovered ``Tool``."""
+    paths: set[tuple[str, ...]] = set()
+    spellings: set[str] = set()
+
+    def walk(command, prefix: tuple[str, ...]) -> None:
+        for flag in (*command.flags, *command.global_flags):
+            spellings.update(s for s in (flag.long, flag.short, *flag.aliases) if s)
+        for sub in command.subcommands:
+            for word in (sub.path[-1] if sub.path else "", *sub.aliases):
+                if word:
+                    paths.add((*prefix, word))
+                    walk(sub, (*prefix, word))
+
+    walk(tool.root, ())
+    return paths, spellings
+
+
+def evidence_for(
+    name: str,
+    usage_from=(),
+    examples=(),
+    *,
+    model=None,
+    commands=None,
+    flags=None,
+    on_skip=None,
+    environ=None,
+    table=None,
+) -> tuple[UsageEvidence, ...]:
+    """Every source's evidence for the program ``name``, most specific first: local usage (the
+    files and folders of ``usage_from``), the tool's own examples (command lines from its help or
+    man page, ``$ `` prompts allowed), the public table. Sources with no use are left out.
+
+    ``commands``: the tool's discovered subcommand paths (tuples of words); a local or example
+    use keeps only the part of its path the tool confirms, since a script's leading word may be a
+    value (none is kept without it). ``flags``: the tool's flag spellings; when given, other
+    spellings of local uses are dropped. ``on_skip(LocalUsageSkip)`` hears of every file or part of
+    one that could not be read (``.message`` is one line saying which and why). ``model``: the
+    discovered ``Tool``, which gives ``commands`` and ``flags`` where they are not passed.
+    ``table``: a usage table's decoded JSON instead of the shipped one (``public_usage``)."""
+    if model is not None:
+        paths, spellings = known_to(model)
+        commands = paths if commands is None else commands
+        flags = spellings if flags is None else flags
+    tool = os.path.basename(name)
+    found: list[UsageEvidence] = []
+    if usage_from:
+        lines, skipped = read_paths(tool, [os.fspath(p) for p in usage_from])
+        for skip in skipped:
+            if on_skip is not None:
+                on_skip(skip)
+        uses = count_uses(_confine(lines, commands, flags))
+        if uses:
+            found.append(UsageEvidence(tool=tool, source=LOCAL_SOURCE, uses=uses))
+    if examples:
+        snippets = [
+            Snippet(i, re.sub(r"^\s*[$#]\s+", "", text)) for i, text in enumerate(examples, 1)
+        ]
+        lines, _ = read_lines(tool, snippets, where=EXAMPLES_SOURCE)
+        lines = [Line(ln.path, ln.words, EXAMPLES_SOURCE) for ln in lines]
+        uses = count_uses(_confine(lines, commands, flags))
+        if uses:
+            found.append(UsageEvidence(tool=tool, source=EXAMPLES_SOURCE, uses=uses))
+    public = public_usage(tool, environ, table=table)
+    if public is not None:
+        found.append(public)
+    return tuple(found)

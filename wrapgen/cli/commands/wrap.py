@@ -1,4 +1,4 @@
-"""``wrapgen wrap TOOL [-o DIR] [--pick PATH ...] [--recipe FILE] [--check] [--depth N] [--timeout S] [--no-try] [--try-in DIR] ...``.
+"""``wrapgen wrap TOOL [-o DIR] [--pick PATH ...] [--recipe FILE] [--usage-from PATH...] [--check] [--depth N] [--timeout S] [--no-try] [--try-in DIR] ...``.
 
 Discovers the tool, proposes 5 to 12 commands, writes ``DIR/<pack_id>/`` (pack.yaml, binding.json,
 adapter.py), checks it, and prints what it chose and why, and what it left out and why.
@@ -6,6 +6,7 @@ adapter.py), checks it, and prints what it chose and why, and what it left out a
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 from wrapgen.cli.paths import check_out_dir
@@ -104,6 +105,15 @@ def add_arguments(parser) -> None:
         help="per trial (default: 3); a verb still running then is long-running",
     )
     parser.add_argument(
+        "--usage-from",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="PATH",
+        help="files or folders whose scripts, Makefiles, CI workflows, Dockerfiles, Markdown or "
+        "shell history call the tool: how it is used guides the proposal (values are never copied)",
+    )
+    parser.add_argument(
         "--split",
         action="store_true",
         help="a large tool (git, gh, kubectl, docker): one pack per command family, each 5 to 12 commands",
@@ -193,6 +203,13 @@ def run(ns) -> int:
         check_try_in(ns.try_in)  # before discovery: a bad --try-in is said at once
     if ns.try_timeout is not None and not 0 < ns.try_timeout <= 600:
         raise UsageError("--try-timeout must be above 0 and at most 600 seconds")
+    usage_from = list(getattr(ns, "usage_from", None) or ())
+    missing = [path for path in usage_from if not os.path.exists(path)]
+    if missing:
+        raise UsageError(
+            f"--usage-from {missing[0]}: no such file or folder",
+            hint="give the scripts, Makefiles, workflows or folders that call the tool",
+        )
     if getattr(ns, "split", False):
         return _run_split(ns, options, recipe)
     from wrapgen.flows.wrap import WRAP_DEADLINE_S
@@ -213,6 +230,7 @@ def run(ns) -> int:
             discover_options=options,
             runner_dir=ns.dir,
             runner_file=ns.runner_file,
+            usage_from=usage_from,
             trials=_trials_wanted(ns),
             try_in=ns.try_in,
             trial_timeout_s=ns.try_timeout,

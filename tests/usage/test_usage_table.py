@@ -1,0 +1,178 @@
+"""scripts/usage_table.py and wrapgen/usage/tldr.py: tldr-pages distilled into facts, the same bytes every run."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+from wrapgen.model.usage import UsedOperand
+from wrapgen.usage import public_usage
+from wrapgen.usage.shape import count_uses
+from wrapgen.usage.tldr import read_line, read_page
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE = REPO / "tests" / "fixtures" / "usage" / "tldr"
+
+
+def _script():
+    """scripts/usage_table.py, loaded from its file (a maintainer's script, not part of the package)."""
+    spec = importlib.util.spec_from_file_location(
+        "usage_table", REPO / "scripts" / "usage_table.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _table(root: Path) -> dict:
+    script = _script()
+    return script.distil(script.read_pages(root), source="test")
+
+
+def _uses(command: str, tool: str, known=lambda path: False):
+    return count_uses(read_line(command, tool=tool, known=known))
+
+
+def test_a_subcommand_page_gives_its_path_and_long_flags():
+    """`git commit {{[-m|--message]}} "{{message}}"` is path (commit,), --message valued with a text named message."""
+    (use,) = _uses('git commit {{[-m|--message]}} "{{message}}"', "git", lambda p: p == ("commit",))
+    assert use.path == ("commit",)
+    assert use.flags == ("--message",)
+    assert use.valued == ("--message",)
+    assert use.values == (UsedOperand("text", "message"),)
+    assert use.operands == ()
+
+
+def test_bundled_key_letters_are_flags_not_a_path():
+    """`tar xf ARCHIVE -C DIR` has no path: xf is the flags -x -f (tar's key letters are data)."""
+    (use,) = _uses(
+        "tar xf {{path/to/source.tar}} {{[-C|--directory]}} {{path/to/directory}}", "tar"
+    )
+    assert use.path == ()
+    assert use.flags == ("--directory", "-f", "-x")
+    assert dict(zip(use.valued, use.values)) == {
+        "--directory": UsedOperand("directory", "directory"),
+        "-f": UsedOperand("file", "source"),
+    }
+
+
+def test_a_leading_bare_word_is_a_subcommand():
+    """`docker run {{image}}` is path (run,) with an operand of kind text named image."""
+    (use,) = _uses("docker run {{image}}", "docker")
+    assert use.path == ("run",)
+    assert use.operands == (UsedOperand("text", "image"),)
+
+
+def test_global_flags_before_a_known_subcommand_keep_the_path():
+    """`git -C DIR status` is path (status,) with -C's value, where a page names git's status."""
+    known = {("status",)}.__contains__
+    (use,) = _uses("git {{[-C|--work-tree]}} {{path/to/directory}} status", "git", known)
+    assert use.path == ("status",) and use.valued == ("--work-tree",)
+    (use,) = _uses("git --no-pager status", "git", known)
+    assert use.path == ("status",) and use.flags == ("--no-pager",) and use.valued == ()
+    (use,) = _uses("git --no-pager frobnicate", "git", known)  # no page: no path
+    assert use.path == ()
+
+
+def test_operand_kinds_come_from_placeholders():
+    """path/to/file, path/to/directory, url, branch, package, pid, pattern and numbers are typed."""
+    (use,) = _uses(
+        "t x {{path/to/file}} {{path/to/directory}} {{https://example.com}} {{branch_name}} "
+        "{{package}} {{pid}} {{search_pattern}} {{100}} {{something}}",
+        "t",
+    )
+    assert [o.kind for o in use.operands] == [
+        "file", "directory", "url", "branch", "package", "pid", "pattern", "number", "text",
+    ]  # fmt: skip
+    assert [o.name for o in use.operands] == [
+        "file", "directory", "", "branch_name", "package", "pid", "search_pattern", "", "something",
+    ]  # fmt: skip
+
+
+def test_several_files_are_one_repeated_operand():
+    """`{{path/to/file1 path/to/file2 ...}}` is one file operand marked repeated."""
+    (use,) = _uses("cat {{path/to/file1 path/to/file2 ...}}", "cat")
+    assert use.operands == (UsedOperand("file", "file", True),)
+
+
+def test_only_the_tools_own_command_lines_count():
+    """A pipeline counts the segment the tool runs; an alias page's `tldr ...` pointer counts nothing."""
+    assert _uses("tldr docker container run", "docker") == ()
+    (use,) = _uses("{{cat path/to/file.json}} | jq {{[-r|--raw-output]}} '.'", "jq")
+    assert use.flags == ("--raw-output",)
+    (use,) = _uses("sudo -u {{user}} docker container run {{image}}", "docker")
+    assert use.path == ("container", "run")
+
+
+def test_a_flag_shown_bare_elsewhere_takes_no_value():
+    """--patch followed by a path is a flag and an operand when another use shows --patch bare."""
+    lines = read_line("git log --patch {{path/to/file}}", tool="git") + read_line(
+        "git log --patch --stat", tool="git"
+    )
+    uses = count_uses(lines)
+    first = next(u for u in uses if u.operands)
+    assert first.valued == () and first.operands == (UsedOperand("file", "file"),)
+
+
+def test_an_example_that_is_no_command_line_is_skipped_and_the_rest_used():
+    """An unclosed quote skips that example with its line and reason; the page's other examples stay."""
+    page = read_page((FIXTURE / "pages" / "common" / "jq.md").read_text())
+    assert page.tool == "jq" and len(page.lines) == 2
+    (skip,) = page.skipped
+    assert skip.line == 15 and "closing quotation" in skip.reason
+
+
+def test_the_table_holds_facts_never_sentences_or_example_values():
+    """No sentence and no placeholder's example value of the fixture pages is in the table."""
+    text = _script().render(_table(FIXTURE))
+    assert "Fixture page" not in text and "Example" not in text
+    for value in ("example.com", "repo.git", "source.tar", ".key", "target.tar"):
+        assert value not in text
+
+
+def test_the_linux_page_replaces_the_common_one():
+    """A page in both pages/common and pages/linux is read from linux, as a Linux client shows it."""
+    ss = _table(FIXTURE)["tools"]["ss"]
+    assert all("--common-only" not in row[1] for row in ss)
+    assert any(row[1] == ["--all", "--unix"] for row in ss)
+
+
+def test_two_runs_over_a_copy_give_the_same_bytes(tmp_path):
+    """The same pages give the same bytes: the script run twice, over two copies, writes identical files."""
+    script = _script()
+    outputs = []
+    for n in (1, 2):
+        copy = shutil.copytree(FIXTURE, tmp_path / f"copy{n}")
+        out = tmp_path / f"usage{n}.json"
+        assert script.main(["--pages", str(copy), "-o", str(out)]) == 0
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1]
+    assert b"0123456789abcdef0123456789abcdef01234567" in outputs[0]  # the commit, from SOURCE.md
+    assert outputs[0].endswith(b"}}\n") and b"\r" not in outputs[0]
+    assert script.main(["--pages", str(tmp_path / "copy1"), "-o", str(out), "--check"]) == 0
+
+
+def test_check_reports_a_stale_table(tmp_path, capsys):
+    """--check writes nothing and exits 1 when the file differs from what the pages make."""
+    out = tmp_path / "usage.json"
+    out.write_text("{}\n")
+    assert _script().main(["--pages", str(FIXTURE), "-o", str(out), "--check"]) == 1
+    assert out.read_text() == "{}\n"
+    assert "(regenerated)" in capsys.readouterr().out
+
+
+def test_a_table_reads_into_evidence_and_the_exclusion_hides_a_tool():
+    """public_usage reads a table's rows back into Uses (values and repeated operands too)."""
+    table = _table(FIXTURE)
+    git = public_usage("git", environ={}, table=table)
+    assert git.source == "tldr-pages" and git.uses[0].where == ("tldr-pages",)
+    assert git.path_counts()[("log",)] == 6 and git.path_counts()[("commit",)] == 2
+    log = next(u for u in git.uses if u.valued == ("--author", "--max-count"))
+    assert log.values == (UsedOperand("text", "author"), UsedOperand("number", "n"))
+    tar = public_usage("/usr/bin/tar", environ={}, table=table)
+    assert UsedOperand("file", "file", True) in {o for u in tar.uses for o in u.operands}
+    hidden = {"WRAPGEN_USAGE_EXCLUDE": "jq, git"}
+    assert public_usage("git", environ=hidden, table=table) is None
+    assert public_usage("nosuchtool", environ={}, table=table) is None
+    assert (REPO / "wrapgen" / "knowledge" / "data" / "usage.LICENSE.md").is_file()

@@ -94,6 +94,19 @@ def test_ci_workflows_read_run_blocks_and_gitlab_scripts():
     assert _shapes(uses) == [(("logs",), ("--since",), 1)]
 
 
+def test_other_ci_systems_are_read_too():
+    """CircleCI's `run: {command: ...}` and Travis's `script:` count; their files are known by name."""
+    circle = (
+        "version: 2.1\njobs:\n  build:\n    steps:\n      - checkout\n"
+        "      - run:\n          name: ship\n          command: acmectl deploy --env prod\n"
+    )
+    assert _shapes(_uses(circle, "ci")[0]) == [(("deploy",), ("--env",), 1)]
+    travis = "language: python\nscript:\n  - acmectl status --json\n"
+    assert _shapes(_uses(travis, "ci")[0]) == [(("status",), ("--json",), 1)]
+    assert reader_for(".circleci/config.yml") == reader_for(".travis.yml") == "ci"
+    assert reader_for("azure-pipelines.yml") == "ci"
+
+
 def test_dockerfile_run_lines_count_in_both_forms():
     """RUN's shell form (with continuations and --mount) and its exec form count; CMD does not."""
     dockerfile = (
@@ -222,3 +235,19 @@ def test_a_discovered_model_gives_the_commands_and_flags_that_count(tmp_path):
     (tmp_path / "a.sh").write_text("acmectl st --watch\nacmectl deploy -e prod --force\n")
     (local,) = evidence_for(TOOL, [tmp_path], model=tool, environ={})
     assert {(u.path, u.flags) for u in local.uses} == {(("st",), ()), (("deploy",), ("-e",))}
+
+
+def test_odd_bytes_and_large_files(tmp_path):
+    """Bytes that are not UTF-8 do not stop a history file; a file over 1 MB named explicitly is
+    skipped with its reason, and in a folder it is passed over."""
+    history = tmp_path / ".zsh_history"
+    history.write_bytes(b": 1700000000:0;echo \xff\xfe caf\xe9\n: 1700000001:0;acmectl status\n")
+    large = tmp_path / "big.sh"
+    large.write_text("acmectl logs\n" + "# padding\n" * 120_000)
+    lines, skipped = read_paths(TOOL, [history, large])
+    assert [ln.path for ln in lines] == [("status",)]
+    assert [skip.message for skip in skipped] == [
+        "skipped big.sh: a binary file, or larger than 1 MB"
+    ]
+    lines, skipped = read_paths(TOOL, [tmp_path])
+    assert [ln.where for ln in lines] == [f"{tmp_path.name}/.zsh_history:2"] and skipped == []

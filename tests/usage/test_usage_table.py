@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from wrapgen.model.usage import UsedOperand
@@ -62,6 +65,17 @@ def test_a_leading_bare_word_is_a_subcommand():
     (use,) = _uses("docker run {{image}}", "docker")
     assert use.path == ("run",)
     assert use.operands == (UsedOperand("text", "image"),)
+
+
+def test_global_flags_before_a_known_subcommand_keep_the_path():
+    """`git -C DIR status` is path (status,) with -C's value, where a page names git's status."""
+    known = {("status",)}.__contains__
+    (use,) = _uses("git {{[-C|--work-tree]}} {{path/to/directory}} status", "git", known)
+    assert use.path == ("status",) and use.valued == ("--work-tree",)
+    (use,) = _uses("git --no-pager status", "git", known)
+    assert use.path == ("status",) and use.flags == ("--no-pager",) and use.valued == ()
+    (use,) = _uses("git --no-pager frobnicate", "git", known)  # no page: no path
+    assert use.path == ()
 
 
 def test_operand_kinds_come_from_placeholders():
@@ -128,18 +142,27 @@ def test_the_linux_page_replaces_the_common_one():
 
 
 def test_two_runs_over_a_copy_give_the_same_bytes(tmp_path):
-    """The same pages give the same bytes: the script run twice, over two copies, writes identical files."""
-    script = _script()
+    """The same pages give the same bytes: the script run as two processes (two hash seeds), over
+    two copies, writes identical files."""
     outputs = []
     for n in (1, 2):
         copy = shutil.copytree(FIXTURE, tmp_path / f"copy{n}")
         out = tmp_path / f"usage{n}.json"
-        assert script.main(["--pages", str(copy), "-o", str(out)]) == 0
+        done = subprocess.run(
+            [sys.executable, str(REPO / "scripts" / "usage_table.py"), "--pages", str(copy)]
+            + ["-o", str(out)],
+            env={**os.environ, "PYTHONHASHSEED": str(n)},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1]
     assert b"0123456789abcdef0123456789abcdef01234567" in outputs[0]  # the commit, from SOURCE.md
     assert outputs[0].endswith(b"}}\n") and b"\r" not in outputs[0]
-    assert script.main(["--pages", str(tmp_path / "copy1"), "-o", str(out), "--check"]) == 0
+    check = ["--pages", str(tmp_path / "copy1"), "-o", str(out), "--check"]
+    assert _script().main(check) == 0
 
 
 def test_check_reports_a_stale_table(tmp_path, capsys):

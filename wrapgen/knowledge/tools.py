@@ -27,11 +27,23 @@ __all__ = [
     "revisions_before_dash_dash",
     "END_OF_OPTIONS",
     "pages_repeat_root_options",
+    "probe_settings",
 ]
 
 END_OF_OPTIONS = "--end-of-options"
 
 UNKNOWN_STYLE = "unknown"  # the data's name for a help whose style was not detected ("")
+
+
+@lru_cache(maxsize=None)
+def _probe_settings() -> tuple[tuple[str, str], ...]:
+    return tuple((name, str(value)) for name, value in load("tools")["probe_env"].values().items())
+
+
+def probe_settings() -> dict[str, str]:
+    """The variables particular tools read that every help probe sets (table ``probe_env``): each
+    makes its tool print help and nothing else (no pager, no prompt, no sleep, no update check)."""
+    return dict(_probe_settings())
 
 
 def base_name(tool: str) -> str:

@@ -85,7 +85,7 @@ def load(key: str | None) -> Tool | None:
         return None
 
 
-# A cobra tool's global flags sit on every command (rclone: ~650 flags on each of ~80 commands);
+# A cobra tool's global flags sit on every command (one has ~650 flags on each of ~80 commands);
 # written out per command they made a 10 MB entry that took 0.8 s to read back. Each distinct
 # tuple is stored once, and every command (in walk order) names the one it has.
 
@@ -201,7 +201,7 @@ def store_trial(key: str | None, outcome: dict) -> bool:
     )
 
 
-# The field lists a bare ``TOOL SUB --json`` prints (gh; wrapgen/probe/json_fields.py): asked in the
+# The field lists a bare ``TOOL SUB --json`` prints (wrapgen/probe/json_fields.py): asked in the
 # same sandbox as a trial, so kept the same way, apart from the trials (emptying one leaves the other).
 
 
@@ -239,8 +239,8 @@ def repeated_timeouts(key: str | None, paths) -> bool:
 
     A result with timed-out subcommands is not cached at once: the machine may only have been
     busy. The first time, the paths are noted and False returned; when the next discovery times
-    out on the same ones, they are the tool's (``git filter-branch -h`` sleeping, a helper that
-    waits on the network) and the result may be cached. Other paths replace the note.
+    out on the same ones, they are the tool's (a command whose ``-h`` sleeps, a helper that waits
+    on the network) and the result may be cached. Other paths replace the note.
     """
     if key is None or not paths:
         return False

@@ -38,20 +38,21 @@ __all__ = [
 # (wrapgen/knowledge/data/commands.json, table not_crawled; matched lower-cased).
 SKIP_RECURSION = load("commands")["not_crawled"].names
 
-# git's --help lists only the common commands and points at `git help -a` for the rest.
+# A root help that lists only the common commands and points at `TOOL help -a` for the rest.
 _HELP_ALL = re.compile(r"help(?<=\bhelp)\s+-a\b")  # \bhelp\s+-a\b, its word boundary
 # looked for behind the literal: a pattern that opens with a literal is scanned for it in C, one that
-# opens with \b is tried at every character (3 ms on composer's 160 KB of `list --format=json`)
-# cargo's --help lists the common commands and ends with "...  See all commands with --list".
+# opens with \b is tried at every character (3 ms on a framework's 160 KB JSON listing)
+# A root help that lists the common commands and ends with "...  See all commands with --list".
 _LIST_ALL = re.compile(
     r"all\s+commands\s+with\s+['`\"]?--list\b|--list\s+List\s+(?:all|installed)\s+commands", re.I
 )
-# kubectl keeps its global flags out of every help and points at `kubectl options` instead;
-# rclone at `rclone help flags` ('Use "rclone help flags" for to see the global flags.').
+# Some tools keep their global flags out of every help and point at a command that lists them
+# ('Use "TOOL options" for a list of global command-line options', 'Use "TOOL help flags" for to
+# see the global flags.').
 _OPTIONS_HINT = re.compile(
     r"""
-    ["'`](?P<tool>\S+)(?P<args>(?:[ ][a-z][\w-]*){1,2})["'`]  # the quoted command: "kubectl options"
-    \s+(?:for\s+)?(?:a\s+list\s+of|to\s+see|to\s+list)  # "for a list of", rclone's "for to see"
+    ["'`](?P<tool>\S+)(?P<args>(?:[ ][a-z][\w-]*){1,2})["'`]  # the quoted command: "TOOL options"
+    \s+(?:for\s+)?(?:a\s+list\s+of|to\s+see|to\s+list)  # "for a list of", "for to see"
     \s+(?:all\s+)?(?:the\s+)?global\s+(?:[\w-]+\s+)?(?:flags|options)\b  # "the global flags": a listing,
                                                           # never "to set global options" (an action)
     """,
@@ -65,10 +66,10 @@ _GLOBAL_LISTING_FOLDED = re.compile(
 )  # for a lower-cased text: scanned for "g" in C
 # Every hint says "global": that word is found first (a plain substring search), and the hint is
 # looked for around it only, since _OPTIONS_HINT tried at every quote of a long page backtracks
-# (composer's `list --format=json`, 160 KB of quotes, took 90 ms).
+# (a framework's JSON listing, 160 KB of quotes, took 90 ms).
 _HINT_REACH = 400  # characters before "global": the quoted command and the words between
 _HINT_AFTER = 120  # after it: "global backend flags", "global options"
-# aws: "Use aws command help for information on a specific command" (its --help: "aws <command> help").
+# "Use TOOL command help for information on a specific command" (its --help: "TOOL <command> help").
 _SUB_HELP = r"\s+<?(?:command|cmd)>?\s+help\b"
 # A root help with no listing that points at the command that lists them: "Run 'TOOL help' to see
 # the list of available commands." (the quoted name may be the program's own file name).
@@ -83,7 +84,7 @@ _LISTING_POINTER = re.compile(
 )
 # "Run 'TOOL help <command>' to get help for <command>": a command's help is `help SUB`.
 _HELP_FOR_COMMAND = re.compile(r"""["'`][\w.-]+\s+help\s+<(?:command|cmd|subcommand)>["'`]""", re.I)
-# `git help -a` also lists guides and file-format pages, which are not commands.
+# `TOOL help -a` may also list guides and file-format pages, which are not commands.
 _GUIDE_GROUP = re.compile(r"interfaces|file formats|guides", re.I)
 
 # How roff writes a reference to a command's own page after the tool's name: "-upload-pack(1)",
@@ -128,11 +129,12 @@ def _candidates(
         # the root's help says "Run 'TOOL help <command>' to get help for <command>"
         return [("help", *path), (*path, "--help"), (*path, "-h")]
     if sub_help:
-        # the root's help says so ("Use aws <command> help"): only then is `SUB help` asked, since
+        # the root's help says so ("Use TOOL <command> help"): only then is `SUB help` asked, since
         # elsewhere it may run SUB on an operand named "help"
         return [(*path, "help"), (*path, "--help"), (*path, "-h")]
     if git_style:
-        # `git CMD --help` renders the whole man page; `git CMD -h` prints the option list fast.
+        # where `TOOL help -a` lists the commands, `CMD --help` renders the whole man page and
+        # `CMD -h` prints the option list fast
         return [(*path, "-h"), (*path, "--help")]
     return [(*path, "--help"), ("help", *path), (*path, "-h")]
 
@@ -171,7 +173,7 @@ def _normalise(
 
 
 def _with_help_flag(command: Command) -> Command:
-    """`--help` just worked, so the command has it even where its help leaves it unlisted (kubectl)."""
+    """`--help` just worked, so the command has it even where its help leaves it unlisted."""
     if any("--help" in f.spellings for f in (*command.flags, *command.global_flags)):
         return command
     return replace(command, flags=command.flags + (Flag(long="--help", description="show help"),))
@@ -179,7 +181,7 @@ def _with_help_flag(command: Command) -> Command:
 
 def _merge_man_flags(command: Command, man: Command) -> Command:
     """The man page's flags merged in: help wins where both describe a flag, and only fills gaps
-    (jq's help lists ``-r`` where its man page says ``-r, --raw-output``); unknown flags are added.
+    (a help that lists ``-r`` where its man page says ``-r, --raw-output``); unknown flags are added.
     The page's exit statuses win over what help says of them."""
     flags = list(command.flags)
     known = {s for f in command.global_flags for s in f.spellings}
@@ -212,9 +214,9 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
             short=mine.short or flag.short,
             description=mine.description or flag.description,
             operation=mine.operation
-            or flag.operation,  # xz's short help has no "Operation mode:" heading
+            or flag.operation,  # a short help without the page's "Operation mode:" heading
         )
-        # gzip(1) has "-c --stdout --to-stdout" where --help shows "-c, --stdout": the page's other
+        # a page with "-c --stdout --to-stdout" where --help shows "-c, --stdout": the page's other
         # spellings are aliases of the same flag
         more = tuple(
             sp for sp in flag.spellings if sp not in flags[index].spellings and sp not in known
@@ -222,13 +224,14 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
         if more:
             flags[index] = replace(flags[index], aliases=flags[index].aliases + more)
         known |= set(flags[index].spellings)
-    # the page's EXIT STATUS is fuller than help's one line (grep: "1 if no lines were selected", not "1 otherwise")
+    # the page's EXIT STATUS is fuller than help's one line ("1 if no lines were selected", not "1 otherwise")
     # the page's EXAMPLES join help's own: the flags they use are the ones people reach for first
     examples = tuple(dict.fromkeys(command.examples + man.examples))
     grammar = {}
     if _fuller_grammar(command, man):
-        # `git diff -h` outside a repository prints only its --no-index form; the page's SYNOPSIS has
-        # every form ("git diff [<options>] [<commit>] [--] [<path>...]"): its operands are the command's
+        # a `CMD -h` run outside a repository may print only the form that needs none; the page's
+        # SYNOPSIS has every form ("TOOL diff [<options>] [<commit>] [--] [<path>...]"): its operands
+        # are the command's
         grammar = {"usage": man.usage, "positionals": man.positionals}
     return replace(
         command,
@@ -333,8 +336,8 @@ def read_node(
         if fallback is None:
             fallback = (node, result.text)
     chosen = chosen or fallback
-    # Help is thin when it shows no flags; git's `CMD -h` is a deliberately brief usage, so its man
-    # page (which lists the revision and diff options `-h` leaves out) is read too.
+    # Help is thin when it shows no flags; where `TOOL help -a` lists the commands, `CMD -h` is a
+    # deliberately brief usage, so its man page (which lists the options `-h` leaves out) is read too.
     # A tool without subcommands has one man page about exactly its flags, and its help is often a
     # digest ("Some of the options include:"), so its man page is merged too.
     thin = (
@@ -403,7 +406,7 @@ def _carry_stub(read: Command, stub: Command, **changes) -> Command:
         hidden=read.hidden or stub.hidden,
         deprecated=read.deprecated or stub.deprecated,
         common=read.common or stub.common,
-        # the operands the listing spelled (systemctl's "start UNIT...") when the command's own help names none
+        # the operands the listing spelled ("start UNIT...") when the command's own help names none
         **(
             {"positionals": stub.positionals, "usage": read.usage or stub.usage}
             if stub.positionals and not read.positionals and not read.usage
@@ -502,7 +505,7 @@ def crawl(
             root_cmd = _with_globals(root_cmd, shared)
         reads[()] = replace(root, command=root_cmd)
         if listing is not None and listing.path in {s.path for s in root_cmd.subcommands}:
-            # `kubectl options` is a command whose page was just read (its `--help` prints
+            # `TOOL options` is a command whose page was just read (its `--help` may print
             # nothing): that page is the node, not probed again.
             reads[listing.path] = listing
         echo = frozenset({root.text.strip()})
@@ -526,8 +529,8 @@ def crawl(
             for stub in children:
                 rank = wanted.get(stub.path)
                 if stub.probe == USAGE_LISTED:
-                    # npm's `access list`, yarn's `cache list`: read from the parent's page, never run
-                    # (`yarn cache list --help` runs `yarn cache list`)
+                    # `TOOL access list`, `TOOL cache list` named by the parent's usage lines: read
+                    # from the parent's page, never run (a `cache list --help` may run `cache list`)
                     if len(stub.path) <= depth and stub.path not in reads:
                         _read_from_parent(prober, parse, stub, reads, depth=depth)
                     continue
@@ -767,7 +770,7 @@ def _read_from_parent(prober, parse: ParseFn, stub: Command, reads: dict, *, dep
 
 
 def _git_all_commands(prober, parse: ParseFn, root: Command, warnings: list[str]) -> Command:
-    """Replace git's short list of common commands with the full one from `TOOL help -a`.
+    """Replace the root's short list of common commands with the full one from `TOOL help -a`.
 
     The short list is the tool's own choice of what people use first, so a command it lists keeps
     its heading there ("examine the history and state") and is marked ``common``; the rest keep the
@@ -779,7 +782,9 @@ def _git_all_commands(prober, parse: ParseFn, root: Command, warnings: list[str]
             f"`{prober.name} --help` lists only common commands and `help -a` failed: {result.problem}"
         )
         return root
-    parsed, error = _safe_parse(parse, result.text, prog=(prober.name,), style="git")
+    parsed, error = _safe_parse(
+        parse, result.text, prog=(prober.name,), style=root.parser or None
+    )  # in the root's own style
     if parsed is None or not parsed.subcommands:
         parsed, error = _safe_parse(parse, result.text, prog=(prober.name,), style=None)
     if parsed is None or not parsed.subcommands:
@@ -838,11 +843,11 @@ def _listed_commands(
 
 
 def _man_listed_commands(prober, parse: ParseFn, root: Command) -> Command:
-    """Add the commands the tool's man page lists that its help did not: git(1) lists its internal
-    helpers (``git-upload-pack(1)``), which `git help -a` leaves out."""
+    """Add the commands the tool's man page lists that its help did not: a page may list internal
+    helpers as pages of their own (``TOOL-upload-pack(1)``), which `TOOL help -a` leaves out."""
     source, page = prober.man_source(())
-    # Rendering a big page costs more than its probe (rclone(1) is 1.8 MB): only one that names a
-    # page of the tool's own (`\fBgit-upload-pack\fR(1)`) is read.
+    # Rendering a big page costs more than its probe (one is 1.8 MB): only one that names a
+    # page of the tool's own (`\fBTOOL-upload-pack\fR(1)`) is read.
     if not re.search(re.escape(prober.name) + _PAGE_REF, source):
         return root
     parsed, _ = _safe_parse(parse, source, prog=(prober.name,), style="man")
@@ -896,7 +901,7 @@ def _global_options(
         warnings.append(f"could not read the global flags from `{shown}`: {result.problem}")
         return (), None
     parsed, _ = _safe_parse(parse, result.text, prog=(prober.name, *args), style=None)
-    # `rclone help flags` lists its own -h under "Flags:", the shared ones under "Global Flags:" and
+    # `TOOL help flags` may list its own -h under "Flags:", the shared ones under "Global Flags:" and
     # "Backend Flags:": every one but that page's help flag is global.
     flags = (
         tuple(f for f in (*parsed.global_flags, *parsed.flags) if "--help" not in f.spellings)
@@ -911,7 +916,7 @@ def _global_options(
 
 # A line of a page that may head or hold a listing of commands: a heading that names commands or
 # topics ("Available Commands:", "COMMANDS:", "These are common Git commands ...:"), argparse's
-# "{add,remove}", yarn's "- access" bullets. Only the order of the work depends on it (a page
+# "{add,remove}", "- access" bullets. Only the order of the work depends on it (a page
 # without one is parsed after the probes, and its children, if it has any, probed then). Every
 # repetition is bounded, so a hostile page (one 2 MiB line of "command command ...") costs linear time.
 _LISTING_HINT = re.compile(
@@ -936,7 +941,7 @@ def _found(
 ) -> bool:
     """Whether ``pattern`` matches somewhere in ``text``, where every match begins with one of the
     literal ``starts``: tried only where one occurs (lower-cased for an ``re.I`` pattern, ``folded``).
-    A pattern opening with ``\\b`` is scanned by ``re`` at every character (3 ms on composer's 160 KB
+    A pattern opening with ``\\b`` is scanned by ``re`` at every character (3 ms on a framework's 160 KB
     of ``list --format=json``); ``match`` at a position still sees the characters before it."""
     if folded and not text.isascii():  # (lower() keeps every position only in ASCII)
         return bool(pattern.search(text))
@@ -969,8 +974,8 @@ def _options_hint(text: str):
 
 def _root_options_apart(root: Command) -> Command:
     """Every command below ``root`` with the root's options moved from its flags to its global flags:
-    for a style whose pages list the application's options again beside the command's own (yarn v1:
-    47 of ``yarn add``'s 54), so that what a command adds is told apart, as other styles' headings do."""
+    for a style whose pages list the application's options again beside the command's own (47 of
+    one command's 54), so that what a command adds is told apart, as other styles' headings do."""
     spellings = {s for f in root.flags for s in f.spellings}
 
     def apart(command: Command) -> Command:
@@ -995,7 +1000,7 @@ def _root_options_apart(root: Command) -> Command:
 @dataclass(frozen=True)
 class _Shared:
     """The flags every command shares (`TOOL options`), with each one's spellings and all of them:
-    made once per crawl, not per command (rclone: ~650 shared flags on each of ~80 commands)."""
+    made once per crawl, not per command (~650 shared flags on each of ~80 commands)."""
 
     flags: tuple[Flag, ...]
     spellings: tuple[frozenset, ...]

@@ -1,6 +1,6 @@
 """Discovery: read a real tool's help, recursively, into a ``Tool`` model.
 
-``discover("gh", depth=2)`` resolves the tool (or takes the ``ToolRef`` a caller resolved), answers
+``discover("TOOL", depth=2)`` resolves the tool (or takes the ``ToolRef`` a caller resolved), answers
 from the on-disk cache when the binary is unchanged, and otherwise crawls its help (``crawl.py``)
 through the probe (``probe.py``, the only place that runs the tool) and the help parsers
 (``parsers/``).
@@ -19,8 +19,8 @@ DEFAULT_DEADLINE_S = 120.0
 # What a crawl guided by priority paths gives the rest of the tree once those are read: it reads the
 # rest only if that would take no longer. The paths asked for are what a pack guided by use is made
 # of; the rest only fills where use is silent, and a large tool's rest (hundreds of commands, each a
-# start of the tool) would hold a wrap for minutes. A small tool's rest fits (git's 150 commands: a
-# few seconds), so it is still read whole, and cached as it always was.
+# start of the tool) would hold a wrap for minutes. A small tool's rest fits (150 commands: a few
+# seconds), so it is still read whole, and cached as it always was.
 GUIDED_REST_S = 20.0
 
 

@@ -43,7 +43,7 @@ _TOOL_TIMEOUT_S = 20.0
 
 _TEXT = "alpha beta\nsample line two\ngamma delta\n"
 _ROWS = [("alpha", 1, "first"), ("beta", 2, "second"), ("gamma", 3, "third")]
-# Lint triggers on purpose: an unused import, a long line, odd spacing (black, ruff, flake8, pylint).
+# Lint triggers on purpose: an unused import, a long line, odd spacing (formatters' and linters' findings).
 _PYTHON = (
     "import os\n"
     "import sys\n\n\n"

@@ -1,12 +1,12 @@
 """The frameworks that list their commands somewhere else than in the root's help.
 
-- Symfony Console and cleo (composer, artisan, poetry): ``TOOL --help`` is the ``list`` command's
+- Symfony Console and cleo: ``TOOL --help`` is the ``list`` command's
   own help. The commands are read from ``TOOL list --format=json`` where the framework answers it
   (Symfony: every command with its definition, so no command needs a probe of its own; asked only
   where ``list``'s help offers json, before that help is even parsed: where the JSON reads, the page
   never is), else from ``TOOL list`` (cleo), whose namespaces ("cache" of "cache clear") are no commands and are never
   probed; cleo's ``self show plugins`` is grafted under ``self show`` once that page is read.
-- kingpin (amtool, promtool): the root's ``Commands:`` tree holds every path; each page is read as
+- kingpin: the root's ``Commands:`` tree holds every path; each page is read as
   usual and the tree's entries under it are grafted on, so no level is lost when a page lists its
   command as a child of itself.
 

@@ -1,5 +1,5 @@
-"""The field list a tool prints for a bare ``--json`` (gh: "Specify one or more comma-separated fields
-for `--json`: ..."), asked in the probe sandbox.
+"""The field list a tool prints for a bare ``--json`` ("Specify one or more comma-separated fields for
+`--json`: ..."), asked in the probe sandbox.
 
 ``TOOL SUB --json`` is not a help probe: a tool that takes ``--json`` for a switch would run
 ``SUB``, which may be a write. So it runs only where a proposal may run, inside bubblewrap, with the

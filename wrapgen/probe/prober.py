@@ -31,6 +31,7 @@ from pathlib import Path
 
 from wrapgen.errors import ToolNotFoundError
 from wrapgen.knowledge.secrets import withhold
+from wrapgen.knowledge.tools import probe_settings
 from wrapgen.model.toolref import ToolRef
 from wrapgen.probe.install import program_paths
 from wrapgen.probe.sandbox import (
@@ -73,8 +74,6 @@ _GATHER_S = 0.001
 PROBE_ENV = {
     "PAGER": "cat",
     "MANPAGER": "cat",
-    "GIT_PAGER": "cat",
-    "GH_PAGER": "cat",
     "TERM": "dumb",
     "NO_COLOR": "1",
     "LC_ALL": "C.UTF-8",
@@ -84,21 +83,18 @@ PROBE_ENV = {
     "LINES": "50",
     "MANWIDTH": str(COLUMNS),
     "MAN_KEEP_FORMATTING": "",
-    "GIT_TERMINAL_PROMPT": "0",
-    "GH_PROMPT_DISABLED": "1",
-    "GH_NO_UPDATE_NOTIFIER": "1",
     "CLICOLOR": "0",
-    # `git filter-branch -h` prints a warning and then sleeps 10 s unless this is set: past the 5 s
-    # probe timeout, which made every git discovery transient, so never cached
-    "FILTER_BRANCH_SQUELCH_WARNING": "1",
+    # and what particular tools read to the same end (no pager, prompt, sleep or update check):
+    # knowledge/data/tools.json, table probe_env, each with its reason
+    **probe_settings(),
 }
 
 # What a probe keeps of the caller's environment: the rest (tokens, GIT_* and proxy settings, the
 # real HOME) never reaches a tool that is only being read.
 PASS_ENV = ("PATH", "TZ", "USER", "LOGNAME")
 
-# Toolchains installed under HOME find themselves through HOME (a rustup proxy for cargo, pyenv,
-# nvm): with a scratch HOME they are pointed at their real directory, read-only in the sandbox.
+# Toolchains installed under HOME find themselves through HOME (a rustup proxy, pyenv, nvm): with a
+# scratch HOME they are pointed at their real directory, read-only in the sandbox.
 TOOLCHAIN_HOMES = (
     ("RUSTUP_HOME", ".rustup"),
     ("CARGO_HOME", ".cargo"),
@@ -187,9 +183,7 @@ def resolve_tool(tool: str, *, search_paths: tuple[str, ...] = ()) -> ToolRef:
     """``tool`` (a name, looked for in ``search_paths`` and then on PATH, or a path) resolved once;
     ToolNotFoundError otherwise. The one place wrapgen looks a tool up on PATH."""
     if not tool or "\0" in tool:
-        raise ToolNotFoundError(
-            "no tool given", hint="pass a program name such as `git`, or a path"
-        )
+        raise ToolNotFoundError("no tool given", hint="pass a program name, or a path")
     if os.sep in tool or (os.altsep and os.altsep in tool):
         path = Path(tool).expanduser()
         if not path.exists():
@@ -411,8 +405,8 @@ class Prober:
             timeout = min(timeout, left)
         with self._lock:
             self.calls += 1
-        # a HOME of this probe's own, so that what one probe leaves there (pm2's daemon sockets in
-        # ~/.pm2, its daemon killed with that probe) never makes a probe beside it wait: in the
+        # a HOME of this probe's own, so that what one probe leaves there (a daemon's sockets under
+        # ~/.TOOL, the daemon killed with that probe) never makes a probe beside it wait: in the
         # sandbox a fresh tmpfs at the scratch HOME's path where bubblewrap sizes one (nothing made
         # or removed on disk), else a directory of its own mounted there (see bwrap_argv)
         scratch = self._scratch
@@ -536,8 +530,8 @@ class Prober:
 
     def _unscratched(self, text: str) -> str:
         """``text`` with the probe's scratch directories named as the tool would name them anywhere:
-        its HOME as ``~``, its working directory as ``.``, its TMPDIR as ``$TMPDIR`` (kubectl's
-        "--cache-dir (default /tmp/wrapgen-probe-x1/home/.kube/cache)" is "~/.kube/cache"), so that
+        its HOME as ``~``, its working directory as ``.``, its TMPDIR as ``$TMPDIR`` (a
+        "--cache-dir (default /tmp/wrapgen-probe-x1/home/.cache/TOOL)" is "~/.cache/TOOL"), so that
         what discovery reads is the same every run."""
         scratch = self._scratch
         root = scratch.root if scratch is not None else None
@@ -560,10 +554,10 @@ class Prober:
         return ""
 
     def man_source(self, path: tuple[str, ...]) -> tuple[str, str]:
-        """(roff source, page name) of the man page for ``TOOL PATH...`` (``git-log``), or ("", "").
+        """(roff source, page name) of the man page for ``TOOL PATH...`` (``TOOL-log``), or ("", "").
 
         The root's is remembered: the crawl reads it for the root's flags and again for the
-        commands it lists (git(1)'s ``git-upload-pack(1)``)."""
+        commands it lists (``TOOL-upload-pack(1)`` in TOOL(1))."""
         if not self.use_man:
             return "", ""
         if not path:
@@ -735,7 +729,7 @@ def _configured_dirs(config: str, signature) -> list[str]:
 
 
 def _read_roff(location: str, cap: int) -> str:
-    """The text of a man page file (gzip or plain), capped; "" when it cannot be read."""
+    """The text of a man page file (compressed or plain), capped; "" when it cannot be read."""
     try:
         with open(location, "rb") as handle:
             raw = handle.read(cap)

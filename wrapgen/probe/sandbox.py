@@ -56,7 +56,7 @@ BWRAP = "bwrap"
 # The system's own directories: every probe sees those that exist (read-only; a symbolic link such
 # as merged /usr's /bin -> usr/bin stays a link); what else a tool needs is bound from
 # ``install.program_paths`` (its install, its interpreter's, its PATH's). /var holds the package
-# databases and caches tools read (dpkg, apt, man-db); /nix/store and /gnu/store are the system of
+# databases and caches tools read (the package manager's, man-db's); /nix/store and /gnu/store are the system of
 # Nix and Guix; /snap holds snaps' programs.
 SYSTEM_DIRS = (
     "/usr",
@@ -108,8 +108,8 @@ def bwrap_argv(
     the variables); ``readable`` are directories bound back read-only over the empty /tmp and /run
     (the tool's own); ``writable`` adds directories bound read-write (tests use it for a log).
     ``home_source``, when given, is the directory mounted at ``home`` instead of ``home`` itself: each
-    probe gets a HOME of its own at the same path, so state one probe leaves (pm2's daemon sockets in
-    ``~/.pm2``, whose daemon died with that probe's PID namespace) never reaches a probe beside it.
+    probe gets a HOME of its own at the same path, so state one probe leaves (a daemon's sockets under
+    ``~/.TOOL``, the daemon dead with that probe's PID namespace) never reaches a probe beside it.
     ``home_tmpfs`` (bytes; where ``SandboxStatus.tmpfs_home``) gives each probe the same without a
     directory made and removed on disk for it: HOME is a fresh tmpfs of that size (mode 0700) that
     ends with the probe's mount namespace (``home_source`` is then not used).

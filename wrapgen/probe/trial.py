@@ -7,7 +7,7 @@ wrapgen, stdin ``/dev/null`` and no controlling terminal. Its environment is the
 start-up settings of ``knowledge/data/trials.json``'s ``trial_env`` (``GOGC=400``: a large Go binary
 no longer spends a third of its start collecting garbage) and then the pack's ``env.set``. At most ``jobs`` trials run at once (2 to 4),
 each for at most ``timeout_s``. With ``try_in`` the directory is copied into each trial's scratch
-working directory first (a tool that reads its cwd, git or make, is then tried on real content).
+working directory first (a tool that reads its cwd, a version control or build tool, is then tried on real content).
 
 An unchanged binary's trial is not run twice: outcomes are cached beside discovery's entries
 (``probe/cache.py``; a trial's sandbox has no network, no daemon and no login, so its outcome depends
@@ -73,8 +73,8 @@ class TrialSpec:
     guard: Mapping | None = (
         None  # the pack's config_guard: applied to a --try-in copy (runtime/guard.py)
     )
-    # the kinds of sample file made in its working directory first (probe/fixtures.py: "json",
-    # "cwd:git"); a trial without --try-in always gets a text file there too
+    # the kinds of sample file made in its working directory first (probe/fixtures.py: "json", or
+    # a "cwd:" kind that makes the directory a repository); a trial without --try-in always gets a text file there too
     inputs: tuple[str, ...] = ()
     # the verb's declared answer statuses ({"1": "no matches"}): what classifying its outcome needs
     answers: Mapping[str, str] = field(default_factory=dict)

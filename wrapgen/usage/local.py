@@ -178,6 +178,7 @@ def read_ci(text: str) -> list[Snippet]:
         if isinstance(node, yaml.MappingNode):
             for key, value in node.value:
                 if isinstance(key, yaml.ScalarNode) and key.value in _CI_KEYS:
+                    walk(value)  # CircleCI's `run: {command: ...}`
                     for scalar in scalars(value):
                         # a block scalar's text starts on the line after its indicator
                         offset = 1 if scalar.style in ("|", ">") else 0
@@ -269,6 +270,15 @@ READERS: dict[str, Callable[[str], list[Snippet]]] = {
 }
 
 
+# where CI systems keep their workflow files, and the names they give them
+_CI_FOLDERS = frozenset(
+    {".github", ".gitlab", ".circleci", ".buildkite", ".woodpecker", ".forgejo"}
+)
+_CI_FILES = frozenset(
+    {"", "azure-pipelines", "bitbucket-pipelines", "cloudbuild", "buildspec", "ci", "pipeline"}
+)  # ("" is a dot file: .travis.yml, .drone.yml, .gitlab-ci.yml)
+
+
 def reader_for(path: str, head: str = "") -> str | None:
     """The kind of a file by its name (and its first line, for a script without an extension)."""
     name = os.path.basename(path)
@@ -285,7 +295,9 @@ def reader_for(path: str, head: str = "") -> str | None:
     if lower.endswith(".dockerfile"):
         return "dockerfile"
     if lower.endswith((".yml", ".yaml")) and (
-        ".github" in parts or lower.startswith(".gitlab-ci") or "ci" in lower
+        any(part in _CI_FOLDERS for part in parts[:-1])
+        or lower.split(".")[0] in _CI_FILES
+        or "gitlab-ci" in lower
     ):
         return "ci"
     if lower.endswith((".md", ".markdown")):

@@ -188,6 +188,25 @@ def _words(token: str, holders: list[str]) -> list[tuple[str, Word]]:
     return [("", Word("operand", operand=_value(parts)))]
 
 
+def _after_global_flags(words: list[tuple[str, Word]], known: Callable) -> int:
+    """Where the path starts when global flags come first (``git -C DIR status``): past leading
+    flags (each with the placeholder after it) to a word a subcommand page names; 0 otherwise."""
+    i = 0
+    while i < len(words) and words[i][1].kind == "flag":
+        i += 1
+        if words[i - 1][1].operand is None and i < len(words) and _is_value(words[i]):
+            i += 1
+    if 0 < i < len(words) and words[i][0] and known((words[i][0],)):
+        return i
+    return 0
+
+
+def _is_value(word: tuple[str, Word]) -> bool:
+    """A placeholder's operand (not a literal word): what a global flag before the path takes."""
+    literal, item = word
+    return item.kind == "operand" and not literal
+
+
 def read_line(
     command: str,
     *,
@@ -203,19 +222,20 @@ def read_line(
         if not segment or _SENTINEL.search(segment[0]) or tool_word(segment[0]) != tool:
             continue
         words = [word for token in segment[1:] for word in _words(token, holders)]
+        bundled = tool in bundled_option_tools()
+        start = 0 if bundled else _after_global_flags(words, known)
         bare = []
-        for literal, _ in words:
+        for literal, _ in words[start:]:
             if not literal:
                 break
             bare.append(literal)
-        bundled = tool in bundled_option_tools()
         n = split_path(bare, known=known, shaped=not bundled)
-        items: list[Word] = []
+        items: list[Word] = [word for _, word in words[:start]]
         if bundled and n == 0 and bare and bare[0].isalpha():
             items.extend(Word("flag", "-" + letter) for letter in dict.fromkeys(bare[0]))
             words = words[1:]
         else:
-            words = words[n:]
+            words = words[start + n :]
         items.extend(word for _, word in words)
         lines.append(Line(tuple(bare[:n]), tuple(items), where))
     return lines

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import flag_of
+from conftest import flag_of, require_tool
 from tests.support.tools import python_tool
 from wrapgen.flows.wrap import wrap
 from wrapgen.parse import parse_help
@@ -194,3 +194,14 @@ def test_wrap_of_a_large_tool_stops_after_what_use_and_picks_ask(tmp_path):
     assert not found.root.find(("c120",)).stub
     assert sum(1 for c in found.root.subcommands if not c.stub) < COMMANDS
     assert any("--pick a command to read it" in w for w in found.warnings)
+
+
+def test_a_real_large_cli_reads_a_path_asked_for_below_its_depth():
+    """kubectl with depth 1 and `config view` asked for: `config` and `config view` are read (the
+    latter below the depth), with the flags of its own page."""
+    require_tool("kubectl")
+    tool = discover("kubectl", depth=1, cache=False, priority_paths=(("config", "view"),))
+    view = tool.root.find(("config", "view"))
+    assert view is not None and not view.stub
+    assert flag_of(view, "--minify") is not None and flag_of(view, "--raw") is not None
+    assert not tool.root.find(("config",)).stub

@@ -91,7 +91,9 @@ def test_a_hanging_tool_is_killed_with_its_children():
     env = dict(os.environ, WG_SLEEP=marker)
     with Prober(str(TOOLS / "wg-hang"), timeout_s=0.5, env=env) as prober:
         result = prober.run(("--help",))
-    assert "did not finish within 0.5 s, nor within 0.5 s when run again" in result.problem
+    assert (
+        "did not finish within 0.5 s, nor within 1 s when run again" in result.problem
+    )  # (RETRY_UNKNOWN)
     assert result.timed_out and not result.usable
     wait_until(lambda: _processes_with(marker) == [], what="the hanging tool's sleeper to be gone")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from wrapgen.parse import parse_help
 from wrapgen.probe.crawl import crawl
-from wrapgen.probe.prober import RETRY_FACTOR, Prober
+from wrapgen.probe.prober import RETRY_FACTOR, RETRY_UNKNOWN, Prober
 
 # A cobra-like tool: the root lists `fast`, `slow` and `stuck`. `slow --help` sleeps on its first
 # run (a machine too busy to answer within the bound) and answers on the next; `stuck --help`
@@ -80,11 +80,40 @@ def test_a_probe_that_times_out_is_run_again_and_its_command_read(tmp_path):
 
 
 def test_the_second_bound_grows_with_what_the_answered_probes_took(tmp_path):
-    """Before any probe answered, a timed-out one gets its first bound again; once the root's help
-    took a second and more, at least RETRY_FACTOR seconds (lower bounds only: a busy machine can
-    only make the answered probes slower)."""
+    """Before any probe answered, a timed-out one gets RETRY_UNKNOWN times its first bound; once
+    the root's help took a second and more, at least RETRY_FACTOR seconds (lower bounds only: a
+    busy machine can only make the answered probes slower)."""
     log = tmp_path / "log"
     with _prober(_tool(tmp_path), log, WG_ROOT_SLEEP="1") as prober:
-        assert prober.retry_timeout_s == prober.timeout_s
+        assert prober.retry_timeout_s == RETRY_UNKNOWN * prober.timeout_s
         assert prober.run(("--help",)).usable
         assert prober.retry_timeout_s >= max(prober.timeout_s, RETRY_FACTOR * 1.0)
+
+
+def test_a_root_help_that_misses_its_bound_before_anything_answered_is_read(tmp_path):
+    """The root's `--help` takes longer than the bound on its first run, and nothing has answered
+    yet: the retry's longer bound (RETRY_UNKNOWN times the first) lets it be read, not lost."""
+    log = tmp_path / "log"
+    environment = dict(os.environ, WG_LOG=str(log), WG_ROOT_SLEEP="1.5")
+    with Prober(
+        str(_tool(tmp_path)),
+        name="tool",
+        timeout_s=1,
+        env=environment,
+        use_man=False,
+        sandbox=False,
+    ) as prober:
+        result = crawl(prober, parse_help, depth=0, version="")  # (no --version run beside it)
+    assert result.root is not None and result.root.description == "A tool."
+    assert log.read_text().splitlines().count("--help") == 2
+
+
+def test_an_answer_from_before_the_crawl_scales_its_retries(tmp_path):
+    """A Prober told what a probe of the tool took before it (a launcher's --version, run for the
+    cache key by another Prober) scales its retries by that from the start."""
+    log = tmp_path / "log"
+    environment = dict(os.environ, WG_LOG=str(log))
+    with Prober(
+        str(_tool(tmp_path)), name="tool", timeout_s=5, env=environment, answered_s=3.0
+    ) as prober:
+        assert prober.retry_timeout_s == RETRY_FACTOR * 3.0

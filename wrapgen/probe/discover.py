@@ -82,6 +82,7 @@ def discover(
     tool, path, name = ref.given, ref.path, ref.name
     options = {"depth": depth, "max_nodes": max_nodes, "style": style, "name": tool, "man": man}
     launcher = style is None and _is_launcher(path)
+    answered = 0.0  # what a probe run before the crawl took (its retries scale with it)
     readable = _launched_paths(path) if launcher else ()
     if cache and launcher:
         _prestart()  # (this probe, and the crawl's if the cache misses)
@@ -98,6 +99,7 @@ def discover(
             deadline_at=end,
         ) as prober:
             options["launches"] = prober.version()
+            answered = prober.slowest_answer_s
     priority = tuple(dict.fromkeys(tuple(p) for p in priority_paths if p))
     key = disk.cache_key(path, options=options) if cache else None
     # a crawl that read the priority paths and left the rest is kept apart, under those paths
@@ -135,6 +137,7 @@ def discover(
         readable=readable,
         deadline_s=deadline_s,
         deadline_at=end,
+        answered_s=answered,
     ) as prober:
         result = crawl(
             prober,

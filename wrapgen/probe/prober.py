@@ -60,8 +60,11 @@ __all__ = [
 
 DEFAULT_TIMEOUT_S = 5.0
 # A timed-out probe's second bound: RETRY_FACTOR times the slowest probe of the tool that answered,
-# at least the first bound again, at most RETRY_MAX_S (and never past discovery's deadline).
+# at least the first bound again, at most RETRY_MAX_S (and never past discovery's deadline). Before
+# any probe answered (a root help that misses its bound on a busy machine) there is nothing to
+# scale: RETRY_UNKNOWN times the first bound.
 RETRY_FACTOR = 4.0
+RETRY_UNKNOWN = 2.0
 RETRY_MAX_S = 120.0
 DEFAULT_OUTPUT_CAP = 2 * 1024 * 1024
 COLUMNS = 100
@@ -266,6 +269,7 @@ class Prober:
         deadline_at: float | None = None,
         writable: tuple[str, ...] = (),
         readable: tuple[str, ...] = (),
+        answered_s: float = 0.0,
     ):
         self.path = os.path.abspath(path)  # probes run in another directory
         self.use_man = use_man
@@ -299,7 +303,9 @@ class Prober:
         self._manpath: tuple[str, ...] | None = None
         self._root_man: tuple[str, str] | None = None
         self._in_memory = _output_in_memory(self.path)
-        self._slowest_answer = 0.0  # the longest a probe that finished took (its wall time)
+        # the longest a probe that finished took (its wall time); ``answered_s``: what a probe of
+        # the same tool run before this Prober took (a launcher's --version, read for the cache key)
+        self._slowest_answer = float(answered_s)
 
     def __enter__(self) -> "Prober":
         # the umask and limits every probe takes: this process's when discovery starts (read once)
@@ -360,10 +366,19 @@ class Prober:
     @property
     def retry_timeout_s(self) -> float:
         """The bound of a timed-out probe's second run: ``RETRY_FACTOR`` times the slowest of the
-        tool's probes that finished so far, at least the first bound, at most ``RETRY_MAX_S``."""
+        tool's probes that finished so far, at least the first bound, at most ``RETRY_MAX_S``;
+        ``RETRY_UNKNOWN`` times the first bound before any finished."""
         with self._lock:
             slowest = self._slowest_answer
+        if not slowest:
+            return min(RETRY_MAX_S, RETRY_UNKNOWN * self.timeout_s)
         return min(RETRY_MAX_S, max(self.timeout_s, RETRY_FACTOR * slowest))
+
+    @property
+    def slowest_answer_s(self) -> float:
+        """The longest any of this Prober's probes that finished took (0 before one did)."""
+        with self._lock:
+            return self._slowest_answer
 
     def _probe(self, argv: list[str], *, pty: bool) -> tuple[ProcessResult | None, float | None]:
         """(the finished probe or None past the deadline, the second bound when it was run again):

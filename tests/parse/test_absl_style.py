@@ -51,8 +51,9 @@ fetch                      Fetch widgets by name.
                                  most.
                                  (default: '100')
                                  (an integer)
-                               --label: A label to match; repeat this option
-                                 to give several.
+                               --label: A label to match.;
+                                 repeat this option to specify a list of values
+                                 (default: '[]')
 """
 
 
@@ -85,5 +86,6 @@ def test_a_commands_page_gives_its_flags_usage_and_operands():
     most = flag_of(fetch, "--max_items")
     assert most.short == "-n" and most.type == "integer" and most.default == "100"
     assert most.description == "How many widgets to fetch at most."
-    assert flag_of(fetch, "--label").repeatable
+    label = flag_of(fetch, "--label")
+    assert label.repeatable and label.description == "A label to match." and label.default is None
     assert not flag_of(fetch, "--dry_run").takes_value

@@ -6,7 +6,7 @@ as ``<a|b|c>: ``; continuation lines are indented deeper and end with ``(default
 type note (``(an integer)``). Flags are grouped under the module that defines them
 (``/path/to/tool.py:``, ``frontend.command_query:``). An ``appcommands`` tool's ``help COMMAND``
 page holds the command's summary on its first line, its ``Usage:`` and its ``Flags for COMMAND:``;
-the program's own flags sit under ``Global flags:``.
+the program's own flags sit under ``Global flags:`` (a program without commands: ``flags:``).
 """
 
 from __future__ import annotations
@@ -30,12 +30,15 @@ _FLAG = re.compile(
     re.VERBOSE,
 )
 _DEFAULT = re.compile(r"\(default: '(?P<value>[^']*)'\)")
+# absl's note on a flag that may be given again ("...;\n repeat this option to specify a list of values")
+_REPEAT = re.compile(r";?\s*repeat this option to specify a list of values", re.IGNORECASE)
 _TYPES = (
     ("(an integer)", "integer"),
     ("(a number)", "number"),
     ("(a comma separated list)", "string"),
 )
 _GLOBAL = re.compile(r"^\s*Global flags:\s*$", re.IGNORECASE)
+_PROGRAM_FLAGS = re.compile(r"^flags:\s*$")  # a program without commands: its own flags
 _COMMAND_FLAGS = re.compile(r"^\s*Flags for (?P<name>[\w-]+):\s*$")
 _USAGE_LABEL = re.compile(r"^\s*Usage:\s*$")
 _ENTRY = re.compile(
@@ -75,7 +78,8 @@ def _flag(found: dict) -> Flag:
         if note in description:
             kind = name
             description = description.replace(note, "")
-    description = " ".join(description.split()).rstrip(";").strip()
+    repeatable = _REPEAT.search(description) is not None
+    description = " ".join(_REPEAT.sub("", description).split()).rstrip(";").strip()
     switch = bool(found["no"])
     choices = tuple(c.strip() for c in (found["choices"] or "").split("|") if c.strip())
     return Flag(
@@ -84,10 +88,10 @@ def _flag(found: dict) -> Flag:
         aliases=(f"--no{found['name']}",) if switch else (),
         takes_value=not switch,
         value_name=None if switch else found["name"].upper(),
-        type="boolean" if switch else kind,
+        type="boolean" if switch else ("enum" if choices else kind),
         choices=() if switch else choices,
-        default=default["value"] if default and default["value"] else None,
-        repeatable="repeat this option" in text,
+        default=default["value"] if default and default["value"] not in ("", "[]") else None,
+        repeatable=repeatable,
         description=description[:300],
     )
 
@@ -107,6 +111,9 @@ def parse_absl(text: str, *, prog: tuple[str, ...]) -> Command:
     for index, line in enumerate(lines):
         if _GLOBAL.match(line):
             section = "global"
+            continue
+        if _PROGRAM_FLAGS.match(line):
+            section = "own" if not name else "global"
             continue
         heading = _COMMAND_FLAGS.match(line)
         if heading:

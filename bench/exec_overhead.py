@@ -4,9 +4,13 @@
 In one run, interleaved, it times the same call of a real tool:
 
   direct          subprocess.run(argv, capture_output=True)       the baseline
-  in-process      wrapgen.runtime.execute(binding, verb, args)     goal: <= 1.10x direct
+  in-process      wrapgen.runtime.execute(binding, verb, args)     in its per-call sandbox (bwrap)
+  in-process, no sandbox   the same with the supervisor's containment alone (the sandbox's
+                  fallback)                                        goal: <= 1.10x direct
   adapter.py      python3 adapter.py VERB --json                    goal: <= direct + 25 ms
   python -c pass  the interpreter's own start-up (same Python, same site)
+
+The sandbox's cost is in-process minus in-process, no sandbox (goal: <= 15 ms, issue 27).
 
 and prints medians in ms and the ratios, and adapter.py's own share of a call over the interpreter's
 start-up: adapter.py - direct - python -c pass, wall and CPU (goal: <= 10 ms, issue 14), all from
@@ -133,7 +137,18 @@ def main() -> int:
     import compileall
 
     import wrapgen
-    from wrapgen.runtime import containment_available, execute, load_binding, memory_limit_mb
+    from wrapgen.runtime import (
+        containment_available,
+        execute,
+        load_binding,
+        memory_limit_mb,
+        sandbox,
+    )
+
+    find_bwrap = sandbox.find_bwrap
+    if find_bwrap() is None:
+        print("bubblewrap is not installed: the sandbox's row needs it", file=sys.stderr)
+        return 1
 
     compileall.compile_dir(
         os.path.dirname(wrapgen.__file__), quiet=1
@@ -152,6 +167,18 @@ def main() -> int:
         def in_process():
             assert execute(binding, "run", {})["ok"]
 
+        def in_process_bare():
+            # the sandbox's fallback: no bubblewrap found, and the setting that lets the call run
+            sandbox.find_bwrap, os.environ["WRAPGEN_SANDBOX"] = (
+                (lambda environ=None: None),
+                "fallback",
+            )
+            try:
+                assert execute(binding, "run", {})["ok"]
+            finally:
+                sandbox.find_bwrap = find_bwrap
+                del os.environ["WRAPGEN_SANDBOX"]
+
         def in_process_dir():
             assert execute(pack, "run", {})["ok"]
 
@@ -165,6 +192,7 @@ def main() -> int:
         cases = {
             "direct": direct,
             "in-process": in_process,
+            "in-process, no sandbox": in_process_bare,
             "in-process (pack dir)": in_process_dir,
             "adapter.py": via_adapter,
             "python -c pass": python_startup,
@@ -178,13 +206,14 @@ def main() -> int:
                 samples[name].append(_time(fn))
         time.sleep(1.5)  # the helper reaps its supervisors within a second
         helper_ms = (_helper_cpu_ms() - helper_before) / (
-            2 * options.runs
-        )  # both in-process cases use it
+            3 * options.runs
+        )  # the in-process cases use it
 
     med = {name: statistics.median(w for w, _ in values) for name, values in samples.items()}
     cpu = {name: statistics.median(c for _, c in values) for name, values in samples.items()}
     for name in (
         "in-process",
+        "in-process, no sandbox",
         "in-process (pack dir)",
     ):  # the supervisors and tools the spawn helper ran
         cpu[name] += helper_ms
@@ -197,32 +226,49 @@ def main() -> int:
         f" per in-process call, added below: {helper_ms:.2f} ms"
     )
     print(
-        f"protections: subreaper supervisor {'on' if containment_available() else 'UNAVAILABLE'},"
+        f"protections: per-call sandbox (bwrap) but where said, subreaper supervisor"
+        f" {'on' if containment_available() else 'UNAVAILABLE'},"
         f" RLIMIT_DATA {memory_limit_mb(binding)} MiB, environment allowlist"
     )
     for name, value in med.items():
         print(
             f"  {name:<22} wall {value:8.2f} ms  {value / base:5.2f}x direct   CPU {cpu[name]:7.2f} ms  {cpu[name] / cpu['direct']:5.2f}x"
         )
-    ratio = med["in-process"] / base
+    ratio = med["in-process, no sandbox"] / base
     paired = statistics.median(
-        i[0] / d[0] for d, i in zip(samples["direct"], samples["in-process"])
+        i[0] / d[0] for d, i in zip(samples["direct"], samples["in-process, no sandbox"])
+    )
+    cost = med["in-process"] - med["in-process, no sandbox"]
+    paired_cost = statistics.median(
+        s[0] - b[0] for s, b in zip(samples["in-process"], samples["in-process, no sandbox"])
+    )
+    print(
+        f"the sandbox costs: {cost:.1f} ms a call (median of pairs {paired_cost:.1f} ms;"
+        f" CPU {cpu['in-process'] - cpu['in-process, no sandbox']:.1f} ms) (goal <= 15 ms)"
+        f"  {'OK' if cost <= 15 else 'MISSED'}"
     )
     print(f"scheduling: {scheduling}")
-    print(f"in-process / direct, per round (median of paired ratios): {paired:.2f}x")
+    print(f"in-process, no sandbox / direct, per round (median of paired ratios): {paired:.2f}x")
     added = med["adapter.py"] - base
     print(
-        f"in-process / direct: {ratio:.2f}x (goal <= 1.10x)  {'OK' if ratio <= 1.10 else 'MISSED'}"
+        f"in-process, no sandbox / direct: {ratio:.2f}x (goal <= 1.10x)"
+        f"  {'OK' if ratio <= 1.10 else 'MISSED'}"
     )
     print(
         f"adapter.py adds:     {added:.1f} ms (goal <= 25 ms)  {'OK' if added <= 25 else 'MISSED'}"
         f"   of which python startup alone: {med['python -c pass']:.1f} ms,"
         f" wrapgen's own share: {added - med['python -c pass']:.1f} ms"
     )
-    own_wall = med["adapter.py"] - base - med["python -c pass"]
-    own_cpu = cpu["adapter.py"] - cpu["direct"] - cpu["python -c pass"]
+    own_wall = med["adapter.py"] - base - med["python -c pass"] - cost
+    own_cpu = (
+        cpu["adapter.py"]
+        - cpu["direct"]
+        - cpu["python -c pass"]
+        - (cpu["in-process"] - cpu["in-process, no sandbox"])
+    )
     print(
-        f"adapter.py's own share over the interpreter's start-up: {own_wall:.1f} ms wall, {own_cpu:.1f} ms CPU"
+        f"adapter.py's own share over the interpreter's start-up and the sandbox: {own_wall:.1f} ms wall,"
+        f" {own_cpu:.1f} ms CPU"
         f" (goal <= 10 ms)  {'OK' if own_wall <= 10 else 'MISSED'}"
     )
     print(

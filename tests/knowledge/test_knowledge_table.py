@@ -208,6 +208,7 @@ def test_the_shipped_derived_tables_build():
         "jc",
         "phrases",
         "runners",
+        "sandbox",
         "secrets",
         "shells",
         "tools",

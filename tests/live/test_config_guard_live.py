@@ -10,9 +10,11 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from support.recorder import Recorder
 
 from tests.support.git import isolated_git_env
 
@@ -39,12 +41,27 @@ def _exec(pack: Path, verb: str, repo: Path, home: Path) -> dict:
         command, cwd=repo, env=_env(home), capture_output=True, text=True, timeout=120
     )
     assert done.stdout.strip(), done.stderr
+    time.sleep(0.3)  # (what a filter wrote reaches the marker through its recorder's thread)
     return json.loads(done.stdout)
 
 
+_recorders: list = []
+
+
+@pytest.fixture(autouse=True)
+def _close_recorders():
+    yield
+    while _recorders:
+        _recorders.pop().close()
+
+
 def _filter_script(path: Path, marker: Path) -> Path:
-    """A clean filter that records that it ran and passes the content through (so git goes on)."""
-    path.write_text(f"#!/bin/sh\necho ran >> '{marker}'\ncat\n")
+    """A clean filter that records that it ran and passes the content through (so git goes on). It
+    writes to the marker's recorder (``support.recorder``): a filter a pack's git starts runs in the
+    call's sandbox, whose file system is read-only."""
+    recorder = Recorder(marker)
+    _recorders.append(recorder)
+    path.write_text(f"#!/bin/sh\necho ran >> '{recorder.fifo}'\ncat\n")
     path.chmod(0o755)
     return path
 
@@ -84,6 +101,7 @@ def test_a_filter_the_repository_defines_does_not_run(repo, tmp_path, pack, how)
         _git(repo, "config", key, str(script), home=home)
     _git(repo, "diff", home=home)
     _git(repo, "status", home=home)
+    time.sleep(0.3)  # (the recorder's thread)
     assert marker.exists(), "plain git did not run the filter: the attack is not real here"
     marker.unlink()
     for verb in ("diff", "status"):

@@ -13,9 +13,11 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from support.recorder import Recorder
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 KUBECTL_PACK = REPO_ROOT / "adapters" / "kubectl"
@@ -23,8 +25,11 @@ DOCKER_PACK = REPO_ROOT / "adapters" / "docker"
 
 
 def _plugin(path: Path, marker: Path, output: str) -> Path:
-    """A program that records each run in ``marker`` and prints ``output``."""
-    path.write_text(f"#!/bin/sh\necho \"ran $*\" >> '{marker}'\nprintf '%s\\n' '{output}'\n")
+    """A program that records each run in ``marker`` and prints ``output``. It writes to the marker's
+    recorder (``support.recorder``): a plugin kubectl starts runs in the call's sandbox, whose file
+    system is read-only."""
+    sink = marker.with_name(marker.name + ".fifo")
+    path.write_text(f"#!/bin/sh\necho \"ran $*\" >> '{sink}'\nprintf '%s\\n' '{output}'\n")
     path.chmod(0o755)
     return path
 
@@ -33,6 +38,7 @@ def _exec(pack: Path, verb: str, cwd: Path, env: dict, *args: str) -> dict:
     command = [sys.executable, "-m", "wrapgen", "exec", str(pack), verb, "--json", "--", *args]
     done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
     assert done.stdout.strip(), done.stderr
+    time.sleep(0.3)  # (what a plugin wrote reaches the marker through its recorder's thread)
     return json.loads(done.stdout)
 
 
@@ -69,7 +75,7 @@ def _kubeconfig(
 
 
 @pytest.fixture
-def kube(tmp_path):
+def kube(tmp_path, request):
     if shutil.which("kubectl") is None:
         pytest.skip("kubectl not installed")
     work = tmp_path / "work"
@@ -78,6 +84,8 @@ def kube(tmp_path):
     for directory in (work, home, bindir):
         directory.mkdir()
     marker = tmp_path / "marker"
+    recorder = Recorder(marker)
+    request.addfinalizer(recorder.close)
     env = {
         "PATH": f"{bindir}:{os.environ['PATH']}",
         "HOME": str(home),
@@ -99,6 +107,7 @@ def test_a_working_directory_kubeconfig_exec_plugin_does_not_run_from_a_read_ver
         capture_output=True,
         timeout=60,
     )
+    time.sleep(0.3)  # (the recorder's thread)
     assert marker.read_text().startswith("ran steal")
     marker.unlink()
     for verb, args in (
@@ -203,7 +212,7 @@ def test_the_user_s_own_home_kubeconfig_is_read_when_nothing_names_another(kube)
 
 
 @pytest.fixture
-def dock(tmp_path):
+def dock(tmp_path, request):
     if shutil.which("docker") is None:
         pytest.skip("docker client not installed")
     work = tmp_path / "work"
@@ -212,6 +221,8 @@ def dock(tmp_path):
     for directory in (work, home, bindir, work / ".docker"):
         directory.mkdir()
     marker = tmp_path / "marker"
+    recorder = Recorder(marker)
+    request.addfinalizer(recorder.close)
     env = {
         "PATH": f"{bindir}:{os.environ['PATH']}",
         "HOME": str(home),

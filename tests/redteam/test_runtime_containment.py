@@ -1,7 +1,6 @@
 """Red team: attacks whose defence is the runtime's per-call sandbox and supervisor, the Skill export,
-or the task-runner rule (issue 27 items 1 and 3). They are performed here for real like every other;
-those whose defence has not landed are marked ``xfail(strict=True)``, so the suite shows the day it
-lands (a strict xfail that passes fails the run, and the mark comes off).
+or the task-runner rule (issue 27 items 1 and 3). They are performed here for real like every other,
+each expecting its defence (the per-call sandbox: runtime/sandbox.py).
 
 - a read verb whose program writes outside its working directory (what a program a repository's
   config starts would do): the per-call sandbox gives a read a read-only file system;
@@ -26,14 +25,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 import yaml
 from support.redteam import hostile_program
 
 from tests.conftest import require_tool
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-RUNTIME_SANDBOX = pytest.mark.xfail(strict=True, reason="defence lands with the runtime sandbox")
 
 
 def _pack(root: Path, tool: str, verbs: dict) -> Path:
@@ -72,7 +69,6 @@ def _exec(pack: Path, verb: str, cwd: Path, home: Path, *args: str) -> dict:
     return json.loads(done.stdout) if done.stdout.strip() else {"ok": False, "error": done.stderr}
 
 
-@RUNTIME_SANDBOX
 def test_a_read_cannot_write_outside_its_working_directory(tmp_path):
     outside = tmp_path / "outside" / "planted"
     outside.parent.mkdir()
@@ -85,7 +81,6 @@ def test_a_read_cannot_write_outside_its_working_directory(tmp_path):
     assert not outside.exists()
 
 
-@RUNTIME_SANDBOX
 def test_a_read_cannot_read_the_user_s_home(tmp_path):
     home = tmp_path / "home"
     (home / ".ssh").mkdir(parents=True)
@@ -105,7 +100,6 @@ def test_a_read_cannot_read_the_user_s_home(tmp_path):
     assert "the user's key" not in json.dumps(envelope)
 
 
-@RUNTIME_SANDBOX
 def test_a_grandchild_does_not_outlive_a_killed_supervisor(tmp_path):
     """The tool forks a setsid grandchild that holds a connection open, then SIGKILLs its supervisor;
     the connection's end (EOF) is the grandchild's death."""
@@ -164,7 +158,6 @@ def test_a_grandchild_does_not_outlive_a_killed_supervisor(tmp_path):
                 pass
 
 
-@RUNTIME_SANDBOX
 def test_a_download_cannot_follow_a_symlink_out_of_the_working_directory(tmp_path):
     require_tool("curl")
     from support.redteam import FakeApi

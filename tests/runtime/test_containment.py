@@ -2,6 +2,11 @@
 
 Each test performs the attack with real processes: a tool that double-forks and calls setsid(), a
 SIGKILL of the wrapgen process (exec and serve) while a tool runs, a tool that allocates without end.
+These pin the supervisor's own containment, which every call has (run_process has no more), and
+which is all a call has where the per-call sandbox cannot run and WRAPGEN_SANDBOX=fallback lets it
+run anyway: the tests that go through execute, exec or serve run so (``supervisor_only``), since the
+pids the tool records are the host's only outside the sandbox's PID namespace. The sandbox's own
+version of the attack: tests/runtime/test_sandbox.py and tests/redteam/test_runtime_containment.py.
 """
 
 from __future__ import annotations
@@ -14,12 +19,23 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from packs_runtime.packtools import binding_dict, verb, write_pack
 
 from wrapgen.runtime import execute, run_in_pty, run_process
 from wrapgen.runtime.contain import containment_available
 
 PY = sys.executable
+
+
+@pytest.fixture
+def supervisor_only(monkeypatch):
+    """Calls through execute run with the supervisor's containment alone (the sandbox's fallback)."""
+    from wrapgen.runtime import sandbox
+
+    monkeypatch.setattr(sandbox, "find_bwrap", lambda environ=None: None)
+    monkeypatch.setenv("WRAPGEN_SANDBOX", "fallback")
+
 
 # The tool: fork; the child calls setsid() and forks again; the grandchild (now in a session of its
 # own, outside the tool's process group, its stdio on /dev/null) records its pid and sleeps. The
@@ -138,7 +154,7 @@ def test_setsid_grandchild_dies_in_a_pty(tmp_path):
         _kill_all(pids)
 
 
-def test_setsid_grandchild_dies_on_cancel(tmp_path):
+def test_setsid_grandchild_dies_on_cancel(tmp_path, supervisor_only):
     """A cancelled call (what serve does for a cancelled request) sweeps the grandchild as well."""
     import threading
 
@@ -171,8 +187,12 @@ def _escape_pack(tmp_path: Path, pidfile: Path) -> Path:
 
 
 def _wrapgen_env() -> dict:
+    """wrapgen's environment, with the supervisor's containment alone (no bwrap on its PATH: the
+    sandbox's fallback; see the module's docstring)."""
     env = dict(os.environ)
     env.pop("WRAPGEN_PATH", None)
+    env["PATH"] = os.path.dirname(PY)
+    env["WRAPGEN_SANDBOX"] = "fallback"
     return env
 
 

@@ -59,6 +59,7 @@ def _tool_saw(binding, environ=CALLER) -> dict:
     assert envelope["ok"], envelope
     seen = json.loads(envelope["result"])
     seen.pop("LC_CTYPE", None)  # Python's own locale coercion may add it in the child
+    assert seen.pop("PWD", os.getcwd()) == os.getcwd()  # (the sandbox's bubblewrap sets it)
     return seen
 
 
@@ -68,9 +69,9 @@ def test_secrets_of_the_caller_never_reach_the_tool():
     for name in SECRETS:
         assert name not in seen, f"{name} leaked to the tool"
     expected = {
-        key: CALLER[key]
-        for key in ("PATH", "HOME", "LANG", "LC_ALL", "LC_TIME", "TZ", "TMPDIR", "USER")
+        key: CALLER[key] for key in ("PATH", "HOME", "LANG", "LC_ALL", "LC_TIME", "TZ", "USER")
     }
+    expected["TMPDIR"] = "/var/tmp"  # the sandbox's scratch, whatever the caller's is
     assert seen == {**expected, **TOOL_ENV}
 
 
@@ -83,7 +84,10 @@ def test_real_env_tool_sees_no_secret(monkeypatch):
     assert envelope["ok"]
     names = {line.split("=", 1)[0] for line in envelope["result"].splitlines()}
     assert not names & set(SECRETS)
-    assert names <= set(ENV_ALLOWLIST) | set(TOOL_ENV) | {n for n in names if n.startswith("LC_")}
+    sandbox_sets = {"PWD"}  # bubblewrap sets the working directory's
+    assert names <= set(ENV_ALLOWLIST) | set(TOOL_ENV) | sandbox_sets | {
+        n for n in names if n.startswith("LC_")
+    }
 
 
 def test_a_passed_name_reaches_the_tool_and_only_it():

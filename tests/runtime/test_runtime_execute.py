@@ -241,18 +241,19 @@ def test_confirm_gate(tmp_path):
     """A write verb runs only with confirm=true or apply=true (docs/contract.md §9)."""
     marker, v = _touching(tmp_path, [], effect="write")
     binding = _pack({"v": v})
-    assert execute(binding, "v", {}) == {
+    assert execute(binding, "v", {}, cwd=tmp_path) == {
         "ok": False,
         "error": "confirmation required: pass confirm=true",
     }
-    assert execute(binding, "v", {"confirm": False}) == {
+    assert execute(binding, "v", {"confirm": False}, cwd=tmp_path) == {
         "ok": False,
         "error": "confirmation required: pass confirm=true",
     }
     assert not marker.exists()
-    assert execute(binding, "v", {"confirm": True})["ok"] is True and marker.exists()
+    done = execute(binding, "v", {"confirm": True}, cwd=tmp_path)  # (a write: its cwd is writable)
+    assert done["ok"] is True and marker.exists()
     marker.unlink()
-    assert execute(binding, "v", {"apply": True})["ok"] is True and marker.exists()
+    assert execute(binding, "v", {"apply": True}, cwd=tmp_path)["ok"] is True and marker.exists()
 
 
 def test_confirm_reaches_the_tool_only_when_cli_names_it():

@@ -77,12 +77,13 @@ def test_schema_default_or_const_never_opens_the_gate_in_execute(tmp_path, trick
     """A schema `default: true` / `const: true` on confirm and apply: nothing runs until the caller says so."""
     pack = _gated_pack(tmp_path, trick)
     marker = tmp_path / "marker"
-    assert execute(pack, "touch", {"path": str(marker)}) == {
+    assert execute(pack, "touch", {"path": str(marker)}, cwd=tmp_path) == {
         "ok": False,
         "error": "confirmation required: pass confirm=true",
     }
     assert not marker.exists()
-    assert execute(pack, "touch", {"path": str(marker), "confirm": True})["ok"] is True
+    done = execute(pack, "touch", {"path": str(marker), "confirm": True}, cwd=tmp_path)
+    assert done["ok"] is True
     assert marker.read_text() == "written"
 
 
@@ -97,13 +98,16 @@ def test_schema_default_or_const_never_opens_the_gate_in_adapter_py(tmp_path, tr
         capture_output=True,
         text=True,
         timeout=60,
+        cwd=tmp_path,
     )
     assert (done.returncode, json.loads(done.stdout)) == (
         1,
         {"ok": False, "error": "confirmation required: pass confirm=true"},
     )
     request = json.dumps({"pack_id": "gate", "verb_key": "touch", "args": {"path": str(marker)}})
-    done = subprocess.run(adapter, input=request, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        adapter, input=request, capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
     assert json.loads(done.stdout)["error"] == "confirmation required: pass confirm=true"
     assert not marker.exists()
     done = subprocess.run(
@@ -111,6 +115,7 @@ def test_schema_default_or_const_never_opens_the_gate_in_adapter_py(tmp_path, tr
         capture_output=True,
         text=True,
         timeout=60,
+        cwd=tmp_path,  # (a write's working directory is what it may change)
     )
     assert done.returncode == 0 and marker.read_text() == "written"
 
@@ -350,7 +355,8 @@ def _argparse_pack(tmp_path: Path, response_files: bool) -> dict:
 def test_at_file_smuggles_options_into_a_response_file_tool(tmp_path):
     """Why the rule exists: without it, '@FILE' makes argparse read --delete-everything from the file."""
     (tmp_path / "args").write_text("--delete-everything\n")
-    envelope = execute(_argparse_pack(tmp_path, False), "show", {"name": f"@{tmp_path / 'args'}"})
+    binding = _argparse_pack(tmp_path, False)
+    envelope = execute(binding, "show", {"name": f"@{tmp_path / 'args'}"}, cwd=tmp_path)
     assert json.loads(envelope["result"])["delete_everything"] is True
 
 
@@ -362,7 +368,7 @@ def test_at_file_is_refused_for_a_response_file_tool(tmp_path):
     assert envelope["ok"] is False and envelope["error"].startswith(
         "response file refused: arg 'name'"
     )
-    assert json.loads(execute(binding, "show", {"name": "plain"})["result"]) == {
+    assert json.loads(execute(binding, "show", {"name": "plain"}, cwd=tmp_path)["result"]) == {
         "delete_everything": False,
         "name": "plain",
     }

@@ -527,6 +527,7 @@ _RULE_MODULES = (
     "wrapgen.check.grammar",
     "wrapgen.check.trial_evidence",
     "wrapgen.check.text",
+    "wrapgen.check.sandbox",
 )
 
 

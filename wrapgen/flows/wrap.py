@@ -19,6 +19,7 @@ from wrapgen.flows.drift import (
 )
 from wrapgen.model.tool import Tool
 from wrapgen.model.toolref import ToolRef
+from wrapgen.pack.sandbox import with_sandbox
 from wrapgen.probe.prober import resolve_tool
 from wrapgen.propose import Proposal, propose
 from wrapgen.propose.jsonsel import fields_from_text
@@ -302,7 +303,11 @@ def wrap(
             hint="pass --pick PATH for the subcommands you want, or write a recipe",
         )
     tell("writing and checking the pack")
-    files = source_files(proposal.manifest, tool, options)
+    # the sandbox its calls need, from knowledge and what the trials needed (pack/sandbox.py)
+    sandboxed = with_sandbox(
+        proposal.manifest, tool=bin_name, evidence=getattr(report, "evidence", ())
+    )
+    files = source_files(sandboxed, tool, options)
     pack_id = proposal.manifest["pack_id"]
     pack_dir = Path(out_dir) / pack_id
     changes = write_files(pack_dir, files, check=check)

@@ -270,7 +270,11 @@ def _execute(
                     "ok": False,
                     "error": "the command changed after the person approved it; nothing ran",
                 }
-        return runtime.execute(binding, verb_key, args, cancel=cancel)
+        envelope = runtime.execute(binding, verb_key, args, cancel=cancel)
+        notice = runtime.sandbox.take_notice()  # calls that ran without the sandbox: said once
+        if notice:
+            _notice(notice)
+        return envelope
     except (
         Exception
     ) as error:  # the runtime promises not to raise; a bug there must not kill the server

@@ -161,6 +161,32 @@ def _limits(declared) -> dict:
     return {"memory_mb": declared.get("memory_mb", DEFAULT_MEMORY_MB)}
 
 
+def _sandbox(declared: Mapping[str, Any]) -> dict:
+    """pack.yaml's ``sandbox`` as the runtime reads it (``runtime/sandbox.py``): every key present,
+    lists sorted, a verb's own entry only where it says something."""
+    network = declared.get("network", False)
+    verbs = {}
+    for name in sorted(declared.get("verbs") or {}):
+        entry = declared["verbs"][name] or {}
+        own = {}
+        if "network" in entry:
+            own["network"] = entry["network"] is True
+        if entry.get("write"):
+            own["write"] = sorted(entry["write"])
+        if own:
+            verbs[name] = own
+    return {
+        "fallback": declared.get("fallback") is True,
+        "home": sorted(declared.get("home") or []),
+        "host_processes": declared.get("host_processes") is True,
+        "network": sorted(network) if isinstance(network, list) else network is True,
+        "root": sorted(declared.get("root") or []),
+        "sockets": sorted(declared.get("sockets") or []),
+        "verbs": verbs,
+        "write": sorted(declared.get("write") or []),
+    }
+
+
 def binding_data(manifest: Manifest) -> dict:
     """The ``binding.json`` value of a valid manifest, with the hardened-tools catalogue applied
     whatever pack.yaml says (``knowledge/harden.py``): the runtime runs only this binding."""
@@ -198,6 +224,10 @@ def binding_data(manifest: Manifest) -> dict:
             "format": credential["format"],
             "allow": [dict(a) for a in credential["allow"]],
         }
+    declared = data.get("sandbox")
+    if declared is not None:
+        # only when declared, so the binding of a pack without one stays byte-identical
+        binding["sandbox"] = _sandbox(declared)
     env = data.get("env")
     if env:
         # only when declared, so the binding of a pack without env stays byte-identical

@@ -51,6 +51,7 @@ TOP_ORDER = (
     "env",
     "config_guard",
     "credential_guard",
+    "sandbox",
     "verbs",
 )
 VERB_ORDER = (

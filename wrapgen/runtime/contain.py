@@ -458,13 +458,14 @@ def _become_supervisor(fds, *, again: bool = False):
     return fds
 
 
-def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes) -> None:
-    """The whole life of a supervisor forked for one call (in the child). Never returns."""
+def _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, state=None) -> None:
+    """The whole life of a supervisor forked for one call (in the child). Never returns.
+    ``state``: the umask and limits the tool takes (None: this process's own, as forked)."""
     try:
         *stdio, ctl_r, st_w = _become_supervisor(list(stdio) + [ctl_r, st_w])
     except BaseException:
         os._exit(ExitStatus.OK)
-    _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes)
+    _run_call(argv, env, cwd, tuple(stdio), ctl_r, st_w, memory_bytes, state=state)
 
 
 def _run_call(
@@ -1124,12 +1125,15 @@ class Supervised:
 
 
 def spawn_supervised(
-    argv, *, stdio, cwd=None, env=None, memory_bytes: int | None = None, state=None
+    argv, *, stdio, cwd=None, env=None, memory_bytes: int | None = None, state=None, limits=()
 ) -> Supervised:
     """Fork a supervisor that runs ``argv`` with ``stdio`` (three fds; the first may be None for
     /dev/null) as stdin/stdout/stderr, in a session of its own, under ``memory_bytes`` of RLIMIT_DATA.
     ``state``: the umask and limits the tool takes, as ``caller_state()`` read them (None: read now);
     a supervisor forked from this process takes this process's own, as a fork does.
+
+    ``limits``: (resource, soft, hard) the tool runs under besides those (the sandbox's file size
+    and process bounds); the supervisor sets them before it forks the tool.
 
     The caller closes its copies of the stdio fds it gave the child. Raises ``OSError`` only when
     the fork itself fails; an exec failure arrives as ``exec_errno`` on the status pipe.
@@ -1138,6 +1142,13 @@ def spawn_supervised(
     _prctl()  # load libc before forking, so the child never imports
     if _unreaped:
         _reap_finished()
+    if limits:
+        umask, inherited = caller_state() if state is None else state
+        chosen = {which: (which, soft, hard) for which, soft, hard in limits}
+        state = (
+            umask,
+            tuple(chosen.pop(entry[0], entry) for entry in inherited) + tuple(chosen.values()),
+        )
     argv = list(argv)
     cwd = None if cwd is None else os.fspath(cwd)
     stdio = tuple(stdio)
@@ -1149,10 +1160,10 @@ def spawn_supervised(
             return sup
     elif _helper is None and _spawns > _HELPER_AFTER:
         _start_helper()  # used from the next call on, once it says it is ready
-    return _spawn_cold(argv, stdio, cwd, env, memory_bytes)
+    return _spawn_cold(argv, stdio, cwd, env, memory_bytes, state if limits else None)
 
 
-def _spawn_cold(argv, stdio, cwd, env, memory_bytes) -> Supervised:
+def _spawn_cold(argv, stdio, cwd, env, memory_bytes, state=None) -> Supervised:
     ctl_r, ctl_w = os.pipe()
     st_r, st_w = os.pipe()
     try:
@@ -1162,7 +1173,7 @@ def _spawn_cold(argv, stdio, cwd, env, memory_bytes) -> Supervised:
             os.close(fd)
         raise
     if pid == 0:
-        _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes)
+        _supervise(argv, env, cwd, stdio, ctl_r, st_w, memory_bytes, state)
     os.close(ctl_r)
     os.close(st_w)
     return Supervised(pid, ctl_w, st_r)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from wrapgen.errors import WrapgenError
 from wrapgen.names import is_pack_id
+from wrapgen.runtime import sandbox
 from wrapgen.runtime.binding import load_binding, resolve_pack
 from wrapgen.runtime.process import DEFAULT_OUTPUT_CAP, ProcessResult, run_process
 from wrapgen.runtime.render import render_argv
@@ -415,16 +416,24 @@ def execute(
             )
         except WrapgenError as error:
             return failure(_error_text(error))
-    result = run_process(
+    run = _run_sandboxed(
+        binding,
+        verb_key,
+        verb,
         argv,
-        timeout_s=timeout_s,
-        output_cap=output_cap,
         cwd=cwd,
         env=tool_environ,
-        cancel=cancel,
-        memory_mb=memory_mb,
+        options={
+            "timeout_s": timeout_s,
+            "output_cap": output_cap,
+            "cancel": cancel,
+            "memory_mb": memory_mb,
+        },
     )
-    return envelope_from_process(
+    if isinstance(run, dict):
+        return run
+    result, plan = run
+    envelope = envelope_from_process(
         result,
         json_selected=bool(verb.get("json")),
         timeout_s=timeout_s,
@@ -433,6 +442,61 @@ def execute(
         exit_codes=verb.get("exit_codes"),
         jc_parser=jc_parser,
     )
+    if plan is not None and not envelope["ok"] and "exit_code" not in envelope:
+        found = sandbox.withheld(result, plan)
+        if found is not None:
+            what, key = found
+            envelope["error"] += f" [the sandbox withheld {what}; {key} in pack.yaml allows it]"
+            envelope["withheld"] = what
+            envelope["allow"] = key
+    return envelope
+
+
+def _run_sandboxed(binding: dict, verb_key: str, verb: dict, argv, *, cwd, env, options):
+    """Run the call in its sandbox (``runtime/sandbox.py``): ``(result, plan)``, with plan None when it
+    ran with the supervisor's containment alone (the setting allowed that: bubblewrap cannot run here),
+    or the failure envelope when it cannot run at all."""
+    spec = binding.get("sandbox") or {}
+    if not isinstance(spec, dict):
+        return failure("the binding's sandbox is malformed; run wrapgen build on the pack")
+    try:
+        mode = sandbox.setting(spec)
+    except ValueError as error:
+        return failure(f"{error}; unset it to sandbox every call")
+    try:
+        work = os.path.abspath(cwd) if cwd is not None else os.getcwd()
+    except OSError as error:
+        return failure(f"cannot run {argv[0]}: no working directory ({error.strerror})")
+    if not os.path.isdir(work):
+        return failure(f"cannot run {argv[0]}: working directory {work} does not exist")
+    bwrap = sandbox.find_bwrap()
+    reason = "bubblewrap (bwrap) is not installed (Debian: apt-get install bubblewrap)"
+    if bwrap is not None:
+        effect = (verb.get("policy") or {}).get("effect") or "read"
+        try:
+            plan = sandbox.plan(
+                argv, sandbox=spec, verb_key=verb_key, effect=effect, cwd=work, env=env, bwrap=bwrap
+            )
+        except FileNotFoundError:
+            return ProcessResult(argv=tuple(argv), not_found="not found"), None
+        result = run_process(plan.argv, cwd=work, env=plan.env, limits=plan.limits, **options)
+        reason = sandbox.started(result.exit_code, result.stdout, result.stderr)
+        if reason is None:
+            failed = sandbox.exec_failure(result.exit_code, result.stdout, result.stderr)
+            if failed is not None:
+                return ProcessResult(argv=tuple(argv), not_found=failed), None
+            if result.signal is None:
+                code, sig = sandbox.from_exit(result.exit_code)
+                result = result._replace(exit_code=code, signal=sig)
+            return result._replace(argv=tuple(argv)), plan
+    if mode == "require":
+        return failure(
+            f"the per-call sandbox cannot run here: {reason}; nothing ran. Install bubblewrap 0.8+"
+            f" where user namespaces are enabled, or set {sandbox.SETTING_ENV}=fallback to run"
+            " without it (the supervisor's containment alone)"
+        )
+    sandbox.note_fallback(reason)
+    return run_process(argv, cwd=work, env=env, **options), None
 
 
 def _shown(value) -> str:

@@ -14,6 +14,7 @@ from wrapgen.errors import ExitStatus, UsageError, WrapgenError
 from wrapgen.runtime.binding import load_binding, resolve_pack
 from wrapgen.runtime.execute import execute, execute_envelope, failure
 from wrapgen.runtime.output import print_error
+from wrapgen.runtime.sandbox import take_notice
 from wrapgen.runtime.schema import coerce_kv
 
 __all__ = [
@@ -272,6 +273,9 @@ def _run(argv, pack_dir) -> int:
             args = coerce_kv(call.pairs, verb.get("args") or {}) if isinstance(verb, dict) else {}
             result = execute(binding, call.verb, args)
     print_envelope(result, one_line=call.one_line)
+    notice = take_notice()  # a call that ran without the sandbox (WRAPGEN_SANDBOX=fallback)
+    if notice:
+        sys.stderr.write(notice + "\n")
     return ExitStatus.OK if result.get("ok") else ExitStatus.FAILED
 
 

@@ -306,6 +306,7 @@ def run_process(
     in_memory: bool = False,
     caller_state=None,
     on_timeout=None,
+    limits=(),
 ) -> ProcessResult:
     """Run ``argv`` with no shell, contained, in its own process group; never raises for a tool's behaviour.
 
@@ -320,13 +321,14 @@ def run_process(
     times (``contain.caller_state()``; None: read for this call).
     ``on_timeout(pid)``, where the call reaches ``timeout_s``, is called with the supervisor's pid
     before its processes are killed, so a caller can look at what they hold (``runtime/waiting.py``);
-    with pipes only (not ``in_memory``).
+    with pipes only (not ``in_memory``). ``limits``: (resource, soft, hard) the tool runs under
+    besides ``memory_mb`` (the sandbox's bounds; pipes only).
     """
     argv = list(map(os.fspath, argv))  # (a str is its own fspath)
     reason = _precheck(argv)
     if reason is not None:
         return ProcessResult(argv=tuple(argv), not_found=reason)
-    if in_memory and stdin is None and cancel is None and _MEMFD:
+    if in_memory and stdin is None and cancel is None and _MEMFD and not limits:
         return _run_in_memory(
             argv,
             timeout_s=timeout_s,
@@ -348,6 +350,7 @@ def run_process(
             env=env,
             memory_bytes=_memory_bytes(memory_mb),
             state=caller_state,
+            limits=limits,
         )
     except OSError as error:
         for fd in (out_r, err_r, in_w):

@@ -102,11 +102,23 @@ def run(ns) -> int:
             print(line)
         for diagnostic in findings:
             print(diagnostic.format())
+        _show_sandboxes(expand_pack_dirs(ns.dirs))
         print(
             f"{packs} pack{'s' * (packs != 1)} checked: {errors} error{'s' * (errors != 1)}, "
             f"{warnings} warning{'s' * (warnings != 1)}"
         )
     return ExitStatus.FAILED if errors else ExitStatus.OK
+
+
+def _show_sandboxes(pack_dirs) -> None:
+    """What each pack's calls may have in their sandbox (its ``sandbox:`` section in words), for the
+    packs that declare one."""
+    from wrapgen.pack.sandbox import describe_pack
+
+    for pack_dir in pack_dirs:
+        lines = describe_pack(pack_dir)
+        if lines:
+            print(f"{pack_dir}: sandbox: " + "; ".join(lines))
 
 
 def _run_drift(ns, pack_dirs) -> int:

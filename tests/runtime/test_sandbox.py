@@ -1,0 +1,286 @@
+"""The per-call sandbox (runtime/sandbox.py, docs/contract.md §8): every call runs in bubblewrap, from the
+verb's policy and the pack's ``sandbox:`` section. Each behaviour is performed for real: a tool that
+looks at its own process, writes, reads HOME, reaches for the network."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from packs_runtime.packtools import binding_dict, verb
+
+from wrapgen.runtime import execute
+from wrapgen.runtime import sandbox as sandbox_module
+from wrapgen.runtime.sandbox import plan
+
+PY = sys.executable
+
+pytestmark = pytest.mark.skipif(
+    sandbox_module.find_bwrap() is None, reason="bubblewrap is not installed"
+)
+
+
+def _binding(code: str, *, effect: str = "read", section: dict | None = None, key: str = "v"):
+    binding = binding_dict(
+        "sb", PY, {key: verb([PY, "-c", code], json_sel=[], effect=effect, confirm=False)}
+    )
+    if section is not None:
+        binding["sandbox"] = section
+    return binding
+
+
+def _run(code: str, cwd: Path, **options) -> dict:
+    return execute(_binding(code, **options), "v", {}, cwd=cwd)
+
+
+def _status(field: str) -> str:
+    return (
+        "print([l.split(':', 1)[1].strip() for l in open('/proc/self/status')"
+        f" if l.startswith('{field}:')][0])"
+    )
+
+
+def test_a_call_has_no_capability_and_no_new_privileges(tmp_path):
+    """CapEff is 0 and NoNewPrivs is 1 inside, even for a root caller."""
+    assert _run(_status("CapEff"), tmp_path)["result"].strip() == "0000000000000000"
+    assert _run(_status("NoNewPrivs"), tmp_path)["result"].strip() == "1"
+
+
+def test_a_call_is_alone_in_its_pid_namespace(tmp_path):
+    """The tool sees only its namespace's processes: its init and itself (and what it starts)."""
+    code = "import os; print(sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))"
+    assert json.loads(_run(code, tmp_path)["result"]) == [1, 2]
+
+
+def test_a_read_cannot_write_its_working_directory_or_anywhere(tmp_path):
+    """A read sees its cwd and the file system read-only; TMPDIR is an empty scratch it may write;
+    /tmp stays readable (a file left there is an argument like any other) but its sockets do not."""
+    code = (
+        "import os\n"
+        "for path in ('here', '/var/wrapgen-planted', os.environ['TMPDIR'] + '/x'):\n"
+        "    try:\n"
+        "        open(path, 'w').write('x'); print(path, 'written')\n"
+        "    except OSError as e:\n"
+        "        print(path, e.errno)\n"
+        "print(os.listdir(os.environ['TMPDIR']))\n"
+    )
+    out = _run(code, tmp_path)["result"].splitlines()
+    assert out[0] == "here 30" and out[1] == "/var/wrapgen-planted 30"  # EROFS
+    assert out[2] == "/var/tmp/x written" and out[3] == "['x']"
+    assert not (tmp_path / "here").exists()
+
+
+def test_tmp_is_readable_and_its_sockets_are_hidden(tmp_path):
+    """A file under /tmp reads; a socket at /tmp's top cannot be reached."""
+    import socket
+
+    (tmp_path / "data").write_text("left here\n")
+    path = f"/tmp/.s.wrapgen-test-{os.getpid()}"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(path)
+    server.listen(1)
+    try:
+        code = (
+            "import socket, sys\n"
+            f"print(open({str(tmp_path / 'data')!r}).read().strip())\n"
+            "s = socket.socket(socket.AF_UNIX)\n"
+            "try:\n"
+            f"    s.connect({path!r}); print('connected')\n"
+            "except OSError as e:\n"
+            "    print('refused', e.errno)\n"
+        )
+        out = _run(code, Path("/")).get("result", "").splitlines()
+        assert out[0] == "left here" and out[1].startswith("refused")
+    finally:
+        server.close()
+        os.unlink(path)
+
+
+def test_a_write_may_change_its_working_directory_only(tmp_path):
+    """A write verb's cwd is writable; the file system beside it is not."""
+    work = tmp_path / "work"
+    work.mkdir()
+    code = (
+        "open('made', 'w').write('x')\n"
+        "try:\n"
+        "    open('../beside', 'w').write('x')\n"
+        "except OSError as e:\n"
+        "    print(e.errno)\n"
+    )
+    envelope = _run(code, work, effect="write")
+    assert envelope["ok"], envelope
+    assert (work / "made").read_text() == "x" and not (tmp_path / "beside").exists()
+
+
+def test_home_is_a_scratch_with_only_the_declared_files(tmp_path, monkeypatch):
+    """HOME holds only what sandbox.home names (read-only); the rest of the real HOME is not there,
+    even when HOME lies inside the working directory."""
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_ed25519").write_text("secret\n")
+    (home / ".tool").mkdir()
+    (home / ".tool" / "config").write_text("setting\n")
+    monkeypatch.setenv("HOME", str(home))
+    code = (
+        "import os\n"
+        "home = os.environ['HOME']\n"
+        "print(sorted(os.listdir(home)))\n"
+        "print(open(home + '/.tool/config').read().strip())\n"
+        "try:\n"
+        "    open(home + '/.tool/config', 'w')\n"
+        "except OSError as e:\n"
+        "    print(e.errno)\n"
+    )
+    out = _run(code, tmp_path, section={"home": [".tool/config"]})["result"].splitlines()
+    assert out == ["['.tool']", "setting", "30"]
+
+
+def test_the_network_is_withheld_unless_declared(tmp_path):
+    """Without sandbox.network the tool has only a loopback of its own; a verb named in it has the host's."""
+    code = "import socket; print(sorted(n for _, n in socket.if_nameindex()))"
+    assert json.loads(_run(code, tmp_path)["result"].replace("'", '"')) == ["lo"]
+    hosts = sorted(name for _, name in __import__("socket").if_nameindex())
+    shown = _run(code, tmp_path, section={"network": ["v"]})["result"]
+    assert json.loads(shown.replace("'", '"')) == hosts
+
+
+def test_a_call_that_needed_the_network_says_which_key_allows_it(tmp_path):
+    """Best effort: a network error with the network off names sandbox.network in the envelope."""
+    code = "import sys; sys.exit('curl: (6) Could not resolve host: example.com')"
+    envelope = _run(code, tmp_path)
+    assert envelope["ok"] is False and envelope["allow"].startswith("sandbox.network")
+    assert "withheld the network" in envelope["error"]
+
+
+def test_a_grandchild_ends_with_the_tool(tmp_path):
+    """A setsid() grandchild left behind is killed when the tool ends (the PID namespace's init ends)."""
+    work = tmp_path / "w"
+    work.mkdir()
+    code = (
+        "import os, time\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        "        time.sleep(5); open('survived', 'w').write('x')\n"
+        "    os._exit(0)\n"
+    )
+    assert _run(code, work, effect="write")["ok"]
+    assert not (work / "survived").exists()
+
+
+def test_the_tool_in_a_masked_directory_is_bound_back(tmp_path, monkeypatch):
+    """A tool kept in HOME (~/.local/bin, a virtual environment there) still runs: its install is
+    bound back into the scratch HOME."""
+    home = tmp_path / "home"
+    tool = home / ".local" / "bin" / "tool"
+    tool.parent.mkdir(parents=True)
+    tool.write_text(f"#!{PY}\nprint('ran')\n")
+    tool.chmod(0o755)
+    monkeypatch.setenv("HOME", str(home))
+    work = Path("/")
+    binding = binding_dict("sb", str(tool), {"v": verb([str(tool)], json_sel=[])})
+    assert execute(binding, "v", {}, cwd=work) == {"ok": True, "result": "ran\n"}
+
+
+def test_a_working_tree_mark_widens_the_working_directory(tmp_path):
+    """sandbox.root [.mark]: the directory above cwd holding .mark is the call's working tree."""
+    (tmp_path / ".mark").write_text("meta\n")
+    sub = tmp_path / "a" / "b"
+    sub.mkdir(parents=True)
+    code = "print(open('../../.mark').read().strip())"
+    assert _run(code, sub, section={"root": [".mark"]}) == {"ok": True, "result": "meta\n"}
+    if not str(tmp_path).startswith(sandbox_module.MASKED):  # (visible anyway elsewhere)
+        return
+    assert _run(code, sub)["ok"] is False
+
+
+def test_file_size_is_bounded(tmp_path, monkeypatch):
+    """A write past RLIMIT_FSIZE fails (EFBIG), it does not fill the disk."""
+    monkeypatch.setattr(sandbox_module, "FILE_SIZE_BYTES", 1 << 20)
+    code = (
+        "import signal; signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "try:\n"
+        "    open('big', 'wb').write(b'x' * (2 << 20))\n"
+        "except OSError as e:\n"
+        "    print(e.errno)\n"
+    )
+    assert _run(code, tmp_path, effect="write")["result"].strip() == "27"
+    assert (tmp_path / "big").stat().st_size <= 1 << 20
+
+
+def test_a_sandbox_that_cannot_start_is_one_message_and_nothing_runs(tmp_path, monkeypatch):
+    """A bubblewrap that cannot set up (here: a stand-in saying so) refuses the call with one line."""
+    fake = tmp_path / "fakebin" / "bwrap"
+    fake.parent.mkdir()
+    fake.write_text(
+        "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n"
+    )
+    fake.chmod(0o755)
+    monkeypatch.setattr(sandbox_module, "find_bwrap", lambda environ=None: str(fake))
+    monkeypatch.delenv("WRAPGEN_SANDBOX", raising=False)
+    work = tmp_path / "w"
+    work.mkdir()
+    envelope = _run("open('ran', 'w')", work, effect="write")
+    assert envelope["ok"] is False and "\n" not in envelope["error"]
+    assert envelope["error"].startswith(
+        "the per-call sandbox cannot run here: bwrap: No permissions"
+    )
+    assert "WRAPGEN_SANDBOX=fallback" in envelope["error"] and not (work / "ran").exists()
+
+
+def test_fallback_runs_with_containment_and_says_so_once(tmp_path, monkeypatch):
+    """WRAPGEN_SANDBOX=fallback where bubblewrap is missing: the call runs, and the notice comes once."""
+    monkeypatch.setattr(sandbox_module, "find_bwrap", lambda environ=None: None)
+    monkeypatch.setattr(sandbox_module, "_notice", [])
+    monkeypatch.setenv("WRAPGEN_SANDBOX", "fallback")
+    assert _run("print('ran')", tmp_path) == {"ok": True, "result": "ran\n"}
+    assert _run("print('ran')", tmp_path)["ok"]
+    notice = sandbox_module.take_notice()
+    assert "without the per-call sandbox" in notice and "not installed" in notice
+    assert sandbox_module.take_notice() is None
+
+
+def test_an_unknown_setting_is_refused(tmp_path, monkeypatch):
+    """WRAPGEN_SANDBOX=off is no setting: the call is refused, naming the valid ones."""
+    monkeypatch.setenv("WRAPGEN_SANDBOX", "off")
+    envelope = _run("print('ran')", tmp_path)
+    assert envelope["ok"] is False and "require, fallback" in envelope["error"]
+
+
+def test_plan_follows_the_policy(tmp_path):
+    """The plan: a read binds its cwd read-only with no network; a write binds it writable; a verb
+    named in sandbox.network keeps the host's network."""
+    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path / "h")}
+    common = {"cwd": str(tmp_path), "env": env, "bwrap": "/usr/bin/bwrap"}
+    read = plan([PY], sandbox={}, verb_key="v", effect="read", **common)
+    assert ["--ro-bind", str(tmp_path), str(tmp_path)] == read.argv[
+        read.argv.index(str(tmp_path)) - 1 : read.argv.index(str(tmp_path)) + 2
+    ]
+    assert "--unshare-net" in read.argv and read.env["TMPDIR"] == "/var/tmp"
+    write = plan([PY], sandbox={"network": ["v"]}, verb_key="v", effect="write", **common)
+    assert "--bind" in write.argv and "--unshare-net" not in write.argv
+    for options in (read.argv, write.argv):
+        assert options[:4] == ["/usr/bin/bwrap", "--unshare-user", "--cap-drop", "ALL"]
+        assert "--die-with-parent" in options and "--unshare-pid" in options
+
+
+def test_a_working_directory_in_home_is_seen_and_the_rest_of_home_is_not(tmp_path, monkeypatch):
+    """cwd ~/project: the project is there (writable for a write), ~/.ssh beside it is not."""
+    home = tmp_path / "home"
+    project = home / "project"
+    project.mkdir(parents=True)
+    (home / ".ssh").mkdir()
+    (home / ".ssh" / "id_ed25519").write_text("secret\n")
+    (project / "file").write_text("mine\n")
+    monkeypatch.setenv("HOME", str(home))
+    code = (
+        "import os\n"
+        "print(open('file').read().strip(), sorted(os.listdir(os.environ['HOME'])))\n"
+        "open('made', 'w').write('x')\n"
+    )
+    envelope = _run(code, project, effect="write")
+    assert envelope == {"ok": True, "result": "mine ['project']\n"}
+    assert (project / "made").exists()

@@ -1,0 +1,483 @@
+"""The sandbox of one call: bubblewrap, from the verb's policy and the pack's ``sandbox:`` section
+(docs/contract.md §8). Standard library only.
+
+Every call runs in bubblewrap, unprivileged even when wrapgen runs as root:
+
+- a new user namespace with every capability dropped (``--unshare-user --cap-drop ALL``) and none to
+  win back (``--disable-userns``); bubblewrap sets no-new-privileges; new PID, IPC, UTS and cgroup
+  namespaces, a session of its own, killed with its supervisor (``--die-with-parent``). The PID
+  namespace is what makes "nothing a call starts survives" hold even against a tool that kills its
+  supervisor: the tool's parent is the namespace's init, which no process inside can kill, and when
+  the tool ends (or the supervisor dies) init ends and the kernel kills everything left inside;
+- the whole file system read-only (``--ro-bind / /``), but where people's files and daemons' sockets
+  lie: HOME, ``/home``, ``/root`` and ``/run`` (a daemon's control channel, the system bus) are empty
+  (``MASKED``); of ``/tmp``, which stays readable (a file a caller left there is an argument like any
+  other), the sockets and socket directories at its top (``TMP_SOCKETS``: X11's, an ssh-agent's, a
+  tmux server's) are hidden; on a root caller the few files of the system only root may read
+  (``ROOT_SECRETS``) are hidden too;
+- HOME and TMPDIR are fresh, bounded tmpfs (``SCRATCH_BYTES``; TMPDIR is ``/var/tmp``, whose other
+  programs' files it hides): a tool writes its caches there and they end with the call. Of the real
+  HOME only what the pack declares (``sandbox.home``) is bound back, read-only; the sockets it
+  declares (``sandbox.sockets``) too;
+- the working directory visible (bound back when it lies inside a masked directory), widened to the
+  nearest directory above it holding one of the pack's ``sandbox.root`` marks (a repository's root,
+  where its metadata lies); read-only for a read, writable for a write or destructive verb, plus the
+  paths the pack lists in ``sandbox.write``;
+- the network only for the verbs the pack allows it (``sandbox.network``: true, or a list of verbs);
+  every other call gets a loopback of its own (``--unshare-net``);
+- the tool's own install, where it lies in a masked directory (a virtual environment in HOME,
+  ``~/.local``), bound back read-only (``install.program_paths``);
+- a pack whose tool lists the host's processes (``sandbox.host_processes``: ps, top) keeps the
+  host's PID namespace; its calls are then ended by the supervisor alone, as before the sandbox;
+- bounds on file size (``RLIMIT_FSIZE``) and processes (``RLIMIT_NPROC``, which Linux does not apply
+  to root) beside memory, and on scratch space (the tmpfs sizes).
+
+Where bubblewrap cannot run (not installed, no user namespaces, a container without them), the
+setting decides (``setting``): ``require`` (the default) refuses the call with one message;
+``fallback`` (``WRAPGEN_SANDBOX=fallback``, or ``sandbox: {fallback: true}`` in pack.yaml) runs it
+with the supervisor's containment alone and says so once per process (``take_notice``).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+from stat import S_ISSOCK as _S_ISSOCK
+
+__all__ = [
+    "BWRAP",
+    "MASKED",
+    "SCRATCH_TMP",
+    "TMP_SOCKETS",
+    "ROOT_SECRETS",
+    "SCRATCH_BYTES",
+    "FILE_SIZE_BYTES",
+    "PROCESSES",
+    "SETTING_ENV",
+    "Plan",
+    "find_bwrap",
+    "plan",
+    "setting",
+    "started",
+    "exec_failure",
+    "from_exit",
+    "take_notice",
+    "note_fallback",
+    "withheld",
+]
+
+BWRAP = "bwrap"
+SETTING_ENV = "WRAPGEN_SANDBOX"
+SETTINGS = ("require", "fallback")
+# Where other people's and programs' files lie: each is an empty scratch directory in the sandbox
+# (the working directory, the declared HOME files and sockets bound back into them). /run holds
+# daemons' sockets (the system bus, a container engine's), through which a caller's uid can ask
+# them to run anything.
+MASKED = ("/home", "/root", "/run")
+# The scratch TMPDIR, mounted over other programs' temp files
+SCRATCH_TMP = "/var/tmp"
+# What of /tmp's top is hidden: every socket, and the directories where sessions keep theirs (an
+# X server's and its input methods', an ssh-agent's, tmux's and screen's), which a read could use
+# to type into a desktop or sign with the user's keys
+TMP = "/tmp"
+TMP_SOCKETS = (
+    ".X11-unix",
+    ".ICE-unix",
+    ".XIM-unix",
+    ".font-unix",
+    "ssh-",
+    "tmux-",
+    "screen",
+    ".s.",
+)
+# Files of the system only root may read: hidden on a root caller, who owns them even without
+# capabilities (a user without privilege is refused them by their modes already); the host's private
+# SSH keys (``HOST_KEYS``, /etc/ssh/ssh_host_*_key) too, beside ssh's own configuration, left visible.
+ROOT_SECRETS = (
+    "/etc/shadow",
+    "/etc/shadow-",
+    "/etc/gshadow",
+    "/etc/gshadow-",
+    "/etc/sudoers",
+    "/etc/sudoers.d",
+    "/etc/ssl/private",
+    "/var/lib/sudo",
+    "/var/backups",
+    "/var/log",
+    "/var/spool/cron",
+)
+# The scratch HOME's and TMPDIR's size each, and /dev/shm's (shared memory that escapes RLIMIT_DATA)
+SCRATCH_BYTES = 256 * 1024 * 1024
+# The largest file a call may write (RLIMIT_FSIZE), and how many processes its uid may have
+# (RLIMIT_NPROC: Linux counts every process of the uid, and applies none of it to root)
+FILE_SIZE_BYTES = 4 * 1024 * 1024 * 1024
+PROCESSES = 4096
+HOST_KEYS = "/etc/ssh"
+_OPTIONS_08 = ("--disable-userns", "--size", "--perms")  # bubblewrap 0.8 (2023)
+# What a tool prints when a call fails on something the sandbox withheld (strerror texts and the
+# words of common resolvers and HTTP clients): best effort, for the envelope's hint only
+_NETWORK_ERRORS = (
+    "could not resolve",
+    "temporary failure in name resolution",
+    "name or service not known",
+    "no such host",
+    "network is unreachable",
+    "network unreachable",
+    "failed to connect",
+    "connection refused",
+    "dial tcp",
+    "dial unix",
+    "unable to connect",
+    "couldn't connect",
+    "getaddrinfo",
+)
+_WRITE_ERRORS = ("read-only file system", "read only file system", "erofs")
+
+
+class Plan:
+    """How one call runs: ``argv`` (bwrap's, or the tool's own when ``sandboxed`` is False), the
+    environment, what the verb was allowed (``network``, ``writable``), and ``limits`` (resource,
+    soft, hard) for the tool."""
+
+    __slots__ = ("argv", "env", "sandboxed", "network", "writable", "limits", "tool")
+
+    def __init__(self, argv, env, *, sandboxed, network, writable, limits=(), tool=""):
+        self.argv = argv
+        self.env = env
+        self.sandboxed = sandboxed
+        self.network = network
+        self.writable = writable
+        self.limits = limits
+        self.tool = tool
+
+
+_notice: list = []  # [text] once a fallback happened and was not yet taken; [None] once taken
+
+
+def note_fallback(reason: str) -> None:
+    """Record that a call ran without the sandbox (said once per process: ``take_notice``)."""
+    if not _notice:
+        _notice.append(
+            f"wrapgen: running without the per-call sandbox ({reason}); "
+            f"{SETTING_ENV}=fallback allowed it. Install bubblewrap 0.8+ where user namespaces are "
+            "enabled to sandbox every call"
+        )
+
+
+def take_notice() -> str | None:
+    """The once-per-process notice that calls ran without the sandbox, or None (said already, or none)."""
+    if _notice and _notice[0] is not None:
+        text = _notice[0]
+        _notice[0] = None
+        return text
+    return None
+
+
+def setting(sandbox: dict, environ=None) -> str:
+    """``require`` or ``fallback``: the user's ``WRAPGEN_SANDBOX`` when set, else the pack's
+    ``sandbox.fallback``; ``ValueError`` for a value that is neither."""
+    value = (os.environ if environ is None else environ).get(SETTING_ENV, "").strip().lower()
+    if value:
+        if value not in SETTINGS:
+            raise ValueError(
+                f"{SETTING_ENV}={value!r} is not a setting: use one of {', '.join(SETTINGS)}"
+            )
+        return value
+    return "fallback" if sandbox.get("fallback") is True else "require"
+
+
+def find_bwrap(environ=None) -> str | None:
+    """The bubblewrap on the caller's PATH, or None."""
+    path = (os.environ if environ is None else environ).get("PATH") or os.defpath
+    for directory in path.split(os.pathsep):
+        if directory and os.path.isabs(directory):
+            candidate = os.path.join(directory, BWRAP)
+            if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
+                return candidate
+    return None
+
+
+def _resolve_tool(name: str, cwd: str, environ) -> str | None:
+    """The file ``name`` runs, looked up as execvpe would in the tool's PATH; None when there is none."""
+    if "/" in name:
+        path = name if os.path.isabs(name) else os.path.join(cwd, name)
+        return path if os.path.exists(path) else None
+    for directory in os.get_exec_path(environ):
+        candidate = os.path.join(directory or ".", name)
+        if not os.path.isabs(candidate):
+            candidate = os.path.join(cwd, candidate)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def _strings(value) -> list[str]:
+    return [v for v in value if isinstance(v, str) and v] if isinstance(value, list) else []
+
+
+def _verb_network(sandbox: dict, verb_key: str) -> bool:
+    network = sandbox.get("network")
+    if isinstance(network, list):
+        return verb_key in network
+    return network is True
+
+
+def _work_root(cwd: str, marks: list[str], masks: list[str]) -> str:
+    """``cwd``, widened to the nearest directory above it that holds one of ``marks`` (a repository's
+    root), never to a masked directory itself or to /."""
+    if not marks:
+        return cwd
+    current = cwd
+    while current != "/":
+        if any(os.path.lexists(os.path.join(current, mark)) for mark in marks):
+            return current
+        parent = os.path.dirname(current)
+        if parent == "/" or parent in masks:
+            break
+        current = parent
+    return cwd
+
+
+def _expand(path: str, home: str, base: str) -> str:
+    """A declared path: ``~/x`` under HOME, an absolute one as is, else relative to ``base``."""
+    if path == "~" or path.startswith("~/"):
+        return os.path.normpath(home + path[1:]) if home else ""
+    return os.path.normpath(path if os.path.isabs(path) else os.path.join(base, path))
+
+
+def plan(
+    argv: list[str],
+    *,
+    sandbox: dict,
+    verb_key: str,
+    effect: str,
+    cwd: str,
+    env: dict,
+    bwrap: str,
+) -> Plan:
+    """The bubblewrap command line for one call (pure but for looking at the file system: which
+    paths exist, the tool's place, the marks above ``cwd``). ``env`` is the tool's environment; the
+    plan's is the same with TMPDIR on the scratch. ``FileNotFoundError`` when the tool is not found
+    (nothing can be bound for it)."""
+    tool = _resolve_tool(argv[0], cwd, env)
+    if tool is None:
+        raise FileNotFoundError(argv[0])
+    home = env.get("HOME") or ""
+    home = os.path.normpath(home) if os.path.isabs(home) and os.path.normpath(home) != "/" else ""
+    masks = [m for m in MASKED if os.path.isdir(m) and not os.path.islink(m)]
+    network = _verb_network(sandbox, verb_key)
+    writable = effect != "read"
+    extra = (sandbox.get("verbs") or {}).get(verb_key) or {}
+    if isinstance(extra, dict) and isinstance(extra.get("network"), bool):
+        network = extra["network"]
+    root = _work_root(cwd, _strings(sandbox.get("root")), masks)
+    out = [bwrap, "--unshare-user", "--cap-drop", "ALL", "--disable-userns", "--ro-bind", "/", "/"]
+    out += ["--dev", "/dev", "--proc", "/proc"]
+    out += ["--size", str(SCRATCH_BYTES), "--tmpfs", "/dev/shm"]
+    read_only = []
+    for mask in masks:
+        out += ["--tmpfs", mask]
+        read_only.append(mask)
+    for path, is_dir in _tmp_sockets():
+        out += ["--tmpfs", path] if is_dir else ["--ro-bind", "/dev/null", path]
+        read_only += [path] if is_dir else []
+    if os.path.isdir(SCRATCH_TMP) and not os.path.islink(SCRATCH_TMP):
+        out += ["--size", str(SCRATCH_BYTES), "--tmpfs", SCRATCH_TMP]
+        scratch_tmp = SCRATCH_TMP
+    else:  # (no /var/tmp: /dev/shm, a tmpfs of the sandbox's own too)
+        scratch_tmp = "/dev/shm"
+    if os.geteuid() == 0:
+        for secret in (*ROOT_SECRETS, *_host_keys()):
+            if os.path.isdir(secret) and not os.path.islink(secret):
+                out += ["--tmpfs", secret]
+                read_only.append(secret)
+            elif os.path.lexists(secret) and not os.path.islink(secret):
+                out += ["--ro-bind", "/dev/null", secret]
+    # the working tree: bound before the scratch HOME, which then hides a HOME inside it, or after
+    # it where the tree lies in HOME (~/project)
+    work = ["--bind" if writable else "--ro-bind", root, root] if root != "/" else []
+    in_home = bool(home) and _inside(root, home)
+    if not in_home:
+        out += work
+    if home:
+        out += ["--perms", "0700", "--size", str(SCRATCH_BYTES), "--tmpfs", home]
+    # bound back into the masks: the tool's install, the declared HOME files and sockets
+    binds = []
+    hidden = [*masks, scratch_tmp, *([home] if home else [])]
+    if any(_inside(p, m) for p in (tool, *env.get("PATH", "").split(":")) for m in hidden):
+        from wrapgen.runtime.install import program_paths  # (only then: shutil's import)
+
+        for path in program_paths([tool], search_path=env.get("PATH", "")):
+            if any(_inside(path, m) for m in hidden):
+                binds += ["--ro-bind-try", path, path]
+    for entry in _strings(sandbox.get("home")):
+        relative = entry[2:] if entry.startswith("~/") else entry
+        path = os.path.normpath(os.path.join(home, relative)) if home else ""
+        if path and path != home and _inside(path, home):
+            binds += ["--ro-bind-try", path, path]
+    for entry in _strings(sandbox.get("sockets")):
+        path = _expand(entry, home, root)
+        if path:  # (where it really is: /var/run is a link into the masked /run)
+            path = os.path.realpath(path)
+            binds += ["--bind-try", path, path]
+    if network:
+        resolv = os.path.realpath("/etc/resolv.conf")
+        if any(_inside(resolv, m) for m in masks):
+            binds += ["--ro-bind-try", resolv, resolv]
+    if in_home:
+        binds += work
+    if writable:
+        paths = _strings(sandbox.get("write"))
+        if isinstance(extra, dict):
+            paths += _strings(extra.get("write"))
+        for entry in paths:
+            path = _expand(entry, home, root)
+            if path and path != "/":
+                binds += ["--bind-try", path, path]
+    elif isinstance(extra, dict) and _strings(extra.get("write")):
+        for entry in _strings(
+            extra.get("write")
+        ):  # a read that asks for write access (check flags it)
+            path = _expand(entry, home, root)
+            if path and path != "/":
+                binds += ["--bind-try", path, path]
+    out += binds
+    for directory in read_only:
+        out += ["--remount-ro", directory]
+    if not network:
+        out.append("--unshare-net")
+    if sandbox.get("host_processes") is not True:  # (ps, top: the host's processes are the point)
+        out.append("--unshare-pid")
+    out += [
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+        "--chdir",
+        cwd,
+        "--",
+        tool,
+        *argv[1:],
+    ]
+    environ = dict(env)
+    environ["TMPDIR"] = scratch_tmp
+    return Plan(
+        out,
+        environ,
+        sandboxed=True,
+        network=network,
+        writable=writable,
+        limits=_limits(),
+        tool=tool,
+    )
+
+
+def _tmp_sockets() -> list[tuple[str, bool]]:
+    """(path, is a directory) of what of /tmp's top is hidden: its sockets and ``TMP_SOCKETS``."""
+    out = []
+    try:
+        with os.scandir(TMP) as entries:
+            for entry in entries:
+                try:
+                    if entry.name.startswith(TMP_SOCKETS):
+                        if entry.is_dir(follow_symlinks=False):
+                            out.append((entry.path, True))
+                        elif not entry.is_symlink():
+                            out.append((entry.path, False))
+                    elif not (
+                        entry.is_dir(follow_symlinks=False)
+                        or entry.is_file(follow_symlinks=False)
+                        or entry.is_symlink()
+                    ) and _S_ISSOCK(entry.stat(follow_symlinks=False).st_mode):
+                        out.append((entry.path, False))  # (d_type said neither: a stat says which)
+                except OSError:
+                    continue
+    except OSError:
+        pass
+    return sorted(out)
+
+
+def _host_keys() -> list[str]:
+    try:
+        names = os.listdir(HOST_KEYS)
+    except OSError:
+        return []
+    return [
+        os.path.join(HOST_KEYS, name)
+        for name in sorted(names)
+        if name.startswith("ssh_host_") and name.endswith("_key")
+    ]
+
+
+def _limits() -> tuple:
+    """(resource, soft, hard) for the call: file size and processes, never above the caller's."""
+    out = []
+    for which, wanted in (
+        (resource.RLIMIT_FSIZE, FILE_SIZE_BYTES),
+        (resource.RLIMIT_NPROC, PROCESSES),
+    ):
+        soft, hard = resource.getrlimit(which)
+        limit = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        if soft != resource.RLIM_INFINITY:
+            limit = min(limit, soft)
+        out.append((which, limit, limit))
+    return tuple(out)
+
+
+_EXEC_FAILED = b"bwrap: execvp "
+
+
+def exec_failure(exit_code, stdout: bytes, stderr: bytes) -> str | None:
+    """Why the tool could not be executed inside the sandbox ("not found", "not executable"), or None."""
+    if exit_code != 1 or stdout or not stderr.startswith(_EXEC_FAILED):
+        return None
+    said = stderr.decode("utf-8", "replace").lower()
+    return "not found" if "no such file" in said or "not a directory" in said else "not executable"
+
+
+def from_exit(exit_code):
+    """(exit code, signal) of the tool from bubblewrap's exit status, which is 128 + N for a tool a
+    signal N ended (as a shell says it)."""
+    if exit_code is not None and 128 < exit_code <= 128 + 64:
+        return None, exit_code - 128
+    return exit_code, None
+
+
+def started(exit_code, stdout: bytes, stderr: bytes) -> str | None:
+    """None when the sandbox started (whatever the tool then did), else bubblewrap's own message:
+    bubblewrap says why on stderr, ``bwrap: ...``, and exits 1 before the tool runs."""
+    if exit_code != 1 or stdout or not stderr.startswith(b"bwrap: "):
+        return None
+    if stderr.startswith(_EXEC_FAILED):  # the sandbox started; the tool could not be executed
+        return None
+    text = stderr.decode("utf-8", "replace").strip().splitlines()[0]
+    if any(option in text for option in _OPTIONS_08):
+        text += " (the per-call sandbox needs bubblewrap 0.8 or later)"
+    return text
+
+
+def withheld(result, plan: Plan) -> tuple[str, str] | None:
+    """What the sandbox withheld that a failed call seems to have needed, as (what, the pack.yaml
+    key that allows it); None when its error output names nothing of the kind. Best effort."""
+    text = (result.stderr[-8192:] + result.stdout[-2048:]).decode("utf-8", "replace").lower()
+    if not plan.network and any(word in text for word in _NETWORK_ERRORS):
+        return (
+            "the network (this verb runs with none)",
+            "sandbox.network (true, or a list of the verbs that need it)",
+        )
+    if any(word in text for word in _WRITE_ERRORS):
+        if plan.writable:
+            return (
+                "write access outside the working directory",
+                "sandbox.write (the paths a write verb may change)",
+            )
+        return (
+            "write access (a read sees the file system read-only)",
+            "the verb's policy.effect (write), or sandbox.verbs.VERB.write",
+        )
+    return None

@@ -298,6 +298,7 @@ def test_registered_styles():
     """All eight styles of the contract are registered, and the other ecosystems' frameworks
     (issue 13: PHP/Go ones here; tests/parse/test_node_styles.py pins the Node ones too)."""
     assert set(style_names()) == {
+        "absl",
         "gnu",
         "argparse",
         "click",

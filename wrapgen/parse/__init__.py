@@ -16,6 +16,7 @@ from wrapgen.parse.exit_status import exit_statuses
 from wrapgen.parse.registry import PARSERS, register_parser
 from wrapgen.parse.sections import clean_text, is_clean
 from wrapgen.parse.styles import (  # noqa: F401 (they register)  # noqa: F401 (Node's frameworks)  # noqa: F401 (they register)
+    absl,
     argparse_style,
     clap,
     click_style,

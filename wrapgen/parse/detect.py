@@ -102,6 +102,12 @@ _MARKS: tuple[tuple[str, int, re.Pattern], ...] = tuple(
         ("kingpin", 10, r"Show context-sensitive help \(also try --help-long\s+and\s+--help-man\)"),
         ("kingpin", 4, r"^usage: \S+(?: [\w.-]+)* \[<flags>\]"),
         ("kingpin", 3, r"<command> \[<args> \.\.\.\]$"),
+        # Abseil flags (absl-py, python-gflags): "--[no]name: ...", "(default: '...')"
+        ("absl", 6, r"^ +--\[no\][\w-]+: "),
+        ("absl", 6, r"^Try --helpfull to get a list of all flags\.$"),
+        ("absl", 4, r"^ +Flags for [\w-]+:$"),
+        ("absl", 3, r"^ +\(default: '[^'\n]*'\)$"),
+        ("absl", 2, r"^ +--[\w-]+: <[^>\n]+>: "),
         # urfave/cli (runc, mender-artifact, ctr)
         ("urfave", 6, r"^USAGE:\n +\S+.*\[(?:global )?options\] command \[command options\]"),
         ("urfave", 6, r"Shows a list of commands or help for one command"),
@@ -194,6 +200,7 @@ _ORDER = (
     "symfony",
     "kingpin",
     "urfave",
+    "absl",
     "npm",
     "yarn",
     "oclif",

@@ -40,7 +40,7 @@ from wrapgen.knowledge.tools import (
 from wrapgen.model.tool import Command, Flag, Positional
 from wrapgen.model.usage import Use
 from wrapgen.names import arg_name as _valid_arg_name
-from wrapgen.propose.evidence import EXAMPLES_SOURCE, operands_from_uses, used_flags
+from wrapgen.propose.evidence import operands_from_uses, used_flags
 from wrapgen.propose.operands import operands, usage_split
 from wrapgen.propose.rules import rule
 from wrapgen.propose.text import flag_description, operand_description
@@ -328,7 +328,7 @@ def plan_args(
     grammar = operands(command, mode=tuple(fixed))
     positionals = [(positional_arg_name(p), p) for p in operands_from_uses(grammar, uses)]
     # the help's own examples already rank their flags (``shown``): the rest of the evidence on top
-    told = [u for u in uses if EXAMPLES_SOURCE not in u.where]
+    told = [u for u in uses if "examples" not in u.where]
     used = {s: n for s, n in used_flags(told).items() if s not in fixed}
     all_flags = [f for f in command.flags if f.spellings]
     by_name = {arg_name(f): f for f in all_flags}

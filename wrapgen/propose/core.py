@@ -408,7 +408,11 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
         ranked.append((score, cand, guess.effect))
         listing = listing_mode(cand, guess.effect)
         if listing is not None:
-            listings.append(listing)
+            # the command's uses that only list (no operand, or its listing switch) are the form's
+            listed = tuple(
+                u for u in cand.uses if not u.operands or set(listing.fixed) & set(u.flags)
+            )
+            listings.append(replace(listing, uses=listed))
         listings.extend(preview_modes(cand, guess.effect))
         helped = rank_reason(cand)
         why = f"{guess.reason}; {helped}" if helped else guess.reason

@@ -30,7 +30,7 @@ from wrapgen.model.recipe import ProposalRequest
 from wrapgen.model.tool import Command, Tool
 from wrapgen.model.usage import UsageEvidence, Use
 from wrapgen.names import proposed_verb_name
-from wrapgen.propose.evidence import EXAMPLES_SOURCE, example_uses, fold, mode_switches
+from wrapgen.propose.evidence import fold, mode_switches
 from wrapgen.propose.modes import (
     is_mode_flag,
     main_verb,
@@ -41,10 +41,11 @@ from wrapgen.propose.modes import (
 )
 from wrapgen.propose.runners import is_runner_tool
 from wrapgen.propose.select import bare_job
-from wrapgen.usage import TABLE_SOURCE, public_usage
+from wrapgen.usage import EXAMPLES_SOURCE, LOCAL_SOURCE, TABLE_SOURCE, evidence_for
 
 # How many modes a tool's uses make verbs of: wrapgen/knowledge/data/weights.json ("modes").
 _MAX_USED_MODES = load("weights")["modes"].values()["max_used_modes"]
+_MIN_MODE_USES = load("weights")["modes"].values()["min_mode_uses"]
 
 __all__ = ["Context", "Found", "source", "source_names", "gather", "Gathered", "tree_candidates"]
 
@@ -172,18 +173,19 @@ def _names(ctx: Context) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n for n in (own, ctx.request.pack_id or "") if n))
 
 
-def _evidence(ctx: Context, kind: str) -> tuple[Use, ...]:
-    """The uses of the evidence of ``kind`` ("table" or "local") for the tool."""
-    if kind == "table" and ctx.usage is None:
+def _evidence(ctx: Context, source: str) -> tuple[Use, ...]:
+    """The uses the evidence of ``source`` (tldr-pages, examples, local) counts for the tool: what
+    the caller passed, else the shipped table and the tool's own top-level EXAMPLES
+    (``wrapgen.usage.evidence_for``; a command's own EXAMPLES show its flags, ``args.py`` ranks
+    them, but say nothing of how often it is used: every man page of a VCS's has some)."""
+    given = ctx.usage
+    if given is None:
+        given = ()
         for name in _names(ctx):
-            found = public_usage(name)
-            if found is not None:
-                return found.uses
-        return ()
-    given = ctx.usage or ()
-    if kind == "table":
-        return tuple(u for e in given if e.source == TABLE_SOURCE for u in e.uses)
-    return tuple(u for e in given if e.source not in (TABLE_SOURCE, "examples") for u in e.uses)
+            given = evidence_for(name, examples=ctx.tool.root.examples, model=ctx.tool)
+            if any(e.source == TABLE_SOURCE for e in given):
+                break
+    return tuple(u for e in given if e.source == source for u in e.uses)
 
 
 def _from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> Found:
@@ -229,6 +231,14 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
     for use in uses:
         key = tuple(sorted((s for s in use.flags if s in modes), key=order.index))
         groups.setdefault(key, []).append(use)
+    # a combination of modes fewer uses show than a mode needs is a use of its most used single
+    # mode, the other switches its options (a long listing, recursive once: the long listing's)
+    single = {k[0]: sum(u.count for u in us) for k, us in groups.items() if len(k) == 1}
+    for key in [k for k in groups if len(k) > 1]:
+        if sum(u.count for u in groups[key]) >= _MIN_MODE_USES:
+            continue
+        home = max(key, key=lambda s: (single.get(s, 0), -key.index(s)))
+        groups.setdefault((home,), []).extend(groups.pop(key))
     by_operation = sum(1 for f in root.flags if f.operation) >= 2
     name, summary = main_verb(root, bin=bin_name)
     by_spelling = {f.long or f.short or "": f for f in root.flags}
@@ -270,20 +280,17 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
 
 @source("tldr-pages")
 def _table(ctx: Context) -> Found:
-    return _from_uses(ctx, _evidence(ctx, "table"), TABLE_SOURCE)
+    return _from_uses(ctx, _evidence(ctx, TABLE_SOURCE), TABLE_SOURCE)
 
 
 @source("examples")
 def _examples(ctx: Context) -> Found:
-    # the tool's own pick, in its top-level help; a command's own EXAMPLES show its flags (args.py
-    # ranks them) but say nothing of how often it is used: every man page of vcs's has some
-    lines = ctx.tool.root.examples
-    return _from_uses(ctx, example_uses(lines, ctx.tool.root, prog=ctx.tool.name), EXAMPLES_SOURCE)
+    return _from_uses(ctx, _evidence(ctx, EXAMPLES_SOURCE), EXAMPLES_SOURCE)
 
 
 @source("local")
 def _local(ctx: Context) -> Found:
-    return _from_uses(ctx, _evidence(ctx, "local"), "local usage")
+    return _from_uses(ctx, _evidence(ctx, LOCAL_SOURCE), LOCAL_SOURCE)
 
 
 @source("runner-targets")

@@ -235,3 +235,16 @@ def test_a_tool_its_uses_always_run_with_a_value_flag_gets_a_mode_per_flag():
     assert "characters" in verbs["characters"]["args"]["required"]
     assert verbs["fields"]["policy"]["effect"] == "read"
     assert "--characters={{characters}}" not in verbs["fields"]["cli"]
+
+
+def test_a_value_a_use_wrote_never_reaches_the_pack():
+    """A literal word of a use (a token a script passed) is counted, never named in the manifest."""
+    secret = "hunter2tokenXYZ"
+    uses = _evidence(
+        Use(path=("deploy",), operands=(UsedOperand("literal", secret),), count=3),
+        Use(path=("show",), operands=(UsedOperand("literal", secret), FILE), count=2),
+        source="local",
+    )
+    manifest = propose(_tool(), usage=uses).manifest
+    assert "deploy" in manifest["verbs"]
+    assert secret not in repr(manifest)

@@ -253,6 +253,8 @@ def wrap(
     notes: list[str] = []
     usage = usage_evidence(tool, recipe, notes=notes)
     proposal = propose(tool, recipe, usage=usage)
+    if proposal.usage_note:
+        notes.append(proposal.usage_note)
     fields: dict = {}
     use_cache = (
         options.get("cache", True) is not False
@@ -327,7 +329,8 @@ def usage_evidence(tool: Tool, recipe, *, notes: list[str] | None = None):
     """The usage evidence ``propose`` stands on (``wrapgen.usage.evidence_for``): the recipe's
     ``usage_from`` files (read here, so the proposal stays pure), the tool's own top-level EXAMPLES
     and the shipped table, each use read against the discovered model. A file that could not be
-    read is one line in ``notes``; so is what the evidence was, or that none names the tool."""
+    read is one line in ``notes`` (what the evidence was, or that none names the tool, is the
+    proposal's ``usage_note``, which ``wrap`` adds to them)."""
     from wrapgen.model.recipe import ProposalRequest
     from wrapgen.propose.runners import is_runner_tool
     from wrapgen.usage import evidence_for
@@ -354,12 +357,6 @@ def usage_evidence(tool: Tool, recipe, *, notes: list[str] | None = None):
         notes += skipped[:10]
         if len(skipped) > 10:
             notes.append(f"… and {len(skipped) - 10} more usage files skipped")
-        counts = [f"{sum(u.count for u in e.uses)} from {e.source}" for e in found if e.uses]
-        notes.append(
-            f"usage evidence: {', '.join(counts)}"
-            if counts
-            else f"no usage evidence names {tool.name}: the proposal comes from its help alone"
-        )
     return found
 
 

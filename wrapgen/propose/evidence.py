@@ -217,7 +217,8 @@ def _where(use: Use) -> str:
 
 
 def _shape(use: Use) -> str:
-    operands = [f"<{o.name or o.kind}>" for o in use.operands]
+    # a literal word is a value a use wrote: its kind only, never the word itself
+    operands = [f"<{o.kind if o.kind == 'literal' else o.name or o.kind}>" for o in use.operands]
     return " ".join((*use.path, *use.flags, *operands)) or "(bare)"
 
 

@@ -390,7 +390,7 @@ def gather(ctx: Context) -> Gathered:
                 merged[key] = replace(cand, index=len(merged))
     if counts:
         note = "usage evidence: " + ", ".join(
-            f"{n} uses from {where}" for where, n in counts.items()
+            f"{n} use{'s' * (n != 1)} from {where}" for where, n in counts.items()
         )
     else:
         note = f"no usage evidence names {ctx.tool.name}: the proposal comes from its help alone"

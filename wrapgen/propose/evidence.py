@@ -175,17 +175,34 @@ def operands_from_uses(
     return tuple(out)
 
 
+def _leads_a_usage_line(root: Command, spelling: str) -> bool:
+    """Whether one of the help's usage lines is that switch's own form (``prog -l [-v] [-f file]``,
+    beside the tool's plain line): its grammar says the switch is a mode."""
+    if len(root.usage) < 2:
+        return False
+    for line in root.usage:
+        words = line.split()
+        if len(words) > 1 and words[1] == spelling:
+            return True
+    return False
+
+
 @rule("which switches of a tool's uses make a mode of their own?")
 def mode_switches(
     root: Command, folded: Sequence[Use], *, is_mode: Callable[[Flag], bool]
 ) -> frozenset[str]:
     """The switches (model spellings) that make a mode of a tool without subcommands: those its help
-    calls an operation or a mode (``is_mode``: the help's rule) and that a use passes, and those
+    calls an operation or a mode (``is_mode``: the help's rule), or whose own usage line leads with
+    them (``prog -l [-v] ...``), and that a use passes, and those
     whose uses take no operand where the tool's other uses take one (``--type-list``, a listing),
     passed by at least ``min_mode_uses`` uses."""
     by_spelling = {f.long or f.short or "": f for f in root.flags}
     switches = {s for u in folded for s in u.flags if s in by_spelling and s not in u.valued}
-    by_help = {s for s in switches if by_spelling[s].operation or is_mode(by_spelling[s])}
+    by_help = {
+        s
+        for s in switches
+        if by_spelling[s].operation or is_mode(by_spelling[s]) or _leads_a_usage_line(root, s)
+    }
     # the uses with no switch at all: the tool's plain form, and whether it takes an operand
     plain = [u for u in folded if not set(u.flags) & switches]
     plain_total = sum(u.count for u in plain)

@@ -496,7 +496,10 @@ def plan_args(
     pos_props: dict[str, dict] = {}
     for name, pos in before + after:
         if name in seen:
-            name = name + "_arg"
+            base, n = name + "_arg", 2
+            name = base
+            while name in seen:  # two operands of one name (a usage line's "0 0")
+                name, n = f"{base}_{n}", n + 1
         seen.add(name)
         pos_props[name] = _schema_for(
             pos.type,

@@ -248,3 +248,19 @@ def test_a_value_a_use_wrote_never_reaches_the_pack():
     manifest = propose(_tool(), usage=uses).manifest
     assert "deploy" in manifest["verbs"]
     assert secret not in repr(manifest)
+
+
+def test_a_command_written_after_a_global_options_value_is_the_path():
+    """'wgtool --repo DIR rarely': the table's reader left 'rarely' among the operands as a literal
+    word; the tree has that command, so the use is its."""
+    uses = _evidence(
+        Use(
+            path=(),
+            flags=("--repo",),
+            valued=("--repo",),
+            operands=(UsedOperand("literal", "rarely"),),
+            count=4,
+        ),
+    )
+    verbs = propose(_tool(), usage=uses).manifest["verbs"]
+    assert "used:" in verbs["rarely"]["x-why"]

@@ -45,8 +45,6 @@ from wrapgen.propose.operands import operands, usage_split
 from wrapgen.propose.rules import rule
 from wrapgen.propose.text import flag_description, operand_description
 
-_with_usage_variadics = operands  # the name wrapgen.flows.batch looks up
-
 __all__ = [
     "ArgPlan",
     "plan_args",

@@ -86,9 +86,20 @@ def fold(use: Use, root: Command) -> Folded | None:
         node, path = sub, [*path, sub.name]
         words.pop(0)
     if words and node.subcommands:
-        return (
-            None  # "cloudcli s3 ls" where the tree lists no "s3": not this tool's command as read
-        )
+        # "cloudcli s3 ls" where the tree lists no "s3": not this tool's command as read
+        return None
+    literals = list(use.operands)
+    if not words:
+        # a global option's value before the command ("tool --repo DIR backup") left the command
+        # among the operands, as a literal word: where the tree has that command, it is the path
+        while literals and literals[0].kind == "literal" and node.subcommands:
+            sub = next(
+                (s for s in node.subcommands if literals[0].name in (s.name, *s.aliases)), None
+            )
+            if sub is None:
+                break
+            node, path = sub, [*path, sub.name]
+            literals.pop(0)
     flags = _flags_of(node, root)
     by_spelling = {s: f for f in flags for s in f.spellings}
     spelled: list[str] = []
@@ -112,7 +123,7 @@ def fold(use: Use, root: Command) -> Folded | None:
         path=tuple(path),
         flags=tuple(dict.fromkeys(spelled)),
         valued=tuple(dict.fromkeys(valued)),
-        operands=extra + tuple(returned) + use.operands,
+        operands=extra + tuple(returned) + tuple(literals),
         values=(),
     )
     return Folded(node, folded)

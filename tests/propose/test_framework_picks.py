@@ -33,7 +33,8 @@ def _tool(name: str, commands: dict[str, str]) -> Tool:
 
 
 def _verbs(tool: Tool) -> dict:
-    return propose(tool).manifest["verbs"]
+    """The help's rules alone (no usage evidence): what they pick where evidence is silent."""
+    return propose(tool, usage=()).manifest["verbs"]
 
 
 COMPOSER = {

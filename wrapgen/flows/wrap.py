@@ -30,6 +30,7 @@ __all__ = [
     "wrap_split",
     "json_field_lists",
     "recipe_for_picks",
+    "usage_evidence",
     "guiding_paths",
 ]
 
@@ -249,9 +250,12 @@ def wrap(
     if usage_from:
         recipe = _with_usage_from(recipe, usage_from)
     tell("proposing")
-    proposal = propose(tool, recipe)
-    fields: dict = {}
     notes: list[str] = []
+    usage = usage_evidence(tool, recipe, notes=notes)
+    proposal = propose(tool, recipe, usage=usage)
+    if proposal.usage_note:
+        notes.append(proposal.usage_note)
+    fields: dict = {}
     use_cache = (
         options.get("cache", True) is not False
     )  # discovery's cache, the field lists' and the trials'
@@ -261,7 +265,7 @@ def wrap(
             tool, proposal, bin_path=ref.path, deadline_at=end, notes=notes, cache=use_cache
         )
         if fields:
-            proposal = propose(tool, recipe, json_fields=fields)
+            proposal = propose(tool, recipe, json_fields=fields, usage=usage)
     report = None
     from wrapgen.propose.runners import is_runner_tool
 
@@ -277,6 +281,7 @@ def wrap(
             tool,
             recipe,
             fields,
+            usage=usage,
             bin_path=ref.path,
             deadline_at=end,
             probe_json_fields=probe_json_fields,
@@ -320,6 +325,41 @@ def wrap(
     )
 
 
+def usage_evidence(tool: Tool, recipe, *, notes: list[str] | None = None):
+    """The usage evidence ``propose`` stands on (``wrapgen.usage.evidence_for``): the recipe's
+    ``usage_from`` files (read here, so the proposal stays pure), the tool's own top-level EXAMPLES
+    and the shipped table, each use read against the discovered model. A file that could not be
+    read is one line in ``notes`` (what the evidence was, or that none names the tool, is the
+    proposal's ``usage_note``, which ``wrap`` adds to them)."""
+    from wrapgen.model.recipe import ProposalRequest
+    from wrapgen.propose.runners import is_runner_tool
+    from wrapgen.usage import evidence_for
+
+    if is_runner_tool(tool):
+        return ()
+    request = ProposalRequest.of(recipe)
+    skipped: list[str] = []
+    names = [tool.name]
+    if request.pack_id and request.pack_id != os.path.basename(tool.name):
+        names.append(request.pack_id)  # the tool installed under another name (fdfind: fd)
+    found: tuple = ()
+    for name in names:
+        found = evidence_for(
+            name,
+            usage_from=request.usage_from,
+            examples=tool.root.examples,
+            model=tool,
+            on_skip=lambda skip: skipped.append(skip.message),
+        )
+        if any(e.source == "tldr-pages" for e in found):
+            break
+    if notes is not None:
+        notes += skipped[:10]
+        if len(skipped) > 10:
+            notes.append(f"… and {len(skipped) - 10} more usage files skipped")
+    return found
+
+
 def _runner_try_in(where) -> str | None:
     """The repository a task runner's targets run in, as ``--try-in`` for their trials; None where it
     is too large to copy for each trial (its targets are then not tried, so none stays a read)."""
@@ -353,6 +393,7 @@ def _reproposer(
     recipe,
     fields: dict,
     *,
+    usage=None,
     bin_path: str,
     deadline_at,
     probe_json_fields: bool,
@@ -369,7 +410,7 @@ def _reproposer(
 
     def again(excluded: tuple[tuple[str, ...], ...]) -> Proposal:
         asked = replace(request, exclude=tuple(request.exclude) + tuple(excluded))
-        proposal = propose(tool, asked, json_fields=fields)
+        proposal = propose(tool, asked, json_fields=fields, usage=usage)
         if probe_json_fields:
             more = json_field_lists(
                 tool,
@@ -381,7 +422,7 @@ def _reproposer(
             )
             if more:
                 fields.update(more)
-                proposal = propose(tool, asked, json_fields=fields)
+                proposal = propose(tool, asked, json_fields=fields, usage=usage)
         return proposal
 
     return again

@@ -292,7 +292,7 @@ def _own_effect(cand: Candidate, main_effect: tuple[str, str] | None, tool_name:
             "read", (cand.fixed[-1],), f"read: the help of {cand.fixed[-1]} says it only reports"
         )
     guess = _classified(cand, tool_name)
-    if cand.fixed and not guess.words and main_effect is not None:
+    if (cand.fixed or cand.owns) and not guess.words and main_effect is not None:
         guess = replace(
             guess,
             effect=main_effect[0],
@@ -408,7 +408,11 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
         ranked.append((score, cand, guess.effect))
         listing = listing_mode(cand, guess.effect)
         if listing is not None:
-            listings.append(listing)
+            # the command's uses that only list (no operand, or its listing switch) are the form's
+            listed = tuple(
+                u for u in cand.uses if not u.operands or set(listing.fixed) & set(u.flags)
+            )
+            listings.append(replace(listing, uses=listed))
         listings.extend(preview_modes(cand, guess.effect))
         helped = rank_reason(cand)
         why = f"{guess.reason}; {helped}" if helped else guess.reason

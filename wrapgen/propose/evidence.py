@@ -8,16 +8,15 @@ flag in the model's spelling (``-n`` -> ``--max-count``; ``-tvf`` -> ``-t -v -f`
 from the folded uses is asked of the rules here: which flags a verb offers first (``used_flags``),
 which operands it needs and which are required (``operands_from_uses``), which switches of a tool
 without subcommands make a mode of their own (``mode_switches``), and the words ``x-why`` gives
-(``describe``). ``example_uses`` reads the tool's own EXAMPLES lines into uses. Pure.
+(``describe``). Pure.
 """
 
 from __future__ import annotations
 
 import re
-import shlex
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command, Flag, Positional
@@ -25,10 +24,8 @@ from wrapgen.model.usage import Use, UsedOperand
 from wrapgen.propose.rules import rule
 
 __all__ = [
-    "EXAMPLES_SOURCE",
     "Folded",
     "fold",
-    "example_uses",
     "used_flags",
     "operands_from_uses",
     "mode_switches",
@@ -36,7 +33,6 @@ __all__ = [
     "kind_type",
 ]
 
-EXAMPLES_SOURCE = "its help's examples"  # Use.where of a use read from the tool's own EXAMPLES
 _MODES = load("weights")["modes"].values()
 
 # An operand's kind -> the model's value type (an operand the model lacks is typed from its use).
@@ -94,102 +90,32 @@ def fold(use: Use, root: Command) -> Folded | None:
             None  # "cloudcli s3 ls" where the tree lists no "s3": not this tool's command as read
         )
     flags = _flags_of(node, root)
+    by_spelling = {s: f for f in flags for s in f.spellings}
     spelled: list[str] = []
     valued: list[str] = []
+    returned: list[UsedOperand] = []
     for word in use.flags:
         names = _spelling(word, flags)
         spelled += names
         if word in use.valued:
-            valued.append(names[-1])
+            flag = by_spelling.get(names[-1])
+            if flag is not None and not flag.takes_value:
+                # a reader without the model took the next word for its value: an operand
+                i = use.valued.index(word)
+                if i < len(use.values):
+                    returned.append(use.values[i])
+            else:
+                valued.append(names[-1])
     extra = tuple(UsedOperand("text", "") for _ in words)  # words after the command: operands
     folded = replace(
         use,
         path=tuple(path),
         flags=tuple(dict.fromkeys(spelled)),
         valued=tuple(dict.fromkeys(valued)),
-        operands=extra + use.operands,
+        operands=extra + tuple(returned) + use.operands,
+        values=(),
     )
     return Folded(node, folded)
-
-
-# -- the tool's own examples ---------------------------------------------------------------------
-
-_OPERATORS = frozenset({"|", "||", "&&", ";", "&", ">", ">>", "<", "2>", "2>&1", "|&"})
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-
-
-def _operand_kind(word: str) -> UsedOperand:
-    """The kind of an example's operand by its look (the value itself is never kept)."""
-    if re.match(r"[a-z][a-z0-9+.-]*://", word):
-        return UsedOperand("url", "url")
-    if _NUMBER.fullmatch(word):
-        return UsedOperand("number", "")
-    if word.endswith("/"):
-        return UsedOperand("directory", "directory")
-    if "/" in word or re.search(r"\.[A-Za-z0-9]{1,5}$", word):
-        return UsedOperand("file", "file")
-    return UsedOperand("text", "")
-
-
-def _words(line: str) -> list[str]:
-    line = re.sub(r"^\s*[$%#>]\s+", "", line.strip())
-    try:
-        return shlex.split(line, comments=True)
-    except ValueError:
-        return line.split()
-
-
-def example_uses(lines: Iterable[str], root: Command, *, prog: str) -> tuple[Use, ...]:
-    """The uses the tool's own example lines show (``hubcli pr checkout 321``; a pipeline's part that
-    runs the tool), each counted once per line, with where = ``EXAMPLES_SOURCE``."""
-    name = prog.rsplit("/", 1)[-1]
-    counts: Counter = Counter()
-    for line in lines:
-        words = _words(line)
-        starts = [i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == name]
-        if not starts:
-            continue
-        rest = words[starts[0] + 1 :]
-        end = next((i for i, w in enumerate(rest) if w in _OPERATORS), len(rest))
-        rest = rest[:end]
-        path: list[str] = []
-        node = root
-        while rest and not rest[0].startswith("-"):
-            sub = next(
-                (s for s in node.subcommands if s.name == rest[0] or rest[0] in s.aliases), None
-            )
-            if sub is None:
-                break
-            node, path = sub, [*path, sub.name]
-            rest.pop(0)
-        flags = _flags_of(node, root)
-        by_spelling = {s: f for f in flags for s in f.spellings}
-        seen_flags: list[str] = []
-        valued: list[str] = []
-        operands: list[UsedOperand] = []
-        i = 0
-        while i < len(rest):
-            word = rest[i]
-            if word == "--":
-                operands += [_operand_kind(w) for w in rest[i + 1 :]]
-                break
-            if word.startswith("-") and len(word) > 1 and not _NUMBER.fullmatch(word):
-                flag = by_spelling.get(word.split("=", 1)[0])
-                seen_flags.append(word.split("=", 1)[0])
-                if flag is not None and flag.takes_value and not flag.value_optional:
-                    valued.append(word.split("=", 1)[0])
-                    if "=" not in word:
-                        i += 1  # its value
-            else:
-                operands.append(_operand_kind(word))
-            i += 1
-        counts[(tuple(path), tuple(sorted(set(seen_flags))), tuple(valued), tuple(operands))] += 1
-    return tuple(
-        Use(path, flags, valued, operands, count, (EXAMPLES_SOURCE,))
-        for (path, flags, valued, operands), count in sorted(
-            counts.items(), key=lambda kv: (-kv[1], kv[0][0])
-        )
-    )
 
 
 # -- what the uses say a verb needs --------------------------------------------------------------
@@ -220,8 +146,17 @@ def operands_from_uses(
     for i in range(widest):
         having = [u for u in uses if len(u.operands) > i]
         every = sum(u.count for u in having) == total
-        kinds = Counter(u.operands[i].kind for u in having for _ in range(u.count))
-        names = Counter(u.operands[i].name for u in having if u.operands[i].name)
+        # a literal word an example writes ("." as a filter) is a value, never a name
+        kinds = Counter(
+            "text" if u.operands[i].kind == "literal" else u.operands[i].kind
+            for u in having
+            for _ in range(u.count)
+        )
+        names = Counter(
+            u.operands[i].name
+            for u in having
+            if u.operands[i].name and u.operands[i].kind != "literal"
+        )
         kind = kinds.most_common(1)[0][0]
         if i < len(out):
             pos = out[i]
@@ -231,10 +166,25 @@ def operands_from_uses(
                 out[i] = replace(pos, required=True)  # typed by the model, not by its uses
             continue
         name = names.most_common(1)[0][0] if names else kind
-        if any(p.name.strip("<>[]. ").lower() == name.lower() for p in out):
+        if any(p.name.strip("<>[]. ").lower() == name.lower() for p in out) or any(
+            p.variadic for p in out
+        ):
             name = f"{name}_{i + 1}"
-        out.append(Positional(name=name, required=every, type=kind_type(kind)))
+        repeated = any(u.operands[i].repeated for u in having)
+        out.append(Positional(name=name, required=every, variadic=repeated, type=kind_type(kind)))
     return tuple(out)
+
+
+def _leads_a_usage_line(root: Command, spelling: str) -> bool:
+    """Whether one of the help's usage lines is that switch's own form (``prog -l [-v] [-f file]``,
+    beside the tool's plain line): its grammar says the switch is a mode."""
+    if len(root.usage) < 2:
+        return False
+    for line in root.usage:
+        words = line.split()
+        if len(words) > 1 and words[1] == spelling:
+            return True
+    return False
 
 
 @rule("which switches of a tool's uses make a mode of their own?")
@@ -242,27 +192,30 @@ def mode_switches(
     root: Command, folded: Sequence[Use], *, is_mode: Callable[[Flag], bool]
 ) -> frozenset[str]:
     """The switches (model spellings) that make a mode of a tool without subcommands: those its help
-    calls an operation or a mode (``is_mode``: the help's rule) and that a use passes, and those
+    calls an operation or a mode (``is_mode``: the help's rule), or whose own usage line leads with
+    them (``prog -l [-v] ...``), and that a use passes, and those
     whose uses take no operand where the tool's other uses take one (``--type-list``, a listing),
     passed by at least ``min_mode_uses`` uses."""
     by_spelling = {f.long or f.short or "": f for f in root.flags}
     switches = {s for u in folded for s in u.flags if s in by_spelling and s not in u.valued}
+    by_help = {
+        s
+        for s in switches
+        if by_spelling[s].operation or is_mode(by_spelling[s]) or _leads_a_usage_line(root, s)
+    }
+    # the uses with no switch at all: the tool's plain form, and whether it takes an operand
     plain = [u for u in folded if not set(u.flags) & switches]
-    plain_operands = (
-        sum(u.count for u in plain if u.operands) * 2 > sum(u.count for u in plain)
-        if plain
-        else True
-    )
-    out: set[str] = set()
-    for spelling in switches:
-        flag = by_spelling[spelling]
-        with_it = [u for u in folded if spelling in u.flags]
+    plain_total = sum(u.count for u in plain)
+    plain_operands = plain_total and sum(u.count for u in plain if u.operands) * 2 > plain_total
+    out = set(by_help)
+    for spelling in switches - by_help:
+        # alone beside no mode the help names (an operation's options are that operation's)
+        with_it = [u for u in folded if spelling in u.flags and not set(u.flags) & by_help]
         count = sum(u.count for u in with_it)
-        if flag.operation or is_mode(flag):
-            out.add(spelling)
-        elif (
-            count >= _MODES["min_mode_uses"]
-            and plain_operands
+        if (
+            plain_operands
+            and with_it
+            and count >= _MODES["min_mode_uses"]
             and not any(u.operands for u in with_it)
         ):
             out.add(spelling)
@@ -272,13 +225,17 @@ def mode_switches(
 # -- the words of x-why --------------------------------------------------------------------------
 
 
+_EXAMPLES = "examples"  # wrapgen.usage's source and Use.where of the tool's own EXAMPLES
+
+
 def _where(use: Use) -> str:
     places = sorted({w.split(":", 1)[0] for w in use.where})
     return ", ".join(places) or "usage"
 
 
 def _shape(use: Use) -> str:
-    operands = [f"<{o.name or o.kind}>" for o in use.operands]
+    # a literal word is a value a use wrote: its kind only, never the word itself
+    operands = [f"<{o.kind if o.kind == 'literal' else o.name or o.kind}>" for o in use.operands]
     return " ".join((*use.path, *use.flags, *operands)) or "(bare)"
 
 
@@ -293,9 +250,8 @@ def describe(uses: Sequence[Use], *, bin: str) -> str:
         total = sum(u.count for u in group)
         top = max(group, key=lambda u: u.count)
         shown = f"`{bin} {_shape(top)}`".replace(" (bare)", "")
-        if where == EXAMPLES_SOURCE:
-            place = f"of {where}" if total > 1 else f"one of {where}"
-            place = f"{total} {place}" if total > 1 else place
+        if where == _EXAMPLES:
+            place = f"{total} of its help's examples" if total > 1 else "one of its help's examples"
         elif where == "tldr-pages":
             place = f"{total} tldr-pages example" + "s" * (total != 1)
         else:

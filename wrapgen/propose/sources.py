@@ -30,7 +30,7 @@ from wrapgen.model.recipe import ProposalRequest
 from wrapgen.model.tool import Command, Tool
 from wrapgen.model.usage import UsageEvidence, Use
 from wrapgen.names import proposed_verb_name
-from wrapgen.propose.evidence import EXAMPLES_SOURCE, example_uses, fold, mode_switches
+from wrapgen.propose.evidence import fold, mode_switches
 from wrapgen.propose.modes import (
     is_mode_flag,
     main_verb,
@@ -39,12 +39,14 @@ from wrapgen.propose.modes import (
     mode_summary,
     root_candidates,
 )
+from wrapgen.propose.rules import rule
 from wrapgen.propose.runners import is_runner_tool
 from wrapgen.propose.select import bare_job
-from wrapgen.usage import TABLE_SOURCE, public_usage
+from wrapgen.usage import EXAMPLES_SOURCE, LOCAL_SOURCE, TABLE_SOURCE, evidence_for
 
 # How many modes a tool's uses make verbs of: wrapgen/knowledge/data/weights.json ("modes").
 _MAX_USED_MODES = load("weights")["modes"].values()["max_used_modes"]
+_MIN_MODE_USES = load("weights")["modes"].values()["min_mode_uses"]
 
 __all__ = ["Context", "Found", "source", "source_names", "gather", "Gathered", "tree_candidates"]
 
@@ -172,18 +174,19 @@ def _names(ctx: Context) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n for n in (own, ctx.request.pack_id or "") if n))
 
 
-def _evidence(ctx: Context, kind: str) -> tuple[Use, ...]:
-    """The uses of the evidence of ``kind`` ("table" or "local") for the tool."""
-    if kind == "table" and ctx.usage is None:
+def _evidence(ctx: Context, source: str) -> tuple[Use, ...]:
+    """The uses the evidence of ``source`` (tldr-pages, examples, local) counts for the tool: what
+    the caller passed, else the shipped table and the tool's own top-level EXAMPLES
+    (``wrapgen.usage.evidence_for``; a command's own EXAMPLES show its flags, ``args.py`` ranks
+    them, but say nothing of how often it is used: every man page of a VCS's has some)."""
+    given = ctx.usage
+    if given is None:
+        given = ()
         for name in _names(ctx):
-            found = public_usage(name)
-            if found is not None:
-                return found.uses
-        return ()
-    given = ctx.usage or ()
-    if kind == "table":
-        return tuple(u for e in given if e.source == TABLE_SOURCE for u in e.uses)
-    return tuple(u for e in given if e.source not in (TABLE_SOURCE, "examples") for u in e.uses)
+            given = evidence_for(name, examples=ctx.tool.root.examples, model=ctx.tool)
+            if any(e.source == TABLE_SOURCE for e in given):
+                break
+    return tuple(u for e in given if e.source == source for u in e.uses)
 
 
 def _from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> Found:
@@ -229,14 +232,43 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
     for use in uses:
         key = tuple(sorted((s for s in use.flags if s in modes), key=order.index))
         groups.setdefault(key, []).append(use)
+    # a combination of modes fewer uses show than a mode needs is a use of its most used single
+    # mode, the other switches its options (a long listing, recursive once: the long listing's)
+    single = {k[0]: sum(u.count for u in us) for k, us in groups.items() if len(k) == 1}
+    for key in [k for k in groups if len(k) > 1]:
+        if sum(u.count for u in groups[key]) >= _MIN_MODE_USES:
+            continue
+        home = max(key, key=lambda s: (single.get(s, 0), -key.index(s)))
+        groups.setdefault((home,), []).extend(groups.pop(key))
     by_operation = sum(1 for f in root.flags if f.operation) >= 2
     name, summary = main_verb(root, bin=bin_name)
     by_spelling = {f.long or f.short or "": f for f in root.flags}
+    selectors = _selectors(groups.get((), ()), by_spelling)
     most = sorted((k for k in groups if k), key=lambda k: -sum(u.count for u in groups[k]))
     kept = set(most[: int(_MAX_USED_MODES)]) | {()}
     out = []
     for key, group in groups.items():
         if key not in kept:
+            continue
+        if not key and selectors and not by_operation:
+            for spelling, chosen in selectors.items():
+                flag = by_spelling[spelling]
+                out.append(
+                    Candidate(
+                        path=(),
+                        command=root.with_changes(
+                            flags=tuple(
+                                replace(f, required=True) if f is flag else f for f in root.flags
+                            )
+                        ),
+                        owns=flag.spellings,
+                        name=mode_name(flag),
+                        summary=mode_summary(flag),
+                        note=f"every use passes a value flag: {spelling} is a mode",
+                        uses=tuple(chosen),
+                        source=origin,
+                    )
+                )
             continue
         if not key:
             if not by_operation:
@@ -268,22 +300,45 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
     return tuple(out)
 
 
+@rule("does a tool without subcommands run as one of its value flags?")
+def _selectors(plain: Sequence[Use], by_spelling: dict) -> dict[str, list[Use]]:
+    """Where every use of a tool's plain form passes a flag with a value (no use runs it without
+    one: a field cutter's characters, fields or bytes), the uses by the value flag each stands on
+    (its most used one), each flag a mode of its own with its value required; {} otherwise."""
+    if not plain:
+        return {}
+    counts: dict[str, int] = {}
+    valued_sets = []
+    for use in plain:
+        mine = [s for s in use.flags if s in by_spelling and by_spelling[s].takes_value]
+        if not mine:
+            return {}
+        valued_sets.append(mine)
+        for spelling in mine:
+            counts[spelling] = counts.get(spelling, 0) + use.count
+    # a flag some use passes alone stands on its own; one only ever passed beside another (a
+    # delimiter beside its fields) qualifies that other
+    alone = {mine[0] for mine in valued_sets if len(mine) == 1}
+    out: dict[str, list[Use]] = {}
+    for use, mine in zip(plain, valued_sets):
+        home = max(mine, key=lambda s: (counts[s], s in alone, -list(by_spelling).index(s)))
+        out.setdefault(home, []).append(use)
+    return out
+
+
 @source("tldr-pages")
 def _table(ctx: Context) -> Found:
-    return _from_uses(ctx, _evidence(ctx, "table"), TABLE_SOURCE)
+    return _from_uses(ctx, _evidence(ctx, TABLE_SOURCE), TABLE_SOURCE)
 
 
 @source("examples")
 def _examples(ctx: Context) -> Found:
-    # the tool's own pick, in its top-level help; a command's own EXAMPLES show its flags (args.py
-    # ranks them) but say nothing of how often it is used: every man page of vcs's has some
-    lines = ctx.tool.root.examples
-    return _from_uses(ctx, example_uses(lines, ctx.tool.root, prog=ctx.tool.name), EXAMPLES_SOURCE)
+    return _from_uses(ctx, _evidence(ctx, EXAMPLES_SOURCE), EXAMPLES_SOURCE)
 
 
 @source("local")
 def _local(ctx: Context) -> Found:
-    return _from_uses(ctx, _evidence(ctx, "local"), "local usage")
+    return _from_uses(ctx, _evidence(ctx, LOCAL_SOURCE), LOCAL_SOURCE)
 
 
 @source("runner-targets")
@@ -335,7 +390,7 @@ def gather(ctx: Context) -> Gathered:
                 merged[key] = replace(cand, index=len(merged))
     if counts:
         note = "usage evidence: " + ", ".join(
-            f"{n} uses from {where}" for where, n in counts.items()
+            f"{n} use{'s' * (n != 1)} from {where}" for where, n in counts.items()
         )
     else:
         note = f"no usage evidence names {ctx.tool.name}: the proposal comes from its help alone"

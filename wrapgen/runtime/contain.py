@@ -277,11 +277,31 @@ def _linger(ctl_r: int) -> None:
         except ChildProcessError:
             return
         if pid == 0:
-            if not _children(me):
+            children = _children(me)
+            if not children:
                 return
-            ready, _, _ = select.select([ctl_r], [], [], 0.01)
-            if ready:
+            # woken when one of them ends (a pidfd reads ready then), not at the next 10 ms tick: a
+            # sandboxed call's bubblewrap leaves its namespace's init ending as it exits
+            pidfds = _pidfds(children)
+            try:
+                wait = max(0.0, deadline - time.monotonic()) if pidfds else 0.01
+                ready, _, _ = select.select([ctl_r, *pidfds], [], [], wait)
+            finally:
+                for fd in pidfds:
+                    os.close(fd)
+            if ctl_r in ready:
                 return
+
+
+def _pidfds(pids) -> list[int]:
+    """A pidfd for each of ``pids`` that still exists (none where Linux or Python has no pidfd_open)."""
+    out = []
+    for pid in pids:
+        try:
+            out.append(os.pidfd_open(pid))
+        except (AttributeError, OSError):
+            continue
+    return out
 
 
 def _candidates(name: str, environ) -> list[str]:

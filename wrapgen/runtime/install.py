@@ -24,9 +24,7 @@ directly in one is bound as a file. Paths inside the directories the sandbox bin
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
-from typing import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 __all__ = ["program_paths", "BIN_DIRS", "INSTALL_MARKS", "PROGRAM_PARTS"]
 
@@ -132,6 +130,8 @@ def _interpreter(path: str, search_path: str) -> str:
         return ""
     if os.sep in name:
         return name
+    import shutil  # (only for an `env NAME` line: the runtime's calls need not pay for the import)
+
     return shutil.which(name, path=search_path or None) or ""
 
 
@@ -165,10 +165,21 @@ def _is_dot_in_home(directory: str) -> bool:
 
 def _broad_dirs() -> frozenset[str]:
     home = os.path.expanduser("~")
-    temp = tempfile.gettempdir()
+    temp = _temp_dir()
     return frozenset(
         os.path.normpath(d) for d in ("/", "/tmp", "/var/tmp", "/home", "/root", home, temp) if d
     )
+
+
+def _temp_dir() -> str:
+    """The temporary directory as ``tempfile.gettempdir`` finds it (the first of TMPDIR, TEMP, TMP
+    that is a directory, else /tmp), without importing ``tempfile`` (random, hashlib, ...: several
+    milliseconds of every sandboxed adapter call's start-up)."""
+    for name in ("TMPDIR", "TEMP", "TMP"):
+        value = os.environ.get(name)
+        if value and os.path.isdir(value):
+            return os.path.abspath(value)
+    return "/tmp"
 
 
 def _outermost(paths: Iterable[str], system: Sequence[str]) -> tuple[str, ...]:

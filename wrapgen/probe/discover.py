@@ -81,7 +81,7 @@ def discover(
     ref = tool if isinstance(tool, ToolRef) else resolve_tool(tool)
     tool, path, name = ref.given, ref.path, ref.name
     options = {"depth": depth, "max_nodes": max_nodes, "style": style, "name": tool, "man": man}
-    launcher = style is None and _is_launcher(path)
+    launcher = style is None and _is_launcher(path, sandbox=sandbox)
     answered = 0.0  # what a probe run before the crawl took (its retries scale with it)
     readable = _launched_paths(path) if launcher else ()
     if cache and launcher:
@@ -219,13 +219,32 @@ def _has_shebang(path: str) -> bool:
         return True  # unreadable: the script reader says what it can
 
 
-def _is_launcher(path: str) -> bool:
-    """Whether ``path`` is a shell script that only starts another program with all its arguments."""
+def _is_launcher(path: str, *, sandbox: bool | None = False) -> bool:
+    """Whether ``path`` is a shell script that only starts another program with all its arguments,
+    or, where the probes run in the sandbox (``sandbox`` as ``discover`` takes it), one whose
+    set-up, whatever it runs, never reads them (``hands_over``)."""
     if not _has_shebang(path):
         return False
-    from wrapgen.parse.script import is_launcher, is_shell_script
+    from wrapgen.parse.script import hands_over, is_launcher, is_shell_script
 
-    return is_shell_script(path) and is_launcher(_read_head(path))
+    if not is_shell_script(path):
+        return False
+    text = _read_head(path)
+    return is_launcher(text, hand_over=False) or (hands_over(text) and _sandboxed(sandbox))
+
+
+def _sandboxed(sandbox: bool | None) -> bool:
+    """Whether the probes will run in the sandbox (read-only but for their scratch directories):
+    only then is a launcher whose set-up runs any command probed."""
+    import os
+
+    if sandbox is False or (
+        sandbox is None and os.environ.get("WRAPGEN_SANDBOX", "").lower() in ("off", "0", "no")
+    ):
+        return False
+    from wrapgen.probe.sandbox import sandbox_status
+
+    return sandbox_status().available
 
 
 def _read_head(path: str) -> str:

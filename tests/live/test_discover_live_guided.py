@@ -172,7 +172,7 @@ def test_priority_paths_are_read_first_and_the_rest_left_where_it_cannot_be_read
     with Prober(
         tool, name="large", timeout_s=20, use_man=False, sandbox=False, deadline_s=DEADLINE_S
     ) as prober:
-        result = crawl(prober, parse_help, depth=2, jobs=4, priority_paths=(wanted,), rest_s=0)
+        result = crawl(prober, parse_help, depth=2, jobs=4, priority_paths=(wanted,), rest_by_s=0)
     root = result.root
     last = root.find(("c239",))
     leaf = root.find(wanted)

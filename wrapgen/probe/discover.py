@@ -16,12 +16,14 @@ __all__ = ["discover"]
 
 
 DEFAULT_DEADLINE_S = 120.0
-# What a crawl guided by priority paths gives the rest of the tree once those are read: it reads the
-# rest only if that would take no longer. The paths asked for are what a pack guided by use is made
-# of; the rest only fills where use is silent, and a large tool's rest (hundreds of commands, each a
-# start of the tool) would hold a wrap for minutes. A small tool's rest fits (150 commands: a few
-# seconds), so it is still read whole, and cached as it always was.
-GUIDED_REST_S = 20.0
+# How long a crawl guided by priority paths may take in all when it reads the rest of the tree too:
+# once the paths asked for are read, the rest is read only if the whole crawl would end within this.
+# The paths asked for are what a pack guided by use is made of; the rest only fills where use is
+# silent, and a large tool's rest (hundreds of commands, each a start of the tool) would hold a
+# wrap for minutes, where a wrap guided by use should answer within half a minute, trials
+# included. A small tool's rest fits (150 fast commands: a few seconds), so it is still read
+# whole, and cached as it always was.
+GUIDED_BY_S = 20.0
 
 
 def discover(
@@ -49,7 +51,7 @@ def discover(
     scratch HOME and working directory either way.
     ``priority_paths`` (subcommand paths, most wanted first: the ones a caller's evidence names,
     the ones it was asked for) are read first, at any depth, and the rest only if it can be read
-    within the deadline and ``GUIDED_REST_S`` (``crawl``); a cached tree that has them unread is
+    within the deadline and ``GUIDED_BY_S`` of the start (``crawl``); a cached tree that has them unread is
     read again.
 
     Raises ToolNotFoundError when the tool cannot be found or run, HelpUnreadableError when not
@@ -148,7 +150,7 @@ def discover(
             style=style,
             progress=progress,
             priority_paths=priority,
-            rest_s=GUIDED_REST_S,
+            rest_by_s=GUIDED_BY_S,
             version=options.get("launches"),
         )
         note = prober.sandbox_note

@@ -75,3 +75,27 @@ def test_a_root_help_pointing_at_its_command_listing_is_understood():
     assert _LISTING_POINTER.search(text)["args"].split() == ["help"]
     assert _HELP_FOR_COMMAND.search(text)
     assert not _LISTING_POINTER.search("Run 'tool help' to set the global options.")
+
+
+WIDE_FLAGS = """\
+NAME
+    tool config list - list the properties
+
+SYNOPSIS
+    tool config list [--all] [TOOL_WIDE_FLAG ...]
+
+FLAGS
+     --all
+        List unset properties too.
+
+TOOL WIDE FLAGS
+    These flags are available to all commands: --access-token-file, --account,
+    --billing-project, --configuration, --flags-file, --flatten, --format,
+    --help, --project, --quiet, --verbosity.
+"""
+
+
+def test_a_sentence_listing_flags_is_no_flag():
+    """A wrapped sentence naming the flags every command takes gives no flag with all their names."""
+    command = parse_help(WIDE_FLAGS, prog=("tool", "config", "list"))
+    assert [f.spellings for f in (*command.flags, *command.global_flags)] == [("--all",)]

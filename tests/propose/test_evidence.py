@@ -198,3 +198,69 @@ def test_an_operand_is_described_in_its_own_tools_words():
     )
     assert said == "With no OBJECT, show every link of the device (OBJECT in the usage line)"
     assert "revision" not in operand_description(Positional("<object>"), "object").lower()
+
+
+def _cutter() -> Tool:
+    """A tool whose every use passes one of its value flags (a field cutter)."""
+    root = Command(
+        path=(),
+        summary="Print selected parts of lines of each FILE to standard output.",
+        usage=("wgcut OPTION... [FILE]...",),
+        flags=(
+            Flag(long="--characters", short="-c", takes_value=True, description="select chars"),
+            Flag(long="--delimiter", short="-d", takes_value=True, description="use DELIM"),
+            Flag(long="--fields", short="-f", takes_value=True, description="select fields"),
+        ),
+        positionals=(Positional("FILE", required=False, variadic=True),),
+    )
+    return Tool(name="wgcut", root=root)
+
+
+def test_a_tool_its_uses_always_run_with_a_value_flag_gets_a_mode_per_flag():
+    """Every use passes --characters or --fields (with --delimiter): each is a read verb with its
+    value required; a value flag every use of a verb passes is required."""
+    uses = (
+        UsageEvidence(
+            tool="wgcut",
+            source="tldr-pages",
+            uses=(
+                Use(path=(), flags=("-c",), valued=("-c",), operands=(FILE,), count=2),
+                Use(path=(), flags=("-d", "-f"), valued=("-d", "-f"), operands=(FILE,), count=3),
+                Use(path=(), flags=("-f",), valued=("-f",), operands=(FILE,), count=1),
+            ),
+        ),
+    )
+    verbs = propose(_cutter(), usage=uses).manifest["verbs"]
+    assert set(verbs["fields"]["args"]["required"]) == {"fields"}  # 3 of 4 uses pass a delimiter
+    assert "characters" in verbs["characters"]["args"]["required"]
+    assert verbs["fields"]["policy"]["effect"] == "read"
+    assert "--characters={{characters}}" not in verbs["fields"]["cli"]
+
+
+def test_a_value_a_use_wrote_never_reaches_the_pack():
+    """A literal word of a use (a token a script passed) is counted, never named in the manifest."""
+    secret = "hunter2tokenXYZ"
+    uses = _evidence(
+        Use(path=("deploy",), operands=(UsedOperand("literal", secret),), count=3),
+        Use(path=("show",), operands=(UsedOperand("literal", secret), FILE), count=2),
+        source="local",
+    )
+    manifest = propose(_tool(), usage=uses).manifest
+    assert "deploy" in manifest["verbs"]
+    assert secret not in repr(manifest)
+
+
+def test_a_command_written_after_a_global_options_value_is_the_path():
+    """'wgtool --repo DIR rarely': the table's reader left 'rarely' among the operands as a literal
+    word; the tree has that command, so the use is its."""
+    uses = _evidence(
+        Use(
+            path=(),
+            flags=("--repo",),
+            valued=("--repo",),
+            operands=(UsedOperand("literal", "rarely"),),
+            count=4,
+        ),
+    )
+    verbs = propose(_tool(), usage=uses).manifest["verbs"]
+    assert "used:" in verbs["rarely"]["x-why"]

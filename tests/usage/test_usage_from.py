@@ -68,6 +68,7 @@ def scripts(tmp_path) -> Path:
         f"      - run: acmectl deploy --token {token} --password {password} {host}\n"
     )
     (repo / ".bash_history").write_text(f"acmectl {password} status\nacmectl logs {host}\n")
+    (repo / "package.json").write_text('{"scripts": {"ship": "acmectl deploy ')  # cut short
     return repo
 
 
@@ -78,6 +79,9 @@ def test_no_value_of_local_usage_reaches_the_pack_or_its_skill(cli, acmectl, scr
     assert result.exit_code == 0, result.stderr + result.stdout
     pack = out / "acmectl"
     assert (pack / "pack.yaml").is_file() and (pack / "binding.json").is_file()
+    # the evidence did reach the proposal: the verbs stand on the scripts' uses
+    assert "repo/scripts/deploy.sh" in (pack / "pack.yaml").read_text()
+    assert "skipped repo/package.json: not JSON" in result.stdout
     skills = tmp_path / "skills"
     exported = cli("export", str(pack), "--format", "skill", "-o", str(skills))
     assert exported.exit_code == 0, exported.stderr + exported.stdout

@@ -151,6 +151,7 @@ def override_warnings(
     is keyed by the name before its own ``name:`` renamed it.
     """
     from wrapgen.propose.args import arg_name, positional_arg_name
+    from wrapgen.propose.operands import operands as propose_operands
 
     warnings: list[str] = []
     if tool is None:
@@ -170,12 +171,8 @@ def override_warnings(
     def check_args(spec, command, where: str, produced=()) -> None:
         if command is None:
             return
-        from wrapgen.propose import args as propose_args
-
-        # The proposal also reads operands from usage lines when the parser listed none (kubectl's TYPE).
-        operands = getattr(propose_args, "_with_usage_variadics", lambda c: list(c.positionals))(
-            command
-        )
+        # the operands the proposal offers (a usage line's repeat marks read, words that are no operand out)
+        operands = propose_operands(command)
         flags = tuple(command.flags) + tuple(command.global_flags)
         names = (
             {arg_name(f) for f in flags}

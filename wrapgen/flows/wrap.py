@@ -234,7 +234,9 @@ def wrap(
     options.update({k: v for k, v in dict(discover_options or {}).items() if v is not None})
     bin_name = ref.bin
     tell("discovery")
-    guide = guiding_paths(bin_name, picks)
+    guide = guiding_paths(
+        bin_name, picks, usage_from=(*(getattr(recipe, "usage_from", None) or ()), *usage_from)
+    )
     tool = _discovered(discover, ref, _with_deadline(discover, options, end, progress, guide))
     root = tool.root
     if not (root.subcommands or root.flags or root.positionals):
@@ -253,6 +255,8 @@ def wrap(
     notes: list[str] = []
     usage = usage_evidence(tool, recipe, notes=notes)
     proposal = propose(tool, recipe, usage=usage)
+    if proposal.usage_note:
+        notes.append(proposal.usage_note)
     fields: dict = {}
     use_cache = (
         options.get("cache", True) is not False
@@ -331,7 +335,8 @@ def usage_evidence(tool: Tool, recipe, *, notes: list[str] | None = None):
     """The usage evidence ``propose`` stands on (``wrapgen.usage.evidence_for``): the recipe's
     ``usage_from`` files (read here, so the proposal stays pure), the tool's own top-level EXAMPLES
     and the shipped table, each use read against the discovered model. A file that could not be
-    read is one line in ``notes``; so is what the evidence was, or that none names the tool."""
+    read is one line in ``notes`` (what the evidence was, or that none names the tool, is the
+    proposal's ``usage_note``, which ``wrap`` adds to them)."""
     from wrapgen.model.recipe import ProposalRequest
     from wrapgen.propose.runners import is_runner_tool
     from wrapgen.usage import evidence_for
@@ -358,12 +363,6 @@ def usage_evidence(tool: Tool, recipe, *, notes: list[str] | None = None):
         notes += skipped[:10]
         if len(skipped) > 10:
             notes.append(f"… and {len(skipped) - 10} more usage files skipped")
-        counts = [f"{sum(u.count for u in e.uses)} from {e.source}" for e in found if e.uses]
-        notes.append(
-            f"usage evidence: {', '.join(counts)}"
-            if counts
-            else f"no usage evidence names {tool.name}: the proposal comes from its help alone"
-        )
     return found
 
 
@@ -441,21 +440,33 @@ def _reproposer(
     return again
 
 
-def guiding_paths(tool_name: str, picks: Sequence[str] = ()) -> tuple[tuple[str, ...], ...]:
+def guiding_paths(
+    tool_name: str, picks: Sequence[str] = (), *, usage_from: Sequence = ()
+) -> tuple[tuple[str, ...], ...]:
     """The subcommand paths discovery reads first, most wanted first: every ``--pick``, then the
-    paths the tool's usage evidence names, most used first, as many as a pack offers commands
-    (``MAX_VERBS``): on a large tool, each read costs a start of the tool and its parents' reads
-    come with it, and the commands used less are still listed, as stubs, where the rest is not read."""
+    paths the tool's usage names (the ``usage_from`` files' first, then the shipped table's), most
+    used first, as many as a pack offers commands (``MAX_VERBS``): on a large tool, each read costs
+    a start of the tool and its parents' reads come with it, and the commands used less are still
+    listed, as stubs, where the rest is not read. A script's words are not yet confirmed as
+    commands here: discovery reads a path only where the tool's own listing names it."""
+    from collections import Counter
+
     from wrapgen.propose.select import MAX_VERBS
     from wrapgen.usage import public_usage
+    from wrapgen.usage.local import read_paths
 
-    paths = [tuple(p.split()) for p in picks]
-    evidence = public_usage(tool_name)
+    name = os.path.basename(tool_name)
+    used: list[tuple[str, ...]] = []
+    if usage_from:
+        lines, _skipped = read_paths(name, [os.fspath(p) for p in usage_from])  # (said later)
+        local = Counter(line.path for line in lines if line.path)
+        used += sorted(local, key=lambda p: (-local[p], p))
+    evidence = public_usage(name)
     if evidence is not None:
         counts = evidence.path_counts()
-        used = sorted((p for p in counts if p), key=lambda p: (-counts[p], p))
-        paths += used[:MAX_VERBS]
-    return tuple(dict.fromkeys(p for p in paths if p))
+        used += sorted((p for p in counts if p), key=lambda p: (-counts[p], p))
+    wanted = list(dict.fromkeys(p for p in used if p))[:MAX_VERBS]
+    return tuple(dict.fromkeys([tuple(p.split()) for p in picks if p.split()] + wanted))
 
 
 def _with_deadline(discover, options: dict, end: float | None, progress=None, priority=()) -> dict:

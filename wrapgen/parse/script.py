@@ -112,15 +112,17 @@ _EXEC_ALL_ARGS = re.compile(
 )
 
 
-def is_launcher(text: str) -> bool:
+def is_launcher(text: str, *, hand_over: bool = True) -> bool:
     """Whether a shell script only launches another program with all its arguments (pyenv's
     shims, wrappers that set a variable and ``exec`` the real binary): no dispatch, no option
     loop of its own, an ``exec ... "$@"`` as its last statement, and nothing before it but the
     statements of ``launcher_prelude_problem``'s allowlist. The program it starts reads ``--help``
     itself, so such a script is probed (in the probe sandbox) like a binary instead of read; any
-    other script is read statically, since probing it runs its lines (``rm "$HOME/..."``)."""
+    other script is read statically, since probing it runs its lines (``rm "$HOME/..."``).
+    ``hand_over``: a hand-over script (``hands_over``), whose set-up may be anything, counts too;
+    the caller allows it only where the probes run in the sandbox (its set-up then writes nothing)."""
     if not _EXEC_ALL_ARGS.search(text) or launcher_prelude_problem(text):
-        return hands_over(text)
+        return hand_over and hands_over(text)
     try:
         script = _tokenize(text)
         return _dispatch(script) is None and not _flags_reached(script, 0, len(script.tokens))
@@ -135,8 +137,9 @@ def is_launcher(text: str) -> bool:
 # the script never reads its own arguments before handing all of them over: its last statement runs
 # a program with "$@", and nowhere outside a function body (where $1 and "$@" are the function's
 # own) does a word name an argument ($1..$9, $@, $*, $#), `shift`, `getopts` or `set --`. Its
-# set-up then runs the same on every call, `--help` included, as a binary's start-up does: probing
-# it runs nothing a probe of the program it starts would not, and that program answers --help.
+# set-up then runs the same on every call, `--help` included, as a binary's start-up does, and the
+# program it starts answers --help. Since the set-up may be any command (an `rm` line too), such a
+# script is probed only where the probes run in the sandbox, whose file system is read-only.
 
 # A word that names the script's arguments: $1..$9, $@, $*, $#, ${1...}, ${@...}, ${#}, ${#@}.
 _ARG_REF = re.compile(r"\$(?:[@*#1-9]|\{(?:#?[@*1-9]|#\}))")

@@ -425,7 +425,7 @@ def crawl(
     style: str | None = None,
     progress: Progress | None = None,
     priority_paths: tuple[tuple[str, ...], ...] = (),
-    rest_s: float | None = None,
+    rest_by_s: float | None = None,
     version: str | None = None,
 ) -> CrawlResult:
     """Discover the tree under ``prober``'s tool; whatever was read is returned with warnings.
@@ -434,8 +434,8 @@ def crawl(
     its ancestors, wherever its parent lists it, at any depth and past ``max_nodes``, in their
     order, while the rest waits (so that on a busy machine the rest takes no CPU from them). Once
     they are read, the rest is read only if, at the pace of the reads so far, it would be read
-    within the deadline and within ``rest_s`` seconds (None: no bound of its own); otherwise it is
-    left as stubs (``guided_stop``), since what a deadline would let through of it is an arbitrary
+    within the deadline and within ``rest_by_s`` seconds of the crawl's start (None: no bound of its
+    own); otherwise it is left as stubs (``guided_stop``), since what a deadline would let through of it is an arbitrary
     part, the first listed. ``version``: the tool's ``--version``
     line when the caller has read it already (else it is read beside the root's help)."""
     jobs = jobs or default_jobs()
@@ -641,16 +641,17 @@ def crawl(
         def release() -> None:
             """Once the last priority node is read: the rest waiting is read if, each read taking
             what the reads so far took on average, ``jobs`` at a time, it would be read before the
-            deadline and within ``rest_s``; else it is left unread (``stopped``). Under ``lock``."""
+            deadline and by ``rest_by_s`` after the start; else it is left unread (``stopped``).
+            Under ``lock``."""
             nonlocal guided, stopped, left
             guided = False
             end = getattr(prober, "deadline_at", None)
             rest = held[:]
             held.clear()
             if rest:
-                takes = spent[0] / spent[1] * len(rest) / jobs
-                stopped = (end is not None and time.monotonic() + takes > end) or (
-                    rest_s is not None and takes > rest_s
+                done_at = time.monotonic() + spent[0] / spent[1] * len(rest) / jobs
+                stopped = (end is not None and done_at > end) or (
+                    rest_by_s is not None and done_at > root_started + rest_by_s
                 )
             if stopped:
                 left += len(rest)
@@ -694,7 +695,7 @@ def crawl(
             )
     if left:
         read = sum(1 for path, node in reads.items() if node.command is not None)
-        bound = "its deadline" if rest_s is None else f"its deadline or {rest_s:g} s"
+        bound = "its deadline" if rest_by_s is None else f"its deadline or {rest_by_s:g} s in all"
         warnings.append(
             f"discovery read the commands asked for first ({read} with their parents) and left "
             f"{left} more unread, as stubs: at the pace of its reads they would have taken longer "

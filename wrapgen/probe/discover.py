@@ -16,12 +16,14 @@ __all__ = ["discover"]
 
 
 DEFAULT_DEADLINE_S = 120.0
-# What a crawl guided by priority paths gives the rest of the tree once those are read: it reads the
-# rest only if that would take no longer. The paths asked for are what a pack guided by use is made
-# of; the rest only fills where use is silent, and a large tool's rest (hundreds of commands, each a
-# start of the tool) would hold a wrap for minutes. A small tool's rest fits (150 commands: a few
-# seconds), so it is still read whole, and cached as it always was.
-GUIDED_REST_S = 20.0
+# How long a crawl guided by priority paths may take in all when it reads the rest of the tree too:
+# once the paths asked for are read, the rest is read only if the whole crawl would end within this.
+# The paths asked for are what a pack guided by use is made of; the rest only fills where use is
+# silent, and a large tool's rest (hundreds of commands, each a start of the tool) would hold a
+# wrap for minutes, where a wrap guided by use should answer within half a minute, trials
+# included. A small tool's rest fits (150 fast commands: a few seconds), so it is still read
+# whole, and cached as it always was.
+GUIDED_BY_S = 20.0
 
 
 def discover(
@@ -49,7 +51,7 @@ def discover(
     scratch HOME and working directory either way.
     ``priority_paths`` (subcommand paths, most wanted first: the ones a caller's evidence names,
     the ones it was asked for) are read first, at any depth, and the rest only if it can be read
-    within the deadline and ``GUIDED_REST_S`` (``crawl``); a cached tree that has them unread is
+    within the deadline and ``GUIDED_BY_S`` of the start (``crawl``); a cached tree that has them unread is
     read again.
 
     Raises ToolNotFoundError when the tool cannot be found or run, HelpUnreadableError when not
@@ -81,7 +83,7 @@ def discover(
     ref = tool if isinstance(tool, ToolRef) else resolve_tool(tool)
     tool, path, name = ref.given, ref.path, ref.name
     options = {"depth": depth, "max_nodes": max_nodes, "style": style, "name": tool, "man": man}
-    launcher = style is None and _is_launcher(path)
+    launcher = style is None and _is_launcher(path, sandbox=sandbox)
     answered = 0.0  # what a probe run before the crawl took (its retries scale with it)
     readable = _launched_paths(path) if launcher else ()
     if cache and launcher:
@@ -148,7 +150,7 @@ def discover(
             style=style,
             progress=progress,
             priority_paths=priority,
-            rest_s=GUIDED_REST_S,
+            rest_by_s=GUIDED_BY_S,
             version=options.get("launches"),
         )
         note = prober.sandbox_note
@@ -219,13 +221,32 @@ def _has_shebang(path: str) -> bool:
         return True  # unreadable: the script reader says what it can
 
 
-def _is_launcher(path: str) -> bool:
-    """Whether ``path`` is a shell script that only starts another program with all its arguments."""
+def _is_launcher(path: str, *, sandbox: bool | None = False) -> bool:
+    """Whether ``path`` is a shell script that only starts another program with all its arguments,
+    or, where the probes run in the sandbox (``sandbox`` as ``discover`` takes it), one whose
+    set-up, whatever it runs, never reads them (``hands_over``)."""
     if not _has_shebang(path):
         return False
-    from wrapgen.parse.script import is_launcher, is_shell_script
+    from wrapgen.parse.script import hands_over, is_launcher, is_shell_script
 
-    return is_shell_script(path) and is_launcher(_read_head(path))
+    if not is_shell_script(path):
+        return False
+    text = _read_head(path)
+    return is_launcher(text, hand_over=False) or (hands_over(text) and _sandboxed(sandbox))
+
+
+def _sandboxed(sandbox: bool | None) -> bool:
+    """Whether the probes will run in the sandbox (read-only but for their scratch directories):
+    only then is a launcher whose set-up runs any command probed."""
+    import os
+
+    if sandbox is False or (
+        sandbox is None and os.environ.get("WRAPGEN_SANDBOX", "").lower() in ("off", "0", "no")
+    ):
+        return False
+    from wrapgen.probe.sandbox import sandbox_status
+
+    return sandbox_status().available
 
 
 def _read_head(path: str) -> str:

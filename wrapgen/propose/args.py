@@ -45,8 +45,6 @@ from wrapgen.propose.operands import operands, usage_split
 from wrapgen.propose.rules import rule
 from wrapgen.propose.text import flag_description, operand_description
 
-_with_usage_variadics = operands  # the name wrapgen.flows.batch looks up
-
 __all__ = [
     "ArgPlan",
     "plan_args",
@@ -85,6 +83,7 @@ NO_EQUALS = load("tools")["no_equals"].names
 
 # What usage evidence is worth to a flag: wrapgen/knowledge/data/weights.json ("args").
 _ARG_WEIGHTS = load("weights")["args"].values()
+_MIN_USES_REQUIRED = load("weights")["modes"].values()["min_mode_uses"]
 
 _SCHEMA_TYPES = {"integer": "integer", "number": "number", "boolean": "boolean"}
 
@@ -330,6 +329,9 @@ def plan_args(
     # the help's own examples already rank their flags (``shown``): the rest of the evidence on top
     told = [u for u in uses if "examples" not in u.where]
     used = {s: n for s, n in used_flags(told).items() if s not in fixed}
+    # a flag with a value that every use passes (two or more uses) is what the verb needs: required
+    total = sum(u.count for u in told)
+    needed = {s for s, n in used.items() if n == total and total >= _MIN_USES_REQUIRED}
     all_flags = [f for f in command.flags if f.spellings]
     by_name = {arg_name(f): f for f in all_flags}
     for f in command.global_flags:
@@ -448,7 +450,8 @@ def plan_args(
         # rendering it changes nothing: never for a required flag (clusterctl scale prints "--replicas=0"
         # although the flag has no default), never for a verb that changes something (left out, the
         # tool's own default applies; a misread one would be passed on every call).
-        default = None if flag.required or effect != "read" else flag.default
+        needs = flag.required or (flag.takes_value and bool(needed & set(flag.spellings)))
+        default = None if needs or effect != "read" else flag.default
         properties[name] = _schema_for(
             flag.type,
             flag.choices,
@@ -460,7 +463,7 @@ def plan_args(
         guard = value_guard(flag, tool=tool) if flag.takes_value else None
         if guard is not None:
             _guard_values(properties[name], guard)
-        if flag.required:
+        if needs:
             required.append(name)
         tokens = _flag_tokens(flag, name, style=style, tool=tool)
         if leading is not None and not set(flag.spellings) & leading:
@@ -491,7 +494,10 @@ def plan_args(
     pos_props: dict[str, dict] = {}
     for name, pos in before + after:
         if name in seen:
-            name = name + "_arg"
+            base, n = name + "_arg", 2
+            name = base
+            while name in seen:  # two operands of one name (a usage line's "0 0")
+                name, n = f"{base}_{n}", n + 1
         seen.add(name)
         pos_props[name] = _schema_for(
             pos.type,

@@ -292,7 +292,7 @@ def _own_effect(cand: Candidate, main_effect: tuple[str, str] | None, tool_name:
             "read", (cand.fixed[-1],), f"read: the help of {cand.fixed[-1]} says it only reports"
         )
     guess = _classified(cand, tool_name)
-    if cand.fixed and not guess.words and main_effect is not None:
+    if (cand.fixed or cand.owns) and not guess.words and main_effect is not None:
         guess = replace(
             guess,
             effect=main_effect[0],

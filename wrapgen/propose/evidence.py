@@ -86,9 +86,20 @@ def fold(use: Use, root: Command) -> Folded | None:
         node, path = sub, [*path, sub.name]
         words.pop(0)
     if words and node.subcommands:
-        return (
-            None  # "cloudcli s3 ls" where the tree lists no "s3": not this tool's command as read
-        )
+        # "cloudcli s3 ls" where the tree lists no "s3": not this tool's command as read
+        return None
+    literals = list(use.operands)
+    if not words:
+        # a global option's value before the command ("tool --repo DIR backup") left the command
+        # among the operands, as a literal word: where the tree has that command, it is the path
+        while literals and literals[0].kind == "literal" and node.subcommands:
+            sub = next(
+                (s for s in node.subcommands if literals[0].name in (s.name, *s.aliases)), None
+            )
+            if sub is None:
+                break
+            node, path = sub, [*path, sub.name]
+            literals.pop(0)
     flags = _flags_of(node, root)
     by_spelling = {s: f for f in flags for s in f.spellings}
     spelled: list[str] = []
@@ -112,7 +123,7 @@ def fold(use: Use, root: Command) -> Folded | None:
         path=tuple(path),
         flags=tuple(dict.fromkeys(spelled)),
         valued=tuple(dict.fromkeys(valued)),
-        operands=extra + tuple(returned) + use.operands,
+        operands=extra + tuple(returned) + tuple(literals),
         values=(),
     )
     return Folded(node, folded)
@@ -175,17 +186,34 @@ def operands_from_uses(
     return tuple(out)
 
 
+def _leads_a_usage_line(root: Command, spelling: str) -> bool:
+    """Whether one of the help's usage lines is that switch's own form (``prog -l [-v] [-f file]``,
+    beside the tool's plain line): its grammar says the switch is a mode."""
+    if len(root.usage) < 2:
+        return False
+    for line in root.usage:
+        words = line.split()
+        if len(words) > 1 and words[1] == spelling:
+            return True
+    return False
+
+
 @rule("which switches of a tool's uses make a mode of their own?")
 def mode_switches(
     root: Command, folded: Sequence[Use], *, is_mode: Callable[[Flag], bool]
 ) -> frozenset[str]:
     """The switches (model spellings) that make a mode of a tool without subcommands: those its help
-    calls an operation or a mode (``is_mode``: the help's rule) and that a use passes, and those
+    calls an operation or a mode (``is_mode``: the help's rule), or whose own usage line leads with
+    them (``prog -l [-v] ...``), and that a use passes, and those
     whose uses take no operand where the tool's other uses take one (``--type-list``, a listing),
     passed by at least ``min_mode_uses`` uses."""
     by_spelling = {f.long or f.short or "": f for f in root.flags}
     switches = {s for u in folded for s in u.flags if s in by_spelling and s not in u.valued}
-    by_help = {s for s in switches if by_spelling[s].operation or is_mode(by_spelling[s])}
+    by_help = {
+        s
+        for s in switches
+        if by_spelling[s].operation or is_mode(by_spelling[s]) or _leads_a_usage_line(root, s)
+    }
     # the uses with no switch at all: the tool's plain form, and whether it takes an operand
     plain = [u for u in folded if not set(u.flags) & switches]
     plain_total = sum(u.count for u in plain)
@@ -217,7 +245,8 @@ def _where(use: Use) -> str:
 
 
 def _shape(use: Use) -> str:
-    operands = [f"<{o.name or o.kind}>" for o in use.operands]
+    # a literal word is a value a use wrote: its kind only, never the word itself
+    operands = [f"<{o.kind if o.kind == 'literal' else o.name or o.kind}>" for o in use.operands]
     return " ".join((*use.path, *use.flags, *operands)) or "(bare)"
 
 

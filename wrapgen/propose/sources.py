@@ -39,6 +39,7 @@ from wrapgen.propose.modes import (
     mode_summary,
     root_candidates,
 )
+from wrapgen.propose.rules import rule
 from wrapgen.propose.runners import is_runner_tool
 from wrapgen.propose.select import bare_job
 from wrapgen.usage import EXAMPLES_SOURCE, LOCAL_SOURCE, TABLE_SOURCE, evidence_for
@@ -242,11 +243,32 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
     by_operation = sum(1 for f in root.flags if f.operation) >= 2
     name, summary = main_verb(root, bin=bin_name)
     by_spelling = {f.long or f.short or "": f for f in root.flags}
+    selectors = _selectors(groups.get((), ()), by_spelling)
     most = sorted((k for k in groups if k), key=lambda k: -sum(u.count for u in groups[k]))
     kept = set(most[: int(_MAX_USED_MODES)]) | {()}
     out = []
     for key, group in groups.items():
         if key not in kept:
+            continue
+        if not key and selectors and not by_operation:
+            for spelling, chosen in selectors.items():
+                flag = by_spelling[spelling]
+                out.append(
+                    Candidate(
+                        path=(),
+                        command=root.with_changes(
+                            flags=tuple(
+                                replace(f, required=True) if f is flag else f for f in root.flags
+                            )
+                        ),
+                        owns=flag.spellings,
+                        name=mode_name(flag),
+                        summary=mode_summary(flag),
+                        note=f"every use passes a value flag: {spelling} is a mode",
+                        uses=tuple(chosen),
+                        source=origin,
+                    )
+                )
             continue
         if not key:
             if not by_operation:
@@ -276,6 +298,32 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
             )
         )
     return tuple(out)
+
+
+@rule("does a tool without subcommands run as one of its value flags?")
+def _selectors(plain: Sequence[Use], by_spelling: dict) -> dict[str, list[Use]]:
+    """Where every use of a tool's plain form passes a flag with a value (no use runs it without
+    one: a field cutter's characters, fields or bytes), the uses by the value flag each stands on
+    (its most used one), each flag a mode of its own with its value required; {} otherwise."""
+    if not plain:
+        return {}
+    counts: dict[str, int] = {}
+    valued_sets = []
+    for use in plain:
+        mine = [s for s in use.flags if s in by_spelling and by_spelling[s].takes_value]
+        if not mine:
+            return {}
+        valued_sets.append(mine)
+        for spelling in mine:
+            counts[spelling] = counts.get(spelling, 0) + use.count
+    # a flag some use passes alone stands on its own; one only ever passed beside another (a
+    # delimiter beside its fields) qualifies that other
+    alone = {mine[0] for mine in valued_sets if len(mine) == 1}
+    out: dict[str, list[Use]] = {}
+    for use, mine in zip(plain, valued_sets):
+        home = max(mine, key=lambda s: (counts[s], s in alone, -list(by_spelling).index(s)))
+        out.setdefault(home, []).append(use)
+    return out
 
 
 @source("tldr-pages")
@@ -342,7 +390,7 @@ def gather(ctx: Context) -> Gathered:
                 merged[key] = replace(cand, index=len(merged))
     if counts:
         note = "usage evidence: " + ", ".join(
-            f"{n} uses from {where}" for where, n in counts.items()
+            f"{n} use{'s' * (n != 1)} from {where}" for where, n in counts.items()
         )
     else:
         note = f"no usage evidence names {ctx.tool.name}: the proposal comes from its help alone"

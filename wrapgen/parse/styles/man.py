@@ -568,8 +568,10 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
         # inherit them, a page's global flags are its own.
         command = command.with_changes(flags=command.flags + command.global_flags, global_flags=())
     command = command.with_changes(
-        flags=without_operators(tidy_flags(command.flags, beside=command.global_flags))
+        flags=without_operators(tidy_flags(command.flags, beside=command.global_flags)),
+        global_flags=tuple(f for f in command.global_flags if not _names_a_list(f)),
     )  # find(1): "-not expr"
+    command = command.with_changes(flags=tuple(f for f in command.flags if not _names_a_list(f)))
     if summary:
         command = command.with_changes(summary=summary[:200])
     if statuses:
@@ -579,6 +581,13 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     if extra:
         command = command.with_changes(subcommands=command.subcommands + extra)
     return command
+
+
+def _names_a_list(flag) -> bool:
+    """Whether a "flag" is a sentence's list of flags ("These flags are available to all commands:
+    --account, --billing-project, --configuration, ..." wrapped so that a line starts with one):
+    no one option has more than four long spellings."""
+    return sum(1 for s in flag.spellings if s.startswith("--")) > 4
 
 
 # A subsection heading a listing sits under, as man renders it: "   Syncing repositories:".

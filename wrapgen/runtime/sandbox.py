@@ -57,6 +57,7 @@ __all__ = [
     "FILE_SIZE_BYTES",
     "PROCESSES",
     "SETTING_ENV",
+    "BWRAP_ENV",
     "Plan",
     "find_bwrap",
     "plan",
@@ -71,6 +72,8 @@ __all__ = [
 
 BWRAP = "bwrap"
 SETTING_ENV = "WRAPGEN_SANDBOX"
+BWRAP_ENV = "WRAPGEN_BWRAP"  # which bubblewrap (an absolute path); empty: none
+_SYSTEM_BIN = ("/usr/bin", "/bin", "/usr/local/bin")
 SETTINGS = ("require", "fallback")
 # Where other people's and programs' files lie: each is an empty scratch directory in the sandbox
 # (the working directory, the declared HOME files and sockets bound back into them). /run holds
@@ -191,9 +194,16 @@ def setting(sandbox: dict, environ=None) -> str:
 
 
 def find_bwrap(environ=None) -> str | None:
-    """The bubblewrap on the caller's PATH, or None."""
-    path = (os.environ if environ is None else environ).get("PATH") or os.defpath
-    for directory in path.split(os.pathsep):
+    """The bubblewrap to run: ``WRAPGEN_BWRAP`` when set (its absolute path; empty: none, as where
+    none is installed), else the first on the caller's PATH or in the system's program directories
+    (an adapter an agent starts may have a PATH of its own), else None."""
+    environ = os.environ if environ is None else environ
+    chosen = environ.get(BWRAP_ENV)
+    if chosen is not None:
+        ok = os.path.isabs(chosen) and os.access(chosen, os.X_OK) and not os.path.isdir(chosen)
+        return chosen if ok else None
+    path = environ.get("PATH") or os.defpath
+    for directory in (*path.split(os.pathsep), *_SYSTEM_BIN):
         if directory and os.path.isabs(directory):
             candidate = os.path.join(directory, BWRAP)
             if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):

@@ -264,3 +264,29 @@ def test_a_command_written_after_a_global_options_value_is_the_path():
     )
     verbs = propose(_tool(), usage=uses).manifest["verbs"]
     assert "used:" in verbs["rarely"]["x-why"]
+
+
+def test_command_words_of_a_tool_the_help_gave_no_subcommands_are_verbs():
+    """An archiver's uses lead with 'a', 'x' and 'l' in its usage's <command> slot: each is a verb
+    with the word fixed and the operands its uses pass; one odd leading word would be an operand."""
+    root = Command(
+        path=(),
+        summary="An archiver.",
+        usage=("wgzip <command> [<switches>...] <archive_name> [<file_names>...]",),
+        flags=(Flag(short="-so", description="write data to stdout"),),
+    )
+    archive = UsedOperand("file", "archive")
+    uses = (
+        UsageEvidence(
+            tool="wgzip",
+            source="tldr-pages",
+            uses=(
+                Use(path=("a",), operands=(archive, UsedOperand("path", "file_or_directory"))),
+                Use(path=("x",), operands=(archive,), count=2),
+                Use(path=("l",), operands=(archive,)),
+            ),
+        ),
+    )
+    verbs = propose(Tool(name="wgzip", root=root), usage=uses).manifest["verbs"]
+    assert verbs["l"]["cli"][:2] == ["wgzip", "l"] and "{{archive}}" in verbs["l"]["cli"]
+    assert verbs["a"]["args"]["required"] == ["archive", "file_or_directory"]

@@ -496,7 +496,12 @@ def _write_verb(
     policy = settings.policy or PolicySetting()
     effect = policy.effect if policy.effect is not None else p.effect
     include = settings.include_args
-    if include is None and cand.fixed and not cand.command.positionals:
+    if (
+        include is None
+        and cand.fixed
+        and not cand.command.positionals
+        and not any(u.operands for u in cand.uses)
+    ):
         include = ()  # a mode that takes no operand (searcher --type-list) takes no filters either
     plan = plan_args(
         cand.command,

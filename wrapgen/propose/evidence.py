@@ -117,10 +117,13 @@ def fold(use: Use, root: Command) -> Folded | None:
                     returned.append(use.values[i])
             else:
                 valued.append(names[-1])
-    extra = tuple(UsedOperand("text", "") for _ in words)  # words after the command: operands
+    # words after a command are its operands; a tool without subcommands keeps them as the words
+    # its uses lead with (its command words, which sources.py weighs: 7-Zip-like "a", "x", "l")
+    leading = tuple(words) if not root.subcommands else ()
+    extra = () if leading else tuple(UsedOperand("text", "") for _ in words)
     folded = replace(
         use,
-        path=tuple(path),
+        path=leading or tuple(path),
         flags=tuple(dict.fromkeys(spelled)),
         valued=tuple(dict.fromkeys(valued)),
         operands=extra + tuple(returned) + tuple(literals),

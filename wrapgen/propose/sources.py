@@ -21,6 +21,7 @@ Pure, but for reading the shipped table.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
@@ -28,7 +29,7 @@ from wrapgen.knowledge.table import load
 from wrapgen.model.proposal import Candidate
 from wrapgen.model.recipe import ProposalRequest
 from wrapgen.model.tool import Command, Tool
-from wrapgen.model.usage import UsageEvidence, Use
+from wrapgen.model.usage import UsageEvidence, Use, UsedOperand
 from wrapgen.names import proposed_verb_name
 from wrapgen.propose.evidence import fold, mode_switches
 from wrapgen.propose.modes import (
@@ -97,7 +98,6 @@ _COMMAND_SLOT = r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COMMAND\b"
 
 def tree_candidates(root: Command) -> list[Candidate]:
     """Every subcommand, and every group that acts on its own, as a candidate, in the help's order."""
-    import re
 
     out: list[Candidate] = []
 
@@ -228,14 +228,15 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
     root, bin_name = ctx.tool.root, ctx.tool.name
     modes = mode_switches(root, uses, is_mode=lambda f: is_mode_flag(f, bin=bin_name))
     order = [f.long or f.short or "" for f in root.flags]
+    uses = _command_words(root, uses)
     groups: dict[tuple[str, ...], list[Use]] = {}
     for use in uses:
-        key = tuple(sorted((s for s in use.flags if s in modes), key=order.index))
+        key = use.path + tuple(sorted((s for s in use.flags if s in modes), key=order.index))
         groups.setdefault(key, []).append(use)
     # a combination of modes fewer uses show than a mode needs is a use of its most used single
     # mode, the other switches its options (a long listing, recursive once: the long listing's)
     single = {k[0]: sum(u.count for u in us) for k, us in groups.items() if len(k) == 1}
-    for key in [k for k in groups if len(k) > 1]:
+    for key in [k for k in groups if len(k) > 1 and k[0].startswith("-")]:
         if sum(u.count for u in groups[key]) >= _MIN_MODE_USES:
             continue
         home = max(key, key=lambda s: (single.get(s, 0), -key.index(s)))
@@ -284,6 +285,9 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
                     )
                 )
             continue
+        if not key[0].startswith("-"):
+            out.append(_word_mode(root, key, group, origin))
+            continue
         flags = [by_spelling[s] for s in key]
         out.append(
             Candidate(
@@ -298,6 +302,54 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
             )
         )
     return tuple(out)
+
+
+_SLOT = re.compile(r"^[<\[]?(?:sub)?command[>\]]?$", re.IGNORECASE)
+
+
+@rule("does a tool without subcommands lead with command words of its own?")
+def _command_words(root: Command, uses: Sequence[Use]) -> tuple[Use, ...]:
+    """The uses of a tool the help gave no subcommands, whose uses lead with words (``a``, ``x``,
+    ``l``: an archiver's commands in its usage's ``<command>`` slot): kept as command words where
+    the uses show two or more of them and the usage line has a command slot; otherwise each word is
+    an operand again."""
+    words = {u.path[0] for u in uses if u.path}
+    slot = any(_SLOT.match(p.name) for p in root.positionals) or any(
+        re.search(r"<(?:sub)?command>|\b(?:SUB)?COMMAND\b", u) for u in root.usage
+    )
+    if len(words) >= 2 and slot:
+        return tuple(uses)
+    return tuple(
+        replace(u, path=(), operands=tuple(UsedOperand("text", "") for _ in u.path) + u.operands)
+        if u.path
+        else u
+        for u in uses
+    )
+
+
+def _word_mode(root: Command, key: tuple[str, ...], uses: Sequence[Use], origin: str) -> Candidate:
+    """A verb for a command word (and the mode switches after it): the word fixed after the program,
+    the command slot out of its operands, its summary the help's own line for the word."""
+    words = [w for w in key if not w.startswith("-")]
+    said = ""
+    for text in (root.description, *root.usage):
+        line = re.search(rf"(?m)^\s*{re.escape(words[0])}\s*(?::|-{{1,2}})\s+(\S.*)$", text or "")
+        if line:
+            said = line.group(1).strip()
+            break
+    command = root.with_changes(
+        positionals=tuple(p for p in root.positionals if not _SLOT.match(p.name))
+    )
+    return Candidate(
+        path=(),
+        command=command,
+        fixed=key,
+        name=proposed_verb_name(".".join(key).replace("-", "")),
+        summary=said,
+        note=f"command word '{' '.join(key)}' of its uses",
+        uses=tuple(uses),
+        source=origin,
+    )
 
 
 @rule("does a tool without subcommands run as one of its value flags?")

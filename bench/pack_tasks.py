@@ -548,6 +548,10 @@ class Sandbox:
         for name in ("PYENV_ROOT", "PYENV_VERSION"):
             if name in os.environ:
                 self.env[name] = os.environ[name]
+        if use_bwrap:
+            # this bench's bwrap is the pack calls' sandbox: the runtime's own cannot start inside it
+            # (a user namespace's procfs over another sandbox's), so it runs with the supervisor alone
+            self.env["WRAPGEN_SANDBOX"] = "fallback"
 
     def wrap(
         self, argv: list[str], extra_env: dict | None = None

@@ -174,6 +174,8 @@ def examples(tmp_path, monkeypatch):
         ignore=shutil.ignore_patterns("__pycache__", "shop", "shop-*"),
     )
     monkeypatch.setenv("PATH", f"{root / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    # (made here: a write's sandbox binds the directory its pack declares, sandbox.write, when it exists)
+    (tmp_path / "deploy-state").mkdir()
     monkeypatch.setenv("DEPLOYCTL_HOME", str(tmp_path / "deploy-state"))
     monkeypatch.setenv("NOTES_FILE", str(tmp_path / "notes.json"))
     return root

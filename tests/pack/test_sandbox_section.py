@@ -46,6 +46,7 @@ def test_the_section_reaches_the_binding_normalised():
         "network": ["find"],
         "root": [".maildir"],
         "sockets": ["/run/mail.sock"],
+        "tree": "",
         "verbs": {"send": {"network": True}},
         "write": ["outbox"],
     }

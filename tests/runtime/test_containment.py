@@ -187,11 +187,11 @@ def _escape_pack(tmp_path: Path, pidfile: Path) -> Path:
 
 
 def _wrapgen_env() -> dict:
-    """wrapgen's environment, with the supervisor's containment alone (no bwrap on its PATH: the
-    sandbox's fallback; see the module's docstring)."""
+    """wrapgen's environment, with the supervisor's containment alone (no bubblewrap: the sandbox's
+    fallback; see the module's docstring)."""
     env = dict(os.environ)
     env.pop("WRAPGEN_PATH", None)
-    env["PATH"] = os.path.dirname(PY)
+    env["WRAPGEN_BWRAP"] = ""  # (none: as where bubblewrap is not installed)
     env["WRAPGEN_SANDBOX"] = "fallback"
     return env
 

@@ -155,6 +155,43 @@ def test_a_call_that_needed_the_network_says_which_key_allows_it(tmp_path):
     assert "withheld the network" in envelope["error"]
 
 
+def test_a_call_that_wanted_a_file_of_home_says_which_key_allows_it(tmp_path, monkeypatch):
+    """A tool that fails on a config file under HOME the pack did not declare names sandbox.home."""
+    home = tmp_path / "home"
+    (home / ".tool").mkdir(parents=True)
+    (home / ".tool" / "config").write_text("setting\n")
+    monkeypatch.setenv("HOME", str(home))
+    code = "import os; open(os.environ['HOME'] + '/.tool/config')"
+    envelope = _run(code, tmp_path)
+    assert envelope["ok"] is False and envelope["allow"].startswith("sandbox.home"), envelope
+    assert _run(code, tmp_path, section={"home": [".tool/config"]})["ok"] is True
+
+
+def test_a_scratch_home_that_is_a_masked_directory_is_writable(tmp_path, monkeypatch):
+    """HOME=/root (a root caller's): the scratch HOME there takes the tool's writes, as any HOME."""
+    monkeypatch.setenv("HOME", "/root")
+    code = "import os; open('/root/.state', 'w').write('x'); print(os.listdir('/root'))"
+    envelope = _run(code, tmp_path)  # (the tools' installs in HOME on PATH are bound back beside)
+    assert envelope["ok"] is True and ".state" in envelope["result"], envelope
+    assert not os.path.exists("/root/.state") or os.path.getsize("/root/.state") != 1
+
+
+def test_a_tool_run_by_an_interpreter_kept_in_home_runs(tmp_path, monkeypatch):
+    """A script whose #! names a Python in HOME (a virtual environment there): both are bound back."""
+    home = tmp_path / "home"
+    venv_bin = home / ".venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    (home / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (venv_bin / "python").symlink_to(PY)
+    tool = tmp_path / "project" / "tool"
+    tool.parent.mkdir()
+    tool.write_text(f"#!{venv_bin / 'python'}\nprint('ran')\n")
+    tool.chmod(0o755)
+    monkeypatch.setenv("HOME", str(home))
+    binding = binding_dict("sb", str(tool), {"v": verb([str(tool)], json_sel=[])})
+    assert execute(binding, "v", {}, cwd=Path("/")) == {"ok": True, "result": "ran\n"}
+
+
 def test_a_grandchild_ends_with_the_tool(tmp_path):
     """A setsid() grandchild left behind is killed when the tool ends (the PID namespace's init ends)."""
     work = tmp_path / "w"
@@ -284,3 +321,38 @@ def test_a_working_directory_in_home_is_seen_and_the_rest_of_home_is_not(tmp_pat
     envelope = _run(code, project, effect="write")
     assert envelope == {"ok": True, "result": "mine ['project']\n"}
     assert (project / "made").exists()
+
+
+def test_a_write_may_change_the_directory_a_passed_variable_names(tmp_path, monkeypatch):
+    """sandbox.write [$STATE]: the state directory the pack passes is writable for a write, not a read."""
+    state = tmp_path / "state"
+    state.mkdir()
+    monkeypatch.setenv("WG_STATE", str(state))
+    code = "import os; open(os.environ['WG_STATE'] + '/log', 'a').write('x')"
+    section = {"write": ["$WG_STATE"]}
+    binding = _binding(code, effect="write", section=section)
+    binding["env"] = {"pass": ["WG_STATE"], "set": {}}
+    work = tmp_path / "w"
+    work.mkdir()
+    assert execute(binding, "v", {}, cwd=work)["ok"] is True and (state / "log").exists()
+    read = _binding(code, section=section)
+    read["env"] = {"pass": ["WG_STATE"], "set": {}}
+    assert execute(read, "v", {}, cwd=work)["ok"] is False
+
+
+def test_a_pack_with_a_working_tree_works_there_from_anywhere(tmp_path):
+    """sandbox.tree (a task runner's repository): a write changes it, the caller's cwd stays read-only."""
+    tree = tmp_path / "repo"
+    tree.mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    code = (
+        f"open({str(tree / 'built')!r}, 'w').write('x')\n"
+        "try:\n"
+        "    open('here', 'w')\n"
+        "except OSError as e:\n"
+        "    print(e.errno)\n"
+    )
+    envelope = _run(code, elsewhere, effect="write", section={"tree": str(tree)})
+    assert envelope == {"ok": True, "result": "30\n"} and (tree / "built").exists()
+    assert not (elsewhere / "here").exists()

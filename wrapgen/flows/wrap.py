@@ -312,7 +312,11 @@ def wrap(
     tell("writing and checking the pack")
     # the sandbox its calls need, from knowledge and what the trials needed (pack/sandbox.py)
     sandboxed = with_sandbox(
-        proposal.manifest, tool=bin_name, evidence=getattr(report, "evidence", ())
+        proposal.manifest,
+        tool=bin_name,
+        evidence=getattr(report, "evidence", ()),
+        tree=_runner_tree(where) if runner else None,
+        declared=getattr(recipe, "sandbox", None),
     )
     files = source_files(sandboxed, tool, options)
     pack_id = proposal.manifest["pack_id"]
@@ -360,6 +364,12 @@ def usage_evidence(tool: Tool, recipe, *, notes: list[str] | None = None):
         if len(skipped) > 10:
             notes.append(f"… and {len(skipped) - 10} more usage files skipped")
     return found
+
+
+def _runner_tree(where) -> str:
+    """The repository a task runner's pack works in (its calls' sandbox gives them that directory)."""
+    path = os.path.abspath(where if where is not None else os.getcwd())
+    return os.path.dirname(path) if os.path.isfile(path) else path
 
 
 def _runner_try_in(where) -> str | None:

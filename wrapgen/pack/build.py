@@ -182,6 +182,7 @@ def _sandbox(declared: Mapping[str, Any]) -> dict:
         "network": sorted(network) if isinstance(network, list) else network is True,
         "root": sorted(declared.get("root") or []),
         "sockets": sorted(declared.get("sockets") or []),
+        "tree": declared.get("tree") or "",
         "verbs": verbs,
         "write": sorted(declared.get("write") or []),
     }

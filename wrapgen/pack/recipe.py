@@ -138,6 +138,7 @@ class Recipe:
         None  # wrap.argv_template to write (promote: the PATH wrap's)
     )
     usage_from: tuple[str, ...] = ()  # `usage_from:`, absolute: files and folders showing use
+    sandbox: Mapping[str, Any] | None = None  # the pack's sandbox section, copied as given
 
     @property
     def base_dir(self) -> Path:
@@ -309,6 +310,7 @@ def parse_recipe(text: str, *, source: str = "<recipe>") -> Recipe:
         runner_dir=str((base / data["runner"]["dir"]).resolve()) if data.get("runner") else None,
         runner_file=data["runner"].get("file") if data.get("runner") else None,
         usage_from=tuple(str((base / p).resolve()) for p in data.get("usage_from") or ()),
+        sandbox=data.get("sandbox"),
     )
 
 

@@ -52,11 +52,21 @@ def network_evidence(evidence: Iterable[Any]) -> set[str]:
 
 
 def with_sandbox(
-    manifest: Mapping[str, Any], *, tool: str, evidence: Iterable[Any] = ()
+    manifest: Mapping[str, Any],
+    *,
+    tool: str,
+    evidence: Iterable[Any] = (),
+    tree: str | None = None,
+    declared: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A copy of ``manifest`` with the ``sandbox:`` section ``tool``'s calls need (none when they need
-    nothing beyond the defaults); a section the manifest has already (a recipe's) is kept as it is."""
+    nothing beyond the defaults); a section the manifest has already (a recipe's) is kept as it is.
+    ``tree``: the directory every call works in (a task runner's repository, absolute); ``declared``:
+    a recipe's section, taken as it is."""
     out = copy.deepcopy(dict(manifest))
+    if declared is not None:  # a recipe's own section: the person's word
+        out["sandbox"] = copy.deepcopy(dict(declared))
+        return out
     if "sandbox" in out:
         return out
     facts = sandbox_facts(tool)
@@ -80,6 +90,8 @@ def with_sandbox(
         values = getattr(facts, key)
         if values:
             section[key] = list(values)
+    if tree:
+        section["tree"] = tree
     if section:
         out["sandbox"] = section
     return out
@@ -112,6 +124,8 @@ def describe(section: Mapping[str, Any] | None, verbs: Mapping[str, Any]) -> lis
     ):
         if section.get(key):
             lines.append(f"{what}: {', '.join(section[key])}")
+    if section.get("tree"):
+        lines.append(f"works in: {section['tree']} (wherever it is called from)")
     for name, own in sorted((section.get("verbs") or {}).items()):
         if isinstance(own, dict):
             said = [f"network {'on' if own['network'] else 'off'}"] if "network" in own else []

@@ -26,7 +26,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 
-__all__ = ["program_paths", "BIN_DIRS", "INSTALL_MARKS", "PROGRAM_PARTS"]
+__all__ = [
+    "program_paths",
+    "toolchain_paths",
+    "BIN_DIRS",
+    "INSTALL_MARKS",
+    "PROGRAM_PARTS",
+    "TOOLCHAIN_HOMES",
+    "TOOLCHAIN_PARTS",
+]
 
 # directories that hold a prefix's programs: what lies in one belongs to the prefix above it
 BIN_DIRS = ("bin", "sbin", "Scripts")
@@ -37,6 +45,21 @@ PROGRAM_PARTS = ("bin", "sbin", "lib", "lib64", "lib32", "libexec", "pyvenv.cfg"
 INSTALL_MARKS = ("lib", "lib64", "libexec", "share", "pyvenv.cfg")
 # ``env`` options that take a value as the next word (``env -u NAME python3``)
 _ENV_VALUE_OPTIONS = ("-u", "--unset", "-C", "--chdir")
+# Toolchains installed under HOME that find themselves through it (a rustup proxy, a pyenv shim, nvm):
+# (the variable naming the directory, its place in HOME by default). A program in one needs the
+# whole of every one that exists (a cargo proxy reads ~/.rustup; a pyenv shim ~/.pyenv/version).
+TOOLCHAIN_HOMES = (
+    ("RUSTUP_HOME", ".rustup"),
+    ("CARGO_HOME", ".cargo"),
+    ("PYENV_ROOT", ".pyenv"),
+    ("NVM_DIR", ".nvm"),
+    ("VOLTA_HOME", ".volta"),
+    ("ASDF_DATA_DIR", ".asdf"),
+    ("SDKMAN_DIR", ".sdkman"),
+)
+# What of a toolchain home is bound: all of it, but of CARGO_HOME only bin/, since beside the
+# installed programs it holds credentials.toml (a registry token)
+TOOLCHAIN_PARTS = {"CARGO_HOME": ("bin",)}
 _MAX_HOPS = 40  # the kernel's own bound on symbolic links in one lookup
 _MAX_INTERPRETERS = 4  # a script run by a script run by ...: deeper is not followed
 
@@ -57,6 +80,24 @@ def program_paths(
         if os.path.isabs(directory) and os.path.isdir(directory):
             found += _install_of_dir(os.path.normpath(directory))
     return _outermost(found, system)
+
+
+def toolchain_paths(programs: Sequence[str], *, home: str, environ) -> tuple[str, ...]:
+    """The toolchain homes to bind read-only when one of ``programs`` (or where its links lead)
+    lies in one (``TOOLCHAIN_HOMES``, at ``environ``'s variable or in ``home``); none otherwise."""
+    homes = []
+    for name, folder in TOOLCHAIN_HOMES:
+        where = environ.get(name) or (os.path.join(home, folder) if home else "")
+        if where and os.path.isabs(where) and os.path.isdir(where):
+            homes.append((name, os.path.normpath(where)))
+    places = [p for program in programs for p in (program, os.path.realpath(program))]
+    if not any(_inside(p, where) for p in places for _, where in homes):
+        return ()
+    out = []
+    for name, where in homes:
+        parts = TOOLCHAIN_PARTS.get(name)
+        out += [os.path.join(where, p) for p in parts] if parts else [where]
+    return tuple(p for p in out if os.path.exists(p))
 
 
 def _program_and_interpreters(program: str, search_path: str) -> list[str]:

@@ -22,11 +22,14 @@ Every call runs in bubblewrap, unprivileged even when wrapgen runs as root:
 - the working directory visible (bound back when it lies inside a masked directory), widened to the
   nearest directory above it holding one of the pack's ``sandbox.root`` marks (a repository's root,
   where its metadata lies); read-only for a read, writable for a write or destructive verb, plus the
-  paths the pack lists in ``sandbox.write``;
+  paths the pack lists in ``sandbox.write``. A pack whose calls work in one directory wherever they
+  are made from (a task runner's repository, ``sandbox.tree``) has that directory instead: read-only
+  for a read, writable for a write, and the caller's working directory read-only;
 - the network only for the verbs the pack allows it (``sandbox.network``: true, or a list of verbs);
   every other call gets a loopback of its own (``--unshare-net``);
 - the tool's own install, where it lies in a masked directory (a virtual environment in HOME,
-  ``~/.local``), bound back read-only (``install.program_paths``);
+  ``~/.local``), bound back read-only (``install.program_paths``), and the toolchain homes a program
+  in one of them needs (a pyenv shim, a rustup proxy: ``install.toolchain_paths``);
 - a pack whose tool lists the host's processes (``sandbox.host_processes``: ps, top) keeps the
   host's PID namespace; its calls are then ended by the supervisor alone, as before the sandbox;
 - bounds on file size (``RLIMIT_FSIZE``) and processes (``RLIMIT_NPROC``, which Linux does not apply
@@ -54,6 +57,7 @@ __all__ = [
     "FILE_SIZE_BYTES",
     "PROCESSES",
     "SETTING_ENV",
+    "BWRAP_ENV",
     "Plan",
     "find_bwrap",
     "plan",
@@ -68,6 +72,8 @@ __all__ = [
 
 BWRAP = "bwrap"
 SETTING_ENV = "WRAPGEN_SANDBOX"
+BWRAP_ENV = "WRAPGEN_BWRAP"  # which bubblewrap (an absolute path); empty: none
+_SYSTEM_BIN = ("/usr/bin", "/bin", "/usr/local/bin")
 SETTINGS = ("require", "fallback")
 # Where other people's and programs' files lie: each is an empty scratch directory in the sandbox
 # (the working directory, the declared HOME files and sockets bound back into them). /run holds
@@ -103,7 +109,6 @@ ROOT_SECRETS = (
     "/etc/ssl/private",
     "/var/lib/sudo",
     "/var/backups",
-    "/var/log",
     "/var/spool/cron",
 )
 # The scratch HOME's and TMPDIR's size each, and /dev/shm's (shared memory that escapes RLIMIT_DATA)
@@ -132,6 +137,7 @@ _NETWORK_ERRORS = (
     "getaddrinfo",
 )
 _WRITE_ERRORS = ("read-only file system", "read only file system", "erofs")
+_MISSING_ERRORS = ("no such file", "not found", "does not exist", "cannot find", "could not find")
 
 
 class Plan:
@@ -139,9 +145,9 @@ class Plan:
     environment, what the verb was allowed (``network``, ``writable``), and ``limits`` (resource,
     soft, hard) for the tool."""
 
-    __slots__ = ("argv", "env", "sandboxed", "network", "writable", "limits", "tool")
+    __slots__ = ("argv", "env", "sandboxed", "network", "writable", "limits", "tool", "home")
 
-    def __init__(self, argv, env, *, sandboxed, network, writable, limits=(), tool=""):
+    def __init__(self, argv, env, *, sandboxed, network, writable, limits=(), tool="", home=""):
         self.argv = argv
         self.env = env
         self.sandboxed = sandboxed
@@ -149,6 +155,7 @@ class Plan:
         self.writable = writable
         self.limits = limits
         self.tool = tool
+        self.home = home  # the scratch HOME's path ("" when there is none)
 
 
 _notice: list = []  # [text] once a fallback happened and was not yet taken; [None] once taken
@@ -187,9 +194,16 @@ def setting(sandbox: dict, environ=None) -> str:
 
 
 def find_bwrap(environ=None) -> str | None:
-    """The bubblewrap on the caller's PATH, or None."""
-    path = (os.environ if environ is None else environ).get("PATH") or os.defpath
-    for directory in path.split(os.pathsep):
+    """The bubblewrap to run: ``WRAPGEN_BWRAP`` when set (its absolute path; empty: none, as where
+    none is installed), else the first on the caller's PATH or in the system's program directories
+    (an adapter an agent starts may have a PATH of its own), else None."""
+    environ = os.environ if environ is None else environ
+    chosen = environ.get(BWRAP_ENV)
+    if chosen is not None:
+        ok = os.path.isabs(chosen) and os.access(chosen, os.X_OK) and not os.path.isdir(chosen)
+        return chosen if ok else None
+    path = environ.get("PATH") or os.defpath
+    for directory in (*path.split(os.pathsep), *_SYSTEM_BIN):
         if directory and os.path.isabs(directory):
             candidate = os.path.join(directory, BWRAP)
             if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
@@ -242,8 +256,16 @@ def _work_root(cwd: str, marks: list[str], masks: list[str]) -> str:
     return cwd
 
 
-def _expand(path: str, home: str, base: str) -> str:
-    """A declared path: ``~/x`` under HOME, an absolute one as is, else relative to ``base``."""
+def _expand(path: str, home: str, base: str, env=None) -> str:
+    """A declared path: ``~/x`` under HOME, ``$NAME/x`` under the absolute path the tool's variable
+    NAME holds (a state directory the pack passes: "" when it is unset), an absolute one as is, else
+    relative to ``base``."""
+    if path.startswith("$"):
+        name, _, rest = path[1:].partition("/")
+        value = (env or {}).get(name, "")
+        if not os.path.isabs(value):
+            return ""
+        path = os.path.join(value, rest) if rest else value
     if path == "~" or path.startswith("~/"):
         return os.path.normpath(home + path[1:]) if home else ""
     return os.path.normpath(path if os.path.isabs(path) else os.path.join(base, path))
@@ -274,14 +296,17 @@ def plan(
     extra = (sandbox.get("verbs") or {}).get(verb_key) or {}
     if isinstance(extra, dict) and isinstance(extra.get("network"), bool):
         network = extra["network"]
+    tree = sandbox.get("tree") if isinstance(sandbox.get("tree"), str) else ""
+    tree = os.path.normpath(tree) if os.path.isabs(tree) and os.path.normpath(tree) != "/" else ""
     root = _work_root(cwd, _strings(sandbox.get("root")), masks)
     out = [bwrap, "--unshare-user", "--cap-drop", "ALL", "--disable-userns", "--ro-bind", "/", "/"]
     out += ["--dev", "/dev", "--proc", "/proc"]
     out += ["--size", str(SCRATCH_BYTES), "--tmpfs", "/dev/shm"]
     read_only = []
     for mask in masks:
-        out += ["--tmpfs", mask]
-        read_only.append(mask)
+        if mask != home:  # (HOME=/root: the scratch HOME below is that mask, and stays writable)
+            out += ["--tmpfs", mask]
+            read_only.append(mask)
     for path, is_dir in _tmp_sockets():
         out += ["--tmpfs", path] if is_dir else ["--ro-bind", "/dev/null", path]
         read_only += [path] if is_dir else []
@@ -299,8 +324,10 @@ def plan(
                 out += ["--ro-bind", "/dev/null", secret]
     # the working tree: bound before the scratch HOME, which then hides a HOME inside it, or after
     # it where the tree lies in HOME (~/project)
-    work = ["--bind" if writable else "--ro-bind", root, root] if root != "/" else []
-    in_home = bool(home) and _inside(root, home)
+    work = ["--bind" if writable and not tree else "--ro-bind", root, root] if root != "/" else []
+    if tree:  # the pack's own working tree (a runner's repository): the call's writes go there
+        work += ["--bind" if writable else "--ro-bind", tree, tree]
+    in_home = bool(home) and (_inside(root, home) or bool(tree) and _inside(tree, home))
     if not in_home:
         out += work
     if home:
@@ -308,10 +335,13 @@ def plan(
     # bound back into the masks: the tool's install, the declared HOME files and sockets
     binds = []
     hidden = [*masks, scratch_tmp, *([home] if home else [])]
-    if any(_inside(p, m) for p in (tool, *env.get("PATH", "").split(":")) for m in hidden):
-        from wrapgen.runtime.install import program_paths  # (only then: shutil's import)
+    places = (os.path.realpath(tool), *env.get("PATH", "").split(":"))
+    if _is_script(tool) or any(_inside(p, m) for p in places for m in hidden):
+        from wrapgen.runtime.install import program_paths, toolchain_paths  # (only then)
 
-        for path in program_paths([tool], search_path=env.get("PATH", "")):
+        found = program_paths([tool], search_path=env.get("PATH", ""))
+        found += toolchain_paths([tool], home=home, environ=env)
+        for path in found:
             if any(_inside(path, m) for m in hidden):
                 binds += ["--ro-bind-try", path, path]
     for entry in _strings(sandbox.get("home")):
@@ -320,7 +350,7 @@ def plan(
         if path and path != home and _inside(path, home):
             binds += ["--ro-bind-try", path, path]
     for entry in _strings(sandbox.get("sockets")):
-        path = _expand(entry, home, root)
+        path = _expand(entry, home, root, env)
         if path:  # (where it really is: /var/run is a link into the masked /run)
             path = os.path.realpath(path)
             binds += ["--bind-try", path, path]
@@ -335,14 +365,14 @@ def plan(
         if isinstance(extra, dict):
             paths += _strings(extra.get("write"))
         for entry in paths:
-            path = _expand(entry, home, root)
+            path = _expand(entry, home, root, env)
             if path and path != "/":
                 binds += ["--bind-try", path, path]
     elif isinstance(extra, dict) and _strings(extra.get("write")):
         for entry in _strings(
             extra.get("write")
         ):  # a read that asks for write access (check flags it)
-            path = _expand(entry, home, root)
+            path = _expand(entry, home, root, env)
             if path and path != "/":
                 binds += ["--bind-try", path, path]
     out += binds
@@ -374,7 +404,17 @@ def plan(
         writable=writable,
         limits=_limits(),
         tool=tool,
+        home=home,
     )
+
+
+def _is_script(path: str) -> bool:
+    """Whether ``path`` starts with ``#!`` (its interpreter may lie in a masked place)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(2) == b"#!"
+    except OSError:
+        return False
 
 
 def _tmp_sockets() -> list[tuple[str, bool]]:
@@ -470,6 +510,13 @@ def withheld(result, plan: Plan) -> tuple[str, str] | None:
             "the network (this verb runs with none)",
             "sandbox.network (true, or a list of the verbs that need it)",
         )
+    if plan.home and any(word in text for word in _MISSING_ERRORS):
+        home = plan.home.lower().rstrip("/")
+        if home + "/" in text or "~/" in text or "$home/" in text:
+            return (
+                "a file under HOME (the call's HOME holds only what the pack declares)",
+                "sandbox.home (the files under HOME the tool reads)",
+            )
     if any(word in text for word in _WRITE_ERRORS):
         if plan.writable:
             return (

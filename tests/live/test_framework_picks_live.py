@@ -16,11 +16,13 @@ from wrapgen.propose import propose
 
 
 def _manifest(name: str) -> dict:
+    """The help's rules alone (usage=()): what they pick where usage evidence is silent; with the
+    usage table, the commands its examples use come first (tests/propose/test_evidence.py)."""
     require_tool(name)
     from dataclasses import replace
 
     tool = replace(discover(name, timeout_s=60), name=name)
-    return propose(tool).manifest
+    return propose(tool, usage=()).manifest
 
 
 def _effect(verbs: dict, name: str) -> str:

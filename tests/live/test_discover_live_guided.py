@@ -144,6 +144,8 @@ if args in (["--help"], ["-h"], []):
     print("\\nFlags:\\n  -h, --help   help for large")
     sys.exit(0)
 time.sleep({slow})
+if len(args) == 3 and args[2] == "--help" and args[1] not in ("leaf", "other", "secret"):
+    args = args[:1] + ["--help"]  # an unknown word: the parent's help again, as cobra prints it
 if len(args) == 2 and args[1] == "--help":
     name = args[0]
     print(f"Usage:\\n  large {{name}} <command> [flags]\\n\\nAvailable Commands:")
@@ -217,3 +219,20 @@ def test_a_real_large_cli_reads_a_path_asked_for_below_its_depth():
     assert view is not None and not view.stub
     assert flag_of(view, "--minify") is not None and flag_of(view, "--raw") is not None
     assert not tool.root.find(("config",)).stub
+
+
+def test_a_path_its_parent_does_not_list_is_read_where_its_own_help_names_it(tmp_path):
+    """`c010 secret` (hidden: `c010`'s page lists only leaf and other) asked for is probed and kept,
+    since its help's usage names it; `c010 ghost`, whose --help prints `c010`'s page, is no command."""
+    tool = _large(tmp_path)
+    found = discover(
+        tool,
+        depth=1,
+        deadline_s=DEADLINE_S,
+        cache=False,
+        priority_paths=(("c010", "secret"), ("c010", "ghost")),
+    )
+    secret = found.root.find(("c010", "secret"))
+    assert secret is not None and not secret.stub and flag_of(secret, "--deep-secret") is not None
+    assert found.root.find(("c010", "ghost")) is None
+    assert [c.name for c in found.root.find(("c010",)).subcommands] == ["leaf", "other", "secret"]

@@ -356,3 +356,18 @@ def test_a_pack_with_a_working_tree_works_there_from_anywhere(tmp_path):
     envelope = _run(code, elsewhere, effect="write", section={"tree": str(tree)})
     assert envelope == {"ok": True, "result": "30\n"} and (tree / "built").exists()
     assert not (elsewhere / "here").exists()
+
+
+def test_a_mark_in_home_itself_never_widens_to_home(tmp_path, monkeypatch):
+    """A dotfiles repository (HOME/.git): cwd HOME/project stays the working tree, HOME stays scratch."""
+    home = tmp_path / "home"
+    (home / ".git").mkdir(parents=True)
+    (home / ".secret").write_text("key\n")
+    project = home / "project"
+    project.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    code = "import os; print(sorted(os.listdir(os.environ['HOME'])))"
+    assert _run(code, project, section={"root": [".git"]}) == {
+        "ok": True,
+        "result": "['project']\n",
+    }

@@ -520,6 +520,7 @@ def crawl(
         guided = bool(wanted)  # priority paths are still being read: the rest waits in ``held``
         stopped = False  # the rest is left unread
         held: list[Command] = []
+        unlisted: set[tuple[str, ...]] = set()  # priority paths their parent's page does not list
         queue: list[Command] = list(root_cmd.subcommands) if depth > 0 else []
         done = 0
         running = 0  # nodes submitted and not yet recorded
@@ -605,15 +606,55 @@ def crawl(
             transient = transient or node.transient
             if node.command is not None and (len(path) < depth or _leads_to(path, wanted)):
                 submit_children(node.command.subcommands)
+            if node.command is not None and wanted:
+                ask_unlisted(path, node)
+
+        def ask_unlisted(path: tuple[str, ...], node: NodeRead) -> None:
+            """Probe the priority paths right below ``path`` that its page does not list (a hidden
+            command, one a pick names): kept only where their own help names them; under ``lock``."""
+            nonlocal probed, running, guiding
+            listed = {s.path for s in node.command.subcommands}
+            for child in wanted:
+                if (
+                    len(child) != len(path) + 1
+                    or child[: len(path)] != path
+                    or child in listed
+                    or child in reads
+                    or child in unlisted
+                    or child[-1].lower() in SKIP_RECURSION
+                    or _expired(prober)
+                ):
+                    continue
+                unlisted.add(child)
+                probed += 1
+                running += 1
+                guiding += 1
+                local_echo = echo | ({node.text.strip()} if node.text else set())
+                pool.submit(read_child, child, frozenset(local_echo), rank=wanted[child])
+
+        def unlisted_read(path: tuple[str, ...], node: NodeRead) -> bool:
+            """Whether an unlisted path's read is a command of its own: its help's usage names the
+            path (``TOOL get pods --help`` printing ``TOOL get``'s help names no ``get pods``); then
+            it is added to its parent's listing. Under ``lock``."""
+            if node.command is None or not _names_path(node.command.usage, path):
+                return False
+            parent = reads.get(path[:-1])
+            if parent is None or parent.command is None:
+                return False
+            stub = Command(path=path, summary=node.command.summary, stub=True)
+            grown = replace(parent.command, subcommands=parent.command.subcommands + (stub,))
+            reads[path[:-1]] = replace(parent, command=grown)
+            return True
 
         def read_child(path: tuple[str, ...], local_echo: frozenset[str]) -> None:
             nonlocal done, running, guiding
             began = time.monotonic()
-            node = read(path, local_echo, defer_parse=leaf_page(path))
+            node = read(path, local_echo, defer_parse=None if path in unlisted else leaf_page(path))
             with lock:
                 spent[0] += time.monotonic() - began
                 spent[1] += 1
-                record(path, node)
+                if path not in unlisted or unlisted_read(path, node):
+                    record(path, node)
                 done += 1
                 running -= 1
                 if path in wanted:
@@ -738,6 +779,12 @@ def _wanted(paths) -> dict[tuple[str, ...], int]:
         for end in range(1, len(path) + 1):
             wanted.setdefault(path[:end], rank)
     return wanted
+
+
+def _names_path(usage: tuple[str, ...], path: tuple[str, ...]) -> bool:
+    """Whether a usage line names the whole subcommand path, as words of their own."""
+    words = re.compile(r"(?<!\S)" + re.escape(" ".join(path)) + r"(?!\S)")
+    return any(words.search(line) for line in usage)
 
 
 def _leads_to(path: tuple[str, ...], wanted) -> bool:

@@ -242,7 +242,7 @@ def _verb_network(sandbox: dict, verb_key: str) -> bool:
 
 def _work_root(cwd: str, marks: list[str], masks: list[str]) -> str:
     """``cwd``, widened to the nearest directory above it that holds one of ``marks`` (a repository's
-    root), never to a masked directory itself or to /."""
+    root), never to a masked directory itself, HOME or /: a dotfiles repository in HOME widens nothing."""
     if not marks:
         return cwd
     current = cwd
@@ -298,7 +298,7 @@ def plan(
         network = extra["network"]
     tree = sandbox.get("tree") if isinstance(sandbox.get("tree"), str) else ""
     tree = os.path.normpath(tree) if os.path.isabs(tree) and os.path.normpath(tree) != "/" else ""
-    root = _work_root(cwd, _strings(sandbox.get("root")), masks)
+    root = _work_root(cwd, _strings(sandbox.get("root")), [*masks, *([home] if home else [])])
     out = [bwrap, "--unshare-user", "--cap-drop", "ALL", "--disable-userns", "--ro-bind", "/", "/"]
     out += ["--dev", "/dev", "--proc", "/proc"]
     out += ["--size", str(SCRATCH_BYTES), "--tmpfs", "/dev/shm"]

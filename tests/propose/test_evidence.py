@@ -290,3 +290,19 @@ def test_command_words_of_a_tool_the_help_gave_no_subcommands_are_verbs():
     verbs = propose(Tool(name="wgzip", root=root), usage=uses).manifest["verbs"]
     assert verbs["l"]["cli"][:2] == ["wgzip", "l"] and "{{archive}}" in verbs["l"]["cli"]
     assert verbs["a"]["args"]["required"] == ["archive", "file_or_directory"]
+
+
+def test_a_short_only_mode_is_named_by_its_helps_verb_and_object():
+    """'-l  Show fingerprint of specified public key file.' -> show-fingerprint; 'Requests changing
+    the passphrase' -> change-passphrase; a filter's 'output raw strings' keeps its own naming."""
+    from wrapgen.propose.modes import mode_name
+
+    assert mode_name(Flag(short="-l", description="Show fingerprint of the key file.")) == (
+        "show-fingerprint"
+    )
+    assert mode_name(Flag(short="-p", description="Requests changing the passphrase.")) == (
+        "change-passphrase"
+    )
+    assert mode_name(Flag(short="-r", description="output raw strings, not JSON texts")) == (
+        "raw-output"
+    )

@@ -114,6 +114,41 @@ def mode_name(flag: Flag) -> str:
 _LONG_LISTING = re.compile(r"\s*use\s+an?\s+(?P<kind>detailed|long)\s+listing\b", re.I)
 
 
+# Words between a switch's verb and what it acts on ("show the fingerprint of", "removes all keys")
+_FILLER = frozenset(
+    "a an the all any each every this that its their given specified new existing private public "
+    "of to for from in on with".split()
+)
+
+
+def _verb_of(word: str) -> str:
+    """The known verb a word is a form of ("removes" -> remove, "changing" -> change), or ""."""
+    stems = [word]
+    for suffix in ("s", "es", "ing", "ed", "d"):
+        if word.endswith(suffix):
+            stems += [word[: -len(suffix)], word[: -len(suffix)] + "e"]
+    return next((stem for stem in stems if len(stem) > 2 and stem in KNOWN_VERBS), "")
+
+
+def _verb_and_object(text: str) -> str:
+    """``verb-object`` from a short-only switch's help when it opens with a verb among its first few
+    words ("Show fingerprint of ..." -> show-fingerprint; "Requests changing the passphrase" ->
+    change-passphrase; "Removes all keys belonging to ..." -> remove-keys); "" otherwise. A help
+    that opens with a filter's input or output words keeps the naming below."""
+    words = re.findall(r"[a-z]+", text.lower())[:8]
+    if not words or words[0] in ("output", "read", "use"):
+        return ""
+    for i, word in enumerate(words):
+        verb = _verb_of(word)
+        if not verb:
+            continue
+        rest = [w for w in words[i + 1 :] if w not in _FILLER]
+        if rest and _verb_of(rest[0]):
+            continue  # "requests changing ...": the verb is the next one
+        return f"{verb}-{rest[0]}" if rest else ""
+    return ""
+
+
 def _mode_word(flag: Flag) -> str:
     listing = _LONG_LISTING.match(flag.description or "")
     if not flag.long and listing:
@@ -124,6 +159,9 @@ def _mode_word(flag: Flag) -> str:
         paren = re.search(r"\((\w+)\)", text)
         if paren:
             return paren.group(1).lower()
+        named = _verb_and_object(text)
+        if named:
+            return named
         words = [
             w
             for w in re.findall(r"[a-z]+", text.lower())

@@ -143,7 +143,8 @@ def _hardened(resolved: dict, data: Mapping[str, Any]) -> dict:
     """A verb rendered from ``wrap.argv_template`` gets the catalogue's flags too (a ``cli[]`` verb
     has them from ``harden_manifest`` already)."""
     entry = hardening_for(str(data["bin"]))
-    if resolved["argv_from"] == "argv_template" and entry is not None and not entry.empty:
+    usable = entry is not None and not entry.empty and not entry.writes_only
+    if resolved["argv_from"] == "argv_template" and usable:
         resolved["argv"] = harden_cli(entry, resolved["argv"])
     return resolved
 
@@ -191,7 +192,14 @@ def _sandbox(declared: Mapping[str, Any]) -> dict:
 def binding_data(manifest: Manifest) -> dict:
     """The ``binding.json`` value of a valid manifest, with the hardened-tools catalogue applied
     whatever pack.yaml says (``knowledge/harden.py``): the runtime runs only this binding."""
-    data = harden_manifest(manifest.data, tool=str(manifest.data["bin"]))
+    entry = hardening_for(str(manifest.data["bin"]))
+    # a writes_only entry (npm, yarn) guards installs, not the repository's own scripts, which a
+    # task-runner pack runs by design: such a pack stays as written
+    data = (
+        manifest.data
+        if entry is not None and entry.writes_only
+        else harden_manifest(manifest.data, tool=str(manifest.data["bin"]))
+    )
     binding = {
         "binding_version": BINDING_VERSION,
         "pack_id": data["pack_id"],

@@ -42,6 +42,7 @@ from wrapgen.probe.sandbox import (
     sandbox_status,
 )
 from wrapgen.runtime.contain import caller_state
+from wrapgen.runtime.install import TOOLCHAIN_HOMES, TOOLCHAIN_PARTS
 from wrapgen.runtime.process import ProcessResult, run_in_pty, run_process
 
 __all__ = [
@@ -97,19 +98,8 @@ PROBE_ENV = {
 PASS_ENV = ("PATH", "TZ", "USER", "LOGNAME")
 
 # Toolchains installed under HOME find themselves through HOME (a rustup proxy, pyenv, nvm): with a
-# scratch HOME they are pointed at their real directory, read-only in the sandbox.
-TOOLCHAIN_HOMES = (
-    ("RUSTUP_HOME", ".rustup"),
-    ("CARGO_HOME", ".cargo"),
-    ("PYENV_ROOT", ".pyenv"),
-    ("NVM_DIR", ".nvm"),
-    ("VOLTA_HOME", ".volta"),
-    ("ASDF_DATA_DIR", ".asdf"),
-    ("SDKMAN_DIR", ".sdkman"),
-)
-# What of a toolchain home the sandbox binds back: all of it (its toolchains and shims), but of
-# CARGO_HOME only bin/, since beside the installed programs it holds credentials.toml (a registry token)
-TOOLCHAIN_PARTS = {"CARGO_HOME": ("bin",)}
+# scratch HOME they are pointed at their real directory, read-only in the sandbox. One table, the
+# runtime's (wrapgen.runtime.install, imported above): a call's sandbox binds the same.
 
 _ANSI = re.compile(
     r"""

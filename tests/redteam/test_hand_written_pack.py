@@ -9,7 +9,6 @@ program, a filter driver and an external diff, every read runs without running a
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 import yaml
 
 from tests.conftest import require_tool
+from tests.support.git import isolated_git_env
 
 pytestmark = pytest.mark.live
 
@@ -55,19 +55,6 @@ def _pack(root: Path) -> Path:
     return pack
 
 
-def _env(home: Path) -> dict:
-    return {
-        "PATH": os.environ["PATH"],
-        "HOME": str(home),
-        "LANG": "C.UTF-8",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": "a",
-        "GIT_AUTHOR_EMAIL": "a@example.com",
-        "GIT_COMMITTER_NAME": "a",
-        "GIT_COMMITTER_EMAIL": "a@example.com",
-    }
-
-
 def _hostile_repository(root: Path, home: Path, marker: Path) -> Path:
     repo = root / "repo"
     repo.mkdir()
@@ -76,7 +63,9 @@ def _hostile_repository(root: Path, home: Path, marker: Path) -> Path:
     program.chmod(0o755)
 
     def git(*args):
-        subprocess.run(["git", *args], cwd=repo, env=_env(home), check=True, capture_output=True)
+        subprocess.run(
+            ["git", *args], cwd=repo, env=isolated_git_env(home), check=True, capture_output=True
+        )
 
     git("init", "-q")
     (repo / "a.txt").write_text("one\n")
@@ -113,7 +102,9 @@ def test_a_hand_written_git_pack_builds_and_its_reads_run_no_program_of_the_repo
 
     repo = _hostile_repository(tmp_path, home, marker)
     # the attack is real: plain git runs the repository's program
-    subprocess.run(["git", "diff"], cwd=repo, env=_env(home), capture_output=True, timeout=60)
+    subprocess.run(
+        ["git", "diff"], cwd=repo, env=isolated_git_env(home), capture_output=True, timeout=60
+    )
     assert marker.exists(), "plain git diff ran no program: the test would show nothing"
     marker.unlink()
 
@@ -122,7 +113,7 @@ def test_a_hand_written_git_pack_builds_and_its_reads_run_no_program_of_the_repo
         done = subprocess.run(
             [sys.executable, "-m", "wrapgen", "exec", str(pack), verb, "--json", "--", *args],
             cwd=repo,
-            env=_env(home),
+            env=isolated_git_env(home),
             capture_output=True,
             text=True,
             timeout=120,

@@ -139,12 +139,10 @@ def resolve_verb(data: Mapping[str, Any], name: str) -> dict:
     return resolved
 
 
-def _hardened(resolved: dict, data: Mapping[str, Any]) -> dict:
-    """A verb rendered from ``wrap.argv_template`` gets the catalogue's flags too (a ``cli[]`` verb
-    has them from ``harden_manifest`` already)."""
-    entry = hardening_for(str(data["bin"]))
-    usable = entry is not None and not entry.empty and not entry.writes_only
-    if resolved["argv_from"] == "argv_template" and usable:
+def _hardened(resolved: dict, entry) -> dict:
+    """A verb rendered from ``wrap.argv_template`` gets the catalogue ``entry``'s flags too (a
+    ``cli[]`` verb has them from ``harden_manifest`` already); ``entry`` None applies nothing."""
+    if resolved["argv_from"] == "argv_template" and entry is not None:
         resolved["argv"] = harden_cli(entry, resolved["argv"])
     return resolved
 
@@ -195,11 +193,10 @@ def binding_data(manifest: Manifest) -> dict:
     entry = hardening_for(str(manifest.data["bin"]))
     # a writes_only entry (npm, yarn) guards installs, not the repository's own scripts, which a
     # task-runner pack runs by design: such a pack stays as written
-    data = (
-        manifest.data
-        if entry is not None and entry.writes_only
-        else harden_manifest(manifest.data, tool=str(manifest.data["bin"]))
-    )
+    if entry is None or entry.empty or entry.writes_only:
+        entry, data = None, manifest.data
+    else:
+        data = harden_manifest(manifest.data, tool=str(manifest.data["bin"]))
     binding = {
         "binding_version": BINDING_VERSION,
         "pack_id": data["pack_id"],
@@ -210,7 +207,7 @@ def binding_data(manifest: Manifest) -> dict:
         "env": _env(data.get("env")),
         "limits": _limits(data.get("limits")),
         "response_files": data.get("response_files") is True,
-        "verbs": {name: _hardened(resolve_verb(data, name), data) for name in data["verbs"]},
+        "verbs": {name: _hardened(resolve_verb(data, name), entry) for name in data["verbs"]},
     }
     guard = data.get("config_guard")
     if guard:

@@ -366,13 +366,16 @@ def usage_evidence(tool: Tool, recipe, *, notes: list[str] | None = None):
         names.append(request.pack_id)  # the tool installed under another name (fdfind: fd)
     found: tuple = ()
     for name in names:
-        found = evidence_for(
-            name,
-            usage_from=request.usage_from,
-            examples=tool.root.examples,
-            model=tool,
-            on_skip=lambda skip: skipped.append(skip.message),
-        )
+        found = (
+            evidence_for(
+                name,
+                usage_from=request.usage_from,
+                examples=tool.root.examples,
+                model=tool,
+                on_skip=lambda skip: skipped.append(skip.message),
+            )
+            or found
+        )  # a pack id naming nothing (a --split family's) keeps the tool's own
         if any(e.source == "tldr-pages" for e in found):
             break
     if notes is not None:
@@ -517,20 +520,21 @@ def wrap_split(
     discover: Callable[..., Tool] | None = None,
     probe_json_fields: bool = True,
     discover_options: Mapping[str, Any] | None = None,
+    usage_from: Sequence[str | os.PathLike] = (),
 ) -> tuple[WrapResult, ...]:
     """``wrap`` once per command family of a large tool (``wrapgen.propose.split``): discovery runs
     once, each family is proposed on its own and written as ``<tool>-<family>``. A tool with no
-    family big enough for a pack of its own is one ``UsageError`` saying so."""
+    family big enough for a pack of its own is one ``UsageError`` saying so. ``usage_from``: as
+    ``wrap``'s, for discovery's order and every family's proposal."""
     from wrapgen.errors import UsageError
     from wrapgen.pack.recipe import Recipe, default_pack_id
     from wrapgen.propose.split import split_tool
 
-    if discover is None:
-        from wrapgen.probe.discover import discover
     ref = _resolved(tool_arg, None, discover)
     bin_name = ref.bin
     options = {k: v for k, v in dict(discover_options or {}).items() if v is not None}
-    tool = _discovered(discover, ref, options)
+    guide = guiding_paths(bin_name, usage_from=usage_from)
+    tool = _discovered(discover, ref, _with_deadline(discover, options, None, priority=guide))
     parts = split_tool(tool, propose=propose)
     if len(parts) < 2:
         raise UsageError(
@@ -548,6 +552,7 @@ def wrap_split(
                 check=check,
                 discover=lambda *_a, _t=part.tool, **_k: _t,
                 probe_json_fields=probe_json_fields,
+                usage_from=usage_from,
             )
         )
     return tuple(results)

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import os
 import resource
+from collections import namedtuple
 from stat import S_ISSOCK as _S_ISSOCK
 
 __all__ = [
@@ -140,22 +141,14 @@ _WRITE_ERRORS = ("read-only file system", "read only file system", "erofs")
 _MISSING_ERRORS = ("no such file", "not found", "does not exist", "cannot find", "could not find")
 
 
-class Plan:
-    """How one call runs: ``argv`` (bwrap's, or the tool's own when ``sandboxed`` is False), the
-    environment, what the verb was allowed (``network``, ``writable``), and ``limits`` (resource,
-    soft, hard) for the tool."""
-
-    __slots__ = ("argv", "env", "sandboxed", "network", "writable", "limits", "tool", "home")
-
-    def __init__(self, argv, env, *, sandboxed, network, writable, limits=(), tool="", home=""):
-        self.argv = argv
-        self.env = env
-        self.sandboxed = sandboxed
-        self.network = network
-        self.writable = writable
-        self.limits = limits
-        self.tool = tool
-        self.home = home  # the scratch HOME's path ("" when there is none)
+# How one call runs: ``argv`` (bwrap's, or the tool's own when ``sandboxed`` is False), the
+# environment, what the verb was allowed (``network``, ``writable``), ``limits`` (resource, soft, hard)
+# for the tool, the tool's path and the scratch HOME's ("" when there is none)
+Plan = namedtuple(
+    "Plan",
+    "argv env sandboxed network writable limits tool home",
+    defaults=((), "", ""),
+)
 
 
 _notice: list = []  # [text] once a fallback happened and was not yet taken; [None] once taken

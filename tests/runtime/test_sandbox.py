@@ -371,3 +371,51 @@ def test_a_mark_in_home_itself_never_widens_to_home(tmp_path, monkeypatch):
         "ok": True,
         "result": "['project']\n",
     }
+
+
+def test_a_pack_that_lists_host_processes_sees_them_and_can_touch_none(tmp_path):
+    """sandbox.host_processes: the host's /proc lists a process of the caller's, its cmdline reads,
+    but it cannot be signalled nor its environ read, and what the call starts still ends with it."""
+    import subprocess
+
+    host = subprocess.Popen([PY, "-c", "import time; time.sleep(60)", "host-marker"])
+    try:
+        code = (
+            "import os, signal, json, time\n"
+            f"pid = {host.pid}\n"
+            "out = {'cmdline': open(f'/proc/{pid}/cmdline').read().split('\\0')[-2]}\n"
+            "for name in ('environ', 'maps'):\n"
+            "    try: open(f'/proc/{pid}/{name}', 'rb').read(); out[name] = 'read'\n"
+            "    except OSError as e: out[name] = e.errno\n"
+            "try: os.kill(pid, signal.SIGKILL); out['kill'] = 'sent'\n"
+            "except OSError as e: out['kill'] = e.errno\n"
+            "r, w = os.pipe()\n"
+            "if os.fork() == 0:\n"
+            "    os.setsid()\n"
+            "    if os.fork() == 0:\n"
+            "        os.write(w, os.readlink('/proc/self').encode()); time.sleep(60)\n"
+            "    os._exit(0)\n"
+            "out['left'] = int(os.read(r, 32))\n"
+            "print(json.dumps(out))\n"
+        )
+        envelope = _run(code, tmp_path, section={"host_processes": True})
+        assert envelope["ok"], envelope
+        seen = json.loads(envelope["result"])
+        assert seen["cmdline"] == "host-marker"
+        assert seen["environ"] == seen["maps"] == 13  # EACCES
+        assert seen["kill"] == 3  # ESRCH: a host PID names nothing in the call's namespace
+        assert host.poll() is None
+        left = seen["left"]
+        assert left != host.pid and not _alive(left)
+    finally:
+        host.kill()
+        host.wait()
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` is a live (not zombie) process."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[-1].split()[0] not in (b"Z", b"X")
+    except OSError:
+        return False

@@ -30,8 +30,13 @@ Every call runs in bubblewrap, unprivileged even when wrapgen runs as root:
 - the tool's own install, where it lies in a masked directory (a virtual environment in HOME,
   ``~/.local``), bound back read-only (``install.program_paths``), and the toolchain homes a program
   in one of them needs (a pyenv shim, a rustup proxy: ``install.toolchain_paths``);
-- a pack whose tool lists the host's processes (``sandbox.host_processes``: ps, top) keeps the
-  host's PID namespace; its calls are then ended by the supervisor alone, as before the sandbox;
+- a pack whose tool lists the host's processes (``sandbox.host_processes``: ps, top) sees the host's
+  /proc (read-only) instead of its namespace's, and still runs in a PID namespace of its own: it
+  lists every process and reads what any user may (``stat``, ``status``, ``cmdline``), but cannot
+  signal one (a host PID names nothing in its namespace), nor read a process's ``environ``, ``maps``
+  or memory (the host's processes lie outside its user namespace, and it has no capability), and
+  what it starts ends with it like any call's. ``getpid()`` then differs from ``/proc/self``
+  (the host's PID);
 - bounds on file size (``RLIMIT_FSIZE``) and processes (``RLIMIT_NPROC``, which Linux does not apply
   to root) beside memory, and on scratch space (the tmpfs sizes).
 
@@ -293,7 +298,10 @@ def plan(
     tree = os.path.normpath(tree) if os.path.isabs(tree) and os.path.normpath(tree) != "/" else ""
     root = _work_root(cwd, _strings(sandbox.get("root")), [*masks, *([home] if home else [])])
     out = [bwrap, "--unshare-user", "--cap-drop", "ALL", "--disable-userns", "--ro-bind", "/", "/"]
-    out += ["--dev", "/dev", "--proc", "/proc"]
+    host_processes = sandbox.get("host_processes") is True
+    # a PID namespace of its own always; its /proc is the namespace's, or the host's (bound read-only
+    # with /: ps lists the host's processes) for a pack that lists them
+    out += ["--dev", "/dev"] + ([] if host_processes else ["--proc", "/proc"])
     out += ["--size", str(SCRATCH_BYTES), "--tmpfs", "/dev/shm"]
     read_only = []
     for mask in masks:
@@ -373,9 +381,8 @@ def plan(
         out += ["--remount-ro", directory]
     if not network:
         out.append("--unshare-net")
-    if sandbox.get("host_processes") is not True:  # (ps, top: the host's processes are the point)
-        out.append("--unshare-pid")
     out += [
+        "--unshare-pid",
         "--unshare-ipc",
         "--unshare-uts",
         "--unshare-cgroup-try",

@@ -419,3 +419,92 @@ def _alive(pid: int) -> bool:
             return handle.read().rsplit(b")", 1)[-1].split()[0] not in (b"Z", b"X")
     except OSError:
         return False
+
+
+def _write_binding(code: str, section: dict, variable: str, value: Path, *, effect="write"):
+    binding = _binding(code, effect=effect, section=section)
+    binding["env"] = {"pass": [variable], "set": {}}
+    return binding
+
+
+def test_a_write_may_create_a_declared_file_that_does_not_exist_and_nothing_beside_it(
+    tmp_path, monkeypatch
+):
+    """sandbox.write [$STORE] where the store does not exist yet: the first write creates it; a file
+    it makes beside it and a change to a file already there do not reach the host."""
+    place = tmp_path / "place"
+    place.mkdir()
+    (place / "existing").write_text("kept\n")
+    store = place / "store.json"
+    monkeypatch.setenv("WG_STORE", str(store))
+    code = (
+        "import os\n"
+        "store = os.environ['WG_STORE']\n"
+        "print(os.path.exists(store))\n"
+        "open(store, 'w').write('{}')\n"
+        "here = os.path.dirname(store)\n"
+        "for name in ('beside', 'existing'):\n"
+        "    try: open(os.path.join(here, name), 'w').write('changed')\n"
+        "    except OSError as e: print(e.errno)\n"
+    )
+    work = tmp_path / "w"
+    work.mkdir()
+    binding = _write_binding(code, {"write": ["$WG_STORE"]}, "WG_STORE", store)
+    envelope = execute(binding, "v", {}, cwd=work)
+    assert envelope["ok"] and envelope["result"].startswith("False\n"), envelope
+    assert store.read_text() == "{}"
+    assert sorted(os.listdir(place)) == ["existing", "store.json"]
+    assert (place / "existing").read_text() == "kept\n"
+    # once it exists, the file itself is bound: the next write changes it in place
+    assert execute(binding, "v", {}, cwd=work) == {"ok": True, "result": "True\n30\n30\n"}
+    assert sorted(os.listdir(place)) == ["existing", "store.json"]
+
+
+def test_a_write_may_create_a_declared_directory_below_missing_ones(tmp_path, monkeypatch):
+    """sandbox.write [$STATE] where neither the state directory nor its parent exists: the write
+    makes the whole path (a directory with files), and only it appears on the host."""
+    state = tmp_path / "var" / "lib" / "tool"
+    (tmp_path / "var").mkdir()
+    monkeypatch.setenv("WG_STATE", str(state))
+    code = (
+        "import os\n"
+        "state = os.environ['WG_STATE']\n"
+        "os.makedirs(os.path.join(state, 'prod'))\n"
+        "open(os.path.join(state, 'prod', 'web'), 'w').write('v2')\n"
+        "os.makedirs(os.path.join(os.path.dirname(state), 'other'))\n"
+    )
+    work = tmp_path / "w"
+    work.mkdir()
+    binding = _write_binding(code, {"write": ["$WG_STATE"]}, "WG_STATE", state)
+    assert execute(binding, "v", {}, cwd=work)["ok"]
+    assert (state / "prod" / "web").read_text() == "v2"
+    assert os.listdir(tmp_path / "var") == ["lib"] and os.listdir(state.parent) == ["tool"]
+
+
+def test_a_read_cannot_create_a_declared_write_path(tmp_path, monkeypatch):
+    """sandbox.write is for writes: a read that tries to create the missing path fails, nothing is
+    made, and no staging directory is left."""
+    place = tmp_path / "place"
+    place.mkdir()
+    store = place / "store.json"
+    monkeypatch.setenv("WG_STORE", str(store))
+    code = "import os; open(os.environ['WG_STORE'], 'w').write('{}')"
+    work = tmp_path / "w"
+    work.mkdir()
+    binding = _write_binding(code, {"write": ["$WG_STORE"]}, "WG_STORE", store, effect="read")
+    assert execute(binding, "v", {}, cwd=work)["ok"] is False
+    assert os.listdir(place) == []
+
+
+def test_a_missing_write_path_never_hides_the_working_directory(tmp_path, monkeypatch):
+    """A missing declared path whose nearest directory holds the working directory is left unbound
+    (hiding that directory would hide the call's own files): the write there fails, nothing is made."""
+    store = tmp_path / "store.json"
+    monkeypatch.setenv("WG_STORE", str(store))
+    (tmp_path / "w").mkdir()
+    (tmp_path / "w" / "input").write_text("in\n")
+    code = "import os; print(open('input').read().strip()); open(os.environ['WG_STORE'], 'w')"
+    binding = _write_binding(code, {"write": ["$WG_STORE"]}, "WG_STORE", store)
+    envelope = execute(binding, "v", {}, cwd=tmp_path / "w")
+    assert envelope["ok"] is False and "read-only" in envelope["error"].lower(), envelope
+    assert sorted(os.listdir(tmp_path)) == ["w"]

@@ -209,6 +209,22 @@ def test_evidence_for_puts_local_first_then_examples_then_the_table(tmp_path):
     assert [e.source for e in hidden] == ["local"]
 
 
+def test_a_dot_is_syntax_for_the_grammar_to_type_not_a_directory(tmp_path):
+    """``jq . f.json``: the ``.`` is kept as the literal word (a filter to one tool, a directory to
+    another), as the usage table keeps it; a trailing slash or ``~`` still reads as a directory."""
+    (tmp_path / "q.sh").write_text("curl -s x | jq . data.json\njq .. data.json\nls ~ out/\n")
+    file = UsedOperand("file")
+    (local,) = evidence_for("jq", [tmp_path], environ={}, table={})
+    assert {u.operands for u in local.uses} == {
+        (UsedOperand("literal", "."), file),
+        (UsedOperand("literal", ".."), file),
+    }
+    (examples,) = evidence_for("jq", examples=["$ jq . data.json"], environ={}, table={})
+    assert examples.uses[0].operands == (UsedOperand("literal", "."), file)
+    (ls,) = evidence_for("ls", [tmp_path], environ={}, table={})[0].uses
+    assert ls.operands == (UsedOperand("directory"), UsedOperand("directory"))
+
+
 def test_no_value_of_a_script_reaches_the_evidence(tmp_path):
     """Tokens, passwords and host names in a script are counted by kind, never kept as text."""
     secrets = ("ghp_Zx9Q8w7E6r5T4y3U2i1O0pAsDfGhJkLz", "hunter2", "db01.prod.internal.example.net")

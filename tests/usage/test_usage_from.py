@@ -120,3 +120,40 @@ def test_usage_from_is_added_to_a_recipes_own_for_the_proposal(tmp_path):
     both = _with_usage_from(recipe, [tmp_path / "b"])
     assert both.usage_from == (str(tmp_path / "x"), str(tmp_path / "b"))
     assert both.tool == "acmectl"
+
+
+_FLEETCTL = textwrap.dedent('''\
+    #!/usr/bin/env python3
+    """fleetctl: two families of read commands, for wrap --split."""
+    import argparse
+    p = argparse.ArgumentParser(prog="fleetctl", description="Watch a fleet.")
+    groups = p.add_subparsers(dest="group", title="commands")
+    for group in ("db", "job"):
+        g = groups.add_parser(group, help=f"Inspect the {group}s")
+        sub = g.add_subparsers(dest="cmd", title="commands")
+        for verb in ("list", "show", "status", "logs", "info", "usage"):
+            s = sub.add_parser(verb, help=f"{verb.capitalize()} the {group}s")
+            s.add_argument("--json", action="store_true", help="Print JSON")
+            s.add_argument("--since", help="Only what is newer than this")
+    p.parse_args()
+''')
+
+
+def test_wrap_split_reads_usage_from_for_every_family(cli, tmp_path):
+    """`wrap --split --usage-from DIR`: each family's pack stands on the scripts' uses (x-why)."""
+    tool = tmp_path / "bin" / "fleetctl"
+    tool.parent.mkdir()
+    tool.write_text(_FLEETCTL)
+    tool.chmod(tool.stat().st_mode | stat.S_IXUSR)
+    ops = tmp_path / "ops"
+    ops.mkdir()
+    (ops / "watch.sh").write_text(
+        "#!/bin/sh\nfleetctl db usage --since 1h\nfleetctl db usage --since 2h\nfleetctl job info\n"
+    )
+    out = tmp_path / "packs"
+    args = ("wrap", str(tool), "--split", "-o", str(out), "--usage-from", str(ops))
+    result = cli(*args)
+    assert result.exit_code == 0, result.stderr + result.stdout
+    db = (out / "fleetctl-db" / "pack.yaml").read_text()
+    job = (out / "fleetctl-job" / "pack.yaml").read_text()
+    assert "watch.sh" in db and "watch.sh" in job

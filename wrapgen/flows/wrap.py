@@ -172,6 +172,20 @@ def _discovered(discover, ref: ToolRef, options: Mapping[str, Any]) -> Tool:
     return replace(tool, name=ref.bin)
 
 
+# How many left-out candidates the "nothing to propose" error names, each with its reason.
+_REASONS_SHOWN = 3
+
+
+def _left_out_reasons(proposal: Proposal) -> str:
+    """`` (show: tried: it crashed ...; list: ...)``: why each candidate was left out, or ""."""
+    left = [d for d in proposal.decisions if not d.chosen and d.reason]
+    if not left:
+        return ""
+    shown = "; ".join(f"{d.path or 'the tool itself'}: {d.reason}" for d in left[:_REASONS_SHOWN])
+    more = f"; and {len(left) - _REASONS_SHOWN} more" if len(left) > _REASONS_SHOWN else ""
+    return f" ({shown}{more})"
+
+
 def wrap(
     tool_arg: str | None = None,
     *,
@@ -306,8 +320,10 @@ def wrap(
         proposal = confirm_untried_targets(proposal, report, explicit=_stated_reads(recipe))
     if not proposal.manifest["verbs"]:
         raise HelpUnreadableError(
-            f"nothing to propose for {bin_name}: every candidate was left out",
-            hint="pass --pick PATH for the subcommands you want, or write a recipe",
+            f"nothing to propose for {bin_name}: every candidate was left out"
+            + _left_out_reasons(proposal),
+            hint="pass --pick PATH for the subcommands you want, or write a recipe"
+            + (" (--no-try writes the commands untried)" if report is not None else ""),
         )
     tell("writing and checking the pack")
     # the sandbox its calls need, from knowledge and what the trials needed (pack/sandbox.py)
@@ -350,13 +366,16 @@ def usage_evidence(tool: Tool, recipe, *, notes: list[str] | None = None):
         names.append(request.pack_id)  # the tool installed under another name (fdfind: fd)
     found: tuple = ()
     for name in names:
-        found = evidence_for(
-            name,
-            usage_from=request.usage_from,
-            examples=tool.root.examples,
-            model=tool,
-            on_skip=lambda skip: skipped.append(skip.message),
-        )
+        found = (
+            evidence_for(
+                name,
+                usage_from=request.usage_from,
+                examples=tool.root.examples,
+                model=tool,
+                on_skip=lambda skip: skipped.append(skip.message),
+            )
+            or found
+        )  # a pack id naming nothing (a --split family's) keeps the tool's own
         if any(e.source == "tldr-pages" for e in found):
             break
     if notes is not None:
@@ -501,20 +520,21 @@ def wrap_split(
     discover: Callable[..., Tool] | None = None,
     probe_json_fields: bool = True,
     discover_options: Mapping[str, Any] | None = None,
+    usage_from: Sequence[str | os.PathLike] = (),
 ) -> tuple[WrapResult, ...]:
     """``wrap`` once per command family of a large tool (``wrapgen.propose.split``): discovery runs
     once, each family is proposed on its own and written as ``<tool>-<family>``. A tool with no
-    family big enough for a pack of its own is one ``UsageError`` saying so."""
+    family big enough for a pack of its own is one ``UsageError`` saying so. ``usage_from``: as
+    ``wrap``'s, for discovery's order and every family's proposal."""
     from wrapgen.errors import UsageError
     from wrapgen.pack.recipe import Recipe, default_pack_id
     from wrapgen.propose.split import split_tool
 
-    if discover is None:
-        from wrapgen.probe.discover import discover
     ref = _resolved(tool_arg, None, discover)
     bin_name = ref.bin
     options = {k: v for k, v in dict(discover_options or {}).items() if v is not None}
-    tool = _discovered(discover, ref, options)
+    guide = guiding_paths(bin_name, usage_from=usage_from)
+    tool = _discovered(discover, ref, _with_deadline(discover, options, None, priority=guide))
     parts = split_tool(tool, propose=propose)
     if len(parts) < 2:
         raise UsageError(
@@ -532,6 +552,7 @@ def wrap_split(
                 check=check,
                 discover=lambda *_a, _t=part.tool, **_k: _t,
                 probe_json_fields=probe_json_fields,
+                usage_from=usage_from,
             )
         )
     return tuple(results)

@@ -4,7 +4,9 @@
 ``branch_name`` -> branch "branch_name", ``100`` -> number with no name): the name is kept only
 where the placeholder *is* a name (snake_case words, or the last part of ``path/to/<name>``), never
 where it shows an example value. ``value_operand(value)`` reads a value seen in local usage by its
-look, and keeps no name: the value is never kept. ``variable_operand(name)`` reads ``$OUTPUT_DIR``
+look, and keeps no name: the value is never kept, except a word that is syntax (``.``, ``..``: data,
+``syntax_values``), kept as a ``literal`` as the usage table keeps one, since only the tool's
+grammar says whether it is a directory or a filter. ``variable_operand(name)`` reads ``$OUTPUT_DIR``
 by its name, which is a name, not a value.
 """
 
@@ -64,8 +66,16 @@ def variable_operand(name: str) -> UsedOperand:
     return UsedOperand(_kind(name, "placeholder_kinds"), name)
 
 
+@cache
+def _syntax_values() -> frozenset[str]:
+    return load("usage_kinds")["syntax_values"].names
+
+
 def value_operand(value: str) -> UsedOperand:
-    """The operand a literal value stands for, by its look; the value itself is dropped."""
+    """The operand a literal value stands for, by its look; the value itself is dropped, but for
+    a word that is syntax (``.``), kept as a ``literal`` for the tool's grammar to type."""
+    if value in _syntax_values():
+        return UsedOperand("literal", value)
     return UsedOperand(_kind(value.lower(), "value_kinds"), "")
 
 

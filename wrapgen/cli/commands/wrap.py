@@ -211,7 +211,7 @@ def run(ns) -> int:
             hint="give the scripts, Makefiles, workflows or folders that call the tool",
         )
     if getattr(ns, "split", False):
-        return _run_split(ns, options, recipe)
+        return _run_split(ns, options, recipe, usage_from)
     from wrapgen.flows.wrap import WRAP_DEADLINE_S
 
     total = WRAP_DEADLINE_S if getattr(ns, "total_deadline", None) is None else ns.total_deadline
@@ -356,7 +356,7 @@ class _Watchdog:
             os._exit(ExitStatus.FAILED)
 
 
-def _run_split(ns, options, recipe) -> int:
+def _run_split(ns, options, recipe, usage_from) -> int:
     """``--split``: one pack per family, each reported as a plain ``wrap`` is."""
     from wrapgen.errors import UsageError
     from wrapgen.flows.wrap import wrap_split
@@ -368,7 +368,9 @@ def _run_split(ns, options, recipe) -> int:
         )
     status = ExitStatus.OK
     check_out_dir(ns.out)
-    results = wrap_split(ns.tool, out_dir=ns.out, check=ns.check, discover_options=options)
+    results = wrap_split(
+        ns.tool, out_dir=ns.out, check=ns.check, discover_options=options, usage_from=usage_from
+    )
     for result in results:
         status = max(status, _report(ns, result, hint=False))
         print("")

@@ -60,6 +60,21 @@ def test_trials_decide_what_the_help_said(tmp_path, cli, monkeypatch):
     assert "printed binary output" in result.stdout
 
 
+def test_when_every_pick_is_left_out_the_error_says_why(tmp_path, cli, monkeypatch):
+    """Every candidate left out by its trial: the error names each one's reason, not only the count."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shutil.copy2(FIXTURES / "tools" / "wg-liar", bin_dir / "wg-liar")
+    monkeypatch.setenv("PATH", f"{bin_dir}:{__import__('os').environ['PATH']}")
+    out = str(tmp_path / "out")
+    result = cli("wrap", "wg-liar", "-o", out, "--no-cache", "--pick", "crash", "--pick", "dump")
+    assert result.exit_code != 0 and "Traceback" not in result.stderr
+    assert "every candidate was left out" in result.stderr
+    assert "crash: tried: it crashed on the sample inputs ('KeyError" in result.stderr
+    assert "dump: tried: it printed binary output" in result.stderr
+    assert "--no-try" in result.stderr
+
+
 def test_the_pack_answers_as_the_trials_showed(tmp_path, cli, monkeypatch):
     """Called through the pack: show finds its widget, lint's findings come back with exit 1, list is JSON."""
     assert _wrap(tmp_path, cli, monkeypatch).exit_code == 0

@@ -20,9 +20,10 @@ def _operands(line: str, prog=("tool",)) -> list[tuple[str, bool, bool]]:
             "tool [-h] [-v] [more options; see below] [-m MODULE] [files ...]",
             [("files", False, True)],
         ),
-        # a remark in braces and bare prose words
-        ("tool [flags] {zero or more file names}", []),
-        ("tool [options] zero or more file names", []),
+        # a remark in braces and bare prose words: no operand "zero", "file" or "names"
+        ("tool [flags] {more flags; see the manual}", []),
+        ("tool [options] see the manual for more", []),
+        ("tool [one or more options]", []),
         # a phrase about options among other words
         ("tool [verb-dependent options ...] FILE", [("FILE", True, False)]),
         # the tool's own name again starts another form
@@ -50,6 +51,23 @@ def test_prose_is_no_operand(line, expected):
 def test_grammar_stays_operands(line, expected):
     """Placeholders, bare argparse operands and alternatives joined by "or" are still operands."""
     assert _operands(line, prog=(line.split()[0],)) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("tool [flags] {zero or more file names}", [("FILE", False, True)]),
+        ("tool [options] zero or more file names", [("FILE", False, True)]),
+        ("tool [more options; see below] [zero or more file names]", [("FILE", False, True)]),
+        ("tool [options] one or more input files", [("FILE", True, True)]),
+        ("tool [options] [one or more paths]", [("PATH", False, True)]),
+        ("tool [options] any number of directories", [("DIRECTORY", False, True)]),
+        ("tool [options] zero or more widgets", []),  # no path noun: a remark, no operand
+    ],
+)
+def test_a_remark_that_counts_files_is_their_operand(line, expected):
+    """ "zero or more file names" is one optional FILE... operand (never "zero", "file", "names")."""
+    assert _operands(line) == expected
 
 
 def test_no_subcommand_or_literal_from_prose_or_the_tools_name():

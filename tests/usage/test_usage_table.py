@@ -1,9 +1,16 @@
-"""scripts/usage_table.py and wrapgen/usage/tldr.py: tldr-pages distilled into facts, the same bytes every run."""
+"""scripts/usage_table.py and wrapgen/usage/tldr.py: tldr-pages distilled into facts, the same bytes every run.
+
+Two fixtures: ``tldr`` (pages made for edge cases: a broken example, a linux page beside a common
+one) and ``tldr-sample`` (twelve real pages at the shipped table's commit, CC BY 4.0, attributed in
+its SOURCE.md), on which the shipped table is checked. The whole table against a full checkout:
+``python3 scripts/usage_table.py --pages CHECKOUT --check``."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -16,6 +23,10 @@ from wrapgen.usage.tldr import read_line, read_page
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "usage" / "tldr"
+SAMPLE = REPO / "tests" / "fixtures" / "usage" / "tldr-sample"
+SHIPPED = REPO / "wrapgen" / "knowledge" / "data" / "usage.json"
+# tools every page of which is in the sample (at its commit): their shipped rows are the sample's
+WHOLE = ("find", "jq", "lsblk", "sed", "tar")
 
 
 def _script():
@@ -143,10 +154,10 @@ def test_the_linux_page_replaces_the_common_one():
 
 def test_two_runs_over_a_copy_give_the_same_bytes(tmp_path):
     """The same pages give the same bytes: the script run as two processes (two hash seeds), over
-    two copies, writes identical files."""
+    two copies of the real sample, writes identical files."""
     outputs = []
     for n in (1, 2):
-        copy = shutil.copytree(FIXTURE, tmp_path / f"copy{n}")
+        copy = shutil.copytree(SAMPLE, tmp_path / f"copy{n}")
         out = tmp_path / f"usage{n}.json"
         done = subprocess.run(
             [sys.executable, str(REPO / "scripts" / "usage_table.py"), "--pages", str(copy)]
@@ -159,10 +170,38 @@ def test_two_runs_over_a_copy_give_the_same_bytes(tmp_path):
         assert done.returncode == 0, done.stderr
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1]
-    assert b"0123456789abcdef0123456789abcdef01234567" in outputs[0]  # the commit, from SOURCE.md
+    assert b"08e345f42639f67d99282813247ac670dc6e87cb" in outputs[0]  # the commit, from SOURCE.md
     assert outputs[0].endswith(b"}}\n") and b"\r" not in outputs[0]
     check = ["--pages", str(tmp_path / "copy1"), "-o", str(out), "--check"]
     assert _script().main(check) == 0
+
+
+def test_the_pinned_sample_makes_the_shipped_rows_and_the_expected_facts(tmp_path):
+    """The real sample, at the shipped table's commit: the rows of the tools it holds whole are
+    the shipped table's, byte for byte; subcommand pages give git's and aws's paths."""
+    out = tmp_path / "usage.json"
+    assert _script().main(["--pages", str(SAMPLE), "-o", str(out)]) == 0
+    table = json.loads(out.read_text(encoding="utf-8"))
+    shipped = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    commit = re.search(r"commit ([0-9a-f]{40})", table["source"])[1]
+    assert commit in shipped["source"], "the sample is not at the shipped table's commit"
+    assert sorted(table["tools"]) == sorted(("aws", "git", *WHOLE))
+    for tool in WHOLE:
+        assert table["tools"][tool] == shipped["tools"][tool], (
+            f"{tool}: usage.json is stale, or the sample is not what it was made from: run "
+            "python3 scripts/usage_table.py --pages CHECKOUT"
+        )
+    git = public_usage("git", environ={}, table=table)
+    assert git.path_counts()[("commit",)] == 9 and git.path_counts()[("log",)] == 8
+    aws = public_usage("aws", environ={}, table=table)
+    assert aws.path_counts()[("s3", "ls")] == 6 and aws.path_counts()[("s3", "sync")] == 3
+    jq = public_usage("jq", environ={}, table=table)
+    assert UsedOperand("literal", ".") in {o for u in jq.uses for o in u.operands}
+    text = out.read_text(encoding="utf-8")
+    for page in SAMPLE.glob("pages/*/*.md"):
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if line.startswith("- "):  # an example's sentence
+                assert line[2:].rstrip(":") not in text
 
 
 def test_check_reports_a_stale_table(tmp_path, capsys):

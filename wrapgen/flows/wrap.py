@@ -172,6 +172,20 @@ def _discovered(discover, ref: ToolRef, options: Mapping[str, Any]) -> Tool:
     return replace(tool, name=ref.bin)
 
 
+# How many left-out candidates the "nothing to propose" error names, each with its reason.
+_REASONS_SHOWN = 3
+
+
+def _left_out_reasons(proposal: Proposal) -> str:
+    """`` (show: tried: it crashed ...; list: ...)``: why each candidate was left out, or ""."""
+    left = [d for d in proposal.decisions if not d.chosen and d.reason]
+    if not left:
+        return ""
+    shown = "; ".join(f"{d.path or 'the tool itself'}: {d.reason}" for d in left[:_REASONS_SHOWN])
+    more = f"; and {len(left) - _REASONS_SHOWN} more" if len(left) > _REASONS_SHOWN else ""
+    return f" ({shown}{more})"
+
+
 def wrap(
     tool_arg: str | None = None,
     *,
@@ -306,8 +320,10 @@ def wrap(
         proposal = confirm_untried_targets(proposal, report, explicit=_stated_reads(recipe))
     if not proposal.manifest["verbs"]:
         raise HelpUnreadableError(
-            f"nothing to propose for {bin_name}: every candidate was left out",
-            hint="pass --pick PATH for the subcommands you want, or write a recipe",
+            f"nothing to propose for {bin_name}: every candidate was left out"
+            + _left_out_reasons(proposal),
+            hint="pass --pick PATH for the subcommands you want, or write a recipe"
+            + (" (--no-try writes the commands untried)" if report is not None else ""),
         )
     tell("writing and checking the pack")
     # the sandbox its calls need, from knowledge and what the trials needed (pack/sandbox.py)

@@ -449,6 +449,66 @@ def _prose_words(words: list[str], prog: tuple[str, ...] = ()) -> set[int]:
     return out
 
 
+# A remark that counts what the command takes names its operand: "zero or more file names" is
+# [FILE...], "one or more paths" is PATH...; only a noun the option types read as a path
+# (facts.guess_type) is taken, so "[one or more options]" stays a remark.
+_COUNTED = re.compile(
+    r"""
+    (?P<count>zero\ or\ more|one\ or\ more|any\ number\ of)   # how many
+    \ (?P<noun>[a-z]+(?:\ [a-z]+)?)                             # "file names", "input files"
+    """,
+    re.VERBOSE,
+)
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _counted_operand(span: list[str]) -> str | None:
+    """``[FILE...]`` for the words of a remark that count files ("[zero or more file names]"), else None."""
+    text = " ".join(span)
+    bracketed = text.startswith("[") and text.endswith("]")
+    found = _COUNTED.fullmatch(text.strip("[]{}()").rstrip(".").lower())
+    if found is None:
+        return None
+    noun = next(
+        (_singular(w) for w in found["noun"].split() if _guess_type(_singular(w)) == "path"), None
+    )
+    if noun is None:
+        return None
+    name = noun.upper() + "..."
+    return f"[{name}]" if bracketed or found["count"] != "one or more" else name
+
+
+def _without_prose(words: list[str], prose: set[int]) -> list[str]:
+    """The words of a usage line without its remarks; a remark that counts files stays as its operand."""
+    out: list[str] = []
+    span: list[str] = []
+
+    def flush() -> None:
+        counted = _counted_operand(span) if span else None
+        if counted is not None:
+            out.append(counted)
+        span.clear()
+
+    for i, word in enumerate(words):
+        if i not in prose:
+            flush()
+            out.append(word)
+            continue
+        joined = "".join(span)
+        if word[:1] in "[{(" and sum(joined.count(c) for c in "[{(") == sum(
+            joined.count(c) for c in "]})"
+        ):
+            flush()  # "[more options; see below] [zero or more file names]": two remarks
+        span.append(word)
+    flush()
+    return out
+
+
 def _is_flag_word(word: str) -> bool:
     bare = word.strip("[]()|")
     return bare.startswith("-") and bare != "--" and len(bare) > 1
@@ -629,8 +689,9 @@ def usage_positionals(
         words = _skip_prog(all_words, prog)
         prose = _prose_words(words, prog)
         if prose:
-            # the line's remarks are no operands: read it without them ("[more options; see below]")
-            words = [w for i, w in enumerate(words) if i not in prose]
+            # the line's remarks are no operands: read it without them ("[more options; see below]"),
+            # but a remark that counts files is its operand ("[zero or more file names]": [FILE...])
+            words = _without_prose(words, prose)
         words = _join_phrases(words)
         counted += 1
         kinds: dict[int, str] = {}

@@ -51,6 +51,7 @@ __all__ = [
     "arg_name",
     "positional_arg_name",
     "flag_noise",
+    "leads_usage_line",
     "MAX_ARGS",
     "NOISE_FLAG",
     "NO_EQUALS",
@@ -185,6 +186,22 @@ def flag_noise(flag: Flag) -> str | None:
     return None
 
 
+@rule("does a short switch of a tool without subcommands lead a usage line of its own?")
+def leads_usage_line(root: Command, flag: Flag, *, bin: str) -> bool:
+    """A short-only flag that opens a usage line other than the first, the plain form (``keygen -l
+    [-v] [-f input_keyfile]``, ``keygen -R hostname``): the help shows it as a way to run the tool
+    of its own, a mode, unless it is noise or dangerous."""
+    if flag.long or not flag.short or len(root.usage) < 2 or root.path or root.subcommands:
+        return False
+    if flag.hidden or flag_noise(flag) or dangerous_reason(flag, tool=bin):
+        return False
+    for line in root.usage[1:]:
+        words = line.split()
+        if len(words) > 1 and words[1] == flag.short:
+            return True
+    return False
+
+
 def example_spellings(examples, known: frozenset[str] = frozenset()) -> frozenset[str]:
     """The flag spellings the help's own example lines use: ``archiver -cf archive.tar`` uses -c and -f;
     a word that is a known spelling as a whole (find's ``-name``) is that flag, not bundled letters."""
@@ -307,6 +324,7 @@ def plan_args(
     max_args: int = MAX_ARGS,
     examples: Sequence[str] | None = None,
     uses: Sequence[Use] = (),
+    fill: bool = False,
 ) -> ArgPlan:
     """Choose and render the args of ``command``; ``fixed`` are literal mode tokens (``--files``).
 
@@ -315,11 +333,16 @@ def plan_args(
     use passes is required), typed from the model. ``examples`` are the example command lines that
     show this verb (default: the command's own); the flags they use rank next and may be kept
     although their names read as noise (``archiver -tvf``'s ``-v``), see ``_offered_flags``.
-    ``max_args`` caps the flags and operands together.
+    ``max_args`` caps the flags and operands together. ``fill``: the verb is a whole tool's surface
+    that no evidence speaks for (a tool without subcommands, help-only): where too few of its flags
+    have a name people know, its flags that are short letters only (``-a``, ``-L level``: no name
+    could say so) fill the room in the help's own order, which lists what matters first.
     """
 
     def norm(s):
-        return s.lower().replace("-", "_").lstrip("_")
+        # one letter keeps its case: -f and -F are two flags (keygen's key file and hostname)
+        name = s.replace("-", "_").lstrip("_")
+        return name if len(name) == 1 else name.lower()
 
     excluded = {norm(x) for x in exclude}
     left_out: list[tuple[str, str]] = []
@@ -346,7 +369,7 @@ def plan_args(
         danger = dangerous_reason(flag, tool=tool)
         if danger and (effect == "read" or not asked):
             return f"dangerous: {danger}"
-        if not asked and flag.operation:
+        if not asked and (flag.operation or leads_usage_line(command, flag, bin=tool)):
             return "another of the tool's operations (a command of its own)"
         if not asked:
             return flag_noise(flag)
@@ -395,6 +418,7 @@ def plan_args(
                 continue
             chosen_pos.append((n, p))
         ranked: list[tuple[float, int, Flag]] = []
+        unknown: list[tuple[float, int, Flag]] = []  # below the floor: no name people know
         shown = example_spellings(
             command.examples if examples is None else examples,
             frozenset(sp for f in (*all_flags, *command.global_flags) for sp in f.spellings),
@@ -419,11 +443,20 @@ def plan_args(
                 continue
             score = _score(flag, i, shown=shown) + _used_points(flag, used)
             if score < 0.9 and len(own_offered) > FEW_OWN_FLAGS:
-                left_out.append((flag.spellings[0], "not a flag people reach for first"))
+                unknown.append((score, i, flag))
                 continue
             ranked.append((score, i, flag))
         ranked.sort(key=lambda t: (-t[0], t[1]))
         room = max(0, max_args - len(chosen_pos))
+        # a short letter alone has no name that says people reach for it, nor a long name beside it
+        letters = [entry for entry in unknown if fill and not entry[2].long]
+        filled = letters[: max(0, room - len(ranked))]
+        ranked += filled
+        left_out += [
+            (flag.spellings[0], "not a flag people reach for first")
+            for score, i, flag in unknown
+            if (score, i, flag) not in filled
+        ]
         keep = sorted(ranked[:room], key=lambda t: t[1])
         for _, _, flag in ranked[room:]:
             left_out.append((flag.spellings[0], f"beyond the {max_args} args a person would use"))
@@ -442,7 +475,7 @@ def plan_args(
     # find's grammar: the options its usage shows before the operands stay there, the rest follow them
     leading = options_after_operands(command)
     trailing: list[str] = []
-    for name, flag in chosen_flags:
+    for name, flag in _distinct_names(chosen_flags):
         if name in seen:
             continue
         seen.add(name)
@@ -558,6 +591,22 @@ def plan_args(
     if not primary:
         primary = next((n for n in properties if n in primary_flags()), "")
     return ArgPlan(ordered, tuple(required), tuple(tail), tuple(left_out), primary)
+
+
+def _distinct_names(chosen: Sequence[tuple[str, Flag]]) -> list[tuple[str, Flag]]:
+    """The chosen flags, each under a name of its own: of two short letters that differ only in
+    case (keygen -f keyfile, -F hostname) the second is named by its value (``hostname``), else
+    numbered; a flag chosen twice keeps one name (the writer drops the second)."""
+    taken: dict[str, Flag] = {}
+    out = []
+    for name, flag in chosen:
+        known = taken.get(name)
+        if known is not None and not set(known.spellings) & set(flag.spellings):
+            by_value = _valid_arg_name(flag.value_name or "")
+            name = by_value if by_value and by_value not in taken else f"{name}_2"
+        taken.setdefault(name, flag)
+        out.append((name, flag))
+    return out
 
 
 _SLOT = re.compile(r"\{\{(\w+)\}\}")

@@ -44,7 +44,7 @@ from wrapgen.propose.exitcodes import (
 )
 from wrapgen.propose.jcparse import propose_jc
 from wrapgen.propose.jsonsel import JsonChoice, select_json
-from wrapgen.propose.policy import PolicyGuess, classify
+from wrapgen.propose.policy import PolicyGuess, classify, main_mode_effect
 from wrapgen.propose.rules import rule
 from wrapgen.propose.runners import is_runner_tool, propose_runner
 from wrapgen.propose.select import (
@@ -389,6 +389,8 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
             )
             continue
         guess = _own_effect(cand, main_effect, draft.tool.name)
+        if not (cand.fixed or cand.owns or cand.path) and cand.name and main_effect is None:
+            guess = main_mode_effect(draft.tool.root, guess)
         if not cand.fixed and cand.name and main_effect is None:
             main_effect = (
                 guess.effect,
@@ -512,8 +514,11 @@ def _write_verb(
         and cand.fixed
         and not cand.command.positionals
         and not any(u.operands for u in cand.uses)
+        and cand.command.flags == draft.tool.root.flags
     ):
-        include = ()  # a mode that takes no operand (searcher --type-list) takes no filters either
+        # a mode that takes no operand (searcher --type-list) takes no filters either, unless its
+        # own usage line names the flags it takes (modes.mode_command)
+        include = ()
     plan = plan_args(
         cand.command,
         tool=bin_name,
@@ -529,6 +534,8 @@ def _write_verb(
         # trial); where nothing says (None) it is written and the trials settle it
         honours_double_dash=cand.command.double_dash is not False,
         uses=cand.uses,
+        # help-only (no evidence names any command of the tool): its flags' letters fill the room
+        fill=not draft.tool.root.subcommands and not any(c.uses for c in draft.candidates),
         max_args=MAX_ARGS_SINGLE
         if not draft.tool.root.subcommands or len(cand.command.flags) >= RICH_COMMAND_FLAGS
         else MAX_ARGS,

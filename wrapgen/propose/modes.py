@@ -14,6 +14,7 @@ its readable text.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from wrapgen.knowledge.dangerous_flags import dangerous_reason
 from wrapgen.knowledge.phrases import (
@@ -25,7 +26,7 @@ from wrapgen.knowledge.phrases import (
 from wrapgen.knowledge.words import main_names
 from wrapgen.model.tool import Command, Flag
 from wrapgen.names import proposed_verb_name
-from wrapgen.propose.args import flag_noise
+from wrapgen.propose.args import flag_noise, leads_usage_line
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.rules import rule
 from wrapgen.propose.select import Candidate
@@ -36,6 +37,7 @@ __all__ = [
     "root_candidates",
     "main_verb",
     "is_mode_flag",
+    "leads_usage_line",
     "mode_command",
     "mode_name",
     "mode_summary",
@@ -214,18 +216,48 @@ def is_mode_flag(flag: Flag, *, bin: str) -> bool:
     return True
 
 
+def _usage_value(root: Command, flag: Flag) -> str:
+    """The placeholder a usage line that leads with ``flag`` puts right after it (``keygen -F
+    hostname [-lv]`` -> ``hostname``), or ""."""
+    if not leads_usage_line(root, flag, bin=""):
+        return ""
+    for line in root.usage[1:]:
+        words = line.split()
+        if len(words) > 2 and words[1] == flag.short and re.fullmatch(r"[a-z][\w-]*", words[2]):
+            return words[2]
+    return ""
+
+
 def mode_command(root: Command, flag: str) -> Command:
-    """The root as the mode sees it: only the positionals its own usage line shows."""
+    """The root as the mode sees it: only the positionals its own usage line shows, and where the
+    line leads with the flag (``keygen -l [-v] [-f input_keyfile]``), only the flags it shows."""
     for line in root.usage:
         if re.search(re.escape(flag) + r"(?![\w-])", line):
             kept = tuple(p for p in root.positionals if p.name.strip("<>[]. ") in line)
-            return root.with_changes(positionals=kept)
+            words = line.split()
+            if len(words) < 2 or words[1] != flag or line is root.usage[0]:
+                return root.with_changes(positionals=kept)
+            shown = _line_spellings(line)
+            flags = tuple(f for f in root.flags if set(f.spellings) & shown)
+            return root.with_changes(positionals=kept, flags=flags)
     return root
+
+
+def _line_spellings(line: str) -> set[str]:
+    """The flag spellings a usage line shows: ``-f``, ``--all``, and each letter of ``[-lv]``."""
+    out: set[str] = set()
+    for token in re.findall(r"(?<![\w-])(--?[A-Za-z0-9][\w-]*)", line):
+        out.add(token)
+        if not token.startswith("--"):
+            out.update(f"-{letter}" for letter in token[1:])
+    return out
 
 
 def mode_summary(flag: Flag) -> str:
     text = re.sub(r"\s+", " ", flag.description).strip().rstrip(";")
     text = re.sub(r"^\([A-Z ]+\)\s*", "", text)
+    # a value's syntax before the sentence ("hostname | [hostname]:port Search for ..."): not said
+    text = re.sub(r"^[a-z][^A-Z]*?[|\[][^A-Z]*?\s(?=[A-Z])", "", text)
     text = text[:1].upper() + text[1:]
     text = re.sub(r"^Only print", "Print only", text)
     return re.split(r"(?<=[.!?])\s", text)[0].rstrip(".")
@@ -249,7 +281,9 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
         summary = f"Print what {bin} makes of its input; the files stay as they are (only {in_place.long} rewrites them)"
     json_choice = select_json(root)
     skipped: list[tuple[str, str]] = []
-    modes = [f for f in root.flags if is_mode_flag(f, bin=bin)]
+    modes = [
+        f for f in root.flags if is_mode_flag(f, bin=bin) or leads_usage_line(root, f, bin=bin)
+    ]
     # A tool whose help lists its operations (archiver, packer) is run as one of them: with no operation
     # flag archiver refuses to run, and packer's default is its --compress.
     by_operation = sum(1 for f in root.flags if f.operation) >= 2
@@ -276,11 +310,12 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
         own = mode_command(root, flag.long or flag.short or "")
         return _mode_rank(flag) + (2.0 if own is not root and not own.positionals else 0.0)
 
-    # The operations the help lists as such are all offered (the pack's own cap still applies);
-    # modes guessed from a switch's wording are capped.
-    guessed = [i for i, f in enumerate(modes) if not f.operation]
+    # modes guessed from a switch's wording are capped; the operations the help lists as such, and
+    # the switches that lead a usage line of their own, are the help's own word (the pack's cap applies)
+    said = {i for i, f in enumerate(modes) if f.operation or leads_usage_line(root, f, bin=bin)}
+    guessed = [i for i in range(len(modes)) if i not in said]
     ranked = sorted(guessed, key=lambda i: (-rank(modes[i]), i))
-    keep = set(ranked[:MAX_MODES]) | {i for i, f in enumerate(modes) if f.operation}
+    keep = set(ranked[:MAX_MODES]) | said
     for i, flag in enumerate(modes):
         if i not in keep:
             skipped.append(
@@ -288,6 +323,23 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
             )
             continue
         spelling = flag.long or flag.short or ""
+        command = mode_command(root, spelling)
+        fixed, owns = (spelling,), ()
+        shown = _usage_value(root, flag)
+        if shown and not flag.takes_value:
+            # its own usage line gives it a value (keygen -F hostname) its option table lost
+            valued = replace(flag, takes_value=True, type="string", value_name=shown)
+            command = command.with_changes(
+                flags=tuple(valued if f is flag else f for f in command.flags)
+            )
+            flag = valued
+        if flag.takes_value and not is_io_mode_flag(flag):
+            # a usage line of its own leads with it and its value (keygen -R hostname): the mode
+            # asks for the value
+            command = command.with_changes(
+                flags=tuple(replace(f, required=True) if f is flag else f for f in command.flags)
+            )
+            fixed, owns = (), flag.spellings
         text_out = (
             (json_choice.selection and json_choice.flag == "--json")
             or re.search(r"\braw\s+strings?\b|\bnot\s+JSON\b", flag.description, re.I)
@@ -296,9 +348,10 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
         out.append(
             Candidate(
                 path=(),
-                command=mode_command(root, spelling),
+                command=command,
                 index=i + 1,
-                fixed=(spelling,),
+                fixed=fixed,
+                owns=owns,
                 name=mode_name(flag),
                 summary=mode_summary(flag),
                 json=JsonChoice(False, "", "a mode flag's output is text") if text_out else None,

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
+from wrapgen.knowledge.phrases import preview_words
 from wrapgen.knowledge.words import (
     EFFECTS,
     name_effects,
@@ -22,7 +23,14 @@ from wrapgen.knowledge.words import (
 from wrapgen.model.tool import Command
 from wrapgen.propose.rules import rule
 
-__all__ = ["PolicyGuess", "classify", "EFFECTS", "NAME_EFFECTS", "SUMMARY_EFFECTS"]
+__all__ = [
+    "PolicyGuess",
+    "classify",
+    "main_mode_effect",
+    "EFFECTS",
+    "NAME_EFFECTS",
+    "SUMMARY_EFFECTS",
+]
 
 # The word tables are data: wrapgen/knowledge/data/effects.json (each word with its reason).
 NAME_EFFECTS: Mapping[str, str] = name_effects()
@@ -171,3 +179,38 @@ def classify(
     if others:
         reason += f" (outranks {', '.join(others)})"
     return PolicyGuess(effect, deciding, reason)
+
+
+_FIRST_WORD = re.compile(r"\W*([A-Za-z]+)")
+
+
+@rule("what does the main mode of a tool without subcommands change, where no word of it says?")
+def main_mode_effect(root: Command, guess: PolicyGuess) -> PolicyGuess:
+    """Where no word of a tool's name or summary says what its main mode changes (``guess`` is the
+    fallback write), its switches' help speaks for it: where at least two open with a verb that
+    reads ("print", "display", "output") and more do than open with one that changes something
+    ("set", "remove"), and none only previews what it would do (a dry run: then it does something),
+    the tool prints what it is asked, a read. A wrap tries every read in the
+    sandbox and makes one that writes a confirm-gated write. ``guess`` otherwise."""
+    if guess.words or guess.effect != "write":
+        return guess
+    if any(preview_words().search(flag.description or "") for flag in root.flags):
+        # a switch that only shows what the tool would do (a dry run, the result to standard
+        # output instead of files) says that without it the tool does it
+        return guess
+    counts = {effect: 0 for effect in EFFECTS}
+    for flag in root.flags:
+        first = _FIRST_WORD.match(flag.description or "")
+        key = _summary_key(first.group(1).lower()) if first else None
+        if key is not None:
+            counts[SUMMARY_EFFECTS[key]] += 1
+    reads = counts["read"]
+    changes = sum(n for effect, n in counts.items() if effect != "read")
+    if reads < 2 or reads <= changes:
+        return guess
+    return PolicyGuess(
+        "read",
+        (f"{reads} switches' help",),
+        f"read: no word of its name or help says what it changes; the help of {reads} of its "
+        f"switches says what it prints, of {changes} that it changes something",
+    )

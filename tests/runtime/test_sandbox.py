@@ -86,9 +86,8 @@ def test_tmp_is_readable_and_its_sockets_are_hidden(tmp_path):
         code = (
             "import socket, sys\n"
             f"print(open({str(tmp_path / 'data')!r}).read().strip())\n"
-            "s = socket.socket(socket.AF_UNIX)\n"
             "try:\n"
-            f"    s.connect({path!r}); print('connected')\n"
+            f"    socket.socket(socket.AF_UNIX).connect({path!r}); print('connected')\n"
             "except OSError as e:\n"
             "    print('refused', e.errno)\n"
         )
@@ -508,3 +507,82 @@ def test_a_missing_write_path_never_hides_the_working_directory(tmp_path, monkey
     envelope = execute(binding, "v", {}, cwd=tmp_path / "w")
     assert envelope["ok"] is False and "read-only" in envelope["error"].lower(), envelope
     assert sorted(os.listdir(tmp_path)) == ["w"]
+
+
+def _listening(path: str):
+    import socket
+
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(path)
+    server.listen(4)
+    return server
+
+
+_CONNECT = (
+    "import socket, sys\n"
+    "try:\n"
+    "    socket.socket(socket.AF_UNIX).connect(sys.argv[1]); print('connected')\n"
+    "except OSError as e:\n"
+    "    print('refused', e.errno)\n"
+    "a, b = socket.socketpair(); a.send(b'own'); print(b.recv(3).decode())\n"
+)
+
+
+def _connect_binding(path: str, *, effect="read", section=None) -> dict:
+    binding = binding_dict(
+        "sb",
+        PY,
+        {"v": verb([PY, "-c", _CONNECT, path], json_sel=[], effect=effect, confirm=False)},
+    )
+    if section is not None:
+        binding["sandbox"] = section
+    return binding
+
+
+def test_no_call_reaches_a_host_socket_its_pack_does_not_declare(tmp_path):
+    """A daemon's socket deep in a directory the call can see (not /run, HOME or /tmp's top) cannot
+    be connected to, by a read or a write, even with the network; a socketpair of its own works."""
+    place = tmp_path / "var" / "lib" / "daemon"
+    place.mkdir(parents=True)
+    path = str(place / "control.sock")
+    server = _listening(path)
+    try:
+        for effect, section in (("read", None), ("write", None), ("read", {"network": True})):
+            envelope = execute(_connect_binding(path, effect=effect, section=section), "v", {})
+            assert envelope == {"ok": True, "result": "refused 13\nown\n"}, (effect, envelope)
+    finally:
+        server.close()
+
+
+def test_a_declared_socket_is_reached(tmp_path):
+    """sandbox.sockets [path]: the pack's own daemon is reached."""
+    path = str(tmp_path / "engine.sock")
+    server = _listening(path)
+    try:
+        envelope = execute(_connect_binding(path, section={"sockets": [path]}), "v", {})
+        assert envelope == {"ok": True, "result": "connected\nown\n"}
+    finally:
+        server.close()
+
+
+def test_no_call_reaches_an_abstract_socket_of_the_host(tmp_path):
+    """A call with the network shares the host's network namespace, where abstract Unix sockets
+    (a desktop's bus, an X server's) live: none can be created to reach them."""
+    import socket
+
+    name = f"\0wrapgen-test-{os.getpid()}"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(name)
+    server.listen(1)
+    try:
+        code = (
+            "import socket\n"
+            "try:\n"
+            f"    socket.socket(socket.AF_UNIX).connect({name!r}); print('connected')\n"
+            "except OSError as e:\n"
+            "    print('refused', e.errno)\n"
+        )
+        envelope = _run(code, tmp_path, section={"network": True})
+        assert envelope == {"ok": True, "result": "refused 13\n"}
+    finally:
+        server.close()

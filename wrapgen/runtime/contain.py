@@ -225,6 +225,12 @@ def _exec_tool(
         os.dup2(stdio[0], 0)
         os.dup2(stdio[1], 1)
         os.dup2(stdio[2], 2)
+        if len(stdio) > 3:  # fds the tool reads by number from 3 on (the sandbox's filter)
+            top = len(stdio)  # (first moved above every target, this pipe too)
+            err_w = fcntl.fcntl(err_w, fcntl.F_DUPFD_CLOEXEC, top)
+            moved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, top) for fd in stdio[3:]]
+            for number, fd in enumerate(moved, 3):
+                os.dup2(fd, number)
         if memory_limit is not None:
             resource.setrlimit(resource.RLIMIT_DATA, memory_limit)
         saved = None
@@ -1153,7 +1159,8 @@ def spawn_supervised(
     a supervisor forked from this process takes this process's own, as a fork does.
 
     ``limits``: (resource, soft, hard) the tool runs under besides those (the sandbox's file size
-    and process bounds); the supervisor sets them before it forks the tool.
+    and process bounds); the supervisor sets them before it forks the tool. ``stdio`` may hold more
+    than three fds: the tool gets the fourth as fd 3 and so on (the sandbox's seccomp filter).
 
     The caller closes its copies of the stdio fds it gave the child. Raises ``OSError`` only when
     the fork itself fails; an exec failure arrives as ``exec_errno`` on the status pipe.

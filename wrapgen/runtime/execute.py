@@ -479,9 +479,23 @@ def _run_sandboxed(binding: dict, verb_key: str, verb: dict, argv, *, cwd, env, 
             )
         except FileNotFoundError:
             return ProcessResult(argv=tuple(argv), not_found="not found"), None
+        program = ()
         try:
-            result = run_process(plan.argv, cwd=work, env=plan.env, limits=plan.limits, **options)
+            if plan.seccomp:  # (read by bubblewrap from a pipe, as fd SECCOMP_FD)
+                program = os.pipe()
+                os.write(program[1], plan.seccomp)
+                os.close(program[1])
+            result = run_process(
+                plan.argv,
+                cwd=work,
+                env=plan.env,
+                limits=plan.limits,
+                pass_fds=program[:1],
+                **options,
+            )
         finally:
+            if program:
+                os.close(program[0])
             sandbox.settle(plan)
         reason = sandbox.started(result.exit_code, result.stdout, result.stderr)
         if reason is None:

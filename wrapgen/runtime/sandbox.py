@@ -26,6 +26,11 @@ Every call runs in bubblewrap, unprivileged even when wrapgen runs as root:
   are made from (a task runner's repository, ``sandbox.tree``) has that directory instead: read-only
   for a read, writable for a write, and the caller's working directory read-only. A declared write
   path that does not exist yet can be created by a write and nothing beside it (``settle``);
+- no Unix socket at all for a pack that declares none (``sandbox.sockets``): a seccomp filter
+  refuses ``socket(AF_UNIX)`` (``unix_socket_filter``), so a daemon's socket lying anywhere the call
+  can see (``/var/lib/...``, deep in /tmp) or in the abstract namespace is out of reach, where the
+  masks above hide only the usual places; ``socketpair`` (a tool's own IPC) still works. A pack that
+  declares a socket can create Unix sockets, and reach any it can see;
 - the network only for the verbs the pack allows it (``sandbox.network``: true, or a list of verbs);
   every other call gets a loopback of its own (``--unshare-net``);
 - the tool's own install, where it lies in a masked directory (a virtual environment in HOME,
@@ -49,6 +54,7 @@ with the supervisor's containment alone and says so once per process (``take_not
 
 from __future__ import annotations
 
+import errno
 import os
 import resource
 from collections import namedtuple
@@ -69,6 +75,8 @@ __all__ = [
     "find_bwrap",
     "plan",
     "settle",
+    "unix_socket_filter",
+    "SECCOMP_FD",
     "setting",
     "started",
     "exec_failure",
@@ -139,6 +147,8 @@ SCRATCH_BYTES = 256 * 1024 * 1024
 FILE_SIZE_BYTES = 4 * 1024 * 1024 * 1024
 PROCESSES = 4096
 HOST_KEYS = "/etc/ssh"
+# The fd on which bubblewrap reads the call's seccomp program (the first past stdio)
+SECCOMP_FD = 3
 _OPTIONS_08 = ("--disable-userns", "--size", "--perms")  # bubblewrap 0.8 (2023)
 # What a tool prints when a call fails on something the sandbox withheld (strerror texts and the
 # words of common resolvers and HTTP clients): best effort, for the envelope's hint only
@@ -164,11 +174,12 @@ _MISSING_ERRORS = ("no such file", "not found", "does not exist", "cannot find",
 # How one call runs: ``argv`` (bwrap's, or the tool's own when ``sandboxed`` is False), the
 # environment, what the verb was allowed (``network``, ``writable``), ``limits`` (resource, soft, hard)
 # for the tool, the tool's path, the scratch HOME's ("" when there is none), and the staging
-# directories of declared write paths that did not exist (``settle`` ends them)
+# directories of declared write paths that did not exist (``settle`` ends them), and the seccomp
+# program bubblewrap reads on fd ``SECCOMP_FD`` (b"": none)
 Plan = namedtuple(
     "Plan",
-    "argv env sandboxed network writable limits tool home staged",
-    defaults=((), "", "", ()),
+    "argv env sandboxed network writable limits tool home staged seccomp",
+    defaults=((), "", "", (), b""),
 )
 
 
@@ -397,6 +408,10 @@ def plan(
         out += ["--remount-ro", directory]
     if not network:
         out.append("--unshare-net")
+    # no Unix socket for a pack that declares none: no daemon's socket, wherever it lies, is reached
+    seccomp = None if _strings(sandbox.get("sockets")) else unix_socket_filter()
+    if seccomp:
+        out += ["--seccomp", str(SECCOMP_FD)]
     out += [
         "--unshare-pid",
         "--unshare-ipc",
@@ -422,6 +437,7 @@ def plan(
         tool=tool,
         home=home,
         staged=staged,
+        seccomp=seccomp or b"",
     )
 
 
@@ -480,6 +496,78 @@ def settle(plan: Plan) -> None:
             except OSError:
                 continue
         shutil.rmtree(staging, ignore_errors=True)
+
+
+# The seccomp program's instructions (classic BPF) and the syscalls it looks at
+_LD = 0x20  # BPF_LD | BPF_W | BPF_ABS
+_AND = 0x54  # BPF_ALU | BPF_AND | BPF_K
+_JEQ = 0x15  # BPF_JMP | BPF_JEQ | BPF_K
+_RET = 0x06  # BPF_RET | BPF_K
+_ALLOW = 0x7FFF0000
+_ERRNO = 0x00050000
+_NR, _ARCH, _ARG0 = 0, 4, 16  # offsets in struct seccomp_data (the first argument's low half)
+_AF_UNIX = 1
+_SYS_SOCKET = 1
+_X32 = 0x40000000
+# (both little-endian: "aarch64_be" is none of them)
+# machine: (its audit arch, socket, io_uring_setup; the compat arch, its socket, its socketcall)
+_SYSCALLS = {
+    "x86_64": (0xC000003E, 41, 425, 0x40000003, 359, 102),
+    "aarch64": (0xC00000B7, 198, 425, 0x40000028, 281, None),
+}
+
+
+def unix_socket_filter(machine: str | None = None) -> bytes | None:
+    """The seccomp program (classic BPF, as bubblewrap's ``--seccomp`` reads it) that refuses to
+    create a Unix socket (``socket(AF_UNIX)``: EACCES) and io_uring (ENOSYS: its requests make
+    sockets past the filter), and allows everything else, ``socketpair`` among it (a pair connects
+    to nothing of the host); None on a machine it does not know (``_SYSCALLS``). A Unix socket's
+    address is a path or an abstract name that no filter can read, so none is created at all: the
+    only way to reach a daemon (a container engine, a desktop's bus, an agent holding keys) whose
+    socket lies anywhere the call can see, or in the abstract namespace of a call with the network."""
+    known = _SYSCALLS.get(machine or os.uname().machine)
+    if known is None:
+        return None
+    arch, socket_nr, uring, compat, compat_socket, socketcall = known
+    deny, enosys = _ERRNO | errno.EACCES, _ERRNO | errno.ENOSYS
+    prog: list = []  # [code, label jumped to when true, when false (None: the next), k]
+
+    def ins(code, k=0, jt=None, jf=None):
+        prog.append([code, jt, jf, k])
+
+    ins(_LD, _ARCH)  # the calling convention: the machine's own, or its 32-bit one; else allowed
+    ins(_JEQ, arch, None, "compat")
+    ins(_LD, _NR)
+    ins(_AND, ~_X32 & 0xFFFFFFFF)  # (x86_64's x32 calls are its own numbers with this bit set)
+    ins(_JEQ, uring, "enosys", None)
+    ins(_JEQ, socket_nr, None, "allow")
+    ins(_LD, _ARG0)
+    ins(_JEQ, _AF_UNIX, "deny", "allow")
+    labels = {"compat": len(prog)}
+    ins(_JEQ, compat, None, "allow")
+    ins(_LD, _NR)
+    if (
+        socketcall is not None
+    ):  # (the 32-bit multiplexer: its SYS_SOCKET is refused whatever the domain)
+        ins(_JEQ, socketcall, None, "direct")
+        ins(_LD, _ARG0)
+        ins(_JEQ, _SYS_SOCKET, "deny", "allow")
+        labels["direct"] = len(prog)
+    ins(_JEQ, compat_socket, None, "allow")
+    ins(_LD, _ARG0)
+    ins(_JEQ, _AF_UNIX, "deny", "allow")
+    labels["allow"] = len(prog)
+    ins(_RET, _ALLOW)
+    labels["deny"] = len(prog)
+    ins(_RET, deny)
+    labels["enosys"] = len(prog)
+    ins(_RET, enosys)
+    out = b""  # struct sock_filter: u16 code, u8 jt, u8 jf, u32 k; jumps count from the next
+    for at, (code, jt, jf, k) in enumerate(prog):
+        jt = 0 if jt is None else labels[jt] - at - 1
+        jf = 0 if jf is None else labels[jf] - at - 1
+        out += code.to_bytes(2, "little") + bytes((jt, jf)) + k.to_bytes(4, "little")
+    return out
 
 
 def _is_script(path: str) -> bool:

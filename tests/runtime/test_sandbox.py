@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -74,10 +76,13 @@ def test_a_read_cannot_write_its_working_directory_or_anywhere(tmp_path):
 
 
 def test_tmp_is_readable_and_its_sockets_are_hidden(tmp_path):
-    """A file under /tmp reads; a socket at /tmp's top cannot be reached."""
+    """A file under /tmp that anyone may read reads; a socket at /tmp's top cannot be reached."""
     import socket
 
+    tmp_path = Path(tempfile.mkdtemp(dir="/tmp"))  # (pytest's own is root-only for a root caller)
+    tmp_path.chmod(0o755)
     (tmp_path / "data").write_text("left here\n")
+    (tmp_path / "data").chmod(0o644)
     path = f"/tmp/.s.wrapgen-test-{os.getpid()}"
     server = socket.socket(socket.AF_UNIX)
     server.bind(path)
@@ -96,6 +101,7 @@ def test_tmp_is_readable_and_its_sockets_are_hidden(tmp_path):
     finally:
         server.close()
         os.unlink(path)
+        shutil.rmtree(tmp_path)
 
 
 def test_a_write_may_change_its_working_directory_only(tmp_path):
@@ -586,3 +592,42 @@ def test_no_call_reaches_an_abstract_socket_of_the_host(tmp_path):
         assert envelope == {"ok": True, "result": "refused 13\n"}
     finally:
         server.close()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a root caller's case (others are refused by modes)")
+def test_a_root_callers_read_cannot_read_what_only_root_may(tmp_path):
+    """Root's files that others may not read, beside the working directory (a 0600 file, a 0700
+    directory) and /etc/shadow, are hidden from a root caller's read; what anyone may read beside
+    it, and the working directory's own files, still read."""
+    (tmp_path / "private").mkdir(mode=0o700)
+    (tmp_path / "private" / "secret").write_text("in a root-only directory\n")
+    (tmp_path / "loose.key").write_text("root-only file\n")
+    (tmp_path / "loose.key").chmod(0o600)
+    (tmp_path / "open").mkdir(mode=0o755)
+    (tmp_path / "open" / "notes").write_text("anyone's\n")
+    (tmp_path / "open" / "notes").chmod(0o644)
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "mine").write_text("the call's own\n")
+    (work / "mine").chmod(0o600)
+    paths = [
+        "/etc/shadow",
+        str(tmp_path / "private" / "secret"),
+        str(tmp_path / "loose.key"),
+        str(tmp_path / "open" / "notes"),
+        str(work / "mine"),
+    ]
+    code = (
+        "import json\n"
+        "out = []\n"
+        f"for path in {paths!r}:\n"
+        "    try: out.append(open(path).read().strip() or 'empty')\n"
+        "    except OSError as e: out.append(e.errno)\n"
+        "print(json.dumps(out))\n"
+    )
+    envelope = _run(code, work)
+    assert envelope["ok"], envelope
+    shadow, secret, loose, notes, mine = json.loads(envelope["result"])
+    hidden = ("empty", 2, 13)  # (/dev/null over a file, which cannot be opened on a nodev mount)
+    assert shadow in hidden and secret in hidden and loose in hidden, (shadow, secret, loose)
+    assert notes == "anyone's" and mine == "the call's own"

@@ -631,3 +631,29 @@ def test_a_root_callers_read_cannot_read_what_only_root_may(tmp_path):
     hidden = ("empty", 2, 13)  # (/dev/null over a file, which cannot be opened on a nodev mount)
     assert shadow in hidden and secret in hidden and loose in hidden, (shadow, secret, loose)
     assert notes == "anyone's" and mine == "the call's own"
+
+
+def test_processes_are_bounded_per_call_even_for_root(tmp_path, monkeypatch):
+    """Where a cgroup can be made (root, or a delegated one), a call's processes are bounded by its
+    own pids.max, which binds a root caller too (RLIMIT_NPROC does not); its cgroup ends with it."""
+    probe = sandbox_module.pids_group()
+    if probe is None:
+        pytest.skip("no cgroup with the pids controller can be made here")
+    sandbox_module.end_group(probe)
+    monkeypatch.setattr(sandbox_module, "PROCESSES", 12)
+    code = (
+        "import os, time\n"
+        "made = refused = 0\n"
+        "for _ in range(40):\n"
+        "    try: pid = os.fork()\n"
+        "    except OSError: refused += 1; continue\n"
+        "    if pid == 0: time.sleep(30); os._exit(0)\n"
+        "    made += 1\n"
+        "print(made, refused)\n"
+    )
+    envelope = _run(code, tmp_path)
+    assert envelope["ok"], envelope
+    made, refused = map(int, envelope["result"].split())
+    assert made < 12 and refused == 40 - made
+    base = os.path.dirname(probe)
+    assert not [n for n in os.listdir(base) if n.startswith(f"wrapgen-{os.getpid()}-")]

@@ -512,20 +512,28 @@ def _run_sandboxed(binding: dict, verb_key: str, verb: dict, argv, *, cwd, env, 
 
 
 def _run_in_plan(plan, work: str, options: dict):
-    """Run a sandbox plan: bubblewrap reads its seccomp program from a pipe (fd SECCOMP_FD); the
-    staging of declared write paths ends with the call (``sandbox.settle``)."""
-    program = ()
+    """Run a sandbox plan: bubblewrap reads its seccomp program from a pipe (fd SECCOMP_FD); the call
+    runs in a cgroup of its own where one can be made (``sandbox.pids_group``); the staging of
+    declared write paths ends with the call (``sandbox.settle``)."""
+    program, group = (), sandbox.pids_group()
     try:
         if plan.seccomp:
             program = os.pipe()
             os.write(program[1], plan.seccomp)
             os.close(program[1])
         return run_process(
-            plan.argv, cwd=work, env=plan.env, limits=plan.limits, pass_fds=program[:1], **options
+            plan.argv,
+            cwd=work,
+            env=plan.env,
+            limits=plan.limits,
+            pass_fds=program[:1],
+            group=group,
+            **options,
         )
     finally:
         if program:
             os.close(program[0])
+        sandbox.end_group(group)
         sandbox.settle(plan)
 
 

@@ -657,3 +657,16 @@ def test_processes_are_bounded_per_call_even_for_root(tmp_path, monkeypatch):
     assert made < 12 and refused == 40 - made
     base = os.path.dirname(probe)
     assert not [n for n in os.listdir(base) if n.startswith(f"wrapgen-{os.getpid()}-")]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a root caller's case (others are refused by modes)")
+def test_a_script_the_verb_names_in_a_root_only_directory_runs(tmp_path):
+    """A script the verb's own command line names (python SCRIPT) is the tool's, not a file to hide,
+    even in a root-only directory beside the working directory."""
+    (tmp_path / "tools").mkdir(mode=0o700)
+    script = tmp_path / "tools" / "rows.py"
+    script.write_text("print('ran')\n")
+    work = tmp_path / "w"
+    work.mkdir()
+    binding = binding_dict("sb", PY, {"v": verb([PY, str(script)], json_sel=[])})
+    assert execute(binding, "v", {}, cwd=work) == {"ok": True, "result": "ran\n"}

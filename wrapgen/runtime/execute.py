@@ -476,6 +476,12 @@ def _run_sandboxed(binding: dict, verb_key: str, verb: dict, argv, *, cwd, env, 
     reason = "bubblewrap (bwrap) is not installed (Debian: apt-get install bubblewrap)"
     if bwrap is not None:
         effect = (verb.get("policy") or {}).get("effect") or "read"
+        # the paths the verb's own words name (a script an interpreter runs), not an argument's
+        fixed = tuple(
+            token
+            for token in verb.get("argv") or ()
+            if isinstance(token, str) and token.startswith("/") and "{{" not in token
+        )
         for _attempt in range(_SANDBOX_ATTEMPTS):
             try:
                 plan = sandbox.plan(
@@ -486,6 +492,7 @@ def _run_sandboxed(binding: dict, verb_key: str, verb: dict, argv, *, cwd, env, 
                     cwd=work,
                     env=env,
                     bwrap=bwrap,
+                    fixed=fixed,
                 )
             except FileNotFoundError:
                 return ProcessResult(argv=tuple(argv), not_found="not found"), None

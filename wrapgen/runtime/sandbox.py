@@ -338,12 +338,14 @@ def plan(
     cwd: str,
     env: dict,
     bwrap: str,
+    fixed: tuple = (),
 ) -> Plan:
     """The bubblewrap command line for one call (pure but for looking at the file system: which
     paths exist, the tool's place, the marks above ``cwd``; and for the staging directory of a
     declared write path that does not exist yet, which ``settle`` ends after the call). ``env`` is
     the tool's environment; the plan's is the same with TMPDIR on the scratch. ``FileNotFoundError``
-    when the tool is not found (nothing can be bound for it)."""
+    when the tool is not found (nothing can be bound for it). ``fixed``: the absolute paths the
+    verb's own command line names (a script its interpreter runs), never hidden as root-only."""
     tool = _resolve_tool(argv[0], cwd, env)
     if tool is None:
         raise FileNotFoundError(argv[0])
@@ -381,7 +383,7 @@ def plan(
         declared = _strings(sandbox.get("sockets")) + _strings(sandbox.get("write"))
         declared += _strings(extra.get("write")) if isinstance(extra, dict) else []
         keep = [cwd, root, tree, tool, os.path.realpath(tool), *env.get("PATH", "").split(":")]
-        keep += [_expand(entry, home, root, env) for entry in declared]
+        keep += [_expand(entry, home, root, env) for entry in declared] + list(fixed)
         found = _root_only([k for k in keep if os.path.isabs(k)], [cwd, root, tree], masks)
         for secret, is_dir in sorted({*found, *_known_secrets()}):
             out += ["--tmpfs", secret] if is_dir else ["--ro-bind", "/dev/null", secret]

@@ -113,6 +113,14 @@ KINDS = {
         "",
     ),
     "rendered": ("keep", "a write verb: rendered with sample args, never run", ""),
+    # a verb no word labelled (a write to be safe), tried as a read: it did not answer cleanly, so it
+    # stays a write; the detail says what the trial showed ("it failed (exit 2)")
+    "kept-write": (
+        "keep",
+        "tried as a read, since no word says what it does; it stays a write (confirm-gated): "
+        "it did not answer cleanly",
+        "",
+    ),
 }
 
 TRIAL_CODES = {
@@ -518,9 +526,30 @@ def _lone_dashes(outcome: TrialOutcome) -> int:
     return outcome.stdout.count("--") - echoed
 
 
+# An error that names "-" or "--" as an option it does not know: "unknown option: -",
+# "Unknown option --", "Unrecognized option '-'", "invalid option -- '-'".
+_REFUSED_DASHES = re.compile(
+    r"""
+    \b(?:unknown|unrecogni[sz]ed|invalid|illegal|unexpected|bad)\s+
+    (?:option|flag|switch|argument)s?                # "unknown option", "invalid flag"
+    [\s:]*(?:--\s+)?                                  # getopt's "invalid option -- '-'"
+    ['"`\u2018]?--?['"`\u2019]?                         # the option named: "-" or "--", maybe quoted
+    (?=$|[\s,.:;)])
+    """,
+    re.VERBOSE | re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _refuses_dashes(outcome: TrialOutcome | None) -> bool:
+    return outcome is not None and bool(
+        _REFUSED_DASHES.search(f"{outcome.stderr}\n{outcome.stdout}")
+    )
+
+
 def double_dash_verdict(with_it: Evidence, without_it: Evidence) -> str:
     """What the same operand with and without ``--`` shows: "dropped" (the tool reads ``--`` as an
-    operand or refuses it: it fails only with it, or answers about a ``--`` it took for a name),
+    operand or refuses it: it fails only with it, or answers about a ``--`` it took for a name, or
+    fails both ways but names ``--`` as an unknown option only with it),
     "kept" (it takes it: it fails only without it, or answers the same), "" (nothing is shown)."""
     good_with, good_without = with_it.kind in _ANSWERED, without_it.kind in _ANSWERED
     if good_without and not good_with and with_it.kind not in ("not-tried", "long-running"):
@@ -533,6 +562,12 @@ def double_dash_verdict(with_it: Evidence, without_it: Evidence) -> str:
             return "kept"
         if _lone_dashes(with_it.outcome) > said_without.count("--"):
             return "dropped"  # it answered about "--": a widget, a service, a file named "--"
+    if (
+        not good_with
+        and _refuses_dashes(with_it.outcome)
+        and not _refuses_dashes(without_it.outcome)
+    ):
+        return "dropped"  # both failed, and with it the error names "--" as an unknown option
     return ""
 
 

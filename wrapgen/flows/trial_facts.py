@@ -15,6 +15,7 @@ from typing import Mapping
 
 from wrapgen.knowledge.trials import format_flag_names
 from wrapgen.model.tool import Command, Flag, Tool
+from wrapgen.parse.double_dash import said_by_family_only
 
 __all__ = ["VerbFacts", "verb_facts", "json_candidates", "MAX_JSON_CANDIDATES"]
 
@@ -80,5 +81,7 @@ def verb_facts(tool: Tool | None, proposal) -> Mapping[str, VerbFacts]:
     for decision in proposal.chosen:
         command = _command_of(tool, decision.path)
         if command is not None:
-            out[decision.name] = VerbFacts(command.double_dash, json_candidates(command))
+            # a "--" only its parser family's look stands for is checked by a trial, as a silent one
+            said = None if said_by_family_only(command) else command.double_dash
+            out[decision.name] = VerbFacts(said, json_candidates(command))
     return out

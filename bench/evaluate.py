@@ -1,7 +1,7 @@
 """The held-out evaluation (issue 26 item 5; the goals of issues 26 and 28): packs wrapped fresh, judged
 on tools nobody tuned on.
 
-    python3 bench/evaluate.py [--half tuning|held_out|both] [--tools a,b] [--regimes usage,no-usage]
+    python3 bench/evaluate.py [--half tuning|held_out|both] [--tools a,b] [--regimes usage|no-usage|both]
                               [--tldr DIR] [--jobs N] [--json OUT] [--no-tasks] [--no-check]
 
 Every tool of ``bench/data/tools.json`` that is installed is wrapped fresh (``wrapgen wrap BIN -o
@@ -742,11 +742,24 @@ def issue28(result: dict, tools: dict) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 
+REGIMES = ("usage", "no-usage")
+
+
+def parse_regimes(text: str) -> list[str]:
+    """``--regimes``: ``usage``, ``no-usage``, ``both`` or a comma list of them, in the order given
+    (``both``: usage, then no-usage); [] where a word is none of them."""
+    words = [word.strip() for word in text.split(",") if word.strip()]
+    regimes = [r for word in words for r in (REGIMES if word == "both" else (word,))]
+    if not regimes or any(r not in REGIMES for r in regimes):
+        return []
+    return list(dict.fromkeys(regimes))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--half", default="both", choices=["tuning", "held_out", "both"])
     parser.add_argument("--tools", help="comma-separated tool names (default: the half's tools)")
-    parser.add_argument("--regimes", default="usage,no-usage", help="usage, no-usage or both")
+    parser.add_argument("--regimes", default="both", help="usage, no-usage or both (default: both)")
     parser.add_argument("--tldr", default=str(DEFAULT_TLDR), help="a tldr-pages checkout")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--json", metavar="OUT", help="also write every figure as JSON to OUT")
@@ -782,9 +795,9 @@ def main(argv=None) -> int:
     if absent:
         print(f"not installed, left out: {', '.join(absent)}", file=sys.stderr)
     names = [name for name in names if name not in absent]
-    regimes = [r.strip() for r in options.regimes.split(",") if r.strip()]
-    if any(r not in ("usage", "no-usage") for r in regimes):
-        parser.error("--regimes takes usage, no-usage or both")
+    regimes = parse_regimes(options.regimes)
+    if not regimes:
+        parser.error("--regimes takes usage, no-usage or both (or usage,no-usage)")
     tldr_root = Path(options.tldr)
     if not (tldr_root / "pages").is_dir():
         print(f"no tldr-pages at {tldr_root}: tldr examples not scored", file=sys.stderr)

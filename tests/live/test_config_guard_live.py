@@ -24,10 +24,6 @@ PACKS = [REPO_ROOT / "adapters" / "git", REPO_ROOT / "tests" / "packs" / "git"]
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
 
 
-def _env(home: Path) -> dict:
-    return isolated_git_env(home, identity=False)
-
-
 def _git(repo: Path, *args: str, home: Path) -> subprocess.CompletedProcess:
     env = isolated_git_env(home)
     return subprocess.run(
@@ -38,7 +34,12 @@ def _git(repo: Path, *args: str, home: Path) -> subprocess.CompletedProcess:
 def _exec(pack: Path, verb: str, repo: Path, home: Path) -> dict:
     command = [sys.executable, "-m", "wrapgen", "exec", str(pack), verb, "--json"]
     done = subprocess.run(
-        command, cwd=repo, env=_env(home), capture_output=True, text=True, timeout=120
+        command,
+        cwd=repo,
+        env=isolated_git_env(home, identity=False),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.stdout.strip(), done.stderr
     time.sleep(0.3)  # (what a filter wrote reaches the marker through its recorder's thread)

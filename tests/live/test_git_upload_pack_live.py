@@ -9,7 +9,6 @@ Each attack is shown to be real first: plain git, in the same clone and environm
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -17,31 +16,34 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.git import isolated_git_env
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PACK = REPO_ROOT / "adapters" / "git"
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
 
 
-def _env(home: Path) -> dict:
-    return {
-        "PATH": os.environ["PATH"],
-        "HOME": str(home),
-        "LANG": "C.UTF-8",
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
-
-
 def _git(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        ["git", *args], cwd=cwd, env=_env(home), capture_output=True, text=True, timeout=60
+        ["git", *args],
+        cwd=cwd,
+        env=isolated_git_env(home, identity=False),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
 def _exec(verb: str, cwd: Path, home: Path, *args: str) -> dict:
     command = [sys.executable, "-m", "wrapgen", "exec", str(PACK), verb, "--json", "--", *args]
     done = subprocess.run(
-        command, cwd=cwd, env=_env(home), capture_output=True, text=True, timeout=120
+        command,
+        cwd=cwd,
+        env=isolated_git_env(home, identity=False),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.stdout.strip(), done.stderr
     return json.loads(done.stdout)
@@ -80,7 +82,7 @@ def test_a_repository_s_uploadpack_does_not_run_from_fetch_or_pull(clone):
     marker.unlink()
     # and a GIT_CONFIG_* override alone would not stop it (the first value wins)
     env = {
-        **_env(home),
+        **isolated_git_env(home, identity=False),
         "GIT_CONFIG_COUNT": "1",
         "GIT_CONFIG_KEY_0": "remote.origin.uploadpack",
         "GIT_CONFIG_VALUE_0": "git-upload-pack",

@@ -21,17 +21,13 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 PACK = REPO_ROOT / "adapters" / "git"
 
 
-def _env(home: Path) -> dict:
-    return isolated_git_env(home)
-
-
 @pytest.fixture
 def repo(tmp_path):
     if shutil.which("git") is None:
         pytest.skip("git not installed")
     root = tmp_path / "repo"
     root.mkdir()
-    env = _env(tmp_path)
+    env = isolated_git_env(tmp_path)
 
     def git(*args):
         subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
@@ -51,7 +47,7 @@ def _human(repo: Path, *args: str) -> str:
     done = subprocess.run(
         ["git", *args],
         cwd=repo,
-        env=_env(repo.parent),
+        env=isolated_git_env(repo.parent),
         capture_output=True,
         text=True,
         timeout=60,
@@ -63,7 +59,7 @@ def _human(repo: Path, *args: str) -> str:
 def _pack(repo: Path, verb: str, args: dict) -> dict:
     envelope = {"pack_id": "git", "verb_key": verb, "args": args}
     command = [sys.executable, "-m", "wrapgen", "exec", "--envelope", "-"]
-    env = {**_env(repo.parent), "WRAPGEN_PATH": str(PACK.parent)}
+    env = {**isolated_git_env(repo.parent), "WRAPGEN_PATH": str(PACK.parent)}
     done = subprocess.run(
         command,
         cwd=repo,

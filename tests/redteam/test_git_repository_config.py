@@ -28,27 +28,20 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import require_tool
+from tests.support.git import isolated_git_env
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PACK = REPO_ROOT / "adapters" / "git"
 
 
-def _env(home: Path) -> dict:
-    return {
-        "PATH": os.environ["PATH"],
-        "HOME": str(home),
-        "LANG": "C.UTF-8",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": "a",
-        "GIT_AUTHOR_EMAIL": "a@example.com",
-        "GIT_COMMITTER_NAME": "a",
-        "GIT_COMMITTER_EMAIL": "a@example.com",
-    }
-
-
 def _git(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
     done = subprocess.run(
-        ["git", *args], cwd=cwd, env=_env(home), capture_output=True, text=True, timeout=60
+        ["git", *args],
+        cwd=cwd,
+        env=isolated_git_env(home),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     return done
 
@@ -56,7 +49,7 @@ def _git(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
 def _exec(verb: str, cwd: Path, home: Path, *args: str) -> dict:
     command = [sys.executable, "-m", "wrapgen", "exec", str(PACK), verb, "--json", "--", *args]
     done = subprocess.run(
-        command, cwd=cwd, env=_env(home), capture_output=True, text=True, timeout=120
+        command, cwd=cwd, env=isolated_git_env(home), capture_output=True, text=True, timeout=120
     )
     assert done.stdout.strip(), done.stderr
     return json.loads(done.stdout)

@@ -371,3 +371,140 @@ def test_a_mark_in_home_itself_never_widens_to_home(tmp_path, monkeypatch):
         "ok": True,
         "result": "['project']\n",
     }
+
+
+def test_a_pack_that_lists_host_processes_sees_them_and_can_touch_none(tmp_path):
+    """sandbox.host_processes: the host's /proc lists a process of the caller's, its cmdline reads,
+    but it cannot be signalled nor its environ read, and what the call starts still ends with it."""
+    import subprocess
+
+    host = subprocess.Popen([PY, "-c", "import time; time.sleep(60)", "host-marker"])
+    try:
+        code = (
+            "import os, signal, json, time\n"
+            f"pid = {host.pid}\n"
+            "out = {'cmdline': open(f'/proc/{pid}/cmdline').read().split('\\0')[-2]}\n"
+            "for name in ('environ', 'maps'):\n"
+            "    try: open(f'/proc/{pid}/{name}', 'rb').read(); out[name] = 'read'\n"
+            "    except OSError as e: out[name] = e.errno\n"
+            "try: os.kill(pid, signal.SIGKILL); out['kill'] = 'sent'\n"
+            "except OSError as e: out['kill'] = e.errno\n"
+            "r, w = os.pipe()\n"
+            "if os.fork() == 0:\n"
+            "    os.setsid()\n"
+            "    if os.fork() == 0:\n"
+            "        os.write(w, os.readlink('/proc/self').encode()); time.sleep(60)\n"
+            "    os._exit(0)\n"
+            "out['left'] = int(os.read(r, 32))\n"
+            "print(json.dumps(out))\n"
+        )
+        envelope = _run(code, tmp_path, section={"host_processes": True})
+        assert envelope["ok"], envelope
+        seen = json.loads(envelope["result"])
+        assert seen["cmdline"] == "host-marker"
+        assert seen["environ"] == seen["maps"] == 13  # EACCES
+        assert seen["kill"] == 3  # ESRCH: a host PID names nothing in the call's namespace
+        assert host.poll() is None
+        left = seen["left"]
+        assert left != host.pid and not _alive(left)
+    finally:
+        host.kill()
+        host.wait()
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` is a live (not zombie) process."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[-1].split()[0] not in (b"Z", b"X")
+    except OSError:
+        return False
+
+
+def _write_binding(code: str, section: dict, variable: str, value: Path, *, effect="write"):
+    binding = _binding(code, effect=effect, section=section)
+    binding["env"] = {"pass": [variable], "set": {}}
+    return binding
+
+
+def test_a_write_may_create_a_declared_file_that_does_not_exist_and_nothing_beside_it(
+    tmp_path, monkeypatch
+):
+    """sandbox.write [$STORE] where the store does not exist yet: the first write creates it; a file
+    it makes beside it and a change to a file already there do not reach the host."""
+    place = tmp_path / "place"
+    place.mkdir()
+    (place / "existing").write_text("kept\n")
+    store = place / "store.json"
+    monkeypatch.setenv("WG_STORE", str(store))
+    code = (
+        "import os\n"
+        "store = os.environ['WG_STORE']\n"
+        "print(os.path.exists(store))\n"
+        "open(store, 'w').write('{}')\n"
+        "here = os.path.dirname(store)\n"
+        "for name in ('beside', 'existing'):\n"
+        "    try: open(os.path.join(here, name), 'w').write('changed')\n"
+        "    except OSError as e: print(e.errno)\n"
+    )
+    work = tmp_path / "w"
+    work.mkdir()
+    binding = _write_binding(code, {"write": ["$WG_STORE"]}, "WG_STORE", store)
+    envelope = execute(binding, "v", {}, cwd=work)
+    assert envelope["ok"] and envelope["result"].startswith("False\n"), envelope
+    assert store.read_text() == "{}"
+    assert sorted(os.listdir(place)) == ["existing", "store.json"]
+    assert (place / "existing").read_text() == "kept\n"
+    # once it exists, the file itself is bound: the next write changes it in place
+    assert execute(binding, "v", {}, cwd=work) == {"ok": True, "result": "True\n30\n30\n"}
+    assert sorted(os.listdir(place)) == ["existing", "store.json"]
+
+
+def test_a_write_may_create_a_declared_directory_below_missing_ones(tmp_path, monkeypatch):
+    """sandbox.write [$STATE] where neither the state directory nor its parent exists: the write
+    makes the whole path (a directory with files), and only it appears on the host."""
+    state = tmp_path / "var" / "lib" / "tool"
+    (tmp_path / "var").mkdir()
+    monkeypatch.setenv("WG_STATE", str(state))
+    code = (
+        "import os\n"
+        "state = os.environ['WG_STATE']\n"
+        "os.makedirs(os.path.join(state, 'prod'))\n"
+        "open(os.path.join(state, 'prod', 'web'), 'w').write('v2')\n"
+        "os.makedirs(os.path.join(os.path.dirname(state), 'other'))\n"
+    )
+    work = tmp_path / "w"
+    work.mkdir()
+    binding = _write_binding(code, {"write": ["$WG_STATE"]}, "WG_STATE", state)
+    assert execute(binding, "v", {}, cwd=work)["ok"]
+    assert (state / "prod" / "web").read_text() == "v2"
+    assert os.listdir(tmp_path / "var") == ["lib"] and os.listdir(state.parent) == ["tool"]
+
+
+def test_a_read_cannot_create_a_declared_write_path(tmp_path, monkeypatch):
+    """sandbox.write is for writes: a read that tries to create the missing path fails, nothing is
+    made, and no staging directory is left."""
+    place = tmp_path / "place"
+    place.mkdir()
+    store = place / "store.json"
+    monkeypatch.setenv("WG_STORE", str(store))
+    code = "import os; open(os.environ['WG_STORE'], 'w').write('{}')"
+    work = tmp_path / "w"
+    work.mkdir()
+    binding = _write_binding(code, {"write": ["$WG_STORE"]}, "WG_STORE", store, effect="read")
+    assert execute(binding, "v", {}, cwd=work)["ok"] is False
+    assert os.listdir(place) == []
+
+
+def test_a_missing_write_path_never_hides_the_working_directory(tmp_path, monkeypatch):
+    """A missing declared path whose nearest directory holds the working directory is left unbound
+    (hiding that directory would hide the call's own files): the write there fails, nothing is made."""
+    store = tmp_path / "store.json"
+    monkeypatch.setenv("WG_STORE", str(store))
+    (tmp_path / "w").mkdir()
+    (tmp_path / "w" / "input").write_text("in\n")
+    code = "import os; print(open('input').read().strip()); open(os.environ['WG_STORE'], 'w')"
+    binding = _write_binding(code, {"write": ["$WG_STORE"]}, "WG_STORE", store)
+    envelope = execute(binding, "v", {}, cwd=tmp_path / "w")
+    assert envelope["ok"] is False and "read-only" in envelope["error"].lower(), envelope
+    assert sorted(os.listdir(tmp_path)) == ["w"]

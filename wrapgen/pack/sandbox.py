@@ -133,7 +133,9 @@ def describe(section: Mapping[str, Any] | None, verbs: Mapping[str, Any]) -> lis
                 said.append("writable: " + ", ".join(own["write"]))
             lines.append(f"{name}: " + "; ".join(said))
     if section.get("host_processes") is True:
-        lines.append("the host's processes: shown (no PID namespace of its own)")
+        lines.append(
+            "the host's processes: listed (the host's /proc, read-only; none can be signalled)"
+        )
     if section.get("fallback") is True:
         lines.append("where bubblewrap cannot run: runs without the sandbox (fallback: true)")
     return lines

@@ -479,7 +479,10 @@ def _run_sandboxed(binding: dict, verb_key: str, verb: dict, argv, *, cwd, env, 
             )
         except FileNotFoundError:
             return ProcessResult(argv=tuple(argv), not_found="not found"), None
-        result = run_process(plan.argv, cwd=work, env=plan.env, limits=plan.limits, **options)
+        try:
+            result = run_process(plan.argv, cwd=work, env=plan.env, limits=plan.limits, **options)
+        finally:
+            sandbox.settle(plan)
         reason = sandbox.started(result.exit_code, result.stdout, result.stderr)
         if reason is None:
             failed = sandbox.exec_failure(result.exit_code, result.stdout, result.stderr)

@@ -24,14 +24,20 @@ Every call runs in bubblewrap, unprivileged even when wrapgen runs as root:
   where its metadata lies); read-only for a read, writable for a write or destructive verb, plus the
   paths the pack lists in ``sandbox.write``. A pack whose calls work in one directory wherever they
   are made from (a task runner's repository, ``sandbox.tree``) has that directory instead: read-only
-  for a read, writable for a write, and the caller's working directory read-only;
+  for a read, writable for a write, and the caller's working directory read-only. A declared write
+  path that does not exist yet can be created by a write and nothing beside it (``settle``);
 - the network only for the verbs the pack allows it (``sandbox.network``: true, or a list of verbs);
   every other call gets a loopback of its own (``--unshare-net``);
 - the tool's own install, where it lies in a masked directory (a virtual environment in HOME,
   ``~/.local``), bound back read-only (``install.program_paths``), and the toolchain homes a program
   in one of them needs (a pyenv shim, a rustup proxy: ``install.toolchain_paths``);
-- a pack whose tool lists the host's processes (``sandbox.host_processes``: ps, top) keeps the
-  host's PID namespace; its calls are then ended by the supervisor alone, as before the sandbox;
+- a pack whose tool lists the host's processes (``sandbox.host_processes``: ps, top) sees the host's
+  /proc (read-only) instead of its namespace's, and still runs in a PID namespace of its own: it
+  lists every process and reads what any user may (``stat``, ``status``, ``cmdline``), but cannot
+  signal one (a host PID names nothing in its namespace), nor read a process's ``environ``, ``maps``
+  or memory (the host's processes lie outside its user namespace, and it has no capability), and
+  what it starts ends with it like any call's. ``getpid()`` then differs from ``/proc/self``
+  (the host's PID);
 - bounds on file size (``RLIMIT_FSIZE``) and processes (``RLIMIT_NPROC``, which Linux does not apply
   to root) beside memory, and on scratch space (the tmpfs sizes).
 
@@ -45,6 +51,7 @@ from __future__ import annotations
 
 import os
 import resource
+from collections import namedtuple
 from stat import S_ISSOCK as _S_ISSOCK
 
 __all__ = [
@@ -61,6 +68,7 @@ __all__ = [
     "Plan",
     "find_bwrap",
     "plan",
+    "settle",
     "setting",
     "started",
     "exec_failure",
@@ -74,6 +82,19 @@ BWRAP = "bwrap"
 SETTING_ENV = "WRAPGEN_SANDBOX"
 BWRAP_ENV = "WRAPGEN_BWRAP"  # which bubblewrap (an absolute path); empty: none
 _SYSTEM_BIN = ("/usr/bin", "/bin", "/usr/local/bin")
+# What every call needs of the system: never hidden by a staging directory
+_SYSTEM_DIRS = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib64",
+    "/lib32",
+    "/etc",
+    "/dev",
+    "/proc",
+    "/sys",
+)
 SETTINGS = ("require", "fallback")
 # Where other people's and programs' files lie: each is an empty scratch directory in the sandbox
 # (the working directory, the declared HOME files and sockets bound back into them). /run holds
@@ -140,22 +161,15 @@ _WRITE_ERRORS = ("read-only file system", "read only file system", "erofs")
 _MISSING_ERRORS = ("no such file", "not found", "does not exist", "cannot find", "could not find")
 
 
-class Plan:
-    """How one call runs: ``argv`` (bwrap's, or the tool's own when ``sandboxed`` is False), the
-    environment, what the verb was allowed (``network``, ``writable``), and ``limits`` (resource,
-    soft, hard) for the tool."""
-
-    __slots__ = ("argv", "env", "sandboxed", "network", "writable", "limits", "tool", "home")
-
-    def __init__(self, argv, env, *, sandboxed, network, writable, limits=(), tool="", home=""):
-        self.argv = argv
-        self.env = env
-        self.sandboxed = sandboxed
-        self.network = network
-        self.writable = writable
-        self.limits = limits
-        self.tool = tool
-        self.home = home  # the scratch HOME's path ("" when there is none)
+# How one call runs: ``argv`` (bwrap's, or the tool's own when ``sandboxed`` is False), the
+# environment, what the verb was allowed (``network``, ``writable``), ``limits`` (resource, soft, hard)
+# for the tool, the tool's path, the scratch HOME's ("" when there is none), and the staging
+# directories of declared write paths that did not exist (``settle`` ends them)
+Plan = namedtuple(
+    "Plan",
+    "argv env sandboxed network writable limits tool home staged",
+    defaults=((), "", "", ()),
+)
 
 
 _notice: list = []  # [text] once a fallback happened and was not yet taken; [None] once taken
@@ -229,6 +243,10 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
+def _inside_any(path: str, roots) -> bool:
+    return any(_inside(path, root) for root in roots)
+
+
 def _strings(value) -> list[str]:
     return [v for v in value if isinstance(v, str) and v] if isinstance(value, list) else []
 
@@ -282,9 +300,10 @@ def plan(
     bwrap: str,
 ) -> Plan:
     """The bubblewrap command line for one call (pure but for looking at the file system: which
-    paths exist, the tool's place, the marks above ``cwd``). ``env`` is the tool's environment; the
-    plan's is the same with TMPDIR on the scratch. ``FileNotFoundError`` when the tool is not found
-    (nothing can be bound for it)."""
+    paths exist, the tool's place, the marks above ``cwd``; and for the staging directory of a
+    declared write path that does not exist yet, which ``settle`` ends after the call). ``env`` is
+    the tool's environment; the plan's is the same with TMPDIR on the scratch. ``FileNotFoundError``
+    when the tool is not found (nothing can be bound for it)."""
     tool = _resolve_tool(argv[0], cwd, env)
     if tool is None:
         raise FileNotFoundError(argv[0])
@@ -300,7 +319,10 @@ def plan(
     tree = os.path.normpath(tree) if os.path.isabs(tree) and os.path.normpath(tree) != "/" else ""
     root = _work_root(cwd, _strings(sandbox.get("root")), [*masks, *([home] if home else [])])
     out = [bwrap, "--unshare-user", "--cap-drop", "ALL", "--disable-userns", "--ro-bind", "/", "/"]
-    out += ["--dev", "/dev", "--proc", "/proc"]
+    host_processes = sandbox.get("host_processes") is True
+    # a PID namespace of its own always; its /proc is the namespace's, or the host's (bound read-only
+    # with /: ps lists the host's processes) for a pack that lists them
+    out += ["--dev", "/dev"] + ([] if host_processes else ["--proc", "/proc"])
     out += ["--size", str(SCRATCH_BYTES), "--tmpfs", "/dev/shm"]
     read_only = []
     for mask in masks:
@@ -327,6 +349,7 @@ def plan(
     work = ["--bind" if writable and not tree else "--ro-bind", root, root] if root != "/" else []
     if tree:  # the pack's own working tree (a runner's repository): the call's writes go there
         work += ["--bind" if writable else "--ro-bind", tree, tree]
+    rw_areas = [tree or root] if writable and (tree or root) != "/" else []
     in_home = bool(home) and (_inside(root, home) or bool(tree) and _inside(tree, home))
     if not in_home:
         out += work
@@ -360,29 +383,22 @@ def plan(
             binds += ["--ro-bind-try", resolv, resolv]
     if in_home:
         binds += work
-    if writable:
-        paths = _strings(sandbox.get("write"))
-        if isinstance(extra, dict):
-            paths += _strings(extra.get("write"))
-        for entry in paths:
-            path = _expand(entry, home, root, env)
-            if path and path != "/":
-                binds += ["--bind-try", path, path]
-    elif isinstance(extra, dict) and _strings(extra.get("write")):
-        for entry in _strings(
-            extra.get("write")
-        ):  # a read that asks for write access (check flags it)
-            path = _expand(entry, home, root, env)
-            if path and path != "/":
-                binds += ["--bind-try", path, path]
+    # the declared write paths (a read's own, sandbox.verbs.VERB.write, is one check flags)
+    paths = _strings(sandbox.get("write")) if writable else []
+    paths += _strings(extra.get("write")) if isinstance(extra, dict) else []
+    targets = [p for p in (_expand(e, home, root, env) for e in paths) if p and p != "/"]
+    binds += [a for path in targets if os.path.lexists(path) for a in ("--bind-try", path, path)]
+    missing = [path for path in targets if not os.path.lexists(path)]
+    keep = [cwd, root, tree, tool, os.path.realpath(tool), *env.get("PATH", "").split(":")]
+    staged, staging = _stage(missing, keep=keep, home=home, writable=rw_areas, masked=hidden)
+    out += staging  # (before what is bound back into the masks: those go on top of it)
     out += binds
     for directory in read_only:
         out += ["--remount-ro", directory]
     if not network:
         out.append("--unshare-net")
-    if sandbox.get("host_processes") is not True:  # (ps, top: the host's processes are the point)
-        out.append("--unshare-pid")
     out += [
+        "--unshare-pid",
         "--unshare-ipc",
         "--unshare-uts",
         "--unshare-cgroup-try",
@@ -405,7 +421,65 @@ def plan(
         limits=_limits(),
         tool=tool,
         home=home,
+        staged=staged,
     )
+
+
+def _stage(missing: list[str], *, keep: list[str], home: str, writable: list[str], masked):
+    """How a call may create declared write paths that do not exist yet, there and nowhere else:
+    ``(staged, bwrap arguments)``. Each path's nearest existing directory gets an empty staging
+    directory made in it (``.wrapgen-write-*``) and bound over it for the call, so the tool sees that
+    directory empty and writable; ``settle`` then moves the declared path alone out of the staging
+    (anything else the call made there is dropped) and removes it. ``staged``: (staging, [(path
+    inside it, the declared path)]). A directory that holds what the call needs (the system's, the
+    working directory, the tool, its PATH, HOME) is never hidden so: a path under one is left
+    unbound, and the call's write there fails as a read-only file system. What lies in a ``masked``
+    directory (HOME, /home) is there only as it is bound back, on top of a staging directory."""
+    places: dict[str, list[str]] = {}
+    for path in missing:
+        above = os.path.dirname(path)
+        while not os.path.lexists(above):
+            above = os.path.dirname(above)
+        if not os.path.isdir(above) or os.path.islink(above):
+            continue
+        if any(_inside(above, area) for area in writable):
+            continue  # (the tool may create it there already)
+        needed = [*_SYSTEM_DIRS, *(k for k in keep if k and not _inside_any(k, masked))]
+        needed += [home] if home and above != home else []
+        if any(_inside(k, above) for k in needed):
+            continue
+        places.setdefault(above, []).append(path)
+    staged, out = [], []
+    for above in sorted(places, key=lambda p: (p.count("/"), p)):
+        staging = os.path.join(above, f".wrapgen-write-{os.getpid()}-{os.urandom(6).hex()}")
+        try:
+            os.mkdir(staging, 0o700)
+        except OSError:
+            continue  # (the caller may not write there: the call's write fails there too)
+        staged.append((staging, [(os.path.relpath(p, above), p) for p in places[above]]))
+        out += ["--bind", staging, above]
+    return tuple(staged), out
+
+
+def settle(plan: Plan) -> None:
+    """After the call: move each declared write path the call created out of its staging directory
+    (never a symbolic link: a later call binds the path, and would bind where a link leads), and
+    remove the staging directories. Does nothing for a plan that staged nothing."""
+    if not plan.staged:
+        return
+    import shutil  # (only for a call that created a declared path)
+
+    for staging, entries in plan.staged:
+        for inside, target in entries:
+            made = os.path.join(staging, inside)
+            if os.path.islink(made) or not os.path.lexists(made) or os.path.lexists(target):
+                continue
+            try:
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                os.rename(made, target)
+            except OSError:
+                continue
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def _is_script(path: str) -> bool:

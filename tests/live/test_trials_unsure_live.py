@@ -3,6 +3,8 @@ a write that no word decided is tried as a read, and what the trial shows decide
 
 - `tally FILE` prints its answer and writes nothing: a read after all;
 - `zap FILE` deletes its sample file: a write, as proposed, now with the trial's reason;
+- `peek [FILE]` prints nothing without FILE (its stdin is empty), its first line with one: a read
+  with FILE required;
 - `ping` fails and `hush` prints nothing: nothing shown, so each stays a write, untouched but for
   the trial's words in its x-why;
 - its help looks like a clap program's (whose parser takes "--"), but its own parser refuses "--":
@@ -30,7 +32,8 @@ def _on_path(tmp_path, monkeypatch):
 def test_an_unsure_write_is_settled_by_its_trial(tmp_path, cli, monkeypatch):
     """A read the help gave no word for becomes a read; the others stay writes, each saying why."""
     _on_path(tmp_path, monkeypatch)
-    result = cli("wrap", "wg-mute", "-o", str(tmp_path / "out"), "--no-cache")
+    picks = [a for name in ("tally", "zap", "ping", "hush", "peek") for a in ("--pick", name)]
+    result = cli("wrap", "wg-mute", "-o", str(tmp_path / "out"), "--no-cache", *picks)
     assert result.exit_code == 0, result.stdout + result.stderr
     verbs = yaml.safe_load((tmp_path / "out" / "wg-mute" / "pack.yaml").read_text())["verbs"]
     assert verbs["tally"]["policy"] == {"effect": "read", "confirm": False}
@@ -41,6 +44,9 @@ def test_an_unsure_write_is_settled_by_its_trial(tmp_path, cli, monkeypatch):
     for name, shown in (("ping", "cannot reach the widget server"), ("hush", "it printed nothing")):
         assert verbs[name]["policy"] == {"effect": "write", "confirm": True}, name
         assert "it stays a write" in verbs[name]["x-why"] and shown in verbs[name]["x-why"]
+    assert verbs["peek"]["policy"]["effect"] == "read"
+    assert verbs["peek"]["args"]["required"] == ["file"]
+    assert "without file it printed nothing: file made required" in verbs["peek"]["x-why"]
     assert "kept-write" in result.stdout
     # the clap look said "--"; the tool's parser refuses it: the trials dropped it everywhere
     assert all("--" not in verb["cli"] for verb in verbs.values()), verbs

@@ -164,6 +164,8 @@ class Evidence:
         None  # a status its output showed to be an answer: (1, "findings reported")
     )
     in_context: str = ""  # the kind of working directory a retry made for it (context_fixtures)
+    # required_args came from a run without them that exited 0 printing nothing (not its usage)
+    silent_without: bool = False
     # what the trial did (kept so the evidence can be read again once more is known, the tool's own
     # state), not part of what the evidence says
     outcome: TrialOutcome | None = field(default=None, compare=False, repr=False)
@@ -202,8 +204,9 @@ class Evidence:
             )
         if self.required_args:
             names = ", ".join(self.required_args)
+            shown = "printed nothing" if self.silent_without else "exits with its usage"
             text = (
-                f"tried: without {names} it exits with its usage: {names} made required; "
+                f"tried: without {names} it {shown}: {names} made required; "
                 f"with {'it' if len(self.required_args) == 1 else 'them'} {text.removeprefix('tried: ')}"
             )
         if self.in_context:

@@ -29,6 +29,9 @@ _PATH_VALUE = re.compile(r"\b(?:file|path|dir|directory|filename|out)\b", re.IGN
 class VerbFacts:
     double_dash: bool | None = None  # what the command's grammar says of "--" (None: nothing)
     json_candidates: tuple[tuple[str, ...], ...] = ()  # selections a trial may try, best first
+    # a write no word decided, tried as a read: a silent run tells nothing, so it is tried with its
+    # optional operands filled (a filter that read the empty stdin prints what it does with a file)
+    unsure: bool = False
 
 
 def _spelling(flag: Flag) -> str:

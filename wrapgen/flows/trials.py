@@ -78,7 +78,7 @@ def try_proposal(proposal, **options):
         body["policy"] = {**dict(body.get("policy") or {}), "effect": "read", "confirm": False}
         verbs[name] = body
     tentative = replace(proposal, manifest={**proposal.manifest, "verbs": verbs})
-    tried, report = _acted_on(tentative, **options)
+    tried, report = _acted_on(tentative, **options, unsure=frozenset(unsure))
     return _settled_unsure(proposal, tried, report, unsure)
 
 
@@ -150,6 +150,7 @@ def _acted_on(
     memo: dict | None = None,
     tool=None,
     progress=None,
+    unsure: frozenset[str] = frozenset(),
 ):
     """(the proposal acted on, its TrialReport): long-running, interactive and operand-less reads left
     out, writing reads relabelled, wrong JSON selections dropped, a ``--`` the tool refuses dropped
@@ -157,6 +158,8 @@ def _acted_on(
     and answer statuses the trials found added, and the evidence in each ``x-why``. ``tool``: the
     discovered tool, whose commands say what the trials need (``flows.trial_facts``)."""
     facts = verb_facts(tool, proposal)
+    if unsure and tool is not None:
+        facts = {**facts, **{n: replace(facts.get(n, VerbFacts()), unsure=True) for n in unsure}}
     report = _tried_verb_by_verb(
         proposal.manifest,
         bin_path=bin_path,
@@ -258,7 +261,7 @@ def _tried_verb_by_verb(
         report = trial_steps.retry_slow_start(one, report, **options)
         report = trial_steps.retry_without_streaming(one, report, **options)
         report = trial_steps.retry_without_operands(one, report, **options)
-        report = trial_steps.retry_with_operands(one, report, **options)
+        report = trial_steps.retry_with_operands(one, report, silent=said.unsure, **options)
         report = trial_steps.retry_in_context(one, report, **options)
         report = trial_steps.find_json(one, report, said, **options)
         if dash:

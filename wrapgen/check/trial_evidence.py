@@ -490,21 +490,32 @@ def classify(
                 answer=(outcome.exit_code, learned),
                 outcome=outcome,
             )
+        if _text_under_json(outcome):
+            # what it printed on stdout under its JSON selection is text: the selection does not
+            # reach this command (a global output flag its subcommand ignores), so a call that
+            # succeeds would answer "output is not JSON" (docs/contract.md §7) where text is right
+            return Evidence(verb, "json-wrong", failure_reason(outcome), outcome=outcome)
         return Evidence(verb, "failed", failure_reason(outcome), outcome=outcome)
     if outcome.binary_output and not outcome.json_selected:
         return Evidence(verb, "garbage", outcome=outcome)
-    if outcome.json_selected and outcome.stdout.strip() and not outcome.output_capped:
-        parsed = (
-            outcome.stdout_json if outcome.stdout_json is not None else is_json_text(outcome.stdout)
-        )
-        if not parsed:
-            return Evidence(verb, "json-wrong", outcome=outcome)
+    if _text_under_json(outcome):
+        return Evidence(verb, "json-wrong", outcome=outcome)
     return Evidence(
         verb,
         "ok",
         "and printed JSON" if outcome.json_selected and outcome.stdout.strip() else "",
         outcome=outcome,
     )
+
+
+def _text_under_json(outcome: TrialOutcome) -> bool:
+    """The verb's JSON selection was rendered and what stdout holds (whole) is not JSON."""
+    if not (outcome.json_selected and outcome.stdout.strip()) or outcome.output_capped:
+        return False
+    parsed = (
+        outcome.stdout_json if outcome.stdout_json is not None else is_json_text(outcome.stdout)
+    )
+    return not parsed
 
 
 _ANSWERED = ("ok", "answered")

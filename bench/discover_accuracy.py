@@ -50,7 +50,8 @@ from the tool itself, never from its help text:
 Each row also gives discovery's own CPU (wrapgen's process, ``getrusage`` around ``discover()``
 after wrapgen is imported) against the CPU of the tool's processes ("cpu%"), and the same with the
 containment (spawn helper, supervisors, bwrap) added to discovery's side ("+cont%"); the tools are
-measured inside the sandbox and the rest collected as bench/probe_cpu.py says.
+measured inside the sandbox and the rest collected as bench/probe_cpu.py says. The goal (issue 25):
+cpu% at most 25 % on every row; the load average at the start and at the end is printed with it.
 
 Where the reference says whether an option takes a value (argparse's ``nargs``, click's
 ``is_flag``, optparse's ``takes_value()``, clap's fish script marking one with ``-r``), the
@@ -1374,6 +1375,9 @@ def _cpu(usage) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+CPU_GOAL = 0.25  # discovery's own CPU / the tools', on every row (issue 25; 0.10 before)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("tools", nargs="*", help=f"default: {' '.join(TOOLS)}")
@@ -1394,6 +1398,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.cpu_rounds < 1:
         parser.error("--cpu-rounds must be at least 1")
+    load_at_start = os.getloadavg()[0]
     names = args.tools or list(TOOLS)
     unknown = [n for n in names if n not in TOOLS]
     if unknown:
@@ -1578,6 +1583,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: extra flags  {row['extra_flags'][:12]}")
         if row["value_wrong"]:
             print(f"{name}: takes a value or not, wrongly: {row['value_wrong'][:12]}")
+    shares = {
+        name: row["cpu_share"] for name, row in report.items() if row["cpu_share"] is not None
+    }
+    over = sorted((name for name, s in shares.items() if s > CPU_GOAL), key=lambda n: -shares[n])
+    worst = max(shares, key=shares.get) if shares else None
+    print(
+        f"\ncpu% goal <= {100 * CPU_GOAL:.0f} % on every row: "
+        + (f"highest {worst} {100 * shares[worst]:.1f} %; " if worst else "no row measured; ")
+        + (f"MISSED on {', '.join(over)}" if over else "met")
+        + f" (load average {load_at_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end,"
+        f" {os.cpu_count()} CPUs)"
+    )
     return 0
 
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""What the runtime costs on top of spawning the tool (issue 2's speed goals).
+"""What the runtime costs on top of spawning the tool (issue 2's speed goals, as issue 25 reset them).
 
 In one run, interleaved, it times the same call of a real tool:
 
   direct          subprocess.run(argv, capture_output=True)       the baseline
   in-process      wrapgen.runtime.execute(binding, verb, args)     in its per-call sandbox (bwrap)
   in-process, no sandbox   the same with the supervisor's containment alone (the sandbox's
-                  fallback)                                        goal: <= 1.10x direct
+                  fallback)                                        goal: <= 1.25x direct
   adapter.py      python3 adapter.py VERB --json                    goal: <= direct + 25 ms
   python -c pass  the interpreter's own start-up (same Python, same site)
 
@@ -251,8 +251,8 @@ def main() -> int:
     print(f"in-process, no sandbox / direct, per round (median of paired ratios): {paired:.2f}x")
     added = med["adapter.py"] - base
     print(
-        f"in-process, no sandbox / direct: {ratio:.2f}x (goal <= 1.10x)"
-        f"  {'OK' if ratio <= 1.10 else 'MISSED'}"
+        f"in-process, no sandbox / direct: {ratio:.2f}x (goal <= 1.25x, issue 25)"
+        f"  {'OK' if ratio <= 1.25 else 'MISSED'}"
     )
     print(
         f"adapter.py adds:     {added:.1f} ms (goal <= 25 ms)  {'OK' if added <= 25 else 'MISSED'}"

@@ -56,6 +56,9 @@ def residue() -> float:
 
 
 _PR_SET_CHILD_SUBREAPER = 36
+# the interpreter the meter runs in: the real file, since a virtual environment's python (a link
+# under a folder the probe sandbox does not show) cannot be started inside the sandbox
+_INTERPRETER = os.path.realpath(sys.executable)
 
 METER = r"""
 import ctypes, os, resource, sys
@@ -148,7 +151,7 @@ class _Meter:
             )
             program = argv[at]
             out = os.path.join(scratch, f"wrapgen-meter-{next(self.counter)}")
-            argv[at:at] = [sys.executable, "-I", "-S", "-c", METER, out]
+            argv[at:at] = [_INTERPRETER, "-I", "-S", "-c", METER, out]
             before = time.thread_time() - started
             result = spawn(argv, **options)
             started = time.thread_time()
@@ -191,7 +194,7 @@ def _calibrate(rounds: int = 20) -> float:
     with __import__("tempfile").TemporaryDirectory() as scratch:
         for i in range(rounds):
             out = os.path.join(scratch, f"m{i}")
-            subprocess.run([sys.executable, "-I", "-S", "-c", METER, out, true], check=True)
+            subprocess.run([_INTERPRETER, "-I", "-S", "-c", METER, out, true], check=True)
             with open(out, encoding="utf-8") as handle:
                 reported += sum(float(word) for word in handle.read().split())
     return max(0.0, (_cpu(resource.RUSAGE_CHILDREN) - before - reported) / rounds)

@@ -8,16 +8,18 @@ the trial cache, as a user's second wrap of the same tool does ("with"); in proc
 nothing, the same discovery cache. gh's `--json` field lists stay cached in every kind, as the
 warm-up's wrap (a user's earlier `wrap --no-try`) left them. The medians over the rounds, their ratios and what the trials
 showed are printed, with the load average at the start and at the end (the machine may be shared:
-rounds interleave the three kinds, so a load that comes and goes weighs on each alike). The goal
-(issue 11): wrap with trials at most 2x wrap without, on gh, kubectl and git, in one run.
+rounds interleave the three kinds, so a load that comes and goes weighs on each alike). Its goal
+(issue 11: wrap with trials at most 2x wrap without) is retired (issue 25: its floor was measured
+above 2x); the ratio is reported for information, and a repeated wrap's own goal (at most 2 s) is
+bench/rewrap_speed.py's.
 `--cold` measures with the discovery cache off instead (a first wrap of a tool: the ratio is smaller).
 
 The floor: after the rounds, one more first wrap with trials runs with every trial metered
 (``bench/probe_cpu.py``: the tool's own CPU measured inside the sandbox). No implementation that runs
 each read verb once can take less wall time than ``without`` plus those CPU seconds spread over every
 core, so ``floor`` = (without + tools' CPU / cores) / without is the smallest "ratio 1st" this machine
-allows, with no containment, no wrapgen code and perfect parallelism. A floor above 2.00 says the
-goal cannot be met by a first wrap with trials here, whatever wrapgen does.
+allows, with no containment, no wrapgen code and perfect parallelism. A floor above 2.00 says no
+first wrap with trials stays within the retired 2x here, whatever wrapgen does.
 
 Usage: python bench/trial_cost.py [--tool gh --tool git] [--rounds 3] [--cold]
 """
@@ -158,14 +160,14 @@ def main(argv: list[str] | None = None) -> int:
             f"{containment:.3f} s; floor: without + that CPU over {os.cpu_count()} cores, no containment, no wrapgen code"
         )
     print(
-        f"worst ratio {worst:.2f} (goal: at most 2.00; {'cold' if args.cold else 'warm'} discovery cache, "
+        f"worst ratio {worst:.2f} (the retired goal was 2.00; {'cold' if args.cold else 'warm'} discovery cache, "
         f"median of {args.rounds}; '1st' is a first wrap with trials, which runs every trial; 'with' a second one)"
     )
     beyond = [tool for tool, *_, floor, _kinds in rows if floor > 2.0]
     if beyond:
         print(
             f"floor above 2.00 for {', '.join(beyond)}: their trials' own CPU alone, spread over {os.cpu_count()} cores, "
-            "takes longer than the wrap without trials; no wrap that tries each read verb once meets the goal "
+            "takes longer than the wrap without trials; no wrap that tries each read verb once stays within 2x "
             "in the '1st' case on this machine"
         )
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")

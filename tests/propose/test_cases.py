@@ -54,5 +54,16 @@ def test_case(path):
         assert words in verbs[name]["x-why"]
     for name, required in (case.get("required") or {}).items():
         assert set(required) <= set(verbs[name]["args"].get("required", ())), verbs[name]["args"]
+    for name in {**(case.get("args") or {}), **(case.get("no_args") or {})}:
+        assert name in verbs, f"{path.name}: no verb {name}: {sorted(verbs)}"
+    for name, args in (case.get("args") or {}).items():
+        assert set(args) <= set(verbs[name]["args"]["properties"]), verbs[name]["args"]
+    for name, args in (case.get("no_args") or {}).items():
+        assert not set(args) & set(verbs[name]["args"]["properties"]), verbs[name]["args"]
+    for name, effect in (case.get("effects") or {}).items():
+        assert verbs[name]["policy"]["effect"] == effect, verbs[name]["policy"]
+    for name, types in (case.get("arg_types") or {}).items():
+        props = verbs[name]["args"]["properties"]
+        assert {k: props[k]["type"] for k in types} == types, props
     if "usage_note" in case:
         assert proposal.usage_note == case["usage_note"]

@@ -138,9 +138,9 @@ def is_not_operand(word: str) -> bool:
     return low in _names("not_operands") or re.split(r"[-_ ]", low)[-1] in _OPTION_KINDS
 
 
-_OPTION_KINDS = frozenset(
-    {"options", "opts"}
-)  # the last word of a placeholder for options of a kind
+# the last word of a placeholder for options of a kind ("{q-opt}", "{global-d-opt}": a resolver's
+# query options, listed in its help as options, not operands)
+_OPTION_KINDS = frozenset({"options", "opts", "opt"})
 
 
 def is_revision_operand(name: str) -> bool:

@@ -106,6 +106,12 @@ def strong_mode_words() -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=None)
+def form_switch_words() -> re.Pattern[str]:
+    """How the help of a switch that changes what the tool's answer shows opens (``output ...``)."""
+    return _alternation("form_switches", r"^\s*(?:%s)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
 def io_mode_words() -> re.Pattern[str]:
     """How a filter's input/output switch's help opens (raw output, slurped input, null input)."""
     return _alternation("io_mode_switches", r"^\s*(?:%s)", re.IGNORECASE)

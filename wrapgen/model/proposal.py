@@ -38,6 +38,9 @@ class Candidate:
     owns: tuple[str, ...] = ()
     common: bool = False  # the root's short help lists it or its family (``Command.common``)
     listing: bool = False  # the --list form of a mixed command: read by construction
+    # the main mode with an everyday switch fixed (``propose/forms.py``): unlike a mode's, its switch
+    # stays offered on the other commands
+    form: bool = False
     # how deep it stands, counting only the levels that are commands of their own: ``top pod`` is as
     # shallow as ``top`` when bare ``kubectl top`` does nothing (0: the path's length)
     depth: int = 0

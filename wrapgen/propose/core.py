@@ -292,6 +292,13 @@ def _own_effect(cand: Candidate, main_effect: tuple[str, str] | None, tool_name:
             "read", (cand.fixed[-1],), f"read: the help of {cand.fixed[-1]} says it only reports"
         )
     guess = _classified(cand, tool_name)
+    if cand.form and main_effect is not None and guess.effect != "destructive":
+        # a form is the main mode with an everyday switch ("write counts for all files" prints)
+        return replace(
+            guess,
+            effect=main_effect[0],
+            reason=f"{main_effect[0]}: a form of the main command ({main_effect[1]})",
+        )
     if (cand.fixed or cand.owns) and not guess.words and main_effect is not None:
         guess = replace(
             guess,
@@ -462,7 +469,11 @@ def _write_verbs(
     """Every pick as a manifest verb; the flags that make a mode (``--files``, ``--type``, ``--data``)
     stay off the other commands."""
     mode_flags = tuple(
-        t for p in draft.picks for t in p.candidate.fixed + p.candidate.owns if t.startswith("-")
+        t
+        for p in draft.picks
+        if not p.candidate.form
+        for t in p.candidate.fixed + p.candidate.owns
+        if t.startswith("-")
     )
     return tuple(
         _write_verb(draft, p, name, mode_flags=mode_flags, json_fields=json_fields)

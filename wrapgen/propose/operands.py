@@ -18,6 +18,7 @@ from typing import Mapping, Sequence
 from wrapgen.knowledge.commands import is_not_operand
 from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command, Positional
+from wrapgen.propose.rules import rule
 
 __all__ = ["operands", "usage_split", "DASH_DASH_AFTER"]
 
@@ -58,7 +59,7 @@ def operands(command: Command, *, mode: Sequence[str] = ()) -> list[Positional]:
         # keygen -I ... file ...) is that mode's, whatever else is left
         positionals = [p for p in positionals if not only_in_mode_lines(command, p, mode=mode)]
     out = []
-    for pos in positionals:
+    for pos in _pairs_spelled_out(command, positionals):
         bare = re.escape(pos.name.strip("<>[]. "))
         if not pos.variadic and bare and re.search(bare + r"[>\]]*\s?\.\.\.", usage):
             pos = replace(pos, variadic=True)
@@ -66,6 +67,45 @@ def operands(command: Command, *, mode: Sequence[str] = ()) -> list[Positional]:
             pos = replace(pos, description=_spelling(pos.name, usage))
         out.append(pos)
     return out
+
+
+@rule("is a plural operand two operands the help spells out (FILES are 'FILE1 FILE2')?")
+def _pairs_spelled_out(command: Command, positionals: Sequence[Positional]) -> list[Positional]:
+    """A plural operand that is not repeated (``diff [OPTION]... FILES``) whose help spells it as a
+    numbered pair ("FILES are 'FILE1 FILE2' or 'DIR1 DIR2'") is those two operands, each as
+    required as the plural was; one the help does not spell out repeats (a list); the others stay
+    as they are."""
+    text = "\n".join((command.summary, command.description, *command.usage))
+    out: list[Positional] = []
+    for pos in positionals:
+        bare = pos.name.strip("<>[]. ")
+        one = bare[:-1] if bare.lower().endswith("s") and len(bare) > 3 else ""
+        pair = one and re.search(
+            rf"(?<![\w-]){re.escape(one)}1\s+{re.escape(one)}2(?![\w-])", text, re.IGNORECASE
+        )
+        if not pos.variadic and not pair and _plural(bare):
+            # "FILES" with no "...": still more than one, so a list (a call passes each)
+            pos = replace(pos, variadic=True)
+        if pos.variadic or not pair:
+            out.append(pos)
+            continue
+        first, second = pair.group(0).split()
+        said = pos.description or f"one of {bare} ({pair.group(0)})"
+        out += [
+            replace(pos, name=first, description=f"the first {said}"),
+            replace(pos, name=second, description=f"the second {said}"),
+        ]
+    return out
+
+
+def _plural(name: str) -> bool:
+    """``FILES``, ``paths``: a plural noun (not ``ADDRESS``, ``STATUS``, ``ALIAS``)."""
+    return (
+        len(name) > 3
+        and (name.isupper() or name.islower())
+        and name.lower().endswith("s")
+        and not name.lower().endswith(("ss", "us", "is", "as", "os"))
+    )
 
 
 def only_in_mode_lines(command: Command, pos: Positional, *, mode: Sequence[str] = ()) -> bool:

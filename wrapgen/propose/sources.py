@@ -32,6 +32,7 @@ from wrapgen.model.tool import Command, Tool
 from wrapgen.model.usage import UsageEvidence, Use, UsedOperand
 from wrapgen.names import proposed_verb_name
 from wrapgen.propose.evidence import fold, mode_switches
+from wrapgen.propose.forms import help_forms
 from wrapgen.propose.modes import (
     is_mode_flag,
     main_verb,
@@ -101,6 +102,18 @@ def tree_candidates(root: Command) -> list[Candidate]:
 
     out: list[Candidate] = []
 
+    def add(sub: Command, chain: tuple[str, ...], listed: bool, offset: int) -> None:
+        out.append(
+            Candidate(
+                path=sub.path,
+                command=sub,
+                group=" / ".join(chain),
+                index=len(out),
+                common=listed,
+                depth=len(sub.path) - offset,
+            )
+        )
+
     def walk(node: Command, groups: tuple[str, ...], common: bool, offset: int) -> None:
         for sub in node.subcommands:
             chain = groups + ((sub.group,) if sub.group else ())
@@ -118,30 +131,12 @@ def tree_candidates(root: Command) -> list[Candidate]:
                     )
                 )
                 if acts:
-                    out.append(
-                        Candidate(
-                            path=sub.path,
-                            command=sub,
-                            group=" / ".join(chain),
-                            index=len(out),
-                            common=listed,
-                            depth=len(sub.path) - offset,
-                        )
-                    )
+                    add(sub, chain, listed, offset)
                 # the members of a top-level family that does nothing bare (clusterctl top, hubcli pr) stand
                 # where the family stands; deeper families get no such pass
                 walk(sub, chain, listed, 1 if node is root and not acts else offset)
             else:
-                out.append(
-                    Candidate(
-                        path=sub.path,
-                        command=sub,
-                        group=" / ".join(chain),
-                        index=len(out),
-                        common=listed,
-                        depth=len(sub.path) - offset,
-                    )
-                )
+                add(sub, chain, listed, offset)
 
     walk(root, (), False, 0)
     # ... unless it repeats a top-level command (``containerctl container inspect`` beside ``containerctl
@@ -440,6 +435,10 @@ def gather(ctx: Context) -> Gathered:
                 merged[key] = replace(merged[key], uses=merged[key].uses + cand.uses)
             else:
                 merged[key] = replace(cand, index=len(merged))
+    if not counts and not ctx.tool.root.subcommands:
+        # no use names the tool: the help ranks the forms of its main mode (propose/forms.py)
+        for cand in help_forms(ctx.tool.root, bin=ctx.tool.name, candidates=list(merged.values())):
+            merged[_key(cand)] = replace(cand, index=len(merged))
     if counts:
         note = "usage evidence: " + ", ".join(
             f"{n} use{'s' * (n != 1)} from {where}" for where, n in counts.items()

@@ -1,0 +1,112 @@
+"""Forms of a tool without subcommands that no usage evidence names: the main mode with one everyday
+switch fixed (``sorter --numeric-sort``, ``differ --recursive``, ``sizer --summarize``).
+
+A tool whose modes are options (a sorter, a differ, a disk-usage counter) has one main mode and no
+mode switch its help calls one, so the help alone proposed one command. Its uses are that command
+with one of a few switches, which its help cannot rank by use; what it can say is which switches
+people reach for first (``flags.json`` preferred_flags), which have a short letter beside their long
+name, and which change what the answer shows (``phrases.json`` form_switches). The best of them
+become forms, up to the pack's minimum. A form's switch is not a mode: it stays offered on the
+other commands (``Candidate.form``), so a use that passes two of them is still expressible.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Sequence
+
+from wrapgen.knowledge.dangerous_flags import dangerous_reason
+from wrapgen.knowledge.flags import preferred_weight
+from wrapgen.knowledge.phrases import form_switch_words, in_place_words
+from wrapgen.knowledge.table import load
+from wrapgen.model.proposal import Candidate
+from wrapgen.model.tool import Command, Flag
+from wrapgen.propose.args import flag_noise
+from wrapgen.propose.modes import is_mode_flag, mode_name, mode_summary
+from wrapgen.propose.rules import rule
+from wrapgen.propose.select import MIN_VERBS
+
+__all__ = ["help_forms", "form_score"]
+
+_FORMS = load("weights")["forms"].values()
+# "output a normal diff (the default)": the form the tool runs without the switch
+_THE_DEFAULT = re.compile(r"\((?:the\s+)?default\)", re.IGNORECASE)
+
+
+def form_score(flag: Flag) -> float:
+    """How much a switch looks like one people run the tool with: its name's bonus, a short letter
+    beside the long name, and a help that says it changes what the answer shows."""
+    name = (flag.long or "").lstrip("-")
+    score = preferred_weight(name) if name else 0.0
+    if flag.short and flag.long:
+        score += 1.0
+    if form_switch_words().search(flag.description or ""):
+        score += _FORMS["shows_bonus"]
+    return score
+
+
+def _eligible(flag: Flag, *, bin: str, taken: set[str]) -> bool:
+    """A named switch (or one whose value may be left out) that is no mode, noise, danger, operation,
+    in-place rewrite, negation or the tool's default, and that no other candidate fixes."""
+    return (
+        bool(flag.long)
+        and not flag.operation
+        and not (set(flag.spellings) & taken)
+        and not flag.long.startswith("--no-")
+        and not _THE_DEFAULT.search(flag.description or "")
+        and not in_place_words().search(flag.description or "")
+        and flag_noise(flag) is None
+        and dangerous_reason(flag, tool=bin) is None
+        and not is_mode_flag(flag, bin=bin)
+    )
+
+
+@rule(
+    "which switches of a tool without subcommands make forms of its main mode, where no use says?"
+)
+def help_forms(root: Command, *, bin: str, candidates: Sequence[Candidate]) -> list[Candidate]:
+    """The forms a tool without subcommands gets where no usage evidence names it: its best
+    switches (or flags with a value, which the form then asks for) by ``form_score`` (at least ``min_form_score``), as many as fill the pack up to its
+    minimum beside ``candidates`` (at most ``max_forms``), each the main mode with the switch fixed.
+    None for a tool run as one of its operations (it has no main mode to vary)."""
+    main = next((c for c in candidates if c.name and not c.fixed and not c.owns), None)
+    if main is None or root.subcommands:
+        return []
+    room = min(int(_FORMS["max_forms"]), MIN_VERBS - len(candidates))
+    if room <= 0:
+        return []
+    taken = {t for c in candidates for t in c.fixed + c.owns}
+    scored = [
+        (form_score(f), i, f)
+        for i, f in enumerate(root.flags)
+        if _eligible(f, bin=bin, taken=taken)
+    ]
+    scored = [t for t in scored if t[0] >= _FORMS["min_form_score"]]
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    out = []
+    for score, _, flag in scored[:room]:
+        note = f"a form of the main mode with {flag.long} (no usage evidence: its help ranks it {score:g})"
+        if flag.takes_value and not flag.value_optional:
+            # a switch with a value (the first NUM lines): the form asks for the value
+            command = main.command.with_changes(
+                flags=tuple(replace(f, required=True) if f is flag else f for f in root.flags)
+            )
+            fixed, owns = (), flag.spellings
+        else:
+            command, fixed, owns = main.command, (flag.long,), ()
+        out.append(
+            Candidate(
+                path=(),
+                command=command,
+                index=len(candidates) + len(out),
+                fixed=fixed,
+                owns=owns,
+                name=mode_name(flag),
+                summary=mode_summary(flag),
+                json=main.json,
+                note=note,
+                form=True,
+            )
+        )
+    return out

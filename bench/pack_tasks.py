@@ -675,7 +675,8 @@ def parse_verb(bin_name: str, verb: dict) -> dict:
         elif not operands and not after_ddash:
             path.append(token)  # a subcommand after global flags: celery -A {{app}} worker
         j += 1
-    selection = list(verb.get("json") or [])
+    selection = verb.get("json")  # true: the tool prints JSON with no flag (docs/contract.md)
+    selection = list(selection) if isinstance(selection, list) else []
     for k, flag in enumerate(selection):  # the JSON selection is literal too: ["--format", "json"]
         if _is_flag(flag):
             value = (

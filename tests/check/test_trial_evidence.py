@@ -87,6 +87,14 @@ def _outcome(**kw) -> TrialOutcome:
         (_outcome(exit_code=0, stdout='[{"a": 1}]\n', json_selected=True), "ok"),
         (_outcome(exit_code=0, stdout='{"a": 1}\n{"a": 2}\n', json_selected=True), "ok"),
         (_outcome(exit_code=0, stdout="plain text\n"), "ok"),
+        # a failed trial that printed text under its JSON selection (a global -o json its
+        # subcommand ignores): the selection goes, or the call that succeeds says "not JSON"
+        (
+            _outcome(exit_code=1, stdout="Checking 'a.yml'  FAILED\n", json_selected=True),
+            "json-wrong",
+        ),
+        (_outcome(exit_code=1, stdout='{"error": "bad"}\n', json_selected=True), "failed"),
+        (_outcome(exit_code=1, stderr="bad input\n", json_selected=True), "failed"),
         (_outcome(exit_code=0, new_paths=("home/.cache/tool/index",)), "ok"),
         (
             _outcome(exit_code=128, stderr="fatal: No names found, cannot describe anything.\n"),

@@ -50,6 +50,20 @@ def test_the_double_dash_verdict():
     assert double_dash_verdict(_ev("ok"), _ev("not-tried")) == ""
 
 
+def test_a_double_dash_named_as_an_unknown_option_is_dropped_when_both_fail():
+    """Both runs fail (a sample the tool refuses), but only with "--" does the error name "-" or "--"
+    as an unknown option: the tool refuses "--"; an error that names another option shows nothing."""
+
+    def failed(stderr: str) -> Evidence:
+        outcome = TrialOutcome("show", ("t",), exit_code=1, stderr=stderr)
+        return Evidence("show", "failed", outcome=outcome)
+
+    for said in ("unknown option: -", "Unknown option --", "Unrecognized option '-'"):
+        assert double_dash_verdict(failed(said), failed("no such widget: x")) == "dropped", said
+    assert double_dash_verdict(failed("unknown option --all"), failed("no such widget")) == ""
+    assert double_dash_verdict(failed("unknown option: -"), failed("unknown option: -")) == ""
+
+
 def test_dropping_double_dash_from_cli_and_the_slots_after_it():
     """The first literal "--" goes; the operands after it are what the "--" trial fills."""
     verb = {

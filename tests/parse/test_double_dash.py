@@ -9,7 +9,7 @@ import pytest
 from conftest import REPO
 from wrapgen.model.tool import Command, Tool
 from wrapgen.parse import parse_help
-from wrapgen.parse.double_dash import double_dash, usage_shows_double_dash
+from wrapgen.parse.double_dash import double_dash, said_by_family_only, usage_shows_double_dash
 from wrapgen.parse.script import read_shell_script
 
 HELP = REPO / "tests" / "fixtures" / "help"
@@ -122,3 +122,15 @@ def test_a_script_takes_double_dash_only_where_its_code_reads_it():
     by_name = {c.name: c.double_dash for c in root.subcommands}
     assert by_name == {"deploy": False, "show": True, "log": True, "status": False}
     assert root.double_dash is False  # no option loop of its own outside the dispatch
+
+
+def test_a_double_dash_only_the_family_look_says_is_said_by_the_family_only():
+    """True from a parser family's look alone is marked so (a trial checks it); one the usage or
+    the help shows is the grammar's; a silent gnu help is None, not the family's."""
+    family = Command(usage=("tool [OPTIONS] <FILE>",), parser="clap")
+    family = Command(usage=family.usage, parser="clap", double_dash=double_dash(family))
+    assert family.double_dash is True and said_by_family_only(family)
+    shown = Command(usage=("tool [OPTIONS] [--] <FILE>",), parser="clap", double_dash=True)
+    assert not said_by_family_only(shown)
+    silent = Command(usage=("tool [options] FILE",), parser="gnu")
+    assert double_dash(silent) is None and not said_by_family_only(silent)

@@ -368,6 +368,20 @@ def test_prose_under_a_usage_line_is_not_usage():
     assert [p.name for p in command.positionals] == ["file", "list"]
 
 
+def test_a_sentence_under_a_usage_line_is_not_usage():
+    """A tab-indented sentence with no grammar in it under the usage line ("Parse the XML files and
+    output ...") is prose: its words are no operands, and "XMLfiles ..." is one variadic operand."""
+    text = (
+        "Usage : tool [options] XMLfiles ...\n"
+        "\tParse the XML files and output the result of the parsing\n"
+        "\t--version : display the version\n"
+        "\t--noout : do not print the result\n"
+    )
+    command = parse_help(text, prog=("tool",), style="gnu")
+    assert command.usage == ("tool [options] XMLfiles ...",)
+    assert [(p.name, p.variadic) for p in command.positionals] == [("XMLfiles", True)]
+
+
 def test_cut_range_syntax_is_no_option():
     """cut's "N-M" table: "-M  from first to M'th byte" is a range written with a dash, not a flag -M."""
     cut = parse_fixture("gnu/cut")

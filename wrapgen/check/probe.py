@@ -157,6 +157,7 @@ def _double_dash_refused(data: dict, name: str, verb: dict, help_text: str, *, p
         state_roots,
     )
     from wrapgen.parse import parse_help
+    from wrapgen.parse.double_dash import said_by_family_only
     from wrapgen.probe.trial import TrialSpec, run_trials
     from wrapgen.runtime import RenderError, render_argv
 
@@ -165,8 +166,10 @@ def _double_dash_refused(data: dict, name: str, verb: dict, help_text: str, *, p
         return ""
     operands = operands_after_double_dash({"cli": argv, "args": verb["args"]})
     command = parse_help(help_text, prog=(os.path.basename(data["bin"]), *path))
-    if not operands or command.double_dash is not None:
-        return ""
+    if not operands or (command.double_dash is not None and not said_by_family_only(command)):
+        return (
+            ""  # the grammar says (a family's look alone is checked, as discovery can misread it)
+        )
     args = dict(verb["args"])
     args["required"] = list(dict.fromkeys([*(args.get("required") or ()), *operands]))
     values = sample_args(

@@ -113,6 +113,14 @@ KINDS = {
         "",
     ),
     "rendered": ("keep", "a write verb: rendered with sample args, never run", ""),
+    # a verb no word labelled (a write to be safe), tried as a read: it did not answer cleanly, so it
+    # stays a write; the detail says what the trial showed ("it failed (exit 2)")
+    "kept-write": (
+        "keep",
+        "tried as a read, since no word says what it does; it stays a write (confirm-gated): "
+        "it did not answer cleanly",
+        "",
+    ),
 }
 
 TRIAL_CODES = {
@@ -156,6 +164,8 @@ class Evidence:
         None  # a status its output showed to be an answer: (1, "findings reported")
     )
     in_context: str = ""  # the kind of working directory a retry made for it (context_fixtures)
+    # required_args came from a run without them that exited 0 printing nothing (not its usage)
+    silent_without: bool = False
     # what the trial did (kept so the evidence can be read again once more is known, the tool's own
     # state), not part of what the evidence says
     outcome: TrialOutcome | None = field(default=None, compare=False, repr=False)
@@ -194,8 +204,9 @@ class Evidence:
             )
         if self.required_args:
             names = ", ".join(self.required_args)
+            shown = "printed nothing" if self.silent_without else "exits with its usage"
             text = (
-                f"tried: without {names} it exits with its usage: {names} made required; "
+                f"tried: without {names} it {shown}: {names} made required; "
                 f"with {'it' if len(self.required_args) == 1 else 'them'} {text.removeprefix('tried: ')}"
             )
         if self.in_context:
@@ -479,21 +490,32 @@ def classify(
                 answer=(outcome.exit_code, learned),
                 outcome=outcome,
             )
+        if _text_under_json(outcome):
+            # what it printed on stdout under its JSON selection is text: the selection does not
+            # reach this command (a global output flag its subcommand ignores), so a call that
+            # succeeds would answer "output is not JSON" (docs/contract.md §7) where text is right
+            return Evidence(verb, "json-wrong", failure_reason(outcome), outcome=outcome)
         return Evidence(verb, "failed", failure_reason(outcome), outcome=outcome)
     if outcome.binary_output and not outcome.json_selected:
         return Evidence(verb, "garbage", outcome=outcome)
-    if outcome.json_selected and outcome.stdout.strip() and not outcome.output_capped:
-        parsed = (
-            outcome.stdout_json if outcome.stdout_json is not None else is_json_text(outcome.stdout)
-        )
-        if not parsed:
-            return Evidence(verb, "json-wrong", outcome=outcome)
+    if _text_under_json(outcome):
+        return Evidence(verb, "json-wrong", outcome=outcome)
     return Evidence(
         verb,
         "ok",
         "and printed JSON" if outcome.json_selected and outcome.stdout.strip() else "",
         outcome=outcome,
     )
+
+
+def _text_under_json(outcome: TrialOutcome) -> bool:
+    """The verb's JSON selection was rendered and what stdout holds (whole) is not JSON."""
+    if not (outcome.json_selected and outcome.stdout.strip()) or outcome.output_capped:
+        return False
+    parsed = (
+        outcome.stdout_json if outcome.stdout_json is not None else is_json_text(outcome.stdout)
+    )
+    return not parsed
 
 
 _ANSWERED = ("ok", "answered")
@@ -518,9 +540,30 @@ def _lone_dashes(outcome: TrialOutcome) -> int:
     return outcome.stdout.count("--") - echoed
 
 
+# An error that names "-" or "--" as an option it does not know: "unknown option: -",
+# "Unknown option --", "Unrecognized option '-'", "invalid option -- '-'".
+_REFUSED_DASHES = re.compile(
+    r"""
+    \b(?:unknown|unrecogni[sz]ed|invalid|illegal|unexpected|bad)\s+
+    (?:option|flag|switch|argument)s?                # "unknown option", "invalid flag"
+    [\s:]*(?:--\s+)?                                  # getopt's "invalid option -- '-'"
+    ['"`\u2018]?--?['"`\u2019]?                         # the option named: "-" or "--", maybe quoted
+    (?=$|[\s,.:;)])
+    """,
+    re.VERBOSE | re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _refuses_dashes(outcome: TrialOutcome | None) -> bool:
+    return outcome is not None and bool(
+        _REFUSED_DASHES.search(f"{outcome.stderr}\n{outcome.stdout}")
+    )
+
+
 def double_dash_verdict(with_it: Evidence, without_it: Evidence) -> str:
     """What the same operand with and without ``--`` shows: "dropped" (the tool reads ``--`` as an
-    operand or refuses it: it fails only with it, or answers about a ``--`` it took for a name),
+    operand or refuses it: it fails only with it, or answers about a ``--`` it took for a name, or
+    fails both ways but names ``--`` as an unknown option only with it),
     "kept" (it takes it: it fails only without it, or answers the same), "" (nothing is shown)."""
     good_with, good_without = with_it.kind in _ANSWERED, without_it.kind in _ANSWERED
     if good_without and not good_with and with_it.kind not in ("not-tried", "long-running"):
@@ -533,6 +576,12 @@ def double_dash_verdict(with_it: Evidence, without_it: Evidence) -> str:
             return "kept"
         if _lone_dashes(with_it.outcome) > said_without.count("--"):
             return "dropped"  # it answered about "--": a widget, a service, a file named "--"
+    if (
+        not good_with
+        and _refuses_dashes(with_it.outcome)
+        and not _refuses_dashes(without_it.outcome)
+    ):
+        return "dropped"  # both failed, and with it the error names "--" as an unknown option
     return ""
 
 

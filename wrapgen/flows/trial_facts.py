@@ -15,6 +15,7 @@ from typing import Mapping
 
 from wrapgen.knowledge.trials import format_flag_names
 from wrapgen.model.tool import Command, Flag, Tool
+from wrapgen.parse.double_dash import said_by_family_only
 
 __all__ = ["VerbFacts", "verb_facts", "json_candidates", "MAX_JSON_CANDIDATES"]
 
@@ -28,6 +29,9 @@ _PATH_VALUE = re.compile(r"\b(?:file|path|dir|directory|filename|out)\b", re.IGN
 class VerbFacts:
     double_dash: bool | None = None  # what the command's grammar says of "--" (None: nothing)
     json_candidates: tuple[tuple[str, ...], ...] = ()  # selections a trial may try, best first
+    # a write no word decided, tried as a read: a silent run tells nothing, so it is tried with its
+    # optional operands filled (a filter that read the empty stdin prints what it does with a file)
+    unsure: bool = False
 
 
 def _spelling(flag: Flag) -> str:
@@ -80,5 +84,7 @@ def verb_facts(tool: Tool | None, proposal) -> Mapping[str, VerbFacts]:
     for decision in proposal.chosen:
         command = _command_of(tool, decision.path)
         if command is not None:
-            out[decision.name] = VerbFacts(command.double_dash, json_candidates(command))
+            # a "--" only its parser family's look stands for is checked by a trial, as a silent one
+            said = None if said_by_family_only(command) else command.double_dash
+            out[decision.name] = VerbFacts(said, json_candidates(command))
     return out

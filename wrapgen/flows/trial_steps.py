@@ -164,21 +164,33 @@ def retry_without_operands(
     )
 
 
+def _printed_nothing(item: Evidence) -> bool:
+    return item.kind == "ok" and item.outcome is not None and not item.outcome.stdout.strip()
+
+
 def retry_with_operands(
     manifest: dict,
     report: TrialReport,
+    *,
+    silent: bool = False,
     **options,
 ) -> TrialReport:
     """A read that exits with its usage and has optional operand slots is tried again with a value in
     the first of them, then in all of them ("add it or drop the verb"): when the tool then gets past its
-    usage, those operands become required and the verb stays; otherwise it is left out as before."""
+    usage, those operands become required and the verb stays; otherwise it is left out as before.
+    With ``silent`` (a write no word decided, tried as a read), one that exited 0 printing nothing is
+    tried so too: a retry that prints or writes is its evidence."""
     verbs = manifest.get("verbs") or {}
     candidates = {}
+    quiet = set()  # verbs tried again because they printed nothing, not for their usage
     for item in report.evidence:
         body = verbs.get(item.verb, {})
-        names = optional_operands(body) if item.kind == "lacks-operand" and "cli" in body else ()
+        wanted = item.kind == "lacks-operand" or (silent and _printed_nothing(item))
+        names = optional_operands(body) if wanted and "cli" in body else ()
         if names:
             candidates[item.verb] = names
+            if item.kind != "lacks-operand":
+                quiet.add(item.verb)
     found: dict[str, Evidence] = {}
     for take in (1, None):  # the first operand alone (rg's pattern), then every one
         variants = {}
@@ -196,8 +208,11 @@ def retry_with_operands(
         again = trial_run.try_manifest(filled, **options, try_in_checked=True).by_verb()
         for verb, (_, chosen) in variants.items():
             retry = again.get(verb)
-            if retry is not None and retry.kind not in ("lacks-operand", "not-tried"):
-                found[verb] = replace(retry, required_args=chosen)
+            if retry is None or retry.kind in ("lacks-operand", "not-tried"):
+                continue
+            if verb in quiet and _printed_nothing(retry):
+                continue  # still nothing shown
+            found[verb] = replace(retry, required_args=chosen, silent_without=verb in quiet)
     evidence = [
         replace(found[item.verb], **carried(item)) if item.verb in found else item
         for item in report.evidence

@@ -25,6 +25,7 @@ from wrapgen.check.trial_evidence import (
     optional_operands,
     required_operands,
     with_print_once_flags,
+    without_double_dash,
     without_streaming_flags,
 )
 from wrapgen.flows import trial_run, trial_steps
@@ -41,6 +42,7 @@ from wrapgen.flows.trial_run import (  # noqa: F401 (the public names of try-bef
     try_manifest,
 )
 from wrapgen.probe.trial import DEFAULT_TRIAL_JOBS, drain_cleanup
+from wrapgen.propose.policy import UNSURE_WRITE
 
 __all__ = [
     "TrialReport",
@@ -60,7 +62,84 @@ __all__ = [
 BACKFILL_ROUNDS = 3
 
 
-def try_proposal(
+def try_proposal(proposal, **options):
+    """(the proposal acted on, its TrialReport): ``_acted_on`` over the proposal, where each write that
+    no word decided (``UNSURE_WRITE``) is tried as a read: one that wrote nothing and printed its
+    answer is a read, one that wrote is a write as before, and any other keeps its write policy and
+    body untouched, the trial's words in its ``x-why``. A help's silence never outweighs a trial."""
+    unsure = [
+        d.name for d in proposal.chosen if d.effect == "write" and UNSURE_WRITE in (d.reason or "")
+    ]
+    if not unsure:
+        return _acted_on(proposal, **options)
+    verbs = dict(proposal.manifest["verbs"])
+    for name in unsure:
+        body = dict(verbs[name])
+        body["policy"] = {**dict(body.get("policy") or {}), "effect": "read", "confirm": False}
+        verbs[name] = body
+    tentative = replace(proposal, manifest={**proposal.manifest, "verbs": verbs})
+    tried, report = _acted_on(tentative, **options, unsure=frozenset(unsure))
+    return _settled_unsure(proposal, tried, report, unsure)
+
+
+def _answered_cleanly(item: Evidence | None) -> bool:
+    outcome = item.outcome if item is not None else None
+    return (
+        item is not None
+        and item.kind in ("ok", "answered")
+        and outcome is not None
+        and bool((outcome.stdout or "").strip())
+    )
+
+
+_UNSURE_WORDS = UNSURE_WRITE.split(";")[0]  # "no read, write or delete word in its name or help"
+
+
+def _read_after_all(why: str) -> str:
+    said = why.replace(UNSURE_WRITE, _UNSURE_WORDS)
+    return f"{said}; tried as a read: it wrote nothing and printed its answer: relabelled read"
+
+
+def _settled_unsure(proposal, tried, report: TrialReport, unsure: list[str]):
+    """The unsure writes after their trials: read (answered cleanly), write (wrote), else as proposed."""
+    by_verb = report.by_verb()
+    original = proposal.manifest["verbs"]
+    verbs = dict(tried.manifest["verbs"])
+    evidence = list(report.evidence)
+    decisions = []
+    # (try_proposal's decisions are the proposal's, in order, each acted on)
+    for was, decision in zip(proposal.decisions, tried.decisions):
+        item = by_verb.get(was.name) if was.chosen and was.name in unsure else None
+        if item is None or item.kind == "writes":
+            decisions.append(decision)
+            continue
+        name = was.name
+        if _answered_cleanly(item):
+            body = dict(verbs[name])
+            body["x-why"] = _read_after_all(str(body.get("x-why", "")))
+            verbs[name] = body
+            decisions.append(replace(was, effect="read", reason=_read_after_all(was.reason)))
+            continue
+        shown = (
+            "it printed nothing"
+            if item.kind in ("ok", "answered")
+            else item.finding.removeprefix("tried: ")
+        )
+        kept = Evidence(name, "kept-write", detail=shown, double_dash=item.double_dash)
+        evidence[evidence.index(item)] = kept
+        body = dict(original[name])
+        if item.double_dash in ("dropped", "dropped-with") and "cli" in body:
+            body["cli"] = without_double_dash(body["cli"])  # what its trial showed of "--" stands
+        why = body.get("x-why", "")
+        body["x-why"] = f"{why}; {kept.words}" if why else kept.words
+        verbs[name] = body
+        decisions.append(was)
+    manifest = {**tried.manifest, "verbs": {n: verbs[n] for n in original if n in verbs}}
+    settled = replace(tried, manifest=manifest, decisions=tuple(decisions))
+    return settled, replace(report, evidence=tuple(evidence))
+
+
+def _acted_on(
     proposal,
     *,
     bin_path: str,
@@ -71,6 +150,7 @@ def try_proposal(
     memo: dict | None = None,
     tool=None,
     progress=None,
+    unsure: frozenset[str] = frozenset(),
 ):
     """(the proposal acted on, its TrialReport): long-running, interactive and operand-less reads left
     out, writing reads relabelled, wrong JSON selections dropped, a ``--`` the tool refuses dropped
@@ -78,6 +158,8 @@ def try_proposal(
     and answer statuses the trials found added, and the evidence in each ``x-why``. ``tool``: the
     discovered tool, whose commands say what the trials need (``flows.trial_facts``)."""
     facts = verb_facts(tool, proposal)
+    if unsure and tool is not None:
+        facts = {**facts, **{n: replace(facts.get(n, VerbFacts()), unsure=True) for n in unsure}}
     report = _tried_verb_by_verb(
         proposal.manifest,
         bin_path=bin_path,
@@ -179,7 +261,7 @@ def _tried_verb_by_verb(
         report = trial_steps.retry_slow_start(one, report, **options)
         report = trial_steps.retry_without_streaming(one, report, **options)
         report = trial_steps.retry_without_operands(one, report, **options)
-        report = trial_steps.retry_with_operands(one, report, **options)
+        report = trial_steps.retry_with_operands(one, report, silent=said.unsure, **options)
         report = trial_steps.retry_in_context(one, report, **options)
         report = trial_steps.find_json(one, report, said, **options)
         if dash:

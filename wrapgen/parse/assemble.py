@@ -107,8 +107,16 @@ def split_usage_section(section: Section) -> tuple[list[str], list[str]]:
             r"or\s+" + re.escape(usage[0].split()[0] if usage[0].split() else "") + r"\b", text
         ):
             text = text[2:].lstrip()  # java: "   or  java [options] -jar <jarfile> [args...]"
-        if usage and re.match(r"[A-Z][a-z]+ [a-z]+ [a-z(]", text):
-            break  # unzip: "  Default action is to extract files in list, ...": prose, not usage
+        if usage and (
+            re.match(r"[A-Z][a-z]+ [a-z]+ [a-z(]", text)
+            or (
+                re.match(r"[A-Z][a-z]+ [a-z]+ \S+ [a-z]", text)
+                and not re.search(r"[][<>{}|]|(?:^|\s)-", text)
+            )
+        ):
+            # unzip: "  Default action is to extract files in list, ...", or a sentence with no
+            # grammar in it ("Parse the XML files and output ..."): prose, not usage
+            break
         if re.fullmatch(r"\((?:[a-z][\w'-]*,? ){2,}[\w'-]+\)", text):
             i += 1  # java: "(to execute a class)" under a usage line says what it is for
             continue

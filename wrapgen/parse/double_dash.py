@@ -22,7 +22,7 @@ import re
 from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command
 
-__all__ = ["double_dash", "usage_shows_double_dash"]
+__all__ = ["double_dash", "usage_shows_double_dash", "said_by_family_only"]
 
 # "[--]", "[-- <args>]", " -- FILE", a line ending in " --", "[[--] <path>...]"
 _IN_USAGE = re.compile(r"(?:^|[\s\[(|])--(?=$|[\s\])|])")
@@ -65,3 +65,19 @@ def double_dash(command: Command, text: str = "") -> bool | None:
     except (RecursionError, ValueError):  # never fail discovery over prose
         return None
     return None
+
+
+def said_by_family_only(command: Command) -> bool:
+    """Whether the command's True stands only on the parser family its help looks like: its usage
+    lines and help text say nothing of ``--``. A help that looks like a family's may be printed by
+    another parser, so a trial checks such a ``--`` as it would a silent grammar's."""
+    if command.double_dash is not True or command.parser not in _families():
+        return False
+    text = command.description
+    try:
+        return not (
+            usage_shows_double_dash(command.usage)
+            or (text and "--" in text and (_ROW.search(text) or _SENTENCE.search(text)))
+        )
+    except (RecursionError, ValueError):
+        return False

@@ -340,6 +340,7 @@ _UPPER = re.compile(r"[A-Z][A-Z0-9_-]*(?:[/:][A-Z][A-Z0-9_-]*)*")
 _ANGLED = re.compile(r"<[^<>]*>")
 _LOWER_WORD = re.compile(r"[a-z][a-z0-9_-]*")
 _CAMEL_WORD = re.compile(r"[a-z]+(?:-?[A-Z][A-Za-z0-9]*)+")
+_ACRONYM_WORD = re.compile(r"[A-Z]{2,}[a-z]+[A-Za-z0-9]*")  # "XMLfiles", "URLlist"
 _REMOTE_WORD = re.compile(r"[a-z][a-z0-9_-]*:(?:[a-z][a-z0-9_/-]*)?")
 _REPEAT_MARK = re.compile(r"[\]>][*+]$")
 _REPEAT_MARK_AFTER = re.compile(r"([\]>])[*+]$")
@@ -356,8 +357,10 @@ def _placeholder(text: str, *, bare_ok: bool) -> str | None:
         return text
     if bare_ok and _LOWER_WORD.fullmatch(text):
         return text  # argparse: "[port]", clap: "[pattern]", BSD: "ssh [-46] destination"
-    if bare_ok and _CAMEL_WORD.fullmatch(text):
-        return text  # camelCase after the options began: cobra's "restic diff [flags] snapshotID snapshot-ID"
+    if bare_ok and (_CAMEL_WORD.fullmatch(text) or _ACRONYM_WORD.fullmatch(text)):
+        # camelCase after the options began: cobra's "restic diff [flags] snapshotID snapshot-ID";
+        # an acronym run into a word: "tool [options] XMLfiles ..."
+        return text
     if _REMOTE_WORD.fullmatch(text):
         return text  # rclone: "source:path dest:path", "remote:"; no subcommand word holds a colon
     return None

@@ -30,7 +30,11 @@ __all__ = [
     "EFFECTS",
     "NAME_EFFECTS",
     "SUMMARY_EFFECTS",
+    "UNSURE_WRITE",
 ]
+
+# The reason of a write that no word decided: wrap's trials may show it is a read (flows/trials.py).
+UNSURE_WRITE = "no read, write or delete word in its name or help; treated as a write to be safe"
 
 # The word tables are data: wrapgen/knowledge/data/effects.json (each word with its reason).
 NAME_EFFECTS: Mapping[str, str] = name_effects()
@@ -170,7 +174,7 @@ def classify(
         return PolicyGuess(
             "write",
             (),
-            "no read, write or delete word in its name or help; treated as a write to be safe",
+            UNSURE_WRITE,
         )
     effect = max((e for e, _ in found), key=_RANK.__getitem__)
     deciding = tuple(evidence for e, evidence in found if e == effect)

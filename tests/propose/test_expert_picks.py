@@ -127,6 +127,11 @@ def test_servers_listeners_streams_logins_and_self_update_are_never_proposed():
     assert "long-running" in _excluded(
         ("rcd",), "Run rclone listening to remote control commands only"
     )
+    assert "long-running" in _excluded(
+        ("mount",), "Mount the remote as file system on a mountpoint."
+    )
+    assert "long-running" in _excluded(("mount",), "Mount the repository")
+    assert _excluded(("mountinfo",), "Show where the remote is mounted") is None
     assert "login" in _excluded(("authorize",), "Remote authorization.")
     assert _excluded(("selfupdate",), "Update the rclone binary.") == "self-update"
     assert _excluded(("self", "update"), "Update uv.") == "self-update"

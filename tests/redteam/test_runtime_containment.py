@@ -33,10 +33,12 @@ from tests.conftest import require_tool
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
-def _pack(root: Path, tool: str, verbs: dict) -> Path:
+def _pack(root: Path, tool: str, verbs: dict, sandbox: dict | None = None) -> Path:
     pack = root / "hostile"
     pack.mkdir()
     data = {"pack_id": "hostile", "description": "A hostile tool.", "bin": tool, "verbs": verbs}
+    if sandbox is not None:
+        data["sandbox"] = sandbox
     (pack / "pack.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
     built = subprocess.run(
         [sys.executable, "-m", "wrapgen", "build", str(pack)], capture_output=True, text=True
@@ -128,7 +130,9 @@ def test_a_grandchild_does_not_outlive_a_killed_supervisor(tmp_path):
         "sys.exit(0)\n"
     )
     tool = hostile_program(tmp_path / "bin" / "killer", body)
-    pack = _pack(tmp_path, tool, _with_tool(_verbs("write"), tool))
+    # (the socket is the test's window on the grandchild: the pack declares it, as a pack whose
+    # tool talks to a daemon does)
+    pack = _pack(tmp_path, tool, _with_tool(_verbs("write"), tool), {"sockets": [path]})
     runner = subprocess.Popen(
         [sys.executable, "-m", "wrapgen", "exec", str(pack), "one", "--json", "--", "confirm=true"],
         cwd=work,

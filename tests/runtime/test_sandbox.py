@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -74,10 +76,13 @@ def test_a_read_cannot_write_its_working_directory_or_anywhere(tmp_path):
 
 
 def test_tmp_is_readable_and_its_sockets_are_hidden(tmp_path):
-    """A file under /tmp reads; a socket at /tmp's top cannot be reached."""
+    """A file under /tmp that anyone may read reads; a socket at /tmp's top cannot be reached."""
     import socket
 
+    tmp_path = Path(tempfile.mkdtemp(dir="/tmp"))  # (pytest's own is root-only for a root caller)
+    tmp_path.chmod(0o755)
     (tmp_path / "data").write_text("left here\n")
+    (tmp_path / "data").chmod(0o644)
     path = f"/tmp/.s.wrapgen-test-{os.getpid()}"
     server = socket.socket(socket.AF_UNIX)
     server.bind(path)
@@ -86,9 +91,8 @@ def test_tmp_is_readable_and_its_sockets_are_hidden(tmp_path):
         code = (
             "import socket, sys\n"
             f"print(open({str(tmp_path / 'data')!r}).read().strip())\n"
-            "s = socket.socket(socket.AF_UNIX)\n"
             "try:\n"
-            f"    s.connect({path!r}); print('connected')\n"
+            f"    socket.socket(socket.AF_UNIX).connect({path!r}); print('connected')\n"
             "except OSError as e:\n"
             "    print('refused', e.errno)\n"
         )
@@ -97,6 +101,7 @@ def test_tmp_is_readable_and_its_sockets_are_hidden(tmp_path):
     finally:
         server.close()
         os.unlink(path)
+        shutil.rmtree(tmp_path)
 
 
 def test_a_write_may_change_its_working_directory_only(tmp_path):
@@ -508,3 +513,160 @@ def test_a_missing_write_path_never_hides_the_working_directory(tmp_path, monkey
     envelope = execute(binding, "v", {}, cwd=tmp_path / "w")
     assert envelope["ok"] is False and "read-only" in envelope["error"].lower(), envelope
     assert sorted(os.listdir(tmp_path)) == ["w"]
+
+
+def _listening(path: str):
+    import socket
+
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(path)
+    server.listen(4)
+    return server
+
+
+_CONNECT = (
+    "import socket, sys\n"
+    "try:\n"
+    "    socket.socket(socket.AF_UNIX).connect(sys.argv[1]); print('connected')\n"
+    "except OSError as e:\n"
+    "    print('refused', e.errno)\n"
+    "a, b = socket.socketpair(); a.send(b'own'); print(b.recv(3).decode())\n"
+)
+
+
+def _connect_binding(path: str, *, effect="read", section=None) -> dict:
+    binding = binding_dict(
+        "sb",
+        PY,
+        {"v": verb([PY, "-c", _CONNECT, path], json_sel=[], effect=effect, confirm=False)},
+    )
+    if section is not None:
+        binding["sandbox"] = section
+    return binding
+
+
+def test_no_call_reaches_a_host_socket_its_pack_does_not_declare(tmp_path):
+    """A daemon's socket deep in a directory the call can see (not /run, HOME or /tmp's top) cannot
+    be connected to, by a read or a write, even with the network; a socketpair of its own works."""
+    place = tmp_path / "var" / "lib" / "daemon"
+    place.mkdir(parents=True)
+    path = str(place / "control.sock")
+    server = _listening(path)
+    try:
+        for effect, section in (("read", None), ("write", None), ("read", {"network": True})):
+            envelope = execute(_connect_binding(path, effect=effect, section=section), "v", {})
+            assert envelope == {"ok": True, "result": "refused 13\nown\n"}, (effect, envelope)
+    finally:
+        server.close()
+
+
+def test_a_declared_socket_is_reached(tmp_path):
+    """sandbox.sockets [path]: the pack's own daemon is reached."""
+    path = str(tmp_path / "engine.sock")
+    server = _listening(path)
+    try:
+        envelope = execute(_connect_binding(path, section={"sockets": [path]}), "v", {})
+        assert envelope == {"ok": True, "result": "connected\nown\n"}
+    finally:
+        server.close()
+
+
+def test_no_call_reaches_an_abstract_socket_of_the_host(tmp_path):
+    """A call with the network shares the host's network namespace, where abstract Unix sockets
+    (a desktop's bus, an X server's) live: none can be created to reach them."""
+    import socket
+
+    name = f"\0wrapgen-test-{os.getpid()}"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(name)
+    server.listen(1)
+    try:
+        code = (
+            "import socket\n"
+            "try:\n"
+            f"    socket.socket(socket.AF_UNIX).connect({name!r}); print('connected')\n"
+            "except OSError as e:\n"
+            "    print('refused', e.errno)\n"
+        )
+        envelope = _run(code, tmp_path, section={"network": True})
+        assert envelope == {"ok": True, "result": "refused 13\n"}
+    finally:
+        server.close()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a root caller's case (others are refused by modes)")
+def test_a_root_callers_read_cannot_read_what_only_root_may(tmp_path):
+    """Root's files that others may not read, beside the working directory (a 0600 file, a 0700
+    directory) and /etc/shadow, are hidden from a root caller's read; what anyone may read beside
+    it, and the working directory's own files, still read."""
+    (tmp_path / "private").mkdir(mode=0o700)
+    (tmp_path / "private" / "secret").write_text("in a root-only directory\n")
+    (tmp_path / "loose.key").write_text("root-only file\n")
+    (tmp_path / "loose.key").chmod(0o600)
+    (tmp_path / "open").mkdir(mode=0o755)
+    (tmp_path / "open" / "notes").write_text("anyone's\n")
+    (tmp_path / "open" / "notes").chmod(0o644)
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "mine").write_text("the call's own\n")
+    (work / "mine").chmod(0o600)
+    paths = [
+        "/etc/shadow",
+        str(tmp_path / "private" / "secret"),
+        str(tmp_path / "loose.key"),
+        str(tmp_path / "open" / "notes"),
+        str(work / "mine"),
+    ]
+    code = (
+        "import json\n"
+        "out = []\n"
+        f"for path in {paths!r}:\n"
+        "    try: out.append(open(path).read().strip() or 'empty')\n"
+        "    except OSError as e: out.append(e.errno)\n"
+        "print(json.dumps(out))\n"
+    )
+    envelope = _run(code, work)
+    assert envelope["ok"], envelope
+    shadow, secret, loose, notes, mine = json.loads(envelope["result"])
+    hidden = ("empty", 2, 13)  # (/dev/null over a file, which cannot be opened on a nodev mount)
+    assert shadow in hidden and secret in hidden and loose in hidden, (shadow, secret, loose)
+    assert notes == "anyone's" and mine == "the call's own"
+
+
+def test_processes_are_bounded_per_call_even_for_root(tmp_path, monkeypatch):
+    """Where a cgroup can be made (root, or a delegated one), a call's processes are bounded by its
+    own pids.max, which binds a root caller too (RLIMIT_NPROC does not); its cgroup ends with it."""
+    probe = sandbox_module.pids_group()
+    if probe is None:
+        pytest.skip("no cgroup with the pids controller can be made here")
+    sandbox_module.end_group(probe)
+    monkeypatch.setattr(sandbox_module, "PROCESSES", 12)
+    code = (
+        "import os, time\n"
+        "made = refused = 0\n"
+        "for _ in range(40):\n"
+        "    try: pid = os.fork()\n"
+        "    except OSError: refused += 1; continue\n"
+        "    if pid == 0: time.sleep(30); os._exit(0)\n"
+        "    made += 1\n"
+        "print(made, refused)\n"
+    )
+    envelope = _run(code, tmp_path)
+    assert envelope["ok"], envelope
+    made, refused = map(int, envelope["result"].split())
+    assert made < 12 and refused == 40 - made
+    base = os.path.dirname(probe)
+    assert not [n for n in os.listdir(base) if n.startswith(f"wrapgen-{os.getpid()}-")]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a root caller's case (others are refused by modes)")
+def test_a_script_the_verb_names_in_a_root_only_directory_runs(tmp_path):
+    """A script the verb's own command line names (python SCRIPT) is the tool's, not a file to hide,
+    even in a root-only directory beside the working directory."""
+    (tmp_path / "tools").mkdir(mode=0o700)
+    script = tmp_path / "tools" / "rows.py"
+    script.write_text("print('ran')\n")
+    work = tmp_path / "w"
+    work.mkdir()
+    binding = binding_dict("sb", PY, {"v": verb([PY, str(script)], json_sel=[])})
+    assert execute(binding, "v", {}, cwd=work) == {"ok": True, "result": "ran\n"}

@@ -225,6 +225,12 @@ def _exec_tool(
         os.dup2(stdio[0], 0)
         os.dup2(stdio[1], 1)
         os.dup2(stdio[2], 2)
+        if len(stdio) > 3:  # fds the tool reads by number from 3 on (the sandbox's filter)
+            top = len(stdio)  # (first moved above every target, this pipe too)
+            err_w = fcntl.fcntl(err_w, fcntl.F_DUPFD_CLOEXEC, top)
+            moved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, top) for fd in stdio[3:]]
+            for number, fd in enumerate(moved, 3):
+                os.dup2(fd, number)
         if memory_limit is not None:
             resource.setrlimit(resource.RLIMIT_DATA, memory_limit)
         saved = None
@@ -394,6 +400,7 @@ def _reader_main(sock_fd: int, channel, supervisor: int) -> None:
         if stdio[0] is None:
             stdio[0] = os.open(os.devnull, os.O_RDONLY)
         _take_caller_state(state)
+        _join_group(state)
         if cwd is not None:
             os.chdir(cwd)
         _exec_tool(
@@ -417,7 +424,23 @@ def _reader_main(sock_fd: int, channel, supervisor: int) -> None:
         os._exit(ExitStatus.CANNOT_RUN)
 
 
-def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
+def _join_group(state) -> None:
+    """In the tool's own process, before it execs: join the call's cgroup (``state``'s third item,
+    where there is one), so that all it starts is counted there. Best effort: a cgroup that cannot be
+    joined leaves the call to RLIMIT_NPROC."""
+    if state is None or len(state) < 3:
+        return
+    try:
+        fd = os.open(state[2] + "/cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.write(fd, b"0")  # (0: the writer itself)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+
+
+def _start_tool(argv, env, cwd, stdio, memory_bytes, state=None) -> tuple[int | None, int]:
     """Fork and exec the tool: (its pid, 0), or (None, errno) when it could not be executed.
 
     A fork rather than posix_spawn (which costs less) because only code running in the child
@@ -440,6 +463,7 @@ def _start_tool(argv, env, cwd, stdio, memory_bytes) -> tuple[int | None, int]:
     me = os.getpid()
     tool = os.fork()
     if tool == 0:
+        _join_group(state)
         _exec_tool(argv, environ, places, stdio, err_w, memory_limit, me)
     os.close(err_w)
     failed = _read_failure(err_r)
@@ -520,7 +544,7 @@ def _run_call(
         else:
             if state is not None:
                 _take_caller_state(state)
-            tool, failure = _start_tool(argv, env, cwd, stdio, memory_bytes)
+            tool, failure = _start_tool(argv, env, cwd, stdio, memory_bytes, state)
         if notice_w is not None:
             os.close(notice_w)
         for fd in {fd for fd in stdio if fd is not None}:
@@ -904,7 +928,7 @@ def _take_caller_state(state) -> None:
     """In a helper-forked supervisor: take the caller's umask and limits, so the tool gets what a cold
     spawn gives it. A limit this process may not set (a hard limit the caller raised with a privilege
     the helper lacks) stays as it is."""
-    umask, limits = state
+    umask, limits = state[:2]
     if umask is not None:
         os.umask(umask)
     for which, soft, hard in limits:
@@ -1145,7 +1169,15 @@ class Supervised:
 
 
 def spawn_supervised(
-    argv, *, stdio, cwd=None, env=None, memory_bytes: int | None = None, state=None, limits=()
+    argv,
+    *,
+    stdio,
+    cwd=None,
+    env=None,
+    memory_bytes: int | None = None,
+    state=None,
+    limits=(),
+    group=None,
 ) -> Supervised:
     """Fork a supervisor that runs ``argv`` with ``stdio`` (three fds; the first may be None for
     /dev/null) as stdin/stdout/stderr, in a session of its own, under ``memory_bytes`` of RLIMIT_DATA.
@@ -1153,7 +1185,10 @@ def spawn_supervised(
     a supervisor forked from this process takes this process's own, as a fork does.
 
     ``limits``: (resource, soft, hard) the tool runs under besides those (the sandbox's file size
-    and process bounds); the supervisor sets them before it forks the tool.
+    and process bounds); the supervisor sets them before it forks the tool. ``stdio`` may hold more
+    than three fds: the tool gets the fourth as fd 3 and so on (the sandbox's seccomp filter).
+    ``group``: a cgroup directory the tool joins before it execs (the sandbox's bound on processes
+    where Linux's RLIMIT_NPROC does not hold: a root caller), so everything it starts is in it.
 
     The caller closes its copies of the stdio fds it gave the child. Raises ``OSError`` only when
     the fork itself fails; an exec failure arrives as ``exec_errno`` on the status pipe.
@@ -1162,12 +1197,13 @@ def spawn_supervised(
     _prctl()  # load libc before forking, so the child never imports
     if _unreaped:
         _reap_finished()
-    if limits:
-        umask, inherited = caller_state() if state is None else state
+    if limits or group:
+        umask, inherited = (caller_state() if state is None else state)[:2]
         chosen = {which: (which, soft, hard) for which, soft, hard in limits}
         state = (
             umask,
             tuple(chosen.pop(entry[0], entry) for entry in inherited) + tuple(chosen.values()),
+            *((group,) if group else ()),
         )
     argv = list(argv)
     cwd = None if cwd is None else os.fspath(cwd)
@@ -1180,7 +1216,7 @@ def spawn_supervised(
             return sup
     elif _helper is None and _spawns > _HELPER_AFTER:
         _start_helper()  # used from the next call on, once it says it is ready
-    return _spawn_cold(argv, stdio, cwd, env, memory_bytes, state if limits else None)
+    return _spawn_cold(argv, stdio, cwd, env, memory_bytes, state if limits or group else None)
 
 
 def _spawn_cold(argv, stdio, cwd, env, memory_bytes, state=None) -> Supervised:

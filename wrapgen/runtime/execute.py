@@ -46,6 +46,9 @@ TOOL_ENV = {"NO_COLOR": "1", "PAGER": "cat", "GIT_PAGER": "cat", "TERM": "dumb"}
 # What a tool gets of the caller's environment without its pack naming it (docs/contract.md §8); plus LC_*
 ENV_ALLOWLIST = ("PATH", "HOME", "LANG", "TZ", "TMPDIR", "USER")
 ERROR_TAIL = 4000
+# How often a call is planned again when a path its sandbox was to hide went away before bubblewrap
+# started (another program's temporary directory, removed meanwhile): the tool had not run
+_SANDBOX_ATTEMPTS = 3
 
 _ANSI = r"""
     \x1b\[ [0-?]* [ -/]* [@-~]          # CSI: colours, cursor moves
@@ -473,17 +476,30 @@ def _run_sandboxed(binding: dict, verb_key: str, verb: dict, argv, *, cwd, env, 
     reason = "bubblewrap (bwrap) is not installed (Debian: apt-get install bubblewrap)"
     if bwrap is not None:
         effect = (verb.get("policy") or {}).get("effect") or "read"
-        try:
-            plan = sandbox.plan(
-                argv, sandbox=spec, verb_key=verb_key, effect=effect, cwd=work, env=env, bwrap=bwrap
-            )
-        except FileNotFoundError:
-            return ProcessResult(argv=tuple(argv), not_found="not found"), None
-        try:
-            result = run_process(plan.argv, cwd=work, env=plan.env, limits=plan.limits, **options)
-        finally:
-            sandbox.settle(plan)
-        reason = sandbox.started(result.exit_code, result.stdout, result.stderr)
+        # the paths the verb's own words name (a script an interpreter runs), not an argument's
+        fixed = tuple(
+            token
+            for token in verb.get("argv") or ()
+            if isinstance(token, str) and token.startswith("/") and "{{" not in token
+        )
+        for _attempt in range(_SANDBOX_ATTEMPTS):
+            try:
+                plan = sandbox.plan(
+                    argv,
+                    sandbox=spec,
+                    verb_key=verb_key,
+                    effect=effect,
+                    cwd=work,
+                    env=env,
+                    bwrap=bwrap,
+                    fixed=fixed,
+                )
+            except FileNotFoundError:
+                return ProcessResult(argv=tuple(argv), not_found="not found"), None
+            result = _run_in_plan(plan, work, options)
+            reason = sandbox.started(result.exit_code, result.stdout, result.stderr)
+            if reason is None or not sandbox.vanished(reason):
+                break  # (else a path it was to hide went away before it started: plan again)
         if reason is None:
             failed = sandbox.exec_failure(result.exit_code, result.stdout, result.stderr)
             if failed is not None:
@@ -500,6 +516,32 @@ def _run_sandboxed(binding: dict, verb_key: str, verb: dict, argv, *, cwd, env, 
         )
     sandbox.note_fallback(reason)
     return run_process(argv, cwd=work, env=env, **options), None
+
+
+def _run_in_plan(plan, work: str, options: dict):
+    """Run a sandbox plan: bubblewrap reads its seccomp program from a pipe (fd SECCOMP_FD); the call
+    runs in a cgroup of its own where one can be made (``sandbox.pids_group``); the staging of
+    declared write paths ends with the call (``sandbox.settle``)."""
+    program, group = (), sandbox.pids_group()
+    try:
+        if plan.seccomp:
+            program = os.pipe()
+            os.write(program[1], plan.seccomp)
+            os.close(program[1])
+        return run_process(
+            plan.argv,
+            cwd=work,
+            env=plan.env,
+            limits=plan.limits,
+            pass_fds=program[:1],
+            group=group,
+            **options,
+        )
+    finally:
+        if program:
+            os.close(program[0])
+        sandbox.end_group(group)
+        sandbox.settle(plan)
 
 
 def _shown(value) -> str:

@@ -307,6 +307,8 @@ def run_process(
     caller_state=None,
     on_timeout=None,
     limits=(),
+    pass_fds=(),
+    group=None,
 ) -> ProcessResult:
     """Run ``argv`` with no shell, contained, in its own process group; never raises for a tool's behaviour.
 
@@ -322,13 +324,23 @@ def run_process(
     ``on_timeout(pid)``, where the call reaches ``timeout_s``, is called with the supervisor's pid
     before its processes are killed, so a caller can look at what they hold (``runtime/waiting.py``);
     with pipes only (not ``in_memory``). ``limits``: (resource, soft, hard) the tool runs under
-    besides ``memory_mb`` (the sandbox's bounds; pipes only).
+    besides ``memory_mb`` (the sandbox's bounds; pipes only). ``pass_fds``: fds the tool gets as 3, 4,
+    ... (pipes only; the caller keeps and closes them). ``group``: a cgroup directory the tool joins
+    (``contain.spawn_supervised``; pipes only).
     """
     argv = list(map(os.fspath, argv))  # (a str is its own fspath)
     reason = _precheck(argv)
     if reason is not None:
         return ProcessResult(argv=tuple(argv), not_found=reason)
-    if in_memory and stdin is None and cancel is None and _MEMFD and not limits:
+    if (
+        in_memory
+        and stdin is None
+        and cancel is None
+        and _MEMFD
+        and not limits
+        and not pass_fds
+        and not group
+    ):
         return _run_in_memory(
             argv,
             timeout_s=timeout_s,
@@ -345,12 +357,13 @@ def run_process(
     try:
         sup = spawn_supervised(
             argv,
-            stdio=(in_r, out_w, err_w),
+            stdio=(in_r, out_w, err_w, *pass_fds),
             cwd=cwd,
             env=env,
             memory_bytes=_memory_bytes(memory_mb),
             state=caller_state,
             limits=limits,
+            group=group,
         )
     except OSError as error:
         for fd in (out_r, err_r, in_w):

@@ -13,8 +13,9 @@ Every call runs in bubblewrap, unprivileged even when wrapgen runs as root:
   lie: HOME, ``/home``, ``/root`` and ``/run`` (a daemon's control channel, the system bus) are empty
   (``MASKED``); of ``/tmp``, which stays readable (a file a caller left there is an argument like any
   other), the sockets and socket directories at its top (``TMP_SOCKETS``: X11's, an ssh-agent's, a
-  tmux server's) are hidden; on a root caller the few files of the system only root may read
-  (``ROOT_SECRETS``) are hidden too;
+  tmux server's) are hidden; on a root caller what only root may read is hidden too: found at the
+  top of the system's places (``ROOT_PLACES``: /etc, /var/lib, /opt, ...) and of every directory
+  above the working directory (``_root_only``), and named where it lies deeper (``ROOT_SECRETS``);
 - HOME and TMPDIR are fresh, bounded tmpfs (``SCRATCH_BYTES``; TMPDIR is ``/var/tmp``, whose other
   programs' files it hides): a tool writes its caches there and they end with the call. Of the real
   HOME only what the pack declares (``sandbox.home``) is bound back, read-only; the sockets it
@@ -26,6 +27,11 @@ Every call runs in bubblewrap, unprivileged even when wrapgen runs as root:
   are made from (a task runner's repository, ``sandbox.tree``) has that directory instead: read-only
   for a read, writable for a write, and the caller's working directory read-only. A declared write
   path that does not exist yet can be created by a write and nothing beside it (``settle``);
+- no Unix socket at all for a pack that declares none (``sandbox.sockets``): a seccomp filter
+  refuses ``socket(AF_UNIX)`` (``unix_socket_filter``), so a daemon's socket lying anywhere the call
+  can see (``/var/lib/...``, deep in /tmp) or in the abstract namespace is out of reach, where the
+  masks above hide only the usual places; ``socketpair`` (a tool's own IPC) still works. A pack that
+  declares a socket can create Unix sockets, and reach any it can see;
 - the network only for the verbs the pack allows it (``sandbox.network``: true, or a list of verbs);
   every other call gets a loopback of its own (``--unshare-net``);
 - the tool's own install, where it lies in a masked directory (a virtual environment in HOME,
@@ -38,8 +44,12 @@ Every call runs in bubblewrap, unprivileged even when wrapgen runs as root:
   or memory (the host's processes lie outside its user namespace, and it has no capability), and
   what it starts ends with it like any call's. ``getpid()`` then differs from ``/proc/self``
   (the host's PID);
-- bounds on file size (``RLIMIT_FSIZE``) and processes (``RLIMIT_NPROC``, which Linux does not apply
-  to root) beside memory, and on scratch space (the tmpfs sizes).
+- bounds on file size (``RLIMIT_FSIZE``) and processes beside memory, and on scratch space (the
+  tmpfs sizes). Processes are bounded per call by a cgroup of its own (``pids_group``: ``pids.max``)
+  where the caller can make one (root; a delegated cgroup v2 that hands on ``pids``), which binds
+  root too; and by ``RLIMIT_NPROC``, which counts all the uid's processes and which Linux does not
+  apply to root (a root caller without a writable cgroup has no bound on processes: running its
+  calls as another uid would refuse them its own working directory's files).
 
 Where bubblewrap cannot run (not installed, no user namespaces, a container without them), the
 setting decides (``setting``): ``require`` (the default) refuses the call with one message;
@@ -49,9 +59,12 @@ with the supervisor's containment alone and says so once per process (``take_not
 
 from __future__ import annotations
 
+import errno
 import os
 import resource
 from collections import namedtuple
+from stat import S_ISDIR as _S_ISDIR
+from stat import S_ISLNK as _S_ISLNK
 from stat import S_ISSOCK as _S_ISSOCK
 
 __all__ = [
@@ -69,6 +82,8 @@ __all__ = [
     "find_bwrap",
     "plan",
     "settle",
+    "unix_socket_filter",
+    "SECCOMP_FD",
     "setting",
     "started",
     "exec_failure",
@@ -76,6 +91,9 @@ __all__ = [
     "take_notice",
     "note_fallback",
     "withheld",
+    "vanished",
+    "pids_group",
+    "end_group",
 ]
 
 BWRAP = "bwrap"
@@ -139,6 +157,27 @@ SCRATCH_BYTES = 256 * 1024 * 1024
 FILE_SIZE_BYTES = 4 * 1024 * 1024 * 1024
 PROCESSES = 4096
 HOST_KEYS = "/etc/ssh"
+# Where a system keeps files of its own and people leave theirs: on a root caller, what of their top
+# only root may read is hidden (``_root_only``), as it is at the top of every directory above the
+# working directory but /tmp (whose top other programs' temporary files come and go in all the time:
+# one gone between the look and the start is a sandbox that cannot start); ``ROOT_SECRETS`` names
+# what lies deeper
+ROOT_PLACES = (
+    "/etc",
+    "/boot",
+    "/var/lib",
+    "/var/log",
+    "/var/backups",
+    "/var/spool",
+    "/var/mail",
+    "/var/cache",
+    "/srv",
+    "/opt",
+    "/mnt",
+    "/media",
+)
+# The fd on which bubblewrap reads the call's seccomp program (the first past stdio)
+SECCOMP_FD = 3
 _OPTIONS_08 = ("--disable-userns", "--size", "--perms")  # bubblewrap 0.8 (2023)
 # What a tool prints when a call fails on something the sandbox withheld (strerror texts and the
 # words of common resolvers and HTTP clients): best effort, for the envelope's hint only
@@ -164,11 +203,12 @@ _MISSING_ERRORS = ("no such file", "not found", "does not exist", "cannot find",
 # How one call runs: ``argv`` (bwrap's, or the tool's own when ``sandboxed`` is False), the
 # environment, what the verb was allowed (``network``, ``writable``), ``limits`` (resource, soft, hard)
 # for the tool, the tool's path, the scratch HOME's ("" when there is none), and the staging
-# directories of declared write paths that did not exist (``settle`` ends them)
+# directories of declared write paths that did not exist (``settle`` ends them), and the seccomp
+# program bubblewrap reads on fd ``SECCOMP_FD`` (b"": none)
 Plan = namedtuple(
     "Plan",
-    "argv env sandboxed network writable limits tool home staged",
-    defaults=((), "", "", ()),
+    "argv env sandboxed network writable limits tool home staged seccomp",
+    defaults=((), "", "", (), b""),
 )
 
 
@@ -298,12 +338,14 @@ def plan(
     cwd: str,
     env: dict,
     bwrap: str,
+    fixed: tuple = (),
 ) -> Plan:
     """The bubblewrap command line for one call (pure but for looking at the file system: which
     paths exist, the tool's place, the marks above ``cwd``; and for the staging directory of a
     declared write path that does not exist yet, which ``settle`` ends after the call). ``env`` is
     the tool's environment; the plan's is the same with TMPDIR on the scratch. ``FileNotFoundError``
-    when the tool is not found (nothing can be bound for it)."""
+    when the tool is not found (nothing can be bound for it). ``fixed``: the absolute paths the
+    verb's own command line names (a script its interpreter runs), never hidden as root-only."""
     tool = _resolve_tool(argv[0], cwd, env)
     if tool is None:
         raise FileNotFoundError(argv[0])
@@ -337,13 +379,15 @@ def plan(
         scratch_tmp = SCRATCH_TMP
     else:  # (no /var/tmp: /dev/shm, a tmpfs of the sandbox's own too)
         scratch_tmp = "/dev/shm"
-    if os.geteuid() == 0:
-        for secret in (*ROOT_SECRETS, *_host_keys()):
-            if os.path.isdir(secret) and not os.path.islink(secret):
-                out += ["--tmpfs", secret]
-                read_only.append(secret)
-            elif os.path.lexists(secret) and not os.path.islink(secret):
-                out += ["--ro-bind", "/dev/null", secret]
+    if os.geteuid() == 0:  # (a user without privilege is refused them by their modes already)
+        declared = _strings(sandbox.get("sockets")) + _strings(sandbox.get("write"))
+        declared += _strings(extra.get("write")) if isinstance(extra, dict) else []
+        keep = [cwd, root, tree, tool, os.path.realpath(tool), *env.get("PATH", "").split(":")]
+        keep += [_expand(entry, home, root, env) for entry in declared] + list(fixed)
+        found = _root_only([k for k in keep if os.path.isabs(k)], [cwd, root, tree], masks)
+        for secret, is_dir in sorted({*found, *_known_secrets()}):
+            out += ["--tmpfs", secret] if is_dir else ["--ro-bind", "/dev/null", secret]
+            read_only += [secret] if is_dir else []
     # the working tree: bound before the scratch HOME, which then hides a HOME inside it, or after
     # it where the tree lies in HOME (~/project)
     work = ["--bind" if writable and not tree else "--ro-bind", root, root] if root != "/" else []
@@ -397,6 +441,10 @@ def plan(
         out += ["--remount-ro", directory]
     if not network:
         out.append("--unshare-net")
+    # no Unix socket for a pack that declares none: no daemon's socket, wherever it lies, is reached
+    seccomp = None if _strings(sandbox.get("sockets")) else unix_socket_filter()
+    if seccomp:
+        out += ["--seccomp", str(SECCOMP_FD)]
     out += [
         "--unshare-pid",
         "--unshare-ipc",
@@ -422,6 +470,7 @@ def plan(
         tool=tool,
         home=home,
         staged=staged,
+        seccomp=seccomp or b"",
     )
 
 
@@ -482,6 +531,78 @@ def settle(plan: Plan) -> None:
         shutil.rmtree(staging, ignore_errors=True)
 
 
+# The seccomp program's instructions (classic BPF) and the syscalls it looks at
+_LD = 0x20  # BPF_LD | BPF_W | BPF_ABS
+_AND = 0x54  # BPF_ALU | BPF_AND | BPF_K
+_JEQ = 0x15  # BPF_JMP | BPF_JEQ | BPF_K
+_RET = 0x06  # BPF_RET | BPF_K
+_ALLOW = 0x7FFF0000
+_ERRNO = 0x00050000
+_NR, _ARCH, _ARG0 = 0, 4, 16  # offsets in struct seccomp_data (the first argument's low half)
+_AF_UNIX = 1
+_SYS_SOCKET = 1
+_X32 = 0x40000000
+# (both little-endian: "aarch64_be" is none of them)
+# machine: (its audit arch, socket, io_uring_setup; the compat arch, its socket, its socketcall)
+_SYSCALLS = {
+    "x86_64": (0xC000003E, 41, 425, 0x40000003, 359, 102),
+    "aarch64": (0xC00000B7, 198, 425, 0x40000028, 281, None),
+}
+
+
+def unix_socket_filter(machine: str | None = None) -> bytes | None:
+    """The seccomp program (classic BPF, as bubblewrap's ``--seccomp`` reads it) that refuses to
+    create a Unix socket (``socket(AF_UNIX)``: EACCES) and io_uring (ENOSYS: its requests make
+    sockets past the filter), and allows everything else, ``socketpair`` among it (a pair connects
+    to nothing of the host); None on a machine it does not know (``_SYSCALLS``). A Unix socket's
+    address is a path or an abstract name that no filter can read, so none is created at all: the
+    only way to reach a daemon (a container engine, a desktop's bus, an agent holding keys) whose
+    socket lies anywhere the call can see, or in the abstract namespace of a call with the network."""
+    known = _SYSCALLS.get(machine or os.uname().machine)
+    if known is None:
+        return None
+    arch, socket_nr, uring, compat, compat_socket, socketcall = known
+    deny, enosys = _ERRNO | errno.EACCES, _ERRNO | errno.ENOSYS
+    prog: list = []  # [code, label jumped to when true, when false (None: the next), k]
+
+    def ins(code, k=0, jt=None, jf=None):
+        prog.append([code, jt, jf, k])
+
+    ins(_LD, _ARCH)  # the calling convention: the machine's own, or its 32-bit one; else allowed
+    ins(_JEQ, arch, None, "compat")
+    ins(_LD, _NR)
+    ins(_AND, ~_X32 & 0xFFFFFFFF)  # (x86_64's x32 calls are its own numbers with this bit set)
+    ins(_JEQ, uring, "enosys", None)
+    ins(_JEQ, socket_nr, None, "allow")
+    ins(_LD, _ARG0)
+    ins(_JEQ, _AF_UNIX, "deny", "allow")
+    labels = {"compat": len(prog)}
+    ins(_JEQ, compat, None, "allow")
+    ins(_LD, _NR)
+    if (
+        socketcall is not None
+    ):  # (the 32-bit multiplexer: its SYS_SOCKET is refused whatever the domain)
+        ins(_JEQ, socketcall, None, "direct")
+        ins(_LD, _ARG0)
+        ins(_JEQ, _SYS_SOCKET, "deny", "allow")
+        labels["direct"] = len(prog)
+    ins(_JEQ, compat_socket, None, "allow")
+    ins(_LD, _ARG0)
+    ins(_JEQ, _AF_UNIX, "deny", "allow")
+    labels["allow"] = len(prog)
+    ins(_RET, _ALLOW)
+    labels["deny"] = len(prog)
+    ins(_RET, deny)
+    labels["enosys"] = len(prog)
+    ins(_RET, enosys)
+    out = b""  # struct sock_filter: u16 code, u8 jt, u8 jf, u32 k; jumps count from the next
+    for at, (code, jt, jf, k) in enumerate(prog):
+        jt = 0 if jt is None else labels[jt] - at - 1
+        jf = 0 if jf is None else labels[jf] - at - 1
+        out += code.to_bytes(2, "little") + bytes((jt, jf)) + k.to_bytes(4, "little")
+    return out
+
+
 def _is_script(path: str) -> bool:
     """Whether ``path`` starts with ``#!`` (its interpreter may lie in a masked place)."""
     try:
@@ -516,6 +637,56 @@ def _tmp_sockets() -> list[tuple[str, bool]]:
     return sorted(out)
 
 
+def _known_secrets() -> list[tuple[str, bool]]:
+    """(path, is a directory) of ``ROOT_SECRETS`` and the host's SSH keys that exist."""
+    out = []
+    for secret in (*ROOT_SECRETS, *_host_keys()):
+        if os.path.lexists(secret) and not os.path.islink(secret):
+            out.append((secret, os.path.isdir(secret)))
+    return out
+
+
+def _root_only(keep: list[str], work: list[str], masks: list[str]) -> list[tuple[str, bool]]:
+    """(path, is a directory) of what only root may read, for a root caller's call to be refused:
+    each file owned by root that others may not read, each directory owned by root that others may
+    not list or enter (hidden whole), found at the top of ``ROOT_PLACES`` and of every directory
+    above the working directory (``work``). A directory on the way to a path in ``keep`` (the working
+    directory, the tool, its PATH, the declared paths) is looked into instead of hidden; the working
+    directory itself is the call's, and what lies deeper than one level in a directory others may
+    enter is not looked at (a walk of the whole file system per call would cost seconds: /etc alone
+    took 104 ms, /var 215 ms, /tmp 2.5 s on this project's loaded 2-core machine, against about
+    1 ms for the tops looked at here)."""
+    todo = list(ROOT_PLACES)
+    for path in work:
+        above = os.path.dirname(path) if path else "/"
+        while above != "/":
+            todo += [above] if above != TMP else []
+            above = os.path.dirname(above)
+    keep = [os.path.normpath(k) for k in keep]
+    seen, out = set(), []
+    while todo:
+        top = todo.pop()
+        if top in seen or _inside_any(top, masks) or top in keep:
+            continue
+        seen.add(top)
+        try:
+            with os.scandir(top) as entries:
+                found = [(entry.path, entry.stat(follow_symlinks=False)) for entry in entries]
+        except OSError:
+            continue
+        for path, info in found:
+            if _S_ISLNK(info.st_mode) or _inside_any(path, masks):
+                continue
+            is_dir = _S_ISDIR(info.st_mode)
+            if any(_inside(k, path) for k in keep):
+                todo += [path] if is_dir else []
+            else:
+                others = 0o005 if is_dir else 0o004  # (list and enter; read)
+                if info.st_uid == 0 and info.st_mode & others != others:
+                    out.append((path, is_dir))
+    return out
+
+
 def _host_keys() -> list[str]:
     try:
         names = os.listdir(HOST_KEYS)
@@ -526,6 +697,73 @@ def _host_keys() -> list[str]:
         for name in sorted(names)
         if name.startswith("ssh_host_") and name.endswith("_key")
     ]
+
+
+# Where a call's cgroup is made: the cgroup v1 "pids" hierarchy, or the v2 one (the caller's own
+# cgroup then must hand "pids" to its children: cgroup.subtree_control); relative to the caller's
+_CGROUP_V1 = "/sys/fs/cgroup/pids"
+_CGROUP_V2 = "/sys/fs/cgroup"
+
+
+def pids_group() -> str | None:
+    """A cgroup of its own for one call, whose ``pids.max`` is ``PROCESSES``: its directory, or None
+    where the caller can make none (a cgroup file system it may not write: no privilege and nothing
+    delegated). The bound Linux's RLIMIT_NPROC is not for a root caller, and per call, not per uid:
+    the tool joins it before it execs (``contain._join_group``); ``end_group`` removes it after."""
+    for base in _cgroup_bases():
+        path = os.path.join(base, f"wrapgen-{os.getpid()}-{os.urandom(4).hex()}")
+        try:
+            os.mkdir(path)
+        except OSError:
+            continue
+        try:
+            with open(os.path.join(path, "pids.max"), "w") as handle:
+                handle.write(str(PROCESSES))
+            return path
+        except OSError:
+            end_group(path)
+    return None
+
+
+def end_group(path: str | None) -> None:
+    """Remove a call's cgroup once its processes are gone (the supervisor has swept and reaped them;
+    a removal the kernel refuses while the last exit completes is tried again, briefly)."""
+    if not path:
+        return
+    for _ in range(50):
+        try:
+            os.rmdir(path)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            import time  # (only where the kernel was not done)
+
+            time.sleep(0.002)
+
+
+def _cgroup_bases() -> list[str]:
+    """The caller's own cgroup directories under which a call's may be made: v1's ``pids`` one,
+    and v2's where its ``cgroup.subtree_control`` hands ``pids`` on."""
+    try:
+        with open("/proc/self/cgroup", encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        _id, controllers, place = line.split(":", 2)
+        if "pids" in controllers.split(",") and os.path.isdir(_CGROUP_V1):
+            out.append(os.path.normpath(_CGROUP_V1 + place))
+        elif not controllers and os.path.exists(os.path.join(_CGROUP_V2, "cgroup.controllers")):
+            base = os.path.normpath(_CGROUP_V2 + place)
+            try:
+                with open(os.path.join(base, "cgroup.subtree_control"), encoding="utf-8") as handle:
+                    if "pids" in handle.read().split():
+                        out.append(base)
+            except OSError:
+                continue
+    return out
 
 
 def _limits() -> tuple:
@@ -573,6 +811,28 @@ def started(exit_code, stdout: bytes, stderr: bytes) -> str | None:
     if any(option in text for option in _OPTIONS_08):
         text += " (the per-call sandbox needs bubblewrap 0.8 or later)"
     return text
+
+
+# bubblewrap's words when a mount point it was to hide went away (it creates none on the read-only
+# /, or finds none to remount): "Can't mkdir PATH: ...", "Can't create file at PATH: ...", "Can't
+# mount tmpfs on /newroot/PATH: ...", "Can't remount readonly on /newroot/PATH: ..."
+_VANISHED = ("Can't mkdir ", "Can't create file at ", "Can't mount tmpfs on ", "Can't remount ")
+_NEWROOT = "/newroot"  # (where bubblewrap builds the sandbox's tree)
+
+
+def vanished(reason: str) -> bool:
+    """Whether bubblewrap could not start because a path the plan hides (a root-only temporary
+    directory, a socket) went away meanwhile: planned again, the call runs."""
+    text = reason.removeprefix("bwrap: ")
+    if not text.startswith(_VANISHED):
+        return False
+    words = [w for w in text.split(":", 1)[0].split(" ") if w.startswith("/")]
+    if not words:
+        return False
+    path = words[-1]
+    if path.startswith(_NEWROOT + "/"):
+        path = path[len(_NEWROOT) :]
+    return not os.path.lexists(path)
 
 
 def withheld(result, plan: Plan) -> tuple[str, str] | None:

@@ -8,6 +8,10 @@ children). Prints each tool's median and the slowest, against the goal, with the
 the start and at the end (the machine may be shared: the figure is a wall time, a ratio would hide
 that the goal is one).
 
+wrapgen's modules are byte-compiled first, as an installed wrapgen's are: in an environment with
+PYTHONDONTWRITEBYTECODE (an editable install under it writes no .pyc), every process would
+otherwise compile them again (about a third of a repeated wrap's CPU).
+
 The tools: those of bench/discover_accuracy.py that are installed, or the ones named.
 `python3 bench/rewrap_speed.py [TOOL ...] [--rounds 3]`
 """
@@ -58,6 +62,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     ns = parser.parse_args(argv)
     tools = ns.tools or _tools()
+    import compileall
+
+    import wrapgen
+
+    # (py_compile writes .pyc whatever the environment says)
+    compileall.compile_dir(os.path.dirname(wrapgen.__file__), quiet=1)
     print(f"load average at the start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     slowest = ("", 0.0)
     with tempfile.TemporaryDirectory(prefix="wrapgen-rewrap-") as tmp:

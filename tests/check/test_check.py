@@ -262,6 +262,10 @@ def test_W009_positional_not_behind_double_dash(tmp_path):
     text = BASE.replace("[mail, show, --, '{{id}}']", "[mail, show, '{{id}}']")
     [finding] = _findings(_pack(tmp_path, text), "W009")
     assert (finding.level, finding.field) == ("warning", "verbs.show.cli[2]")
+    # the hint never tells a pack whose tool refuses "--" to put one back
+    assert (
+        "where the tool takes '--'" in finding.hint and "not one the tool refuses" in finding.hint
+    )
     safe = text.replace(
         "id: {type: string}\n      required", "id: {type: integer, minimum: 0}\n      required"
     )

@@ -41,3 +41,37 @@ def test_a_string_arg_named_as_a_program_after_a_flag_is_refused_on_a_read(tmp_p
 
 def test_a_boolean_arg_named_as_a_program_is_a_switch_not_a_program(tmp_path):
     assert _w030(tmp_path, "boolean") == []
+
+
+def _read_with(tmp_path, flag: str) -> list:
+    pack = {
+        "pack_id": "lint",
+        "description": "A linter pack.",
+        "bin": "somelinter",
+        "verbs": {
+            "check": {
+                "description": "Report the problems of a file.",
+                "cli": ["somelinter", "check", flag, "{{on}}", "--", "{{file}}"],
+                "args": {
+                    "type": "object",
+                    "properties": {
+                        "on": {"type": "boolean", "description": "Turn it on."},
+                        "file": {"type": "string", "description": "The file to check."},
+                    },
+                    "required": ["file"],
+                    "additionalProperties": False,
+                },
+                "policy": {"effect": "read"},
+            }
+        },
+    }
+    (tmp_path / "pack.yaml").write_text(yaml.safe_dump(pack, sort_keys=False))
+    return [d for d in check_pack(tmp_path) if d.code == "W030"]
+
+
+def test_a_switch_that_rewrites_what_it_reads_is_refused_on_a_read(tmp_path):
+    """--fix, --write and --in-place rewrite the files a read is given: W030, by class, any tool."""
+    for flag in ("--fix", "--write", "--in-place"):
+        found = _read_with(tmp_path, flag)
+        assert found and "rewrites the files it reads" in found[0].message, flag
+    assert _read_with(tmp_path, "--fixed-strings") == []

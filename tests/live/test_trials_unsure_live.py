@@ -81,3 +81,46 @@ def test_check_probe_reports_a_double_dash_only_the_family_look_stood_for(
     assert cli("build", str(pack)).exit_code == 0
     probed = cli("check", "--probe", str(pack))
     assert "P004" in probed.stdout and "refuses '--'" in probed.stdout, probed.stdout
+
+
+def test_an_unsure_write_offering_a_flag_no_read_may_have_stays_a_write(tmp_path, monkeypatch):
+    """`tidy` reads when tried (without --fix), but its verb offers --fix, which rewrites the file it
+    reads: it stays a write, and its x-why says which flag kept it one."""
+    from wrapgen.flows.trials import try_proposal
+    from wrapgen.model.proposal import Decision, Proposal
+    from wrapgen.propose.policy import UNSURE_WRITE
+
+    _on_path(tmp_path, monkeypatch)
+
+    def tidy(cli):
+        return {
+            "description": "Put the widgets of a file in order.",
+            "cli": cli,
+            "args": {
+                "type": "object",
+                "properties": {
+                    "file": {"type": "string", "description": "The widget file"},
+                    "fix": {"type": "boolean", "description": "Put the widgets in order"},
+                },
+                "required": ["file"],
+                "additionalProperties": False,
+            },
+            "policy": {"effect": "write", "confirm": True},
+            "x-why": UNSURE_WRITE,
+        }
+
+    verbs = {
+        "tidy": tidy(["wg-mute", "tidy", "--fix", "{{fix}}", "{{file}}"]),
+        "order": tidy(["wg-mute", "tidy", "{{file}}"]),
+    }
+    manifest = {"pack_id": "wg-mute", "description": "Widgets.", "bin": "wg-mute", "json": False}
+    manifest["verbs"] = verbs
+    decisions = tuple(Decision("tidy", name, True, "write", UNSURE_WRITE) for name in verbs)
+    tried, report = try_proposal(
+        Proposal(manifest, decisions), bin_path=shutil.which("wg-mute"), cache=False
+    )
+    after = tried.manifest["verbs"]
+    assert after["tidy"]["policy"] == {"effect": "write", "confirm": True}
+    assert "it offers --fix rewrites the files it reads" in after["tidy"]["x-why"]
+    assert after["order"]["policy"] == {"effect": "read", "confirm": False}  # the control
+    assert [d.effect for d in tried.decisions] == ["write", "read"]

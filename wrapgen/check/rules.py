@@ -352,7 +352,11 @@ def _positional(ctx: PackContext):
                     "W009",
                     verb.field_of(index),
                     f"positional {token!r} is not behind a literal '--'{verb.where}",
-                    hint="put '--' before it, or use --flag={{x}}; a dashed value is refused at run time",
+                    hint=(
+                        "put '--' before it where the tool takes '--' (wrap's trials and check "
+                        "--probe test it; not one the tool refuses), or use --flag={{x}}; without "
+                        "it a dashed value is refused at run time"
+                    ),
                 )
 
 

@@ -117,8 +117,7 @@ KINDS = {
     # stays a write; the detail says what the trial showed ("it failed (exit 2)")
     "kept-write": (
         "keep",
-        "tried as a read, since no word says what it does; it stays a write (confirm-gated): "
-        "it did not answer cleanly",
+        "tried as a read, since no word says what it does; it stays a write (confirm-gated)",
         "",
     ),
 }

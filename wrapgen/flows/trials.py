@@ -41,6 +41,7 @@ from wrapgen.flows.trial_run import (  # noqa: F401 (the public names of try-bef
     trial_specs,
     try_manifest,
 )
+from wrapgen.knowledge.dangerous_flags import token_danger
 from wrapgen.probe.trial import DEFAULT_TRIAL_JOBS, drain_cleanup
 from wrapgen.propose.policy import UNSURE_WRITE
 
@@ -83,13 +84,12 @@ def try_proposal(proposal, **options):
 
 
 def _answered_cleanly(item: Evidence | None) -> bool:
+    """It printed an answer and wrote nothing: exit 0 or an answer status, or exit 0 with text where
+    its JSON selection promised JSON (the selection is dropped, the verb is a read all the same)."""
     outcome = item.outcome if item is not None else None
-    return (
-        item is not None
-        and item.kind in ("ok", "answered")
-        and outcome is not None
-        and bool((outcome.stdout or "").strip())
-    )
+    if item is None or outcome is None or not (outcome.stdout or "").strip():
+        return False
+    return item.kind in ("ok", "answered") or (item.kind == "json-wrong" and outcome.exit_code == 0)
 
 
 _UNSURE_WORDS = UNSURE_WRITE.split(";")[0]  # "no read, write or delete word in its name or help"
@@ -98,6 +98,22 @@ _UNSURE_WORDS = UNSURE_WRITE.split(";")[0]  # "no read, write or delete word in 
 def _read_after_all(why: str) -> str:
     said = why.replace(UNSURE_WRITE, _UNSURE_WORDS)
     return f"{said}; tried as a read: it wrote nothing and printed its answer: relabelled read"
+
+
+def _danger_on_read(body: Mapping, bin_name: str) -> str:
+    """What of a verb's cli[] no read may offer (the dangerous-flags catalogue: ``--fix`` rewrites
+    what it reads, ``--exec`` runs a program), in words, or "": a verb offering it stays a write."""
+    cli = list(body.get("cli") or ())
+    command: list[str] = []  # its subcommand words: the literal words before its first flag or slot
+    for token in cli[1:]:
+        if token.startswith("-") or "{{" in token:
+            break
+        command.append(token)
+    for token in cli[1:]:
+        why = token_danger(token, tool=bin_name, command=command)
+        if why:
+            return f"it offers {why}"  # ("--fix rewrites the files it reads ... (catalogue: *)")
+    return ""
 
 
 def _settled_unsure(proposal, tried, report: TrialReport, unsure: list[str]):
@@ -114,13 +130,14 @@ def _settled_unsure(proposal, tried, report: TrialReport, unsure: list[str]):
             decisions.append(decision)
             continue
         name = was.name
-        if _answered_cleanly(item):
+        danger = _danger_on_read(verbs.get(name) or {}, proposal.manifest.get("bin", ""))
+        if _answered_cleanly(item) and not danger:
             body = dict(verbs[name])
             body["x-why"] = _read_after_all(str(body.get("x-why", "")))
             verbs[name] = body
             decisions.append(replace(was, effect="read", reason=_read_after_all(was.reason)))
             continue
-        shown = (
+        shown = danger or "no clean answer: " + (
             "it printed nothing"
             if item.kind in ("ok", "answered")
             else item.finding.removeprefix("tried: ")

@@ -449,7 +449,9 @@ def plan_args(
         ranked.sort(key=lambda t: (-t[0], t[1]))
         room = max(0, max_args - len(chosen_pos))
         # a short letter alone has no name that says people reach for it, nor a long name beside it
-        letters = [entry for entry in unknown if fill and not entry[2].long]
+        letters = [
+            entry for entry in unknown if fill and all(len(s) == 2 for s in entry[2].spellings)
+        ]
         filled = letters[: max(0, room - len(ranked))]
         ranked += filled
         left_out += [
@@ -602,7 +604,7 @@ def _distinct_names(chosen: Sequence[tuple[str, Flag]]) -> list[tuple[str, Flag]
     for name, flag in chosen:
         known = taken.get(name)
         if known is not None and not set(known.spellings) & set(flag.spellings):
-            by_value = _valid_arg_name(flag.value_name or "")
+            by_value = _valid_arg_name(flag.value_name) if flag.value_name else ""
             name = by_value if by_value and by_value not in taken else f"{name}_2"
         taken.setdefault(name, flag)
         out.append((name, flag))

@@ -515,6 +515,7 @@ def _write_verb(
         and not cand.command.positionals
         and not any(u.operands for u in cand.uses)
         and cand.command.flags == draft.tool.root.flags
+        and not cand.form
     ):
         # a mode that takes no operand (searcher --type-list) takes no filters either, unless its
         # own usage line names the flags it takes (modes.mode_command)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 
 import pexpect
@@ -18,6 +19,14 @@ WRITE = r"\[Y/n\]: "
 TIMEOUT = HANG_S  # (a bound that only catches a hang: discovery on a busy machine takes minutes)
 
 
+def _as_at_a_terminal() -> None:
+    """The wizard starts as a person's shell starts it: Ctrl-C and Ctrl-\\ act. A suite launched in
+    the background of a non-interactive shell (``cmd &``) hands its children SIGINT ignored, and a
+    Python started so keeps it ignored: the Ctrl-C tests then hung at their bound."""
+    for signum in (signal.SIGINT, signal.SIGQUIT):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def _spawn(tool: str, out) -> pexpect.spawn:
     env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200"}
     return pexpect.spawn(
@@ -27,6 +36,7 @@ def _spawn(tool: str, out) -> pexpect.spawn:
         encoding="utf-8",
         timeout=TIMEOUT,
         dimensions=(50, 200),
+        preexec_fn=_as_at_a_terminal,
     )
 
 

@@ -476,3 +476,33 @@ def test_stop_all_sweeps_every_call_in_flight(tmp_path):
         assert len(results) == 2 and not any(r.ok for r in results)
     finally:
         _kill_all(pids)
+
+
+def test_stop_from_two_threads_closes_the_control_pipe_once(monkeypatch):
+    """A wrap's watchdog stops every call (stop_all) while the call's own thread finishes it: the
+    second stop(), coming in while the first is closing the control pipe, closes nothing (a second
+    close raised EBADF, or closed whatever file had reused the number)."""
+    from wrapgen.runtime import contain
+
+    ctl_r, ctl_w = os.pipe()
+    st_r, st_w = os.pipe()
+    call = contain.Supervised(None, ctl_w, st_r)
+    closed = []
+    real_close = os.close
+
+    def close_and_interleave(fd):
+        closed.append(fd)
+        real_close(fd)
+        if len(closed) == 1:
+            call.stop()  # the other thread, between the first close and its bookkeeping
+
+    monkeypatch.setattr(contain.os, "close", close_and_interleave)
+    try:
+        call.stop()
+        call.stop()
+    finally:
+        monkeypatch.undo()
+        contain._live.discard(call)
+        for fd in (ctl_r, st_r, st_w):
+            os.close(fd)
+    assert closed == [ctl_w]

@@ -1087,6 +1087,7 @@ class Supervised:
         self.pid = pid
         self.ctl_w = ctl_w
         self.status_fd = status_fd
+        self._stop_lock = _thread.allocate_lock()  # stop() from a watchdog thread and from finish()
         self.tool_pid = None
         self.exec_errno = None
         self.exit_code = None
@@ -1131,10 +1132,13 @@ class Supervised:
                 self.feed(b"")
 
     def stop(self) -> None:
-        """Ask the supervisor to kill the tool and everything it started (idempotent)."""
-        if self.ctl_w is not None:
-            os.close(self.ctl_w)
-            self.ctl_w = None
+        """Ask the supervisor to kill the tool and everything it started (idempotent, and safe from
+        two threads at once: a wrap's watchdog stops every call while the call's own thread may be
+        finishing it; the descriptor is closed once, never a number another open has reused)."""
+        with self._stop_lock:
+            fd, self.ctl_w = self.ctl_w, None
+        if fd is not None:
+            os.close(fd)
 
     def finish(self) -> None:
         """Stop, wait for the sweep to end (bounded), close the pipes and reap the supervisor. Once

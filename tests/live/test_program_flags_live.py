@@ -2,7 +2,8 @@
 (pandoc's --filter=PROGRAM, --lua-filter), a self-update flag (yt-dlp's -U/--update) or one that runs
 a command (yt-dlp's --exec) is never on a read verb of a fresh pack, and check's W030 finds each on a
 hand-edited one. (Before the class, pandoc's fresh pack had --filter on 4 reads and yt-dlp's --update
-on every verb.)"""
+on every verb.) ruff's --add-noqa ("additions of `noqa` directives to failing lines") rewrites what
+it reads, by its help's words, and stays off its reads too."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from wrapgen.check.rules import check_pack
 FORBIDDEN = {
     "pandoc": ("--filter", "-F", "--lua-filter", "-L"),
     "yt-dlp": ("--update", "-U", "--update-to", "--exec", "--netrc-cmd"),
+    # adds noqa / ignore comments into the files it checks: a rewrite in place (its help's words)
+    "ruff": ("--fix", "--add-noqa", "--add-ignore"),
 }
 
 

@@ -28,8 +28,11 @@ from typing import Iterator
 
 from wrapgen.check.registry import PLACEHOLDER_RE, PackContext, VerbView, rule
 from wrapgen.knowledge.dangerous_flags import (
+    help_danger,
+    is_program_file,
     is_program_value,
     loader_env_reason,
+    names_a_command,
     program_command,
     token_danger,
 )
@@ -62,6 +65,30 @@ def _leading_words(verb: VerbView) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _arg_help_danger(verb: VerbView, index: int) -> str:
+    """What the help of the arg that fills (or, a boolean, switches) the flag at ``index`` says it
+    does that a read must not: the description an arg carries is its flag's own help
+    (``--prepipe={{prepipe}}`` "pipe each input through the given command"; ``--add-noqa
+    {{add_noqa}}`` "additions of noqa directives to failing lines"), read by the same test as a
+    discovered flag's (``knowledge.dangerous_flags.help_danger``)."""
+    token = verb.argv[index]
+    candidates = [token.partition("=")[2]] if "=" in token else []
+    if index + 1 < len(verb.argv) and "{{" in verb.argv[index + 1]:
+        candidates.append(verb.argv[index + 1])
+    for text in candidates:
+        for match in PLACEHOLDER_RE.finditer(text):
+            name = match.group(1).strip()
+            schema = verb.properties.get(name)
+            if not isinstance(schema, dict):
+                continue
+            if schema.get("type") != "boolean" and is_program_file(token.partition("=")[0], name):
+                return f"{token.partition('=')[0]} given {{{{{name}}}}}: a file of code it runs"
+            why = help_danger(str(schema.get("description", "")))
+            if why:
+                return f"{token.partition('=')[0]} (its {{{{{name}}}}}: {why})"
+    return ""
+
+
 def _program_arg(verb: VerbView, index: int) -> str:
     """The arg named as a program that fills the flag at ``index`` (``--x {{cmd}}``, ``--x={{cmd}}``)."""
     token = verb.argv[index]
@@ -74,8 +101,8 @@ def _program_arg(verb: VerbView, index: int) -> str:
             schema = verb.properties.get(name)
             if isinstance(schema, dict) and schema.get("type") == "boolean":
                 continue  # (a boolean renders the flag alone: it carries no program)
-            if is_program_value(name):
-                return name
+            if is_program_value(name) and not names_a_command(str(schema.get("description", ""))):
+                return name  # (an arg whose help says it names a command to describe is none)
     return ""
 
 
@@ -99,6 +126,8 @@ def dangerous_flag_on_read(ctx: PackContext) -> Iterator:
             program = "" if why else _program_arg(verb, index)
             if program:
                 why = f"{token.partition('=')[0]} given {{{{{program}}}}}: its value is a program it runs"
+            if not why:
+                why = _arg_help_danger(verb, index) or None
             if why:
                 yield ctx.diagnostic(
                     CODE,

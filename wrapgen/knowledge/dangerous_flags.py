@@ -38,6 +38,9 @@ __all__ = [
     "program_command",
     "loader_env_reason",
     "is_program_value",
+    "help_danger",
+    "is_program_file",
+    "names_a_command",
 ]
 
 
@@ -113,6 +116,15 @@ LOADER_ENV: tuple[tuple[str, str], ...] = tuple(
     (e.name.upper(), e.why) for e in load("dangerous_flags")["loader_env"]
 )
 _PROGRAM_VALUES = frozenset(n.lower() for n in load("dangerous_flags")["program_values"].names)
+_NAMED_VALUE = re.compile(
+    "|".join(e.name for e in load("dangerous_flags")["named_values"]), re.IGNORECASE
+)
+
+
+def names_a_command(description: str) -> bool:
+    """Whether a flag's help says its value only names a command, to describe or to pick
+    (``--command NAME``, "show the help of the named command"; data: ``named_values``)."""
+    return bool(_NAMED_VALUE.search(description or ""))
 
 
 def value_guard(flag: Flag, *, tool: str) -> ValueGuard | None:
@@ -187,11 +199,15 @@ def dangerous_reason(flag: Flag, *, tool: str) -> str | None:
         and re.search(r"config", flag.description, re.I)
     ):
         return f"{flag.spellings[0]} loads a configuration file"
-    if flag.takes_value and is_program_value(flag.value_name or ""):
-        return f"{flag.spellings[0]} takes a {flag.value_name}: its value is a program it runs"
-    match = DANGER_WORDS.search(flag.description or "")
-    if match:
-        return f"{flag.spellings[0]}: help says '{match.group(0).strip()}'"
+    if flag.takes_value and is_program_file(flag.name, flag.value_name or ""):
+        return f"{flag.spellings[0]} takes a file of code it runs ({flag.spellings[0]} {flag.value_name})"
+    said = help_danger(flag.description, flag.value_name or "" if flag.takes_value else "")
+    if said:
+        return (
+            f"{flag.spellings[0]} {said}"
+            if said.startswith("takes")
+            else f"{flag.spellings[0]}: {said}"
+        )
     return None
 
 
@@ -241,6 +257,46 @@ def loader_env_reason(name: str) -> str | None:
     return None
 
 
+def _value_words(name: str) -> list[str]:
+    """The words of a value name, lower case: ``{decompression command}`` -> decompression,
+    command; ``SCRIPT_FILE`` -> script, file; ``progFile`` -> prog, file."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name.strip())
+    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w and not w.isdigit()]
+
+
 def is_program_value(name: str) -> bool:
-    """Whether a value name (``PROGRAM``, ``cmd``) says the value is a program or a command line."""
-    return name.strip("<>[]{}").lower().replace("-", "_") in _PROGRAM_VALUES
+    """Whether a value name says the value is a program, a command line or a file of code the tool
+    runs: the whole name (``PROGRAM``, ``cmd``), its head word (``{decompression command}``,
+    ``filter-program``; ``command-name`` is a name, not a program), or a file named as one
+    (``script-file``, ``PROGRAM_PATH``)."""
+    whole = name.strip("<>[]{}").lower().replace("-", "_")
+    if whole in _PROGRAM_VALUES:
+        return True
+    words = _value_words(name)
+    if not words:
+        return False
+    if words[-1] in _PROGRAM_VALUES:
+        return True
+    return bool(_FILE_VALUE.match(words[-1])) and any(w in _PROGRAM_VALUES for w in words[:-1])
+
+
+def is_program_file(flag_name: str, value_name: str) -> bool:
+    """Whether a flag named as a program (``--script``, ``--prog``, ``--hook``) takes a file: the
+    file is code the tool runs (``--script FILE``). The same name as a switch (an output style
+    for scripts) or with a name for its value (``--command NAME``) is none."""
+    words = _value_words(flag_name)
+    values = _value_words(value_name)
+    return bool(words and values and words[-1] in _PROGRAM_VALUES and _FILE_VALUE.match(values[-1]))
+
+
+def help_danger(description: str, value_name: str = "") -> str | None:
+    """What a flag's own help says it does that a read must not (runs a program, executes a file,
+    rewrites its inputs, writes a file, loads code): from its value name (``program_values``) and
+    its description (``phrases.json`` danger_words), or None. The same test for a flag of the
+    discovered model (``dangerous_reason``) and an arg of a pack (check's W030)."""
+    match = DANGER_WORDS.search(description or "")
+    if match:
+        return f"help says '{match.group(0).strip()}'"
+    if value_name and is_program_value(value_name) and not names_a_command(description):
+        return f"takes a {value_name.strip()}: its value is a program it runs"
+    return None

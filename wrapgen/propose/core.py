@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from wrapgen.knowledge.commands import common_weight
+from wrapgen.knowledge.dangerous_flags import dangerous_reason, token_danger
 from wrapgen.knowledge.harden import harden_manifest
 from wrapgen.knowledge.phrases import not_a_description
 from wrapgen.knowledge.table import load
@@ -305,7 +306,31 @@ def _own_effect(cand: Candidate, main_effect: tuple[str, str] | None, tool_name:
             effect=main_effect[0],
             reason=f"{main_effect[0]}: a mode of the main command ({main_effect[1]})",
         )
+    danger = fixed_danger(cand, tool_name)
+    if danger and guess.effect == "read":
+        guess = replace(guess, effect="write", reason=f"write: it always passes {danger}")
     return guess
+
+
+@rule("does a command's fixed flag run a program or rewrite its inputs?")
+def fixed_danger(cand: Candidate, tool_name: str = "") -> str | None:
+    """Why a flag the candidate always passes (a mode a use fixed, ``--prepipe CMD`` or ``--add-noqa``;
+    a value flag it owns) makes it no read: the flag's own help (value name and words) or the
+    catalogue says it runs a program, executes a file or rewrites its inputs. Such a verb is
+    confirm-gated (a write), whatever evidence brought it; None when every fixed flag is harmless."""
+    spellings = (*cand.fixed, *cand.owns)
+    if not spellings:
+        return None
+    for flag in (*cand.command.flags, *cand.command.global_flags):
+        if set(flag.spellings) & set(spellings):
+            why = dangerous_reason(flag, tool=tool_name)
+            if why:
+                return why
+    for token in cand.fixed:
+        why = token_danger(token, tool=tool_name, command=cand.path)
+        if why:
+            return why
+    return None
 
 
 def _placed_effect(draft: _Draft, cand: Candidate, guess):

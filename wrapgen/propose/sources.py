@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
+from wrapgen.knowledge.dangerous_flags import dangerous_reason
 from wrapgen.knowledge.table import load
 from wrapgen.model.proposal import Candidate
 from wrapgen.model.recipe import ProposalRequest
@@ -239,7 +240,7 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
     by_operation = sum(1 for f in root.flags if f.operation) >= 2
     name, summary = main_verb(root, bin=bin_name)
     by_spelling = {f.long or f.short or "": f for f in root.flags}
-    selectors = _selectors(groups.get((), ()), by_spelling)
+    selectors = _selectors(groups.get((), ()), by_spelling, bin=bin_name)
     most = sorted((k for k in groups if k), key=lambda k: -sum(u.count for u in groups[k]))
     kept = set(most[: int(_MAX_USED_MODES)]) | {()}
     out = []
@@ -348,16 +349,22 @@ def _word_mode(root: Command, key: tuple[str, ...], uses: Sequence[Use], origin:
 
 
 @rule("does a tool without subcommands run as one of its value flags?")
-def _selectors(plain: Sequence[Use], by_spelling: dict) -> dict[str, list[Use]]:
+def _selectors(plain: Sequence[Use], by_spelling: dict, *, bin: str) -> dict[str, list[Use]]:
     """Where every use of a tool's plain form passes a flag with a value (no use runs it without
     one: a field cutter's characters, fields or bytes), the uses by the value flag each stands on
     (its most used one), each flag a mode of its own with its value required; {} otherwise."""
     if not plain:
         return {}
+    dangerous = {s for s, f in by_spelling.items() if dangerous_reason(f, tool=bin)}
     counts: dict[str, int] = {}
     valued_sets = []
     for use in plain:
-        mine = [s for s in use.flags if s in by_spelling and by_spelling[s].takes_value]
+        # a flag that runs a program or rewrites the files (``--prepipe CMD``) is no selector
+        mine = [
+            s
+            for s in use.flags
+            if s in by_spelling and by_spelling[s].takes_value and s not in dangerous
+        ]
         if not mine:
             return {}
         valued_sets.append(mine)

@@ -170,6 +170,8 @@ class Evidence:
         None  # a status its output showed to be an answer: (1, "findings reported")
     )
     in_context: str = ""  # the kind of working directory a retry made for it (context_fixtures)
+    # array operands the tool exited with its usage on with one item and took two of: minItems 2
+    two_items: tuple[str, ...] = ()
     # required_args came from a run without them that exited 0 printing nothing (not its usage)
     silent_without: bool = False
     # what the trial did (kept so the evidence can be read again once more is known, the tool's own
@@ -214,6 +216,12 @@ class Evidence:
             text = (
                 f"tried: without {names} it {shown}: {names} made required; "
                 f"with {'it' if len(self.required_args) == 1 else 'them'} {text.removeprefix('tried: ')}"
+            )
+        if self.two_items:
+            names = ", ".join(self.two_items)
+            text = (
+                f"tried: with one item in {names} it exits with its usage; with two "
+                f"{text.removeprefix('tried: ')}: {names} take at least two"
             )
         if self.in_context:
             text = f"tried in a sample {self.in_context} working directory made for it: {text.removeprefix('tried: ')}"
@@ -647,6 +655,13 @@ def apply_evidence(
             if not args["required"]:
                 del args["required"]
             body["args"] = args
+        if item.two_items:
+            args = dict(body.get("args") or {})
+            properties = dict(args.get("properties") or {})
+            for name in item.two_items:
+                if name in properties:
+                    properties[name] = {**properties[name], "minItems": 2}
+            body["args"] = {**args, "properties": properties}
         if item.double_dash in ("dropped", "dropped-with") and "cli" in body:
             body["cli"] = without_double_dash(body["cli"])
         if item.json_found == (JSON_BY_DEFAULT,):

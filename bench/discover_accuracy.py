@@ -1428,8 +1428,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: not installed, skipped", file=sys.stderr)
             continue
         if build not in references:
-            references[build] = build()
+            try:
+                references[build] = build()
+            except ImportError as error:  # a reference read from a package this Python lacks
+                references[build] = error
         ref = references[build]
+        if isinstance(ref, ImportError):
+            print(
+                f"{name}: no reference here ({ref}); install it for {sys.executable} to score "
+                f"{name}; skipped",
+                file=sys.stderr,
+            )
+            continue
         started = time.monotonic()
         run = functools.partial(discover, program, depth=depth, cache=False, **options)
         tool, cpu = metered(run, shutil.which(program))

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from wrapgen.check.trial_evidence import classify, tagged_caches
 from wrapgen.knowledge.trials import ignored_path
+from wrapgen.model.trial import TrialOutcome
 
 NOT_WRITES = [
     "home/.config/",
@@ -29,6 +31,16 @@ NOT_WRITES = [
     "work/.ruff_cache/",
     "work/.ruff_cache/0.6.0/123",
     "work/.mypy_cache/",
+    "work/src/.mypy_cache/3.12/x.json",  # a cache below the working directory
+    "work/.eslintcache",
+    "work/node_modules/.cache/",
+    "work/web/node_modules/.cache/babel/x",
+    "work/.hg/cache/branch2-served",  # a version control tool's own cache folders
+    "work/.hg/wcache/checkisexec",
+    "work/__pycache__/",
+    "work/tests/__pycache__/conftest.cpython-312.pyc",
+    "work/.hypothesis/",
+    "work/.hypothesis/examples/ab/cd",
 ]
 WRITES = [
     "home/.config/rclone/rclone.conf",
@@ -41,6 +53,9 @@ WRITES = [
     "work/cache.txt",
     "work/go.mod",
     "work/.config/",
+    "work/src/cache.py",
+    "work/pycache.txt",
+    "work/.hg/store/data/a.i",
 ]
 
 
@@ -52,3 +67,31 @@ def test_not_a_write(path):
 @pytest.mark.parametrize("path", WRITES)
 def test_still_a_write(path):
     assert not ignored_path(path)
+
+
+def _outcome(*new, changed=()):
+    return TrialOutcome(
+        "check", ("tool", "check"), exit_code=0, stdout="ok\n", new_paths=new, changed_paths=changed
+    )
+
+
+def test_a_folder_tagged_with_cachedir_tag_is_a_cache():
+    """A folder a read made and tagged CACHEDIR.TAG (the Cache Directory Tagging spec) is no write,
+    whatever its name; a file beside it still is."""
+    tagged = (
+        "work/.lintstore/",
+        "work/.lintstore/CACHEDIR.TAG",
+        "work/.lintstore/v1/",
+        "work/.lintstore/v1/r",
+    )
+    assert tagged_caches(_outcome(*tagged)) == ("work/.lintstore/",)
+    assert classify(_outcome(*tagged)).kind == "ok"
+    assert classify(_outcome(*tagged, "work/report.txt")).kind == "writes"
+    assert "work/.lintstore" not in classify(_outcome(*tagged, "work/report.txt")).detail
+
+
+def test_a_tag_in_the_working_directory_itself_marks_nothing():
+    """CACHEDIR.TAG at the top of the scratch cwd would mark the user's own files: no cache."""
+    outcome = _outcome("work/CACHEDIR.TAG", "work/out.txt")
+    assert tagged_caches(outcome) == ()
+    assert classify(outcome).kind == "writes"

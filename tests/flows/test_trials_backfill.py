@@ -166,3 +166,28 @@ def test_modes_and_listed_commands_are_not_backfilled(fake_trials):
         _proposal(["get", "watch"]), repropose=None, bin_path="/bin/t"
     )
     assert [d.path for d in proposal.chosen] == ["get"] and report.replaced == ()
+
+
+def test_progress_counts_only_the_verbs_that_are_tried():
+    """A write's chain only renders it: the wrap's status line said '3 tried' for one read and two
+    rendered writes."""
+    from wrapgen.flows import trials as trials_flow
+    from wrapgen.flows.trial_run import TrialReport
+
+    manifest = {
+        "verbs": {
+            "show": {"cli": ["t", "show"], "policy": {"effect": "read"}},
+            "add": {"cli": ["t", "add"], "policy": {"effect": "write"}},
+            "rm": {"cli": ["t", "rm"], "policy": {"effect": "destructive"}},
+        }
+    }
+    seen = []
+    reports = trials_flow._chains(
+        manifest,
+        list(manifest["verbs"]),
+        lambda name: TrialReport(()),
+        1,
+        lambda done, total, verb: seen.append((done, total, verb)),
+    )
+    assert len(reports) == 3
+    assert seen == [(1, 1, "show")]

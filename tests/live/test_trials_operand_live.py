@@ -90,3 +90,39 @@ def test_npm_ls_operand_npm_writes_as_required_is_made_optional(tmp_path, cli):
         ).stdout
     )
     assert envelope["ok"] and envelope["result"] == by_hand and "dep" in by_hand["dependencies"]
+
+
+def test_a_comparison_of_files_takes_two_and_answers_as_the_tool_does(tmp_path, cli):
+    """diff's usage names one FILES operand; its trial with one sample file exits with its usage, the
+    retry with two runs: the array takes at least two items (minItems 2), a call with one is refused
+    before anything runs, and a call with two prints what `diff A B` prints (no default flag such as
+    --unified=3 passed on the caller's behalf)."""
+    import json
+    import subprocess
+
+    if shutil.which("diff") is None or shutil.which("bwrap") is None:
+        pytest.skip("diff and bwrap are needed")
+    reset_sandbox_status()
+    assert sandbox_status().available, sandbox_status().reason
+    result = cli("wrap", "diff", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    verbs = yaml.safe_load((tmp_path / "out" / "diff" / "pack.yaml").read_text())["verbs"]
+    name, verb = next(
+        (n, v)
+        for n, v in verbs.items()
+        if v["args"]["properties"].get("files", {}).get("type") == "array"
+    )
+    assert verb["args"]["properties"]["files"]["minItems"] == 2, verb
+    assert "take at least two" in verb["x-why"]
+    (tmp_path / "old.txt").write_text("a\nb\n")
+    (tmp_path / "new.txt").write_text("a\nc\n")
+    pack = str(tmp_path / "out" / "diff")
+    one = cli("exec", pack, name, "--json", "--", "files=old.txt", cwd=tmp_path)
+    assert one.exit_code == 1 and "at least 2 items" in json.loads(one.stdout)["error"]
+    two = cli("exec", pack, name, "--json", "--", "files=old.txt", "files=new.txt", cwd=tmp_path)
+    envelope = json.loads(two.stdout)
+    human = subprocess.run(
+        ["diff", "old.txt", "new.txt"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert human.returncode == 1
+    assert envelope.get("output", envelope.get("result")) == human.stdout, envelope

@@ -109,13 +109,15 @@ def test_args_allow_only_the_stated_subset():
     "replacement, field",
     [
         ("q: {type: object}", "verbs.find.args.properties.q.type"),
-        ("q: {type: array, minItems: 1}", "verbs.find.args.properties.q.minItems"),
+        ("q: {type: array, uniqueItems: true}", "verbs.find.args.properties.q.uniqueItems"),
+        ("q: {type: array, minItems: -1}", "verbs.find.args.properties.q.minItems"),
         ("q: {type: array, items: {type: array}}", "verbs.find.args.properties.q.items.type"),
         ("q: {type: string, pattern: '(unclosed'}", "verbs.find.args.properties.q.pattern"),
     ],
 )
 def test_arg_schemas_outside_the_subset_are_refused(replacement, field):
-    """Object-typed args, array keywords, nested arrays and broken regexes are schema errors."""
+    """Object-typed args, array keywords outside the subset (minItems and maxItems are in it, as
+    counts), nested arrays and broken regexes are schema errors."""
     diagnostic = _one(MINIMAL.replace("q: {type: string}", replacement))
     assert (diagnostic.code, diagnostic.field) == (SCHEMA_CODE, field)
 

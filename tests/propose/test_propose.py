@@ -217,7 +217,7 @@ def test_json_fields_are_picked_from_the_list():
 
 
 def test_args_schema_types_enums_defaults_arrays():
-    """Flags become typed properties: integer with default, enum from choices, array for repeatable."""
+    """Flags become typed properties: integer (its default said), enum from choices, array for repeatable."""
     cmd = _cmd(
         "pr list",
         "List pull requests",
@@ -252,8 +252,9 @@ def test_args_schema_types_enums_defaults_arrays():
     )
     plan = plan_args(cmd, tool="gh", effect="read", style="cobra")
     props = plan.properties
-    assert props["limit"] == {"type": "integer", "default": 30, "description": "Maximum number"}
-    assert props["state"]["enum"] == ["open", "closed"] and props["state"]["default"] == "open"
+    assert props["limit"] == {"type": "integer", "description": "Maximum number (default: 30)"}
+    assert props["state"]["enum"] == ["open", "closed"] and "default" not in props["state"]
+    assert props["state"]["description"] == "Filter by state (default: open)"
     assert props["label"]["type"] == "array"
     assert "web" not in props and "color" not in props
     assert "--limit={{limit}}" in plan.cli_tail

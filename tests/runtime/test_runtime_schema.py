@@ -217,3 +217,22 @@ def test_runtime_sources_import_only_stdlib():
                     or name.startswith("wrapgen.runtime")
                 )
                 assert ok, f"{path.name} imports {name}"
+
+
+@pytest.mark.parametrize(
+    "files, message",
+    [
+        (["a"], "files: must have at least 2 items, got 1"),
+        (["a", "b", "c", "d"], "files: must have at most 3 items, got 4"),
+    ],
+)
+def test_an_array_outside_its_item_counts_is_refused(files, message):
+    """minItems and maxItems (a comparison of two files takes at least two)."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "files": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 3}
+        },
+    }
+    assert validate_args(schema, {"files": files}) == [message]
+    assert validate_args(schema, {"files": ["a", "b"]}) == []

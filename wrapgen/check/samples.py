@@ -35,7 +35,8 @@ def sample_value(
         items = schema.get("items", {"type": "string"})
         if realistic:  # the array's own description says what its items are ("paths to read")
             items = items | {"description": schema.get("description", "")}
-        return [sample_value(items, name=name, realistic=realistic, context=context)]
+        value = sample_value(items, name=name, realistic=realistic, context=context)
+        return [value] * max(1, int(schema.get("minItems", 1)))
     if not realistic:
         return "sample"
     return sample_for(name, str(schema.get("description", "")), context)

@@ -26,7 +26,13 @@ from wrapgen.check.trial_forms import (  # noqa: F401 (named here too: trial_evi
     without_double_dash,
     without_streaming_flags,
 )
-from wrapgen.knowledge.trials import answer_phrase, fixture_of, ignored_path, phrase
+from wrapgen.knowledge.trials import (
+    answer_phrase,
+    cache_markers,
+    fixture_of,
+    ignored_path,
+    phrase,
+)
 from wrapgen.model.trial import TrialOutcome, is_json_text
 
 __all__ = [
@@ -36,6 +42,7 @@ __all__ = [
     "sample_inputs",
     "failure_reason",
     "home_writes",
+    "tagged_caches",
     "is_state",
     "state_roots",
     "classify",
@@ -163,6 +170,8 @@ class Evidence:
         None  # a status its output showed to be an answer: (1, "findings reported")
     )
     in_context: str = ""  # the kind of working directory a retry made for it (context_fixtures)
+    # array operands the tool exited with its usage on with one item and took two of: minItems 2
+    two_items: tuple[str, ...] = ()
     # required_args came from a run without them that exited 0 printing nothing (not its usage)
     silent_without: bool = False
     # what the trial did (kept so the evidence can be read again once more is known, the tool's own
@@ -207,6 +216,12 @@ class Evidence:
             text = (
                 f"tried: without {names} it {shown}: {names} made required; "
                 f"with {'it' if len(self.required_args) == 1 else 'them'} {text.removeprefix('tried: ')}"
+            )
+        if self.two_items:
+            names = ", ".join(self.two_items)
+            text = (
+                f"tried: with one item in {names} it exits with its usage; with two "
+                f"{text.removeprefix('tried: ')}: {names} take at least two"
             )
         if self.in_context:
             text = f"tried in a sample {self.in_context} working directory made for it: {text.removeprefix('tried: ')}"
@@ -266,11 +281,30 @@ def is_state(path: str, state: Iterable[str]) -> bool:
     return any(path == root or (root.endswith("/") and path.startswith(root)) for root in state)
 
 
+def tagged_caches(outcome: TrialOutcome) -> tuple[str, ...]:
+    """The folders a trial tagged as caches: each one holding a marker file it made or changed
+    (``work/.lint/CACHEDIR.TAG`` -> ``work/.lint/``; ``cache_markers``). The scratch cwd or HOME
+    itself is never one: a marker there says nothing of the user's files beside it."""
+    markers = cache_markers()
+    out = []
+    for path in (*outcome.new_paths, *outcome.changed_paths):
+        folder, _, name = path.rpartition("/")
+        if name in markers and "/" in folder:
+            out.append(folder + "/")
+    return tuple(sorted(set(out)))
+
+
+def _cache(path: str, tagged: tuple[str, ...]) -> bool:
+    """Whether ``path`` is a cache: by its name (``ignored_paths``) or in a folder tagged as one."""
+    return ignored_path(path) or any(path == root or path.startswith(root) for root in tagged)
+
+
 def _writes(outcome: TrialOutcome, state: Iterable[str]) -> list[str]:
     """What the trial wrote that is neither a cache, nor the tool's own state, as words per path."""
     state = tuple(state)
-    created = [p for p in outcome.new_paths if not ignored_path(p) and not is_state(p, state)]
-    changed = [p for p in outcome.changed_paths if not ignored_path(p) and not is_state(p, state)]
+    tagged = tagged_caches(outcome)
+    created = [p for p in outcome.new_paths if not _cache(p, tagged) and not is_state(p, state)]
+    changed = [p for p in outcome.changed_paths if not _cache(p, tagged) and not is_state(p, state)]
     removed = [p for p in outcome.removed_paths if not is_state(p, state)]
     out = []
     for verb, paths in (("created", created), ("changed", changed), ("deleted", removed)):
@@ -283,8 +317,9 @@ def _writes(outcome: TrialOutcome, state: Iterable[str]) -> list[str]:
 
 def home_writes(outcome: TrialOutcome) -> tuple[str, ...]:
     """The paths a trial made in its HOME that are no cache (``ignored_paths``): what may be the tool's own state."""
+    tagged = tagged_caches(outcome)
     return tuple(
-        sorted(p for p in outcome.new_paths if p.startswith("home/") and not ignored_path(p))
+        sorted(p for p in outcome.new_paths if p.startswith("home/") and not _cache(p, tagged))
     )
 
 
@@ -620,6 +655,13 @@ def apply_evidence(
             if not args["required"]:
                 del args["required"]
             body["args"] = args
+        if item.two_items:
+            args = dict(body.get("args") or {})
+            properties = dict(args.get("properties") or {})
+            for name in item.two_items:
+                if name in properties:
+                    properties[name] = {**properties[name], "minItems": 2}
+            body["args"] = {**args, "properties": properties}
         if item.double_dash in ("dropped", "dropped-with") and "cli" in body:
             body["cli"] = without_double_dash(body["cli"])
         if item.json_found == (JSON_BY_DEFAULT,):

@@ -4,7 +4,8 @@ A chain (``wrapgen.flows.trials``) is: ``settle_double_dash`` (where the verb's 
 of ``--``, the same operand with and without it), the verb's trial, then ``retry_slow_start`` (a
 silent read given 3x the timeout), ``retry_without_streaming`` (without ``--follow``, or with a
 print-once switch), ``retry_without_operands`` (sample operands the tool did without),
-``retry_with_operands`` (optional operands filled after its usage), ``retry_in_context`` (in a working
+``retry_with_operands`` (optional operands filled after its usage), ``retry_with_two_items`` (two
+items in an array operand after its usage), ``retry_in_context`` (in a working
 directory made a repository) and ``find_json`` (a JSON selection its flags may offer). Every trial
 goes through ``trial_run.try_manifest`` with the chain's options.
 """
@@ -40,6 +41,7 @@ __all__ = [
     "retry_without_streaming",
     "retry_without_operands",
     "retry_with_operands",
+    "retry_with_two_items",
     "retry_in_context",
     "find_json",
 ]
@@ -114,9 +116,14 @@ def retry_without_streaming(
 
 
 def carried(item: Evidence) -> dict:
-    """What an earlier retry changed in a verb's cli[] (a streaming flag dropped, a print-once switch
-    fixed), which a later retry's evidence keeps: wrap applies it from the evidence it ends with."""
-    return {"dropped_flags": item.dropped_flags, "fixed_flags": item.fixed_flags}
+    """What an earlier retry changed in a verb's cli[] or args (a streaming flag dropped, a print-once
+    switch fixed, an operand given two items), which a later retry's evidence keeps: wrap applies it
+    from the evidence it ends with."""
+    return {
+        "dropped_flags": item.dropped_flags,
+        "fixed_flags": item.fixed_flags,
+        "two_items": item.two_items,
+    }
 
 
 def _second_trial(
@@ -218,6 +225,50 @@ def retry_with_operands(
         for item in report.evidence
     ]
     return replace(report, evidence=tuple(evidence))
+
+
+def retry_with_two_items(manifest: dict, report: TrialReport, **options) -> TrialReport:
+    """A read that still exits with its usage with every operand given (one item in each array) is
+    tried again with two items in its required array operands (a comparison of two files): when the
+    tool then gets past its usage, those arrays take at least two items (``minItems``), so a call can
+    no longer ask for what only ends in the tool's usage."""
+    verbs = manifest.get("verbs") or {}
+    variants = {}
+    for item in report.evidence:
+        body = verbs.get(item.verb, {})
+        if item.kind != "lacks-operand" or "cli" not in body:
+            continue
+        args = dict(body.get("args") or {})
+        required = [
+            *(args.get("required") or ()),
+            *(n for n in item.required_args if n not in (args.get("required") or ())),
+        ]
+        properties = dict(args.get("properties") or {})
+        operands = required_operands({**body, "args": {**args, "required": required}})
+        names = tuple(
+            n
+            for n in operands
+            if (properties.get(n) or {}).get("type") == "array"
+            and int((properties.get(n) or {}).get("minItems", 1)) < 2
+        )
+        if not names:
+            continue
+        for name in names:
+            properties[name] = {**properties[name], "minItems": 2}
+        changed = {**body, "args": {**args, "required": required, "properties": properties}}
+        fields = {
+            "two_items": names,
+            "required_args": item.required_args,
+            "optional_args": item.optional_args,
+        }
+        variants[item.verb] = (changed, fields)
+    return _second_trial(
+        manifest,
+        report,
+        variants,
+        lambda retry: retry.kind not in ("lacks-operand", "not-tried"),
+        **options,
+    )
 
 
 def settle_double_dash(one: dict, name: str, facts: VerbFacts, **options) -> tuple[dict, str]:

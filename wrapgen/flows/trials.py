@@ -279,6 +279,7 @@ def _tried_verb_by_verb(
         report = trial_steps.retry_without_streaming(one, report, **options)
         report = trial_steps.retry_without_operands(one, report, **options)
         report = trial_steps.retry_with_operands(one, report, silent=said.unsure, **options)
+        report = trial_steps.retry_with_two_items(one, report, **options)
         report = trial_steps.retry_in_context(one, report, **options)
         report = trial_steps.find_json(one, report, said, **options)
         if dash:
@@ -334,20 +335,22 @@ def _shared_state(manifest: dict, evidence: tuple[Evidence, ...], state) -> tupl
 def _chains(
     manifest: dict, names: list[str], chain, jobs: int | None, progress=None
 ) -> list[TrialReport]:
-    """Each verb's chain, ``jobs`` at a time; ``progress(done, total, verb)`` as each one ends."""
+    """Each verb's chain, ``jobs`` at a time; ``progress(done, total, verb)`` as each one that tries
+    its verb ends (a write's chain only renders it: it is not counted as tried)."""
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
     lock, done = threading.Lock(), [0]
+    tried = {name for name in names if _chain_order(manifest, name) < _RENDERED_ONLY}
 
     def counted(name: str) -> TrialReport:
         try:
             return chain(name)
         finally:
-            if progress is not None:
+            if progress is not None and name in tried:
                 with lock:
                     done[0] += 1
-                    progress(done[0], len(names), name)
+                    progress(done[0], len(tried), name)
 
     with ThreadPoolExecutor(
         max_workers=max(1, min(jobs or DEFAULT_TRIAL_JOBS, 4)), thread_name_prefix="wrapgen-trials"
@@ -361,12 +364,15 @@ def _chains(
         return [futures[name].result() for name in names]
 
 
+_RENDERED_ONLY = 2  # (_chain_order of a write: its chain renders it, it runs no trial)
+
+
 def _chain_order(manifest: dict, name: str) -> int:
     """0 for a read verb whose trial may be followed by another (optional operands to fill after its
     usage, a streaming flag to drop), 1 for another read, 2 for a verb that is only rendered."""
     body = (manifest.get("verbs") or {}).get(name) or {}
     if (body.get("policy") or {}).get("effect", "read") != "read":
-        return 2
+        return _RENDERED_ONLY
     cli = body.get("cli")
     if cli is None:
         return 1

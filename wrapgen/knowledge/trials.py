@@ -20,6 +20,7 @@ __all__ = [
     "PHRASE_TABLES",
     "phrase",
     "ignored_path",
+    "cache_markers",
     "answer_phrase",
     "sample_for",
     "fixture_kind",
@@ -72,6 +73,12 @@ def answer_phrase(text: str) -> str:
 def ignored_path(path: str) -> bool:
     """Whether a path a trial created (``home/.cache/x``) is a cache, not a write."""
     return any(pattern.search(path) for pattern, _ in _table("ignored_paths"))
+
+
+@lru_cache(maxsize=None)
+def cache_markers() -> frozenset[str]:
+    """The names of files that mark the folder holding them as a cache (``CACHEDIR.TAG``)."""
+    return frozenset(entry.name for entry in load("trials")["cache_markers"])
 
 
 def _said(table: str, text: str) -> bool:

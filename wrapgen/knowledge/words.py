@@ -30,6 +30,7 @@ __all__ = [
     "json_redundant",
     "kind_names",
     "summary_modifiers",
+    "opt_in_rewrite",
 ]
 
 EFFECTS = ("read", "write", "destructive")
@@ -64,6 +65,12 @@ def name_nouns() -> frozenset[str]:
 def summary_self_run() -> frozenset[str]:
     """Words that open a summary and, before the tool's own name, only say it runs itself ("Run Ruff on ...")."""
     return load("effects")["summary_self_run"].names
+
+
+@lru_cache(maxsize=None)
+def opt_in_rewrite() -> frozenset[str]:
+    """Switches whose presence says a main mode rewrites its inputs only when asked (``--fix``)."""
+    return load("effects")["opt_in_rewrite"].names
 
 
 @lru_cache(maxsize=None)

@@ -73,6 +73,8 @@ ARG_ORDER = (
     "const",
     "default",
     "items",
+    "minItems",
+    "maxItems",
     "minimum",
     "maximum",
     "minLength",

@@ -223,10 +223,13 @@ def _cached(
         defer_cleanup=defer_cleanup,
     )
     # a timeout may be the machine's load, a sandbox failure the machine's setup: neither is kept; but a
-    # verb still running at a longer second try (key_timeout_s: a slow start ruled out) is long-running
+    # verb still running at a longer second try (key_timeout_s: a slow start ruled out) is long-running,
+    # and one that slept at its timeout after trying the network (retrying_network) waits on what no
+    # trial's sandbox ever gives: the next wrap would wait the same timeout out for the same answer
     slow_ruled_out = key_timeout_s is not None and key_timeout_s < timeout_s
+    timeout_is_its_own = slow_ruled_out or outcome.retrying_network
     if key is not None and not (
-        (outcome.timed_out and not slow_ruled_out) or outcome.sandbox_failed or outcome.not_run
+        (outcome.timed_out and not timeout_is_its_own) or outcome.sandbox_failed or outcome.not_run
     ):
         disk.store_trial(key, asdict(outcome))
     return outcome
@@ -404,7 +407,8 @@ def run_trials(
     """Run the specs' trials in the sandbox, at most ``jobs`` at once; outcomes in the specs' order.
 
     With ``cache`` an unchanged binary's trial with the same argv and env is answered from the
-    cache (never one in a ``try_in`` copy, never one that timed out). ``memo`` (a dict the caller keeps
+    cache (never one in a ``try_in`` copy, never one that timed out but waiting on the network the
+    sandbox does not give, or still running at a longer second try). ``memo`` (a dict the caller keeps
     for one wrap) answers a spec already run in this wrap, with any outcome, even with ``cache`` off:
     a backfilled proposal tries again only the verbs that changed. ``key_timeout_s``: the timeout the
     trial cache keys name (a slow start tried again with a longer timeout is kept as the answer to

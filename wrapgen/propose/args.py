@@ -147,8 +147,9 @@ def _schema_for(
         schema["enum"] = list(choices)
     if not boolean:
         dflt = _typed_default(default, typ, choices)
-        if dflt is not None and not repeatable:
-            schema["default"] = dflt
+        if dflt is not None and not repeatable and "default" not in description.lower():
+            said = f"default: {dflt}"
+            description = f"{description.rstrip('.')} ({said})" if description else said
     if repeatable and not boolean:
         schema = {"type": "array", "items": schema}
     if description:
@@ -481,12 +482,13 @@ def plan_args(
         if name in seen:
             continue
         seen.add(name)
-        # The runtime fills a schema default in when the arg is omitted, so one is written only where
-        # rendering it changes nothing: never for a required flag (clusterctl scale prints "--replicas=0"
-        # although the flag has no default), never for a verb that changes something (left out, the
-        # tool's own default applies; a misread one would be passed on every call).
+        # The runtime fills a schema default in when the arg is omitted, and passing a flag at its
+        # default is not leaving it out (diff's --unified=3 turns its normal output into a unified
+        # diff): the tool's own default applies to a flag left out, and the description says what it
+        # is; never for a required flag (clusterctl scale prints "--replicas=0" although the flag has
+        # no default)
         needs = flag.required or (flag.takes_value and bool(needed & set(flag.spellings)))
-        default = None if needs or effect != "read" else flag.default
+        default = None if needs else flag.default
         properties[name] = _schema_for(
             flag.type,
             flag.choices,

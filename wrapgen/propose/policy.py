@@ -16,6 +16,7 @@ from wrapgen.knowledge.words import (
     EFFECTS,
     name_effects,
     name_nouns,
+    opt_in_rewrite,
     summary_effects,
     summary_modifiers,
     summary_self_run,
@@ -191,13 +192,34 @@ _FIRST_WORD = re.compile(r"\W*([A-Za-z]+)")
 @rule("what does the main mode of a tool without subcommands change, where no word of it says?")
 def main_mode_effect(root: Command, guess: PolicyGuess) -> PolicyGuess:
     """Where no word of a tool's name or summary says what its main mode changes (``guess`` is the
-    fallback write), its switches' help speaks for it: where at least two open with a verb that
+    fallback write), its switches speak for it: a switch that asks it to rewrite what it reads
+    (``--fix``, ``--write``, ``--in-place``: ``opt_in_rewrite``) says that without it it reads;
+    else its switches' help: where at least two open with a verb that
     reads ("print", "display", "output") and more do than open with one that changes something
     ("set", "remove"), and none only previews what it would do (a dry run: then it does something),
     the tool prints what it is asked, a read. A wrap tries every read in the
     sandbox and makes one that writes a confirm-gated write. ``guess`` otherwise."""
     if guess.words or guess.effect != "write":
         return guess
+    asked = next(
+        (
+            spelling
+            for flag in root.flags
+            for spelling in (flag.long, *flag.aliases)
+            if spelling in opt_in_rewrite()
+        ),
+        "",
+    )
+    if asked:
+        # "--fix: fix the problems found", "--write: edit files in place": the tool rewrites what
+        # it reads only when asked, so without it it reports or prints (the switch itself is kept
+        # off reads, and a trial shows any other write); a dry run of that switch previews it
+        return PolicyGuess(
+            "read",
+            (f"switch '{asked}'",),
+            f"read: it rewrites the files it reads only when asked ({asked}); without it it "
+            "reports or prints",
+        )
     if any(preview_words().search(flag.description or "") for flag in root.flags):
         # a switch that only shows what the tool would do (a dry run, the result to standard
         # output instead of files) says that without it the tool does it

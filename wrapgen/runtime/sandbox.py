@@ -663,6 +663,11 @@ def _root_only(keep: list[str], work: list[str], masks: list[str]) -> list[tuple
             todo += [above] if above != TMP else []
             above = os.path.dirname(above)
     keep = [os.path.normpath(k) for k in keep]
+    on_the_way = set()  # each kept path and every directory above it: what is looked into
+    for path in keep:
+        while path not in on_the_way and path != "/":
+            on_the_way.add(path)
+            path = os.path.dirname(path)
     seen, out = set(), []
     while todo:
         top = todo.pop()
@@ -678,7 +683,7 @@ def _root_only(keep: list[str], work: list[str], masks: list[str]) -> list[tuple
             if _S_ISLNK(info.st_mode) or _inside_any(path, masks):
                 continue
             is_dir = _S_ISDIR(info.st_mode)
-            if any(_inside(k, path) for k in keep):
+            if path in on_the_way:
                 todo += [path] if is_dir else []
             else:
                 others = 0o005 if is_dir else 0o004  # (list and enter; read)

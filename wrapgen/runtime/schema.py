@@ -1,8 +1,8 @@
 """Checking args against the JSON Schema subset of docs/contract.md §3, and ``k=v`` coercion (docs/contract.md §10).
 
 Standard library only: the subset is small on purpose (type, properties, required,
-additionalProperties, items, enum, const, minimum, maximum, minLength, maxLength, pattern,
-default, description), so the hot path needs no schema library.
+additionalProperties, items, minItems, maxItems, enum, const, minimum, maximum, minLength,
+maxLength, pattern, default, description), so the hot path needs no schema library.
 """
 
 from __future__ import annotations
@@ -246,6 +246,13 @@ def _check(schema, value, path: str, errors: list[str]) -> None:
             errors.append(f"{path}: must be at least {schema['minimum']}, got {_show(value)}")
         if "maximum" in schema and value > schema["maximum"]:
             errors.append(f"{path}: must be at most {schema['maximum']}, got {_show(value)}")
+    if isinstance(value, (list, tuple)):
+        if "minItems" in schema and len(value) < schema["minItems"]:
+            errors.append(
+                f"{path}: must have at least {schema['minItems']} items, got {len(value)}"
+            )
+        if "maxItems" in schema and len(value) > schema["maxItems"]:
+            errors.append(f"{path}: must have at most {schema['maxItems']} items, got {len(value)}")
     if isinstance(value, (list, tuple)) and isinstance(schema.get("items"), dict):
         for index, item in enumerate(value):
             _check(schema["items"], item, f"{path}[{index}]", errors)

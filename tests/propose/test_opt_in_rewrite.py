@@ -1,0 +1,45 @@
+"""A main mode no word labels, with a switch that asks it to rewrite what it reads (--fix, --write,
+--in-place: effects.json opt_in_rewrite), reads without it; a preview switch alone keeps it a write."""
+
+from __future__ import annotations
+
+from wrapgen.knowledge.trials import phrase
+from wrapgen.model.tool import Command, Flag
+from wrapgen.propose.policy import UNSURE_WRITE, PolicyGuess, main_mode_effect
+
+_UNSURE = PolicyGuess("write", (), UNSURE_WRITE)
+
+
+def _root(*flags):
+    return Command(flags=tuple(flags))
+
+
+def test_a_fix_switch_makes_the_main_mode_a_read():
+    """A linter's --fix (and its --fix-dry-run preview) says the mode without it only reports."""
+    root = _root(
+        Flag(long="--fix", description="Automatically fix problems"),
+        Flag(
+            long="--fix-dry-run",
+            description="Fix problems without saving the changes to the file system",
+        ),
+        Flag(long="--format", takes_value=True, description="Use a specific output format"),
+    )
+    guess = main_mode_effect(root, _UNSURE)
+    assert guess.effect == "read" and guess.words == ("switch '--fix'",)
+
+
+def test_a_preview_switch_alone_keeps_the_write():
+    """A formatter's --check ("don't write the files back") says its main mode writes."""
+    root = _root(
+        Flag(long="--check", description="Don't write the files back, just return the status"),
+        Flag(long="--quiet", description="Print nothing"),
+        Flag(long="--verbose", description="Print more"),
+    )
+    assert main_mode_effect(root, _UNSURE) == _UNSURE
+
+
+def test_a_checker_missing_its_project_config_needs_context():
+    """A checker run where its configuration file is not says so: context, not a defect."""
+    assert phrase("context", "ESLint couldn't find an eslint.config.* file.")
+    assert phrase("context", "No config file found")
+    assert not phrase("context", "3 problems (3 errors, 0 warnings)")

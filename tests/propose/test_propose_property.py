@@ -163,3 +163,23 @@ def test_any_tree_gives_a_valid_checked_pack(root):
     manifest, diagnostics = parse_manifest(text.encode(), path="pack.yaml")
     errors = [d for d in lint_manifest(manifest, diagnostics, derived=False) if d.level == "error"]
     assert errors == [], [d.format() for d in errors]
+
+
+def test_a_mode_flag_named_like_a_command_runner_is_no_mega_command():
+    """Hypothesis found it: a switch --X ('list') made a mode verb named 'x', a name check's W008
+    keeps for verbs that forward a command line, and the main mode's operands it passes on made the
+    pack fail check. The mode is named 'x-mode'."""
+    root = Command(
+        path=(),
+        flags=(
+            Flag(long="--flag", type="boolean"),
+            Flag(long="--X", type="boolean", description="list"),
+        ),
+        positionals=(Positional(name="0", variadic=True),),
+    )
+    proposal = propose(Tool(name="tool", root=root))
+    assert "x" not in proposal.manifest["verbs"]
+    text = dump_manifest(proposal.manifest)
+    manifest, diagnostics = parse_manifest(text.encode(), path="pack.yaml")
+    errors = [d for d in lint_manifest(manifest, diagnostics, derived=False) if d.level == "error"]
+    assert errors == [], [d.format() for d in errors]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from wrapgen.knowledge.commands import is_mega_command
 from wrapgen.knowledge.dangerous_flags import dangerous_reason
 from wrapgen.knowledge.phrases import (
     in_place_words,
@@ -108,8 +109,12 @@ def main_verb(root: Command, *, bin: str) -> tuple[str, str]:
 
 
 def mode_name(flag: Flag) -> str:
-    """The verb name of a mode flag, always a valid one (``--files`` -> ``files``, ``--0`` -> ``x0``)."""
-    return proposed_verb_name(_mode_word(flag))
+    """The verb name of a mode flag, always a valid one (``--files`` -> ``files``, ``--0`` -> ``x0``),
+    and never one a verb forwarding a command line is named (``--X`` -> ``x-mode``, not ``x``: check's
+    W008 refuses such a name on any verb that passes a list without a flag, as a main mode's
+    operands are)."""
+    name = proposed_verb_name(_mode_word(flag))
+    return f"{name}-mode" if is_mega_command(name) else name
 
 
 # "use a long listing format" (lister -l, short only): the listing form of a lister, named after its kind

@@ -397,7 +397,9 @@ def wrap(tools: list[dict], regime: str, scratch: Path, jobs: int, exclude: list
         info = {"seconds": round(time.monotonic() - started, 1), "exit": code}
         dirs = [d for d in out.iterdir() if (d / "binding.json").is_file()]
         if not dirs:
-            info["error"] = stderr.strip()[-300:]
+            # wrapgen's own "Error:" line when it printed one (it may be longer than the tail kept)
+            said = [line for line in stderr.splitlines() if line.startswith("Error: ")]
+            info["error"] = said[-1][len("Error: ") :][:300] if said else stderr.strip()[-300:]
             return tool["tool"], info
         binding = pt.load_binding(dirs[0])
         info["pack"] = {"root": out, "pack_id": dirs[0].name, "binding": binding}

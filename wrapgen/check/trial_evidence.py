@@ -296,7 +296,7 @@ def tagged_caches(outcome: TrialOutcome) -> tuple[str, ...]:
 
 def _cache(path: str, tagged: tuple[str, ...]) -> bool:
     """Whether ``path`` is a cache: by its name (``ignored_paths``) or in a folder tagged as one."""
-    return ignored_path(path) or any(path == root or path.startswith(root) for root in tagged)
+    return ignored_path(path) or is_state(path, tagged)
 
 
 def _writes(outcome: TrialOutcome, state: Iterable[str]) -> list[str]:

@@ -18,3 +18,18 @@ def test_waiting_tasks_run_by_rank_then_in_order():
         release.set()
         pool.wait()
     assert ran == ["first", "second", "late-a", "late-b"]
+
+
+def test_wait_hands_on_what_was_notified_before_it_was_called():
+    """An item a task notified is handed to ``wait``'s callback even when that task had already
+    ended before ``wait`` looked (the crawl's progress lost its last report that way on CI)."""
+    seen: list[str] = []
+    with Workers(1) as pool:
+        pool.submit(pool.notify, "read")
+        for _ in range(10_000):  # until the task has ended: nothing is open any more
+            if not pool._open:
+                break
+            threading.Event().wait(0.01)
+        assert not pool._open
+        pool.wait(seen.append)
+    assert seen == ["read"]

@@ -78,10 +78,16 @@ class Workers:
             with self._lock:
                 if not self._open:
                     break
-            item = self._events.get()
-            if item is not _IDLE_CHECK and on_item is not None:
-                on_item(item)
+            self._hand(self._events.get(), on_item)
+        # a task notifies before it ends: what the last ones notified may still be waiting here
+        while not self._events.empty():
+            self._hand(self._events.get(), on_item)
         self._raise_kept()
+
+    @staticmethod
+    def _hand(item, on_item: Callable | None) -> None:
+        if item is not _IDLE_CHECK and on_item is not None:
+            on_item(item)
 
     def close(self) -> None:
         """Skip the tasks not started, wait for the running ones to end, and let the threads exit."""

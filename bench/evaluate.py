@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import itertools
 import json
 import os
 import re
@@ -172,6 +173,40 @@ def tldr_examples(root: Path, tool: str, subcommands: bool = False) -> list[str]
     return examples
 
 
+# tldr's ``{{[ls|list]}}``: spellings of one subcommand (``{{[ps|container ls]}}``: one of several
+# words); ``{{start|stop|status}}`` where a subcommand stands: one of several subcommands
+_WORD_CHOICES = re.compile(r"\{\{\[([^\]{}]*\|[^\]{}]*)\]\}\}")
+_PLAIN_CHOICES = re.compile(r"\{\{([a-z][a-z0-9-]*(?:\|[a-z][a-z0-9-]*)+)\}\}")
+_MAX_VARIANTS = 32
+
+
+def example_variants(command: str) -> list[str]:
+    """The command lines an example stands for, the written one first: each ``{{[a|b]}}`` whose
+    spellings are words (not flags) becomes each of them, and each ``{{a|b}}`` of plain words
+    becomes each word as well as the placeholder it is. An example is expressible when one of its
+    variants is (``gh issue {{[ls|list]}}`` by a verb ``issue list``); at most 32 variants."""
+    variants = [command]
+    for pattern, keep_placeholder in ((_WORD_CHOICES, False), (_PLAIN_CHOICES, True)):
+        grown = []
+        for variant in variants:
+            grown.extend(_expand(variant, pattern, keep_placeholder))
+        variants = list(dict.fromkeys(grown))[:_MAX_VARIANTS]
+    return variants
+
+
+def _expand(command: str, pattern: re.Pattern, keep_placeholder: bool) -> list[str]:
+    pieces: list[list[str]] = []  # literal text, then the choices of each match, in turn
+    last = 0
+    for found in pattern.finditer(command):
+        if found.group(1).lstrip().startswith("-"):
+            continue
+        choices = [choice.strip() for choice in found.group(1).split("|") if choice.strip()]
+        pieces += [[command[last : found.start()]], [found.group(0)] * keep_placeholder + choices]
+        last = found.end()
+    pieces.append([command[last:]])
+    return ["".join(parts) for parts in itertools.islice(itertools.product(*pieces), _MAX_VARIANTS)]
+
+
 def example_tokens(command: str) -> list[tuple[str, str]]:
     """(kind, text) tokens after the tool's name: word, flag (text: spellings joined by '|'), value
     (a placeholder), cut (a pipe or redirection: the rest is not the tool's)."""
@@ -306,9 +341,13 @@ def tldr_score(examples: list[str], binding: dict, groups: dict) -> dict:
     parsed = [pt.parse_verb(binding.get("bin", ""), verb) for verb in binding["verbs"].values()]
     done, missed = [], []
     for example in examples:
-        tokens = example_tokens(example)
         if any(
-            expresses(tokens, verb, groups.get(" ".join(verb["path"]), []) + groups.get("", []))
+            expresses(
+                example_tokens(variant),
+                verb,
+                groups.get(" ".join(verb["path"]), []) + groups.get("", []),
+            )
+            for variant in example_variants(example)
             for verb in parsed
         ):
             done.append(example)
@@ -343,10 +382,12 @@ def operand_missing(examples: list[str], binding: dict) -> list[str]:
             continue
         uses = []
         for example in examples:
-            tokens = example_tokens(example)
-            words = [text for kind, text in tokens if kind == "word"][: len(parsed["path"])]
-            if words == parsed["path"]:
-                uses.append(example_operands(tokens, parsed["path"]))
+            for variant in example_variants(example):
+                tokens = example_tokens(variant)
+                words = [text for kind, text in tokens if kind == "word"][: len(parsed["path"])]
+                if words == parsed["path"]:
+                    uses.append(example_operands(tokens, parsed["path"]))
+                    break
         if uses and all(uses) and parsed["path"]:
             found.append(key)
     return found

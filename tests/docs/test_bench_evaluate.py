@@ -35,3 +35,38 @@ def test_a_regime_it_does_not_know_is_refused_before_any_run():
         timeout=120,
     )
     assert done.returncode == 2 and "usage, no-usage or both" in done.stderr
+
+
+def test_a_subcommand_written_with_its_aliases_is_expressed_by_either(monkeypatch):
+    """tldr's ``{{[ls|list]}}`` and ``{{[ps|container ls]}}`` name one subcommand by its spellings:
+    a verb with one of them expresses the example (read as an operand, no verb ever did)."""
+    evaluate = _evaluate(monkeypatch)
+    binding = {
+        "bin": "tool",
+        "verbs": {
+            "issue.list": {"argv": ["tool", "issue", "list"]},
+            "container.ls": {
+                "argv": ["tool", "container", "ls", "--all"],
+            },
+        },
+    }
+    examples = [
+        "tool issue {{[ls|list]}}",
+        "tool {{[ps|container ls]}} {{[-a|--all]}}",
+        "tool issue {{[rm|delete]}}",
+    ]
+    score = evaluate.tldr_score(examples, binding, {})
+    assert score["expressible"] == examples[:2]
+    assert score["not_expressible"] == examples[2:]
+
+
+def test_plain_word_choices_stand_for_each_word_and_the_placeholder(monkeypatch):
+    """``{{start|stop}}`` is each word and the placeholder as written (first); a flag's spellings
+    ``{{[-a|--all]}}`` are left as they are."""
+    variants = _evaluate(monkeypatch).example_variants
+    assert variants("tool {{start|stop}} {{unit}} {{[-a|--all]}}") == [
+        "tool {{start|stop}} {{unit}} {{[-a|--all]}}",
+        "tool start {{unit}} {{[-a|--all]}}",
+        "tool stop {{unit}} {{[-a|--all]}}",
+    ]
+    assert variants("tool log {{path/to/file}}") == ["tool log {{path/to/file}}"]

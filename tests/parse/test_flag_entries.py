@@ -186,3 +186,21 @@ def test_symfony_json_application_shortcut_reads_as_every_command_read_whole(mon
             whole = parse_symfony_json(text, prog=("composer",))
         assert shortcut == whole, name
         assert len(list(shortcut.walk())) > 30, name
+
+
+def test_a_colon_right_after_the_value_name_ends_the_spec():
+    """``--xpath expr: evaluate ...`` (xmllint's style, no gap before the colon): the flag takes a
+    value named ``expr``; ``--valid : ...`` and ``-c cmd : ...`` keep their reading, and a colon
+    inside a description stays there."""
+    lines = [
+        "\t--xpath expr: evaluate the XPath expression, imply --noout",
+        "\t--valid : validate the document",
+        "  -c cmd : program passed in as string",
+        "  --color  Note: colours the output",
+    ]
+    flags = {f.long or f.short: f for f in parse_options(lines)}
+    assert (flags["--xpath"].takes_value, flags["--xpath"].value_name) == (True, "expr")
+    assert flags["--xpath"].description.startswith("evaluate the XPath")
+    assert not flags["--valid"].takes_value
+    assert flags["-c"].takes_value and flags["-c"].description == "program passed in as string"
+    assert flags["--color"].description == "Note: colours the output"

@@ -112,6 +112,9 @@ class OptionEntry:
 _LONE_SHORT = re.compile(r"-[A-Za-z0-9?#@](?:\s|$)")
 # The gap between an entry's spec and its description; python3's "-c cmd : program" has a colon in it.
 _FIRST_GAP = re.compile(r"\s{2,}(?::\s+)?|\s+:\s+(?=\S)")
+# xmllint's "--xpath expr: evaluate ...": one spelling and at most one value name, the colon right
+# after them, then the description (only where no wider gap splits the line)
+_TIGHT_COLON = re.compile(r"^(-{1,2}[A-Za-z0-9][\w-]*(?:[ =]<?[A-Za-z][\w.-]*>?)?):\s+(?=\S)")
 _LONG_OR_SHORT = re.compile(r"--?[A-Za-z]")
 
 
@@ -188,6 +191,9 @@ def _split_first_line(text: str) -> tuple[str, str]:
         ):
             continue  # patch: "-p NUM  --strip=NUM  Strip ..."
         return spec, rest.strip()
+    tight = _TIGHT_COLON.match(text)
+    if tight:
+        return tight.group(1), text[tight.end() :].strip()
     return text, ""
 
 

@@ -306,3 +306,36 @@ def test_a_short_only_mode_is_named_by_its_helps_verb_and_object():
     assert mode_name(Flag(short="-r", description="output raw strings, not JSON texts")) == (
         "raw-output"
     )
+
+
+def test_an_output_format_its_uses_pass_is_kept_where_the_verb_selects_no_json():
+    """A reindenting ``--format`` or a report ``--template`` that the uses pass shapes a text
+    answer, so a verb with no JSON selection offers them; where the verb selects JSON the pack
+    chooses the format and they stay out, as does ``--output`` (a file the tool may write)."""
+    from wrapgen.propose.args import plan_args
+
+    command = Command(
+        path=(),
+        flags=(
+            Flag(long="--format", description="reformat and reindent the output"),
+            Flag(long="--template", takes_value=True, description="the report's layout"),
+            Flag(long="--output", takes_value=True, description="where to put the result"),
+            Flag(long="--json", description="print the result as JSON"),
+        ),
+        positionals=(Positional("FILE", required=True),),
+    )
+    uses = (
+        Use(path=(), flags=("--format",), operands=(FILE,), count=2, where=("tldr-pages",)),
+        Use(
+            path=(),
+            flags=("--template", "--output"),
+            operands=(FILE,),
+            count=1,
+            where=("tldr-pages",),
+        ),
+    )
+    text = plan_args(command, tool="wgfmt", effect="read", uses=uses)
+    assert {"format", "template"} <= set(text.properties)
+    assert "output" not in text.properties
+    selected = plan_args(command, tool="wgfmt", effect="read", uses=uses, json_flag="--json")
+    assert not {"format", "template", "output"} & set(selected.properties)

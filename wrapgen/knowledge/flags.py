@@ -20,6 +20,7 @@ __all__ = [
     "preferred_weight",
     "primary_flags",
     "kept_when_shown",
+    "kept_when_shown_on_text",
     "is_value_kind",
 ]
 
@@ -68,6 +69,21 @@ def primary_flags() -> tuple[str, ...]:
 @lru_cache(maxsize=None)
 def _kept_when_shown() -> frozenset[str]:
     return frozenset(e.name for e in load("flags")["noise_flags"] if e.value == "kept when shown")
+
+
+@lru_cache(maxsize=None)
+def _kept_on_text() -> frozenset[str]:
+    return frozenset(
+        e.name for e in load("flags")["noise_flags"] if e.value == "kept when shown on a text verb"
+    )
+
+
+def kept_when_shown_on_text(name: str) -> bool:
+    """Whether an output-format flag (``format``, ``template``) is kept on a verb that selects no
+    JSON when its uses or examples pass it: there the pack chooses no format, and the flag shapes
+    the text answer (a reindented document, a report format)."""
+    bare = name[3:] if name.startswith("no-") else name
+    return bare in _kept_on_text()
 
 
 def kept_when_shown(name: str) -> bool:

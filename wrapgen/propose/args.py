@@ -23,6 +23,7 @@ from wrapgen.knowledge.commands import (
 from wrapgen.knowledge.dangerous_flags import ValueGuard, dangerous_reason, value_guard
 from wrapgen.knowledge.flags import (
     kept_when_shown,
+    kept_when_shown_on_text,
     noise_flag_pattern,
     preferred_weight,
     primary_flags,
@@ -243,15 +244,17 @@ def _offered_flags(
     return flags
 
 
-def _shown_overrides(flag: Flag, shown: frozenset[str], why: str) -> bool:
+def _shown_overrides(flag: Flag, shown: frozenset[str], why: str, *, text: bool = False) -> bool:
     """Whether the examples' use of a noise flag keeps it: only for the noise kinds that change what
-    a command prints (verbosity, layout), never for interactive, format or connection flags."""
+    a command prints (verbosity, layout), and on a verb that selects no JSON (``text``) for an output
+    format its uses pass; never for interactive or connection flags."""
     if not (shown & set(flag.spellings)) or flag.hidden or flag.deprecated:
         return False
     names = [s.lstrip("-") for s in flag.spellings if s.startswith("--")] or [
         s.lstrip("-") for s in flag.spellings
     ]
-    return any(kept_when_shown(n) for n in names) and not _NOISE_WORDS.search(flag.description)
+    kept = any(kept_when_shown(n) or (text and kept_when_shown_on_text(n)) for n in names)
+    return kept and not _NOISE_WORDS.search(flag.description)
 
 
 def _changes_the_answer(flag: Flag) -> bool:
@@ -436,7 +439,10 @@ def plan_args(
             if (
                 why
                 and not why.startswith("dangerous")
-                and (_shown_overrides(flag, shown, why) or _changes_the_answer(flag))
+                and (
+                    _shown_overrides(flag, shown, why, text=not json_flag)
+                    or _changes_the_answer(flag)
+                )
             ):
                 why = None  # the tool's own example uses it (archiver -tvf), or it shapes the answer (streamed -n)
             if why:

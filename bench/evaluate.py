@@ -236,7 +236,7 @@ def example_tokens(command: str) -> list[tuple[str, str]]:
             inner = holders[int(whole.group(1))]
             alternatives = re.fullmatch(r"\[(-[^\]]*)\]", inner)
             if alternatives:
-                tokens.append(("flag", alternatives.group(1)))
+                tokens.extend(_flag_alternatives(alternatives.group(1)))
             else:
                 tokens.append(("value", inner))
             continue
@@ -248,6 +248,33 @@ def example_tokens(command: str) -> list[tuple[str, str]]:
             )
         else:
             tokens.append(("word", token))
+    return tokens
+
+
+def _flag_alternatives(text: str) -> list[tuple[str, str]]:
+    """The tokens of ``{{[-s|--long]}}``: one flag with its spellings; where one spelling is several
+    words (``-sh|--summarize --human-readable``, ``-5|--lines 5``), the flags (and values) that
+    spelling writes, each its own token: a bundle of letters names them no other way."""
+    spellings = [part.strip() for part in text.split("|") if part.strip()]
+    wordy = max(spellings, key=lambda part: len(part.split()), default="")
+    if len(wordy.split()) < 2:
+        return [("flag", "|".join(spellings))]
+    return [("flag" if w.startswith("-") else "value", w) for w in wordy.split()]
+
+
+def _after_leading_flags(tokens: list[tuple[str, str]], path: list[str]) -> list[tuple[str, str]]:
+    """``tool -r REPO snapshots``: options written before the subcommand are the subcommand's when
+    the tool takes them there (a global option), so the tokens are read as ``tool snapshots -r
+    REPO``; unchanged where the example does not start with a flag or never names ``path``."""
+    if not path or not tokens or tokens[0][0] != "flag":
+        return tokens
+    for start in range(1, len(tokens) - len(path) + 1):
+        window = tokens[start : start + len(path)]
+        if [text for _kind, text in window] == path and all(k == "word" for k, _ in window):
+            leading = tokens[:start]
+            if any(kind not in ("flag", "value", "word") for kind, _ in leading):
+                return tokens
+            return window + leading + tokens[start + len(path) :]
     return tokens
 
 
@@ -299,7 +326,7 @@ def _aliases(spellings: list[str], groups: list[set]) -> set:
 def expresses(tokens: list[tuple[str, str]], parsed: dict, groups: list[set]) -> bool:
     """Whether one verb (pack_tasks.parse_verb's reading of it) can express an example."""
     words = []
-    rest = list(tokens)
+    rest = _after_leading_flags(list(tokens), parsed["path"])
     while rest and rest[0][0] == "word":
         words.append(rest.pop(0)[1])
     if words[: len(parsed["path"])] != parsed["path"]:

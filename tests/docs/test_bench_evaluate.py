@@ -70,3 +70,46 @@ def test_plain_word_choices_stand_for_each_word_and_the_placeholder(monkeypatch)
         "tool stop {{unit}} {{[-a|--all]}}",
     ]
     assert variants("tool log {{path/to/file}}") == ["tool log {{path/to/file}}"]
+
+
+def test_bundled_letters_are_read_as_the_flags_their_long_spelling_writes(monkeypatch):
+    """``{{[-sh|--summarize --human-readable]}}`` is two flags and ``{{[-5|--lines 5]}}`` a flag
+    with its value: a verb offering ``--summarize`` and ``--human-readable`` expresses the first,
+    one offering only ``--summarize`` does not."""
+    evaluate = _evaluate(monkeypatch)
+    example = "tool {{[-sh|--summarize --human-readable]}} {{path/to/directory}}"
+    assert evaluate.example_tokens(example) == [
+        ("flag", "--summarize"),
+        ("flag", "--human-readable"),
+        ("value", "path/to/directory"),
+    ]
+    assert evaluate.example_tokens("tool {{[-5|--lines 5]}} {{file}}")[:2] == [
+        ("flag", "--lines"),
+        ("value", "5"),
+    ]
+
+    def verb(*flags):
+        props = {"dir": {"type": "string"}} | {f.strip("-"): {"type": "boolean"} for f in flags}
+        argv = ["tool", *[t for f in flags for t in (f, "{{" + f.strip("-") + "}}")], "{{dir}}"]
+        return {"bin": "tool", "verbs": {"v": {"argv": argv, "args": {"properties": props}}}}
+
+    both = evaluate.tldr_score([example], verb("--summarize", "--human-readable"), {})
+    assert both["expressible"] == [example]
+    one = evaluate.tldr_score([example], verb("--summarize"), {})
+    assert one["not_expressible"] == [example]
+
+
+def test_an_option_written_before_the_subcommand_is_read_after_it(monkeypatch):
+    """``tool -r REPO snapshots`` is expressed by a verb ``snapshots`` with a ``-r`` slot, not by
+    one without it, nor by another subcommand's verb."""
+    evaluate = _evaluate(monkeypatch)
+    example = "tool {{[-r|--repo]}} {{path/to/repository}} snapshots"
+
+    def binding(path, with_repo):
+        argv = ["tool", path] + (["--repo", "{{repo}}"] if with_repo else [])
+        props = {"repo": {"type": "string"}} if with_repo else {}
+        return {"bin": "tool", "verbs": {path: {"argv": argv, "args": {"properties": props}}}}
+
+    assert evaluate.tldr_score([example], binding("snapshots", True), {})["expressible"]
+    assert not evaluate.tldr_score([example], binding("snapshots", False), {})["expressible"]
+    assert not evaluate.tldr_score([example], binding("backup", True), {})["expressible"]

@@ -235,3 +235,24 @@ def test_a_flag_claims_only_its_own_branch():
         prog=("kubectl", "delete"),
     )
     assert [p.name for p in got] == ["TYPE", "NAME"]
+
+
+def test_a_long_bracketed_phrase_ending_in_options_is_no_operand():
+    """``[POSIX or GNU style options]`` stands for the options, like ``[options]``; a bracket of
+    operand names that does not end in an options word stays operands."""
+    gawk_like = ["tool [POSIX or GNU style options] -f progfile [--] file ..."]
+    assert [p.name for p in usage_positionals(gawk_like, prog=("tool",))] == ["file"]
+    pair = ["tool [SOURCE DEST]"]
+    assert [p.name for p in usage_positionals(pair, prog=("tool",))] == ["SOURCE", "DEST"]
+
+
+def test_a_later_forms_new_operand_goes_before_the_operand_it_precedes():
+    """``-f progfile file ...`` then ``'program' file ...``: the program comes before the files
+    (it was appended after them, so a verb passed the files first); required only where every
+    form names it."""
+    lines = [
+        "tool [options] -f progfile [--] file ...",
+        "tool [options] [--] 'program' file ...",
+    ]
+    found = usage_positionals(lines, prog=("tool",))
+    assert [(p.name, p.required) for p in found] == [("program", False), ("file", True)]

@@ -347,6 +347,10 @@ _REPEAT_MARK_AFTER = re.compile(r"([\]>])[*+]$")
 _OPERAND_NAME = re.compile(r"[\w .:/|-]+")
 _PHRASE_START = re.compile(r"\[[a-z]+")  # "[global options]" opens with "[global"
 _PHRASE_WORD = re.compile(r"[a-z]+(?:\.\.\.)?\]?")
+# "[POSIX or GNU style options]": a longer phrase, any case, that ends in an options word
+_OPTIONS_PHRASE_START = re.compile(r"\[[A-Za-z]+")
+_OPTIONS_PHRASE_WORD = re.compile(r"[A-Za-z]+\]?")
+_OPTIONS_PHRASE_END = re.compile(r"(?:options?|flags?|opts|switches)\]", re.IGNORECASE)
 
 
 def _placeholder(text: str, *, bare_ok: bool) -> str | None:
@@ -559,6 +563,13 @@ def _join_phrases(words: list[str]) -> list[str]:
                     break
                 if words[j].endswith("]"):
                     end = j
+                    break
+        if end is None and _OPTIONS_PHRASE_START.fullmatch(words[i]):
+            for j in range(i + 1, min(i + 7, len(words))):
+                if not _OPTIONS_PHRASE_WORD.fullmatch(words[j]):
+                    break
+                if words[j].endswith("]"):
+                    end = j if _OPTIONS_PHRASE_END.fullmatch(words[j]) else None
                     break
         if (
             words[i] == "or"
@@ -788,6 +799,8 @@ def usage_positionals(
                 variadic=variadic,
                 type=kind if kind in ("path", "integer") else "string",
             )
+        if first_keys is not None and new_on_line:
+            _place_before_known(found, line_keys, new_on_line)
         if first_keys is None:
             first_keys = line_keys
         elif (
@@ -800,6 +813,23 @@ def usage_positionals(
             alias.update((b, a) for a, b in zip(first_keys, line_keys) if a != b)
     # Required only when every usage form requires it: "rg --files" needs no PATTERN.
     return tuple(replace(p, required=required_in.get(k, 0) >= counted) for k, p in found.items())
+
+
+def _place_before_known(found: dict[str, Positional], line: list[str], new: set[str]) -> None:
+    """A later form's new operand goes where that form puts it: before the first operand it names
+    after it that an earlier form already gave (``awk -f progfile file ...`` then ``awk 'program'
+    file ...``: the program comes before the files, not after them)."""
+    order = list(found)
+    for i, key in enumerate(line):
+        if key not in new or key not in found:
+            continue
+        after = next((k for k in line[i + 1 :] if k in found and k not in new), None)
+        if after is not None:
+            order.remove(key)
+            order.insert(order.index(after), key)
+    placed = {key: found[key] for key in order}
+    found.clear()
+    found.update(placed)
 
 
 def _merge_forms(

@@ -204,3 +204,20 @@ def test_a_colon_right_after_the_value_name_ends_the_spec():
     assert not flags["--valid"].takes_value
     assert flags["-c"].takes_value and flags["-c"].description == "program passed in as string"
     assert flags["--color"].description == "Note: colours the output"
+
+
+def test_a_short_and_its_long_spelling_in_two_columns_share_the_value():
+    """``-f progfile    --file=progfile`` (the long spelling names the same value, no description)
+    is one flag taking ``progfile``; ``-d[file]    --dump-variables[=file]`` one whose value is
+    optional; a short switch beside its long one stays a switch."""
+    lines = [
+        "\t-f progfile\t\t--file=progfile",
+        "\t-e 'program-text'\t--source='program-text'",
+        "\t-d[file]\t\t--dump-variables[=file]",
+        "\t-b\t\t\t--characters-as-bytes",
+    ]
+    flags = {f.short: f for f in parse_options([line.expandtabs() for line in lines])}
+    assert (flags["-f"].long, flags["-f"].value_name) == ("--file", "progfile")
+    assert flags["-e"].long == "--source" and flags["-e"].takes_value
+    assert flags["-d"].long == "--dump-variables" and flags["-d"].value_optional
+    assert flags["-b"].long == "--characters-as-bytes" and not flags["-b"].takes_value

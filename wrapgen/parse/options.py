@@ -109,7 +109,7 @@ class OptionEntry:
     gap: bool = False  # the first line had a gap of 2+ spaces after the spec
 
 
-_LONE_SHORT = re.compile(r"-[A-Za-z0-9?#@](?:\s|$)")
+_LONE_SHORT = re.compile(r"-[A-Za-z0-9?#@](?:\[[^\]\s]*\])?(?:\s|$)")  # "-d[file]" too
 # The gap between an entry's spec and its description; python3's "-c cmd : program" has a colon in it.
 _FIRST_GAP = re.compile(r"\s{2,}(?::\s+)?|\s+:\s+(?=\S)")
 # xmllint's "--xpath expr: evaluate ...": one spelling and at most one value name, the colon right
@@ -258,9 +258,12 @@ def _scan_spec(spec: str, gap_after: bool):
         # otherwise it is the first word of a description set off by one space (curl).
         # sed: "-e script, --expression=script": a word and a comma before the next spelling.
         listed = token.endswith(",") and rest.startswith("-")
+        # gawk: "-f progfile   --file=progfile": the next spelling names the same value
+        echoed = bool(re.match(r"-{1,2}[A-Za-z0-9][\w-]*\[?=" + re.escape(token) + r"(?!\w)", rest))
         if (
             explicit
             or listed
+            or echoed
             or (gap_after and not rest.startswith("-"))
             or (not rest and not gap_after and token.islower() and len(token) < 20)
         ):

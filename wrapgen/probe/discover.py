@@ -116,13 +116,27 @@ def discover(
             cached = disk.load(known)
             if cached is not None and not _unread(cached, priority, depth=depth):
                 return cached
+    script_note = ""  # a shell script read through its help, not its text: why
     if style == "script" or (style is None and _has_shebang(path)):
         from wrapgen.parse.script import discover_script, is_shell_script
 
         # A shell script is read, never run: `SUB --help` of a script that ignores --help would run SUB.
         # One that only execs another program with "$@" (a pyenv shim) is that program: it is probed.
         if style == "script" or (is_shell_script(path) and not launcher):
-            return discover_script(path, name=tool)
+            try:
+                return discover_script(path, name=tool)
+            except HelpUnreadableError as error:
+                if style == "script":
+                    raise
+                # a script the shell reader cannot take apart: its own help is read, at its top
+                # level only (the subcommands it lists are never asked for theirs: a script that
+                # ignores --help would run them)
+                script_note = (
+                    f"{error.message}; read {tool}'s own help instead, at its top level only "
+                    "(the subcommands it lists were not probed: a script may run a subcommand "
+                    "it is asked the help of)"
+                )
+                depth = 0
     else:
         _check_style(style)
     # The crawl will probe: the spawn helper boots now, while the parsers are imported and the
@@ -172,7 +186,7 @@ def discover(
             hint="check that it is a command-line program; pass --style to force a parser, "
             "or --timeout to wait longer",
         )
-    warnings = result.warnings + ((note,) if note else ())
+    warnings = result.warnings + tuple(filter(None, (script_note, note)))
     found = Tool(name=tool, root=result.root, path=path, version=result.version, warnings=warnings)
     if result.guided_stop and guided_key is not None and not result.transient:
         disk.store(guided_key, found)

@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from wrapgen.model.usage import UsedOperand
@@ -52,8 +53,9 @@ def test_a_subcommand_page_gives_its_path_and_long_flags():
     """`git commit {{[-m|--message]}} "{{message}}"` is path (commit,), --message valued with a text named message."""
     (use,) = _uses('git commit {{[-m|--message]}} "{{message}}"', "git", lambda p: p == ("commit",))
     assert use.path == ("commit",)
-    assert use.flags == ("--message",)
-    assert use.valued == ("--message",)
+    # the usual fold first, the other spelling after it: a model that knows only -m still finds it
+    assert use.flags == ("--message|-m",)
+    assert use.valued == ("--message|-m",)
     assert use.values == (UsedOperand("text", "message"),)
     assert use.operands == ()
 
@@ -64,9 +66,9 @@ def test_bundled_key_letters_are_flags_not_a_path():
         "tar xf {{path/to/source.tar}} {{[-C|--directory]}} {{path/to/directory}}", "tar"
     )
     assert use.path == ()
-    assert use.flags == ("--directory", "-f", "-x")
+    assert use.flags == ("--directory|-C", "-f", "-x")
     assert dict(zip(use.valued, use.values)) == {
-        "--directory": UsedOperand("directory", "directory"),
+        "--directory|-C": UsedOperand("directory", "directory"),
         "-f": UsedOperand("file", "source"),
     }
 
@@ -82,7 +84,7 @@ def test_global_flags_before_a_known_subcommand_keep_the_path():
     """`git -C DIR status` is path (status,) with -C's value, where a page names git's status."""
     known = {("status",)}.__contains__
     (use,) = _uses("git {{[-C|--work-tree]}} {{path/to/directory}} status", "git", known)
-    assert use.path == ("status",) and use.valued == ("--work-tree",)
+    assert use.path == ("status",) and use.valued == ("--work-tree|-C",)
     (use,) = _uses("git --no-pager status", "git", known)
     assert use.path == ("status",) and use.flags == ("--no-pager",) and use.valued == ()
     (use,) = _uses("git --no-pager frobnicate", "git", known)  # no page: no path
@@ -114,7 +116,7 @@ def test_only_the_tools_own_command_lines_count():
     """A pipeline counts the segment the tool runs; an alias page's `tldr ...` pointer counts nothing."""
     assert _uses("tldr docker container run", "docker") == ()
     (use,) = _uses("{{cat path/to/file.json}} | jq {{[-r|--raw-output]}} '.'", "jq")
-    assert use.flags == ("--raw-output",)
+    assert use.flags == ("--raw-output|-r",)
     (use,) = _uses("sudo -u {{user}} docker container run {{image}}", "docker")
     assert use.path == ("container", "run")
 
@@ -149,7 +151,7 @@ def test_the_linux_page_replaces_the_common_one():
     """A page in both pages/common and pages/linux is read from linux, as a Linux client shows it."""
     ss = _table(FIXTURE)["tools"]["ss"]
     assert all("--common-only" not in row[1] for row in ss)
-    assert any(row[1] == ["--all", "--unix"] for row in ss)
+    assert any(row[1] == ["--all|-a", "--unix"] for row in ss)
 
 
 def test_two_runs_over_a_copy_give_the_same_bytes(tmp_path):
@@ -219,7 +221,7 @@ def test_a_table_reads_into_evidence_and_the_exclusion_hides_a_tool():
     git = public_usage("git", environ={}, table=table)
     assert git.source == "tldr-pages" and git.uses[0].where == ("tldr-pages",)
     assert git.path_counts()[("log",)] == 6 and git.path_counts()[("commit",)] == 2
-    log = next(u for u in git.uses if u.valued == ("--author", "--max-count"))
+    log = next(u for u in git.uses if u.valued == ("--author", "--max-count|-n"))
     assert log.values == (UsedOperand("text", "author"), UsedOperand("number", "n"))
     tar = public_usage("/usr/bin/tar", environ={}, table=table)
     assert UsedOperand("file", "file", True) in {o for u in tar.uses for o in u.operands}
@@ -227,3 +229,41 @@ def test_a_table_reads_into_evidence_and_the_exclusion_hides_a_tool():
     assert public_usage("git", environ=hidden, table=table) is None
     assert public_usage("nosuchtool", environ={}, table=table) is None
     assert (REPO / "wrapgen" / "knowledge" / "data" / "usage.LICENSE.md").is_file()
+
+
+def test_written_spellings_and_subcommand_choices_are_kept_for_the_model_to_settle():
+    """``{{[-a|-autoskip]}}`` keeps both spellings (the usual fold first); ``{{start|stop}}`` where
+    the path goes on is a path word of two subcommands. ``settle_choices`` makes one use per
+    subcommand the tool has there; where it has none (values, not commands) the word is an
+    operand again; with no model, one use per word."""
+    (flagged,) = _uses("xtool {{[-a|-autoskip]}} {{path/to/file}}", "xtool")
+    assert flagged.flags == ("-autoskip|-a",)
+    (chosen,) = _uses("svc {{start|stop}} {{unit}}", "svc")
+    assert chosen.path == ("start|stop",) and chosen.operands == (UsedOperand("text", "unit"),)
+
+    from wrapgen.usage import settle_choices
+
+    started = settle_choices([chosen], {("start",), ("stop",), ("status",)})
+    assert sorted(u.path for u in started) == [("start",), ("stop",)]
+    assert all(u.operands == chosen.operands and u.count == 1 for u in started)
+    values = settle_choices([chosen], {("status",)})
+    assert [(u.path, u.operands) for u in values] == [
+        ((), (UsedOperand("text", ""), UsedOperand("text", "unit")))
+    ]
+    assert sorted(u.path for u in settle_choices([chosen])) == [("start",), ("stop",)]
+    # the same shape from two examples is one use counted twice
+    (twice,) = settle_choices([chosen, replace(chosen, path=("start",))], {("start",)})
+    assert twice.path == ("start",) and twice.count == 2
+
+
+def test_a_flag_is_found_by_whichever_written_spelling_the_model_knows():
+    """A use written ``-autoskip|-a`` runs the model's ``-a`` (its help lists no ``-autoskip``)."""
+    from wrapgen.model.tool import Command, Flag
+    from wrapgen.model.usage import Use
+    from wrapgen.propose.evidence import fold
+
+    root = Command(path=(), flags=(Flag(short="-a", description="toggle autoskip"),))
+    folded = fold(Use(path=(), flags=("-autoskip|-a",)), root)
+    assert folded.use.flags == ("-a",)
+    unknown = fold(Use(path=(), flags=("--nosuch|-z",)), root)
+    assert unknown.use.flags == ("--nosuch",)

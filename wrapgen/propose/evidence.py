@@ -58,11 +58,14 @@ def _flags_of(command: Command, root: Command) -> tuple[Flag, ...]:
 
 def _spelling(word: str, flags: Sequence[Flag]) -> tuple[str, ...]:
     """The model's spelling(s) of a flag as a use wrote it; bundled short switches split; a flag the
-    model does not know stays as written."""
-    name = word.split("=", 1)[0]
-    for flag in flags:
-        if name in flag.spellings:
-            return (flag.long or flag.short or name,)
+    model does not know stays as written. A use may give several spellings of one flag
+    (``-autoskip|-a``, the usage table's): the first the model knows counts."""
+    spellings = [s.split("=", 1)[0] for s in word.split("|") if s]
+    for name in spellings:
+        for flag in flags:
+            if name in flag.spellings:
+                return (flag.long or flag.short or name,)
+    name = spellings[0] if spellings else word
     shorts = {f.short: f for f in flags if f.short}
     if re.fullmatch(r"-[A-Za-z0-9]{2,}", name) and all(f"-{c}" in shorts for c in name[1:]):
         return tuple(

@@ -25,18 +25,20 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 
 from wrapgen.model.usage import UsageEvidence, Use, UsedOperand
 from wrapgen.usage.kinds import value_operand
 from wrapgen.usage.local import LocalUsageSkip, Snippet, read_lines, read_paths
-from wrapgen.usage.shape import Line, Word, count_uses
+from wrapgen.usage.shape import Line, Word, count_uses, sort_key
 
 __all__ = [
     "evidence_for",
     "known_to",
     "public_usage",
+    "settle_choices",
     "excluded_tools",
     "LocalUsageSkip",
     "TABLE_SOURCE",
@@ -81,17 +83,53 @@ def _use(row) -> Use:
     )
 
 
-def public_usage(name: str, environ=None, *, table=None) -> UsageEvidence | None:
+def public_usage(name: str, environ=None, *, table=None, commands=None) -> UsageEvidence | None:
     """The shipped table's evidence for the program ``name`` (its basename), or None where the table
     has no page for it or ``WRAPGEN_USAGE_EXCLUDE`` names it. ``table``: another table's decoded
-    JSON (its ``tools``), instead of the shipped one."""
+    JSON (its ``tools``), instead of the shipped one. A path word of several subcommands
+    (``start|stop|status``) is settled by ``commands`` (``settle_choices``)."""
     name = os.path.basename(name)
     if name in excluded_tools(environ):
         return None
     rows = (_table() if table is None else table.get("tools", {})).get(name)
     if not rows:
         return None
-    return UsageEvidence(tool=name, source=TABLE_SOURCE, uses=tuple(_use(row) for row in rows))
+    uses = settle_choices([_use(row) for row in rows], commands)
+    return UsageEvidence(tool=name, source=TABLE_SOURCE, uses=uses)
+
+
+def settle_choices(uses, commands=None) -> tuple[Use, ...]:
+    """Each use whose path holds a word of several subcommands (``start|stop|status``: an example
+    written for any of them) as one use per subcommand ``commands`` knows there; where it knows
+    none (``top pods|nodes``: values, not commands), the path ends before the word, which is an
+    operand again. Without ``commands``: one use per word, for discovery to confirm. Identical
+    uses that result are counted together, most used first."""
+    known = None if commands is None else {tuple(path) for path in commands}
+    counts: dict[Use, int] = {}
+    for use in uses:
+        for settled in _settled(use, known):
+            key = replace(settled, count=1)
+            counts[key] = counts.get(key, 0) + use.count
+    merged = [replace(use, count=n) for use, n in counts.items()]
+    return tuple(sorted(merged, key=sort_key))
+
+
+def _settled(use: Use, known) -> list[Use]:
+    at = next((i for i, word in enumerate(use.path) if "|" in word), None)
+    if at is None:
+        return [use]
+    head = use.path[:at]
+    choices = [c for c in use.path[at].split("|") if c]
+    if known is not None:
+        choices = [c for c in choices if (*head, c) in known]
+    if not choices:
+        rest = tuple(UsedOperand("text", "") for _ in use.path[at:])
+        return [replace(use, path=head, operands=rest + use.operands)]
+    return [
+        settled
+        for choice in choices
+        for settled in _settled(replace(use, path=(*head, choice, *use.path[at + 1 :])), known)
+    ]
 
 
 def _confine(lines: list[Line], commands, flags) -> list[Line]:
@@ -178,7 +216,7 @@ def evidence_for(
         uses = count_uses(_confine(lines, commands, flags))
         if uses:
             found.append(UsageEvidence(tool=tool, source=EXAMPLES_SOURCE, uses=uses))
-    public = public_usage(tool, environ, table=table)
+    public = public_usage(tool, environ, table=table, commands=commands)
     if public is not None:
         found.append(public)
     return tuple(found)

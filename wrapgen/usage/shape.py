@@ -62,7 +62,7 @@ def split_path(
     n = 0
     while n < len(bare) and n < _MAX_PATH:
         path = tuple(bare[: n + 1])
-        if known(path) or (shaped and PATH_WORD.match(bare[n])):
+        if known(path) or (shaped and all(PATH_WORD.match(w) for w in bare[n].split("|"))):
             n += 1
         else:
             break

@@ -35,6 +35,10 @@ _SENTINEL = re.compile("\ue000([0-9]+)\ue001")
 _SUBSTITUTION = re.compile(r"\$\([^()]*\)|`[^`]*`")
 _VARIABLE = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$")
 _ALTERNATIVES = re.compile(r"^\[([^\[\]]*\|[^\[\]]*)\]$")
+# one spelling of a flag, alone (no value, no second word)
+_ONE_FLAG = re.compile(r"--?[A-Za-z0-9][\w-]*")
+# "{{start|stop|status}}": plain words, each shaped like a subcommand
+_CHOICES = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:\|[a-z][a-z0-9]*(?:-[a-z0-9]+)*)+")
 # a literal short enough to be syntax, not prose: one word, no spaces
 _LITERAL = re.compile(r"^[A-Za-z0-9._/:@+,=%^~-]{1,32}$")
 _SEPARATORS = {"|", "||", "&&", ";", "&", "|&", "(", ")", ";;"}
@@ -158,9 +162,35 @@ def _value(parts: list[tuple[bool, str]]) -> UsedOperand:
     return _literal("".join(text for _, text in parts))
 
 
+def _spelled(token: str, holders: list[str]) -> list[tuple[str, Word]] | None:
+    """A token that is one placeholder of alternatives a model can settle: a flag's one-word
+    spellings (``{{[-a|-autoskip]}}`` -> ``-autoskip|-a``, the usual fold first, the others after:
+    a tool whose help knows only ``-a`` still finds it), or several subcommands where the path
+    goes on (``{{start|stop|status}}`` -> the path word ``start|stop|status``, each of which the
+    model may know). None for any other token."""
+    parts = _parts(token, holders)
+    if len(parts) != 1 or not parts[0][0]:
+        return None
+    text = parts[0][1].strip()
+    alternatives = _ALTERNATIVES.match(text)
+    if alternatives:
+        options = [a.strip() for a in alternatives.group(1).split("|") if a.strip()]
+        if len(options) > 1 and all(_ONE_FLAG.fullmatch(a) for a in options):
+            first = _fold(alternatives.group(1))
+            joined = "|".join([first, *(a for a in dict.fromkeys(options) if a != first)])
+            return [("", Word("flag", joined))]
+        return None
+    if _CHOICES.fullmatch(text):
+        return [(text, Word("operand", operand=UsedOperand("text", "")))]
+    return None
+
+
 def _words(token: str, holders: list[str]) -> list[tuple[str, Word]]:
     """The ``Word``s a token is, each with its bare literal text (or ""): one, or several where a
     folded spelling is several words (``{{[-lt|--listening --tcp]}}``, ``{{[ps|container ls]}}``)."""
+    spelled = _spelled(token, holders)
+    if spelled is not None:
+        return spelled
     parts = _resolve(_parts(token, holders))
     if not parts:
         return []

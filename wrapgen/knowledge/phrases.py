@@ -88,6 +88,18 @@ def answer_switch_words() -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=None)
+def other_output_format_words() -> re.Pattern[str]:
+    """Words in a flag's help that say it prints another format than JSON (YAML, CSV, a table)."""
+    return _alternation("other_output_formats", r"(?:%s)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def input_json_words() -> re.Pattern[str]:
+    """Words in a ``--json`` flag's help that say it is about the data sent or read, not printed."""
+    return _alternation("input_json_words", r"(?:%s)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
 def bare_job_patterns() -> tuple[re.Pattern[str], ...]:
     """Patterns over a tool's summary whose group ``verb`` names the job it does when run bare."""
     return tuple(p for p, _ in compiled(load("phrases"), "bare_job"))

@@ -28,7 +28,11 @@ from wrapgen.knowledge.flags import (
     preferred_weight,
     primary_flags,
 )
-from wrapgen.knowledge.phrases import answer_switch_words, noise_help_words
+from wrapgen.knowledge.phrases import (
+    answer_switch_words,
+    noise_help_words,
+    other_output_format_words,
+)
 from wrapgen.knowledge.table import load
 from wrapgen.knowledge.tools import (
     END_OF_OPTIONS,
@@ -79,6 +83,7 @@ NOISE_FLAG = noise_flag_pattern()
 # Words in a flag's help that mark it as interactive or as something the pack controls:
 # wrapgen/knowledge/data/phrases.json.
 _NOISE_WORDS = noise_help_words()
+_OTHER_FORMAT = other_output_format_words()
 # Flag names a person reaches for first (a rank bonus), and which tools take no "--flag=value"
 # (fetcher): wrapgen/knowledge/data/flags.json and tools.json. NO_EQUALS stays importable.
 NO_EQUALS = load("tools")["no_equals"].names
@@ -375,6 +380,8 @@ def plan_args(
             return f"dangerous: {danger}"
         if not asked and (flag.operation or leads_usage_line(command, flag, bin=tool)):
             return "another of the tool's operations (a command of its own)"
+        if json_flag and _OTHER_FORMAT.search(flag.description or ""):
+            return "another output format: the verb selects JSON, which this flag would replace"
         if not asked:
             return flag_noise(flag)
         return None

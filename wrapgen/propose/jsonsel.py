@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+from wrapgen.knowledge.phrases import input_json_words
 from wrapgen.knowledge.words import json_field_preference, json_redundant
 from wrapgen.model.tool import Command, Flag
 from wrapgen.propose.rules import rule
@@ -24,6 +25,7 @@ FIELD_PREFERENCE = json_field_preference()
 _REDUNDANT = json_redundant()
 MAX_FIELDS = 8
 
+_INPUT_JSON = input_json_words()  # "data items ... serialized as a JSON object": the request's
 _JSON_WORD = re.compile(r"(?<![\w-])json(?![\w-])", re.IGNORECASE)
 
 
@@ -67,7 +69,9 @@ def select_json(command: Command, *, fields: Sequence[str] = ()) -> JsonChoice:
     """The JSON selection of ``command`` (its own flags first, then global ones)."""
     flags = list(command.flags) + list(command.global_flags)
     for flag in flags:
-        if flag.long == "--json" or "--json" in flag.aliases:
+        if (flag.long == "--json" or "--json" in flag.aliases) and not _INPUT_JSON.search(
+            flag.description or ""
+        ):
             if not flag.takes_value or flag.value_optional:
                 return JsonChoice(("--json",), "--json", "the help lists --json")
             available = tuple(fields) or fields_from_text(command.description)

@@ -256,3 +256,36 @@ def test_a_later_forms_new_operand_goes_before_the_operand_it_precedes():
     ]
     found = usage_positionals(lines, prog=("tool",))
     assert [(p.name, p.required) for p in found] == [("program", False), ("file", True)]
+
+
+def test_a_wrappers_help_gives_its_own_operands_once():
+    """A wrapper prints its usage (a hand-written one, then argparse's remainder naming the same
+    operands again), its "positional arguments", then the wrapped program's usage: its operands
+    are the documented two, each once; the wrapped program's lines give none."""
+    from wrapgen.parse import parse_help
+
+    page = (
+        "usage: wgq [options] <jq filter> [input file...]\n"
+        "          [--in-place] [--version]\n"
+        "          [jq_filter] [files ...]\n"
+        "\n"
+        "wgq: a filter for YAML documents\n"
+        "\n"
+        "positional arguments:\n"
+        "  jq_filter\n"
+        "  files\n"
+        "\n"
+        "options:\n"
+        "  -h, --help   show this help message and exit\n"
+        "  --in-place   edit files in place\n"
+        "\n"
+        "jq - commandline JSON processor\n"
+        "\n"
+        "Usage:\tjq [options] <jq filter> [file...]\n"
+        "\tjq [options] --args <jq filter> [strings...]\n"
+    )
+    command = parse_help(page, prog=("wgq",))
+    assert [(p.name, p.required, p.variadic) for p in command.positionals] == [
+        ("jq filter", True, False),
+        ("files", False, True),
+    ]

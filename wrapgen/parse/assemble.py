@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from wrapgen.model.tool import Command, Flag
+from wrapgen.model.tool import Command, Flag, Positional
 from wrapgen.parse.listing import parse_listing
 from wrapgen.parse.options import merge_flag, merge_flags, parse_options
 from wrapgen.parse.sections import Section, indent_of, split_sections
@@ -134,6 +134,59 @@ def split_usage_section(section: Section) -> tuple[list[str], list[str]]:
             first_indent = ind
         i += 1
     return [" ".join(u.split()) for u in usage if u.strip()][:20], body[i:]
+
+
+def _own_usage(lines) -> list[str]:
+    """The usage lines of the program itself: those that name the program the first one names (a
+    wrapper that prints the help of the program it wraps after its own, ``jq``'s usage after
+    ``yq``'s, gives lines that are not its operands)."""
+    lines = list(lines)
+    words = [line.split() for line in lines]
+    first = next((w[0] for w in words if w), "")
+    own = first.rsplit("/", 1)[-1]
+    if not own or not _PROGRAM_WORD.fullmatch(own):
+        return lines
+    return [
+        line
+        for line, w in zip(lines, words)
+        if not w
+        or w[0].rsplit("/", 1)[-1] == own
+        or not _PROGRAM_WORD.fullmatch(w[0].rsplit("/", 1)[-1])
+    ]
+
+
+_PROGRAM_WORD = re.compile(r"[A-Za-z][\w.+-]*")
+
+
+def _doc_key(name: str) -> str:
+    key = re.sub(r"[\s-]+", "_", name.strip("<>[]. ").lower())
+    return key[:-1] if key.endswith("s") and len(key) > 3 else key
+
+
+def _as_documented(positionals: list[Positional], docs: dict[str, str]) -> list[Positional]:
+    """Where an operands section (argparse's "positional arguments") lists fewer operands than the
+    usage names, it is the list: the usage's other names are the same operands spelled another way
+    (``<jq filter> [input file...]`` beside ``[jq_filter] [files ...]``). Each documented operand
+    once, where the usage first names it, required if any mention requires it; a usage that
+    names no documented operand is kept as it is."""
+    keys = {_doc_key(name) for name in docs}
+    if not keys or len(positionals) <= len(keys):
+        return positionals
+    kept: dict[str, Positional] = {}
+    for positional in positionals:
+        key = _doc_key(positional.name)
+        if key not in keys:
+            continue
+        if key in kept:
+            before = kept[key]
+            kept[key] = replace(
+                before,
+                required=before.required or positional.required,
+                variadic=before.variadic or positional.variadic,
+            )
+        else:
+            kept[key] = positional
+    return list(kept.values()) if kept else positionals
 
 
 def _operand_docs(lines) -> dict[str, str]:
@@ -338,8 +391,11 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
     switches = frozenset(
         s for f in parts.flags + parts.global_flags if not f.takes_value for s in f.spellings
     )
-    positionals = list(usage_positionals(usage_for_operands, prog=prog, switches=switches))
+    positionals = list(
+        usage_positionals(_own_usage(usage_for_operands), prog=prog, switches=switches)
+    )
     docs = parts.operand_docs
+    positionals = _as_documented(positionals, docs)
     positionals = [
         replace(p, description=said)
         if (said := docs.get(p.name.lower(), "")[:300]) != p.description

@@ -221,3 +221,22 @@ def test_a_short_and_its_long_spelling_in_two_columns_share_the_value():
     assert flags["-e"].long == "--source" and flags["-e"].takes_value
     assert flags["-d"].long == "--dump-variables" and flags["-d"].value_optional
     assert flags["-b"].long == "--characters-as-bytes" and not flags["-b"].takes_value
+
+
+def test_long_options_only_the_synopsis_names_are_flags_too():
+    """A checker's table lists its switches and its synopsis the options with values
+    (``[--standard=<standard>]``): those are flags taking a value. A subcommand's usage line
+    (``tool remote add [--mirror=<how>] ...``) gives its parent none."""
+    page = (
+        "Usage: wgcheck [-nq] [--colors] [--standard=<standard>] [--report=<report>]\n"
+        "  [--report-<report>=<reportFile>] <file> - ...\n"
+        "   or: wgcheck add [--mirror=<how>] <name>\n"
+        "\n"
+        " -n    Do not print warnings\n"
+        " -q    Quiet mode\n"
+        "\n"
+        " --colors              Use colors in output\n"
+    )
+    command = parse_help(page, prog=("wgcheck",))
+    valued = {f.long: f.value_name for f in command.flags if f.takes_value}
+    assert valued == {"--standard": "standard", "--report": "report"}

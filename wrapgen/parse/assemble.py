@@ -136,6 +136,66 @@ def split_usage_section(section: Section) -> tuple[list[str], list[str]]:
     return [" ".join(u.split()) for u in usage if u.strip()][:20], body[i:]
 
 
+def _usage_only_options(usage, prog, seen: set[str], docs: dict[str, str]) -> list[Flag]:
+    """Long options with a value that the usage synopsis names and no option table lists (a
+    checker's table lists its switches, and its ``[--standard=<standard>]`` only in the synopsis,
+    with ``<standard>`` explained in a table of values): added, described by that table where it
+    has the value's name. ``seen`` gains their spellings."""
+    out = []
+    for flag in usage_flags(_forms_of_its_own(usage, prog), prog=prog):
+        if (
+            not flag.long
+            or flag.long.endswith("-")
+            or not flag.takes_value
+            or not flag.value_name
+            or seen & set(flag.spellings)
+        ):
+            continue
+        said = docs.get(flag.value_name.strip("<>").lower(), "")
+        out.append(replace(flag, description=said[:300]) if said else flag)
+        seen.update(flag.spellings)
+    return out
+
+
+_VALUE_ROW = re.compile(r"^(\s*)<([\w-]+)>\s{2,}(\S.*)$")
+
+
+def _value_docs(sections) -> dict[str, str]:
+    """A table of values (`` <report>   Print either the "full", "xml" ... report``, continued on
+    deeper lines): the value's name (lower case) -> what the help says of it."""
+    docs: dict[str, str] = {}
+    for section in sections:
+        name, indent = None, 0
+        for line in section.lines:
+            row = _VALUE_ROW.match(line)
+            if row:
+                name, indent = row[2].lower(), len(row[1])
+                docs[name] = row[3].strip()
+            elif name is not None and line.strip() and indent_of(line) > indent + 2:
+                docs[name] = f"{docs[name]} {line.strip()}"[:300]
+            else:
+                name = None
+    return docs
+
+
+def _forms_of_its_own(usage, prog) -> list[str]:
+    """The usage lines of the command itself, not of a subcommand it lists (``git remote add
+    [--mirror=<fetch|push>] ...`` is ``add``'s): after the program's words, an option, a
+    placeholder or nothing."""
+    out = []
+    for line in usage:
+        words = line.split()
+        at = 0
+        while at < len(words) and at < len(prog) and words[at].rsplit("/", 1)[-1] == prog[at]:
+            at += 1
+        if at == 0 and prog:
+            continue
+        nxt = words[at] if at < len(words) else ""
+        if not nxt or nxt[0] in "[-<(" or nxt.isupper():
+            out.append(line)
+    return out
+
+
 def _own_usage(lines) -> list[str]:
     """The usage lines of the program itself: those that name the program the first one names (a
     wrapper that prints the help of the program it wraps after its own, ``jq``'s usage after
@@ -416,6 +476,9 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
     flags = [f for f in parts.flags if global_spellings.isdisjoint(f.spellings)]
     seen = {s for f in flags + list(parts.global_flags) for s in f.spellings}
     flags += merge_flags(parts.companions, seen=seen)
+    if parts.flags and parts.usage:
+        said = {**docs, **_value_docs(parts.sections)}
+        flags += _usage_only_options(parts.usage, prog, seen, said)
     global_flags = list(parts.global_flags) + merge_flags(parts.global_companions, seen=seen)
     # cobra prints 'Command "x" is deprecated, use y instead' atop a deprecated command's help.
     deprecated = bool(_DEPRECATED_COMMAND.match(description))

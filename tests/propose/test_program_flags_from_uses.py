@@ -57,9 +57,21 @@ ADD_NOQA = Flag(
 )
 IN_PLACE = Flag(long="--rewrite", description="Modify the files in place instead of printing them.")
 CSV = Flag(long="--icsv", description="Use CSV format for input data.")
+BOOTSTRAP = Flag(
+    long="--bootstrap",
+    takes_value=True,
+    value_name="bootstrap",
+    description="A comma separated list of files to run before processing begins",
+)
+REPORT_FILE = Flag(
+    long="--report-file",
+    takes_value=True,
+    description="Write the report to the specified file path",
+)
+REPORT = Flag(long="--report", takes_value=True, description="Print either the full or csv report")
 
-DANGEROUS = (PREPIPE, PIPED, SCRIPT_FILE, ADD_NOQA, IN_PLACE)
-HARMLESS = (SCRIPT_STYLE, COMMAND_NAME, CSV)
+DANGEROUS = (PREPIPE, PIPED, SCRIPT_FILE, ADD_NOQA, IN_PLACE, BOOTSTRAP, REPORT_FILE)
+HARMLESS = (SCRIPT_STYLE, COMMAND_NAME, CSV, REPORT)
 
 
 def test_the_class_is_read_from_the_flags_own_help():

@@ -176,3 +176,32 @@ def test_output_that_is_json_with_no_flag_is_selected_as_json_true():
     applied, _ = apply_evidence(manifest, [Evidence("tables", "ok", json_found=(JSON_BY_DEFAULT,))])
     assert applied["verbs"]["tables"]["json"] is True
     assert "json: true" in applied["verbs"]["tables"]["x-why"]
+
+
+def test_a_text_verb_beside_its_json_twin_keeps_its_text():
+    """``search`` and ``search.json`` run the same command (their args differ): the text verb is no
+    candidate for a JSON selection found by trial, or the pack has two JSON verbs and no text one.
+    A verb with another fixed flag (``count``'s ``--count``) has no twin."""
+    from wrapgen.flows.trial_steps import _has_json_twin
+
+    manifest = {
+        "pack_id": "wgsearch",
+        "bin": "wgsearch",
+        "json": False,
+        "verbs": {
+            "search": {
+                "description": "Search.",
+                "cli": ["wgsearch", "--hidden", "{{hidden}}", "--", "{{pattern}}"],
+                "args": {"type": "object", "properties": {"hidden": {"type": "boolean"}}},
+            },
+            "search.json": {
+                "description": "Search, as JSON.",
+                "cli": ["wgsearch", "--type", "{{type}}", "--", "{{pattern}}"],
+                "json": ["--json"],
+            },
+            "count": {"description": "Count.", "cli": ["wgsearch", "--count", "--", "{{pattern}}"]},
+        },
+    }
+    assert _has_json_twin(manifest, "search")
+    assert not _has_json_twin(manifest, "count")
+    assert not _has_json_twin(manifest, "search.json")

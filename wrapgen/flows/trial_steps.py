@@ -352,7 +352,12 @@ def find_json(manifest: dict, report: TrialReport, facts: VerbFacts, **options) 
     evidence = []
     for item in report.evidence:
         body = verbs.get(item.verb)
-        if body is not None and item.kind == "ok" and _selects_no_json(manifest, item.verb):
+        if (
+            body is not None
+            and item.kind == "ok"
+            and _selects_no_json(manifest, item.verb)
+            and not _has_json_twin(manifest, item.verb)
+        ):
             if item.outcome is not None and prints_json(item.outcome.stdout):
                 # it printed JSON with no flag at all (a tool whose output is JSON): json: true
                 evidence.append(replace(item, json_found=(JSON_BY_DEFAULT,)))
@@ -377,6 +382,30 @@ def find_json(manifest: dict, report: TrialReport, facts: VerbFacts, **options) 
                     break
         evidence.append(item)
     return replace(report, evidence=tuple(evidence))
+
+
+def _has_json_twin(manifest: dict, name: str) -> bool:
+    """Whether another verb runs the same command (the same words and fixed flags, only its args
+    differ) with a JSON selection: the proposal gave the command a text verb and a JSON one on
+    purpose (``search`` beside ``search.json``), so the text one keeps its text."""
+    from wrapgen.pack.build import resolve_verb
+
+    def fixed(verb: str) -> tuple[str, ...]:
+        argv = list(resolve_verb(manifest, verb)["argv"])
+        return tuple(
+            token
+            for i, token in enumerate(argv)
+            if "{{" not in token
+            and token != "--"
+            # a flag whose value (or on/off) is an arg: "--glob", "{{glob}}"
+            and not (token.startswith("-") and i + 1 < len(argv) and argv[i + 1].startswith("{{"))
+        )
+
+    own = fixed(name)
+    return any(
+        other != name and resolve_verb(manifest, other)["json"] and fixed(other) == own
+        for other in manifest.get("verbs") or {}
+    )
 
 
 def _selects_no_json(manifest: dict, name: str) -> bool:

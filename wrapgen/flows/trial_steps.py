@@ -343,11 +343,19 @@ def retry_in_context(manifest: dict, report: TrialReport, **options) -> TrialRep
     return replace(report, evidence=tuple(evidence))
 
 
-def find_json(manifest: dict, report: TrialReport, facts: VerbFacts, **options) -> TrialReport:
+def find_json(
+    manifest: dict,
+    report: TrialReport,
+    facts: VerbFacts,
+    *,
+    pack: dict | None = None,
+    **options,
+) -> TrialReport:
     """A read that ran but selects no JSON and printed JSON anyway selects it with no flag (``json:
     true``); else it is tried with each of its command's candidate selections
     (``trial_facts.json_candidates``: ``-json``, ``--format json``) in turn, and the first whose output
-    parses as JSON, and that writes nothing, becomes its selection."""
+    parses as JSON, and that writes nothing, becomes its selection. ``pack``: the whole manifest,
+    when ``manifest`` holds only the verbs being tried (a verb with a JSON twin there is left be)."""
     verbs = manifest.get("verbs") or {}
     evidence = []
     for item in report.evidence:
@@ -356,7 +364,7 @@ def find_json(manifest: dict, report: TrialReport, facts: VerbFacts, **options) 
             body is not None
             and item.kind == "ok"
             and _selects_no_json(manifest, item.verb)
-            and not _has_json_twin(manifest, item.verb)
+            and not _has_json_twin(pack or manifest, item.verb)
         ):
             if item.outcome is not None and prints_json(item.outcome.stdout):
                 # it printed JSON with no flag at all (a tool whose output is JSON): json: true

@@ -391,6 +391,14 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
     # (each candidate's reason to be left out, asked once: the summary choice needs them all first)
     reasons = {id(cand): exclusion_reason(cand, draft.tool.name) for cand in draft.candidates}
     kept_for_summary = _kept_for_summary(draft, reasons)
+    # the uses of a command left out as the same as another count for the one kept: tldr-pages
+    # writes `containerctl container ls` where the kept command is its short `ps`
+    twin_uses: dict[int, tuple] = {}
+    for cand in draft.candidates:
+        key = _first_sentence(cand.command.summary).lower()
+        kept = kept_for_summary.get(key) if key and not cand.name else None
+        if kept is not None and kept is not cand and cand.uses:
+            twin_uses[id(kept)] = twin_uses.get(id(kept), ()) + cand.uses
     main_effect: tuple[str, str] | None = None
     queue = deque(sorted(draft.candidates, key=lambda c: (len(c.path), c.index)))
     listings: deque[Candidate] = deque()
@@ -431,6 +439,8 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
                 )
             )
             continue
+        if id(cand) in twin_uses:
+            cand = replace(cand, uses=cand.uses + twin_uses[id(cand)])
         score = rank_score(cand, guess.effect, min_depth=min_depth, total=len(draft.candidates))
         if (
             draft.request.overrides.get(cand.name or verb_name(cand.path, bin=draft.tool.name))

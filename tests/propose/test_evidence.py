@@ -339,3 +339,20 @@ def test_an_output_format_its_uses_pass_is_kept_where_the_verb_selects_no_json()
     assert "output" not in text.properties
     selected = plan_args(command, tool="wgfmt", effect="read", uses=uses, json_flag="--json")
     assert not {"format", "template", "output"} & set(selected.properties)
+
+
+def test_uses_of_a_duplicate_count_for_the_command_kept():
+    """Evidence written for the long form (``grp ls``) of a command kept in its short form (``ps``:
+    the same summary, shallower) makes the short one picked, its x-why naming the uses."""
+    tool = _tool()
+    group = Command(
+        path=("grp",), summary="Manage things", subcommands=(_sub("ls", "List the containers"),)
+    )
+    group = group.with_changes(subcommands=(group.subcommands[0].with_changes(path=("grp", "ls")),))
+    root = tool.root.with_changes(
+        subcommands=(*tool.root.subcommands, _sub("ps", "List the containers"), group)
+    )
+    uses = _evidence(Use(path=("grp", "ls"), count=9, where=("tldr-pages",)))
+    verbs = propose(Tool(name="wgtool", root=root), usage=uses).manifest["verbs"]
+    assert "ps" in verbs and "grp.ls" not in verbs
+    assert "9 tldr-pages examples" in verbs["ps"]["x-why"]

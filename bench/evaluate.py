@@ -25,6 +25,8 @@ Two regimes on the held-out half (issue 26 item 5): ``usage``, wrapgen as shippe
 table; and ``no-usage``, the held-out tools left out of the usage table (what an internal tool gets):
 the bench sets ``WRAPGEN_USAGE_EXCLUDE`` to the held-out tools' names, comma-separated, for the wrap.
 Both halves are reported; figures on the tuning half are on tools the rules were tuned on.
+``--half tuning --regimes no-usage`` runs the tuning tools help-only too (the table then hides
+them as well): the help-only rules are tuned there, never on the held-out half.
 """
 
 from __future__ import annotations
@@ -888,10 +890,15 @@ def main(argv=None) -> int:
     scratch = Path(tempfile.mkdtemp(prefix="wrapgen-evaluate-"))
     try:
         for regime in regimes:
-            chosen = [n for n in names if regime == "usage" or n in halves["held_out"]]
-            infos = wrap(
-                [tools[n] for n in chosen], regime, scratch, options.jobs, halves["held_out"]
-            )
+            # no-usage: the held-out tools, and tuning tools named by --half tuning (the help-only
+            # rules are tuned there: the table then knows none of the tools being wrapped)
+            chosen = [
+                n
+                for n in names
+                if regime == "usage" or n in halves["held_out"] or options.half == "tuning"
+            ]
+            hidden = sorted(set(halves["held_out"]) | set(chosen))
+            infos = wrap([tools[n] for n in chosen], regime, scratch, options.jobs, hidden)
             result["wraps"][regime] = {
                 n: {k: v for k, v in info.items() if k != "pack"} for n, info in infos.items()
             }

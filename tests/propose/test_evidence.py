@@ -356,3 +356,35 @@ def test_uses_of_a_duplicate_count_for_the_command_kept():
     verbs = propose(Tool(name="wgtool", root=root), usage=uses).manifest["verbs"]
     assert "ps" in verbs and "grp.ls" not in verbs
     assert "9 tldr-pages examples" in verbs["ps"]["x-why"]
+
+
+def test_a_familys_listing_counts_its_familys_uses():
+    """The uses name ``job create`` (a write) and ``job view ID`` but never ``job list``: the
+    listing, how a person finds the ID, is picked and says why; a family no use names gains
+    nothing."""
+    jobs = Command(
+        path=("job",),
+        summary="Work with jobs",
+        subcommands=(
+            _sub("list", "List jobs").with_changes(path=("job", "list")),
+            _sub("view", "View a job", positionals=[Positional("<id>")]).with_changes(
+                path=("job", "view")
+            ),
+            _sub("create", "Create a job").with_changes(path=("job", "create")),
+        ),
+    )
+    quiet = Command(
+        path=("lab",),
+        summary="Work with labels",
+        subcommands=(_sub("list", "List labels").with_changes(path=("lab", "list")),),
+    )
+    tool = _tool()
+    root = tool.root.with_changes(subcommands=(*tool.root.subcommands, jobs, quiet))
+    uses = _evidence(
+        Use(path=("job", "create"), count=6, where=("tldr-pages",)),
+        Use(path=("job", "view"), operands=(FILE,), count=3, where=("tldr-pages",)),
+    )
+    verbs = propose(Tool(name="wgtool", root=root), usage=uses).manifest["verbs"]
+    assert "job.list" in verbs
+    assert verbs["job.list"]["x-why"].startswith("lists the 'job' items")
+    assert not verbs.get("lab.list", {}).get("x-why", "").startswith("lists the")

@@ -184,6 +184,12 @@ def not_operands() -> frozenset[str]:
     return _names("not_operands")
 
 
+def is_family_listing(word: str) -> bool:
+    """A family's listing command (``list``, ``ls``): how a person finds the items the family's
+    other commands take."""
+    return word.lower() in _names("family_listings")
+
+
 def is_setup_family(word: str) -> bool:
     """A family that sets the tool up (auth, config, plugin) rather than uses it."""
     return word.lower() in _names("setup_families")

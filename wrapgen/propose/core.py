@@ -50,6 +50,7 @@ from wrapgen.propose.rules import rule
 from wrapgen.propose.runners import is_runner_tool, propose_runner
 from wrapgen.propose.select import (
     exclusion_reason,
+    family_listing_points,
     listing_mode,
     pick,
     preview_modes,
@@ -463,6 +464,14 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
         if cand.uses:
             why = f"{describe(cand.uses, bin=draft.tool.name)}; {why}"
         why_chosen[id(cand)] = why
+    ranked, raised = family_listing_points(ranked)
+    for _score, cand, _effect in ranked:
+        if id(cand) in raised:
+            family = cand.path[0]
+            why_chosen[id(cand)] = (
+                f"lists the '{family}' items that the uses of its family work on; "
+                f"{why_chosen.get(id(cand), '')}"
+            ).rstrip("; ")
     ranked.sort(key=lambda t: (-t[0], t[1].index))
     chosen, not_chosen = pick(ranked)
     decisions += [

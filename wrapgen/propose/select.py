@@ -20,6 +20,7 @@ from wrapgen.knowledge.commands import (
     MEGA_REASON,
     common_weight,
     forwards_command_line,
+    is_family_listing,
     is_mega_command,
     is_setup_family,
     never_reason,
@@ -52,6 +53,7 @@ __all__ = [
     "preview_modes",
     "bare_job",
     "evidence_points",
+    "family_listing_points",
 ]
 
 MAX_VERBS = 12
@@ -156,6 +158,33 @@ def rank_score(candidate: Candidate, effect: str, *, min_depth: int, total: int 
         total, 1
     )  # the help's own order breaks ties, never more than 1 point
     return score
+
+
+@rule("does a family's listing count the uses of its family?")
+def family_listing_points(
+    ranked: list[tuple[float, Candidate, str]],
+) -> tuple[list[tuple[float, Candidate, str]], frozenset[int]]:
+    """Each read listing of a family (``pr list``) scored as if the uses named it as often as its
+    family's most used command (``pr create``, ``pr view NUMBER``): a person finds the item the
+    others take by listing them, though examples seldom show the listing itself. Returns the
+    scores and the ids of the candidates raised."""
+    most: dict[str, int] = {}
+    for _, cand, _effect in ranked:
+        if len(cand.path) > 1 and cand.use_count:
+            most[cand.path[0]] = max(most.get(cand.path[0], 0), cand.use_count)
+    out, raised = [], set()
+    for score, cand, effect in ranked:
+        family = cand.path[0] if len(cand.path) == 2 else ""
+        if (
+            effect == "read"
+            and family in most
+            and is_family_listing(cand.path[-1])
+            and cand.use_count < most[family]
+        ):
+            score += evidence_points(most[family]) - evidence_points(cand.use_count)
+            raised.add(id(cand))
+        out.append((score, cand, effect))
+    return out, frozenset(raised)
 
 
 @rule("why does the help itself recommend a candidate?")

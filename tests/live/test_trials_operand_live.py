@@ -22,7 +22,11 @@ def test_rg_search_verbs_are_repaired_not_dropped(tmp_path, cli):
     verbs = yaml.safe_load((tmp_path / "out" / "rg" / "pack.yaml").read_text())["verbs"]
     assert 5 <= len(verbs) <= 12, list(verbs)
     assert verbs["search"]["args"]["required"] == ["pattern"]
-    assert "pattern made required" in verbs["search"]["x-why"]
+    # search's uses all pass a pattern (required from the evidence); its siblings' help leaves it
+    # optional, and their trials repair them: the pattern is made required, the verb kept
+    repaired = [n for n, v in verbs.items() if "pattern made required" in v.get("x-why", "")]
+    assert repaired, {n: v.get("x-why") for n, v in verbs.items()}
+    assert all(verbs[n]["args"]["required"][:1] == ["pattern"] for n in repaired)
     (tmp_path / "work").mkdir()
     (tmp_path / "work" / "a.txt").write_text("needle here\n")
     found = cli(

@@ -370,12 +370,29 @@ def _kept_for_summary(draft: _Draft, reasons: Mapping[int, str | None]) -> dict[
         )
 
     for cand in draft.candidates:
-        key = _first_sentence(cand.command.summary).lower()
-        if not key or cand.name or draft.request.excludes(cand.path) or reasons[id(cand)]:
+        key = _summary_key(cand)
+        if not key or draft.request.excludes(cand.path) or reasons[id(cand)]:
             continue
         if key not in kept or preference(cand) < preference(kept[key]):
             kept[key] = cand
     return kept
+
+
+def _summary_key(cand: Candidate) -> str:
+    """What commands that are the same share: their summary's first sentence ("" for a named
+    mode, which is never the same as another)."""
+    return "" if cand.name else _first_sentence(cand.command.summary).lower()
+
+
+def _uses_of_twins(draft: _Draft, kept_for_summary: Mapping[str, Candidate]) -> dict[int, tuple]:
+    """The uses of the commands left out as the same as another, by the id of the one kept: they
+    count for it (tldr-pages writes `containerctl container ls` where the kept command is `ps`)."""
+    out: dict[int, tuple] = {}
+    for cand in draft.candidates:
+        kept = kept_for_summary.get(_summary_key(cand))
+        if kept is not None and kept is not cand and cand.uses:
+            out[id(kept)] = out.get(id(kept), ()) + cand.uses
+    return out
 
 
 def _rank_and_pick(draft: _Draft) -> _Draft:
@@ -392,14 +409,7 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
     # (each candidate's reason to be left out, asked once: the summary choice needs them all first)
     reasons = {id(cand): exclusion_reason(cand, draft.tool.name) for cand in draft.candidates}
     kept_for_summary = _kept_for_summary(draft, reasons)
-    # the uses of a command left out as the same as another count for the one kept: tldr-pages
-    # writes `containerctl container ls` where the kept command is its short `ps`
-    twin_uses: dict[int, tuple] = {}
-    for cand in draft.candidates:
-        key = _first_sentence(cand.command.summary).lower()
-        kept = kept_for_summary.get(key) if key and not cand.name else None
-        if kept is not None and kept is not cand and cand.uses:
-            twin_uses[id(kept)] = twin_uses.get(id(kept), ()) + cand.uses
+    twin_uses = _uses_of_twins(draft, kept_for_summary)
     main_effect: tuple[str, str] | None = None
     queue = deque(sorted(draft.candidates, key=lambda c: (len(c.path), c.index)))
     listings: deque[Candidate] = deque()
@@ -431,8 +441,8 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
                 guess.reason,
             )  # the main mode's own words, before any override
         guess = _placed_effect(draft, cand, guess)
-        summary_key = _first_sentence(cand.command.summary).lower()
-        kept = kept_for_summary.get(summary_key) if summary_key and not cand.name else None
+        summary_key = _summary_key(cand)
+        kept = kept_for_summary.get(summary_key) if summary_key else None
         if kept is not None and kept is not cand:
             decisions.append(
                 Decision(

@@ -11,6 +11,7 @@ import pytest
 import yaml
 from support.sandbox import sandbox_required  # noqa: F401 (autouse fixture: bwrap must run here)
 
+from wrapgen.flows.trial_steps import command_words
 from wrapgen.pack.build import resolve_verb
 
 
@@ -20,22 +21,14 @@ def test_the_text_twin_of_a_json_verb_stays_text(tmp_path, cli):
     assert result.exit_code == 0, result.stdout + result.stderr
     manifest = yaml.safe_load((tmp_path / "rg" / "pack.yaml").read_text())
 
-    def fixed(name):
-        argv = resolve_verb(manifest, name)["argv"]
-        return tuple(
-            t
-            for i, t in enumerate(argv)
-            if "{{" not in t
-            and t != "--"
-            and not (t.startswith("-") and i + 1 < len(argv) and argv[i + 1].startswith("{{"))
-        )
-
     selecting = {n for n in manifest["verbs"] if resolve_verb(manifest, n)["json"]}
     assert selecting, "rg's pack offers its JSON output"
     for name in selecting:
         twins = [
             other
             for other in manifest["verbs"]
-            if other != name and other in selecting and fixed(other) == fixed(name)
+            if other != name
+            and other in selecting
+            and command_words(manifest, other) == command_words(manifest, name)
         ]
         assert not twins, f"{name} and {twins} run the same command, both as JSON"

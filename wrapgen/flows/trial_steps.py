@@ -36,6 +36,7 @@ from wrapgen.probe.trial import DEFAULT_TRIAL_TIMEOUT_S
 __all__ = [
     "SLOW_START_FACTOR",
     "carried",
+    "command_words",
     "settle_double_dash",
     "retry_slow_start",
     "retry_without_streaming",
@@ -398,21 +399,27 @@ def _has_json_twin(manifest: dict, name: str) -> bool:
     purpose (``search`` beside ``search.json``), so the text one keeps its text."""
     from wrapgen.pack.build import resolve_verb
 
-    def fixed(verb: str) -> tuple[str, ...]:
-        argv = list(resolve_verb(manifest, verb)["argv"])
-        return tuple(
-            token
-            for i, token in enumerate(argv)
-            if "{{" not in token
-            and token != "--"
-            # a flag whose value (or on/off) is an arg: "--glob", "{{glob}}"
-            and not (token.startswith("-") and i + 1 < len(argv) and argv[i + 1].startswith("{{"))
-        )
-
-    own = fixed(name)
+    own = command_words(manifest, name)
     return any(
-        other != name and resolve_verb(manifest, other)["json"] and fixed(other) == own
+        other != name
+        and resolve_verb(manifest, other)["json"]
+        and command_words(manifest, other) == own
         for other in manifest.get("verbs") or {}
+    )
+
+
+def command_words(manifest: dict, name: str) -> tuple[str, ...]:
+    """What a verb runs whatever its args: the literal words and fixed flags of its argv, without
+    ``--``, its slots, and the flags whose value (or on/off) is an arg (``--glob``, ``{{glob}}``)."""
+    from wrapgen.pack.build import resolve_verb
+
+    argv = list(resolve_verb(manifest, name)["argv"])
+    return tuple(
+        token
+        for i, token in enumerate(argv)
+        if "{{" not in token
+        and token != "--"
+        and not (token.startswith("-") and i + 1 < len(argv) and argv[i + 1].startswith("{{"))
     )
 
 

@@ -179,7 +179,7 @@ def _value_docs(sections) -> dict[str, str]:
 
 
 def _forms_of_its_own(usage, prog) -> list[str]:
-    """The usage lines of the command itself, not of a subcommand it lists (``git remote add
+    """The usage lines of the command itself, not of a subcommand it lists (``vcs remote add
     [--mirror=<fetch|push>] ...`` is ``add``'s): after the program's words, an option, a
     placeholder or nothing."""
     out = []
@@ -198,8 +198,8 @@ def _forms_of_its_own(usage, prog) -> list[str]:
 
 def _own_usage(lines) -> list[str]:
     """The usage lines of the program itself: those that name the program the first one names (a
-    wrapper that prints the help of the program it wraps after its own, ``jq``'s usage after
-    ``yq``'s, gives lines that are not its operands)."""
+    wrapper that prints the help of the program it wraps after its own, the filter's usage after
+    its wrapper's, gives lines that are not its operands)."""
     lines = list(lines)
     words = [line.split() for line in lines]
     first = next((w[0] for w in words if w), "")
@@ -226,7 +226,7 @@ def _doc_key(name: str) -> str:
 def _as_documented(positionals: list[Positional], docs: dict[str, str]) -> list[Positional]:
     """Where an operands section (argparse's "positional arguments") lists fewer operands than the
     usage names, it is the list: the usage's other names are the same operands spelled another way
-    (``<jq filter> [input file...]`` beside ``[jq_filter] [files ...]``). Each documented operand
+    (``<filter> [input file...]`` beside ``[filter] [files ...]``). Each documented operand
     once, where the usage first names it, required if any mention requires it; a usage that
     names no documented operand is kept as it is."""
     keys = {_doc_key(name) for name in docs}

@@ -112,7 +112,7 @@ class OptionEntry:
 _LONE_SHORT = re.compile(r"-[A-Za-z0-9?#@](?:\[[^\]\s]*\])?(?:\s|$)")  # "-d[file]" too
 # The gap between an entry's spec and its description; python3's "-c cmd : program" has a colon in it.
 _FIRST_GAP = re.compile(r"\s{2,}(?::\s+)?|\s+:\s+(?=\S)")
-# xmllint's "--xpath expr: evaluate ...": one spelling and at most one value name, the colon right
+# "--xpath expr: evaluate ...": one spelling and at most one value name, the colon right
 # after them, then the description (only where no wider gap splits the line)
 _TIGHT_COLON = re.compile(r"^(-{1,2}[A-Za-z0-9][\w-]*(?:[ =]<?[A-Za-z][\w.-]*>?)?):\s+(?=\S)")
 _LONG_OR_SHORT = re.compile(r"--?[A-Za-z]")
@@ -258,7 +258,7 @@ def _scan_spec(spec: str, gap_after: bool):
         # otherwise it is the first word of a description set off by one space (curl).
         # sed: "-e script, --expression=script": a word and a comma before the next spelling.
         listed = token.endswith(",") and rest.startswith("-")
-        # gawk: "-f progfile   --file=progfile": the next spelling names the same value
+        # "-f progfile   --file=progfile": the next spelling names the same value
         echoed = bool(re.match(r"-{1,2}[A-Za-z0-9][\w-]*\[?=" + re.escape(token) + r"(?!\w)", rest))
         if (
             explicit

@@ -817,7 +817,7 @@ def usage_positionals(
 
 def _place_before_known(found: dict[str, Positional], line: list[str], new: set[str]) -> None:
     """A later form's new operand goes where that form puts it: before the first operand it names
-    after it that an earlier form already gave (``awk -f progfile file ...`` then ``awk 'program'
+    after it that an earlier form already gave (``tool -f progfile file ...`` then ``tool 'program'
     file ...``: the program comes before the files, not after them)."""
     order = list(found)
     for i, key in enumerate(line):

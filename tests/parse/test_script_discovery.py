@@ -161,6 +161,35 @@ def test_script_without_dispatch_warns_and_keeps_flags():
     assert any("no `case" in w for w in warnings) and any("no usage text" in w for w in warnings)
 
 
+def test_usage_held_in_a_variable_names_the_operands():
+    """A script that keeps its help in a variable (`usage="Usage: ${0##*/} ..."`, printed with
+    `echo "$usage"`) is read from it: the usage line with the program's name, and the operands of a
+    tool without subcommands from that line."""
+    text = textwrap.dedent(
+        """\
+        #!/bin/sh
+        usage="Usage: ${0##*/} [OPTION]... [-e] PATTERN [FILE]...
+        Look for PATTERN in FILEs.
+
+          -i, --ignore-case   ignore case"
+        while test $# -ne 0; do
+          case $1 in
+            -i|--ignore-case) icase=1;;
+            --help) echo "$usage" || exit 2; exit;;
+          esac
+          shift
+        done
+        """
+    )
+    root, warnings = read_shell_script(text, prog="zsearch")
+    assert root.usage == ("zsearch [OPTION]... [-e] PATTERN [FILE]...",)
+    assert [(p.name, p.required, p.variadic) for p in root.positionals] == [
+        ("PATTERN", True, False),
+        ("FILE", False, True),
+    ]
+    assert not any("no usage text" in w for w in warnings)
+
+
 def test_unreadable_script_is_a_clear_error():
     """An unterminated quote gives HelpUnreadableError with a next step, never a traceback."""
     with pytest.raises(HelpUnreadableError) as info:

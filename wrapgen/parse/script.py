@@ -24,6 +24,7 @@ from pathlib import Path
 from wrapgen.errors import HelpUnreadableError
 from wrapgen.knowledge.table import load
 from wrapgen.model.tool import Command, Flag, Positional, Tool
+from wrapgen.parse.usage import usage_positionals
 
 __all__ = [
     "is_shell_script",
@@ -51,6 +52,7 @@ _HEREDOC_START = re.compile(
     """,
     re.VERBOSE,
 )
+_USAGE_VARIABLE = re.compile(r"usage|help", re.IGNORECASE)  # usage=, USAGE_TEXT=, help_text=
 _USAGE_FUNCS = (
     "usage",
     "help",
@@ -769,8 +771,25 @@ def _usage_text(script: _Script, text: str) -> str:
                     lines.append(line.replace("\\n", "\n").replace("\\t", "    ").rstrip("\n"))
         if lines:
             return "\n".join(lines)
-    # No usage function: a heredoc printed at the top level (help text in `cat <<EOF`).
+    # No usage function: a usage text held in a variable (`usage="Usage: $0 [OPTION]... FILE..."`,
+    # printed with `echo "$usage"`), else a heredoc printed at the top level (`cat <<EOF`).
+    assigned = _assigned_usage(script)
+    if assigned:
+        return assigned
     return script.heredocs[0][1] if script.heredocs else _leading_comment(text)
+
+
+def _assigned_usage(script: _Script) -> str:
+    """The value of the first variable named like a usage or help text whose value opens with
+    ``Usage:``: a script that prints its help from a variable keeps it there."""
+    for tok in script.tokens:
+        if tok.kind != "ASSIGNMENT_WORD" or "=" not in tok.value:
+            continue
+        name, value = tok.value.split("=", 1)
+        value = _unquote(value)
+        if _USAGE_VARIABLE.search(name) and re.match(r"\s*usage:", value, re.IGNORECASE):
+            return value.strip("\n")
+    return ""
 
 
 def _leading_comment(text: str) -> str:
@@ -784,7 +803,7 @@ def _leading_comment(text: str) -> str:
 
 def _substitute_prog(text: str, prog: str) -> str:
     return re.sub(
-        r"\$\{?0\}?|\$\(basename \"?\$0\"?\)|\$\{?(?:PROG|prog|SCRIPT|script|me|ME|NAME)\}?",
+        r"\$\{0##\*/\}|\$\{?0\}?|\$\(basename \"?\$0\"?\)|\$\{?(?:PROG|prog|SCRIPT|script|me|ME|NAME)\}?",
         prog,
         text,
     )
@@ -953,12 +972,24 @@ def read_shell_script(text: str, *, prog: str) -> tuple[Command, tuple[str, ...]
         for line in usage.splitlines()
         if line.strip().lower().startswith("usage:")
     )
+    root_flags = _describe(root_flags, described)
+    # A tool without subcommands names its operands on its usage line (`[OPTION]... PATTERN [FILE]...`).
+    operands = (
+        usage_positionals(
+            usage_lines,
+            prog=(prog,),
+            switches=frozenset(s for f in root_flags if not f.takes_value for s in f.spellings),
+        )
+        if dispatch is None
+        else ()
+    )
     root = Command(
         path=(),
         summary=_summary_line(usage),
         description=usage.strip(),
         usage=usage_lines,
-        flags=_describe(root_flags, described),
+        flags=root_flags,
+        positionals=operands,
         subcommands=tuple(subcommands),
         parser=_PARSER,
         # the root's own option loops: outside the dispatch and outside the functions

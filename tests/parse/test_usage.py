@@ -147,7 +147,9 @@ def test_usage_flag_forms():
 def test_hostile_lines_do_not_raise():
     """Unbalanced quotes, brackets and very long lines fall back to plain splitting."""
     assert split_usage('x "unterminated [<a') == ["x", '"unterminated', "[<a"]
-    assert len(split_usage("x " + "[a] " * 5000)) <= 600
+    from wrapgen.parse.usage import MAX_LINE
+
+    assert len(split_usage("x " + "[a] " * 5000)) <= MAX_LINE
     assert split_example("x 'unterminated", prog="x") is None
 
 
@@ -289,3 +291,14 @@ def test_a_wrappers_help_gives_its_own_operands_once():
         ("jq filter", True, False),
         ("files", False, True),
     ]
+
+
+def test_operands_at_the_end_of_a_long_synopsis():
+    """argparse joins every option into the synopsis and names the operands last: a line of over a
+    thousand characters still gives them (a cut at 600 characters lost them)."""
+    options = " ".join(f"[--option-{i} OPTION_{i}_VALUE]" for i in range(40))
+    line = f"runbook [-h] {options} [-k | --key-file KEY_FILE] playbook [playbook ...]"
+    assert len(line) > 1200
+    assert [
+        (p.name, p.required, p.variadic) for p in usage_positionals([line], prog=("runbook",))
+    ] == [("playbook", True, True)]

@@ -94,6 +94,12 @@ def other_output_format_words() -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=None)
+def operand_from_file_words() -> re.Pattern[str]:
+    """Words in a flag's help that say it reads from a file what an operand gives otherwise."""
+    return _alternation("operand_from_file", r"(?:%s)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
 def input_json_words() -> re.Pattern[str]:
     """Words in a ``--json`` flag's help that say it is about the data sent or read, not printed."""
     return _alternation("input_json_words", r"(?:%s)", re.IGNORECASE)

@@ -31,6 +31,7 @@ from wrapgen.knowledge.flags import (
 from wrapgen.knowledge.phrases import (
     answer_switch_words,
     noise_help_words,
+    operand_from_file_words,
     other_output_format_words,
 )
 from wrapgen.knowledge.table import load
@@ -84,6 +85,7 @@ NOISE_FLAG = noise_flag_pattern()
 # wrapgen/knowledge/data/phrases.json.
 _NOISE_WORDS = noise_help_words()
 _OTHER_FORMAT = other_output_format_words()
+_OPERAND_FROM_FILE = operand_from_file_words()
 # Flag names a person reaches for first (a rank bonus), and which tools take no "--flag=value"
 # (fetcher): wrapgen/knowledge/data/flags.json and tools.json. NO_EQUALS stays importable.
 NO_EQUALS = load("tools")["no_equals"].names
@@ -275,7 +277,7 @@ def _changes_the_answer(flag: Flag) -> bool:
     )
 
 
-def _score(flag: Flag, index: int, *, shown: frozenset[str] = frozenset()) -> float:
+def _score(flag: Flag, *, shown: frozenset[str] = frozenset()) -> float:
     # a long name is "--name", or "-name" where the tool spells its long options with one dash (find)
     score = max(
         (
@@ -295,7 +297,7 @@ def _score(flag: Flag, index: int, *, shown: frozenset[str] = frozenset()) -> fl
         score += 10.0
     if (flag.long or "").startswith("--no-"):
         score -= 2.0
-    return score - index * 0.01
+    return score
 
 
 def _used_points(flag: Flag, used: dict[str, int]) -> float:
@@ -372,6 +374,8 @@ def plan_args(
         for s in f.spellings:
             by_name.setdefault(norm(s), f)
 
+    takes_required_operand = any(p.required for _, p in positionals)
+
     def usable(flag: Flag, *, asked: bool) -> str | None:
         if set(flag.spellings) & set(fixed) or (json_flag and json_flag in flag.spellings):
             return "set by the command itself"
@@ -382,6 +386,8 @@ def plan_args(
             return "another of the tool's operations (a command of its own)"
         if json_flag and _OTHER_FORMAT.search(flag.description or ""):
             return "another output format: the verb selects JSON, which this flag would replace"
+        if takes_required_operand and _OPERAND_FROM_FILE.search(flag.description or ""):
+            return "reads from a file what the verb's required operand gives: it would change what that operand means"
         if not asked:
             return flag_noise(flag)
         return None
@@ -455,11 +461,13 @@ def plan_args(
             if why:
                 left_out.append((flag.spellings[0], why))
                 continue
-            score = _score(flag, i, shown=shown) + _used_points(flag, used)
+            score = _score(flag, shown=shown) + _used_points(flag, used)
+            # the floor is on the flag's own points; the help's order only breaks ties (as it
+            # did, a flag listed late fell below the floor: -j/--parallel as the 14th)
             if score < 0.9 and len(own_offered) > FEW_OWN_FLAGS:
-                unknown.append((score, i, flag))
+                unknown.append((score - i * 0.01, i, flag))
                 continue
-            ranked.append((score, i, flag))
+            ranked.append((score - i * 0.01, i, flag))
         ranked.sort(key=lambda t: (-t[0], t[1]))
         room = max(0, max_args - len(chosen_pos))
         # a short letter alone has no name that says people reach for it, nor a long name beside it

@@ -1,0 +1,45 @@
+"""Which flags a verb offers: the floor a flag must reach is on its own points, never on where the
+help lists it (the help's order only breaks ties); a flag that reads from a file what a required
+operand gives is not offered beside that operand."""
+
+from __future__ import annotations
+
+from wrapgen.model.tool import Command, Flag, Positional
+from wrapgen.propose.args import plan_args
+
+
+def _filler(i: int) -> Flag:
+    # long-only flags with names nobody reaches for first: no points of their own
+    return Flag(long=f"--tune-{i}", takes_value=True, type="string", description=f"Tune knob {i}")
+
+
+def test_a_short_and_long_flag_listed_late_is_offered():
+    late = Flag(
+        long="--parallel",
+        short="-j",
+        takes_value=True,
+        type="integer",
+        description="Run the tests in parallel using the given number of jobs",
+    )
+    command = Command(flags=(*(_filler(i) for i in range(20)), late))
+    offered = plan_args(command, tool="wgtest", effect="read").properties
+    assert "parallel" in offered
+    # the fillers stay below the floor: the flag is offered on its points, not to fill room
+    assert not any(name.startswith("tune") for name in offered)
+
+
+def test_a_flag_reading_the_operand_from_a_file_is_left_out_beside_that_operand():
+    from_file = Flag(
+        long="--from-file",
+        short="-f",
+        takes_value=True,
+        type="string",
+        description="Read filter from the file rather than from a command line",
+    )
+    with_operand = Command(flags=(from_file,), positionals=(Positional("FILTER", required=True),))
+    planned = plan_args(with_operand, tool="wgtest", effect="read")
+    assert "from_file" not in planned.properties and "filter" in planned.properties
+    assert dict(planned.left_out)["--from-file"].startswith("reads from a file what")
+    # without a required operand there is nothing it would change: offered
+    alone = Command(flags=(from_file,), positionals=(Positional("FILE", required=False),))
+    assert "from_file" in plan_args(alone, tool="wgtest", effect="read").properties

@@ -240,3 +240,21 @@ def test_long_options_only_the_synopsis_names_are_flags_too():
     command = parse_help(page, prog=("wgcheck",))
     valued = {f.long: f.value_name for f in command.flags if f.takes_value}
     assert valued == {"--standard": "standard", "--report": "report"}
+
+
+def test_a_separator_column_before_each_description_is_not_part_of_it():
+    """A help that puts "= " (or ": ") between each flag and its help, on the flag's line or the
+    next: the description starts at the words."""
+    lines = [
+        "  -C <cfg>, --build-config <cfg>",
+        "                               = Choose configuration to test.",
+        "  -F                           = Enable failover.",
+        "  -q                           : Quiet output.",
+        "  --ratio=N                    Keep a = sign inside: a = b.",
+    ]
+    flags = {f.long or f.short: f for f in parse_options(lines)}
+    assert flags["--build-config"].description == "Choose configuration to test."
+    assert flags["--build-config"].takes_value and flags["--build-config"].value_name == "cfg"
+    assert flags["-F"].description == "Enable failover."
+    assert flags["-q"].description == "Quiet output."
+    assert flags["--ratio"].description == "Keep a = sign inside: a = b."

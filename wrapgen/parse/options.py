@@ -299,6 +299,10 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
     return _entry_flag(entry.spec, entry.gap, tuple(entry.desc))
 
 
+# A separator some helps put before each description ("= Choose ...", ": Show ...")
+_SEPARATOR = re.compile(r"^\s*[=:]\s+(?=\S)")
+
+
 def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | None:
     kubectl = spec.endswith(":") and "=" in spec
     spec = spec[:-1] if kubectl else spec
@@ -308,6 +312,9 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
     if not spellings:
         return None
     desc_lines = ([leftover] if leftover else []) + list(desc)
+    if desc_lines and _SEPARATOR.match(desc_lines[0]):
+        # "-C <cfg>  = Choose configuration": a column of separators between flag and help
+        desc_lines[0] = _SEPARATOR.sub("", desc_lines[0])
     full = " ".join(filter(None, desc_lines))
     if "" in desc_lines:  # (a blank line may end the first paragraph)
         first_para: list[str] = []

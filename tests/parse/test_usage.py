@@ -302,3 +302,15 @@ def test_operands_at_the_end_of_a_long_synopsis():
     assert [
         (p.name, p.required, p.variadic) for p in usage_positionals([line], prog=("runbook",))
     ] == [("playbook", True, True)]
+
+
+def test_an_operand_written_with_a_leading_plus_is_an_operand():
+    """`[+FORMAT]` and `+PAGE` are operands whose value starts with +; the name keeps the + so the
+    operand's description shows how to write it."""
+    got = usage_positionals(["clock [OPTION]... [+FORMAT]"], prog=("clock",))
+    assert [(p.name, p.required) for p in got] == [("+FORMAT", False)]
+    paged = usage_positionals(
+        ["pager [OPTION]... [+FIRST_PAGE[:LAST_PAGE]] [FILE]..."], prog=("pager",)
+    )
+    assert [p.name for p in paged] == ["+FIRST_PAGE", "FILE"]
+    assert usage_positionals(["calc a+b"], prog=("calc",)) == ()

@@ -392,6 +392,10 @@ def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool]
     text = text.lstrip("[({").rstrip("])}").strip().rstrip(".")
     if not text or text.startswith("-") or "=" in text:
         return None
+    if text.startswith("+") and _UPPER.fullmatch(text[1:]):
+        # "[+FORMAT]", "+PAGE": an operand whose value is written with a leading + (the name keeps
+        # it, so the operand's description shows how to write it)
+        return text, optional, variadic
     if "|" in text and "|" in _ANGLED.sub("", text):
         parts = [p for p in (q.strip() for q in text.split("|")) if p != "-"]
         names = [_placeholder(p, bare_ok=False) for p in parts]

@@ -437,6 +437,45 @@ def test_man_mdoc_and_docbook():
     assert flag(log, "-n").long == "--max-count"
 
 
+def test_man_mdoc_synopsis_forms_and_default_argument():
+    """mdoc's SYNOPSIS begins each form of the command with .Nm: each is a usage line of its own;
+    an .Ar with no argument stands for "file ..."."""
+    page = "\n".join(
+        [
+            ".Dd $Mdocdate$",
+            ".Dt WGKEYS 1",
+            ".Sh NAME",
+            ".Nm wgkeys",
+            ".Nd hands keys to an agent",
+            ".Sh SYNOPSIS",
+            ".Nm wgkeys",
+            ".Op Fl lD",
+            ".Op Fl t Ar life",
+            ".Op Ar",
+            ".Nm wgkeys",
+            ".Fl s Ar provider",
+            ".Nm wgkeys",
+            ".Fl T",
+            ".Ar pubkey ...",
+            ".Sh DESCRIPTION",
+            "Adds keys.",
+            ".Bl -tag -width Ds",
+            ".It Fl l",
+            "Lists fingerprints of all keys the agent holds.",
+            ".It Fl D",
+            "Deletes all keys from the agent.",
+            ".El",
+        ]
+    )
+    command = parse_help(page, prog=("wgkeys",), style="man")
+    assert command.usage == (
+        "wgkeys [-lD] [-t life] [file ...]",
+        "wgkeys -s provider",
+        "wgkeys -T pubkey...",
+    )
+    assert [(p.name, p.variadic) for p in command.positionals] == [("file", True)]
+
+
 def test_urfave_picocli_dotnet_styles():
     """urfave/cli, picocli and System.CommandLine help read with the shared grammar."""
     urfave = (

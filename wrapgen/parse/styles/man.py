@@ -185,6 +185,12 @@ _MDOC_WRAP = {
 }
 
 
+# The macro names an mdoc line may hold after its first: what is not one of these is an argument.
+_MDOC_MACROS = frozenset(
+    {*_MDOC_TEXT, *_MDOC_WRAP, "Fl", "Ns", "Nm", "Oo", "Oc", "Pc", "Dc", "Qc", "Ac", "Bc", "Ux"}
+)
+
+
 def _mdoc(words: list[str], name: str) -> str:
     """One mdoc macro line as text: ``Op Fl B Ar bind_interface`` -> ``[-B bind_interface]``."""
     out: list[str] = []
@@ -221,6 +227,8 @@ def _mdoc(words: list[str], name: str) -> str:
             glue = True
         elif word == "Ux":
             piece = "UNIX"
+        elif word == "Ar" and (nxt is None or nxt in _MDOC_MACROS):
+            piece = "file ..."  # mdoc: an .Ar with no argument stands for "file ..."
         elif word in _MDOC_TEXT:
             pass
         else:
@@ -298,6 +306,7 @@ def roff_to_text(source: str) -> str:
     depth = 0  # .RS nesting: each level indents by 7
     joinable = False  # the last output line is running paragraph text
     bullet = False  # the last macro was a bullet ".IP": ronn's option tags follow one
+    synopsis = False  # inside the SYNOPSIS section
     for raw in source.split("\n")[:50_000]:
         line = raw.rstrip()
         if line.startswith(('.\\"', "'\\\"", '\\"')) or line in (".", "'"):
@@ -320,6 +329,8 @@ def roff_to_text(source: str) -> str:
                 fill = True
             if macro in (".SH", ".SS", ".Sh", ".Ss"):
                 title = " ".join(_inline(a) for a in _macro_args(rest)).strip()
+                if macro in (".SH", ".Sh"):
+                    synopsis = title.upper() == "SYNOPSIS"
                 out.extend(["", title + (":" if macro in (".SS", ".Ss") else ""), ""])
                 indent, pending_tag, depth = 7, False, 0
                 continue
@@ -369,6 +380,10 @@ def roff_to_text(source: str) -> str:
                 continue
             if macro == ".Nm" and not name and rest.split():
                 name = rest.split()[0]
+            if macro == ".Nm" and synopsis and out and out[-1].strip():
+                # mdoc's SYNOPSIS begins each form of the command with .Nm: a usage line of its own
+                out.append("")
+                joinable = False
             if macro == ".Nd":
                 if out and out[-1].strip():
                     out[-1] += " - " + _inline(rest)

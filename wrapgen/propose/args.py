@@ -48,6 +48,7 @@ from wrapgen.model.usage import Use
 from wrapgen.names import arg_name as _valid_arg_name
 from wrapgen.propose.evidence import operands_from_uses, used_flags
 from wrapgen.propose.operands import operands, usage_split
+from wrapgen.propose.policy import flag_destroys
 from wrapgen.propose.rules import rule
 from wrapgen.propose.text import flag_description, operand_description
 
@@ -382,6 +383,11 @@ def plan_args(
         danger = dangerous_reason(flag, tool=tool)
         if danger and (effect == "read" or not asked):
             return f"dangerous: {danger}"
+        destroys = flag_destroys(flag) if effect == "read" and not asked else ""
+        if destroys:
+            return (
+                f"its help opens with '{destroys}': a flag that deletes is never offered on a read"
+            )
         if not asked and (flag.operation or leads_usage_line(command, flag, bin=tool)):
             return "another of the tool's operations (a command of its own)"
         if json_flag and _OTHER_FORMAT.search(flag.description or ""):

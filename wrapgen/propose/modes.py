@@ -38,6 +38,7 @@ __all__ = [
     "root_candidates",
     "main_verb",
     "is_mode_flag",
+    "short_only_flags",
     "leads_usage_line",
     "mode_command",
     "mode_name",
@@ -197,14 +198,18 @@ def is_io_mode_flag(flag: Flag) -> bool:
 
 
 @rule("is a switch a mode of its own (what the tool prints, not how it filters)?")
-def is_mode_flag(flag: Flag, *, bin: str) -> bool:
-    """A switch that changes what the tool prints, not how it filters."""
+def is_mode_flag(flag: Flag, *, bin: str, short_only: bool = False) -> bool:
+    """A switch that changes what the tool prints, not how it filters. ``short_only``: the tool
+    spells every flag with one letter (BSD's style), so a switch's wording decides, as a long
+    switch's does elsewhere."""
     if is_io_mode_flag(flag):
         return True
     if flag.takes_value:
         return False
-    if flag.long is None and not _LONG_LISTING.match(flag.description or ""):
-        return False  # a short-only switch is a mode only where its help names a listing format (lister -l)
+    if flag.long is None and not short_only and not _LONG_LISTING.match(flag.description or ""):
+        # beside long options a short-only switch is a mode only where its help names a listing
+        # format (lister -l)
+        return False
     if flag.long in ("--json",) or dangerous_reason(flag, tool=bin) or flag_noise(flag):
         return False
     if flag.operation:
@@ -219,6 +224,11 @@ def is_mode_flag(flag: Flag, *, bin: str) -> bool:
             _STRONG_MODE.search(text) or re.search(r"\b(?:paths|files|names|count)\b", text, re.I)
         )
     return True
+
+
+def short_only_flags(root: Command) -> bool:
+    """Whether the tool spells all its flags with one letter (BSD's style: ``-l``, ``-d file``)."""
+    return bool(root.flags) and not any(f.long for f in root.flags)
 
 
 def _usage_value(root: Command, flag: Flag) -> str:
@@ -287,7 +297,10 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
     json_choice = select_json(root)
     skipped: list[tuple[str, str]] = []
     modes = [
-        f for f in root.flags if is_mode_flag(f, bin=bin) or leads_usage_line(root, f, bin=bin)
+        f
+        for f in root.flags
+        if is_mode_flag(f, bin=bin, short_only=short_only_flags(root))
+        or leads_usage_line(root, f, bin=bin)
     ]
     # A tool whose help lists its operations (archiver, packer) is run as one of them: with no operation
     # flag archiver refuses to run, and packer's default is its --compress.

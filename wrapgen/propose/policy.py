@@ -21,12 +21,13 @@ from wrapgen.knowledge.words import (
     summary_modifiers,
     summary_self_run,
 )
-from wrapgen.model.tool import Command
+from wrapgen.model.tool import Command, Flag
 from wrapgen.propose.rules import rule
 
 __all__ = [
     "PolicyGuess",
     "classify",
+    "flag_destroys",
     "main_mode_effect",
     "EFFECTS",
     "NAME_EFFECTS",
@@ -125,6 +126,18 @@ def _summary_key(word: str) -> str | None:
         if key and key in SUMMARY_EFFECTS:
             return key
     return None
+
+
+@rule("does a flag's help open by saying it deletes something?")
+def flag_destroys(flag: Flag) -> str:
+    """The leading verb of a flag's help when it is a destructive one ("Deletes all identities from
+    the agent", "Remove the cached results"), else "": such a flag makes a call that deletes."""
+    # "Instead of adding identities, removes identities": the verb after the clause decides
+    text = re.sub(r"^\s*instead of [^,.;]*,\s*", "", flag.description or "", flags=re.I)
+    for verb in _summary_verbs(text):
+        if SUMMARY_EFFECTS.get(_summary_key(verb.lower()) or "") == "destructive":
+            return verb
+    return ""
 
 
 @rule("what does a command change: read, write or destructive?")

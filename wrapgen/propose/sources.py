@@ -41,6 +41,7 @@ from wrapgen.propose.modes import (
     mode_name,
     mode_summary,
     root_candidates,
+    short_only_flags,
 )
 from wrapgen.propose.rules import rule
 from wrapgen.propose.runners import is_runner_tool
@@ -222,7 +223,10 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
     """A tool without subcommands: its uses grouped by the switches that make a mode; the group with
     none is the main mode (absent for a tool run as one of its operations: archiver, packer)."""
     root, bin_name = ctx.tool.root, ctx.tool.name
-    modes = mode_switches(root, uses, is_mode=lambda f: is_mode_flag(f, bin=bin_name))
+    short_only = short_only_flags(root)
+    modes = mode_switches(
+        root, uses, is_mode=lambda f: is_mode_flag(f, bin=bin_name, short_only=short_only)
+    )
     order = [f.long or f.short or "" for f in root.flags]
     uses = _command_words(root, uses)
     groups: dict[tuple[str, ...], list[Use]] = {}

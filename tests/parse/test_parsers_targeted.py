@@ -476,6 +476,24 @@ def test_man_mdoc_synopsis_forms_and_default_argument():
     assert [(p.name, p.variadic) for p in command.positionals] == [("file", True)]
 
 
+def test_switches_one_of_which_must_be_given_are_operations():
+    """A heading saying one of the switches under it must be given lists the tool's operations (as
+    "Operation mode:" does); the optional ones after it are not."""
+    text = (
+        "Usage: dumper <option(s)> <file(s)>\n"
+        " Display information from object <file(s)>.\n"
+        " At least one of the following switches must be given:\n"
+        "  -a, --archive-headers    Display archive header information\n"
+        "  -f, --file-headers       Display the contents of the overall file header\n"
+        "\n"
+        " The following switches are optional:\n"
+        "  -w, --wide               Format output for more than 80 columns\n"
+    )
+    command = parse_help(text, prog=("dumper",))
+    assert flag(command, "--archive-headers").operation and flag(command, "-f").operation
+    assert not flag(command, "--wide").operation
+
+
 def test_urfave_picocli_dotnet_styles():
     """urfave/cli, picocli and System.CommandLine help read with the shared grammar."""
     urfave = (

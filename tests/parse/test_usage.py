@@ -314,3 +314,9 @@ def test_an_operand_written_with_a_leading_plus_is_an_operand():
     )
     assert [p.name for p in paged] == ["+FIRST_PAGE", "FILE"]
     assert usage_positionals(["calc a+b"], prog=("calc",)) == ()
+
+
+def test_a_placeholder_marked_plural_is_variadic():
+    """`<file(s)>` is one or more files; `<option(s)>` is the options placeholder, no operand."""
+    got = usage_positionals(["dumper <option(s)> <file(s)>"], prog=("dumper",))
+    assert [(p.name, p.required, p.variadic) for p in got] == [("file", True, True)]

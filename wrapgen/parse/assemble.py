@@ -315,8 +315,14 @@ def _aliases(section: Section, prog: tuple[str, ...]) -> list[str]:
 
 
 # A heading over options that select what the tool does: tar's "Main operation mode:", xz's
-# "Operation mode:" ("Operation modifiers:" only change how).
-_OPERATION_HEADING = re.compile(r"^(?:main\s+)?operations?(?:\s+modes?)?:?$", re.IGNORECASE)
+# "Operation mode:" ("Operation modifiers:" only change how), and a heading saying one of the
+# switches under it must be given ("At least one of the following switches must be given:").
+_OPERATION_HEADING = re.compile(
+    r"^(?:(?:main\s+)?operations?(?:\s+modes?)?"
+    r"|(?:at\s+least|exactly|only)\s+one\s+of\s+the\s+following\s+(?:switches|options|flags)"
+    r"\s+(?:must|should|has\s+to)\s+be\s+(?:given|specified|used|supplied|passed)):?$",
+    re.IGNORECASE,
+)
 
 
 def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules, stubs: bool = True) -> Parts:

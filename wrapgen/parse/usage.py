@@ -358,7 +358,7 @@ _OPTIONS_PHRASE_END = re.compile(r"(?:options?|flags?|opts|switches)\]", re.IGNO
 def _placeholder(text: str, *, bare_ok: bool) -> str | None:
     """The name of one placeholder alternative (``<file>``, ``NAME``, ``TYPE/NAME``), else None."""
     if text.startswith("<") and text.endswith(">") and text.count("<") == 1:
-        return text[1:-1]
+        return text[1:-1].removesuffix("(s)")  # "<file(s)>": the files
     if _UPPER.fullmatch(text):
         return text
     if bare_ok and _LOWER_WORD.fullmatch(text):
@@ -384,6 +384,8 @@ def _operand_name(word: str, *, bare_ok: bool = False) -> tuple[str, bool, bool]
         marked and bool(_REPEAT_MARK.search(word))
     )  # rclone: "[remote:path]+"
     text = word.replace("...", "")
+    if "(s)>" in text:
+        variadic = True  # "<file(s)>": one or more
     if marked:
         text = _REPEAT_MARK_AFTER.sub(r"\1", text)
     optional = text.startswith("[")

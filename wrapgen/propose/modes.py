@@ -25,7 +25,7 @@ from wrapgen.knowledge.phrases import (
     strong_mode_words,
 )
 from wrapgen.knowledge.words import main_names
-from wrapgen.model.tool import Command, Flag
+from wrapgen.model.tool import Command, Flag, Positional
 from wrapgen.names import proposed_verb_name
 from wrapgen.propose.args import flag_noise, leads_usage_line
 from wrapgen.propose.jsonsel import JsonChoice, select_json
@@ -204,6 +204,10 @@ def is_mode_flag(flag: Flag, *, bin: str, short_only: bool = False) -> bool:
     switch's does elsewhere."""
     if is_io_mode_flag(flag):
         return True
+    if flag.operation and flag.takes_value:
+        # an operation with what it works on ("-L|--listfiles <package>..."): a mode whose value
+        # is its operands (mode_operands)
+        return not (dangerous_reason(flag, tool=bin) or flag_noise(flag))
     if flag.takes_value:
         return False
     if flag.long is None and not short_only and not _LONG_LISTING.match(flag.description or ""):
@@ -224,6 +228,20 @@ def is_mode_flag(flag: Flag, *, bin: str, short_only: bool = False) -> bool:
             _STRONG_MODE.search(text) or re.search(r"\b(?:paths|files|names|count)\b", text, re.I)
         )
     return True
+
+
+def operation_operand(flag: Flag) -> Positional:
+    """What an operation listed with a value works on, as an operand: ``-L|--listfiles
+    <package>...`` -> ``package`` (variadic), ``-l|--list [<pattern>...]`` -> an optional one."""
+    shown = flag.value_name or "value"
+    name = re.sub(r"[<>\[\]]|\.\.\.", "", shown).strip() or "value"
+    return Positional(
+        name=name,
+        required=not flag.value_optional,
+        variadic=flag.repeatable or "..." in shown,
+        type=flag.type if flag.type != "boolean" else "string",
+        description=flag.description,
+    )
 
 
 def short_only_flags(root: Command) -> bool:
@@ -351,7 +369,13 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
                 flags=tuple(valued if f is flag else f for f in command.flags)
             )
             flag = valued
-        if flag.takes_value and not is_io_mode_flag(flag):
+        if flag.operation and flag.takes_value:
+            # an operation's "value" is what it works on: the tool's operands after the switch
+            command = command.with_changes(
+                positionals=(operation_operand(flag),),
+                flags=tuple(f for f in command.flags if f is not flag),
+            )
+        elif flag.takes_value and not is_io_mode_flag(flag):
             # a usage line of its own leads with it and its value (keygen -R hostname): the mode
             # asks for the value
             command = command.with_changes(

@@ -320,3 +320,14 @@ def test_a_placeholder_marked_plural_is_variadic():
     """`<file(s)>` is one or more files; `<option(s)>` is the options placeholder, no operand."""
     got = usage_positionals(["dumper <option(s)> <file(s)>"], prog=("dumper",))
     assert [(p.name, p.required, p.variadic) for p in got] == [("file", True, True)]
+
+
+def test_a_one_character_ellipsis_is_an_ellipsis():
+    """GLib's tools write "LOCATION…" and "[OPTION…]" with U+2026: variadic operands as with "..."."""
+    got = usage_positionals(
+        ["fileops copy [OPTION…] SOURCE… DESTINATION"], prog=("fileops", "copy")
+    )
+    assert [(p.name, p.required, p.variadic) for p in got] == [
+        ("SOURCE", True, True),
+        ("DESTINATION", True, False),
+    ]

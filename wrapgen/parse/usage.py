@@ -85,7 +85,8 @@ def _words(node) -> list[str]:
 
 def split_usage(line: str) -> list[str]:
     """The words of a usage line (``gh <command> [flags]`` -> ``["gh", "<command>", "[flags]"]``)."""
-    return list(_split_usage(line.strip()[:MAX_LINE]))
+    # GLib's tools write the ellipsis as one character: "LOCATION…", "[OPTION…]"
+    return list(_split_usage(line.strip()[:MAX_LINE].replace("\u2026", "...")))
 
 
 def _split_usage(line: str) -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import replace
+from typing import Sequence
 
 from wrapgen.knowledge.commands import (
     MEGA_REASON,
@@ -335,6 +336,18 @@ def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
 
 
 _COMMAND_SLOT = re.compile(r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COMMAND\b", re.I)
+# A command slot in brackets: the command may be left out ("tc show [OPTIONS] [COMMAND]";
+# clap writes "<COMMAND>" where one is required)
+_OPTIONAL_COMMAND_SLOT = re.compile(r"\[<?(?:sub)?command>?\]", re.I)
+
+
+def runs_without_a_command(usage: Sequence[str]) -> bool:
+    """Whether a group's usage lines show it running with no subcommand: a line without a command
+    slot, or one whose slot is in brackets."""
+    return any(
+        u.strip() and (not _COMMAND_SLOT.search(u) or _OPTIONAL_COMMAND_SLOT.search(u))
+        for u in usage
+    )
 
 
 @rule("what job does a tool with subcommands do run bare?")

@@ -45,7 +45,7 @@ from wrapgen.propose.modes import (
 )
 from wrapgen.propose.rules import rule
 from wrapgen.propose.runners import is_runner_tool
-from wrapgen.propose.select import bare_job
+from wrapgen.propose.select import bare_job, runs_without_a_command
 from wrapgen.usage import EXAMPLES_SOURCE, LOCAL_SOURCE, TABLE_SOURCE, evidence_for
 
 # How many modes a tool's uses make verbs of: wrapgen/knowledge/data/weights.json ("modes").
@@ -96,8 +96,6 @@ def source_names() -> tuple[str, ...]:
 
 # -- the help's listing --------------------------------------------------------------------------
 
-_COMMAND_SLOT = r"<(?:sub)?command>|\[(?:sub)?command\]|\b(?:SUB)?COMMAND\b"
-
 
 def tree_candidates(root: Command) -> list[Candidate]:
     """Every subcommand, and every group that acts on its own, as a candidate, in the help's order."""
@@ -127,10 +125,7 @@ def tree_candidates(root: Command) -> list[Candidate]:
                 acts = (
                     bool(own)
                     and not sub.stub
-                    and (
-                        not sub.usage
-                        or any(not re.search(_COMMAND_SLOT, u, re.I) for u in sub.usage)
-                    )
+                    and (not sub.usage or runs_without_a_command(sub.usage))
                 )
                 if acts:
                     add(sub, chain, listed, offset)

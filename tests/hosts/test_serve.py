@@ -125,6 +125,12 @@ def test_tool_result_mapping():
     assert tool_result({"ok": True, "result": None})["content"][0]["text"] == "null"
     failed = tool_result({"ok": False, "error": "exit 3"})
     assert failed == {"content": [{"type": "text", "text": "exit 3"}], "isError": True}
+    # an undeclared exit that printed findings: the model reads them too
+    findings = tool_result({"ok": False, "error": "exit 1", "output": "a.js:2:3 no-debugger\n"})
+    assert findings["isError"] and [c["text"] for c in findings["content"]] == [
+        "exit 1",
+        "a.js:2:3 no-debugger\n",
+    ]
 
 
 def test_build_table_routes_names_to_verbs():

@@ -1,5 +1,6 @@
 """Declared exit codes (pack.yaml ``exit_codes``, docs/contract.md §8): a declared non-zero exit stays
-``ok: false`` with its meaning, its status and stdout; an undeclared one is the seed envelope, unchanged.
+``ok: false`` with its meaning, its status and stdout; an undeclared one is the seed envelope, with
+stdout as ``output`` whenever the tool printed anything (SPEC, changed 2026-12-04).
 A Python child is the tool; the case with real rg is tests/live/test_exit_codes_live.py."""
 
 from __future__ import annotations
@@ -66,22 +67,26 @@ def test_declared_exit_keeps_text_when_json_does_not_parse():
     }
 
 
-def test_undeclared_exit_keeps_the_seed_envelope():
-    """exit 2 when only 1 is declared: stderr's text, and no exit_code or output keys (unchanged seed shape)."""
+def test_undeclared_exit_keeps_the_seed_envelope_and_what_was_printed():
+    """exit 2 when only 1 is declared: stderr's text as the error, no exit_code, and stdout kept as
+    output (a linter's findings on an exit no one declared are still its answer)."""
     envelope = _run("import sys; print('out'); sys.stderr.write('regex parse error'); sys.exit(2)")
-    assert envelope == {"ok": False, "error": "regex parse error"}
+    assert envelope == {"ok": False, "error": "regex parse error", "output": "out\n"}
+    parsed = _run("import sys; print('[1, 2]'); sys.exit(2)", json_sel=["--json"])
+    assert parsed == {"ok": False, "error": "exit 2", "output": [1, 2]}
 
 
 def test_undeclared_exit_without_stderr_is_exit_n():
-    """An undeclared exit with nothing on stderr is still "exit N"."""
+    """An undeclared exit with nothing on stderr or stdout is still "exit N", and nothing else."""
     assert _run("import sys; sys.exit(3)") == {"ok": False, "error": "exit 3"}
 
 
-def test_without_exit_codes_exit_1_is_unchanged():
-    """A verb declaring nothing: exit 1 is "exit 1", as before."""
+def test_without_exit_codes_exit_1_is_exit_1_with_its_output():
+    """A verb declaring nothing: exit 1 is "exit 1", and what it printed is kept."""
     assert _run("import sys; print('x'); sys.exit(1)", exit_codes=None) == {
         "ok": False,
         "error": "exit 1",
+        "output": "x\n",
     }
 
 

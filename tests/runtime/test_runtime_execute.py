@@ -130,8 +130,12 @@ def test_nonzero_exit_keeps_last_4000_chars():
 
 
 def test_nonzero_exit_without_stderr():
-    """Empty stderr gives "exit N"."""
-    assert _run("import sys; print('out'); sys.exit(3)") == {"ok": False, "error": "exit 3"}
+    """Empty stderr gives "exit N"; what the tool printed on stdout stays as output."""
+    assert _run("import sys; print('out'); sys.exit(3)") == {
+        "ok": False,
+        "error": "exit 3",
+        "output": "out\n",
+    }
 
 
 def test_killed_by_signal():

@@ -161,8 +161,8 @@ def tool_result(
     structured content against the schema. Without a known shape, a JSON object result is its own
     ``structuredContent`` (the only shape older protocol versions allow).
     ``ok: false`` gives ``isError`` with the error text, so the model reads it and can correct itself;
-    an exit the pack declares as an answer (``exit_codes``: "differences found (exit 1)") also keeps
-    what the tool printed, as a second text block. ``title`` (the done title) goes in
+    what the tool printed on stdout (``output``: a linter's findings, the differences of an exit the
+    pack declares as an answer) follows as a second text block. ``title`` (the done title) goes in
     ``_meta["wrapgen/title"]``, for a host to show the person what was done.
     """
     result = _tool_result(envelope, verb)
@@ -178,7 +178,7 @@ def _tool_result(envelope: Mapping, verb: Mapping | None) -> dict:
             error if isinstance(error, str) else json.dumps(error, ensure_ascii=False)
         )
         output = envelope.get("output")
-        if "exit_code" in envelope and output not in (None, ""):
+        if output not in (None, ""):
             text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
             result["content"].append({"type": "text", "text": text})
         return result

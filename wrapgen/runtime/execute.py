@@ -219,7 +219,8 @@ def envelope_from_process(
     """The envelope for what happened when the tool ran (docs/contract.md §8).
 
     ``exit_codes`` (``{"1": "no matches"}``, the verb's resolved declaration) turns a declared
-    non-zero exit into ``answer(...)``; any other non-zero exit gives stderr's tail or "exit N".
+    non-zero exit into ``answer(...)``; any other non-zero exit gives stderr's tail or "exit N",
+    with what the tool printed on stdout as ``output`` when it printed anything.
     ``jc_parser`` (the verb's ``jc``) turns a successful call's text into jc's JSON (``parse_with_jc``)."""
     if result.not_found:
         name = result.argv[0] if result.argv else "the tool"
@@ -250,7 +251,13 @@ def envelope_from_process(
                 meaning, result.exit_code, _kept_output(result.stdout, json_selected=json_selected)
             )
         text = strip_ansi(result.stderr.decode("utf-8", errors="replace")).strip()
-        return failure(text[-ERROR_TAIL:].strip() if text else f"exit {result.exit_code}")
+        envelope = failure(text[-ERROR_TAIL:].strip() if text else f"exit {result.exit_code}")
+        # what the tool printed on stdout is its answer too (a linter's findings, a test runner's
+        # failures): kept whenever it printed anything
+        output = _kept_output(result.stdout, json_selected=json_selected)
+        if output is not None:
+            envelope["output"] = output
+        return envelope
     # no ANSI escape reaches a result: NO_COLOR and TERM=dumb are set, yet some tools colour anyway
     stdout = strip_ansi(result.stdout.decode("utf-8", errors="replace"))
     if jc_parser:

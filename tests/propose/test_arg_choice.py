@@ -43,3 +43,12 @@ def test_a_flag_reading_the_operand_from_a_file_is_left_out_beside_that_operand(
     # without a required operand there is nothing it would change: offered
     alone = Command(flags=(from_file,), positionals=(Positional("FILE", required=False),))
     assert "from_file" in plan_args(alone, tool="wgtest", effect="read").properties
+
+
+def test_a_flag_that_runs_a_wizard_is_noise():
+    """A wizard asks a person questions: never an arg of a verb an agent calls."""
+    from wrapgen.propose.args import flag_noise
+
+    wizard = Flag(long="--init", description="Run config initialization wizard - default: false")
+    assert flag_noise(wizard) == "interactive or presentation only"
+    assert flag_noise(Flag(long="--cache", description="Only check changed files")) is None

@@ -52,3 +52,10 @@ def test_a_flag_that_runs_a_wizard_is_noise():
     wizard = Flag(long="--init", description="Run config initialization wizard - default: false")
     assert flag_noise(wizard) == "interactive or presentation only"
     assert flag_noise(Flag(long="--cache", description="Only check changed files")) is None
+
+
+def test_the_tools_copyright_and_licence_flags_are_noise():
+    from wrapgen.propose.args import flag_noise
+
+    for spelling in ("--copyright", "--license"):
+        assert flag_noise(Flag(long=spelling, description="Print the copyright notice")) is not None

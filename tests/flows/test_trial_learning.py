@@ -58,7 +58,13 @@ def test_a_double_dash_named_as_an_unknown_option_is_dropped_when_both_fail():
         outcome = TrialOutcome("show", ("t",), exit_code=1, stderr=stderr)
         return Evidence("show", "failed", outcome=outcome)
 
-    for said in ("unknown option: -", "Unknown option --", "Unrecognized option '-'"):
+    for said in (
+        "unknown option: -",
+        "Unknown option --",
+        "Unrecognized option '-'",
+        "zipper error: Invalid command arguments (can't use -- before archive name)",
+        "'--' is not allowed here",
+    ):
         assert double_dash_verdict(failed(said), failed("no such widget: x")) == "dropped", said
     assert double_dash_verdict(failed("unknown option --all"), failed("no such widget")) == ""
     assert double_dash_verdict(failed("unknown option: -"), failed("unknown option: -")) == ""

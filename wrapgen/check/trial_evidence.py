@@ -575,7 +575,8 @@ def _lone_dashes(outcome: TrialOutcome) -> int:
 
 
 # An error that names "-" or "--" as an option it does not know: "unknown option: -",
-# "Unknown option --", "Unrecognized option '-'", "invalid option -- '-'".
+# "Unknown option --", "Unrecognized option '-'", "invalid option -- '-'"; or says "--" may not
+# be used there: "can't use -- before archive name", "'--' is not allowed".
 _REFUSED_DASHES = re.compile(
     r"""
     \b(?:unknown|unrecogni[sz]ed|invalid|illegal|unexpected|bad)\s+
@@ -583,6 +584,9 @@ _REFUSED_DASHES = re.compile(
     [\s:]*(?:--\s+)?                                  # getopt's "invalid option -- '-'"
     ['"`\u2018]?--?['"`\u2019]?                         # the option named: "-" or "--", maybe quoted
     (?=$|[\s,.:;)])
+    | \b(?:can'?t|cannot|can\s+not|may\s+not|must\s+not)\s+(?:use|give|pass|put)\s+
+      ['"`\u2018]?--['"`\u2019]?(?=$|[\s,.:;)])       # "can't use -- before archive name"
+    | ['"`\u2018]--['"`\u2019]\s+(?:is\s+)?not\s+(?:allowed|supported|permitted)
     """,
     re.VERBOSE | re.IGNORECASE | re.MULTILINE,
 )

@@ -209,3 +209,27 @@ def test_operations_listed_by_the_help_are_the_commands():
         "the examples use -f: the archive is an arg"
     )
     assert _checked(propose(tool).manifest) == []
+
+
+def test_the_main_mode_is_not_named_by_a_copyright_a_synopsis_or_a_noun():
+    """A help that opens with its copyright line and a synopsis ("[zipfile list]"), then says "add ...
+    entries from list": no line of those names the job, and "from list" is a noun. The name falls
+    back to the tool's, and the summary is the help's first sentence on what it does."""
+    from wrapgen.propose.modes import main_verb
+
+    root = Command(
+        summary="Copyright (c) 1990-2008 Packers Inc. - Type 'packer -L' for software license.",
+        description=(
+            "Copyright (c) 1990-2008 Packers Inc. - Type 'packer -L' for software license.\n"
+            "Packer 3.0. Usage:\n"
+            "packer [-options] [-b path] [zipfile list] [-xi list]\n"
+            "The default action is to add or replace zipfile entries from list.\n"
+            "If zipfile and list are omitted, packer compresses stdin to stdout."
+        ),
+    )
+    name, summary = main_verb(root, bin="packer")
+    assert name == "packer"
+    assert summary == "The default action is to add or replace zipfile entries from list"
+    # a verb where a sentence puts it still names the mode
+    lister = Command(summary="List the entries of an archive")
+    assert main_verb(lister, bin="packer")[0] == "list"

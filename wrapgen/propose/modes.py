@@ -84,14 +84,37 @@ def _stem(word: str) -> str | None:
     return None
 
 
+# Words after which a verb's form is a noun ("from list", "the format", "a match")
+_NOUN_MARKERS = frozenset(
+    "a an the from of in into on with by this that its their each every any no and or".split()
+)
+
+
+def _what_it_does(root: Command, bin: str) -> str:
+    """The help's own words on what the tool does: its summary and description without copyright
+    lines, usage lines and bracketed groups (a synopsis's ``[zipfile list]`` names no job)."""
+    program = re.escape(bin.rsplit("/", 1)[-1])
+    kept = []
+    for line in "\n".join(filter(None, [root.summary, root.description])).splitlines():
+        if re.search(r"\bcopyright\b|\(c\)\s*\d{4}|\busage:", line, re.I):
+            continue
+        if re.match(rf"\s*{program}\s+[\[<-]", line):
+            continue  # a synopsis: "archiver [-options] [-b path] ..."
+        kept.append(re.sub(r"\[[^\]]*\]", " ", line))
+    return " ".join(kept)
+
+
 @rule("what is the main mode of a tool without subcommands called?")
 def main_verb(root: Command, *, bin: str) -> tuple[str, str]:
     """(verb name, summary) for the tool's main mode: ``("search", "Search ... for a regex pattern")``."""
-    text = " ".join(filter(None, [root.summary, root.description]))
+    text = _what_it_does(root, bin)
     for match in re.finditer(
         r"(?<![-\w])[A-Za-z]+", text[:400]
     ):  # "-print" names a flag, not what the tool does
         stem = _stem(match.group(0))
+        before = re.findall(r"[A-Za-z]+", text[: match.start()])[-1:]
+        if stem and before and before[0].lower() in _NOUN_MARKERS:
+            continue  # "entries from list", "the count": a noun, not what the tool does
         if stem:
             rest = text[match.end() :].strip()
             rest = re.split(r"(?<=[.;])\s|\n\n|,\s+(?:applying|and)\b", rest, maxsplit=1)[0].rstrip(
@@ -106,7 +129,9 @@ def main_verb(root: Command, *, bin: str) -> tuple[str, str]:
         # the tool's operand is a URL (fetcher, getter): its main mode fetches it
         return "get", "Fetch a URL and return the response body"
     name = re.sub(r"[^a-z0-9-]", "-", bin.rsplit("/", 1)[-1].lower()).strip("-") or "main"
-    return proposed_verb_name(name), root.summary or f"Run {bin}"
+    # the help's first sentence on what it does (never a copyright or usage line)
+    said = re.split(r"(?<=[.;])\s", text.strip(), maxsplit=1)[0].rstrip(".;, ")
+    return proposed_verb_name(name), said or f"Run {bin}"
 
 
 def mode_name(flag: Flag) -> str:

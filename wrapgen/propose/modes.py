@@ -24,7 +24,7 @@ from wrapgen.knowledge.phrases import (
     mode_switch_words,
     strong_mode_words,
 )
-from wrapgen.knowledge.words import main_names
+from wrapgen.knowledge.words import main_names, opt_in_rewrite
 from wrapgen.model.tool import Command, Flag, Positional
 from wrapgen.names import proposed_verb_name
 from wrapgen.propose.args import flag_noise, leads_usage_line
@@ -437,6 +437,24 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
                 name=mode_name(in_place),
                 summary=mode_summary(in_place),
                 note=f"in-place flag {in_place.long} (rewrites the files it is given)",
+            )
+        )
+    rewrite = next(
+        (f for f in root.flags if f.long and set(f.spellings) & opt_in_rewrite() and f.long != ""),
+        None,
+    )
+    if in_place is None and rewrite is not None and not by_operation:
+        # the switch a linter or formatter rewrites its files with only when asked (--fix,
+        # --write): the write form of a tool that otherwise reports, a command of its own
+        out.append(
+            Candidate(
+                path=(),
+                command=root,
+                index=len(out),
+                fixed=(rewrite.long,),
+                name=mode_name(rewrite),
+                summary=mode_summary(rewrite),
+                note=f"rewrite switch {rewrite.long} (rewrites the files it reads)",
             )
         )
     fetches_url = any(p.name.strip("<>[]. ").lower() in ("url", "urls") for p in root.positionals)

@@ -258,3 +258,25 @@ def test_a_separator_column_before_each_description_is_not_part_of_it():
     assert flags["-F"].description == "Enable failover."
     assert flags["-q"].description == "Quiet output."
     assert flags["--ratio"].description == "Keep a = sign inside: a = b."
+
+
+def test_a_value_in_a_column_of_its_own_is_the_flags_value():
+    """`-r|--remove        <package>... | -a|--pending`: the placeholder after the gap is the value
+    (another form of the call after a bar is no help); a line whose words follow the placeholder is
+    still the help."""
+    lines = [
+        "  -r|--remove        <package>... | -a|--pending",
+        "  --unpack           <.deb file name>...",
+        "  -x                 <file> is read first",
+    ]
+    flags = {f.long or f.short: f for f in parse_options(lines)}
+    remove = flags["--remove"]
+    assert (remove.short, remove.takes_value, remove.value_name, remove.repeatable) == (
+        "-r",
+        True,
+        "package",
+        True,
+    )
+    assert remove.description == ""
+    assert flags["--unpack"].value_name == ".deb file name"
+    assert not flags["-x"].takes_value and flags["-x"].description == "<file> is read first"

@@ -299,6 +299,11 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
     return _entry_flag(entry.spec, entry.gap, tuple(entry.desc))
 
 
+# A value in a column of its own after the flag: the whole line is the placeholder (with "..."),
+# then nothing, another form ("| -a|--pending"), or the help after two spaces
+_VALUE_COLUMN = re.compile(
+    r"^\s*(?P<value>\[?<[^<>]+>(?:\.\.\.)?\]?(?:\.\.\.)?)(?:\s+\|\s.*|\s{2,}(?P<help>\S.*))?$"
+)
 # A separator some helps put before each description ("= Choose ...", ": Show ...")
 _SEPARATOR = re.compile(r"^\s*[=:]\s+(?=\S)")
 
@@ -312,6 +317,12 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
     if not spellings:
         return None
     desc_lines = ([leftover] if leftover else []) + list(desc)
+    column = _VALUE_COLUMN.match(desc_lines[0]) if desc_lines and not values else None
+    if column:
+        # "-r|--remove        <package>... | -a|--pending": the value in a column of its own,
+        # then another way to call it or the help
+        values = [column["value"]]
+        desc_lines[0] = column["help"] or ""
     if desc_lines and _SEPARATOR.match(desc_lines[0]):
         # "-C <cfg>  = Choose configuration": a column of separators between flag and help
         desc_lines[0] = _SEPARATOR.sub("", desc_lines[0])

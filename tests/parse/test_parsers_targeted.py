@@ -623,3 +623,23 @@ def test_git_stat_nested_optional_value():
     assert [f.spellings for f in flags] == [("--stat",)]
     assert flags[0].takes_value and flags[0].value_optional
     assert flags[0].value_name == "<width>[,<name-width>[,<count>]]"
+
+
+def test_a_help_of_forms_each_with_its_help_is_the_commands_usage():
+    """A command's help that is only its forms, each with its help after a gap (Python's cmd module:
+    "status <name>\\t\\tGet status ..."), with a run-on line: the forms are the usage lines, the
+    first form's help the summary; prose that is not a form keeps the help as it was."""
+    text = (
+        "status <name>\t\tGet status for a single process\n"
+        "status <name> <name>\tGet status for multiple named processes\n"
+        "\t\t\tNames may repeat\n"
+        "status\t\t\tGet all process status info\n"
+    )
+    command = parse_help(text, prog=("ctl", "status"))
+    assert command.usage == ("ctl status <name>", "ctl status <name> <name>", "ctl status")
+    assert command.summary == "Get status for a single process"
+    assert [(p.name, p.required) for p in command.positionals] == [("name", False)]
+    prose = parse_help(
+        "Shows the status of things.\nstatus is the default.\n", prog=("ctl", "status")
+    )
+    assert prose.usage == ()

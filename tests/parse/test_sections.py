@@ -63,3 +63,21 @@ def test_real_fixture_sections():
     """gh pr list's sections come out in order, with its inherited flags apart."""
     text = (HELP / "cobra" / "gh_pr_list.txt").read_text()
     assert titles(text) == ["", "USAGE", "FLAGS", "INHERITED FLAGS", "EXAMPLES", "LEARN MORE"]
+
+
+def test_a_heading_underlined_by_a_row_of_marks_heads_its_columns():
+    """Python's cmd module: "Documented commands (type help <topic>):" over "=====", then names in
+    columns flush left; the underline is neither a heading nor a line of the body."""
+    from wrapgen.parse import parse_help
+
+    text = (
+        "\nDocumented commands (type help <topic>):\n"
+        "========================================\n"
+        "avail  help  quit  start  status\n"
+        "stop   tail\n"
+    )
+    sections = split_sections(text)
+    assert [s.title for s in sections] == ["Documented commands (type help <topic>)"]
+    assert not any("===" in line for line in sections[0].lines)
+    names = [c.name for c in parse_help(text, prog=("shell",)).subcommands]
+    assert names == ["avail", "help", "quit", "start", "status", "stop", "tail"]

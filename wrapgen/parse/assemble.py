@@ -440,6 +440,27 @@ _DEPRECATED_COMMAND = re.compile(
 )
 
 
+def _usage_table(sections, prog: tuple[str, ...]) -> list[tuple[str, str]] | None:
+    """``[(form, summary)]`` when every line of the help is a form of the command, its own name
+    first, then its help after a gap ("status <name>      Get status for a single process");
+    None otherwise."""
+    if len(sections) != 1 or sections[0].title:
+        return None
+    lines = [line.expandtabs(8) for line in sections[0].lines if line.strip()]
+    own = re.escape(prog[-1])
+    forms = []
+    for line in lines[:40]:
+        if line[:1].isspace() and forms:
+            form, said = forms[-1]  # the help of the form above, run on: "        Ctrl-C to exit"
+            forms[-1] = (form, f"{said} {line.strip()}".strip())
+            continue
+        match = re.match(rf"^{own}((?: \S+)*?)(?:\s{{2,}}(\S.*))?$", line.strip())
+        if match is None:
+            return None
+        forms.append((f"{prog[-1]}{match[1]}", (match[2] or "").strip()))
+    return forms if forms and any(said for _, said in forms) else None
+
+
 def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
     """The ``Command`` for these parts: stubs, operands with their docs, own and global flags."""
     if not parts.usage and parts.prose and prog and prog[0]:
@@ -448,6 +469,16 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
         if first.startswith(prog[0] + " ") and re.search(r"[\[<]|\.\.\.", first):
             parts.usage = [first.strip()]
             parts.prose[0] = rest.strip()
+    forms = (
+        _usage_table(parts.sections, prog)
+        if not parts.usage and not parts.flags and len(prog) > 1
+        else None
+    )
+    if forms:
+        # "status <name>\tGet status for a single process" per form: the usage lines, and the
+        # first form's words the summary (Python's cmd module prints a command's help so)
+        parts.usage = [" ".join((*prog[:-1], line)) for line, _ in forms]
+        parts.prose = [forms[0][1]] + [f"{line}: {said}" for line, said in forms[1:] if said]
     summary, description = _summary_and_description(parts.prose)
     if prog and prog[0]:
         # "greet - fight the loneliness!", "jq - commandline JSON processor": the name is not the summary.

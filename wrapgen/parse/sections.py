@@ -162,8 +162,11 @@ def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
         return match["title"], match["inline"].strip()  # usage lines may be long
     if len(line) > 80:
         return None
-    match = _HEADING_COLON.match(line)
     after = lines[i + 1] if i + 1 < len(lines) else ""
+    if _underlines(line, after):
+        # "Documented commands (type help <topic>):" over a row of "=" (Python's cmd module)
+        return line.strip().rstrip(":").strip(), ""
+    match = _HEADING_COLON.match(line)
     # A heading's body is indented (or set off by a blank line); prose runs on flush left.
     if match and len(match["title"].split()) <= 10 and (not after.strip() or after[0] == " "):
         return match["title"].strip(), ""
@@ -184,12 +187,29 @@ def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
     return None
 
 
+_UNDERLINE = re.compile(r"^([=~-])\1{2,}\s*$")
+
+
+def _underlines(line: str, after: str) -> bool:
+    """Whether ``after`` is a row of one mark ("=====", "-----") under ``line``, about as long."""
+    text = line.strip()
+    return (
+        bool(text)
+        and len(line) <= 80
+        and line[0] != " "
+        and _UNDERLINE.match(after) is not None
+        and abs(len(after.strip()) - len(text)) <= max(3, len(text) // 4)
+    )
+
+
 def split_sections(text: str) -> list[Section]:
     """Cut cleaned help text into sections; the first one is the preamble (title "")."""
     lines = text.split("\n")
     sections: list[Section] = []
     title, inline, start, body = "", "", 0, []
     for i in range(len(lines)):
+        if i and _underlines(lines[i - 1], lines[i]):
+            continue  # the underline of the heading just read
         found = _heading(lines, i)
         if found is None:
             body.append(lines[i])

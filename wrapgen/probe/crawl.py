@@ -82,6 +82,14 @@ _LISTING_POINTER = re.compile(
     """,
     re.I | re.X,
 )
+# "Use the action "help" to find out about available actions" (Python's cmd module, whose `help`
+# lists the commands and `help CMD` gives one's help): the listing is `TOOL help`, and a command's
+# help is `TOOL help CMD`.
+_HELP_ACTION_POINTER = re.compile(
+    r"""["'`](?P<args>help)["'`]\s+to\s+(?:find\s+out\s+about|see|get|show|list)
+    \s+(?:the\s+)?(?:available\s+)?(?:actions|commands)\b""",
+    re.I | re.X,
+)
 # "Run 'TOOL help <command>' to get help for <command>": a command's help is `help SUB`.
 _HELP_FOR_COMMAND = re.compile(r"""["'`][\w.-]+\s+help\s+<(?:command|cmd|subcommand)>["'`]""", re.I)
 # `TOOL help -a` may also list guides and file-format pages, which are not commands.
@@ -484,11 +492,15 @@ def crawl(
         git_style = bool(_HELP_ALL.search(root.text))
         sub_help = bool(_literal_first(re.escape(prober.name), _SUB_HELP).search(root.text))
         pointer = _LISTING_POINTER.search(root.text) if not root_cmd.subcommands else None
+        action = _HELP_ACTION_POINTER.search(root.text) if not root_cmd.subcommands else None
         # a root whose commands are listed only by `TOOL help` and that says a command's help is
         # `TOOL help <command>`: each command's help is asked that way first
         help_first = (
-            pointer is not None and not sub_help and _HELP_FOR_COMMAND.search(root.text) is not None
+            (pointer is not None or action is not None)
+            and not sub_help
+            and (action is not None or _HELP_FOR_COMMAND.search(root.text) is not None)
         )
+        pointer = pointer or action
         if git_style:
             root_cmd = _git_all_commands(prober, parse, root_cmd, warnings)
         elif _found(_LIST_ALL, root.text, ("all", "--list"), folded=True):

@@ -643,3 +643,46 @@ def test_a_help_of_forms_each_with_its_help_is_the_commands_usage():
         "Shows the status of things.\nstatus is the default.\n", prog=("ctl", "status")
     )
     assert prose.usage == ()
+
+
+def test_a_usage_section_listing_a_form_per_command_gives_the_commands():
+    """A usage section with one form per command, each with its help below it (a password store's
+    script): each form is a command with its usage line, summary, operands and flags; the form of
+    a default command in brackets ("[ls]") names it; a command that forwards a command line to
+    another program is one too, and propose's rules leave it out."""
+    from wrapgen.knowledge.commands import forwards_command_line
+
+    text = (
+        "Usage:\n"
+        "    vault init [--path=subfolder,-p subfolder] gpg-id...\n"
+        "        Initialize new storage and use gpg-id for encryption.\n"
+        "    vault [ls] [subfolder]\n"
+        "        List secrets.\n"
+        "    vault find secret-names...\n"
+        "    \tList secrets that match secret-names.\n"
+        "    vault rm [--recursive,-r] secret-name\n"
+        "        Remove an existing secret.\n"
+        "    vault git git-command-args...\n"
+        "        Run a git command in the store.\n"
+    )
+    command = parse_help(text, prog=("vault",))
+    by_name = {c.name: c for c in command.subcommands}
+    assert list(by_name) == ["init", "ls", "find", "rm", "git"]
+    assert by_name["ls"].usage == ("vault ls [subfolder]",)
+    assert by_name["ls"].summary == "List secrets."
+    assert by_name["find"].summary == "List secrets that match secret-names."
+    assert [(p.name, p.required) for p in by_name["rm"].positionals] == [("secret-name", True)]
+    assert [f.long for f in by_name["rm"].flags] == ["--recursive"]
+    assert forwards_command_line(by_name["git"]) and not forwards_command_line(by_name["find"])
+
+
+def test_a_few_forms_of_one_tool_are_no_list_of_commands():
+    """Two forms, or forms whose second word is the options placeholder, are ways to call the tool."""
+    text = (
+        "Usage:\n"
+        "    runner [options] <mainclass> [args...]\n"
+        "        (to execute a class)\n"
+        "    runner [options] -jar <jarfile> [args...]\n"
+        "        (to execute a jar file)\n"
+    )
+    assert parse_help(text, prog=("runner",)).subcommands == ()

@@ -125,6 +125,11 @@ def forwards_command_line(command) -> bool:
     pattern = mega_positional()
     if any(p.variadic and pattern.match(p.name) for p in command.positionals):
         return True
+    if any(
+        p.variadic and {"command", "cmd"} & set(re.split(r"[-_ ]", p.name.strip("<>[]. ").lower()))
+        for p in command.positionals
+    ):
+        return True  # "git-command-args...": a command line for another program
     return any(
         _COMMAND_ARG_USAGE.search(line) or _after_double_dash().search(line)
         for line in command.usage

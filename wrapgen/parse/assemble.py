@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from wrapgen.model.tool import Command, Flag, Positional
-from wrapgen.parse.listing import parse_listing
+from wrapgen.parse.listing import parse_listing, usage_list_commands
 from wrapgen.parse.options import merge_flag, merge_flags, parse_options
 from wrapgen.parse.sections import Section, indent_of, split_sections
 from wrapgen.parse.usage import split_example, usage_flags, usage_positionals
@@ -52,6 +52,8 @@ class Parts:
     aliases: list[str] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
     operand_usage: list[str] | None = None  # usage lines to read operands from, when not all
+    # the commands of a usage section listing one form per command, each with its help below
+    usage_commands: list[Command] = field(default_factory=list)
     companions: list[Flag] = field(default_factory=list)  # "can be disabled with --no-x" switches
     global_companions: list[Flag] = field(default_factory=list)
 
@@ -347,6 +349,8 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules, stubs: bool = 
         else:
             under_empty_listing = False
         if role == "usage":
+            if not parts.usage_commands:
+                parts.usage_commands = usage_list_commands(section.lines, prog=prog)
             usage, lines = split_usage_section(section)
             parts.usage.extend(usage)
             role = "after-usage"
@@ -501,7 +505,8 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
     ]
     seen_paths: set[tuple[str, ...]] = set()
     subcommands = []
-    for sub in parts.subcommands:
+    # a usage section that lists a form per command is the tool's listing when it has no other
+    for sub in parts.subcommands or parts.usage_commands:
         if sub.path not in seen_paths:
             seen_paths.add(sub.path)
             subcommands.append(sub)

@@ -187,3 +187,65 @@ def parse_listing(
         summary_col = ind + text.index(match["summary"]) if summary else 10_000
     flush()
     return [s for s in stubs if s.name not in ("...",)]
+
+
+# A form of a usage list: the program, then its command word (maybe in brackets: "[ls]", the
+# default one), then the rest of the form
+_USAGE_FORM = re.compile(r"^(?P<prog>\S+)\s+\[?(?P<word>[a-z][a-z0-9-]*)\]?(?=\s|$)(?P<rest>.*)$")
+# Words a form puts where a command would stand that are placeholders of the options or of a
+# command still to come ("[options]", "[command]"), not command words
+_NOT_COMMAND_WORDS = frozenset(
+    "options option flags flag opts args arguments command commands subcommand".split()
+)
+# The fewest forms that make a list of commands rather than a tool's few ways to be called
+MIN_USAGE_FORMS = 3
+
+
+def usage_list_commands(lines, *, prog: tuple[str, ...]) -> list[Command]:
+    """The commands of a usage section that lists one form per command, each with its help below
+    it, indented deeper (a password store's "pass init [--path=subfolder] gpg-id..." then
+    "Initialize new password storage ..."): each is a command with that form as its usage line,
+    the help's first sentence as its summary, and its operands and flags from the form; [] when
+    fewer than three forms name a command word of their own."""
+    from wrapgen.parse.usage import usage_flags
+
+    forms: list[tuple[str, str, list[str]]] = []  # (word, form, help lines)
+    base: int | None = None
+    for line in lines:
+        if not line.strip():
+            continue
+        line = line.expandtabs(8)
+        indent = indent_of(line)
+        text = " ".join(line.split())
+        match = _USAGE_FORM.match(text)
+        if (
+            (base is None or indent <= base)
+            and match
+            and match["prog"] == prog[-1]
+            and match["word"] not in _NOT_COMMAND_WORDS
+        ):
+            base = indent
+            forms.append((match["word"], text, []))
+        elif forms and base is not None and indent > base:
+            forms[-1][2].append(text)
+        elif forms:
+            break
+    words = [word for word, _, _ in forms]
+    if len(set(words)) < MIN_USAGE_FORMS or len(set(words)) != len(words):
+        return []
+    out = []
+    for word, form, said in forms:
+        usage = (re.sub(r"\[(" + re.escape(word) + r")\]", r"\1", form, count=1),)
+        summary = re.split(r"(?<=[.!?])\s", " ".join(said), maxsplit=1)[0] if said else ""
+        path = (*prog[1:], word)
+        out.append(
+            Command(
+                path=path,
+                summary=summary[:300],
+                description=" ".join(said)[:1000],
+                usage=usage,
+                flags=tuple(usage_flags(usage, prog=(*prog, word))),
+                positionals=usage_positionals(usage, prog=(*prog, word), bare_words=True),
+            )
+        )
+    return out

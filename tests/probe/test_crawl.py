@@ -138,6 +138,33 @@ def test_a_tool_that_echoes_its_root_help_for_every_subcommand(tmp_path):
     assert any("alpha" in w and "same help as its parent" in w for w in result.warnings)
 
 
+ARCHIVER_HELP = """Usage: {name} <command> [<switches>...] <archive_name> [<file_names>...]
+
+<Commands>
+  a : Add files to archive
+  l : List contents of archive
+
+<Switches>
+  -- : Stop switches parsing
+  -r : Recurse subdirectories
+"""
+
+
+def test_a_command_whose_help_is_its_parents_takes_the_parents_usage(tmp_path):
+    """An archiver answers every `CMD --help` with its own help, whose usage has a slot for the
+    command (`TOOL <command> [<switches>...] <archive_name> [<file_names>...]`): each command's
+    usage is that line with its name in the slot, its operands that line's (the switches are none)."""
+    tool = _script(tmp_path, "packer", f"print({ARCHIVER_HELP.format(name='packer')!r})\n")
+    result = _crawl(tool, None, depth=2)
+    by_name = {c.name: c for c in result.root.subcommands}
+    assert by_name["a"].summary == "Add files to archive"
+    assert by_name["l"].usage == ("packer l [<switches>...] <archive_name> [<file_names>...]",)
+    assert [(p.name, p.required) for p in by_name["l"].positionals] == [
+        ("archive_name", True),
+        ("file_names", False),
+    ]
+
+
 def test_falls_back_to_help_sub_when_sub_help_fails(tmp_path):
     """A tool whose `SUB --help` is an error is read through `TOOL help SUB`."""
     body = f"""

@@ -21,6 +21,7 @@ _ENTRY = re.compile(
     )
     (?P<operands>(?:[ ](?:[\[<({]\S*|[A-Z][A-Z0-9_=.|\[\]-]*\S*|\.\.\.))*)  # systemctl: "start UNIT..."
     (?: :[ ]+                               # gh: "auth:    Authenticate ..."
+      | [ ]:[ ]+                            # an archiver: "a : Add files to archive"
       | [ ]+-[ ]+                           # apt: "list - list packages based on ..."
       | [ ]{2,}                             # the usual gap
       | :?$                                 # name alone; the summary may follow below

@@ -163,6 +163,9 @@ def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
     if len(line) > 80:
         return None
     after = lines[i + 1] if i + 1 < len(lines) else ""
+    angled = _ANGLED_HEADING.match(line)
+    if angled:
+        return angled["title"], ""  # an archiver's "<Commands>", "<Switches>"
     if _underlines(line, after):
         # "Documented commands (type help <topic>):" over a row of "=" (Python's cmd module)
         return line.strip().rstrip(":").strip(), ""
@@ -187,6 +190,7 @@ def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
     return None
 
 
+_ANGLED_HEADING = re.compile(r"^<(?P<title>[A-Z][A-Za-z]+(?: [A-Za-z]+){0,3})>:?\s*$")
 _UNDERLINE = re.compile(r"^([=~-])\1{2,}\s*$")
 
 

@@ -43,6 +43,7 @@ _QUOTING = re.compile(r"[\\\"']")
 _NOT_OPERANDS = re.compile(
     r"""^(?:
         (?:.*[_ -])?options?|(?:.*[_ -])?flags?|opts|option\.\.\.|   # "[options]", "[package-index-options]"
+        switch|switches|                                           # an archiver's "[<switches>...]"
         command|commands|subcommand|sub-command|cmd|
         args|arguments|command[ _-]args|command[ _-]arguments
     )$""",

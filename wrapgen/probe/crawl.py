@@ -19,6 +19,7 @@ from wrapgen.knowledge.table import load
 from wrapgen.knowledge.tools import pages_repeat_root_options
 from wrapgen.model.tool import Command, Flag
 from wrapgen.parse.registry import USAGE_LISTED
+from wrapgen.parse.usage import usage_positionals
 from wrapgen.probe.frameworks import framework_root, root_may_wait
 from wrapgen.probe.node import NodeRead
 from wrapgen.probe.workers import Workers
@@ -320,7 +321,7 @@ def read_node(
             continue
         if result.text.strip() in echo:
             # The tool ignored the subcommand and printed its parent's help again.
-            problems.append(f"`{prober.name} {' '.join(args)}` printed the same help as its parent")
+            problems.append(f"`{prober.name} {' '.join(args)}` {_ECHOED}")
             continue
         parsed, error = _safe_parse(parse, result.text, prog=(prober.name, *path), style=style)
         if parsed is None:
@@ -922,6 +923,26 @@ def _man_listed_commands(prober, parse: ParseFn, root: Command) -> Command:
     return replace(root, subcommands=root.subcommands + extra) if extra else root
 
 
+_ECHOED = "printed the same help as its parent"
+# A usage line's slot for the command: "<command>", "COMMAND", "<subcommand>"
+_COMMAND_PLACE = re.compile(r"<(?:sub)?command>|\b(?:SUB)?COMMAND\b")
+
+
+def _in_parent_usage(stub: Command, parent: Command) -> Command:
+    """A command whose help is its parent's: the parent's usage lines with a slot for the command
+    are its own with its name in the slot (``7z <command> ... <archive_name>`` -> ``7z l ...
+    <archive_name>``), and its operands are theirs."""
+    lines = tuple(
+        _COMMAND_PLACE.sub(stub.name, line, count=1)
+        for line in parent.usage
+        if _COMMAND_PLACE.search(line)
+    )
+    if not lines or stub.usage or stub.positionals:
+        return stub
+    prog = (lines[0].split()[0], *stub.path)
+    return replace(stub, usage=lines, positionals=usage_positionals(lines, prog=prog))
+
+
 def _assemble(
     command: Command, reads: dict[tuple[str, ...], NodeRead], shared: _Shared | None = None
 ) -> Command:
@@ -937,7 +958,8 @@ def _assembled_children(
     for stub in command.subcommands:
         node = reads.get(stub.path)
         if node is None or node.command is None:
-            children.append(stub)
+            echoed = node is not None and any(_ECHOED in problem for problem in node.problems)
+            children.append(_in_parent_usage(stub, command) if echoed else stub)
             continue
         child = node.command if shared is None else _with_globals(node.command, shared)
         children.append(

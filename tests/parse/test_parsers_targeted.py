@@ -686,3 +686,28 @@ def test_a_few_forms_of_one_tool_are_no_list_of_commands():
         "        (to execute a jar file)\n"
     )
     assert parse_help(text, prog=("runner",)).subcommands == ()
+
+
+def test_yargs_commands_under_headings_of_their_own_words():
+    """yargs groups its command-line listing under headings of the tool's own ("ACCOUNT", "COMPUTE &
+    AI"): rows of the program and a command word, then a summary, are a listing under any heading;
+    a pictograph opening a summary is no part of it."""
+    text = (
+        "edgectl\n\n"
+        "COMMANDS\n"
+        "  edgectl docs [search..]        \U0001f4da Open the command documentation\n\n"
+        "ACCOUNT\n"
+        "  edgectl login                  \U0001f513 Login to the cloud\n"
+        "  edgectl whoami                 \U0001f575\ufe0f Retrieve your user information\n\n"
+        "COMPUTE & AI\n"
+        "  edgectl deploy [script]        \U0001f199 Deploy a worker\n"
+        "  edgectl tail [worker]          \U0001f9a0 Start a log tailing session\n\n"
+        "GLOBAL FLAGS\n"
+        "  -c, --config    Path to the configuration file  [string]\n"
+        "  -h, --help      Show help  [boolean]\n"
+    )
+    command = parse_help(text, prog=("edgectl",), style="yargs")
+    by_name = {c.name: c for c in command.subcommands}
+    assert list(by_name) == ["docs", "login", "whoami", "deploy", "tail"]
+    assert by_name["whoami"].summary == "Retrieve your user information"
+    assert by_name["deploy"].group == "COMPUTE & AI"

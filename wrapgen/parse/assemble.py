@@ -327,6 +327,18 @@ _OPERATION_HEADING = re.compile(
 )
 
 
+def rows_name_commands(lines, prog: tuple[str, ...]) -> bool:
+    """Whether a section under a heading of its own words ("ACCOUNT", "COMPUTE & AI") is a
+    listing: two or more indented rows, every one the program and a command word, then a summary
+    after a gap ("  wrangler whoami        Retrieve your user information")."""
+    if not prog or not prog[0]:
+        return False
+    head = re.escape(" ".join(prog))
+    rows = [line for line in lines if line.strip()]
+    entry = re.compile(rf"^\s{{1,8}}{head}\s+[a-z][\w-]*(?:\s\S+)*?\s{{2,}}\S")
+    return len(rows) >= 2 and all(entry.match(line) for line in rows)
+
+
 def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules, stubs: bool = True) -> Parts:
     """Walk the sections once and sort what they hold into ``Parts``. ``stubs=False``: the listing
     sections' entries are not read as stubs, for a style that reads its commands its own way (it
@@ -342,6 +354,8 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules, stubs: bool = 
     for section in parts.sections:
         role = classify(section, rules)
         lines = list(section.lines)
+        if role == "other" and stubs and rows_name_commands(lines, prog):
+            role = "listing"  # yargs' "ACCOUNT", "COMPUTE & AI": rows of "TOOL cmd   Summary"
         if role == "listing":
             under_empty_listing = not any(line.strip() for line in lines)
         elif role == "other" and under_empty_listing:

@@ -16,10 +16,11 @@ printed (yargs reads ``--dataSource x`` as the value). Commands are listed as wh
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import replace
 
 from wrapgen.model.tool import Command, Flag, Positional
-from wrapgen.parse.assemble import Rules, assemble, classify, read_parts
+from wrapgen.parse.assemble import Rules, assemble, classify, read_parts, rows_name_commands
 from wrapgen.parse.listing import stub
 from wrapgen.parse.registry import register_parser
 from wrapgen.parse.sections import indent_of
@@ -156,7 +157,10 @@ def _listing(parts, prog: tuple[str, ...]) -> list[Command]:
     out: list[Command] = []
     path = tuple(prog[1:])
     for section in parts.sections:
-        if classify(section, RULES) != "listing":
+        role = classify(section, RULES)
+        if role != "listing" and not (
+            role == "other" and rows_name_commands(list(section.lines), prog)
+        ):
             continue
         for line in section.lines:
             text = line.strip()
@@ -170,7 +174,7 @@ def _listing(parts, prog: tuple[str, ...]) -> list[Command]:
                     words = words[len(path) :]
                 name = words[0] if words and re.fullmatch(r"[A-Za-z0-9][\w:.-]*", words[0]) else ""
                 if name:
-                    summary, _ = annotations(summary)
+                    summary, _ = annotations(_without_pictograph(summary))
                     out.append(stub(path + (name,), summary=summary[:300], group=section.title))
                     continue
             if out and indent_of(line) > 4:
@@ -179,6 +183,16 @@ def _listing(parts, prog: tuple[str, ...]) -> list[Command]:
                     summary=(out[-1].summary + " " + wrapped).strip()[:300]
                 )
     return out
+
+
+def _without_pictograph(text: str) -> str:
+    """A summary without the pictograph it opens with ("🔐 Manage authentication")."""
+    start = 0
+    while start < len(text) and (
+        unicodedata.category(text[start]) in ("So", "Sk", "Mn", "Cf") or text[start] == " "
+    ):
+        start += 1
+    return text[start:] if start < len(text) else text
 
 
 def _split_entry(text: str) -> tuple[str, str, str]:

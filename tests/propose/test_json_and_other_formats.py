@@ -42,3 +42,15 @@ def test_a_flag_printing_another_format_is_left_out_where_the_verb_selects_json(
     # on a text verb the format is the answer's own: no such reason (the ranking decides)
     text = plan_args(command, tool="wgq", effect="read")
     assert not any(why.startswith("another output format") for _, why in text.left_out)
+
+
+def test_a_single_dash_json_switch_selects_json():
+    """A tool that spells its long options with one dash (`-json`: "set output mode to 'json'")."""
+    dbshell = Command(
+        flags=(
+            Flag(aliases=("-csv",), description="set output mode to 'csv'"),
+            Flag(aliases=("-json",), description="set output mode to 'json'"),
+        )
+    )
+    choice = select_json(dbshell)
+    assert choice.selection == ("-json",) and choice.flag == "-json"

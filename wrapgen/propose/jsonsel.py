@@ -69,21 +69,23 @@ def select_json(command: Command, *, fields: Sequence[str] = ()) -> JsonChoice:
     """The JSON selection of ``command`` (its own flags first, then global ones)."""
     flags = list(command.flags) + list(command.global_flags)
     for flag in flags:
-        if (flag.long == "--json" or "--json" in flag.aliases) and not _INPUT_JSON.search(
-            flag.description or ""
-        ):
+        # "--json", or "-json" where the tool spells its long options with one dash
+        spelling = next((s for s in ("--json", "-json") if s in flag.spellings), "")
+        if spelling and not _INPUT_JSON.search(flag.description or ""):
             if not flag.takes_value or flag.value_optional:
-                return JsonChoice(("--json",), "--json", "the help lists --json")
+                return JsonChoice((spelling,), spelling, f"the help lists {spelling}")
             available = tuple(fields) or fields_from_text(command.description)
             chosen = pick_fields(available)
             if not chosen:
                 return JsonChoice(
-                    False, "--json", "--json needs field names and the help lists none; text output"
+                    False,
+                    spelling,
+                    f"{spelling} needs field names and the help lists none; text output",
                 )
             return JsonChoice(
-                ("--json", ",".join(chosen)),
-                "--json",
-                f"--json takes fields; chose {', '.join(chosen)} from {len(available)}",
+                (spelling, ",".join(chosen)),
+                spelling,
+                f"{spelling} takes fields; chose {', '.join(chosen)} from {len(available)}",
                 chosen,
             )
     for names in (("output", "o"), ("format",), ("output-format", "out-format")):

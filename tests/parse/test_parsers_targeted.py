@@ -711,3 +711,30 @@ def test_yargs_commands_under_headings_of_their_own_words():
     assert list(by_name) == ["docs", "login", "whoami", "deploy", "tail"]
     assert by_name["whoami"].summary == "Retrieve your user information"
     assert by_name["deploy"].group == "COMPUTE & AI"
+
+
+def test_a_listing_that_gives_each_help_over_its_form():
+    """A storage client lists "  Make bucket" over "      store mb s3://BUCKET": each form is a
+    command, the line over it its summary, and a placeholder written inside its URL scheme
+    ("s3://BUCKET/OBJECT") an operand."""
+    text = (
+        "Usage: store [options] COMMAND [parameters]\n\n"
+        "Commands:\n"
+        "  Make bucket\n"
+        "      store mb s3://BUCKET\n"
+        "  List objects or buckets\n"
+        "      store ls [s3://BUCKET[/PREFIX]]\n"
+        "  Get file from bucket\n"
+        "      store get s3://BUCKET/OBJECT LOCAL_FILE\n"
+        "  Delete file from bucket (alias for del)\n"
+        "      store rm s3://BUCKET/OBJECT\n"
+    )
+    command = parse_help(text, prog=("store",))
+    by_name = {c.name: c for c in command.subcommands}
+    assert list(by_name) == ["mb", "ls", "get", "rm"]
+    assert by_name["mb"].summary == "Make bucket"
+    assert [(p.name, p.required) for p in by_name["get"].positionals] == [
+        ("s3://BUCKET/OBJECT", True),
+        ("LOCAL_FILE", True),
+    ]
+    assert [(p.name, p.required) for p in by_name["ls"].positionals] == [("s3://BUCKET", False)]

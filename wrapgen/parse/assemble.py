@@ -370,7 +370,12 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules, stubs: bool = 
             role = "after-usage"
         if role == "options" and len(prog) > 1 and re.search(r"^general options$", section.key):
             role = "globals"  # pip install's "General Options" are the root's, inherited
-        if role == "listing":
+        listed = usage_list_commands(lines, prog=prog) if role == "listing" and stubs else []
+        if listed:
+            # each command's help over its form ("  Make bucket" / "      TOOL mb s3://BUCKET"):
+            # the forms are the commands, with their operands
+            parts.subcommands.extend(replace(c, group=section.title) for c in listed)
+        elif role == "listing":
             if stubs:
                 # "examine the history and state (see also: git help revisions)": the pointer is no group name
                 group = re.sub(r"\s*\(see also:[^)]*\)$", "", section.title)

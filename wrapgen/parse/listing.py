@@ -202,12 +202,39 @@ _NOT_COMMAND_WORDS = frozenset(
 MIN_USAGE_FORMS = 3
 
 
+def _forms_below_their_help(lines, prog: tuple[str, ...]) -> list[tuple[str, str, list[str]]]:
+    """``[(word, form, [help])]`` of a listing that gives each command's help first and its form
+    below it, indented deeper (a storage client's "  Make bucket" over "      s3cmd mb s3://BUCKET");
+    a word listed twice keeps its first form."""
+    forms: list[tuple[str, str, list[str]]] = []
+    said: tuple[int, str] | None = None  # the last line of help not yet given to a form
+    for line in lines:
+        if not line.strip():
+            continue
+        line = line.expandtabs(8)
+        indent = indent_of(line)
+        text = " ".join(line.split())
+        match = _USAGE_FORM.match(text)
+        if match and match["prog"] == prog[-1] and match["word"] not in _NOT_COMMAND_WORDS:
+            if (
+                said is not None
+                and said[0] < indent
+                and match["word"] not in {w for w, _, _ in forms}
+            ):
+                forms.append((match["word"], text, [said[1]]))
+            said = None
+        else:
+            said = (indent, text)
+    return forms
+
+
 def usage_list_commands(lines, *, prog: tuple[str, ...]) -> list[Command]:
     """The commands of a usage section that lists one form per command, each with its help below
     it, indented deeper (a password store's "pass init [--path=subfolder] gpg-id..." then
     "Initialize new password storage ..."): each is a command with that form as its usage line,
     the help's first sentence as its summary, and its operands and flags from the form; [] when
-    fewer than three forms name a command word of their own."""
+    fewer than three forms name a command word of their own. A listing that gives each help
+    first and the form below it is read the same way."""
     from wrapgen.parse.usage import usage_flags
 
     forms: list[tuple[str, str, list[str]]] = []  # (word, form, help lines)
@@ -233,7 +260,9 @@ def usage_list_commands(lines, *, prog: tuple[str, ...]) -> list[Command]:
             break
     words = [word for word, _, _ in forms]
     if len(set(words)) < MIN_USAGE_FORMS or len(set(words)) != len(words):
-        return []
+        forms = _forms_below_their_help(lines, prog)
+        if len(forms) < MIN_USAGE_FORMS:
+            return []
     out = []
     for word, form, said in forms:
         usage = (re.sub(r"\[(" + re.escape(word) + r")\]", r"\1", form, count=1),)

@@ -342,6 +342,7 @@ _UPPER = re.compile(r"[A-Z][A-Z0-9_-]*(?:[/:][A-Z][A-Z0-9_-]*)*")
 
 
 _ANGLED = re.compile(r"<[^<>]*>")
+_URL_PLACEHOLDER = re.compile(r"[a-z][a-z0-9+.-]*://[A-Z][A-Z0-9_]*(?:/[A-Z][A-Z0-9_]*)*/?")
 _LOWER_WORD = re.compile(r"[a-z][a-z0-9_-]*")
 _CAMEL_WORD = re.compile(r"[a-z]+(?:-?[A-Z][A-Za-z0-9]*)+")
 _ACRONYM_WORD = re.compile(r"[A-Z]{2,}[a-z]+[A-Za-z0-9]*")  # "XMLfiles", "URLlist"
@@ -371,6 +372,8 @@ def _placeholder(text: str, *, bare_ok: bool) -> str | None:
         return text
     if _REMOTE_WORD.fullmatch(text):
         return text  # rclone: "source:path dest:path", "remote:"; no subcommand word holds a colon
+    if _URL_PLACEHOLDER.fullmatch(text):
+        return text  # "s3://BUCKET/OBJECT": a placeholder written inside its URL scheme
     return None
 
 

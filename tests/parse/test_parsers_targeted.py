@@ -738,3 +738,18 @@ def test_a_listing_that_gives_each_help_over_its_form():
         ("LOCAL_FILE", True),
     ]
     assert [(p.name, p.required) for p in by_name["ls"].positionals] == [("s3://BUCKET", False)]
+
+
+def test_a_listing_of_whole_forms_with_their_help_beside_them():
+    """`  tool init [name]      Initialize a project`: the form is the usage line, the words after
+    the gap the summary (never part of the form)."""
+    text = (
+        "Usage: tool <command>\n\nCommands:\n"
+        "  tool init [name]      Initialize a project\n"
+        "  tool build            Build it\n"
+        "  tool deploy [env]     Deploy it\n"
+    )
+    by_name = {c.name: c for c in parse_help(text, prog=("tool",)).subcommands}
+    assert by_name["init"].usage == ("tool init [name]",)
+    assert by_name["init"].summary == "Initialize a project"
+    assert [p.name for p in by_name["deploy"].positionals] == ["env"]

@@ -202,6 +202,14 @@ _NOT_COMMAND_WORDS = frozenset(
 MIN_USAGE_FORMS = 3
 
 
+def _form_and_help(line: str) -> tuple[str, str]:
+    """A line's form and the help beside it after a gap of two spaces or more ("TOOL cmd ARG    Does
+    it"), each with its blanks collapsed."""
+    parts = re.split(r"(?<=\S)\s{2,}(?=\S)", line.strip(), maxsplit=1)
+    form = " ".join(parts[0].split())
+    return form, " ".join(parts[1].split()) if len(parts) > 1 else ""
+
+
 def _forms_below_their_help(lines, prog: tuple[str, ...]) -> list[tuple[str, str, list[str]]]:
     """``[(word, form, [help])]`` of a listing that gives each command's help first and its form
     below it, indented deeper (a storage client's "  Make bucket" over "      s3cmd mb s3://BUCKET");
@@ -213,7 +221,7 @@ def _forms_below_their_help(lines, prog: tuple[str, ...]) -> list[tuple[str, str
             continue
         line = line.expandtabs(8)
         indent = indent_of(line)
-        text = " ".join(line.split())
+        text, _ = _form_and_help(line)
         match = _USAGE_FORM.match(text)
         if match and match["prog"] == prog[-1] and match["word"] not in _NOT_COMMAND_WORDS:
             if (
@@ -244,7 +252,7 @@ def usage_list_commands(lines, *, prog: tuple[str, ...]) -> list[Command]:
             continue
         line = line.expandtabs(8)
         indent = indent_of(line)
-        text = " ".join(line.split())
+        text, beside = _form_and_help(line)
         match = _USAGE_FORM.match(text)
         if (
             (base is None or indent <= base)
@@ -253,7 +261,7 @@ def usage_list_commands(lines, *, prog: tuple[str, ...]) -> list[Command]:
             and match["word"] not in _NOT_COMMAND_WORDS
         ):
             base = indent
-            forms.append((match["word"], text, []))
+            forms.append((match["word"], text, [beside] if beside else []))
         elif forms and base is not None and indent > base:
             forms[-1][2].append(text)
         elif forms:

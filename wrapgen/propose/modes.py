@@ -231,7 +231,7 @@ def is_mode_flag(flag: Flag, *, bin: str, short_only: bool = False) -> bool:
         return True
     if flag.operation and flag.takes_value:
         # an operation with what it works on ("-L|--listfiles <package>..."): a mode whose value
-        # is its operands (mode_operands)
+        # is its operands (operation_operand)
         return not (dangerous_reason(flag, tool=bin) or flag_noise(flag))
     if flag.takes_value:
         return False
@@ -339,11 +339,11 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
         summary = f"Print what {bin} makes of its input; the files stay as they are (only {in_place.long} rewrites them)"
     json_choice = select_json(root)
     skipped: list[tuple[str, str]] = []
+    short_only = short_only_flags(root)
     modes = [
         f
         for f in root.flags
-        if is_mode_flag(f, bin=bin, short_only=short_only_flags(root))
-        or leads_usage_line(root, f, bin=bin)
+        if is_mode_flag(f, bin=bin, short_only=short_only) or leads_usage_line(root, f, bin=bin)
     ]
     # A tool whose help lists its operations (archiver, packer) is run as one of them: with no operation
     # flag archiver refuses to run, and packer's default is its --compress.
@@ -440,7 +440,7 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
             )
         )
     rewrite = next(
-        (f for f in root.flags if f.long and set(f.spellings) & opt_in_rewrite() and f.long != ""),
+        (f for f in root.flags if f.long and set(f.spellings) & opt_in_rewrite()),
         None,
     )
     if in_place is None and rewrite is not None and not by_operation:

@@ -6,7 +6,7 @@ import re
 
 from wrapgen.model.tool import Command
 from wrapgen.parse.sections import indent_of
-from wrapgen.parse.usage import usage_positionals
+from wrapgen.parse.usage import usage_flags, usage_positionals
 
 __all__ = ["parse_listing", "stub"]
 
@@ -243,8 +243,6 @@ def usage_list_commands(lines, *, prog: tuple[str, ...]) -> list[Command]:
     the help's first sentence as its summary, and its operands and flags from the form; [] when
     fewer than three forms name a command word of their own. A listing that gives each help
     first and the form below it is read the same way."""
-    from wrapgen.parse.usage import usage_flags
-
     forms: list[tuple[str, str, list[str]]] = []  # (word, form, help lines)
     base: int | None = None
     for line in lines:

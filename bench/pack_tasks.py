@@ -796,7 +796,11 @@ def resolve_in_pack(match: dict, binding: dict) -> tuple[str | None, dict | None
     )
     for key in sorted(binding.get("verbs") or {}):
         parsed = parse_verb(binding.get("bin", ""), binding["verbs"][key])
-        args, reason, rank = resolve(match, parsed)
+        try:
+            args, reason, rank = resolve(match, parsed)
+        except ValueError as error:
+            # a value the verb types otherwise ("file" for an integer slot): it cannot express it
+            args, reason, rank = None, f"a value does not fit the verb's types ({error})", 0
         if args is None:
             if parsed["path"] == list(match.get("path") or []) and rank > farthest:
                 why, farthest = f"{reason} (nearest verb: {key})", rank

@@ -32,3 +32,23 @@ def test_json_true_selects_no_literal_flag():
 def test_json_tokens_are_literals_of_the_verb():
     parsed = pack_tasks.parse_verb("tool", _verb(["--format", "json"]))
     assert parsed["literals"] == {"--format": "json"}
+
+
+def test_a_value_the_verb_types_otherwise_is_not_expressible():
+    """A word where the verb's operand is an integer: that verb cannot express it (a held-out chunk
+    of bench/evaluate.py ended in a ValueError)."""
+    binding = {
+        "bin": "tool",
+        "verbs": {
+            "show": {
+                "cli": ["tool", "show", "{{count}}"],
+                "args": {"type": "object", "properties": {"count": {"type": "integer"}}},
+                "policy": {"effect": "read"},
+            }
+        },
+    }
+    match = {"path": ["show"], "opts": {}, "operands": ["file"]}
+    verb, args, why = pack_tasks.resolve_in_pack(match, binding)
+    assert verb is None and args is None and "does not fit" in why
+    verb, args, _ = pack_tasks.resolve_in_pack({**match, "operands": ["3"]}, binding)
+    assert verb == "show" and args == {"count": 3}

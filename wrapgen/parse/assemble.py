@@ -330,7 +330,7 @@ _OPERATION_HEADING = re.compile(
 def rows_name_commands(lines, prog: tuple[str, ...]) -> bool:
     """Whether a section under a heading of its own words ("ACCOUNT", "COMPUTE & AI") is a
     listing: two or more indented rows, every one the program and a command word, then a summary
-    after a gap ("  wrangler whoami        Retrieve your user information")."""
+    after a gap ("  edgectl whoami        Retrieve your user information")."""
     if not prog or not prog[0]:
         return False
     head = re.escape(" ".join(prog))

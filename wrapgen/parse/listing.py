@@ -212,7 +212,7 @@ def _form_and_help(line: str) -> tuple[str, str]:
 
 def _forms_below_their_help(lines, prog: tuple[str, ...]) -> list[tuple[str, str, list[str]]]:
     """``[(word, form, [help])]`` of a listing that gives each command's help first and its form
-    below it, indented deeper (a storage client's "  Make bucket" over "      s3cmd mb s3://BUCKET");
+    below it, indented deeper (a storage client's "  Make bucket" over "      store mb s3://BUCKET");
     a word listed twice keeps its first form."""
     forms: list[tuple[str, str, list[str]]] = []
     said: tuple[int, str] | None = None  # the last line of help not yet given to a form

@@ -930,7 +930,7 @@ _COMMAND_PLACE = re.compile(r"<(?:sub)?command>|\b(?:SUB)?COMMAND\b")
 
 def _in_parent_usage(stub: Command, parent: Command) -> Command:
     """A command whose help is its parent's: the parent's usage lines with a slot for the command
-    are its own with its name in the slot (``packer <command> ... <archive_name>`` -> ``packer l ...
+    are its own with its name in the slot (``archiver <command> ... <archive_name>`` -> ``archiver l ...
     <archive_name>``), and its operands are theirs."""
     lines = tuple(
         _COMMAND_PLACE.sub(stub.name, line, count=1)

@@ -216,24 +216,27 @@ def _forms_below_their_help(lines, prog: tuple[str, ...]) -> list[tuple[str, str
     a word listed twice keeps its first form."""
     forms: list[tuple[str, str, list[str]]] = []
     said: tuple[int, str] | None = None  # the last line of help not yet given to a form
+    for indent, text, _, word in _lines_read(lines, prog):
+        if word:
+            if said is not None and said[0] < indent and word not in {w for w, _, _ in forms}:
+                forms.append((word, text, [said[1]]))
+            said = None
+        else:
+            said = (indent, f"{text} {beside}".strip())
+    return forms
+
+
+def _lines_read(lines, prog: tuple[str, ...]):
+    """Each line that is not blank as (indent, text, help beside it, command word): the word is the
+    one a form of the program names ("" on a line that is no form)."""
     for line in lines:
         if not line.strip():
             continue
         line = line.expandtabs(8)
-        indent = indent_of(line)
-        text, _ = _form_and_help(line)
+        text, beside = _form_and_help(line)
         match = _USAGE_FORM.match(text)
-        if match and match["prog"] == prog[-1] and match["word"] not in _NOT_COMMAND_WORDS:
-            if (
-                said is not None
-                and said[0] < indent
-                and match["word"] not in {w for w, _, _ in forms}
-            ):
-                forms.append((match["word"], text, [said[1]]))
-            said = None
-        else:
-            said = (indent, text)
-    return forms
+        named = match and match["prog"] == prog[-1] and match["word"] not in _NOT_COMMAND_WORDS
+        yield indent_of(line), text, beside, match["word"] if named else ""
 
 
 def usage_list_commands(lines, *, prog: tuple[str, ...]) -> list[Command]:
@@ -245,23 +248,12 @@ def usage_list_commands(lines, *, prog: tuple[str, ...]) -> list[Command]:
     first and the form below it is read the same way."""
     forms: list[tuple[str, str, list[str]]] = []  # (word, form, help lines)
     base: int | None = None
-    for line in lines:
-        if not line.strip():
-            continue
-        line = line.expandtabs(8)
-        indent = indent_of(line)
-        text, beside = _form_and_help(line)
-        match = _USAGE_FORM.match(text)
-        if (
-            (base is None or indent <= base)
-            and match
-            and match["prog"] == prog[-1]
-            and match["word"] not in _NOT_COMMAND_WORDS
-        ):
+    for indent, text, beside, word in _lines_read(lines, prog):
+        if word and (base is None or indent <= base):
             base = indent
-            forms.append((match["word"], text, [beside] if beside else []))
+            forms.append((word, text, [beside] if beside else []))
         elif forms and base is not None and indent > base:
-            forms[-1][2].append(text)
+            forms[-1][2].append(f"{text} {beside}".strip())
         elif forms:
             break
     words = [word for word, _, _ in forms]

@@ -216,7 +216,7 @@ def _forms_below_their_help(lines, prog: tuple[str, ...]) -> list[tuple[str, str
     a word listed twice keeps its first form."""
     forms: list[tuple[str, str, list[str]]] = []
     said: tuple[int, str] | None = None  # the last line of help not yet given to a form
-    for indent, text, _, word in _lines_read(lines, prog):
+    for indent, text, beside, word in _lines_read(lines, prog):
         if word:
             if said is not None and said[0] < indent and word not in {w for w, _, _ in forms}:
                 forms.append((word, text, [said[1]]))

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from wrapgen.model.tool import Command, Flag, Positional
-from wrapgen.parse.listing import parse_listing, usage_list_commands
+from wrapgen.parse.listing import form_and_help, parse_listing, usage_list_commands
 from wrapgen.parse.options import merge_flag, merge_flags, parse_options
 from wrapgen.parse.sections import Section, indent_of, split_sections
 from wrapgen.parse.usage import split_example, usage_flags, usage_positionals
@@ -470,17 +470,16 @@ def _usage_table(sections, prog: tuple[str, ...]) -> list[tuple[str, str]] | Non
     if len(sections) != 1 or sections[0].title:
         return None
     lines = [line.expandtabs(8) for line in sections[0].lines if line.strip()]
-    own = re.escape(prog[-1])
     forms = []
     for line in lines[:40]:
         if line[:1].isspace() and forms:
             form, said = forms[-1]  # the help of the form above, run on: "        Ctrl-C to exit"
             forms[-1] = (form, f"{said} {line.strip()}".strip())
             continue
-        match = re.match(rf"^{own}((?: \S+)*?)(?:\s{{2,}}(\S.*))?$", line.strip())
-        if match is None:
+        form, said = form_and_help(line)
+        if form != prog[-1] and not form.startswith(f"{prog[-1]} "):
             return None
-        forms.append((f"{prog[-1]}{match[1]}", (match[2] or "").strip()))
+        forms.append((form, said))
     return forms if forms and any(said for _, said in forms) else None
 
 

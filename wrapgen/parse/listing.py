@@ -8,7 +8,7 @@ from wrapgen.model.tool import Command
 from wrapgen.parse.sections import indent_of
 from wrapgen.parse.usage import usage_flags, usage_positionals
 
-__all__ = ["parse_listing", "stub"]
+__all__ = ["parse_listing", "stub", "usage_list_commands", "form_and_help"]
 
 # The most subcommands read from one listing: git help -a lists ~170, kubectl ~50.
 MAX_STUBS = 2_000
@@ -202,7 +202,7 @@ _NOT_COMMAND_WORDS = frozenset(
 MIN_USAGE_FORMS = 3
 
 
-def _form_and_help(line: str) -> tuple[str, str]:
+def form_and_help(line: str) -> tuple[str, str]:
     """A line's form and the help beside it after a gap of two spaces or more ("TOOL cmd ARG    Does
     it"), each with its blanks collapsed."""
     parts = re.split(r"(?<=\S)\s{2,}(?=\S)", line.strip(), maxsplit=1)
@@ -233,7 +233,7 @@ def _lines_read(lines, prog: tuple[str, ...]):
         if not line.strip():
             continue
         line = line.expandtabs(8)
-        text, beside = _form_and_help(line)
+        text, beside = form_and_help(line)
         match = _USAGE_FORM.match(text)
         named = match and match["prog"] == prog[-1] and match["word"] not in _NOT_COMMAND_WORDS
         yield indent_of(line), text, beside, match["word"] if named else ""

@@ -470,10 +470,11 @@ def plan_args(
             score = _score(flag, shown=shown) + _used_points(flag, used)
             # the floor is on the flag's own points; the help's order only breaks ties (as it
             # did, a flag listed late fell below the floor: -j/--parallel as the 14th)
+            entry = (score - i * 0.01, i, flag)
             if score < 0.9 and len(own_offered) > FEW_OWN_FLAGS:
-                unknown.append((score - i * 0.01, i, flag))
+                unknown.append(entry)
                 continue
-            ranked.append((score - i * 0.01, i, flag))
+            ranked.append(entry)
         ranked.sort(key=lambda t: (-t[0], t[1]))
         room = max(0, max_args - len(chosen_pos))
         # a short letter alone has no name that says people reach for it, nor a long name beside it

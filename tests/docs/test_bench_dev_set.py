@@ -4,19 +4,16 @@ half of the benchmark, and by the first hex digit of their name's SHA-256."""
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
+
+from support.bench import bench_module
 
 from conftest import REPO
 
 
 def _dev_set(monkeypatch):
-    monkeypatch.syspath_prepend(str(REPO / "bench"))  # its sibling modules, as when it is run
-    spec = importlib.util.spec_from_file_location("dev_set", REPO / "bench" / "dev_set.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("dev_set", monkeypatch)
 
 
 def _page(root, name: str, examples: int) -> None:

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
+
+from support.bench import bench_module
 
 from conftest import REPO
 
 
 def _evaluate(monkeypatch):
-    monkeypatch.syspath_prepend(str(REPO / "bench"))  # its sibling modules, as when it is run
-    spec = importlib.util.spec_from_file_location("evaluate", REPO / "bench" / "evaluate.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("evaluate", monkeypatch)
 
 
 def test_regimes_takes_usage_no_usage_both_or_a_list(monkeypatch):

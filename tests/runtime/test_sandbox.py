@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 from packs_runtime.packtools import binding_dict, verb
+from support.bounds import wait_until
 
-from wrapgen.runtime import execute
+from wrapgen.runtime import contain, execute
 from wrapgen.runtime import sandbox as sandbox_module
 from wrapgen.runtime.sandbox import plan
 
@@ -635,11 +636,13 @@ def test_a_root_callers_read_cannot_read_what_only_root_may(tmp_path):
 
 def test_processes_are_bounded_per_call_even_for_root(tmp_path, monkeypatch):
     """Where a cgroup can be made (root, or a delegated one), a call's processes are bounded by its
-    own pids.max, which binds a root caller too (RLIMIT_NPROC does not); its cgroup ends with it."""
-    probe = sandbox_module.pids_group()
-    if probe is None:
+    own pids.max, which binds a root caller too (RLIMIT_NPROC does not): on a call its supervisor
+    forks, and on calls the spawn helper runs, whose cgroups are made ahead of them once a call
+    asked for a bound. Every call's cgroup ends with it; the one made ahead for the next call holds
+    no bound, and ends with the helper."""
+    bases = contain._group_bases()
+    if not bases or not os.access(bases[0], os.W_OK):
         pytest.skip("no cgroup with the pids controller can be made here")
-    sandbox_module.end_group(probe)
     monkeypatch.setattr(sandbox_module, "PROCESSES", 12)
     code = (
         "import os, time\n"
@@ -651,12 +654,22 @@ def test_processes_are_bounded_per_call_even_for_root(tmp_path, monkeypatch):
         "    made += 1\n"
         "print(made, refused)\n"
     )
-    envelope = _run(code, tmp_path)
-    assert envelope["ok"], envelope
-    made, refused = map(int, envelope["result"].split())
-    assert made < 12 and refused == 40 - made
-    base = os.path.dirname(probe)
-    assert not [n for n in os.listdir(base) if n.startswith(f"wrapgen-{os.getpid()}-")]
+    for _call in range(3):  # (a cold spawn or the helper's; then the helper's, made ahead)
+        envelope = _run(code, tmp_path)
+        assert envelope["ok"], envelope
+        made, refused = map(int, envelope["result"].split())
+        assert made < 12 and refused == 40 - made
+    mine = f"wrapgen-{os.getpid()}-"
+
+    def left() -> list[str]:
+        return [os.path.join(b, n) for b in bases for n in os.listdir(b) if n.startswith(mine)]
+
+    if contain._helper:  # the helper's next spare has the next call's cgroup, made ahead
+        wait_until(left, what="the next call's cgroup, made ahead")
+    for path in left():  # only that one: unbounded until a call bounds it
+        assert Path(path, "pids.max").read_text().strip() == "max", path
+    contain._drop_helper(again=True)
+    wait_until(lambda: not left(), what="the cgroups made for this process's calls to end")
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="a root caller's case (others are refused by modes)")

@@ -38,8 +38,9 @@ Why a supervisor, and why this one:
   but needs a writable, delegated cgroup (rare for an unprivileged caller, absent on cgroup v1 hosts).
 
 The supervisor reports on a status pipe, one line per record: ``S <supervisor pid>`` first when
-the spawn helper forked it, ``P <tool pid>`` once the tool runs,
-``E <errno>`` when it could not be executed, ``X <exit code> <signal> <peak RSS KiB>`` when it ended.
+the spawn helper forked it, ``G <cgroup directory>`` where the call has one, ``P <tool pid>`` once
+the tool runs, ``E <errno>`` when it could not be executed, ``X <exit code> <signal> <peak RSS KiB>``
+when it ended.
 End of file on that pipe means the supervisor has exited and the subtree is empty.
 
 Linux only (``prctl``); elsewhere the spawn still works and the process group is all that is killed.
@@ -340,12 +341,13 @@ def _read_failure(err_r: int) -> bytes:
     return failed
 
 
-def _prefork_reader(sock_fd: int):
+def _prefork_reader(sock_fd: int, group=None):
     """Fork, ahead of the call, the child that will read it and become its tool (in a spare, before it
     takes one): ``(pid, channel)``, or None when that fails. The call then goes straight from the caller
     to the process that execs it (one wake-up, no fork on the call's path: a freshly forked process waits
     for a CPU behind every runnable one, several ms on a loaded host). The child dies with this process
-    (PDEATHSIG) and holds only the helper's socket and its channel to this process (``_reader_main``)."""
+    (PDEATHSIG) and holds only the helper's socket and its channel to this process (``_reader_main``);
+    it moves into ``group`` (the next call's cgroup, made ahead) while it waits for the call."""
     import socket
 
     try:
@@ -360,16 +362,19 @@ def _prefork_reader(sock_fd: int):
         theirs.close()
         return None
     if pid == 0:
-        _reader_main(sock_fd, theirs, me)
+        _reader_main(sock_fd, theirs, me, group)
     theirs.close()
     return pid, mine
 
 
-def _reader_main(sock_fd: int, channel, supervisor: int) -> None:
+def _reader_main(sock_fd: int, channel, supervisor: int, group=None) -> None:
     """A spare's pre-forked child: read the next call from the helper's socket, pass the supervisor what
     it needs (``C`` with the control and status pipes and an error pipe, or ``Q`` when the socket closed),
     then exec the call like ``_exec_tool`` (own session, stdio, the caller's umask and limits, the memory
-    limit). Never returns."""
+    limit). Never returns. ``group``: the cgroup made ahead for the call, joined while the call is
+    awaited; a call that asks for a bound on processes sets it there (or, without one, in a cgroup
+    made now). ``C`` is followed by ``G`` (the call asked for a bound) or ``T``, then the directory
+    of the call's cgroup (if any), which the supervisor removes after the call."""
     import socket
 
     err_w = None
@@ -381,6 +386,7 @@ def _reader_main(sock_fd: int, channel, supervisor: int) -> None:
             if os.getppid() != supervisor:
                 os._exit(ExitStatus.CANNOT_RUN)
         _close_all_but([sock_fd, channel.fileno()])
+        _join_group(group)
         sock = socket.socket(fileno=sock_fd)
         data, fds, _flags, _addr = socket.recv_fds(sock, _PACKET, 8)
         call = _recv_call(sock, data, fds) if data else None
@@ -389,8 +395,13 @@ def _reader_main(sock_fd: int, channel, supervisor: int) -> None:
             channel.send(b"Q")
             os._exit(ExitStatus.OK)
         argv, environ, cwd, index, memory_bytes, state = call
+        processes = _processes(state)
+        if processes is not None and not (group and _bound_group(group, processes)):
+            group = _make_group(processes)
+            _join_group(group)
         err_r, err_w = os.pipe()
-        socket.send_fds(channel, [b"C"], [fds[-2], fds[-1], err_r])
+        told = b"C" + (b"T" if processes is None else b"G") + (group or "").encode()
+        socket.send_fds(channel, [told], [fds[-2], fds[-1], err_r])
         channel.close()
         stdio = [None if i < 0 else fds[i] for i in index]
         for fd in {fds[-2], fds[-1], err_r} | set(fds) - set(stdio):
@@ -400,7 +411,6 @@ def _reader_main(sock_fd: int, channel, supervisor: int) -> None:
         if stdio[0] is None:
             stdio[0] = os.open(os.devnull, os.O_RDONLY)
         _take_caller_state(state)
-        _join_group(state)
         if cwd is not None:
             os.chdir(cwd)
         _exec_tool(
@@ -424,14 +434,82 @@ def _reader_main(sock_fd: int, channel, supervisor: int) -> None:
         os._exit(ExitStatus.CANNOT_RUN)
 
 
-def _join_group(state) -> None:
-    """In the tool's own process, before it execs: join the call's cgroup (``state``'s third item,
-    where there is one), so that all it starts is counted there. Best effort: a cgroup that cannot be
-    joined leaves the call to RLIMIT_NPROC."""
-    if state is None or len(state) < 3:
+# --- a cgroup per call: the sandbox's bound on processes ----------------------------------------
+#
+# RLIMIT_NPROC counts a uid's processes and does not bind root at all; a cgroup's ``pids.max`` bounds
+# one call's, whoever runs it. Where the caller may make one (root, or a delegated cgroup v2 that hands
+# ``pids`` on), a call that asks for a bound (``processes``) gets a cgroup of its own, named after the
+# process that made the call (``wrapgen-<caller pid>-<random>``), which its supervisor removes once
+# the call's processes are gone. Moving a process into a cgroup waits for an RCU grace period (10-15
+# ms here, most of a sandboxed call's cost): so once a call of the spawn helper's asked for a bound,
+# each later spare makes the next call's cgroup ahead of it, unbounded, and its pre-forked child moves
+# in while it waits for the call; the call then only writes its bound (or none), which costs nothing.
+
+_CGROUP_V1 = "/sys/fs/cgroup/pids"  # the cgroup v1 "pids" hierarchy
+_CGROUP_V2 = "/sys/fs/cgroup"
+_owner = None  # the spawn helper's caller (a helper's calls are its caller's); None elsewhere
+
+
+def _group_bases() -> list[str]:
+    """The caller's own cgroup directories under which a call's may be made: v1's ``pids`` one,
+    and v2's where its ``cgroup.subtree_control`` hands ``pids`` on (an empty list where neither)."""
+    try:
+        with open("/proc/self/cgroup", encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        _id, controllers, place = line.split(":", 2)
+        if "pids" in controllers.split(",") and os.path.isdir(_CGROUP_V1):
+            out.append(os.path.normpath(_CGROUP_V1 + place))
+        elif not controllers and os.path.exists(os.path.join(_CGROUP_V2, "cgroup.controllers")):
+            base = os.path.normpath(_CGROUP_V2 + place)
+            try:
+                with open(os.path.join(base, "cgroup.subtree_control"), encoding="utf-8") as handle:
+                    if "pids" in handle.read().split():
+                        out.append(base)
+            except OSError:
+                continue
+    return out
+
+
+def _make_group(processes) -> str | None:
+    """A new cgroup for one call, its ``pids.max`` ``processes`` (None: no bound yet): its directory,
+    or None where none can be made (no cgroup file system this process may write)."""
+    owner = _owner or os.getppid()  # (a supervisor's parent: the caller, or the helper's)
+    for base in _group_bases():
+        path = os.path.join(base, f"wrapgen-{owner}-{os.urandom(4).hex()}")
+        try:
+            os.mkdir(path)
+        except OSError:
+            continue
+        if _bound_group(path, processes):
+            return path
+        _end_group(path)
+    return None
+
+
+def _bound_group(path: str, processes) -> bool:
+    """Set the cgroup's ``pids.max`` (``max`` for None); False where it cannot be set."""
+    try:
+        fd = os.open(path + "/pids.max", os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.write(fd, b"max" if processes is None else b"%d" % processes)
+        finally:
+            os.close(fd)
+        return True
+    except OSError:
+        return False
+
+
+def _join_group(path) -> None:
+    """Move this process into the cgroup ``path`` (None: stay), so that all it starts is counted there.
+    Best effort: a cgroup that cannot be joined leaves the call to RLIMIT_NPROC."""
+    if not path:
         return
     try:
-        fd = os.open(state[2] + "/cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
+        fd = os.open(path + "/cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
         try:
             os.write(fd, b"0")  # (0: the writer itself)
         finally:
@@ -440,8 +518,38 @@ def _join_group(state) -> None:
         pass
 
 
-def _start_tool(argv, env, cwd, stdio, memory_bytes, state=None) -> tuple[int | None, int]:
-    """Fork and exec the tool: (its pid, 0), or (None, errno) when it could not be executed.
+def _end_group(path, *, tries: int = 50) -> bool:
+    """Remove a call's cgroup once its processes are gone (swept and reaped; a removal the kernel
+    refuses while the last exit completes is tried again, briefly): False where it still holds one."""
+    for _ in range(tries if path else 0):
+        try:
+            os.rmdir(path)
+            return True
+        except FileNotFoundError:
+            return True
+        except OSError:
+            time.sleep(0.002)
+    return not path
+
+
+def _end_groups_left() -> None:
+    """Try once more to remove the cgroups of calls whose supervisor was killed while a process of
+    theirs lived on (one that left the tool's session: a killed supervisor cannot sweep it)."""
+    with _lock:
+        left = list(_groups_left)
+    gone = [path for path in left if _end_group(path, tries=1)]
+    with _lock:
+        _groups_left[:] = [path for path in _groups_left if path not in gone]
+
+
+def _processes(state):
+    """The bound on processes a call's ``state`` asks for (its third item), or None."""
+    return state[2] if state is not None and len(state) > 2 else None
+
+
+def _start_tool(argv, env, cwd, stdio, memory_bytes, group=None) -> tuple[int | None, int]:
+    """Fork and exec the tool: (its pid, 0), or (None, errno) when it could not be executed; the tool
+    joins the cgroup ``group`` first (None: none).
 
     A fork rather than posix_spawn (which costs less) because only code running in the child
     before exec can set PR_SET_PDEATHSIG and a hard RLIMIT_DATA: with it the tool dies even when
@@ -463,7 +571,7 @@ def _start_tool(argv, env, cwd, stdio, memory_bytes, state=None) -> tuple[int | 
     me = os.getpid()
     tool = os.fork()
     if tool == 0:
-        _join_group(state)
+        _join_group(group)
         _exec_tool(argv, environ, places, stdio, err_w, memory_limit, me)
     os.close(err_w)
     failed = _read_failure(err_r)
@@ -524,6 +632,7 @@ def _run_call(
     handed=None,
     state=None,
     first=b"",
+    group=None,
 ) -> None:
     """Run the tool, wait for it or for a kill, sweep the subtree, report. Never returns.
 
@@ -536,7 +645,8 @@ def _run_call(
     tool's record (a spare's ``S <pid>``: one write, one wake-up of the caller). A handed call is not
     waited on until it execs: the child's error pipe is read once it has ended (an exec that failed
     gives ``E``, after a ``P`` with its pid), so this process wakes once for the call and once when
-    the tool ends."""
+    the tool ends. ``group``: the handed call's cgroup; a call this process forks gets one of its own
+    where ``state`` asks for a bound on processes. Either is removed once the subtree is swept."""
     try:
         err_r = None
         if handed is not None:
@@ -544,16 +654,21 @@ def _run_call(
         else:
             if state is not None:
                 _take_caller_state(state)
-            tool, failure = _start_tool(argv, env, cwd, stdio, memory_bytes, state)
+            processes = _processes(state)
+            group = None if processes is None else _make_group(processes)
+            tool, failure = _start_tool(argv, env, cwd, stdio, memory_bytes, group)
         if notice_w is not None:
             os.close(notice_w)
+        if group:  # (the caller removes it too, should this process be killed before it does)
+            first += b"G %s\n" % os.fsencode(group)
         for fd in {fd for fd in stdio if fd is not None}:
             os.close(
                 fd
             )  # only the tool holds the pipes now: end of file comes when its subtree is gone
         if tool is None:
-            os.write(st_w, first + b"E %d\n" % failure)
             kill_subtree()
+            _end_group(group)
+            os.write(st_w, first + b"E %d\n" % failure)
             return
         os.write(st_w, first + b"P %d\n" % tool)
         killed, ended = _wait_tool(tool, ctl_r)
@@ -573,6 +688,7 @@ def _run_call(
         code = os.waitstatus_to_exitcode(status)
         exit_code, sig = (code, 0) if code >= 0 else (-1, -code)
         kill_subtree()  # (no killpg now: the reaped tool's group id could name someone else's group)
+        _end_group(group)
         failed = b"" if err_r is None else _read_failure(err_r)
         if failed:
             os.write(st_w, b"E %d\n" % int(failed))
@@ -581,6 +697,7 @@ def _run_call(
     except BaseException:
         try:
             kill_subtree()
+            _end_group(group)
         except BaseException:
             pass
     finally:
@@ -626,6 +743,7 @@ _spawns = 0
 _helper = None  # [pid, socket, ready, owner pid, wait-until] once started; False when it cannot be
 _lock = _thread.allocate_lock()  # the helper's socket: one call's packets at a time
 _unreaped: list = []  # supervisors that closed their status pipe but had not exited when finished
+_groups_left: list = []  # cgroups of calls that still held a process when finished (``_end_group``)
 
 # The helper imports this module alone: a stand-in for the ``wrapgen.runtime`` package keeps its
 # ``__init__`` (binding, execute, render, schema, ...: two thirds of the helper's start-up) unrun.
@@ -661,19 +779,22 @@ def _helper_main(fd: int) -> None:
     """
     import socket  # (here, not in each spare: an import there would copy pages on every call)
 
+    global _owner
     try:
+        _owner = os.getppid()  # (the calls are its caller's: their cgroups are named after it)
         (fd,) = _become_supervisor([fd])
         _prctl()
         os.write(fd, b"R")  # ready
         children = set()
         spare = None  # (pid, read end of its notice pipe)
         early_deaths = 0
+        grouped = False  # a call asked for a bound on processes: the next ones may too
         while True:
             if spare is None:
                 notice_r, notice_w = os.pipe()
                 pid = os.fork()
                 if pid == 0:
-                    _spare_main(fd, notice_w, os.getppid())
+                    _spare_main(fd, notice_w, os.getppid(), grouped)
                 os.close(notice_w)
                 children.add(pid)
                 spare = (pid, notice_r)
@@ -683,16 +804,18 @@ def _helper_main(fd: int) -> None:
             if not select.select([spare[1]], [], [], 1.0 if len(children) > 1 else None)[0]:
                 continue
             notice = os.read(spare[1], 1)
-            if (
-                notice == b"T"
-            ):  # taken: wait (bounded) until its tool runs, then fork the next spare
+            if notice in (
+                b"T",
+                b"G",
+            ):  # taken: wait (bounded) until its tool runs, then fork the next
                 select.select([spare[1]], [], [], 0.5)
                 early_deaths = 0
+                grouped = grouped or notice == b"G"  # (from then on: calls come mixed)
             os.close(spare[1])
             spare = None
             if notice == b"Q":  # the caller is gone
                 break
-            if notice != b"T":  # the spare died before it took a call
+            if notice not in (b"T", b"G"):  # the spare died before it took a call
                 early_deaths += 1
                 if early_deaths > 3:
                     break
@@ -702,13 +825,15 @@ def _helper_main(fd: int) -> None:
     os._exit(ExitStatus.OK)
 
 
-def _spare_main(fd: int, notice_w: int, helper: int) -> None:
+def _spare_main(fd: int, notice_w: int, helper: int, grouped: bool = False) -> None:
     """A spare supervisor (in the helper's child): its pre-forked child reads the next call from the
     socket and becomes the call's tool (``_reader_main``); this process supervises it. Never returns.
 
     It tells the helper on ``notice_w``: ``T`` once the whole call is read (the socket is free for
-    another reader) or ``Q`` when the socket closed (the caller is gone); the pipe's end of file, once
-    its tool runs (or it died), lets the helper fork the next spare. Until it has taken a call the
+    another reader; ``G`` for a call that asked for a bound on processes) or ``Q`` when the socket
+    closed (the caller is gone); the pipe's end of file, once its tool runs (or it died), lets the
+    helper fork the next spare. ``grouped`` (one of the helper's calls asked for a bound): the call's
+    cgroup is made now, unbounded, and joined by the child while it waits (``_reader_main``). Until it has taken a call the
     spare dies with the helper (PDEATHSIG): a spare left behind would hold the caller's socket open.
     From the call on it must not: a supervisor outlives its helper long enough to sweep its subtree.
     Where the child cannot be forked, the spare reads the call itself and forks the tool on it."""
@@ -721,30 +846,39 @@ def _spare_main(fd: int, notice_w: int, helper: int) -> None:
             prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
             if os.getppid() != helper:
                 os._exit(ExitStatus.OK)
-        child = _prefork_reader(fd)
+        group = _make_group(None) if grouped else None
+        child = _prefork_reader(fd, group)
         if child is not None:
             pid, channel = child
-            data, got, _flags, _addr = socket.recv_fds(channel, 16, 3)
+            data, got, _flags, _addr = socket.recv_fds(channel, 4096, 3)
             channel.close()
             if (
-                data != b"C" or len(got) != 3
+                data[:1] != b"C" or len(got) != 3
             ):  # Q: the caller is gone; nothing: the child died first
+                os.waitpid(pid, 0)  # (it is leaving: its cgroup empties; the helper, told Q,
+                _end_group(group)  # exits, and this process with it)
                 if data == b"Q":
                     os.write(notice_w, b"Q")
                 os._exit(ExitStatus.OK)
             if prctl is not None:
                 prctl(_PR_SET_PDEATHSIG, 0, 0, 0, 0)
-            os.write(notice_w, b"T")
+            if data[2:].decode() != group:  # (made by the child for the call: the one made ahead
+                _end_group(group)  # held nobody but the child, which left it)
+                group = data[2:].decode() or None
+            os.write(notice_w, data[1:2])
             ctl_r, st_w, err_r, notice_w = _become_supervisor(got + [notice_w], again=True)
             handed, call = (pid, err_r), ((), None, None, (), None, None)
             stdio = ()
         else:
+            _end_group(group)
+            group = None
             sock = socket.socket(fileno=fd)
             data, fds, _flags, _addr = socket.recv_fds(sock, _PACKET, 8)
             call = _recv_call(sock, data, fds) if data else None
             if prctl is not None:
                 prctl(_PR_SET_PDEATHSIG, 0, 0, 0, 0)
-            os.write(notice_w, b"T" if call is not None else b"Q")
+            taken = b"T" if call is None or _processes(call[5]) is None else b"G"
+            os.write(notice_w, taken if call is not None else b"Q")
             sock.close()
             if call is None:
                 os._exit(ExitStatus.OK)
@@ -768,6 +902,7 @@ def _spare_main(fd: int, notice_w: int, helper: int) -> None:
         handed=handed,
         state=state,
         first=b"S %d\n" % os.getpid(),
+        group=group,
     )
 
 
@@ -1027,6 +1162,7 @@ def _forget_in_child() -> None:
         call.ctl_w = call.status_fd = None
     _live.clear()
     _unreaped.clear()
+    _groups_left.clear()
     _lock = (
         _thread.allocate_lock()
     )  # (a lock another thread held at the fork stays held in the child)
@@ -1093,6 +1229,7 @@ class Supervised:
         self.exit_code = None
         self.signal = None
         self.max_rss_kb = 0
+        self.group = None
         self.ended = False
         self._pending = b""
         self._finished = False
@@ -1107,6 +1244,9 @@ class Supervised:
         *lines, self._pending = self._pending.split(b"\n")
         for line in lines:
             kind, *values = line.split()
+            if kind == b"G":  # the call's cgroup
+                self.group = os.fsdecode(values[0])
+                continue
             numbers = list(map(int, values))
             if kind == b"S":  # a supervisor the spawn helper forked: its pid
                 self.pid = numbers[0]
@@ -1164,6 +1304,10 @@ class Supervised:
             os.close(self.status_fd)
             self.status_fd = None
         _live.discard(self)
+        # (gone already, but where the supervisor was killed first)
+        if not _end_group(self.group):
+            with _lock:
+                _groups_left.append(self.group)
         # The supervisor closed its status pipe once the subtree was empty; its own exit (tearing
         # down its copy of our memory) need not delay the call: reap it now if it is done, else later.
         if not _reap(self.pid, block=not self.ended):
@@ -1181,7 +1325,7 @@ def spawn_supervised(
     memory_bytes: int | None = None,
     state=None,
     limits=(),
-    group=None,
+    processes=None,
 ) -> Supervised:
     """Fork a supervisor that runs ``argv`` with ``stdio`` (three fds; the first may be None for
     /dev/null) as stdin/stdout/stderr, in a session of its own, under ``memory_bytes`` of RLIMIT_DATA.
@@ -1191,8 +1335,8 @@ def spawn_supervised(
     ``limits``: (resource, soft, hard) the tool runs under besides those (the sandbox's file size
     and process bounds); the supervisor sets them before it forks the tool. ``stdio`` may hold more
     than three fds: the tool gets the fourth as fd 3 and so on (the sandbox's seccomp filter).
-    ``group``: a cgroup directory the tool joins before it execs (the sandbox's bound on processes
-    where Linux's RLIMIT_NPROC does not hold: a root caller), so everything it starts is in it.
+    ``processes``: the bound on the call's processes (the sandbox's), set in a cgroup of the call's
+    own where one can be made, which binds a root caller too (Linux's RLIMIT_NPROC does not).
 
     The caller closes its copies of the stdio fds it gave the child. Raises ``OSError`` only when
     the fork itself fails; an exec failure arrives as ``exec_errno`` on the status pipe.
@@ -1201,13 +1345,15 @@ def spawn_supervised(
     _prctl()  # load libc before forking, so the child never imports
     if _unreaped:
         _reap_finished()
-    if limits or group:
+    if _groups_left:
+        _end_groups_left()
+    if limits or processes is not None:
         umask, inherited = (caller_state() if state is None else state)[:2]
         chosen = {which: (which, soft, hard) for which, soft, hard in limits}
         state = (
             umask,
             tuple(chosen.pop(entry[0], entry) for entry in inherited) + tuple(chosen.values()),
-            *((group,) if group else ()),
+            *(() if processes is None else (processes,)),
         )
     argv = list(argv)
     cwd = None if cwd is None else os.fspath(cwd)
@@ -1220,7 +1366,9 @@ def spawn_supervised(
             return sup
     elif _helper is None and _spawns > _HELPER_AFTER:
         _start_helper()  # used from the next call on, once it says it is ready
-    return _spawn_cold(argv, stdio, cwd, env, memory_bytes, state if limits or group else None)
+    return _spawn_cold(
+        argv, stdio, cwd, env, memory_bytes, state if limits or processes is not None else None
+    )
 
 
 def _spawn_cold(argv, stdio, cwd, env, memory_bytes, state=None) -> Supervised:

@@ -526,10 +526,10 @@ def _run_sandboxed(binding: dict, verb_key: str, verb: dict, argv, *, cwd, env, 
 
 
 def _run_in_plan(plan, work: str, options: dict):
-    """Run a sandbox plan: bubblewrap reads its seccomp program from a pipe (fd SECCOMP_FD); the call
-    runs in a cgroup of its own where one can be made (``sandbox.pids_group``); the staging of
-    declared write paths ends with the call (``sandbox.settle``)."""
-    program, group = (), sandbox.pids_group()
+    """Run a sandbox plan: bubblewrap reads its seccomp program from a pipe (fd SECCOMP_FD); the call's
+    processes are bounded (``sandbox.PROCESSES``) by a cgroup of its own where one can be made
+    (``contain``); the staging of declared write paths ends with the call (``sandbox.settle``)."""
+    program = ()
     try:
         if plan.seccomp:
             program = os.pipe()
@@ -541,13 +541,12 @@ def _run_in_plan(plan, work: str, options: dict):
             env=plan.env,
             limits=plan.limits,
             pass_fds=program[:1],
-            group=group,
+            processes=sandbox.PROCESSES,
             **options,
         )
     finally:
         if program:
             os.close(program[0])
-        sandbox.end_group(group)
         sandbox.settle(plan)
 
 

@@ -308,7 +308,7 @@ def run_process(
     on_timeout=None,
     limits=(),
     pass_fds=(),
-    group=None,
+    processes=None,
 ) -> ProcessResult:
     """Run ``argv`` with no shell, contained, in its own process group; never raises for a tool's behaviour.
 
@@ -325,8 +325,8 @@ def run_process(
     before its processes are killed, so a caller can look at what they hold (``runtime/waiting.py``);
     with pipes only (not ``in_memory``). ``limits``: (resource, soft, hard) the tool runs under
     besides ``memory_mb`` (the sandbox's bounds; pipes only). ``pass_fds``: fds the tool gets as 3, 4,
-    ... (pipes only; the caller keeps and closes them). ``group``: a cgroup directory the tool joins
-    (``contain.spawn_supervised``; pipes only).
+    ... (pipes only; the caller keeps and closes them). ``processes``: the bound on the call's processes,
+    in a cgroup of its own where one can be made (``contain.spawn_supervised``; pipes only).
     """
     argv = list(map(os.fspath, argv))  # (a str is its own fspath)
     reason = _precheck(argv)
@@ -339,7 +339,7 @@ def run_process(
         and _MEMFD
         and not limits
         and not pass_fds
-        and not group
+        and processes is None
     ):
         return _run_in_memory(
             argv,
@@ -363,7 +363,7 @@ def run_process(
             memory_bytes=_memory_bytes(memory_mb),
             state=caller_state,
             limits=limits,
-            group=group,
+            processes=processes,
         )
     except OSError as error:
         for fd in (out_r, err_r, in_w):

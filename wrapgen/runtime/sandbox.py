@@ -45,9 +45,9 @@ Every call runs in bubblewrap, unprivileged even when wrapgen runs as root:
   what it starts ends with it like any call's. ``getpid()`` then differs from ``/proc/self``
   (the host's PID);
 - bounds on file size (``RLIMIT_FSIZE``) and processes beside memory, and on scratch space (the
-  tmpfs sizes). Processes are bounded per call by a cgroup of its own (``pids_group``: ``pids.max``)
-  where the caller can make one (root; a delegated cgroup v2 that hands on ``pids``), which binds
-  root too; and by ``RLIMIT_NPROC``, which counts all the uid's processes and which Linux does not
+  tmpfs sizes). Processes are bounded per call by a cgroup of its own (``pids.max``, made by
+  ``contain``) where the caller can make one (root; a delegated cgroup v2 that hands on ``pids``),
+  which binds root too; and by ``RLIMIT_NPROC``, which counts all the uid's processes and which Linux does not
   apply to root (a root caller without a writable cgroup has no bound on processes: running its
   calls as another uid would refuse them its own working directory's files).
 
@@ -92,8 +92,6 @@ __all__ = [
     "note_fallback",
     "withheld",
     "vanished",
-    "pids_group",
-    "end_group",
 ]
 
 BWRAP = "bwrap"
@@ -702,73 +700,6 @@ def _host_keys() -> list[str]:
         for name in sorted(names)
         if name.startswith("ssh_host_") and name.endswith("_key")
     ]
-
-
-# Where a call's cgroup is made: the cgroup v1 "pids" hierarchy, or the v2 one (the caller's own
-# cgroup then must hand "pids" to its children: cgroup.subtree_control); relative to the caller's
-_CGROUP_V1 = "/sys/fs/cgroup/pids"
-_CGROUP_V2 = "/sys/fs/cgroup"
-
-
-def pids_group() -> str | None:
-    """A cgroup of its own for one call, whose ``pids.max`` is ``PROCESSES``: its directory, or None
-    where the caller can make none (a cgroup file system it may not write: no privilege and nothing
-    delegated). The bound Linux's RLIMIT_NPROC is not for a root caller, and per call, not per uid:
-    the tool joins it before it execs (``contain._join_group``); ``end_group`` removes it after."""
-    for base in _cgroup_bases():
-        path = os.path.join(base, f"wrapgen-{os.getpid()}-{os.urandom(4).hex()}")
-        try:
-            os.mkdir(path)
-        except OSError:
-            continue
-        try:
-            with open(os.path.join(path, "pids.max"), "w") as handle:
-                handle.write(str(PROCESSES))
-            return path
-        except OSError:
-            end_group(path)
-    return None
-
-
-def end_group(path: str | None) -> None:
-    """Remove a call's cgroup once its processes are gone (the supervisor has swept and reaped them;
-    a removal the kernel refuses while the last exit completes is tried again, briefly)."""
-    if not path:
-        return
-    for _ in range(50):
-        try:
-            os.rmdir(path)
-            return
-        except FileNotFoundError:
-            return
-        except OSError:
-            import time  # (only where the kernel was not done)
-
-            time.sleep(0.002)
-
-
-def _cgroup_bases() -> list[str]:
-    """The caller's own cgroup directories under which a call's may be made: v1's ``pids`` one,
-    and v2's where its ``cgroup.subtree_control`` hands ``pids`` on."""
-    try:
-        with open("/proc/self/cgroup", encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    except OSError:
-        return []
-    out = []
-    for line in lines:
-        _id, controllers, place = line.split(":", 2)
-        if "pids" in controllers.split(",") and os.path.isdir(_CGROUP_V1):
-            out.append(os.path.normpath(_CGROUP_V1 + place))
-        elif not controllers and os.path.exists(os.path.join(_CGROUP_V2, "cgroup.controllers")):
-            base = os.path.normpath(_CGROUP_V2 + place)
-            try:
-                with open(os.path.join(base, "cgroup.subtree_control"), encoding="utf-8") as handle:
-                    if "pids" in handle.read().split():
-                        out.append(base)
-            except OSError:
-                continue
-    return out
 
 
 def _limits() -> tuple:

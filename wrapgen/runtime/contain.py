@@ -37,9 +37,9 @@ Why a supervisor, and why this one:
   counts writable private mappings, i.e. the heap that grows. A cgroup v2 ``memory.max`` would be exact
   but needs a writable, delegated cgroup (rare for an unprivileged caller, absent on cgroup v1 hosts).
 
-The supervisor reports on a status pipe, one line per record: ``S <supervisor pid>`` first when
-the spawn helper forked it, ``G <cgroup directory>`` where the call has one, ``P <tool pid>`` once
-the tool runs, ``E <errno>`` when it could not be executed, ``X <exit code> <signal> <peak RSS KiB>``
+The supervisor reports on a status pipe, one line per record: ``S <supervisor pid>`` first when the
+spawn helper forked it, ``G <cgroup directory>`` where the call has one, ``P <tool pid>`` once the
+tool runs, ``E <errno>`` when it could not be executed, ``X <exit code> <signal> <peak RSS KiB>``
 when it ended.
 End of file on that pipe means the supervisor has exited and the subtree is empty.
 
@@ -346,8 +346,9 @@ def _prefork_reader(sock_fd: int, group=None):
     takes one): ``(pid, channel)``, or None when that fails. The call then goes straight from the caller
     to the process that execs it (one wake-up, no fork on the call's path: a freshly forked process waits
     for a CPU behind every runnable one, several ms on a loaded host). The child dies with this process
-    (PDEATHSIG) and holds only the helper's socket and its channel to this process (``_reader_main``);
-    it moves into ``group`` (the next call's cgroup, made ahead) while it waits for the call."""
+    (PDEATHSIG) and holds only the helper's socket and its channel to this process
+    (``_reader_main``); it moves into ``group`` (the next call's cgroup, made ahead) while it waits
+    for the call."""
     import socket
 
     try:
@@ -400,7 +401,7 @@ def _reader_main(sock_fd: int, channel, supervisor: int, group=None) -> None:
             group = _make_group(processes)
             _join_group(group)
         err_r, err_w = os.pipe()
-        told = b"C" + (b"T" if processes is None else b"G") + (group or "").encode()
+        told = b"C" + (b"T" if processes is None else b"G") + os.fsencode(group or "")
         socket.send_fds(channel, [told], [fds[-2], fds[-1], err_r])
         channel.close()
         stdio = [None if i < 0 else fds[i] for i in index]
@@ -436,14 +437,15 @@ def _reader_main(sock_fd: int, channel, supervisor: int, group=None) -> None:
 
 # --- a cgroup per call: the sandbox's bound on processes ----------------------------------------
 #
-# RLIMIT_NPROC counts a uid's processes and does not bind root at all; a cgroup's ``pids.max`` bounds
-# one call's, whoever runs it. Where the caller may make one (root, or a delegated cgroup v2 that hands
-# ``pids`` on), a call that asks for a bound (``processes``) gets a cgroup of its own, named after the
-# process that made the call (``wrapgen-<caller pid>-<random>``), which its supervisor removes once
-# the call's processes are gone. Moving a process into a cgroup waits for an RCU grace period (10-15
-# ms here, most of a sandboxed call's cost): so once a call of the spawn helper's asked for a bound,
-# each later spare makes the next call's cgroup ahead of it, unbounded, and its pre-forked child moves
-# in while it waits for the call; the call then only writes its bound (or none), which costs nothing.
+# RLIMIT_NPROC counts a uid's processes and does not bind root at all; a cgroup's ``pids.max``
+# bounds one call's, whoever runs it. Where the caller may make one (root, or a delegated cgroup v2
+# that hands ``pids`` on), a call that asks for a bound (``processes``) gets a cgroup of its own,
+# named after the process that made the call (``wrapgen-<caller pid>-<random>``), which its
+# supervisor removes once the call's processes are gone. Moving a process into a cgroup waits for an
+# RCU grace period (10-15 ms here, most of a sandboxed call's cost): so once a call of the spawn
+# helper's asked for a bound, each later spare makes the next call's cgroup ahead of it, unbounded,
+# and its pre-forked child moves in while it waits for the call; the call then only writes its bound
+# (or none), which costs nothing.
 
 _CGROUP_V1 = "/sys/fs/cgroup/pids"  # the cgroup v1 "pids" hierarchy
 _CGROUP_V2 = "/sys/fs/cgroup"
@@ -451,8 +453,8 @@ _owner = None  # the spawn helper's caller (a helper's calls are its caller's); 
 
 
 def _group_bases() -> list[str]:
-    """The caller's own cgroup directories under which a call's may be made: v1's ``pids`` one,
-    and v2's where its ``cgroup.subtree_control`` hands ``pids`` on (an empty list where neither)."""
+    """The caller's own cgroup directories under which a call's may be made: v1's ``pids`` one, and
+    v2's where its ``cgroup.subtree_control`` hands ``pids`` on (an empty list where neither)."""
     try:
         with open("/proc/self/cgroup", encoding="utf-8") as handle:
             lines = handle.read().splitlines()
@@ -475,8 +477,8 @@ def _group_bases() -> list[str]:
 
 
 def _make_group(processes) -> str | None:
-    """A new cgroup for one call, its ``pids.max`` ``processes`` (None: no bound yet): its directory,
-    or None where none can be made (no cgroup file system this process may write)."""
+    """A new cgroup for one call, its ``pids.max`` ``processes`` (None: no bound yet): its
+    directory, or None where none can be made (no cgroup file system this process may write)."""
     owner = _owner or os.getppid()  # (a supervisor's parent: the caller, or the helper's)
     for base in _group_bases():
         path = os.path.join(base, f"wrapgen-{owner}-{os.urandom(4).hex()}")
@@ -504,8 +506,8 @@ def _bound_group(path: str, processes) -> bool:
 
 
 def _join_group(path) -> None:
-    """Move this process into the cgroup ``path`` (None: stay), so that all it starts is counted there.
-    Best effort: a cgroup that cannot be joined leaves the call to RLIMIT_NPROC."""
+    """Move this process into the cgroup ``path`` (None: stay), so that all it starts is counted
+    there. Best effort: a cgroup that cannot be joined leaves the call to RLIMIT_NPROC."""
     if not path:
         return
     try:
@@ -520,8 +522,11 @@ def _join_group(path) -> None:
 
 def _end_group(path, *, tries: int = 50) -> bool:
     """Remove a call's cgroup once its processes are gone (swept and reaped; a removal the kernel
-    refuses while the last exit completes is tried again, briefly): False where it still holds one."""
-    for _ in range(tries if path else 0):
+    refuses while the last exit completes is tried again, briefly): False where it still holds
+    one."""
+    if not path:
+        return True
+    for _ in range(tries):
         try:
             os.rmdir(path)
             return True
@@ -529,7 +534,7 @@ def _end_group(path, *, tries: int = 50) -> bool:
             return True
         except OSError:
             time.sleep(0.002)
-    return not path
+    return False
 
 
 def _end_groups_left() -> None:
@@ -548,8 +553,8 @@ def _processes(state):
 
 
 def _start_tool(argv, env, cwd, stdio, memory_bytes, group=None) -> tuple[int | None, int]:
-    """Fork and exec the tool: (its pid, 0), or (None, errno) when it could not be executed; the tool
-    joins the cgroup ``group`` first (None: none).
+    """Fork and exec the tool: (its pid, 0), or (None, errno) when it could not be executed; the
+    tool joins the cgroup ``group`` first (None: none).
 
     A fork rather than posix_spawn (which costs less) because only code running in the child
     before exec can set PR_SET_PDEATHSIG and a hard RLIMIT_DATA: with it the tool dies even when
@@ -642,11 +647,12 @@ def _run_call(
     that fork does not compete with this call's own. ``handed``: the call was already handed to a
     pre-forked child (a spare's, ``_reader_main``), which read it and runs it; otherwise this process forks
     the tool, with ``state`` (the caller's umask and limits) taken first. ``first`` goes before the
-    tool's record (a spare's ``S <pid>``: one write, one wake-up of the caller). A handed call is not
-    waited on until it execs: the child's error pipe is read once it has ended (an exec that failed
-    gives ``E``, after a ``P`` with its pid), so this process wakes once for the call and once when
-    the tool ends. ``group``: the handed call's cgroup; a call this process forks gets one of its own
-    where ``state`` asks for a bound on processes. Either is removed once the subtree is swept."""
+    tool's record (a spare's ``S <pid>``: one write, one wake-up of the caller). A handed call is
+    not waited on until it execs: the child's error pipe is read once it has ended (an exec that
+    failed gives ``E``, after a ``P`` with its pid), so this process wakes once for the call and
+    once when the tool ends. ``group``: the handed call's cgroup; a call this process forks gets one
+    of its own where ``state`` asks for a bound on processes. Either is removed once the subtree is
+    swept."""
     try:
         err_r = None
         if handed is not None:
@@ -742,6 +748,7 @@ _SEND_TIMEOUT_S = 5.0
 _spawns = 0
 _helper = None  # [pid, socket, ready, owner pid, wait-until] once started; False when it cannot be
 _lock = _thread.allocate_lock()  # the helper's socket: one call's packets at a time
+_TAKEN = (b"T", b"G")  # a spare's notice that it took a call (G: one with a bound on processes)
 _unreaped: list = []  # supervisors that closed their status pipe but had not exited when finished
 _groups_left: list = []  # cgroups of calls that still held a process when finished (``_end_group``)
 
@@ -804,10 +811,7 @@ def _helper_main(fd: int) -> None:
             if not select.select([spare[1]], [], [], 1.0 if len(children) > 1 else None)[0]:
                 continue
             notice = os.read(spare[1], 1)
-            if notice in (
-                b"T",
-                b"G",
-            ):  # taken: wait (bounded) until its tool runs, then fork the next
+            if notice in _TAKEN:  # wait (bounded) until its tool runs, then fork the next spare
                 select.select([spare[1]], [], [], 0.5)
                 early_deaths = 0
                 grouped = grouped or notice == b"G"  # (from then on: calls come mixed)
@@ -815,7 +819,7 @@ def _helper_main(fd: int) -> None:
             spare = None
             if notice == b"Q":  # the caller is gone
                 break
-            if notice not in (b"T", b"G"):  # the spare died before it took a call
+            if notice not in _TAKEN:  # the spare died before it took a call
                 early_deaths += 1
                 if early_deaths > 3:
                     break
@@ -832,9 +836,10 @@ def _spare_main(fd: int, notice_w: int, helper: int, grouped: bool = False) -> N
     It tells the helper on ``notice_w``: ``T`` once the whole call is read (the socket is free for
     another reader; ``G`` for a call that asked for a bound on processes) or ``Q`` when the socket
     closed (the caller is gone); the pipe's end of file, once its tool runs (or it died), lets the
-    helper fork the next spare. ``grouped`` (one of the helper's calls asked for a bound): the call's
-    cgroup is made now, unbounded, and joined by the child while it waits (``_reader_main``). Until it has taken a call the
-    spare dies with the helper (PDEATHSIG): a spare left behind would hold the caller's socket open.
+    helper fork the next spare. ``grouped`` (one of the helper's calls asked for a bound): the
+    call's cgroup is made now, unbounded, and joined by the child while it waits (``_reader_main``).
+    Until it has taken a call the spare dies with the helper (PDEATHSIG): a spare left behind would
+    hold the caller's socket open.
     From the call on it must not: a supervisor outlives its helper long enough to sweep its subtree.
     Where the child cannot be forked, the spare reads the call itself and forks the tool on it."""
     import socket
@@ -862,9 +867,10 @@ def _spare_main(fd: int, notice_w: int, helper: int, grouped: bool = False) -> N
                 os._exit(ExitStatus.OK)
             if prctl is not None:
                 prctl(_PR_SET_PDEATHSIG, 0, 0, 0, 0)
-            if data[2:].decode() != group:  # (made by the child for the call: the one made ahead
-                _end_group(group)  # held nobody but the child, which left it)
-                group = data[2:].decode() or None
+            made = os.fsdecode(data[2:]) or None
+            if made != group:  # (made by the child for the call: the one made ahead held nobody
+                _end_group(group)  # but the child, which left it)
+                group = made
             os.write(notice_w, data[1:2])
             ctl_r, st_w, err_r, notice_w = _become_supervisor(got + [notice_w], again=True)
             handed, call = (pid, err_r), ((), None, None, (), None, None)
@@ -877,8 +883,10 @@ def _spare_main(fd: int, notice_w: int, helper: int, grouped: bool = False) -> N
             call = _recv_call(sock, data, fds) if data else None
             if prctl is not None:
                 prctl(_PR_SET_PDEATHSIG, 0, 0, 0, 0)
-            taken = b"T" if call is None or _processes(call[5]) is None else b"G"
-            os.write(notice_w, taken if call is not None else b"Q")
+            if call is None:
+                os.write(notice_w, b"Q")
+            else:
+                os.write(notice_w, b"T" if _processes(call[5]) is None else b"G")
             sock.close()
             if call is None:
                 os._exit(ExitStatus.OK)

@@ -526,9 +526,10 @@ def _run_sandboxed(binding: dict, verb_key: str, verb: dict, argv, *, cwd, env, 
 
 
 def _run_in_plan(plan, work: str, options: dict):
-    """Run a sandbox plan: bubblewrap reads its seccomp program from a pipe (fd SECCOMP_FD); the call's
-    processes are bounded (``sandbox.PROCESSES``) by a cgroup of its own where one can be made
-    (``contain``); the staging of declared write paths ends with the call (``sandbox.settle``)."""
+    """Run a sandbox plan: bubblewrap reads its seccomp program from a pipe (fd SECCOMP_FD); the
+    call's processes are bounded (``sandbox.PROCESSES``) by a cgroup of its own where one can be
+    made (``contain``); the staging of declared write paths ends with the call
+    (``sandbox.settle``)."""
     program = ()
     try:
         if plan.seccomp:

@@ -325,8 +325,9 @@ def run_process(
     before its processes are killed, so a caller can look at what they hold (``runtime/waiting.py``);
     with pipes only (not ``in_memory``). ``limits``: (resource, soft, hard) the tool runs under
     besides ``memory_mb`` (the sandbox's bounds; pipes only). ``pass_fds``: fds the tool gets as 3, 4,
-    ... (pipes only; the caller keeps and closes them). ``processes``: the bound on the call's processes,
-    in a cgroup of its own where one can be made (``contain.spawn_supervised``; pipes only).
+    ... (pipes only; the caller keeps and closes them). ``processes``: the bound on the call's
+    processes, in a cgroup of its own where one can be made (``contain.spawn_supervised``; pipes
+    only).
     """
     argv = list(map(os.fspath, argv))  # (a str is its own fspath)
     reason = _precheck(argv)

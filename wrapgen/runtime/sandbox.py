@@ -47,9 +47,9 @@ Every call runs in bubblewrap, unprivileged even when wrapgen runs as root:
 - bounds on file size (``RLIMIT_FSIZE``) and processes beside memory, and on scratch space (the
   tmpfs sizes). Processes are bounded per call by a cgroup of its own (``pids.max``, made by
   ``contain``) where the caller can make one (root; a delegated cgroup v2 that hands on ``pids``),
-  which binds root too; and by ``RLIMIT_NPROC``, which counts all the uid's processes and which Linux does not
-  apply to root (a root caller without a writable cgroup has no bound on processes: running its
-  calls as another uid would refuse them its own working directory's files).
+  which binds root too; and by ``RLIMIT_NPROC``, which counts all the uid's processes and which
+  Linux does not apply to root (a root caller without a writable cgroup has no bound on processes:
+  running its calls as another uid would refuse them its own working directory's files).
 
 Where bubblewrap cannot run (not installed, no user namespaces, a container without them), the
 setting decides (``setting``): ``require`` (the default) refuses the call with one message;

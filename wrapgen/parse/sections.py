@@ -170,8 +170,14 @@ def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
         # "Documented commands (type help <topic>):" over a row of "=" (Python's cmd module)
         return line.strip().rstrip(":").strip(), ""
     match = _HEADING_COLON.match(line)
-    # A heading's body is indented (or set off by a blank line); prose runs on flush left.
-    if match and len(match["title"].split()) <= 10 and (not after.strip() or after[0] == " "):
+    # A heading's body is indented (or set off by a blank line); prose runs on flush left. A body
+    # of one flush-left line that lists names and ends at a blank line is no prose either (an
+    # "Aliases:" over "pod, pods, po").
+    if (
+        match
+        and len(match["title"].split()) <= 10
+        and (not after.strip() or after[0] == " " or _name_list_body(lines, i + 1))
+    ):
         return match["title"].strip(), ""
     if line[0] == " ":
         return None
@@ -188,6 +194,16 @@ def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
         if stands_alone and after.strip() and (indent_of(after) >= 2 or _COLUMNS.match(after)):
             return match["title"].strip(), ""
     return None
+
+
+_NAME_LIST = re.compile(r"^[\w.-]+(?:, ?[\w.-]+)+\s*$")
+
+
+def _name_list_body(lines: list[str], i: int) -> bool:
+    """Whether line ``i`` alone, flush left, is a comma-separated list of two or more bare names
+    with a blank line (or the end) after it."""
+    after = lines[i + 1] if i + 1 < len(lines) else ""
+    return bool(_NAME_LIST.match(lines[i])) and not after.strip()
 
 
 _ANGLED_HEADING = re.compile(r"^<(?P<title>[A-Z][A-Za-z]+(?: [A-Za-z]+){0,3})>:?\s*$")

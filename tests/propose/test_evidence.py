@@ -388,3 +388,36 @@ def test_a_familys_listing_counts_its_familys_uses():
     assert "job.list" in verbs
     assert verbs["job.list"]["x-why"].startswith("lists the 'job' items")
     assert not verbs.get("lab.list", {}).get("x-why", "").startswith("lists the")
+
+
+def test_more_uses_rank_first_however_many_other_commands_the_tool_has():
+    """Of two reads the help lists in the same group, the one more uses name comes first in the
+    pack, whether the tool has 4 commands or 60 (an optional package adds some): the help's order
+    only breaks ties. It was a fraction of a point scaled by the number of commands, which swapped
+    two reads of 8 and 5 uses between two machines."""
+
+    def tool(extra: int) -> Tool:
+        subs = [
+            _sub("grep", "Print lines matching a pattern"),
+            _sub("status", "Show the working tree status"),
+            _sub("deploy", "Deploy a service"),
+            *(_sub(f"zz-extra{i:02d}", f"An extra command number {i}") for i in range(extra)),
+        ]
+        return Tool(
+            name="wgtool", root=Command(path=(), summary="Manage.", subcommands=tuple(subs))
+        )
+
+    uses = _evidence(
+        Use(path=("grep",), count=5, where=("tldr-pages",)),
+        Use(path=("status",), count=8, where=("tldr-pages",)),
+    )
+    for extra in (1, 4, 60):
+        verbs = list(propose(tool(extra), usage=uses).manifest["verbs"])
+        assert verbs.index("status") < verbs.index("grep"), (extra, verbs)
+    # equal uses: the help's own order decides
+    same = _evidence(
+        Use(path=("grep",), count=5, where=("tldr-pages",)),
+        Use(path=("status",), count=5, where=("tldr-pages",)),
+    )
+    verbs = list(propose(tool(60), usage=same).manifest["verbs"])
+    assert verbs.index("grep") < verbs.index("status"), verbs

@@ -452,7 +452,7 @@ def _rank_and_pick(draft: _Draft) -> _Draft:
             continue
         if id(cand) in twin_uses:
             cand = replace(cand, uses=cand.uses + twin_uses[id(cand)])
-        score = rank_score(cand, guess.effect, min_depth=min_depth, total=len(draft.candidates))
+        score = rank_score(cand, guess.effect, min_depth=min_depth)
         if (
             draft.request.overrides.get(cand.name or verb_name(cand.path, bin=draft.tool.name))
             is not None

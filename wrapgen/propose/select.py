@@ -3,11 +3,12 @@
 Every subcommand is a candidate (a tool without subcommands gets its modes from ``modes.py``).
 A candidate is left out, with the reason in words, when it is help, completion, version, a plugin
 manager, alpha/experimental, deprecated, hidden, interactive (editors, prompts, TUIs, login flows),
-long-running (proxies, servers), or a mega-command (docs/contract.md §13). The rest rank by: read before write,
-the commands the tool's own short help lists (``common``: `vcs --help` beside `vcs help -a`) before
-the rest, the help's core/common groups before other groups, shallow before deep, the help's own order last;
-the pick keeps families balanced (at most 3 from ``pr``) and caps writes, so a pack of 5 to 12
-reads the way a person who knows the tool would have chosen.
+long-running (proxies, servers), or a mega-command (docs/contract.md §13). The rest rank by: read
+before write, the commands the tool's own short help lists (``common``: `vcs --help` beside `vcs
+help -a`) before the rest, the help's core/common groups before other groups, shallow before deep;
+the help's own order only breaks ties (as a weight it weighed a command by how many others the tool
+has installed). The pick keeps families balanced (at most 3 from ``pr``) and caps writes, so a pack
+of 5 to 12 reads the way a person who knows the tool would have chosen.
 """
 
 from __future__ import annotations
@@ -131,10 +132,13 @@ def _group_weight(group: str) -> float:
 
 
 @rule("how high does a candidate command rank?")
-def rank_score(candidate: Candidate, effect: str, *, min_depth: int, total: int = 50) -> float:
+def rank_score(candidate: Candidate, effect: str, *, min_depth: int) -> float:
     """Higher is proposed first: the uses evidence counts for it first (``evidence_points``), then
     what the help says (its effect, the short help's common list, group headings, the names people
-    use, depth, the help's own order)."""
+    use, depth). Equal scores keep the help's own order (the caller sorts by score, then index): a
+    fraction of a point for it, scaled by the number of candidates, let an optional package that
+    adds a few commands to a tool reorder two of its commands whose uses differ (two reads of 8
+    and 5 uses swapped between two machines)."""
     name = (
         candidate.path[-1] if candidate.path else candidate.name
     ).lower()  # a mode: its chosen name
@@ -155,9 +159,6 @@ def rank_score(candidate: Candidate, effect: str, *, min_depth: int, total: int 
         weight = max(weight, common_weight(family, effect))
     score += weight
     score += _WEIGHTS["depth"] * max(0, (candidate.depth or len(candidate.path)) - min_depth)
-    score -= candidate.index / max(
-        total, 1
-    )  # the help's own order breaks ties, never more than 1 point
     return score
 
 

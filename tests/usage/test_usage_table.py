@@ -267,3 +267,40 @@ def test_a_flag_is_found_by_whichever_written_spelling_the_model_knows():
     assert folded.use.flags == ("-a",)
     unknown = fold(Use(path=(), flags=("--nosuch|-z",)), root)
     assert unknown.use.flags == ("--nosuch",)
+
+
+TOP_POD_HELP = """Display resource (CPU/memory) usage of pods.
+
+Aliases:
+pod, pods, po
+
+Examples:
+  # Show metrics for all pods in the default namespace
+  ktool top pod
+
+Usage:
+  ktool top pod [NAME | -l label] [options]
+"""
+
+
+def test_an_alternative_of_subcommand_aliases_settles_to_the_subcommands_not_an_operand():
+    """A page's ``top {{pods|nodes}}`` names the plural aliases a flush-left ``Aliases:`` section
+    lists: with the aliases read from the help, the uses settle on ``top pod`` and ``top node``;
+    the family command itself gets no operand from them (it refuses one: unknown command)."""
+    from wrapgen.model.tool import Command, Tool
+    from wrapgen.parse import parse_help
+    from wrapgen.propose.evidence import fold
+    from wrapgen.usage import known_to
+
+    pod = parse_help(TOP_POD_HELP, prog=("ktool", "top", "pod"))
+    assert pod.aliases == ("pods", "po")
+    pod = Command(path=("top", "pod"), summary=pod.summary, aliases=pod.aliases)
+    node = Command(path=("top", "node"), summary="Usage of nodes", aliases=("nodes", "no"))
+    top = Command(path=("top",), summary="Display usage", subcommands=(pod, node))
+    tool = Tool(name="ktool", root=Command(path=(), subcommands=(top,)))
+    commands, _ = known_to(tool)
+    table = {"tools": {"ktool": [[["top", "pods|nodes"], [], [], [], 1]]}}
+    uses = public_usage("ktool", environ={}, table=table, commands=commands).uses
+    assert sorted(u.path for u in uses) == [("top", "nodes"), ("top", "pods")]
+    assert all(not u.operands for u in uses)
+    assert {fold(u, tool.root).command.path for u in uses} == {("top", "pod"), ("top", "node")}

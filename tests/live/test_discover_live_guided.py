@@ -185,6 +185,30 @@ def test_priority_paths_are_read_first_and_the_rest_left_where_it_cannot_be_read
     assert any("left" in w and "unread" in w for w in result.warnings)
 
 
+def test_a_small_rest_is_read_whatever_the_pace(tmp_path):
+    """A rest of at most ``rest_read`` commands is read though the pace says it would not fit
+    (``rest_by_s=0``, as a loaded machine makes any pace): the tree does not depend on the load."""
+    tool = python_tool(tmp_path / "small", textwrap.dedent(LARGE.format(n=12, slow=0.2)))
+    with Prober(
+        tool, name="large", timeout_s=20, use_man=False, sandbox=False, deadline_s=DEADLINE_S
+    ) as prober:
+        kept = crawl(prober, parse_help, depth=1, jobs=4, priority_paths=(("c011",),), rest_by_s=0)
+        read = crawl(
+            prober,
+            parse_help,
+            depth=1,
+            jobs=4,
+            priority_paths=(("c011",),),
+            rest_by_s=0,
+            rest_read=11,
+        )
+    assert kept.guided_stop and kept.root.find(("c000",)).stub
+    assert not read.guided_stop
+    for i in range(12):
+        command = read.root.find((f"c{i:03d}",))
+        assert not command.stub and flag_of(command, f"--c{i:03d}-flag") is not None, i
+
+
 def test_pick_reaches_a_command_the_crawl_would_not_have_read(tmp_path):
     """`wrap --pick "c200 other"` on the large tool with depth 1: the picked command, below the
     depth and far down the listing, is read and becomes the pack's verb with its own flag."""

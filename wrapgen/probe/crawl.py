@@ -435,6 +435,7 @@ def crawl(
     progress: Progress | None = None,
     priority_paths: tuple[tuple[str, ...], ...] = (),
     rest_by_s: float | None = None,
+    rest_read: int = 0,
     version: str | None = None,
 ) -> CrawlResult:
     """Discover the tree under ``prober``'s tool; whatever was read is returned with warnings.
@@ -445,7 +446,9 @@ def crawl(
     they are read, the rest is read only if, at the pace of the reads so far, it would be read
     within the deadline and within ``rest_by_s`` seconds of the crawl's start (None: no bound of its
     own); otherwise it is left as stubs (``guided_stop``), since what a deadline would let through of it is an arbitrary
-    part, the first listed. ``version``: the tool's ``--version``
+    part, the first listed. A rest of at most ``rest_read`` commands is read whatever the pace: the
+    pace is the machine's load as much as the tool's, and a tree that depends on it is a pack that
+    does. ``version``: the tool's ``--version``
     line when the caller has read it already (else it is read beside the root's help)."""
     jobs = jobs or default_jobs()
     wanted = _wanted(priority_paths)
@@ -693,16 +696,16 @@ def crawl(
                 return True
 
         def release() -> None:
-            """Once the last priority node is read: the rest waiting is read if, each read taking
-            what the reads so far took on average, ``jobs`` at a time, it would be read before the
-            deadline and by ``rest_by_s`` after the start; else it is left unread (``stopped``).
-            Under ``lock``."""
+            """Once the last priority node is read: the rest waiting is read if it has at most
+            ``rest_read`` commands, or if, each read taking what the reads so far took on average,
+            ``jobs`` at a time, it would be read before the deadline and by ``rest_by_s`` after the
+            start; else it is left unread (``stopped``). Under ``lock``."""
             nonlocal guided, stopped, left
             guided = False
             end = getattr(prober, "deadline_at", None)
             rest = held[:]
             held.clear()
-            if rest:
+            if len(rest) > rest_read:
                 done_at = time.monotonic() + spent[0] / spent[1] * len(rest) / jobs
                 stopped = (end is not None and done_at > end) or (
                     rest_by_s is not None and done_at > root_started + rest_by_s

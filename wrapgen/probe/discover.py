@@ -24,6 +24,13 @@ DEFAULT_DEADLINE_S = 120.0
 # included. A small tool's rest fits (150 fast commands: a few seconds), so it is still read
 # whole, and cached as it always was.
 GUIDED_BY_S = 20.0
+# ... unless the rest is at most this many commands: then it is read whatever the pace. The pace of
+# the reads so far is the machine's load as much as the tool's: in a test suite on a loaded 2-core
+# machine a process manager's rest (74 commands) was left unread, so its pack lost the operands and
+# a verb that an idle machine's pack had (a version control tool's rest is 144). A rest this small
+# is read within the discovery's deadline even at a second a read, 4 at a time; the deadline still
+# bounds it. Above it (a cloud CLI's hundreds of services) the pace decides.
+GUIDED_REST_READ = 200
 
 
 def discover(
@@ -165,6 +172,7 @@ def discover(
             progress=progress,
             priority_paths=priority,
             rest_by_s=GUIDED_BY_S,
+            rest_read=GUIDED_REST_READ,
             version=options.get("launches"),
         )
         note = prober.sandbox_note

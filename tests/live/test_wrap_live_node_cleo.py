@@ -31,9 +31,11 @@ FRAMEWORKS = (
 # start-up each, four at a time) pass 3 s on a loaded machine, and its pack fell to 4 commands.
 TRY_TIMEOUT = "20"
 # Past wrap's deadline (300 s by default) no trial starts: a streaming read whose second trial (pm2
-# logs with its print-once switch) comes after a 20 s first one is then left out as long-running.
-# These wraps take 60-80 s on an idle machine (Node start-ups for some 60 help pages and their
-# trials); CI's loaded runner passed 300 s, so they get the time a patient user would give them.
+# logs with its print-once switch) comes after a 20 s first one would then be left out as
+# long-running. These wraps read some 80 help pages (a Node start-up each) and try a dozen verbs:
+# 60-80 s on an idle machine, several times that on a loaded CI runner, so they get the time a
+# patient user would give them. (pm2's logs went missing on CI for another reason: discovery left
+# most of its pages unread at the loaded machine's pace; see GUIDED_REST_READ.)
 TOTAL_DEADLINE = "1200"
 
 

@@ -3,6 +3,7 @@ on tools nobody tuned on.
 
     python3 bench/evaluate.py [--half tuning|held_out|both] [--tools a,b] [--regimes usage|no-usage|both]
                               [--tldr DIR] [--jobs N] [--json OUT] [--no-tasks] [--no-check]
+                              [--no-try]
 
 Every tool of ``bench/data/tools.json`` that is installed is wrapped fresh (``wrapgen wrap BIN -o
 DIR``, no recipe, an empty discovery cache: a cold wrap) and judged four ways:
@@ -438,8 +439,17 @@ def common_uses(examples: list[str]) -> int:
 # wrapping
 
 
-def wrap(tools: list[dict], regime: str, scratch: Path, jobs: int, exclude: list[str]) -> dict:
-    """Each tool wrapped cold (its own empty discovery cache): {tool: info, with "pack" when one came}."""
+def wrap(
+    tools: list[dict],
+    regime: str,
+    scratch: Path,
+    jobs: int,
+    exclude: list[str],
+    *,
+    trials: bool = True,
+) -> dict:
+    """Each tool wrapped cold (its own empty discovery cache): {tool: info, with "pack" when one
+    came}. ``trials=False``: ``wrap --no-try``, the proposal as it is before any trial."""
     env = dict(os.environ)
     if regime == "no-usage":
         env[EXCLUDE_ENV] = ",".join(sorted(exclude))
@@ -454,7 +464,8 @@ def wrap(tools: list[dict], regime: str, scratch: Path, jobs: int, exclude: list
         started = time.monotonic()
         try:
             done = subprocess.run(
-                [sys.executable, "-m", "wrapgen", "wrap", tool["bin"], "-o", str(out)],
+                [sys.executable, "-m", "wrapgen", "wrap", tool["bin"], "-o", str(out)]
+                + ([] if trials else ["--no-try"]),
                 capture_output=True,
                 env=dict(env, WRAPGEN_CACHE_DIR=str(cache)),
                 timeout=WRAP_TIMEOUT_S,
@@ -627,6 +638,8 @@ def table_line(label: str, t: dict) -> str:
 
 def print_report(result: dict) -> None:
     print(f"sandbox: {result['sandbox']}")
+    if result.get("trials") is False:
+        print("wrapped with --no-try: the proposals before any trial, not the goals' figures")
     halves = result["halves"]
     print(
         "\n| half, regime | packs/tools | expert picks | forbidden | tldr examples expressible "
@@ -846,6 +859,12 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--no-tasks", action="store_true", help="skip the tried tasks")
     parser.add_argument("--no-check", action="store_true", help="skip wrapgen check --try --probe")
+    parser.add_argument(
+        "--no-try",
+        action="store_true",
+        help="wrap with --no-try: the proposals alone, before any trial (with --no-tasks "
+        "--no-check, a ranking change judged on a half in minutes; not the goals' figures)",
+    )
     options = parser.parse_args(argv)
     started = time.monotonic()
     tools = {tool["tool"]: tool for tool in json.loads((DATA / "tools.json").read_text())["tools"]}
@@ -879,6 +898,7 @@ def main(argv=None) -> int:
     why_not = pt.bwrap_works()
     result: dict = {
         "sandbox": "bwrap" if why_not is None else f"NONE: {why_not}",
+        "trials": not options.no_try,
         "halves": halves,
         "test_set": split["test_set"],
         "absent": absent,
@@ -898,7 +918,14 @@ def main(argv=None) -> int:
                 if regime == "usage" or n in halves["held_out"] or options.half == "tuning"
             ]
             hidden = sorted(set(halves["held_out"]) | set(chosen))
-            infos = wrap([tools[n] for n in chosen], regime, scratch, options.jobs, hidden)
+            infos = wrap(
+                [tools[n] for n in chosen],
+                regime,
+                scratch,
+                options.jobs,
+                hidden,
+                trials=not options.no_try,
+            )
             result["wraps"][regime] = {
                 n: {k: v for k, v in info.items() if k != "pack"} for n, info in infos.items()
             }

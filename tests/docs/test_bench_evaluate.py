@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
+import pytest
+import yaml
 from support.bench import bench_module
 
-from conftest import REPO
+from conftest import REPO, require_tool
 
 
 def _evaluate(monkeypatch):
@@ -110,3 +113,39 @@ def test_an_option_written_before_the_subcommand_is_read_after_it(monkeypatch):
     assert evaluate.tldr_score([example], binding("snapshots", True), {})["expressible"]
     assert not evaluate.tldr_score([example], binding("snapshots", False), {})["expressible"]
     assert not evaluate.tldr_score([example], binding("backup", True), {})["expressible"]
+
+
+@pytest.mark.live
+def test_no_try_judges_the_proposal_before_any_trial(monkeypatch, tmp_path):
+    """``--no-try`` wraps with ``wrap --no-try``: the pack's reasons say nothing was tried, and the
+    report says its figures are no goals' figures."""
+    require_tool("jq")
+    evaluate = _evaluate(monkeypatch)
+    tool = {"tool": "jq", "bin": "jq"}
+    infos = evaluate.wrap([tool], "usage", tmp_path, 1, [], trials=False)
+    pack = infos["jq"]["pack"]
+    manifest = yaml.safe_load((pack["root"] / pack["pack_id"] / "pack.yaml").read_text())
+    reasons = [verb["x-why"] for verb in manifest["verbs"].values()]
+    assert reasons and not any("tried" in why for why in reasons), reasons
+    out = tmp_path / "report.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "bench" / "evaluate.py"),
+            "--tools",
+            "jq",
+            "--regimes",
+            "usage",
+            "--no-try",
+            "--no-tasks",
+            "--no-check",
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "wrapped with --no-try" in done.stdout
+    assert json.loads(out.read_text())["trials"] is False

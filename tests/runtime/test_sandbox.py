@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -670,6 +671,29 @@ def test_processes_are_bounded_per_call_even_for_root(tmp_path, monkeypatch):
         assert Path(path, "pids.max").read_text().strip() == "max", path
     contain._drop_helper(again=True)
     wait_until(lambda: not left(), what="the cgroups made for this process's calls to end")
+
+
+def test_a_cgroup_whose_owner_is_gone_is_removed_by_the_next_process_that_makes_one():
+    """The cgroup a spare made ahead is left behind where the spawn helper was SIGKILLed: the next
+    process that makes a call's cgroup removes such empty ones whose owner no longer runs, and
+    leaves one whose owner runs."""
+    bases = contain._group_bases()
+    if not bases or not os.access(bases[0], os.W_OK):
+        pytest.skip("no cgroup with the pids controller can be made here")
+    gone_owner = subprocess.Popen(["true"])  # a pid that has ended
+    gone_owner.wait()
+    orphan = Path(bases[0], f"wrapgen-{gone_owner.pid}-0badc0de")
+    alive = Path(bases[0], f"wrapgen-{os.getpid()}-0badcafe")
+    orphan.mkdir()
+    alive.mkdir()
+    try:
+        contain._end_orphan_groups(bases)
+        assert not orphan.exists()
+        assert alive.exists()
+    finally:
+        for path in (orphan, alive):
+            if path.exists():
+                path.rmdir()
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="a root caller's case (others are refused by modes)")

@@ -480,7 +480,10 @@ def _make_group(processes) -> str | None:
     """A new cgroup for one call, its ``pids.max`` ``processes`` (None: no bound yet): its
     directory, or None where none can be made (no cgroup file system this process may write)."""
     owner = _owner or os.getppid()  # (a supervisor's parent: the caller, or the helper's)
-    for base in _group_bases():
+    bases = _group_bases()
+    if not _swept:
+        _end_orphan_groups(bases)
+    for base in bases:
         path = os.path.join(base, f"wrapgen-{owner}-{os.urandom(4).hex()}")
         try:
             os.mkdir(path)
@@ -490,6 +493,49 @@ def _make_group(processes) -> str | None:
             return path
         _end_group(path)
     return None
+
+
+_swept = False  # this process removed the cgroups whose owners are gone (``_end_orphan_groups``)
+
+
+def _end_orphan_groups(bases) -> None:
+    """Remove, once a process, the empty cgroups (``wrapgen-OWNER-XXXXXXXX``) whose owner no
+    longer runs: the one a spare made ahead for the next call is left behind where someone
+    SIGKILLed the spawn helper while the spare waited. A cgroup that still holds a process, or
+    whose owner's pid runs (maybe another process by now), is left as it is."""
+    global _swept
+    _swept = True
+    for base in bases:
+        try:
+            names = os.listdir(base)
+        except OSError:
+            continue
+        for name in names:
+            owner = _group_owner(name)
+            if owner is None or _runs(owner):
+                continue
+            try:
+                os.rmdir(os.path.join(base, name))
+            except OSError:
+                pass  # (not empty, or not ours to remove)
+
+
+def _group_owner(name: str) -> int | None:
+    """The owner's pid of a cgroup named as ``_make_group`` names one, else None."""
+    parts = name.split("-")
+    if len(parts) != 3 or parts[0] != "wrapgen" or not parts[1].isdigit() or len(parts[2]) != 8:
+        return None
+    return int(parts[1]) if all(c in "0123456789abcdef" for c in parts[2]) else None
+
+
+def _runs(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # (a process of another user's)
+    return True
 
 
 def _bound_group(path: str, processes) -> bool:

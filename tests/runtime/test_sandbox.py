@@ -673,10 +673,10 @@ def test_processes_are_bounded_per_call_even_for_root(tmp_path, monkeypatch):
     wait_until(lambda: not left(), what="the cgroups made for this process's calls to end")
 
 
-def test_a_cgroup_whose_owner_is_gone_is_removed_by_the_next_process_that_makes_one():
+def test_a_cgroup_whose_owner_is_gone_is_removed_by_the_next_process_that_bounds_one():
     """The cgroup a spare made ahead is left behind where the spawn helper was SIGKILLed: the next
-    process that makes a call's cgroup removes such empty ones whose owner no longer runs, and
-    leaves one whose owner runs."""
+    process whose call asks for a bound on processes removes such empty ones whose owner no longer
+    runs, and leaves one whose owner runs."""
     bases = contain._group_bases()
     if not bases or not os.access(bases[0], os.W_OK):
         pytest.skip("no cgroup with the pids controller can be made here")

@@ -480,10 +480,7 @@ def _make_group(processes) -> str | None:
     """A new cgroup for one call, its ``pids.max`` ``processes`` (None: no bound yet): its
     directory, or None where none can be made (no cgroup file system this process may write)."""
     owner = _owner or os.getppid()  # (a supervisor's parent: the caller, or the helper's)
-    bases = _group_bases()
-    if not _swept:
-        _end_orphan_groups(bases)
-    for base in bases:
+    for base in _group_bases():
         path = os.path.join(base, f"wrapgen-{owner}-{os.urandom(4).hex()}")
         try:
             os.mkdir(path)
@@ -499,10 +496,11 @@ _swept = False  # this process removed the cgroups whose owners are gone (``_end
 
 
 def _end_orphan_groups(bases) -> None:
-    """Remove, once a process, the empty cgroups (``wrapgen-OWNER-XXXXXXXX``) whose owner no
-    longer runs: the one a spare made ahead for the next call is left behind where someone
-    SIGKILLed the spawn helper while the spare waited. A cgroup that still holds a process, or
-    whose owner's pid runs (maybe another process by now), is left as it is."""
+    """Remove the empty cgroups (``wrapgen-OWNER-XXXXXXXX``) whose owner no longer runs (the
+    spawn layer does once a process, when a call first asks for a bound on processes): the one a
+    spare made ahead for the next call is left behind where someone SIGKILLed the spawn helper
+    while the spare waited. A cgroup that still holds a process, or whose owner's pid runs (maybe
+    another process by now), is left as it is."""
     global _swept
     _swept = True
     for base in bases:
@@ -1401,6 +1399,8 @@ def spawn_supervised(
         _reap_finished()
     if _groups_left:
         _end_groups_left()
+    if processes is not None and not _swept:
+        _end_orphan_groups(_group_bases())  # (once a process; its forks inherit that it was done)
     if limits or processes is not None:
         umask, inherited = (caller_state() if state is None else state)[:2]
         chosen = {which: (which, soft, hard) for which, soft, hard in limits}

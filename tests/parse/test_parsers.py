@@ -17,7 +17,7 @@ from wrapgen.parse import detect_style, parse_help
 
 HELP = Path(__file__).resolve().parent.parent / "fixtures" / "help"
 CASES = sorted(HELP.glob("*/*.txt"))
-REGENERATE = "regenerate with `python -m pytest tests/test_parsers.py --update-goldens`"
+REGENERATE = "regenerate with `python -m pytest tests/parse/test_parsers.py --update-goldens`"
 
 
 def prog_of(path: Path) -> tuple[str, ...]:

@@ -154,18 +154,57 @@ def _npm_page(name: str) -> Command:
     )
 
 
-def test_commands_that_hand_what_follows_a_double_dash_on_are_never_proposed():
-    """npm's `explore <pkg> [ -- <command>]` runs the command in a shell it spawns, `restart [-- <args>]`
-    runs a package script with those arguments: both forward a command line (captured help). git's
-    `[--] <path>...` hands on nothing but paths."""
-    for name in ("explore", "restart"):
-        page = _npm_page(name)
-        assert "mega-command" in exclusion_reason(Candidate(path=(name,), command=page)), name
+def test_a_command_that_hands_a_command_after_a_double_dash_is_never_proposed():
+    """npm's `explore <pkg> [ -- <command>]` runs the command in a shell it spawns: a forwarded
+    command line (captured help). `restart [-- <args>]` runs the package's own script, and the
+    arguments it may pass on are optional: it is proposed, without them. git's `[--] <path>...`
+    hands on nothing but paths."""
+    explore = _npm_page("explore")
+    assert "mega-command" in exclusion_reason(Candidate(path=("explore",), command=explore))
+    restart = _npm_page("restart")
+    assert exclusion_reason(Candidate(path=("restart",), command=restart)) is None
     log = parse_help(
         (FIXTURES / "help" / "man" / "git_log.txt").read_text(), prog=("git", "log"), style="man"
     )
-    assert any("[--]" in line for line in log.usage)
+    assert any("[--] " in line for line in log.usage)
     assert exclusion_reason(Candidate(path=("log",), command=log)) is None
+
+
+def _page(style: str, name: str) -> Command:
+    text = (FIXTURES / "help" / style / f"{name}.txt").read_text()
+    return parse_help(text, prog=tuple(name.split("_")), style=style)
+
+
+def test_a_run_is_proposed_where_its_usage_runs_what_the_tool_defines():
+    """A command named `run` runs a given command line in some tools and the project's own program,
+    tests or hooks in others; the usage line tells them apart (captured help). `cargo run [ARGS]...`
+    and `cargo test [TESTNAME] [-- [ARGS]...]` pass optional arguments to the program they build;
+    `docker run IMAGE [COMMAND] [ARG...]` and `uv run [COMMAND]` run the command they are given; a
+    `run` whose usage is unknown stays out."""
+    for style, name in (("clap", "cargo_run"), ("clap", "cargo_test")):
+        page = _page(style, name)
+        path = page.path[-1:] or (name.split("_")[-1],)
+        assert exclusion_reason(Candidate(path=path, command=page)) is None, name
+    for style, name in (("cobra", "docker_run"), ("clap", "uv_run")):
+        page = _page(style, name)
+        assert "mega-command" in exclusion_reason(Candidate(path=("run",), command=page)), name
+    assert "mega-command" in exclusion_reason(Candidate(path=("run",), command=Command()))
+    required = Command(path=("run",), usage=("tool run [options] [--] <args>...",))
+    assert "mega-command" in exclusion_reason(Candidate(path=("run",), command=required))
+
+
+def test_a_run_of_the_projects_own_program_is_offered_without_the_arguments_it_passes_on():
+    """cargo's run and test proposed from captured help: the verbs run with no forwarded list
+    (their `[ARGS]` is left out of the args) and no `--`, and check passes them."""
+    run, test = _page("clap", "cargo_run"), _page("clap", "cargo_test")
+    root = Command(path=(), subcommands=(run, test))
+    proposal = propose(Tool(name="cargo", root=root))
+    verbs = proposal.manifest["verbs"]
+    assert {"run", "test"} <= set(verbs), sorted(verbs)
+    for name in ("run", "test"):
+        assert "args" not in verbs[name]["args"]["properties"], verbs[name]["args"]["properties"]
+        assert "--" not in verbs[name]["cli"], verbs[name]["cli"]
+    assert checked(proposal.manifest) == []
 
 
 def test_commands_that_run_a_program_they_download_or_daemonize_are_never_proposed():

@@ -30,6 +30,7 @@ __all__ = [
     "is_mega_arg",
     "mega_positional",
     "forwards_command_line",
+    "runs_what_its_grammar_names",
     "forwarding_operand",
     "is_not_operand",
     "not_operands",
@@ -111,19 +112,26 @@ _COMMAND_ARG_USAGE = re.compile(
 def _after_double_dash() -> re.Pattern[str]:
     """A literal ``--`` and then an operand named like a forwarded command line: npm's ``explore <pkg>
     [ -- <command>]`` (a command for the shell it spawns), ``restart [-- <args>]`` (arguments for a
-    package script). Not git's ``[--] <path>...``: a path list is no command line."""
+    package script, which ``forwards_command_line`` lets pass as optional). Not git's ``[--]
+    <path>...``: a path list is no command line. Group 1 is the operand's name."""
     words = sorted(_names("mega_args"), key=lambda w: (-len(w), w))
     return re.compile(
-        r"(?:^|[\s\[(])--\s+[\[<(]*(?:%s)\b" % "|".join(map(re.escape, words)), re.IGNORECASE
+        r"(?:^|[\s\[(])--\s+[\[<(]*(%s)\b" % "|".join(map(re.escape, words)), re.IGNORECASE
     )
 
 
 def forwards_command_line(command) -> bool:
     """Whether a discovered command forwards a command line: a variadic operand named like one, a
     usage line of the form ``COMMAND [ARG]...``, or one that hands what follows a ``--`` on as a
-    command or its arguments. (Its name is ``is_mega_command``'s question.)"""
+    command or its arguments. An optional list of arguments for the tool's own program (``cargo
+    test [TESTNAME] [-- [ARGS]...]``, a package script's ``[-- <args>]``) is none: the command runs
+    without it, and a proposal leaves such an operand out. (Its name is ``is_mega_command``'s
+    question.)"""
     pattern = mega_positional()
-    if any(p.variadic and pattern.match(p.name) for p in command.positionals):
+    if any(
+        p.variadic and pattern.match(p.name) and not _arguments_only(p.name, p.required is False)
+        for p in command.positionals
+    ):
         return True
     if any(
         p.variadic and {"command", "cmd"} & set(re.split(r"[-_ ]", p.name.strip("<>[]. ").lower()))
@@ -131,9 +139,60 @@ def forwards_command_line(command) -> bool:
     ):
         return True  # "git-command-args...": a command line for another program
     return any(
-        _COMMAND_ARG_USAGE.search(line) or _after_double_dash().search(line)
+        _COMMAND_ARG_USAGE.search(line) or _forwards_after_double_dash(line)
         for line in command.usage
     )
+
+
+def _arguments_only(name: str, optional: bool) -> bool:
+    """An optional operand named for arguments (``[ARGS]``), not for a program (``<command>``)."""
+    word = re.split(r"[-_ .]", name.strip("<>[]. ").lower())[0]
+    return optional and word not in _names("program_args")
+
+
+def _depth(text: str) -> int:
+    """How many brackets are open at the end of ``text``: above 0, what follows is optional."""
+    return text.count("[") - text.count("]")
+
+
+def _forwards_after_double_dash(line: str) -> bool:
+    return any(
+        not _arguments_only(match.group(1), _depth(line[: match.start()] + match.group(0)[:1]) > 0)
+        for match in _after_double_dash().finditer(line)
+    )
+
+
+@lru_cache(maxsize=None)
+def _forwarded_placeholder() -> re.Pattern[str]:
+    """A usage line's placeholder named like a forwarded command line (``<args>...``, ``[ARGS]...``,
+    ``ARGS...``, ``[COMMAND]``; a bare one only in capitals, so ``[command options]`` is none): its
+    word is group ``angle``, ``square`` or ``bare``."""
+    words = sorted(_names("mega_args"), key=lambda w: (-len(w), w))
+    alt = "|".join(map(re.escape, words))
+    dots = r"(?:\.\.\.|…)?"
+    return re.compile(
+        rf"(?<![\w-])(?:(?i:<(?P<angle>{alt})s?{dots}>|\[(?P<square>{alt})s?{dots}\])"
+        rf"|(?P<bare>{alt.upper()})S?\b)"
+    )
+
+
+def runs_what_its_grammar_names(word: str, command) -> bool:
+    """Whether a command named ``word`` (``run``), which some tools give a command that runs a given
+    command line, is here one that runs what the tool defines: its usage is known, names no program
+    to run and forwards no required list (``cargo run [ARGS]...``, ``pre-commit run [hook]``, not
+    ``docker run IMAGE [COMMAND] [ARG...]``, ``uv run [COMMAND]`` or ``poetry run <args>...``)."""
+    if word.lower() not in _names("mega_names_by_grammar") or not command.usage:
+        return False
+    if forwards_command_line(command):
+        return False
+    programs = _names("program_args")
+    for line in command.usage:
+        for match in _forwarded_placeholder().finditer(line):
+            name = next(g for g in match.group("angle", "square", "bare") if g).lower()
+            optional = match.group("square") is not None or _depth(line[: match.start()]) > 0
+            if name in programs or not optional:
+                return False
+    return True
 
 
 def is_not_operand(word: str) -> bool:

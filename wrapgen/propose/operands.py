@@ -145,12 +145,13 @@ def _spelling(name: str, usage: str) -> str:
 
 
 def usage_split(command: Command) -> int | None:
-    """How many positionals stand before a ``[--]`` in the usage (vcs log), or None."""
+    """How many positionals stand before a ``[--]`` in the usage (vcs log), or before a ``[-- ...]``
+    that hands what follows on (``test [TESTNAME] [-- [ARGS]...]``), or None."""
     for line in command.usage:
         if command.path and command.path[-1] not in line.split()[1:4]:
             continue  # vcs show -h also prints vcs log's usage: another command's grammar
-        if "[--]" in line or " -- " in line:
-            head = re.split(r"\[--\]| -- ", line, maxsplit=1)[0]
+        if "[--]" in line or " -- " in line or "[-- " in line:
+            head = re.split(r"\[--\]| -- |\[-- ", line, maxsplit=1)[0]
             # a placeholder, not part of a flag: vcs commit's "--pathspec-from-file" names no <pathspec>
             # counted as operands() counts them: a placeholder for options (<rev-opts>) is none
             words = {w.lower() for w in command.path}

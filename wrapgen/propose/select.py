@@ -24,6 +24,7 @@ from wrapgen.knowledge.commands import (
     forwards_command_line,
     is_family_listing,
     is_mega_command,
+    runs_what_its_grammar_names,
     is_setup_family,
     never_reason,
 )
@@ -102,7 +103,11 @@ def exclusion_reason(candidate: Candidate, tool_name: str = "") -> str | None:
         return "hidden"
     if command.deprecated:
         return "deprecated"
-    if candidate.path and is_mega_command(candidate.path[-1]):
+    if (
+        candidate.path
+        and is_mega_command(candidate.path[-1])
+        and not runs_what_its_grammar_names(candidate.path[-1], command)
+    ):
         return MEGA_REASON
     if forwards_command_line(command):
         return MEGA_REASON

@@ -24,9 +24,9 @@ from wrapgen.knowledge.commands import (
     forwards_command_line,
     is_family_listing,
     is_mega_command,
-    runs_what_its_grammar_names,
     is_setup_family,
     never_reason,
+    runs_what_its_grammar_names,
 )
 from wrapgen.knowledge.phrases import (
     about_the_tool,

@@ -75,3 +75,31 @@ def test_a_switch_that_rewrites_what_it_reads_is_refused_on_a_read(tmp_path):
         found = _read_with(tmp_path, flag)
         assert found and "rewrites the files it reads" in found[0].message, flag
     assert _read_with(tmp_path, "--fixed-strings") == []
+
+
+def test_a_joined_flag_is_judged_by_its_own_value_not_the_next_token(tmp_path):
+    """After ``--source-path={{source_path}}`` the next token is another flag: W030 names the flag
+    whose own value is named as a program (``--shell={{shell}}``), not the one before it."""
+    pack = {
+        "pack_id": "lint",
+        "description": "A linter pack.",
+        "bin": "somelinter",
+        "verbs": {
+            "check": {
+                "description": "Report the problems of a file.",
+                "cli": ["somelinter", "--source-path={{source_path}}", "--shell={{shell}}"],
+                "args": {
+                    "type": "object",
+                    "properties": {
+                        "source_path": {"type": "string", "description": "Where to look."},
+                        "shell": {"type": "string", "description": "Which one."},
+                    },
+                    "additionalProperties": False,
+                },
+                "policy": {"effect": "read"},
+            }
+        },
+    }
+    (tmp_path / "pack.yaml").write_text(yaml.safe_dump(pack, sort_keys=False))
+    found = [d for d in check_pack(tmp_path) if d.code == "W030"]
+    assert len(found) == 1 and "--shell given {{shell}}" in found[0].message, found

@@ -73,8 +73,8 @@ def _arg_help_danger(verb: VerbView, index: int) -> str:
     discovered flag's (``knowledge.dangerous_flags.help_danger``)."""
     token = verb.argv[index]
     candidates = [token.partition("=")[2]] if "=" in token else []
-    if index + 1 < len(verb.argv) and "{{" in verb.argv[index + 1]:
-        candidates.append(verb.argv[index + 1])
+    if not candidates and index + 1 < len(verb.argv) and "{{" in verb.argv[index + 1]:
+        candidates.append(verb.argv[index + 1])  # (after --x=v the next token is no value of it)
     for text in candidates:
         for match in PLACEHOLDER_RE.finditer(text):
             name = match.group(1).strip()
@@ -93,7 +93,7 @@ def _program_arg(verb: VerbView, index: int) -> str:
     """The arg named as a program that fills the flag at ``index`` (``--x {{cmd}}``, ``--x={{cmd}}``)."""
     token = verb.argv[index]
     candidates = [token.partition("=")[2]] if "=" in token else []
-    if index + 1 < len(verb.argv):
+    if not candidates and index + 1 < len(verb.argv):
         candidates.append(verb.argv[index + 1])
     for text in candidates:
         for match in PLACEHOLDER_RE.finditer(text):

@@ -208,6 +208,10 @@ def dangerous_reason(flag: Flag, *, tool: str) -> str | None:
             if said.startswith("takes")
             else f"{flag.spellings[0]}: {said}"
         )
+    if flag.takes_value and is_program_value(flag.name) and not names_a_command(flag.description):
+        # its arg takes the flag's name (``--shell=SHELLNAME`` -> ``{{shell}}``), and an arg named
+        # as a program is one to check's W030 whatever the metavar was: the two must agree
+        return f"{flag.spellings[0]} takes a value named as a program ({flag.name})"
     return None
 
 

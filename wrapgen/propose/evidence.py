@@ -88,8 +88,10 @@ def fold(use: Use, root: Command) -> Folded | None:
             break
         node, path = sub, [*path, sub.name]
         words.pop(0)
-    if words and node.subcommands:
-        # "cloudcli s3 ls" where the tree lists no "s3": not this tool's command as read
+    if words and (node.subcommands or node.stub):
+        # "cloudcli s3 ls" where the tree lists no "s3": not this tool's command as read; nor is
+        # "tool family member" where the family is a stub, never read: its members are unknown, and
+        # the member's name is no operand of the family (a family's verb with all its members' uses)
         return None
     literals = list(use.operands)
     if not words:

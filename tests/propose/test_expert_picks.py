@@ -154,6 +154,22 @@ def _npm_page(name: str) -> Command:
     )
 
 
+def test_a_full_screen_terminal_interface_is_never_proposed():
+    """A monitor drawn with termcap or curses, a TUI, a dashboard it launches: a call would get a
+    screen of escape codes or never return. A command that only links to a dashboard, or shows
+    a monitor's settings, is no such thing."""
+    for summary in (
+        "launch termcaps monitoring",
+        "Start the curses interface",
+        "Open the TUI",
+        "launch dashboard with monitoring and logs",
+        "Show the queue in a full-screen view",
+    ):
+        assert "full-screen" in (_excluded(("board",), summary) or ""), summary
+    assert _excluded(("link",), "link with the monitoring dashboard") is None
+    assert _excluded(("config",), "Show the monitor's settings") is None
+
+
 def test_a_command_that_hands_a_command_after_a_double_dash_is_never_proposed():
     """npm's `explore <pkg> [ -- <command>]` runs the command in a shell it spawns: a forwarded
     command line (captured help). `restart [-- <args>]` runs the package's own script, and the

@@ -421,3 +421,57 @@ def test_more_uses_rank_first_however_many_other_commands_the_tool_has():
     )
     verbs = list(propose(tool(60), usage=same).manifest["verbs"])
     assert verbs.index("grep") < verbs.index("status"), verbs
+
+
+def test_half_a_full_pack_may_be_the_writes_people_use_most():
+    """Six reads and six writes the uses name, beside four reads none names: the pack holds the six
+    writes, each confirm-gated, and the six used reads; at four writes, two unused reads took the
+    place of two writes used eight times each."""
+    used = [_sub(f"show{i}", f"Show the thing number {i}") for i in range(6)]
+    unused = [_sub(f"list{i}", f"List the things of kind {i}") for i in range(4)]
+    writes = [_sub(f"make{i}", f"Create the thing number {i}") for i in range(6)]
+    tool = Tool(
+        name="wgtool",
+        root=Command(path=(), summary="Manage.", subcommands=(*used, *unused, *writes)),
+    )
+    uses = _evidence(
+        *(Use(path=(c.name,), count=1, where=("tldr-pages",)) for c in used),
+        *(Use(path=(c.name,), count=8, where=("tldr-pages",)) for c in writes),
+    )
+    verbs = propose(tool, usage=uses).manifest["verbs"]
+    made = {n for n, v in verbs.items() if v["policy"]["effect"] != "read"}
+    assert made == {c.name for c in writes}, sorted(verbs)
+    assert all(verbs[n]["policy"].get("confirm") for n in made)
+    assert set(verbs) == made | {c.name for c in used}
+
+
+def test_uses_under_a_family_never_read_are_no_uses_of_the_family():
+    """`tool things ls` where discovery listed `things` but never read it (a stub): `ls` is no
+    operand of `things`, and the family does not rank on its members' uses (a family's verb with
+    forty uses crowded out used reads); the uses are reported as naming a command discovery did
+    not read."""
+    family = Command(path=("things",), summary="Manage things", stub=True)
+    tool = Tool(
+        name="wgtool",
+        root=Command(
+            path=(),
+            summary="Manage.",
+            subcommands=(
+                family,
+                _sub("status", "Show the status"),
+                _sub("list", "List the items"),
+                _sub("show", "Show an item"),
+                _sub("logs", "Print the logs"),
+                _sub("build", "Build the project"),
+            ),
+        ),
+    )
+    uses = _evidence(
+        Use(path=("things", "ls"), count=40, where=("tldr-pages",)),
+        Use(path=("status",), count=2, where=("tldr-pages",)),
+    )
+    proposal = propose(tool, usage=uses)
+    things = next(d for d in proposal.decisions if d.path == "things")
+    assert "used" not in things.reason, things
+    assert [d.path for d in proposal.decisions if "used" in d.reason] == ["status"]
+    assert any("things ls" in w and "did not read" in w for w in proposal.warnings)

@@ -61,7 +61,9 @@ __all__ = [
 
 MAX_VERBS = 12
 MAX_READS = 9
-MAX_WRITES = 4
+# half a full pack: the commands people use most are often writes (build, test, pull, up), and each
+# write is confirm-gated; at 4, a tool's fifth and sixth most used writes gave way to little-used reads
+MAX_WRITES = 6
 MAX_DESTRUCTIVE = 1
 FAMILY_CAP = 3
 FAMILY_WRITE_CAP = 1

@@ -350,3 +350,15 @@ def test_a_family_that_does_nothing_bare_does_not_make_its_members_deep():
     assert ("top",) not in cands  # bare `kubectl top` prints help
     assert cands[("top", "pod")].depth == 1
     assert cands[("create",)].depth == 1 and cands[("create", "job")].depth == 2
+
+
+def test_a_help_only_tool_of_long_options_no_table_knows_offers_them_in_the_helps_order():
+    """A tool without subcommands that no evidence names, whose options are long words no table of
+    flags people reach for knows (a message bus daemon's --session, --system, --print-pid): its one
+    command offers them in the help's order, up to its cap, instead of no args at all."""
+    names = ["session", "system", "print-address", "print-pid", "introspect", "nopidfile"]
+    flags = tuple(Flag(long=f"--{n}", description=f"Use the {n} setting.") for n in names)
+    root = Command(path=(), summary="Run the bus.", usage=("wgbus [options]",), flags=flags)
+    verbs = propose(Tool(name="wgbus", root=root)).manifest["verbs"]
+    (main,) = verbs.values()
+    assert list(main["args"]["properties"]) == [n.replace("-", "_") for n in names]

@@ -347,8 +347,8 @@ def plan_args(
     although their names read as noise (``archiver -tvf``'s ``-v``), see ``_offered_flags``.
     ``max_args`` caps the flags and operands together. ``fill``: the verb is a whole tool's surface
     that no evidence speaks for (a tool without subcommands, help-only): where too few of its flags
-    have a name people know, its flags that are short letters only (``-a``, ``-L level``: no name
-    could say so) fill the room in the help's own order, which lists what matters first.
+    have a name people know, its other flags fill the room in the help's own order, which lists
+    what matters first.
     """
 
     def norm(s):
@@ -477,11 +477,10 @@ def plan_args(
             ranked.append(entry)
         ranked.sort(key=lambda t: (-t[0], t[1]))
         room = max(0, max_args - len(chosen_pos))
-        # a short letter alone has no name that says people reach for it, nor a long name beside it
-        letters = [
-            entry for entry in unknown if fill and all(len(s) == 2 for s in entry[2].spellings)
-        ]
-        filled = letters[: max(0, room - len(ranked))]
+        # a whole tool's surface no evidence speaks for: its other flags fill the room in the help's
+        # own order, which lists what matters first (a name no table knows says no less than a short
+        # letter does; with letters only, a help of long options gave its one verb no args at all)
+        filled = [entry for entry in unknown if fill][: max(0, room - len(ranked))]
         ranked += filled
         left_out += [
             (flag.spellings[0], "not a flag people reach for first")

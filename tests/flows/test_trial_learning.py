@@ -211,3 +211,23 @@ def test_a_text_verb_beside_its_json_twin_keeps_its_text():
     assert _has_json_twin(manifest, "search")
     assert not _has_json_twin(manifest, "count")
     assert not _has_json_twin(manifest, "search.json")
+
+
+def test_a_double_dash_taken_for_an_operand_is_dropped_when_both_fail():
+    """Both runs fail on a sample the tool does not know, but with "--" the tool is one operand
+    short (it prints its usage) or its error quotes "--" as the value it was given: it reads "--"
+    as an operand. The same failure both ways shows nothing."""
+
+    def failed(kind: str, stderr: str) -> Evidence:
+        outcome = TrialOutcome("show", ("t",), exit_code=1, stderr=stderr)
+        return Evidence("show", kind, outcome=outcome)
+
+    missing = failed("failed", "No such schema “sample”")
+    assert double_dash_verdict(failed("lacks-operand", "Usage: t get SCHEMA KEY"), missing) == (
+        "dropped"
+    )
+    assert double_dash_verdict(failed("failed", "No such schema “--”"), missing) == "dropped"
+    assert double_dash_verdict(failed("failed", "file '--' not found"), missing) == "dropped"
+    assert double_dash_verdict(failed("failed", "No such schema “sample”"), missing) == ""
+    usage = failed("lacks-operand", "Usage: t get SCHEMA KEY")
+    assert double_dash_verdict(usage, usage) == ""

@@ -601,7 +601,8 @@ def _refuses_dashes(outcome: TrialOutcome | None) -> bool:
 def double_dash_verdict(with_it: Evidence, without_it: Evidence) -> str:
     """What the same operand with and without ``--`` shows: "dropped" (the tool reads ``--`` as an
     operand or refuses it: it fails only with it, or answers about a ``--`` it took for a name, or
-    fails both ways but names ``--`` as an unknown option only with it),
+    fails both ways but names ``--`` as an unknown option, quotes it as a value, or prints its
+    usage, only with it),
     "kept" (it takes it: it fails only without it, or answers the same), "" (nothing is shown)."""
     good_with, good_without = with_it.kind in _ANSWERED, without_it.kind in _ANSWERED
     if good_without and not good_with and with_it.kind not in ("not-tried", "long-running"):
@@ -620,7 +621,24 @@ def double_dash_verdict(with_it: Evidence, without_it: Evidence) -> str:
         and not _refuses_dashes(without_it.outcome)
     ):
         return "dropped"  # both failed, and with it the error names "--" as an unknown option
+    if not good_with and not good_without and without_it.kind not in ("not-tried", "long-running"):
+        if with_it.kind == "lacks-operand" and without_it.kind != "lacks-operand":
+            return "dropped"  # one operand short only with it: it took "--" for one
+        if _quotes_dashes(with_it.outcome) and not _quotes_dashes(without_it.outcome):
+            return (
+                "dropped"  # its error quotes "--" as a value it was given ("no such schema '--'")
+            )
     return ""
+
+
+# "--" quoted in an error as a value: 'No such schema “--”', "file '--' not found"
+_QUOTED_DASHES = re.compile(r"""["'“‘`]--["'”’`]""")
+
+
+def _quotes_dashes(outcome: TrialOutcome | None) -> bool:
+    return outcome is not None and bool(
+        _QUOTED_DASHES.search(f"{outcome.stderr}\n{outcome.stdout}")
+    )
 
 
 def evidence_line(evidence: Evidence) -> str:

@@ -362,3 +362,19 @@ def test_a_help_only_tool_of_long_options_no_table_knows_offers_them_in_the_help
     verbs = propose(Tool(name="wgbus", root=root)).manifest["verbs"]
     (main,) = verbs.values()
     assert list(main["args"]["properties"]) == [n.replace("-", "_") for n in names]
+
+
+def test_a_command_that_prints_a_credential_is_never_proposed():
+    """An access or auth token, a secret or private key printed by a call would land in a model's
+    context and its host's logs. Listing keys or tokens by name, or a password store's own show,
+    is no such command."""
+    for path, summary in (
+        (("auth", "print-access-token"), "print an access token for the specified account"),
+        (("auth", "token"), "Print the auth token the tool is configured to use"),
+        (("export",), "Export the secret keys of the keyring"),
+        (("key", "dump"), "Output the private key in PEM"),
+    ):
+        assert _excluded(path, summary) == "prints a credential", summary
+    assert _excluded(("keys", "list"), "list secret keys") is None
+    assert _excluded(("token", "list"), "List the API tokens of the account by name") is None
+    assert _excluded(("show",), "Show existing password") is None

@@ -378,3 +378,15 @@ def test_a_command_that_prints_a_credential_is_never_proposed():
     assert _excluded(("keys", "list"), "list secret keys") is None
     assert _excluded(("token", "list"), "List the API tokens of the account by name") is None
     assert _excluded(("show",), "Show existing password") is None
+
+
+def test_a_version_command_about_the_project_is_a_command_of_its_own():
+    """`version` prints the tool's own version in most tools and is left out; where its summary
+    speaks of the project or package the tool works on ("View or set a project's version", "Bump a
+    package version"), it is a command people run."""
+    assert _excluded(("version",), "View or set a project's version.") is None
+    assert _excluded(("version",), "Bump a package version") is None
+    assert _excluded(("version",), "Print the version number of the site generator") == "version"
+    assert _excluded(("version",), "Show the version information") == "version"
+    # only the command's own word: a family named like one stays out
+    assert _excluded(("version", "show"), "Show the project's version") == "version"

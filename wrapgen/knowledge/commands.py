@@ -26,6 +26,7 @@ __all__ = [
     "not_command_reason",
     "never_reason",
     "is_not_command",
+    "about_its_work",
     "is_mega_command",
     "is_mega_arg",
     "mega_positional",
@@ -61,6 +62,14 @@ def _names(name: str) -> frozenset[str]:
 def not_command_reason(word: str) -> str | None:
     """Why a subcommand named ``word`` describes the tool instead of doing something, or None."""
     return _labels("not_commands").get(word.lower())
+
+
+def about_its_work(word: str, summary: str) -> bool:
+    """Whether ``word``, which names a command describing the tool elsewhere (``version``), names
+    here one about what the tool works on: its summary says so ("View or set a project's
+    version"), by the pattern ``not_commands_when_about_the_tool`` holds for the word."""
+    entry = _table("not_commands_when_about_the_tool").get(word.lower())
+    return entry is not None and bool(re.search(entry.value, summary or "", re.IGNORECASE))
 
 
 def is_not_command(word: str) -> bool:

@@ -20,6 +20,7 @@ from typing import Sequence
 
 from wrapgen.knowledge.commands import (
     MEGA_REASON,
+    about_its_work,
     common_weight,
     forwards_command_line,
     is_family_listing,
@@ -99,7 +100,7 @@ def exclusion_reason(candidate: Candidate, tool_name: str = "") -> str | None:
         return "not a subcommand: a word starting with '-' is a flag or an operand"
     for word in candidate.path:
         why = never_reason(word)
-        if why:
+        if why and not (word == candidate.path[-1] and about_its_work(word, command.summary)):
             return why
     if command.hidden:
         return "hidden"

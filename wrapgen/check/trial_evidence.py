@@ -624,10 +624,9 @@ def double_dash_verdict(with_it: Evidence, without_it: Evidence) -> str:
     if not good_with and not good_without and without_it.kind not in ("not-tried", "long-running"):
         if with_it.kind == "lacks-operand" and without_it.kind != "lacks-operand":
             return "dropped"  # one operand short only with it: it took "--" for one
+        # its error quotes "--" as a value it was given ("no such schema '--'")
         if _quotes_dashes(with_it.outcome) and not _quotes_dashes(without_it.outcome):
-            return (
-                "dropped"  # its error quotes "--" as a value it was given ("no such schema '--'")
-            )
+            return "dropped"
     return ""
 
 

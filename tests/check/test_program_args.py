@@ -43,7 +43,11 @@ def test_a_boolean_arg_named_as_a_program_is_a_switch_not_a_program(tmp_path):
     assert _w030(tmp_path, "boolean") == []
 
 
-def _read_with(tmp_path, flag: str) -> list:
+def _lint_read(tmp_path, cli: list, properties: dict, required: list) -> list:
+    """The W030 findings on a linter pack whose one read verb has ``cli`` and ``properties``."""
+    args = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required:
+        args["required"] = required
     pack = {
         "pack_id": "lint",
         "description": "A linter pack.",
@@ -51,22 +55,23 @@ def _read_with(tmp_path, flag: str) -> list:
         "verbs": {
             "check": {
                 "description": "Report the problems of a file.",
-                "cli": ["somelinter", "check", flag, "{{on}}", "--", "{{file}}"],
-                "args": {
-                    "type": "object",
-                    "properties": {
-                        "on": {"type": "boolean", "description": "Turn it on."},
-                        "file": {"type": "string", "description": "The file to check."},
-                    },
-                    "required": ["file"],
-                    "additionalProperties": False,
-                },
+                "cli": cli,
+                "args": args,
                 "policy": {"effect": "read"},
             }
         },
     }
     (tmp_path / "pack.yaml").write_text(yaml.safe_dump(pack, sort_keys=False))
     return [d for d in check_pack(tmp_path) if d.code == "W030"]
+
+
+def _read_with(tmp_path, flag: str) -> list:
+    properties = {
+        "on": {"type": "boolean", "description": "Turn it on."},
+        "file": {"type": "string", "description": "The file to check."},
+    }
+    cli = ["somelinter", "check", flag, "{{on}}", "--", "{{file}}"]
+    return _lint_read(tmp_path, cli, properties, ["file"])
 
 
 def test_a_switch_that_rewrites_what_it_reads_is_refused_on_a_read(tmp_path):
@@ -80,26 +85,10 @@ def test_a_switch_that_rewrites_what_it_reads_is_refused_on_a_read(tmp_path):
 def test_a_joined_flag_is_judged_by_its_own_value_not_the_next_token(tmp_path):
     """After ``--source-path={{source_path}}`` the next token is another flag: W030 names the flag
     whose own value is named as a program (``--shell={{shell}}``), not the one before it."""
-    pack = {
-        "pack_id": "lint",
-        "description": "A linter pack.",
-        "bin": "somelinter",
-        "verbs": {
-            "check": {
-                "description": "Report the problems of a file.",
-                "cli": ["somelinter", "--source-path={{source_path}}", "--shell={{shell}}"],
-                "args": {
-                    "type": "object",
-                    "properties": {
-                        "source_path": {"type": "string", "description": "Where to look."},
-                        "shell": {"type": "string", "description": "Which one."},
-                    },
-                    "additionalProperties": False,
-                },
-                "policy": {"effect": "read"},
-            }
-        },
+    properties = {
+        "source_path": {"type": "string", "description": "Where to look."},
+        "shell": {"type": "string", "description": "Which one."},
     }
-    (tmp_path / "pack.yaml").write_text(yaml.safe_dump(pack, sort_keys=False))
-    found = [d for d in check_pack(tmp_path) if d.code == "W030"]
+    cli = ["somelinter", "--source-path={{source_path}}", "--shell={{shell}}"]
+    found = _lint_read(tmp_path, cli, properties, [])
     assert len(found) == 1 and "--shell given {{shell}}" in found[0].message, found

@@ -59,3 +59,42 @@ def test_the_tools_copyright_and_licence_flags_are_noise():
 
     for spelling in ("--copyright", "--license"):
         assert flag_noise(Flag(long=spelling, description="Print the copyright notice")) is not None
+
+
+def _optional_value_flag() -> Flag:
+    # diff's -u, -U NUM, --unified[=NUM]: the switch is how people use it
+    return Flag(
+        long="--unified",
+        short="-u",
+        aliases=("-U",),
+        takes_value=True,
+        value_optional=True,
+        value_name="NUM",
+        type="integer",
+        default="3",
+        description="output NUM (default 3) lines of unified context",
+    )
+
+
+def _use(*flags: str, valued: tuple[str, ...] = ()):
+    from wrapgen.model.usage import Use
+
+    return Use(path=(), flags=flags, valued=valued)
+
+
+def test_an_optional_value_flag_its_uses_pass_bare_is_a_switch():
+    """`diff -u a b`: an integer arg could not ask for the unified form without a count it does
+    not need; the uses pass it bare, so the verb offers the switch, with no default value."""
+    command = Command(flags=(_optional_value_flag(),), positionals=(Positional("FILES"),))
+    planned = plan_args(command, tool="wgtest", effect="read", uses=(_use("--unified"),))
+    assert planned.properties["unified"]["type"] == "boolean"
+    assert "default" not in planned.properties["unified"]
+    assert "--unified" in planned.cli_tail and "--unified={{unified}}" not in planned.cli_tail
+
+
+def test_an_optional_value_flag_stays_a_value_without_bare_uses():
+    """No use, or a use that gives it a value (`--pretty=format:%h`): the value is what matters."""
+    command = Command(flags=(_optional_value_flag(),), positionals=(Positional("FILES"),))
+    for uses in ((), (_use("--unified", valued=("--unified",)),)):
+        planned = plan_args(command, tool="wgtest", effect="read", uses=uses)
+        assert planned.properties["unified"]["type"] == "integer", uses

@@ -309,6 +309,24 @@ def _used_points(flag: Flag, used: dict[str, int]) -> float:
     return _ARG_WEIGHTS["used"] + _ARG_WEIGHTS["used_per_doubling"] * math.log2(count)
 
 
+def _as_used(flag: Flag, used: dict[str, int], given_values: set[str]) -> Flag:
+    """A flag whose value may be left out (``--unified[=NUM]``) that the uses pass bare (``diff -u a
+    b``), and never with a value, is offered as the switch people pass: as a value arg it could not
+    be asked for without a value it does not need. Its default is the value it takes bare, so the
+    switch carries none. With no use, or a use that gives a value (``--pretty=format:%h``), it stays
+    a value arg: the help's ``[=VALUE]`` alone is no evidence that the bare form is the one wanted."""
+    spellings = set(flag.spellings)
+    if (
+        not (flag.takes_value and flag.value_optional)
+        or not any(used.get(s) for s in spellings)
+        or given_values & spellings
+    ):
+        return flag
+    return replace(
+        flag, takes_value=False, value_optional=False, type="boolean", choices=(), default=None
+    )
+
+
 def _flag_tokens(flag: Flag, name: str, *, style: str, tool: str = "") -> list[str]:
     spelling = flag.long or flag.short or flag.spellings[0]
     if not flag.takes_value:
@@ -505,10 +523,12 @@ def plan_args(
     # find's grammar: the options its usage shows before the operands stay there, the rest follow them
     leading = options_after_operands(command)
     trailing: list[str] = []
+    given_values = {s for u in told for s in u.valued}
     for name, flag in _distinct_names(chosen_flags):
         if name in seen:
             continue
         seen.add(name)
+        flag = _as_used(flag, used, given_values)
         # The runtime fills a schema default in when the arg is omitted, and passing a flag at its
         # default is not leaving it out (diff's --unified=3 turns its normal output into a unified
         # diff): the tool's own default applies to a flag left out, and the description says what it

@@ -116,7 +116,9 @@ def _read(text: str, *, prog: tuple[str, ...], style: str) -> tuple[Command, lis
             listed += commander_listing(section.lines, parent=tuple(prog[1:]), group=section.title)
     parts.subcommands = listed
     command = assemble(parts, prog=prog, style=style)
-    if not command.positionals and len(prog) > 1:
+    if not command.positionals and (len(prog) > 1 or not listed):
+        # a subcommand's usage, or a tool without subcommands (``markdownlint [options]
+        # [files|directories|globs...]``): its operands are the usage line's
         command = command.with_changes(positionals=_operands(parts.usage, prog))
     return command, parts.usage
 

@@ -233,3 +233,19 @@ def test_the_main_mode_is_not_named_by_a_copyright_a_synopsis_or_a_noun():
     # a verb where a sentence puts it still names the mode
     lister = Command(summary="List the entries of an archive")
     assert main_verb(lister, bin="packer")[0] == "list"
+
+
+def test_the_main_modes_json_form_does_what_the_main_mode_does():
+    """A linter whose main mode reads (its --fix asks it to rewrite) has a --json switch: the JSON
+    form of the main mode is the main mode too, a read, never a write "to be safe"; the operands
+    of its usage line ([files|directories|globs...]) are both verbs' operands."""
+    from support.propose import FIXTURES
+    from wrapgen.parse import parse_help
+
+    text = (FIXTURES / "help" / "commander" / "markdownlint.txt").read_text()
+    root = parse_help(text, prog=("markdownlint",), style="commander")
+    verbs = propose(Tool(name="markdownlint", root=root)).manifest["verbs"]
+    main, as_json = verbs["markdownlint"], verbs["markdownlint.json"]
+    assert main["policy"]["effect"] == as_json["policy"]["effect"] == "read", as_json["x-why"]
+    assert "files" in main["args"]["properties"] and "files" in as_json["args"]["properties"]
+    assert all("--fix" not in verb["cli"] for verb in (main, as_json))

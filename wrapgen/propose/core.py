@@ -301,11 +301,11 @@ def _own_effect(cand: Candidate, main_effect: tuple[str, str] | None, tool_name:
             effect=main_effect[0],
             reason=f"{main_effect[0]}: a form of the main command ({main_effect[1]})",
         )
-    if (cand.fixed or cand.owns) and not guess.words and main_effect is not None:
+    if (cand.fixed or cand.owns or not cand.path) and not guess.words and main_effect is not None:
+        # a mode, or the main command itself in another form (``<main>.json``: its JSON selected)
+        form = "a mode of the main command" if cand.fixed or cand.owns else "the main command"
         guess = replace(
-            guess,
-            effect=main_effect[0],
-            reason=f"{main_effect[0]}: a mode of the main command ({main_effect[1]})",
+            guess, effect=main_effect[0], reason=f"{main_effect[0]}: {form} ({main_effect[1]})"
         )
     danger = fixed_danger(cand, tool_name)
     if danger and guess.effect == "read":

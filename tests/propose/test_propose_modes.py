@@ -240,6 +240,7 @@ def test_the_main_modes_json_form_does_what_the_main_mode_does():
     form of the main mode is the main mode too, a read, never a write "to be safe"; the operands
     of its usage line ([files|directories|globs...]) are both verbs' operands."""
     from support.propose import FIXTURES
+
     from wrapgen.parse import parse_help
 
     text = (FIXTURES / "help" / "commander" / "markdownlint.txt").read_text()

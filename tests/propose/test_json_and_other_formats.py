@@ -54,3 +54,40 @@ def test_a_single_dash_json_switch_selects_json():
     )
     choice = select_json(dbshell)
     assert choice.selection == ("-json",) and choice.flag == "-json"
+
+
+def test_a_switch_whose_help_says_it_prints_json_selects_json():
+    """-J "Prints out an JSON representation of the tree": the selection, though not spelled --json;
+    a switch that colours JSON, reads it or prints something that is not JSON is none."""
+
+    def switch(short: str, help_text: str) -> Flag:
+        return Flag(short=short, description=help_text)
+
+    tree = Command(flags=(switch("-J", "Prints out an JSON representation of the tree."),))
+    assert select_json(tree).selection == ("-J",)
+    notation = Command(flags=(switch("-j", "Output results in JavaScript Object Notation (JSON)"),))
+    assert select_json(notation).selection == ("-j",)
+    processor = Command(
+        flags=(
+            switch("-r", "output raw strings, not JSON texts;"),
+            switch("-C", "colorize JSON;"),
+            switch("-R", "read raw strings, not JSON texts;"),
+            switch("-M", "monochrome (don't colorize JSON);"),
+        )
+    )
+    assert select_json(processor).selection is False
+
+
+def test_a_value_flag_named_for_the_output_format_that_offers_json_selects_it():
+    """-print_format FORMAT "(available formats are: default, compact, csv, json, xml)": with json;
+    a log's or a date's format that mentions json is not what the command prints."""
+    printing = Flag(
+        long="-print_format",
+        aliases=("-of",),
+        takes_value=True,
+        type="string",
+        description="set the output printing format (available formats are: default, csv, json)",
+    )
+    assert select_json(Command(flags=(printing,))).selection == ("-print_format", "json")
+    logs = Flag(long="--log-format", takes_value=True, description="log format: text or json")
+    assert select_json(Command(flags=(logs,))).selection is False

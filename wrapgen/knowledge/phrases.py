@@ -100,6 +100,12 @@ def operand_from_file_words() -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=None)
+def json_output_switch_words() -> re.Pattern[str]:
+    """The help of a switch that makes the command print JSON, opening with the verb."""
+    return _alternation("json_output_switches", r"(?:%s)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
 def input_json_words() -> re.Pattern[str]:
     """Words in a ``--json`` flag's help that say it is about the data sent or read, not printed."""
     return _alternation("input_json_words", r"(?:%s)", re.IGNORECASE)

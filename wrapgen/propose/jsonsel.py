@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from wrapgen.knowledge.phrases import input_json_words
+from wrapgen.knowledge.phrases import input_json_words, json_output_switch_words
 from wrapgen.knowledge.words import json_field_preference, json_redundant
 from wrapgen.model.tool import Command, Flag
 from wrapgen.propose.rules import rule
@@ -25,6 +25,7 @@ FIELD_PREFERENCE = json_field_preference()
 _REDUNDANT = json_redundant()
 MAX_FIELDS = 8
 
+_JSON_SWITCH = json_output_switch_words()  # "-J  Prints out an JSON representation of the tree"
 _INPUT_JSON = input_json_words()  # "data items ... serialized as a JSON object": the request's
 _JSON_WORD = re.compile(r"(?<![\w-])json(?![\w-])", re.IGNORECASE)
 
@@ -109,7 +110,22 @@ def select_json(command: Command, *, fields: Sequence[str] = ()) -> JsonChoice:
                     spelling,
                     f"the tool prints JSON; {spelling} makes several results JSON lines",
                 )
+    for flag in flags:
+        # a value flag named for the output's format that offers json (-print_format, --out-format)
+        if flag.takes_value and _FORMAT_NAME.search(flag.name) and _mentions_json(flag):
+            spelling = flag.long or flag.short or flag.spellings[0]
+            return JsonChoice((spelling, "json"), spelling, f"{spelling} offers json")
+    for flag in flags:
+        # a switch of another name whose help says it prints JSON (-J, -j)
+        if not flag.takes_value and _JSON_SWITCH.search(flag.description or ""):
+            spelling = flag.long or flag.short or flag.spellings[0]
+            return JsonChoice((spelling,), spelling, f"the help of {spelling} says it prints JSON")
     return JsonChoice(False, "", "no JSON output in the help; results are text")
+
+
+# a flag's name that says it picks the form of what the command prints (print_format, outfmt; not
+# --log-format, whose json is the log's, nor --date-format)
+_FORMAT_NAME = re.compile(r"^(?:(?:output|out|print)[-_]?)?(?:format|fmt)$")
 
 
 # "producing the filter's results as JSON on standard output" (jsonq)

@@ -98,3 +98,21 @@ def test_an_optional_value_flag_stays_a_value_without_bare_uses():
     for uses in ((), (_use("--unified", valued=("--unified",)),)):
         planned = plan_args(command, tool="wgtest", effect="read", uses=uses)
         assert planned.properties["unified"]["type"] == "integer", uses
+
+
+def test_a_noise_letter_is_noise_only_where_its_help_agrees():
+    """-h, -q by convention help and quiet: a lister's -h prints sizes in human units and its -q
+    shows '?' for control characters, work a person asks for; a -h that prints a summary of the
+    options, a -v that shows the version, and a letter with no help stay noise."""
+    from wrapgen.propose.args import flag_noise
+
+    human = Flag(short="-h", description="Print the size in a more human readable way.")
+    marks = Flag(short="-q", description="Print non-printable characters as '?'.")
+    assert flag_noise(human) is None and flag_noise(marks) is None
+    for noise in (
+        Flag(short="-h", description="print this summary."),
+        Flag(short="-v", description='show version: "tool 2022-01-14".'),
+        Flag(short="-q"),
+        Flag(long="--quiet", short="-q", description="Print non-printable characters as '?'."),
+    ):
+        assert flag_noise(noise), noise

@@ -16,6 +16,7 @@ from wrapgen.knowledge.table import Knowledge, KnowledgeError, load, regex_names
 __all__ = [
     "is_noise_flag",
     "noise_flag_pattern",
+    "noise_letter_words",
     "build_noise_pattern",
     "preferred_weight",
     "primary_flags",
@@ -43,6 +44,12 @@ def build_noise_pattern(data: Knowledge) -> re.Pattern[str]:
 def noise_flag_pattern() -> re.Pattern[str]:
     """One anchored pattern over a flag name (no dashes): ``color``, ``no-pager``, ``log-level``."""
     return build_noise_pattern(load("flags"))
+
+
+@lru_cache(maxsize=None)
+def noise_letter_words() -> re.Pattern[str]:
+    """Help words that confirm a one-letter flag is the noise its letter is by convention."""
+    return re.compile("|".join(regex_names(load("flags"), "noise_letter_words")), re.IGNORECASE)
 
 
 def is_noise_flag(name: str) -> bool:

@@ -25,6 +25,7 @@ from wrapgen.knowledge.flags import (
     kept_when_shown,
     kept_when_shown_on_text,
     noise_flag_pattern,
+    noise_letter_words,
     preferred_weight,
     primary_flags,
 )
@@ -85,6 +86,7 @@ NOISE_FLAG = noise_flag_pattern()
 # Words in a flag's help that mark it as interactive or as something the pack controls:
 # wrapgen/knowledge/data/phrases.json.
 _NOISE_WORDS = noise_help_words()
+_NOISE_LETTER_WORDS = noise_letter_words()
 _OTHER_FORMAT = other_output_format_words()
 _OPERAND_FROM_FILE = operand_from_file_words()
 # Flag names a person reaches for first (a rank bonus), and which tools take no "--flag=value"
@@ -189,7 +191,13 @@ def flag_noise(flag: Flag) -> str | None:
         return "experimental"
     names = [s.lstrip("-") for s in flag.spellings]
     long_names = [s.lstrip("-") for s in flag.spellings if s.startswith("--")]
-    if any(NOISE_FLAG.match(n) for n in (long_names or names)):
+    if any(NOISE_FLAG.match(n) for n in (long_names or names)) and (
+        # a letter alone (-h, -v, -q) is noise only where its help agrees or says nothing
+        long_names
+        or any(len(n) > 2 for n in names)
+        or not flag.description
+        or _NOISE_LETTER_WORDS.search(flag.description)
+    ):
         return "noise: output, color, verbosity or connection the pack controls"
     if _NOISE_WORDS.search(flag.description):
         return "interactive or presentation only"

@@ -403,3 +403,26 @@ def test_aws_help_pages_list_their_commands_as_bullets():
     assert aws.summary.startswith("The AWS Command Line Interface")
     s3 = parse_fixture("man/aws_s3")
     assert [c.path for c in s3.subcommands][:3] == [("s3", "cp"), ("s3", "ls"), ("s3", "mb")]
+
+
+def test_a_letter_glued_to_the_name_of_its_value_takes_that_value():
+    """A renderer's "-Tv  - Set output format to 'v'", "-ofile  - Write output to 'file'" and a man
+    page's "-Klayout  override the default layout engine": the letter takes a value the help names;
+    "-name" and "-print", whose help names no such value, keep their spelling; the "- " column
+    before each help is no part of it."""
+    text = (
+        "Usage: gvr [-Vv?] [-(KTlo)<val>] <files>\n\n"
+        " -V          - Print version and exit\n"
+        " -Tv         - Set output format to 'v'\n"
+        " -ofile      - Write output to 'file'\n"
+        " -Klayout    - override the default layout engine\n"
+        " -name       - Base of file name matches the pattern\n"
+        " -print      - Print the full file name on the standard output\n"
+    )
+    command = parse_help(text, prog=("gvr",), style="gnu")
+    for spelling, value in (("-T", "v"), ("-o", "file"), ("-K", "layout")):
+        glued = flag(command, spelling)
+        assert (glued.takes_value, glued.value_name) == (True, value), glued
+    assert {"-name", "-print"} <= spellings(command)
+    assert not flag(command, "-name").takes_value
+    assert flag(command, "-V").description == "Print version and exit"

@@ -304,8 +304,25 @@ def entry_to_flag(entry: OptionEntry) -> Flag | None:
 _VALUE_COLUMN = re.compile(
     r"^\s*(?P<value>\[?<[^<>]+>(?:\.\.\.)?\]?(?:\.\.\.)?)(?:\s+\|\s.*|\s{2,}(?P<help>\S.*))?$"
 )
-# A separator some helps put before each description ("= Choose ...", ": Show ...")
-_SEPARATOR = re.compile(r"^\s*[=:]\s+(?=\S)")
+# A separator some helps put before each description ("= Choose ...", ": Show ...", "- Print ...")
+_SEPARATOR = re.compile(r"^\s*(?:[=:]|-(?=\s))\s+(?=\S)")
+
+
+# "-Tv", "-ofile", "-Klayout": one letter, then the name of its value in lower case
+_GLUED_NAME = re.compile(r"^-[A-Za-z](?P<value>[a-z]{1,12})$")
+
+
+def _glued_value(spell: str, help_text: str) -> str:
+    """The value name glued to a one-letter option, where its help names it: quoted (``'v'``,
+    ``<file>``), or, three letters or more, as a word or a word's start ("-Tlang: sets the output
+    language"). "" otherwise: ``-name``, ``-print`` are options of their own."""
+    match = _GLUED_NAME.match(spell)
+    if not match:
+        return ""
+    value = match["value"]
+    quoted = re.search(rf"['\"`<]{value}['\"`>]", help_text)
+    worded = len(value) >= 3 and re.search(rf"\b{value}", help_text, re.IGNORECASE)
+    return value if quoted or worded else ""
 
 
 def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | None:
@@ -355,6 +372,13 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
         if spell.endswith("#") and _GLUED_NUMBER.fullmatch(spell):
             # zstd: "-T#  Spawn # compression threads": the option glued to its number
             spell, attached, type_hint = spell[:2], attached or "<#>", "integer"
+        glued = (
+            _glued_value(spell, full) if len(spellings) == 1 and not (attached or values) else ""
+        )
+        if glued:
+            # "-Tv  Set output format to 'v'", "-ofile  Write output to 'file'": a letter glued to
+            # the name of its value, which the help names
+            spell, attached = spell[:2], f"<{glued}>"
         if spell.startswith(("--[no-]", "-[no-]")):
             stem = spell.split("]", 1)[1]
             longs.extend(["--" + stem, "--no-" + stem])

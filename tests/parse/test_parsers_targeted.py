@@ -753,3 +753,38 @@ def test_a_listing_of_whole_forms_with_their_help_beside_them():
     assert by_name["init"].usage == ("tool init [name]",)
     assert by_name["init"].summary == "Initialize a project"
     assert [p.name for p in by_name["deploy"].positionals] == ["env"]
+
+
+def test_headings_inside_a_listing_group_its_entries_and_are_no_commands():
+    """An application framework's "Commands:" split by headings ("Learn:", "Create an App:", "And
+    More:"), each over its more deeply indented entries: the headings are the entries' groups, not
+    commands named "Learn" and "And", and every entry under them is read."""
+    from wrapgen.parse.listing import parse_listing
+
+    lines = [
+        "  Learn:",
+        "    docs",
+        "",
+        "  Create an App:",
+        "    init            Initialize an application.",
+        "",
+        "  Develop your App:",
+        "    build           Build your function code.",
+        "    validate        Validate a template.",
+        "",
+        "  And More:",
+        "    delete          Delete an application and the artifacts created",
+        "                    by a deploy.",
+    ]
+    stubs = parse_listing(lines, parent=())
+    assert [(s.name, s.group) for s in stubs] == [
+        ("docs", "Learn"),
+        ("init", "Create an App"),
+        ("build", "Develop your App"),
+        ("validate", "Develop your App"),
+        ("delete", "And More"),
+    ]
+    assert stubs[-1].summary == "Delete an application and the artifacts created by a deploy."
+    # a capitalised name with its summary on the next line at the same depth stays an entry
+    flat = parse_listing(["  Build:", "  Builds the thing."], parent=())
+    assert [s.name for s in flat] == ["Build"]

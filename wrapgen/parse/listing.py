@@ -90,6 +90,18 @@ def _with_operands(found: Command, operands: str, *, prog: tuple[str, ...]) -> C
     return found.with_changes(usage=(line,), positionals=positionals)
 
 
+# A heading inside a listing, over its own more deeply indented entries (an application
+# framework's "Commands:" split into "Learn:", "Create an App:", "And More:"): capitalised words
+# ending in a colon, no summary
+_SUBHEADING = re.compile(r"^[A-Z][A-Za-z]*(?: [A-Za-z][\w'&/-]*)*:$")
+
+
+def _deeper_next(lines, index: int, indent: int) -> bool:
+    """Whether the next line with text after ``lines[index]`` is indented deeper than ``indent``."""
+    following = next((line for line in lines[index + 1 :] if line.strip()), "")
+    return bool(following) and indent_of(following) > indent
+
+
 def parse_listing(
     lines,
     *,
@@ -127,7 +139,8 @@ def parse_listing(
                 found = found.with_changes(deprecated=True)
             stubs.append(found)
 
-    for line in lines:
+    lines = list(lines)
+    for index, line in enumerate(lines):
         text = line.strip()
         if not text:
             in_columns = in_commas = False
@@ -159,6 +172,11 @@ def parse_listing(
             names, summary = [], []
             stubs.extend(stub(parent + (name,), group=group) for name in text.split())
             continue  # openssl: names in columns, no summaries; the last row may hold one
+        if _SUBHEADING.match(text) and _deeper_next(lines, index, ind):
+            # "Create an App:" over more deeply indented entries: a heading inside the listing
+            flush()
+            names, summary, base, group = [], [], None, text[:-1].strip()
+            continue
         if prefix and text.startswith(prefix):
             text = text[len(prefix) :]
         match = _ENTRY.match(text)

@@ -390,3 +390,23 @@ def test_a_version_command_about_the_project_is_a_command_of_its_own():
     assert _excluded(("version",), "Show the version information") == "version"
     # only the command's own word: a family named like one stays out
     assert _excluded(("version", "show"), "Show the project's version") == "version"
+
+
+def test_a_command_whose_description_says_it_hosts_a_local_server_is_left_out():
+    """ "Run & test functions locally as a HTTP API" says it only in its description: "it will
+    create a local HTTP\\nserver hosting all of the functions". A command whose description speaks
+    of a server it talks to is not kept out."""
+    from wrapgen.model.proposal import Candidate
+    from wrapgen.propose.select import exclusion_reason
+
+    def reason(description: str) -> str | None:
+        path = ("local", "start-api")
+        command = Command(
+            path=path,
+            summary="Run & test functions locally as a HTTP API.",
+            description=description,
+        )
+        return exclusion_reason(Candidate(path=path, command=command))
+
+    assert "long-running" in reason("In a project, it will create a local HTTP\nserver hosting it.")
+    assert reason("Sends the event to the deployed function through the HTTP server.") is None

@@ -15,6 +15,7 @@ from wrapgen.knowledge.table import Knowledge, KnowledgeError, load
 
 __all__ = [
     "summary_out",
+    "description_out",
     "group_weights",
     "noise_help_words",
     "danger_words",
@@ -44,6 +45,12 @@ def compiled(data: Knowledge, table: str) -> tuple[tuple[re.Pattern[str], object
 def summary_out() -> tuple[tuple[re.Pattern[str], str], ...]:
     """(pattern, reason shown) for summaries that keep a command out (deprecated, interactive ...)."""
     return compiled(load("phrases"), "summary_out")
+
+
+@lru_cache(maxsize=None)
+def description_out() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """(pattern, reason shown) for descriptions that keep a command out (a local server)."""
+    return compiled(load("phrases"), "description_out")
 
 
 @lru_cache(maxsize=None)

@@ -32,6 +32,7 @@ from wrapgen.knowledge.commands import (
 from wrapgen.knowledge.phrases import (
     about_the_tool,
     bare_job_patterns,
+    description_out,
     group_weights,
     preview_words,
     summary_out,
@@ -83,6 +84,7 @@ FEW_READS = 6
 # Summary phrases that keep a command out, and the weights of the help's group headings ("core",
 # "plumbing"): regular expressions with their reasons in wrapgen/knowledge/data/phrases.json.
 _SUMMARY_OUT = summary_out()
+_DESCRIPTION_OUT = description_out()
 _GROUP_WEIGHTS = group_weights()
 # The commands people use most (a rank bonus) and the setup families (a penalty) are data:
 # wrapgen/knowledge/data/commands.json.
@@ -118,6 +120,9 @@ def exclusion_reason(candidate: Candidate, tool_name: str = "") -> str | None:
     texts = (command.summary, candidate.group) if candidate.group else (command.summary,)
     for pattern, why in _SUMMARY_OUT + about_the_tool(tool_name.rsplit("/", 1)[-1]):
         if any(pattern.search(text) for text in texts):
+            return why
+    for pattern, why in _DESCRIPTION_OUT:
+        if pattern.search(command.description):
             return why
     return None
 

@@ -788,3 +788,27 @@ def test_headings_inside_a_listing_group_its_entries_and_are_no_commands():
     # a capitalised name with its summary on the next line at the same depth stays an entry
     flat = parse_listing(["  Build:", "  Builds the thing."], parent=())
     assert [s.name for s in flat] == ["Build"]
+
+
+def test_a_listing_of_whole_paths_gives_each_family_once():
+    """A key-value client lists "alarm disarm<TAB><TAB>Disarms all alarms": commands of the family
+    "alarm", by their whole path. The family is the subcommand (its own page lists its members),
+    once; single-word entries beside them stay as they are."""
+    from wrapgen.parse import parse_help
+
+    text = (
+        "NAME:\n\tkvctl - A simple command line client.\n\nUSAGE:\n\tkvctl [flags]\n\n"
+        "COMMANDS:\n"
+        "\talarm disarm\t\tDisarms all alarms\n"
+        "\talarm list\t\tLists all alarms\n"
+        "\tcompaction\t\tCompacts the event history\n"
+        "\tendpoint health\t\tChecks the healthiness of endpoints\n"
+        "\tget\t\t\tGets the key or a range of keys\n"
+    )
+    command = parse_help(text, prog=("kvctl",))
+    assert [s.name for s in command.subcommands] == [
+        "alarm",
+        "compaction",
+        "endpoint",
+        "get",
+    ]

@@ -96,6 +96,12 @@ def _with_operands(found: Command, operands: str, *, prog: tuple[str, ...]) -> C
 _SUBHEADING = re.compile(r"^[A-Z][A-Za-z]*(?: [A-Za-z][\w'&/-]*)*:$")
 
 
+# An entry spelled as a whole path of lower-case words, then a gap and its summary
+_PATH_ENTRY = re.compile(
+    r"^(?P<words>[a-z][\w-]*(?: [a-z][\w-]*){1,2}) {2,}(?P<summary>[A-Z]\S.*)$"
+)
+
+
 def _deeper_next(lines, index: int, indent: int) -> bool:
     """Whether the next line with text after ``lines[index]`` is indented deeper than ``indent``."""
     following = next((line for line in lines[index + 1 :] if line.strip()), "")
@@ -179,6 +185,16 @@ def parse_listing(
             continue
         if prefix and text.startswith(prefix):
             text = text[len(prefix) :]
+        nested = _PATH_ENTRY.match(text)
+        if nested and ind and ind <= max_indent:
+            # "alarm disarm    Disarms all alarms": a command of the family "alarm", listed by its
+            # whole path; the family is the subcommand here, and its own page lists the rest
+            flush()
+            names, summary = [], []
+            family = nested["words"].split()[0]
+            if not any(s.name == family for s in stubs):
+                stubs.append(stub(parent + (family,), group=group))
+            continue
         match = _ENTRY.match(text)
         if match is None or match["tight"] and not match["operands"]:
             # "name Word" with one space is prose, unless operands filled the column or the

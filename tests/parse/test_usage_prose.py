@@ -90,3 +90,16 @@ def test_a_parsed_page_keeps_its_real_operands_only():
     command = parse_help(page, prog=("checker",), style="argparse")
     assert [p.name for p in command.positionals] == ["files"]
     assert not any(p.required for p in command.positionals)
+
+
+def test_a_remark_naming_an_operand_in_passing_is_prose():
+    """ "put [options] <key> <value> (<value> can also be given from stdin)": the remark names
+    <value> in passing, its other words are no operands ("can", "also", "be", ...); a group of
+    operands joined by "or" is still one operand."""
+    from wrapgen.parse.usage import usage_positionals
+
+    line = "kvctl put [options] <key> <value> (<value> can also be given from stdin) [flags]"
+    names = [p.name for p in usage_positionals([line], prog=("kvctl", "put"))]
+    assert names == ["key", "value"]
+    joined = usage_positionals(["kvctl get <a> [<b> or <c>]"], prog=("kvctl", "get"))
+    assert [p.name for p in joined] == ["a", "b|c"]

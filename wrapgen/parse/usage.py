@@ -446,8 +446,13 @@ def _prose_words(words: list[str], prog: tuple[str, ...] = ()) -> set[int]:
     for _g, indices in members.items():
         cores = [words[i].strip("[](){}") for i in indices]
         cores = [c for c in cores if c not in ("", "|", "...")]
-        if len(cores) < 2 or not all(_BARE_WORD.fullmatch(c) for c in cores):
+        bare = [c for c in cores if _BARE_WORD.fullmatch(c)]
+        # a remark may name an operand in passing ("(<value> can also be given from stdin)"): a
+        # group of mostly bare words, three or more, is judged by them
+        mostly = len(bare) >= 3 and len(bare) > len(cores) / 2
+        if len(cores) < 2 or not (len(bare) == len(cores) or mostly):
             continue
+        cores = bare
         plain = [c.rstrip(";,:.") for c in cores]
         if (
             any(c in _PROSE_WORDS for c in plain)

@@ -410,3 +410,11 @@ def test_a_command_whose_description_says_it_hosts_a_local_server_is_left_out():
 
     assert "long-running" in reason("In a project, it will create a local HTTP\nserver hosting it.")
     assert reason("Sends the event to the deployed function through the HTTP server.") is None
+
+
+def test_a_topics_command_named_by_its_whole_path_is_judged_by_its_last_word():
+    """oclif and yargs tools name a topic's commands "auth:login", "migration:run": a login flow
+    is a login whatever its topic; a command whose last word is none of the kind stays."""
+    assert "login" in _excluded(("auth", "auth:login"), "login with your credentials")
+    assert "login" in _excluded(("auth:logout",), "clears local login credentials")
+    assert _excluded(("migration:run",), "Runs all pending migrations.") is None

@@ -79,7 +79,11 @@ def is_not_command(word: str) -> bool:
 def never_reason(word: str) -> str | None:
     """Why a command with ``word`` in its path is never proposed (not a command, interactive, ...), or None."""
     key = word.lower()
-    return _labels("not_commands").get(key) or _labels("never_proposed").get(key)
+    found = _labels("not_commands").get(key) or _labels("never_proposed").get(key)
+    if found or ":" not in key:
+        return found
+    # a topic's command named by its whole path ("auth:login", "plugins:install"): its last word
+    return never_reason(key.rsplit(":", 1)[1]) if key.rsplit(":", 1)[1] else None
 
 
 def is_mega_command(word: str) -> bool:

@@ -2,8 +2,10 @@
 
 A trial that slept at its timeout after trying to reach the network waits on what no trial's
 sandbox gives: the next wrap would wait the same timeout out for the same answer (a repeated pip
-wrap spent 3 s of its 5 on one such trial), so that outcome is kept. A trial that timed out without
-trying the network may have been starved by a busy machine: it is run again.
+wrap spent 3 s of its 5 on one such trial), so that outcome is kept; so is one that printed its
+output and kept running, which streams (a process manager's `logs`: a repeated wrap waited out three
+such trials, 9 s of its 10). A trial that timed out silently without trying the network may have
+been starved by a busy machine: it is run again.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ _RETRIES_THE_NETWORK = (
     "time.sleep(600)\n"
 )
 _JUST_SLEEPS = "import time\ntime.sleep(600)\n"
+# prints its first lines, then keeps printing as a log follower does
+_STREAMS = "import sys, time\nwhile True:\n    print('line', flush=True)\n    time.sleep(0.5)\n"
 
 
 def _run_twice(code: str, tmp_path, monkeypatch) -> tuple[trial.TrialOutcome, int]:
@@ -60,3 +64,9 @@ def test_a_trial_that_only_timed_out_is_run_again(tmp_path, monkeypatch):
     first, runs = _run_twice(_JUST_SLEEPS, tmp_path, monkeypatch)
     assert not first.retrying_network
     assert runs == 2
+
+
+def test_a_trial_that_printed_and_kept_running_is_answered_from_the_cache(tmp_path, monkeypatch):
+    first, runs = _run_twice(_STREAMS, tmp_path, monkeypatch)
+    assert first.stdout.strip() and not first.retrying_network
+    assert runs == 1

@@ -117,7 +117,7 @@ def _read(text: str, *, prog: tuple[str, ...], style: str) -> tuple[Command, lis
     parts.subcommands = listed
     command = assemble(parts, prog=prog, style=style)
     if not command.positionals and (len(prog) > 1 or not listed):
-        # a subcommand's usage, or a tool without subcommands (``markdownlint [options]
+        # a subcommand's usage, or a tool without subcommands (a linter's ``[options]
         # [files|directories|globs...]``): its operands are the usage line's
         command = command.with_changes(positionals=_operands(parts.usage, prog))
     return command, parts.usage

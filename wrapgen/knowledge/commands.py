@@ -83,7 +83,8 @@ def never_reason(word: str) -> str | None:
     if found or ":" not in key:
         return found
     # a topic's command named by its whole path ("auth:login", "plugins:install"): its last word
-    return never_reason(key.rsplit(":", 1)[1]) if key.rsplit(":", 1)[1] else None
+    last = key.rsplit(":", 1)[1]
+    return never_reason(last) if last else None
 
 
 def is_mega_command(word: str) -> bool:

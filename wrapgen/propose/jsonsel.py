@@ -25,6 +25,14 @@ FIELD_PREFERENCE = json_field_preference()
 _REDUNDANT = json_redundant()
 MAX_FIELDS = 8
 
+# The names of a value flag that picks the form of what the command prints, most preferred first:
+# -o/--output, --format, then output-format, print_format, outfmt (never --log-format, whose json is
+# the log's, nor --date-format); each matched against the whole name
+_FORMAT_NAMES = (
+    re.compile(r"output|o"),
+    re.compile(r"format"),
+    re.compile(r"(?:(?:output|out|print)[-_]?)?(?:format|fmt)"),
+)
 _JSON_SWITCH = json_output_switch_words()  # "-J  Prints out an JSON representation of the tree"
 _INPUT_JSON = input_json_words()  # "data items ... serialized as a JSON object": the request's
 _JSON_WORD = re.compile(r"(?<![\w-])json(?![\w-])", re.IGNORECASE)
@@ -89,12 +97,17 @@ def select_json(command: Command, *, fields: Sequence[str] = ()) -> JsonChoice:
                 f"{spelling} takes fields; chose {', '.join(chosen)} from {len(available)}",
                 chosen,
             )
-    for names in (("output", "o"), ("format",), ("output-format", "out-format")):
+    # -o json first, then --format json, then a name that says it picks the form of what the
+    # command prints (--output-format, -print_format, outfmt)
+    for rank, names in enumerate(_FORMAT_NAMES):
         for flag in flags:
-            if flag.takes_value and flag.name in names and _mentions_json(flag):
+            if flag.takes_value and names.fullmatch(flag.name) and _mentions_json(flag):
                 # -o json is how clusterctl users write it; --format json (containerctl) reads better long
                 spelling = (
-                    (flag.short if names[0] == "output" else None) or flag.long or flag.short or ""
+                    (flag.short if rank == 0 else None)
+                    or flag.long
+                    or flag.short
+                    or flag.spellings[0]
                 )
                 return JsonChoice((spelling, "json"), spelling, f"{spelling} offers json")
     if _PRINTS_JSON.search(f"{command.summary} {command.description}"):
@@ -111,21 +124,11 @@ def select_json(command: Command, *, fields: Sequence[str] = ()) -> JsonChoice:
                     f"the tool prints JSON; {spelling} makes several results JSON lines",
                 )
     for flag in flags:
-        # a value flag named for the output's format that offers json (-print_format, --out-format)
-        if flag.takes_value and _FORMAT_NAME.search(flag.name) and _mentions_json(flag):
-            spelling = flag.long or flag.short or flag.spellings[0]
-            return JsonChoice((spelling, "json"), spelling, f"{spelling} offers json")
-    for flag in flags:
         # a switch of another name whose help says it prints JSON (-J, -j)
         if not flag.takes_value and _JSON_SWITCH.search(flag.description or ""):
             spelling = flag.long or flag.short or flag.spellings[0]
             return JsonChoice((spelling,), spelling, f"the help of {spelling} says it prints JSON")
     return JsonChoice(False, "", "no JSON output in the help; results are text")
-
-
-# a flag's name that says it picks the form of what the command prints (print_format, outfmt; not
-# --log-format, whose json is the log's, nor --date-format)
-_FORMAT_NAME = re.compile(r"^(?:(?:output|out|print)[-_]?)?(?:format|fmt)$")
 
 
 # "producing the filter's results as JSON on standard output" (jsonq)

@@ -176,6 +176,90 @@ def test_oclif_topics_are_probed_and_an_unreadable_page_is_named(tmp_path):
     )
 
 
+COLON_ROOT = """my colon tool
+
+USAGE
+  $ wg-colon [COMMAND]
+
+TOPICS
+  apps  list your apps
+
+COMMANDS
+  apps  list your apps
+  init  Initialize it
+"""
+
+COLON_APPS = """list your apps
+
+USAGE
+  $ wg-colon apps [-A]
+
+FLAGS
+  -A, --all  include apps in all teams
+
+TOPICS
+  apps:domains  list the domains of an app
+
+COMMANDS
+  apps:create   creates a new app
+  apps:domains  list the domains of an app
+  apps:info     show detailed app information
+"""
+
+COLON_DOMAINS = """list the domains of an app
+
+USAGE
+  $ wg-colon apps:domains -a <value>
+
+FLAGS
+  -a, --app=<value>  (required) app to run command against
+
+COMMANDS
+  apps:domains:add  add a domain to an app
+"""
+
+COLON_INFO = """show detailed app information
+
+USAGE
+  $ wg-colon apps:info [APP] [-j]
+
+FLAGS
+  -j, --json  output in json format
+"""
+
+
+def test_a_topic_page_naming_its_commands_by_their_whole_id_places_them_beside_the_topic(tmp_path):
+    """The colon layout: `apps --help` lists `apps:info`, which runs as `wg-colon apps:info`; read
+    and kept at that path (beside the topic, at any depth of topics), never as `apps apps:info`."""
+    log = tmp_path / "ran.log"
+    pages = {
+        "--help": COLON_ROOT,
+        "apps --help": COLON_APPS,
+        "apps:info --help": COLON_INFO,
+        "apps:create --help": COLON_INFO.replace("apps:info", "apps:create"),
+        "apps:domains --help": COLON_DOMAINS,
+        "apps:domains:add --help": COLON_INFO.replace("apps:info", "apps:domains:add"),
+        "init --help": COLON_INFO.replace("apps:info", "init"),
+    }
+    tool = _tool(tmp_path, "wg-colon", pages, log)
+    result = _crawl(tool, depth=2, style="oclif")
+    root = result.root
+    assert [s.name for s in root.subcommands][:2] == ["apps", "init"]  # the root's own first
+    assert sorted(s.name for s in root.subcommands[2:]) == [
+        "apps:create",
+        "apps:domains",
+        "apps:domains:add",
+        "apps:info",
+    ]
+    assert root.find(("apps",)).subcommands == ()
+    info = root.find(("apps:info",))
+    assert info is not None and not info.stub and info.flags[0].long == "--json"
+    assert not root.find(("apps:domains:add",)).stub  # a topic inside a topic: beside it too
+    for command in root.walk():
+        assert command.path[:-1] == () or command.path[-1] != command.path[-2], command.path
+    assert not log.exists(), f"an action ran: {log.read_text()}"
+
+
 def test_the_marker_is_what_the_styles_put_on_usage_listed_stubs():
     """Parsers and the crawl agree on the one marker."""
     command = parse_help(YARN_CACHE, prog=("wg-yarn", "cache"), style="yarn")

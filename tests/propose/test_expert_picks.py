@@ -419,12 +419,3 @@ def test_a_topics_command_named_by_its_whole_path_is_judged_by_its_last_word():
     assert "login" in _excluded(("auth:logout",), "clears local login credentials")
     assert _excluded(("migration:run",), "Runs all pending migrations.") is None
 
-
-def test_a_command_named_by_its_topics_whole_path_under_the_topic_is_no_verb():
-    """A topic's page lists "accounts:current" (run as `tool accounts:current`); the tree holds it
-    under the topic's word, where cli[] would run `tool accounts accounts:current`, which prints the
-    topic's help: left out with the reason. A word that only contains a colon is a command."""
-    assert "topic" in _excluded(("accounts", "accounts:current"), "display the current account")
-    assert "topic" in _excluded(("data", "data:pg", "data:pg:info"), "show database information")
-    assert _excluded(("migration:run",), "Runs all pending migrations.") is None
-    assert _excluded(("config", "get"), "Get a value") is None

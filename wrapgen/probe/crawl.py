@@ -170,7 +170,7 @@ def _normalise(
         if not name or name in seen or name.startswith("-"):
             continue
         seen.add(name)
-        stubs.append(replace(sub, path=(*path, name), stub=True, subcommands=()))
+        stubs.append(replace(sub, path=_placed(path, name), stub=True, subcommands=()))
     return replace(
         command,
         path=path,
@@ -179,6 +179,16 @@ def _normalise(
         parser=command.parser or parser,
         stub=False,
     )
+
+
+def _placed(path: tuple[str, ...], name: str) -> tuple[str, ...]:
+    """Where a command listed on the page at ``path`` under ``name`` runs. A topic's page in the
+    colon layout names its commands by their whole id (``accounts:current`` on the ``accounts``
+    page): that command runs as ``TOOL accounts:current``, so it sits beside the topic, not under
+    it (``TOOL accounts accounts:current`` runs the topic). Anywhere else, under the page."""
+    if path and name.startswith(path[-1] + ":") and len(name) > len(path[-1]) + 1:
+        return (*path[:-1], name)
+    return (*path, name)
 
 
 def _with_help_flag(command: Command) -> Command:
@@ -956,8 +966,11 @@ def _assembled_children(
     command: Command, reads: dict[tuple[str, ...], NodeRead], shared: _Shared | None
 ) -> tuple[Command, ...]:
     """``command``'s subcommands as read (each with what its stub knew), or the stub where none was;
-    each read one copied once (a copy of a Command is most of what assembling costs)."""
-    children = []
+    each read one copied once (a copy of a Command is most of what assembling costs). A command a
+    child's page placed beside that child (``_placed``: a topic's ``accounts:current``) is one of
+    ``command``'s own, after those it lists itself; the first of a path is kept."""
+    children: list[Command] = []
+    beside: list[Command] = []
     for stub in command.subcommands:
         node = reads.get(stub.path)
         if node is None or node.command is None:
@@ -965,9 +978,15 @@ def _assembled_children(
             children.append(_in_parent_usage(stub, command) if echoed else stub)
             continue
         child = node.command if shared is None else _with_globals(node.command, shared)
-        children.append(
-            _carry_stub(child, stub, subcommands=_assembled_children(child, reads, shared))
-        )
+        below = _assembled_children(child, reads, shared)
+        own = tuple(c for c in below if c.path[:-1] == child.path)
+        beside.extend(c for c in below if c.path[:-1] != child.path)
+        children.append(_carry_stub(child, stub, subcommands=own))
+    placed = {c.path for c in children}
+    for moved in beside:
+        if moved.path not in placed:
+            placed.add(moved.path)
+            children.append(moved)
     return tuple(children)
 
 

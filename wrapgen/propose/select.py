@@ -104,11 +104,6 @@ def exclusion_reason(candidate: Candidate, tool_name: str = "") -> str | None:
         why = never_reason(word)
         if why and not (word == candidate.path[-1] and about_its_work(word, command.summary)):
             return why
-    if len(candidate.path) >= 2 and candidate.path[-1].startswith(candidate.path[-2] + ":"):
-        # a topic's page lists "accounts:current", run as `tool accounts:current`; the tree holds
-        # it under the topic's word, where cli[] would run `tool accounts accounts:current` (the
-        # topic's own help): no verb until the crawl places such a command at its own path
-        return "named by its topic's whole path: run under the topic's word it would print the topic's help"
     if command.hidden:
         return "hidden"
     if command.deprecated:

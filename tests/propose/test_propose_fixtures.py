@@ -135,3 +135,32 @@ def test_every_fixture_proposal_is_a_valid_manifest_with_titles(style, name, sub
     for verb in proposal.manifest["verbs"].values():
         assert verb["title"]["live"] and verb["title"]["done"]
         assert "{{" not in verb["title"]["live"][-1] and "{{" not in verb["title"]["done"][-1]
+
+
+def test_a_root_option_naming_the_application_leads_every_command_of_a_click_group():
+    """A click group's options stand before its command (`flask --app=x routes`): the root's
+    `--app`, which names the application every command acts on, is each verb's first optional arg,
+    written before the command's words; `run` of its own flags keeps them after."""
+    proposal = propose(_tool("click", "flask", ("run",)))
+    verbs = proposal.manifest["verbs"]
+    assert verbs
+    for name, verb in verbs.items():
+        cli = verb["cli"]
+        assert cli[:2] == ["flask", "--app={{app}}"], (name, cli)
+        assert "app" in verb["args"]["properties"] and "app" not in verb["args"].get("required", [])
+
+
+def test_a_root_option_that_may_follow_the_command_or_that_the_command_has_is_no_lead():
+    """Where a style's root options may follow the command (cobra) none leads; a command with an
+    option of the same spelling takes its own; an option no table names never leads."""
+    from wrapgen.model.tool import Command, Flag
+    from wrapgen.propose.args import leading_options
+
+    app = Flag(long="--app", short="-A", takes_value=True)
+    root = Command(path=(), flags=(app, Flag(long="--broker", takes_value=True)))
+    sub = Command(path=("status",))
+    assert leading_options(root, sub, style="click") == (app,)
+    assert leading_options(root, sub, style="cobra") == ()
+    own = Command(path=("logs",), flags=(Flag(long="--app", takes_value=True),))
+    assert leading_options(root, own, style="click") == ()
+    assert leading_options(root, root, style="click") == ()

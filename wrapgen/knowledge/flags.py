@@ -23,6 +23,7 @@ __all__ = [
     "kept_when_shown",
     "kept_when_shown_on_text",
     "is_value_kind",
+    "leads_commands",
 ]
 
 
@@ -103,3 +104,14 @@ def kept_when_shown(name: str) -> bool:
 def is_value_kind(word: str) -> bool:
     """Whether ``word``, alternated in a value name (``<pkg|glob>``), names a kind of value, not a choice."""
     return word.lower() in load("flags")["value_kinds"].names
+
+
+@lru_cache(maxsize=None)
+def _leading_root_options() -> frozenset[str]:
+    return load("flags")["leading_root_options"].names
+
+
+def leads_commands(name: str) -> bool:
+    """Whether a root option of this long name (no dashes) is one every command acts under (table
+    ``leading_root_options``: the application a framework's commands act on)."""
+    return name in _leading_root_options()

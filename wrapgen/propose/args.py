@@ -24,6 +24,7 @@ from wrapgen.knowledge.dangerous_flags import ValueGuard, dangerous_reason, valu
 from wrapgen.knowledge.flags import (
     kept_when_shown,
     kept_when_shown_on_text,
+    leads_commands,
     noise_flag_pattern,
     noise_letter_words,
     preferred_weight,
@@ -60,6 +61,7 @@ __all__ = [
     "positional_arg_name",
     "flag_noise",
     "leads_usage_line",
+    "leading_options",
     "MAX_ARGS",
     "NOISE_FLAG",
     "NO_EQUALS",
@@ -107,6 +109,7 @@ class ArgPlan:
     cli_tail: tuple[str, ...]  # tokens after the subcommand path
     left_out: tuple[tuple[str, str], ...]  # (flag spelling, why)
     primary: str  # the arg a title should name ("" when none)
+    cli_lead: tuple[str, ...] = ()  # the root's options, before the subcommand path
 
 
 def arg_name(flag: Flag) -> str:
@@ -260,6 +263,26 @@ def _offered_flags(
     return flags
 
 
+@rule("which of the root's options does a command take before its own words?")
+def leading_options(root: Command, command: Command, *, style: str) -> tuple[Flag, ...]:
+    """The root's value options a subcommand acts under (flags.json ``leading_root_options``: the
+    application a framework's commands act on, ``TOOL --app=x status``), where the root's options
+    must stand before the command (``global_flags_follow`` offers them after it elsewhere); never
+    one the command has itself."""
+    if not command.path or command is root or global_flags_follow(style):
+        return ()
+    own = {s for f in (*command.flags, *command.global_flags) for s in f.spellings}
+    return tuple(
+        flag
+        for flag in root.flags
+        if flag.takes_value
+        and not (flag.hidden or flag.deprecated)
+        and flag.long
+        and leads_commands(flag.long.lstrip("-"))
+        and not own & set(flag.spellings)
+    )
+
+
 def _shown_overrides(flag: Flag, shown: frozenset[str], why: str, *, text: bool = False) -> bool:
     """Whether the examples' use of a noise flag keeps it: only for the noise kinds that change what
     a command prints (verbosity, layout), and on a verb that selects no JSON (``text``) for an output
@@ -363,6 +386,7 @@ def plan_args(
     examples: Sequence[str] | None = None,
     uses: Sequence[Use] = (),
     fill: bool = False,
+    lead: Sequence[Flag] = (),
 ) -> ArgPlan:
     """Choose and render the args of ``command``; ``fixed`` are literal mode tokens (``--files``).
 
@@ -374,7 +398,8 @@ def plan_args(
     ``max_args`` caps the flags and operands together. ``fill``: the verb is a whole tool's surface
     that no evidence speaks for (a tool without subcommands, help-only): where too few of its flags
     have a name people know, its other flags fill the room in the help's own order, which lists
-    what matters first.
+    what matters first. ``lead``: the root's options the command acts under (``leading_options``),
+    each an optional arg written before the subcommand path (``cli_lead``).
     """
 
     def norm(s):
@@ -562,6 +587,22 @@ def plan_args(
             trailing += tokens
         else:
             tail += tokens
+    lead_props: dict[str, dict] = {}
+    lead_tokens: list[str] = []
+    for flag in lead:
+        name = arg_name(flag)
+        if name in seen:
+            continue
+        seen.add(name)
+        lead_props[name] = _schema_for(
+            flag.type,
+            flag.choices,
+            None,
+            flag_description(flag, _clean_description(flag.description)),
+            False,
+            boolean=False,
+        )
+        lead_tokens += _flag_tokens(flag, name, style=style, tool=tool)
     if leading is not None:
         # no "--" and no "--end-of-options": a dashed path after either is still read as an option
         # there; an operand before any "--" is refused a leading dash by the runtime
@@ -645,11 +686,13 @@ def plan_args(
     else:
         tail = _fixed_where_it_stays(tail, len(fixed), set(required))
     # positionals first in the schema: they are what the command works on
-    ordered = {**pos_props, **properties}
+    ordered = {**pos_props, **lead_props, **properties}
     primary = next(iter(pos_props), "")
     if not primary:
         primary = next((n for n in properties if n in primary_flags()), "")
-    return ArgPlan(ordered, tuple(required), tuple(tail), tuple(left_out), primary)
+    return ArgPlan(
+        ordered, tuple(required), tuple(tail), tuple(left_out), primary, tuple(lead_tokens)
+    )
 
 
 def _distinct_names(chosen: Sequence[tuple[str, Flag]]) -> list[tuple[str, Flag]]:

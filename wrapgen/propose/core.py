@@ -35,7 +35,13 @@ from wrapgen.model.recipe import PolicySetting, ProposalRequest
 from wrapgen.model.tool import Command, Tool
 from wrapgen.model.usage import UsageEvidence
 from wrapgen.names import proposed_pack_id, proposed_verb_name, segment, unique_names, verb_name
-from wrapgen.propose.args import MAX_ARGS, MAX_ARGS_SINGLE, RICH_COMMAND_FLAGS, plan_args
+from wrapgen.propose.args import (
+    MAX_ARGS,
+    MAX_ARGS_SINGLE,
+    RICH_COMMAND_FLAGS,
+    leading_options,
+    plan_args,
+)
 from wrapgen.propose.evidence import describe
 from wrapgen.propose.exitcodes import (
     answer_codes,
@@ -591,6 +597,7 @@ def _write_verb(
         uses=cand.uses,
         # help-only (no evidence names any command of the tool): its flags' letters fill the room
         fill=not draft.tool.root.subcommands and not any(c.uses for c in draft.candidates),
+        lead=leading_options(draft.tool.root, cand.command, style=draft.tool.root.parser),
         max_args=MAX_ARGS_SINGLE
         if not draft.tool.root.subcommands or len(cand.command.flags) >= RICH_COMMAND_FLAGS
         else MAX_ARGS,
@@ -611,7 +618,7 @@ def _write_verb(
             path_text=cand.text,
             name=name,
             description=description,
-            cli=(bin_name, *cand.path, *plan.cli_tail),
+            cli=(bin_name, *plan.cli_lead, *cand.path, *plan.cli_tail),
             properties=plan.properties,
             required=tuple(plan.required),
             title=title,

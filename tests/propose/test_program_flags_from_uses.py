@@ -91,6 +91,12 @@ def test_the_class_is_read_from_the_flags_own_help():
     assert help_danger("The command to run on each file", "CMD")
     assert help_danger("Print usage for the given command", "CMD") is None
     assert help_danger("Filter by command name", "COMMAND_NAME") is None
+    # a flag naming what or where a command runs against is its target, not a program
+    assert help_danger("(required) app to run command against", "value") is None
+    assert help_danger("directory to run the command in") is None
+    assert help_danger("a hook to run commands on each file")
+    assert help_danger("runs the command after each commit")
+    assert help_danger("script to run before the build")
 
 
 def _single(*flags: Flag) -> Tool:

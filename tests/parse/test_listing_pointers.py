@@ -99,3 +99,34 @@ def test_a_sentence_listing_flags_is_no_flag():
     """A wrapped sentence naming the flags every command takes gives no flag with all their names."""
     command = parse_help(WIDE_FLAGS, prog=("tool", "config", "list"))
     assert [f.spellings for f in (*command.flags, *command.global_flags)] == [("--all",)]
+
+
+PARTIAL_COMMAND = """\
+Command "server" matches:
+  server add fixed ip
+  server add volume
+  server create
+  server list
+  server show
+"""
+
+
+def test_a_partial_commands_page_of_whole_command_lines_lists_its_children():
+    """A cloud client's `server --help` answers with the command lines it stands for: the word
+    after the page's own is a child, a family once however many rows begin with it."""
+    page = parse_help(PARTIAL_COMMAND, prog=("wg-cloud", "server"))
+    assert [s.path for s in page.subcommands] == [
+        ("server", "add"),
+        ("server", "create"),
+        ("server", "list"),
+        ("server", "show"),
+    ]
+    assert all(s.stub for s in page.subcommands)
+    deeper = parse_help(
+        PARTIAL_COMMAND.replace('"server"', '"server add"'), prog=("wg-cloud", "server", "add")
+    )
+    assert deeper.subcommands == ()  # rows that do not begin with the page's words list nothing
+    prose = "Usage notes:\n  server list is slow\n  use it well\n"
+    assert parse_help(prose, prog=("wg-cloud", "server")).subcommands == ()
+    one = parse_help('Command "server" matches:\n  server list\n', prog=("wg-cloud", "server"))
+    assert one.subcommands == ()  # one row is no listing

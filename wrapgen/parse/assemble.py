@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from wrapgen.model.tool import Command, Flag, Positional
-from wrapgen.parse.listing import form_and_help, parse_listing, usage_list_commands
+from wrapgen.parse.listing import form_and_help, parse_listing, path_rows, usage_list_commands
 from wrapgen.parse.options import merge_flag, merge_flags, parse_options
 from wrapgen.parse.sections import Section, indent_of, split_sections
 from wrapgen.parse.usage import split_example, usage_flags, usage_positionals
@@ -356,6 +356,10 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules, stubs: bool = 
         lines = list(section.lines)
         if role == "other" and stubs and rows_name_commands(lines, prog):
             role = "listing"  # yargs' "ACCOUNT", "COMPUTE & AI": rows of "TOOL cmd   Summary"
+        if role in ("preamble", "other") and stubs and (rows := path_rows(lines, prog=prog)):
+            # a partial command's page: the whole command lines it stands for, and nothing else
+            parts.subcommands.extend(rows)
+            continue
         if role == "listing":
             under_empty_listing = not any(line.strip() for line in lines)
         elif role == "other" and under_empty_listing:

@@ -8,7 +8,7 @@ from wrapgen.model.tool import Command
 from wrapgen.parse.sections import indent_of
 from wrapgen.parse.usage import usage_flags, usage_positionals
 
-__all__ = ["parse_listing", "stub", "usage_list_commands", "form_and_help"]
+__all__ = ["parse_listing", "stub", "usage_list_commands", "form_and_help", "path_rows"]
 
 # The most subcommands read from one listing: git help -a lists ~170, kubectl ~50.
 MAX_STUBS = 2_000
@@ -311,3 +311,32 @@ def usage_list_commands(lines, *, prog: tuple[str, ...]) -> list[Command]:
             )
         )
     return out
+
+
+_PATH_ROW = re.compile(r"^ {1,8}(?P<words>[a-z][\w-]*(?: [a-z][\w-]*)+) *$")
+
+
+def path_rows(lines, *, prog: tuple[str, ...]) -> list[Command]:
+    """The commands under a page that answers with the whole command lines it stands for, one per
+    indented row and nothing else on it (``  server add fixed ip``, ``  server list`` under
+    ``Command "server" matches:``, a partial command's page): each row begins with the page's own
+    command words, and the word after them is a command of its own (a family once, however many
+    rows it begins). Two or more such rows, and no other line but one lead-in ending in ':'; else
+    none. A tool's root (no command words) never answers so."""
+    words = tuple(prog[1:])
+    if not words:
+        return []
+    rows = [line for line in lines if line.strip()]
+    if rows and rows[0].rstrip().endswith(":") and not _PATH_ROW.match(rows[0]):
+        rows = rows[1:]
+    children: list[str] = []
+    for row in rows:
+        match = _PATH_ROW.match(row)
+        said = match["words"].split() if match else []
+        if len(said) <= len(words) or tuple(said[: len(words)]) != words:
+            return []
+        if said[len(words)] not in children:
+            children.append(said[len(words)])
+    if len(rows) < 2:
+        return []
+    return [stub((*words, child)) for child in children[:MAX_STUBS]]

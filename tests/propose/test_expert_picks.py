@@ -419,3 +419,13 @@ def test_a_topics_command_named_by_its_whole_path_is_judged_by_its_last_word():
     assert "login" in _excluded(("auth:logout",), "clears local login credentials")
     assert _excluded(("migration:run",), "Runs all pending migrations.") is None
 
+
+def test_a_family_word_naming_a_resource_keeps_its_commands_in():
+    """`server` run alone serves until stopped; as the family of `server list` it names the thing a
+    cloud client lists (knowledge commands.json family_resources). A family word that is a plugin
+    manager or an unstable group still keeps every command under it out."""
+    assert "long-running" in _excluded(("server",), "Run the development server")
+    assert _excluded(("server", "list"), "List servers") is None
+    assert _excluded(("console", "url", "show"), "Show server's remote console URL") is None
+    assert "plugin" in _excluded(("plugin", "list"), "List installed plugins")
+    assert "alpha" in _excluded(("alpha", "list"), "List things")

@@ -76,9 +76,13 @@ def is_not_command(word: str) -> bool:
     return not_command_reason(word) is not None
 
 
-def never_reason(word: str) -> str | None:
-    """Why a command with ``word`` in its path is never proposed (not a command, interactive, ...), or None."""
+def never_reason(word: str, *, family: bool = False) -> str | None:
+    """Why a command with ``word`` in its path is never proposed (not a command, interactive, ...), or
+    None. ``family``: the word stands before the command's own (``server`` in ``server list``), where
+    one naming a resource (``family_resources``) keeps nothing out."""
     key = word.lower()
+    if family and key in _names("family_resources"):
+        return None
     found = _labels("not_commands").get(key) or _labels("never_proposed").get(key)
     if found or ":" not in key:
         return found

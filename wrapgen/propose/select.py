@@ -100,8 +100,8 @@ def exclusion_reason(candidate: Candidate, tool_name: str = "") -> str | None:
     if any(word.startswith("-") for word in candidate.path):
         # "-" (stdin) or "-x" read as a subcommand: in cli[] it stands where a flag would (check's W014)
         return "not a subcommand: a word starting with '-' is a flag or an operand"
-    for word in candidate.path:
-        why = never_reason(word)
+    for place, word in enumerate(candidate.path, 1):
+        why = never_reason(word, family=place < len(candidate.path))
         if why and not (word == candidate.path[-1] and about_its_work(word, command.summary)):
             return why
     if command.hidden:

@@ -159,3 +159,41 @@ def test_proposal_offers_the_listing_form_as_a_read_verb_with_a_listing_title():
     assert "delete" not in verb["args"]["properties"] and "d" not in verb["args"]["properties"]
     assert verb["title"]["live"][-1].startswith("Listing")
     assert "listing form of 'branch'" in verb["x-why"]
+
+
+def test_who_the_tool_acts_as_and_a_deploy_rank_among_a_cloud_clients_family_listings():
+    """A cloud client lists a dozen families (each with its `list`) before `whoami` and `deploy`: the
+    account check and the deploy are what people run first (commands.json common_reads,
+    common_writes), so they are chosen however late the help lists them."""
+    families = []
+    for name in (
+        "ai",
+        "browser",
+        "containers",
+        "queues",
+        "workflows",
+        "vpc",
+        "hyperdrive",
+        "pipes",
+    ):
+        families.append(
+            Command(
+                path=(name,),
+                summary=f"Manage {name}",
+                subcommands=(
+                    Command(path=(name, "list"), summary=f"List {name}"),
+                    Command(path=(name, "get"), summary=f"Get one of the {name}"),
+                ),
+            )
+        )
+    root = Command(
+        path=(),
+        summary="A cloud client",
+        subcommands=(
+            *families,
+            _sub("whoami", "Retrieve your user information"),
+            _sub("deploy", "Deploy a Worker to the cloud"),
+        ),
+    )
+    chosen = _chosen(propose(Tool(name="wg-cloud", root=root)))
+    assert "whoami" in chosen and "deploy" in chosen, sorted(chosen)

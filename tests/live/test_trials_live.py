@@ -367,6 +367,10 @@ def test_bad_try_in_and_try_timeout_are_usage_errors(tmp_path, cli, monkeypatch)
     assert alone.exit_code == 2 and "--try-in needs --try" in alone.stderr
     timeout = cli("wrap", "cp", "-o", str(tmp_path / "o"), "--try-timeout", "0")
     assert timeout.exit_code == 2 and "--try-timeout" in timeout.stderr
+    zero = cli("check", "--try", "--try-timeout", "0", str(tmp_path / "cp"))
+    assert zero.exit_code == 2 and "--try-timeout must be above 0" in zero.stderr
+    bare = cli("check", "--try-timeout", "5", str(tmp_path / "cp"))
+    assert bare.exit_code == 2 and "--try-timeout needs --try" in bare.stderr
 
 
 def test_a_streaming_flag_is_dropped_when_the_verb_then_finishes():

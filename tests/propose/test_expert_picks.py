@@ -429,3 +429,21 @@ def test_a_family_word_naming_a_resource_keeps_its_commands_in():
     assert _excluded(("console", "url", "show"), "Show server's remote console URL") is None
     assert "plugin" in _excluded(("plugin", "list"), "List installed plugins")
     assert "alpha" in _excluded(("alpha", "list"), "List things")
+
+
+def test_a_command_whose_usage_needs_a_command_word_it_lists_none_of_is_no_verb():
+    """`celery inspect [OPTIONS] COMMAND` with no commands listed: run as a verb it always lacks
+    its COMMAND and fails; left out with the reason. A group listing its commands, a bracketed
+    `[COMMAND]` and a stub (nothing read yet) are not."""
+
+    def why(usage: tuple[str, ...], **changes) -> str | None:
+        command = Command(path=("inspect",), summary="Inspect the workers", usage=usage, **changes)
+        return exclusion_reason(Candidate(path=("inspect",), command=command))
+
+    assert "COMMAND" in why(("celery inspect [OPTIONS] COMMAND",))
+    assert "COMMAND" in why(("tool inspect <command>",))
+    assert why(("tool inspect [COMMAND]",)) is None
+    assert why(("tool inspect [OPTIONS] NAME",)) is None
+    listed = (Command(path=("inspect", "active"), stub=True),)
+    assert why(("celery inspect [OPTIONS] COMMAND",), subcommands=listed) is None
+    assert why(("celery inspect [OPTIONS] COMMAND",), stub=True) is None

@@ -116,6 +116,18 @@ def exclusion_reason(candidate: Candidate, tool_name: str = "") -> str | None:
         return MEGA_REASON
     if forwards_command_line(command):
         return MEGA_REASON
+    if (
+        candidate.path
+        and not command.stub
+        and not command.subcommands
+        and not command.positionals
+        and command.usage
+        and all(_REQUIRED_COMMAND_SLOT.search(line) for line in command.usage)
+    ):
+        # "celery inspect [OPTIONS] COMMAND": a required word where a subcommand goes that the
+        # page lists none of (the usage parser reads COMMAND as the subcommand's place, never as
+        # an operand), so the verb would always run without it and fail
+        return "its usage needs a COMMAND word that its help lists no command for: run without one it fails"
     # the summary and the group heading each on its own, so a pattern may end with the summary
     texts = (command.summary, candidate.group) if candidate.group else (command.summary,)
     for pattern, why in _SUMMARY_OUT + about_the_tool(tool_name.rsplit("/", 1)[-1]):
@@ -126,6 +138,9 @@ def exclusion_reason(candidate: Candidate, tool_name: str = "") -> str | None:
             return why
     return None
 
+
+# A required subcommand place on a usage line: "COMMAND" or "<command>", not in brackets.
+_REQUIRED_COMMAND_SLOT = re.compile(r"(?:^|\s)(?:COMMAND|<command>)(?=\s|$)")
 
 _EFFECT_BASE = {effect: _WEIGHTS[effect] for effect in ("read", "write", "destructive")}
 

@@ -1,4 +1,4 @@
-"""``wrapgen check DIR... [--format text|json] [--probe] [--try [--try-in DIR]] | --drift``: lint pack
+"""``wrapgen check DIR... [--format text|json] [--probe] [--try [--try-in DIR] [--try-timeout S]] | --drift``: lint pack
 directories (docs/contract.md §12), or with ``--drift`` say what changed in each pack's tool since the pack
 was made (docs/packs-and-check.md)."""
 
@@ -49,6 +49,13 @@ def add_arguments(parser) -> None:
         metavar="DIR",
         help="with --try: copy DIR into each trial's scratch working directory",
     )
+    parser.add_argument(
+        "--try-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="with --try: per trial (default: 3); a verb still running then is long-running "
+        "(raise it on a slow machine, or for a tool that starts a daemon on its first call)",
+    )
 
 
 def run(ns) -> int:
@@ -68,12 +75,13 @@ def run(ns) -> int:
     if getattr(ns, "try_", False):
         findings, notes = _tried(ns)
     else:
-        if getattr(ns, "try_in", None):
-            from wrapgen.errors import UsageError
+        for option, given in (("--try-in", ns.try_in), ("--try-timeout", ns.try_timeout)):
+            if given is not None:
+                from wrapgen.errors import UsageError
 
-            raise UsageError(
-                "--try-in needs --try", hint="wrapgen check --try --try-in DIR PACK_DIR"
-            )
+                raise UsageError(
+                    f"{option} needs --try", hint=f"wrapgen check --try {option} ... PACK_DIR"
+                )
         findings = check_packs(ns.dirs)
     if getattr(ns, "probe", False):
         from wrapgen.check.probe import probe_packs
@@ -163,12 +171,17 @@ def _tried(ns):
     from wrapgen.cli.progress import StatusLine
     from wrapgen.flows.trials import trial_lines, try_pack_dirs
 
+    if ns.try_timeout is not None and not 0 < ns.try_timeout <= 600:
+        from wrapgen.errors import UsageError
+
+        raise UsageError("--try-timeout must be above 0 and at most 600 seconds")
     with StatusLine() as status:  # on a terminal only: which pack is being tried
         status.stage("trying")
         tried = dict(
             try_pack_dirs(
                 ns.dirs,
                 try_in=ns.try_in,
+                timeout_s=ns.try_timeout,
                 progress=lambda done, total, pack: status.item(done, total, pack or "done"),
             )
         )

@@ -124,7 +124,7 @@ def exclusion_reason(candidate: Candidate, tool_name: str = "") -> str | None:
         and command.usage
         and all(_REQUIRED_COMMAND_SLOT.search(line) for line in command.usage)
     ):
-        # "celery inspect [OPTIONS] COMMAND": a required word where a subcommand goes that the
+        # "inspect [OPTIONS] COMMAND": a required word where a subcommand goes that the
         # page lists none of (the usage parser reads COMMAND as the subcommand's place, never as
         # an operand), so the verb would always run without it and fail
         return "its usage needs a COMMAND word that its help lists no command for: run without one it fails"

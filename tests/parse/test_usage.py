@@ -331,3 +331,13 @@ def test_a_one_character_ellipsis_is_an_ellipsis():
         ("SOURCE", True, True),
         ("DESTINATION", True, False),
     ]
+
+
+def test_a_commands_usage_spelled_from_its_own_word_names_its_operands():
+    """A dispatcher's command printing `Usage: port [options] [--] SERVICE PRIVATE_PORT` (docopt
+    under a Python dispatcher) spells the usage without the program: its operands are read all the
+    same; another command's line (`logs ...` on `port`'s page) still is not."""
+    line = "port [options] [--] SERVICE PRIVATE_PORT"
+    found = usage_positionals([line], prog=("wg-compose", "port"))
+    assert [(p.name, p.required) for p in found] == [("SERVICE", True), ("PRIVATE_PORT", True)]
+    assert usage_positionals(["logs [options] [SERVICE...]"], prog=("wg-compose", "port")) == ()

@@ -716,6 +716,10 @@ def usage_positionals(
     alias: dict[str, str] = {}  # an operand merged into the first form's (docker cp's SRC_PATH)
     for line in list(lines)[:20]:
         all_words = split_usage(line)
+        if len(prog) > 1 and all_words[:1] == [prog[-1]] and prog[0] not in all_words:
+            # "port [options] [--] SERVICE PRIVATE_PORT": the command's usage spelled from its own
+            # word (docopt's way under a dispatcher), without the program before it
+            all_words = [*prog[:-1], *all_words]
         if len(prog) > 1 and prog[1] not in all_words[1:4]:
             continue  # git log -h also prints "or: git show ...": another command's usage
         words = _skip_prog(all_words, prog)

@@ -341,3 +341,31 @@ def test_a_commands_usage_spelled_from_its_own_word_names_its_operands():
     found = usage_positionals([line], prog=("wg-compose", "port"))
     assert [(p.name, p.required) for p in found] == [("SERVICE", True), ("PRIVATE_PORT", True)]
     assert usage_positionals(["logs [options] [SERVICE...]"], prog=("wg-compose", "port")) == ()
+
+
+def test_a_sentence_of_the_prose_saying_the_command_is_deprecated_marks_it():
+    """`scale`'s help says, below its example, "This command is deprecated. Use the up command
+    ...": deprecated. An option saying it of itself, or a listed command's row, does not mark the page."""
+    from wrapgen.parse import parse_help
+
+    page = """Set number of containers to run for a service.
+
+For example:
+
+    $ wg-compose scale web=2
+
+This command is deprecated. Use the up command with the `--scale` flag instead.
+
+Usage: scale [options] [SERVICE=NUM...]
+
+Options:
+  -t, --timeout TIMEOUT      Specify a shutdown timeout in seconds.
+"""
+    assert parse_help(page, prog=("wg-compose", "scale")).deprecated
+    kept = page.replace(
+        "This command is deprecated. Use the up command with the `--scale` flag instead.", ""
+    )
+    kept = kept.replace(
+        "Specify a shutdown timeout in seconds.", "This command is deprecated here."
+    )
+    assert not parse_help(kept, prog=("wg-compose", "scale")).deprecated

@@ -56,6 +56,7 @@ class Parts:
     usage_commands: list[Command] = field(default_factory=list)
     companions: list[Flag] = field(default_factory=list)  # "can be disabled with --no-x" switches
     global_companions: list[Flag] = field(default_factory=list)
+    deprecated: bool = False  # a sentence of its prose says the command is deprecated
 
 
 def classify(section: Section, rules: Rules) -> str:
@@ -366,6 +367,10 @@ def read_parts(text: str, *, prog: tuple[str, ...], rules: Rules, stubs: bool = 
             role = "listing"
         else:
             under_empty_listing = False
+        if role not in ("listing", "options", "globals") and _DEPRECATED_SENTENCE.search(
+            "\n".join(lines)
+        ):
+            parts.deprecated = True  # "This command is deprecated. Use the up command ..."
         if role == "usage":
             if not parts.usage_commands:
                 parts.usage_commands = usage_list_commands(section.lines, prog=prog)
@@ -465,6 +470,12 @@ def _summary_and_description(prose: list[str]) -> tuple[str, str]:
 _DEPRECATED_COMMAND = re.compile(
     r"(?:Command \"[\w-]+\" is deprecated|\W*deprecated\b)", re.IGNORECASE
 )
+# A sentence of the description saying so further down ("This command is deprecated. Use the up
+# command with the `--scale` flag instead."): the command, not one of its flags.
+_DEPRECATED_SENTENCE = re.compile(
+    r"(?:^|[.!]\s+|\n)(?:this|the)\s+(?:sub)?command\s+(?:is|has\s+been)\s+deprecated\b",
+    re.IGNORECASE,
+)
 
 
 def _usage_table(sections, prog: tuple[str, ...]) -> list[tuple[str, str]] | None:
@@ -545,7 +556,7 @@ def assemble(parts: Parts, *, prog: tuple[str, ...], style: str) -> Command:
         flags += _usage_only_options(parts.usage, prog, seen, said)
     global_flags = list(parts.global_flags) + merge_flags(parts.global_companions, seen=seen)
     # cobra prints 'Command "x" is deprecated, use y instead' atop a deprecated command's help.
-    deprecated = bool(_DEPRECATED_COMMAND.match(description))
+    deprecated = parts.deprecated or bool(_DEPRECATED_COMMAND.match(description))
     return Command(
         path=tuple(prog[1:]),
         deprecated=deprecated,

@@ -280,3 +280,19 @@ def test_a_value_in_a_column_of_its_own_is_the_flags_value():
     assert remove.description == ""
     assert flags["--unpack"].value_name == ".deb file name"
     assert not flags["-x"].takes_value and flags["-x"].description == "<file> is read first"
+
+
+def test_a_value_name_in_quotes_is_the_flags_value():
+    """A man page's `--xpath "XPath_expression"` and a help's `--path 'paths': provide ...` take a
+    value (named without its quotes); before, both were switches whose help began with the name."""
+    from wrapgen.parse.options import parse_options
+
+    man = ['       --xpath "XPath_expression"', "           Run an XPath expression and print it."]
+    (xpath,) = parse_options(man)
+    assert xpath.takes_value and xpath.value_name == "XPath_expression"
+    assert xpath.description.startswith("Run an XPath")
+    (path,) = parse_options(["  --path 'paths': provide a set of paths for resources"])
+    assert path.takes_value and path.value_name == "paths"
+    assert path.description == "provide a set of paths for resources"
+    (switch,) = parse_options(["  --noout : don't output the result tree"])
+    assert not switch.takes_value

@@ -242,7 +242,12 @@ def _scan_spec(spec: str, gap_after: bool):
             break
         token = match.group(0)
         rest = spec[match.end() :].strip()
-        explicit = token[0] in "<[{(" or bool(_CAPS_VALUE.match(token))
+        explicit = (
+            token[0] in "<[{("
+            or bool(_CAPS_VALUE.match(token))
+            # a value name in quotes: a man page's '--xpath "XPath_expression"', "--path 'paths'"
+            or (len(token) > 2 and token[0] in "\"'" and token.rstrip(",:")[-1] == token[0])
+        )
         if current_has_value:
             if values and (
                 _REPEAT_TAIL.match(token.rstrip(","))
@@ -437,6 +442,12 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
             value_name = value_name[1:-1]
         if value_name.startswith("<") and value_name.endswith(">"):
             value_name = _ANGLED.sub(r"\1", value_name)  # "<zipfile> <output_dir>" too
+        if (
+            len(value_name) > 2
+            and value_name[0] in "\"'"
+            and value_name.rstrip(":")[-1] == value_name[0]
+        ):
+            value_name = value_name.rstrip(":")[1:-1]  # '"XPath_expression"', "'paths':"
         value_name = value_name.lstrip("=") or None
 
     facts = read_description(full, desc_lines, takes_value=takes_value)

@@ -233,6 +233,15 @@ def test_the_main_mode_is_not_named_by_a_copyright_a_synopsis_or_a_noun():
     # a verb where a sentence puts it still names the mode
     lister = Command(summary="List the entries of an archive")
     assert main_verb(lister, bin="packer")[0] == "list"
+    # a description that opens with the summary says it once, not twice
+    parser = Command(
+        summary="Parse the files and output the result of the parsing",
+        description="Parse the files and output the result of the parsing",
+    )
+    assert (
+        main_verb(parser, bin="wg-lint")[1]
+        == "Parse the files and output the result of the parsing"
+    )
 
 
 def test_the_main_modes_json_form_does_what_the_main_mode_does():

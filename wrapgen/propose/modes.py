@@ -95,7 +95,13 @@ def _what_it_does(root: Command, bin: str) -> str:
     lines, usage lines and bracketed groups (a synopsis's ``[zipfile list]`` names no job)."""
     program = re.escape(bin.rsplit("/", 1)[-1])
     kept = []
-    for line in "\n".join(filter(None, [root.summary, root.description])).splitlines():
+    # a description that opens with the summary says it once (the summary is its first sentence)
+    said = (
+        [root.description]
+        if root.description.startswith(root.summary)
+        else [root.summary, root.description]
+    )
+    for line in "\n".join(filter(None, said)).splitlines():
         if re.search(r"\bcopyright\b|\(c\)\s*\d{4}|\busage:", line, re.I):
             continue
         if re.match(rf"\s*{program}\s+[\[<-]", line):

@@ -447,3 +447,14 @@ def test_a_command_whose_usage_needs_a_command_word_it_lists_none_of_is_no_verb(
     listed = (Command(path=("inspect", "active"), stub=True),)
     assert why(("celery inspect [OPTIONS] COMMAND",), subcommands=listed) is None
     assert why(("celery inspect [OPTIONS] COMMAND",), stub=True) is None
+
+
+def test_a_summary_that_opens_by_starting_a_worker_scheduler_or_daemon_is_long_running():
+    """A task queue's `worker` ("Start worker instance") and `beat` ("Start the beat periodic task
+    scheduler") run in the foreground until stopped; starting a stopped container, a cluster, or
+    showing a worker's status does not."""
+    assert "long-running" in _excluded(("worker",), "Start worker instance.")
+    assert "long-running" in _excluded(("beat",), "Start the beat periodic task scheduler.")
+    assert _excluded(("start",), "Start one or more stopped containers") is None
+    assert _excluded(("up",), "Starts a local Kubernetes cluster") is None
+    assert _excluded(("status",), "Show worker status") is None

@@ -466,3 +466,11 @@ def test_global_options_in_usage_are_not_operands():
     )
     verb = propose(_tool([plan])).manifest["verbs"]["plan"]
     assert verb["cli"] == ["tool", "plan"] and verb["args"]["properties"] == {}
+
+
+def test_a_summary_that_enumerates_items_reads():
+    """ "Enumerate dependencies in a tabular format" names them one by one: a read, not a write by default."""
+    guess = classify(
+        Command(path=("dep", "show", "table"), summary="Enumerate dependencies in a tabular format")
+    )
+    assert guess.effect == "read"

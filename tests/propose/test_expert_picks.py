@@ -458,3 +458,12 @@ def test_a_summary_that_opens_by_starting_a_worker_scheduler_or_daemon_is_long_r
     assert _excluded(("start",), "Start one or more stopped containers") is None
     assert _excluded(("up",), "Starts a local Kubernetes cluster") is None
     assert _excluded(("status",), "Show worker status") is None
+
+
+def test_a_command_that_runs_a_one_off_process_or_command_is_a_mega_command():
+    """A PaaS's `run` ("run a one-off process inside a dyno": its usage shows no command, which
+    follows all the same) and a compose tool's `run` ("Run a one-off command on a service")."""
+    assert "mega-command" in _excluded(("foo",), "run a one-off process inside a heroku dyno")
+    assert "mega-command" in _excluded(("foo",), "Run a one-off command on a service.")
+    assert _excluded(("foo",), "Run the process manager status") is None
+    assert _excluded(("foo",), "Run a binary or example of the local package") is None

@@ -474,3 +474,25 @@ def test_a_summary_that_enumerates_items_reads():
         Command(path=("dep", "show", "table"), summary="Enumerate dependencies in a tabular format")
     )
     assert guess.effect == "read"
+
+
+def test_a_linter_that_autocorrects_only_when_asked_reads_by_default():
+    """A main mode whose --autocorrect rewrites the files only when passed reads without it (as a
+    linter's --fix); the switch is a write of its own and stays off the read."""
+    from wrapgen.propose.policy import PolicyGuess, main_mode_effect
+
+    root = Command(
+        path=(),
+        summary="",
+        usage=("wg-lint [options] [file1, file2, ...]",),
+        flags=(
+            Flag(
+                long="--autocorrect",
+                short="-a",
+                description="Autocorrect offenses (only when it's safe).",
+            ),
+            Flag(long="--lint", short="-l", description="Run only lint cops."),
+        ),
+    )
+    fallback = PolicyGuess("write", (), "no read, write or delete word; treated as a write")
+    assert main_mode_effect(root, fallback).effect == "read"

@@ -276,3 +276,14 @@ def test_w030_passes_the_harmless_look_alikes(tmp_path):
     # the same arg name whose help runs it is a program
     run = {"type": "string", "description": "The command to run on each file"}
     assert _pack_with(tmp_path, "--command", "command", run)
+
+
+def test_a_flag_whose_help_corrects_the_files_is_dangerous_on_a_read():
+    """A linter's `--fix-layout` ("Run only layout cops, with autocorrect on") rewrites the files it
+    checks, as its `--autocorrect` does; a flag that only mentions corrected offenses does not."""
+    assert help_danger("Run only layout cops, with autocorrect on.")
+    assert help_danger("Autocorrect offenses (only when it's safe).")
+    assert (
+        help_danger("Minimum severity for exit. Normally, autocorrected offenses are ignored.")
+        is None
+    )

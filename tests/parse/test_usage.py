@@ -369,3 +369,13 @@ Options:
         "Specify a shutdown timeout in seconds.", "This command is deprecated here."
     )
     assert not parse_help(kept, prog=("wg-compose", "scale")).deprecated
+
+
+def test_numbered_operands_before_an_ellipsis_are_one_repeated_operand():
+    """`[file1, file2, ...]` and `[FILE1 FILE2 ...]` show one operand given many times."""
+    for line, name in (
+        ("wg-lint [options] [file1, file2, ...]", "file"),
+        ("wg-lint [FILE1 FILE2 ...]", "FILE"),
+    ):
+        (found,) = usage_positionals([line], prog=("wg-lint",))
+        assert (found.name, found.required, found.variadic) == (name, False, True)

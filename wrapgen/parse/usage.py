@@ -698,6 +698,10 @@ def _flag_words(
     return {i for i, pl in enumerate(places) if set(pl) & claimed}
 
 
+# "[file1, file2, ...]", "[FILE1 FILE2 ...]": one operand given many times, numbered to show it
+_NUMBERED_RUN = re.compile(r"\b(?P<stem>[A-Za-z][A-Za-z_-]*?)1,?[ ]+(?P=stem)2,?[ ]*\.\.\.")
+
+
 def usage_positionals(
     lines, *, prog: tuple[str, ...], switches=frozenset(), bare_words: bool = False
 ) -> tuple[Positional, ...]:
@@ -715,6 +719,7 @@ def usage_positionals(
     first_keys: list[str] | None = None
     alias: dict[str, str] = {}  # an operand merged into the first form's (docker cp's SRC_PATH)
     for line in list(lines)[:20]:
+        line = _NUMBERED_RUN.sub(r"\g<stem>...", line)
         all_words = split_usage(line)
         if len(prog) > 1 and all_words[:1] == [prog[-1]] and prog[0] not in all_words:
             # "port [options] [--] SERVICE PRIVATE_PORT": the command's usage spelled from its own

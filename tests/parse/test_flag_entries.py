@@ -296,3 +296,29 @@ def test_a_value_name_in_quotes_is_the_flags_value():
     assert path.description == "provide a set of paths for resources"
     (switch,) = parse_options(["  --noout : don't output the result tree"])
     assert not switch.takes_value
+
+
+def test_values_listed_one_a_line_under_a_flag_are_its_choices():
+    """A linter's `--format FORMATTER` lists its formatters one a line, each with its shortcut in
+    brackets (`[j]son`) and one marked `(default)`: those are the flag's choices and its default.
+    Fewer than three such lines, or prose, give none."""
+    from wrapgen.parse.options import parse_options
+
+    lines = [
+        "    -f, --format FORMATTER           Choose an output formatter. This option",
+        "                                     can be given several times.",
+        "                                       [c]lang",
+        "                                       [j]son",
+        "                                       [ju]nit",
+        "                                       [p]rogress (default)",
+        "                                       custom formatter class name",
+        "    -o, --out FILE                   Write output to a file instead of STDOUT.",
+    ]
+    fmt = parse_options(lines)[0]
+    assert fmt.choices == ("clang", "json", "junit", "progress") and fmt.default == "progress"
+    prose = [
+        "    -t, --type TYPE   The type.",
+        "                      one",
+        "                      two",
+    ]
+    assert parse_options(prose)[0].choices == ()

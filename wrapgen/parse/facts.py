@@ -239,6 +239,33 @@ def _listed_values(lines: list[str]) -> tuple[str, ...]:
     return tuple(out) if len(out) >= 2 else ()
 
 
+# One value a line, an optional bracketed shortcut first ("[j]son": json, "[ju]nit": junit), an
+# optional "(default)" after: a Ruby linter's formatter list under its --format
+_VALUE_LINE = re.compile(
+    r"^(?:\[(?P<short>[a-z][\w-]*)\])?(?P<rest>[a-z][\w+-]*)(?P<default>\s+\(default\))?$"
+)
+
+
+def _values_one_per_line(lines: list[str]) -> tuple[tuple[str, ...], str | None]:
+    """The longest run of three or more description lines that each hold one value, and the one
+    marked "(default)"; ((), None) where there is none."""
+    best: list[str] = []
+    best_default: str | None = None
+    run: list[str] = []
+    default: str | None = None
+    for line in [*lines, ""]:
+        match = _VALUE_LINE.match(line.strip())
+        if match:
+            value = (match["short"] or "") + match["rest"]
+            run.append(value)
+            default = value if match["default"] else default
+            continue
+        if len(run) > len(best):
+            best, best_default = run, default
+        run, default = [], None
+    return (tuple(best), best_default) if len(best) >= 3 else ((), None)
+
+
 def strip_quotes(value: str) -> str:
     value = value.strip()
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
@@ -269,6 +296,9 @@ def read_description(full: str, desc_lines: list[str], *, takes_value: bool) -> 
     low = full.lower()
     if not choices and "possible values:" in low:
         choices = _listed_values(desc_lines)
+    if not choices and takes_value and len(desc_lines) >= 3:
+        choices, listed_default = _values_one_per_line(desc_lines)
+        default = listed_default or default
     if not choices and (
         "/" in low
         or "{" in low

@@ -287,3 +287,20 @@ def test_a_flag_whose_help_corrects_the_files_is_dangerous_on_a_read():
         help_danger("Minimum severity for exit. Normally, autocorrected offenses are ignored.")
         is None
     )
+
+
+def test_a_flag_that_requires_a_file_of_code_is_dangerous():
+    """`--require FILE` ("Require Ruby file.", a test runner's preloaded module) loads code first;
+    `--require-hashes` is another flag."""
+    ruby = Flag(
+        long="--require",
+        short="-r",
+        takes_value=True,
+        value_name="FILE",
+        description="Require Ruby file.",
+    )
+    assert "loads code" in dangerous_reason(ruby, tool="wgtab")
+    assert (
+        dangerous_reason(Flag(long="--require-hashes", description="Require a hash"), tool="wgtab")
+        is None
+    )

@@ -458,6 +458,9 @@ def test_a_summary_that_opens_by_starting_a_worker_scheduler_or_daemon_is_long_r
     assert _excluded(("start",), "Start one or more stopped containers") is None
     assert _excluded(("up",), "Starts a local Kubernetes cluster") is None
     assert _excluded(("status",), "Show worker status") is None
+    # a session that tails a log streams until stopped
+    assert "long-running" in _excluded(("tail",), "Start a log tailing session for a Worker")
+    assert _excluded(("sessions",), "Show session info") is None
 
 
 def test_a_command_that_runs_a_one_off_process_or_command_is_a_mega_command():

@@ -30,6 +30,7 @@ from typing import Callable, Iterable, Mapping
 
 from wrapgen.errors import ExitStatus
 from wrapgen.model.tool import Command, Flag, Tool
+from wrapgen.pack.cli_words import subcommand_path
 
 __all__ = [
     "SOURCE_FILE",
@@ -236,20 +237,9 @@ def _accepted(root: Command, path: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-def _literal_words(cli: Iterable) -> tuple[str, ...]:
-    """The leading literal words of a verb's ``cli[]`` after the bin: its candidate command path."""
-    words = []
-    for token in list(cli)[1:]:
-        token = str(token)
-        if token.startswith("-") or _PLACEHOLDER in token:
-            break
-        words.append(token)
-    return tuple(words)
-
-
 def verb_path(root: Command, cli: Iterable) -> tuple[str, ...]:
     """The command a verb runs: the longest prefix of its leading literal words that names one."""
-    words = _literal_words(cli)
+    words = subcommand_path([str(token) for token in cli])
     chain = _chain(root, words)
     return words[: len(chain) - 1]
 

@@ -18,6 +18,7 @@ from typing import Iterable
 
 from wrapgen.check.samples import sample_value
 from wrapgen.errors import Diagnostic
+from wrapgen.pack.cli_words import subcommand_path
 
 __all__ = [
     "sample_args",
@@ -56,15 +57,6 @@ def rendered_flags(argv: list[str]) -> list[str]:
         if token.startswith("-") and len(token) > 1:
             out.append(token.split("=", 1)[0])
     return out
-
-
-def _subcommand_path(template: list[str]) -> list[str]:
-    path = []
-    for token in template[1:]:
-        if token.startswith("-") or "{{" in token:
-            break
-        path.append(token)
-    return path
 
 
 def _help_text(bin_name: str, path: list[str], cache: dict) -> str:
@@ -242,7 +234,7 @@ def probe_pack(directory, *, cache: dict | None = None) -> list[Diagnostic]:
                 )
             )
             continue
-        path = _subcommand_path(verb["argv"])
+        path = list(subcommand_path(verb["argv"]))
         help_text = _help_text(data["bin"], path, cache)
         if not help_text.strip():
             out.append(

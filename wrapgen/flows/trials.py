@@ -42,6 +42,7 @@ from wrapgen.flows.trial_run import (  # noqa: F401 (the public names of try-bef
     try_manifest,
 )
 from wrapgen.knowledge.dangerous_flags import token_danger
+from wrapgen.pack.cli_words import subcommand_path
 from wrapgen.probe.trial import DEFAULT_TRIAL_JOBS, drain_cleanup
 from wrapgen.propose.policy import UNSURE_WRITE
 
@@ -104,11 +105,7 @@ def _danger_on_read(body: Mapping, bin_name: str) -> str:
     """What of a verb's cli[] no read may offer (the dangerous-flags catalogue: ``--fix`` rewrites
     what it reads, ``--exec`` runs a program), in words, or "": a verb offering it stays a write."""
     cli = list(body.get("cli") or ())
-    command: list[str] = []  # its subcommand words: the literal words before its first flag or slot
-    for token in cli[1:]:
-        if token.startswith("-") or "{{" in token:
-            break
-        command.append(token)
+    command = list(subcommand_path(cli))  # its subcommand words
     for token in cli[1:]:
         why = token_danger(token, tool=bin_name, command=command)
         if why:

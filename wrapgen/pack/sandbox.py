@@ -17,18 +17,9 @@ from typing import Any, Iterable, Mapping
 
 from wrapgen.knowledge.sandbox import sandbox_facts
 from wrapgen.knowledge.table import load
+from wrapgen.pack.cli_words import subcommand_path
 
 __all__ = ["describe", "describe_pack", "network_evidence", "subcommand_path", "with_sandbox"]
-
-
-def subcommand_path(cli: Any) -> tuple[str, ...]:
-    """The leading subcommand words of a verb's ``cli[]`` (after the bin, before a flag or a placeholder)."""
-    words = []
-    for token in (cli or [])[1:] if isinstance(cli, list) else ():
-        if not isinstance(token, str) or token.startswith("-") or "{{" in token:
-            break
-        words.append(token)
-    return tuple(words)
 
 
 def _network_phrases() -> list[str]:

@@ -264,12 +264,20 @@ def _offered_flags(
 
 
 @rule("which of the root's options does a command take before its own words?")
-def leading_options(root: Command, command: Command, *, style: str) -> tuple[Flag, ...]:
+def leading_options(
+    root: Command, command: Command, *, style: str, tool: str = ""
+) -> tuple[Flag, ...]:
     """The root's value options a subcommand acts under (flags.json ``leading_root_options``: the
     application a framework's commands act on, ``TOOL --app=x status``), where the root's options
-    must stand before the command (``global_flags_follow`` offers them after it elsewhere); never
-    one the command has itself."""
-    if not command.path or command is root or global_flags_follow(style):
+    must stand before the command (``global_flags_follow`` offers them after it elsewhere) and take
+    ``--name=value`` (the one token ``pack/cli_words.py`` passes over to find the command's words);
+    never one the command has itself."""
+    if (
+        not command.path
+        or command is root
+        or global_flags_follow(style)
+        or not accepts_equals(tool, style=style)
+    ):
         return ()
     own = {s for f in (*command.flags, *command.global_flags) for s in f.spellings}
     return tuple(
@@ -602,7 +610,7 @@ def plan_args(
             False,
             boolean=False,
         )
-        lead_tokens += _flag_tokens(flag, name, style=style, tool=tool)
+        lead_tokens.append(f"{flag.long}={{{{{name}}}}}")  # one token: see leading_options
     if leading is not None:
         # no "--" and no "--end-of-options": a dashed path after either is still read as an option
         # there; an operand before any "--" is refused a leading dash by the runtime

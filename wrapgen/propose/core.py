@@ -597,7 +597,9 @@ def _write_verb(
         uses=cand.uses,
         # help-only (no evidence names any command of the tool): its flags' letters fill the room
         fill=not draft.tool.root.subcommands and not any(c.uses for c in draft.candidates),
-        lead=leading_options(draft.tool.root, cand.command, style=draft.tool.root.parser),
+        lead=leading_options(
+            draft.tool.root, cand.command, style=draft.tool.root.parser, tool=bin_name
+        ),
         max_args=MAX_ARGS_SINGLE
         if not draft.tool.root.subcommands or len(cand.command.flags) >= RICH_COMMAND_FLAGS
         else MAX_ARGS,

@@ -54,6 +54,19 @@ TRY_IN_MAX_FILES = 20000
 TRY_IN_MAX_BYTES = 256 << 20
 
 
+# The longest a ``--try-timeout`` may ask for one trial, in seconds.
+TRY_TIMEOUT_MAX_S = 600
+
+
+def check_try_timeout(seconds: float | None) -> None:
+    """A UsageError when a ``--try-timeout`` is given and is not above 0 and at most
+    ``TRY_TIMEOUT_MAX_S`` seconds (wrap's and check's)."""
+    if seconds is not None and not 0 < seconds <= TRY_TIMEOUT_MAX_S:
+        from wrapgen.errors import UsageError
+
+        raise UsageError(f"--try-timeout must be above 0 and at most {TRY_TIMEOUT_MAX_S} seconds")
+
+
 def check_try_in(directory) -> str:
     """The absolute path of a usable ``--try-in`` directory; a UsageError when it is none or too large."""
     from wrapgen.errors import UsageError

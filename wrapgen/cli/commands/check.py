@@ -169,12 +169,10 @@ def _tried(ns):
     """check with ``--try``: every pack's findings with its trial evidence, and the trial summary lines."""
     from wrapgen.check.rules import check_pack, expand_pack_dirs
     from wrapgen.cli.progress import StatusLine
+    from wrapgen.flows.trial_run import check_try_timeout
     from wrapgen.flows.trials import trial_lines, try_pack_dirs
 
-    if ns.try_timeout is not None and not 0 < ns.try_timeout <= 600:
-        from wrapgen.errors import UsageError
-
-        raise UsageError("--try-timeout must be above 0 and at most 600 seconds")
+    check_try_timeout(ns.try_timeout)
     with StatusLine() as status:  # on a terminal only: which pack is being tried
         status.stage("trying")
         tried = dict(

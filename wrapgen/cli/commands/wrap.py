@@ -201,8 +201,9 @@ def run(ns) -> int:
         from wrapgen.flows.trials import check_try_in
 
         check_try_in(ns.try_in)  # before discovery: a bad --try-in is said at once
-    if ns.try_timeout is not None and not 0 < ns.try_timeout <= 600:
-        raise UsageError("--try-timeout must be above 0 and at most 600 seconds")
+    from wrapgen.flows.trial_run import check_try_timeout
+
+    check_try_timeout(ns.try_timeout)
     usage_from = list(getattr(ns, "usage_from", None) or ())
     missing = [path for path in usage_from if not os.path.exists(path)]
     if missing:

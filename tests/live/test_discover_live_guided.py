@@ -209,6 +209,46 @@ def test_a_small_rest_is_read_whatever_the_pace(tmp_path):
         assert not command.stub and flag_of(command, f"--c{i:03d}-flag") is not None, i
 
 
+def test_every_generation_of_the_rest_is_judged(tmp_path):
+    """The rest's own pages list more commands (each of twelve lists two): that next generation is
+    judged as the first was. Within ``rest_read`` in all, all is read; past it, at a pace that
+    cannot fit (``rest_by_s=0``), the first generation (11, within ``rest_read``) is read and the
+    commands its pages list are left as stubs."""
+    tool = python_tool(tmp_path / "small", textwrap.dedent(LARGE.format(n=12, slow=0.1)))
+    with Prober(
+        tool, name="large", timeout_s=20, use_man=False, sandbox=False, deadline_s=DEADLINE_S
+    ) as prober:
+        options = dict(depth=2, jobs=4, priority_paths=(("c011",),), rest_by_s=0)
+        judged = crawl(prober, parse_help, **options, rest_read=15)
+        read = crawl(prober, parse_help, **options, rest_read=100)
+    assert judged.guided_stop
+    assert not judged.root.find(("c000",)).stub
+    assert judged.root.find(("c000", "leaf")).stub
+    assert any("left 22 more unread" in w for w in judged.warnings), judged.warnings
+    assert not read.guided_stop
+    assert not read.root.find(("c000", "leaf")).stub
+
+
+# A tool whose every page costs 0.2 s of CPU (a runtime's start-up), whatever the machine's load.
+BURNING = LARGE.replace("time.sleep({slow})", "while time.process_time() < {slow}: pass")
+
+
+def test_a_rest_that_costs_more_cpu_than_allowed_is_judged_by_the_pace(tmp_path):
+    """Twelve commands are within ``rest_read``, but at 0.2 s of CPU a read they cost more than a
+    ``rest_cpu_s`` of 1 s: the pace decides (and cannot fit: ``rest_by_s=0``). The CPU a read
+    takes does not shrink on an idle machine nor grow much on a busy one."""
+    tool = python_tool(tmp_path / "burning", textwrap.dedent(BURNING.format(n=12, slow=0.2)))
+    with Prober(
+        tool, name="large", timeout_s=20, use_man=False, sandbox=False, deadline_s=DEADLINE_S
+    ) as prober:
+        options = dict(depth=1, jobs=4, priority_paths=(("c011",),), rest_by_s=0, rest_read=100)
+        judged = crawl(prober, parse_help, **options, rest_cpu_s=1.0)
+        read = crawl(prober, parse_help, **options, rest_cpu_s=None)
+    assert judged.guided_stop and judged.root.find(("c000",)).stub
+    assert not judged.root.find(("c011",)).stub
+    assert not read.guided_stop and not read.root.find(("c000",)).stub
+
+
 def test_pick_reaches_a_command_the_crawl_would_not_have_read(tmp_path):
     """`wrap --pick "c200 other"` on the large tool with depth 1: the picked command, below the
     depth and far down the listing, is read and becomes the pack's verb with its own flag."""

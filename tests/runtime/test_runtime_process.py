@@ -273,3 +273,28 @@ def test_a_working_directory_that_does_not_exist_is_named_and_nothing_runs(tmp_p
         ).not_found
         == "not found"
     )
+
+
+# The tool forks a child that spends 0.3 s of CPU and exits, and leaves it unreaped (it waits for
+# it with WNOWAIT): the child is reaped by the supervisor once the tool exits, as a sandbox's init
+# is. Its CPU is counted all the same (discovery's pace rule reads it: probe/crawl.py).
+_UNREAPED_BURNER = """
+import os, time
+pid = os.fork()
+if pid == 0:
+    while time.process_time() < 0.3:
+        pass
+    os._exit(0)
+os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+"""
+
+
+def test_the_cpu_of_every_process_the_call_reaped_is_counted():
+    result = run_process([PY, "-c", _UNREAPED_BURNER], timeout_s=120)
+    assert result.exit_code == 0
+    assert result.cpu_s is not None and result.cpu_s >= 0.3
+
+
+def test_a_process_that_never_ran_counts_no_cpu():
+    result = run_process(["/nonexistent/tool"], timeout_s=5)
+    assert result.not_found and result.cpu_s is None

@@ -446,6 +446,7 @@ def crawl(
     priority_paths: tuple[tuple[str, ...], ...] = (),
     rest_by_s: float | None = None,
     rest_read: int = 0,
+    rest_cpu_s: float | None = None,
     version: str | None = None,
 ) -> CrawlResult:
     """Discover the tree under ``prober``'s tool; whatever was read is returned with warnings.
@@ -455,10 +456,14 @@ def crawl(
     order, while the rest waits (so that on a busy machine the rest takes no CPU from them). Once
     they are read, the rest is read only if, at the pace of the reads so far, it would be read
     within the deadline and within ``rest_by_s`` seconds of the crawl's start (None: no bound of its
-    own); otherwise it is left as stubs (``guided_stop``), since what a deadline would let through of it is an arbitrary
-    part, the first listed. A rest of at most ``rest_read`` commands is read whatever the pace: the
-    pace is the machine's load as much as the tool's, and a tree that depends on it is a pack that
-    does. ``version``: the tool's ``--version``
+    own); otherwise it is left as stubs (``guided_stop``), since what a deadline would let through
+    of it is an arbitrary part, the first listed. The rest is judged a generation at a time: the
+    commands its pages list wait until it is read, and are judged the same way. A rest of at most
+    ``rest_read`` commands in all generations, that would take at most ``rest_cpu_s`` seconds of
+    CPU at the CPU the reads so far took each (None: no bound), is read whatever the pace: the pace is the machine's
+    load as much as the tool's, and a tree that depends on it is a pack that does (the CPU a read
+    takes hardly depends on the load).
+    ``version``: the tool's ``--version``
     line when the caller has read it already (else it is read beside the root's help)."""
     jobs = jobs or default_jobs()
     wanted = _wanted(priority_paths)
@@ -545,13 +550,18 @@ def crawl(
         guiding = 0  # priority nodes submitted and not yet recorded
         guided = bool(wanted)  # priority paths are still being read: the rest waits in ``held``
         stopped = False  # the rest is left unread
+        # Guided, every command of the rest waits in ``held`` until its generation is judged: the
+        # first rest once the priority paths are read, each later one (the commands the rest's
+        # pages list) once the generation before it is read. A rest that was small can list a
+        # large one (a topic's page listing its commands).
         held: list[Command] = []
+        rest_released = 0  # commands of the rest released so far, every generation
         unlisted: set[tuple[str, ...]] = set()  # priority paths their parent's page does not list
         queue: list[Command] = list(root_cmd.subcommands) if depth > 0 else []
         done = 0
         running = 0  # nodes submitted and not yet recorded
 
-        def submit_children(children) -> None:
+        def submit_children(children, *, released: bool = False) -> None:
             nonlocal probed, skipped, late, running, left, guiding
             for stub in children:
                 rank = wanted.get(stub.path)
@@ -570,11 +580,11 @@ def crawl(
                 if _expired(prober):
                     late += 1
                     continue
-                if rank is None and guided:
-                    held.append(stub)
-                    continue
                 if stopped and rank is None:
                     left += 1
+                    continue
+                if rank is None and wanted and not released:
+                    held.append(stub)  # judged with its generation by ``release``
                     continue
                 if probed >= max_nodes and rank is None:
                     skipped += 1
@@ -685,7 +695,7 @@ def crawl(
                 running -= 1
                 if path in wanted:
                     guiding -= 1
-                    if not guiding:
+                    if not guiding and guided:
                         release()
                 if progress is not None:
                     pool.notify((done, done + running, path))
@@ -697,25 +707,31 @@ def crawl(
         ] = {}  # a deferred node's echo set, for its finishing
 
         def settle() -> bool:
-            """The rest released (``release``) if still waiting once nothing runs: the priority
-            paths that were listed were all cut short. Whether it was."""
+            """The rest waiting released (``release``) once nothing runs: the priority paths that
+            were listed were all read or cut short, or the generation of the rest before it is
+            read. Whether any was."""
             with lock:
-                if not guided:
+                if not guided and not held:
                     return False
                 release()
                 return True
 
         def release() -> None:
-            """Once the last priority node is read: the rest waiting is read if it has at most
-            ``rest_read`` commands, or if, each read taking what the reads so far took on average,
-            ``jobs`` at a time, it would be read before the deadline and by ``rest_by_s`` after the
-            start; else it is left unread (``stopped``). Under ``lock``."""
-            nonlocal guided, stopped, left
+            """Once the last priority node is read, and again once each generation of the rest is:
+            the rest waiting is read while the rest released in all stays within ``rest_read``
+            commands and ``rest_cpu_s`` CPU seconds, or if, each read taking what the reads so far
+            took on average, ``jobs`` at a time, it would be read before the deadline and by
+            ``rest_by_s`` after the start; else it is left unread (``stopped``), and so is every
+            later generation. Under ``lock``."""
+            nonlocal guided, stopped, left, rest_released
             guided = False
             end = getattr(prober, "deadline_at", None)
             rest = held[:]
             held.clear()
-            if len(rest) > rest_read:
+            cpu = getattr(prober, "cpu_s", 0.0) / spent[1]  # each read's own CPU, load or not
+            if rest_released + len(rest) > rest_read or (
+                rest_cpu_s is not None and (rest_released + len(rest)) * cpu > rest_cpu_s
+            ):
                 done_at = time.monotonic() + spent[0] / spent[1] * len(rest) / jobs
                 stopped = (end is not None and done_at > end) or (
                     rest_by_s is not None and done_at > root_started + rest_by_s
@@ -723,7 +739,8 @@ def crawl(
             if stopped:
                 left += len(rest)
             else:
-                submit_children(rest)
+                rest_released += len(rest)
+                submit_children(rest, released=True)
 
         def finish_deferred() -> bool:
             """Parse the pages left for later, one after another (a burst of parsing costs less CPU

@@ -24,13 +24,20 @@ DEFAULT_DEADLINE_S = 120.0
 # included. A small tool's rest fits (150 fast commands: a few seconds), so it is still read
 # whole, and cached as it always was.
 GUIDED_BY_S = 20.0
-# ... unless the rest is at most this many commands: then it is read whatever the pace. The pace of
-# the reads so far is the machine's load as much as the tool's: in a test suite on a loaded 2-core
-# machine a process manager's rest (74 commands) was left unread, so its pack lost the operands and
-# a verb that an idle machine's pack had (a version control tool's rest is 144). A rest this small
-# is read within the discovery's deadline even at a second a read, 4 at a time; the deadline still
-# bounds it. Above it (a cloud CLI's hundreds of services) the pace decides.
+# ... unless the rest is at most this many commands, all its generations counted (a topic's page
+# lists the commands below it: a small first rest can lead to a large one): then it is read
+# whatever the pace. The pace of the reads so far is the machine's load as much as the tool's: in a
+# test suite on a loaded 2-core machine a process manager's rest (74 commands) was left unread, so
+# its pack lost the operands and a verb that an idle machine's pack had (a version control tool's
+# rest is 144). A rest this small is read within the discovery's deadline even at a second a read,
+# 4 at a time; the deadline still bounds it. Above it (a cloud CLI's hundreds of services, a PaaS
+# CLI's topics and the commands they list) the pace decides.
 GUIDED_REST_READ = 200
+# ... and at most this many seconds of CPU, at the CPU the reads so far took each (20 s of a 2-core
+# machine): a PaaS CLI's 60 topics, at a second of CPU each for its runtime's start-up, held its wrap
+# for two minutes on a loaded machine. Unlike the pace, a read's CPU hardly depends on the load: a
+# process manager's rest (74 reads) costs about 16 s, a package manager's (137) about 22.
+GUIDED_REST_CPU_S = 40.0
 
 
 def discover(
@@ -173,6 +180,7 @@ def discover(
             priority_paths=priority,
             rest_by_s=GUIDED_BY_S,
             rest_read=GUIDED_REST_READ,
+            rest_cpu_s=GUIDED_REST_CPU_S,
             version=options.get("launches"),
         )
         note = prober.sandbox_note

@@ -268,6 +268,8 @@ class Prober:
         self.output_cap = int(output_cap)
         self.env = probe_env(env)
         self.calls = 0
+        # the CPU seconds the probes took (their processes' own, whatever the machine's load)
+        self.cpu_s = 0.0
         self.want_sandbox = sandbox
         self.sandboxed = False
         self.sandbox_note = ""  # why probes ran without the sandbox ("" when they ran in it)
@@ -432,8 +434,13 @@ class Prober:
             )
             # (the two calls spelled out: docs/architecture.md's table of who spawns is checked against them)
             if pty:
-                return run_in_pty(argv, **options, gather_s=_GATHER_S)
-            return run_process(argv, **options, in_memory=self._in_memory, gather_s=_GATHER_S)
+                result = run_in_pty(argv, **options, gather_s=_GATHER_S)
+            else:
+                result = run_process(argv, **options, in_memory=self._in_memory, gather_s=_GATHER_S)
+            if result.cpu_s:
+                with self._lock:
+                    self.cpu_s += result.cpu_s
+            return result
         finally:
             if own_home is not None:
                 scratch.release_home(own_home)

@@ -39,8 +39,8 @@ Why a supervisor, and why this one:
 
 The supervisor reports on a status pipe, one line per record: ``S <supervisor pid>`` first when the
 spawn helper forked it, ``G <cgroup directory>`` where the call has one, ``P <tool pid>`` once the
-tool runs, ``E <errno>`` when it could not be executed, ``X <exit code> <signal> <peak RSS KiB>``
-when it ended.
+tool runs, ``E <errno>`` when it could not be executed, ``X <exit code> <signal> <peak RSS KiB>
+<CPU microseconds of the processes reaped so far>`` when it ended.
 End of file on that pipe means the supervisor has exited and the subtree is empty.
 
 Linux only (``prctl``); elsewhere the spawn still works and the process group is all that is killed.
@@ -743,7 +743,11 @@ def _run_call(
         if failed:
             os.write(st_w, b"E %d\n" % int(failed))
         else:
-            os.write(st_w, b"X %d %d %d\n" % (exit_code, sig, usage.ru_maxrss))
+            # every process of the call that was reaped, by its parent or here (a sandbox's init
+            # is orphaned to this subreaper): the tool's own wait4 misses those
+            reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu_us = int((reaped.ru_utime + reaped.ru_stime) * 1e6)
+            os.write(st_w, b"X %d %d %d %d\n" % (exit_code, sig, usage.ru_maxrss, cpu_us))
     except BaseException:
         try:
             kill_subtree()
@@ -1268,7 +1272,8 @@ class Supervised:
 
     ``status_fd`` is read by the caller's event loop (``feed``); ``stop()`` asks for the kill;
     ``finish()`` waits for the sweep and reaps the supervisor. Fields once known: ``tool_pid``,
-    ``exec_errno``, ``exit_code``, ``signal``, ``max_rss_kb``, ``ended`` (the status pipe closed).
+    ``exec_errno``, ``exit_code``, ``signal``, ``max_rss_kb``, ``cpu_s`` (the CPU time the tool
+    and the processes it waited for took), ``ended`` (the status pipe closed).
     """
 
     def __init__(self, pid: int, ctl_w: int, status_fd: int):
@@ -1281,6 +1286,7 @@ class Supervised:
         self.exit_code = None
         self.signal = None
         self.max_rss_kb = 0
+        self.cpu_s = None
         self.group = None
         self.ended = False
         self._pending = b""
@@ -1307,7 +1313,8 @@ class Supervised:
             elif kind == b"E":
                 self.exec_errno = numbers[0]
             elif kind == b"X":
-                code, sig, self.max_rss_kb = numbers
+                code, sig, self.max_rss_kb, cpu_us = numbers
+                self.cpu_s = cpu_us / 1e6
                 self.exit_code, self.signal = (code, None) if sig == 0 else (None, sig)
 
     def read_status(self) -> None:

@@ -62,8 +62,9 @@ _ProcessResultFields = namedtuple(
         "not_found",
         "cancelled",
         "memory_exceeded",
+        "cpu_s",
     ],
-    defaults=(None, None, b"", b"", False, False, None, False, False),
+    defaults=(None, None, b"", b"", False, False, None, False, False, None),
 )
 
 
@@ -75,7 +76,8 @@ class ProcessResult(_ProcessResultFields):
     Fields: ``argv`` (tuple), ``exit_code`` (int | None), ``signal`` (int | None), ``stdout`` and
     ``stderr`` (bytes), ``timed_out``, ``output_capped``, ``not_found`` (the reason it could not
     start, or None), ``cancelled`` (the caller's cancel event was set; the group was killed),
-    ``memory_exceeded`` (the tool failed on its memory limit).
+    ``memory_exceeded`` (the tool failed on its memory limit), ``cpu_s`` (the CPU seconds the tool
+    and the processes it waited for took, None where not known).
     """
 
     __slots__ = ()
@@ -275,6 +277,7 @@ def _finish(
         cancelled=cancelled,
         memory_exceeded=not (timed_out or capped or cancelled)
         and _memory_exceeded(sup, memory_mb, err or out),
+        cpu_s=sup.cpu_s,
     )
 
 

@@ -187,6 +187,34 @@ def test_the_pack_description_says_what_the_tool_is_for():
     assert "does not say what it is for" in bare.manifest["description"]
 
 
+def test_a_paragraph_on_an_operand_is_no_description_of_the_tool():
+    """A root help whose only prose is the legend of its operand ("FILENAME is the name of a
+    database. A new one is created if ..."): neither sentence says what the tool is for, nor is the
+    first its main mode's description; a paragraph after it that does is taken."""
+    from wrapgen.propose.core import tool_purpose
+
+    legend = "FILENAME is the name of a widget store. A new store is created if it is missing."
+    root = Command(
+        summary=legend,
+        description=legend,
+        usage=("wgstore [OPTIONS] FILENAME [QUERY]",),
+        flags=(Flag(long="--json", description="print JSON"),),
+        positionals=(Positional("FILENAME"), Positional("QUERY", required=False)),
+    )
+    assert tool_purpose(root, "wgstore") == ""
+    pack = propose(Tool(name="wgstore", root=root), usage=())
+    assert "FILENAME is" not in pack.manifest["description"]
+    assert "is created" not in pack.manifest["description"]
+    for verb in pack.manifest["verbs"].values():
+        assert not verb["description"].startswith("FILENAME is"), verb["description"]
+    told = Command(
+        summary=legend,
+        description=legend + "\n\nQueries widget stores with a small language.",
+        positionals=root.positionals,
+    )
+    assert tool_purpose(told, "wgstore") == "Queries widget stores with a small language."
+
+
 def test_an_operand_is_described_in_its_own_tools_words():
     """No glossary of another tool's: the sentence of the command's help that names the operand."""
     from wrapgen.propose.text import operand_description

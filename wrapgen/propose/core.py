@@ -98,14 +98,34 @@ def tool_purpose(root: Command, bin_name: str) -> str:
         ):
             sentence = _LABEL.sub("", sentence)
             sentence = re.sub(rf"^\s*{name}\s+-+\s+", "", sentence, flags=re.IGNORECASE)
-            if _says(sentence):
+            if _explains_operand(sentence, root):
+                break  # its paragraph goes on about the operand ("A new one is created if ...")
+            if _says(sentence, root):
                 return readable(sentence)
     return ""
 
 
-def _says(sentence: str) -> bool:
-    """Whether a help sentence says something: readable, and no heading, banner or note on the help."""
-    return bool(readable(sentence)) and not any(p.search(sentence) for p in not_a_description())
+def _says(sentence: str, command: Command | None = None) -> bool:
+    """Whether a help sentence says something: readable, and no heading, banner or note on the help,
+    nor the legend of one of ``command``'s operands ("FILENAME is the name of a database": what
+    the placeholder stands for, not what the command does)."""
+    return (
+        bool(readable(sentence))
+        and not any(p.search(sentence) for p in not_a_description())
+        and not (command is not None and _explains_operand(sentence, command))
+    )
+
+
+def _explains_operand(sentence: str, command: Command) -> bool:
+    """Whether ``sentence`` opens with one of ``command``'s operands, as its usage spells it, as
+    its subject."""
+    names = {p.name for p in command.positionals if p.name and p.name.strip("<>[]").isupper()}
+    return any(
+        re.match(
+            rf"\s*<?{re.escape(name.strip('<>[]'))}>?\s+(?:is|are|names?|specifies)\b", sentence
+        )
+        for name in names
+    )
 
 
 def _from_verbs(bin_name: str, verbs: Mapping[str, dict]) -> str:
@@ -606,7 +626,7 @@ def _write_verb(
     )
     # a summary that is usage syntax, a copyright or a version line says nothing (propose/text.py)
     summary = _first_sentence(cand.effective_summary)
-    summary = readable(summary) if _says(summary) else ""
+    summary = readable(summary) if _says(summary, cand.command) else ""
     description = _sentence(summary) or _fallback_description(draft.tool.root, cand, bin_name)
     title = propose_title(
         name=final_name,

@@ -54,6 +54,16 @@ def test_a_flag_that_runs_a_wizard_is_noise():
     assert flag_noise(Flag(long="--cache", description="Only check changed files")) is None
 
 
+def test_a_flag_that_launches_a_web_interface_is_noise():
+    """A web interface serves a person until stopped: never an arg of a verb an agent calls."""
+    from wrapgen.propose.args import flag_noise
+
+    ui = Flag(long="-ui", description="launches a web interface using the ui extension")
+    assert flag_noise(ui) == "interactive or presentation only"
+    listing = Flag(long="--interfaces", description="list the web interfaces it serves")
+    assert flag_noise(listing) is None
+
+
 def test_the_tools_copyright_and_licence_flags_are_noise():
     from wrapgen.propose.args import flag_noise
 

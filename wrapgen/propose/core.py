@@ -67,6 +67,7 @@ from wrapgen.propose.sources import Context, gather
 from wrapgen.propose.template import argv_template
 from wrapgen.propose.text import readable
 from wrapgen.propose.titles import propose_title
+from wrapgen.propose.valuemodes import runs_and_exits
 from wrapgen.propose.write import VerbDraft, write_verb
 
 __all__ = ["Decision", "Proposal", "propose"]
@@ -155,6 +156,19 @@ def _fallback_description(root: Command, cand: Candidate, bin_name: str) -> str:
     if parent is not None and readable(_first_sentence(parent.summary)):
         return f"{line}: part of '{' '.join(cand.path[:-1])}' ({_first_sentence(parent.summary).rstrip('.')})."
     return f"Run {line}."
+
+
+def _selection_first(cand: Candidate, json_value: Any) -> tuple[str, ...]:
+    """The JSON selection written before the verb's flags where the flag the verb owns runs its
+    statement and exits as the tool reads it (``-c SQL``: an output mode after it is never read), so
+    the runtime, which appends a selection the cli lacks, finds it there; () otherwise."""
+    if not isinstance(json_value, (list, tuple)) or not json_value:
+        return ()
+    ends = any(
+        f.required and set(f.spellings) & set(cand.owns) and runs_and_exits(f)
+        for f in cand.command.flags
+    )
+    return tuple(json_value) if ends else ()
 
 
 def _json_tokens(value) -> Any:
@@ -640,7 +654,8 @@ def _write_verb(
             path_text=cand.text,
             name=name,
             description=description,
-            cli=(bin_name, *plan.cli_lead, *cand.path, *plan.cli_tail),
+            cli=(bin_name, *plan.cli_lead, *cand.path, *_selection_first(cand, json_value))
+            + plan.cli_tail,
             properties=plan.properties,
             required=tuple(plan.required),
             title=title,

@@ -154,14 +154,20 @@ def operands_from_uses(
     positionals: Sequence[Positional], uses: Sequence[Use], *, fixed: Sequence[str] = ()
 ) -> tuple[Positional, ...]:
     """The command's operands as its uses need them: an operand every use passes is required
-    (whatever the grammar left optional; its type stays the model's), and one the uses pass beyond
-    the grammar's is added, named and typed from its use (a file operand is a path). No uses: the
-    grammar's, unchanged."""
+    (whatever the grammar left optional; its type stays the model's), one a use leaves out is
+    optional (whatever the grammar required), and one the uses pass beyond the grammar's is added,
+    named and typed from its use (a file operand is a path). No uses: the grammar's, unchanged."""
     if not uses:
         return tuple(positionals)
     total = sum(u.count for u in uses)
     widest = max(len(u.operands) for u in uses)
-    out = list(positionals)
+    fewest = min(len(u.operands) for u in uses)
+    # an operand the grammar requires that a use leaves out is optional: the tool ran without it
+    # (a database shell's FILENAME: without one it works on a database in memory)
+    out = [
+        replace(p, required=False) if p.required and i >= fewest else p
+        for i, p in enumerate(positionals)
+    ]
     for i in range(widest):
         having = [u for u in uses if len(u.operands) > i]
         every = sum(u.count for u in having) == total

@@ -31,11 +31,12 @@ from wrapgen.propose.args import flag_noise, leads_usage_line
 from wrapgen.propose.jsonsel import JsonChoice, select_json
 from wrapgen.propose.rules import rule
 from wrapgen.propose.select import Candidate
-from wrapgen.propose.valuemodes import value_modes
+from wrapgen.propose.valuemodes import ValueMode, value_modes
 from wrapgen.propose.verbs import KNOWN_VERBS
 
 __all__ = [
     "root_candidates",
+    "root_value_modes",
     "main_verb",
     "is_mode_flag",
     "short_only_flags",
@@ -328,6 +329,20 @@ def mode_summary(flag: Flag) -> str:
 
 
 @rule("what modes does a tool without subcommands offer, by its help?")
+def root_value_modes(root: Command, *, bin: str) -> list[ValueMode]:
+    """The modes of a tool without subcommands that a value flag makes (``valuemodes``)."""
+    name, summary = main_verb(root, bin=bin)
+    return value_modes(
+        root,
+        bin=bin,
+        main_name=name,
+        main_verb=(summary.split() or [name])[0],
+        fetches_url=any(
+            p.name.strip("<>[]. ").lower() in ("url", "urls") for p in root.positionals
+        ),
+    )
+
+
 def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[tuple[str, str]]]:
     """The modes of a tool without subcommands, and the flags considered but not taken (why)."""
     name, summary = main_verb(root, bin=bin)
@@ -463,15 +478,8 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
                 note=f"rewrite switch {rewrite.long} (rewrites the files it reads)",
             )
         )
-    fetches_url = any(p.name.strip("<>[]. ").lower() in ("url", "urls") for p in root.positionals)
     taken = {c.name for c in out}
-    for mode in value_modes(
-        root,
-        bin=bin,
-        main_name=name,
-        main_verb=(summary.split() or [name])[0],
-        fetches_url=fetches_url,
-    ):
+    for mode in root_value_modes(root, bin=bin):
         if mode.name in taken:
             skipped.append(
                 (

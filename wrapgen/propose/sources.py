@@ -41,6 +41,7 @@ from wrapgen.propose.modes import (
     mode_name,
     mode_summary,
     root_candidates,
+    root_value_modes,
     short_only_flags,
 )
 from wrapgen.propose.rules import rule
@@ -224,8 +225,16 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
     )
     order = [f.long or f.short or "" for f in root.flags]
     uses = _command_words(root, uses)
+    # a use that passes the flag a value mode of the help owns (a statement flag's `-c SQL`) is a
+    # use of that mode, not of the main one
+    owned = {s: m for m in root_value_modes(root, bin=bin_name) if m.owns for s in m.owns}
     groups: dict[tuple[str, ...], list[Use]] = {}
+    of_value_modes: dict[str, list[Use]] = {}
     for use in uses:
+        mine = next((s for s in use.flags if s in owned), None) if not use.path else None
+        if mine is not None:
+            of_value_modes.setdefault(owned[mine].name, []).append(use)
+            continue
         key = use.path + tuple(sorted((s for s in use.flags if s in modes), key=order.index))
         groups.setdefault(key, []).append(use)
     # a combination of modes fewer uses show than a mode needs is a use of its most used single
@@ -296,6 +305,21 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
                 source=origin,
             )
         )
+    for mode in {m.name: m for m in owned.values()}.values():
+        if mode.name in of_value_modes:
+            out.append(
+                Candidate(
+                    path=(),
+                    command=mode.command,
+                    fixed=mode.fixed,
+                    owns=mode.owns,
+                    name=mode.name,
+                    summary=mode.summary,
+                    note=mode.note,
+                    uses=tuple(of_value_modes[mode.name]),
+                    source=origin,
+                )
+            )
     return tuple(out)
 
 

@@ -9,7 +9,10 @@ and a person who knows the tool names them as commands of their own:
 - a flag that *sends data in a POST request* (``fetcher --data``, ``fetcher --json``): ``post`` and
   ``post.json``, the data required; these write, so they are confirm-gated;
 - a flag that *writes the fetched document to a file* for a tool whose operand is a URL
-  (``fetcher --output``, ``getter --output-document``): ``download``, the file required; a write.
+  (``fetcher --output``, ``getter --output-document``): ``download``, the file required; a write;
+- a flag that *runs one command of the tool's own and exits* on a tool whose help speaks of a query
+  language (a database shell's ``-c COMMAND``, ``--execute``): ``query``, the statement required;
+  a statement may change the data, so a confirm-gated write.
 
 Each is found from the flag's help words, never from the tool's name; a tool whose help says none
 of these gets none of them. The flag a mode requires is returned marked ``required`` in the mode's
@@ -29,7 +32,7 @@ from wrapgen.names import proposed_verb_name
 from wrapgen.propose.args import flag_noise
 from wrapgen.propose.rules import rule
 
-__all__ = ["ValueMode", "value_modes", "kind_choices", "MAX_KINDS"]
+__all__ = ["ValueMode", "value_modes", "kind_choices", "runs_and_exits", "MAX_KINDS"]
 
 MAX_KINDS = 2  # the help lists the common kinds first (files, directories); the rest are rare
 
@@ -45,6 +48,8 @@ _RECENT_NAME = value_mode_words("recent_name")
 _SEND = value_mode_words("send")
 _SAVE = value_mode_words("save")
 _RAW = value_mode_words("raw")
+_STATEMENT = value_mode_words("statement")
+_QUERY_LANGUAGE = value_mode_words("query_language")
 # Short forms a person types for a kind ("dirs"); any other kind is pluralized:
 # wrapgen/knowledge/data/fields.json.
 _KIND_NAMES = kind_names()
@@ -177,6 +182,7 @@ def value_modes(
                     note=f"save flag {flag.long} (writes a local file)",
                 )
             )
+    writes += _statement_modes(root)
     plain = next((f for f in send if not re.search(r"\bJSON\b", f.description)), None)
     if plain is not None:
         # "--data-raw: like --data but without the special interpretation of the @ character": the
@@ -212,3 +218,41 @@ def value_modes(
     if main_name in {m.name for m in reads + sends + writes}:
         return []  # the main mode already has the name: a tool this reading does not fit
     return reads + sends + writes
+
+
+def runs_and_exits(flag: Flag) -> bool:
+    """Whether ``flag``'s help says it runs one command of the tool's own and then exits."""
+    return bool(flag.takes_value and _STATEMENT.search(flag.description or ""))
+
+
+def _statement_modes(root: Command) -> list[ValueMode]:
+    """``query``: the first flag that runs one command of the tool's own and exits, where the tool's
+    help speaks of a query language (SQL, a database, queries): the command is a statement of that
+    language, not a program (a shell's ``-c`` is no such tool's). Its other spellings of the same
+    help (a second ``-s``) are dropped. A statement may change the data: a write."""
+    said = " ".join(
+        (root.summary, root.description, *root.usage, *(p.name for p in root.positionals))
+        + tuple(f.description or "" for f in root.flags)
+    )
+    if not _QUERY_LANGUAGE.search(said):
+        return []
+    runs = [
+        f
+        for f in root.flags
+        if f.spellings and not f.hidden and not f.deprecated and runs_and_exits(f)
+    ]
+    if not runs:
+        return []
+    flag = runs[0]
+    return [
+        ValueMode(
+            name="query",
+            summary=f"Run one statement ({flag.value_name or 'COMMAND'}) and return its result; "
+            "a statement may change the data",
+            fixed=(),
+            owns=flag.spellings,
+            command=_requiring(root, flag, drop=tuple(runs[1:])),
+            note=f"statement flag {flag.spellings[0]} (runs one statement of the tool's "
+            "language, then exits)",
+        )
+    ]

@@ -64,6 +64,24 @@ def test_a_flag_that_launches_a_web_interface_is_noise():
     assert flag_noise(listing) is None
 
 
+def test_a_flag_that_sets_the_prompt_is_noise_and_one_naming_an_rc_file_is_dangerous():
+    """An interactive shell's prompt format is for a person; an rc file is loaded and run."""
+    from wrapgen.knowledge.dangerous_flags import dangerous_reason
+    from wrapgen.propose.args import flag_noise
+
+    prompt = Flag(long="--prompt", takes_value=True, description='Prompt format (Default: "> ")')
+    assert flag_noise(prompt) == "interactive or presentation only"
+    rc = Flag(
+        long="--wgstorerc",
+        takes_value=True,
+        value_name="FILE",
+        description="Location of wgstorerc file.",
+    )
+    assert dangerous_reason(rc, tool="wgstore") is not None
+    source = Flag(long="--src", takes_value=True, description="the src file to read")
+    assert dangerous_reason(source, tool="wgstore") is None
+
+
 def test_the_tools_copyright_and_licence_flags_are_noise():
     from wrapgen.propose.args import flag_noise
 

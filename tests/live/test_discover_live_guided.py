@@ -265,6 +265,53 @@ def test_pick_reaches_a_command_the_crawl_would_not_have_read(tmp_path):
     assert "--deep-other" in repr(verbs["c200.other"])
 
 
+# A cobra-style tool of five leaf commands, each with a flag of its own.
+NAMED = """\
+import sys
+SAYS = {"deploy": "Deploy the app", "list": "List the apps", "status": "Display the status",
+        "show": "Show an app", "get": "Get a value"}
+args = sys.argv[1:]
+if args in (["--help"], ["-h"], []):
+    print("Usage:\\n  named <command> [flags]\\n\\nAvailable Commands:")
+    for name, says in SAYS.items():
+        print(f"  {name:<10}  {says}")
+    print("\\nFlags:\\n  -h, --help   help for named")
+    sys.exit(0)
+if len(args) == 2 and args[0] in SAYS and args[1] in ("--help", "-h"):
+    name = args[0]
+    print(f"{SAYS[name]}\\n\\nUsage:\\n  named {name} [flags]\\n")
+    print(f"Flags:\\n  -h, --help   help for {name}\\n      --{name}-flag string   only {name} has it")
+    sys.exit(0)
+print("unknown command", file=sys.stderr)
+sys.exit(2)
+"""
+
+
+def test_a_command_the_proposal_chose_unread_is_read_before_it_is_written(tmp_path, monkeypatch):
+    """Discovery, guided by a script's use of `deploy`, leaves the rest as stubs (no pace fits
+    here); the proposal still chooses some of them (common reads); wrap reads those, so each verb
+    has its own flags, not a stub's none."""
+    from wrapgen.probe import discover as discovery
+
+    monkeypatch.setattr(discovery, "GUIDED_REST_READ", 0)
+    monkeypatch.setattr(discovery, "GUIDED_BY_S", 0.0)
+    tool = python_tool(tmp_path / "named", NAMED)
+    script = tmp_path / "release.sh"
+    script.write_text("#!/bin/sh\nnamed deploy --deploy-flag x\n")
+    result = wrap(
+        tool,
+        out_dir=tmp_path / "packs",
+        usage_from=[script],
+        discover_options={"depth": 1, "deadline_s": DEADLINE_S, "cache": False},
+        probe_json_fields=False,
+        trials=False,
+    )
+    verbs = result.proposal.manifest["verbs"]
+    assert "status" in verbs and "list" in verbs, list(verbs)
+    assert "--status-flag" in repr(verbs["status"]), verbs["status"]
+    assert "--list-flag" in repr(verbs["list"]), verbs["list"]
+
+
 def test_wrap_of_a_large_tool_stops_after_what_use_and_picks_ask(tmp_path):
     """Guided by a pick, discovery leaves the rest of a large listing unread and says so."""
     tool = _large(tmp_path)

@@ -269,6 +269,16 @@ def wrap(
     notes: list[str] = []
     usage = usage_evidence(tool, recipe, notes=notes)
     proposal = propose(tool, recipe, usage=usage)
+    unread = _proposed_unread(tool, proposal)
+    if unread and discover is None:
+        # a command the proposal chose that discovery left unread (a stub, past the paths its use
+        # names): read, with its flags and operands, and proposed again
+        tell("reading the proposed commands")
+        tool = _discovered(
+            discover, ref, _with_deadline(discover, options, end, progress, guide + unread)
+        )
+        usage = usage_evidence(tool, recipe, notes=[])
+        proposal = propose(tool, recipe, usage=usage)
     if proposal.usage_note:
         notes.append(proposal.usage_note)
     fields: dict = {}
@@ -486,6 +496,17 @@ def guiding_paths(
         used += sorted((p for p in counts if p), key=lambda p: (-counts[p], p))
     wanted = list(dict.fromkeys(p for p in used if p))[:MAX_VERBS]
     return tuple(dict.fromkeys([tuple(p.split()) for p in picks if p.split()] + wanted))
+
+
+def _proposed_unread(tool: Tool, proposal) -> tuple[tuple[str, ...], ...]:
+    """The paths of the commands ``proposal`` chose that discovery left unread (stubs)."""
+    out = []
+    for decision in proposal.chosen:
+        path = tuple(decision.path.split())
+        node = tool.root.find(path) if path else None
+        if node is not None and node.stub:
+            out.append(path)
+    return tuple(out)
 
 
 def _with_deadline(discover, options: dict, end: float | None, progress=None, priority=()) -> dict:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import stat
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -310,6 +311,52 @@ def test_a_command_the_proposal_chose_unread_is_read_before_it_is_written(tmp_pa
     assert "status" in verbs and "list" in verbs, list(verbs)
     assert "--status-flag" in repr(verbs["status"]), verbs["status"]
     assert "--list-flag" in repr(verbs["list"]), verbs["list"]
+
+
+def test_stubs_are_read_again_only_after_a_guided_crawl_that_kept_to_its_time(
+    tmp_path, monkeypatch
+):
+    """The second reading is for a crawl guided by use that judged its rest too slow: a crawl no
+    use guided (its stubs are its deadline's or its node bound's) or one that took more than half
+    its deadline is not run again (a second crawl would have less time still)."""
+    import wrapgen.flows.wrap as flow
+    from wrapgen.model.tool import Command, Tool
+
+    stubs = Tool(
+        name="named",
+        root=Command(
+            subcommands=tuple(
+                Command(path=(name,), summary=says, stub=True)
+                for name, says in (("list", "List the apps"), ("status", "Display the status"))
+            )
+        ),
+    )
+    calls = []
+
+    def fake(discover, ref, options):
+        calls.append(options.get("priority_paths", ()))
+        return replace(stubs, name=ref.bin)
+
+    monkeypatch.setattr(flow, "_discovered", fake)
+    tool = python_tool(tmp_path / "named", NAMED)
+    script = tmp_path / "release.sh"
+    script.write_text("#!/bin/sh\nnamed deploy --deploy-flag x\n")
+    common = dict(probe_json_fields=False, trials=False)
+    wrap(tool, out_dir=tmp_path / "a", discover_options={"cache": False}, **common)
+    assert len(calls) == 1  # no use guided it
+    calls.clear()
+    wrap(
+        tool,
+        out_dir=tmp_path / "b",
+        usage_from=[script],
+        discover_options={"cache": False},
+        **common,
+    )
+    assert len(calls) == 2 and ("status",) in calls[1], calls
+    calls.clear()
+    options = {"cache": False, "deadline_s": 1e-9}  # any crawl takes more than half of it
+    wrap(tool, out_dir=tmp_path / "c", usage_from=[script], discover_options=options, **common)
+    assert len(calls) == 1
 
 
 def test_wrap_of_a_large_tool_stops_after_what_use_and_picks_ask(tmp_path):

@@ -251,7 +251,9 @@ def wrap(
     guide = guiding_paths(
         bin_name, picks, usage_from=(*(getattr(recipe, "usage_from", None) or ()), *usage_from)
     )
+    discovering = time.monotonic()
     tool = _discovered(discover, ref, _with_deadline(discover, options, end, progress, guide))
+    discovered_in = time.monotonic() - discovering
     root = tool.root
     if not (root.subcommands or root.flags or root.positionals):
         tried = (
@@ -270,9 +272,13 @@ def wrap(
     usage = usage_evidence(tool, recipe, notes=notes)
     proposal = propose(tool, recipe, usage=usage)
     unread = _proposed_unread(tool, proposal)
-    if unread and discover is None:
-        # a command the proposal chose that discovery left unread (a stub, past the paths its use
-        # names): read, with its flags and operands, and proposed again
+    from wrapgen.probe.discover import DEFAULT_DEADLINE_S
+
+    bound = options.get("deadline_s", DEFAULT_DEADLINE_S)
+    if unread and discover is None and guide and (bound is None or discovered_in < bound / 2):
+        # a command the proposal chose that discovery, guided by use, left unread (a stub of the
+        # rest it judged too slow to read): read, with its flags and operands, and proposed again.
+        # Not where discovery ran into its deadline: a second crawl would have less time still.
         tell("reading the proposed commands")
         tool = _discovered(
             discover, ref, _with_deadline(discover, options, end, progress, guide + unread)

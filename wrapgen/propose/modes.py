@@ -328,7 +328,6 @@ def mode_summary(flag: Flag) -> str:
     return re.split(r"(?<=[.!?])\s", text)[0].rstrip(".")
 
 
-@rule("what modes does a tool without subcommands offer, by its help?")
 def root_value_modes(root: Command, *, bin: str) -> list[ValueMode]:
     """The modes of a tool without subcommands that a value flag makes (``valuemodes``)."""
     name, summary = main_verb(root, bin=bin)
@@ -343,6 +342,7 @@ def root_value_modes(root: Command, *, bin: str) -> list[ValueMode]:
     )
 
 
+@rule("what modes does a tool without subcommands offer, by its help?")
 def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[tuple[str, str]]]:
     """The modes of a tool without subcommands, and the flags considered but not taken (why)."""
     name, summary = main_verb(root, bin=bin)

@@ -184,6 +184,30 @@ def test_output_that_is_json_with_no_flag_is_selected_as_json_true():
     assert "json: true" in applied["verbs"]["tables"]["x-why"]
 
 
+def test_json_printed_back_from_a_json_input_is_no_json_output():
+    """A formatter given a JSON sample file prints it back, reformatted: that says nothing of its
+    output format (its verb kept a JSON selection, and C code came back "not JSON"). JSON printed
+    from other inputs still selects ``json: true``."""
+    from types import SimpleNamespace
+
+    from wrapgen.check.trial_evidence import JSON_BY_DEFAULT
+    from wrapgen.flows.trial_steps import find_json
+
+    verb = {"description": "Format a file.", "cli": ["wgfmt", "{{file}}"]}
+    manifest = {"pack_id": "wgfmt", "bin": "wgfmt", "json": False, "verbs": {"format": verb}}
+    facts = SimpleNamespace(json_candidates=())
+
+    def found(inputs):
+        outcome = TrialOutcome(
+            verb="format", argv=("wgfmt", "sample"), exit_code=0, stdout='{"a": 1}\n', inputs=inputs
+        )
+        report = TrialReport(evidence=(Evidence("format", "ok", outcome=outcome),))
+        return find_json(manifest, report, facts).evidence[0].json_found
+
+    assert found(("json",)) == ()
+    assert found(("text",)) == (JSON_BY_DEFAULT,)
+
+
 def test_a_text_verb_beside_its_json_twin_keeps_its_text():
     """``search`` and ``search.json`` run the same command (their args differ): the text verb is no
     candidate for a JSON selection found by trial, or the pack has two JSON verbs and no text one.

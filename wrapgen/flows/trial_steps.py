@@ -352,8 +352,8 @@ def find_json(
     pack: dict | None = None,
     **options,
 ) -> TrialReport:
-    """A read that ran but selects no JSON and printed JSON anyway selects it with no flag (``json:
-    true``); else it is tried with each of its command's candidate selections
+    """A read that ran but selects no JSON and printed JSON anyway, given no JSON file, selects it
+    with no flag (``json: true``); else it is tried with each of its command's candidate selections
     (``trial_facts.json_candidates``: ``-json``, ``--format json``) in turn, and the first whose output
     parses as JSON, and that writes nothing, becomes its selection. ``pack``: the whole manifest,
     when ``manifest`` holds only the verbs being tried (a verb with a JSON twin there is left be)."""
@@ -367,8 +367,13 @@ def find_json(
             and _selects_no_json(manifest, item.verb)
             and not _has_json_twin(pack or manifest, item.verb)
         ):
-            if item.outcome is not None and prints_json(item.outcome.stdout):
-                # it printed JSON with no flag at all (a tool whose output is JSON): json: true
+            if (
+                item.outcome is not None
+                and prints_json(item.outcome.stdout)
+                and "json" not in item.outcome.inputs
+            ):
+                # it printed JSON with no flag at all (a tool whose output is JSON): json: true; not
+                # where it was given a JSON file (a formatter prints its input back, reformatted)
                 evidence.append(replace(item, json_found=(JSON_BY_DEFAULT,)))
                 continue
             for candidate in facts.json_candidates:

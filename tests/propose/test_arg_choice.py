@@ -82,6 +82,19 @@ def test_a_flag_that_sets_the_prompt_is_noise_and_one_naming_an_rc_file_is_dange
     assert dangerous_reason(source, tool="wgstore") is None
 
 
+def test_a_flag_that_loads_custom_rules_is_dangerous_and_one_reading_stdin_is_noise():
+    """A linter's custom rule files are code it runs; a call's stdin is always empty."""
+    from wrapgen.knowledge.dangerous_flags import dangerous_reason
+    from wrapgen.propose.args import flag_noise
+
+    rules = Flag(long="--rules", takes_value=True, description="include custom rule files")
+    assert dangerous_reason(rules, tool="wglint") is not None
+    dot = Flag(long="--dot", description="include files/folders with a dot")
+    assert dangerous_reason(dot, tool="wglint") is None
+    stdin = Flag(long="--stdin", description="read from STDIN (does not work with files)")
+    assert flag_noise(stdin) == "interactive or presentation only"
+
+
 def test_the_tools_copyright_and_licence_flags_are_noise():
     from wrapgen.propose.args import flag_noise
 

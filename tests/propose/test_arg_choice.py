@@ -95,6 +95,18 @@ def test_a_flag_that_loads_custom_rules_is_dangerous_and_one_reading_stdin_is_no
     assert flag_noise(stdin) == "interactive or presentation only"
 
 
+def test_a_switch_that_names_and_writes_an_output_file_is_dangerous():
+    """A renderer's switch that writes its output beside the input under a name of its own."""
+    from wrapgen.knowledge.dangerous_flags import dangerous_reason
+
+    auto = Flag(
+        short="-O", description="Automatically generate an output filename based on the input"
+    )
+    assert dangerous_reason(auto, tool="wgdraw") is not None
+    fmt = Flag(short="-T", takes_value=True, value_name="v", description="Set output format to 'v'")
+    assert dangerous_reason(fmt, tool="wgdraw") is None
+
+
 def test_the_tools_copyright_and_licence_flags_are_noise():
     from wrapgen.propose.args import flag_noise
 

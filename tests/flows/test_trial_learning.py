@@ -197,15 +197,19 @@ def test_json_printed_back_from_a_json_input_is_no_json_output():
     manifest = {"pack_id": "wgfmt", "bin": "wgfmt", "json": False, "verbs": {"format": verb}}
     facts = SimpleNamespace(json_candidates=())
 
-    def found(inputs):
+    def found(sample):
         outcome = TrialOutcome(
-            verb="format", argv=("wgfmt", "sample"), exit_code=0, stdout='{"a": 1}\n', inputs=inputs
+            verb="format",
+            argv=("wgfmt", sample),
+            exit_code=0,
+            stdout='{"a": 1}\n',
+            inputs=("text", "python", "json"),  # the sample files every trial finds
         )
         report = TrialReport(evidence=(Evidence("format", "ok", outcome=outcome),))
         return find_json(manifest, report, facts).evidence[0].json_found
 
-    assert found(("json",)) == ()
-    assert found(("text",)) == (JSON_BY_DEFAULT,)
+    assert found("sample.json") == ()
+    assert found("sample.txt") == (JSON_BY_DEFAULT,)
 
 
 def test_a_text_verb_beside_its_json_twin_keeps_its_text():

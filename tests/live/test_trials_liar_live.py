@@ -137,3 +137,24 @@ def test_check_try_and_probe_report_a_double_dash_the_tool_refuses(tmp_path, cli
     assert {f["code"] for f in tried["findings"]} >= {"W068"}, tried
     probed = cli("check", "--probe", str(pack))
     assert "P004" in probed.stdout and "refuses '--' or reads it as an operand" in probed.stdout
+
+
+def test_a_value_its_own_parser_reads_only_apart_goes_in_the_next_argument(
+    tmp_path, cli, monkeypatch
+):
+    """`find --owner NAME` reads its options itself and takes `--owner=NAME` for one unknown option:
+    the trial of the joined and the split form shows it, and the pack's call finds the owner's
+    widgets."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shutil.copy2(FIXTURES / "tools" / "wg-liar", bin_dir / "wg-liar")
+    monkeypatch.setenv("PATH", f"{bin_dir}:{__import__('os').environ['PATH']}")
+    out = tmp_path / "out"
+    result = cli("wrap", "wg-liar", "-o", str(out), "--no-cache", "--pick", "find")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    verb = yaml.safe_load((out / "wg-liar" / "pack.yaml").read_text())["verbs"]["find"]
+    assert "--owner" in verb["cli"] and not any("--owner=" in t for t in verb["cli"]), verb["cli"]
+    assert "reads the first as one unknown option" in verb["x-why"]
+    called = cli("exec", str(out / "wg-liar"), "find", "--json", "--", "owner=ann")
+    envelope = json.loads(called.stdout)
+    assert envelope["ok"] and "owner: ann" in envelope["result"], envelope

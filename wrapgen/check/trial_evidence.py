@@ -19,10 +19,12 @@ from typing import Any, Iterable, Mapping
 from wrapgen.check.registry import rule
 from wrapgen.check.samples import sample_value
 from wrapgen.check.trial_forms import (  # noqa: F401 (named here too: trial_evidence's public API)
+    joined_value_flags,
     operands_after_double_dash,
     optional_operands,
     required_operands,
     with_print_once_flags,
+    with_split_values,
     without_double_dash,
     without_streaming_flags,
 )
@@ -52,6 +54,9 @@ __all__ = [
     "without_streaming_flags",
     "without_double_dash",
     "double_dash_verdict",
+    "equals_verdict",
+    "joined_value_flags",
+    "with_split_values",
     "prints_json",
     "JSON_BY_DEFAULT",
     "operands_after_double_dash",
@@ -165,6 +170,11 @@ class Evidence:
     # refuses it, so wrap takes it out of cli[]; "kept": it showed the tool takes it
     double_dash: str = ""
     dash_shown_by: str = ""  # "dropped-with": the verb whose trial showed the tool refuses "--"
+    # "split": the same value as "--flag=value" and as "--flag value" showed the tool reads the first
+    # as one unknown option, so wrap writes each such value in the next argument; "split-with": as
+    # another verb's trial showed (``equals_shown_by``), one option parser reading all the tool
+    equals: str = ""
+    equals_shown_by: str = ""
     json_found: tuple[str, ...] = ()  # a JSON selection a trial found (its output parsed as JSON)
     answer: tuple[int, str] | None = (
         None  # a status its output showed to be an answer: (1, "findings reported")
@@ -237,6 +247,16 @@ class Evidence:
             )
         elif self.double_dash == "kept":
             text = f"{text}; the same operand with and without '--' gave the same: it takes '--'"
+        if self.equals == "split":
+            text = (
+                f"{text}; tried '--flag=value' and '--flag value': the tool reads the first as "
+                "one unknown option, so each value goes in the next argument"
+            )
+        elif self.equals == "split-with":
+            text = (
+                f"{text}; each value goes in the next argument: the trial of "
+                f"{self.equals_shown_by} showed the tool reads '--flag=value' as one unknown option"
+            )
         if self.json_found == (JSON_BY_DEFAULT,):
             text = f"{text}; it printed JSON with no flag: its output is read as JSON (json: true)"
         elif self.json_found:
@@ -630,6 +650,35 @@ def double_dash_verdict(with_it: Evidence, without_it: Evidence) -> str:
     return ""
 
 
+def equals_verdict(flag: str, joined: Evidence, split: Evidence) -> str:
+    """What the same value as ``--flag=value`` (``joined``) and as ``--flag value`` (``split``) shows:
+    "split" where only the joined form's error names ``--flag=`` as an unknown option (the tool's own
+    parser, not getopt's, reads it as one word), "" otherwise."""
+    if split.kind in ("not-tried", "long-running") or joined.kind in _ANSWERED:
+        return ""
+    return (
+        "split"
+        if _unknown_joined(joined.outcome, flag) and not _unknown_joined(split.outcome, flag)
+        else ""
+    )
+
+
+_UNKNOWN_OPTION = re.compile(
+    r"\b(?:unknown|unrecogni[sz]ed|invalid|illegal|unexpected|bad)\b|not\s+recogni[sz]ed|no\s+such\s+option",
+    re.IGNORECASE,
+)
+
+
+def _unknown_joined(outcome: TrialOutcome | None, flag: str) -> bool:
+    """Whether a line of what the tool printed names ``flag=`` and calls it unknown."""
+    if outcome is None:
+        return False
+    return any(
+        f"{flag}=" in line and _UNKNOWN_OPTION.search(line)
+        for line in f"{outcome.stderr}\n{outcome.stdout}".splitlines()
+    )
+
+
 # "--" quoted in an error as a value: 'No such schema “--”', "file '--' not found"
 _QUOTED_DASHES = re.compile(r"""["'“‘`]--["'”’`]""")
 
@@ -685,6 +734,8 @@ def apply_evidence(
             body["args"] = {**args, "properties": properties}
         if item.double_dash in ("dropped", "dropped-with") and "cli" in body:
             body["cli"] = without_double_dash(body["cli"])
+        if item.equals in ("split", "split-with") and "cli" in body:
+            body["cli"] = with_split_values(body["cli"])
         if item.json_found == (JSON_BY_DEFAULT,):
             body["json"] = True
         elif item.json_found:

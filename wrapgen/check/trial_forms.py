@@ -9,6 +9,7 @@ the same ones once a trial showed them).
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable, Mapping
 
 from wrapgen.knowledge.trials import print_once_flags, streaming_flags
@@ -146,3 +147,32 @@ def required_operands(verb: Mapping[str, Any]) -> tuple[str, ...]:
     failed on their sample values tries once more without (npm's usage writes ``npm ls <package-spec>``
     although bare ``npm ls`` lists the whole tree)."""
     return _operand_slots(verb, required=True)
+
+
+# a long flag and its value in one token: ``--xpath={{xpath}}``
+_JOINED = re.compile(r"^(--[A-Za-z0-9][\w-]*)=(\{\{\w+\}\})$")
+
+
+def joined_value_flags(verb: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """(flag, arg name) of each ``--flag={{arg}}`` token of a verb's cli[] whose arg takes one
+    string or number (never a boolean or a list): the forms a trial can try split as well."""
+    properties = ((verb.get("args") or {}).get("properties")) or {}
+    out = []
+    for token in list(verb.get("cli") or ())[1:]:
+        match = _JOINED.match(str(token))
+        if match:
+            name = match.group(2)[2:-2]
+            kind = (properties.get(name) or {}).get("type")
+            if kind in ("string", "integer", "number"):
+                out.append((match.group(1), name))
+    return tuple(out)
+
+
+def with_split_values(cli: Iterable[str]) -> list[str]:
+    """``cli`` with every ``--flag={{arg}}`` token written as two, ``--flag`` and ``{{arg}}``: for a
+    tool whose own option parser reads ``--flag=value`` as one unknown option."""
+    out: list[str] = []
+    for token in cli:
+        match = _JOINED.match(str(token))
+        out.extend((match.group(1), match.group(2)) if match else (token,))
+    return out

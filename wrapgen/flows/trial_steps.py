@@ -1,7 +1,8 @@
 """The steps of one verb's trial chain after its first trial, each acting on what the last one showed.
 
 A chain (``wrapgen.flows.trials``) is: ``settle_double_dash`` (where the verb's grammar says nothing
-of ``--``, the same operand with and without it), the verb's trial, then ``retry_slow_start`` (a
+of ``--``, the same operand with and without it), ``settle_equals`` (a value joined to its long
+flag and in the next argument), the verb's trial, then ``retry_slow_start`` (a
 silent read given 3x the timeout), ``retry_without_streaming`` (without ``--follow``, or with a
 print-once switch), ``retry_without_operands`` (sample operands the tool did without),
 ``retry_with_operands`` (optional operands filled after its usage), ``retry_with_two_items`` (two
@@ -18,18 +19,21 @@ from wrapgen.check.trial_evidence import (
     JSON_BY_DEFAULT,
     Evidence,
     double_dash_verdict,
+    equals_verdict,
+    joined_value_flags,
     operands_after_double_dash,
     optional_operands,
     prints_json,
     required_operands,
     with_print_once_flags,
+    with_split_values,
     without_double_dash,
     without_streaming_flags,
 )
 from wrapgen.flows import trial_run
 from wrapgen.flows.trial_facts import VerbFacts
 from wrapgen.flows.trial_run import TrialReport
-from wrapgen.knowledge.trials import context_fixture
+from wrapgen.knowledge.trials import context_fixture, fixture_of
 from wrapgen.probe.fixtures import CWD_PREFIX
 from wrapgen.probe.trial import DEFAULT_TRIAL_TIMEOUT_S
 
@@ -38,6 +42,7 @@ __all__ = [
     "carried",
     "command_words",
     "settle_double_dash",
+    "settle_equals",
     "retry_slow_start",
     "retry_without_streaming",
     "retry_without_operands",
@@ -307,6 +312,40 @@ def settle_double_dash(one: dict, name: str, facts: VerbFacts, **options) -> tup
     return one, verdict
 
 
+def settle_equals(one: dict, name: str, **options) -> tuple[dict, str]:
+    """Where a read's cli[] writes a value joined to its long flag (``--xpath={{xpath}}``), the
+    same sample value joined and in the next argument: when the tool reads the joined form as one
+    unknown option (its own parser, not getopt's), the verb goes on with its values split
+    ("split"); "" when the two trials show nothing or there was nothing to try."""
+    body = one["verbs"][name]
+    joined = joined_value_flags(body)
+    if not joined or (body.get("policy") or {}).get("effect", "read") != "read":
+        return one, ""
+    flag, arg = joined[0]
+    args = dict(body.get("args") or {})
+    args["required"] = [
+        *(args.get("required") or ()),
+        *((arg,) if arg not in (args.get("required") or ()) else ()),
+    ]
+    with_it = {**body, "args": args}
+    split = {**with_it, "cli": with_split_values(body.get("cli") or ())}
+    tried = {
+        key: trial_run.try_manifest({**one, "verbs": {name: verb}}, **options, try_in_checked=True)
+        .by_verb()
+        .get(name)
+        for key, verb in (("joined", with_it), ("split", split))
+    }
+    if tried["joined"] is None or tried["split"] is None:
+        return one, ""
+    verdict = equals_verdict(flag, tried["joined"], tried["split"])
+    if verdict == "split":
+        return {
+            **one,
+            "verbs": {name: {**body, "cli": with_split_values(body.get("cli") or ())}},
+        }, verdict
+    return one, verdict
+
+
 def retry_in_context(manifest: dict, report: TrialReport, **options) -> TrialReport:
     """A read that needs its working directory to be something (``not a git repository``) is tried
     once more in a working directory made so (``context_fixtures``); that trial's evidence is kept
@@ -370,7 +409,7 @@ def find_json(
             if (
                 item.outcome is not None
                 and prints_json(item.outcome.stdout)
-                and "json" not in item.outcome.inputs
+                and not _given_json(item.outcome)
             ):
                 # it printed JSON with no flag at all (a tool whose output is JSON): json: true; not
                 # where it was given a JSON file (a formatter prints its input back, reformatted)
@@ -396,6 +435,12 @@ def find_json(
                     break
         evidence.append(item)
     return replace(report, evidence=tuple(evidence))
+
+
+def _given_json(outcome) -> bool:
+    """Whether a trial's argv named a JSON sample file (``sample.json``): not the ones every trial
+    finds in its working directory, which a tool reads only when it is given them."""
+    return any(fixture_of(word) == "json" for word in outcome.argv[1:])
 
 
 def _has_json_twin(manifest: dict, name: str) -> bool:

@@ -22,9 +22,11 @@ from wrapgen.check.trial_evidence import (
     Evidence,
     apply_evidence,
     classify,
+    joined_value_flags,
     optional_operands,
     required_operands,
     with_print_once_flags,
+    with_split_values,
     without_double_dash,
     without_streaming_flags,
 )
@@ -139,11 +141,15 @@ def _settled_unsure(proposal, tried, report: TrialReport, unsure: list[str]):
             if item.kind in ("ok", "answered")
             else item.finding.removeprefix("tried: ")
         )
-        kept = Evidence(name, "kept-write", detail=shown, double_dash=item.double_dash)
+        kept = Evidence(
+            name, "kept-write", detail=shown, double_dash=item.double_dash, equals=item.equals
+        )
         evidence[evidence.index(item)] = kept
         body = dict(original[name])
         if item.double_dash in ("dropped", "dropped-with") and "cli" in body:
             body["cli"] = without_double_dash(body["cli"])  # what its trial showed of "--" stands
+        if item.equals == "split" and "cli" in body:
+            body["cli"] = with_split_values(body["cli"])  # and of "--flag=value"
         why = body.get("x-why", "")
         body["x-why"] = f"{why}; {kept.words}" if why else kept.words
         verbs[name] = body
@@ -186,6 +192,7 @@ def _acted_on(
         progress=progress,
     )
     report = _double_dash_tool_wide(proposal.manifest, report, facts)
+    report = _equals_tool_wide(proposal.manifest, report)
     manifest, dropped = apply_evidence(proposal.manifest, report.evidence)
     if not manifest.get("verbs") and any(item.kind == "lacks-operand" for item in dropped.values()):
         # a pack of no command helps nobody: keep the verbs that only lack an arg, saying so (cut without -f)
@@ -232,6 +239,22 @@ def _double_dash_tool_wide(manifest: dict, report: TrialReport, facts) -> TrialR
     return replace(report, evidence=tuple(evidence))
 
 
+def _equals_tool_wide(manifest: dict, report: TrialReport) -> TrialReport:
+    """Once a trial showed the tool reads ``--flag=value`` as one unknown option, every other verb
+    that joins a value to its flag (writes too, which are never run) writes it in the next argument
+    as well: one option parser reads all of a tool's commands."""
+    shown = next((e.verb for e in report.evidence if e.equals == "split"), None)
+    if shown is None:
+        return report
+    verbs = manifest.get("verbs") or {}
+    evidence = []
+    for item in report.evidence:
+        if not item.equals and joined_value_flags(verbs.get(item.verb) or {}):
+            item = replace(item, equals="split-with", equals_shown_by=shown)
+        evidence.append(item)
+    return replace(report, evidence=tuple(evidence))
+
+
 def _tried_verb_by_verb(
     manifest: dict,
     *,
@@ -269,6 +292,7 @@ def _tried_verb_by_verb(
         one = {**manifest, "verbs": {name: manifest["verbs"][name]}}
         said = (facts or {}).get(name, VerbFacts())
         one, dash = trial_steps.settle_double_dash(one, name, said, **options)
+        one, equals = trial_steps.settle_equals(one, name, **options)
         report = trial_run.try_manifest(one, try_in_checked=True, **options)
         if report.note:
             return report
@@ -282,6 +306,10 @@ def _tried_verb_by_verb(
         if dash:
             report = replace(
                 report, evidence=tuple(replace(e, double_dash=dash) for e in report.evidence)
+            )
+        if equals:
+            report = replace(
+                report, evidence=tuple(replace(e, equals=equals) for e in report.evidence)
             )
         return report
 

@@ -58,8 +58,9 @@ def test_a_tool_whose_only_read_lacks_a_flag_still_gets_a_pack(tmp_path, cli):
 
 
 def test_npm_ls_operand_npm_writes_as_required_is_made_optional(tmp_path, cli):
-    """npm's usage writes `npm ls <package-spec>` though bare `npm ls` lists the tree: its trial with
-    a sample package fails, the retry without it exits 0, and the operand becomes optional, so the
+    """npm's usage writes `npm ls <package-spec>` though bare `npm ls` lists the tree: its uses leave
+    the operand out (or its trial with a sample package fails and the retry without it exits 0), and
+    the operand is optional, so the
     call an agent makes first (no args) lists what is installed, as `npm ls --json` by hand does."""
     import json
     import subprocess
@@ -74,7 +75,8 @@ def test_npm_ls_operand_npm_writes_as_required_is_made_optional(tmp_path, cli):
     assert "package_spec" in ls["args"]["properties"] and "package_spec" not in ls["args"].get(
         "required", []
     )
-    assert "package_spec made optional" in ls["x-why"]
+    # optional by its uses (`npm ls` bare, twice on its page) or by its trial without the operand
+    assert "package_spec made optional" in ls["x-why"] or "`npm ls`, 2" in ls["x-why"], ls["x-why"]
     work = tmp_path / "work"
     (work / "dep").mkdir(parents=True)
     (work / "package.json").write_text(json.dumps({"name": "app", "version": "1.0.0"}))

@@ -106,9 +106,19 @@ def test_a_tool_that_speaks_of_no_query_language_gets_no_query_verb():
     assert not any("{{c}}" in v["cli"] for v in pack.manifest["verbs"].values())
 
 
-def test_an_operand_a_use_leaves_out_is_optional_whatever_the_grammar_says():
+def test_an_operand_plain_uses_leave_out_is_optional_whatever_the_grammar_says():
+    """Twice without the operand, passing no value flag that may give it: optional. Once (a page's
+    bare "display help" example), a use asking for help, or one passing another value flag
+    (``--from-file``) leaves it required; so does an optional operand before it (place decides)."""
     grammar = (Positional("FILENAME"), Positional("SQL", required=False))
-    bare = Use(path=(), count=1)
     given = Use(path=(), operands=(UsedOperand("file", "dbfile"),))
-    assert not operands_from_uses(grammar, (bare, given))[0].required
-    assert operands_from_uses(grammar, (given,))[0].required
+    assert not operands_from_uses(grammar, (Use(path=(), count=2), given))[0].required
+    assert operands_from_uses(grammar, (Use(path=()), given))[0].required
+    asks = Use(path=(), flags=("--help",), count=2)
+    assert operands_from_uses(grammar, (asks, given))[0].required
+    other = Use(path=(), flags=("--from-file",), valued=("--from-file",), count=2)
+    assert operands_from_uses(grammar, (other, given))[0].required
+    own = Use(path=(), flags=("-c",), valued=("-c",), count=2)
+    assert not operands_from_uses(grammar, (own, given), own=("-c",))[0].required
+    after = (Positional("REV", required=False), Positional("FILE"))
+    assert operands_from_uses(after, (Use(path=(), count=2), given))[1].required

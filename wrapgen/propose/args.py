@@ -419,7 +419,8 @@ def plan_args(
     left_out: list[tuple[str, str]] = []
 
     grammar = operands(command, mode=tuple(fixed))
-    positionals = [(positional_arg_name(p), p) for p in operands_from_uses(grammar, uses)]
+    own = [s for f in command.flags if f.required and f.takes_value for s in f.spellings]
+    positionals = [(positional_arg_name(p), p) for p in operands_from_uses(grammar, uses, own=own)]
     # the help's own examples already rank their flags (``shown``): the rest of the evidence on top
     told = [u for u in uses if "examples" not in u.where]
     used = {s: n for s, n in used_flags(told).items() if s not in fixed}

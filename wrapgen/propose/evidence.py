@@ -149,23 +149,38 @@ def used_flags(uses: Sequence[Use]) -> dict[str, int]:
     return dict(counts.most_common())
 
 
+# a use that asks for help runs nothing: it says nothing of what a run needs
+_HELP_FLAGS = frozenset({"--help", "-help", "--usage", "-?"})
+
+
 @rule("which operands does a verb need, and which are required?")
 def operands_from_uses(
-    positionals: Sequence[Positional], uses: Sequence[Use], *, fixed: Sequence[str] = ()
+    positionals: Sequence[Positional],
+    uses: Sequence[Use],
+    *,
+    fixed: Sequence[str] = (),
+    own: Sequence[str] = (),
 ) -> tuple[Positional, ...]:
     """The command's operands as its uses need them: an operand every use passes is required
-    (whatever the grammar left optional; its type stays the model's), one a use leaves out is
+    (whatever the grammar left optional; its type stays the model's), one a plain use leaves out is
     optional (whatever the grammar required), and one the uses pass beyond the grammar's is added,
-    named and typed from its use (a file operand is a path). No uses: the grammar's, unchanged."""
+    named and typed from its use (a file operand is a path). No uses: the grammar's, unchanged.
+    A plain use passes no value flag but the verb's ``own`` (a mode's required flag): one that
+    passes another may give the operand through it (``--from-file``, ``-f FILE``)."""
     if not uses:
         return tuple(positionals)
     total = sum(u.count for u in uses)
     widest = max(len(u.operands) for u in uses)
-    fewest = min(len(u.operands) for u in uses)
-    # an operand the grammar requires that a use leaves out is optional: the tool ran without it
-    # (a database shell's FILENAME: without one it works on a database in memory)
+    plain = [u for u in uses if set(u.valued) <= set(own) and not set(u.flags) & _HELP_FLAGS]
+    # an operand the grammar requires that plain uses leave out, twice or more, is optional: the
+    # tool ran without it (a database shell's FILENAME: without one it works on a database in
+    # memory); once is not enough (a page's bare command is often its "display help" example); and
+    # only where no optional operand stands before it, since a use's operands are matched by place
+    leading = next((i for i, p in enumerate(positionals) if not p.required), len(positionals))
     out = [
-        replace(p, required=False) if p.required and i >= fewest else p
+        replace(p, required=False)
+        if p.required and i < leading and sum(u.count for u in plain if len(u.operands) <= i) >= 2
+        else p
         for i, p in enumerate(positionals)
     ]
     for i in range(widest):

@@ -43,3 +43,14 @@ def test_a_checker_missing_its_project_config_needs_context():
     assert phrase("context", "ESLint couldn't find an eslint.config.* file.")
     assert phrase("context", "No config file found")
     assert not phrase("context", "3 problems (3 errors, 0 warnings)")
+
+
+def test_every_opt_in_rewrite_switch_stays_off_every_read():
+    """The switch that makes a main mode a read without it is dangerous on a read itself: the two
+    lists (effects.json opt_in_rewrite, the dangerous-flags catalogue) are kept in step."""
+    from wrapgen.knowledge.dangerous_flags import dangerous_reason
+    from wrapgen.knowledge.words import opt_in_rewrite
+
+    for spelling in sorted(opt_in_rewrite()):
+        flag = Flag(long=spelling, description="do it")
+        assert dangerous_reason(flag, tool="wgtool") is not None, spelling

@@ -251,9 +251,7 @@ def wrap(
     guide = guiding_paths(
         bin_name, picks, usage_from=(*(getattr(recipe, "usage_from", None) or ()), *usage_from)
     )
-    discovering = time.monotonic()
     tool = _discovered(discover, ref, _with_deadline(discover, options, end, progress, guide))
-    discovered_in = time.monotonic() - discovering
     root = tool.root
     if not (root.subcommands or root.flags or root.positionals):
         tried = (
@@ -272,16 +270,18 @@ def wrap(
     usage = usage_evidence(tool, recipe, notes=notes)
     proposal = propose(tool, recipe, usage=usage)
     unread = _proposed_unread(tool, proposal)
-    from wrapgen.probe.discover import DEFAULT_DEADLINE_S
-
-    bound = options.get("deadline_s", DEFAULT_DEADLINE_S)
-    if unread and discover is None and guide and (bound is None or discovered_in < bound / 2):
+    if unread and discover is None and guide:
         # a command the proposal chose that discovery, guided by use, left unread (a stub of the
-        # rest it judged too slow to read): read, with its flags and operands, and proposed again.
-        # Not where discovery ran into its deadline: a second crawl would have less time still.
+        # rest it judged too slow to read): read, with its flags and operands, and proposed again
+        from wrapgen.probe.discover import DEFAULT_DEADLINE_S, read_stubs
+
         tell("reading the proposed commands")
-        tool = _discovered(
-            discover, ref, _with_deadline(discover, options, end, progress, guide + unread)
+        tool = read_stubs(
+            tool,
+            unread,
+            timeout_s=options.get("timeout_s"),
+            sandbox=options.get("sandbox"),
+            deadline_s=_with_deadline(None, options, end).get("deadline_s", DEFAULT_DEADLINE_S),
         )
         usage = usage_evidence(tool, recipe, notes=[])
         proposal = propose(tool, recipe, usage=usage)

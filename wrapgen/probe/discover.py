@@ -8,11 +8,14 @@ through the probe (``probe.py``, the only place that runs the tool) and the help
 
 from __future__ import annotations
 
+import threading
+from dataclasses import replace
+
 from wrapgen.errors import HelpUnreadableError, UsageError
-from wrapgen.model.tool import Tool
+from wrapgen.model.tool import Command, Tool
 from wrapgen.model.toolref import ToolRef
 
-__all__ = ["discover"]
+__all__ = ["discover", "read_stubs"]
 
 
 DEFAULT_DEADLINE_S = 120.0
@@ -211,6 +214,82 @@ def discover(
     ):
         disk.store(key, found)
     return found
+
+
+def read_stubs(
+    tool: Tool,
+    paths,
+    *,
+    timeout_s: float | None = None,
+    deadline_s: float | None = DEFAULT_DEADLINE_S,
+    sandbox: bool | None = None,
+    jobs: int | None = None,
+) -> Tool:
+    """``tool`` with the commands at ``paths``, stubs a crawl guided by use left unread, read now
+    and put in their place, each keeping its listing's group and summary and the root's options
+    it shared; the rest of the tree as it was. A path that is no stub, or whose read gives no
+    help, stays as it was. For a proposal that chose a stub: a handful of reads, not a new crawl."""
+    from wrapgen.probe.crawl import default_jobs, read_node
+    from wrapgen.probe.prober import DEFAULT_TIMEOUT_S, Prober
+    from wrapgen.probe.workers import Workers
+
+    wanted = [
+        tuple(p) for p in paths if (node := tool.root.find(tuple(p))) is not None and node.stub
+    ]
+    if not wanted or not tool.path:
+        return tool
+    _prestart()
+    parse = _parser()
+    read: dict[tuple[str, ...], Command] = {}
+    lock = threading.Lock()
+    timeout = DEFAULT_TIMEOUT_S if timeout_s is None else float(timeout_s)
+    launcher = _is_launcher(tool.path, sandbox=sandbox)
+    with Prober(
+        tool.path,
+        name=tool.name.rsplit("/", 1)[-1],
+        timeout_s=timeout,
+        use_man=False,
+        sandbox=sandbox,
+        readable=_launched_paths(tool.path) if launcher else (),
+        deadline_s=deadline_s,
+    ) as prober:
+
+        def one(path: tuple[str, ...]) -> None:
+            try:
+                node = read_node(prober, parse, path=path, style=None, use_man=False)
+            except Exception:  # a parser bug on one command loses that command, not the others
+                return
+            if node.command is not None:
+                with lock:
+                    read[path] = node.command
+
+        with Workers(min(len(wanted), jobs or default_jobs())) as pool:
+            for path in wanted:
+                pool.submit(one, path)
+            pool.wait()
+    root = tool.root
+    for path, command in read.items():
+        root = _grafted(root, path, command)
+    return replace(tool, root=root)
+
+
+def _grafted(node: Command, path: tuple[str, ...], command: Command) -> Command:
+    """``node`` with its descendant at ``path`` replaced by ``command``, which keeps the stub's
+    listing (group, summary where it has none, the family it was listed under) and shared flags."""
+    subs = []
+    for sub in node.subcommands:
+        if sub.path == path:
+            sub = command.with_changes(
+                path=sub.path,
+                group=sub.group,
+                common=sub.common,
+                summary=command.summary or sub.summary,
+                global_flags=command.global_flags or sub.global_flags,
+            )
+        elif sub.path and path[: len(sub.path)] == sub.path:
+            sub = _grafted(sub, path, command)
+        subs.append(sub)
+    return node.with_changes(subcommands=tuple(subs))
 
 
 def _unread(tool: Tool, paths, *, depth: int) -> bool:

@@ -359,6 +359,36 @@ def test_stubs_are_read_again_only_after_a_crawl_guided_by_use(tmp_path, monkeyp
     assert len(crawls) == 1 and len(reads) == 1 and ("status",) in reads[0], (crawls, reads)
 
 
+def test_a_stub_whose_help_is_its_parents_page_again_stays_a_stub(tmp_path):
+    """`read_stubs` on a tool that answers `CMD --help` with its own page: that page is no
+    command's, so the stub stays as the listing gave it (as the crawl keeps it); a command with a
+    page of its own is read and put in place."""
+    from wrapgen.model.tool import Command, Tool
+    from wrapgen.probe.discover import read_stubs
+
+    echoing = NAMED.replace(
+        'if len(args) == 2 and args[0] in SAYS and args[1] in ("--help", "-h"):',
+        'if args == ["show", "--help"]:\n    args = ["--help"]\n'
+        'if len(args) == 2 and args[0] in SAYS and args[1] in ("--help", "-h"):',
+    ).replace(
+        'if args in (["--help"], ["-h"], []):',
+        'if args in (["--help"], ["-h"], []) or args == ["show", "--help"]:',
+    )
+    path = python_tool(tmp_path / "named", echoing)
+    root = Command(
+        usage=("named <command> [flags]",),
+        subcommands=tuple(
+            Command(path=(name,), summary=name, stub=True) for name in ("deploy", "list", "show")
+        ),
+    )
+    tool = Tool(name="named", root=root, path=path)
+    read = read_stubs(tool, [("list",), ("show",)], sandbox=False)
+    listed = read.root.find(("list",))
+    assert not listed.stub and any("--list-flag" in f.spellings for f in listed.flags)
+    assert read.root.find(("show",)).stub
+    assert read.root.find(("deploy",)).stub  # not asked for
+
+
 def test_wrap_of_a_large_tool_stops_after_what_use_and_picks_ask(tmp_path):
     """Guided by a pick, discovery leaves the rest of a large listing unread and says so."""
     tool = _large(tmp_path)

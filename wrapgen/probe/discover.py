@@ -269,8 +269,20 @@ def read_stubs(
             pool.wait()
     root = tool.root
     for path, command in read.items():
-        root = _grafted(root, path, command)
+        parent = root.find(path[:-1]) if len(path) > 1 else root
+        if not (_echoes(command, root) or (parent is not None and _echoes(command, parent))):
+            root = _grafted(root, path, command)
     return replace(tool, root=root)
+
+
+def _echoes(command: Command, parent: Command) -> bool:
+    """Whether a command's read is its parent's help printed again (a tool that answers an unknown
+    word's ``--help`` with its own page): the same usage lines, or the same commands listed. The
+    crawl compares the pages' text; here the parent was read before, its text not kept."""
+    if command.usage and tuple(command.usage) == tuple(parent.usage):
+        return True
+    names = {sub.name for sub in command.subcommands}
+    return bool(names) and names == {sub.name for sub in parent.subcommands}
 
 
 def _grafted(node: Command, path: tuple[str, ...], command: Command) -> Command:

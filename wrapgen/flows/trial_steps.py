@@ -291,25 +291,30 @@ def settle_double_dash(one: dict, name: str, facts: VerbFacts, **options) -> tup
         or (body.get("policy") or {}).get("effect", "read") != "read"
     ):
         return one, ""
-    args = dict(body.get("args") or {})
-    args["required"] = [
-        *(args.get("required") or ()),
-        *(n for n in operands if n not in (args.get("required") or ())),
-    ]
-    with_it = {**body, "args": args}
-    without_it = {**with_it, "cli": without_double_dash(cli)}
-    tried = {
-        key: trial_run.try_manifest({**one, "verbs": {name: verb}}, **options, try_in_checked=True)
-        .by_verb()
-        .get(name)
-        for key, verb in (("with", with_it), ("without", without_it))
-    }
-    if tried["with"] is None or tried["without"] is None:
+    tried = _both_forms(one, name, operands, without_double_dash(cli), **options)
+    if tried is None:
         return one, ""
-    verdict = double_dash_verdict(tried["with"], tried["without"])
+    verdict = double_dash_verdict(*tried)
     if verdict == "dropped":
         return {**one, "verbs": {name: {**body, "cli": without_double_dash(cli)}}}, verdict
     return one, verdict
+
+
+def _both_forms(one: dict, name: str, given, other_cli, **options):
+    """The trials of verb ``name`` with the args ``given`` filled (required for the trial), as its
+    cli[] is and as ``other_cli``: (as it is, the other) evidence, or None where either gave none."""
+    body = one["verbs"][name]
+    args = dict(body.get("args") or {})
+    required = list(args.get("required") or ())
+    args["required"] = [*required, *(n for n in given if n not in required)]
+    as_is = {**body, "args": args}
+    tried = [
+        trial_run.try_manifest({**one, "verbs": {name: verb}}, **options, try_in_checked=True)
+        .by_verb()
+        .get(name)
+        for verb in (as_is, {**as_is, "cli": list(other_cli)})
+    ]
+    return None if None in tried else tuple(tried)
 
 
 def settle_equals(one: dict, name: str, **options) -> tuple[dict, str]:
@@ -322,22 +327,10 @@ def settle_equals(one: dict, name: str, **options) -> tuple[dict, str]:
     if not joined or (body.get("policy") or {}).get("effect", "read") != "read":
         return one, ""
     flag, arg = joined[0]
-    args = dict(body.get("args") or {})
-    args["required"] = [
-        *(args.get("required") or ()),
-        *((arg,) if arg not in (args.get("required") or ()) else ()),
-    ]
-    with_it = {**body, "args": args}
-    split = {**with_it, "cli": with_split_values(body.get("cli") or ())}
-    tried = {
-        key: trial_run.try_manifest({**one, "verbs": {name: verb}}, **options, try_in_checked=True)
-        .by_verb()
-        .get(name)
-        for key, verb in (("joined", with_it), ("split", split))
-    }
-    if tried["joined"] is None or tried["split"] is None:
+    tried = _both_forms(one, name, (arg,), with_split_values(body.get("cli") or ()), **options)
+    if tried is None:
         return one, ""
-    verdict = equals_verdict(flag, tried["joined"], tried["split"])
+    verdict = equals_verdict(flag, *tried)
     if verdict == "split":
         return {
             **one,

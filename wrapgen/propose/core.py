@@ -101,7 +101,7 @@ def tool_purpose(root: Command, bin_name: str) -> str:
             sentence = re.sub(rf"^\s*{name}\s+-+\s+", "", sentence, flags=re.IGNORECASE)
             if _explains_operand(sentence, root):
                 break  # its paragraph goes on about the operand ("A new one is created if ...")
-            if _says(sentence, root):
+            if _says(sentence):
                 return readable(sentence)
     return ""
 

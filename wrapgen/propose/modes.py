@@ -37,6 +37,7 @@ from wrapgen.propose.verbs import KNOWN_VERBS
 __all__ = [
     "root_candidates",
     "root_value_modes",
+    "value_mode_candidate",
     "main_verb",
     "is_mode_flag",
     "short_only_flags",
@@ -342,6 +343,21 @@ def root_value_modes(root: Command, *, bin: str) -> list[ValueMode]:
     )
 
 
+def value_mode_candidate(mode: ValueMode, **more) -> Candidate:
+    """The candidate of a value flag's mode (its command, literals, owned flags, name, summary and
+    note), with ``more`` of Candidate's fields (its index, JSON choice, uses, source)."""
+    return Candidate(
+        path=(),
+        command=mode.command,
+        fixed=mode.fixed,
+        owns=mode.owns,
+        name=mode.name,
+        summary=mode.summary,
+        note=mode.note,
+        **more,
+    )
+
+
 @rule("what modes does a tool without subcommands offer, by its help?")
 def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[tuple[str, str]]]:
     """The modes of a tool without subcommands, and the flags considered but not taken (why)."""
@@ -489,15 +505,9 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
             )
             continue
         out.append(
-            Candidate(
-                path=(),
-                command=mode.command,
+            value_mode_candidate(
+                mode,
                 index=len(out),
-                fixed=mode.fixed,
-                owns=mode.owns,
-                name=mode.name,
-                summary=mode.summary,
-                note=mode.note,
                 json=JsonChoice(False, "", "a mode's output is text")
                 if json_choice.flag in ("--json",) + mode.owns
                 else None,

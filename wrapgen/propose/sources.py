@@ -43,6 +43,7 @@ from wrapgen.propose.modes import (
     root_candidates,
     root_value_modes,
     short_only_flags,
+    value_mode_candidate,
 )
 from wrapgen.propose.rules import rule
 from wrapgen.propose.runners import is_runner_tool
@@ -227,7 +228,8 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
     uses = _command_words(root, uses)
     # a use that passes the flag a value mode of the help owns (a statement flag's `-c SQL`) is a
     # use of that mode, not of the main one
-    owned = {s: m for m in root_value_modes(root, bin=bin_name) if m.owns for s in m.owns}
+    value_modes = [m for m in root_value_modes(root, bin=bin_name) if m.owns]
+    owned = {s: m for m in value_modes for s in m.owns}
     groups: dict[tuple[str, ...], list[Use]] = {}
     of_value_modes: dict[str, list[Use]] = {}
     for use in uses:
@@ -305,21 +307,10 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
                 source=origin,
             )
         )
-    for mode in {m.name: m for m in owned.values()}.values():
+    for mode in value_modes:
         if mode.name in of_value_modes:
-            out.append(
-                Candidate(
-                    path=(),
-                    command=mode.command,
-                    fixed=mode.fixed,
-                    owns=mode.owns,
-                    name=mode.name,
-                    summary=mode.summary,
-                    note=mode.note,
-                    uses=tuple(of_value_modes[mode.name]),
-                    source=origin,
-                )
-            )
+            uses = tuple(of_value_modes.pop(mode.name))
+            out.append(value_mode_candidate(mode, uses=uses, source=origin))
     return tuple(out)
 
 

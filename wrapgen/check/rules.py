@@ -214,7 +214,8 @@ def _runs_code(argv: tuple[str, ...], index: int) -> str | None:
     A shell or interpreter, with or without a version (``python3.11``), runs code given with one of
     its code options anywhere after it (``bash --norc -c``, ``bash -l -c``, ``perl5.36 -E``), or, where
     it names the program, a script or option a slot chooses (``bash {{script}}``); awk (anywhere: a
-    literal ``awk`` is rarely anything else) runs its program operand; xargs runs a command built
+    literal ``awk`` is rarely anything else) runs its program operand, unless the command passes a
+    switch that confines that program to reading and printing (gawk's ``--sandbox``); xargs runs a command built
     from its input; ``env -S`` splits one argument into a command line.
     """
     token = argv[index]
@@ -225,6 +226,8 @@ def _runs_code(argv: tuple[str, ...], index: int) -> str | None:
         return None
     rest = argv[index + 1 :]
     if program.kind == "program_operand":
+        if set(program.confined_by) & set(rest):
+            return None  # its sandbox switch keeps the program to reading and printing
         return f"{token} runs its program operand as code ({program.why})"
     if program.kind == "command_runners":
         return f"{token} runs a command line it builds ({program.why})"

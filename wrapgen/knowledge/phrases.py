@@ -160,6 +160,13 @@ def value_mode_words(role: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=None)
+def program_sandbox_words() -> re.Pattern[str]:
+    """The help of a switch that confines the program a tool runs for its caller to reading and
+    printing (``--sandbox``: no system(), no output redirection, no extensions)."""
+    return _alternation("program_sandbox", r"(?:%s)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
 def not_a_description() -> tuple[re.Pattern[str], ...]:
     """Sentences of a tool's help that say nothing of what it is for (about the help, a heading, a banner)."""
     return tuple(pattern for pattern, _ in compiled(load("phrases"), "not_a_description"))

@@ -37,6 +37,9 @@ class Runner:
     why: str
     short: str = ""  # option letters that take code
     long: tuple[str, ...] = ()  # long spellings that take code, lower-case
+    # switches that confine the program it runs to reading and printing (gawk's --sandbox: no
+    # system(), no redirection, no extensions): a command that passes one runs no other code
+    confined_by: tuple[str, ...] = ()
 
 
 _KINDS = ("shells", "interpreters", "program_operand", "command_runners", "split_string")
@@ -50,13 +53,14 @@ def build_runners(data: Knowledge) -> dict[str, Runner]:
             value = entry.value if entry.value is not None else {}
             if (
                 not isinstance(value, dict)
-                or set(value) - {"short", "long"}
+                or set(value) - {"short", "long", "confined_by"}
                 or not isinstance(value.get("short", ""), str)
                 or not isinstance(value.get("long", []), list)
+                or not isinstance(value.get("confined_by", []), list)
             ):
                 raise KnowledgeError(
                     f"{data.source}: {kind}: {entry.name!r}: value must be "
-                    '{"short": letters, "long": [spellings]}'
+                    '{"short": letters, "long": [spellings], "confined_by": [spellings]}'
                 )
             out[entry.name.lower()] = Runner(
                 kind,
@@ -64,6 +68,7 @@ def build_runners(data: Knowledge) -> dict[str, Runner]:
                 entry.why,
                 value.get("short", ""),
                 tuple(str(s).lower() for s in value.get("long", ())),
+                tuple(str(s) for s in value.get("confined_by", ())),
             )
     return out
 

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable
 
+from wrapgen.knowledge.phrases import not_a_description
 from wrapgen.knowledge.table import load
 from wrapgen.knowledge.tools import pages_repeat_root_options
 from wrapgen.model.tool import Command, Flag
@@ -254,6 +255,7 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
         grammar = {"usage": man.usage, "positionals": man.positionals}
     return replace(
         command,
+        summary=_summary_or_man(command.summary, man.summary),
         flags=tuple(flags) + tuple(extra),
         exit_status=man.exit_status or command.exit_status,
         # the page's SYNOPSIS may show the "--" the help's usage left out
@@ -261,6 +263,16 @@ def _merge_man_flags(command: Command, man: Command) -> Command:
         examples=examples,
         **grammar,
     )
+
+
+def _summary_or_man(help_summary: str, man_summary: str) -> str:
+    """The help's summary, or the man page's NAME line ("pattern scanning and processing language")
+    where the help's first line is a heading or banner ("POSIX options: GNU long options:"): the
+    page's one line on what the tool is for is the one its authors wrote for that. A help with no
+    summary keeps none (its main mode's name and words come from its options, as before)."""
+    if help_summary and any(p.search(help_summary) for p in not_a_description()):
+        return man_summary or help_summary
+    return help_summary
 
 
 def _fuller_grammar(command: Command, man: Command) -> bool:

@@ -51,7 +51,7 @@ from wrapgen.propose.exitcodes import (
 )
 from wrapgen.propose.jcparse import propose_jc
 from wrapgen.propose.jsonsel import JsonChoice, select_json
-from wrapgen.propose.policy import PolicyGuess, classify, main_mode_effect
+from wrapgen.propose.policy import PolicyGuess, classify, main_mode_effect, program_sandbox
 from wrapgen.propose.rules import rule
 from wrapgen.propose.runners import is_runner_tool, propose_runner
 from wrapgen.propose.select import (
@@ -614,6 +614,9 @@ def _write_verb(
         # a mode that takes no operand (searcher --type-list) takes no filters either, unless its
         # own usage line names the flags it takes (modes.mode_command)
         include = ()
+    # the tool's switch that confines the program it runs (``--sandbox``) goes on every verb, first
+    confined = program_sandbox(draft.tool.root)
+    confine = (confined,) if confined and confined not in cand.fixed else ()
     plan = plan_args(
         cand.command,
         tool=bin_name,
@@ -621,7 +624,7 @@ def _write_verb(
         style=cand.command.parser,
         include=include,
         exclude=tuple(settings.exclude_args or ())
-        + tuple(m.lstrip("-") for m in mode_flags if m not in cand.fixed + cand.owns),
+        + tuple(m.lstrip("-") for m in mode_flags + confine if m not in cand.fixed + cand.owns),
         positional_order=settings.positional_order,
         fixed=cand.fixed,
         json_flag=choice.flag,
@@ -654,7 +657,13 @@ def _write_verb(
             path_text=cand.text,
             name=name,
             description=description,
-            cli=(bin_name, *plan.cli_lead, *cand.path, *_selection_first(cand, json_value))
+            cli=(
+                bin_name,
+                *confine,
+                *plan.cli_lead,
+                *cand.path,
+                *_selection_first(cand, json_value),
+            )
             + plan.cli_tail,
             properties=plan.properties,
             required=tuple(plan.required),

@@ -22,6 +22,7 @@ from wrapgen.knowledge.phrases import (
     in_place_words,
     io_mode_words,
     mode_switch_words,
+    not_a_description,
     strong_mode_words,
 )
 from wrapgen.knowledge.words import main_names, opt_in_rewrite
@@ -94,7 +95,7 @@ _NOUN_MARKERS = frozenset(
 
 def _what_it_does(root: Command, bin: str) -> str:
     """The help's own words on what the tool does: its summary and description without copyright
-    lines, usage lines and bracketed groups (a synopsis's ``[zipfile list]`` names no job)."""
+    lines, usage lines, headings and banners, and bracketed groups (a synopsis's ``[zipfile list]`` names no job)."""
     program = re.escape(bin.rsplit("/", 1)[-1])
     kept = []
     # a description that opens with the summary says it once (the summary is its first sentence)
@@ -108,6 +109,8 @@ def _what_it_does(root: Command, bin: str) -> str:
             continue
         if re.match(rf"\s*{program}\s+[\[<-]", line):
             continue  # a synopsis: "archiver [-options] [-b path] ..."
+        if any(p.search(line) for p in not_a_description()):
+            continue  # a heading or banner ("POSIX options:  GNU long options: (standard)")
         kept.append(re.sub(r"\[[^\]]*\]", " ", line))
     return " ".join(kept)
 

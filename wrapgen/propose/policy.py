@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
-from wrapgen.knowledge.phrases import preview_words
+from wrapgen.knowledge.phrases import preview_words, program_sandbox_words
 from wrapgen.knowledge.words import (
     EFFECTS,
     name_effects,
@@ -28,6 +28,7 @@ __all__ = [
     "PolicyGuess",
     "classify",
     "flag_destroys",
+    "program_sandbox",
     "main_mode_effect",
     "EFFECTS",
     "NAME_EFFECTS",
@@ -202,12 +203,30 @@ def classify(
 _FIRST_WORD = re.compile(r"\W*([A-Za-z]+)")
 
 
+@rule("which switch confines the program a tool runs for its caller to reading and printing?")
+def program_sandbox(root: Command) -> str:
+    """The spelling of the root's switch whose help says it confines the program the tool runs
+    (``--sandbox``: "disabling the system() function, input redirection with getline, output
+    redirection"; knowledge ``program_sandbox``), "" where it has none. Every verb of the tool
+    passes it (propose/core.py), so a program an agent gives cannot start commands or write files."""
+    for flag in root.flags:
+        if (
+            flag.spellings
+            and not flag.takes_value
+            and not (flag.hidden or flag.deprecated)
+            and program_sandbox_words().search(flag.description or "")
+        ):
+            return flag.long or flag.spellings[0]
+    return ""
+
+
 @rule("what does the main mode of a tool without subcommands change, where no word of it says?")
 def main_mode_effect(root: Command, guess: PolicyGuess) -> PolicyGuess:
     """Where no word of a tool's name or summary says what its main mode changes (``guess`` is the
     fallback write), its switches speak for it: a switch that asks it to rewrite what it reads
     (``--fix``, ``--write``, ``--in-place``: ``opt_in_rewrite``) says that without it it reads;
-    else its switches' help: where at least two open with a verb that
+    else a switch that confines the program it runs to reading and printing (``--sandbox``:
+    ``program_sandbox``, passed by every verb) makes it a read; else its switches' help: where at least two open with a verb that
     reads ("print", "display", "output") and more do than open with one that changes something
     ("set", "remove"), and none only previews what it would do (a dry run: then it does something),
     the tool prints what it is asked, a read. A wrap tries every read in the
@@ -232,6 +251,17 @@ def main_mode_effect(root: Command, guess: PolicyGuess) -> PolicyGuess:
             (f"switch '{asked}'",),
             f"read: it rewrites the files it reads only when asked ({asked}); without it it "
             "reports or prints",
+        )
+    confined = program_sandbox(root)
+    if confined:
+        # "Run in sandbox mode, disabling the system() function, ... output redirection": every
+        # call passes the switch, so the program the caller gives can read its input and print,
+        # nothing else (the flags that write files are kept off reads as always)
+        return PolicyGuess(
+            "read",
+            (f"switch '{confined}'",),
+            f"read: every call passes its sandbox switch {confined}, which keeps the program it "
+            "runs from starting commands or writing files",
         )
     if any(preview_words().search(flag.description or "") for flag in root.flags):
         # a switch that only shows what the tool would do (a dry run, the result to standard

@@ -44,9 +44,10 @@ def test_a_match_is_still_ok(tree):
 
 
 def test_real_error_keeps_rgs_stderr(tree):
-    """A regex error (exit 2, undeclared) is rg's own message, in the unchanged seed envelope."""
+    """A regex error (exit 2, undeclared) is rg's own message, in the seed envelope with its status."""
     envelope = execute(RG, "search", {"pattern": "(", "paths": ["a.txt"]}, cwd=tree)
-    assert set(envelope) == {"ok", "error"} and envelope["ok"] is False
+    assert set(envelope) == {"ok", "error", "exit_code"} and envelope["ok"] is False
+    assert envelope["exit_code"] == 2
     assert "regex parse error" in envelope["error"]
 
 

@@ -381,7 +381,7 @@ def test_allocating_without_end_is_a_clear_envelope():
 def test_a_tool_under_the_limit_is_not_blamed_on_memory():
     """A tool that fails for its own reasons keeps its own error, even with a memory limit."""
     envelope = execute(_memory_pack("import sys; sys.exit('plain failure')", 128), "v", {})
-    assert envelope == {"ok": False, "error": "plain failure"}
+    assert envelope == {"ok": False, "error": "plain failure", "exit_code": 1}
 
 
 PDEATHSIG_PROBE = """

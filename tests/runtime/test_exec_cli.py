@@ -67,7 +67,11 @@ def test_exec_without_json_is_indented(cli, pack):
 def test_exec_not_ok_exits_1(cli, pack):
     """A failing tool gives exit 1 and its stderr as error."""
     result = cli("exec", str(pack), "fail", "--json")
-    assert result.exit_code == 1 and json.loads(result.stdout) == {"ok": False, "error": "broken"}
+    assert result.exit_code == 1 and json.loads(result.stdout) == {
+        "ok": False,
+        "error": "broken",
+        "exit_code": 1,
+    }
 
 
 def test_exec_confirm_gate_from_kv(cli, pack):
@@ -213,7 +217,10 @@ def test_adapter_envelope_on_stdin(pack):
     envelope = json.dumps({"pack_id": "echo", "verb_key": "fail", "args": {}})
     for args in ((), ("--envelope", "-")):
         result = _adapter(pack, *args, stdin=envelope)
-        assert (result.returncode, result.stdout) == (1, '{"ok": false, "error": "broken"}\n')
+        assert (result.returncode, result.stdout) == (
+            1,
+            '{"ok": false, "error": "broken", "exit_code": 1}\n',
+        )
 
 
 def test_adapter_usage_error(pack):

@@ -71,14 +71,19 @@ def test_undeclared_exit_keeps_the_seed_envelope_and_what_was_printed():
     """exit 2 when only 1 is declared: stderr's text as the error, no exit_code, and stdout kept as
     output (a linter's findings on an exit no one declared are still its answer)."""
     envelope = _run("import sys; print('out'); sys.stderr.write('regex parse error'); sys.exit(2)")
-    assert envelope == {"ok": False, "error": "regex parse error", "output": "out\n"}
+    assert envelope == {
+        "ok": False,
+        "error": "regex parse error",
+        "exit_code": 2,
+        "output": "out\n",
+    }
     parsed = _run("import sys; print('[1, 2]'); sys.exit(2)", json_sel=["--json"])
-    assert parsed == {"ok": False, "error": "exit 2", "output": [1, 2]}
+    assert parsed == {"ok": False, "error": "exit 2", "exit_code": 2, "output": [1, 2]}
 
 
 def test_undeclared_exit_without_stderr_is_exit_n():
     """An undeclared exit with nothing on stderr or stdout is still "exit N", and nothing else."""
-    assert _run("import sys; sys.exit(3)") == {"ok": False, "error": "exit 3"}
+    assert _run("import sys; sys.exit(3)") == {"ok": False, "error": "exit 3", "exit_code": 3}
 
 
 def test_without_exit_codes_exit_1_is_exit_1_with_its_output():
@@ -86,6 +91,7 @@ def test_without_exit_codes_exit_1_is_exit_1_with_its_output():
     assert _run("import sys; print('x'); sys.exit(1)", exit_codes=None) == {
         "ok": False,
         "error": "exit 1",
+        "exit_code": 1,
         "output": "x\n",
     }
 
@@ -105,8 +111,16 @@ def test_high_status_declared():
 
 def test_malformed_declaration_is_ignored():
     """A hand-edited binding with a non-string meaning or a non-mapping never crashes; the seed envelope results."""
-    assert _run("import sys; sys.exit(1)", exit_codes={"1": 7}) == {"ok": False, "error": "exit 1"}
-    assert _run("import sys; sys.exit(1)", exit_codes=["1"]) == {"ok": False, "error": "exit 1"}
+    assert _run("import sys; sys.exit(1)", exit_codes={"1": 7}) == {
+        "ok": False,
+        "error": "exit 1",
+        "exit_code": 1,
+    }
+    assert _run("import sys; sys.exit(1)", exit_codes=["1"]) == {
+        "ok": False,
+        "error": "exit 1",
+        "exit_code": 1,
+    }
 
 
 def test_signal_is_not_an_answer():
@@ -161,5 +175,5 @@ def test_built_binding_applies_pack_and_verb_exit_codes():
         "output": "seen\n",
     }
     assert execute(binding, "compare", {"status": "1"})["error"] == "differences found (exit 1)"
-    assert execute(binding, "strict", {}) == {"ok": False, "error": "exit 1"}
+    assert execute(binding, "strict", {}) == {"ok": False, "error": "exit 1", "exit_code": 1}
     assert "exit_codes" not in binding["verbs"]["strict"]

@@ -120,7 +120,7 @@ def test_nonzero_exit_gives_stderr_without_ansi():
     envelope = _run(
         "import sys; sys.stderr.write('\\n  \\x1b[31mfatal:\\x1b[0m bad thing\\x1b]8;;http://x\\x07 \\n'); sys.exit(2)"
     )
-    assert envelope == {"ok": False, "error": "fatal: bad thing"}
+    assert envelope == {"ok": False, "error": "fatal: bad thing", "exit_code": 2}
 
 
 def test_nonzero_exit_keeps_last_4000_chars():
@@ -134,6 +134,7 @@ def test_nonzero_exit_without_stderr():
     assert _run("import sys; print('out'); sys.exit(3)") == {
         "ok": False,
         "error": "exit 3",
+        "exit_code": 3,
         "output": "out\n",
     }
 

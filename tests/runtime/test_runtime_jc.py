@@ -85,6 +85,7 @@ def test_a_failed_call_is_not_handed_to_jc():
     assert execute(binding_dict("t", PY, {"v": data}), "v", {}) == {
         "ok": False,
         "error": "no such thing",
+        "exit_code": 1,
     }
 
 

@@ -252,6 +252,9 @@ def envelope_from_process(
             )
         text = strip_ansi(result.stderr.decode("utf-8", errors="replace")).strip()
         envelope = failure(text[-ERROR_TAIL:].strip() if text else f"exit {result.exit_code}")
+        # the status itself, as a declared one carries it: a caller tells a linter's "findings" (1)
+        # from its crash (2) without parsing the error
+        envelope["exit_code"] = result.exit_code
         # what the tool printed on stdout is its answer too (a linter's findings, a test runner's
         # failures): kept whenever it printed anything
         output = _kept_output(result.stdout, json_selected=json_selected)
@@ -452,7 +455,8 @@ def execute(
         exit_codes=verb.get("exit_codes"),
         jc_parser=jc_parser,
     )
-    if plan is not None and not envelope["ok"] and "exit_code" not in envelope:
+    answered = "exit_code" in envelope and _declared(verb.get("exit_codes"), envelope["exit_code"])
+    if plan is not None and not envelope["ok"] and not answered:
         found = sandbox.withheld(result, plan)
         if found is not None:
             what, key = found

@@ -747,6 +747,16 @@ def resolve(match: dict, parsed: dict) -> tuple[dict | None, str, int]:
         done = False
         for spelling in spellings:
             flag, value = spelling, wanted
+            if (
+                wanted is True
+                and re.fullmatch(r"-[A-Za-z0-9][^=]+", spelling)
+                and spelling not in parsed["literals"]
+                and spelling not in parsed["slots"]
+                and spelling[:2] in parsed["slots"]
+            ):
+                # getopt's joined short option ("-Tsvg" is -T with the value svg) where the verb
+                # has no flag of that whole spelling but a value slot for its first letter
+                flag, value = spelling[:2], spelling[2:]
             if "=" in spelling and wanted is True:  # "--format=long": the option with that value
                 flag, value = spelling.split("=", 1)
                 if spelling in parsed["literals"]:

@@ -115,6 +115,27 @@ def test_an_option_written_before_the_subcommand_is_read_after_it(monkeypatch):
     assert not evaluate.tldr_score([example], binding("backup", True), {})["expressible"]
 
 
+def test_a_short_option_joined_to_its_value_is_read_as_the_option_and_the_value(monkeypatch):
+    """``-Tsvg`` (getopt's joined form) is ``-T svg`` for a verb with a ``-T`` value slot and no
+    ``-Tsvg`` of its own; a verb whose ``-T`` is a switch cannot take it."""
+    evaluate = _evaluate(monkeypatch)
+    pt = evaluate.pt
+    match = evaluate.parse_match("-Tsvg @graph.gv")
+
+    def binding(argv, props):
+        return {"bin": "tool", "verbs": {"v": {"argv": argv, "args": {"properties": props}}}}
+
+    valued = binding(
+        ["tool", "-T", "{{t}}", "{{file}}"], {"t": {"type": "string"}, "file": {"type": "string"}}
+    )
+    verb, args, _ = pt.resolve_in_pack(match, valued)
+    assert verb == "v" and args == {"t": "svg", "file": "graph.gv"}
+    switch = binding(
+        ["tool", "-T", "{{t}}", "{{file}}"], {"t": {"type": "boolean"}, "file": {"type": "string"}}
+    )
+    assert pt.resolve_in_pack(match, switch)[0] is None
+
+
 @pytest.mark.live
 def test_no_try_judges_the_proposal_before_any_trial(monkeypatch, tmp_path):
     """``--no-try`` wraps with ``wrap --no-try``: the pack's reasons say nothing was tried, and the

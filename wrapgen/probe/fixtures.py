@@ -3,7 +3,7 @@
 A trial gives a verb's file operands real files (``knowledge/data/trials.json``: which kind an
 operand takes, from its name, description and the pack's words; ``fixture_files``: the name each
 kind's file has). ``make_inputs(workdir, kinds)`` makes them before the trial runs: text, JSON, CSV,
-YAML, TOML, XML, HTML, Markdown, Python, JavaScript, C and shell sources, a SQLite database, tar,
+YAML, TOML, XML, HTML, Markdown, a Graphviz graph, Python, JavaScript, C and shell sources, a SQLite database, tar,
 zip, gzip, xz and zstd archives, a git repository (as an operand, or as the working directory
 itself), a self-signed certificate and its key, a PNG image, a WAV sound and a PDF. Most are
 written with the standard library; the git repository, the certificate and the zstd archive are
@@ -281,6 +281,7 @@ MAKERS: dict[str, Callable[[str], None]] = {
     "javascript": lambda p: _write(p, _JAVASCRIPT),
     "shell": lambda p: _write(p, _SHELL),
     "c": lambda p: _write(p, _C),
+    "graphviz": lambda p: _write(p, "digraph sample {\n  alpha -> beta;\n  beta -> gamma;\n}\n"),
     "sqlite": _sqlite,
     "tar": _tar,
     "zip": _zip,

@@ -551,6 +551,12 @@ def _is_roff(text: str) -> bool:
     return bool(re.search(r"^\.(?:TH|SH|Dd|Sh|TP|PP)\b", text[:20_000], re.MULTILINE))
 
 
+# one entry of a NAME section: "name - what it does" ("git-log - Show commit logs", "a, b \- both")
+_NAME_ENTRY = re.compile(
+    r"^[ \t]*[\w.+-]+(?:[ \t]*,[ \t]*[\w.+-]+)*[ \t]+\\?-+[ \t]+", re.MULTILINE
+)
+
+
 @register_parser("man")
 def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     """Flags from every section's tagged paragraphs; summary from NAME; usage from SYNOPSIS."""
@@ -568,7 +574,13 @@ def parse_man(text: str, *, prog: tuple[str, ...]) -> Command:
     summary = ""
     match = re.search(r"^NAME:?\n\s*\n?\s*(.+?)(?:\n\s*\n|\Z)", text, re.MULTILINE | re.DOTALL)
     if match:
-        name_line = " ".join(match[1].split())
+        body = match[1]
+        # a page for several programs names each on a line of its own ("dot - filter for drawing
+        # directed graphs" / "neato - filter for drawing undirected graphs"): the first is this one's
+        starts = [m.start() for m in _NAME_ENTRY.finditer(body)]
+        if len(starts) > 1:
+            body = body[: starts[1]]
+        name_line = " ".join(body.split())
         halves = re.split(r"\s+\\?-+(?:\s+|$)", name_line, maxsplit=1)
         summary = (
             halves[-1] if len(halves) > 1 else name_line

@@ -54,3 +54,41 @@ def test_every_opt_in_rewrite_switch_stays_off_every_read():
     for spelling in sorted(opt_in_rewrite()):
         flag = Flag(long=spelling, description="do it")
         assert dangerous_reason(flag, tool="wgtool") is not None, spelling
+
+
+def test_a_short_switch_whose_help_edits_the_files_in_place_makes_the_main_mode_a_read():
+    """A formatter's ``-i`` ("Inplace edit <file>s, if specified"), short only: its help, not its
+    spelling, says the main mode rewrites only when asked; the proposal offers the switch as a
+    write verb of its own and keeps it off the read."""
+    from wrapgen.model.tool import Positional, Tool
+    from wrapgen.propose import propose
+
+    root = Command(
+        path=(),
+        summary="A tool to format widget sources.",
+        usage=("wgfmt [options] <file> ...",),
+        flags=(
+            Flag(short="-i", description="Inplace edit <file>s, if specified."),
+            Flag(long="--lines", takes_value=True, description="format a range of lines"),
+        ),
+        positionals=(Positional("file", variadic=True),),
+    )
+    guess = main_mode_effect(root, _UNSURE)
+    assert guess.effect == "read" and guess.words == ("switch '-i'",)
+    verbs = propose(Tool(name="wgfmt", root=root), usage=()).manifest["verbs"]
+    reads = [v for v in verbs.values() if v["policy"]["effect"] == "read"]
+    writes = [v for v in verbs.values() if "-i" in v["cli"]]
+    assert reads and all("-i" not in v["cli"] for v in reads)
+    assert len(writes) == 1 and writes[0]["policy"]["effect"] == "write", verbs
+
+
+def test_a_switch_that_prints_something_and_exits_is_a_mode_of_its_own():
+    """ "Dump configuration options to stdout and exit": a different answer, a verb of its own;
+    the tool's version and help switches are no such modes."""
+    from wrapgen.knowledge.phrases import mode_switch_words
+
+    words = mode_switch_words()
+    assert words.search("Dump configuration options to stdout and exit.")
+    assert words.search("print the resolved settings and exit")
+    assert not words.search("print version information and exit")
+    assert not words.search("show this help message and exit")

@@ -369,14 +369,14 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
         (
             f
             for f in root.flags
-            if f.long and not f.hidden and in_place_words().search(f.description or "")
+            if f.spellings and not f.hidden and in_place_words().search(f.description or "")
         ),
         None,
     )
     if in_place is not None and not (root.summary or root.description):
         # a help that says nothing of what the tool does, but has a switch to rewrite the input files
         # (streamed -i): without it the tool prints its result and changes nothing
-        summary = f"Print what {bin} makes of its input; the files stay as they are (only {in_place.long} rewrites them)"
+        summary = f"Print what {bin} makes of its input; the files stay as they are (only {in_place.long or in_place.spellings[0]} rewrites them)"
     json_choice = select_json(root)
     skipped: list[tuple[str, str]] = []
     short_only = short_only_flags(root)
@@ -473,10 +473,10 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
                 path=(),
                 command=root,
                 index=len(out),
-                fixed=(in_place.long,),
+                fixed=(in_place.long or in_place.spellings[0],),
                 name=mode_name(in_place),
                 summary=mode_summary(in_place),
-                note=f"in-place flag {in_place.long} (rewrites the files it is given)",
+                note=f"in-place flag {in_place.long or in_place.spellings[0]} (rewrites the files it is given)",
             )
         )
     rewrite = next(

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
-from wrapgen.knowledge.phrases import preview_words, program_sandbox_words
+from wrapgen.knowledge.phrases import in_place_words, preview_words, program_sandbox_words
 from wrapgen.knowledge.words import (
     EFFECTS,
     name_effects,
@@ -224,7 +224,8 @@ def program_sandbox(root: Command) -> str:
 def main_mode_effect(root: Command, guess: PolicyGuess) -> PolicyGuess:
     """Where no word of a tool's name or summary says what its main mode changes (``guess`` is the
     fallback write), its switches speak for it: a switch that asks it to rewrite what it reads
-    (``--fix``, ``--write``, ``--in-place``: ``opt_in_rewrite``) says that without it it reads;
+    (``--fix``, ``--write``, ``--in-place``: ``opt_in_rewrite``; or any switch whose help says it
+    edits the files in place: ``in_place_words``) says that without it it reads;
     else a switch that confines the program it runs to reading and printing (``--sandbox``:
     ``program_sandbox``, passed by every verb) makes it a read; else its switches' help: where at least two open with a verb that
     reads ("print", "display", "output") and more do than open with one that changes something
@@ -239,6 +240,17 @@ def main_mode_effect(root: Command, guess: PolicyGuess) -> PolicyGuess:
             for flag in root.flags
             for spelling in (flag.long, *flag.aliases)
             if spelling in opt_in_rewrite()
+        ),
+        "",
+    ) or next(
+        # a switch of any spelling whose help says it edits the files in place ("-i: Inplace edit
+        # <file>s, if specified")
+        (
+            flag.spellings[0]
+            for flag in root.flags
+            if flag.spellings
+            and not flag.takes_value
+            and in_place_words().search(flag.description or "")
         ),
         "",
     )

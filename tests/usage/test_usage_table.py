@@ -112,6 +112,16 @@ def test_several_files_are_one_repeated_operand():
     assert use.operands == (UsedOperand("file", "file", True),)
 
 
+def test_a_quoted_literal_is_one_operand_and_a_folded_spelling_several_words():
+    """An awk program in quotes (`'{s+=$1} END {print s}'`) is one operand, not five; a
+    placeholder of alternatives folded into several words (`{{[-lt|--listening --tcp]}}`) is
+    still each word."""
+    (use,) = _uses("awk '{s+=$1} END {print s}' {{path/to/file}}", "awk")
+    assert use.operands == (UsedOperand("text", ""), UsedOperand("file", "file"))
+    (use,) = _uses("ss {{[-lt|--listening --tcp]}}", "ss")
+    assert use.flags == ("--listening", "--tcp")
+
+
 def test_only_the_tools_own_command_lines_count():
     """A pipeline counts the segment the tool runs; an alias page's `tldr ...` pointer counts nothing."""
     assert _uses("tldr docker container run", "docker") == ()

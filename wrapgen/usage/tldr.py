@@ -191,11 +191,13 @@ def _words(token: str, holders: list[str]) -> list[tuple[str, Word]]:
     spelled = _spelled(token, holders)
     if spelled is not None:
         return spelled
-    parts = _resolve(_parts(token, holders))
+    raw = _parts(token, holders)
+    parts = _resolve(raw)
     if not parts:
         return []
     first_holder, first = parts[0]
-    if len(parts) == 1 and not first_holder and len(first.split()) > 1:
+    if len(parts) == 1 and not first_holder and len(first.split()) > 1 and any(h for h, _ in raw):
+        # a folded spelling of several words; a quoted literal ('{print $5}', "a b") is one word
         return [w for piece in first.split() for w in _words(piece, holders)]
     if first_holder and first.lstrip().startswith("-"):
         # {{--arg name value ...}} or {{--tcp|--udp}}: flags written inside one placeholder

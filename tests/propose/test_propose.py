@@ -26,6 +26,7 @@ from wrapgen.propose.verbs import ing, past
         ("apply", "applying", "applied"),
         ("stop", "stopping", "stopped"),
         ("commit", "committing", "committed"),
+        ("format", "formatting", "formatted"),
         ("search", "searching", "searched"),
         ("output", "outputting", "output"),
         ("edit", "editing", "edited"),

@@ -798,7 +798,25 @@ def resolve(match: dict, parsed: dict) -> tuple[dict | None, str, int]:
 
 
 def resolve_in_pack(match: dict, binding: dict) -> tuple[str | None, dict | None, str]:
-    """The best verb of a pack for a matcher: (verb key, args, why not)."""
+    """The best verb of a pack for a matcher: (verb key, args, why not). Where no verb has the
+    matcher's whole subcommand path, a verb of a shorter one (never the tool's own) that takes the
+    words left over as its leading operands expresses it (``run build``: the verb ``run`` with the
+    task ``build``), as the tldr examples are scored (evaluate.expresses)."""
+    verb, args, why = _resolve_in_pack(match, binding)
+    path = list(match.get("path") or [])
+    for cut in range(len(path) - 1, 0, -1):
+        if verb is not None:
+            break
+        shorter = dict(
+            match, path=path[:cut], operands=path[cut:] + list(match.get("operands") or [])
+        )
+        found = _resolve_in_pack(shorter, binding)
+        if found[0] is not None:
+            verb, args, why = found
+    return verb, args, why
+
+
+def _resolve_in_pack(match: dict, binding: dict) -> tuple[str | None, dict | None, str]:
     best, why, farthest = (
         None,
         "no verb for subcommand " + (" ".join(match.get("path") or []) or "(none)"),

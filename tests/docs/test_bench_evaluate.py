@@ -136,6 +136,32 @@ def test_a_short_option_joined_to_its_value_is_read_as_the_option_and_the_value(
     assert pt.resolve_in_pack(match, switch)[0] is None
 
 
+def test_words_past_a_verbs_path_are_its_leading_operands(monkeypatch):
+    """``run build`` is the verb ``run`` with its task ``build`` where no verb is ``run build``;
+    a verb of the whole path wins, and the tool's own verb never takes a subcommand as an operand."""
+    evaluate = _evaluate(monkeypatch)
+    pt = evaluate.pt
+    run = {
+        "argv": ["tool", "run", "{{task}}"],
+        "args": {"properties": {"task": {"type": "string"}}},
+    }
+    main = {"argv": ["tool", "{{target}}"], "args": {"properties": {"target": {"type": "string"}}}}
+    binding = {"bin": "tool", "verbs": {"run": run, "main": main}}
+    verb, args, _ = pt.resolve_in_pack(evaluate.parse_match("run build"), binding)
+    assert (verb, args) == ("run", {"task": "build"})
+    whole = {"argv": ["tool", "run", "build"], "args": {"properties": {}}}
+    verb, args, _ = pt.resolve_in_pack(
+        evaluate.parse_match("run build"),
+        {"bin": "tool", "verbs": {**binding["verbs"], "rb": whole}},
+    )
+    assert (verb, args) == ("rb", {})
+    assert (
+        pt.resolve_in_pack(evaluate.parse_match("login"), {"bin": "tool", "verbs": {"run": run}})[0]
+        is None
+    )
+    assert pt.resolve_in_pack(evaluate.parse_match("prune"), binding)[0] is None
+
+
 @pytest.mark.live
 def test_no_try_judges_the_proposal_before_any_trial(monkeypatch, tmp_path):
     """``--no-try`` wraps with ``wrap --no-try``: the pack's reasons say nothing was tried, and the

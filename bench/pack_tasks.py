@@ -1052,10 +1052,11 @@ def judge(
             row["wrote"] = wrote  # a read verb that changed the fixture (issue 28: none may)
     # a declared answer (docs/contract.md §8: tar --diff's "differences found (exit 1)") is ok: false by
     # contract and keeps what the tool printed as "output": where the task expects that very exit, the
-    # kept output is the pack's answer and is compared like any result
+    # kept output is the pack's answer and is compared like any result; so is any undeclared status's
+    # (every non-zero exit carries exit_code). No output is a tool that printed nothing on stdout (a
+    # linter that writes its findings on stderr): "", as stdout is what every task compares
     answered = (
         not envelope.get("ok")
-        and "output" in envelope
         and task.get("expect_exit", 0) != 0
         and envelope.get("exit_code") == task.get("expect_exit")
     )
@@ -1064,7 +1065,9 @@ def judge(
         return row
     if answered:
         row["answer"] = str(envelope.get("error"))[:120]
-    result = envelope.get("output") if answered else envelope.get("result")
+    result = envelope.get("result")
+    if answered:
+        result = "" if envelope.get("output") is None else envelope["output"]
     json_selected = bool((binding["verbs"][verb]).get("json"))
     if compare(result, human["stdout"], task.get("normalise") or [], json_selected):
         row["outcome"] = "equal"

@@ -735,6 +735,32 @@ def _fill_operands(slots: list[str], values: list[str], props: dict, args: dict)
     return values
 
 
+def _unbundled(opts: dict, parsed: dict) -> dict:
+    """``opts`` with getopt's bundled switches (``-ef``: -e -f) spelled one by one where the verb
+    has no flag of the whole spelling and every letter is a switch of it (a literal or a boolean)."""
+
+    def switch(flag: str) -> bool:
+        if parsed["literals"].get(flag) is True:
+            return True
+        name = parsed["slots"].get(flag)
+        return name is not None and (parsed["props"].get(name) or {}).get("type") == "boolean"
+
+    out: dict = {}
+    for spec, wanted in opts.items():
+        spellings = spec.split("|")
+        bundle = spellings[0]
+        if (
+            wanted is True
+            and re.fullmatch(r"-[A-Za-z]{2,}", bundle)
+            and not any(s in parsed["literals"] or s in parsed["slots"] for s in spellings)
+            and all(switch(f"-{letter}") for letter in bundle[1:])
+        ):
+            out.update({f"-{letter}": True for letter in bundle[1:]})
+        else:
+            out[spec] = wanted
+    return out
+
+
 def resolve(match: dict, parsed: dict) -> tuple[dict | None, str, int]:
     """(args, why not, rank) for one verb; args None when the verb cannot express it. The rank orders
     the verbs that can (lower is better); for those that cannot, it counts how far the match got."""
@@ -742,7 +768,7 @@ def resolve(match: dict, parsed: dict) -> tuple[dict | None, str, int]:
         return None, "no verb for subcommand " + (" ".join(match.get("path") or []) or "(none)"), 0
     args: dict = {}
     used_literals = set()
-    for progress, (spec, wanted) in enumerate((match.get("opts") or {}).items()):
+    for progress, (spec, wanted) in enumerate(_unbundled(match.get("opts") or {}, parsed).items()):
         spellings = spec.split("|")
         done = False
         for spelling in spellings:

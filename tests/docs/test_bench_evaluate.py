@@ -136,6 +136,23 @@ def test_a_short_option_joined_to_its_value_is_read_as_the_option_and_the_value(
     assert pt.resolve_in_pack(match, switch)[0] is None
 
 
+def test_bundled_switches_are_each_switch_of_the_verb(monkeypatch):
+    """``-ef`` is -e and -f for a verb with both switches; not for one that lacks either."""
+    evaluate = _evaluate(monkeypatch)
+    pt = evaluate.pt
+    props = {"e": {"type": "boolean"}, "f": {"type": "boolean"}}
+    both = {"argv": ["tool", "-e", "{{e}}", "-f", "{{f}}"], "args": {"properties": props}}
+    verb, args, _ = pt.resolve_in_pack(
+        evaluate.parse_match("-ef"), {"bin": "tool", "verbs": {"v": both}}
+    )
+    assert (verb, args) == ("v", {"e": True, "f": True})
+    one = {"argv": ["tool", "-e", "{{e}}"], "args": {"properties": {"e": {"type": "boolean"}}}}
+    assert (
+        pt.resolve_in_pack(evaluate.parse_match("-ef"), {"bin": "tool", "verbs": {"v": one}})[0]
+        is None
+    )
+
+
 def test_words_past_a_verbs_path_are_its_leading_operands(monkeypatch):
     """``run build`` is the verb ``run`` with its task ``build`` where no verb is ``run build``;
     a verb of the whole path wins, and the tool's own verb never takes a subcommand as an operand."""

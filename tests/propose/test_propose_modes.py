@@ -233,6 +233,10 @@ def test_the_main_mode_is_not_named_by_a_copyright_a_synopsis_or_a_noun():
     # a verb where a sentence puts it still names the mode
     lister = Command(summary="List the entries of an archive")
     assert main_verb(lister, bin="packer")[0] == "list"
+    # a noun the summary opens with ("a filter for drawing graphs") names no mode; a verb does
+    drawer = Command(summary="filter for drawing directed graphs")
+    assert main_verb(drawer, bin="wgdraw")[0] == "wgdraw"
+    assert main_verb(Command(summary="Search for PATTERNS in each FILE."), bin="wg")[0] == "search"
     # a description that opens with the summary says it once, not twice
     parser = Command(
         summary="Parse the files and output the result of the parsing",

@@ -126,6 +126,8 @@ def main_verb(root: Command, *, bin: str) -> tuple[str, str]:
         before = re.findall(r"[A-Za-z]+", text[: match.start()])[-1:]
         if stem and before and before[0].lower() in _NOUN_MARKERS:
             continue  # "entries from list", "the count": a noun, not what the tool does
+        if stem and re.match(r"\s+for\s+[a-z]+ing\b", text[match.end() :]):
+            continue  # "Filter for drawing directed graphs", "Tool for converting": a noun
         if stem:
             rest = text[match.end() :].strip()
             rest = re.split(r"(?<=[.;])\s|\n\n|,\s+(?:applying|and)\b", rest, maxsplit=1)[0].rstrip(

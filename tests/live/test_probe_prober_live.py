@@ -38,3 +38,21 @@ def test_a_missing_man_page_gives_nothing():
     """A tool without a man page for a subcommand gives an empty source, not an error."""
     with Prober(resolve_tool("git").path, name="git") as prober:
         assert prober.man_source(("no-such-subcommand-xyz",)) == ("", "")
+
+
+def test_a_tool_that_refuses_version_has_no_version(tmp_path):
+    """A tool that answers --version with an error ("Error: wgdraw: option -- unrecognized") has no
+    version: the pack's source.version never quotes the error."""
+    tool = tmp_path / "wgdraw"
+    tool.write_text(
+        "#!/bin/sh\necho 'Error: wgdraw: option -- unrecognized' >&2\n"
+        "echo 'Usage: wgdraw [-V] <files>' >&2\nexit 1\n"
+    )
+    tool.chmod(0o755)
+    with Prober(str(tool), name="wgdraw") as prober:
+        assert prober.version() == ""
+    fine = tmp_path / "wgok"
+    fine.write_text("#!/bin/sh\necho 'wgok 1.2.3'\n")
+    fine.chmod(0o755)
+    with Prober(str(fine), name="wgok") as prober:
+        assert prober.version() == "wgok 1.2.3"

@@ -160,6 +160,12 @@ def value_mode_words(role: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=None)
+def not_a_version() -> re.Pattern[str]:
+    """A --version line that is the tool refusing the flag ("option -- unrecognized"), not a version."""
+    return _alternation("not_a_version", r"(?:%s)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
 def program_sandbox_words() -> re.Pattern[str]:
     """The help of a switch that confines the program a tool runs for its caller to reading and
     printing (``--sandbox``: no system(), no output redirection, no extensions)."""

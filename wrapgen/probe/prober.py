@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wrapgen.errors import ToolNotFoundError
+from wrapgen.knowledge.phrases import not_a_version
 from wrapgen.knowledge.secrets import withhold
 from wrapgen.knowledge.tools import probe_settings
 from wrapgen.model.toolref import ToolRef
@@ -556,13 +557,14 @@ class Prober:
         )
 
     def version(self) -> str:
-        """The first line of ``TOOL --version``, or "" when it gave none."""
+        """The first line of ``TOOL --version``, or "" when it gave none or refused the flag
+        ("Error: dot: option -- unrecognized": knowledge ``not_a_version``)."""
         result = self.run(("--version",), pty_fallback=False)
         if not result.usable:
             return ""
         for line in result.text.splitlines():
             if line.strip():
-                return line.strip()[:200]
+                return "" if not_a_version().search(line) else line.strip()[:200]
         return ""
 
     def man_source(self, path: tuple[str, ...]) -> tuple[str, str]:

@@ -122,3 +122,52 @@ def test_an_operand_plain_uses_leave_out_is_optional_whatever_the_grammar_says()
     assert not operands_from_uses(grammar, (own, given), own=("-c",))[0].required
     after = (Positional("REV", required=False), Positional("FILE"))
     assert operands_from_uses(after, (Use(path=(), count=2), given))[1].required
+
+
+def _shell_with_switches() -> Tool:
+    """A widget store's shell that takes the statement as an operand, with a switch to open the
+    store read-only and one that keeps statements from reaching outside."""
+    root = Command(
+        path=(),
+        usage=("wgstore [OPTIONS] FILENAME [SQL]",),
+        flags=(
+            Flag(aliases=("-json",), description="set output mode to 'json'"),
+            Flag(aliases=("-readonly",), description="open the store read-only"),
+            Flag(aliases=("-safe",), description="enable safe-mode"),
+            Flag(aliases=("-bail",), description="stop after hitting an error"),
+        ),
+        positionals=(Positional("FILENAME"), Positional("SQL", required=False)),
+    )
+    return Tool(name="wgstore", root=root)
+
+
+def test_a_statement_operand_makes_a_write_no_trial_overturns_and_a_read_only_form_reads():
+    """``wgstore FILENAME [SQL]``: the statement decides what a call changes, so the main mode is a
+    write whose reason is decided (not the unsure write a trial may relabel); the switch that opens
+    the store read-only makes a read form of it, which also passes the safe-mode switch and keeps the
+    JSON selection."""
+    from wrapgen.propose.policy import UNSURE_WRITE
+
+    manifest = propose(_shell_with_switches(), usage=()).manifest
+    verbs = manifest["verbs"]
+    main = verbs["wgstore"]
+    assert main["policy"] == {"effect": "write", "confirm": True}
+    assert UNSURE_WRITE not in main["x-why"] and "runs the SQL" in main["x-why"], main["x-why"]
+    assert "-readonly" not in main["cli"]
+    (name, form), *_ = [(n, v) for n, v in verbs.items() if "-readonly" in v["cli"]]
+    assert form["policy"] == {"effect": "read", "confirm": False}, form["x-why"]
+    assert "-safe" in form["cli"] and form["cli"].index("-safe") < form["cli"].index("-readonly")
+    # the JSON selection ("set output mode to 'json'") stays on the read form
+    assert form.get("json", manifest.get("json")) == ["-json"], (
+        form.get("json"),
+        manifest.get("json"),
+    )
+
+
+def test_without_a_read_only_switch_there_is_no_read_form():
+    tool = _shell_with_switches()
+    bare = tool.root.with_changes(
+        flags=tuple(f for f in tool.root.flags if "-readonly" not in f.spellings)
+    )
+    verbs = propose(Tool(name="wgstore", root=bare), usage=()).manifest["verbs"]
+    assert not [v for v in verbs.values() if v["policy"]["effect"] == "read"], verbs

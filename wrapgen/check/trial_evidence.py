@@ -166,6 +166,9 @@ class Evidence:
     optional_args: tuple[
         str, ...
     ] = ()  # required operands this trial left out and the tool did without
+    # switches that keep statements from reaching outside ("-safe") this trial went without: with
+    # them the tool failed, without them it answered, so wrap takes them out of cli[]
+    dropped_guards: tuple[str, ...] = ()
     # "dropped": the same operand with and without "--" showed the tool reads "--" as an operand or
     # refuses it, so wrap takes it out of cli[]; "kept": it showed the tool takes it
     double_dash: str = ""
@@ -213,6 +216,12 @@ class Evidence:
             text = (
                 f"tried: still running at the trial's timeout (streaming): {flags} fixed in its cli[]; "
                 f"then {text.removeprefix('tried: ')}"
+            )
+        if self.dropped_guards:
+            flags = " ".join(self.dropped_guards)
+            text = (
+                f"tried: with {flags} it failed, without it {text.removeprefix('tried: ')}: "
+                f"{flags} dropped (its sandbox still keeps the read from writing)"
             )
         if self.optional_args:
             names = ", ".join(self.optional_args)
@@ -743,6 +752,8 @@ def apply_evidence(
         if item.answer is not None:
             code, meaning = item.answer
             body["exit_codes"] = {**dict(body.get("exit_codes") or {}), str(code): meaning}
+        if item.dropped_guards and "cli" in body:
+            body["cli"] = [t for t in body["cli"] if t not in item.dropped_guards]
         if item.dropped_flags and "cli" in body:
             body["cli"] = without_streaming_flags(body["cli"], body.get("args"))[0]
         if item.fixed_flags and "cli" in body:

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
+from wrapgen.knowledge.phrases import escape_guard_words
 from wrapgen.knowledge.trials import format_flag_names
 from wrapgen.model.tool import Command, Flag, Tool
 from wrapgen.parse.double_dash import said_by_family_only
@@ -32,6 +33,9 @@ class VerbFacts:
     # a write no word decided, tried as a read: a silent run tells nothing, so it is tried with its
     # optional operands filled (a filter that read the empty stdin prints what it does with a file)
     unsure: bool = False
+    # switches of its command that keep its statements from reaching outside ("enable safe-mode"):
+    # a read form that fails with one and answers without it goes on without it
+    guards: tuple[str, ...] = ()
 
 
 def _spelling(flag: Flag) -> str:
@@ -86,5 +90,10 @@ def verb_facts(tool: Tool | None, proposal) -> Mapping[str, VerbFacts]:
         if command is not None:
             # a "--" only its parser family's look stands for is checked by a trial, as a silent one
             said = None if said_by_family_only(command) else command.double_dash
-            out[decision.name] = VerbFacts(said, json_candidates(command))
+            guards = tuple(
+                _spelling(f)
+                for f in command.flags
+                if not f.takes_value and escape_guard_words().search(f.description or "")
+            )
+            out[decision.name] = VerbFacts(said, json_candidates(command), guards=guards)
     return out

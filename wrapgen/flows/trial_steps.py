@@ -45,6 +45,7 @@ __all__ = [
     "settle_equals",
     "retry_slow_start",
     "retry_without_streaming",
+    "retry_without_guards",
     "retry_without_operands",
     "retry_with_operands",
     "retry_with_two_items",
@@ -129,6 +130,7 @@ def carried(item: Evidence) -> dict:
         "dropped_flags": item.dropped_flags,
         "fixed_flags": item.fixed_flags,
         "two_items": item.two_items,
+        "dropped_guards": item.dropped_guards,
     }
 
 
@@ -153,6 +155,29 @@ def _second_trial(
             item = replace(retry, **{**carried(item), **variants[item.verb][1]})
         evidence.append(item)
     return replace(report, evidence=tuple(evidence))
+
+
+def retry_without_guards(
+    manifest: dict,
+    report: TrialReport,
+    said: VerbFacts,
+    **options,
+) -> TrialReport:
+    """A read that failed with a switch of its command that keeps statements from reaching outside
+    (``said.guards``: "enable safe-mode") is tried once more without it: where it then answers, the
+    switch is what broke it (a tool whose safe mode refuses its own start-up), and it goes on without
+    it; the read's sandbox still keeps it from writing or reaching the network."""
+    verbs = manifest.get("verbs") or {}
+    variants = {}
+    for item in report.evidence:
+        body = verbs.get(item.verb, {})
+        guards = tuple(t for t in body.get("cli") or () if t in said.guards)
+        if item.kind in ("failed", "crashed") and guards:
+            cli = [t for t in body["cli"] if t not in guards]
+            variants[item.verb] = ({**body, "cli": cli}, {"dropped_guards": guards})
+    return _second_trial(
+        manifest, report, variants, lambda retry: retry.kind in ("ok", "answered"), **options
+    )
 
 
 def retry_without_operands(

@@ -160,6 +160,18 @@ def value_mode_words(role: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=None)
+def code_operand_names() -> re.Pattern[str]:
+    """An operand name that hands the tool code of its own language (``SQL``, ``program``)."""
+    return _alternation("code_operands", r"^(?:%s)$", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def escape_guard_words() -> re.Pattern[str]:
+    """The help of a switch that keeps a tool's statements from reaching outside ("enable safe-mode")."""
+    return _alternation("escape_guards", r"(?:%s)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
 def not_a_version() -> re.Pattern[str]:
     """A --version line that is the tool refusing the flag ("option -- unrecognized"), not a version."""
     return _alternation("not_a_version", r"(?:%s)", re.IGNORECASE)

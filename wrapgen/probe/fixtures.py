@@ -6,8 +6,8 @@ kind's file has). ``make_inputs(workdir, kinds)`` makes them before the trial ru
 YAML, TOML, XML, HTML, Markdown, a Graphviz graph, Python, JavaScript, C and shell sources, a SQLite database, tar,
 zip, gzip, xz and zstd archives, a git repository (as an operand, or as the working directory
 itself), a self-signed certificate and its key, a PNG image, a WAV sound and a PDF. Most are
-written with the standard library; the git repository, the certificate and the zstd archive are
-made by the tools installed here (``git``, ``openssl``, ``zstd``), each run with no shell through the
+written with the standard library; the git repository, the certificate, the zstd archive and the DuckDB database are
+made by the tools installed here (``git``, ``openssl``, ``zstd``, ``duckdb``), each run with no shell through the
 runtime's spawn discipline, outside the sandbox, on files of our own only. A kind that cannot be made
 here (its tool is missing or failed) is returned by name, so the trial is not run and says why.
 
@@ -217,6 +217,13 @@ def _zst(path: str) -> None:
         os.remove(source)
 
 
+def _duckdb(path: str) -> None:
+    """A DuckDB database with the sample rows, made by the duckdb installed here."""
+    rows = ", ".join(f"({i}, '{n}', {c})" for i, (n, c, _) in enumerate(_ROWS, start=1))
+    statement = f"CREATE TABLE items AS SELECT * FROM (VALUES {rows}) AS t(id, name, count)"
+    _run([_tool("duckdb"), path, "-c", statement], os.path.dirname(path))
+
+
 def _certificate(path: str) -> None:
     """A self-signed EC certificate (``sample.crt``) and its key (``sample.key``), beside each other."""
     directory = os.path.dirname(path)
@@ -283,6 +290,7 @@ MAKERS: dict[str, Callable[[str], None]] = {
     "c": lambda p: _write(p, _C),
     "graphviz": lambda p: _write(p, "digraph sample {\n  alpha -> beta;\n  beta -> gamma;\n}\n"),
     "sqlite": _sqlite,
+    "duckdb": _duckdb,
     "tar": _tar,
     "zip": _zip,
     "gz": lambda p: _write(p, gzip.compress(_TEXT.encode(), mtime=0)),

@@ -11,7 +11,12 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
-from wrapgen.knowledge.phrases import in_place_words, preview_words, program_sandbox_words
+from wrapgen.knowledge.phrases import (
+    code_operand_names,
+    in_place_words,
+    preview_words,
+    program_sandbox_words,
+)
 from wrapgen.knowledge.words import (
     EFFECTS,
     name_effects,
@@ -227,7 +232,9 @@ def main_mode_effect(root: Command, guess: PolicyGuess) -> PolicyGuess:
     (``--fix``, ``--write``, ``--in-place``: ``opt_in_rewrite``; or any switch whose help says it
     edits the files in place: ``in_place_words``) says that without it it reads;
     else a switch that confines the program it runs to reading and printing (``--sandbox``:
-    ``program_sandbox``, passed by every verb) makes it a read; else its switches' help: where at least two open with a verb that
+    ``program_sandbox``, passed by every verb) makes it a read; else an operand that is code of
+    the tool's own language (``SQL``, ``program``: ``code_operands``) a write no trial overturns;
+    else its switches' help: where at least two open with a verb that
     reads ("print", "display", "output") and more do than open with one that changes something
     ("set", "remove"), and none only previews what it would do (a dry run: then it does something),
     the tool prints what it is asked, a read. A wrap tries every read in the
@@ -274,6 +281,18 @@ def main_mode_effect(root: Command, guess: PolicyGuess) -> PolicyGuess:
             (f"switch '{confined}'",),
             f"read: every call passes its sandbox switch {confined}, which keeps the program it "
             "runs from starting commands or writing files",
+        )
+    code = next(
+        (p.name for p in root.positionals if code_operand_names().search(p.name.strip("<>[]. "))),
+        "",
+    )
+    if code:
+        # "DBSHELL FILENAME [SQL]": the statement the caller gives decides what a call changes; a
+        # trial with a harmless sample proves nothing of the next one, so it stays a write
+        return PolicyGuess(
+            "write",
+            (f"operand '{code}'",),
+            f"write: it runs the {code} it is given, which decides what it changes",
         )
     if any(preview_words().search(flag.description or "") for flag in root.flags):
         # a switch that only shows what the tool would do (a dry run, the result to standard

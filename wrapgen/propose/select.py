@@ -33,6 +33,7 @@ from wrapgen.knowledge.phrases import (
     about_the_tool,
     bare_job_patterns,
     description_out,
+    escape_guard_words,
     group_weights,
     preview_words,
     summary_out,
@@ -41,6 +42,7 @@ from wrapgen.knowledge.table import load
 from wrapgen.model.proposal import Candidate
 from wrapgen.model.tool import Command, Flag
 from wrapgen.names import proposed_verb_name
+from wrapgen.propose.jsonsel import select_json
 from wrapgen.propose.policy import NAME_EFFECTS, SUMMARY_EFFECTS
 from wrapgen.propose.rules import rule
 
@@ -315,11 +317,18 @@ def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
     if effect == "read" or candidate.listing or candidate.owns:
         return ()
     words = preview_words()
+    # a switch that keeps the statements from reaching outside ("enable safe-mode") goes on every
+    # read form beside its own switch
+    guards = tuple(
+        f.long or f.spellings[0]
+        for f in command.flags
+        if f.spellings and not f.takes_value and escape_guard_words().search(f.description or "")
+    )
     out = []
     for flag in command.flags:
         if (
             flag.takes_value
-            or not flag.long
+            or not flag.spellings
             or flag.hidden
             or flag.deprecated
             or not words.search(flag.description)
@@ -334,7 +343,8 @@ def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
             and not candidate.name.startswith(lead[:5])
         ):
             continue  # archiver -O "extract files to standard output" is a form of --extract only
-        switch = flag.long.lstrip("-")
+        spelling = flag.long or flag.spellings[0]
+        switch = spelling.lstrip("-")
         # an operation of a tool without subcommands (packer --decompress) names its forms: decompress.stdout
         base = (
             ".".join(candidate.path)
@@ -342,8 +352,14 @@ def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
             else (candidate.name if candidate.fixed else "")
         )
         name = proposed_verb_name(f"{base}.{switch}" if base else switch)
+        # (the JSON selection "set output mode to 'json'" opens with a verb that changes, and stays)
+        json_flag = select_json(command).flag
         flags = tuple(
-            f for f in command.flags if f is flag or not (_writes(f) or words.search(f.description))
+            f
+            for f in command.flags
+            if f is flag
+            or (json_flag and json_flag in f.spellings)
+            or not (_writes(f) or words.search(f.description))
         )
         what = re.split(r"(?<=[.;])\s", flag.description.strip())[0].rstrip(".;")
         out.append(
@@ -352,13 +368,17 @@ def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
                 command=replace(command, flags=flags),
                 group=candidate.group,
                 index=candidate.index,
-                fixed=(*candidate.fixed, flag.long),
+                fixed=(
+                    *candidate.fixed,
+                    *(g for g in guards if g not in candidate.fixed),
+                    spelling,
+                ),
                 name=name,
                 summary=f"{what[0].upper()}{what[1:]}.",
                 common=candidate.common,
                 listing=True,
                 depth=candidate.depth,
-                note=f"the read-only form of '{' '.join(candidate.path) or candidate.name}' ({flag.long})",
+                note=f"the read-only form of '{' '.join(candidate.path) or candidate.name}' ({spelling})",
             )
         )
     return tuple(out)

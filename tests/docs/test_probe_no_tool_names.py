@@ -45,9 +45,12 @@ NAMED_PROGRAMS = {
     ),
 }
 # Programs a module runs to make the trials' sample inputs: an archive, a compressed file, a
-# repository, a certificate. They are the tools that make a fixture, not the tool tried.
+# repository, a certificate, a database in a format of its own. They are the tools that make a
+# fixture (a sample kind, whatever tool is tried on it), not facts about the tool tried.
 FIXTURE_MAKERS = {
-    "wrapgen/probe/fixtures.py": frozenset({"tar", "gzip", "xz", "zstd", "git", "openssl"}),
+    "wrapgen/probe/fixtures.py": frozenset(
+        {"tar", "gzip", "xz", "zstd", "git", "openssl", "duckdb"}
+    ),
 }
 
 

@@ -56,6 +56,27 @@ ARGPARSE_MISSING = (
     "usage: tool show [-h] name\ntool show: error: the following arguments are required: name\n"
 )
 
+CARGO_NO_MANIFEST = (
+    "error: could not find `Cargo.toml` in `<scratch>/work` or any parent directory\n"
+)
+COMPOSE_NO_CONFIG = (
+    "Can't find a suitable configuration file in this directory or any\n"
+    "parent. Are you in the right directory?\n"
+)
+CDK_NO_APP = "--app is required either in command-line, in cdk.json or in ~/.cdk.json\n"
+PASS_EMPTY = 'Error: password store is empty. Try "pass init".\n'
+ETCD_TIMEOUT = (
+    '{"level":"warn","caller":"clientv3/retry_interceptor.go:62","msg":"retrying of unary '
+    'invoker failed","error":"rpc error: code = DeadlineExceeded desc = context deadline exceeded"}\n'
+)
+DIG_NO_NET = (
+    ";; UDP setup with 10.255.255.53#53(10.255.255.53) for localhost failed: network unreachable.\n"
+)
+WRANGLER_NO_TOKEN = (
+    "✘ [ERROR] In a non-interactive environment, it's necessary to set a CLOUDFLARE_API_TOKEN "
+    "environment variable for wrangler to work.\n"
+)
+
 
 def _outcome(**kw) -> TrialOutcome:
     kw.setdefault("verb", "v")
@@ -100,6 +121,26 @@ def _outcome(**kw) -> TrialOutcome:
             _outcome(exit_code=128, stderr="fatal: No names found, cannot describe anything.\n"),
             "failed",
         ),
+        # what more tools printed in the trial's sandbox (the tuning half of the evaluation): a
+        # project tool's configuration looked for up the tree, a setting kept in a project file,
+        # data or a store the user makes first; a daemon's socket, a timed-out or failed
+        # connection, a login in the tool's words; a made-up package or user
+        (_outcome(exit_code=101, stderr=CARGO_NO_MANIFEST), "context"),
+        (_outcome(stderr=COMPOSE_NO_CONFIG), "context"),
+        (_outcome(stderr=CDK_NO_APP), "context"),
+        (_outcome(stderr="No data to report.\n"), "context"),
+        (_outcome(stderr=PASS_EMPTY), "context"),
+        (
+            _outcome(exit_code=7, stderr="unix:///var/run/supervisor.sock no such file\n"),
+            "unreachable",
+        ),
+        (_outcome(stderr=ETCD_TIMEOUT), "unreachable"),
+        (_outcome(exit_code=9, stderr=DIG_NO_NET), "unreachable"),
+        (_outcome(stdout='{"loggedIn":false}\n'), "unreachable"),
+        (_outcome(stderr="npm error code ENEEDAUTH\n"), "unreachable"),
+        (_outcome(stderr=WRANGLER_NO_TOKEN), "unreachable"),
+        (_outcome(exit_code=100, stderr="E: No packages found\n"), "sample-refused"),
+        (_outcome(exit_code=2, stderr="pgrep: invalid user name: .\n"), "sample-refused"),
         (_outcome(not_run="write"), "rendered"),
         (_outcome(not_run="no sandbox here"), "not-tried"),
         (_outcome(sandbox_failed="bwrap: Creating new namespace failed"), "not-tried"),

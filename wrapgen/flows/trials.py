@@ -626,7 +626,8 @@ def _audit(manifest: dict, *, try_in, timeout_s) -> TrialReport:
     """One pack's evidence for ``check --try``, as the pack stands (nothing is changed to make a
     verb pass): the tool's own state learned first, a silent read given the slow start's longer
     timeout (a loaded machine is no defect of the pack), and a ``--`` in a read's cli[] tried with
-    the same operand without it (``W068`` where the tool refuses it or reads it as an operand). An
+    the same operand without it (``W068`` where the tool refuses it or reads it as an operand), and
+    what two or more verbs' runs made in HOME read as the tool's own state, as ``wrap`` reads it. An
     audit asks the tool again: no answer from the trial cache."""
     options = dict(try_in=try_in, timeout_s=timeout_s, cache=False, try_in_checked=True)
     options["state"] = learn_state(manifest, **options)
@@ -642,4 +643,5 @@ def _audit(manifest: dict, *, try_in, timeout_s) -> TrialReport:
         if verdict == "dropped":
             item = replace(item, kind="double-dash-refused", double_dash="")
         evidence.append(item)
-    return replace(report, evidence=tuple(evidence))
+    # what two or more verbs' runs made in HOME is the tool's own state, as wrap reads it
+    return replace(report, evidence=_shared_state(manifest, tuple(evidence), options["state"]))

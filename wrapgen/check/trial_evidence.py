@@ -187,6 +187,9 @@ class Evidence:
     two_items: tuple[str, ...] = ()
     # required_args came from a run without them that exited 0 printing nothing (not its usage)
     silent_without: bool = False
+    # required_args came from a run without them that failed (an input file flag it read stdin
+    # without), not one that exited with its usage
+    failed_without: bool = False
     # what the trial did (kept so the evidence can be read again once more is known, the tool's own
     # state), not part of what the evidence says
     outcome: TrialOutcome | None = field(default=None, compare=False, repr=False)
@@ -231,7 +234,11 @@ class Evidence:
             )
         if self.required_args:
             names = ", ".join(self.required_args)
-            shown = "printed nothing" if self.silent_without else "exits with its usage"
+            shown = (
+                "printed nothing"
+                if self.silent_without
+                else ("failed" if self.failed_without else "exits with its usage")
+            )
             text = (
                 f"tried: without {names} it {shown}: {names} made required; "
                 f"with {'it' if len(self.required_args) == 1 else 'them'} {text.removeprefix('tried: ')}"

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Mapping
 from wrapgen.knowledge.trials import print_once_flags, streaming_flags
 
 __all__ = [
+    "optional_file_flags",
     "without_streaming_flags",
     "with_print_once_flags",
     "without_double_dash",
@@ -128,6 +129,40 @@ def _operand_slots(verb: Mapping[str, Any], *, required: bool) -> tuple[str, ...
             and (name in asked) == required
             and not after_flag
             and properties[name].get("type", "string") != "boolean"
+            and name not in out
+        ):
+            out.append(name)
+    return tuple(out)
+
+
+def optional_file_flags(verb: Mapping[str, Any]) -> tuple[str, ...]:
+    """The optional string args of a verb that are a flag's value (``--file={{file}}``, ``-f
+    {{file}}``) whose name says they name a file (``fixture_kind`` of the name alone: ``file``,
+    ``input``, ``archive``; an ``--exclude`` pattern described as files is none): a read that fails without them may need its input there (an archiver's
+    ``--list`` reads the archive from stdin without ``--file``)."""
+    from wrapgen.knowledge.trials import fixture_kind
+
+    schema = verb.get("args") or {}
+    properties = schema.get("properties") or {}
+    asked = set(schema.get("required") or ())
+    cli = [str(t) for t in verb.get("cli") or ()]
+    out = []
+    for i, token in enumerate(cli):
+        joined = _JOINED.match(token)
+        if joined:
+            name = joined.group(2)[2:-2]
+        elif token.startswith("{{") and token.endswith("}}") and i > 0:
+            before = cli[i - 1]
+            if not before.startswith("-") or before in ("--", "--end-of-options"):
+                continue
+            name = token[2:-2]
+        else:
+            continue
+        prop = properties.get(name) or {}
+        if (
+            name not in asked
+            and prop.get("type", "string") == "string"
+            and fixture_kind(name)  # its name says it is a file (its description, which kind)
             and name not in out
         ):
             out.append(name)

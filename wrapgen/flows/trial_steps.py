@@ -30,6 +30,7 @@ from wrapgen.check.trial_evidence import (
     without_double_dash,
     without_streaming_flags,
 )
+from wrapgen.check.trial_forms import optional_file_flags
 from wrapgen.flows import trial_run
 from wrapgen.flows.trial_facts import VerbFacts
 from wrapgen.flows.trial_run import TrialReport
@@ -47,6 +48,7 @@ __all__ = [
     "retry_without_streaming",
     "retry_without_guards",
     "retry_without_operands",
+    "retry_with_input_files",
     "retry_with_operands",
     "retry_with_two_items",
     "retry_in_context",
@@ -204,6 +206,51 @@ def retry_without_operands(
 
 def _printed_nothing(item: Evidence) -> bool:
     return item.kind == "ok" and item.outcome is not None and not item.outcome.stdout.strip()
+
+
+# how many of a verb's optional file flags are each tried alone after all of them together
+_MAX_FILE_FLAGS = 2
+
+
+def retry_with_input_files(
+    manifest: dict,
+    report: TrialReport,
+    **options,
+) -> TrialReport:
+    """A read that failed with none of its optional file flags given (``--file={{file}}``: its input
+    named by a flag, ``optional_file_flags``) is tried once more with them, each a sample file of its
+    kind: where it then answers, they become required (an archiver's listing read the archive from
+    its empty stdin without ``--file``)."""
+    verbs = manifest.get("verbs") or {}
+    wanted = {}
+    for item in report.evidence:
+        body = verbs.get(item.verb, {})
+        names = optional_file_flags(body) if item.kind == "failed" and "cli" in body else ()
+        if names:
+            wanted[item.verb] = names
+    # all of them, then each alone (an archiver's --files-from beside its --file reads names)
+    for round_ in range(1 + _MAX_FILE_FLAGS):
+        variants = {}
+        for verb, names in wanted.items():
+            chosen = names if round_ == 0 else names[round_ - 1 : round_]
+            if not chosen or (round_ and len(names) == 1):
+                continue
+            body = verbs[verb]
+            args = dict(body.get("args") or {})
+            args["required"] = [*(args.get("required") or ()), *chosen]
+            variants[verb] = (
+                {**body, "args": args},
+                {"required_args": chosen, "failed_without": True},
+            )
+        before = report
+        report = _second_trial(
+            manifest, report, variants, lambda retry: retry.kind in ("ok", "answered"), **options
+        )
+        done = {a.verb for a, b in zip(report.evidence, before.evidence) if a is not b}
+        wanted = {verb: names for verb, names in wanted.items() if verb not in done}
+        if not wanted:
+            break
+    return report
 
 
 def retry_with_operands(

@@ -300,6 +300,7 @@ def _tried_verb_by_verb(
         report = trial_steps.retry_without_streaming(one, report, **options)
         report = trial_steps.retry_without_guards(one, report, said, **options)
         report = trial_steps.retry_without_operands(one, report, **options)
+        report = trial_steps.retry_with_input_files(one, report, **options)
         report = trial_steps.retry_with_operands(one, report, silent=said.unsure, **options)
         report = trial_steps.retry_with_two_items(one, report, **options)
         report = trial_steps.retry_in_context(one, report, **options)

@@ -56,6 +56,7 @@ ARGPARSE_MISSING = (
     "usage: tool show [-h] name\ntool show: error: the following arguments are required: name\n"
 )
 
+PS_NO_USER = "error: user name does not exist\n\nUsage:\n ps [options]\n\n Try 'ps --help <simple|list|output|threads|misc|all>'\n"
 CARGO_NO_MANIFEST = (
     "error: could not find `Cargo.toml` in `<scratch>/work` or any parent directory\n"
 )
@@ -141,6 +142,12 @@ def _outcome(**kw) -> TrialOutcome:
         (_outcome(stderr=WRANGLER_NO_TOKEN), "unreachable"),
         (_outcome(exit_code=100, stderr="E: No packages found\n"), "sample-refused"),
         (_outcome(exit_code=2, stderr="pgrep: invalid user name: .\n"), "sample-refused"),
+        # a refusal of the value first, then the usage: the operand was there, its value refused
+        (_outcome(stderr=PS_NO_USER), "sample-refused"),
+        (
+            _outcome(stderr='error: unknown user-defined format specifier "sample"\n'),
+            "sample-refused",
+        ),
         (_outcome(not_run="write"), "rendered"),
         (_outcome(not_run="no sandbox here"), "not-tried"),
         (_outcome(sandbox_failed="bwrap: Creating new namespace failed"), "not-tried"),

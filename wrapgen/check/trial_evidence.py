@@ -531,6 +531,12 @@ def classify(
             found = phrase(table, said)
             if found:
                 return Evidence(verb, kind, f"'{found}'", outcome=outcome)
+        # a tool that opens by refusing the made-up value, then prints its usage ("error: user name
+        # does not exist", then "Usage:"), has the operand it needs: the value was refused
+        first = next((line for line in said.splitlines() if line.strip()), "")
+        found = phrase("sample_refused", first)
+        if found:
+            return Evidence(verb, "sample-refused", f"'{found}'", outcome=outcome)
         found = phrase("context", said)
         if found:
             if outcome.tried_in:

@@ -40,21 +40,45 @@ def test_rg_search_verbs_are_repaired_not_dropped(tmp_path, cli):
     assert found.exit_code == 0 and "needle here" in found.stdout, found.stdout + found.stderr
 
 
-def test_a_tool_whose_only_read_lacks_a_flag_still_gets_a_pack(tmp_path, cli):
-    """cut's one verb exits with its usage without -f/-b/-c; dropping it would leave no command, so wrap
-    keeps it and says why (it failed with 'nothing to propose' before)."""
-    if shutil.which("cut") is None or shutil.which("bwrap") is None:
-        pytest.skip("cut and bwrap are needed")
+_ONLY_READ = """#!/usr/bin/python3
+import sys
+HELP = \"\"\"Usage: wgonly OPTION... [FILE]...
+Print selected parts of lines from each FILE to standard output.
+
+  -s, --only-delimited   do not print lines not containing delimiters
+  -h, --help             display this help and exit
+\"\"\"
+if sys.argv[1:2] in (["--help"], ["-h"]):
+    print(HELP)
+    sys.exit(0)
+print("wgonly: you must specify a list of bytes, characters, or fields", file=sys.stderr)
+print("Try 'wgonly --help' for more information.", file=sys.stderr)
+sys.exit(1)
+"""
+
+
+def test_a_tool_whose_only_read_lacks_a_flag_still_gets_a_pack(tmp_path, cli, monkeypatch):
+    """A tool whose one verb exits with its usage whatever it is given (its mode flag is one its help
+    does not show): dropping it would leave no command, so wrap keeps it and says why (it failed
+    with 'nothing to propose' before). (cut was this test's tool; its modes' trials now show their
+    values refused, not an operand missing.)"""
+    if shutil.which("bwrap") is None:
+        pytest.skip("bwrap is needed")
     reset_sandbox_status()
     assert sandbox_status().available, sandbox_status().reason
-    result = cli("wrap", "cut", "-o", str(tmp_path / "out"))
+    tool = tmp_path / "bin" / "wgonly"
+    tool.parent.mkdir()
+    tool.write_text(_ONLY_READ)
+    tool.chmod(0o755)
+    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
+    result = cli("wrap", str(tool), "-o", str(tmp_path / "out"))
     assert result.exit_code == 0, result.stdout + result.stderr
-    verbs = yaml.safe_load((tmp_path / "out" / "cut" / "pack.yaml").read_text())["verbs"]
+    verbs = yaml.safe_load((tmp_path / "out" / "wgonly" / "pack.yaml").read_text())["verbs"]
     assert len(verbs) >= 1
     assert any(
         "kept, since without it the pack would hold no command" in v["x-why"]
         for v in verbs.values()
-    )
+    ), {n: v["x-why"] for n, v in verbs.items()}
 
 
 def test_npm_ls_operand_npm_writes_as_required_is_made_optional(tmp_path, cli):
@@ -132,3 +156,39 @@ def test_a_comparison_of_files_takes_two_and_answers_as_the_tool_does(tmp_path, 
     )
     assert human.returncode == 1
     assert envelope.get("output", envelope.get("result")) == human.stdout, envelope
+
+
+def test_a_field_cutters_modes_are_tried_with_a_list_and_kept(tmp_path, cli, monkeypatch):
+    """cut's -f and -c modes get a list (`1`) in their trials, not the word `sample` (which cut
+    refuses, "invalid field value"): both are tried clean and kept, and the fields verb answers as
+    `cut -d, -f 1` does; the bare main mode, which needs one of them, is left out."""
+    import json
+    import subprocess
+
+    cut = shutil.which("cut")
+    if cut is None or shutil.which("bwrap") is None:
+        pytest.skip("cut and bwrap are needed")
+    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
+    result = cli("wrap", "cut", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    verbs = yaml.safe_load((tmp_path / "out" / "cut" / "pack.yaml").read_text())["verbs"]
+    modes = {n: v for n, v in verbs.items() if any(str(t).startswith("--fields") for t in v["cli"])}
+    assert modes, {n: v["cli"] for n, v in verbs.items()}
+    name, fields = next(iter(modes.items()))
+    assert "ran and exited 0" in fields["x-why"], fields["x-why"]
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "rows.csv").write_text("alpha,1\nbeta,2\n")
+    monkeypatch.chdir(work)
+    props = fields["args"]["properties"]
+    files = next(a for a, p in props.items() if p.get("type") == "array")
+    delimiter = next(a for a in props if "delim" in a)
+    field_list = next(a for a in fields["args"].get("required", []) if "field" in a)
+    call = cli(
+        "exec", str(tmp_path / "out" / "cut"), name, "--json", "--",
+        f"{field_list}=1", f"{delimiter}=,", f"{files}=rows.csv",
+    )  # fmt: skip
+    human = subprocess.run(
+        [cut, "-d,", "-f1", "rows.csv"], cwd=work, capture_output=True, text=True
+    )
+    assert json.loads(call.stdout) == {"ok": True, "result": human.stdout}

@@ -571,8 +571,12 @@ def _write_verbs(
         for t in p.candidate.fixed + p.candidate.owns
         if t.startswith("-")
     )
+    # the tool's switch that confines the program it runs (``--sandbox``) goes on every verb, first
+    confined = program_sandbox(draft.tool.root)
     return tuple(
-        _write_verb(draft, p, name, mode_flags=mode_flags, json_fields=json_fields)
+        _write_verb(
+            draft, p, name, mode_flags=mode_flags, json_fields=json_fields, confined=confined
+        )
         for p, name in zip(draft.picks, draft.names)
     )
 
@@ -584,8 +588,10 @@ def _write_verb(
     *,
     mode_flags: tuple[str, ...],
     json_fields: Mapping[tuple[str, ...], Sequence[str]],
+    confined: str = "",
 ) -> _Verb:
     """One verb: its args, argv, description, title and policy, the proposal's, under what the recipe set.
+    ``confined``: the tool's program sandbox switch (``policy.program_sandbox``), passed first.
 
     The recipe's override (by proposed name) wins over its ``commands:`` entry, setting by setting.
     """
@@ -614,8 +620,6 @@ def _write_verb(
         # a mode that takes no operand (searcher --type-list) takes no filters either, unless its
         # own usage line names the flags it takes (modes.mode_command)
         include = ()
-    # the tool's switch that confines the program it runs (``--sandbox``) goes on every verb, first
-    confined = program_sandbox(draft.tool.root)
     confine = (confined,) if confined and confined not in cand.fixed else ()
     plan = plan_args(
         cand.command,

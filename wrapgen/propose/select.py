@@ -324,6 +324,8 @@ def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
         for f in command.flags
         if f.spellings and not f.takes_value and escape_guard_words().search(f.description or "")
     )
+    # (the JSON selection "set output mode to 'json'" opens with a verb that changes, and stays)
+    json_flag = select_json(command).flag
     out = []
     for flag in command.flags:
         if (
@@ -352,8 +354,6 @@ def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
             else (candidate.name if candidate.fixed else "")
         )
         name = proposed_verb_name(f"{base}.{switch}" if base else switch)
-        # (the JSON selection "set output mode to 'json'" opens with a verb that changes, and stays)
-        json_flag = select_json(command).flag
         flags = tuple(
             f
             for f in command.flags

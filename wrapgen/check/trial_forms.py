@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping
 
-from wrapgen.knowledge.trials import print_once_flags, streaming_flags
+from wrapgen.knowledge.trials import fixture_kind, print_once_flags, streaming_flags
 
 __all__ = [
     "optional_file_flags",
@@ -140,8 +140,6 @@ def optional_file_flags(verb: Mapping[str, Any]) -> tuple[str, ...]:
     {{file}}``) whose name says they name a file (``fixture_kind`` of the name alone: ``file``,
     ``input``, ``archive``; an ``--exclude`` pattern described as files is none): a read that fails without them may need its input there (an archiver's
     ``--list`` reads the archive from stdin without ``--file``)."""
-    from wrapgen.knowledge.trials import fixture_kind
-
     schema = verb.get("args") or {}
     properties = schema.get("properties") or {}
     asked = set(schema.get("required") or ())

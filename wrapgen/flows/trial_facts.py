@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
-from wrapgen.knowledge.phrases import escape_guard_words
 from wrapgen.knowledge.trials import format_flag_names
 from wrapgen.model.tool import Command, Flag, Tool
 from wrapgen.parse.double_dash import said_by_family_only
+from wrapgen.propose.policy import escape_guards
 
 __all__ = ["VerbFacts", "verb_facts", "json_candidates", "MAX_JSON_CANDIDATES"]
 
@@ -90,10 +90,7 @@ def verb_facts(tool: Tool | None, proposal) -> Mapping[str, VerbFacts]:
         if command is not None:
             # a "--" only its parser family's look stands for is checked by a trial, as a silent one
             said = None if said_by_family_only(command) else command.double_dash
-            guards = tuple(
-                _spelling(f)
-                for f in command.flags
-                if not f.takes_value and escape_guard_words().search(f.description or "")
+            out[decision.name] = VerbFacts(
+                said, json_candidates(command), guards=escape_guards(command)
             )
-            out[decision.name] = VerbFacts(said, json_candidates(command), guards=guards)
     return out

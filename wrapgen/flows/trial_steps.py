@@ -177,9 +177,7 @@ def retry_without_guards(
         if item.kind in ("failed", "crashed") and guards:
             cli = [t for t in body["cli"] if t not in guards]
             variants[item.verb] = ({**body, "cli": cli}, {"dropped_guards": guards})
-    return _second_trial(
-        manifest, report, variants, lambda retry: retry.kind in ("ok", "answered"), **options
-    )
+    return _second_trial(manifest, report, variants, _answers, **options)
 
 
 def retry_without_operands(
@@ -199,9 +197,12 @@ def retry_without_operands(
             args = dict(body.get("args") or {})
             args["required"] = [n for n in (args.get("required") or ()) if n not in names]
             variants[item.verb] = ({**body, "args": args}, {"optional_args": names})
-    return _second_trial(
-        manifest, report, variants, lambda retry: retry.kind in ("ok", "answered"), **options
-    )
+    return _second_trial(manifest, report, variants, _answers, **options)
+
+
+def _answers(retry: Evidence) -> bool:
+    """A retry to keep: it ran and answered (exit 0, or a status that is an answer)."""
+    return retry.kind in ("ok", "answered")
 
 
 def _printed_nothing(item: Evidence) -> bool:
@@ -243,9 +244,7 @@ def retry_with_input_files(
                 {"required_args": chosen, "failed_without": True},
             )
         before = report
-        report = _second_trial(
-            manifest, report, variants, lambda retry: retry.kind in ("ok", "answered"), **options
-        )
+        report = _second_trial(manifest, report, variants, _answers, **options)
         done = {a.verb for a, b in zip(report.evidence, before.evidence) if a is not b}
         wanted = {verb: names for verb, names in wanted.items() if verb not in done}
         if not wanted:

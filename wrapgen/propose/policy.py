@@ -13,6 +13,7 @@ from typing import Mapping
 
 from wrapgen.knowledge.phrases import (
     code_operand_names,
+    escape_guard_words,
     in_place_words,
     preview_words,
     program_sandbox_words,
@@ -34,6 +35,7 @@ __all__ = [
     "classify",
     "flag_destroys",
     "program_sandbox",
+    "escape_guards",
     "main_mode_effect",
     "EFFECTS",
     "NAME_EFFECTS",
@@ -223,6 +225,18 @@ def program_sandbox(root: Command) -> str:
         ):
             return flag.long or flag.spellings[0]
     return ""
+
+
+@rule("which switches keep the statements a command runs from reaching outside what it opens?")
+def escape_guards(command: Command) -> tuple[str, ...]:
+    """The spellings of ``command``'s switches whose help says they keep its statements from reaching
+    outside ("enable safe-mode": knowledge ``escape_guards``): a read form passes them (select.py),
+    and a trial that fails with one and answers without it drops it (flows/trial_steps.py)."""
+    return tuple(
+        f.long or f.spellings[0]
+        for f in command.flags
+        if f.spellings and not f.takes_value and escape_guard_words().search(f.description or "")
+    )
 
 
 @rule("what does the main mode of a tool without subcommands change, where no word of it says?")

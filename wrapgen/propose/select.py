@@ -33,7 +33,6 @@ from wrapgen.knowledge.phrases import (
     about_the_tool,
     bare_job_patterns,
     description_out,
-    escape_guard_words,
     group_weights,
     preview_words,
     summary_out,
@@ -43,7 +42,7 @@ from wrapgen.model.proposal import Candidate
 from wrapgen.model.tool import Command, Flag
 from wrapgen.names import proposed_verb_name
 from wrapgen.propose.jsonsel import select_json
-from wrapgen.propose.policy import NAME_EFFECTS, SUMMARY_EFFECTS
+from wrapgen.propose.policy import NAME_EFFECTS, SUMMARY_EFFECTS, escape_guards
 from wrapgen.propose.rules import rule
 
 __all__ = [
@@ -319,11 +318,7 @@ def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
     words = preview_words()
     # a switch that keeps the statements from reaching outside ("enable safe-mode") goes on every
     # read form beside its own switch
-    guards = tuple(
-        f.long or f.spellings[0]
-        for f in command.flags
-        if f.spellings and not f.takes_value and escape_guard_words().search(f.description or "")
-    )
+    guards = escape_guards(command)
     # (the JSON selection "set output mode to 'json'" opens with a verb that changes, and stays)
     json_flag = select_json(command).flag
     out = []

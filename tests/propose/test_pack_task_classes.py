@@ -40,19 +40,25 @@ def _effect(verb: dict) -> str:
 def test_find_primaries_follow_the_starting_points_without_a_double_dash():
     """find -name x -- . is 'unknown predicate'; find . -name x is what find(1) reads."""
     proposal = propose(_tool("gnu", "find"))
-    ((name, verb),) = _verbs(proposal).items()
-    cli = verb["cli"]
-    assert "--" not in cli and "--end-of-options" not in cli
-    paths = cli.index("{{paths}}")
-    primaries = [
-        i
-        for i, token in enumerate(cli)
-        if token.startswith("-") and token not in ("-H", "-L", "-P")
-    ]
-    assert primaries and min(primaries) > paths, cli
-    assert name != "show" and not verb["description"].startswith(
-        "Print"
-    )  # not named after "-print"
+    verbs = _verbs(proposal)
+    # its main mode, and the primaries its uses always pass a value to (-name, -type) as modes
+    assert "find" in verbs and {"name", "type"} <= set(verbs), list(verbs)
+    for name, verb in verbs.items():
+        cli = verb["cli"]
+        assert "--" not in cli and "--end-of-options" not in cli
+        paths = cli.index("{{paths}}")
+        primaries = [
+            i
+            for i, token in enumerate(cli)
+            if token.startswith("-") and token not in ("-H", "-L", "-P")
+        ]
+        assert primaries and min(primaries) > paths, cli
+        assert name != "show" and not verb["description"].startswith(
+            "Print"
+        )  # not named after "-print"
+    assert verbs["name"]["args"]["required"] == ["name", "paths"] or "name" in (
+        verbs["name"]["args"].get("required") or []
+    )
     assert checked(proposal.manifest) == []
 
 

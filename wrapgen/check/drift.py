@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
 from wrapgen.errors import ExitStatus
-from wrapgen.model.tool import Command, Flag, Tool
+from wrapgen.model.tool import Command, Tool
 from wrapgen.pack.cli_words import subcommand_path
 
 __all__ = [
@@ -203,14 +203,6 @@ def pack_paths(tool: Tool, verbs: Mapping[str, Mapping]) -> set[tuple[str, ...]]
     return paths
 
 
-def _spellings(flag: Flag) -> tuple[str, ...]:
-    return tuple(s for s in (flag.long, flag.short, *flag.aliases) if s)
-
-
-def _flag_key(flag: Flag) -> str:
-    return flag.long or flag.short or (flag.aliases[0] if flag.aliases else "")
-
-
 def _chain(root: Command, path: tuple[str, ...]) -> list[Command]:
     """The commands from the root down to ``path`` (shorter when part of it is missing)."""
     out, node = [root], root
@@ -232,8 +224,8 @@ def _accepted(root: Command, path: tuple[str, ...]) -> dict[str, str]:
         flags += node.global_flags
     flags += root.flags if len(chain) > 1 else []
     for flag in flags:
-        for spelling in _spellings(flag):
-            out.setdefault(spelling, _flag_key(flag))
+        for spelling in flag.spellings:
+            out.setdefault(spelling, flag.spelling)
     return out
 
 

@@ -214,7 +214,7 @@ def operand_findings(
         )
     values: dict[str, str] = {}
     for flag in (*command.flags, *command.global_flags):
-        spelling = flag.long or flag.short or ""
+        spelling = flag.spelling
         for value in (*flag.choices, flag.value_name or ""):
             if value:
                 values.setdefault(_norm(value), spelling)

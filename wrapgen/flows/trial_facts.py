@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from wrapgen.knowledge.trials import format_flag_names
-from wrapgen.model.tool import Command, Flag, Tool
+from wrapgen.model.tool import Command, Tool
 from wrapgen.parse.double_dash import said_by_family_only
 from wrapgen.propose.policy import escape_guards
 
@@ -38,10 +38,6 @@ class VerbFacts:
     guards: tuple[str, ...] = ()
 
 
-def _spelling(flag: Flag) -> str:
-    return flag.long or flag.short or (flag.aliases[0] if flag.aliases else "")
-
-
 def json_candidates(command: Command) -> tuple[tuple[str, ...], ...]:
     """JSON selections of ``command`` worth a trial, best first, at most ``MAX_JSON_CANDIDATES``:
     a switch spelled with "json" (``-json``, ``--as-json``), a switch whose description says JSON
@@ -55,8 +51,8 @@ def json_candidates(command: Command) -> tuple[tuple[str, ...], ...]:
         if named and not flag.takes_value:
             out.append((named,))
     for flag in flags:
-        if not flag.takes_value and _JSON.search(flag.description) and _spelling(flag):
-            out.append((_spelling(flag),))
+        if not flag.takes_value and _JSON.search(flag.description) and flag.spelling:
+            out.append((flag.spelling,))
     names = format_flag_names()
     for flag in flags:
         if not flag.takes_value or flag.value_optional:
@@ -70,7 +66,7 @@ def json_candidates(command: Command) -> tuple[tuple[str, ...], ...]:
         if flag.name.lower() in names or (
             _FORMAT_WORDS.search(flag.description) and _JSON.search(flag.description)
         ):
-            out.append((_spelling(flag), "json"))
+            out.append((flag.spelling, "json"))
     return tuple(dict.fromkeys(c for c in out if c[0]))[:MAX_JSON_CANDIDATES]
 
 

@@ -68,10 +68,15 @@ class Flag:
     operation: bool = False
 
     @property
+    def spelling(self) -> str:
+        """The canonical spelling with its dashes: the long one, else the short one, else the first
+        other (``-ps``: a single-dash word is neither long nor short)."""
+        return self.long or self.short or (self.aliases[0] if self.aliases else "")
+
+    @property
     def name(self) -> str:
         """The canonical spelling without dashes: ``all`` for ``--all``, ``a`` for ``-a`` alone."""
-        spelling = self.long or self.short or (self.aliases[0] if self.aliases else "")
-        return spelling.lstrip("-")
+        return self.spelling.lstrip("-")
 
     @property
     def spellings(self) -> tuple[str, ...]:

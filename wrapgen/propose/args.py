@@ -367,7 +367,7 @@ def _as_used(flag: Flag, used: dict[str, int], given_values: set[str]) -> Flag:
 
 
 def _flag_tokens(flag: Flag, name: str, *, style: str, tool: str = "") -> list[str]:
-    spelling = flag.long or flag.short or flag.spellings[0]
+    spelling = flag.spelling
     if not flag.takes_value:
         return [spelling, "{{%s}}" % name]
     if flag.repeatable:

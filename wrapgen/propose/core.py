@@ -564,12 +564,16 @@ def _write_verbs(
 ) -> tuple[_Verb, ...]:
     """Every pick as a manifest verb; the flags that make a mode (``--files``, ``--type``, ``--data``)
     stay off the other commands."""
+    # (a form's switch stays offered on the others, also where a read-only form fixes it too)
+    forms = {
+        t for p in draft.picks if p.candidate.form for t in p.candidate.fixed + p.candidate.owns
+    }
     mode_flags = tuple(
         t
         for p in draft.picks
         if not p.candidate.form
         for t in p.candidate.fixed + p.candidate.owns
-        if t.startswith("-")
+        if t.startswith("-") and t not in forms
     )
     # the tool's switch that confines the program it runs (``--sandbox``) goes on every verb, first
     confined = program_sandbox(draft.tool.root)

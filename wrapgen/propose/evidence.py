@@ -56,6 +56,20 @@ def _flags_of(command: Command, root: Command) -> tuple[Flag, ...]:
     return (*command.flags, *command.global_flags, *(root.flags if command is not root else ()))
 
 
+def _abbreviates(name: str, flags: Sequence[Flag]) -> Flag | None:
+    """The one single-dash word flag (``-ps``: neither long nor short) that ``name`` (``-p``) is a
+    prefix of, where the model knows no flag spelled ``name``: a tool whose options are single-dash
+    words takes their unique abbreviations, as X-style option readers do. None where it is not one."""
+    if name.startswith("--") or len(name) < 2:
+        return None
+    worded = [
+        f
+        for f in flags
+        if not f.long and not f.short and any(a.startswith(name) and a != name for a in f.aliases)
+    ]
+    return worded[0] if len(worded) == 1 else None
+
+
 def _spelling(word: str, flags: Sequence[Flag]) -> tuple[str, ...]:
     """The model's spelling(s) of a flag as a use wrote it; bundled short switches split; a flag the
     model does not know stays as written. A use may give several spellings of one flag
@@ -64,7 +78,11 @@ def _spelling(word: str, flags: Sequence[Flag]) -> tuple[str, ...]:
     for name in spellings:
         for flag in flags:
             if name in flag.spellings:
-                return (flag.long or flag.short or name,)
+                return (flag.spelling or name,)
+    for name in spellings:
+        abbreviated = _abbreviates(name, flags)
+        if abbreviated is not None:
+            return (abbreviated.spelling,)
     name = spellings[0] if spellings else word
     shorts = {f.short: f for f in flags if f.short}
     if re.fullmatch(r"-[A-Za-z0-9]{2,}", name) and all(f"-{c}" in shorts for c in name[1:]):
@@ -236,7 +254,7 @@ def mode_switches(
     them (``prog -l [-v] ...``), and that a use passes, and those
     whose uses take no operand where the tool's other uses take one (``--type-list``, a listing),
     passed by at least ``min_mode_uses`` uses."""
-    by_spelling = {f.long or f.short or "": f for f in root.flags}
+    by_spelling = {f.spelling: f for f in root.flags}
     switches = {s for u in folded for s in u.flags if s in by_spelling and s not in u.valued}
     by_help = {
         s

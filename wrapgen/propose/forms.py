@@ -1,5 +1,10 @@
-"""Forms of a tool without subcommands that no usage evidence names: the main mode with one everyday
-switch fixed (``sorter --numeric-sort``, ``differ --recursive``, ``sizer --summarize``).
+"""Forms of a tool without subcommands: the main mode with one everyday switch fixed (``sorter
+--numeric-sort``, ``differ --recursive``, ``sizer --summarize``), from its uses first, then its help.
+
+Where uses name the tool, the switches its main mode's uses pass are its forms, the most used first
+(``use_forms``): a page of examples shows each everyday form once, so one use is enough here, where a
+mode needs more (evidence.py). Only where the uses leave the pack short of its minimum does the help
+rank the rest (``help_forms``).
 
 A tool whose modes are options (a sorter, a differ, a disk-usage counter) has one main mode and no
 mode switch its help calls one, so the help alone proposed one command. Its uses are that command
@@ -18,7 +23,7 @@ from typing import Sequence
 
 from wrapgen.knowledge.dangerous_flags import dangerous_reason
 from wrapgen.knowledge.flags import preferred_weight
-from wrapgen.knowledge.phrases import form_switch_words, in_place_words
+from wrapgen.knowledge.phrases import form_switch_words, in_place_words, preview_words
 from wrapgen.knowledge.table import load
 from wrapgen.model.proposal import Candidate
 from wrapgen.model.tool import Command, Flag
@@ -27,7 +32,7 @@ from wrapgen.propose.modes import is_mode_flag, mode_name, mode_summary
 from wrapgen.propose.rules import rule
 from wrapgen.propose.select import MIN_VERBS
 
-__all__ = ["help_forms", "form_score"]
+__all__ = ["help_forms", "use_forms", "form_score"]
 
 _FORMS = load("weights")["forms"].values()
 # "output a normal diff (the default)": the form the tool runs without the switch
@@ -47,13 +52,12 @@ def form_score(flag: Flag) -> float:
 
 
 def _eligible(flag: Flag, *, bin: str, taken: set[str]) -> bool:
-    """A named switch (or one whose value may be left out) that is no mode, noise, danger, operation,
-    in-place rewrite, negation or the tool's default, and that no other candidate fixes."""
+    """A switch that is no mode, noise, danger, operation, in-place rewrite, negation or the tool's
+    default, and that no other candidate fixes."""
     return (
-        bool(flag.long)
-        and not flag.operation
+        not flag.operation
         and not (set(flag.spellings) & taken)
-        and not flag.long.startswith("--no-")
+        and not flag.spelling.startswith("--no-")
         and not _THE_DEFAULT.search(flag.description or "")
         and not in_place_words().search(flag.description or "")
         and flag_noise(flag) is None
@@ -70,8 +74,8 @@ def help_forms(root: Command, *, bin: str, candidates: Sequence[Candidate]) -> l
     switches (or flags with a value, which the form then asks for) by ``form_score`` (at least ``min_form_score``), as many as fill the pack up to its
     minimum beside ``candidates`` (at most ``max_forms``), each the main mode with the switch fixed.
     None for a tool run as one of its operations (it has no main mode to vary)."""
-    main = next((c for c in candidates if c.name and not c.fixed and not c.owns), None)
-    if main is None or root.subcommands:
+    main = _main(root, candidates)
+    if main is None:
         return []
     room = min(int(_FORMS["max_forms"]), MIN_VERBS - len(candidates))
     if room <= 0:
@@ -80,33 +84,91 @@ def help_forms(root: Command, *, bin: str, candidates: Sequence[Candidate]) -> l
     scored = [
         (form_score(f), i, f)
         for i, f in enumerate(root.flags)
-        if _eligible(f, bin=bin, taken=taken)
+        if f.long and _eligible(f, bin=bin, taken=taken)
     ]
     scored = [t for t in scored if t[0] >= _FORMS["min_form_score"]]
     scored.sort(key=lambda t: (-t[0], t[1]))
-    out = []
-    for score, _, flag in scored[:room]:
-        note = f"a form of the main mode with {flag.long} (no usage evidence: its help ranks it {score:g})"
-        if flag.takes_value and not flag.value_optional:
-            # a switch with a value (the first NUM lines): the form asks for the value
-            command = main.command.with_changes(
-                flags=tuple(replace(f, required=True) if f is flag else f for f in root.flags)
-            )
-            fixed, owns = (), flag.spellings
-        else:
-            command, fixed, owns = main.command, (flag.long,), ()
-        out.append(
-            Candidate(
-                path=(),
-                command=command,
-                index=len(candidates) + len(out),
-                fixed=fixed,
-                owns=owns,
-                name=mode_name(flag),
-                summary=mode_summary(flag),
-                json=main.json,
-                note=note,
-                form=True,
-            )
+    return [
+        _form(main, flag, f"a form of the main mode with {flag.long} (its help ranks it {score:g})")
+        for score, _, flag in scored[:room]
+    ]
+
+
+def _main(root: Command, candidates: Sequence[Candidate]) -> Candidate | None:
+    """The main mode among ``candidates`` (None for a tool run as one of its operations, which has
+    no main mode to vary, and for a tool with subcommands)."""
+    if root.subcommands:
+        return None
+    return next((c for c in candidates if c.name and not c.fixed and not c.owns), None)
+
+
+def _form(main: Candidate, flag: Flag, note: str, uses: tuple = ()) -> Candidate:
+    """The main mode with ``flag`` fixed; a flag with a value (the first NUM lines) asks for it."""
+    if flag.takes_value and not flag.value_optional:
+        command = main.command.with_changes(
+            flags=tuple(replace(f, required=True) if f is flag else f for f in main.command.flags)
         )
+        fixed, owns = (), flag.spellings
+    else:
+        command, fixed, owns = main.command, (flag.spelling,), ()
+    return Candidate(
+        path=(),
+        command=command,
+        fixed=fixed,
+        owns=owns,
+        name=mode_name(flag),
+        summary=mode_summary(flag),
+        json=main.json,
+        note=note,
+        uses=uses,
+        source=main.source,
+        form=True,
+    )
+
+
+@rule("which switches of a tool without subcommands make forms of its main mode, by its uses?")
+def use_forms(root: Command, *, bin: str, candidates: Sequence[Candidate]) -> list[Candidate]:
+    """The forms the uses of a tool without subcommands show: each switch its main mode's uses pass
+    (the most used first, then in the uses' order), as many as fill the pack up to its minimum beside
+    ``candidates`` (at most ``max_forms``), each the main mode with the switch fixed and the uses
+    that pass it. A switch that is noise, danger, an operation, an in-place rewrite or another
+    candidate's is none."""
+    main = _main(root, candidates)
+    if main is None or not main.uses:
+        return []
+    room = min(int(_FORMS["max_forms"]), MIN_VERBS - len(candidates))
+    if room <= 0:
+        return []
+    taken = {t for c in candidates for t in c.fixed + c.owns}
+    by_spelling = {f.spelling: f for f in root.flags}
+    passing: dict[str, list] = {}
+    for use in main.uses:
+        for spelling in use.flags:
+            if spelling in by_spelling:
+                passing.setdefault(spelling, []).append(use)
+    # the most used first; of as many uses, a switch before a flag with a value (a switch changes
+    # what the answer is, a value mostly tunes it: columns, a length), then the help's ranking
+    ranked = sorted(
+        passing,
+        key=lambda s: (
+            -sum(u.count for u in passing[s]),
+            by_spelling[s].takes_value,
+            -form_score(by_spelling[s]),
+        ),
+    )
+    out = []
+    for spelling in ranked:
+        flag = by_spelling[spelling]
+        if not _eligible(flag, bin=bin, taken=taken):
+            continue
+        if not flag.takes_value and preview_words().search(flag.description or ""):
+            continue  # a switch that only reports makes the read-only form of each write (select.py)
+        uses = tuple(passing[spelling])
+        n = sum(u.count for u in uses)
+        note = f"a form of the main mode with {spelling}: " + (
+            f"{n} uses pass it" if n != 1 else "a use passes it"
+        )
+        out.append(_form(main, flag, note, uses))
+        if len(out) == room:
+            break
     return out

@@ -117,7 +117,7 @@ def select_json(command: Command, *, fields: Sequence[str] = ()) -> JsonChoice:
                 and not flag.takes_value
                 and "compact" in ((flag.long or "") + flag.description)
             ):
-                spelling = flag.long or flag.short or ""
+                spelling = flag.spelling
                 return JsonChoice(
                     (spelling,),
                     spelling,
@@ -126,7 +126,7 @@ def select_json(command: Command, *, fields: Sequence[str] = ()) -> JsonChoice:
     for flag in flags:
         # a switch of another name whose help says it prints JSON (-J, -j)
         if not flag.takes_value and _JSON_SWITCH.search(flag.description or ""):
-            spelling = flag.long or flag.short or flag.spellings[0]
+            spelling = flag.spelling
             return JsonChoice((spelling,), spelling, f"the help of {spelling} says it prints JSON")
     return JsonChoice(False, "", "no JSON output in the help; results are text")
 

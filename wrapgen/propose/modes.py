@@ -181,7 +181,8 @@ def _verb_and_object(text: str) -> str:
     words ("Show fingerprint of ..." -> show-fingerprint; "Requests changing the passphrase" ->
     change-passphrase; "Removes all keys belonging to ..." -> remove-keys); "" otherwise. A help
     that opens with a filter's input or output words keeps the naming below."""
-    words = re.findall(r"[a-z]+", text.lower())[:8]
+    # an aside in brackets ("convert (or patch) hexdump") names no object
+    words = re.findall(r"[a-z]+", re.sub(r"\([^)]*\)", " ", text).lower())[:8]
     if not words or words[0] in ("output", "read", "use"):
         return ""
     for i, word in enumerate(words):
@@ -199,7 +200,7 @@ def _mode_word(flag: Flag) -> str:
     listing = _LONG_LISTING.match(flag.description or "")
     if not flag.long and listing:
         return listing.group("kind").lower()
-    if not flag.long:
+    if flag.short and not flag.long:
         # a short-only switch is named from its help: "(slurp)", "output raw strings" -> raw
         text = flag.description or ""
         paren = re.search(r"\((\w+)\)", text)
@@ -211,7 +212,7 @@ def _mode_word(flag: Flag) -> str:
         words = [
             w
             for w in re.findall(r"[a-z]+", text.lower())
-            if w not in ("output", "read", "use", "as", "the")
+            if w not in ("output", "read", "use", "as") and w not in _FILLER
         ]
         if words:
             low = text.lower().lstrip()
@@ -410,7 +411,7 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
 
     def rank(flag: Flag) -> float:
         # a mode with a usage line of its own and no operand (searcher --type-list) does something else entirely
-        own = mode_command(root, flag.long or flag.short or "")
+        own = mode_command(root, flag.spelling)
         return _mode_rank(flag) + (2.0 if own is not root and not own.positionals else 0.0)
 
     # modes guessed from a switch's wording are capped; the operations the help lists as such, and
@@ -421,11 +422,9 @@ def root_candidates(root: Command, *, bin: str) -> tuple[list[Candidate], list[t
     keep = set(ranked[:MAX_MODES]) | said
     for i, flag in enumerate(modes):
         if i not in keep:
-            skipped.append(
-                (flag.long or flag.short or "", f"{MAX_MODES} other mode flags rank higher")
-            )
+            skipped.append((flag.spelling, f"{MAX_MODES} other mode flags rank higher"))
             continue
-        spelling = flag.long or flag.short or ""
+        spelling = flag.spelling
         command = mode_command(root, spelling)
         fixed, owns = (spelling,), ()
         shown = _usage_value(root, flag)

@@ -33,7 +33,7 @@ from wrapgen.model.tool import Command, Tool
 from wrapgen.model.usage import UsageEvidence, Use, UsedOperand
 from wrapgen.names import proposed_verb_name
 from wrapgen.propose.evidence import fold, mode_switches
-from wrapgen.propose.forms import help_forms
+from wrapgen.propose.forms import help_forms, use_forms
 from wrapgen.propose.modes import (
     is_mode_flag,
     main_verb,
@@ -224,7 +224,7 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
     modes = mode_switches(
         root, uses, is_mode=lambda f: is_mode_flag(f, bin=bin_name, short_only=short_only)
     )
-    order = [f.long or f.short or "" for f in root.flags]
+    order = [f.spelling for f in root.flags]
     uses = _command_words(root, uses)
     # a use that passes the flag a value mode of the help owns (a statement flag's `-c SQL`) is a
     # use of that mode, not of the main one
@@ -249,7 +249,7 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
         groups.setdefault((home,), []).extend(groups.pop(key))
     by_operation = sum(1 for f in root.flags if f.operation) >= 2
     name, summary = main_verb(root, bin=bin_name)
-    by_spelling = {f.long or f.short or "": f for f in root.flags}
+    by_spelling = {f.spelling: f for f in root.flags}
     selectors = _selectors(groups.get((), ()), by_spelling, bin=bin_name)
     most = sorted((k for k in groups if k), key=lambda k: -sum(u.count for u in groups[k]))
     kept = set(most[: int(_MAX_USED_MODES)]) | {()}
@@ -456,9 +456,10 @@ def gather(ctx: Context) -> Gathered:
                 merged[key] = replace(merged[key], uses=merged[key].uses + cand.uses)
             else:
                 merged[key] = replace(cand, index=len(merged))
-    if not counts and not ctx.tool.root.subcommands:
-        # no use names the tool: the help ranks the forms of its main mode (propose/forms.py)
-        for cand in help_forms(ctx.tool.root, bin=ctx.tool.name, candidates=list(merged.values())):
+    # a tool without subcommands short of a pack: forms of its main mode, from the switches its uses
+    # pass, then from those its help ranks (propose/forms.py)
+    for forms in (use_forms, help_forms):
+        for cand in forms(ctx.tool.root, bin=ctx.tool.name, candidates=list(merged.values())):
             merged[_key(cand)] = replace(cand, index=len(merged))
     if counts:
         note = "usage evidence: " + ", ".join(

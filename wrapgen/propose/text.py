@@ -67,7 +67,7 @@ def flag_description(flag: Flag, cleaned: str) -> str:
     """``cleaned`` (the flag's help, already shortened), or words of its own where the help is
     unreadable or only repeats the flag's name (vcs's ``-n, --dry-run  dry run``)."""
     text = readable(cleaned)
-    spelling = flag.long or flag.short or (flag.spellings[0] if flag.spellings else "")
+    spelling = flag.spelling
     if text and not names_only(text, spelling.lstrip("-")):
         return text
     said = f" (its help: '{cleaned.strip()}')" if cleaned.strip() and text else ""

@@ -1,0 +1,105 @@
+"""A tool without subcommands whose uses each pass a different switch once (a page of examples shows
+each everyday form once): the switches its uses pass become forms of its main mode, the most used
+first and a switch before a value, up to the pack's minimum; each form keeps the uses that pass it
+and its switch stays offered on the main mode. Options spelled as single-dash words (``-plain``:
+neither long nor short) are keyed by that spelling, and a use's unique abbreviation of one (``-p``)
+folds onto it."""
+
+from __future__ import annotations
+
+from wrapgen.model.tool import Command, Flag, Positional, Tool
+from wrapgen.model.usage import UsageEvidence, Use, UsedOperand
+from wrapgen.propose import propose
+from wrapgen.propose.evidence import fold
+
+_FILE = UsedOperand("file", "file")
+
+
+def _dumper() -> Tool:
+    """A byte dumper: words of options, one letter each or single-dash words."""
+    root = Command(
+        path=(),
+        summary="Make a dump of a file's bytes.",
+        usage=("bdump [options] [infile]",),
+        flags=(
+            Flag(short="-a", description="toggle autoskip of empty lines"),
+            Flag(
+                short="-c",
+                takes_value=True,
+                value_name="cols",
+                type="integer",
+                description="format <cols> octets per line",
+            ),
+            Flag(aliases=("-plain",), description="output in plain dump style"),
+            Flag(short="-u", description="use upper case letters"),
+            Flag(short="-i", description="output in C include file style"),
+        ),
+        positionals=(Positional("infile", required=False),),
+    )
+    return Tool(name="bdump", root=root)
+
+
+def _uses(*shapes: tuple[tuple[str, ...], int]) -> tuple[UsageEvidence, ...]:
+    uses = tuple(
+        Use(
+            path=(),
+            flags=flags,
+            valued=tuple(f for f in flags if f == "-c"),
+            values=tuple(UsedOperand("number", "") for f in flags if f == "-c"),
+            operands=(_FILE,),
+            count=count,
+        )
+        for flags, count in shapes
+    )
+    return (UsageEvidence(tool="bdump", source="tldr-pages", uses=uses),)
+
+
+def _verbs(tool: Tool, usage) -> dict:
+    return propose(tool, usage=usage).manifest["verbs"]
+
+
+def test_each_switch_a_use_passes_is_a_form_of_the_main_mode():
+    usage = _uses(((), 2), (("-c",), 1), (("-u",), 1), (("-p",), 1), (("-i",), 1), (("-a",), 1))
+    verbs = _verbs(_dumper(), usage)
+    assert len(verbs) >= 5, list(verbs)
+    fixed = {
+        tuple(t for t in v["cli"][1:] if t.startswith("-") and t != "--") for v in verbs.values()
+    }
+    # the switches make forms; the value flag, as often used, ranks after them and finds no room
+    for switch in ("-plain", "-u", "-i"):
+        assert any(switch in f for f in fixed), (switch, fixed)
+    assert not any(
+        v["cli"][1:3] == ["-c", "{{c}}"] and "c" in v["args"].get("required", [])
+        for v in verbs.values()
+    )
+    main = next(v for v in verbs.values() if "the tool's main mode" in v["x-why"])
+    # the forms' switches stay offered on the main mode, so a use passing two stays expressible
+    assert {"plain", "u", "i"} <= set(main["args"]["properties"]), main["args"]["properties"]
+    form = next(v for v in verbs.values() if "-plain" in v["cli"] and v is not main)
+    assert "a form of the main mode with -plain: a use passes it" in form["x-why"]
+
+
+def test_a_switch_more_uses_pass_comes_first():
+    usage = _uses(((), 1), (("-u",), 1), (("-i",), 1), (("-a",), 3), (("-plain",), 1))
+    why = [v["x-why"] for v in _verbs(_dumper(), usage).values()]
+    forms = [w for w in why if "a form of the main mode" in w]
+    assert forms and forms[0].startswith("a form of the main mode with -a: 3 uses pass it"), forms
+
+
+def test_no_uses_no_use_forms():
+    verbs = _verbs(_dumper(), (UsageEvidence(tool="bdump", source="tldr-pages"),))
+    assert not any(
+        "uses pass it" in v["x-why"] or "use passes it" in v["x-why"] for v in verbs.values()
+    )
+
+
+def test_a_single_dash_word_is_its_flags_spelling_and_takes_its_abbreviation():
+    root = _dumper().root
+    plain = root.flags[2]
+    assert plain.spelling == "-plain" and plain.name == "plain"
+    folded = fold(Use(path=(), flags=("-p|-postscript",), operands=(_FILE,)), root)
+    assert folded is not None and folded.use.flags == ("-plain",)
+    # a letter the model knows as a short flag of its own stays that flag
+    assert fold(Use(path=(), flags=("-u",)), root).use.flags == ("-u",)
+    # a letter no single-dash word starts with stays as written
+    assert fold(Use(path=(), flags=("-z",)), root).use.flags == ("-z",)

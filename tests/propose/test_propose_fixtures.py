@@ -100,7 +100,9 @@ def test_jq_prints_json_with_compact_output():
     manifest = proposal.manifest
     assert manifest["json"] == ["-c"]
     assert manifest["verbs"]["raw-output"]["json"] is False
-    assert manifest["verbs"]["query"]["cli"][:2] == ["jq", "{{jq_filter}}"]
+    cli = manifest["verbs"]["query"]["cli"]
+    # the filter is the first operand, before the files
+    assert cli[0] == "jq" and cli.index("{{jq_filter}}") < cli.index("{{files}}")
 
 
 def test_rg_modes_and_json_variant():

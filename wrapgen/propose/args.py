@@ -404,9 +404,8 @@ def plan_args(
     show this verb (default: the command's own); the flags they use rank next and may be kept
     although their names read as noise (``archiver -tvf``'s ``-v``), see ``_offered_flags``.
     ``max_args`` caps the flags and operands together. ``fill``: the verb is a whole tool's surface
-    that no evidence speaks for (a tool without subcommands, help-only): where too few of its flags
-    have a name people know, its other flags fill the room in the help's own order, which lists
-    what matters first. ``lead``: the root's options the command acts under (``leading_options``),
+    (a tool without subcommands): where too few of its flags have a name people know or a use
+    passes, its other flags fill the room in the help's own order, which lists what matters first. ``lead``: the root's options the command acts under (``leading_options``),
     each an optional arg written before the subcommand path (``cli_lead``).
     """
 
@@ -537,7 +536,7 @@ def plan_args(
             ranked.append(entry)
         ranked.sort(key=lambda t: (-t[0], t[1]))
         room = max(0, max_args - len(chosen_pos))
-        # a whole tool's surface no evidence speaks for: its other flags fill the room in the help's
+        # a whole tool's surface, past what its uses pass: its other flags fill the room in the help's
         # own order, which lists what matters first (a name no table knows says no less than a short
         # letter does; with letters only, a help of long options gave its one verb no args at all)
         filled = [entry for entry in unknown if fill][: max(0, room - len(ranked))]

@@ -640,8 +640,10 @@ def _write_verb(
         # trial); where nothing says (None) it is written and the trials settle it
         honours_double_dash=cand.command.double_dash is not False,
         uses=cand.uses,
-        # help-only (no evidence names any command of the tool): its flags' letters fill the room
-        fill=not draft.tool.root.subcommands and not any(c.uses for c in draft.candidates),
+        # a tool without subcommands: each verb is its whole surface, so after the flags its uses
+        # pass, its other flags fill the room in the help's own order (a page of examples passes a
+        # few flags; an everyday one no example shows was left out: a linter's --max-warnings)
+        fill=not draft.tool.root.subcommands,
         lead=leading_options(
             draft.tool.root, cand.command, style=draft.tool.root.parser, tool=bin_name
         ),

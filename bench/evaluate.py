@@ -17,7 +17,9 @@ DIR``, no recipe, an empty discovery cache: a cold wrap) and judged four ways:
   matcher (subcommand path, flags, operands) and resolved against the pack's verbs;
 * **tried tasks equal**: read tasks with a fixture (``bench/data/pack_tasks.json`` and
   ``bench/data/eval_tasks.json``), the human command against the pack's call through ``wrapgen exec``,
-  both in the same bubblewrap sandbox (``bench/pack_tasks.py`` runs them);
+  both in the same bubblewrap sandbox (``bench/pack_tasks.py`` runs them); where the pack's verb
+  selects JSON and the human command printed text, the pack's answer is compared with the human
+  command given that selection (counted apart: "in JSON form");
 * **issue 28's goals**: read verbs that wrote into the fixture (seen by the bench around each call),
   what ``wrapgen check --try --probe`` reports, tasks of linters, test runners and search tools whose
   findings (a non-zero exit) reached the envelope, and tasks that failed on a ``--``.
@@ -596,6 +598,7 @@ def totals(rows: dict, names: list[str], tasks: dict | None) -> dict:
         "tldr": 0,
         "tldr_of": 0,
         "equal": 0,
+        "equal_json": 0,  # of "equal": compared with the human command given the JSON selection
         "tried": 0,
         "tasks": 0,
         "one_command": [],
@@ -622,6 +625,7 @@ def totals(rows: dict, names: list[str], tasks: dict | None) -> dict:
             outcome = task["outcome"]
             if outcome == "equal":
                 t["equal"] += 1
+                t["equal_json"] += "compared_with" in task
             if outcome not in ("not expressible", "not tried", "task broken"):
                 t["tried"] += 1
     return t
@@ -632,7 +636,7 @@ def table_line(label: str, t: dict) -> str:
         f"| {label} | {t['packs']}/{t['tools']} | {t['picks']}/{t['picks_of']} = "
         f"{_pct(t['picks'], t['picks_of'])} | {t['forbidden']} | {t['tldr']}/{t['tldr_of']} = "
         f"{_pct(t['tldr'], t['tldr_of'])} | {t['equal']}/{t['tried']} = {_pct(t['equal'], t['tried'])} "
-        f"(of {t['tasks']}) |"
+        f"(of {t['tasks']}; {t['equal_json']} in JSON form) |"
     )
 
 

@@ -1094,15 +1094,44 @@ def judge(
     result = envelope.get("result")
     if answered:
         result = "" if envelope.get("output") is None else envelope["output"]
-    json_selected = bool((binding["verbs"][verb]).get("json"))
-    if compare(result, human["stdout"], task.get("normalise") or [], json_selected):
+    selection = (binding["verbs"][verb]).get("json")
+    json_selected = bool(selection)
+    how = task.get("normalise") or []
+    if compare(result, human["stdout"], how, json_selected):
         row["outcome"] = "equal"
+    elif json_selected and _json_form_equal(result, task, selection, box, context, how):
+        # the human asked for text, the pack answers in the JSON its verb selects: the same
+        # command's answer when the human command given that selection prints it
+        row["outcome"] = "equal"
+        row["compared_with"] = "the human command with the pack's JSON selection"
     else:
         row["outcome"] = "different"
         got = result
         got = got if isinstance(got, str) else json.dumps(got)
         row["difference"] = first_difference(got, human["stdout"], task.get("normalise") or [])
     return row
+
+
+def with_selection(argv: list[str], selection) -> list[str] | None:
+    """The human argv given a verb's JSON selection as the runtime places it (before a literal
+    ``--``, else at the end); None where the selection adds nothing (the tool prints JSON bare)."""
+    if selection is True or not selection:
+        return None
+    tokens = [str(t) for t in selection]
+    if "--" in argv:
+        at = argv.index("--")
+        return argv[:at] + tokens + argv[at:]
+    return argv + tokens
+
+
+def _json_form_equal(result, task: dict, selection, box, context: dict, how: list[str]) -> bool:
+    argv = with_selection(substitute(task["human"], context), selection)
+    if argv is None:
+        return False
+    code, out, _err = box.run(argv)
+    if code != task.get("expect_exit", 0):
+        return False
+    return compare(result, out.decode("utf-8", errors="replace"), how, True)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -237,3 +237,37 @@ def test_comparison_normalises_only_what_it_must():
     assert bench.compare([1, 2], "1\n2\n", [], True)  # a JSON stream, as the runtime reads it
     assert not bench.compare("1", "1\n", [], True)  # JSON selected: text is not the answer
     assert bench.first_difference("a\nb", "a\nc", []) == {"line": 2, "pack": "b", "human": "c"}
+
+
+def test_a_json_answer_is_compared_with_the_human_command_given_the_selection(tmp_path):
+    """The human asked for text, the verb selects JSON: the pack's answer is the human command's
+    when the same command given the verb's selection prints it; a different answer stays different."""
+    bench = _bench()
+    assert bench.with_selection(["t", "ls", "x"], ["--json"]) == ["t", "ls", "x", "--json"]
+    assert bench.with_selection(["t", "ls", "--", "x"], ["--format", "json"]) == [
+        "t",
+        "ls",
+        "--format",
+        "json",
+        "--",
+        "x",
+    ]
+    assert bench.with_selection(["t"], True) is None
+    lister = tmp_path / "lister"
+    lister.write_text(
+        "import json, sys\n"
+        "names = ['a', 'b']\n"
+        "print(json.dumps(names) if '--json' in sys.argv else '\\n'.join(names))\n"
+    )
+
+    class Box:  # the bench's sandbox runs argv and answers (exit, stdout, stderr); here bare
+        def run(self, argv):
+            done = subprocess.run(argv, capture_output=True)
+            return done.returncode, done.stdout, done.stderr
+
+    task = {"human": [sys.executable, str(lister)]}
+    assert bench._json_form_equal(["a", "b"], task, ["--json"], Box(), {}, [])
+    assert not bench._json_form_equal(["a"], task, ["--json"], Box(), {}, [])
+    assert not bench._json_form_equal(
+        ["a", "b"], {**task, "expect_exit": 1}, ["--json"], Box(), {}, []
+    )

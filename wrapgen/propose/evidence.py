@@ -31,6 +31,7 @@ __all__ = [
     "mode_switches",
     "describe",
     "kind_type",
+    "flags_from_uses",
 ]
 
 _MODES = load("weights")["modes"].values()
@@ -126,20 +127,21 @@ def fold(use: Use, root: Command) -> Folded | None:
     flags = _flags_of(node, root)
     by_spelling = {s: f for f in flags for s in f.spellings}
     spelled: list[str] = []
-    valued: list[str] = []
+    valued: dict[str, UsedOperand | None] = {}  # spelling -> the kind of value its use gave
     returned: list[UsedOperand] = []
     for word in use.flags:
         names = _spelling(word, flags)
         spelled += names
         if word in use.valued:
             flag = by_spelling.get(names[-1])
+            i = use.valued.index(word)
+            given = use.values[i] if i < len(use.values) else None
             if flag is not None and not flag.takes_value:
                 # a reader without the model took the next word for its value: an operand
-                i = use.valued.index(word)
-                if i < len(use.values):
-                    returned.append(use.values[i])
+                if given is not None:
+                    returned.append(given)
             else:
-                valued.append(names[-1])
+                valued.setdefault(names[-1], given)
     # words after a command are its operands; a tool without subcommands keeps them as the words
     # its uses lead with (its command words, which sources.py weighs: 7-Zip-like "a", "x", "l")
     leading = tuple(words) if not root.subcommands else ()
@@ -148,14 +150,66 @@ def fold(use: Use, root: Command) -> Folded | None:
         use,
         path=leading or tuple(path),
         flags=tuple(dict.fromkeys(spelled)),
-        valued=tuple(dict.fromkeys(valued)),
+        valued=tuple(valued),
         operands=extra + tuple(returned) + tuple(literals),
-        values=(),
+        # the kinds of the values, where the reader saw every one (flags_from_uses types by them)
+        values=tuple(valued.values()) if None not in valued.values() else (),
     )
     return Folded(node, folded)
 
 
 # -- what the uses say a verb needs --------------------------------------------------------------
+
+
+@rule("which flags does a command take whose own help was not read?")
+def flags_from_uses(command: Command, uses: Sequence[Use]) -> Command:
+    """A command discovery kept as a stub (its help could not be read) with the flags its uses pass
+    added as they pass them: a switch, or a flag with a value of the kind its uses give (a value
+    every use passing it gives). A command whose help was read keeps its own flags only: its help
+    knows better than a reader of examples which words take a value."""
+    if not command.stub:
+        return command
+    known = {s for f in command.flags for s in f.spellings}
+    passing: dict[str, list[Use]] = {}
+    for use in uses:
+        for spelling in use.flags:
+            if spelling.startswith("-") and spelling not in known:
+                passing.setdefault(spelling, []).append(use)
+    # a reader of examples takes the word after a flag for its value; where that word is of the
+    # kind the command's other uses give as an operand and the use gives no such operand, the word
+    # was the operand (``install -V PACKAGE``) and the flag a switch
+    operand_kinds = {o.kind for u in uses for o in u.operands}
+
+    def its_value(use: Use, spelling: str) -> bool:
+        if spelling not in use.valued:
+            return False
+        i = use.valued.index(spelling)
+        kind = use.values[i].kind if i < len(use.values) else ""
+        return not (kind in operand_kinds and kind not in {o.kind for o in use.operands})
+
+    added = []
+    for spelling, group in passing.items():
+        valued = all(its_value(u, spelling) for u in group)
+        kinds = [
+            u.values[u.valued.index(spelling)].kind
+            for u in group
+            if spelling in u.valued and u.valued.index(spelling) < len(u.values)
+        ]
+        kind = Counter(kinds).most_common(1)[0][0] if kinds else ""
+        long = spelling if spelling.startswith("--") else None
+        short = spelling if re.fullmatch(r"-[^-]", spelling) else None
+        added.append(
+            Flag(
+                long=long,
+                short=short,
+                aliases=() if long or short else (spelling,),
+                takes_value=valued,
+                value_name=kind.upper() or None if valued else None,
+                type=kind_type(kind) if valued else "boolean",
+                description="",
+            )
+        )
+    return command.with_changes(flags=command.flags + tuple(added)) if added else command
 
 
 def used_flags(uses: Sequence[Use]) -> dict[str, int]:

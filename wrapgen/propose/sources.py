@@ -32,7 +32,7 @@ from wrapgen.model.recipe import ProposalRequest
 from wrapgen.model.tool import Command, Tool
 from wrapgen.model.usage import UsageEvidence, Use, UsedOperand
 from wrapgen.names import proposed_verb_name
-from wrapgen.propose.evidence import fold, mode_switches
+from wrapgen.propose.evidence import flags_from_uses, fold, mode_switches
 from wrapgen.propose.forms import help_forms, use_forms
 from wrapgen.propose.modes import (
     is_mode_flag,
@@ -456,6 +456,10 @@ def gather(ctx: Context) -> Gathered:
                 merged[key] = replace(merged[key], uses=merged[key].uses + cand.uses)
             else:
                 merged[key] = replace(cand, index=len(merged))
+    # a command whose help could not be read takes the flags its uses pass (evidence.py)
+    merged = {
+        key: replace(c, command=flags_from_uses(c.command, c.uses)) for key, c in merged.items()
+    }
     # a tool without subcommands short of a pack: forms of its main mode, from the switches its uses
     # pass, then from those its help ranks (propose/forms.py)
     for forms in (use_forms, help_forms):

@@ -2,9 +2,9 @@
 
 A chain (``wrapgen.flows.trials``) is: ``settle_double_dash`` (where the verb's grammar says nothing
 of ``--``, the same operand with and without it), ``settle_equals`` (a value joined to its long
-flag and in the next argument), the verb's trial, then ``retry_slow_start`` (a
-silent read given 3x the timeout), ``retry_without_streaming`` (without ``--follow``, or with a
-print-once switch), ``retry_without_operands`` (sample operands the tool did without),
+flag and in the next argument), the verb's trial, then ``retry_without_streaming`` (without
+``--follow``, or with a print-once switch), ``retry_slow_start`` (a read still running given 3x the
+timeout), ``retry_without_operands`` (sample operands the tool did without),
 ``retry_with_operands`` (optional operands filled after its usage), ``retry_with_two_items`` (two
 items in an array operand after its usage), ``retry_in_context`` (in a working
 directory made a repository) and ``find_json`` (a JSON selection its flags may offer). Every trial
@@ -57,8 +57,13 @@ __all__ = [
 
 # A read still running at the timeout that has printed nothing at all may only start slowly (a Python
 # tool on a loaded machine: pip's reads all timed out at 3 s at a load of 14 on 2 cores): it is tried
-# once more with this many times the timeout before it is called long-running.
+# once more with this many times the timeout before it is called long-running. So is one that printed
+# a first line and kept working (a package manager's "Listing..." while it reads its index: 2-8 s):
+# a command that runs until stopped is never proposed by name (commands.json never_proposed), so a
+# read still running is more often slow than a stream; at most SLOW_RETRIES of them, the first.
 SLOW_START_FACTOR = 3.0
+SLOW_RETRIES = 3
+_STILL_RUNNING = ("it printed nothing and kept running", "it printed output and kept running")
 
 
 def retry_slow_start(
@@ -66,13 +71,14 @@ def retry_slow_start(
     report: TrialReport,
     **options,
 ) -> TrialReport:
-    """A read that printed nothing and kept running is tried again with ``SLOW_START_FACTOR`` times
-    the timeout; when it then finishes, its evidence is that trial's (the words say nothing of it)."""
+    """A read still running at the timeout, printing or not (up to ``SLOW_RETRIES`` of them), is tried
+    again with ``SLOW_START_FACTOR`` times the timeout; when it then finishes, its evidence is that
+    trial's (the words say nothing of it)."""
     silent = [
         item.verb
         for item in report.evidence
-        if item.kind == "long-running" and item.detail == "it printed nothing and kept running"
-    ]
+        if item.kind == "long-running" and item.detail in _STILL_RUNNING
+    ][:SLOW_RETRIES]
     if not silent:
         return report
     timeout_s = options.get("timeout_s")

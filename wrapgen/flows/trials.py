@@ -296,8 +296,9 @@ def _tried_verb_by_verb(
         report = trial_run.try_manifest(one, try_in_checked=True, **options)
         if report.note:
             return report
-        report = trial_steps.retry_slow_start(one, report, **options)
+        # (a stream's flag dropped first: a read that follows a log never finishes, however long)
         report = trial_steps.retry_without_streaming(one, report, **options)
+        report = trial_steps.retry_slow_start(one, report, **options)
         report = trial_steps.retry_without_guards(one, report, said, **options)
         report = trial_steps.retry_without_operands(one, report, **options)
         report = trial_steps.retry_with_input_files(one, report, **options)

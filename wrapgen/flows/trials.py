@@ -46,7 +46,7 @@ from wrapgen.flows.trial_run import (  # noqa: F401 (the public names of try-bef
 from wrapgen.knowledge.dangerous_flags import token_danger
 from wrapgen.pack.cli_words import subcommand_path
 from wrapgen.probe.trial import DEFAULT_TRIAL_JOBS, drain_cleanup
-from wrapgen.propose.policy import UNSURE_WRITE
+from wrapgen.propose.policy import FORM_OF_MAIN, UNSURE_WRITE
 
 __all__ = [
     "TrialReport",
@@ -115,6 +115,14 @@ def _danger_on_read(body: Mapping, bin_name: str) -> str:
     return ""
 
 
+def _form_read(item: Evidence) -> str:
+    what = "it printed nothing" if item.kind in ("ok", "answered") else item.finding
+    return (
+        "the main command's trial found it a read, and a form does what it does: relabelled read"
+        f" (its own trial gave no clean answer: {what.removeprefix('tried: ')})"
+    )
+
+
 def _settled_unsure(proposal, tried, report: TrialReport, unsure: list[str]):
     """The unsure writes after their trials: read (answered cleanly), write (wrote), else as proposed."""
     by_verb = report.by_verb()
@@ -122,6 +130,17 @@ def _settled_unsure(proposal, tried, report: TrialReport, unsure: list[str]):
     verbs = dict(tried.manifest["verbs"])
     evidence = list(report.evidence)
     decisions = []
+    bin_name = proposal.manifest.get("bin", "")
+
+    def read_after_all(name: str) -> bool:
+        item = by_verb.get(name)
+        return _answered_cleanly(item) and not _danger_on_read(verbs.get(name) or {}, bin_name)
+
+    # the main mode (the tool itself, path "") its trial showed a read: its forms do what it does
+    main_read = any(
+        was.chosen and was.name in unsure and not was.path and read_after_all(was.name)
+        for was in proposal.decisions
+    )
     # (try_proposal's decisions are the proposal's, in order, each acted on)
     for was, decision in zip(proposal.decisions, tried.decisions):
         item = by_verb.get(was.name) if was.chosen and was.name in unsure else None
@@ -129,12 +148,21 @@ def _settled_unsure(proposal, tried, report: TrialReport, unsure: list[str]):
             decisions.append(decision)
             continue
         name = was.name
-        danger = _danger_on_read(verbs.get(name) or {}, proposal.manifest.get("bin", ""))
-        if _answered_cleanly(item) and not danger:
+        danger = _danger_on_read(verbs.get(name) or {}, bin_name)
+        if read_after_all(name):
             body = dict(verbs[name])
             body["x-why"] = _read_after_all(str(body.get("x-why", "")))
             verbs[name] = body
             decisions.append(replace(was, effect="read", reason=_read_after_all(was.reason)))
+            continue
+        if main_read and FORM_OF_MAIN in was.reason and not danger and name in verbs:
+            # its own trial gave no clean answer (a sample its switch refused), wrote nothing, and
+            # its switch is no danger: a form of a main mode that reads
+            said = _form_read(item)
+            body = dict(verbs[name])
+            body["x-why"] = f"{body.get('x-why', '')}; {said}"
+            verbs[name] = body
+            decisions.append(replace(was, effect="read", reason=f"{was.reason}; {said}"))
             continue
         shown = danger or "no clean answer: " + (
             "it printed nothing"
@@ -288,8 +316,9 @@ def _tried_verb_by_verb(
     # what the tool writes into HOME on any run is its own state, not a write of any verb
     options["state"] = learn_state(manifest, **options)
 
-    def chain(name: str) -> TrialReport:
-        one = {**manifest, "verbs": {name: manifest["verbs"][name]}}
+    def chain(name: str, cli: list | None = None) -> TrialReport:
+        body = manifest["verbs"][name]
+        one = {**manifest, "verbs": {name: body if cli is None else {**body, "cli": cli}}}
         said = (facts or {}).get(name, VerbFacts())
         one, dash = trial_steps.settle_double_dash(one, name, said, **options)
         one, equals = trial_steps.settle_equals(one, name, **options)
@@ -321,11 +350,44 @@ def _tried_verb_by_verb(
         return trial_run.try_manifest(manifest, try_in_checked=True, **options)
     try:
         reports = _chains(manifest, names, chain, jobs, progress)
+        again = _failed_by_double_dash(manifest, reports, facts)
+        if again:
+            # a trial showed the tool refuses "--" after these had failed with it: tried again
+            # without it, as the tool-wide rule will write them (_double_dash_tool_wide)
+            redone = _chains(
+                manifest, list(again), lambda name: chain(name, again[name]), jobs, None
+            )
+            by_name = {e.verb: r for r in redone for e in r.evidence}
+            reports = [
+                by_name.get(r.evidence[0].verb, r) if len(r.evidence) == 1 else r for r in reports
+            ]
     finally:
         drain_cleanup()  # every scratch directory of these trials is gone before the evidence is used
     note = next((r.note for r in reports if r.note), "")
     evidence = tuple(item for r in reports for item in r.evidence)
     return TrialReport(_shared_state(manifest, evidence, options["state"]), note=note)
+
+
+def _failed_by_double_dash(manifest: dict, reports, facts) -> dict[str, list]:
+    """{verb: its cli without "--"} for the reads whose trial failed with a "--" their grammar says
+    nothing of, where another verb's trial showed the tool refuses or misreads "--"."""
+    evidence = [e for r in reports for e in r.evidence]
+    if facts is None or not any(e.double_dash == "dropped" for e in evidence):
+        return {}
+    verbs = manifest.get("verbs") or {}
+    out = {}
+    for item in evidence:
+        cli = list((verbs.get(item.verb) or {}).get("cli") or ())
+        said = facts.get(item.verb)
+        if (
+            item.kind in ("failed", "crashed", "lacks-operand")
+            and not item.double_dash
+            and said is not None
+            and said.double_dash is None
+            and "--" in cli[1:]
+        ):
+            out[item.verb] = without_double_dash(cli)
+    return out
 
 
 def _shared_state(manifest: dict, evidence: tuple[Evidence, ...], state) -> tuple[Evidence, ...]:

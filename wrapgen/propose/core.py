@@ -51,7 +51,13 @@ from wrapgen.propose.exitcodes import (
 )
 from wrapgen.propose.jcparse import propose_jc
 from wrapgen.propose.jsonsel import JsonChoice, select_json
-from wrapgen.propose.policy import PolicyGuess, classify, main_mode_effect, program_sandbox
+from wrapgen.propose.policy import (
+    FORM_OF_MAIN,
+    PolicyGuess,
+    classify,
+    main_mode_effect,
+    program_sandbox,
+)
 from wrapgen.propose.rules import rule
 from wrapgen.propose.runners import is_runner_tool, propose_runner
 from wrapgen.propose.select import (
@@ -339,7 +345,7 @@ def _own_effect(cand: Candidate, main_effect: tuple[str, str] | None, tool_name:
         return replace(
             guess,
             effect=main_effect[0],
-            reason=f"{main_effect[0]}: a form of the main command ({main_effect[1]})",
+            reason=f"{main_effect[0]}: {FORM_OF_MAIN} ({main_effect[1]})",
         )
     if (cand.fixed or cand.owns or not cand.path) and not guess.words and main_effect is not None:
         # a mode, or the main command itself in another form (``<main>.json``: its JSON selected)

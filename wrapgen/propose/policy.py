@@ -41,10 +41,20 @@ __all__ = [
     "NAME_EFFECTS",
     "SUMMARY_EFFECTS",
     "UNSURE_WRITE",
+    "FORM_OF_MAIN",
 ]
+
+# A switch's help that prints the tool's own help, usage or version ("Print help", "display this
+# help and exit", "output version information and exit"): no word of what the tool does
+_ABOUT_ITSELF = re.compile(
+    r"\s*(?:print|show|display|output)s?\s+(?:this\s+|the\s+)?(?:help|usage|version)\b", re.I
+)
 
 # The reason of a write that no word decided: wrap's trials may show it is a read (flows/trials.py).
 UNSURE_WRITE = "no read, write or delete word in its name or help; treated as a write to be safe"
+# The reason's words of a form (the main mode with an everyday switch, propose/forms.py), which does
+# what the main mode does: where a trial shows the main mode a read, so is the form (flows/trials.py).
+FORM_OF_MAIN = "a form of the main command"
 
 # The word tables are data: wrapgen/knowledge/data/effects.json (each word with its reason).
 NAME_EFFECTS: Mapping[str, str] = name_effects()
@@ -314,6 +324,8 @@ def main_mode_effect(root: Command, guess: PolicyGuess) -> PolicyGuess:
         return guess
     counts = {effect: 0 for effect in EFFECTS}
     for flag in root.flags:
+        if _ABOUT_ITSELF.match(flag.description or ""):
+            continue  # "Print help", "output version information": says nothing of the tool's job
         first = _FIRST_WORD.match(flag.description or "")
         key = _summary_key(first.group(1).lower()) if first else None
         if key is not None:

@@ -820,7 +820,9 @@ def resolve(match: dict, parsed: dict) -> tuple[dict | None, str, int]:
         return None, f"no operand slot for {left[0]!r}", len(match.get("opts") or {})
     extra = len([flag for flag in parsed["literals"] if flag not in used_literals])
     unfilled = len([name for name in parsed["required"] if name not in args])
-    return args, "", (unfilled, extra, parsed["effect"] != "read")
+    # of the verbs that express a read task, a person picks a read one (a read form that opens the
+    # store read-only) before a write that needs a confirmation, then the one with fewer fixed flags
+    return args, "", (unfilled, parsed["effect"] != "read", extra)
 
 
 def resolve_in_pack(match: dict, binding: dict) -> tuple[str | None, dict | None, str]:

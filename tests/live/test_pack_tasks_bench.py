@@ -226,6 +226,19 @@ def test_matcher_picks_the_verb_that_fits_best():
         },
     }
     assert bench.resolve_in_pack({"opts": {"-l|--format=long": True}}, ls)[1] == {"format": "long"}
+    # a read task: the read form (a fixed read-only switch) before the write that needs a confirmation
+    store = {
+        "bin": "wgstore",
+        "verbs": {
+            "execute": _verb(
+                ["wgstore", "--", "{{db}}", "{{sql}}"], {"db": STR, "sql": STR}, effect="write"
+            ),
+            "query": _verb(
+                ["wgstore", "-readonly", "--", "{{db}}", "{{sql}}"], {"db": STR, "sql": STR}
+            ),
+        },
+    }
+    assert bench.resolve_in_pack({"operands": ["a.db", "SELECT 1"]}, store)[0] == "query"
 
 
 def test_comparison_normalises_only_what_it_must():

@@ -10,6 +10,7 @@ from __future__ import annotations
 from wrapgen.model.tool import Command, Flag, Positional, Tool
 from wrapgen.model.usage import UsageEvidence, Use, UsedOperand
 from wrapgen.propose import propose
+from wrapgen.propose.args import plan_args
 from wrapgen.propose.evidence import fold
 
 _FILE = UsedOperand("file", "file")
@@ -103,3 +104,61 @@ def test_a_single_dash_word_is_its_flags_spelling_and_takes_its_abbreviation():
     assert fold(Use(path=(), flags=("-u",)), root).use.flags == ("-u",)
     # a letter no single-dash word starts with stays as written
     assert fold(Use(path=(), flags=("-z",)), root).use.flags == ("-z",)
+
+
+def _finder() -> Tool:
+    """A finder of many predicates, each with a value, none with a name a table knows."""
+    words = [f"-pred{i}" for i in range(20)]
+    root = Command(
+        path=(),
+        summary="Look for widgets.",
+        usage=("wfind [path...] [expression]",),
+        flags=tuple(
+            Flag(aliases=(w,), takes_value=True, value_name="X", description=f"widget test {i}")
+            for i, w in enumerate(words)
+        ),
+        positionals=(Positional("path", required=False, variadic=True),),
+    )
+    return Tool(name="wfind", root=root)
+
+
+def _valued(*flags: str, count: int = 1) -> Use:
+    return Use(
+        path=(),
+        flags=flags,
+        valued=flags,
+        values=tuple(UsedOperand("text") for _ in flags),
+        operands=(UsedOperand("directory", "directory"),),
+        count=count,
+    )
+
+
+def test_a_verb_fills_its_room_with_what_the_tools_other_uses_pass_first():
+    """Past its own uses' flags, a verb of a tool without subcommands offers the flags the tool's
+    other uses pass before the rest of the help's order: the last of twenty predicates, used by
+    another verb's uses, is offered; without that, the help's first twelve fill the room."""
+    root = _finder().root
+    plan = plan_args(root, tool="wfind", effect="read", fill=True, max_args=12)
+    assert "pred19" not in plan.properties
+    plan = plan_args(
+        root, tool="wfind", effect="read", fill=True, max_args=12, fill_first=frozenset({"-pred19"})
+    )
+    assert "pred19" in plan.properties
+
+
+def test_value_modes_some_use_passes_together_stay_offered_on_each_other():
+    """Every use passes a value flag, so each is a mode; two that one use combines stay offered on
+    each other's verbs, one no use combines with another is that mode's alone."""
+    usage = (
+        UsageEvidence(
+            tool="wfind",
+            source="tldr-pages",
+            uses=(_valued("-pred0"), _valued("-pred1", "-pred0"), _valued("-pred2", count=2)),
+        ),
+    )
+    verbs = _verbs(_finder(), usage)
+    by_required = {tuple(v["args"].get("required") or ()): v for v in verbs.values()}
+    pred0 = next(v for r, v in by_required.items() if "pred0" in r)
+    pred2 = next(v for r, v in by_required.items() if "pred2" in r)
+    assert "pred2" not in pred0["args"]["properties"]
+    assert "pred0" in pred2["args"]["properties"] or "pred1" in pred2["args"]["properties"]

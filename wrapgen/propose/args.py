@@ -395,6 +395,7 @@ def plan_args(
     uses: Sequence[Use] = (),
     fill: bool = False,
     lead: Sequence[Flag] = (),
+    fill_first: frozenset[str] = frozenset(),
 ) -> ArgPlan:
     """Choose and render the args of ``command``; ``fixed`` are literal mode tokens (``--files``).
 
@@ -405,7 +406,8 @@ def plan_args(
     although their names read as noise (``archiver -tvf``'s ``-v``), see ``_offered_flags``.
     ``max_args`` caps the flags and operands together. ``fill``: the verb is a whole tool's surface
     (a tool without subcommands): where too few of its flags have a name people know or a use
-    passes, its other flags fill the room in the help's own order, which lists what matters first. ``lead``: the root's options the command acts under (``leading_options``),
+    passes, its other flags fill the room in the help's own order, which lists what matters first, the flags of ``fill_first`` (what the tool's other uses pass) before
+    the rest. ``lead``: the root's options the command acts under (``leading_options``),
     each an optional arg written before the subcommand path (``cli_lead``).
     """
 
@@ -539,6 +541,8 @@ def plan_args(
         # a whole tool's surface, past what its uses pass: its other flags fill the room in the help's
         # own order, which lists what matters first (a name no table knows says no less than a short
         # letter does; with letters only, a help of long options gave its one verb no args at all)
+        # (what the tool's other uses pass first: a finder's -type beside its -name)
+        unknown.sort(key=lambda t: (not set(t[2].spellings) & fill_first, t[1]))
         filled = [entry for entry in unknown if fill][: max(0, room - len(ranked))]
         ranked += filled
         left_out += [

@@ -650,6 +650,9 @@ def _write_verb(
         # pass, its other flags fill the room in the help's own order (a page of examples passes a
         # few flags; an everyday one no example shows was left out: a linter's --max-warnings)
         fill=not draft.tool.root.subcommands,
+        fill_first=frozenset(s for c in draft.candidates for u in c.uses for s in u.flags)
+        if not draft.tool.root.subcommands
+        else frozenset(),
         lead=leading_options(
             draft.tool.root, cand.command, style=draft.tool.root.parser, tool=bin_name
         ),

@@ -258,6 +258,10 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
         if key not in kept:
             continue
         if not key and selectors and not by_operation:
+            # value flags some use passes together (a finder's -name beside -type) combine: each
+            # stays offered on the others' verbs, as a form's switch does; ones no use combines
+            # (a cutter's fields or characters) exclude each other
+            combined = {s for u in group if len(set(u.flags) & set(selectors)) > 1 for s in u.flags}
             for spelling, chosen in selectors.items():
                 flag = by_spelling[spelling]
                 out.append(
@@ -274,6 +278,7 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
                         note=f"every use passes a value flag: {spelling} is a mode",
                         uses=tuple(chosen),
                         source=origin,
+                        form=spelling in combined,
                     )
                 )
             continue

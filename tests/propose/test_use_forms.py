@@ -167,3 +167,23 @@ def test_value_modes_some_use_passes_together_stay_offered_on_each_other():
     pred2 = next(v for r, v in by_required.items() if "pred2" in r)
     assert "pred2" not in pred0["args"]["properties"]
     assert {"pred0", "pred1"} <= set(pred2["args"]["properties"])
+
+
+def test_with_no_use_the_help_ranks_forms_of_single_dash_words_too():
+    """A tool whose options are single-dash words and that no use names: its switches a person
+    reaches for (a name the flags table knows, a help that says what it shows) make forms, as
+    long options do elsewhere; a letter alone does not."""
+    root = Command(
+        path=(),
+        summary="Make a report of a widget file.",
+        usage=("wreport [options] FILE",),
+        flags=(
+            Flag(aliases=("-stat",), description="show the widget statistics"),
+            Flag(aliases=("-sort",), description="print the widgets in order"),
+            Flag(short="-x", description="print the widgets in hex"),
+        ),
+        positionals=(Positional("FILE"),),
+    )
+    verbs = _verbs(Tool(name="wreport", root=root), ())
+    fixed = [v["cli"][1] for v in verbs.values() if "its help ranks it" in v["x-why"]]
+    assert {"-stat", "-sort"} <= set(fixed) and "-x" not in fixed, fixed

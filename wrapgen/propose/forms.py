@@ -39,10 +39,16 @@ _FORMS = load("weights")["forms"].values()
 _THE_DEFAULT = re.compile(r"\((?:the\s+)?default\)", re.IGNORECASE)
 
 
+def _named(flag: Flag) -> bool:
+    """A switch with a name, not a letter alone: ``--numeric-sort``, or a single-dash word
+    (``-show_format``) of a tool whose options are words."""
+    return bool(flag.long) or (not flag.short and bool(flag.aliases))
+
+
 def form_score(flag: Flag) -> float:
     """How much a switch looks like one people run the tool with: its name's bonus, a short letter
     beside the long name, and a help that says it changes what the answer shows."""
-    name = (flag.long or "").lstrip("-")
+    name = flag.name if _named(flag) else ""
     score = preferred_weight(name) if name else 0.0
     if flag.short and flag.long:
         score += 1.0
@@ -84,12 +90,16 @@ def help_forms(root: Command, *, bin: str, candidates: Sequence[Candidate]) -> l
     scored = [
         (form_score(f), i, f)
         for i, f in enumerate(root.flags)
-        if f.long and _eligible(f, bin=bin, taken=taken)
+        if _named(f) and _eligible(f, bin=bin, taken=taken)
     ]
     scored = [t for t in scored if t[0] >= _FORMS["min_form_score"]]
     scored.sort(key=lambda t: (-t[0], t[1]))
     return [
-        _form(main, flag, f"a form of the main mode with {flag.long} (its help ranks it {score:g})")
+        _form(
+            main,
+            flag,
+            f"a form of the main mode with {flag.spelling} (its help ranks it {score:g})",
+        )
         for score, _, flag in scored[:room]
     ]
 

@@ -62,3 +62,40 @@ def test_an_archive_listing_gets_its_file_flag_required(tmp_path, cli, monkeypat
         [tar, "--list", "--file=pack.tar"], cwd=work, capture_output=True, text=True
     )
     assert json.loads(call.stdout) == {"ok": True, "result": human.stdout}
+
+
+def test_a_letters_flag_is_tried_with_a_file_where_its_description_says_so():
+    """`-f {{f}}`: a letter's name says nothing, its description names a key file; `-o {{o}}`,
+    described as an offset, is no file."""
+    verb = {
+        "cli": ["t", "-l", "-f", "{{f}}", "-o", "{{o}}"],
+        "args": {
+            "properties": {
+                "f": {"type": "string", "description": "Specifies the filename of the key file"},
+                "o": {"type": "string", "description": "add an offset to the position"},
+            }
+        },
+    }
+    assert optional_file_flags(verb) == ("f",)
+
+
+def test_a_key_tools_reads_get_their_key_file(tmp_path, cli, monkeypatch):
+    """A key tool's listing asks on its terminal for the key file when none is named; tried with
+    a sample key, its file flag becomes required and the fingerprint answers as the human's."""
+    keygen = require_tool("ssh-keygen")
+    require_tool("openssl")
+    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "packs"
+    result = cli("wrap", "ssh-keygen", "-o", str(out))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    verbs = yaml.safe_load((out / "ssh-keygen" / "pack.yaml").read_text())["verbs"]
+    name, listing = next((n, v) for n, v in verbs.items() if v["cli"][1:2] == ["-l"])
+    assert listing["policy"]["effect"] == "read"
+    assert "f" in listing["args"].get("required", []), listing
+    work = tmp_path / "work"
+    work.mkdir()
+    subprocess.run([keygen, "-q", "-t", "ed25519", "-N", "", "-f", str(work / "id")], check=True)
+    monkeypatch.chdir(work)
+    call = cli("exec", str(out / "ssh-keygen"), name, "--json", "--", "f=id")
+    human = subprocess.run([keygen, "-l", "-f", "id"], cwd=work, capture_output=True, text=True)
+    assert json.loads(call.stdout) == {"ok": True, "result": human.stdout}

@@ -138,8 +138,10 @@ def _operand_slots(verb: Mapping[str, Any], *, required: bool) -> tuple[str, ...
 def optional_file_flags(verb: Mapping[str, Any]) -> tuple[str, ...]:
     """The optional string args of a verb that are a flag's value (``--file={{file}}``, ``-f
     {{file}}``) whose name says they name a file (``fixture_kind`` of the name alone: ``file``,
-    ``input``, ``archive``; an ``--exclude`` pattern described as files is none): a read that fails without them may need its input there (an archiver's
-    ``--list`` reads the archive from stdin without ``--file``)."""
+    ``input``, ``archive``; an ``--exclude`` pattern described as files is none), or, for a
+    one-letter name, whose description says so (``-f``: "the filename of the key file"): a read
+    that fails without them may need its input there (an archiver's ``--list`` reads the archive
+    from stdin without ``--file``; a key tool asks on its terminal for the key file)."""
     schema = verb.get("args") or {}
     properties = schema.get("properties") or {}
     asked = set(schema.get("required") or ())
@@ -157,10 +159,15 @@ def optional_file_flags(verb: Mapping[str, Any]) -> tuple[str, ...]:
         else:
             continue
         prop = properties.get(name) or {}
+        # its name says it is a file (its description, which kind); a letter's name says nothing,
+        # so there its description decides ("-f: the filename of the key file")
+        said = fixture_kind(name) or (
+            len(name) == 1 and fixture_kind(name, prop.get("description", ""))
+        )
         if (
             name not in asked
             and prop.get("type", "string") == "string"
-            and fixture_kind(name)  # its name says it is a file (its description, which kind)
+            and said
             and name not in out
         ):
             out.append(name)

@@ -210,3 +210,16 @@ def test_a_file_or_directory_arg_gets_the_working_directory(name, description, e
     """A path that may be a directory gets '.', which holds the sample text, Python and JSON files;
     an arg named a file stays a file."""
     assert sample_for(name, description) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "expected"),
+    [
+        ("maxdepth", "Descend at most levels of directories below the starting-points", "1"),
+        ("levels", "", "1"),
+        ("limit", "how many to show", "1"),
+    ],
+)
+def test_a_depth_level_or_limit_gets_a_number(name, description, expected):
+    """A finder's -maxdepth LEVELS refuses a word ('Expected a positive decimal integer')."""
+    assert sample_for(name, description) == expected

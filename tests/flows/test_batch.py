@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
 
 from wrapgen.errors import UsageError
 from wrapgen.flows.batch import find_recipes
+
+FIXTURE_TOOLS = Path(__file__).resolve().parents[1] / "fixtures" / "tools"
 
 
 def test_find_recipes_skips_examples_subdirectory(tmp_path):
@@ -134,3 +138,41 @@ def test_memo_skips_unchanged_recipes_and_notices_edits(examples, tmp_path, monk
     recipe.write_text(recipe.read_text().replace("Deploy services to", "Ship services to"))
     third = run_batch([recipe], out_dir=tmp_path / "out", jobs=1, check=True).outcomes[0]
     assert not third.memoized and third.diffs and "Ship services to" in third.files["pack.yaml"]
+
+
+def test_check_compares_a_tool_whose_version_line_alone_changed_as_recorded(
+    tmp_path, cli, own_cache
+):
+    """A tool whose help is the pack's but whose version line names a library's patch release
+    (curl's 'OpenSSL/3.0.19' -> '3.0.22' on a machine updated since) passes --check with a warning
+    that names the new line; a write records it; a changed help still fails --check."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "wg-form"
+    text = (FIXTURE_TOOLS / "wg-form").read_text()
+    script.write_text(
+        text.replace('print("wg-form 0.1")', 'print("wg-form 0.1 (libwidget/2.1.0)")')
+    )
+    script.chmod(0o755)
+    recipe = tmp_path / "wg-form.yaml"
+    recipe.write_text("tool: wg-form\nsearch_paths: [bin]\n")
+    out = tmp_path / "out"
+    batch = ("batch", str(recipe), "-o", str(out), "-j", "1")
+    assert cli(*batch).exit_code == 0
+    pack_yaml = out / "wg-form" / "pack.yaml"
+    made = pack_yaml.read_text()
+    assert "libwidget/2.1.0" in made
+    script.write_text(script.read_text().replace("libwidget/2.1.0", "libwidget/2.1.1"))
+    check = cli(*batch, "--check")
+    assert check.exit_code == 0, check.stdout
+    assert "up to date" in check.stdout and "libwidget/2.1.1" in check.stdout
+    assert pack_yaml.read_text() == made
+    assert cli(*batch).exit_code == 0
+    assert "libwidget/2.1.1" in pack_yaml.read_text()
+    script.write_text(
+        script.read_text()
+        .replace("libwidget/2.1.1", "libwidget/2.1.2")
+        .replace("Widgets in capitals", "Widgets in upper case")
+    )
+    changed = cli(*batch, "--check")
+    assert changed.exit_code == 1 and "differs" in changed.stdout

@@ -21,7 +21,7 @@ from __future__ import annotations
 import difflib
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
@@ -223,26 +223,49 @@ def _root_lacks(tool, path: tuple[str, ...]) -> bool:
 
 
 class _Capture:
-    """A ``discover`` for ``wrap()`` that keeps the Tool it returns (override warnings need it)."""
+    """A ``discover`` for ``wrap()`` that keeps the Tool it returns (override warnings need it).
 
-    def __init__(self, tool=None, discover=None):
+    With ``pin``, the pack on disk there: where the tool's help is the one the pack was made from
+    and only its version line changed (a library's patch release in curl's line), the Tool is
+    given the recorded line, so that ``--check`` compares what wrapgen makes of the same help, not
+    the machine's patch level; ``repinned`` keeps the line the tool prints now.
+    """
+
+    def __init__(self, tool=None, discover=None, pin: Path | None = None):
         self.tool = tool
         self.discover = discover  # None: discovery from the tool's help
+        self.pin = pin
+        self.repinned = ""
 
     def __call__(self, *args, **kwargs):
         if self.tool is None:
             discover = self.discover
             if discover is None:
                 from wrapgen.probe.discover import discover
-            self.tool = discover(*args, **kwargs)
+            self.tool = self._pinned(discover(*args, **kwargs))
         return self.tool
 
+    def _pinned(self, tool):
+        if self.pin is None:
+            return tool
+        from wrapgen.flows.drift import drift_against
 
-def convert_recipe(path: str | os.PathLike, *, out_dir: str | os.PathLike = "adapters") -> Outcome:
+        drift = drift_against(self.pin, tool)
+        if drift is None or drift.level != "metadata":
+            return tool
+        self.repinned = tool.version
+        return replace(tool, version=drift.old_version)
+
+
+def convert_recipe(
+    path: str | os.PathLike, *, out_dir: str | os.PathLike = "adapters", check: bool = False
+) -> Outcome:
     """One recipe -> its pack files through ``wrapgen.flows.wrap.wrap`` (what ``wrap --recipe`` runs). Never raises.
 
     ``wrap`` runs with ``check=True`` so that the worker writes nothing: the batch decides what to
-    write once every recipe is in (duplicate pack ids are written by neither).
+    write once every recipe is in (duplicate pack ids are written by neither). ``check`` (batch
+    ``--check``): a tool whose help is the pack's but whose version line changed is compared as
+    made from the recorded line, and the new line is a warning (``_Capture``).
     """
     start = time.perf_counter()
     source = str(path)
@@ -262,7 +285,8 @@ def convert_recipe(path: str | os.PathLike, *, out_dir: str | os.PathLike = "ada
                 recipe.runner_dir,
                 file=recipe.runner_file,
                 explicit=recipe.runner_dir is not None,
-            )
+            ),
+            pin=Path(out_dir) / pack_id if check else None,
         )
         result = wrap(recipe=recipe, out_dir=out_dir, check=True, discover=capture)
         manifest = result.proposal.manifest
@@ -283,6 +307,12 @@ def convert_recipe(path: str | os.PathLike, *, out_dir: str | os.PathLike = "ada
             and not (w.startswith("recipe names ") and any(s in w for s in said))
         ]
         warnings += [d.format() for d in result.findings if d.level == "warning"]
+        if capture.repinned:
+            warnings.append(
+                f"{recipe.tool}: its version line is now {capture.repinned!r}, with the help the "
+                "pack was made from: --check compared the pack as made from the recorded line; "
+                f"`wrapgen batch` records the new one"
+            )
         errors = [d.format() for d in result.findings if d.level == "error"]
         if errors:
             return Outcome(
@@ -305,8 +335,9 @@ def convert_recipe(path: str | os.PathLike, *, out_dir: str | os.PathLike = "ada
             warnings=tuple(dict.fromkeys(warnings)),
             discovery_warnings=len(discovery),
             seconds=time.perf_counter() - start,
-            # A probe that timed out may answer next time: such a result is not worth keeping.
-            cacheable=not any("did not finish" in w for w in discovery),
+            # A probe that timed out may answer next time: such a result is not worth keeping; nor
+            # is one made from a recorded version line, which a later write must not take.
+            cacheable=not any("did not finish" in w for w in discovery) and not capture.repinned,
         )
     except WrapgenError as error:
         details = [d.format() for d in error.diagnostics]
@@ -328,8 +359,10 @@ def convert_recipe(path: str | os.PathLike, *, out_dir: str | os.PathLike = "ada
         )
 
 
-def _convert_group(paths: Sequence[Path], out_dir: str | os.PathLike) -> list[Outcome]:
-    return [convert_recipe(path, out_dir=out_dir) for path in paths]
+def _convert_group(
+    paths: Sequence[Path], out_dir: str | os.PathLike, check: bool = False
+) -> list[Outcome]:
+    return [convert_recipe(path, out_dir=out_dir, check=check) for path in paths]
 
 
 def _tool_identity(path: Path):
@@ -549,7 +582,7 @@ def run_batch(
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(todo) or 1))
     if jobs == 1:
         for i in todo:
-            results[i] = convert_recipe(recipes[i], out_dir=out_dir)
+            results[i] = convert_recipe(recipes[i], out_dir=out_dir, check=check)
             if progress:
                 progress(len(results), len(recipes), results[i])
     else:
@@ -567,7 +600,7 @@ def run_batch(
             groups.setdefault(f"#{i}" if ref is None else ref.path, []).append(i)
         with pool_class(max_workers=jobs) as pool:
             futures = {
-                pool.submit(_convert_group, [recipes[i] for i in group], out_dir): group
+                pool.submit(_convert_group, [recipes[i] for i in group], out_dir, check): group
                 for group in sorted(groups.values(), key=len, reverse=True)
             }
             for future in as_completed(futures):

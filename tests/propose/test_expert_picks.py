@@ -470,3 +470,22 @@ def test_a_command_that_runs_a_one_off_process_or_command_is_a_mega_command():
     assert "mega-command" in _excluded(("foo",), "Run a one-off command on a service.")
     assert _excluded(("foo",), "Run the process manager status") is None
     assert _excluded(("foo",), "Run a binary or example of the local package") is None
+
+
+def test_retired_and_flush_flags_are_noise_a_plain_one_is_not():
+    """'Do not use', obsolete and deprecated flags are never offered, nor one that only says when
+    the output is flushed (a call hands its output over when the tool ends)."""
+    assert flag_noise(Flag(long="--argfile", description="Do not use. Use --slurpfile instead."))
+    assert flag_noise(Flag(long="--old", description="Obsolete; kept for compatibility"))
+    assert flag_noise(Flag(long="--unbuffered", description="Flush the output after each object"))
+    assert flag_noise(Flag(long="--use", description="The module to use")) is None
+
+
+def test_a_filter_s_verbs_offer_no_retired_flag_from_its_man_page():
+    """jq's man page: its verbs fill their room with its flags, never '--argfile' (Do not use) nor
+    '--unbuffered' (when output is flushed), while other flags are."""
+    root = parse_help((FIXTURES / "help" / "man" / "jq.txt").read_text(), prog=("jq",), style="man")
+    verbs = propose(Tool(name="jq", root=root)).manifest["verbs"]
+    offered = {word for verb in verbs.values() for word in verb["cli"]}
+    assert not {w for w in offered if w.startswith(("--argfile", "--unbuffered"))}
+    assert len({w for w in offered if w.startswith("-") and w != "--"}) >= 3

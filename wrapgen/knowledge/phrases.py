@@ -18,6 +18,7 @@ __all__ = [
     "description_out",
     "group_weights",
     "noise_help_words",
+    "retired_words",
     "danger_words",
     "compiled",
     "preview_words",
@@ -68,6 +69,12 @@ def _alternation(table: str, template: str, flags: int) -> re.Pattern[str]:
 def noise_help_words() -> re.Pattern[str]:
     """Words in a flag's help that mark it as interactive or presentation only."""
     return _alternation("noise_help_words", r"\b(?:%s)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def retired_words() -> re.Pattern[str]:
+    """Words in a flag's help that say it is retired: deprecated, obsolete, 'Do not use'."""
+    return _alternation("retired_flags", r"(?:%s)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=None)

@@ -35,6 +35,7 @@ from wrapgen.knowledge.phrases import (
     noise_help_words,
     operand_from_file_words,
     other_output_format_words,
+    retired_words,
 )
 from wrapgen.knowledge.table import load
 from wrapgen.knowledge.tools import (
@@ -188,7 +189,7 @@ def flag_noise(flag: Flag) -> str | None:
     """Why a flag is noise for a pack, or None."""
     if flag.hidden:
         return "hidden"
-    if flag.deprecated or re.search(r"\bdeprecated\b", flag.description, re.I):
+    if flag.deprecated or retired_words().search(flag.description):
         return "deprecated"
     if re.search(r"\b(?:experimental|alpha)\b", flag.description, re.I):
         return "experimental"

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, replace
 
 from wrapgen.knowledge.dangerous_flags import dangerous_reason
-from wrapgen.knowledge.phrases import value_mode_words
+from wrapgen.knowledge.phrases import retired_words, value_mode_words
 from wrapgen.knowledge.words import kind_names
 from wrapgen.model.tool import Command, Flag
 from wrapgen.names import proposed_verb_name
@@ -111,7 +111,7 @@ def _usable(flag: Flag) -> bool:
         bool(flag.long)
         and not flag.hidden
         and not flag.deprecated
-        and not re.search(r"\bdeprecated\b", flag.description or "", re.I)
+        and not retired_words().search(flag.description or "")
     )
 
 

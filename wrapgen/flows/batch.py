@@ -236,6 +236,7 @@ class _Capture:
         self.discover = discover  # None: discovery from the tool's help
         self.pin = pin
         self.repinned = ""
+        self.found = None  # the Tool as discovered, where it was given the recorded line
 
     def __call__(self, *args, **kwargs):
         if self.tool is None:
@@ -253,7 +254,7 @@ class _Capture:
         drift = drift_against(self.pin, tool)
         if drift is None or drift.level != "metadata":
             return tool
-        self.repinned = tool.version
+        self.repinned, self.found = tool.version, tool
         return replace(tool, version=drift.old_version)
 
 
@@ -325,7 +326,8 @@ def convert_recipe(
             )
         from wrapgen.flows.drift import drift_against
 
-        drift = drift_against(result.pack_dir, capture.tool) if capture.tool is not None else None
+        found = capture.found or capture.tool  # (the drift the tool shows, recorded line or not)
+        drift = drift_against(result.pack_dir, found) if found is not None else None
         return Outcome(
             source=source,
             pack_id=result.pack_id,

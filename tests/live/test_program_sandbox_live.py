@@ -79,7 +79,7 @@ def test_a_graph_filter_is_tried_on_a_graph_and_answers_as_a_read(tmp_path, cli,
     fmt = next(
         a
         for a, p in verb["args"]["properties"].items()
-        if p.get("type") == "string" and a != operand
+        if p.get("type") == "string" and a != operand and "format" in p.get("description", "")
     )
     envelope = _exec(cli, pack, name, work, monkeypatch, **{operand: ["graph.gv"], fmt: "plain"})
     human = subprocess.run([dot, "-Tplain", "graph.gv"], cwd=work, capture_output=True, text=True)

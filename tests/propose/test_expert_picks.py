@@ -489,3 +489,21 @@ def test_a_filter_s_verbs_offer_no_retired_flag_from_its_man_page():
     offered = {word for verb in verbs.values() for word in verb["cli"]}
     assert not {w for w in offered if w.startswith(("--argfile", "--unbuffered"))}
     assert len({w for w in offered if w.startswith("-") and w != "--"}) >= 3
+
+
+def test_about_itself_and_placeholder_spellings_are_never_offered():
+    """'-V  Print version and exit' says nothing of the tool's job; '-Gname=val  Set graph attribute
+    'name' to 'val'' is -G glued to a name of the caller's, not a flag spelled -Gname."""
+    assert flag_noise(Flag(short="-V", description="Print version and exit"))
+    assert flag_noise(Flag(short="-Gname", description="Set graph attribute 'name' to 'val'"))
+    assert flag_noise(Flag(short="-T", description="Set output format to 'v'")) is None
+
+
+def test_a_graph_filter_s_verbs_offer_its_format_not_its_version_or_patterns():
+    """dot's captured help (-V, -Gname=val, -Tv ...): its verbs offer -T and other flags, never -V
+    nor a spelling with a placeholder in it."""
+    root = parse_help((FIXTURES / "help" / "gnu" / "dot.txt").read_text(), prog=("dot",))
+    verbs = propose(Tool(name="dot", root=root)).manifest["verbs"]
+    offered = {word for verb in verbs.values() for word in verb["cli"]}
+    assert "-T" in offered
+    assert not offered & {"-V", "-Gname", "-Nname", "-Ename"}

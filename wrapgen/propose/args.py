@@ -51,7 +51,7 @@ from wrapgen.model.usage import Use
 from wrapgen.names import arg_name as _valid_arg_name
 from wrapgen.propose.evidence import operands_from_uses, used_flags
 from wrapgen.propose.operands import operands, usage_split
-from wrapgen.propose.policy import flag_destroys
+from wrapgen.propose.policy import ABOUT_ITSELF, flag_destroys
 from wrapgen.propose.rules import rule
 from wrapgen.propose.text import flag_description, operand_description
 
@@ -191,6 +191,10 @@ def flag_noise(flag: Flag) -> str | None:
         return "hidden"
     if flag.deprecated or retired_words().search(flag.description):
         return "deprecated"
+    if ABOUT_ITSELF.match(flag.description or ""):
+        return "about the tool itself: its help, usage or version"
+    if _placeholder_spelling(flag):
+        return "a pattern, not a flag: its help quotes part of its spelling as a placeholder"
     if re.search(r"\b(?:experimental|alpha)\b", flag.description, re.I):
         return "experimental"
     names = [s.lstrip("-") for s in flag.spellings]
@@ -206,6 +210,16 @@ def flag_noise(flag: Flag) -> str | None:
     if _NOISE_WORDS.search(flag.description):
         return "interactive or presentation only"
     return None
+
+
+def _placeholder_spelling(flag: Flag) -> bool:
+    """A single-dash spelling whose tail its own help quotes as a placeholder (``-Gname=val``: "Set
+    graph attribute 'name' to 'val'"): the tool takes ``-G`` glued to a name of the caller's."""
+    for spelling in flag.spellings:
+        tail = spelling[2:] if not spelling.startswith("--") else ""
+        if len(tail) >= 2 and re.search(rf"['\"`]{re.escape(tail)}['\"`]", flag.description or ""):
+            return True
+    return False
 
 
 @rule("does a short switch of a tool without subcommands lead a usage line of its own?")

@@ -46,7 +46,7 @@ __all__ = [
 
 # A switch's help that prints the tool's own help, usage or version ("Print help", "display this
 # help and exit", "output version information and exit"): no word of what the tool does
-_ABOUT_ITSELF = re.compile(
+ABOUT_ITSELF = re.compile(
     r"\s*(?:print|show|display|output)s?\s+(?:this\s+|the\s+)?(?:help|usage|version)\b", re.I
 )
 
@@ -324,7 +324,7 @@ def main_mode_effect(root: Command, guess: PolicyGuess) -> PolicyGuess:
         return guess
     counts = {effect: 0 for effect in EFFECTS}
     for flag in root.flags:
-        if _ABOUT_ITSELF.match(flag.description or ""):
+        if ABOUT_ITSELF.match(flag.description or ""):
             continue  # "Print help", "output version information": says nothing of the tool's job
         first = _FIRST_WORD.match(flag.description or "")
         key = _summary_key(first.group(1).lower()) if first else None

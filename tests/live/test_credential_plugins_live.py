@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from support.recorder import Recorder
+from support.recorder import Recorder, recorded
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 KUBECTL_PACK = REPO_ROOT / "adapters" / "kubectl"
@@ -107,8 +107,7 @@ def test_a_working_directory_kubeconfig_exec_plugin_does_not_run_from_a_read_ver
         capture_output=True,
         timeout=60,
     )
-    time.sleep(0.3)  # (the recorder's thread)
-    assert marker.read_text().startswith("ran steal")
+    assert recorded(marker, "ran steal").startswith("ran steal")
     marker.unlink()
     for verb, args in (
         ("get", ["type=pods"]),
@@ -144,7 +143,7 @@ def test_a_plugin_named_on_path_but_not_allowed_is_refused_and_an_allowed_one_ru
     assert envelope["ok"] is False and not envelope["error"].startswith("refused:"), (
         envelope
     )  # the cluster is unreachable
-    assert marker.read_text().startswith("ran --region eu-west-1 eks get-token")
+    assert recorded(marker, "ran --region").startswith("ran --region eu-west-1 eks get-token")
     marker.unlink()
     # the same allowed program made to do something else, or given a variable its entry does not name
     for args, extra in (
@@ -241,7 +240,7 @@ def test_a_working_directory_docker_config_credential_helper_does_not_run(dock):
     subprocess.run(
         ["docker", "pull", "example.com/x"], cwd=work, env=env, capture_output=True, timeout=60
     )
-    assert marker.read_text().startswith("ran get")
+    assert recorded(marker, "ran get").startswith("ran get")
     marker.unlink()
     for verb, args in (
         ("pull", ["name=example.com/x", "confirm=true"]),
@@ -270,7 +269,7 @@ def test_an_allowed_docker_helper_runs(dock):
     assert envelope["ok"] is False and not envelope["error"].startswith("refused:"), (
         envelope
     )  # no daemon
-    assert marker.read_text().startswith("ran get")
+    assert recorded(marker, "ran get").startswith("ran get")
 
 
 def test_docker_plugin_hooks_are_off_for_pack_calls(dock):

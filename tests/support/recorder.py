@@ -13,7 +13,7 @@ import threading
 import time
 from pathlib import Path
 
-__all__ = ["Recorder"]
+__all__ = ["Recorder", "recorded"]
 
 
 class Recorder:
@@ -60,3 +60,16 @@ class Recorder:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def recorded(marker: Path, text: str = "", bound: float = 30.0) -> str:
+    """What ``marker`` holds once it holds ``text`` (any text, by default): a program that wrote
+    before its call returned reaches the marker when the recorder's thread has copied it, later on a
+    busy machine. The bound only catches a program that never wrote; then what it holds, or ''."""
+    marker = Path(marker)
+    deadline = time.monotonic() + bound
+    while True:
+        held = marker.read_text() if marker.exists() else ""
+        if (held and text in held) or time.monotonic() > deadline:
+            return held
+        time.sleep(0.05)

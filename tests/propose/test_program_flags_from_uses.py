@@ -49,7 +49,7 @@ COMMAND_NAME = Flag(
     long="--command",
     takes_value=True,
     value_name="COMMAND",
-    description="Show the help of the named command.",
+    description="Show only the processes of the named command.",
 )
 ADD_NOQA = Flag(
     long="--add-noqa",

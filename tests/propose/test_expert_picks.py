@@ -497,6 +497,8 @@ def test_about_itself_and_placeholder_spellings_are_never_offered():
     assert flag_noise(Flag(short="-V", description="Print version and exit"))
     assert flag_noise(Flag(short="-Gname", description="Set graph attribute 'name' to 'val'"))
     assert flag_noise(Flag(short="-T", description="Set output format to 'v'")) is None
+    chart = Flag(long="--release", takes_value=True, description="Show the version of the chart")
+    assert flag_noise(chart) is None
 
 
 def test_a_graph_filter_s_verbs_offer_its_format_not_its_version_or_patterns():

@@ -191,7 +191,8 @@ def flag_noise(flag: Flag) -> str | None:
         return "hidden"
     if flag.deprecated or retired_words().search(flag.description):
         return "deprecated"
-    if ABOUT_ITSELF.match(flag.description or ""):
+    if not flag.takes_value and ABOUT_ITSELF.match(flag.description or ""):
+        # (a switch: a flag with a value shows that value's help or version, not the tool's)
         return "about the tool itself: its help, usage or version"
     if _placeholder_spelling(flag):
         return "a pattern, not a flag: its help quotes part of its spelling as a placeholder"

@@ -509,3 +509,11 @@ def test_a_graph_filter_s_verbs_offer_its_format_not_its_version_or_patterns():
     offered = {word for verb in verbs.values() for word in verb["cli"]}
     assert "-T" in offered
     assert not offered & {"-V", "-Gname", "-Nname", "-Ename"}
+
+
+def test_a_flag_that_opens_an_inspector_is_noise():
+    """'--inspect-config  Open the config inspector with the current configuration' serves a page
+    for a person until stopped; a call gets no answer."""
+    inspector = "Open the config inspector with the current configuration"
+    assert flag_noise(Flag(long="--inspect-config", description=inspector))
+    assert flag_noise(Flag(long="--print-config", description="Print the configuration")) is None

@@ -304,3 +304,16 @@ def test_a_flag_that_requires_a_file_of_code_is_dangerous():
         dangerous_reason(Flag(long="--require-hashes", description="Require a hash"), tool="wgtab")
         is None
     )
+
+
+def test_a_flag_naming_the_plugins_to_use_loads_code():
+    """A linter's '--plugin [String]  Specify plugins': a plugin is code the tool loads, so the flag
+    is dangerous on a read; listing or turning plugins off is not."""
+    assert help_danger("Specify plugins")
+    assert help_danger("Use the plugin NAME for this run")
+    assert help_danger("List plugins") is None
+    assert help_danger("Disable all plugins") is None
+    plugin = Flag(
+        long="--plugin", takes_value=True, value_name="String", description="Specify plugins"
+    )
+    assert dangerous_reason(plugin, tool="wgtab")

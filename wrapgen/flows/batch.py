@@ -226,7 +226,7 @@ class _Capture:
     """A ``discover`` for ``wrap()`` that keeps the Tool it returns (override warnings need it).
 
     With ``pin``, the pack on disk there: where the tool's help is the one the pack was made from
-    and only its version line changed (a library's patch release in curl's line), the Tool is
+    and only its version line changed (the patch release of a library the line names), the Tool is
     given the recorded line, so that ``--check`` compares what wrapgen makes of the same help, not
     the machine's patch level; ``repinned`` keeps the line the tool prints now.
     """

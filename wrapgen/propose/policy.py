@@ -42,6 +42,7 @@ __all__ = [
     "SUMMARY_EFFECTS",
     "UNSURE_WRITE",
     "FORM_OF_MAIN",
+    "ABOUT_ITSELF",
 ]
 
 # A switch's help that prints the tool's own help, usage or version ("Print help", "display this

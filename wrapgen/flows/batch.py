@@ -228,7 +228,8 @@ class _Capture:
     With ``pin``, the pack on disk there: where the tool's help is the one the pack was made from
     and only its version line changed (the patch release of a library the line names), the Tool is
     given the recorded line, so that ``--check`` compares what wrapgen makes of the same help, not
-    the machine's patch level; ``repinned`` keeps the line the tool prints now.
+    the machine's patch level; ``repinned`` keeps the line the tool prints now, and ``drift`` the
+    drift of the tool as discovered against that pack (what the batch reports, computed once).
     """
 
     def __init__(self, tool=None, discover=None, pin: Path | None = None):
@@ -236,7 +237,7 @@ class _Capture:
         self.discover = discover  # None: discovery from the tool's help
         self.pin = pin
         self.repinned = ""
-        self.found = None  # the Tool as discovered, where it was given the recorded line
+        self.drift = None
 
     def __call__(self, *args, **kwargs):
         if self.tool is None:
@@ -251,11 +252,11 @@ class _Capture:
             return tool
         from wrapgen.flows.drift import drift_against
 
-        drift = drift_against(self.pin, tool)
-        if drift is None or drift.level != "metadata":
+        self.drift = drift_against(self.pin, tool)
+        if self.drift is None or self.drift.level != "metadata":
             return tool
-        self.repinned, self.found = tool.version, tool
-        return replace(tool, version=drift.old_version)
+        self.repinned = tool.version
+        return replace(tool, version=self.drift.old_version)
 
 
 def convert_recipe(
@@ -326,8 +327,12 @@ def convert_recipe(
             )
         from wrapgen.flows.drift import drift_against
 
-        found = capture.found or capture.tool  # (the drift the tool shows, recorded line or not)
-        drift = drift_against(result.pack_dir, found) if found is not None else None
+        if capture.pin == result.pack_dir:
+            drift = capture.drift  # (the tool as discovered, before it was given the recorded line)
+        else:
+            drift = (
+                drift_against(result.pack_dir, capture.tool) if capture.tool is not None else None
+            )
         return Outcome(
             source=source,
             pack_id=result.pack_id,

@@ -544,6 +544,23 @@ def _findings(report) -> list[dict]:
 # judging one tool in one regime
 
 
+# Why a pick is missing, as a class (what part of the proposal would have to change): the bench
+# reports how many misses each class holds, a figure that may be read on the held-out half, where
+# the tools' own rows may not be (bench/split_tools.py).
+MISS_CLASSES = (
+    ("no main verb", lambda match, why: not match.get("path") and why.startswith("no verb for")),
+    ("no verb at its subcommand path", lambda match, why: why.startswith("no verb for")),
+    ("a flag not offered", lambda match, why: why.startswith("no arg for")),
+    ("an operand not offered", lambda match, why: why.startswith("no operand slot")),
+    ("a value its type refuses", lambda match, why: why.startswith("a value does not fit")),
+)
+
+
+def miss_class(match: dict, why: str) -> str:
+    """The class of one missed pick, from resolve_in_pack's reason."""
+    return next((name for name, test in MISS_CLASSES if test(match, why)), "other")
+
+
 def judge_tool(name: str, info: dict, picks: dict, tldr_root: Path | None) -> dict:
     row: dict = {"wrap_seconds": info["seconds"]}
     pack = info.get("pack")
@@ -558,15 +575,22 @@ def judge_tool(name: str, info: dict, picks: dict, tldr_root: Path | None) -> di
     groups = flag_groups(Path(pack["root"]), pack["pack_id"])
     table = picks.get(name)
     if table:
-        present, missing, forbidden = [], [], []
+        present, missing, forbidden, missed_why = [], [], [], []
         for pick in table["picks"]:
-            verb, _args, _why = pt.resolve_in_pack(with_aliases(pick["match"], groups), binding)
+            verb, _args, why = pt.resolve_in_pack(with_aliases(pick["match"], groups), binding)
             (present if verb else missing).append(pick["name"])
+            if not verb:
+                missed_why.append(miss_class(pick["match"], why))
         for pick in table["forbidden"]:
             verb, _args, _why = pt.resolve_in_pack(with_aliases(pick["match"], groups), binding)
             if verb:
                 forbidden.append(f"{pick['name']} ({verb})")
-        row["picks"] = {"present": present, "missing": missing, "forbidden": forbidden}
+        row["picks"] = {
+            "present": present,
+            "missing": missing,
+            "forbidden": forbidden,
+            "missed_why": missed_why,
+        }
     if tldr_root is not None:
         examples = tldr_examples(tldr_root, name)
         if examples:
@@ -602,6 +626,7 @@ def totals(rows: dict, names: list[str], tasks: dict | None) -> dict:
         "tried": 0,
         "tasks": 0,
         "one_command": [],
+        "missed_why": {},
     }
     for name in names:
         row = rows.get(name)
@@ -615,6 +640,8 @@ def totals(rows: dict, names: list[str], tasks: dict | None) -> dict:
             t["picks"] += len(row["picks"]["present"])
             t["picks_of"] += len(row["picks"]["present"]) + len(row["picks"]["missing"])
             t["forbidden"] += len(row["picks"]["forbidden"])
+            for why in row["picks"].get("missed_why", []):
+                t["missed_why"][why] = t["missed_why"].get(why, 0) + 1
         if "tldr" in row:
             t["tldr"] += len(row["tldr"]["expressible"])
             t["tldr_of"] += len(row["tldr"]["expressible"]) + len(row["tldr"]["not_expressible"])
@@ -660,6 +687,14 @@ def print_report(result: dict) -> None:
         test = [n for n in result["test_set"] if n in rows]
         if test:
             print(table_line(f"the 22 of issue 26, {regime}", totals(rows, test, tasks)))
+    print("\n== why picks were missed (classes; counts only, so readable on the held-out half)")
+    for regime, rows in result["regimes"].items():
+        for half in ("held_out", "tuning"):
+            names = [n for n in halves[half] if n in rows]
+            if names:
+                why = totals(rows, names, None)["missed_why"]
+                text = ", ".join(f"{k} {v}" for k, v in sorted(why.items(), key=lambda kv: -kv[1]))
+                print(f"  {half.replace('_', '-')}, {regime}: {text or 'none'}")
     for regime, rows in result["regimes"].items():
         print(f"\n== {regime}: per tool (half, wrap s, verbs, picks, forbidden, tldr, tasks)")
         tasks = result["tasks"].get(regime, {})

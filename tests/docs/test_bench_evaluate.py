@@ -213,3 +213,43 @@ def test_no_try_judges_the_proposal_before_any_trial(monkeypatch, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "wrapped with --no-try" in done.stdout
     assert json.loads(out.read_text())["trials"] is False
+
+
+def test_a_missed_pick_is_counted_in_the_class_of_what_the_pack_lacks(monkeypatch):
+    """A pick the pack cannot express is classed by what it lacks (the main verb, a verb at its
+    path, a flag, an operand), and the half's totals count each class."""
+    evaluate = _evaluate(monkeypatch)
+    binding = {
+        "bin": "tool",
+        "verbs": {
+            "tool": {"argv": ["tool", "--count", "{{count}}"], "args": {"properties": {}}},
+            "log": {"argv": ["tool", "log"]},
+        },
+    }
+    picks = {
+        "tool": {
+            "picks": [
+                {"name": p, "match": evaluate.parse_match(p)}
+                for p in ("log", "log --oneline", "log @path", "show @ref", "--count=3")
+            ],
+            "forbidden": [],
+        }
+    }
+    info = {"seconds": 1, "pack": {"binding": binding, "root": "/nonexistent", "pack_id": "x"}}
+    row = evaluate.judge_tool("tool", info, picks, None)
+    assert row["picks"]["present"] == ["log", "--count=3"]
+    assert row["picks"]["missed_why"] == [
+        "a flag not offered",
+        "an operand not offered",
+        "no verb at its subcommand path",
+    ]
+    counted = evaluate.totals({"tool": row}, ["tool"], None)["missed_why"]
+    assert counted == {
+        "a flag not offered": 1,
+        "an operand not offered": 1,
+        "no verb at its subcommand path": 1,
+    }
+    no_main = {"bin": "tool", "verbs": {"log": {"argv": ["tool", "log"]}}}
+    info["pack"]["binding"] = no_main
+    row = evaluate.judge_tool("tool", info, picks, None)
+    assert "no main verb" in row["picks"]["missed_why"]

@@ -330,12 +330,17 @@ def _aliases(spellings: list[str], groups: list[set]) -> set:
 
 def expresses(tokens: list[tuple[str, str]], parsed: dict, groups: list[set]) -> bool:
     """Whether one verb (pack_tasks.parse_verb's reading of it) can express an example."""
+    return not why_not(tokens, parsed, groups)
+
+
+def why_not(tokens: list[tuple[str, str]], parsed: dict, groups: list[set]) -> str:
+    """Why one verb cannot express an example, as a class of MISS_CLASSES ("" where it can)."""
     words = []
     rest = _after_leading_flags(list(tokens), parsed["path"])
     while rest and rest[0][0] == "word":
         words.append(rest.pop(0)[1])
     if words[: len(parsed["path"])] != parsed["path"]:
-        return False
+        return "no main verb" if not words else "no verb at its subcommand path"
     operands = words[len(parsed["path"]) :]  # words past the verb's path are literal operands
     literals, slots, props = parsed["literals"], parsed["slots"], parsed["props"]
     index = 0
@@ -360,32 +365,36 @@ def expresses(tokens: list[tuple[str, str]], parsed: dict, groups: list[set]) ->
             index += 1
             continue
         if literal is None and slot is None:
-            return False
+            return "a flag not offered"
         # a switch the verb has: a value after it is an operand
     slots_left = [name for name, _after in parsed["operands"]]
     arrays = [name for name in slots_left if (props.get(name) or {}).get("type") == "array"]
     if len(operands) > len(slots_left) and not arrays:
-        return False
-    return True
+        return "an operand not offered"
+    return ""
 
 
 def tldr_score(examples: list[str], binding: dict, groups: dict) -> dict:
     parsed = [pt.parse_verb(binding.get("bin", ""), verb) for verb in binding["verbs"].values()]
-    done, missed = [], []
+    done, missed, missed_why = [], [], []
     for example in examples:
-        if any(
-            expresses(
+        reasons = [
+            why_not(
                 example_tokens(variant),
                 verb,
                 groups.get(" ".join(verb["path"]), []) + groups.get("", []),
             )
             for variant in example_variants(example)
             for verb in parsed
-        ):
+        ]
+        if "" in reasons:
             done.append(example)
-        else:
-            missed.append(example)
-    return {"expressible": done, "not_expressible": missed}
+            continue
+        missed.append(example)
+        # the nearest verb's reason: one at the example's path lacks a flag or an operand
+        near = [r for r in reasons if not r.startswith("no ")]
+        missed_why.append(min(near or reasons or ["no main verb"]))
+    return {"expressible": done, "not_expressible": missed, "missed_why": missed_why}
 
 
 def example_operands(tokens: list[tuple[str, str]], path: list[str]) -> int:
@@ -627,6 +636,7 @@ def totals(rows: dict, names: list[str], tasks: dict | None) -> dict:
         "tasks": 0,
         "one_command": [],
         "missed_why": {},
+        "tldr_missed_why": {},
     }
     for name in names:
         row = rows.get(name)
@@ -645,6 +655,8 @@ def totals(rows: dict, names: list[str], tasks: dict | None) -> dict:
         if "tldr" in row:
             t["tldr"] += len(row["tldr"]["expressible"])
             t["tldr_of"] += len(row["tldr"]["expressible"]) + len(row["tldr"]["not_expressible"])
+            for why in row["tldr"].get("missed_why", []):
+                t["tldr_missed_why"][why] = t["tldr_missed_why"].get(why, 0) + 1
             if row["verbs"] == 1 and row.get("uses", 0) >= 2:
                 t["one_command"].append(name)
         for task in (tasks or {}).get(name, []):
@@ -687,14 +699,20 @@ def print_report(result: dict) -> None:
         test = [n for n in result["test_set"] if n in rows]
         if test:
             print(table_line(f"the 22 of issue 26, {regime}", totals(rows, test, tasks)))
-    print("\n== why picks were missed (classes; counts only, so readable on the held-out half)")
+    print(
+        "\n== why picks and tldr examples were missed (classes; counts only, so readable on the "
+        "held-out half)"
+    )
     for regime, rows in result["regimes"].items():
         for half in ("held_out", "tuning"):
             names = [n for n in halves[half] if n in rows]
             if names:
-                why = totals(rows, names, None)["missed_why"]
-                text = ", ".join(f"{k} {v}" for k, v in sorted(why.items(), key=lambda kv: -kv[1]))
-                print(f"  {half.replace('_', '-')}, {regime}: {text or 'none'}")
+                t = totals(rows, names, None)
+                for label, key in (("picks", "missed_why"), ("tldr", "tldr_missed_why")):
+                    text = ", ".join(
+                        f"{k} {v}" for k, v in sorted(t[key].items(), key=lambda kv: -kv[1])
+                    )
+                    print(f"  {half.replace('_', '-')}, {regime}, {label}: {text or 'none'}")
     for regime, rows in result["regimes"].items():
         print(f"\n== {regime}: per tool (half, wrap s, verbs, picks, forbidden, tldr, tasks)")
         tasks = result["tasks"].get(regime, {})

@@ -253,3 +253,18 @@ def test_a_missed_pick_is_counted_in_the_class_of_what_the_pack_lacks(monkeypatc
     info["pack"]["binding"] = no_main
     row = evaluate.judge_tool("tool", info, picks, None)
     assert "no main verb" in row["picks"]["missed_why"]
+
+
+def test_a_tldr_example_no_verb_expresses_is_classed_by_its_nearest_verb(monkeypatch):
+    """An example whose path a verb has is missed for the flag or operand that verb lacks; one whose
+    path no verb has, for the verb."""
+    evaluate = _evaluate(monkeypatch)
+    binding = {"bin": "tool", "verbs": {"log": {"argv": ["tool", "log"]}}}
+    examples = ["tool log", "tool log --oneline", "tool log {{path}}", "tool show {{ref}}"]
+    score = evaluate.tldr_score(examples, binding, {})
+    assert score["expressible"] == ["tool log"]
+    assert score["missed_why"] == [
+        "a flag not offered",
+        "an operand not offered",
+        "no verb at its subcommand path",
+    ]

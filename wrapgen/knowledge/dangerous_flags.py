@@ -41,6 +41,7 @@ __all__ = [
     "help_danger",
     "is_program_file",
     "names_a_command",
+    "output_file_flag",
 ]
 
 
@@ -177,21 +178,35 @@ def _short_options(tool: str) -> frozenset[str]:
     )
 
 
+def _writes_output_file(flag: Flag) -> bool:
+    """``-o FILE``, ``--output=FILENAME``: a flag named as an output destination whose value is a
+    file (``output_flags``), not a format (``--output json``)."""
+    return (
+        flag.takes_value
+        and flag.name in _OUTPUT_FLAGS
+        and bool(
+            _FILE_VALUE.match(flag.value_name or "")
+            or re.search(r"\bfile\b", flag.description, re.I)
+        )
+        and not re.search(r"\bformat\b", flag.description, re.I)
+    )
+
+
+def output_file_flag(flag: Flag, *, tool: str) -> bool:
+    """A flag whose one danger is that it writes the tool's output into the file it names (``-o
+    FILE``), and which no catalogue entry holds for a reason of its own: a read must never take it,
+    a write may (writing is what that verb declares, its confirm gate asks first, and its sandbox
+    bounds where the file can go)."""
+    return _writes_output_file(flag) and not any(_catalogue_hit(s, tool) for s in flag.spellings)
+
+
 def dangerous_reason(flag: Flag, *, tool: str) -> str | None:
     """Why ``flag`` must stay off a read verb, or None when it is harmless."""
     for spelling in flag.spellings:
         hit = _catalogue_hit(spelling, tool)
         if hit:
             return hit
-    if (
-        flag.takes_value
-        and flag.name in _OUTPUT_FLAGS
-        and (
-            _FILE_VALUE.match(flag.value_name or "")
-            or re.search(r"\bfile\b", flag.description, re.I)
-        )
-        and not re.search(r"\bformat\b", flag.description, re.I)
-    ):
+    if _writes_output_file(flag):
         return f"{flag.spellings[0]} writes the output to a file"
     if flag.takes_value and (
         flag.name in _CONFIG_FLAGS

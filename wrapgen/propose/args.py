@@ -20,7 +20,12 @@ from wrapgen.knowledge.commands import (
     is_revision_operand,
     options_after_operands,
 )
-from wrapgen.knowledge.dangerous_flags import ValueGuard, dangerous_reason, value_guard
+from wrapgen.knowledge.dangerous_flags import (
+    ValueGuard,
+    dangerous_reason,
+    output_file_flag,
+    value_guard,
+)
 from wrapgen.knowledge.flags import (
     kept_when_shown,
     kept_when_shown_on_text,
@@ -453,10 +458,24 @@ def plan_args(
             by_name.setdefault(norm(s), f)
 
     takes_required_operand = any(p.required for _, p in positionals)
+    # the flags the verb's uses and its help's examples pass
+    evidenced = frozenset(used) | example_spellings(
+        command.examples if examples is None else examples,
+        frozenset(sp for f in (*all_flags, *command.global_flags) for sp in f.spellings),
+    )
 
     def usable(flag: Flag, *, asked: bool) -> str | None:
         if set(flag.spellings) & set(fixed) or (json_flag and json_flag in flag.spellings):
             return "set by the command itself"
+        if (
+            effect != "read"
+            and evidenced & set(flag.spellings)
+            and output_file_flag(flag, tool=tool)
+        ):
+            # the file a write's uses name (an encoder's -o FILE) is asked for by those uses: neither
+            # noise (the pack does not control where a write puts its file) nor a danger there
+            # (writing is what the verb declares; its sandbox bounds where)
+            asked = True
         danger = dangerous_reason(flag, tool=tool)
         if danger and (effect == "read" or not asked):
             return f"dangerous: {danger}"

@@ -36,8 +36,9 @@ _ENTRY = re.compile(
 # npm's "All commands:": names separated by commas, wrapped over lines ("access, adduser, audit,").
 _COMMAS = re.compile(r"^ {0,8}[a-z][\w.+-]*(?:, ?[a-z][\w.+-]*){2,},?$")
 _COMMA_TAIL = re.compile(r"^ {0,8}[a-z][\w.+-]*(?:, ?[a-z][\w.+-]*)*,?$")
-_COLUMNS = re.compile(r"^ {0,4}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*){2,} *$")
-_COLUMN_TAIL = re.compile(r"^ {0,4}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*)* *$")
+# (indented up to a tab stop: a script's "Commands are:" over rows that start with a tab)
+_COLUMNS = re.compile(r"^ {0,8}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*){2,} *$")
+_COLUMN_TAIL = re.compile(r"^ {0,8}[a-z][\w.+-]*(?: {2,}[a-z][\w.+-]*)* *$")
 
 
 # "(deprecated) Use x instead", "DEPRECATED: ...", "[deprecated]" at the start of a summary.

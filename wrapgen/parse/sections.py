@@ -172,11 +172,17 @@ def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
     match = _HEADING_COLON.match(line)
     # A heading's body is indented (or set off by a blank line); prose runs on flush left. A body
     # of one flush-left line that lists names and ends at a blank line is no prose either (an
-    # "Aliases:" over "pod, pods, po").
+    # "Aliases:" over "pod, pods, po"), nor are flush-left columns of names ("Frequently used
+    # commands:" over rows of command names).
     if (
         match
         and len(match["title"].split()) <= 10
-        and (not after.strip() or after[0] == " " or _name_list_body(lines, i + 1))
+        and (
+            not after.strip()
+            or after[0] == " "
+            or _name_list_body(lines, i + 1)
+            or _COLUMNS.match(after)
+        )
     ):
         return match["title"].strip(), ""
     if line[0] == " ":

@@ -134,6 +134,7 @@ def discover(
             if cached is not None and not _unread(cached, priority, depth=depth):
                 return cached
     script_note = ""  # a shell script read through its help, not its text: why
+    static = None  # what a script's text gave, where its own help is read as well
     if style == "script" or (style is None and _has_shebang(path)):
         from wrapgen.parse.script import discover_script, is_shell_script
 
@@ -141,7 +142,19 @@ def discover(
         # One that only execs another program with "$@" (a pyenv shim) is that program: it is probed.
         if style == "script" or (is_shell_script(path) and not launcher):
             try:
-                return discover_script(path, name=tool)
+                static = discover_script(path, name=tool)
+                if style == "script" or not _says_nothing(static.root) or not _sandboxed(sandbox):
+                    return static
+                # a script whose text shows no command and no usage (it dispatches through files
+                # or functions the reader cannot follow): its own help, at its top level only,
+                # in the probe sandbox, whose file system is read-only
+                script_note = (
+                    f"{tool} is a shell script whose text shows no commands and no usage; its own "
+                    "help was read instead, at its top level only, in the probe sandbox (a script "
+                    "may run a subcommand it is asked the help of: only those a proposal picks "
+                    "are asked theirs, in the same sandbox)"
+                )
+                depth = 0
             except HelpUnreadableError as error:
                 if style == "script":
                     raise
@@ -198,6 +211,8 @@ def discover(
                     ),
                 )
             )
+    if static is not None and (result.root is None or _says_nothing(result.root)):
+        return static  # its help said no more than its text
     if result.root is None:
         reasons = "; ".join(result.warnings) or "it printed nothing"
         raise HelpUnreadableError(
@@ -244,6 +259,10 @@ def read_stubs(
     lock = threading.Lock()
     timeout = DEFAULT_TIMEOUT_S if timeout_s is None else float(timeout_s)
     launcher = _is_launcher(tool.path, sandbox=sandbox)
+    if not launcher and _is_script(tool.path) and not _sandboxed(sandbox):
+        # a script may run a subcommand it is asked the help of: only the probe sandbox, whose
+        # file system is read-only, asks it
+        return tool
     with Prober(
         tool.path,
         name=tool.name.rsplit("/", 1)[-1],
@@ -340,6 +359,21 @@ def _has_shebang(path: str) -> bool:
             return handle.read(2) == b"#!"
     except OSError:
         return True  # unreadable: the script reader says what it can
+
+
+def _is_script(path: str) -> bool:
+    """Whether ``path`` is a shell script (read, not run, outside the probe sandbox)."""
+    if not _has_shebang(path):
+        return False
+    from wrapgen.parse.script import is_shell_script
+
+    return is_shell_script(path)
+
+
+def _says_nothing(root: Command) -> bool:
+    """Whether a command read from a script's text (or help) shows no subcommand and no usage line:
+    a flag or two the reader found in a loop is no model of the tool."""
+    return not root.subcommands and not root.usage
 
 
 def _is_launcher(path: str, *, sandbox: bool | None = False) -> bool:

@@ -3,6 +3,7 @@ tagged listings of commands and groups."""
 
 from __future__ import annotations
 
+from conftest import FIXTURES
 from wrapgen.parse import parse_help
 from wrapgen.probe.crawl import _HELP_FOR_COMMAND, _LISTING_POINTER
 
@@ -130,3 +131,22 @@ def test_a_partial_commands_page_of_whole_command_lines_lists_its_children():
     assert parse_help(prose, prog=("wg-cloud", "server")).subcommands == ()
     one = parse_help('Command "server" matches:\n  server list\n', prog=("wg-cloud", "server"))
     assert one.subcommands == ()  # one row is no listing
+
+
+def test_a_further_help_row_naming_the_listing_command_is_a_pointer():
+    """ "gem help commands   list all 'gem' commands", a row of an indented "Further help:" table
+    (tests/fixtures/help/gnu/gem.txt): the listing is `TOOL help commands`; a row that shows one
+    command's help is none."""
+    from wrapgen.probe.crawl import _LISTING_ROW
+
+    text = (FIXTURES / "help" / "gnu" / "gem.txt").read_text()
+    assert _LISTING_ROW.search(text)["args"].split() == ["help", "commands"]
+    assert not _LISTING_ROW.search("    gem help <COMMAND>     show help on COMMAND\n")
+
+
+def test_headings_indented_by_two_spaces_are_read():
+    """gem's "  Usage:" and "  Examples:" over deeper rows: its usage lines and examples are read
+    (before, the page had no heading, and discovery read nothing from it)."""
+    command = parse_help((FIXTURES / "help" / "gnu" / "gem.txt").read_text(), prog=("gem",))
+    assert "gem command [arguments...] [options...]" in command.usage
+    assert "gem install rake" in command.examples

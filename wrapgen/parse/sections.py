@@ -155,6 +155,10 @@ def indent_of(line: str) -> int:
 def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
     """(title, inline text) when line ``i`` is a heading, else None."""
     line = lines[i]
+    if _INDENTED_HEADING.match(line) and _stands_over_deeper(lines, i):
+        # a page whose headings are indented too ("  Usage:" over "    TOOL command ..."): one of
+        # the usual section names, set off by a blank line above and a deeper body below
+        return line.strip().rstrip(":").strip(), ""
     if not line or line.startswith("  "):
         return None  # (every heading starts in the first two columns: most lines are entries, indented)
     match = _HEADING_INLINE.match(line)
@@ -200,6 +204,20 @@ def _heading(lines: list[str], i: int) -> tuple[str, str] | None:
         if stands_alone and after.strip() and (indent_of(after) >= 2 or _COLUMNS.match(after)):
             return match["title"].strip(), ""
     return None
+
+
+# "  Usage:", "  Examples:": a usual section name indented by two or three spaces.
+_INDENTED_HEADING = re.compile(
+    r"^ {2,3}(?:usage|examples?|options|commands|subcommands|arguments|flags)[ ]*:[ ]*$", re.I
+)
+
+
+def _stands_over_deeper(lines: list[str], i: int) -> bool:
+    """Whether line ``i`` follows a blank line (or opens the text) and the next line is indented
+    deeper than it."""
+    before = lines[i - 1] if i > 0 else ""
+    after = lines[i + 1] if i + 1 < len(lines) else ""
+    return not before.strip() and bool(after.strip()) and indent_of(after) > indent_of(lines[i])
 
 
 _NAME_LIST = re.compile(r"^[\w.-]+(?:, ?[\w.-]+)+\s*$")

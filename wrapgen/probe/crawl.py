@@ -84,6 +84,16 @@ _LISTING_POINTER = re.compile(
     """,
     re.I | re.X,
 )
+# The same pointer as a row of a help's "Further help" table, unquoted: "  TOOL help commands
+#   list all 'TOOL' commands".
+_LISTING_ROW = re.compile(
+    r"""
+    ^[ \t]*[\w.-]+(?P<args>(?:[ ][a-z-][\w-]*){1,2})      # the command: "TOOL help commands"
+    [ \t]{2,}(?:lists?|shows?|prints?)                      # its help: "list"
+    [ \t]+(?:all|the)[ \t]+(?:\S+[ \t]+)?(?:available[ \t]+)?commands\b  # "all 'TOOL' commands"
+    """,
+    re.I | re.X | re.M,
+)
 # "Use the action "help" to find out about available actions" (Python's cmd module, whose `help`
 # lists the commands and `help CMD` gives one's help): the listing is `TOOL help`, and a command's
 # help is `TOOL help CMD`.
@@ -522,7 +532,11 @@ def crawl(
         root_cmd = root.command
         git_style = bool(_HELP_ALL.search(root.text))
         sub_help = bool(_literal_first(re.escape(prober.name), _SUB_HELP).search(root.text))
-        pointer = _LISTING_POINTER.search(root.text) if not root_cmd.subcommands else None
+        pointer = (
+            _LISTING_POINTER.search(root.text) or _LISTING_ROW.search(root.text)
+            if not root_cmd.subcommands
+            else None
+        )
         action = _HELP_ACTION_POINTER.search(root.text) if not root_cmd.subcommands else None
         # a root whose commands are listed only by `TOOL help` and that says a command's help is
         # `TOOL help <command>`: each command's help is asked that way first

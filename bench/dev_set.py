@@ -64,7 +64,7 @@ def main(argv=None) -> int:
     if not (tldr / "pages").is_dir():
         parser.error(f"no tldr-pages at {tldr}")
     names = (
-        [n.strip() for n in options.tools.split(",") if n.strip()]
+        list(dict.fromkeys(n.strip() for n in options.tools.split(",") if n.strip()))
         if options.tools
         else candidates(tldr, options.digits, options.min_examples)
     )

@@ -44,6 +44,10 @@ GIT_NO_REPO = (
     "fatal: not a git repository (or any parent up to mount point <scratch>)\n"
     "Stopping at filesystem boundary (GIT_DISCOVERY_ACROSS_FILESYSTEM not set).\n"
 )
+CLOUD_NO_AUTH = "Missing value auth-url required for auth plugin password\n"
+CLOUD_NO_CREDENTIALS = (
+    'Unable to locate credentials. You can configure credentials by running "tool configure".\n'
+)
 DOCKER_NO_DAEMON = "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n"
 CURL_NO_NET = "curl: (6) Could not resolve host: example.com\n"
 GIT_COMMIT_NO_EDITOR = (
@@ -99,6 +103,9 @@ def _outcome(**kw) -> TrialOutcome:
         (_outcome(exit_code=4, stderr=GH_NO_LOGIN), "unreachable"),
         (_outcome(stderr=KUBECTL_NO_CLUSTER), "unreachable"),
         (_outcome(stderr=DOCKER_NO_DAEMON), "unreachable"),
+        # a missing value the auth library names is no operand the verb lacks
+        (_outcome(stderr=CLOUD_NO_AUTH), "unreachable"),
+        (_outcome(exit_code=253, stderr=CLOUD_NO_CREDENTIALS), "unreachable"),
         (_outcome(exit_code=6, stderr=CURL_NO_NET), "unreachable"),
         (_outcome(exit_code=128, stderr=GIT_NO_REPO), "context"),
         (_outcome(stderr=KUBECTL_GET_BARE), "lacks-operand"),

@@ -26,3 +26,22 @@ def test_a_tool_nothing_names_gets_only_its_picks():
     """No evidence, no picks: discovery is not guided."""
     assert guiding_paths("no-such-tool-anywhere") == ()
     assert guiding_paths("no-such-tool-anywhere", ["a b"]) == (("a", "b"),)
+
+
+def test_of_as_many_uses_each_family_comes_before_any_familys_second():
+    """A cloud client's page shows each resource's create, list, show and delete once: of paths used
+    as often, each family's first (a read) comes before any family's second path, so the last
+    resource's list is read early too (by name alone, the first resources' paths took every place)."""
+    from wrapgen.flows.wrap import _families_in_turn
+
+    counts = {("zone", "create"): 2}
+    for family in ("alpha", "beta", "zone"):
+        for word in ("create", "delete", "list", "show"):
+            counts.setdefault((family, word), 1)
+    order = _families_in_turn(counts)
+    assert order[0] == ("zone", "create")  # the most used first, whatever its family
+    # each family's first turn (zone's was its create), reads first: the lists
+    assert order[1:3] == [("alpha", "list"), ("beta", "list")]
+    # then each family's second: the shows, and zone's list
+    assert order[3:6] == [("alpha", "show"), ("beta", "show"), ("zone", "list")]
+    assert set(order) == set(counts)

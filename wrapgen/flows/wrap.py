@@ -498,10 +498,30 @@ def guiding_paths(
         used += sorted(local, key=lambda p: (-local[p], p))
     evidence = public_usage(name)
     if evidence is not None:
-        counts = evidence.path_counts()
-        used += sorted((p for p in counts if p), key=lambda p: (-counts[p], p))
+        used += _families_in_turn(evidence.path_counts())
     wanted = list(dict.fromkeys(p for p in used if p))[:MAX_VERBS]
     return tuple(dict.fromkeys([tuple(p.split()) for p in picks if p.split()] + wanted))
+
+
+def _families_in_turn(counts) -> list[tuple[str, ...]]:
+    """The used paths, the most used first; of as many uses, each family's (first word's) best
+    before any family's second, a read (``list``, ``show``) before a write: a cloud client's page of
+    examples shows each resource's create, list, show and delete once, and by name alone the first
+    resources' paths took every place (the servers' list was left for the crawl's deadline)."""
+    from wrapgen.knowledge.words import name_effects
+
+    effects = name_effects()
+    by_family: dict[str, list[tuple[str, ...]]] = {}
+    for path in counts:
+        if path:
+            by_family.setdefault(path[0], []).append(path)
+    turn: dict[tuple[str, ...], int] = {}
+    for paths in by_family.values():
+        paths.sort(key=lambda p: (-counts[p], effects.get(p[-1].lower()) != "read", p))
+        turn.update((path, index) for index, path in enumerate(paths))
+    return sorted(
+        turn, key=lambda p: (-counts[p], turn[p], effects.get(p[-1].lower()) != "read", p)
+    )
 
 
 def _proposed_unread(tool: Tool, proposal) -> tuple[tuple[str, ...], ...]:

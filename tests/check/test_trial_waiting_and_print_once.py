@@ -1,6 +1,6 @@
 """Two readings of a trial still running at its timeout (check/trial_evidence.py):
 
-- silent and asleep after trying to reach the network, holding no socket or watch (npm search
+- silent and asleep after trying to reach the network, watching no file (npm search
   retrying a registry it cannot resolve in the sandbox): could not be tried, kept; a tool that
   printed, or never tried the network (a plain sleeper), stays long-running;
 - a stream with a switch of its own to print once (pm2 logs --nostream): tried again with it, and

@@ -259,3 +259,31 @@ def test_a_double_dash_taken_for_an_operand_is_dropped_when_both_fail():
     assert double_dash_verdict(failed("failed", "No such schema “sample”"), missing) == ""
     usage = failed("lacks-operand", "Usage: t get SCHEMA KEY")
     assert double_dash_verdict(usage, usage) == ""
+
+
+def test_the_folders_named_after_the_tool_are_its_own_state_whichever_run_made_them(monkeypatch):
+    """A cloud client's first listing makes ``~/.TOOL/`` (its --version did not): a folder in HOME
+    named after the tool, at the top or in an XDG folder, is its own state, so the listing stays a
+    read; a folder of another name is still a write."""
+    from wrapgen.check.trial_evidence import classify, named_state_roots
+    from wrapgen.flows.trial_run import learn_state
+
+    assert named_state_roots("/usr/bin/wgcloud") == (
+        "home/.cache/wgcloud/",
+        "home/.config/wgcloud/",
+        "home/.local/share/wgcloud/",
+        "home/.local/state/wgcloud/",
+        "home/.wgcloud/",
+    )
+    # learned without a run where none can be made: the named folders all the same
+    monkeypatch.setenv("WRAPGEN_SANDBOX", "off")
+    state = learn_state({"bin": "wgcloud", "verbs": {}}, bin_path="/usr/bin/wgcloud")
+    assert state == named_state_roots("wgcloud")
+    mine = TrialOutcome(
+        "du", ("wgcloud", "du"), exit_code=0, stdout="12 total\n", new_paths=("home/.wgcloud/x",)
+    )
+    assert classify(mine, state=state).kind == "ok"
+    other = TrialOutcome(
+        "du", ("wgcloud", "du"), exit_code=0, stdout="12 total\n", new_paths=("home/.other/x",)
+    )
+    assert classify(other, state=state).kind == "writes"

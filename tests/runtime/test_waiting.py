@@ -168,6 +168,24 @@ def test_a_tool_that_tried_the_network_in_a_sandbox_is_retrying_it(tmp_path):
     assert state.retrying_network(60.0)
 
 
+# a resolver between its retries: the UDP socket it asked with is still held while it sleeps
+RETRY_HOLDING = (
+    "import socket\n"
+    "held = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+    "try:\n"
+    "    held.sendto(b'q', ('192.0.2.1', 53))\n"  # TEST-NET-1: never routed here
+    "except OSError:\n"
+    "    pass\n"
+)
+
+
+@pytest.mark.live
+def test_a_tool_holding_the_socket_it_tried_the_network_with_is_retrying_it(tmp_path):
+    state = _in_own_network(RETRY_HOLDING, tmp_path)
+    assert state.sockets >= 1 and state.net_attempts and state.net_attempts >= 1
+    assert not state.sleeping(60.0) and state.retrying_network(60.0)
+
+
 @pytest.mark.live
 def test_a_sleeper_in_a_sandbox_never_tried_the_network(tmp_path):
     state = _in_own_network("", tmp_path)

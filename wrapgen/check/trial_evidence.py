@@ -12,6 +12,7 @@ generated pack stays byte-for-byte the same run after run.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
@@ -47,6 +48,7 @@ __all__ = [
     "tagged_caches",
     "is_state",
     "state_roots",
+    "named_state_roots",
     "classify",
     "apply_evidence",
     "evidence_line",
@@ -379,6 +381,16 @@ def state_roots(paths: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
+def named_state_roots(bin_name: str) -> tuple[str, ...]:
+    """The folders in HOME named after the tool, where a tool keeps its own state by convention
+    (``home/.TOOL/``, ``home/.config/TOOL/`` and the other XDG folders'), whichever run first makes
+    them: a cloud client's first listing makes ``~/.TOOL/`` where its ``--version`` did not."""
+    name = os.path.basename(bin_name or "")
+    if not name or name.startswith("."):
+        return ()
+    return tuple(sorted({f"home/.{name}/", *(f"{xdg}{name}/" for xdg in _XDG)}))
+
+
 def failure_reason(outcome: TrialOutcome) -> str:
     """A failed trial's reason in a few words: its status and the last line it printed on stderr (else
     stdout), shortened: ``exit 2: 'no such table: items'``."""
@@ -487,7 +499,7 @@ def classify(
             verb,
             "unreachable",
             "it tried to reach the network, then printed nothing and slept until "
-            "the timeout, holding no socket or file watch: waiting to try again",
+            "the timeout, watching no file: waiting to try again",
             outcome=outcome,
         )
     if outcome.timed_out:

@@ -214,18 +214,21 @@ STATE_PROBE = ("--version",)
 
 
 def learn_state(manifest: dict, **options) -> tuple[str, ...]:
-    """The tool's own state in HOME: the folders (``home/.terraform.d/``) its ``--version`` run made
-    in the trial sandbox, with the pack's environment (answered from the trial cache like a trial)."""
-    from wrapgen.check.trial_evidence import home_writes, state_roots
+    """The tool's own state in HOME: the folders named after it (``home/.TOOL/``, ``home/.config/TOOL/``:
+    ``named_state_roots``) and those (``home/.terraform.d/``) its ``--version`` run made in the
+    trial sandbox, with the pack's environment (answered from the trial cache like a trial)."""
+    from wrapgen.check.trial_evidence import home_writes, named_state_roots, state_roots
+
+    named = named_state_roots(str(manifest.get("bin") or ""))
 
     bin_path = options.get("bin_path") or ""
     if not bin_path:
         try:
             bin_path = resolve_tool(str(manifest["bin"])).path
         except ToolNotFoundError:
-            return ()
+            return named
     if not bin_path or os.environ.get("WRAPGEN_SANDBOX", "").lower() in ("off", "0", "no"):
-        return ()
+        return named
     env = dict(((manifest.get("env") or {}).get("set")) or {})
     spec = TrialSpec("(its own state)", (manifest["bin"], *STATE_PROBE), env=env)
     run = run_trials(
@@ -237,4 +240,5 @@ def learn_state(manifest: dict, **options) -> tuple[str, ...]:
         memo=options.get("memo"),
         defer_cleanup=options.get("defer_cleanup", False),
     )
-    return state_roots(home_writes(run.outcomes[0])) if run.outcomes else ()
+    learned = state_roots(home_writes(run.outcomes[0])) if run.outcomes else ()
+    return tuple(sorted({*named, *learned}))

@@ -7,8 +7,10 @@ the processes hold tells the two apart: a server holds a listening socket, a wat
 descriptor, a client of a daemon its connection, a tool at work the CPU. A tree that holds none of
 these and mostly slept is waiting on a timer; whether it waits to try the network again, its
 network namespace's counters say (a sandbox's namespace starts at zero: packets sent with no route,
-connections opened, datagrams sent). Linux only; where /proc cannot be read the answer is None
-(nothing known), never a guess.
+connections opened, datagrams sent). A client that tried the network and mostly slept waits on it
+even while it holds the socket it tries with (a CLI's resolver between its retries): a trial's
+namespace has no network to serve or stream from, and a tool that printed nothing was answering
+nobody. Linux only; where /proc cannot be read the answer is None (nothing known), never a guess.
 """
 
 from __future__ import annotations
@@ -39,8 +41,15 @@ class TreeState:
         )
 
     def retrying_network(self, wall_s: float) -> bool:
-        """Asleep (``sleeping``) after trying, in a network namespace of its own, to reach the network."""
-        return self.sleeping(wall_s) and bool(self.net_attempts)
+        """Alive, holding no file watch and asleep for more than half of ``wall_s``, after trying, in a
+        network namespace of its own, to reach the network. Sockets may be held: a client waiting to
+        try again holds the one it tries with (a resolver's UDP socket between its retries)."""
+        return (
+            self.processes > 0
+            and not self.watches
+            and self.cpu_s < wall_s / 2
+            and bool(self.net_attempts)
+        )
 
 
 # (table, field) of /proc/PID/net/snmp that count a try to reach the network

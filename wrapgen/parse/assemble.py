@@ -442,6 +442,8 @@ _NOT_SUMMARY = re.compile(
   | ^(?:unknown|illegal|invalid|unrecognized)\ option   # ssh --help: "unknown option -- -"
   | ^(?:use|run|see)\s+["'`]    # 'Use "kubectl <command> --help" for more information'
   | ^[A-Z][\w-]*\(\d\w*\)\s   # a man page's running header: "RG(1)   RG(1)"
+  | ^(?:print|show|list|display)ing\s+(?:the\s+|all\s+|basic\s+|common\s+)?
+     (?:options|flags)\b                # the page on itself: "Printing options tagged with '#basic'."
     """,
     re.VERBOSE | re.IGNORECASE,
 )

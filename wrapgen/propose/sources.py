@@ -32,6 +32,7 @@ from wrapgen.model.recipe import ProposalRequest
 from wrapgen.model.tool import Command, Tool
 from wrapgen.model.usage import UsageEvidence, Use, UsedOperand
 from wrapgen.names import proposed_verb_name
+from wrapgen.propose.args import flag_noise
 from wrapgen.propose.evidence import flags_from_uses, fold, mode_switches
 from wrapgen.propose.forms import help_forms, use_forms
 from wrapgen.propose.modes import (
@@ -224,6 +225,16 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
     modes = mode_switches(
         root, uses, is_mode=lambda f: is_mode_flag(f, bin=bin_name, short_only=short_only)
     )
+    # a switch that is noise makes no mode, however many uses pass it alone (a downloader's
+    # --enable-rpc turns it into a server), and the uses that pass it are no evidence of any other
+    # mode (the server's --rpc-secure); a dangerous one makes a confirmed write (policy.py)
+    by_spelling = {f.spelling: f for f in root.flags}
+    unfit = {s for s in modes if s in by_spelling and flag_noise(by_spelling[s])}
+    if unfit:
+        uses = [u for u in uses if not set(u.flags) & unfit]
+        modes = mode_switches(
+            root, uses, is_mode=lambda f: is_mode_flag(f, bin=bin_name, short_only=short_only)
+        )
     order = [f.spelling for f in root.flags]
     uses = _command_words(root, uses)
     # a use that passes the flag a value mode of the help owns (a statement flag's `-c SQL`) is a

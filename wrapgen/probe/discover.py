@@ -380,12 +380,10 @@ def _is_launcher(path: str, *, sandbox: bool | None = False) -> bool:
     """Whether ``path`` is a shell script that only starts another program with all its arguments,
     or, where the probes run in the sandbox (``sandbox`` as ``discover`` takes it), one whose
     set-up, whatever it runs, never reads them (``hands_over``)."""
-    if not _has_shebang(path):
+    if not _is_script(path):
         return False
-    from wrapgen.parse.script import hands_over, is_launcher, is_shell_script
+    from wrapgen.parse.script import hands_over, is_launcher
 
-    if not is_shell_script(path):
-        return False
     text = _read_head(path)
     return is_launcher(text, hand_over=False) or (hands_over(text) and _sandboxed(sandbox))
 

@@ -459,19 +459,15 @@ def plan_args(
 
     takes_required_operand = any(p.required for _, p in positionals)
     # the flags the verb's uses and its help's examples pass
-    evidenced = frozenset(used) | example_spellings(
+    shown = example_spellings(
         command.examples if examples is None else examples,
         frozenset(sp for f in (*all_flags, *command.global_flags) for sp in f.spellings),
-    )
+    ) | frozenset(used)
 
     def usable(flag: Flag, *, asked: bool) -> str | None:
         if set(flag.spellings) & set(fixed) or (json_flag and json_flag in flag.spellings):
             return "set by the command itself"
-        if (
-            effect != "read"
-            and evidenced & set(flag.spellings)
-            and output_file_flag(flag, tool=tool)
-        ):
+        if effect != "read" and shown & set(flag.spellings) and output_file_flag(flag, tool=tool):
             # the file a write's uses name (an encoder's -o FILE) is asked for by those uses: neither
             # noise (the pack does not control where a write puts its file) nor a danger there
             # (writing is what the verb declares; its sandbox bounds where)
@@ -538,10 +534,6 @@ def plan_args(
             chosen_pos.append((n, p))
         ranked: list[tuple[float, int, Flag]] = []
         unknown: list[tuple[float, int, Flag]] = []  # below the floor: no name people know
-        shown = example_spellings(
-            command.examples if examples is None else examples,
-            frozenset(sp for f in (*all_flags, *command.global_flags) for sp in f.spellings),
-        ) | frozenset(used)
         offered = _offered_flags(command, all_flags, style=style, shown=shown)
         own_offered = [f for f in offered if f in all_flags and not flag_noise(f)]
         for i, flag in enumerate(offered):

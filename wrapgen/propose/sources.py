@@ -260,7 +260,6 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
         groups.setdefault((home,), []).extend(groups.pop(key))
     by_operation = sum(1 for f in root.flags if f.operation) >= 2
     name, summary = main_verb(root, bin=bin_name)
-    by_spelling = {f.spelling: f for f in root.flags}
     selectors = _selectors(groups.get((), ()), by_spelling, bin=bin_name)
     most = sorted((k for k in groups if k), key=lambda k: -sum(u.count for u in groups[k]))
     kept = set(most[: int(_MAX_USED_MODES)]) | {()}

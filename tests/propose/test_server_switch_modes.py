@@ -29,6 +29,10 @@ def test_a_switch_that_starts_a_server_is_noise():
         flag_noise(Flag(long="--rpc-user", takes_value=True, description="Set RPC user.")) is None
     )
     assert flag_noise(Flag(long="--mirror", description="Use the nearest server.")) is None
+    # where a command runs is no server it starts
+    side = Flag(long="--server-side", description="If true, apply runs in the server, not here.")
+    assert flag_noise(side) is None
+    assert flag_noise(Flag(long="--remote", description="Run the query on the server.")) is None
 
 
 def test_server_uses_make_no_mode():

@@ -511,17 +511,19 @@ def _families_in_turn(counts) -> list[tuple[str, ...]]:
     from wrapgen.knowledge.words import name_effects
 
     effects = name_effects()
+
+    def ties(path: tuple[str, ...]) -> tuple:  # of as many uses: a read first, then by name
+        return (effects.get(path[-1].lower()) != "read", path)
+
     by_family: dict[str, list[tuple[str, ...]]] = {}
     for path in counts:
         if path:
             by_family.setdefault(path[0], []).append(path)
     turn: dict[tuple[str, ...], int] = {}
     for paths in by_family.values():
-        paths.sort(key=lambda p: (-counts[p], effects.get(p[-1].lower()) != "read", p))
+        paths.sort(key=lambda p: (-counts[p], *ties(p)))
         turn.update((path, index) for index, path in enumerate(paths))
-    return sorted(
-        turn, key=lambda p: (-counts[p], turn[p], effects.get(p[-1].lower()) != "read", p)
-    )
+    return sorted(turn, key=lambda p: (-counts[p], turn[p], *ties(p)))
 
 
 def _proposed_unread(tool: Tool, proposal) -> tuple[tuple[str, ...], ...]:

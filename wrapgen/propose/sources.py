@@ -222,9 +222,11 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
     none is the main mode (absent for a tool run as one of its operations: archiver, packer)."""
     root, bin_name = ctx.tool.root, ctx.tool.name
     short_only = short_only_flags(root)
-    modes = mode_switches(
-        root, uses, is_mode=lambda f: is_mode_flag(f, bin=bin_name, short_only=short_only)
-    )
+
+    def is_mode(flag) -> bool:
+        return is_mode_flag(flag, bin=bin_name, short_only=short_only)
+
+    modes = mode_switches(root, uses, is_mode=is_mode)
     # a switch that is noise makes no mode, however many uses pass it alone (a downloader's
     # --enable-rpc turns it into a server), and the uses that pass it are no evidence of any other
     # mode (the server's --rpc-secure); a dangerous one makes a confirmed write (policy.py)
@@ -232,9 +234,7 @@ def _modes_from_uses(ctx: Context, uses: Sequence[Use], origin: str) -> tuple[Ca
     unfit = {s for s in modes if s in by_spelling and flag_noise(by_spelling[s])}
     if unfit:
         uses = [u for u in uses if not set(u.flags) & unfit]
-        modes = mode_switches(
-            root, uses, is_mode=lambda f: is_mode_flag(f, bin=bin_name, short_only=short_only)
-        )
+        modes = mode_switches(root, uses, is_mode=is_mode)
     order = [f.spelling for f in root.flags]
     uses = _command_words(root, uses)
     # a use that passes the flag a value mode of the help owns (a statement flag's `-c SQL`) is a

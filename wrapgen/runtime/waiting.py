@@ -34,22 +34,19 @@ class TreeState:
     # tries to reach the network counted in a namespace of their own (None: they share the caller's)
     net_attempts: int | None = None
 
+    def _waiting(self, wall_s: float) -> bool:
+        """Alive, watching no file, and asleep for more than half of ``wall_s``."""
+        return self.processes > 0 and not self.watches and self.cpu_s < wall_s / 2
+
     def sleeping(self, wall_s: float) -> bool:
         """Alive, holding no socket or watch, and asleep for more than half of ``wall_s``."""
-        return (
-            self.processes > 0 and not self.sockets and not self.watches and self.cpu_s < wall_s / 2
-        )
+        return self._waiting(wall_s) and not self.sockets
 
     def retrying_network(self, wall_s: float) -> bool:
-        """Alive, holding no file watch and asleep for more than half of ``wall_s``, after trying, in a
-        network namespace of its own, to reach the network. Sockets may be held: a client waiting to
-        try again holds the one it tries with (a resolver's UDP socket between its retries)."""
-        return (
-            self.processes > 0
-            and not self.watches
-            and self.cpu_s < wall_s / 2
-            and bool(self.net_attempts)
-        )
+        """Waiting (alive, watching no file, mostly asleep) after trying, in a network namespace of
+        its own, to reach the network. Sockets may be held: a client waiting to try again holds the
+        one it tries with (a resolver's UDP socket between its retries)."""
+        return self._waiting(wall_s) and bool(self.net_attempts)
 
 
 # (table, field) of /proc/PID/net/snmp that count a try to reach the network

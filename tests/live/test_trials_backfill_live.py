@@ -125,3 +125,44 @@ def test_a_silent_slow_start_is_tried_again_with_a_longer_timeout(tmp_path, monk
     )
     assert {item.verb: item.kind for item in again.evidence} == kinds
     assert spawned == [], "the second wrap ran a trial the cache answers"
+
+
+def test_a_slow_read_that_printed_first_is_tried_again_and_kept(tmp_path, monkeypatch):
+    """A read that printed a first line and kept working past the timeout (a package manager's
+    search reading its index on a loaded machine) is tried once more with 3x the timeout, and the
+    first timeout is not what the trial cache keeps: the longer try ran even though the first one
+    had printed (the cache had answered it with the first, and the read was left out as streaming),
+    and the next wrap is answered by the finished one."""
+    from wrapgen.flows.trials import try_proposal
+    from wrapgen.probe import trial
+    from wrapgen.propose.core import Decision, Proposal
+
+    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
+    read = {"effect": "read", "confirm": False}
+    manifest = {
+        "pack_id": "sl",
+        "description": "S.",
+        "bin": "sh",
+        "json": False,
+        "verbs": {
+            "search": {
+                "description": "S.",
+                "cli": ["sh", "-c", "echo reading the index; sleep 2; echo found"],
+                "policy": read,
+            },
+        },
+    }
+    decisions = (Decision("search", "search", True, "read", "picked"),)
+    proposal, report = try_proposal(
+        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=1.0
+    )
+    assert [item.kind for item in report.evidence] == ["ok"], report.evidence
+    assert set(proposal.manifest["verbs"]) == {"search"}
+    spawned = []
+    real = trial._one
+    monkeypatch.setattr(trial, "_one", lambda *a, **k: spawned.append(a) or real(*a, **k))
+    _, again = try_proposal(
+        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=1.0
+    )
+    assert [item.kind for item in again.evidence] == ["ok"], again.evidence
+    assert spawned == [], "the second wrap ran a trial the cache answers"

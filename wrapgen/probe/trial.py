@@ -224,13 +224,12 @@ def _cached(
     )
     # a timeout may be the machine's load, a sandbox failure the machine's setup: neither is kept; but a
     # verb still running at a longer second try (key_timeout_s: a slow start ruled out) is long-running,
-    # one that slept at its timeout after trying the network (retrying_network) waits on what no
-    # trial's sandbox ever gives, and one that had printed its output and kept running streams (the
-    # chain gives only a silent one a longer second try): the next wrap would wait the same timeout
-    # out for the same answer
+    # and one that slept at its timeout after trying the network (retrying_network) waits on what no
+    # trial's sandbox ever gives: the next wrap would wait the same timeout out for the same answer.
+    # One that printed and kept running is no answer yet: the chain tries it again, longer, under
+    # the same key (flows/trial_steps.retry_slow_start), and that try's outcome is the one kept
     slow_ruled_out = key_timeout_s is not None and key_timeout_s < timeout_s
-    streams = bool(outcome.stdout.strip())
-    timeout_is_its_own = slow_ruled_out or outcome.retrying_network or streams
+    timeout_is_its_own = slow_ruled_out or outcome.retrying_network
     if key is not None and not (
         (outcome.timed_out and not timeout_is_its_own) or outcome.sandbox_failed or outcome.not_run
     ):

@@ -17,6 +17,7 @@ __all__ = [
     "summary_out",
     "description_out",
     "group_weights",
+    "summary_weights",
     "noise_help_words",
     "retired_words",
     "danger_words",
@@ -58,6 +59,12 @@ def description_out() -> tuple[tuple[re.Pattern[str], str], ...]:
 def group_weights() -> tuple[tuple[re.Pattern[str], float], ...]:
     """(pattern, weight) for the help's group headings, first match wins."""
     return tuple((p, float(w)) for p, w in compiled(load("phrases"), "group_weights"))
+
+
+@lru_cache(maxsize=None)
+def summary_weights() -> tuple[tuple[re.Pattern[str], float], ...]:
+    """(pattern, weight) for the marks of a command's standing in its own summary, first match wins."""
+    return tuple((p, float(w)) for p, w in compiled(load("phrases"), "summary_weights"))
 
 
 def _alternation(table: str, template: str, flags: int) -> re.Pattern[str]:

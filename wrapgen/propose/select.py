@@ -36,6 +36,7 @@ from wrapgen.knowledge.phrases import (
     group_weights,
     preview_words,
     summary_out,
+    summary_weights,
 )
 from wrapgen.knowledge.table import load
 from wrapgen.model.proposal import Candidate
@@ -87,6 +88,7 @@ FEW_READS = 6
 _SUMMARY_OUT = summary_out()
 _DESCRIPTION_OUT = description_out()
 _GROUP_WEIGHTS = group_weights()
+_SUMMARY_WEIGHTS = summary_weights()
 # The commands people use most (a rank bonus) and the setup families (a penalty) are data:
 # wrapgen/knowledge/data/commands.json.
 
@@ -160,6 +162,15 @@ def _group_weight(group: str) -> float:
     return 0.0
 
 
+def _summary_weight(candidate: Candidate) -> float:
+    """The weight of what a command's own summary says of its standing ("[open beta]"); none for a
+    mode or a fixed form, whose command is the tool's."""
+    if candidate.fixed or candidate.name:
+        return 0.0
+    summary = candidate.command.summary or ""
+    return next((w for pattern, w in _SUMMARY_WEIGHTS if pattern.search(summary)), 0.0)
+
+
 @rule("how high does a candidate command rank?")
 def rank_score(candidate: Candidate, effect: str, *, min_depth: int) -> float:
     """Higher is proposed first: the uses evidence counts for it first (``evidence_points``), then
@@ -187,6 +198,7 @@ def rank_score(candidate: Candidate, effect: str, *, min_depth: int) -> float:
         # a member of a family that does nothing bare is what people mean by the family (clusterctl top pod)
         weight = max(weight, common_weight(family, effect))
     score += weight
+    score += _summary_weight(candidate)
     score += _WEIGHTS["depth"] * max(0, (candidate.depth or len(candidate.path)) - min_depth)
     return score
 

@@ -190,3 +190,45 @@ def test_a_tool_holding_the_socket_it_tried_the_network_with_is_retrying_it(tmp_
 def test_a_sleeper_in_a_sandbox_never_tried_the_network(tmp_path):
     state = _in_own_network("", tmp_path)
     assert state.net_attempts == 0 and state.sleeping(60.0) and not state.retrying_network(60.0)
+
+
+def test_a_tool_at_work_on_a_busy_cpu_is_not_asleep(tmp_path):
+    """A tool at work that shares its CPU with three others gets a quarter of it: its CPU time alone
+    is under half the time it has been running, as a sleeper's is, but the time it waited in the run
+    queue is work too (a node CLI's reads, four at once on a loaded machine, were all called waiting
+    on the network and kept as long-running)."""
+    import subprocess
+    import time
+
+    cpu = min(os.sched_getaffinity(0))
+    # each in a session of its own: the scheduler shares a CPU between sessions first (autogroups)
+    pinned = {"preexec_fn": lambda: os.sched_setaffinity(0, {cpu}), "start_new_session": True}
+    others = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"], **pinned) for _ in range(3)
+    ]
+    try:
+        ready = tmp_path / "spent"
+        busy = (
+            f"import time\nstart = time.monotonic()\nwhile time.process_time() < 0.3: pass\n"
+            f"open({str(ready)!r}, 'w').write(repr(start))\nwhile True: pass"
+        )
+        launcher = f"import subprocess, sys\nsubprocess.run([sys.executable, '-c', {busy!r}])"
+        process = subprocess.Popen([sys.executable, "-c", launcher], **pinned)
+        try:
+            from support.bounds import wait_until
+
+            wait_until(
+                lambda: ready.exists() and ready.read_text(), what="the tool to spend its CPU"
+            )
+            state = tree_state(process.pid)
+            wall = time.monotonic() - float(ready.read_text())
+        finally:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    finally:
+        for other in others:
+            other.kill()
+            other.wait()
+    assert state.processes == 1
+    assert state.cpu_s < wall / 2, (state, wall)  # by its CPU alone it would read as asleep
+    assert state.queued_s > 0 and not state.sleeping(wall), (state, wall)

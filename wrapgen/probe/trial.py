@@ -169,6 +169,10 @@ def drain_cleanup() -> None:
         future.result()
 
 
+# the key under which a kept outcome names the timeout it ran with (its key names the usual one)
+_RAN_WITH = "ran_with_timeout_s"
+
+
 def _cached(
     spec: TrialSpec,
     *,
@@ -187,6 +191,10 @@ def _cached(
     from wrapgen.probe import cache as disk
 
     key = None
+    # a longer second try is asked because the usual one was no answer: where its key holds that
+    # try's outcome (one waiting on the network is kept), it runs, and its outcome is kept instead;
+    # one kept by an earlier longer try answers it
+    longer_try = key_timeout_s is not None and key_timeout_s < timeout_s
     if cache and spec.run and not try_in:
         key = disk.trial_key(
             bin_path,
@@ -199,6 +207,8 @@ def _cached(
             },
         )
         stored = disk.load_trial(key)
+        if stored is not None and stored.pop(_RAN_WITH, 0.0) < timeout_s and longer_try:
+            stored = None
         if stored is not None:
             try:
                 return replace(
@@ -228,12 +238,11 @@ def _cached(
     # trial's sandbox ever gives: the next wrap would wait the same timeout out for the same answer.
     # One that printed and kept running is no answer yet: the chain tries it again, longer, under
     # the same key (flows/trial_steps.retry_slow_start), and that try's outcome is the one kept
-    slow_ruled_out = key_timeout_s is not None and key_timeout_s < timeout_s
-    timeout_is_its_own = slow_ruled_out or outcome.retrying_network
+    timeout_is_its_own = longer_try or outcome.retrying_network
     if key is not None and not (
         (outcome.timed_out and not timeout_is_its_own) or outcome.sandbox_failed or outcome.not_run
     ):
-        disk.store_trial(key, asdict(outcome))
+        disk.store_trial(key, {**asdict(outcome), _RAN_WITH: timeout_s})
     return outcome
 
 

@@ -4,8 +4,8 @@ A read verb still running at its trial's timeout is long-running (a server, a wa
 or it is waiting on something the sandbox does not give: npm's ``search`` retries a registry it
 cannot resolve for seventy seconds, printing nothing, holding no socket between its tries. What
 the processes hold tells the two apart: a server holds a listening socket, a watcher an inotify
-descriptor, a client of a daemon its connection, a tool at work the CPU. A tree that holds none of
-these and mostly slept is waiting on a timer; whether it waits to try the network again, its
+descriptor, a client of a daemon its connection, a tool at work the CPU (or its place in the run
+queue, on a machine busy with others). A tree that holds none of these and mostly slept is waiting on a timer; whether it waits to try the network again, its
 network namespace's counters say (a sandbox's namespace starts at zero: packets sent with no route,
 connections opened, datagrams sent). A client that tried the network and mostly slept waits on it
 even while it holds the socket it tries with (a CLI's resolver between its retries): a trial's
@@ -33,10 +33,14 @@ class TreeState:
     cpu_s: float
     # tries to reach the network counted in a namespace of their own (None: they share the caller's)
     net_attempts: int | None = None
+    # the time they were ready to run but waited for a CPU (a busy machine's run queue): work, not sleep
+    queued_s: float = 0.0
 
     def _waiting(self, wall_s: float) -> bool:
-        """Alive, watching no file, and asleep for more than half of ``wall_s``."""
-        return self.processes > 0 and not self.watches and self.cpu_s < wall_s / 2
+        """Alive, watching no file, and asleep for more than half of ``wall_s``: neither running
+        nor waiting in the run queue for a CPU (a tool at work on a machine busy with others gets a
+        fraction of a CPU, which alone would read as sleep)."""
+        return self.processes > 0 and not self.watches and self.cpu_s + self.queued_s < wall_s / 2
 
     def sleeping(self, wall_s: float) -> bool:
         """Alive, holding no socket or watch, and asleep for more than half of ``wall_s``."""
@@ -106,6 +110,24 @@ def _cpu_s(pid: int, tick: float) -> float:
     return sum(int(value) for value in fields[11:15]) * tick
 
 
+def _queued_s(pid: int) -> float:
+    """The seconds the threads of ``pid`` have waited in a run queue (the second field of each
+    thread's /proc schedstat, in nanoseconds; 0.0 where the kernel keeps none)."""
+    total = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0.0
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as handle:
+                fields = handle.read().split()
+            total += int(fields[1])
+        except (OSError, IndexError, ValueError):
+            continue  # it ended while we looked, or no schedstat here
+    return total / 1e9
+
+
 def _held(pid: int) -> tuple[int, int]:
     sockets = watches = 0
     try:
@@ -137,7 +159,7 @@ def tree_state(root_pid: int) -> TreeState | None:
         found.append(pid)
         todo.extend(tree.get(pid, ()))
     sockets = watches = 0
-    cpu = 0.0
+    cpu = queued = 0.0
     ours = _namespace(os.getpid())
     counted: dict[
         str, int
@@ -147,6 +169,7 @@ def tree_state(root_pid: int) -> TreeState | None:
         sockets += held[0]
         watches += held[1]
         cpu += _cpu_s(pid, tick)
+        queued += _queued_s(pid)
         space = _namespace(pid) if ours is not None else None
         if space is not None and space != ours and space not in counted:
             count = _net_attempts(pid)
@@ -158,4 +181,5 @@ def tree_state(root_pid: int) -> TreeState | None:
         watches=watches,
         cpu_s=cpu,
         net_attempts=sum(counted.values()) if counted else None,
+        queued_s=queued,
     )

@@ -166,3 +166,85 @@ def test_a_slow_read_that_printed_first_is_tried_again_and_kept(tmp_path, monkey
     )
     assert [item.kind for item in again.evidence] == ["ok"], again.evidence
     assert spawned == [], "the second wrap ran a trial the cache answers"
+
+
+def test_the_longer_try_runs_though_the_first_was_kept_as_waiting_on_the_network(
+    tmp_path, monkeypatch
+):
+    """A read that looked up a host (no network in the sandbox), said so on stderr and slept past
+    the timeout was kept in the cache as waiting on the network; its longer second try shares that
+    key and must run, not be answered by it: it finishes, and is what the cache then keeps."""
+    from wrapgen.flows.trials import try_proposal
+    from wrapgen.probe import trial
+    from wrapgen.propose.core import Decision, Proposal
+
+    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
+    read = {"effect": "read", "confirm": False}
+    script = "echo checking for updates >&2; getent hosts example.com; sleep 2; echo done"
+    manifest = {
+        "pack_id": "nw",
+        "description": "N.",
+        "bin": "sh",
+        "json": False,
+        "verbs": {"status": {"description": "S.", "cli": ["sh", "-c", script], "policy": read}},
+    }
+    decisions = (Decision("status", "status", True, "read", "picked"),)
+    spawned = []
+    real = trial._one
+
+    def one(*args, **kwargs):
+        outcome = real(*args, **kwargs)
+        if outcome.verb == "status":  # (not the run that learns the tool's own state)
+            spawned.append(outcome)
+        return outcome
+
+    monkeypatch.setattr(trial, "_one", one)
+    proposal, report = try_proposal(
+        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=1.0
+    )
+    assert spawned[0].timed_out and spawned[0].retrying_network, spawned[0]
+    assert [item.kind for item in report.evidence] == ["ok"], report.evidence
+    assert len(spawned) == 2, "the longer try was answered from the cache"
+    _, again = try_proposal(
+        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=1.0
+    )
+    assert [item.kind for item in again.evidence] == ["ok"] and len(spawned) == 2
+
+
+def _sleepers(tmp_path, seconds: list[int]):
+    """A pack directory of reads that each sleep so many seconds, as check --try reads it."""
+    from wrapgen.pack.manifest import dump_manifest
+
+    read = {"effect": "read", "confirm": False}
+    verbs = {
+        f"r{i}": {"description": "R.", "cli": ["sleep", str(s)], "policy": read}
+        for i, s in enumerate(seconds)
+    }
+    manifest = {"pack_id": "sl", "description": "S.", "bin": "sleep", "json": False, "verbs": verbs}
+    pack = tmp_path / "sl"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(dump_manifest(manifest))
+    return pack
+
+
+def _audited(pack) -> list[str]:
+    from wrapgen.flows.trials import try_pack_dirs
+
+    [(_, report)] = try_pack_dirs([pack], timeout_s=1.0)
+    return [item.kind for item in report.evidence]
+
+
+def test_every_slow_start_is_tried_again_while_the_ones_tried_again_finish(tmp_path):
+    """check --try: five reads that each start slowly (all of a slow tool's reads on a loaded
+    machine): the longer tries go on, a few at a time, while every one finishes, so none is
+    reported long-running (only the first few were tried again)."""
+    assert _audited(_sleepers(tmp_path, [2] * 5)) == ["ok"] * 5
+
+
+def test_a_round_of_longer_tries_with_one_still_running_is_the_last(tmp_path):
+    """check --try: where a longer try is still running (a stream), the reads not yet tried again
+    stay as their first try left them: a tool that streams costs one round of longer tries."""
+    from wrapgen.flows import trial_steps
+
+    first = [60] * trial_steps.SLOW_RETRIES
+    assert _audited(_sleepers(tmp_path, [*first, 2])) == ["long-running"] * (len(first) + 1)

@@ -60,7 +60,10 @@ __all__ = [
 # once more with this many times the timeout before it is called long-running. So is one that printed
 # a first line and kept working (a package manager's "Listing..." while it reads its index: 2-8 s):
 # a command that runs until stopped is never proposed by name (commands.json never_proposed), so a
-# read still running is more often slow than a stream; at most SLOW_RETRIES of them, the first.
+# read still running is more often slow than a stream; SLOW_RETRIES of them at a time, the first, and
+# the next as many only while every one tried again finished: a tool whose every read starts slowly
+# (a node CLI's, four at once on a loaded machine) has all of them tried again, one that streams
+# costs one round.
 SLOW_START_FACTOR = 3.0
 SLOW_RETRIES = 3
 _STILL_RUNNING = ("it printed nothing and kept running", "it printed output and kept running")
@@ -71,25 +74,31 @@ def retry_slow_start(
     report: TrialReport,
     **options,
 ) -> TrialReport:
-    """A read still running at the timeout, printing or not (up to ``SLOW_RETRIES`` of them), is tried
-    again with ``SLOW_START_FACTOR`` times the timeout; when it then finishes, its evidence is that
-    trial's (the words say nothing of it)."""
-    silent = [
+    """A read still running at the timeout, printing or not, is tried again with
+    ``SLOW_START_FACTOR`` times the timeout, ``SLOW_RETRIES`` at a time while every one tried again
+    finished; when it then finishes, its evidence is that trial's (the words say nothing of it)."""
+    waiting = [
         item.verb
         for item in report.evidence
         if item.kind == "long-running" and item.detail in _STILL_RUNNING
-    ][:SLOW_RETRIES]
-    if not silent:
+    ]
+    if not waiting:
         return report
     timeout_s = options.get("timeout_s")
     longer = (timeout_s or DEFAULT_TRIAL_TIMEOUT_S) * SLOW_START_FACTOR
     verbs = manifest.get("verbs") or {}
-    again = trial_run.try_manifest(
-        {**manifest, "verbs": {name: verbs[name] for name in silent if name in verbs}},
-        **{**options, "timeout_s": longer},
-        try_in_checked=True,
-        key_timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
-    ).by_verb()
+    again: dict = {}
+    while waiting:
+        batch, waiting = waiting[:SLOW_RETRIES], waiting[SLOW_RETRIES:]
+        tried = trial_run.try_manifest(
+            {**manifest, "verbs": {name: verbs[name] for name in batch if name in verbs}},
+            **{**options, "timeout_s": longer},
+            try_in_checked=True,
+            key_timeout_s=timeout_s or DEFAULT_TRIAL_TIMEOUT_S,
+        ).by_verb()
+        again.update(tried)
+        if any(item.kind in ("long-running", "not-tried") for item in tried.values()):
+            break  # one still running: the rest may stream as well
     evidence = []
     for item in report.evidence:
         retry = again.get(item.verb)

@@ -248,3 +248,33 @@ def test_a_round_of_longer_tries_with_one_still_running_is_the_last(tmp_path):
 
     first = [60] * trial_steps.SLOW_RETRIES
     assert _audited(_sleepers(tmp_path, [*first, 2])) == ["long-running"] * (len(first) + 1)
+
+
+def test_a_busy_read_that_tried_the_network_and_printed_nothing_waits_on_it(tmp_path, monkeypatch):
+    """At the longer try, a read that tried the network (no network in the sandbox) and printed no
+    answer waits on it though its processes are at work meanwhile (a cloud client's self-updater):
+    it could not be tried, and is kept; one at work that never tried the network is long-running."""
+    from wrapgen.flows.trials import try_proposal
+    from wrapgen.propose.core import Decision, Proposal
+
+    monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
+    read = {"effect": "read", "confirm": False}
+    spin = "while :; do :; done"
+    scripts = {"apps": f"getent hosts example.com; {spin}", "build": spin}
+    manifest = {
+        "pack_id": "nw",
+        "description": "N.",
+        "bin": "sh",
+        "json": False,
+        "verbs": {
+            name: {"description": "S.", "cli": ["sh", "-c", script], "policy": read}
+            for name, script in scripts.items()
+        },
+    }
+    decisions = tuple(Decision(name, name, True, "read", "picked") for name in scripts)
+    proposal, report = try_proposal(
+        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=1.0
+    )
+    kinds = {item.verb: item.kind for item in report.evidence}
+    assert kinds == {"apps": "unreachable", "build": "long-running"}, report.evidence
+    assert set(proposal.manifest["verbs"]) == {"apps"}

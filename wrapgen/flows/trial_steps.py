@@ -102,10 +102,31 @@ def retry_slow_start(
     evidence = []
     for item in report.evidence:
         retry = again.get(item.verb)
+        if retry is not None and _waits_on_the_network(retry):
+            retry = replace(retry, kind="unreachable", detail=_STILL_TRYING)
         if retry is not None and retry.kind not in ("long-running", "not-tried"):
             item = retry
         evidence.append(item)
     return replace(report, evidence=tuple(evidence))
+
+
+# A read still running at the longer try that had tried the network and printed nothing as its
+# answer waits on what the sandbox does not give, whether or not its processes sleep meanwhile (a
+# cloud client retrying its API while a self-updater it started works beside it)
+_STILL_TRYING = (
+    "it tried to reach the network and printed no answer, still running at "
+    f"{SLOW_START_FACTOR:g}x the timeout: waiting on it"
+)
+
+
+def _waits_on_the_network(item) -> bool:
+    outcome = item.outcome
+    return (
+        item.kind == "long-running"
+        and outcome is not None
+        and outcome.tried_network
+        and not outcome.stdout.strip()
+    )
 
 
 def retry_without_streaming(

@@ -60,3 +60,5 @@ class TrialOutcome:
     # at its timeout, its processes held no socket or file watch and had mostly slept, after trying to
     # reach the network the sandbox does not give: waiting to try again, not serving, watching or working
     retrying_network: bool = False
+    # at its timeout, its processes had tried to reach the network, whatever else they were doing
+    tried_network: bool = False

@@ -355,9 +355,8 @@ def _in_scratch(
         env=env,
         on_timeout=lambda pid: at_timeout.append(tree_state(pid)),
     )
-    retrying = bool(
-        at_timeout and at_timeout[0] is not None and at_timeout[0].retrying_network(timeout_s)
-    )
+    state = at_timeout[0] if at_timeout else None
+    retrying = bool(state is not None and state.retrying_network(timeout_s))
     after = _snapshot(scratch.root)
     stdout, binary = clean_text(result.stdout[:_KEEP_TEXT])
     stderr, _ = clean_text(result.stderr[:_KEEP_TEXT])
@@ -398,7 +397,9 @@ def _in_scratch(
         json_selected=spec.json_selected,
         stdout_json=parsed,
         tried_in=bool(try_in),
-        retrying_network=retrying,  # (on_timeout is called only at a timeout)
+        # (on_timeout is called only at a timeout)
+        retrying_network=retrying,
+        tried_network=bool(state is not None and state.net_attempts),
     )
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "json_redundant",
     "kind_names",
     "summary_modifiers",
+    "summary_umbrella",
     "opt_in_rewrite",
 ]
 
@@ -77,6 +78,13 @@ def opt_in_rewrite() -> frozenset[str]:
 def summary_modifiers() -> frozenset[str]:
     """Words that open a summary but leave the effect to the word after them ("force compression")."""
     return load("effects")["summary_modifiers"].names
+
+
+@lru_cache(maxsize=None)
+def summary_umbrella() -> frozenset[str]:
+    """Leading verbs of a listing's row that name a topic's range of work ("manage apps"): the
+    command's own first line decides its effect where it opens with a verb."""
+    return load("effects")["summary_umbrella"].names
 
 
 @lru_cache(maxsize=None)

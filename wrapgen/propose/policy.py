@@ -26,6 +26,7 @@ from wrapgen.knowledge.words import (
     summary_effects,
     summary_modifiers,
     summary_self_run,
+    summary_umbrella,
 )
 from wrapgen.model.tool import Command, Flag
 from wrapgen.propose.rules import rule
@@ -159,6 +160,14 @@ def flag_destroys(flag: Flag) -> str:
     return ""
 
 
+def _own_first_line(command: Command) -> str:
+    """The first line of the command's own help where it is not its listing row's summary again."""
+    first = next(
+        (line.strip() for line in (command.description or "").splitlines() if line.strip()), ""
+    )
+    return "" if first.lower() == (command.summary or "").strip().lower() else first
+
+
 @rule("what does a command change: read, write or destructive?")
 def classify(
     command: Command, *, extra_words: tuple[str, ...] = (), tool_name: str = ""
@@ -197,6 +206,13 @@ def classify(
             "read", tuple(e for _, e in found), f"read: {', '.join(e for _, e in found)}"
         )
     verbs = _summary_verbs(command.summary, tool_name.rsplit("/", 1)[-1], name)
+    own = _own_first_line(command)
+    if own and all(v.lower() in summary_umbrella() for v in verbs):
+        # the row names the topic's range ("manage apps") or no work at all ("tools and services
+        # for ..."): the command's own help says what it does run bare ("list your apps")
+        own_verbs = _summary_verbs(own, tool_name.rsplit("/", 1)[-1], name)
+        if own_verbs:
+            verbs = own_verbs
     if verbs and named_by in name_nouns():
         found = found[
             1:

@@ -359,6 +359,90 @@ def test_stubs_are_read_again_only_after_a_crawl_guided_by_use(tmp_path, monkeyp
     assert len(crawls) == 1 and len(reads) == 1 and ("status",) in reads[0], (crawls, reads)
 
 
+def test_a_stub_a_topic_lists_under_its_own_path_is_read_too(tmp_path, monkeypatch):
+    """An oclif topic's help lists its commands by their own paths (``accounts:list`` under
+    ``accounts``): a proposal that chose such a stub has it read like any other, though its path
+    does not extend the topic's (it was found by walking down word by word, and never read)."""
+    import wrapgen.flows.wrap as flow
+    import wrapgen.probe.discover as discovery
+    from wrapgen.model.tool import Command, Positional, Tool
+
+    members = tuple(
+        Command(path=(name,), summary=says, stub=True)
+        for name, says in (("accounts:list", "List the accounts"), ("accounts:show", "Show one"))
+    )
+    topic = Command(path=("accounts",), summary="Manage accounts", subcommands=members)
+    reads = []
+
+    def fake(discover, ref, options):
+        return Tool(name=ref.bin, root=Command(subcommands=(topic,)))
+
+    def fake_read(tool, paths, **options):
+        reads.append(tuple(paths))
+        read = {
+            p: Command(path=p, summary="Show one", positionals=(Positional(name="name"),))
+            for p in paths
+        }
+        subs = tuple(read.get(m.path, m) for m in members)
+        return replace(tool, root=Command(subcommands=(replace(topic, subcommands=subs),)))
+
+    monkeypatch.setattr(flow, "_discovered", fake)
+    monkeypatch.setattr(discovery, "read_stubs", fake_read)
+    tool = python_tool(tmp_path / "named", NAMED)
+    script = tmp_path / "release.sh"
+    script.write_text("#!/bin/sh\nnamed deploy --deploy-flag x\n")  # (use guided the crawl)
+    wrap(
+        tool,
+        out_dir=tmp_path / "p",
+        usage_from=[script],
+        discover_options={"cache": False},
+        probe_json_fields=False,
+        trials=False,
+    )
+    assert reads and {("accounts:list",), ("accounts:show",)} <= set(reads[0]), reads
+
+
+def test_the_picks_a_read_changes_are_read_in_the_next_round(tmp_path, monkeypatch):
+    """What a command's own help says may change the picks (its listing row read as a list, its
+    help says it deletes): the stubs the proposal chose in their place are read in a next round,
+    not written as stubs with no operand."""
+    import wrapgen.flows.wrap as flow
+    import wrapgen.probe.discover as discovery
+    from wrapgen.model.tool import Command, Tool
+
+    names = [f"kind{i:02}" for i in range(14)]
+    stubs = tuple(Command(path=(n,), summary=f"List the {n} items", stub=True) for n in names)
+    reads = []
+
+    def fake(discover, ref, options):
+        return Tool(name=ref.bin, root=Command(subcommands=stubs))
+
+    def fake_read(tool, paths, **options):
+        reads.append(tuple(paths))
+        subs = tuple(
+            replace(c, stub=False, summary=f"Delete the {c.name} items") if c.path in paths else c
+            for c in tool.root.subcommands
+        )
+        return replace(tool, root=replace(tool.root, subcommands=subs))
+
+    monkeypatch.setattr(flow, "_discovered", fake)
+    monkeypatch.setattr(discovery, "read_stubs", fake_read)
+    tool = python_tool(tmp_path / "named", NAMED)
+    script = tmp_path / "release.sh"
+    script.write_text("#!/bin/sh\nnamed deploy --deploy-flag x\n")  # (use guided the crawl)
+    result = wrap(
+        tool,
+        out_dir=tmp_path / "p",
+        usage_from=[script],
+        discover_options={"cache": False},
+        probe_json_fields=False,
+        trials=False,
+    )
+    assert len(reads) >= 2 and not set(reads[0]) & set(reads[1]), reads
+    chosen = {tuple(d.path.split()) for d in result.proposal.chosen}
+    assert chosen <= {p for round in reads for p in round}, (chosen, reads)
+
+
 def test_a_stub_whose_help_is_its_parents_page_again_stays_a_stub(tmp_path):
     """`read_stubs` on a tool that answers `CMD --help` with its own page: that page is no
     command's, so the stub stays as the listing gave it (as the crawl keeps it); a command with a

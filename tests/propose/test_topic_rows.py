@@ -5,8 +5,8 @@ command does: its own help's first line is ("list dynos for an app"). Captured h
 from __future__ import annotations
 
 import pytest
-from conftest import FIXTURES
 
+from conftest import FIXTURES
 from wrapgen.model.tool import Command
 from wrapgen.parse import parse_help
 from wrapgen.propose.policy import classify

@@ -174,6 +174,9 @@ def _discovered(discover, ref: ToolRef, options: Mapping[str, Any]) -> Tool:
 
 # How many left-out candidates the "nothing to propose" error names, each with its reason.
 _REASONS_SHOWN = 3
+# Rounds of reading the stubs a proposal chose and proposing again: each round's new picks are read
+# in the next (a pack holds 12 commands: the first round reads most of them)
+_STUB_ROUNDS = 3
 
 
 def _left_out_reasons(proposal: Proposal) -> str:
@@ -270,9 +273,13 @@ def wrap(
     usage = usage_evidence(tool, recipe, notes=notes)
     proposal = propose(tool, recipe, usage=usage)
     unread = _proposed_unread(tool, proposal)
-    if unread and discover is None and guide:
+    for _ in range(_STUB_ROUNDS if discover is None and guide else 0):
+        if not unread:
+            break
         # a command the proposal chose that discovery, guided by use, left unread (a stub of the
-        # rest it judged too slow to read): read, with its flags and operands, and proposed again
+        # rest it judged too slow to read): read, with its flags and operands, and proposed again;
+        # what a command's own help says may change the picks (a topic's row said "manage", its
+        # help "list"), and a new pick may be a stub too
         from wrapgen.probe.discover import DEFAULT_DEADLINE_S, read_stubs
 
         tell("reading the proposed commands")
@@ -285,6 +292,7 @@ def wrap(
         )
         usage = usage_evidence(tool, recipe, notes=[])
         proposal = propose(tool, recipe, usage=usage)
+        unread = tuple(p for p in _proposed_unread(tool, proposal) if p not in unread)
     if proposal.usage_note:
         notes.append(proposal.usage_note)
     fields: dict = {}

@@ -174,14 +174,17 @@ class Command:
         """The command at ``path``: down the tree word by word (a word may be an alias), or else the
         one whose path it is wherever the help listed it (an oclif topic's help lists its commands,
         ``accounts:add``, whose path does not extend the topic's)."""
-        node: Command | None = self
-        for part in tuple(path)[len(self.path) :]:
-            node = next((s for s in node.subcommands if s.name == part or part in s.aliases), None)
-            if node is None:
-                break
-        else:
-            return node
         target = tuple(path)
+        node: Command | None = self
+        if target[: len(self.path)] == self.path:
+            for part in target[len(self.path) :]:
+                node = next(
+                    (s for s in node.subcommands if s.name == part or part in s.aliases), None
+                )
+                if node is None:
+                    break
+            else:
+                return node
         return next((n for n in self.walk() if n.path == target), None)
 
     def with_changes(self, **changes) -> "Command":

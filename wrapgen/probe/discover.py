@@ -317,7 +317,8 @@ def _grafted(node: Command, path: tuple[str, ...], command: Command) -> Command:
                 summary=command.summary or sub.summary,
                 global_flags=command.global_flags or sub.global_flags,
             )
-        elif sub.path and path[: len(sub.path)] == sub.path:
+        elif sub.path and any(n.path == path for n in sub.walk()):
+            # (below it, or listed by it under a path of its own: an oclif topic's commands)
             sub = _grafted(sub, path, command)
         subs.append(sub)
     return node.with_changes(subcommands=tuple(subs))

@@ -55,6 +55,11 @@ GIT_COMMIT_NO_EDITOR = (
     "option.\n"
 )
 DOCKER_NO_TTY = "the input device is not a TTY\n"
+# a Node CLI's key-by-key prompt without a terminal on its standard input (heroku search)
+NODE_RAW_MODE = (
+    "TypeError: process.stdin.setRawMode is not a function\n"
+    "    at Prompt.onKeypress (node_modules/prompt/index.js:12:5)\n"
+)
 MKDIR_EROFS = "mkdir: cannot create directory '/var/lib/x': Read-only file system\n"
 ARGPARSE_MISSING = (
     "usage: tool show [-h] name\ntool show: error: the following arguments are required: name\n"
@@ -100,6 +105,7 @@ def _outcome(**kw) -> TrialOutcome:
         (_outcome(stderr=MKDIR_EROFS), "writes"),
         (_outcome(stderr=GIT_COMMIT_NO_EDITOR), "interactive"),
         (_outcome(stderr=DOCKER_NO_TTY), "interactive"),
+        (_outcome(stderr=NODE_RAW_MODE), "interactive"),
         (_outcome(exit_code=4, stderr=GH_NO_LOGIN), "unreachable"),
         (_outcome(stderr=KUBECTL_NO_CLUSTER), "unreachable"),
         (_outcome(stderr=DOCKER_NO_DAEMON), "unreachable"),

@@ -224,6 +224,17 @@ def test_lower_case_words_stay_literals_and_subcommands():
     ]
 
 
+def test_a_bare_word_that_repeats_is_an_operand_even_before_the_options():
+    """No subcommand word is given more than once: ``url...`` right after the path (a storage
+    client's man-style synopsis, no options between) is the operand it repeats, not a subcommand."""
+    got = usage_positionals(["gsutil stat url..."], prog=("gsutil", "stat"))
+    assert [(p.name, p.required, p.variadic) for p in got] == [("url", True, True)]
+    got = usage_positionals(["tool get key ..."], prog=("tool", "get"))
+    assert [(p.name, p.variadic) for p in got] == [("key", True)]
+    # a bare word given once before the options stays a subcommand word
+    assert usage_positionals(["tool remote add name url"], prog=("tool",)) == ()
+
+
 def test_a_flag_claims_only_its_own_branch():
     """In kubectl's '(-f FILENAME | TYPE [NAME | -l label])' TYPE and NAME are operands, optional beside -f."""
     assert _read("kubectl_get") == [("TYPE", True, False), ("NAME", False, False)]

@@ -779,10 +779,14 @@ def usage_positionals(
             ):
                 continue  # "-e PATTERN": the flag's value
             # A bare lowercase word is an operand only after the options began: before them it
-            # is a subcommand word ("naval-fate ship new <name>").
+            # is a subcommand word ("naval-fate ship new <name>"), unless it repeats ("gsutil
+            # stat url..."): no subcommand word is given more than once.
             parsed = _operand_name(
                 word.replace("[--]", ""),
-                bare_ok=bare_words or any(w.startswith(("[", "-")) for w in words[:i]),
+                bare_ok=bare_words
+                or any(w.startswith(("[", "-")) for w in words[:i])
+                or word.rstrip("])").endswith("...")
+                or (i + 1 < len(words) and words[i + 1].rstrip("])") == "..."),
             )
             if parsed is None:
                 bare = word.strip("[]<>.").lower()

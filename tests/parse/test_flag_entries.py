@@ -322,3 +322,18 @@ def test_values_listed_one_a_line_under_a_flag_are_its_choices():
         "                      two",
     ]
     assert parse_options(prose)[0].choices == ()
+
+
+def test_an_older_pflag_switch_shows_its_default_as_an_optional_value():
+    """``--prefix[=false]`` (a key-value store's get, captured) is a switch, as ``--keys-only``;
+    ``--limit=0`` and ``--sort-by=""`` take a value. As a flag with an optional word it was no
+    switch a verb offered (the get verb had no way to ask for keys with a prefix)."""
+    text = (FIXTURES / "help" / "clap" / "etcdctl_get.txt").read_text()
+    flags = {f.long: f for f in parse_help(text, prog=("etcdctl", "get")).flags}
+    for switch in ("--prefix", "--keys-only", "--from-key", "--print-value-only"):
+        assert not flags[switch].takes_value and flags[switch].type == "boolean", flags[switch]
+    for valued in ("--limit", "--sort-by", "--consistency"):
+        assert flags[valued].takes_value, flags[valued]
+    # an optional value that is no boolean stays one: git's --decorate[=short|full|auto|no]
+    [decorate] = parse_options(["  --decorate[=short|full|auto|no]  Print ref names"])
+    assert decorate.takes_value and decorate.value_optional

@@ -449,6 +449,10 @@ def _entry_flag(spec: str, gap_after: bool, desc: tuple[str, ...]) -> Flag | Non
         ):
             value_name = value_name.rstrip(":")[1:-1]  # '"XPath_expression"', "'paths':"
         value_name = value_name.lstrip("=") or None
+    if optional and (value_name or "").lower() in ("true", "false"):
+        # an older pflag listing shows a switch with its default as an optional value
+        # ("--prefix[=false]", "-h, --help[=false]"): a switch, not a flag that takes a word
+        takes_value, optional, value_name = False, False, None
 
     facts = read_description(full, desc_lines, takes_value=takes_value)
     takes_value = facts.takes_value

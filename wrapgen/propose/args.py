@@ -59,6 +59,7 @@ from wrapgen.propose.operands import operands, usage_split
 from wrapgen.propose.policy import ABOUT_ITSELF, flag_destroys
 from wrapgen.propose.rules import rule
 from wrapgen.propose.text import flag_description, operand_description
+from wrapgen.usage import flag_spread
 
 __all__ = [
     "ArgPlan",
@@ -361,6 +362,17 @@ def _score(flag: Flag, *, shown: frozenset[str] = frozenset()) -> float:
     return score
 
 
+# The fewest tools whose uses pass a long flag's name before that name says people reach for it
+# (one tool's habit is no more than the help's order says)
+_MIN_SPREAD = 2
+
+
+def _spread_points(spelling: str, spread: dict[str, int]) -> int:
+    """How many tools' uses pass ``spelling`` where at least ``_MIN_SPREAD`` do, else 0."""
+    count = spread.get(spelling, 0)
+    return count if count >= _MIN_SPREAD else 0
+
+
 def _used_points(flag: Flag, used: dict[str, int]) -> float:
     """The points usage evidence gives a flag its verb's uses pass (weights.json "args")."""
     count = max((used.get(s, 0) for s in flag.spellings), default=0)
@@ -569,7 +581,17 @@ def plan_args(
         # own order, which lists what matters first (a name no table knows says no less than a short
         # letter does; with letters only, a help of long options gave its one verb no args at all)
         # (what the tool's other uses pass first: a finder's -type beside its -name)
-        unknown.sort(key=lambda t: (not set(t[2].spellings) & fill_first, t[1]))
+        # (a subcommand's, then a name many tools' uses pass: a key-value store's get --prefix
+        # before --consistency; a whole tool's help lists what matters first, its short switches
+        # too, which no count of long names knows: an XML linter's --noout, a compressor's -9)
+        spread = flag_spread() if fill and command.path else {}
+        unknown.sort(
+            key=lambda t: (
+                not set(t[2].spellings) & fill_first,
+                -max((_spread_points(s, spread) for s in t[2].spellings), default=0),
+                t[1],
+            )
+        )
         filled = [entry for entry in unknown if fill][: max(0, room - len(ranked))]
         ranked += filled
         left_out += [

@@ -646,10 +646,10 @@ def _write_verb(
         # trial); where nothing says (None) it is written and the trials settle it
         honours_double_dash=cand.command.double_dash is not False,
         uses=cand.uses,
-        # a tool without subcommands: each verb is its whole surface, so after the flags its uses
-        # pass, its other flags fill the room in the help's own order (a page of examples passes a
-        # few flags; an everyday one no example shows was left out: a linter's --max-warnings)
-        fill=not draft.tool.root.subcommands,
+        # after the flags its uses pass, a command's other flags fill the room in the help's own
+        # order (a page of examples passes a few flags; an everyday one no example shows was left
+        # out: a linter's --max-warnings, a key-value store's get --prefix)
+        fill=True,
         fill_first=frozenset(s for c in draft.candidates for u in c.uses for s in u.flags)
         if not draft.tool.root.subcommands
         else frozenset(),

@@ -40,6 +40,7 @@ __all__ = [
     "public_usage",
     "settle_choices",
     "excluded_tools",
+    "flag_spread",
     "LocalUsageSkip",
     "TABLE_SOURCE",
     "LOCAL_SOURCE",
@@ -96,6 +97,31 @@ def public_usage(name: str, environ=None, *, table=None, commands=None) -> Usage
         return None
     uses = settle_choices([_use(row) for row in rows], commands)
     return UsageEvidence(tool=name, source=TABLE_SOURCE, uses=uses)
+
+
+def flag_spread(environ=None) -> dict[str, int]:
+    """How many tools of the shipped table pass each long flag (``--prefix``: 13) in their uses,
+    ``WRAPGEN_USAGE_EXCLUDE``'s tools left out: a name many tools' examples pass is one people
+    reach for, whichever tool it is on (a key-value store's ``get --prefix``)."""
+    return dict(_spread(excluded_tools(environ)))
+
+
+@cache
+def _spread(excluded: frozenset[str]) -> tuple[tuple[str, int], ...]:
+    counts: dict[str, int] = {}
+    for tool, rows in _table().items():
+        if tool in excluded:
+            continue
+        names = {
+            spelling.split("=", 1)[0]
+            for row in rows
+            for flag in row[1]
+            for spelling in flag.split("|")
+            if spelling.startswith("--") and len(spelling) > 2
+        }
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+    return tuple(sorted(counts.items()))
 
 
 def settle_choices(uses, commands=None) -> tuple[Use, ...]:

@@ -314,3 +314,22 @@ def test_an_alternative_of_subcommand_aliases_settles_to_the_subcommands_not_an_
     assert sorted(u.path for u in uses) == [("top", "nodes"), ("top", "pods")]
     assert all(not u.operands for u in uses)
     assert {fold(u, tool.root).command.path for u in uses} == {("top", "pod"), ("top", "node")}
+
+
+def test_a_command_named_with_a_colon_joins_the_path_where_the_model_knows_it():
+    """``orm migration:run`` (a colon is no path word's look) is kept in the table as a literal
+    operand; where the tool's model has that command, the use is the command's, not the root's
+    with a literal (the command was never proposed from its uses)."""
+    from wrapgen.usage import settle_choices
+
+    (use,) = _uses("orm migration:run", "orm")
+    assert use.path == () and use.operands == (UsedOperand("literal", "migration:run"),)
+    (settled,) = settle_choices([use], {("migration:run",), ("query",)})
+    assert settled.path == ("migration:run",) and settled.operands == ()
+    # a literal the model has no command for stays an operand (git add .)
+    (kept,) = settle_choices([use], {("query",)})
+    assert kept.path == () and kept.operands == use.operands
+    # a topic's command under the topic's own path (an oclif CLI's ps:scale under ps)
+    (scaled,) = _uses("paas ps:scale {{web=1}}", "paas")
+    (settled,) = settle_choices([scaled], {("ps",), ("ps:scale",)})
+    assert settled.path == ("ps:scale",) and len(settled.operands) == 1

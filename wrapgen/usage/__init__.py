@@ -128,16 +128,30 @@ def settle_choices(uses, commands=None) -> tuple[Use, ...]:
     """Each use whose path holds a word of several subcommands (``start|stop|status``: an example
     written for any of them) as one use per subcommand ``commands`` knows there; where it knows
     none (``top pods|nodes``: values, not commands), the path ends before the word, which is an
-    operand again. Without ``commands``: one use per word, for discovery to confirm. Identical
-    uses that result are counted together, most used first."""
+    operand again. Without ``commands``: one use per word, for discovery to confirm. A literal
+    operand ``commands`` knows as the next subcommand (``migration:run``) joins the path.
+    Identical uses that result are counted together, most used first."""
     known = None if commands is None else {tuple(path) for path in commands}
     counts: dict[Use, int] = {}
     for use in uses:
         for settled in _settled(use, known):
+            settled = _named_commands(settled, known)
             key = replace(settled, count=1)
             counts[key] = counts.get(key, 0) + use.count
     merged = [replace(use, count=n) for use, n in counts.items()]
     return tuple(sorted(merged, key=sort_key))
+
+
+def _named_commands(use: Use, known) -> Use:
+    """A use whose first operands are literal words the model knows as the subcommands at its path,
+    with those words in its path: a command named with a colon (``typeorm migration:run``, an oclif
+    CLI's ``ps:scale``) is no path word by its look, and the table keeps it as a literal operand."""
+    if not known:
+        return use
+    path, operands = use.path, list(use.operands)
+    while operands and operands[0].kind == "literal" and (*path, operands[0].name) in known:
+        path = (*path, operands.pop(0).name)
+    return use if path == use.path else replace(use, path=path, operands=tuple(operands))
 
 
 def _settled(use: Use, known) -> list[Use]:

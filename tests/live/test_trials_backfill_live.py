@@ -147,14 +147,14 @@ def test_a_slow_read_that_printed_first_is_tried_again_and_kept(tmp_path, monkey
         "verbs": {
             "search": {
                 "description": "S.",
-                "cli": ["sh", "-c", "echo reading the index; sleep 2; echo found"],
+                "cli": ["sh", "-c", "echo reading the index; sleep 3; echo found"],
                 "policy": read,
             },
         },
     }
     decisions = (Decision("search", "search", True, "read", "picked"),)
     proposal, report = try_proposal(
-        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=1.0
+        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=2.0
     )
     assert [item.kind for item in report.evidence] == ["ok"], report.evidence
     assert set(proposal.manifest["verbs"]) == {"search"}
@@ -162,7 +162,7 @@ def test_a_slow_read_that_printed_first_is_tried_again_and_kept(tmp_path, monkey
     real = trial._one
     monkeypatch.setattr(trial, "_one", lambda *a, **k: spawned.append(a) or real(*a, **k))
     _, again = try_proposal(
-        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=1.0
+        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=2.0
     )
     assert [item.kind for item in again.evidence] == ["ok"], again.evidence
     assert spawned == [], "the second wrap ran a trial the cache answers"
@@ -180,7 +180,7 @@ def test_the_longer_try_runs_though_the_first_was_kept_as_waiting_on_the_network
 
     monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
     read = {"effect": "read", "confirm": False}
-    script = "echo checking for updates >&2; getent hosts example.com; sleep 2; echo done"
+    script = "echo checking for updates >&2; getent hosts example.com; sleep 4; echo done"
     manifest = {
         "pack_id": "nw",
         "description": "N.",
@@ -200,13 +200,13 @@ def test_the_longer_try_runs_though_the_first_was_kept_as_waiting_on_the_network
 
     monkeypatch.setattr(trial, "_one", one)
     proposal, report = try_proposal(
-        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=1.0
+        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=2.0
     )
     assert spawned[0].timed_out and spawned[0].retrying_network, spawned[0]
     assert [item.kind for item in report.evidence] == ["ok"], report.evidence
     assert len(spawned) == 2, "the longer try was answered from the cache"
     _, again = try_proposal(
-        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=1.0
+        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=2.0
     )
     assert [item.kind for item in again.evidence] == ["ok"] and len(spawned) == 2
 

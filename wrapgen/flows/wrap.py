@@ -174,9 +174,11 @@ def _discovered(discover, ref: ToolRef, options: Mapping[str, Any]) -> Tool:
 
 # How many left-out candidates the "nothing to propose" error names, each with its reason.
 _REASONS_SHOWN = 3
-# Rounds of reading the stubs a proposal chose and proposing again: each round's new picks are read
-# in the next (a pack holds 12 commands: the first round reads most of them)
-_STUB_ROUNDS = 3
+# Rounds of reading the stubs a proposal chose and proposing again: the second round reads the new
+# picks the first one's reads made (a topic's commands once its own help is read). Each costs a
+# batch of the tool's starts (a cloud CLI: about 3 s quiet, 10 s under load), and on the largest
+# CLIs each round's reads change the picks again: a third round took aws's cold wrap past 30 s
+_STUB_ROUNDS = 2
 
 
 def _left_out_reasons(proposal: Proposal) -> str:
@@ -279,7 +281,7 @@ def wrap(
         # a command the proposal chose that discovery, guided by use, left unread (a stub of the
         # rest it judged too slow to read): read, with its flags and operands, and proposed again;
         # what a command's own help says may change the picks (a topic's row said "manage", its
-        # help "list"), and a new pick may be a stub too
+        # help "list"), and a new pick may be a stub too: read in the next round
         from wrapgen.probe.discover import DEFAULT_DEADLINE_S, read_stubs
 
         tell("reading the proposed commands")

@@ -40,3 +40,22 @@ def test_the_tools_left_out_of_the_table_are_left_out_of_the_spread(monkeypatch)
     monkeypatch.setenv(EXCLUDE_ENV, everyone)
     cli = propose(_tool()).manifest["verbs"]["get"]["cli"]
     assert "--prefix" not in cli and OBSCURE[0] in cli, cli  # the help's order alone
+
+
+def test_a_filled_flag_never_takes_an_operands_name():
+    """A project generator's ``--name`` beside its ``NAME`` operand: filling the room with the flag
+    renamed the operand every call gives (``name_arg``); an unasked flag of that name stays out."""
+    create = Command(
+        path=("generate",),
+        summary="Generate a new project",
+        positionals=(Positional(name="NAME", required=True),),
+        flags=(
+            *(Flag(long=name, description=f"Knob {name[-1]}") for name in OBSCURE[:3]),
+            Flag(long="--name", takes_value=True, description="Package name"),
+        ),
+    )
+    others = tuple(Command(path=(n,), summary=f"List the {n}") for n in ("alarms", "members"))
+    tool = Tool(name="gentool", root=Command(subcommands=(create, *others)))
+    verb = propose(tool).manifest["verbs"]["generate"]
+    assert "name" in verb["args"]["properties"] and "name_arg" not in verb["args"]["properties"]
+    assert "--name" not in verb["cli"], verb["cli"]

@@ -592,7 +592,12 @@ def plan_args(
                 t[1],
             )
         )
-        filled = [entry for entry in unknown if fill][: max(0, room - len(ranked))]
+        # (never one named as an operand is: a project generator's --name beside its NAME would
+        # rename the operand every call gives)
+        operand_names = {norm(n) for n, _ in chosen_pos}
+        filled = [entry for entry in unknown if fill and arg_name(entry[2]) not in operand_names][
+            : max(0, room - len(ranked))
+        ]
         ranked += filled
         left_out += [
             (flag.spellings[0], "not a flag people reach for first")

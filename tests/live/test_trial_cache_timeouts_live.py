@@ -3,9 +3,10 @@
 A trial that slept at its timeout after trying to reach the network waits on what no trial's
 sandbox gives: the next wrap would wait the same timeout out for the same answer (a repeated pip
 wrap spent 3 s of its 5 on one such trial), so that outcome is kept; so is one that printed its
-output and kept running, which streams (a process manager's `logs`: a repeated wrap waited out three
-such trials, 9 s of its 10). A trial that timed out silently without trying the network may have
-been starved by a busy machine: it is run again.
+output and kept running at its longer second try, which streams (a process manager's `logs`: a
+repeated wrap waited out three such trials, 9 s of its 10); at the first try it is run again, as a
+slow read prints its first line too. A trial that timed out silently without trying the network
+may have been starved by a busy machine: it is run again.
 """
 
 from __future__ import annotations
@@ -66,7 +67,18 @@ def test_a_trial_that_only_timed_out_is_run_again(tmp_path, monkeypatch):
     assert runs == 2
 
 
-def test_a_trial_that_printed_and_kept_running_is_answered_from_the_cache(tmp_path, monkeypatch):
+def test_a_trial_that_printed_and_kept_running_is_kept_from_its_longer_try(tmp_path, monkeypatch):
+    """A first try that printed and kept running is no answer yet (a slow search prints its first
+    line too): it is run again. The chain's longer try, under the same key, is kept and answers the
+    next first try, so a repeated wrap does not wait a stream out again."""
     first, runs = _run_twice(_STREAMS, tmp_path, monkeypatch)
     assert first.stdout.strip() and not first.retrying_network
-    assert runs == 1
+    assert runs == 2
+    spec = trial.TrialSpec("wait", ("python3", "-c", _STREAMS))
+    ran = []
+    real_one = trial._one
+    monkeypatch.setattr(trial, "_one", lambda *a, **k: ran.append(1) or real_one(*a, **k))
+    longer = trial.run_trials([spec], bin_path=sys.executable, timeout_s=6.0, key_timeout_s=4.0)
+    assert longer.outcomes[0].timed_out and ran == [1]
+    again = trial.run_trials([spec], bin_path=sys.executable, timeout_s=4.0).outcomes[0]
+    assert again.timed_out and again.stdout.strip() and ran == [1]  # answered by the longer try

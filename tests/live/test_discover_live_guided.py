@@ -371,6 +371,21 @@ sys.exit(2)
 """
 
 
+def _wrapped_as_used(tmp_path, source: str):
+    """``wrap`` of the program ``source``, its crawl guided by a script's use (no cache, no trials)."""
+    tool = python_tool(tmp_path / "named", source)
+    script = tmp_path / "release.sh"
+    script.write_text("#!/bin/sh\nnamed deploy --deploy-flag x\n")
+    return wrap(
+        tool,
+        out_dir=tmp_path / "p",
+        usage_from=[script],
+        discover_options={"cache": False},
+        probe_json_fields=False,
+        trials=False,
+    )
+
+
 def test_a_stub_a_topic_lists_under_its_own_path_is_read_too(tmp_path, monkeypatch):
     """An oclif topic's help lists its commands by their own paths (``accounts:show`` under
     ``accounts``): a proposal that chose such a stub has it read like any other, and its read put
@@ -386,17 +401,7 @@ def test_a_stub_a_topic_lists_under_its_own_path_is_read_too(tmp_path, monkeypat
         return Tool(name=ref.bin, path=ref.path, root=Command(subcommands=(topic,)))
 
     monkeypatch.setattr(flow, "_discovered", fake)
-    tool = python_tool(tmp_path / "named", TOPICS)
-    script = tmp_path / "release.sh"
-    script.write_text("#!/bin/sh\nnamed deploy --deploy-flag x\n")  # (use guided the crawl)
-    result = wrap(
-        tool,
-        out_dir=tmp_path / "p",
-        usage_from=[script],
-        discover_options={"cache": False},
-        probe_json_fields=False,
-        trials=False,
-    )
+    result = _wrapped_as_used(tmp_path, TOPICS)
     verb = result.proposal.manifest["verbs"]["accounts-show"]
     assert "{{name}}" in verb["cli"], verb
 
@@ -426,17 +431,7 @@ def test_the_picks_a_read_changes_are_read_in_the_next_round(tmp_path, monkeypat
 
     monkeypatch.setattr(flow, "_discovered", fake)
     monkeypatch.setattr(discovery, "read_stubs", fake_read)
-    tool = python_tool(tmp_path / "named", NAMED)
-    script = tmp_path / "release.sh"
-    script.write_text("#!/bin/sh\nnamed deploy --deploy-flag x\n")  # (use guided the crawl)
-    result = wrap(
-        tool,
-        out_dir=tmp_path / "p",
-        usage_from=[script],
-        discover_options={"cache": False},
-        probe_json_fields=False,
-        trials=False,
-    )
+    result = _wrapped_as_used(tmp_path, NAMED)
     assert len(reads) >= 2 and not set(reads[0]) & set(reads[1]), reads
     chosen = {tuple(d.path.split()) for d in result.proposal.chosen}
     assert chosen <= {p for round in reads for p in round}, (chosen, reads)

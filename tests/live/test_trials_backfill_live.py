@@ -127,6 +127,19 @@ def test_a_silent_slow_start_is_tried_again_with_a_longer_timeout(tmp_path, monk
     assert spawned == [], "the second wrap ran a trial the cache answers"
 
 
+def _shell_reads(scripts: dict[str, str]):
+    """A proposal of read verbs, each a shell script run by ``sh -c``."""
+    from wrapgen.propose.core import Decision, Proposal
+
+    read = {"effect": "read", "confirm": False}
+    verbs = {
+        name: {"description": "S.", "cli": ["sh", "-c", script], "policy": read}
+        for name, script in scripts.items()
+    }
+    manifest = {"pack_id": "sh", "description": "S.", "bin": "sh", "json": False, "verbs": verbs}
+    return Proposal(manifest, tuple(Decision(n, n, True, "read", "picked") for n in scripts))
+
+
 def test_a_slow_read_that_printed_first_is_tried_again_and_kept(tmp_path, monkeypatch):
     """A read that printed a first line and kept working past the timeout (a package manager's
     search reading its index on a loaded machine) is tried once more with 3x the timeout, and the
@@ -135,35 +148,16 @@ def test_a_slow_read_that_printed_first_is_tried_again_and_kept(tmp_path, monkey
     and the next wrap is answered by the finished one."""
     from wrapgen.flows.trials import try_proposal
     from wrapgen.probe import trial
-    from wrapgen.propose.core import Decision, Proposal
 
     monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
-    read = {"effect": "read", "confirm": False}
-    manifest = {
-        "pack_id": "sl",
-        "description": "S.",
-        "bin": "sh",
-        "json": False,
-        "verbs": {
-            "search": {
-                "description": "S.",
-                "cli": ["sh", "-c", "echo reading the index; sleep 3; echo found"],
-                "policy": read,
-            },
-        },
-    }
-    decisions = (Decision("search", "search", True, "read", "picked"),)
-    proposal, report = try_proposal(
-        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=2.0
-    )
+    proposed = _shell_reads({"search": "echo reading the index; sleep 3; echo found"})
+    proposal, report = try_proposal(proposed, bin_path=shutil.which("sh"), timeout_s=2.0)
     assert [item.kind for item in report.evidence] == ["ok"], report.evidence
     assert set(proposal.manifest["verbs"]) == {"search"}
     spawned = []
     real = trial._one
     monkeypatch.setattr(trial, "_one", lambda *a, **k: spawned.append(a) or real(*a, **k))
-    _, again = try_proposal(
-        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=2.0
-    )
+    _, again = try_proposal(proposed, bin_path=shutil.which("sh"), timeout_s=2.0)
     assert [item.kind for item in again.evidence] == ["ok"], again.evidence
     assert spawned == [], "the second wrap ran a trial the cache answers"
 
@@ -176,19 +170,10 @@ def test_the_longer_try_runs_though_the_first_was_kept_as_waiting_on_the_network
     key and must run, not be answered by it: it finishes, and is what the cache then keeps."""
     from wrapgen.flows.trials import try_proposal
     from wrapgen.probe import trial
-    from wrapgen.propose.core import Decision, Proposal
 
     monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
-    read = {"effect": "read", "confirm": False}
     script = "echo checking for updates >&2; getent hosts example.com; sleep 4; echo done"
-    manifest = {
-        "pack_id": "nw",
-        "description": "N.",
-        "bin": "sh",
-        "json": False,
-        "verbs": {"status": {"description": "S.", "cli": ["sh", "-c", script], "policy": read}},
-    }
-    decisions = (Decision("status", "status", True, "read", "picked"),)
+    proposed = _shell_reads({"status": script})
     spawned = []
     real = trial._one
 
@@ -199,15 +184,11 @@ def test_the_longer_try_runs_though_the_first_was_kept_as_waiting_on_the_network
         return outcome
 
     monkeypatch.setattr(trial, "_one", one)
-    proposal, report = try_proposal(
-        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=2.0
-    )
+    proposal, report = try_proposal(proposed, bin_path=shutil.which("sh"), timeout_s=2.0)
     assert spawned[0].timed_out and spawned[0].retrying_network, spawned[0]
     assert [item.kind for item in report.evidence] == ["ok"], report.evidence
     assert len(spawned) == 2, "the longer try was answered from the cache"
-    _, again = try_proposal(
-        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=2.0
-    )
+    _, again = try_proposal(proposed, bin_path=shutil.which("sh"), timeout_s=2.0)
     assert [item.kind for item in again.evidence] == ["ok"] and len(spawned) == 2
 
 
@@ -255,26 +236,11 @@ def test_a_busy_read_that_tried_the_network_and_printed_nothing_waits_on_it(tmp_
     answer waits on it though its processes are at work meanwhile (a cloud client's self-updater):
     it could not be tried, and is kept; one at work that never tried the network is long-running."""
     from wrapgen.flows.trials import try_proposal
-    from wrapgen.propose.core import Decision, Proposal
 
     monkeypatch.setenv("WRAPGEN_CACHE_DIR", str(tmp_path / "cache"))
-    read = {"effect": "read", "confirm": False}
     spin = "while :; do :; done"
-    scripts = {"apps": f"getent hosts example.com; {spin}", "build": spin}
-    manifest = {
-        "pack_id": "nw",
-        "description": "N.",
-        "bin": "sh",
-        "json": False,
-        "verbs": {
-            name: {"description": "S.", "cli": ["sh", "-c", script], "policy": read}
-            for name, script in scripts.items()
-        },
-    }
-    decisions = tuple(Decision(name, name, True, "read", "picked") for name in scripts)
-    proposal, report = try_proposal(
-        Proposal(manifest, decisions), bin_path=shutil.which("sh"), timeout_s=1.0
-    )
+    proposed = _shell_reads({"apps": f"getent hosts example.com; {spin}", "build": spin})
+    proposal, report = try_proposal(proposed, bin_path=shutil.which("sh"), timeout_s=1.0)
     kinds = {item.verb: item.kind for item in report.evidence}
     assert kinds == {"apps": "unreachable", "build": "long-running"}, report.evidence
     assert set(proposal.manifest["verbs"]) == {"apps"}

@@ -177,7 +177,8 @@ _REASONS_SHOWN = 3
 # Rounds of reading the stubs a proposal chose and proposing again: the second round reads the new
 # picks the first one's reads made (a topic's commands once its own help is read). Each costs a
 # batch of the tool's starts (a cloud CLI: about 3 s quiet, 10 s under load), and on the largest
-# CLIs each round's reads change the picks again: a third round took aws's cold wrap past 30 s
+# CLIs each round's reads change the picks again: a third round took a cloud CLI's cold wrap past
+# 30 s
 _STUB_ROUNDS = 2
 
 

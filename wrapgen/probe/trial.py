@@ -207,8 +207,9 @@ def _cached(
             },
         )
         stored = disk.load_trial(key)
-        if stored is not None and stored.pop(_RAN_WITH, 0.0) < timeout_s and longer_try:
-            stored = None
+        ran_with = stored.pop(_RAN_WITH, 0.0) if stored is not None else 0.0
+        if longer_try and ran_with < timeout_s:
+            stored = None  # the first try's outcome: this try is asked because it was no answer
         if stored is not None:
             try:
                 return replace(

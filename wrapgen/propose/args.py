@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from wrapgen.knowledge.commands import (
     forwarding_operand,
@@ -367,7 +367,7 @@ def _score(flag: Flag, *, shown: frozenset[str] = frozenset()) -> float:
 _MIN_SPREAD = 2
 
 
-def _spread_points(spelling: str, spread: dict[str, int]) -> int:
+def _spread_points(spelling: str, spread: Mapping[str, int]) -> int:
     """How many tools' uses pass ``spelling`` where at least ``_MIN_SPREAD`` do, else 0."""
     count = spread.get(spelling, 0)
     return count if count >= _MIN_SPREAD else 0

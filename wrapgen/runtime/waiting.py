@@ -5,7 +5,8 @@ or it is waiting on something the sandbox does not give: npm's ``search`` retrie
 cannot resolve for seventy seconds, printing nothing, holding no socket between its tries. What
 the processes hold tells the two apart: a server holds a listening socket, a watcher an inotify
 descriptor, a client of a daemon its connection, a tool at work the CPU (or its place in the run
-queue, on a machine busy with others). A tree that holds none of these and mostly slept is waiting on a timer; whether it waits to try the network again, its
+queue, on a machine busy with others). A tree that holds none of these and mostly slept is waiting
+on a timer; whether it waits to try the network again, its
 network namespace's counters say (a sandbox's namespace starts at zero: packets sent with no route,
 connections opened, datagrams sent). A client that tried the network and mostly slept waits on it
 even while it holds the socket it tries with (a CLI's resolver between its retries): a trial's

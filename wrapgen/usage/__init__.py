@@ -28,6 +28,8 @@ import re
 from dataclasses import replace
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
+from typing import Mapping
 
 from wrapgen.model.usage import UsageEvidence, Use, UsedOperand
 from wrapgen.usage.kinds import value_operand
@@ -99,15 +101,15 @@ def public_usage(name: str, environ=None, *, table=None, commands=None) -> Usage
     return UsageEvidence(tool=name, source=TABLE_SOURCE, uses=uses)
 
 
-def flag_spread(environ=None) -> dict[str, int]:
+def flag_spread(environ=None) -> Mapping[str, int]:
     """How many tools of the shipped table pass each long flag (``--prefix``: 13) in their uses,
     ``WRAPGEN_USAGE_EXCLUDE``'s tools left out: a name many tools' examples pass is one people
     reach for, whichever tool it is on (a key-value store's ``get --prefix``)."""
-    return dict(_spread(excluded_tools(environ)))
+    return _spread(excluded_tools(environ))
 
 
 @cache
-def _spread(excluded: frozenset[str]) -> tuple[tuple[str, int], ...]:
+def _spread(excluded: frozenset[str]) -> Mapping[str, int]:
     counts: dict[str, int] = {}
     for tool, rows in _table().items():
         if tool in excluded:
@@ -121,7 +123,7 @@ def _spread(excluded: frozenset[str]) -> tuple[tuple[str, int], ...]:
         }
         for name in names:
             counts[name] = counts.get(name, 0) + 1
-    return tuple(sorted(counts.items()))
+    return MappingProxyType(counts)  # (one per set of tools left out, read by every verb)
 
 
 def settle_choices(uses, commands=None) -> tuple[Use, ...]:

@@ -10,8 +10,10 @@ placeholder, so every title passes M026.
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Sequence
 
+from wrapgen.knowledge.text import title_placeholder
 from wrapgen.knowledge.words import match_verbs, name_verbs, place_args, search_args, to_verbs
 from wrapgen.propose.rules import rule
 from wrapgen.propose.verbs import KNOWN_VERBS, ing, past
@@ -142,4 +144,32 @@ def propose_title(
         done.append(done_stem + _slot(primary, verb))
     live.append(live_plain)
     done.append(done_plain)
-    return {"live": live, "done": done}
+    plain = (f"Running {display}", f"Ran {display}")
+    return {
+        "live": _settled(live, args, plain[0]),
+        "done": _settled(done, args, plain[1]),
+    }
+
+
+_ANGLED = re.compile(r"<([A-Za-z][\w-]*)>")
+
+
+def _settled(templates: list[str], args: Sequence[str], plain: str) -> list[str]:
+    """Each template with the summary's ``<name>`` placeholders as the ``{{arg}}`` of that name, or
+    as the bare word where no arg has it or in the last template ("format <cols> octets per line": a host showed the angle
+    brackets); a template that still holds placeholder-like text (``{OBJECT}``, ``a|b``) becomes the
+    plain one. The same template once."""
+
+    def angled(found: re.Match, named: Sequence[str]) -> str:
+        name = found.group(1).lower().replace("-", "_")
+        return "{{%s}}" % name if name in named else found.group(1)
+
+    out = []
+    for i, template in enumerate(templates):
+        # (the last one stays without an arg: it is the one shown when no arg is given)
+        named = args if i < len(templates) - 1 else ()
+        template = _ANGLED.sub(partial(angled, named=named), template)
+        template = plain if title_placeholder(template) else template
+        if template not in out:
+            out.append(template)
+    return out

@@ -1,0 +1,43 @@
+"""A title never shows a summary's placeholder syntax (W081): an angled name becomes the arg of that
+name, or the bare word, and anything else placeholder-like gives way to the plain title."""
+
+import re
+
+import pytest
+
+from wrapgen.knowledge.text import title_placeholder
+from wrapgen.propose.titles import propose_title
+
+_ARG = re.compile(r"\{\{([^{}]*)\}\}")
+
+
+def test_an_angled_name_of_an_arg_becomes_that_arg():
+    title = propose_title(
+        name="format-cols",
+        summary="format <cols> octets per line",
+        display="dumper -c",
+        primary="infile",
+        args=["infile", "cols"],
+    )
+    assert title["live"][0] == "Formatting {{cols}} octets per line: {{infile}}"
+    assert title["done"][-1] == "Formatted cols octets per line"
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "format <cols> octets per line",
+        "stop after <len> octets",
+        "show {OBJECT} details",
+        "print [FILE] contents",
+        "set the mode to fast|slow|auto",
+        "add <off> to the displayed <position>",
+    ],
+)
+@pytest.mark.parametrize("args", [[], ["cols", "len", "off"]])
+def test_no_template_holds_placeholder_syntax_and_the_last_names_no_arg(summary, args):
+    title = propose_title(name="verb", summary=summary, display="tool verb", primary="", args=args)
+    for form in ("live", "done"):
+        assert all(title_placeholder(t) is None for t in title[form]), title
+        assert not _ARG.search(title[form][-1]), title
+        assert all(set(_ARG.findall(t)) <= set(args) for t in title[form]), title

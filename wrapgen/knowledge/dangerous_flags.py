@@ -308,14 +308,21 @@ def is_program_file(flag_name: str, value_name: str) -> bool:
     return bool(words and values and words[-1] in _PROGRAM_VALUES and _FILE_VALUE.match(values[-1]))
 
 
+# A negation just before a danger word in its clause: "Output the operations but do not execute
+# anything" (a package manager's --dry-run) says the flag keeps the work from running
+_NEGATED = re.compile(r"(?:\bnot|n't|\bnever|\bwithout)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+
+
 def help_danger(description: str, value_name: str = "") -> str | None:
     """What a flag's own help says it does that a read must not (runs a program, executes a file,
     rewrites its inputs, writes a file, loads code): from its value name (``program_values``) and
     its description (``phrases.json`` danger_words), or None. The same test for a flag of the
     discovered model (``dangerous_reason``) and an arg of a pack (check's W030)."""
-    match = DANGER_WORDS.search(description or "")
-    if match:
-        return f"help says '{match.group(0).strip()}'"
+    text = description or ""
+    for match in DANGER_WORDS.finditer(text):
+        clause = re.split(r"[.;,:(]", text[: match.start()])[-1]
+        if not _NEGATED.search(clause):
+            return f"help says '{match.group(0).strip()}'"
     if value_name and is_program_value(value_name) and not names_a_command(description):
         return f"takes a {value_name.strip()}: its value is a program it runs"
     return None

@@ -190,6 +190,14 @@ def _guard_values(schema: dict, guard: ValueGuard) -> None:
     )
 
 
+# The flag itself is experimental where its first sentence says so or a mark does ("(experimental)");
+# a later sentence may say only a part of it is ("Install from the given requirements file. ...
+# pylock.toml support is experimental."), and the flag stays an everyday one
+_EXPERIMENTAL = re.compile(
+    r"^[^.]*\b(?:experimental|alpha)\b|[\[(]\s*(?:experimental|alpha)\b", re.IGNORECASE
+)
+
+
 @rule("why is a flag noise for a pack?")
 def flag_noise(flag: Flag) -> str | None:
     """Why a flag is noise for a pack, or None."""
@@ -202,7 +210,7 @@ def flag_noise(flag: Flag) -> str | None:
         return "about the tool itself: its help, usage or version"
     if _placeholder_spelling(flag):
         return "a pattern, not a flag: its help quotes part of its spelling as a placeholder"
-    if re.search(r"\b(?:experimental|alpha)\b", flag.description, re.I):
+    if _EXPERIMENTAL.search(flag.description):
         return "experimental"
     names = [s.lstrip("-") for s in flag.spellings]
     long_names = [s.lstrip("-") for s in flag.spellings if s.startswith("--")]

@@ -49,7 +49,12 @@ __all__ = [
 # A switch's help that prints the tool's own help, usage or version ("Print help", "display this
 # help and exit", "output version information and exit"): no word of what the tool does
 ABOUT_ITSELF = re.compile(
-    r"\s*(?:print|show|display|output)s?\s+(?:this\s+|the\s+)?(?:help|usage|version)\b", re.I
+    # the tool's own documents, too: a task runner's --man "Print man page", --changelog "Print
+    # changelog" (modes of their own that ranked beside its listings)
+    r"\s*(?:print|show|display|output)s?\s+(?:this\s+|the\s+|its\s+)?"
+    r"(?:help|usage|version|man(?:ual)?\s+page|changelog|release\s+notes|licen[cs]e|credits|authors)\b"
+    r"(?!\s+(?:of|for)\b)",  # (not "the version of each package")
+    re.I,
 )
 
 # The reason of a write that no word decided: wrap's trials may show it is a read (flows/trials.py).

@@ -60,9 +60,11 @@ def test_pr_create_offers_its_title_body_and_fill():
         "Output the operations but do not execute anything (implicitly enables --verbose).",
         "Don't execute hooks",
         "Resolve the graph without executing any script",
+        # a hook runner's run --files: the files the hooks run on, which a call names
+        "Specific filenames to run hooks on.",
     ],
 )
-def test_a_danger_word_under_a_negation_is_no_danger(description):
+def test_a_danger_word_under_a_negation_or_naming_a_target_is_no_danger(description):
     assert help_danger(description) is None
 
 

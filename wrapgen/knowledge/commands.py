@@ -97,6 +97,12 @@ def is_mega_command(word: str) -> bool:
     return word.lower() in _names("mega_names")
 
 
+def speaks_of_running(summary: str) -> bool:
+    """Whether a command's summary holds a word of running something (``running_words``: "Create
+    and run a new container", "Execute a command in a container")."""
+    return any(word in _names("running_words") for word in re.findall(r"[a-z]+", summary.lower()))
+
+
 def is_mega_arg(name: str) -> bool:
     """Whether an argument named ``name`` conventionally holds a forwarded command line (argv, cmd, rest)."""
     return name.lower() in _names("mega_args")

@@ -44,6 +44,7 @@ __all__ = [
     "UNSURE_WRITE",
     "FORM_OF_MAIN",
     "ABOUT_ITSELF",
+    "summary_verb",
 ]
 
 # A switch's help that prints the tool's own help, usage or version ("Print help", "display this
@@ -154,6 +155,11 @@ def _summary_key(word: str) -> str | None:
 
 
 @rule("does a flag's help open by saying it deletes something?")
+def summary_verb(word: str) -> bool:
+    """Whether ``word`` opens a summary as a verb the effect tables know ("Extract", "Lists")."""
+    return _summary_key(word.lower()) is not None
+
+
 def flag_destroys(flag: Flag) -> str:
     """The leading verb of a flag's help when it is a destructive one ("Deletes all identities from
     the agent", "Remove the cached results"), else "": such a flag makes a call that deletes."""

@@ -28,6 +28,7 @@ from wrapgen.knowledge.commands import (
     is_setup_family,
     never_reason,
     runs_what_its_grammar_names,
+    speaks_of_running,
 )
 from wrapgen.knowledge.phrases import (
     about_the_tool,
@@ -43,7 +44,7 @@ from wrapgen.model.proposal import Candidate
 from wrapgen.model.tool import Command, Flag
 from wrapgen.names import proposed_verb_name
 from wrapgen.propose.jsonsel import select_json
-from wrapgen.propose.policy import NAME_EFFECTS, SUMMARY_EFFECTS, escape_guards
+from wrapgen.propose.policy import NAME_EFFECTS, SUMMARY_EFFECTS, escape_guards, summary_verb
 from wrapgen.propose.rules import rule
 
 __all__ = [
@@ -93,6 +94,15 @@ _SUMMARY_WEIGHTS = summary_weights()
 # wrapgen/knowledge/data/commands.json.
 
 
+def _says_other_work(summary: str) -> bool:
+    """Whether a summary opens with a verb the effect tables know and speaks of running nothing
+    (an archiver's ``x`` "eXtract files with full paths"; "(default) Apply the expression to each
+    document"): the command does that work, whatever its name says elsewhere."""
+    text = re.sub(r"^\s*[(\[][^)\]]*[)\]]\s*", "", summary or "")
+    first = re.match(r"\s*([A-Za-z]+)", text)
+    return bool(first) and summary_verb(first.group(1)) and not speaks_of_running(text)
+
+
 @rule("why is a candidate command never proposed?")
 def exclusion_reason(candidate: Candidate, tool_name: str = "") -> str | None:
     """Why this candidate is never proposed, or None; ``tool_name`` (the program's) finds a summary
@@ -115,6 +125,7 @@ def exclusion_reason(candidate: Candidate, tool_name: str = "") -> str | None:
         candidate.path
         and is_mega_command(candidate.path[-1])
         and not runs_what_its_grammar_names(candidate.path[-1], command)
+        and not _says_other_work(command.summary)
     ):
         return MEGA_REASON
     if forwards_command_line(command):

@@ -92,8 +92,17 @@ def danger_words() -> re.Pattern[str]:
 
 @lru_cache(maxsize=None)
 def preview_words() -> re.Pattern[str]:
-    """Words in a switch's help that say it only shows what a write would change (``--check``, ``--diff``)."""
-    return _alternation("preview_flags", r"(?:%s)", re.IGNORECASE)
+    """Words in a switch's help that say it only shows what a write would change (``--check``,
+    ``--diff``), a dry run's among them (``dry_run_words``)."""
+    compiled(load("phrases"), "preview_flags")
+    names = [e.name for table in ("preview_flags", "dry_run_flags") for e in load("phrases")[table]]
+    return re.compile("(?:%s)" % "|".join(names), re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def dry_run_words() -> re.Pattern[str]:
+    """Words in a switch's help that say it only shows what the command would do (``make -n``)."""
+    return _alternation("dry_run_flags", r"(?:%s)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=None)

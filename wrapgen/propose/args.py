@@ -37,6 +37,7 @@ from wrapgen.knowledge.flags import (
 )
 from wrapgen.knowledge.phrases import (
     answer_switch_words,
+    dry_run_words,
     noise_help_words,
     operand_from_file_words,
     other_output_format_words,
@@ -97,6 +98,7 @@ NOISE_FLAG = noise_flag_pattern()
 _NOISE_WORDS = noise_help_words()
 _NOISE_LETTER_WORDS = noise_letter_words()
 _OTHER_FORMAT = other_output_format_words()
+_DRY_RUN = dry_run_words()
 _OPERAND_FROM_FILE = operand_from_file_words()
 # Flag names a person reaches for first (a rank bonus), and which tools take no "--flag=value"
 # (fetcher): wrapgen/knowledge/data/flags.json and tools.json. NO_EQUALS stays importable.
@@ -502,6 +504,13 @@ def plan_args(
             )
         if not asked and (flag.operation or leads_usage_line(command, flag, bin=tool)):
             return "another of the tool's operations (a command of its own)"
+        if (
+            effect == "read"
+            and not asked
+            and not flag.takes_value
+            and _DRY_RUN.search(flag.description or "")
+        ):
+            return "a dry run: a read changes nothing there is to preview"
         if json_flag and _OTHER_FORMAT.search(flag.description or ""):
             return "another output format: the verb selects JSON, which this flag would replace"
         if takes_required_operand and _OPERAND_FROM_FILE.search(flag.description or ""):

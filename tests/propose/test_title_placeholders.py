@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from wrapgen.knowledge.text import title_placeholder
+from wrapgen.knowledge.text import title_placeholder, title_problem, unreadable_reason
 from wrapgen.propose.titles import propose_title
 
 _ARG = re.compile(r"\{\{([^{}]*)\}\}")
@@ -41,3 +41,18 @@ def test_no_template_holds_placeholder_syntax_and_the_last_names_no_arg(summary,
         assert all(title_placeholder(t) is None for t in title[form]), title
         assert not _ARG.search(title[form][-1]), title
         assert all(set(_ARG.findall(t)) <= set(args) for t in title[form]), title
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "Do not write the ranges back",  # a negation that a gerund would turn into "Doing not ..."
+        "Show the status of the",  # cut off mid-phrase
+        "*** Zstandard CLI (64-bit) v1.5.4, by Yann Collet ***",  # a banner
+    ],
+)
+def test_no_template_is_a_title_check_refuses(summary):
+    title = propose_title(name="verb", summary=summary, display="tool verb", primary="", args=[])
+    for form in ("live", "done"):
+        for template in title[form]:
+            assert not title_problem(template) and not unreadable_reason(template), title

@@ -13,7 +13,7 @@ import re
 from functools import partial
 from typing import Sequence
 
-from wrapgen.knowledge.text import title_placeholder
+from wrapgen.knowledge.text import title_placeholder, title_problem, unreadable_reason
 from wrapgen.knowledge.words import match_verbs, name_verbs, place_args, search_args, to_verbs
 from wrapgen.propose.rules import rule
 from wrapgen.propose.verbs import KNOWN_VERBS, ing, past
@@ -157,8 +157,8 @@ _ANGLED = re.compile(r"<([A-Za-z][\w-]*)>")
 def _settled(templates: list[str], args: Sequence[str], plain: str) -> list[str]:
     """Each template with the summary's ``<name>`` placeholders as the ``{{arg}}`` of that name, or
     as the bare word where no arg has it or in the last template ("format <cols> octets per line": a host showed the angle
-    brackets); a template that still holds placeholder-like text (``{OBJECT}``, ``a|b``) becomes the
-    plain one. The same template once."""
+    brackets); a template that still holds placeholder-like text (``{OBJECT}``, ``a|b``), or is no
+    sentence (check's W083: cut off, a negation turned into a gerund), becomes the plain one. The same template once."""
 
     def angled(found: re.Match, named: Sequence[str]) -> str:
         name = found.group(1).lower().replace("-", "_")
@@ -169,7 +169,8 @@ def _settled(templates: list[str], args: Sequence[str], plain: str) -> list[str]
         # (the last one stays without an arg: it is the one shown when no arg is given)
         named = args if i < len(templates) - 1 else ()
         template = _ANGLED.sub(partial(angled, named=named), template)
-        template = plain if title_placeholder(template) else template
+        if title_placeholder(template) or unreadable_reason(template) or title_problem(template):
+            template = plain
         if template not in out:
             out.append(template)
     return out

@@ -5,9 +5,11 @@ a cloud copier's listings each offered its global --dry-run. Help strings are re
 from __future__ import annotations
 
 import pytest
+from support.propose import chosen
 
 from wrapgen.knowledge.phrases import dry_run_words, preview_words
-from wrapgen.model.tool import Command, Flag
+from wrapgen.model.tool import Command, Flag, Tool
+from wrapgen.propose import propose
 from wrapgen.propose.args import plan_args
 
 TRIAL_RUNS = [
@@ -52,3 +54,41 @@ def test_a_write_still_offers_its_dry_run():
     command = _listing(TRIAL_RUNS[0]).with_changes(path=("sync",))
     plan = plan_args(command, tool="copier", effect="write", style="gnu")
     assert "dry_run" in plan.properties
+
+
+def _writer(name: str) -> Command:
+    """A package manager's write with its dry run (the help string is a real one's)."""
+    return Command(
+        path=(name,),
+        summary=f"{name.capitalize()} the project's dependencies",
+        flags=(
+            Flag(
+                long="--dry-run",
+                description="Output the operations but do not execute anything "
+                "(implicitly enables --verbose).",
+            ),
+        ),
+    )
+
+
+def test_a_writes_dry_run_ranks_after_the_tools_own_reads():
+    """Five writes with a dry run each and a family of reads one level deeper: the reads are chosen
+    (each dry run still makes a read form of its write, which only fills what is left)."""
+    writes = [_writer(n) for n in ("add", "install", "remove", "sync", "update")]
+    env = Command(
+        path=("env",),
+        summary="Interact with the project's environments",
+        subcommands=(
+            Command(path=("env", "info"), summary="Display information about the environment"),
+            Command(path=("env", "list"), summary="List the environments of the project"),
+        ),
+    )
+    reads = [
+        Command(path=("show",), summary="Show information about packages"),
+        Command(path=("search",), summary="Search for packages on remote repositories"),
+    ]
+    tool = Tool(name="pkgtool", root=Command(subcommands=(*writes, env, *reads)))
+    names = chosen(propose(tool, usage=()))
+    assert {"env.info", "env.list", "show", "search"} <= set(names), names
+    dry_runs = [n for n in names if n.endswith("dry-run")]
+    assert all(names.index(n) > names.index("env.info") for n in dry_runs), names

@@ -38,6 +38,8 @@ class Candidate:
     owns: tuple[str, ...] = ()
     common: bool = False  # the root's short help lists it or its family (``Command.common``)
     listing: bool = False  # the --list form of a mixed command: read by construction
+    # the read form a write's dry run makes (``add --dry-run``): it shows what the write would do
+    dry_run: bool = False
     # the main mode with an everyday switch fixed (``propose/forms.py``): unlike a mode's, its switch
     # stays offered on the other commands
     form: bool = False

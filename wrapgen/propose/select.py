@@ -34,6 +34,7 @@ from wrapgen.knowledge.phrases import (
     about_the_tool,
     bare_job_patterns,
     description_out,
+    dry_run_words,
     group_weights,
     preview_words,
     summary_out,
@@ -210,6 +211,8 @@ def rank_score(candidate: Candidate, effect: str, *, min_depth: int) -> float:
         weight = max(weight, common_weight(family, effect))
     score += weight
     score += _summary_weight(candidate)
+    if candidate.dry_run:
+        score += _WEIGHTS["dry_run_form"]
     score += _WEIGHTS["depth"] * max(0, (candidate.depth or len(candidate.path)) - min_depth)
     return score
 
@@ -380,6 +383,9 @@ def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
             or not (_writes(f) or words.search(f.description))
         )
         what = re.split(r"(?<=[.;])\s", flag.description.strip())[0].rstrip(".;")
+        # a dry run of a common write is no command the help recommends, and ranks after the plain
+        # reads (rank_score): a package manager's five dry runs took the slots of its lock and env info
+        dry_run = bool(dry_run_words().search(flag.description))
         out.append(
             Candidate(
                 path=candidate.path,
@@ -393,8 +399,9 @@ def preview_modes(candidate: Candidate, effect: str) -> tuple[Candidate, ...]:
                 ),
                 name=name,
                 summary=f"{what[0].upper()}{what[1:]}.",
-                common=candidate.common,
+                common=candidate.common and not dry_run,
                 listing=True,
+                dry_run=dry_run,
                 depth=candidate.depth,
                 note=f"the read-only form of '{' '.join(candidate.path) or candidate.name}' ({spelling})",
             )

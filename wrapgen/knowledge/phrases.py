@@ -94,8 +94,10 @@ def danger_words() -> re.Pattern[str]:
 def preview_words() -> re.Pattern[str]:
     """Words in a switch's help that say it only shows what a write would change (``--check``,
     ``--diff``), a dry run's among them (``dry_run_words``)."""
-    compiled(load("phrases"), "preview_flags")
-    names = [e.name for table in ("preview_flags", "dry_run_flags") for e in load("phrases")[table]]
+    tables = ("preview_flags", "dry_run_flags")
+    for table in tables:
+        compiled(load("phrases"), table)  # each alternative is checked on its own first
+    names = [e.name for table in tables for e in load("phrases")[table]]
     return re.compile("(?:%s)" % "|".join(names), re.IGNORECASE)
 
 

@@ -153,6 +153,9 @@ _FIXED = settings.get_current_profile_name() == "ci"
         subcommands=(Command(path=("x",), flags=(Flag(long="--result", takes_value=True),)),),
     )
 )
+@example(  # a subcommand named after an interpreter, whose -e check's W007 reads as that one's
+    root=Command(path=(), subcommands=(Command(path=("R",), flags=(Flag(short="-e"),)),))
+)
 def test_any_tree_gives_a_valid_checked_pack(root):
     """Whatever the help looked like: no exception, a schema-valid manifest, no check error."""
     proposal = propose(Tool(name="tool", root=root))

@@ -43,6 +43,7 @@ from wrapgen.knowledge.phrases import (
     other_output_format_words,
     retired_words,
 )
+from wrapgen.knowledge.shells import runner, takes_code
 from wrapgen.knowledge.table import load
 from wrapgen.knowledge.tools import (
     END_OF_OPTIONS,
@@ -486,6 +487,13 @@ def plan_args(
         frozenset(sp for f in (*all_flags, *command.global_flags) for sp in f.spellings),
     ) | frozenset(used)
 
+    # the words of the verb's command line that name an interpreter (the tool, a subcommand)
+    interpreters = [
+        (word, program)
+        for word in (tool, *command.path)
+        if (program := runner(word)) is not None and program.kind not in ("program_operand",)
+    ]
+
     def usable(flag: Flag, *, asked: bool) -> str | None:
         if set(flag.spellings) & set(fixed) or (json_flag and json_flag in flag.spellings):
             return "set by the command itself"
@@ -497,6 +505,19 @@ def plan_args(
         danger = dangerous_reason(flag, tool=tool)
         if danger and (effect == "read" or not asked):
             return f"dangerous: {danger}"
+        code = next(
+            (
+                f"{word} {s}"
+                for word, program in interpreters
+                for s in flag.spellings
+                if takes_code(s, program)
+            ),
+            None,
+        )
+        if code:
+            # check's W007 refuses the verb whatever it is asked for (a tool's subcommand named
+            # after an interpreter, whose -e the rule reads as the interpreter's)
+            return f"dangerous: {code} runs its argument as code"
         destroys = flag_destroys(flag) if effect == "read" and not asked else ""
         if destroys:
             return (

@@ -6,9 +6,11 @@ speak of running keep the name's reading, and so does a command with no summary.
 from __future__ import annotations
 
 import pytest
+from support.propose import checked, chosen
 
 from wrapgen.knowledge.commands import MEGA_REASON
-from wrapgen.model.tool import Command
+from wrapgen.model.tool import Command, Positional, Tool
+from wrapgen.propose import propose
 from wrapgen.propose.select import Candidate, exclusion_reason
 
 
@@ -43,3 +45,20 @@ def test_a_mega_name_whose_summary_names_other_work_is_proposed(name, summary):
 )
 def test_a_mega_name_whose_summary_speaks_of_running_or_says_nothing_stays_out(name, summary):
     assert _reason(name, summary) == MEGA_REASON
+
+
+def test_the_verb_of_such_a_command_is_named_for_its_work_and_checks_clean():
+    """Named ``x`` with a list operand, check's W008 would refuse it as a forwarded command line:
+    the verb is named for the work its summary names as well (the full held-out run found one)."""
+    extract = Command(
+        path=("x",),
+        summary="eXtract files with full paths",
+        positionals=(
+            Positional(name="archive", required=True),
+            Positional(name="files", required=False, variadic=True),
+        ),
+    )
+    listing = Command(path=("l",), summary="List contents of archive")
+    proposal = propose(Tool(name="archiver", root=Command(subcommands=(extract, listing))))
+    assert "x-extract" in chosen(proposal), chosen(proposal)
+    assert checked(proposal.manifest) == []

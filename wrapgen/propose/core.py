@@ -25,7 +25,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from wrapgen.knowledge.commands import common_weight
+from wrapgen.knowledge.commands import common_weight, is_mega_command
 from wrapgen.knowledge.dangerous_flags import dangerous_reason, token_danger
 from wrapgen.knowledge.harden import harden_manifest
 from wrapgen.knowledge.phrases import not_a_description
@@ -64,6 +64,7 @@ from wrapgen.propose.select import (
     exclusion_reason,
     family_listing_points,
     listing_mode,
+    other_work,
     pick,
     preview_modes,
     rank_reason,
@@ -553,9 +554,16 @@ def _name_picks(draft: _Draft) -> _Draft:
     for p in draft.picks:
         entry = draft.request.entry_for(p.candidate.path)
         given = (entry.name if entry is not None and entry.name else None) or p.candidate.name
-        raw.append(
+        name = (
             proposed_verb_name(given) if given else verb_name(p.candidate.path, bin=draft.tool.name)
         )
+        work = other_work(p.candidate.command.summary) if not given and p.candidate.path else ""
+        if work and is_mega_command(p.candidate.path[-1]):
+            # a command named like a mega-command that does other work is named for that work too
+            # ("x" extracts: x-extract): check's W008 keeps the bare name for verbs that forward
+            # a command line, and refuses a list operand in one
+            name = proposed_verb_name(f"{name}-{work}")
+        raw.append(name)
     names = unique_names(raw)
     warnings = [
         f"two commands are both named '{r}'; the second is '{n}'"

@@ -95,13 +95,16 @@ _SUMMARY_WEIGHTS = summary_weights()
 # wrapgen/knowledge/data/commands.json.
 
 
-def _says_other_work(summary: str) -> bool:
-    """Whether a summary opens with a verb the effect tables know and speaks of running nothing
-    (an archiver's ``x`` "eXtract files with full paths"; "(default) Apply the expression to each
-    document"): the command does that work, whatever its name says elsewhere."""
+def other_work(summary: str) -> str:
+    """The verb a summary opens with where the effect tables know it and the summary speaks of
+    running nothing (an archiver's ``x`` "eXtract files with full paths" -> ``extract``; "(default)
+    Apply the expression to each document" -> ``apply``), else "": a command named like a
+    mega-command with such a summary does that work, whatever its name says elsewhere."""
     text = re.sub(r"^\s*[(\[][^)\]]*[)\]]\s*", "", summary or "")
     first = re.match(r"\s*([A-Za-z]+)", text)
-    return bool(first) and summary_verb(first.group(1)) and not speaks_of_running(text)
+    if not first or not summary_verb(first.group(1)) or speaks_of_running(text):
+        return ""
+    return first.group(1).lower()
 
 
 @rule("why is a candidate command never proposed?")
@@ -126,7 +129,7 @@ def exclusion_reason(candidate: Candidate, tool_name: str = "") -> str | None:
         candidate.path
         and is_mega_command(candidate.path[-1])
         and not runs_what_its_grammar_names(candidate.path[-1], command)
-        and not _says_other_work(command.summary)
+        and not other_work(command.summary)
     ):
         return MEGA_REASON
     if forwards_command_line(command):

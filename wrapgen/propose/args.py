@@ -491,7 +491,7 @@ def plan_args(
     interpreters = [
         (word, program)
         for word in (tool, *command.path)
-        if (program := runner(word)) is not None and program.kind not in ("program_operand",)
+        if (program := runner(word)) is not None and program.kind != "program_operand"
     ]
 
     def usable(flag: Flag, *, asked: bool) -> str | None:

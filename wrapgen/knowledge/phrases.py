@@ -67,9 +67,13 @@ def summary_weights() -> tuple[tuple[re.Pattern[str], float], ...]:
     return tuple((p, float(w)) for p, w in compiled(load("phrases"), "summary_weights"))
 
 
-def _alternation(table: str, template: str, flags: int) -> re.Pattern[str]:
-    compiled(load("phrases"), table)  # each alternative is checked on its own first
-    return re.compile(template % "|".join(e.name for e in load("phrases")[table]), flags)
+def _alternation(table: str | tuple[str, ...], template: str, flags: int) -> re.Pattern[str]:
+    """One pattern of every alternative of ``table`` (or of each of several tables, in order)."""
+    tables = (table,) if isinstance(table, str) else table
+    for name in tables:
+        compiled(load("phrases"), name)  # each alternative is checked on its own first
+    names = [e.name for name in tables for e in load("phrases")[name]]
+    return re.compile(template % "|".join(names), flags)
 
 
 @lru_cache(maxsize=None)
@@ -94,11 +98,7 @@ def danger_words() -> re.Pattern[str]:
 def preview_words() -> re.Pattern[str]:
     """Words in a switch's help that say it only shows what a write would change (``--check``,
     ``--diff``), a dry run's among them (``dry_run_words``)."""
-    tables = ("preview_flags", "dry_run_flags")
-    for table in tables:
-        compiled(load("phrases"), table)  # each alternative is checked on its own first
-    names = [e.name for table in tables for e in load("phrases")[table]]
-    return re.compile("(?:%s)" % "|".join(names), re.IGNORECASE)
+    return _alternation(("preview_flags", "dry_run_flags"), r"(?:%s)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=None)

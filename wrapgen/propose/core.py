@@ -557,8 +557,9 @@ def _name_picks(draft: _Draft) -> _Draft:
         name = (
             proposed_verb_name(given) if given else verb_name(p.candidate.path, bin=draft.tool.name)
         )
-        work = other_work(p.candidate.command.summary) if not given and p.candidate.path else ""
-        if work and is_mega_command(p.candidate.path[-1]):
+        mega = not given and p.candidate.path and is_mega_command(p.candidate.path[-1])
+        work = other_work(p.candidate.command.summary) if mega else ""
+        if work:
             # a command named like a mega-command that does other work is named for that work too
             # ("x" extracts: x-extract): check's W008 keeps the bare name for verbs that forward
             # a command line, and refuses a list operand in one

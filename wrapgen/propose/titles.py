@@ -156,9 +156,10 @@ _ANGLED = re.compile(r"<([A-Za-z][\w-]*)>")
 
 def _settled(templates: list[str], args: Sequence[str], plain: str) -> list[str]:
     """Each template with the summary's ``<name>`` placeholders as the ``{{arg}}`` of that name, or
-    as the bare word where no arg has it or in the last template ("format <cols> octets per line": a host showed the angle
-    brackets); a template that still holds placeholder-like text (``{OBJECT}``, ``a|b``), or is no
-    sentence (check's W083: cut off, a negation turned into a gerund), becomes the plain one. The same template once."""
+    as the bare word where no arg has it or in the last template ("format <cols> octets per line":
+    a host showed the angle brackets); a template that still holds placeholder-like text
+    (``{OBJECT}``, ``a|b``), or is no sentence (check's W083: cut off, a negation turned into a
+    gerund), becomes the plain one. The same template once."""
 
     def angled(found: re.Match, named: Sequence[str]) -> str:
         name = found.group(1).lower().replace("-", "_")

@@ -413,3 +413,60 @@ def test_a_streaming_flag_is_dropped_when_the_verb_then_finishes():
     ]
     left = next(d for d in proposal.decisions if d.path == "wait")
     assert not left.chosen and "still running at the trial's timeout" in left.reason
+
+
+_CONV = """#!/bin/sh
+# a converter whose --to-json reads only stdin; --json works on files; 'broken' always fails
+for arg in "$@"; do
+  case "$arg" in
+    broken) echo "error: the converter is broken" >&2; exit 3 ;;
+    --to-json) echo "error: --to-json can only be used with stdin" >&2; exit 2 ;;
+    --json) echo '{"rows": 1}'; exit 0 ;;
+  esac
+done
+echo "rows 1"
+"""
+
+
+def test_a_json_selection_that_breaks_a_read_is_dropped(tmp_path):
+    """A read that fails with its JSON selection (a switch its command takes only for stdin) and
+    answers without it goes on with none, the failure's words in its x-why; a selection that works
+    stays, and so does one of a read that fails either way (the selection is not what broke it)."""
+    from wrapgen.flows.trials import try_proposal
+    from wrapgen.propose.core import Decision, Proposal
+
+    tool = tmp_path / "wgconv"
+    tool.write_text(_CONV)
+    tool.chmod(0o755)
+    verbs = {
+        "stdin-only": {"cli": ["wgconv", "{{file}}"], "json": ["--to-json"]},
+        "works": {"cli": ["wgconv", "{{file}}"], "json": ["--json"]},
+        "broken": {"cli": ["wgconv", "broken"], "json": ["--to-json"]},
+    }
+    read = {"effect": "read", "confirm": False}
+    file_arg = {"type": "object", "properties": {"file": {"type": "string"}}, "required": ["file"]}
+    manifest = {
+        "pack_id": "wgconv",
+        "description": "C.",
+        "bin": "wgconv",
+        "json": False,
+        "verbs": {
+            name: {
+                "description": "A verb.",
+                "policy": read,
+                **({"args": file_arg} if "{{file}}" in body["cli"] else {}),
+                **body,
+            }
+            for name, body in verbs.items()
+        },
+    }
+    decisions = tuple(Decision(name, name, True, "read", "picked") for name in verbs)
+    proposal, _ = try_proposal(Proposal(manifest, decisions), bin_path=str(tool), cache=False)
+    out = proposal.manifest["verbs"]
+    assert out["stdin-only"]["json"] is False
+    assert (
+        "with its JSON selection it failed" in out["stdin-only"]["x-why"]
+        and "can only be used with stdin" in out["stdin-only"]["x-why"]
+    ), out["stdin-only"]["x-why"]
+    assert out["works"]["json"] == ["--json"]
+    assert out["broken"]["json"] == ["--to-json"]

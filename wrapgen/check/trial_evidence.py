@@ -181,6 +181,10 @@ class Evidence:
     equals: str = ""
     equals_shown_by: str = ""
     json_found: tuple[str, ...] = ()  # a JSON selection a trial found (its output parsed as JSON)
+    # what the tool said when it failed under the verb's JSON selection, where the same call without
+    # it answered: the selection is what broke it (a switch the command takes only for stdin), and
+    # wrap drops it
+    json_dropped: str = ""
     answer: tuple[int, str] | None = (
         None  # a status its output showed to be an answer: (1, "findings reported")
     )
@@ -221,6 +225,11 @@ class Evidence:
             text = (
                 f"tried: still running at the trial's timeout (streaming): {flags} fixed in its cli[]; "
                 f"then {text.removeprefix('tried: ')}"
+            )
+        if self.json_dropped:
+            text = (
+                f"tried: with its JSON selection it failed ({self.json_dropped}); without it "
+                f"{text.removeprefix('tried: ')}: the JSON selection is dropped"
             )
         if self.dropped_guards:
             flags = " ".join(self.dropped_guards)
@@ -774,6 +783,8 @@ def apply_evidence(
             body["json"] = True
         elif item.json_found:
             body["json"] = list(item.json_found)
+        if item.json_dropped:
+            body["json"] = False
         if item.answer is not None:
             code, meaning = item.answer
             body["exit_codes"] = {**dict(body.get("exit_codes") or {}), str(code): meaning}

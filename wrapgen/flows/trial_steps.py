@@ -7,7 +7,8 @@ flag and in the next argument), the verb's trial, then ``retry_without_streaming
 timeout), ``retry_without_operands`` (sample operands the tool did without),
 ``retry_with_operands`` (optional operands filled after its usage), ``retry_with_two_items`` (two
 items in an array operand after its usage), ``retry_in_context`` (in a working
-directory made a repository) and ``find_json`` (a JSON selection its flags may offer). Every trial
+directory made a repository), ``retry_without_json`` (a failure its JSON selection caused) and
+``find_json`` (a JSON selection its flags may offer). Every trial
 goes through ``trial_run.try_manifest`` with the chain's options.
 """
 
@@ -52,6 +53,7 @@ __all__ = [
     "retry_with_operands",
     "retry_with_two_items",
     "retry_in_context",
+    "retry_without_json",
     "find_json",
 ]
 
@@ -481,6 +483,34 @@ def retry_in_context(manifest: dict, report: TrialReport, **options) -> TrialRep
             )
         evidence.append(item)
     return replace(report, evidence=tuple(evidence))
+
+
+# what a read's trial ended in that its JSON selection may have caused: a refusal of the selection
+# as an option ("--to-json can only be used with stdin"), or a usage error for it
+_FAILED_UNDER_JSON = ("failed", "crashed", "lacks-operand")
+
+
+def retry_without_json(manifest: dict, report: TrialReport, **options) -> TrialReport:
+    """A read that failed with its JSON selection rendered is tried once more with none: where it
+    then answers, the selection is what broke it (a command that takes the switch only for one kind
+    of input, or not at all), and it goes on without one, the failure's words in its evidence.
+    A read whose output is JSON with no flag (``json: true``) renders nothing, so is not tried."""
+    verbs = manifest.get("verbs") or {}
+    variants = {}
+    for item in report.evidence:
+        body = verbs.get(item.verb)
+        if (
+            body is not None
+            and item.kind in _FAILED_UNDER_JSON
+            and item.outcome is not None
+            and item.outcome.json_selected
+            and not _selects_no_json(manifest, item.verb)
+        ):
+            said = item.detail or f"exit {item.outcome.exit_code}"
+            variants[item.verb] = ({**body, "json": False}, {"json_dropped": said})
+    return _second_trial(
+        manifest, report, variants, lambda retry: retry.kind in ("ok", "answered"), **options
+    )
 
 
 def find_json(

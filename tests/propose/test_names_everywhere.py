@@ -97,9 +97,10 @@ def test_digit_and_symbol_only_value_flags_give_valid_arg_names(spelling):
 
 
 def test_a_short_only_mode_named_by_a_digit_in_its_help_is_valid():
-    """`-0  (1) output ...`: the word in parentheses names a short-only mode; `1` becomes `x1`."""
+    """`-1  read (1) ...`: the word in parentheses that starts with the switch's letter names a
+    short-only mode; `1` becomes `x1`."""
     proposal = propose(
-        _mode_tool(Flag(short="-0", description="read (1) all inputs into an array"))
+        _mode_tool(Flag(short="-1", description="read (1) all inputs into an array"))
     )
     assert "x1" in proposal.manifest["verbs"]
     _assert_pack_writes(proposal)

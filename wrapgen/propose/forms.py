@@ -29,6 +29,7 @@ from wrapgen.model.proposal import Candidate
 from wrapgen.model.tool import Command, Flag
 from wrapgen.propose.args import flag_noise
 from wrapgen.propose.modes import is_mode_flag, mode_name, mode_summary
+from wrapgen.propose.policy import classify, main_mode_effect
 from wrapgen.propose.rules import rule
 from wrapgen.propose.select import MIN_VERBS
 
@@ -137,6 +138,15 @@ def _form(main: Candidate, flag: Flag, note: str, uses: tuple = ()) -> Candidate
 
 
 @rule("which switches of a tool without subcommands make forms of its main mode, by its uses?")
+def _main_reads(root: Command, main: Candidate, bin: str) -> bool:
+    """Whether the main mode's words make it a read (a formatter that prints its result and rewrites
+    the files only when asked, -w): then no read-only form of a write is made of its switches that
+    only report (``-d`` "display diffs instead of rewriting files"), so they are forms of their own."""
+    word = main.name.split(".")[0] if main.name else bin
+    guess = classify(Command(path=(word,), summary=main.effective_summary), tool_name=bin)
+    return main_mode_effect(root, guess).effect == "read"
+
+
 def use_forms(root: Command, *, bin: str, candidates: Sequence[Candidate]) -> list[Candidate]:
     """The forms the uses of a tool without subcommands show: each switch its main mode's uses pass
     (the most used first, then in the uses' order), as many as fill the pack up to its minimum beside
@@ -171,7 +181,11 @@ def use_forms(root: Command, *, bin: str, candidates: Sequence[Candidate]) -> li
         flag = by_spelling[spelling]
         if not _eligible(flag, bin=bin, taken=taken):
             continue
-        if not flag.takes_value and preview_words().search(flag.description or ""):
+        if (
+            not flag.takes_value
+            and preview_words().search(flag.description or "")
+            and not _main_reads(root, main, bin)
+        ):
             continue  # a switch that only reports makes the read-only form of each write (select.py)
         uses = tuple(passing[spelling])
         n = sum(u.count for u in uses)

@@ -201,10 +201,13 @@ def _mode_word(flag: Flag) -> str:
     if not flag.long and listing:
         return listing.group("kind").lower()
     if flag.short and not flag.long:
-        # a short-only switch is named from its help: "(slurp)", "output raw strings" -> raw
+        # a short-only switch is named from its help: "(slurp)", "output raw strings" -> raw; a word
+        # in brackets names the switch only where it starts with its letter (-s "read (slurp) all
+        # inputs"), not an aside (-w "write result to (source) file")
         text = flag.description or ""
         paren = re.search(r"\((\w+)\)", text)
-        if paren:
+        letter = flag.short.lstrip("-")[:1].lower()
+        if paren and letter and paren.group(1).lower().startswith(letter):
             return paren.group(1).lower()
         named = _verb_and_object(text)
         if named:

@@ -20,3 +20,17 @@ def test_a_summary_that_lists_commands_is_kept():
     assert parse_help(text, prog=("composer", "list")).summary == "List commands"
     text = "Show the options of a build profile.\n\nUsage: tool profile NAME\n"
     assert parse_help(text, prog=("tool", "profile")).summary.startswith("Show the options")
+
+
+def test_a_banner_heading_the_paragraph_does_not_hide_the_summary():
+    """clap 2 prints the name and version, the author and what the tool is as one paragraph: the
+    banner lines come off and the sentence after them is the summary; a banner alone says nothing."""
+    text = (FIXTURES / "help" / "clap" / "hexyl.txt").read_text()
+    assert parse_help(text, prog=("hexyl",)).summary == "A command-line hex viewer"
+    text = (
+        "viewer 1.2.0\nAda Lovelace <ada@example.org>\nShow files as tables\n\n"
+        "USAGE:\n    viewer [FILE]\n"
+    )
+    assert parse_help(text, prog=("viewer",)).summary == "Show files as tables"
+    text = "viewer 1.2.0\n\nUSAGE:\n    viewer [FILE]\n"
+    assert parse_help(text, prog=("viewer",)).summary == ""

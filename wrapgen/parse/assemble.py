@@ -450,6 +450,20 @@ _NOT_SUMMARY = re.compile(
 
 
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+# a line that only names the program and its version, or its author: "ripgrep 13.0.0", "Andrew
+# Gallant <jamslam@gmail.com>"
+_BANNER_LINE = re.compile(r"^\S+\s+v?\d+(?:\.\d+)+\S*\s*$|^[^<>]{1,80}<[^>]+@[^>]+>\s*$")
+
+
+def _without_banner(paragraph: str) -> str:
+    """The paragraph without the banner lines heading it, where more lines follow them."""
+    lines = paragraph.split("\n")
+    at = 0
+    while at < len(lines) - 1 and _BANNER_LINE.match(lines[at].strip()):
+        at += 1
+    return "\n".join(lines[at:]).strip() if at else paragraph
+
+
 _SENTENCE_END = re.compile(r"(?<=\.)\s")
 
 
@@ -460,7 +474,11 @@ def _summary_and_description(prose: list[str]) -> tuple[str, str]:
             para = para.strip()
             if para:
                 paragraphs.append(para)
-    kept = [p for p in paragraphs if not _NOT_SUMMARY.search(p.split("\n", 1)[0].strip())]
+    # a banner line heading the paragraph that says what the tool is ("hexyl 0.8.0", then its
+    # author, then "A command-line hex viewer": clap 2 prints them with no blank line between) comes
+    # off, and the rest of the paragraph is read as any other
+    paragraphs = [_without_banner(p) for p in paragraphs]
+    kept = [p for p in paragraphs if p and not _NOT_SUMMARY.search(p.split("\n", 1)[0].strip())]
     description = "\n\n".join(kept)[:2000]
     summary = ""
     if kept:

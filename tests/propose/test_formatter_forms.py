@@ -1,8 +1,9 @@
-"""A formatter's switches, read from their help on tools no table names (captured help of a Go and a
-Rust formatter, which no benchmark half holds): the switch that writes the result back to the files
-is a write of its own and never on a read; the switches that only show what a rewrite would change
-(a diff, the files that differ, a check by exit status) are read forms; a bracketed aside in a
-short switch's help does not name it."""
+"""Formatters' and compressors' switches, read from their help on tools no table names (captured
+help of a Go and a Rust formatter and of two compressors, which no benchmark half holds): the switch
+that writes the result back to the files is a write of its own and never on a read; the switches
+that only show what a rewrite would change (a diff, the files that differ, a check by exit status)
+or send it to standard output are read forms, never write forms beside them; a form whose switch
+names a read reads; a bracketed aside in a short switch's help does not name it."""
 
 from __future__ import annotations
 
@@ -21,12 +22,13 @@ def _proposal(name: str):
 
 
 def _fixed(body: dict) -> set[str]:
-    """The literal switches of a verb's cli[], not the ones an arg turns on (``-d {{d}}``)."""
+    """The literal switches of a verb's cli[], not the ones an arg turns on or fills (``-d {{d}}``,
+    ``--size={{size}}``)."""
     cli = body["cli"][1:]
     return {
         token
         for token, after in zip(cli, [*cli[1:], ""])
-        if token.startswith("-") and token != "--" and "{{" not in after
+        if token.startswith("-") and token != "--" and "{{" not in token + after
     }
 
 
@@ -78,3 +80,27 @@ def test_a_formatter_that_rewrites_gets_its_check_as_a_read():
     assert not main, (main, effects)
     reads = {s for n, b in verbs.items() if effects[n] == "read" for s in _fixed(b)}
     assert {"--check", "--files-with-diff"} <= reads, effects
+
+
+def _effects(name: str) -> tuple[dict, dict]:
+    verbs = _proposal(name).manifest["verbs"]
+    return verbs, {n: b["policy"]["effect"] for n, b in verbs.items()}
+
+
+def test_a_compressors_stdout_switch_is_one_read_and_no_write():
+    """A compressor's -c ("output to standard out", "write to standard output, keep input files")
+    is the read-only form of its write, and never a write form of its own beside it."""
+    for name in ("bzip2", "lzip"):
+        verbs, effects = _effects(name)
+        with_stdout = {n for n, b in verbs.items() if "--stdout" in _fixed(b)}
+        assert with_stdout and all(effects[n] == "read" for n in with_stdout), (name, effects)
+
+
+def test_a_form_whose_switch_names_a_read_reads_whatever_the_main_mode_does():
+    """The compressor's main mode writes; its --list ("print (un)compressed file sizes") is a read;
+    its --keep, which names no read, does what the main mode does."""
+    verbs, effects = _effects("lzip")
+    listing = next(n for n, b in verbs.items() if _fixed(b) == {"--list"})
+    assert effects[listing] == "read", effects
+    keep = next(n for n, b in verbs.items() if _fixed(b) == {"--keep"})
+    assert effects[keep] == "write", effects

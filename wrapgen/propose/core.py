@@ -341,6 +341,11 @@ def _own_effect(cand: Candidate, main_effect: tuple[str, str] | None, tool_name:
             "read", (cand.fixed[-1],), f"read: the help of {cand.fixed[-1]} says it only reports"
         )
     guess = _classified(cand, tool_name)
+    named_read = guess.effect == "read" and any(w.startswith("name ") for w in guess.words)
+    if cand.form and main_effect is not None and main_effect[0] != "read" and named_read:
+        # a form whose switch is named for a read ("--list: print (un)compressed file sizes") does
+        # that instead of the main mode's write (a compressor's): a trial shows any write it makes
+        return replace(guess, reason=f"{guess.reason} (a form whose switch names a read)")
     if cand.form and main_effect is not None and guess.effect != "destructive":
         # a form is the main mode with an everyday switch ("write counts for all files" prints)
         return replace(

@@ -91,7 +91,9 @@ def help_forms(root: Command, *, bin: str, candidates: Sequence[Candidate]) -> l
     scored = [
         (form_score(f), i, f)
         for i, f in enumerate(root.flags)
-        if _named(f) and _eligible(f, bin=bin, taken=taken)
+        if _named(f)
+        and _eligible(f, bin=bin, taken=taken)
+        and not _previews_the_write(f, root, main, bin)
     ]
     scored = [t for t in scored if t[0] >= _FORMS["min_form_score"]]
     scored.sort(key=lambda t: (-t[0], t[1]))
@@ -147,6 +149,17 @@ def _main_reads(root: Command, main: Candidate, bin: str) -> bool:
     return main_mode_effect(root, guess).effect == "read"
 
 
+def _previews_the_write(flag: Flag, root: Command, main: Candidate, bin: str) -> bool:
+    """Whether ``flag`` only reports what the main mode's write would do (``-c`` "write on standard
+    output"): the read-only form of that write (select.preview_modes) is its verb, so it makes no
+    form of the write as well; of a main mode that reads, it is a form like any other."""
+    return (
+        not flag.takes_value
+        and bool(preview_words().search(flag.description or ""))
+        and not _main_reads(root, main, bin)
+    )
+
+
 def use_forms(root: Command, *, bin: str, candidates: Sequence[Candidate]) -> list[Candidate]:
     """The forms the uses of a tool without subcommands show: each switch its main mode's uses pass
     (the most used first, then in the uses' order), as many as fill the pack up to its minimum beside
@@ -181,11 +194,7 @@ def use_forms(root: Command, *, bin: str, candidates: Sequence[Candidate]) -> li
         flag = by_spelling[spelling]
         if not _eligible(flag, bin=bin, taken=taken):
             continue
-        if (
-            not flag.takes_value
-            and preview_words().search(flag.description or "")
-            and not _main_reads(root, main, bin)
-        ):
+        if _previews_the_write(flag, root, main, bin):
             continue  # a switch that only reports makes the read-only form of each write (select.py)
         uses = tuple(passing[spelling])
         n = sum(u.count for u in uses)

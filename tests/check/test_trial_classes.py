@@ -151,6 +151,12 @@ def test_missing_something_else_is_a_plain_failure():
         ("key", "a key to look up", "", "sample"),
         ("image", "the container image", "", "sample"),
         ("rev", "", "", "HEAD"),
+        # a binary inspector's operands: an ELF program; a compressor's inputs: its own format
+        ("binary", "The binary the command works on", "", "sample.elf"),
+        ("elf_file", "", "", "sample.elf"),
+        ("files", "", "Display information from object files.", "sample.elf"),
+        ("file", "", "Compress or decompress .lz4 files.", "sample.txt.lz4"),
+        ("file", "", "a block-sorting file compressor (bzip2)", "sample.txt.bz2"),
     ],
 )
 def test_a_file_operand_gets_a_sample_file_of_its_kind(name, description, context, expected):

@@ -1,4 +1,5 @@
-"""Trial inputs made by the tools installed here: a git repository, a certificate and key, a zstd archive."""
+"""Trial inputs made by the tools installed here: a git repository, a certificate and key, a zstd and
+an lz4 archive; and an ELF program a binary inspector reads."""
 
 from __future__ import annotations
 
@@ -49,3 +50,24 @@ def test_a_zstd_archive(tmp_path):
     )
     assert out.stdout.startswith(b"alpha beta")
     assert not (tmp_path / "sample.txt").exists()  # only the archive is left
+
+
+def test_an_lz4_archive(tmp_path):
+    """lz4 decompresses the archive made for a trial to the sample text."""
+    require_tool("lz4")
+    assert make_inputs(str(tmp_path), ["lz4"]) == ""
+    out = subprocess.run(
+        ["lz4", "-d", "-c", str(tmp_path / "sample.txt.lz4")], capture_output=True, check=True
+    )
+    assert out.stdout.startswith(b"alpha beta")
+    assert not (tmp_path / "sample.txt").exists()
+
+
+def test_an_elf_program_a_binary_inspector_reads(tmp_path):
+    """readelf reads the ELF sample's header."""
+    require_tool("readelf")
+    assert make_inputs(str(tmp_path), ["elf"]) == ""
+    out = subprocess.run(
+        ["readelf", "-h", str(tmp_path / "sample.elf")], capture_output=True, text=True, check=True
+    )
+    assert "ELF Header" in out.stdout

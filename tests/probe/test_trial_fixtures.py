@@ -13,8 +13,8 @@ import pytest
 from wrapgen.knowledge.trials import fixture_file, fixture_kinds
 from wrapgen.probe.fixtures import MAKERS, make_inputs
 
-# kinds made with the standard library alone (git, openssl and zstd ones: tests/live)
-_PURE = sorted(k for k in fixture_kinds() if k not in ("git", "cert", "key", "zst"))
+# kinds made with the standard library alone (git, openssl, zstd and lz4 ones: tests/live)
+_PURE = sorted(k for k in fixture_kinds() if k not in ("git", "cert", "key", "zst", "lz4"))
 
 
 def test_every_kind_the_knowledge_names_has_a_maker():
@@ -63,6 +63,15 @@ def test_the_files_are_what_their_names_say(tmp_path):
     pdf = (tmp_path / "sample.pdf").read_bytes()
     assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
     assert (tmp_path / "sample.csv").read_text().splitlines()[0] == "name,count,note"
+
+
+def test_a_bzip2_file_and_an_elf_program(tmp_path):
+    """The bzip2 sample decompresses to the sample text; the ELF sample is a program's copy."""
+    import bz2
+
+    assert make_inputs(str(tmp_path), ["bz2", "elf"]) == ""
+    assert bz2.decompress((tmp_path / "sample.txt.bz2").read_bytes()).startswith(b"alpha beta")
+    assert (tmp_path / "sample.elf").read_bytes()[:4] == b"\x7fELF"
 
 
 def test_a_kind_that_cannot_be_made_says_why(tmp_path, monkeypatch):

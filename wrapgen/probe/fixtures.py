@@ -17,6 +17,7 @@ an unquoted variable): a linter tried on them shows whether its exit status is a
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import io
 import json
@@ -217,6 +218,32 @@ def _zst(path: str) -> None:
         os.remove(source)
 
 
+def _lz4(path: str) -> None:
+    source = path[: -len(".lz4")]
+    plain = not os.path.exists(source)
+    if plain:
+        _write(source, _TEXT)
+    _run([_tool("lz4"), "-q", "-f", source, path], os.path.dirname(path))
+    if plain:
+        os.remove(source)
+
+
+# Small programs one of which every system has: an ELF sample is a copy of the first found
+_ELF_PROGRAMS = ("true", "false", "sleep")
+
+
+def _elf(path: str) -> None:
+    """A copy of a small installed program: an ELF executable a binary inspector can read."""
+    found = next((shutil.which(name) for name in _ELF_PROGRAMS if shutil.which(name)), None)
+    if found is None:
+        raise _CannotMake("no small program to copy is installed here")
+    with open(os.path.realpath(found), "rb") as source:
+        head = source.read(4)
+        if head != b"\x7fELF":
+            raise _CannotMake(f"{found} is no ELF file")
+    shutil.copyfile(os.path.realpath(found), path)
+
+
 def _duckdb(path: str) -> None:
     """A DuckDB database with the sample rows, made by the duckdb installed here."""
     rows = ", ".join(f"({i}, '{n}', {c})" for i, (n, c, _) in enumerate(_ROWS, start=1))
@@ -296,6 +323,9 @@ MAKERS: dict[str, Callable[[str], None]] = {
     "gz": lambda p: _write(p, gzip.compress(_TEXT.encode(), mtime=0)),
     "xz": lambda p: _write(p, lzma.compress(_TEXT.encode())),
     "zst": _zst,
+    "bz2": lambda p: _write(p, bz2.compress(_TEXT.encode())),
+    "lz4": _lz4,
+    "elf": _elf,
     "git": _git_repo,
     "cert": _certificate,
     "key": _certificate,

@@ -470,3 +470,55 @@ def test_a_json_selection_that_breaks_a_read_is_dropped(tmp_path):
     ), out["stdin-only"]["x-why"]
     assert out["works"]["json"] == ["--json"]
     assert out["broken"]["json"] == ["--to-json"]
+
+
+_FILTER = """#!/bin/sh
+# a filter that reads its file operand, or standard input without one (empty in a trial)
+if [ $# -eq 0 ]; then echo "error: unexpected EOF on standard input" >&2; exit 3; fi
+for arg in "$@"; do
+  case "$arg" in
+    bad) echo "error: bad input" >&2; exit 4 ;;
+  esac
+done
+cat -- "$@"
+"""
+
+
+def test_a_read_that_failed_on_empty_stdin_gets_its_optional_operand(tmp_path):
+    """A filter that reads standard input when called without its file fails in a trial (its stdin
+    is empty); tried again with a sample file it answers, so the file becomes required, the trial's
+    words in its x-why. A read that fails with the file too keeps its operand optional."""
+    from wrapgen.flows.trials import try_proposal
+    from wrapgen.propose.core import Decision, Proposal
+
+    tool = tmp_path / "wgfilter"
+    tool.write_text(_FILTER)
+    tool.chmod(0o755)
+    read = {"effect": "read", "confirm": False}
+    file_arg = {"type": "object", "properties": {"file": {"type": "string"}}}
+    manifest = {
+        "pack_id": "wgfilter",
+        "description": "A filter of text files.",
+        "bin": "wgfilter",
+        "json": False,
+        "verbs": {
+            "show": {
+                "description": "Show a file.",
+                "cli": ["wgfilter", "--", "{{file}}"],
+                "args": file_arg,
+                "policy": read,
+            },
+            "broken": {
+                "description": "Show a file, badly.",
+                "cli": ["wgfilter", "bad", "{{file}}"],
+                "args": file_arg,
+                "policy": read,
+            },
+        },
+    }
+    decisions = tuple(Decision(n, n, True, "read", "picked") for n in manifest["verbs"])
+    proposal, _ = try_proposal(Proposal(manifest, decisions), bin_path=str(tool), cache=False)
+    verbs = proposal.manifest["verbs"]
+    assert verbs["show"]["args"].get("required") == ["file"], verbs["show"]
+    assert "without file it failed: file made required" in verbs["show"]["x-why"]
+    assert not verbs.get("broken", {}).get("args", {}).get("required")

@@ -301,17 +301,22 @@ def retry_with_operands(
     the first of them, then in all of them ("add it or drop the verb"): when the tool then gets past its
     usage, those operands become required and the verb stays; otherwise it is left out as before.
     With ``silent`` (a write no word decided, tried as a read), one that exited 0 printing nothing is
-    tried so too: a retry that prints or writes is its evidence."""
+    tried so too: a retry that prints or writes is its evidence. So is a read that failed without its
+    optional operands (a filter that read the trial's empty standard input and found no document):
+    where a retry with them answers cleanly, they are what it needs."""
     verbs = manifest.get("verbs") or {}
     candidates = {}
     quiet = set()  # verbs tried again because they printed nothing, not for their usage
+    failed = set()  # verbs tried again because they failed without their operands
     for item in report.evidence:
         body = verbs.get(item.verb, {})
-        wanted = item.kind == "lacks-operand" or (silent and _printed_nothing(item))
+        wanted = item.kind in ("lacks-operand", "failed") or (silent and _printed_nothing(item))
         names = optional_operands(body) if wanted and "cli" in body else ()
         if names:
             candidates[item.verb] = names
-            if item.kind != "lacks-operand":
+            if item.kind == "failed":
+                failed.add(item.verb)
+            elif item.kind != "lacks-operand":
                 quiet.add(item.verb)
     found: dict[str, Evidence] = {}
     for take in (1, None):  # the first operand alone (rg's pattern), then every one
@@ -334,7 +339,14 @@ def retry_with_operands(
                 continue
             if verb in quiet and _printed_nothing(retry):
                 continue  # still nothing shown
-            found[verb] = replace(retry, required_args=chosen, silent_without=verb in quiet)
+            if verb in failed and retry.kind not in ("ok", "answered"):
+                continue  # it fails with them too: they are not what it lacked
+            found[verb] = replace(
+                retry,
+                required_args=chosen,
+                silent_without=verb in quiet,
+                failed_without=verb in failed,
+            )
     evidence = [
         replace(found[item.verb], **carried(item)) if item.verb in found else item
         for item in report.evidence

@@ -522,3 +522,29 @@ def test_a_read_that_failed_on_empty_stdin_gets_its_optional_operand(tmp_path):
     assert verbs["show"]["args"].get("required") == ["file"], verbs["show"]
     assert "without file it failed: file made required" in verbs["show"]["x-why"]
     assert not verbs.get("broken", {}).get("args", {}).get("required")
+
+
+def test_a_json_twin_whose_selection_breaks_it_is_left_out(tmp_path):
+    """``show.json`` beside ``show``: its selection fails and without it it runs what ``show`` runs,
+    so it is left out with the failure's words, and ``show`` stays."""
+    from wrapgen.flows.trials import try_proposal
+    from wrapgen.propose.core import Decision, Proposal
+
+    tool = tmp_path / "wgconv"
+    tool.write_text(_CONV)
+    tool.chmod(0o755)
+    read = {"effect": "read", "confirm": False}
+    file_arg = {"type": "object", "properties": {"file": {"type": "string"}}, "required": ["file"]}
+    body = {"description": "Show.", "cli": ["wgconv", "{{file}}"], "args": file_arg, "policy": read}
+    manifest = {
+        "pack_id": "wgconv",
+        "description": "C.",
+        "bin": "wgconv",
+        "json": False,
+        "verbs": {"show": body, "show.json": {**body, "json": ["--to-json"]}},
+    }
+    decisions = tuple(Decision(n, n, True, "read", "picked") for n in manifest["verbs"])
+    proposal, _ = try_proposal(Proposal(manifest, decisions), bin_path=str(tool), cache=False)
+    assert list(proposal.manifest["verbs"]) == ["show"]
+    left = next(d for d in proposal.decisions if d.path == "show.json")
+    assert not left.chosen and "text twin" in left.reason, left.reason

@@ -94,6 +94,13 @@ KINDS = {
         "tried: JSON selected but the output is not JSON",
         "the JSON selection is dropped",
     ),
+    # a JSON twin (``list.json`` beside ``list``) whose selection failed where the same call without
+    # it answered: without its selection it is its text twin, so it goes
+    "json-twin": (
+        "drop",
+        "tried: with its JSON selection it failed, and without it the command is its text twin's",
+        "left out",
+    ),
     "unreachable": (
         "keep",
         "could not be tried: it needs a daemon, cluster, network or login the sandbox does not give",
@@ -142,6 +149,7 @@ TRIAL_CODES = {
     "writes": "W062",
     "lacks-operand": "W063",
     "json-wrong": "W064",
+    "json-twin": "W064",  # (wrap's alone: check --try runs no chains, so never reports it)
     "crashed": "W065",
     "garbage": "W066",
     "failed": "W067",
@@ -824,6 +832,7 @@ _HINTS = {
     "writes": "mark it effect: write with confirm: true, or leave it out",
     "lacks-operand": "add the operand its command needs to cli[] and args (required), or leave the verb out",
     "json-wrong": "set json: false on the verb, or fix its JSON selection",
+    "json-twin": "leave the JSON twin out: without its selection it runs what its text twin runs",
     "crashed": "leave the verb out, or give it the operands its tool handles",
     "garbage": "leave the verb out, or select a text or JSON output of the tool",
     "failed": "fix cli[] or the args so the tool accepts the call (the reason is its own words), "

@@ -502,11 +502,15 @@ def retry_in_context(manifest: dict, report: TrialReport, **options) -> TrialRep
 _FAILED_UNDER_JSON = ("failed", "crashed", "lacks-operand")
 
 
-def retry_without_json(manifest: dict, report: TrialReport, **options) -> TrialReport:
+def retry_without_json(
+    manifest: dict, report: TrialReport, *, pack: dict | None = None, **options
+) -> TrialReport:
     """A read that failed with its JSON selection rendered is tried once more with none: where it
     then answers, the selection is what broke it (a command that takes the switch only for one kind
-    of input, or not at all), and it goes on without one, the failure's words in its evidence.
-    A read whose output is JSON with no flag (``json: true``) renders nothing, so is not tried."""
+    of input, or not at all), and it goes on without one, the failure's words in its evidence; a
+    JSON twin (``pack``: the whole manifest, where another verb runs the same command as text) is
+    left out instead. A read whose output is JSON with no flag (``json: true``) renders nothing, so
+    is not tried."""
     verbs = manifest.get("verbs") or {}
     variants = {}
     for item in report.evidence:
@@ -520,8 +524,30 @@ def retry_without_json(manifest: dict, report: TrialReport, **options) -> TrialR
         ):
             said = item.detail or f"exit {item.outcome.exit_code}"
             variants[item.verb] = ({**body, "json": False}, {"json_dropped": said})
-    return _second_trial(
+    report = _second_trial(
         manifest, report, variants, lambda retry: retry.kind in ("ok", "answered"), **options
+    )
+    whole = pack or manifest
+    evidence = tuple(
+        replace(item, kind="json-twin", detail=item.json_dropped, json_dropped="")
+        if item.json_dropped and _has_text_twin(whole, item.verb)
+        else item
+        for item in report.evidence
+    )
+    return replace(report, evidence=evidence)
+
+
+def _has_text_twin(manifest: dict, name: str) -> bool:
+    """Whether another verb runs the same command as ``name`` (the same words and fixed flags) with
+    no JSON selection: the text form of the command is already in the pack."""
+    from wrapgen.pack.build import resolve_verb
+
+    own = command_words(manifest, name)
+    return any(
+        other != name
+        and not resolve_verb(manifest, other)["json"]
+        and command_words(manifest, other) == own
+        for other in manifest.get("verbs") or {}
     )
 
 

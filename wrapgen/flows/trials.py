@@ -334,7 +334,7 @@ def _tried_verb_by_verb(
         report = trial_steps.retry_with_operands(one, report, silent=said.unsure, **options)
         report = trial_steps.retry_with_two_items(one, report, **options)
         report = trial_steps.retry_in_context(one, report, **options)
-        report = trial_steps.retry_without_json(one, report, **options)
+        report = trial_steps.retry_without_json(one, report, pack=manifest, **options)
         report = trial_steps.find_json(one, report, said, pack=manifest, **options)
         if dash:
             report = replace(

@@ -157,6 +157,8 @@ def test_missing_something_else_is_a_plain_failure():
         ("files", "", "Display information from object files.", "sample.elf"),
         ("file", "", "Compress or decompress .lz4 files.", "sample.txt.lz4"),
         ("file", "", "a block-sorting file compressor (bzip2)", "sample.txt.bz2"),
+        # a numbered one of several files ("infile1 ..."), of a tool that reads sound
+        ("infile1s", "", "display sound file metadata", "sample.wav"),
     ],
 )
 def test_a_file_operand_gets_a_sample_file_of_its_kind(name, description, context, expected):

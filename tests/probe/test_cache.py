@@ -57,6 +57,17 @@ def test_key_changes_with_discoverys_own_code(tmp_path, monkeypatch):
     assert cache.cache_key(str(binary), options={}) != before
 
 
+def test_key_changes_with_the_knowledge_discovery_reads(tmp_path, monkeypatch):
+    """Discovery reads knowledge tables (which help sentences are banners): the key covers them, so
+    a changed table reads the help again (a cached summary that was a banner outlived its fix)."""
+    binary = tmp_path / "tool"
+    binary.write_text("#!/bin/sh\n")
+    seen = []
+    monkeypatch.setattr(cache, "source_fingerprint", lambda *parts: seen.append(parts) or "x")
+    cache.cache_key(str(binary), options={})
+    assert seen and "knowledge" in seen[0] and "parse" in seen[0]
+
+
 def test_fingerprint_follows_the_files_it_covers():
     """source_fingerprint("probe") differs from the whole package's and is stable between calls."""
     from wrapgen.fingerprint import source_fingerprint

@@ -19,7 +19,13 @@ NAME_LINE = "Portable Document Format (PDF) to text converter"
 
 @pytest.mark.parametrize(
     "banner",
-    [BANNER, "tool version 2.4.1", "(C) 2019 Example Inc. All rights reserved.", "© 2021 Example"],
+    [
+        BANNER,
+        "tool version 2.4.1",
+        "(C) 2019 Example Inc. All rights reserved.",
+        "© 2021 Example",
+        "/usr/bin/soxi: SoX v14.4.2.",
+    ],
 )
 def test_a_version_or_copyright_banner_gives_way_to_the_man_page(banner):
     assert _summary_or_man(banner, NAME_LINE) == NAME_LINE

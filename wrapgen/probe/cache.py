@@ -54,7 +54,8 @@ def cache_key(tool_path: str, *, options: dict) -> str | None:
         "cache_format": CACHE_FORMAT,
         "wrapgen": __version__,
         # a change to discovery's own code must not be answered from an old entry
-        "code": source_fingerprint("probe", "parse", "model"),
+        # (knowledge too: its tables decide what discovery keeps, a banner that is no summary)
+        "code": source_fingerprint("probe", "parse", "model", "knowledge"),
         "model": MODEL_VERSION,
         "path": tool_path,
         "size": stat.st_size,

@@ -124,3 +124,42 @@ def test_an_unsure_write_offering_a_flag_no_read_may_have_stays_a_write(tmp_path
     assert "it offers --fix rewrites the files it reads" in after["tidy"]["x-why"]
     assert after["order"]["policy"] == {"effect": "read", "confirm": False}  # the control
     assert [d.effect for d in tried.decisions] == ["write", "read"]
+
+
+_RUNNER = """#!/bin/sh
+# a test runner: without a test module in its working directory it says so and exits 5
+if ! ls test_*.py >/dev/null 2>&1; then echo "no tests ran in 0.01s"; exit 5; fi
+echo "1 passed in 0.01s"
+"""
+
+
+def test_a_test_runner_that_found_no_tests_is_tried_with_a_suite(tmp_path):
+    """A runner no word labelled says "no tests ran" in the empty scratch directory: tried again in a
+    working directory with a passing test in each common layout, it answers and writes nothing, so
+    it is a read; the suite the trial made is named in its x-why."""
+    from wrapgen.flows.trials import try_proposal
+    from wrapgen.model.proposal import Decision, Proposal
+    from wrapgen.propose.policy import UNSURE_WRITE
+
+    tool = tmp_path / "wgtest"
+    tool.write_text(_RUNNER)
+    tool.chmod(0o755)
+    manifest = {
+        "pack_id": "wgtest",
+        "description": "Runs tests.",
+        "bin": "wgtest",
+        "json": False,
+        "verbs": {
+            "wgtest": {
+                "description": "Run the tests.",
+                "cli": ["wgtest"],
+                "policy": {"effect": "write", "confirm": True},
+                "x-why": UNSURE_WRITE,
+            }
+        },
+    }
+    decisions = (Decision("", "wgtest", True, "write", UNSURE_WRITE),)
+    tried, _ = try_proposal(Proposal(manifest, decisions), bin_path=str(tool), cache=False)
+    verb = tried.manifest["verbs"]["wgtest"]
+    assert verb["policy"] == {"effect": "read", "confirm": False}, verb["x-why"]
+    assert "sample tests working directory" in verb["x-why"]

@@ -244,6 +244,22 @@ def _elf(path: str) -> None:
     shutil.copyfile(os.path.realpath(found), path)
 
 
+# One passing test in each common layout, for a test runner's trial in a working directory with a
+# suite: a Python test module (collected by name), a JavaScript test file under test/ (its runners'
+# default folder and file pattern), a Perl test under t/ (its harness's default folder)
+_TEST_SUITE = {
+    "test_sample.py": "def test_sample():\n    assert 1 + 1 == 2\n",
+    "test/sample.test.js": "it('adds', () => {\n  if (1 + 1 !== 2) throw new Error('sum');\n});\n",
+    "t/sample.t": "use strict;\nuse warnings;\nuse Test::More tests => 1;\nok(1 + 1 == 2, 'adds');\n",
+}
+
+
+def _test_suite(path: str) -> None:
+    for name, text in _TEST_SUITE.items():
+        os.makedirs(os.path.join(path, os.path.dirname(name)), exist_ok=True)
+        _write(os.path.join(path, name), text)
+
+
 def _duckdb(path: str) -> None:
     """A DuckDB database with the sample rows, made by the duckdb installed here."""
     rows = ", ".join(f"({i}, '{n}', {c})" for i, (n, c, _) in enumerate(_ROWS, start=1))
@@ -326,6 +342,7 @@ MAKERS: dict[str, Callable[[str], None]] = {
     "bz2": lambda p: _write(p, bz2.compress(_TEXT.encode())),
     "lz4": _lz4,
     "elf": _elf,
+    "tests": _test_suite,  # (a working directory's kind only: cwd:tests)
     "git": _git_repo,
     "cert": _certificate,
     "key": _certificate,

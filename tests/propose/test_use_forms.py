@@ -187,3 +187,30 @@ def test_with_no_use_the_help_ranks_forms_of_single_dash_words_too():
     verbs = _verbs(Tool(name="wreport", root=root), ())
     fixed = [v["cli"][1] for v in verbs.values() if "its help ranks it" in v["x-why"]]
     assert {"-stat", "-sort"} <= set(fixed) and "-x" not in fixed, fixed
+
+
+def test_a_pack_short_of_its_minimum_takes_the_switches_a_point_short():
+    """A checker whose help pairs no short letter with its long names and whose switches score one
+    point each: none reaches the form threshold, so the pack would hold its main mode alone; the
+    switches a point short fill it toward its minimum instead (tweaks that score nothing stay out)."""
+    root = Command(
+        path=(),
+        summary="Check source files for problems.",
+        usage=("chk [options] [file...]",),
+        flags=(
+            Flag(long="--env-info", description="Output execution environment information"),
+            Flag(
+                long="--print-config",
+                takes_value=True,
+                value_name="path",
+                description="Print the configuration for the given file",
+            ),
+            Flag(long="--stats", description="Add statistics to the lint report"),
+            Flag(long="--concurrency", takes_value=True, description="Number of threads"),
+        ),
+        positionals=(Positional("file", required=False, variadic=True),),
+    )
+    verbs = propose(Tool(name="chk", root=root), usage=()).manifest["verbs"]
+    fixed = {t for body in verbs.values() for t in body["cli"] if t.startswith("--")}
+    assert {"--env-info"} <= fixed and any("print-config" in n for n in verbs), verbs.keys()
+    assert not any("concurrency" in name for name in verbs)

@@ -95,8 +95,11 @@ def help_forms(root: Command, *, bin: str, candidates: Sequence[Candidate]) -> l
         and _eligible(f, bin=bin, taken=taken)
         and not _previews_the_write(f, root, main, bin)
     ]
-    scored = [t for t in scored if t[0] >= _FORMS["min_form_score"]]
-    scored.sort(key=lambda t: (-t[0], t[1]))
+    kept = [t for t in scored if t[0] >= _FORMS["min_form_score"]]
+    if len(kept) < room:
+        # a pack still short of its minimum takes the switches a point short as well
+        kept = [t for t in scored if t[0] >= _FORMS["short_pack_form_score"]]
+    scored = sorted(kept, key=lambda t: (-t[0], t[1]))
     return [
         _form(
             main,

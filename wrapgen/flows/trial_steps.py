@@ -540,15 +540,7 @@ def retry_without_json(
 def _has_text_twin(manifest: dict, name: str) -> bool:
     """Whether another verb runs the same command as ``name`` (the same words and fixed flags) with
     no JSON selection: the text form of the command is already in the pack."""
-    from wrapgen.pack.build import resolve_verb
-
-    own = command_words(manifest, name)
-    return any(
-        other != name
-        and not resolve_verb(manifest, other)["json"]
-        and command_words(manifest, other) == own
-        for other in manifest.get("verbs") or {}
-    )
+    return _has_twin(manifest, name, selects_json=False)
 
 
 def find_json(
@@ -615,12 +607,17 @@ def _has_json_twin(manifest: dict, name: str) -> bool:
     """Whether another verb runs the same command (the same words and fixed flags, only its args
     differ) with a JSON selection: the proposal gave the command a text verb and a JSON one on
     purpose (``search`` beside ``search.json``), so the text one keeps its text."""
+    return _has_twin(manifest, name, selects_json=True)
+
+
+def _has_twin(manifest: dict, name: str, *, selects_json: bool) -> bool:
+    """Whether another verb runs ``name``'s command (``command_words``) and selects JSON or not."""
     from wrapgen.pack.build import resolve_verb
 
     own = command_words(manifest, name)
     return any(
         other != name
-        and resolve_verb(manifest, other)["json"]
+        and bool(resolve_verb(manifest, other)["json"]) == selects_json
         and command_words(manifest, other) == own
         for other in manifest.get("verbs") or {}
     )

@@ -43,6 +43,10 @@ def _fixed(body: dict) -> set[str]:
         ("Run in 'check' mode. Exits with 0 if input is formatted correctly.", "preview"),
         ("Check if the given files are formatted", "preview"),
         ("write cpu profile to this file", None),
+        ("Write output to file", None),  # an output file of its own (-o FILE), not a rewrite
+        ("Write result to file", None),
+        ("output nothing to stdout", None),  # a quiet switch, not a preview
+        ("Output JSON to stdout", None),
         ("write counts for all files, not just directories", None),
         ("list files in the archive", None),
     ],

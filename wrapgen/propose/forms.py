@@ -88,12 +88,13 @@ def help_forms(root: Command, *, bin: str, candidates: Sequence[Candidate]) -> l
     if room <= 0:
         return []
     taken = {t for c in candidates for t in c.fixed + c.owns}
+    main_reads = _main_reads(root, main, bin)
     scored = [
         (form_score(f), i, f)
         for i, f in enumerate(root.flags)
         if _named(f)
         and _eligible(f, bin=bin, taken=taken)
-        and not _previews_the_write(f, root, main, bin)
+        and not _previews_the_write(f, main_reads=main_reads)
     ]
     kept = [t for t in scored if t[0] >= _FORMS["min_form_score"]]
     if len(kept) < room:
@@ -142,7 +143,6 @@ def _form(main: Candidate, flag: Flag, note: str, uses: tuple = ()) -> Candidate
     )
 
 
-@rule("which switches of a tool without subcommands make forms of its main mode, by its uses?")
 def _main_reads(root: Command, main: Candidate, bin: str) -> bool:
     """Whether the main mode's words make it a read (a formatter that prints its result and rewrites
     the files only when asked, -w): then no read-only form of a write is made of its switches that
@@ -152,17 +152,19 @@ def _main_reads(root: Command, main: Candidate, bin: str) -> bool:
     return main_mode_effect(root, guess).effect == "read"
 
 
-def _previews_the_write(flag: Flag, root: Command, main: Candidate, bin: str) -> bool:
+def _previews_the_write(flag: Flag, *, main_reads: bool) -> bool:
     """Whether ``flag`` only reports what the main mode's write would do (``-c`` "write on standard
     output"): the read-only form of that write (select.preview_modes) is its verb, so it makes no
-    form of the write as well; of a main mode that reads, it is a form like any other."""
+    form of the write as well; of a main mode that reads (``main_reads``), it is a form like any
+    other."""
     return (
-        not flag.takes_value
+        not main_reads
+        and not flag.takes_value
         and bool(preview_words().search(flag.description or ""))
-        and not _main_reads(root, main, bin)
     )
 
 
+@rule("which switches of a tool without subcommands make forms of its main mode, by its uses?")
 def use_forms(root: Command, *, bin: str, candidates: Sequence[Candidate]) -> list[Candidate]:
     """The forms the uses of a tool without subcommands show: each switch its main mode's uses pass
     (the most used first, then in the uses' order), as many as fill the pack up to its minimum beside
@@ -176,6 +178,7 @@ def use_forms(root: Command, *, bin: str, candidates: Sequence[Candidate]) -> li
     if room <= 0:
         return []
     taken = {t for c in candidates for t in c.fixed + c.owns}
+    main_reads = _main_reads(root, main, bin)
     by_spelling = {f.spelling: f for f in root.flags}
     passing: dict[str, list] = {}
     for use in main.uses:
@@ -197,7 +200,7 @@ def use_forms(root: Command, *, bin: str, candidates: Sequence[Candidate]) -> li
         flag = by_spelling[spelling]
         if not _eligible(flag, bin=bin, taken=taken):
             continue
-        if _previews_the_write(flag, root, main, bin):
+        if _previews_the_write(flag, main_reads=main_reads):
             continue  # a switch that only reports makes the read-only form of each write (select.py)
         uses = tuple(passing[spelling])
         n = sum(u.count for u in uses)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
+
 from conftest import require_tool
 from wrapgen.probe.fixtures import make_inputs
 
@@ -41,23 +43,14 @@ def test_a_certificate_and_its_key(tmp_path):
     assert (tmp_path / "sample.key").read_text().startswith("-----BEGIN")
 
 
-def test_a_zstd_archive(tmp_path):
-    """zstd decompresses the archive made for a trial to the sample text."""
-    require_tool("zstd")
-    assert make_inputs(str(tmp_path), ["zst"]) == ""
+@pytest.mark.parametrize(("kind", "tool"), [("zst", "zstd"), ("lz4", "lz4")])
+def test_a_compressed_archive(tmp_path, kind, tool):
+    """The compressor decompresses the archive made for a trial to the sample text, and only the
+    archive is left."""
+    require_tool(tool)
+    assert make_inputs(str(tmp_path), [kind]) == ""
     out = subprocess.run(
-        ["zstd", "-d", "-c", str(tmp_path / "sample.txt.zst")], capture_output=True, check=True
-    )
-    assert out.stdout.startswith(b"alpha beta")
-    assert not (tmp_path / "sample.txt").exists()  # only the archive is left
-
-
-def test_an_lz4_archive(tmp_path):
-    """lz4 decompresses the archive made for a trial to the sample text."""
-    require_tool("lz4")
-    assert make_inputs(str(tmp_path), ["lz4"]) == ""
-    out = subprocess.run(
-        ["lz4", "-d", "-c", str(tmp_path / "sample.txt.lz4")], capture_output=True, check=True
+        [tool, "-d", "-c", str(tmp_path / f"sample.txt.{kind}")], capture_output=True, check=True
     )
     assert out.stdout.startswith(b"alpha beta")
     assert not (tmp_path / "sample.txt").exists()

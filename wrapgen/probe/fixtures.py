@@ -208,22 +208,16 @@ def _git_repo(path: str) -> None:
     _write(os.path.join(path, "sample.txt"), _TEXT + "a change not committed yet\n")
 
 
-def _zst(path: str) -> None:
-    source = path[: -len(".zst")]
+def _compressed(path: str, tool: str, options: tuple[str, ...], *, output: str = "") -> None:
+    """``path`` (``sample.txt.EXT``) made by ``tool`` installed here from the sample text, which is
+    written for it and removed after, unless it was there already. ``output``: the option that
+    names the archive (``-o``), "" where the tool takes it as the operand after its input."""
+    source = path.rsplit(".", 1)[0]
     plain = not os.path.exists(source)
     if plain:
         _write(source, _TEXT)
-    _run([_tool("zstd"), "-q", "-f", "-k", source, "-o", path], os.path.dirname(path))
-    if plain:
-        os.remove(source)
-
-
-def _lz4(path: str) -> None:
-    source = path[: -len(".lz4")]
-    plain = not os.path.exists(source)
-    if plain:
-        _write(source, _TEXT)
-    _run([_tool("lz4"), "-q", "-f", source, path], os.path.dirname(path))
+    target = (output, path) if output else (path,)
+    _run([_tool(tool), *options, source, *target], os.path.dirname(path))
     if plain:
         os.remove(source)
 
@@ -338,9 +332,9 @@ MAKERS: dict[str, Callable[[str], None]] = {
     "zip": _zip,
     "gz": lambda p: _write(p, gzip.compress(_TEXT.encode(), mtime=0)),
     "xz": lambda p: _write(p, lzma.compress(_TEXT.encode())),
-    "zst": _zst,
+    "zst": lambda p: _compressed(p, "zstd", ("-q", "-f", "-k"), output="-o"),
     "bz2": lambda p: _write(p, bz2.compress(_TEXT.encode())),
-    "lz4": _lz4,
+    "lz4": lambda p: _compressed(p, "lz4", ("-q", "-f")),
     "elf": _elf,
     "tests": _test_suite,  # (a working directory's kind only: cwd:tests)
     "git": _git_repo,
